@@ -1,0 +1,120 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { MeteredFeature } from '../core/billing';
+import { StewardError } from '../core/errors';
+import type { ToolPlan } from '../core/tool-plan';
+import { queryOne, withTransaction, type Pool, type Queryable } from '../db/pool';
+import { findTool } from '../modules/catalogue';
+import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
+import { getOrgSettings } from '../modules/platform/orgs';
+import { syncTimelineEntries } from '../modules/people/timeline';
+import type { AnyTool, ToolContext } from '../modules/tool';
+
+/** Expected failures cross into the workflow as non-retryable ApplicationFailures typed by their stable code. */
+export function toFailure(error: unknown): unknown {
+  if (error instanceof StewardError) {
+    return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [error.toBody()] });
+  }
+  return error;
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toFailure(error);
+  }
+}
+
+function toolOf(plan: ToolPlan): AnyTool {
+  const tool = findTool(plan.tool);
+  if (!tool) throw new StewardError('unknown_tool', `Unknown tool ${plan.tool}`);
+  return tool;
+}
+
+function currentWorkflowId(): string {
+  const execution = Context.current().info.workflowExecution;
+  if (!execution) throw new Error('Tool activities only run inside a workflow');
+  return execution.workflowId;
+}
+
+async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string): Promise<unknown> {
+  const ctx: ToolContext = { db, principal: plan.principal, org: await getOrgSettings(db, plan.principal.orgId), workflowId };
+  // Arguments were validated by the API; parsing again applies defaults and guards against a stale plan.
+  const input = tool.input.parse(plan.args);
+  const raw = await tool.run(ctx, input);
+  return tool.output.parse(raw);
+}
+
+export function createToolActivities(deps: { pool: Pool }) {
+  const { pool } = deps;
+
+  return {
+    /** Early refusal before any work; runTool checks again under a lock for writes. */
+    async checkAllowance(plan: ToolPlan): Promise<void> {
+      await guarded(async () => {
+        if (plan.policy.meter) await assertAllowance(pool, plan.principal.orgId, plan.policy.meter.feature as MeteredFeature, plan.policy.meter.units);
+      });
+    },
+
+    /**
+     * Runs the tool. Reads run as they are. Writes run in one transaction that also
+     * stores the result under the workflow id, so a retry after a lost
+     * acknowledgement returns the stored result instead of writing twice.
+     */
+    async runTool(plan: ToolPlan): Promise<unknown> {
+      return guarded(async () => {
+        const tool = toolOf(plan);
+        const workflowId = currentWorkflowId();
+        if (tool.effect === 'read') {
+          const client = await pool.connect();
+          try {
+            return await runInside(client, plan, tool, workflowId);
+          } finally {
+            client.release();
+          }
+        }
+        return withTransaction(pool, async (db) => {
+          const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
+          if (done) return done.result;
+          if (tool.meter) {
+            await lockFeature(db, plan.principal.orgId, tool.meter.feature);
+            await assertAllowance(db, plan.principal.orgId, tool.meter.feature, tool.meter.units);
+          }
+          const result = await runInside(db, plan, tool, workflowId);
+          await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
+            workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
+          ]);
+          await db.query(`INSERT INTO audit_events (org_id, actor_user_id, credential_id, credential_kind, tool, workflow_id, action_summary)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+            plan.principal.orgId, plan.principal.userId, plan.principal.credentialId, plan.principal.credentialKind,
+            plan.tool, workflowId, typeof plan.args.actionSummary === 'string' ? plan.args.actionSummary : null,
+          ]);
+          return result;
+        });
+      });
+    },
+
+    /** Counted once per workflow id, however many times this activity is retried. */
+    async recordUsage(plan: ToolPlan): Promise<boolean> {
+      return guarded(async () => {
+        const meter = toolOf(plan).meter;
+        if (!meter) return false;
+        return recordUsage(pool, {
+          orgId: plan.principal.orgId, feature: meter.feature, units: meter.units, idempotencyKey: currentWorkflowId(), tool: plan.tool,
+        });
+      });
+    },
+
+    async syncTimeline(plan: ToolPlan, result: unknown): Promise<number> {
+      return guarded(async () => {
+        const tool = toolOf(plan);
+        if (!tool.timeline) return 0;
+        const entries = tool.timeline(tool.input.parse(plan.args), tool.output.parse(result));
+        return syncTimelineEntries(pool, plan.principal.orgId, entries);
+      });
+    },
+  };
+}
+
+export type ToolActivities = ReturnType<typeof createToolActivities>;

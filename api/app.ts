@@ -1,0 +1,57 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Client } from '@temporalio/client';
+import type { Pool } from '../db/pool';
+import { agentBridgeRouter } from './bridges/agent';
+import { mcpRouter } from './mcp/router';
+import { bearerAuth } from './middleware/auth';
+import { originGuard } from './middleware/origin';
+import { ToolCaller } from './tool-caller';
+
+export interface AppOptions {
+  pool: Pool;
+  temporal: Client;
+  taskQueue?: string;
+  /** Browser origins allowed besides loopback (DNS-rebinding protection). */
+  allowedOrigins?: string[];
+}
+
+export function buildApp(options: AppOptions) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  const caller = new ToolCaller(options.temporal, options.taskQueue);
+  const auth = bearerAuth(options.pool);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await readiness(options);
+    res.status(checks.database && checks.temporal ? 200 : 503).json({ status: checks.database && checks.temporal ? 'ready' : 'not_ready', checks });
+  });
+
+  app.use(['/api/mcp', '/api/agent'], originGuard(options.allowedOrigins ?? []));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(mcpRouter(caller, auth));
+  app.use(agentBridgeRouter(caller, auth));
+
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ ok: false, error: { code: 'not_found', message: 'No such endpoint' } });
+  });
+  // Malformed JSON bodies and other request errors: a clear 400, never a stack trace.
+  app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
+    const message = status === 500 ? 'Something went wrong on our side' : error.type === 'entity.parse.failed' ? 'Body is not valid JSON' : error.message;
+    if (status === 500) console.error('request failed', error.message);
+    res.status(status).json({ ok: false, error: { code: status === 500 ? 'internal_error' : 'invalid_request', message } });
+  });
+  return { app, caller };
+}
+
+async function readiness(options: AppOptions): Promise<{ database: boolean; temporal: boolean }> {
+  const [database, temporal] = await Promise.all([
+    options.pool.query('SELECT 1').then(() => true, () => false),
+    options.temporal.workflowService.getSystemInfo({}).then(() => true, () => false),
+  ]);
+  return { database, temporal };
+}

@@ -1,0 +1,27 @@
+import { Client, Connection } from '@temporalio/client';
+import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTemporalAddress } from '../db/config';
+import { migrate } from '../db/migrate';
+import { createPool } from '../db/pool';
+import { listen } from './server';
+
+/** `npm run api`: one stateless API replica. */
+async function main() {
+  const pool = createPool(resolveDatabaseUrl());
+  await migrate(pool);
+  const connection = await Connection.connect({ address: resolveTemporalAddress() });
+  const temporal = new Client({ connection, namespace: TEMPORAL_NAMESPACE });
+  const port = Number(process.env.PORT ?? 3000);
+  const { url } = await listen({ pool, temporal, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
+  console.log(`API ${url}  MCP ${url}/api/mcp`);
+}
+
+export function allowedOrigins(): string[] {
+  return (process.env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

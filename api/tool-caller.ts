@@ -1,0 +1,143 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { z } from 'zod';
+import { StewardError, isErrorCode, type ErrorBody } from '../core/errors';
+import type { Principal } from '../core/principal';
+import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
+import type { ToolPlan } from '../core/tool-plan';
+import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, toolCallWorkflowId } from '../core/workflow-ids';
+import { findTool, isInvokeApiTool } from '../modules/catalogue';
+import { policyOf, type AnyTool } from '../modules/tool';
+
+export interface CallOptions {
+  idempotencyKey?: string;
+}
+
+/** Canonical JSON: object keys sorted, so equal arguments always hash alike. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function argsHashOf(tool: string, args: unknown): string {
+  return createHash('sha256').update(`${tool}\n${canonical(args)}`).digest('hex');
+}
+
+function issuesOf(error: z.ZodError) {
+  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(arguments)', message: issue.message }));
+}
+
+export function validationError(toolName: string, error: z.ZodError): StewardError {
+  const issues = issuesOf(error);
+  return new StewardError('validation_failed', `Invalid arguments for ${toolName}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
+    issues,
+    hint: `platform_inspect_tools with names ["${toolName}"] shows the expected arguments.`,
+  });
+}
+
+/** Finds the stable error a workflow failed with, wherever it sits in the cause chain. */
+export function errorFromFailure(error: unknown): StewardError {
+  let current: unknown = error;
+  while (current) {
+    if (current instanceof ApplicationFailure && isErrorCode(current.type)) {
+      const body = current.details?.[0] as ErrorBody | undefined;
+      return body ? StewardError.fromBody(body) : new StewardError(current.type, current.message);
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return new StewardError('internal_error', 'The tool call failed unexpectedly', { hint: 'Try again; if it keeps failing, report it with platform_report_capability_gap.' });
+}
+
+/**
+ * Turns (principal, tool name, raw arguments) into a finished tool call: checks
+ * the tool and scope, validates, then runs toolCallWorkflow and waits for it.
+ */
+export class ToolCaller {
+  constructor(private readonly client: Client, private readonly taskQueue: string = TOOL_TASK_QUEUE) {}
+
+  resolve(principal: Principal, toolName: string, rawArgs: unknown): { tool: AnyTool; args: Record<string, unknown> } {
+    const tool = findTool(toolName);
+    if (!tool) {
+      throw new StewardError('unknown_tool', `There is no tool named "${toolName}"`, { hint: 'Find tools with platform_search_tools or platform_list_tools.' });
+    }
+    if (!principal.scopes.includes(tool.scope)) {
+      throw new StewardError('insufficient_scope', `${tool.name} needs the scope ${tool.scope}, which this credential does not hold`, {
+        details: { requiredScope: tool.scope },
+        hint: 'platform_session_tools lists what this credential can do.',
+      });
+    }
+    const parsed = tool.input.safeParse(rawArgs ?? {});
+    if (!parsed.success) throw validationError(tool.name, parsed.error);
+    if (tool.dispatch === 'execute_inner_tool') return this.resolveInner(principal, parsed.data as { toolName: string; arguments: unknown });
+    return { tool, args: parsed.data as Record<string, unknown> };
+  }
+
+  private resolveInner(principal: Principal, outer: { toolName: string; arguments: unknown }) {
+    if (isInvokeApiTool(outer.toolName)) {
+      throw new StewardError('use_invoke_bridge', `${outer.toolName} is a route bridge; call it directly, not through platform_execute_workflow_tool`);
+    }
+    const inner = this.resolve(principal, outer.toolName, outer.arguments);
+    if (inner.tool.dispatch) throw new StewardError('validation_failed', 'platform_execute_workflow_tool cannot run itself');
+    return inner;
+  }
+
+  planFor(principal: Principal, tool: AnyTool, args: Record<string, unknown>): ToolPlan {
+    return { tool: tool.name, module: tool.module, args, principal, policy: policyOf(tool), argsHash: argsHashOf(tool.name, args) };
+  }
+
+  async call(principal: Principal, toolName: string, rawArgs: unknown, options: CallOptions = {}): Promise<unknown> {
+    const { tool, args } = this.resolve(principal, toolName, rawArgs);
+    const plan = this.planFor(principal, tool, args);
+    const handle = await this.start(plan, options.idempotencyKey);
+    try {
+      return await handle.result();
+    } catch (error) {
+      if (error instanceof WorkflowFailedError) throw errorFromFailure(error);
+      throw error;
+    }
+  }
+
+  private async start(plan: ToolPlan, idempotencyKey: string | undefined): Promise<WorkflowHandle> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+      throw new StewardError('validation_failed', 'Idempotency key must be 1-128 characters of letters, digits, . _ : -', {
+        issues: [{ path: 'Idempotency-Key', message: 'invalid format' }],
+      });
+    }
+    const workflowId = toolCallWorkflowId(plan.principal.orgId, idempotencyKey ?? randomUUID());
+    try {
+      return await this.client.workflow.start('toolCallWorkflow', {
+        taskQueue: this.taskQueue,
+        workflowId,
+        args: [plan],
+        // A finished call's id is never reused, so replaying a key returns the first outcome.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowExecutionTimeout: '10 minutes',
+        memo: { argsHash: plan.argsHash, tool: plan.tool },
+        typedSearchAttributes: [
+          { key: SA_ORG, value: plan.principal.orgId },
+          { key: SA_TOOL, value: plan.tool },
+          { key: SA_MODULE, value: plan.module },
+          { key: SA_ACTOR, value: plan.principal.userId },
+        ],
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || idempotencyKey === undefined) throw error;
+      return this.existingCall(workflowId, plan.argsHash);
+    }
+  }
+
+  private async existingCall(workflowId: string, argsHash: string): Promise<WorkflowHandle> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    const description = await handle.describe();
+    if (description.memo?.argsHash !== argsHash) {
+      throw new StewardError('idempotency_conflict', 'This idempotency key was already used with different arguments', {
+        hint: 'Use a new idempotency key for a different request.',
+      });
+    }
+    return handle;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Stable error codes. Clients branch on `code`; `message` is for people and
+ * may change; `hint` names the next step (often another tool).
+ */
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  unknown_tool: 404,
+  use_workflow_tool: 405,
+  use_invoke_bridge: 400,
+  conflict: 409,
+  idempotency_conflict: 409,
+  allowance_exceeded: 402,
+  approval_required: 202,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorIssue {
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  hint?: string;
+  issues?: ErrorIssue[];
+  details?: Record<string, unknown>;
+}
+
+/** An expected failure: carries a stable code and never a stack to the caller. */
+export class StewardError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly issues?: ErrorIssue[];
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, extra: { hint?: string; issues?: ErrorIssue[]; details?: Record<string, unknown> } = {}) {
+    super(message);
+    this.name = 'StewardError';
+    this.code = code;
+    this.hint = extra.hint;
+    this.issues = extra.issues;
+    this.details = extra.details;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message };
+    if (this.hint) body.hint = this.hint;
+    if (this.issues) body.issues = this.issues;
+    if (this.details) body.details = this.details;
+    return body;
+  }
+
+  static fromBody(body: ErrorBody): StewardError {
+    return new StewardError(body.code, body.message, body);
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in ERROR_STATUS;
+}
+
+export function httpStatusFor(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
+
+export const notFound = (what: string, hint?: string) =>
+  new StewardError('not_found', `${what} was not found`, hint ? { hint } : {});

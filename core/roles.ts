@@ -1,0 +1,32 @@
+import { ALL_SCOPES, type Scope } from './scopes';
+
+export const ROLES = ['owner', 'admin', 'staff', 'volunteer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * The most a role may ever be granted. Volunteers read and write people and
+ * rosters but never see safeguarding material or billing; staff get everything
+ * but audit; owners and admins get everything.
+ */
+const VOLUNTEER_DENIED = new Set<Scope>([
+  'people:safeguarding', 'audit:read', 'billing:read', 'billing:write',
+  'giving:write', 'ticketing:refund', 'store:write', 'channels:send',
+]);
+
+export function scopesAllowedForRole(role: Role, holdsSafeguarding: boolean): Scope[] {
+  return ALL_SCOPES.filter((scope) => {
+    if (scope === 'people:safeguarding') return holdsSafeguarding && role !== 'volunteer';
+    if (role === 'volunteer') return !VOLUNTEER_DENIED.has(scope);
+    if (role === 'staff') return scope !== 'audit:read';
+    return true;
+  });
+}
+
+/** Only these roles may decide agent proposals (spec 3). */
+export function canApproveProposals(role: Role): boolean {
+  return role === 'owner' || role === 'admin';
+}

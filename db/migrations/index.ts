@@ -1,0 +1,10 @@
+import { init } from './2026.11.22T00.20.00.init';
+
+export interface Migration {
+  name: string;
+  up: string;
+  down: string;
+}
+
+/** Applied in this order; names are timestamps so the order is also the history. */
+export const MIGRATIONS: Migration[] = [init];

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { StewardError } from '../../core/errors';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import type { OrgSettings } from '../tool';
+import { parseOrgDate, todayIso } from './dates';
+import type { Contact, ContactSummary } from './schemas';
+
+/** Column for each camelCase contact field a caller can write. */
+const COLUMN: Record<string, string> = {
+  prefix: 'prefix', firstName: 'first_name', lastName: 'last_name', preferredName: 'preferred_name',
+  email: 'email', phone: 'phone', dateOfBirth: 'date_of_birth', gender: 'gender',
+  addressLine1: 'address_line1', addressLine2: 'address_line2', addressCity: 'address_city',
+  addressCounty: 'address_county', addressPostcode: 'address_postcode', addressCountry: 'address_country',
+  status: 'status', membershipStatus: 'membership_status', whatsappConsent: 'whatsapp_consent',
+  baptismDate: 'baptism_date', membershipDate: 'membership_date', anniversaryDate: 'anniversary_date',
+  customFields: 'custom_fields',
+};
+
+const DATE_FIELDS = ['dateOfBirth', 'baptismDate', 'membershipDate', 'anniversaryDate'] as const;
+
+export type ContactWrite = Partial<Record<keyof typeof COLUMN, unknown>>;
+
+interface ContactRow {
+  id: string; prefix: string | null; first_name: string | null; last_name: string | null; preferred_name: string | null;
+  email: string | null; phone: string | null; date_of_birth: string | null; gender: string | null;
+  address_line1: string | null; address_line2: string | null; address_city: string | null; address_county: string | null;
+  address_postcode: string | null; address_country: string | null; status: string; membership_status: string | null;
+  family_id: string | null; whatsapp_consent: boolean; baptism_date: string | null; membership_date: string | null;
+  anniversary_date: string | null; custom_fields: Record<string, string | number | boolean | null>;
+  created_at: Date; updated_at: Date; tags: string[] | null;
+}
+
+const SELECT_CONTACT = `
+  SELECT c.*, COALESCE((SELECT array_agg(t.name ORDER BY t.name) FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
+                        WHERE ct.contact_id = c.id), '{}') AS tags
+  FROM contacts c`;
+
+export function displayNameOf(row: { preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }): string {
+  const first = row.preferred_name ?? row.first_name;
+  const name = [first, row.last_name].filter(Boolean).join(' ');
+  return name || row.email || 'Unnamed contact';
+}
+
+function toContact(row: ContactRow): Contact {
+  return {
+    id: row.id,
+    displayName: displayNameOf(row),
+    prefix: row.prefix, firstName: row.first_name, lastName: row.last_name, preferredName: row.preferred_name,
+    email: row.email, phone: row.phone, dateOfBirth: row.date_of_birth, gender: row.gender,
+    addressLine1: row.address_line1, addressLine2: row.address_line2, addressCity: row.address_city,
+    addressCounty: row.address_county, addressPostcode: row.address_postcode, addressCountry: row.address_country,
+    status: row.status, membershipStatus: row.membership_status, familyId: row.family_id,
+    whatsappConsent: row.whatsapp_consent, baptismDate: row.baptism_date, membershipDate: row.membership_date,
+    anniversaryDate: row.anniversary_date, customFields: row.custom_fields ?? {}, tags: row.tags ?? [],
+    createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function toSummary(contact: Contact): ContactSummary {
+  return {
+    id: contact.id, displayName: contact.displayName, email: contact.email, phone: contact.phone,
+    status: contact.status, membershipStatus: contact.membershipStatus, tags: contact.tags,
+  };
+}
+
+/** Normalises dates to ISO in the org's format and checks that a birthday is not in the future. */
+function normaliseDates(fields: ContactWrite, org: OrgSettings): ContactWrite {
+  const out = { ...fields };
+  for (const field of DATE_FIELDS) {
+    const value = out[field];
+    if (typeof value === 'string') out[field] = parseOrgDate(value, org.dateFormat, field);
+  }
+  if (typeof out.dateOfBirth === 'string' && out.dateOfBirth > todayIso()) {
+    throw new StewardError('validation_failed', 'dateOfBirth is in the future', { issues: [{ path: 'dateOfBirth', message: 'must not be in the future' }] });
+  }
+  if (typeof out.email === 'string') out.email = out.email.toLowerCase();
+  return out;
+}
+
+function requireIdentity(contact: { email?: unknown; firstName?: unknown; lastName?: unknown }): void {
+  const hasName = Boolean(contact.firstName) && Boolean(contact.lastName);
+  if (!contact.email && !hasName) {
+    throw new StewardError('validation_failed', 'A contact needs an email, or a first and a last name', {
+      issues: [{ path: 'email', message: 'required unless firstName and lastName are given' }],
+      hint: 'Give email, or both firstName and lastName.',
+    });
+  }
+}
+
+export async function getContact(db: Queryable, orgId: string, contactId: string): Promise<Contact | undefined> {
+  const row = await queryOne<ContactRow>(db, `${SELECT_CONTACT} WHERE c.org_id = $1 AND c.id = $2 AND c.deleted_at IS NULL`, [orgId, contactId]);
+  return row && toContact(row);
+}
+
+export async function requireContact(db: Queryable, orgId: string, contactId: string): Promise<Contact> {
+  const contact = await getContact(db, orgId, contactId);
+  if (!contact) {
+    throw new StewardError('not_found', `Contact ${contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
+  }
+  return contact;
+}
+
+function digitsOf(phone: string): string {
+  return phone.replace(/\D/g, '').slice(-10);
+}
+
+/** Live contacts that are probably the same person: same email, same phone digits, or same full name. */
+export async function findLikelyDuplicates(
+  db: Queryable, orgId: string, probe: { email?: unknown; phone?: unknown; firstName?: unknown; lastName?: unknown }, excludeId?: string,
+): Promise<Array<{ id: string; displayName: string; email: string | null; matchedOn: Array<'email' | 'phone' | 'name'> }>> {
+  const email = typeof probe.email === 'string' ? probe.email.toLowerCase() : null;
+  const phone = typeof probe.phone === 'string' && digitsOf(probe.phone).length >= 6 ? digitsOf(probe.phone) : null;
+  const first = typeof probe.firstName === 'string' ? probe.firstName.toLowerCase() : null;
+  const last = typeof probe.lastName === 'string' ? probe.lastName.toLowerCase() : null;
+  if (!email && !phone && !(first && last)) return [];
+  const rows = await queryRows<ContactRow & { m_email: boolean; m_phone: boolean; m_name: boolean }>(db, `
+    SELECT c.id, c.first_name, c.last_name, c.preferred_name, c.email,
+      ($2::text IS NOT NULL AND lower(c.email) = $2) AS m_email,
+      ($3::text IS NOT NULL AND right(regexp_replace(coalesce(c.phone, ''), '\\D', '', 'g'), 10) = $3) AS m_phone,
+      ($4::text IS NOT NULL AND lower(c.first_name) = $4 AND lower(c.last_name) = $5) AS m_name
+    FROM contacts c
+    WHERE c.org_id = $1 AND c.deleted_at IS NULL AND ($6::uuid IS NULL OR c.id <> $6)
+      AND ((lower(c.email) = $2)
+        OR ($3::text IS NOT NULL AND right(regexp_replace(coalesce(c.phone, ''), '\\D', '', 'g'), 10) = $3)
+        OR (lower(c.first_name) = $4 AND lower(c.last_name) = $5))
+    LIMIT 10`, [orgId, email, phone, first, last, excludeId ?? null]);
+  return rows.map((row) => ({
+    id: row.id,
+    displayName: displayNameOf(row),
+    email: row.email,
+    matchedOn: [row.m_email && 'email', row.m_phone && 'phone', row.m_name && 'name'].filter(Boolean) as Array<'email' | 'phone' | 'name'>,
+  }));
+}
+
+export async function createContact(db: Queryable, org: OrgSettings, fields: ContactWrite): Promise<Contact> {
+  requireIdentity(fields);
+  const values = normaliseDates(fields, org);
+  const id = randomUUID();
+  const columns = ['id', 'org_id'];
+  const params: unknown[] = [id, org.id];
+  for (const [field, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    columns.push(COLUMN[field]);
+    params.push(field === 'customFields' ? JSON.stringify(value) : value);
+  }
+  const placeholders = params.map((_, i) => `$${i + 1}`).join(', ');
+  await db.query(`INSERT INTO contacts (${columns.join(', ')}) VALUES (${placeholders})`, params);
+  return (await getContact(db, org.id, id))!;
+}
+
+/** Changes only the fields given; `null` clears an optional field. */
+export async function updateContact(db: Queryable, org: OrgSettings, contactId: string, fields: ContactWrite): Promise<{ contact: Contact; changed: string[] }> {
+  const before = await requireContact(db, org.id, contactId);
+  const values = normaliseDates(fields, org);
+  const changed = Object.keys(values).filter((field) => values[field] !== undefined);
+  if (changed.length === 0) {
+    throw new StewardError('validation_failed', 'Nothing to update: give at least one field besides contactId');
+  }
+  const merged = { ...before, ...values };
+  requireIdentity(merged);
+  const sets: string[] = [];
+  const params: unknown[] = [org.id, contactId];
+  for (const field of changed) {
+    params.push(field === 'customFields' ? JSON.stringify(values[field]) : values[field]);
+    // Custom fields merge key by key, so one update never wipes the others.
+    sets.push(field === 'customFields'
+      ? `custom_fields = custom_fields || $${params.length}::jsonb`
+      : `${COLUMN[field]} = $${params.length}`);
+  }
+  await db.query(`UPDATE contacts SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL`, params);
+  return { contact: await requireContact(db, org.id, contactId), changed };
+}
+
+export async function deleteContact(db: Queryable, orgId: string, contactId: string, permanent: boolean): Promise<{ erasedNotes: number }> {
+  const row = await queryOne<{ id: string }>(db, 'SELECT id FROM contacts WHERE org_id = $1 AND id = $2 AND (deleted_at IS NULL OR $3)', [orgId, contactId, permanent]);
+  if (!row) throw new StewardError('not_found', `Contact ${contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
+  if (!permanent) {
+    await db.query('UPDATE contacts SET deleted_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, contactId]);
+    return { erasedNotes: 0 };
+  }
+  const notes = await db.query('DELETE FROM notes WHERE org_id = $1 AND contact_id = $2', [orgId, contactId]);
+  await db.query('DELETE FROM contacts WHERE org_id = $1 AND id = $2', [orgId, contactId]);
+  return { erasedNotes: notes.rowCount ?? 0 };
+}
+
+export interface ContactFilters {
+  status?: string;
+  membershipStatus?: string;
+  tag?: string;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Builds WHERE clauses for list filters; values are always parameters. */
+function filterClauses(filters: ContactFilters, params: unknown[]): string[] {
+  const clauses: string[] = [];
+  if (filters.status) {
+    params.push(filters.status);
+    clauses.push(`c.status = $${params.length}`);
+  }
+  if (filters.membershipStatus) {
+    params.push(filters.membershipStatus);
+    clauses.push(`c.membership_status = $${params.length}`);
+  }
+  if (filters.tag) {
+    params.push(filters.tag.toLowerCase());
+    clauses.push(`EXISTS (SELECT 1 FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = c.id AND lower(t.name) = $${params.length})`);
+  }
+  return clauses;
+}
+
+export async function searchContacts(db: Queryable, orgId: string, query: string | undefined, filters: ContactFilters, limit: number): Promise<Contact[]> {
+  const params: unknown[] = [orgId];
+  const clauses = ['c.org_id = $1', 'c.deleted_at IS NULL', ...filterClauses(filters, params)];
+  let rank = '0';
+  const words = (query ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 6);
+  for (const word of words) {
+    params.push(`%${escapeLike(word)}%`);
+    const p = `$${params.length}`;
+    clauses.push(`(lower(coalesce(c.first_name, '')) LIKE ${p} OR lower(coalesce(c.last_name, '')) LIKE ${p}
+      OR lower(coalesce(c.preferred_name, '')) LIKE ${p} OR lower(coalesce(c.email, '')) LIKE ${p} OR coalesce(c.phone, '') LIKE ${p})`);
+  }
+  if (words.length > 0) {
+    params.push(words.join(' '));
+    const whole = `$${params.length}`;
+    rank = `(CASE WHEN lower(c.email) = ${whole} THEN 3 ELSE 0 END
+      + CASE WHEN lower(concat_ws(' ', c.first_name, c.last_name)) = ${whole} OR lower(concat_ws(' ', c.preferred_name, c.last_name)) = ${whole} THEN 2 ELSE 0 END
+      + CASE WHEN lower(c.last_name) = ${whole} OR lower(c.first_name) = ${whole} THEN 1 ELSE 0 END)`;
+  }
+  params.push(limit);
+  const rows = await queryRows<ContactRow>(db, `${SELECT_CONTACT} WHERE ${clauses.join(' AND ')}
+    ORDER BY ${rank} DESC, lower(c.last_name) NULLS LAST, lower(c.first_name) NULLS LAST, c.created_at DESC LIMIT $${params.length}`, params);
+  return rows.map(toContact);
+}
+
+export async function listContacts(
+  db: Queryable, orgId: string, filters: ContactFilters, page: { limit: number; offset: number },
+): Promise<{ contacts: Contact[]; total?: number }> {
+  const params: unknown[] = [orgId];
+  const clauses = ['c.org_id = $1', 'c.deleted_at IS NULL', ...filterClauses(filters, params)];
+  const where = clauses.join(' AND ');
+  const filtered = clauses.length > 2;
+  const total = filtered ? (await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM contacts c WHERE ${where}`, params))?.n : undefined;
+  const rows = await queryRows<ContactRow>(db, `${SELECT_CONTACT} WHERE ${where}
+    ORDER BY c.created_at DESC, c.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.limit, page.offset]);
+  return { contacts: rows.map(toContact), total };
+}
+
+export async function countContacts(db: Queryable, orgId: string): Promise<{ total: number; byStatus: Record<string, number> }> {
+  const rows = await queryRows<{ status: string; n: number }>(db,
+    'SELECT status, count(*)::int AS n FROM contacts WHERE org_id = $1 AND deleted_at IS NULL GROUP BY status', [orgId]);
+  const byStatus = Object.fromEntries(rows.map((row) => [row.status, row.n]));
+  return { total: rows.reduce((sum, row) => sum + row.n, 0), byStatus };
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+export const CONTACT_STATUSES = ['subscribed', 'unsubscribed', 'non_subscribed', 'bounced'] as const;
+export const MEMBERSHIP_STATUSES = ['first_time_visitor', 'returning_visitor', 'regular_attender', 'member', 'inactive'] as const;
+export const GENDERS = ['female', 'male', 'other', 'undisclosed'] as const;
+export const NOTE_PRIVACY = ['public', 'team', 'private'] as const;
+export const CONFIDENTIALITY_LEVELS = ['green', 'amber', 'red'] as const;
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const customValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+
+/** Fields a caller may set on a contact. Dates are strings in the organisation's format. */
+export const contactFields = {
+  prefix: text(20).describe('Title such as Mr, Mrs, Dr, Rev'),
+  firstName: text(100),
+  lastName: text(100),
+  preferredName: text(100).describe('What the person likes to be called'),
+  email: z.email().max(254),
+  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,24}$/, 'digits, spaces, +, ( ) and - only'),
+  dateOfBirth: z.string().describe("In the organisation's date format (DD/MM/YYYY for UK organisations) or YYYY-MM-DD"),
+  gender: z.enum(GENDERS),
+  addressLine1: text(200),
+  addressLine2: text(200),
+  addressCity: text(100),
+  addressCounty: text(100),
+  addressPostcode: text(12),
+  addressCountry: text(60),
+  status: z.enum(CONTACT_STATUSES).describe('Marketing/consent status; not the Welcome Desk lifecycle'),
+  membershipStatus: z.enum(MEMBERSHIP_STATUSES).describe('Welcome Desk lifecycle; distinct from status'),
+  whatsappConsent: z.boolean(),
+  baptismDate: z.string(),
+  membershipDate: z.string(),
+  anniversaryDate: z.string(),
+  customFields: z.record(z.string().min(1).max(64), customValue),
+};
+
+export const contactSchema = z.object({
+  id: z.uuid(),
+  displayName: z.string(),
+  prefix: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  preferredName: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  gender: z.string().nullable(),
+  addressLine1: z.string().nullable(),
+  addressLine2: z.string().nullable(),
+  addressCity: z.string().nullable(),
+  addressCounty: z.string().nullable(),
+  addressPostcode: z.string().nullable(),
+  addressCountry: z.string().nullable(),
+  status: z.string(),
+  membershipStatus: z.string().nullable(),
+  familyId: z.string().nullable(),
+  whatsappConsent: z.boolean(),
+  baptismDate: z.string().nullable(),
+  membershipDate: z.string().nullable(),
+  anniversaryDate: z.string().nullable(),
+  customFields: z.record(z.string(), customValue),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).strict();
+
+export type Contact = z.infer<typeof contactSchema>;
+
+export const contactSummarySchema = z.object({
+  id: z.uuid(),
+  displayName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  status: z.string(),
+  membershipStatus: z.string().nullable(),
+  tags: z.array(z.string()),
+}).strict();
+
+export type ContactSummary = z.infer<typeof contactSummarySchema>;
+
+export const duplicateSchema = z.object({
+  id: z.uuid(),
+  displayName: z.string(),
+  email: z.string().nullable(),
+  matchedOn: z.array(z.enum(['email', 'phone', 'name'])),
+}).strict();
+
+export const noteSchema = z.object({
+  id: z.uuid(),
+  contactId: z.uuid(),
+  content: z.string(),
+  privacy: z.enum(NOTE_PRIVACY),
+  confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS),
+  followUpDate: z.string().nullable(),
+  followUpCompleted: z.boolean(),
+  authorUserId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).strict();
+
+export type Note = z.infer<typeof noteSchema>;
+
+export const timelineEntrySchema = z.object({
+  id: z.uuid(),
+  kind: z.string(),
+  summary: z.string(),
+  sourceKind: z.string(),
+  sourceId: z.string(),
+  occurredAt: z.string(),
+}).strict();

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { queryRows, type Queryable } from '../../db/pool';
+import type { TimelineSync } from '../tool';
+import { requireContact } from './contacts';
+import { visibleNoteSql } from './notes';
+
+/** Upserts timeline entries; the (source, kind) key makes a retried sync a no-op. */
+export async function syncTimelineEntries(db: Queryable, orgId: string, entries: TimelineSync[]): Promise<number> {
+  let written = 0;
+  for (const entry of entries) {
+    const result = await db.query(`
+      INSERT INTO timeline_entries (id, org_id, contact_id, kind, source_kind, source_id, summary, occurred_at)
+      SELECT $1, $2, c.id, $4, $5, $6, $7, COALESCE($8::timestamptz, now()) FROM contacts c WHERE c.org_id = $2 AND c.id = $3
+      ON CONFLICT (org_id, source_kind, source_id, kind) DO UPDATE SET summary = EXCLUDED.summary`,
+      [randomUUID(), orgId, entry.contactId, entry.kind, entry.sourceKind, entry.sourceId, entry.summary, entry.occurredAt ?? null]);
+    written += result.rowCount ?? 0;
+  }
+  return written;
+}
+
+export async function listTimeline(db: Queryable, orgId: string, contactId: string, canSeeRestricted: boolean, limit: number) {
+  await requireContact(db, orgId, contactId);
+  // Entries that came from a note follow that note's visibility, read afresh so a later privacy change applies.
+  const rows = await queryRows<{ id: string; kind: string; summary: string; source_kind: string; source_id: string; occurred_at: Date }>(db, `
+    SELECT t.id, t.kind, t.summary, t.source_kind, t.source_id, t.occurred_at
+    FROM timeline_entries t
+    LEFT JOIN notes n ON t.source_kind = 'note' AND n.id = t.source_id AND n.org_id = t.org_id
+    WHERE t.org_id = $1 AND t.contact_id = $2
+      AND (t.source_kind <> 'note' OR (n.id IS NOT NULL AND ${visibleNoteSql('n', canSeeRestricted)}))
+    ORDER BY t.occurred_at DESC, t.id DESC LIMIT $3`, [orgId, contactId, limit]);
+  return rows.map((row) => ({
+    id: row.id, kind: row.kind, summary: row.summary, sourceKind: row.source_kind, sourceId: row.source_id,
+    occurredAt: row.occurred_at.toISOString(),
+  }));
+}

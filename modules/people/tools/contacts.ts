@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { defineTool } from '../../tool';
+import {
+  createContact, deleteContact, findLikelyDuplicates, listContacts, requireContact, searchContacts, toSummary, updateContact,
+} from '../contacts';
+import { CONTACT_STATUSES, MEMBERSHIP_STATUSES, contactFields, contactSchema, contactSummarySchema, duplicateSchema } from '../schemas';
+
+const contactId = z.uuid().describe('The contact\'s id (from people_search_contacts or people_list_contacts)');
+const listFilters = {
+  status: z.enum(CONTACT_STATUSES).optional().describe('Marketing/consent status'),
+  membershipStatus: z.enum(MEMBERSHIP_STATUSES).optional().describe('Welcome Desk lifecycle stage'),
+  tag: z.string().trim().min(1).max(100).optional().describe('Tag name'),
+};
+
+const createInput = z.object(
+  Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof contactFields]: z.ZodOptional<(typeof contactFields)[K]> },
+).strict();
+
+const updateInput = z.object({
+  contactId,
+  ...(Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.nullable().optional()])) as {
+    [K in keyof typeof contactFields]: z.ZodOptional<z.ZodNullable<(typeof contactFields)[K]>>
+  }),
+}).strict();
+
+export const createContactTool = defineTool({
+  name: 'people_create_contact',
+  module: 'people',
+  title: 'Create a contact',
+  description: 'Adds a person to the CRM. Needs an email, or a first and last name. Dates use the organisation\'s format (day before month for UK organisations) or YYYY-MM-DD. Search first with people_search_contacts: the result lists likely duplicates (same email, phone or name) so you can merge instead. Counts against the plan\'s contact allowance.',
+  keywords: ['add person', 'new member', 'register', 'new contact', 'add someone'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  meter: { feature: 'contacts', units: 1 },
+  input: createInput,
+  output: z.object({ contact: contactSchema, likelyDuplicates: z.array(duplicateSchema) }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.contact.id, kind: 'contact_created', sourceKind: 'contact', sourceId: output.contact.id,
+    summary: `${output.contact.displayName} was added to the CRM`,
+  }],
+  run: async (ctx, input) => {
+    const likelyDuplicates = await findLikelyDuplicates(ctx.db, ctx.org.id, input);
+    const contact = await createContact(ctx.db, ctx.org, input);
+    return { contact, likelyDuplicates };
+  },
+});
+
+export const getContactTool = defineTool({
+  name: 'people_get_contact',
+  module: 'people',
+  title: 'Get a contact',
+  description: 'Returns one contact\'s full record by id: name, contact details, address, statuses, church dates, custom fields and tags. Use people_search_contacts to find the id.',
+  keywords: ['contact details', 'profile', 'person record'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ contactId }).strict(),
+  output: z.object({ contact: contactSchema }).strict(),
+  run: async (ctx, input) => ({ contact: await requireContact(ctx.db, ctx.org.id, input.contactId) }),
+});
+
+export const searchContactsTool = defineTool({
+  name: 'people_search_contacts',
+  module: 'people',
+  title: 'Search contacts',
+  description: 'Finds people by name, email or phone (free text in `query`), optionally narrowed by status, membership status or tag. Best matches first. Use before creating a contact to avoid duplicates.',
+  keywords: ['find person', 'look up someone', 'lookup by email', 'who is'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    query: z.string().trim().max(200).optional().describe('Name, email or phone, in any part'),
+    ...listFilters,
+    limit: z.number().int().min(1).max(100).default(20),
+  }).strict(),
+  output: z.object({ contacts: z.array(contactSummarySchema), count: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const contacts = await searchContacts(ctx.db, ctx.org.id, input.query, input, input.limit);
+    return { contacts: contacts.map(toSummary), count: contacts.length };
+  },
+});
+
+export const listContactsTool = defineTool({
+  name: 'people_list_contacts',
+  module: 'people',
+  title: 'List contacts',
+  description: 'Pages through contacts, newest first, optionally filtered by status, membership status or tag. The result carries `total` when a filter is given; for the organisation\'s overall total use platform_overview.',
+  keywords: ['all contacts', 'browse people', 'paginate'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    ...listFilters,
+    limit: z.number().int().min(1).max(100).default(25),
+    offset: z.number().int().min(0).max(100000).default(0),
+  }).strict(),
+  output: z.object({
+    contacts: z.array(contactSummarySchema),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    nextOffset: z.number().int().nullable(),
+    total: z.number().int().optional(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const { contacts, total } = await listContacts(ctx.db, ctx.org.id, input, input);
+    const nextOffset = contacts.length === input.limit ? input.offset + input.limit : null;
+    return { contacts: contacts.map(toSummary), limit: input.limit, offset: input.offset, nextOffset, ...(total === undefined ? {} : { total }) };
+  },
+});
+
+export const updateContactTool = defineTool({
+  name: 'people_update_contact',
+  module: 'people',
+  title: 'Update a contact',
+  description: 'Changes only the fields you give (null clears an optional field); everything else stays. customFields merge key by key. Family links go through people_add_family_relationship, never here.',
+  keywords: ['edit contact', 'change details', 'correct email', 'modify person'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: true,
+  input: updateInput,
+  output: z.object({ contact: contactSchema, changedFields: z.array(z.string()) }).strict(),
+  run: async (ctx, { contactId: id, ...fields }) => {
+    const { contact, changed } = await updateContact(ctx.db, ctx.org, id, fields);
+    return { contact, changedFields: changed };
+  },
+});
+
+export const deleteContactTool = defineTool({
+  name: 'people_delete_contact',
+  module: 'people',
+  title: 'Delete a contact',
+  description: 'Soft-deletes a contact (hidden, restorable by staff). permanent: true erases the person and all their notes for a GDPR erasure request and cannot be undone. For duplicates, prefer merging.',
+  keywords: ['remove contact', 'erase person', 'gdpr erasure', 'soft delete'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: true,
+  input: z.object({ contactId, permanent: z.boolean().default(false).describe('Erase for good (GDPR); default false = soft delete') }).strict(),
+  output: z.object({ contactId: z.uuid(), deleted: z.enum(['soft', 'permanent']), erasedNotes: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const { erasedNotes } = await deleteContact(ctx.db, ctx.org.id, input.contactId, input.permanent);
+    return { contactId: input.contactId, deleted: input.permanent ? 'permanent' as const : 'soft' as const, erasedNotes };
+  },
+});
+

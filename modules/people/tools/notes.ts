@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
+import { hasScope } from '../../../core/principal';
+import { defineTool } from '../../tool';
+import { addNote, listNotes, noteTimelineSummary } from '../notes';
+import { listTimeline } from '../timeline';
+import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, noteSchema, timelineEntrySchema } from '../schemas';
+
+const contactId = z.uuid().describe('The contact\'s id');
+
+export const addNoteTool = defineTool({
+  name: 'people_add_note',
+  module: 'people',
+  title: 'Add a pastoral note',
+  description: 'Records a pastoral or admin note about a contact and adds it to their care timeline. Refer to people by name in the text, never by id. privacy: public, team (default) or private; confidentialityLevel: green (default), amber or red. Private, amber and red notes are only visible to callers holding people:safeguarding.',
+  keywords: ['note', 'pastoral note', 'record conversation', 'log visit', 'follow up'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({
+    contactId,
+    content: z.string().trim().min(1).max(10000),
+    privacy: z.enum(NOTE_PRIVACY).default('team'),
+    confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).default('green'),
+    followUpDate: z.string().optional().describe("When to follow up, in the organisation's date format or YYYY-MM-DD"),
+  }).strict(),
+  output: z.object({ note: noteSchema }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.note.contactId, kind: 'note_added', sourceKind: 'note', sourceId: output.note.id,
+    summary: noteTimelineSummary(output.note.content), occurredAt: output.note.createdAt,
+  }],
+  run: async (ctx, input) => ({ note: await addNote(ctx.db, ctx.org, ctx.principal.userId, input) }),
+});
+
+export const listNotesTool = defineTool({
+  name: 'people_list_notes',
+  module: 'people',
+  title: 'List a contact\'s notes',
+  description: 'A contact\'s notes, newest first. Private and confidential (amber/red) notes are included only for callers holding people:safeguarding.',
+  keywords: ['pastoral notes', 'read notes', 'note history'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }).strict(),
+  output: z.object({ notes: z.array(noteSchema) }).strict(),
+  run: async (ctx, input) => ({
+    notes: await listNotes(ctx.db, ctx.org.id, input.contactId, hasScope(ctx.principal, SAFEGUARDING_SCOPE), input.limit),
+  }),
+});
+
+export const listCareTimelineTool = defineTool({
+  name: 'people_list_care_timeline',
+  module: 'people',
+  title: 'Care timeline',
+  description: 'A contact\'s care timeline: notes and interactions, newest first. Entries from private or confidential notes appear only for callers holding people:safeguarding.',
+  keywords: ['history', 'interactions', 'pastoral care history', 'activity'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }).strict(),
+  output: z.object({ entries: z.array(timelineEntrySchema) }).strict(),
+  run: async (ctx, input) => ({
+    entries: await listTimeline(ctx.db, ctx.org.id, input.contactId, hasScope(ctx.principal, SAFEGUARDING_SCOPE), input.limit),
+  }),
+});

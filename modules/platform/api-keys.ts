@@ -1,0 +1,65 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Principal } from '../../core/principal';
+import type { Role } from '../../core/roles';
+import { ALL_SCOPES, isScope, type Scope } from '../../core/scopes';
+import { StewardError } from '../../core/errors';
+import { queryOne, type Queryable } from '../../db/pool';
+
+export const API_KEY_PREFIX = 'sk_live_';
+
+/**
+ * Keys carry 256 random bits, so a single sha-256 is enough to make the stored
+ * value useless to a thief; a slow hash would only slow every request.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function looksLikeApiKey(token: string): boolean {
+  return token.startsWith(API_KEY_PREFIX);
+}
+
+export interface CreatedApiKey {
+  id: string;
+  apiKey: string;
+  scopes: Scope[];
+}
+
+export async function createApiKey(db: Queryable, input: { orgId: string; userId: string; name?: string; scopes: string[] }): Promise<CreatedApiKey> {
+  const unknown = input.scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0) {
+    throw new StewardError('validation_failed', `Unknown scope(s): ${unknown.join(', ')}`, { hint: `Valid scopes: ${ALL_SCOPES.join(', ')}` });
+  }
+  if (input.scopes.length === 0) throw new StewardError('validation_failed', 'An API key needs at least one scope');
+  const scopes = [...new Set(input.scopes)] as Scope[];
+  const apiKey = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const id = randomUUID();
+  await db.query(
+    'INSERT INTO api_keys (id, org_id, user_id, name, display_prefix, secret_hash, scopes) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [id, input.orgId, input.userId, input.name ?? 'API key', apiKey.slice(0, API_KEY_PREFIX.length + 4), hashSecret(apiKey), scopes],
+  );
+  return { id, apiKey, scopes };
+}
+
+/** The principal behind a live key, or undefined for an unknown or revoked one. */
+export async function principalForApiKey(db: Queryable, apiKey: string): Promise<Principal | undefined> {
+  const row = await queryOne<{ id: string; org_id: string; user_id: string; scopes: string[]; role: Role }>(db, `
+    SELECT k.id, k.org_id, k.user_id, k.scopes, m.role
+    FROM api_keys k JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id
+    WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`, [hashSecret(apiKey)]);
+  if (!row) return undefined;
+  return {
+    orgId: row.org_id,
+    userId: row.user_id,
+    role: row.role,
+    scopes: row.scopes.filter(isScope),
+    intent: null,
+    credentialId: row.id,
+    credentialKind: 'api_key',
+  };
+}
+
+export async function revokeApiKey(db: Queryable, orgId: string, keyId: string): Promise<boolean> {
+  const result = await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND org_id = $2 AND revoked_at IS NULL', [keyId, orgId]);
+  return (result.rowCount ?? 0) > 0;
+}

@@ -1,0 +1,84 @@
+import { METERED_FEATURES, STANDING_FEATURES, type MeteredFeature } from '../../core/billing';
+import { StewardError } from '../../core/errors';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+
+export interface FeatureUsage {
+  feature: MeteredFeature;
+  used: number;
+  limit: number | null;
+  remaining: number | null;
+  period: 'month' | 'standing';
+}
+
+/** The org's limit for a feature: its own override, else its plan's; null when the feature is not metered for it. */
+export async function allowanceFor(db: Queryable, orgId: string, feature: MeteredFeature): Promise<number | null> {
+  const row = await queryOne<{ monthly_limit: number }>(db, `
+    SELECT COALESCE(o.monthly_limit, p.monthly_limit) AS monthly_limit
+    FROM organisations org
+    LEFT JOIN plan_allowances p ON p.plan_code = org.plan_code AND p.feature = $2
+    LEFT JOIN org_allowance_overrides o ON o.org_id = org.id AND o.feature = $2
+    WHERE org.id = $1`, [orgId, feature]);
+  return row?.monthly_limit ?? null;
+}
+
+async function usedFor(db: Queryable, orgId: string, feature: MeteredFeature): Promise<number> {
+  if (feature === 'contacts') {
+    const row = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM contacts WHERE org_id = $1 AND deleted_at IS NULL', [orgId]);
+    return row?.n ?? 0;
+  }
+  const row = await queryOne<{ n: number }>(db, `
+    SELECT COALESCE(sum(units), 0)::int AS n FROM usage_events
+    WHERE org_id = $1 AND feature = $2 AND occurred_at >= date_trunc('month', now())`, [orgId, feature]);
+  return row?.n ?? 0;
+}
+
+export async function usageFor(db: Queryable, orgId: string, feature: MeteredFeature): Promise<FeatureUsage> {
+  const [used, limit] = await Promise.all([usedFor(db, orgId, feature), allowanceFor(db, orgId, feature)]);
+  return {
+    feature,
+    used,
+    limit,
+    remaining: limit === null ? null : Math.max(0, limit - used),
+    period: STANDING_FEATURES.has(feature) ? 'standing' : 'month',
+  };
+}
+
+export async function usageSummary(db: Queryable, orgId: string): Promise<FeatureUsage[]> {
+  const out: FeatureUsage[] = [];
+  for (const feature of METERED_FEATURES) out.push(await usageFor(db, orgId, feature));
+  return out;
+}
+
+/** Refuses, with `allowance_exceeded`, an operation that would take the org past its allowance. */
+export async function assertAllowance(db: Queryable, orgId: string, feature: MeteredFeature, units: number): Promise<void> {
+  const usage = await usageFor(db, orgId, feature);
+  if (usage.limit !== null && usage.used + units > usage.limit) {
+    throw new StewardError('allowance_exceeded', `The plan allows ${usage.limit} ${feature.replace(/_/g, ' ')}${usage.period === 'month' ? ' a month' : ''}; ${usage.used} used`, {
+      hint: 'platform_usage shows usage against each allowance; upgrade the plan or free capacity first.',
+      details: { feature, used: usage.used, limit: usage.limit, requested: units },
+    });
+  }
+}
+
+/** Serialises allowance checks per org and feature for the rest of the transaction. */
+export async function lockFeature(db: Queryable, orgId: string, feature: MeteredFeature): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${orgId}:${feature}`]);
+}
+
+/** Records metered usage once per idempotency key (the workflow id), however often it is retried. */
+export async function recordUsage(
+  db: Queryable,
+  input: { orgId: string; feature: MeteredFeature; units: number; idempotencyKey: string; tool: string },
+): Promise<boolean> {
+  const result = await db.query(
+    `INSERT INTO usage_events (org_id, feature, units, idempotency_key, tool) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (idempotency_key, feature) DO NOTHING`,
+    [input.orgId, input.feature, input.units, input.idempotencyKey, input.tool],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function countUsageEvents(db: Queryable, orgId: string, feature: MeteredFeature): Promise<number> {
+  const rows = await queryRows<{ n: number }>(db, 'SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1 AND feature = $2', [orgId, feature]);
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { StewardError } from '../../../core/errors';
+import { allModules, allTools, findTool, permittedTools } from '../../catalogue';
+import { inputSchemaOf } from '../../schema';
+import { defineTool, type AnyTool } from '../../tool';
+import { ToolSearchIndex } from '../tool-search';
+
+let searchIndex: ToolSearchIndex | undefined;
+function toolSearchIndex(): ToolSearchIndex {
+  searchIndex ??= new ToolSearchIndex(allTools());
+  return searchIndex;
+}
+
+const toolSummary = z.object({
+  name: z.string(), title: z.string(), module: z.string(), scope: z.string(), effect: z.enum(['read', 'write', 'send']),
+}).strict();
+
+function summarise(tool: AnyTool) {
+  return { name: tool.name, title: tool.title, module: tool.module, scope: tool.scope, effect: tool.effect };
+}
+
+export const listToolsTool = defineTool({
+  name: 'platform_list_tools',
+  module: 'platform',
+  title: 'List workflow tools',
+  description: 'Lists the workflow tools this credential may call, optionally for one module. To find a tool by what it does, use platform_search_tools.',
+  keywords: ['available tools', 'what can I do', 'catalogue'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ module: z.string().trim().min(1).optional().describe('Module name, e.g. people or platform') }).strict(),
+  output: z.object({ tools: z.array(toolSummary), count: z.number().int(), modules: z.array(z.string()) }).strict(),
+  run: async (ctx, input) => {
+    const modules = allModules();
+    if (input.module && !modules.includes(input.module)) {
+      throw new StewardError('validation_failed', `Unknown module "${input.module}"`, { hint: `Modules: ${modules.join(', ')}` });
+    }
+    const tools = permittedTools(ctx.principal.scopes).filter((tool) => !input.module || tool.module === input.module);
+    return { tools: tools.map(summarise), count: tools.length, modules };
+  },
+});
+
+export const searchToolsTool = defineTool({
+  name: 'platform_search_tools',
+  module: 'platform',
+  title: 'Search tools',
+  description: 'Natural-language search over the workflow tools this credential may call; returns tool names, best match first. Follow with platform_inspect_tools for their input schemas.',
+  keywords: ['find a tool', 'which tool', 'discover'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
+    limit: z.number().int().min(1).max(25).default(10),
+  }).strict(),
+  output: z.object({ tools: z.array(z.string()) }).strict(),
+  run: async (ctx, input) => {
+    const allowed = new Set(permittedTools(ctx.principal.scopes).map((tool) => tool.name));
+    return { tools: toolSearchIndex().search(input.query, allowed, input.limit) };
+  },
+});
+
+export const inspectToolsTool = defineTool({
+  name: 'platform_inspect_tools',
+  module: 'platform',
+  title: 'Inspect tool schemas',
+  description: 'Returns the JSON input schemas of up to 10 tools by name, so you can call them correctly.',
+  keywords: ['input schema', 'arguments', 'parameters', 'how to call'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ names: z.array(z.string().min(1).max(100)).min(1).max(10).describe('Tool names, at most 10') }).strict(),
+  output: z.object({
+    tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), scope: z.string(), inputSchema: z.record(z.string(), z.unknown()) }).strict()),
+    notFound: z.array(z.string()),
+    notPermitted: z.array(z.object({ name: z.string(), scope: z.string() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => {
+    const tools = [];
+    const notFound: string[] = [];
+    const notPermitted: Array<{ name: string; scope: string }> = [];
+    for (const name of new Set(input.names)) {
+      const tool = findTool(name);
+      if (!tool) notFound.push(name);
+      else if (!ctx.principal.scopes.includes(tool.scope)) notPermitted.push({ name, scope: tool.scope });
+      else tools.push({ name, title: tool.title, description: tool.description, scope: tool.scope, inputSchema: inputSchemaOf(tool) });
+    }
+    return { tools, notFound, notPermitted };
+  },
+});
+
+export const sessionToolsTool = defineTool({
+  name: 'platform_session_tools',
+  module: 'platform',
+  title: 'Session tools',
+  description: 'What this session may do: the credential kind, the OAuth intent (if any), the granted scopes and the tools they permit.',
+  keywords: ['permissions', 'my scopes', 'allowed tools', 'intent'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({}).strict(),
+  output: z.object({
+    credentialKind: z.enum(['api_key', 'oauth']),
+    intent: z.string().nullable(),
+    role: z.string(),
+    scopes: z.array(z.string()),
+    tools: z.array(z.string()),
+    count: z.number().int(),
+  }).strict(),
+  run: async (ctx) => {
+    const tools = permittedTools(ctx.principal.scopes).map((tool) => tool.name);
+    return {
+      credentialKind: ctx.principal.credentialKind, intent: ctx.principal.intent, role: ctx.principal.role,
+      scopes: [...ctx.principal.scopes], tools, count: tools.length,
+    };
+  },
+});
+
+export const executeWorkflowToolTool = defineTool({
+  name: 'platform_execute_workflow_tool',
+  module: 'platform',
+  title: 'Execute a workflow tool',
+  description: 'Runs any workflow tool by name with its arguments, for clients that cannot call tools outside the default list. The target tool\'s own scope applies. Not for *_invoke_api_* route bridges.',
+  keywords: ['run tool', 'call tool by name', 'execute'],
+  scope: 'platform:read',
+  effect: 'write',
+  listed: true,
+  dispatch: 'execute_inner_tool',
+  input: z.object({
+    toolName: z.string().min(1).max(100),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  }).strict(),
+  output: z.object({}).catchall(z.unknown()),
+  run: async () => {
+    throw new Error('platform_execute_workflow_tool is resolved by the API before a workflow starts');
+  },
+});

@@ -1,0 +1,46 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { Role } from '../../core/roles';
+import { queryOne, type Queryable } from '../../db/pool';
+
+export interface Member {
+  userId: string;
+  email: string;
+  role: Role;
+  safeguarding: boolean;
+}
+
+/** argon2id with the library's defaults (19 MiB, 2 passes), which follow the OWASP baseline. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password).catch(() => false);
+}
+
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export async function createMember(
+  db: Queryable,
+  input: { orgId: string; email: string; password?: string; role: Role; safeguarding?: boolean; displayName?: string },
+): Promise<Member> {
+  const userId = randomUUID();
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  await db.query('INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, $3, $4)', [
+    userId, input.email, input.displayName ?? null, passwordHash,
+  ]);
+  await db.query('INSERT INTO memberships (org_id, user_id, role, safeguarding) VALUES ($1, $2, $3, $4)', [
+    input.orgId, userId, input.role, input.safeguarding ?? false,
+  ]);
+  return { userId, email: input.email, role: input.role, safeguarding: input.safeguarding ?? false };
+}
+
+export async function findOwner(db: Queryable, orgId: string): Promise<Member | undefined> {
+  const row = await queryOne<{ user_id: string; email: string; role: Role; safeguarding: boolean }>(db, `
+    SELECT m.user_id, u.email, m.role, m.safeguarding FROM memberships m JOIN users u ON u.id = m.user_id
+    WHERE m.org_id = $1 AND m.role = 'owner' ORDER BY m.created_at LIMIT 1`, [orgId]);
+  return row && { userId: row.user_id, email: row.email, role: row.role, safeguarding: row.safeguarding };
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { Queryable } from '../db/pool';
+import type { MeteredFeature } from '../core/billing';
+import type { Principal } from '../core/principal';
+import type { Scope } from '../core/scopes';
+import type { Effect, ToolPolicy } from '../core/tool-plan';
+
+export interface OrgSettings {
+  id: string;
+  name: string;
+  country: string;
+  dateFormat: 'DMY' | 'MDY' | 'YMD';
+  planCode: string;
+}
+
+/** What a tool's `run` receives: one transaction, the caller, and their organisation. */
+export interface ToolContext {
+  db: Queryable;
+  principal: Principal;
+  org: OrgSettings;
+  workflowId: string;
+}
+
+/** A care-timeline entry a tool asks to have synced after it succeeds. */
+export interface TimelineSync {
+  contactId: string;
+  kind: string;
+  sourceKind: string;
+  sourceId: string;
+  summary: string;
+  occurredAt?: string;
+}
+
+export type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema> {
+  name: string;
+  module: string;
+  title: string;
+  /** Written for a model: what it does and when to use it instead of a neighbour. */
+  description: string;
+  /** Extra words people use for this tool; they only feed tool search. */
+  keywords?: string[];
+  scope: Scope;
+  effect: Effect;
+  input: I;
+  output: O;
+  /** Shown in the default tools/list; unlisted tools are still callable and searchable. */
+  listed: boolean;
+  /** MCP hints; default from the effect. */
+  destructive?: boolean;
+  idempotent?: boolean;
+  meter?: { feature: MeteredFeature; units: number };
+  timeline?: (input: z.output<I>, output: z.output<O>) => TimelineSync[];
+  /** Set on tools the API resolves before starting a workflow (they run another tool). */
+  dispatch?: 'execute_inner_tool';
+  run: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+export type AnyTool = ToolDefinition<AnyObjectSchema, AnyObjectSchema>;
+
+/** Declares a tool; every input and output object is strict, so unknown keys are refused. */
+export function defineTool<I extends AnyObjectSchema, O extends AnyObjectSchema>(tool: ToolDefinition<I, O>): AnyTool {
+  return tool as unknown as AnyTool;
+}
+
+export function policyOf(tool: AnyTool): ToolPolicy {
+  return { effect: tool.effect, meter: tool.meter ?? null, timeline: Boolean(tool.timeline) };
+}

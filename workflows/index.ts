@@ -1,0 +1,1 @@
+export { toolCallWorkflow } from './tool-call';
