@@ -1,0 +1,28 @@
+import pg from 'pg';
+import { buildWorkflowBundle } from '../../worker/bundle';
+import { startDevServer } from '../../scripts/lib/temporal-dev-server';
+import { BUNDLE_PATH_ENV, DEFAULT_TEST_BUNDLE, TEST_DATABASE_URL } from './env';
+
+/**
+ * Once per test run: a real Temporal dev server (unless TEMPORAL_ADDRESS names
+ * one), the workflow bundle built once, and a check that Postgres answers.
+ */
+export default async function globalSetup(): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    throw new Error(`Tests need Postgres at ${TEST_DATABASE_URL} (set DATABASE_URL): ${String(error)}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  if (!process.env.TEMPORAL_ADDRESS) {
+    const server = await startDevServer({ headless: true });
+    process.env.TEMPORAL_ADDRESS = server.address;
+    (globalThis as Record<string, unknown>).__stewardDevServer = server;
+  }
+  if (!process.env[BUNDLE_PATH_ENV]) {
+    process.env[BUNDLE_PATH_ENV] = await buildWorkflowBundle(DEFAULT_TEST_BUNDLE);
+  }
+}
