@@ -1,4 +1,5 @@
 import { init } from './2026.11.22T00.20.00.init';
+import { people } from './2026.11.22T01.10.00.people';
 
 export interface Migration {
   name: string;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Applied in this order; names are timestamps so the order is also the history. */
-export const MIGRATIONS: Migration[] = [init];
+export const MIGRATIONS: Migration[] = [
+  init,
+  people,
+];
