@@ -1,7 +1,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { Harness, type TestOrg } from '../helpers/harness';
 
-function errorOf(result: { isError?: boolean; content: unknown }) {
+function errorOf(result: Record<string, unknown>) {
   const [first] = result.content as Array<{ type: string; text: string }>;
   return JSON.parse(first.text).error as { code: string; message: string; hint?: string };
 }
