@@ -1,5 +1,6 @@
 import { init } from './2026.11.22T00.20.00.init';
 import { people } from './2026.11.22T01.10.00.people';
+import { oauth } from './2026.11.22T01.00.00.oauth';
 
 export interface Migration {
   name: string;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   init,
   people,
+  oauth,
 ];
