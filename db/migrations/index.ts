@@ -1,6 +1,7 @@
 import { init } from './2026.11.22T00.20.00.init';
 import { people } from './2026.11.22T01.10.00.people';
 import { oauth } from './2026.11.22T01.00.00.oauth';
+import { approvals } from './2026.11.22T01.30.00.approvals';
 
 export interface Migration {
   name: string;
@@ -13,4 +14,5 @@ export const MIGRATIONS: Migration[] = [
   init,
   people,
   oauth,
+  approvals,
 ];

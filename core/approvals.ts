@@ -1,0 +1,220 @@
+import type { Principal } from './principal';
+import type { Role } from './roles';
+import type { ToolPlan } from './tool-plan';
+
+/**
+ * Human approval, as plain data shared by the API, the workflows and the
+ * activities: states, workflow ids, who may decide, and which tools are not
+ * plain tool calls (they start, or talk to, an approval workflow).
+ */
+
+export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export const OUTREACH_STATUSES = ['pending_review', 'approved', 'sent', 'declined', 'cancelled'] as const;
+export type OutreachStatus = (typeof OUTREACH_STATUSES)[number];
+
+export const OUTREACH_CHANNELS = ['email', 'sms', 'whatsapp'] as const;
+export type OutreachChannel = (typeof OUTREACH_CHANNELS)[number];
+
+export const AUTONOMY_MODES = ['off', 'propose', 'auto'] as const;
+export type AutonomyMode = (typeof AUTONOMY_MODES)[number];
+
+export const AUTOMATION_TYPES = ['welfare_check', 'encouragement', 'grief_support'] as const;
+export type AutomationType = (typeof AUTOMATION_TYPES)[number];
+
+/** The eleven autonomous agents of spec 4.3, in the order platform_list_agents shows them. */
+export const AGENTS = [
+  { key: 'people', name: 'People', module: 'people', purpose: 'Finds likely duplicate contacts and proposes merging them.' },
+  { key: 'pastoral_care', name: 'Pastoral Care', module: 'people', purpose: 'Finds people with no pastoral contact for 180+ days and proposes welfare outreach.' },
+  { key: 'giving', name: 'Giving', module: 'giving', purpose: 'Watches giving patterns (no actions yet).' },
+  { key: 'grow', name: 'Grow', module: 'grow', purpose: 'Campaign and growth suggestions (no actions yet).' },
+  { key: 'spaces', name: 'Spaces', module: 'spaces', purpose: 'Room and booking housekeeping (no actions yet).' },
+  { key: 'ticketing', name: 'Ticketing', module: 'ticketing', purpose: 'Event sales and waitlists (no actions yet).' },
+  { key: 'guests', name: 'Guests', module: 'guests', purpose: 'Guest follow-up reminders (no actions yet).' },
+  { key: 'runsheet', name: 'Runsheet', module: 'runsheet', purpose: 'Service plan gaps (no actions yet).' },
+  { key: 'mediahub', name: 'MediaHub', module: 'mediahub', purpose: 'Media publishing suggestions (no actions yet).' },
+  { key: 'channels', name: 'Channels', module: 'channels', purpose: 'Messaging hygiene (no actions yet).' },
+  { key: 'live', name: 'Live', module: 'live', purpose: 'Live stream checks (no actions yet).' },
+] as const;
+export type AgentKey = (typeof AGENTS)[number]['key'];
+
+export function isAgentKey(value: string): value is AgentKey {
+  return AGENTS.some((agent) => agent.key === value);
+}
+
+/** Search-attribute values of StewardKind. */
+export type ApprovalKind = 'proposal' | 'outreach' | 'agent' | 'automation';
+
+export const proposalWorkflowId = (proposalId: string) => `proposal-${proposalId}`;
+export const outreachWorkflowId = (itemId: string) => `outreach-${itemId}`;
+export const agentScheduleId = (orgId: string, agentKey: string) => `agent-${orgId}-${agentKey}`;
+export const automationScheduleId = (orgId: string, automationId: string) => `automation-${orgId}-${automationId}`;
+/** The child tool call that carries out an approved proposal: one id, so it runs at most once. */
+export const proposalActionWorkflowId = (orgId: string, proposalId: string) => `call-${orgId}-proposal-${proposalId}`;
+
+const OUTREACH_PREFIX = 'outreach-';
+export function outreachIdFromWorkflowId(workflowId: string): string | undefined {
+  return workflowId.startsWith(OUTREACH_PREFIX) ? workflowId.slice(OUTREACH_PREFIX.length) : undefined;
+}
+
+/** Only owners and admins holding platform:write decide agent proposals (spec 3). */
+export function mayDecideProposals(principal: Pick<Principal, 'role' | 'scopes'>): boolean {
+  return (principal.role === 'owner' || principal.role === 'admin') && principal.scopes.includes('platform:write');
+}
+
+/** Pastoral messages are approved by staff and above holding people:write, never by volunteers. */
+export const OUTREACH_APPROVER_ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
+export function mayDecideOutreach(principal: Pick<Principal, 'role' | 'scopes'>): boolean {
+  return OUTREACH_APPROVER_ROLES.includes(principal.role) && principal.scopes.includes('people:write');
+}
+
+/**
+ * Tools that are carried out by the approval workflows rather than as a plain
+ * tool call. `update` tools send a Temporal update to the item's workflow;
+ * `gated` tools never run directly: calling one creates a proposal.
+ */
+export type ApprovalRoute =
+  | { kind: 'update'; target: 'proposal'; decision: 'approve' | 'reject'; idArg: 'proposalId' }
+  | { kind: 'update'; target: 'outreach'; decision: 'approve' | 'decline' | 'cancel' | 'edit'; idArg: 'outreachId' }
+  | { kind: 'gated' };
+
+export const APPROVAL_ROUTES: Readonly<Record<string, ApprovalRoute>> = {
+  platform_approve_proposal: { kind: 'update', target: 'proposal', decision: 'approve', idArg: 'proposalId' },
+  platform_reject_proposal: { kind: 'update', target: 'proposal', decision: 'reject', idArg: 'proposalId' },
+  people_approve_outreach: { kind: 'update', target: 'outreach', decision: 'approve', idArg: 'outreachId' },
+  people_decline_outreach: { kind: 'update', target: 'outreach', decision: 'decline', idArg: 'outreachId' },
+  people_cancel_outreach: { kind: 'update', target: 'outreach', decision: 'cancel', idArg: 'outreachId' },
+  people_edit_outreach: { kind: 'update', target: 'outreach', decision: 'edit', idArg: 'outreachId' },
+  people_merge_data_quality_contacts: { kind: 'gated' },
+};
+
+/**
+ * Tools whose call needs a step after the tool itself, so they run in
+ * toolCallWithFollowUpWorkflow: outreach items get their approval workflow,
+ * agent and automation changes get their schedule brought in line.
+ */
+export type FollowUp = 'start_outreach' | 'sync_agent_schedules' | 'sync_automation_schedule';
+export const TOOL_FOLLOW_UPS: Readonly<Record<string, FollowUp>> = {
+  people_create_outreach: 'start_outreach',
+  people_run_pastoral_generation: 'start_outreach',
+  platform_list_agents: 'sync_agent_schedules',
+  platform_set_agent_autonomy: 'sync_agent_schedules',
+  people_create_pastoral_automation: 'sync_automation_schedule',
+  people_set_pastoral_automation: 'sync_automation_schedule',
+  people_remove_pastoral_automation: 'sync_automation_schedule',
+  people_duplicate_pastoral_automation: 'sync_automation_schedule',
+};
+
+/** Workflow type that carries out a plan: every tool is a tool call, some with a follow-up. */
+export function workflowTypeForTool(tool: string): 'toolCallWorkflow' | 'toolCallWithFollowUpWorkflow' {
+  return TOOL_FOLLOW_UPS[tool] ? 'toolCallWithFollowUpWorkflow' : 'toolCallWorkflow';
+}
+
+/** Outreach item ids a follow-up tool's result names (`item` or `items`). */
+export function outreachIdsOfResult(result: unknown): string[] {
+  const out: string[] = [];
+  const value = result as { item?: { id?: unknown }; items?: Array<{ id?: unknown }> } | null;
+  if (value?.item && typeof value.item.id === 'string') out.push(value.item.id);
+  for (const item of value?.items ?? []) if (typeof item?.id === 'string') out.push(item.id);
+  return out;
+}
+
+/** Automation id a follow-up tool's result names. */
+export function automationIdOfResult(result: unknown): string | undefined {
+  const value = result as { automation?: { id?: unknown }; automationId?: unknown } | null;
+  if (typeof value?.automation?.id === 'string') return value.automation.id;
+  return typeof value?.automationId === 'string' ? value.automationId : undefined;
+}
+
+/** What a proposal asks to do: a tool call, fixed when proposed (the hash pins the arguments). */
+export interface ProposalAction {
+  tool: string;
+  args: Record<string, unknown>;
+  argsHash: string;
+}
+
+export interface ProposalSnapshot {
+  id: string;
+  orgId: string;
+  status: ProposalStatus;
+  action: ProposalAction;
+  summary: string;
+  agent: string | null;
+  expiresAt: string;
+}
+
+export interface ProposalExecution {
+  status: 'succeeded' | 'failed';
+  workflowId: string;
+  result?: unknown;
+  error?: { code: string; message: string; hint?: string };
+}
+
+/** What the decider is told: a definite answer. */
+export interface ProposalDecisionResult {
+  proposalId: string;
+  status: ProposalStatus;
+  execution: ProposalExecution | null;
+}
+
+export interface ProposalDecision {
+  decision: 'approve' | 'reject';
+  principal: Principal;
+  reason?: string;
+  /** For approvals: the action as a plan under the approver's credential, built and checked by the API. */
+  plan?: ToolPlan;
+}
+
+export interface OutreachDecision {
+  decision: 'approve' | 'decline' | 'cancel' | 'edit';
+  principal: Principal;
+  /** Approve: the content version the approver saw. Edit: optional guard against concurrent edits. */
+  contentVersion?: number;
+  reason?: string;
+  changes?: { subject?: string | null; body?: string; channel?: OutreachChannel };
+}
+
+/** The part of an outreach item the workflow keeps to validate decisions. */
+export interface OutreachState {
+  id: string;
+  orgId: string;
+  status: OutreachStatus;
+  contentVersion: number;
+  /** Set while a send is under way, so a cancel cannot slip in between. */
+  sending: boolean;
+  sendError: { code: string; message: string } | null;
+}
+
+export interface ProposalWorkflowInput {
+  orgId: string;
+  proposalId: string;
+  /** When set, the workflow inserts the proposal row itself (API and gated tools). */
+  create?: {
+    action: ProposalAction;
+    summary: string;
+    agent: string | null;
+    proposedBy: { userId: string | null; credentialId: string | null } | null;
+    dedupeKey: string | null;
+  };
+  /** How long the proposal stays open; the row's expires_at is authoritative once created. */
+  ttlMs?: number;
+}
+
+export interface OutreachWorkflowInput {
+  orgId: string;
+  itemId: string;
+}
+
+export interface AgentRunInput {
+  orgId: string;
+  agentKey: string;
+}
+
+export interface AutomationRunInput {
+  orgId: string;
+  automationId: string;
+}
+
+/** Default period a proposal stays open before it expires. */
+export const DEFAULT_PROPOSAL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
