@@ -1,0 +1,82 @@
+/** Latency summaries in milliseconds, rounded to 0.01 ms. */
+export interface LatencySummary {
+  samples: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  min: number;
+  max: number;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+export function summarise(durations: readonly number[]): LatencySummary {
+  const sorted = [...durations].sort((a, b) => a - b);
+  const total = sorted.reduce((sum, d) => sum + d, 0);
+  return {
+    samples: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    mean: round(total / Math.max(1, sorted.length)),
+    min: round(sorted[0] ?? Number.NaN),
+    max: round(sorted[sorted.length - 1] ?? Number.NaN),
+  };
+}
+
+/** Runs `call` `warmup` times unmeasured, then `samples` times one after another, timing each. */
+export async function measureSequential(call: () => Promise<void>, samples: number, warmup: number): Promise<LatencySummary> {
+  for (let i = 0; i < warmup; i += 1) await call();
+  const durations: number[] = [];
+  for (let i = 0; i < samples; i += 1) {
+    const started = performance.now();
+    await call();
+    durations.push(performance.now() - started);
+  }
+  return summarise(durations);
+}
+
+export interface ThroughputResult {
+  concurrency: number;
+  calls: number;
+  seconds: number;
+  callsPerSecond: number;
+  latency: LatencySummary;
+}
+
+/**
+ * `concurrency` loops, each with its own caller, share `calls` calls; the clock
+ * runs from the first start to the last finish.
+ */
+export async function measureThroughput(
+  callers: ReadonlyArray<() => Promise<void>>,
+  calls: number,
+): Promise<ThroughputResult> {
+  let next = 0;
+  const durations: number[] = [];
+  const started = performance.now();
+  await Promise.all(callers.map(async (call) => {
+    while (next < calls) {
+      next += 1;
+      const t0 = performance.now();
+      await call();
+      durations.push(performance.now() - t0);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    concurrency: callers.length,
+    calls: durations.length,
+    seconds: round(seconds),
+    callsPerSecond: round(durations.length / seconds),
+    latency: summarise(durations),
+  };
+}

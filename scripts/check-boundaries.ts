@@ -1,0 +1,184 @@
+/**
+ * `npm run lint:boundaries`: enforces the import rules of DESIGN.md ("Layout") by
+ * reading every source file's imports with the TypeScript parser.
+ *
+ *   workflows/  only @temporalio/workflow, @temporalio/common, core/, its own files,
+ *               and `import type` from activities/ (the bundle must stay deterministic)
+ *   core/       nothing internal outside core/; no Node built-ins (it is pure and
+ *               ends up in the workflow bundle); external libraries are fine
+ *   db/         nothing internal outside db/ and core/
+ *   modules/    never the outer layers (activities/, workflows/, worker/, api/, scripts/, test/, bench/)
+ *   api/        never activities/ (the API starts workflows; it does not run their steps)
+ *
+ * Exits 1 and lists every violation as file:line when a rule is broken.
+ */
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import ts from 'typescript';
+
+export interface ImportRef {
+  specifier: string;
+  line: number;
+  /** Erased at compile time: `import type …`, `export type … from`, `import('x').T` in a type. */
+  typeOnly: boolean;
+}
+
+export interface Violation {
+  file: string;
+  line: number;
+  specifier: string;
+  message: string;
+}
+
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+/** Every module specifier a file imports, re-exports, requires or imports dynamically. */
+export function importsOf(fileName: string, text: string): ImportRef[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const refs: ImportRef[] = [];
+  const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
+    if (!specifier || !ts.isStringLiteralLike(specifier)) return;
+    refs.push({ specifier: specifier.text, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) {
+      // Only the statement-level `import type` counts as erased; `import { type X }` may keep a side-effect import.
+      add(node, node.moduleSpecifier, Boolean(node.importClause?.isTypeOnly));
+    } else if (ts.isExportDeclaration(node)) {
+      add(node, node.moduleSpecifier, node.isTypeOnly);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node, node.moduleReference.expression, node.isTypeOnly);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node, node.argument.literal as ts.Expression, true);
+    } else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const isDynamicImport = callee.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
+      const isResolve = ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'require' && callee.name.text === 'resolve';
+      if ((isDynamicImport || isRequire || isResolve) && node.arguments.length > 0) add(node, node.arguments[0], false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return refs;
+}
+
+type Target =
+  | { kind: 'internal'; folder: string; relative: string }
+  | { kind: 'builtin'; name: string }
+  | { kind: 'package'; name: string };
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function classify(root: string, file: string, specifier: string): Target {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) {
+    const resolved = path.resolve(path.dirname(file), specifier);
+    const relative = path.relative(root, resolved).split(path.sep).join('/');
+    const folder = relative.startsWith('..') ? '(outside the project)' : relative.split('/')[0];
+    return { kind: 'internal', folder, relative };
+  }
+  if (NODE_BUILTINS.has(specifier) || NODE_BUILTINS.has(specifier.split('/')[0])) return { kind: 'builtin', name: specifier };
+  return { kind: 'package', name: packageName(specifier) };
+}
+
+interface Rule {
+  folder: string;
+  check(target: Target, ref: ImportRef): string | undefined;
+}
+
+const WORKFLOW_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common']);
+const OUTER_LAYERS = new Set(['activities', 'workflows', 'worker', 'api', 'scripts', 'bin', 'test', 'bench']);
+
+const RULES: Rule[] = [
+  {
+    folder: 'workflows',
+    check(target, ref) {
+      if (target.kind === 'package') {
+        return WORKFLOW_PACKAGES.has(target.name)
+          ? undefined
+          : `workflows/ may import only @temporalio/workflow and @temporalio/common from packages, not "${target.name}" (workflow code must stay deterministic; do the work in an activity)`;
+      }
+      if (target.kind === 'builtin') return `workflows/ must not import Node built-in "${target.name}" (workflow code is sandboxed and deterministic; use an activity)`;
+      if (target.folder === 'workflows' || target.folder === 'core') return undefined;
+      if (target.folder === 'activities') {
+        return ref.typeOnly ? undefined : 'workflows/ may import activities/ only with `import type` (call activities through proxyActivities/proxyLocalActivities)';
+      }
+      return `workflows/ may import only core/ and (as types) activities/, not ${target.folder}/`;
+    },
+  },
+  {
+    folder: 'core',
+    check(target, ref) {
+      if (target.kind === 'internal') return target.folder === 'core' ? undefined : `core/ imports nothing internal outside core/, not ${target.relative}`;
+      if (target.kind === 'builtin' && !ref.typeOnly) return `core/ is pure and I/O-free (and is bundled into workflows): no Node built-in "${target.name}"`;
+      return undefined;
+    },
+  },
+  {
+    folder: 'db',
+    check(target) {
+      if (target.kind !== 'internal' || target.folder === 'db' || target.folder === 'core') return undefined;
+      return `db/ may import only core/, not ${target.relative}`;
+    },
+  },
+  {
+    folder: 'modules',
+    check(target) {
+      if (target.kind !== 'internal' || !OUTER_LAYERS.has(target.folder)) return undefined;
+      return `modules/ may import core/, db/ and other modules, never ${target.folder}/ (${target.relative})`;
+    },
+  },
+  {
+    folder: 'api',
+    check(target) {
+      if (target.kind !== 'internal' || target.folder !== 'activities') return undefined;
+      return `api/ never imports activities/ (${target.relative}); start a workflow through the Temporal client instead`;
+    },
+  },
+];
+
+function sourceFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const files: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...sourceFiles(full));
+    else if (SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts')) files.push(full);
+  }
+  return files;
+}
+
+export function checkBoundaries(root: string): { violations: Violation[]; filesChecked: number } {
+  const violations: Violation[] = [];
+  let filesChecked = 0;
+  for (const rule of RULES) {
+    for (const file of sourceFiles(path.join(root, rule.folder))) {
+      filesChecked += 1;
+      for (const ref of importsOf(file, fs.readFileSync(file, 'utf8'))) {
+        const message = rule.check(classify(root, file, ref.specifier), ref);
+        if (message) violations.push({ file: path.relative(root, file), line: ref.line, specifier: ref.specifier, message });
+      }
+    }
+  }
+  return { violations, filesChecked };
+}
+
+function main(): void {
+  const root = path.resolve(process.argv[2] ?? path.join(__dirname, '..'));
+  const { violations, filesChecked } = checkBoundaries(root);
+  if (violations.length === 0) {
+    console.log(`lint:boundaries: ok (${filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')})`);
+    return;
+  }
+  console.error(`lint:boundaries: ${violations.length} import rule violation(s) (see DESIGN.md, "Layout"):`);
+  for (const v of violations) console.error(`  ${v.file}:${v.line}  import "${v.specifier}"\n    ${v.message}`);
+  process.exitCode = 1;
+}
+
+if (require.main === module) main();
