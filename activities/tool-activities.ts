@@ -38,12 +38,18 @@ function currentWorkflowId(): string {
   return execution.workflowId;
 }
 
-async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string): Promise<unknown> {
-  const ctx: ToolContext = { db, principal: plan.principal, org: await getOrgSettings(db, plan.principal.orgId), workflowId };
+async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, prepared: unknown): Promise<unknown> {
+  const ctx: ToolContext = { db, principal: plan.principal, org: await getOrgSettings(db, plan.principal.orgId), workflowId, prepared };
   // Arguments were validated by the API; parsing again applies defaults and guards against a stale plan.
   const input = tool.input.parse(plan.args);
   const raw = await tool.run(ctx, input);
   return tool.output.parse(raw);
+}
+
+/** Runs the tool's `prepare` step (outside services) before any transaction opens. */
+async function prepareOutsideTransaction(pool: Pool, plan: ToolPlan, tool: AnyTool): Promise<unknown> {
+  if (!tool.prepare) return undefined;
+  return tool.prepare(tool.input.parse(plan.args), { db: pool, org: await getOrgSettings(pool, plan.principal.orgId) });
 }
 
 export function createToolActivities(deps: { pool: Pool }) {
@@ -67,13 +73,17 @@ export function createToolActivities(deps: { pool: Pool }) {
         const tool = toolOf(plan);
         const workflowId = currentWorkflowId();
         if (tool.effect === 'read') {
+          const prepared = await prepareOutsideTransaction(pool, plan, tool);
           const client = await pool.connect();
           try {
-            return await runInside(client, plan, tool, workflowId);
+            return await runInside(client, plan, tool, workflowId, prepared);
           } finally {
             client.release();
           }
         }
+        const stored = await queryOne<{ result: unknown }>(pool, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
+        if (stored) return stored.result;
+        const prepared = await prepareOutsideTransaction(pool, plan, tool);
         return withTransaction(pool, async (db) => {
           const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
           if (done) return done.result;
@@ -81,7 +91,7 @@ export function createToolActivities(deps: { pool: Pool }) {
             await lockFeature(db, plan.principal.orgId, tool.meter.feature);
             await assertAllowance(db, plan.principal.orgId, tool.meter.feature, tool.meter.units);
           }
-          const result = await runInside(db, plan, tool, workflowId);
+          const result = await runInside(db, plan, tool, workflowId, prepared);
           await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
             workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
           ]);

@@ -19,6 +19,8 @@ export interface ToolContext {
   principal: Principal;
   org: OrgSettings;
   workflowId: string;
+  /** What the tool's `prepare` step returned, if it has one. */
+  prepared?: unknown;
 }
 
 /** A care-timeline entry a tool asks to have synced after it succeeds. */
@@ -52,6 +54,11 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   idempotent?: boolean;
   meter?: { feature: MeteredFeature; units: number };
   timeline?: (input: z.output<I>, output: z.output<O>) => TimelineSync[];
+  /**
+   * Work outside the transaction before `run`, such as calls to outside services,
+   * so no database transaction is held open while waiting on the network.
+   */
+  prepare?: (input: z.output<I>, deps: { db: Queryable; org: OrgSettings }) => Promise<unknown>;
   /** Set on tools the API resolves before starting a workflow (they run another tool). */
   dispatch?: 'execute_inner_tool';
   run: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;

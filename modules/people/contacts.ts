@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
+import { validateCustomFields } from './custom-fields';
 import { parseOrgDate, todayIso } from './dates';
+import type { AddressDerivation } from './postcodes';
 import type { Contact, ContactSummary } from './schemas';
+import { openWelcomeFollowUp } from './welcome-desk';
 
 /** Column for each camelCase contact field a caller can write. */
 const COLUMN: Record<string, string> = {
@@ -132,9 +135,27 @@ export async function findLikelyDuplicates(
   }));
 }
 
-export async function createContact(db: Queryable, org: OrgSettings, fields: ContactWrite): Promise<Contact> {
+/** Fills city, county and country from a derived postcode address. */
+function applyDerivation(values: ContactWrite, derivation: AddressDerivation | undefined): ContactWrite {
+  if (!derivation?.derived || !derivation.address) return values;
+  return {
+    ...values,
+    addressPostcode: derivation.address.postcode,
+    addressCity: derivation.address.city ?? undefined,
+    addressCounty: derivation.address.county ?? undefined,
+    addressCountry: derivation.address.country ?? undefined,
+  };
+}
+
+async function recordStatusChange(db: Queryable, orgId: string, contactId: string, from: string | null, to: string): Promise<void> {
+  if (from === to) return;
+  await db.query('INSERT INTO contact_status_events (org_id, contact_id, from_status, to_status) VALUES ($1, $2, $3, $4)', [orgId, contactId, from, to]);
+}
+
+export async function createContact(db: Queryable, org: OrgSettings, fields: ContactWrite, derivation?: AddressDerivation): Promise<Contact> {
   requireIdentity(fields);
-  const values = normaliseDates(fields, org);
+  if (fields.customFields) await validateCustomFields(db, org.id, fields.customFields as Record<string, unknown>);
+  const values = applyDerivation(normaliseDates(fields, org), derivation);
   const id = randomUUID();
   const columns = ['id', 'org_id'];
   const params: unknown[] = [id, org.id];
@@ -145,13 +166,19 @@ export async function createContact(db: Queryable, org: OrgSettings, fields: Con
   }
   const placeholders = params.map((_, i) => `$${i + 1}`).join(', ');
   await db.query(`INSERT INTO contacts (${columns.join(', ')}) VALUES (${placeholders})`, params);
-  return (await getContact(db, org.id, id))!;
+  const contact = (await getContact(db, org.id, id))!;
+  await recordStatusChange(db, org.id, id, null, contact.status);
+  await openWelcomeFollowUp(db, org.id, contact, null);
+  return contact;
 }
 
 /** Changes only the fields given; `null` clears an optional field. */
-export async function updateContact(db: Queryable, org: OrgSettings, contactId: string, fields: ContactWrite): Promise<{ contact: Contact; changed: string[] }> {
+export async function updateContact(
+  db: Queryable, org: OrgSettings, contactId: string, fields: ContactWrite, derivation?: AddressDerivation,
+): Promise<{ contact: Contact; changed: string[] }> {
   const before = await requireContact(db, org.id, contactId);
-  const values = normaliseDates(fields, org);
+  if (fields.customFields) await validateCustomFields(db, org.id, fields.customFields as Record<string, unknown>);
+  const values = applyDerivation(normaliseDates(fields, org), derivation);
   const changed = Object.keys(values).filter((field) => values[field] !== undefined);
   if (changed.length === 0) {
     throw new StewardError('validation_failed', 'Nothing to update: give at least one field besides contactId');
@@ -161,14 +188,21 @@ export async function updateContact(db: Queryable, org: OrgSettings, contactId: 
   const sets: string[] = [];
   const params: unknown[] = [org.id, contactId];
   for (const field of changed) {
+    if (field === 'customFields' && values[field] === null) {
+      sets.push(`custom_fields = '{}'::jsonb`);
+      continue;
+    }
     params.push(field === 'customFields' ? JSON.stringify(values[field]) : values[field]);
-    // Custom fields merge key by key, so one update never wipes the others.
+    // Custom fields merge key by key (a null value removes that key), so one update never wipes the others.
     sets.push(field === 'customFields'
-      ? `custom_fields = custom_fields || $${params.length}::jsonb`
+      ? `custom_fields = jsonb_strip_nulls(custom_fields || $${params.length}::jsonb)`
       : `${COLUMN[field]} = $${params.length}`);
   }
   await db.query(`UPDATE contacts SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL`, params);
-  return { contact: await requireContact(db, org.id, contactId), changed };
+  const contact = await requireContact(db, org.id, contactId);
+  await recordStatusChange(db, org.id, contactId, before.status, contact.status);
+  await openWelcomeFollowUp(db, org.id, contact, before.membershipStatus);
+  return { contact, changed };
 }
 
 export async function deleteContact(db: Queryable, orgId: string, contactId: string, permanent: boolean): Promise<{ erasedNotes: number }> {

@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AUTOMATION_TYPES, OUTREACH_CHANNELS, type AutomationType, type OutreachChannel } from '../../core/approvals';
+import { StewardError } from '../../core/errors';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import type { OrgSettings } from '../tool';
+import { consentRefusal, contactNameOf, createOutreachItem, getOutreachItem, renderTemplate, validateContent, type OutreachItem } from './outreach';
+
+/**
+ * Pastoral automations (welfare_check, encouragement, grief_support): each has
+ * its own schedule and, when it runs, queues outreach items for review. They
+ * never send anything themselves.
+ */
+
+export const automationSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  type: z.enum(AUTOMATION_TYPES),
+  channel: z.enum(OUTREACH_CHANNELS),
+  subjectTemplate: z.string().nullable(),
+  bodyTemplate: z.string(),
+  enabled: z.boolean(),
+  intervalHours: z.number().int(),
+  daysWithoutContact: z.number().int(),
+  targetTag: z.string().nullable(),
+  maxItemsPerRun: z.number().int(),
+  lastRunAt: z.string().nullable(),
+  lastRunStatus: z.string().nullable(),
+  lastRunGenerated: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).strict();
+export type Automation = z.infer<typeof automationSchema>;
+
+interface AutomationRow {
+  id: string; name: string; automation_type: AutomationType; channel: OutreachChannel; subject_template: string | null; body_template: string;
+  enabled: boolean; interval_hours: number; days_without_contact: number; target_tag: string | null; max_items_per_run: number;
+  last_run_at: Date | null; last_run_status: string | null; last_run_generated: number | null; created_at: Date; updated_at: Date;
+}
+
+function toAutomation(row: AutomationRow): Automation {
+  return {
+    id: row.id, name: row.name, type: row.automation_type, channel: row.channel, subjectTemplate: row.subject_template,
+    bodyTemplate: row.body_template, enabled: row.enabled, intervalHours: row.interval_hours, daysWithoutContact: row.days_without_contact,
+    targetTag: row.target_tag, maxItemsPerRun: row.max_items_per_run, lastRunAt: row.last_run_at?.toISOString() ?? null,
+    lastRunStatus: row.last_run_status, lastRunGenerated: row.last_run_generated,
+    createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** Starting templates per type; `{{firstName}}`, `{{name}}` and `{{organisation}}` are filled per person. */
+export const DEFAULT_TEMPLATES: Record<AutomationType, { subject: string; body: string; targetTag: string | null }> = {
+  welfare_check: {
+    subject: 'Thinking of you, {{firstName}}',
+    body: 'Hi {{firstName}}, it has been a while and we wanted to check in. How are you doing? If there is anything we can do or pray about, just reply. With love from everyone at {{organisation}}.',
+    targetTag: null,
+  },
+  encouragement: {
+    subject: 'A note of encouragement',
+    body: 'Hi {{firstName}}, just a quick note to say we are thankful for you. Have a blessed week. From {{organisation}}.',
+    targetTag: null,
+  },
+  grief_support: {
+    subject: 'We are holding you in our prayers',
+    body: 'Dear {{firstName}}, we are thinking of you at this difficult time. We would love to visit or call whenever you would like. With love, {{organisation}}.',
+    targetTag: 'bereaved',
+  },
+};
+
+export interface AutomationFields {
+  name?: string;
+  type?: AutomationType;
+  channel?: OutreachChannel;
+  subjectTemplate?: string | null;
+  bodyTemplate?: string;
+  enabled?: boolean;
+  intervalHours?: number;
+  daysWithoutContact?: number;
+  targetTag?: string | null;
+  maxItemsPerRun?: number;
+}
+
+export async function getAutomation(db: Queryable, orgId: string, id: string): Promise<Automation | undefined> {
+  const row = await queryOne<AutomationRow>(db, 'SELECT * FROM pastoral_automations WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, id]);
+  return row && toAutomation(row);
+}
+
+export async function requireAutomation(db: Queryable, orgId: string, id: string): Promise<Automation> {
+  const automation = await getAutomation(db, orgId, id);
+  if (!automation) throw new StewardError('not_found', `Pastoral automation ${id} was not found`, { hint: 'people_list_pastoral_automations lists them.' });
+  return automation;
+}
+
+export async function listAutomations(db: Queryable, orgId: string): Promise<Automation[]> {
+  const rows = await queryRows<AutomationRow>(db, 'SELECT * FROM pastoral_automations WHERE org_id = $1 AND deleted_at IS NULL ORDER BY created_at, id', [orgId]);
+  return rows.map(toAutomation);
+}
+
+export async function createAutomation(
+  db: Queryable, orgId: string, userId: string | null, input: AutomationFields & { name: string; type: AutomationType },
+): Promise<Automation> {
+  const defaults = DEFAULT_TEMPLATES[input.type];
+  const channel = input.channel ?? 'email';
+  const subject = input.subjectTemplate !== undefined ? input.subjectTemplate : channel === 'email' ? defaults.subject : null;
+  const body = input.bodyTemplate ?? defaults.body;
+  validateContent(channel, subject, body);
+  const id = randomUUID();
+  await db.query(`
+    INSERT INTO pastoral_automations (id, org_id, name, automation_type, channel, subject_template, body_template, enabled, interval_hours,
+      days_without_contact, target_tag, max_items_per_run, created_by_user_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [id, orgId, input.name, input.type, channel, subject, body, input.enabled ?? true, input.intervalHours ?? 24,
+      input.daysWithoutContact ?? 180, input.targetTag !== undefined ? input.targetTag : defaults.targetTag, input.maxItemsPerRun ?? 25, userId]);
+  return (await getAutomation(db, orgId, id))!;
+}
+
+const COLUMNS: Record<keyof AutomationFields, string> = {
+  name: 'name', type: 'automation_type', channel: 'channel', subjectTemplate: 'subject_template', bodyTemplate: 'body_template',
+  enabled: 'enabled', intervalHours: 'interval_hours', daysWithoutContact: 'days_without_contact', targetTag: 'target_tag',
+  maxItemsPerRun: 'max_items_per_run',
+};
+
+export async function updateAutomation(db: Queryable, orgId: string, id: string, changes: AutomationFields): Promise<{ automation: Automation; changedFields: string[] }> {
+  const current = await requireAutomation(db, orgId, id);
+  const next = {
+    channel: changes.channel ?? current.channel,
+    subject: changes.subjectTemplate !== undefined ? changes.subjectTemplate : current.subjectTemplate,
+    body: changes.bodyTemplate ?? current.bodyTemplate,
+  };
+  validateContent(next.channel, next.subject, next.body);
+  const sets: string[] = [];
+  const values: unknown[] = [orgId, id];
+  const changedFields: string[] = [];
+  for (const [field, value] of Object.entries(changes) as Array<[keyof AutomationFields, unknown]>) {
+    if (value === undefined) continue;
+    values.push(value);
+    sets.push(`${COLUMNS[field]} = $${values.length}`);
+    changedFields.push(field);
+  }
+  if (sets.length > 0) await db.query(`UPDATE pastoral_automations SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2`, values);
+  return { automation: (await getAutomation(db, orgId, id))!, changedFields };
+}
+
+export async function removeAutomation(db: Queryable, orgId: string, id: string): Promise<void> {
+  await requireAutomation(db, orgId, id);
+  await db.query('UPDATE pastoral_automations SET deleted_at = now(), enabled = false, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id]);
+}
+
+export async function duplicateAutomation(db: Queryable, orgId: string, id: string, userId: string | null, name?: string): Promise<Automation> {
+  const source = await requireAutomation(db, orgId, id);
+  return createAutomation(db, orgId, userId, {
+    name: name ?? `${source.name} (copy)`, type: source.type, channel: source.channel, subjectTemplate: source.subjectTemplate,
+    bodyTemplate: source.bodyTemplate, enabled: false, intervalHours: source.intervalHours, daysWithoutContact: source.daysWithoutContact,
+    targetTag: source.targetTag, maxItemsPerRun: source.maxItemsPerRun,
+  });
+}
+
+export async function recordAutomationRun(db: Queryable, orgId: string, id: string, status: string, generated: number): Promise<void> {
+  await db.query(`UPDATE pastoral_automations SET last_run_at = now(), last_run_status = $3, last_run_generated = $4 WHERE org_id = $1 AND id = $2`,
+    [orgId, id, status, generated]);
+}
+
+/** Timeline kinds that count as pastoral contact (notes, visits, outreach, prayer, grief care). */
+const PASTORAL_TIMELINE_SQL = `(t.kind LIKE 'note%' OR t.kind LIKE 'outreach%' OR t.kind LIKE '%visit%' OR t.kind LIKE 'pastoral%'
+  OR t.kind LIKE 'prayer%' OR t.kind LIKE 'grief%' OR t.kind LIKE 'life_event%')`;
+
+export interface WelfareDueContact {
+  contactId: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  lastPastoralContactAt: string | null;
+  daysSinceContact: number;
+}
+
+/**
+ * Live contacts with no pastoral contact (a note or a pastoral timeline entry)
+ * for at least `days` days; someone never contacted counts from when they were added.
+ */
+export async function listWelfareDueContacts(db: Queryable, orgId: string, options: { days: number; limit: number; tag?: string | null }): Promise<WelfareDueContact[]> {
+  const rows = await queryRows<{
+    id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; phone: string | null;
+    last_contact: Date | null; since: Date;
+  }>(db, `
+    WITH last AS (
+      SELECT c.id, c.first_name, c.last_name, c.preferred_name, c.email, c.phone, c.created_at,
+        GREATEST(
+          (SELECT max(n.created_at) FROM notes n WHERE n.org_id = c.org_id AND n.contact_id = c.id),
+          (SELECT max(t.occurred_at) FROM timeline_entries t WHERE t.org_id = c.org_id AND t.contact_id = c.id AND ${PASTORAL_TIMELINE_SQL})
+        ) AS last_contact
+      FROM contacts c
+      WHERE c.org_id = $1 AND c.deleted_at IS NULL
+        AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM contact_tags ct JOIN tags tg ON tg.id = ct.tag_id
+                                          WHERE ct.contact_id = c.id AND lower(tg.name) = lower($4)))
+    )
+    SELECT *, COALESCE(last_contact, created_at) AS since FROM last
+    WHERE COALESCE(last_contact, created_at) <= now() - make_interval(days => $2)
+    ORDER BY COALESCE(last_contact, created_at), id
+    LIMIT $3`, [orgId, options.days, options.limit, options.tag ?? null]);
+  const now = Date.now();
+  return rows.map((row) => ({
+    contactId: row.id, name: contactNameOf(row), email: row.email, phone: row.phone,
+    lastPastoralContactAt: row.last_contact?.toISOString() ?? null,
+    daysSinceContact: Math.floor((now - row.since.getTime()) / 86_400_000),
+  }));
+}
+
+/** Contacts an automation is for: welfare checks by days without contact, the others by tag (or days when no tag is set). */
+async function targetsOf(db: Queryable, orgId: string, automation: Automation, limit: number): Promise<WelfareDueContact[]> {
+  if (automation.type === 'welfare_check' || !automation.targetTag) {
+    return listWelfareDueContacts(db, orgId, { days: automation.daysWithoutContact, limit, tag: automation.type === 'welfare_check' ? automation.targetTag : null });
+  }
+  return listWelfareDueContacts(db, orgId, { days: 0, limit, tag: automation.targetTag });
+}
+
+export function reasonFor(type: AutomationType, contact: WelfareDueContact): string {
+  if (type === 'welfare_check') return `${contact.daysSinceContact} days since last pastoral contact`;
+  if (type === 'grief_support') return 'Grief support for a bereaved member';
+  return 'Encouragement';
+}
+
+/**
+ * Queues one outreach item per target contact that can receive the channel and
+ * has no open item for the same reason. Idempotent per run: a retried run
+ * returns the items it already queued.
+ */
+export async function generateOutreachForAutomation(
+  db: Queryable, org: OrgSettings, automation: Automation, run: { sourceRun: string; createdByUserId: string | null },
+): Promise<{ items: OutreachItem[]; skipped: Array<{ contactId: string; reason: string }> }> {
+  const already = await queryRows<{ id: string }>(db, 'SELECT id FROM outreach_items WHERE org_id = $1 AND source_run = $2 ORDER BY created_at, id', [org.id, run.sourceRun]);
+  if (already.length > 0) {
+    const items = await Promise.all(already.map((row) => getOutreachItem(db, org.id, row.id)));
+    return { items: items.filter((i): i is OutreachItem => Boolean(i)), skipped: [] };
+  }
+  const targets = await targetsOf(db, org.id, automation, automation.maxItemsPerRun * 4);
+  const items: OutreachItem[] = [];
+  const skipped: Array<{ contactId: string; reason: string }> = [];
+  for (const target of targets) {
+    if (items.length >= automation.maxItemsPerRun) break;
+    const contact = await queryOne<{ id: string; email: string | null; phone: string | null; status: string; whatsapp_consent: boolean; deleted_at: Date | null; first_name: string | null; last_name: string | null; preferred_name: string | null }>(
+      db, 'SELECT id, email, phone, status, whatsapp_consent, deleted_at, first_name, last_name, preferred_name FROM contacts WHERE org_id = $1 AND id = $2', [org.id, target.contactId]);
+    const refusal = consentRefusal(contact, automation.channel);
+    if (refusal) {
+      skipped.push({ contactId: target.contactId, reason: refusal.message });
+      continue;
+    }
+    const dedupeKey = `${automation.type}:${target.contactId}`;
+    const open = await queryOne(db, `SELECT 1 FROM outreach_items WHERE org_id = $1 AND dedupe_key = $2 AND status IN ('pending_review', 'approved')`, [org.id, dedupeKey]);
+    if (open) {
+      skipped.push({ contactId: target.contactId, reason: 'An outreach item for this is already open' });
+      continue;
+    }
+    const values = { firstName: contact!.preferred_name ?? contact!.first_name ?? target.name, name: target.name, organisation: org.name };
+    items.push(await createOutreachItem(db, org.id, {
+      id: randomUUID(), contactId: target.contactId, channel: automation.channel,
+      subject: automation.subjectTemplate ? renderTemplate(automation.subjectTemplate, values) : null,
+      body: renderTemplate(automation.bodyTemplate, values), source: 'automation', automationId: automation.id,
+      reason: reasonFor(automation.type, target), dedupeKey, sourceRun: run.sourceRun, createdByUserId: run.createdByUserId,
+    }));
+  }
+  return { items, skipped };
+}

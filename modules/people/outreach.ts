@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { OUTREACH_CHANNELS, OUTREACH_STATUSES, type OutreachChannel, type OutreachStatus } from '../../core/approvals';
+import { StewardError } from '../../core/errors';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+
+/**
+ * Pastoral outreach: a message to one contact that waits in an approval queue.
+ * The row is the record; its workflow (outreach-<id>) serialises decisions on it.
+ * Content carries a version: approving names the version the approver saw.
+ */
+
+export const outreachItemSchema = z.object({
+  id: z.uuid(),
+  contactId: z.uuid(),
+  contactName: z.string(),
+  channel: z.enum(OUTREACH_CHANNELS),
+  recipient: z.string().nullable().describe('Where it goes: the email address or phone number at the time of reading'),
+  subject: z.string().nullable(),
+  body: z.string(),
+  contentVersion: z.number().int().describe('Pass this to people_approve_outreach: approval fails if the content changed since'),
+  status: z.enum(OUTREACH_STATUSES),
+  source: z.enum(['manual', 'automation', 'agent']),
+  automationId: z.string().nullable(),
+  reason: z.string().nullable().describe('Why it was queued (e.g. 212 days since last pastoral contact)'),
+  approvedVersion: z.number().int().nullable(),
+  approvedAt: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+  sendError: z.object({ code: z.string(), message: z.string() }).strict().nullable()
+    .describe('Set when an approved item could not be sent (allowance, consent); it stays approved and unsent'),
+  sentAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+}).strict();
+
+export type OutreachItem = z.infer<typeof outreachItemSchema>;
+
+interface OutreachRow {
+  id: string; contact_id: string; channel: OutreachChannel; subject: string | null; body: string; content_version: number;
+  status: OutreachStatus; source: OutreachItem['source']; automation_id: string | null; reason: string | null;
+  approved_version: number | null; approved_at: Date | null; decided_at: Date | null; decision_reason: string | null;
+  send_error: { code: string; message: string } | null; sent_at: Date | null; created_at: Date; updated_at: Date;
+  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; phone: string | null;
+}
+
+const SELECT_ITEM = `
+  SELECT o.*, c.first_name, c.last_name, c.preferred_name, c.email, c.phone
+  FROM outreach_items o JOIN contacts c ON c.id = o.contact_id`;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function contactNameOf(row: { preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }): string {
+  const name = [row.preferred_name ?? row.first_name, row.last_name].filter(Boolean).join(' ');
+  return name || row.email || 'Unnamed contact';
+}
+
+function toItem(row: OutreachRow): OutreachItem {
+  return {
+    id: row.id, contactId: row.contact_id, contactName: contactNameOf(row), channel: row.channel,
+    recipient: row.channel === 'email' ? row.email : row.phone,
+    subject: row.subject, body: row.body, contentVersion: row.content_version, status: row.status, source: row.source,
+    automationId: row.automation_id, reason: row.reason, approvedVersion: row.approved_version, approvedAt: iso(row.approved_at),
+    decidedAt: iso(row.decided_at), decisionReason: row.decision_reason, sendError: row.send_error, sentAt: iso(row.sent_at),
+    createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export interface DeliveryContact {
+  id: string;
+  email: string | null;
+  phone: string | null;
+  status: string;
+  whatsapp_consent: boolean;
+  deleted_at: Date | null;
+  first_name: string | null;
+  last_name: string | null;
+  preferred_name: string | null;
+}
+
+export async function loadDeliveryContact(db: Queryable, orgId: string, contactId: string, lock = false): Promise<DeliveryContact | undefined> {
+  return queryOne<DeliveryContact>(db, `
+    SELECT id, email, phone, status, whatsapp_consent, deleted_at, first_name, last_name, preferred_name
+    FROM contacts WHERE org_id = $1 AND id = $2 ${lock ? 'FOR SHARE' : ''}`, [orgId, contactId]);
+}
+
+/**
+ * Why a message on this channel may not go to this person, or null when it may:
+ * no email to an unsubscribed (or bounced) contact, no WhatsApp without consent,
+ * no SMS or WhatsApp without a phone number.
+ */
+export function consentRefusal(contact: DeliveryContact | undefined, channel: OutreachChannel): { code: string; message: string } | null {
+  if (!contact || contact.deleted_at) return { code: 'contact_missing', message: 'The contact no longer exists' };
+  const name = contactNameOf(contact);
+  if (channel === 'email') {
+    if (!contact.email) return { code: 'no_email', message: `${name} has no email address` };
+    if (contact.status === 'unsubscribed') return { code: 'unsubscribed', message: `${name} has unsubscribed from email` };
+    if (contact.status === 'bounced') return { code: 'email_bounced', message: `Email to ${name} has bounced; check the address` };
+    return null;
+  }
+  if (!contact.phone) return { code: 'no_phone', message: `${name} has no phone number for ${channel === 'sms' ? 'SMS' : 'WhatsApp'}` };
+  if (channel === 'whatsapp' && !contact.whatsapp_consent) return { code: 'no_whatsapp_consent', message: `${name} has not consented to WhatsApp messages` };
+  return null;
+}
+
+export function consentError(refusal: { code: string; message: string }): StewardError {
+  return new StewardError('forbidden', refusal.message, {
+    details: { reason: refusal.code },
+    hint: refusal.code === 'no_whatsapp_consent' ? 'Record consent on the contact (whatsappConsent) first, or use another channel.' : 'Use another channel, or update the contact first.',
+  });
+}
+
+export function validateContent(channel: OutreachChannel, subject: string | null | undefined, body: string): void {
+  if (channel === 'email' && !subject) {
+    throw new StewardError('validation_failed', 'An email needs a subject', { issues: [{ path: 'subject', message: 'required for email' }] });
+  }
+  if (channel !== 'email' && body.length > 1600) {
+    throw new StewardError('validation_failed', `A ${channel} message is at most 1600 characters`, { issues: [{ path: 'body', message: 'too long' }] });
+  }
+}
+
+export interface NewOutreach {
+  id: string;
+  contactId: string;
+  channel: OutreachChannel;
+  subject?: string | null;
+  body: string;
+  source: OutreachItem['source'];
+  automationId?: string | null;
+  reason?: string | null;
+  dedupeKey?: string | null;
+  sourceRun?: string | null;
+  createdByUserId?: string | null;
+}
+
+/** Inserts a pending_review item; refuses up front what could never be sent. Idempotent on id. */
+export async function createOutreachItem(db: Queryable, orgId: string, input: NewOutreach): Promise<OutreachItem> {
+  const existing = await getOutreachItem(db, orgId, input.id);
+  if (existing) return existing;
+  const contact = await loadDeliveryContact(db, orgId, input.contactId);
+  if (!contact || contact.deleted_at) {
+    throw new StewardError('not_found', `Contact ${input.contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
+  }
+  const refusal = consentRefusal(contact, input.channel);
+  if (refusal) throw consentError(refusal);
+  validateContent(input.channel, input.subject, input.body);
+  await db.query(`
+    INSERT INTO outreach_items (id, org_id, contact_id, channel, subject, body, source, automation_id, reason, dedupe_key, source_run, created_by_user_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [input.id, orgId, input.contactId, input.channel, input.subject ?? null, input.body, input.source, input.automationId ?? null,
+      input.reason ?? null, input.dedupeKey ?? null, input.sourceRun ?? null, input.createdByUserId ?? null]);
+  return (await getOutreachItem(db, orgId, input.id))!;
+}
+
+export async function getOutreachItem(db: Queryable, orgId: string, id: string): Promise<OutreachItem | undefined> {
+  const row = await queryOne<OutreachRow>(db, `${SELECT_ITEM} WHERE o.org_id = $1 AND o.id = $2`, [orgId, id]);
+  return row && toItem(row);
+}
+
+export async function requireOutreachItem(db: Queryable, orgId: string, id: string): Promise<OutreachItem> {
+  const item = await getOutreachItem(db, orgId, id);
+  if (!item) throw new StewardError('not_found', `Outreach item ${id} was not found`, { hint: 'people_list_pending_outreach lists the queue.' });
+  return item;
+}
+
+export async function listOutreach(
+  db: Queryable, orgId: string, filter: { status: OutreachStatus | 'all'; contactId?: string; limit: number },
+): Promise<OutreachItem[]> {
+  const rows = await queryRows<OutreachRow>(db, `${SELECT_ITEM}
+    WHERE o.org_id = $1 AND ($2::text = 'all' OR o.status = $2) AND ($3::uuid IS NULL OR o.contact_id = $3)
+    ORDER BY o.created_at DESC, o.id LIMIT $4`, [orgId, filter.status, filter.contactId ?? null, filter.limit]);
+  return rows.map(toItem);
+}
+
+async function lockItem(db: Queryable, orgId: string, id: string) {
+  const row = await queryOne<{ status: OutreachStatus; content_version: number; channel: OutreachChannel; subject: string | null; body: string }>(
+    db, 'SELECT status, content_version, channel, subject, body FROM outreach_items WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
+  if (!row) throw new StewardError('not_found', `Outreach item ${id} was not found`);
+  return row;
+}
+
+/** Edits content while pending review; every change bumps the version. */
+export async function editOutreachContent(
+  db: Queryable, orgId: string, id: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel },
+): Promise<OutreachItem> {
+  const row = await lockItem(db, orgId, id);
+  if (row.status !== 'pending_review') {
+    throw new StewardError('conflict', `Outreach item is ${row.status}; only items pending review can be edited`);
+  }
+  const channel = changes.channel ?? row.channel;
+  const subject = changes.subject !== undefined ? changes.subject : row.subject;
+  const body = changes.body ?? row.body;
+  validateContent(channel, subject, body);
+  if (channel !== row.channel) {
+    const item = (await getOutreachItem(db, orgId, id))!;
+    const refusal = consentRefusal(await loadDeliveryContact(db, orgId, item.contactId), channel);
+    if (refusal) throw consentError(refusal);
+  }
+  if (channel === row.channel && subject === row.subject && body === row.body) return (await getOutreachItem(db, orgId, id))!;
+  await db.query(`UPDATE outreach_items SET channel = $3, subject = $4, body = $5, content_version = content_version + 1, updated_at = now()
+    WHERE org_id = $1 AND id = $2`, [orgId, id, channel, subject, body]);
+  return (await getOutreachItem(db, orgId, id))!;
+}
+
+/** pending_review → approved, only for the version the approver saw. Re-approving an approved, unsent item retries the send. */
+export async function markOutreachApproved(db: Queryable, orgId: string, id: string, version: number, userId: string): Promise<OutreachItem> {
+  const row = await lockItem(db, orgId, id);
+  if (row.status === 'approved') return (await getOutreachItem(db, orgId, id))!;
+  if (row.status !== 'pending_review') throw new StewardError('conflict', `Outreach item is already ${row.status}`);
+  if (row.content_version !== version) {
+    throw new StewardError('conflict', `The content changed since version ${version}; review version ${row.content_version} and approve that`, {
+      details: { currentVersion: row.content_version }, hint: 'people_get_outreach_item shows the current content.',
+    });
+  }
+  await db.query(`UPDATE outreach_items SET status = 'approved', approved_by_user_id = $3, approved_version = $4, approved_at = now(),
+    send_error = NULL, updated_at = now() WHERE org_id = $1 AND id = $2`, [orgId, id, userId, version]);
+  return (await getOutreachItem(db, orgId, id))!;
+}
+
+export async function clearSendError(db: Queryable, orgId: string, id: string): Promise<void> {
+  await db.query('UPDATE outreach_items SET send_error = NULL, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id]);
+}
+
+/** declined (from pending_review) or cancelled (from pending_review or approved-but-unsent). */
+export async function closeOutreach(
+  db: Queryable, orgId: string, id: string, to: 'declined' | 'cancelled', userId: string, reason: string | null,
+): Promise<OutreachItem> {
+  const row = await lockItem(db, orgId, id);
+  const allowed: OutreachStatus[] = to === 'declined' ? ['pending_review'] : ['pending_review', 'approved'];
+  if (row.status === to) return (await getOutreachItem(db, orgId, id))!;
+  if (!allowed.includes(row.status)) {
+    throw new StewardError('conflict', row.status === 'sent' ? 'The message has already been sent' : `Outreach item is already ${row.status}`);
+  }
+  const sent = await queryOne(db, "SELECT 1 FROM outbox_messages WHERE outreach_id = $1 AND status = 'sent'", [id]);
+  if (sent) throw new StewardError('conflict', 'The message has already been sent');
+  await db.query(`UPDATE outreach_items SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_reason = $5, updated_at = now()
+    WHERE org_id = $1 AND id = $2`, [orgId, id, to, userId, reason]);
+  return (await getOutreachItem(db, orgId, id))!;
+}
+
+/** `{{firstName}}`, `{{name}}` and `{{organisation}}` in automation templates. */
+export function renderTemplate(template: string, values: { firstName: string; name: string; organisation: string }): string {
+  return template.replace(/\{\{\s*(firstName|name|organisation)\s*\}\}/g, (_m, key: keyof typeof values) => values[key]);
+}
