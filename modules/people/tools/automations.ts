@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { AUTOMATION_TYPES, OUTREACH_CHANNELS } from '../../../core/approvals';
+import { defineTool } from '../../tool';
+import {
+  automationSchema, createAutomation, duplicateAutomation, generateOutreachForAutomation, listAutomations, listWelfareDueContacts,
+  removeAutomation, requireAutomation, updateAutomation,
+} from '../automations';
+import { outreachItemSchema } from '../outreach';
+
+const automationId = z.uuid().describe('The pastoral automation\'s id');
+const automationOutput = z.object({ automation: automationSchema }).strict();
+
+const editable = {
+  name: z.string().trim().min(1).max(120),
+  channel: z.enum(OUTREACH_CHANNELS),
+  subjectTemplate: z.string().trim().min(1).max(200).nullable().describe('Email subject; {{firstName}}, {{name}} and {{organisation}} are filled in'),
+  bodyTemplate: z.string().trim().min(1).max(5000).describe('Message text; {{firstName}}, {{name}} and {{organisation}} are filled in'),
+  enabled: z.boolean().describe('Disabled automations keep their settings but their schedule is paused'),
+  intervalHours: z.number().int().min(1).max(24 * 30).describe('How often it runs'),
+  daysWithoutContact: z.number().int().min(1).max(3650).describe('welfare_check: people with no pastoral contact for this many days'),
+  targetTag: z.string().trim().min(1).max(100).nullable().describe('Only people with this tag (grief_support defaults to "bereaved")'),
+  maxItemsPerRun: z.number().int().min(1).max(500),
+};
+
+export const createPastoralAutomationTool = defineTool({
+  name: 'people_create_pastoral_automation',
+  module: 'people',
+  title: 'Create a pastoral automation',
+  description: 'Creates a scheduled pastoral automation (welfare_check, encouragement or grief_support). Each run queues draft messages in the outreach approval queue; it never sends anything itself. Templates default per type.',
+  keywords: ['welfare check automation', 'schedule outreach', 'grief support', 'encouragement'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    name: editable.name, type: z.enum(AUTOMATION_TYPES), channel: editable.channel.default('email'),
+    subjectTemplate: editable.subjectTemplate.optional(), bodyTemplate: editable.bodyTemplate.optional(), enabled: editable.enabled.default(true),
+    intervalHours: editable.intervalHours.default(24), daysWithoutContact: editable.daysWithoutContact.default(180),
+    targetTag: editable.targetTag.optional(), maxItemsPerRun: editable.maxItemsPerRun.default(25),
+  }).strict(),
+  output: automationOutput,
+  run: async (ctx, input) => ({ automation: await createAutomation(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
+});
+
+export const setPastoralAutomationTool = defineTool({
+  name: 'people_set_pastoral_automation',
+  module: 'people',
+  title: 'Change a pastoral automation',
+  description: 'Changes a pastoral automation; only the fields given change. Setting enabled=false pauses its schedule.',
+  keywords: ['edit automation', 'pause automation', 'enable automation'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    automationId, name: editable.name.optional(), type: z.enum(AUTOMATION_TYPES).optional(), channel: editable.channel.optional(),
+    subjectTemplate: editable.subjectTemplate.optional(), bodyTemplate: editable.bodyTemplate.optional(), enabled: editable.enabled.optional(),
+    intervalHours: editable.intervalHours.optional(), daysWithoutContact: editable.daysWithoutContact.optional(),
+    targetTag: editable.targetTag.optional(), maxItemsPerRun: editable.maxItemsPerRun.optional(),
+  }).strict(),
+  output: z.object({ automation: automationSchema, changedFields: z.array(z.string()) }).strict(),
+  run: async (ctx, input) => {
+    const { automationId: id, ...changes } = input;
+    return updateAutomation(ctx.db, ctx.org.id, id, changes);
+  },
+});
+
+export const removePastoralAutomationTool = defineTool({
+  name: 'people_remove_pastoral_automation',
+  module: 'people',
+  title: 'Remove a pastoral automation',
+  description: 'Removes a pastoral automation and stops its schedule. Messages it already queued stay in the approval queue.',
+  keywords: ['delete automation'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ automationId }).strict(),
+  output: z.object({ automationId: z.uuid(), removed: z.literal(true) }).strict(),
+  run: async (ctx, input) => {
+    await removeAutomation(ctx.db, ctx.org.id, input.automationId);
+    return { automationId: input.automationId, removed: true as const };
+  },
+});
+
+export const duplicatePastoralAutomationTool = defineTool({
+  name: 'people_duplicate_pastoral_automation',
+  module: 'people',
+  title: 'Duplicate a pastoral automation',
+  description: 'Copies a pastoral automation with its templates and settings; the copy starts disabled so it can be adjusted first.',
+  keywords: ['copy automation', 'clone automation'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ automationId, name: editable.name.optional() }).strict(),
+  output: automationOutput,
+  run: async (ctx, input) => ({ automation: await duplicateAutomation(ctx.db, ctx.org.id, input.automationId, ctx.principal.userId, input.name) }),
+});
+
+export const listPastoralAutomationsTool = defineTool({
+  name: 'people_list_pastoral_automations',
+  module: 'people',
+  title: 'Pastoral automations',
+  description: 'The organisation\'s pastoral automations with their type, channel, schedule and last run.',
+  keywords: ['automations', 'welfare automations'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({ automations: z.array(automationSchema) }).strict(),
+  run: async (ctx) => ({ automations: await listAutomations(ctx.db, ctx.org.id) }),
+});
+
+export const getPastoralAutomationTool = defineTool({
+  name: 'people_get_pastoral_automation',
+  module: 'people',
+  title: 'One pastoral automation',
+  description: 'One pastoral automation with its templates and last run.',
+  keywords: ['automation details'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ automationId }).strict(),
+  output: automationOutput,
+  run: async (ctx, input) => ({ automation: await requireAutomation(ctx.db, ctx.org.id, input.automationId) }),
+});
+
+export const runPastoralGenerationTool = defineTool({
+  name: 'people_run_pastoral_generation',
+  module: 'people',
+  title: 'Run a pastoral automation now',
+  description: 'Runs a pastoral automation now instead of waiting for its schedule: queues draft messages for the people it targets in the outreach approval queue (pending_review). Nothing is sent. People who cannot receive the channel, or already have an open message for the same reason, are skipped and listed.',
+  keywords: ['generate welfare messages', 'run automation', 'queue outreach'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ automationId }).strict(),
+  output: z.object({
+    automationId: z.uuid(),
+    items: z.array(outreachItemSchema),
+    skipped: z.array(z.object({ contactId: z.uuid(), reason: z.string() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => {
+    const automation = await requireAutomation(ctx.db, ctx.org.id, input.automationId);
+    const { items, skipped } = await generateOutreachForAutomation(ctx.db, ctx.org, automation, { sourceRun: ctx.workflowId, createdByUserId: ctx.principal.userId });
+    return { automationId: automation.id, items, skipped };
+  },
+});
+
+export const listWelfareDueContactsTool = defineTool({
+  name: 'people_list_welfare_due_contacts',
+  module: 'people',
+  title: 'People due a welfare check',
+  description: 'Contacts with no pastoral contact (no note, visit, or pastoral message) for 180+ days by default, longest first. Someone never contacted counts from when they were added.',
+  keywords: ['welfare', 'not seen', 'lost touch', 'pastoral care gaps', 'check in'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    days: z.number().int().min(1).max(3650).default(180),
+    limit: z.number().int().min(1).max(500).default(50),
+  }).strict(),
+  output: z.object({
+    contacts: z.array(z.object({
+      contactId: z.uuid(), name: z.string(), email: z.string().nullable(), phone: z.string().nullable(),
+      lastPastoralContactAt: z.string().nullable(), daysSinceContact: z.number().int(),
+    }).strict()),
+  }).strict(),
+  run: async (ctx, input) => ({ contacts: await listWelfareDueContacts(ctx.db, ctx.org.id, input) }),
+});

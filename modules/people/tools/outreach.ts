@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { OUTREACH_CHANNELS, OUTREACH_STATUSES } from '../../../core/approvals';
+import { StewardError } from '../../../core/errors';
+import { defineTool } from '../../tool';
+import { mergeContacts, MERGEABLE_FIELDS } from '../merge';
+import { createOutreachItem, listOutreach, outreachItemSchema, requireOutreachItem } from '../outreach';
+
+const outreachId = z.uuid().describe('The outreach item\'s id');
+const itemOutput = z.object({ item: outreachItemSchema }).strict();
+
+/** Decision tools are carried out by the item's workflow (a Temporal update); the API routes them there. */
+function decidedByWorkflow(): never {
+  throw new StewardError('internal_error', 'This tool is carried out by the item\'s approval workflow, not as a plain tool call');
+}
+
+export const createOutreachTool = defineTool({
+  name: 'people_create_outreach',
+  module: 'people',
+  title: 'Queue a pastoral message for approval',
+  description: 'Drafts a pastoral message (email, SMS or WhatsApp) to one contact and puts it in the approval queue as pending_review. Nothing is sent until a staff member approves the exact content (people_approve_outreach). Refused up front when the contact cannot receive the channel: no email to unsubscribed contacts, no WhatsApp without consent, no SMS without a phone. Set awaitDecision to wait (within the call\'s time budget) for the decision; otherwise the item id comes back at once.',
+  keywords: ['welfare', 'check in', 'message', 'pastoral outreach', 'draft email', 'draft sms', 'whatsapp', 'approval queue'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({
+    contactId: z.uuid(),
+    channel: z.enum(OUTREACH_CHANNELS).default('email'),
+    subject: z.string().trim().min(1).max(200).optional().describe('Required for email'),
+    body: z.string().trim().min(1).max(10000),
+    reason: z.string().trim().max(500).optional().describe('Why this person is being contacted; shown to the approver'),
+    awaitDecision: z.boolean().default(false).describe('Wait for a person to decide; returns approval_required with the id if the wait runs out'),
+  }).strict(),
+  output: itemOutput,
+  run: async (ctx, input) => ({
+    item: await createOutreachItem(ctx.db, ctx.org.id, {
+      id: randomUUID(), contactId: input.contactId, channel: input.channel, subject: input.subject ?? null, body: input.body,
+      source: 'manual', reason: input.reason ?? null, createdByUserId: ctx.principal.userId,
+    }),
+  }),
+});
+
+export const listPendingOutreachTool = defineTool({
+  name: 'people_list_pending_outreach',
+  module: 'people',
+  title: 'Outreach approval queue',
+  description: 'Pastoral messages in the approval queue, newest first. Defaults to status pending_review (awaiting a person); pass status approved, sent, declined, cancelled or all to see others.',
+  keywords: ['approval queue', 'pending messages', 'welfare queue', 'outreach'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    status: z.enum([...OUTREACH_STATUSES, 'all']).default('pending_review'),
+    contactId: z.uuid().optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+  }).strict(),
+  output: z.object({ items: z.array(outreachItemSchema), count: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const items = await listOutreach(ctx.db, ctx.org.id, input);
+    return { items, count: items.length };
+  },
+});
+
+export const getOutreachItemTool = defineTool({
+  name: 'people_get_outreach_item',
+  module: 'people',
+  title: 'One outreach item',
+  description: 'One pastoral message with its exact content, contentVersion, status and any send error. Show the content to the person before they approve it.',
+  keywords: ['outreach', 'message content', 'review message'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ outreachId }).strict(),
+  output: itemOutput,
+  run: async (ctx, input) => ({ item: await requireOutreachItem(ctx.db, ctx.org.id, input.outreachId) }),
+});
+
+export const editOutreachTool = defineTool({
+  name: 'people_edit_outreach',
+  module: 'people',
+  title: 'Edit a queued message',
+  description: 'Changes the subject, body or channel of a message that is still pending_review. Every change bumps contentVersion, so an approval of the old text is refused. Pass contentVersion to refuse the edit if someone else changed it first.',
+  keywords: ['edit message', 'reword', 'change outreach'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    outreachId,
+    subject: z.string().trim().min(1).max(200).nullable().optional(),
+    body: z.string().trim().min(1).max(10000).optional(),
+    channel: z.enum(OUTREACH_CHANNELS).optional(),
+    contentVersion: z.number().int().min(1).optional(),
+  }).strict(),
+  output: itemOutput,
+  run: async () => decidedByWorkflow(),
+});
+
+export const approveOutreachTool = defineTool({
+  name: 'people_approve_outreach',
+  module: 'people',
+  title: 'Approve and send a queued message',
+  description: 'Approves a pending_review message and sends it. The user must have seen the exact content first: pass the contentVersion they saw (from people_get_outreach_item); approval fails if the content changed since. Sending is metered (email sends / messaging credits) and checked for consent; a refused send leaves the item approved but unsent with sendError set. Needs an owner, admin or staff credential.',
+  keywords: ['approve message', 'send outreach', 'approve welfare'],
+  scope: 'people:write',
+  effect: 'send',
+  listed: true,
+  input: z.object({ outreachId, contentVersion: z.number().int().min(1).describe('The version the approver reviewed') }).strict(),
+  output: itemOutput,
+  run: async () => decidedByWorkflow(),
+});
+
+export const declineOutreachTool = defineTool({
+  name: 'people_decline_outreach',
+  module: 'people',
+  title: 'Decline a queued message',
+  description: 'Declines a message pending review; it is never sent.',
+  keywords: ['reject message', 'decline outreach'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }).strict(),
+  output: itemOutput,
+  run: async () => decidedByWorkflow(),
+});
+
+export const cancelOutreachTool = defineTool({
+  name: 'people_cancel_outreach',
+  module: 'people',
+  title: 'Cancel a message before it is sent',
+  description: 'Cancels a message that is pending review or approved but not yet sent. Refused once it has been sent.',
+  keywords: ['cancel message', 'stop outreach', 'withdraw'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }).strict(),
+  output: itemOutput,
+  run: async () => decidedByWorkflow(),
+});
+
+const mergeResultSchema = z.object({
+  keptContactId: z.uuid(),
+  mergedContactId: z.uuid(),
+  moved: z.object({ notes: z.number().int(), tags: z.number().int(), timelineEntries: z.number().int(), outreachItems: z.number().int() }).strict(),
+  fieldsTaken: z.array(z.string()),
+}).strict();
+
+export const mergeContactsTool = defineTool({
+  name: 'people_merge_data_quality_contacts',
+  module: 'people',
+  title: 'Merge duplicate contacts (needs approval)',
+  description: 'Merges a duplicate contact into the one kept: notes, tags, care timeline and outreach move to the kept contact, its blank fields are filled from the duplicate (fieldChoices picks per field: keep or merge), and the duplicate is soft-deleted. Merging cannot be undone by a tool, so the call creates a proposal for an owner or admin; it runs when they approve (platform_approve_proposal). Prefer this over deleting duplicates.',
+  keywords: ['merge contacts', 'duplicate', 'dedupe', 'combine people', 'data quality'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: true,
+  input: z.object({
+    keepContactId: z.uuid(),
+    mergeContactId: z.uuid().describe('The duplicate; it is soft-deleted after the merge'),
+    fieldChoices: z.record(z.enum(MERGEABLE_FIELDS as [string, ...string[]]), z.enum(['keep', 'merge'])).optional(),
+    actionSummary: z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver'),
+  }).strict(),
+  output: z.object({ merge: mergeResultSchema }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.merge.keptContactId, kind: 'contact_merged', sourceKind: 'contact_merge', sourceId: output.merge.mergedContactId,
+    summary: `Merged a duplicate record (${output.merge.moved.notes} notes, ${output.merge.moved.timelineEntries} timeline entries moved)`,
+  }],
+  run: async (ctx, input) => ({
+    merge: await mergeContacts(ctx.db, ctx.org.id, input.keepContactId, input.mergeContactId, ctx.principal.userId, input.fieldChoices ?? {}),
+  }),
+});

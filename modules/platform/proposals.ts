@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { PROPOSAL_STATUSES, type ProposalExecution, type ProposalStatus } from '../../core/approvals';
+import { StewardError } from '../../core/errors';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+
+/**
+ * Agent proposals: an action (a tool call) that waits for an owner or admin.
+ * The row is the record; the proposal-<id> workflow decides, executes and expires it.
+ */
+
+export const proposalExecutionSchema = z.object({
+  status: z.enum(['succeeded', 'failed']),
+  workflowId: z.string(),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).strict().optional(),
+}).strict();
+
+export const proposalSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(PROPOSAL_STATUSES),
+  summary: z.string(),
+  agent: z.string().nullable().describe('The proposing agent, or null when a tool call by a person or assistant needs approval'),
+  action: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).strict(),
+  proposedByUserId: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  decidedByUserId: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+  execution: proposalExecutionSchema.nullable(),
+}).strict();
+export type Proposal = z.infer<typeof proposalSchema>;
+
+interface ProposalRow {
+  id: string; org_id: string; status: ProposalStatus; summary: string; agent_key: string | null; tool: string; args: Record<string, unknown>;
+  args_hash: string; proposed_by_user_id: string | null; created_at: Date; expires_at: Date; decided_by_user_id: string | null;
+  decided_at: Date | null; decision_reason: string | null; execution: ProposalExecution | null;
+}
+
+function toProposal(row: ProposalRow): Proposal {
+  return {
+    id: row.id, status: row.status, summary: row.summary, agent: row.agent_key,
+    action: { tool: row.tool, arguments: row.args }, proposedByUserId: row.proposed_by_user_id,
+    createdAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString(),
+    decidedByUserId: row.decided_by_user_id, decidedAt: row.decided_at?.toISOString() ?? null,
+    decisionReason: row.decision_reason, execution: row.execution,
+  };
+}
+
+export interface NewProposal {
+  id: string;
+  orgId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  argsHash: string;
+  summary: string;
+  agentKey: string | null;
+  proposedByUserId: string | null;
+  proposedByCredentialId: string | null;
+  dedupeKey: string | null;
+  sourceRun: string | null;
+  expiresAt: Date;
+}
+
+/** Inserts a pending proposal; a second insert of the same id is a no-op. False when another open proposal has the same dedupe key. */
+export async function insertProposal(db: Queryable, input: NewProposal): Promise<boolean> {
+  if (await queryOne(db, 'SELECT 1 FROM proposals WHERE id = $1', [input.id])) return true;
+  const result = await db.query(`
+    INSERT INTO proposals (id, org_id, agent_key, proposed_by_user_id, proposed_by_credential_id, tool, args, args_hash, summary, dedupe_key, source_run, expires_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ON CONFLICT (org_id, dedupe_key) WHERE status = 'pending' AND dedupe_key IS NOT NULL DO NOTHING`,
+    [input.id, input.orgId, input.agentKey, input.proposedByUserId, input.proposedByCredentialId, input.tool, JSON.stringify(input.args),
+      input.argsHash, input.summary, input.dedupeKey, input.sourceRun, input.expiresAt]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function getProposal(db: Queryable, orgId: string, id: string): Promise<Proposal | undefined> {
+  const row = await queryOne<ProposalRow>(db, 'SELECT * FROM proposals WHERE org_id = $1 AND id = $2', [orgId, id]);
+  return row && toProposal(row);
+}
+
+export async function getProposalRow(db: Queryable, orgId: string, id: string): Promise<ProposalRow | undefined> {
+  return queryOne<ProposalRow>(db, 'SELECT * FROM proposals WHERE org_id = $1 AND id = $2', [orgId, id]);
+}
+
+export async function requireProposal(db: Queryable, orgId: string, id: string): Promise<Proposal> {
+  const proposal = await getProposal(db, orgId, id);
+  if (!proposal) throw new StewardError('not_found', `Proposal ${id} was not found`, { hint: 'platform_pending_proposals lists open proposals.' });
+  return proposal;
+}
+
+export async function listProposals(db: Queryable, orgId: string, filter: { status: ProposalStatus | 'all'; agent?: string; limit: number }): Promise<Proposal[]> {
+  const rows = await queryRows<ProposalRow>(db, `
+    SELECT * FROM proposals WHERE org_id = $1 AND ($2::text = 'all' OR status = $2) AND ($3::text IS NULL OR agent_key = $3)
+    ORDER BY created_at DESC, id LIMIT $4`, [orgId, filter.status, filter.agent ?? null, filter.limit]);
+  return rows.map(toProposal);
+}
+
+/** pending → approved | rejected | expired; a decided proposal is never decided again. */
+export async function decideProposal(
+  db: Queryable, orgId: string, id: string, to: Exclude<ProposalStatus, 'pending'>, userId: string | null, reason: string | null,
+): Promise<Proposal> {
+  const row = await queryOne<{ status: ProposalStatus }>(db, 'SELECT status FROM proposals WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
+  if (!row) throw new StewardError('not_found', `Proposal ${id} was not found`);
+  if (row.status !== 'pending' && row.status !== to) throw new StewardError('conflict', `Proposal is already ${row.status}`);
+  if (row.status === 'pending') {
+    await db.query('UPDATE proposals SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_reason = $5 WHERE org_id = $1 AND id = $2',
+      [orgId, id, to, userId, reason]);
+  }
+  return (await getProposal(db, orgId, id))!;
+}
+
+export async function recordProposalExecution(db: Queryable, orgId: string, id: string, execution: ProposalExecution): Promise<Proposal> {
+  await db.query('UPDATE proposals SET execution = $3 WHERE org_id = $1 AND id = $2', [orgId, id, JSON.stringify(execution)]);
+  return (await getProposal(db, orgId, id))!;
+}
+
+/** Subjects that already have an open proposal, or one a person rejected (not proposed again). */
+export async function blockedDedupeKeys(db: Queryable, orgId: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await queryRows<{ dedupe_key: string }>(db, `
+    SELECT DISTINCT dedupe_key FROM proposals WHERE org_id = $1 AND dedupe_key = ANY($2::text[]) AND status IN ('pending', 'rejected')`, [orgId, keys]);
+  return new Set(rows.map((row) => row.dedupe_key));
+}

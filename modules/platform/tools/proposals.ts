@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { AGENTS, AUTONOMY_MODES, PROPOSAL_STATUSES, type AgentKey } from '../../../core/approvals';
+import { StewardError } from '../../../core/errors';
+import { canApproveProposals } from '../../../core/roles';
+import { defineTool } from '../../tool';
+import { agentSchema, listAgents, setAgentAutonomy } from '../agents';
+import { listProposals, proposalExecutionSchema, proposalSchema, requireProposal } from '../proposals';
+
+const proposalId = z.uuid().describe('The proposal\'s id');
+const AGENT_KEYS = AGENTS.map((agent) => agent.key) as [AgentKey, ...AgentKey[]];
+
+const decisionOutput = z.object({
+  proposalId: z.uuid(),
+  status: z.enum(PROPOSAL_STATUSES),
+  execution: proposalExecutionSchema.nullable().describe('For an approval: the executed action\'s outcome'),
+}).strict();
+
+function decidedByWorkflow(): never {
+  throw new StewardError('internal_error', 'This tool is carried out by the proposal\'s workflow, not as a plain tool call');
+}
+
+export const pendingProposalsTool = defineTool({
+  name: 'platform_pending_proposals',
+  module: 'platform',
+  title: 'Pending proposals',
+  description: 'Actions proposed by the autonomous agents (or by tool calls that need approval) that wait for an owner or admin, newest first. Pass status to see decided ones.',
+  keywords: ['approvals', 'agent proposals', 'awaiting approval', 'review queue'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    status: z.enum([...PROPOSAL_STATUSES, 'all']).default('pending'),
+    agent: z.enum(AGENT_KEYS).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+  }).strict(),
+  output: z.object({ proposals: z.array(proposalSchema), count: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const proposals = await listProposals(ctx.db, ctx.org.id, input);
+    return { proposals, count: proposals.length };
+  },
+});
+
+export const getProposalTool = defineTool({
+  name: 'platform_get_proposal',
+  module: 'platform',
+  title: 'One proposal',
+  description: 'One proposal with its action payload (tool and arguments), status, and, once approved, the outcome of running it.',
+  keywords: ['proposal details', 'action payload'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ proposalId }).strict(),
+  output: z.object({ proposal: proposalSchema }).strict(),
+  run: async (ctx, input) => ({ proposal: await requireProposal(ctx.db, ctx.org.id, input.proposalId) }),
+});
+
+export const approveProposalTool = defineTool({
+  name: 'platform_approve_proposal',
+  module: 'platform',
+  title: 'Approve and execute a proposal',
+  description: 'Approves a pending proposal and executes its action once, returning the outcome. Needs an owner or admin credential with platform:write (and the scope the action needs). A proposal that was already decided cannot be decided again.',
+  keywords: ['approve', 'accept proposal', 'execute proposal'],
+  scope: 'platform:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }).strict(),
+  output: decisionOutput,
+  run: async () => decidedByWorkflow(),
+});
+
+export const rejectProposalTool = defineTool({
+  name: 'platform_reject_proposal',
+  module: 'platform',
+  title: 'Reject a proposal',
+  description: 'Rejects a pending proposal; its action is never executed, and the agent does not propose the same thing again. Needs an owner or admin credential with platform:write.',
+  keywords: ['reject', 'decline proposal', 'deny'],
+  scope: 'platform:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }).strict(),
+  output: decisionOutput,
+  run: async () => decidedByWorkflow(),
+});
+
+export const listAgentsTool = defineTool({
+  name: 'platform_list_agents',
+  module: 'platform',
+  title: 'Autonomous agents',
+  description: 'The autonomous agents (People, Pastoral Care, Giving, Grow, Spaces, Ticketing, Guests, Runsheet, MediaHub, Channels, Live) with their autonomy mode (off, propose, auto), schedule and last run.',
+  keywords: ['agents', 'autonomy', 'automation', 'last run'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({}).strict(),
+  output: z.object({ agents: z.array(agentSchema) }).strict(),
+  run: async (ctx) => ({ agents: await listAgents(ctx.db, ctx.org.id) }),
+});
+
+export const setAgentAutonomyTool = defineTool({
+  name: 'platform_set_agent_autonomy',
+  module: 'platform',
+  title: 'Set an agent\'s autonomy',
+  description: 'Turns an autonomous agent off, to propose (its findings become proposals for an owner or admin) or to auto (it carries them out and records what it did). Pastoral messages are never sent without a person approving them, whatever the mode. Owner or admin only.',
+  keywords: ['enable agent', 'disable agent', 'autonomy mode', 'agent schedule'],
+  scope: 'platform:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    agent: z.enum(AGENT_KEYS),
+    autonomy: z.enum(AUTONOMY_MODES),
+    intervalMinutes: z.number().int().min(5).max(60 * 24 * 30).optional().describe('How often the agent runs (default daily)'),
+  }).strict(),
+  output: z.object({ agent: agentSchema }).strict(),
+  run: async (ctx, input) => {
+    if (!canApproveProposals(ctx.principal.role)) {
+      throw new StewardError('forbidden', 'Only an owner or admin can change an agent\'s autonomy');
+    }
+    return { agent: await setAgentAutonomy(ctx.db, ctx.org.id, input.agent, input.autonomy, input.intervalMinutes) };
+  },
+});
