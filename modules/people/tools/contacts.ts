@@ -1,9 +1,24 @@
 import { z } from 'zod';
+import type { Queryable } from '../../../db/pool';
 import { defineTool } from '../../tool';
 import {
   createContact, deleteContact, findLikelyDuplicates, listContacts, requireContact, searchContacts, toSummary, updateContact,
 } from '../contacts';
+import { defaultPostcodeProvider, deriveAddress, type AddressDerivation } from '../postcodes';
 import { CONTACT_STATUSES, MEMBERSHIP_STATUSES, contactFields, contactSchema, contactSummarySchema, duplicateSchema } from '../schemas';
+
+export const addressDerivationSchema = z.object({
+  derived: z.boolean(),
+  reason: z.enum(['provider_unavailable', 'postcode_not_found', 'not_a_uk_postcode', 'address_given']).optional(),
+}).strict();
+
+/** What the result tells the caller about postcode derivation (never the raw provider answer). */
+export function derivationReport(derivation: AddressDerivation | undefined) {
+  return derivation ? { addressDerivation: { derived: derivation.derived, ...(derivation.reason ? { reason: derivation.reason } : {}) } } : {};
+}
+
+export const derivePostcodeAddress = (input: { addressPostcode?: unknown }, deps: { db: Queryable }) =>
+  deriveAddress(deps.db, defaultPostcodeProvider(), input);
 
 const contactId = z.uuid().describe('The contact\'s id (from people_search_contacts or people_list_contacts)');
 const listFilters = {
@@ -16,6 +31,10 @@ const createInput = z.object(
   Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof contactFields]: z.ZodOptional<(typeof contactFields)[K]> },
 ).strict();
 
+export const contactWriteFields = Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.nullable().optional()])) as {
+  [K in keyof typeof contactFields]: z.ZodOptional<z.ZodNullable<(typeof contactFields)[K]>>
+};
+
 const updateInput = z.object({
   contactId,
   ...(Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.nullable().optional()])) as {
@@ -27,22 +46,24 @@ export const createContactTool = defineTool({
   name: 'people_create_contact',
   module: 'people',
   title: 'Create a contact',
-  description: 'Adds a person to the CRM. Needs an email, or a first and last name. Dates use the organisation\'s format (day before month for UK organisations) or YYYY-MM-DD. Search first with people_search_contacts: the result lists likely duplicates (same email, phone or name) so you can merge instead. Counts against the plan\'s contact allowance.',
+  description: 'Adds a person to the CRM. Needs an email, or a first and last name. Dates use the organisation\'s format (day before month for UK organisations) or YYYY-MM-DD. A UK postcode alone fills city, county and country (then addressLine1 is house number plus street); if the postcode service is down the contact is still saved and addressDerivation says so. Search first with people_search_contacts: the result lists likely duplicates (same email, phone or name) so you can merge instead. Counts against the plan\'s contact allowance.',
   keywords: ['add person', 'new member', 'register', 'new contact', 'add someone'],
   scope: 'people:write',
   effect: 'write',
   listed: true,
   meter: { feature: 'contacts', units: 1 },
   input: createInput,
-  output: z.object({ contact: contactSchema, likelyDuplicates: z.array(duplicateSchema) }).strict(),
+  output: z.object({ contact: contactSchema, likelyDuplicates: z.array(duplicateSchema), addressDerivation: addressDerivationSchema.optional() }).strict(),
+  prepare: derivePostcodeAddress,
   timeline: (_input, output) => [{
     contactId: output.contact.id, kind: 'contact_created', sourceKind: 'contact', sourceId: output.contact.id,
     summary: `${output.contact.displayName} was added to the CRM`,
   }],
   run: async (ctx, input) => {
+    const derivation = ctx.prepared as AddressDerivation | undefined;
     const likelyDuplicates = await findLikelyDuplicates(ctx.db, ctx.org.id, input);
-    const contact = await createContact(ctx.db, ctx.org, input);
-    return { contact, likelyDuplicates };
+    const contact = await createContact(ctx.db, ctx.org, input, derivation);
+    return { contact, likelyDuplicates, ...derivationReport(derivation) };
   },
 });
 
@@ -113,17 +134,19 @@ export const updateContactTool = defineTool({
   name: 'people_update_contact',
   module: 'people',
   title: 'Update a contact',
-  description: 'Changes only the fields you give (null clears an optional field); everything else stays. customFields merge key by key. Family links go through people_add_family_relationship, never here.',
+  description: 'Changes only the fields you give (null clears an optional field); everything else stays. customFields merge key by key and are checked against people_list_custom_field_definitions. A new UK postcode alone refreshes city, county and country. Family links go through people_add_family_relationship, never here.',
   keywords: ['edit contact', 'change details', 'correct email', 'modify person'],
   scope: 'people:write',
   effect: 'write',
   idempotent: true,
   listed: true,
   input: updateInput,
-  output: z.object({ contact: contactSchema, changedFields: z.array(z.string()) }).strict(),
+  output: z.object({ contact: contactSchema, changedFields: z.array(z.string()), addressDerivation: addressDerivationSchema.optional() }).strict(),
+  prepare: derivePostcodeAddress,
   run: async (ctx, { contactId: id, ...fields }) => {
-    const { contact, changed } = await updateContact(ctx.db, ctx.org, id, fields);
-    return { contact, changedFields: changed };
+    const derivation = ctx.prepared as AddressDerivation | undefined;
+    const { contact, changed } = await updateContact(ctx.db, ctx.org, id, fields, derivation);
+    return { contact, changedFields: changed, ...derivationReport(derivation) };
   },
 });
 

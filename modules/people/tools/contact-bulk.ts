@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { StewardError } from '../../../core/errors';
+import { defineTool } from '../../tool';
+import { countUnsubscribes, upcomingBirthdays } from '../contact-reports';
+import { MAX_BULK_UPDATE, bulkOptInWhatsapp, bulkUpdateContacts } from '../contacts-bulk';
+import { CUSTOM_FIELD_TYPES, createDefinition, listDefinitions } from '../custom-fields';
+import { parseOrgDate, todayIso } from '../dates';
+import { PostcodeProviderUnavailable, defaultPostcodeProvider, lookupPostcode, requireUkPostcode } from '../postcodes';
+import { contactWriteFields } from './contacts';
+
+export const lookupUkPostcodeTool = defineTool({
+  name: 'people_lookup_uk_postcode',
+  module: 'people',
+  title: 'Look up a UK postcode',
+  description: 'Returns the city, county and country for a UK postcode. people_create_contact and people_update_contact already do this when given a postcode alone.',
+  keywords: ['postcode', 'address lookup', 'post code', 'town from postcode'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ postcode: z.string().trim().min(2).max(12) }).strict(),
+  output: z.object({ postcode: z.string(), city: z.string().nullable(), county: z.string().nullable(), country: z.string().nullable() }).strict(),
+  prepare: async (input, deps) => {
+    const postcode = requireUkPostcode(input.postcode);
+    try {
+      return await lookupPostcode(deps.db, defaultPostcodeProvider(), postcode);
+    } catch (error) {
+      if (error instanceof PostcodeProviderUnavailable) {
+        throw new StewardError('unavailable', 'The postcode service cannot be reached right now', { hint: 'Save the postcode as it is; the address can be derived later.' });
+      }
+      throw error;
+    }
+  },
+  run: async (ctx, input) => {
+    const address = ctx.prepared as Awaited<ReturnType<typeof lookupPostcode>>;
+    if (!address) throw new StewardError('not_found', `Postcode ${requireUkPostcode(input.postcode)} does not exist`);
+    return address;
+  },
+});
+
+export const bulkUpdateContactsTool = defineTool({
+  name: 'people_bulk_update_contacts',
+  module: 'people',
+  title: 'Update several contacts',
+  description: `Updates up to ${MAX_BULK_UPDATE} contacts in one go; each entry is a contactId plus the fields to change (as in people_update_contact). All or nothing: if any entry is invalid nothing changes and the error names the entry.`,
+  keywords: ['bulk edit', 'mass update', 'many contacts', 'several at once'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: true,
+  input: z.object({
+    entries: z.array(z.object({ contactId: z.uuid(), ...contactWriteFields }).strict()).min(1).max(MAX_BULK_UPDATE),
+  }).strict(),
+  output: z.object({
+    updated: z.number().int(),
+    results: z.array(z.object({ contactId: z.uuid(), changedFields: z.array(z.string()) }).strict()),
+  }).strict(),
+  run: async (ctx, input) => {
+    const results = await bulkUpdateContacts(ctx.db, ctx.org, input.entries);
+    return { updated: results.length, results: results.map((r) => ({ contactId: r.contact.id, changedFields: r.changed })) };
+  },
+});
+
+export const bulkOptInWhatsappTool = defineTool({
+  name: 'people_bulk_opt_in_whatsapp',
+  module: 'people',
+  title: 'Opt contacts in to WhatsApp',
+  description: 'Records WhatsApp consent for the given contacts, or with allWithPhone: true for every contact with any phone number. Contacts without a phone are skipped and listed. Only use when the people have actually agreed.',
+  keywords: ['whatsapp consent', 'opt in', 'messaging permission'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({
+    contactIds: z.array(z.uuid()).min(1).max(1000).optional(),
+    allWithPhone: z.boolean().optional().describe('true = every contact with any phone number'),
+  }).strict(),
+  output: z.object({ optedIn: z.number().int(), alreadyOptedIn: z.number().int(), skippedNoPhone: z.array(z.string()), notFound: z.array(z.string()) }).strict(),
+  run: async (ctx, input) => {
+    if (Boolean(input.contactIds) === Boolean(input.allWithPhone)) {
+      throw new StewardError('validation_failed', 'Give either contactIds or allWithPhone: true', { issues: [{ path: 'contactIds', message: 'exactly one of contactIds or allWithPhone' }] });
+    }
+    return bulkOptInWhatsapp(ctx.db, ctx.org.id, input);
+  },
+});
+
+export const upcomingBirthdaysTool = defineTool({
+  name: 'people_upcoming_birthdays',
+  module: 'people',
+  title: 'Upcoming birthdays',
+  description: 'Contacts whose birthday falls in the next N days (default 14, today included), soonest first, with the age they turn.',
+  keywords: ['birthday', 'birthdays coming up', 'celebrate'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ days: z.number().int().min(0).max(366).default(14), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+  output: z.object({
+    days: z.number().int(),
+    birthdays: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), dateOfBirth: z.string(), nextBirthday: z.string(), turning: z.number().int() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => ({ days: input.days, birthdays: await upcomingBirthdays(ctx.db, ctx.org.id, input.days, input.limit) }),
+});
+
+export const countUnsubscribesTool = defineTool({
+  name: 'people_count_unsubscribes',
+  module: 'people',
+  title: 'Count unsubscribes',
+  description: 'How many contacts unsubscribed from email in a date range (default: the last 7 days). Dates in the organisation\'s format or YYYY-MM-DD.',
+  keywords: ['unsubscribe', 'opt out', 'email unsubscribes'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ from: z.string().optional(), to: z.string().optional() }).strict(),
+  output: z.object({ from: z.string(), to: z.string(), unsubscribes: z.number().int(), contacts: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const to = input.to ? parseOrgDate(input.to, ctx.org.dateFormat, 'to') : todayIso();
+    const from = input.from ? parseOrgDate(input.from, ctx.org.dateFormat, 'from') : new Date(Date.parse(to) - 6 * 86_400_000).toISOString().slice(0, 10);
+    return countUnsubscribes(ctx.db, ctx.org.id, from, to);
+  },
+});
+
+const definitionSchema = z.object({
+  id: z.uuid(), key: z.string(), label: z.string(), type: z.enum(CUSTOM_FIELD_TYPES), options: z.array(z.string()).nullable(), section: z.string().nullable(),
+}).strict();
+
+export const listCustomFieldDefinitionsTool = defineTool({
+  name: 'people_list_custom_field_definitions',
+  module: 'people',
+  title: 'Custom field definitions',
+  description: 'The organisation\'s custom contact fields: key, label, type (text, number, boolean, date, select with options) and section. Writes of customFields must use these keys and types.',
+  keywords: ['custom fields', 'extra fields', 'field keys'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({}).strict(),
+  output: z.object({ definitions: z.array(definitionSchema), sections: z.array(z.string()) }).strict(),
+  run: async (ctx) => {
+    const definitions = await listDefinitions(ctx.db, ctx.org.id);
+    return { definitions, sections: [...new Set(definitions.map((d) => d.section).filter((s): s is string => Boolean(s)))] };
+  },
+});
+
+export const createCustomFieldDefinitionTool = defineTool({
+  name: 'people_create_custom_field_definition',
+  module: 'people',
+  title: 'Define a custom field',
+  description: 'Adds a custom contact field (key, label, type, options for select, optional section). Not for family links: use people_add_family_relationship.',
+  keywords: ['new custom field', 'add field'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    key: z.string().regex(/^[a-z][a-zA-Z0-9_]{0,63}$/, 'start with a lowercase letter; letters, digits and _ only'),
+    label: z.string().trim().min(1).max(100),
+    type: z.enum(CUSTOM_FIELD_TYPES),
+    options: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+    section: z.string().trim().min(1).max(100).optional(),
+  }).strict(),
+  output: z.object({ definition: definitionSchema }).strict(),
+  run: async (ctx, input) => ({ definition: await createDefinition(ctx.db, ctx.org.id, input) }),
+});
+

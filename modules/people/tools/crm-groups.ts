@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { defineTool } from '../../tool';
+import { GROUP_STATUSES, addGroupMember, createGroup, deleteGroup, listGroupMembers, listGroups, removeGroupMember, updateGroup } from '../crm-groups';
+
+const groupSchema = z.object({
+  id: z.uuid(), name: z.string(), description: z.string().nullable(), status: z.enum(GROUP_STATUSES), memberCount: z.number().int(),
+}).strict();
+const groupRef = {
+  groupId: z.uuid().optional(),
+  groupName: z.string().trim().min(1).max(200).optional().describe('Group name, when the id is not known'),
+};
+const contactRef = {
+  contactId: z.uuid().optional(),
+  email: z.email().optional().describe('Contact email, when the id is not known'),
+};
+const NOT_SMALL_GROUPS = 'CRM groups are ministry teams and departments, not Small Groups (cell/home groups have their own tools).';
+
+export const listCrmGroupsTool = defineTool({
+  name: 'people_list_crm_groups',
+  module: 'people',
+  title: 'List CRM groups',
+  description: `Lists ministry teams and departments (CRM groups) with status and member count. ${NOT_SMALL_GROUPS}`,
+  keywords: ['ministry teams', 'departments', 'teams'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ status: z.enum(GROUP_STATUSES).optional() }).strict(),
+  output: z.object({ groups: z.array(groupSchema) }).strict(),
+  run: async (ctx, input) => ({ groups: await listGroups(ctx.db, ctx.org.id, input.status) }),
+});
+
+export const listCrmGroupMembersTool = defineTool({
+  name: 'people_list_crm_group_members',
+  module: 'people',
+  title: 'CRM group members',
+  description: 'Members of a ministry team by groupId or groupName.',
+  keywords: ['team members', 'who is on the team'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object(groupRef).strict(),
+  output: z.object({
+    group: groupSchema,
+    members: z.array(z.object({ memberId: z.uuid(), contactId: z.uuid(), displayName: z.string(), email: z.string().nullable(), role: z.string().nullable(), joinedAt: z.string() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => listGroupMembers(ctx.db, ctx.org.id, input),
+});
+
+export const createCrmGroupTool = defineTool({
+  name: 'people_create_crm_group',
+  module: 'people',
+  title: 'Create a CRM group',
+  description: `Creates a ministry team or department. ${NOT_SMALL_GROUPS}`,
+  keywords: ['new team', 'new ministry', 'create department'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({ name: z.string().trim().min(1).max(200), description: z.string().max(2000).optional(), status: z.enum(GROUP_STATUSES).default('active') }).strict(),
+  output: z.object({ group: groupSchema }).strict(),
+  run: async (ctx, input) => ({ group: await createGroup(ctx.db, ctx.org.id, input) }),
+});
+
+export const updateCrmGroupTool = defineTool({
+  name: 'people_update_crm_group',
+  module: 'people',
+  title: 'Update a CRM group',
+  description: 'Renames a ministry team, changes its description, or sets its status (active, archived, on-hold).',
+  keywords: ['archive team', 'rename team'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({ groupId: z.uuid(), name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).nullable().optional(), status: z.enum(GROUP_STATUSES).optional() }).strict(),
+  output: z.object({ group: groupSchema }).strict(),
+  run: async (ctx, input) => ({ group: await updateGroup(ctx.db, ctx.org.id, input) }),
+});
+
+export const addCrmGroupMemberTool = defineTool({
+  name: 'people_add_crm_group_member',
+  module: 'people',
+  title: 'Add to a CRM group',
+  description: 'Adds a contact (by contactId or email) to a ministry team (by groupId or groupName). Adding an existing member changes nothing.',
+  keywords: ['join team', 'add to ministry', 'add someone to a team', 'add volunteer'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: true,
+  input: z.object({ ...groupRef, ...contactRef, role: z.string().trim().min(1).max(100).optional() }).strict(),
+  output: z.object({ groupId: z.uuid(), groupName: z.string(), contactId: z.uuid(), contactName: z.string(), alreadyMember: z.boolean() }).strict(),
+  run: async (ctx, input) => addGroupMember(ctx.db, ctx.org.id, input, input, input.role),
+});
+
+export const removeCrmGroupMemberTool = defineTool({
+  name: 'people_remove_crm_group_member',
+  module: 'people',
+  title: 'Remove from a CRM group',
+  description: 'Removes a contact (by contactId or email) from a ministry team (by groupId or groupName).',
+  keywords: ['leave team'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ ...groupRef, ...contactRef }).strict(),
+  output: z.object({ groupId: z.uuid(), contactId: z.uuid() }).strict(),
+  run: async (ctx, input) => removeGroupMember(ctx.db, ctx.org.id, input, input),
+});
+
+export const deleteCrmGroupTool = defineTool({
+  name: 'people_delete_crm_group',
+  module: 'people',
+  title: 'Delete a CRM group',
+  description: 'Deletes a ministry team; its members are unlinked and the contacts kept. To keep history, archive it with people_update_crm_group instead.',
+  keywords: ['remove team'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ groupId: z.uuid() }).strict(),
+  output: z.object({ group: groupSchema, unlinkedMembers: z.number().int() }).strict(),
+  run: async (ctx, input) => deleteGroup(ctx.db, ctx.org.id, input.groupId),
+});

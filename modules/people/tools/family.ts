@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { defineTool } from '../../tool';
+import { addFamilyRelationship, listFamily, listHousehold, removeFamilyRelationship } from '../family';
+import { RELATIONSHIP_LABELS } from '../family-labels';
+
+const linkSchema = z.object({ contactId: z.uuid(), relatedContactId: z.uuid(), relationship: z.string() }).strict();
+const memberSchema = z.object({ contactId: z.uuid(), displayName: z.string() }).strict();
+
+export const addFamilyRelationshipTool = defineTool({
+  name: 'people_add_family_relationship',
+  module: 'people',
+  title: 'Link two contacts as family',
+  description: 'Links two contacts as family. `relationship` describes the related contact relative to contactId (contactId = Anna, relatedContactId = Ben, relationship = son: Ben is Anna\'s son). The inverse link is created automatically (gendered words follow the person\'s gender where known). Spouse, partner, parent and child links also put both in one household unless sameHousehold is false. Linking twice changes nothing. The only way to record family: never use custom fields or notes for it.',
+  keywords: ['family', 'spouse', 'husband', 'wife', 'parent', 'child', 'relative', 'household link', 'married'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: true,
+  input: z.object({
+    contactId: z.uuid(),
+    relatedContactId: z.uuid(),
+    relationship: z.enum(RELATIONSHIP_LABELS as [string, ...string[]]),
+    sameHousehold: z.boolean().optional().describe('Default: true for spouse/partner/parent/child/guardian links'),
+  }).strict(),
+  output: z.object({ link: linkSchema, inverse: linkSchema, familyId: z.string().nullable() }).strict(),
+  run: async (ctx, input) => addFamilyRelationship(ctx.db, ctx.org.id, input),
+});
+
+export const removeFamilyRelationshipTool = defineTool({
+  name: 'people_remove_family_relationship',
+  module: 'people',
+  title: 'Unlink family',
+  description: 'Removes the family link between two contacts, in both directions. Households are left as they are.',
+  keywords: ['unlink family', 'remove relative'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ contactId: z.uuid(), relatedContactId: z.uuid() }).strict(),
+  output: z.object({ removedLinks: z.number().int() }).strict(),
+  run: async (ctx, input) => ({ removedLinks: await removeFamilyRelationship(ctx.db, ctx.org.id, input.contactId, input.relatedContactId) }),
+});
+
+export const listFamilyTool = defineTool({
+  name: 'people_list_family',
+  module: 'people',
+  title: 'List family',
+  description: 'A contact\'s family links: each related contact with what they are to this contact (e.g. wife, son).',
+  keywords: ['relatives', 'family members', 'relationships'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ contactId: z.uuid() }).strict(),
+  output: z.object({ family: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), relationship: z.string() }).strict()) }).strict(),
+  run: async (ctx, input) => ({ family: await listFamily(ctx.db, ctx.org.id, input.contactId) }),
+});
+
+export const listHouseholdTool = defineTool({
+  name: 'people_list_household',
+  module: 'people',
+  title: 'List household',
+  description: 'Everyone in the contact\'s household (the flat familyId group), including the contact.',
+  keywords: ['household', 'family group', 'lives with', 'home'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ contactId: z.uuid() }).strict(),
+  output: z.object({ familyId: z.string().nullable(), members: z.array(memberSchema) }).strict(),
+  run: async (ctx, input) => listHousehold(ctx.db, ctx.org.id, input.contactId),
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { defineTool } from '../../tool';
+import { EXPORT_COLUMNS, MAX_EXPORT_ROWS, MAX_IMPORT_ROWS, exportContacts, importContacts } from '../import-export';
+import { CONTACT_STATUSES, MEMBERSHIP_STATUSES } from '../schemas';
+
+export const importContactsTool = defineTool({
+  name: 'people_import_contacts',
+  module: 'people',
+  title: 'Import contacts from CSV',
+  description: `Imports contacts from CSV text with a header row (columns such as First Name, Last Name, Email, Phone, Date of Birth, Postcode, Tags; custom fields by key). mode "preview" (default) shows what would be created, updated or skipped as a duplicate (same email) and every row error with its row number, writing nothing; mode "commit" writes all rows, or none if any row has an error. At most ${MAX_IMPORT_ROWS} rows.`,
+  keywords: ['import csv', 'upload spreadsheet', 'bulk add contacts'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    csv: z.string().min(1).max(5_000_000),
+    mode: z.enum(['preview', 'commit']).default('preview'),
+    onDuplicate: z.enum(['skip', 'update']).default('skip').describe('What to do with a row whose email matches an existing contact'),
+  }).strict(),
+  output: z.object({
+    mode: z.enum(['preview', 'commit']), committed: z.boolean(), rows: z.number().int(),
+    toCreate: z.number().int(), toUpdate: z.number().int(), toSkip: z.number().int(),
+    errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() }).strict()),
+    ignoredColumns: z.array(z.string()),
+    preview: z.array(z.object({ row: z.number().int(), action: z.enum(['create', 'update', 'skip']), displayName: z.string(), matchedContactId: z.string().nullable() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => importContacts(ctx.db, ctx.org, input),
+});
+
+export const exportContactsTool = defineTool({
+  name: 'people_export_contacts',
+  module: 'people',
+  title: 'Export contacts to CSV',
+  description: `Exports contact fields as CSV (optionally filtered by status, membership status or tag; choose columns). Never includes notes. At most ${MAX_EXPORT_ROWS} rows.`,
+  keywords: ['export csv', 'download contacts', 'spreadsheet'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    status: z.enum(CONTACT_STATUSES).optional(),
+    membershipStatus: z.enum(MEMBERSHIP_STATUSES).optional(),
+    tag: z.string().trim().min(1).max(100).optional(),
+    columns: z.array(z.enum(EXPORT_COLUMNS)).min(1).optional(),
+  }).strict(),
+  output: z.object({ csv: z.string(), rowCount: z.number().int(), columns: z.array(z.string()), truncated: z.boolean() }).strict(),
+  run: async (ctx, input) => exportContacts(ctx.db, ctx.org.id, input, input.columns ?? EXPORT_COLUMNS),
+});

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { hasScope } from '../../../core/principal';
+import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
+import { defineTool, type ToolContext } from '../../tool';
+import { completeNoteFollowUp, listNoteFollowUps, noteTimelineSummary, removeNote, updateNote } from '../notes';
+import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, noteSchema } from '../schemas';
+
+const canSeeRestricted = (ctx: ToolContext) => hasScope(ctx.principal, SAFEGUARDING_SCOPE);
+
+export const updateNoteTool = defineTool({
+  name: 'people_update_note',
+  module: 'people',
+  title: 'Update a note',
+  description: 'Changes a note\'s content, privacy, confidentiality level or follow-up date; other fields stay. Refer to people by name, never by id. Private and amber/red notes can only be changed by callers holding people:safeguarding.',
+  keywords: ['edit note', 'change note'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({
+    noteId: z.uuid(),
+    content: z.string().trim().min(1).max(10000).optional(),
+    privacy: z.enum(NOTE_PRIVACY).optional(),
+    confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).optional(),
+    followUpDate: z.string().nullable().optional(),
+  }).strict(),
+  output: z.object({ note: noteSchema, changedFields: z.array(z.string()) }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.note.contactId, kind: 'note_added', sourceKind: 'note', sourceId: output.note.id, summary: noteTimelineSummary(output.note.content),
+  }],
+  run: async (ctx, input) => {
+    const { note, changed } = await updateNote(ctx.db, ctx.org, canSeeRestricted(ctx), input);
+    return { note, changedFields: changed };
+  },
+});
+
+export const removeNoteTool = defineTool({
+  name: 'people_remove_note',
+  module: 'people',
+  title: 'Remove a note',
+  description: 'Deletes a note. The care timeline keeps a note_removed entry (without the content) so the history shows something was removed.',
+  keywords: ['delete note'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ noteId: z.uuid() }).strict(),
+  output: z.object({ noteId: z.uuid(), contactId: z.uuid(), removed: z.literal(true) }).strict(),
+  timeline: (input, output) => [{
+    contactId: output.contactId, kind: 'note_removed', sourceKind: 'note_removal', sourceId: input.noteId, summary: 'A note was removed',
+  }],
+  run: async (ctx, input) => {
+    const note = await removeNote(ctx.db, ctx.org.id, input.noteId, canSeeRestricted(ctx));
+    return { noteId: note.id, contactId: note.contactId, removed: true as const };
+  },
+});
+
+export const completeNoteFollowupTool = defineTool({
+  name: 'people_complete_note_followup',
+  module: 'people',
+  title: 'Complete a note follow-up',
+  description: 'Marks a pastoral note\'s follow-up as done (sets follow_up_completed) and records it on the care timeline. For Welcome Desk tasks use people_complete_follow_up_task.',
+  keywords: ['follow up done', 'complete follow-up', 'pastoral follow up'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({ noteId: z.uuid() }).strict(),
+  output: z.object({ note: noteSchema }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.note.contactId, kind: 'follow_up_completed', sourceKind: 'note', sourceId: output.note.id,
+    summary: `Follow-up completed: ${noteTimelineSummary(output.note.content)}`,
+  }],
+  run: async (ctx, input) => ({ note: await completeNoteFollowUp(ctx.db, ctx.org.id, input.noteId, canSeeRestricted(ctx)) }),
+});
+
+export const listPastoralNoteFollowupsTool = defineTool({
+  name: 'people_list_pastoral_note_followups',
+  module: 'people',
+  title: 'Pastoral note follow-ups',
+  description: 'Notes with a follow-up date across all contacts, soonest first: open (default), completed or all, optionally due on or before a date. Private and amber/red notes only with people:safeguarding.',
+  keywords: ['follow ups due', 'pastoral follow up list', 'overdue follow ups'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    status: z.enum(['open', 'completed', 'all']).default('open'),
+    dueBefore: z.iso.date().optional().describe('YYYY-MM-DD'),
+    limit: z.number().int().min(1).max(500).default(100),
+  }).strict(),
+  output: z.object({ followUps: z.array(noteSchema.extend({ contactName: z.string() }).strict()) }).strict(),
+  run: async (ctx, input) => ({ followUps: await listNoteFollowUps(ctx.db, ctx.org.id, canSeeRestricted(ctx), input) }),
+});

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { StewardError } from '../../../core/errors';
+import { defineTool } from '../../tool';
+import { ruleSetSchema, segmentFieldCatalogue } from '../segment-rules';
+import {
+  SEGMENT_TEMPLATES, addContactToSegment, createSegmentFromTemplate, listSegmentContacts, listSegments, previewRules, refreshSegment, requireSegment, updateSegment,
+} from '../segments';
+
+const ruleOut = z.object({ field: z.string(), operator: z.string(), value: z.unknown().optional() }).strict();
+const rulesOut = z.object({ match: z.enum(['all', 'any']), rules: z.array(ruleOut) }).strict();
+const segmentSchema = z.object({
+  id: z.uuid(), name: z.string(), description: z.string().nullable(), templateId: z.string().nullable(), rules: rulesOut,
+  memberCount: z.number().int(), refreshedAt: z.string().nullable(),
+}).strict();
+const RULES_HELP = 'Rules: {"match": "all"|"any", "rules": [{"field", "operator", "value"}]}; people_list_segment_fields lists fields and operators.';
+
+export const listSegmentsTool = defineTool({
+  name: 'people_list_segments_api',
+  module: 'people',
+  title: 'List segments',
+  description: 'Rule-based contact segments with their rules, member count and when they were last refreshed.',
+  keywords: ['segments', 'audiences', 'saved lists'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({}).strict(),
+  output: z.object({ segments: z.array(segmentSchema) }).strict(),
+  run: async (ctx) => ({ segments: await listSegments(ctx.db, ctx.org.id) }),
+});
+
+export const getSegmentTool = defineTool({
+  name: 'people_get_segment_api',
+  module: 'people',
+  title: 'Get a segment',
+  description: 'One segment with its rules and member count.',
+  keywords: ['segment details'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ segmentId: z.uuid() }).strict(),
+  output: z.object({ segment: segmentSchema }).strict(),
+  run: async (ctx, input) => ({ segment: await requireSegment(ctx.db, ctx.org.id, input.segmentId) }),
+});
+
+export const listSegmentFieldsTool = defineTool({
+  name: 'people_list_segment_fields',
+  module: 'people',
+  title: 'Segment fields',
+  description: 'Fields segment rules can use, each with its type, valid operators and (for fixed lists) valid values.',
+  keywords: ['segment rule fields', 'filter fields', 'operators'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({
+    fields: z.array(z.object({ field: z.string(), label: z.string(), type: z.string(), operators: z.array(z.string()), values: z.array(z.string()).optional() }).strict()),
+  }).strict(),
+  run: async () => ({ fields: segmentFieldCatalogue() }),
+});
+
+export const listSegmentTemplatesTool = defineTool({
+  name: 'people_list_segment_templates',
+  module: 'people',
+  title: 'Segment templates',
+  description: 'Ready-made segment definitions (new visitors, members, lapsed, …) to start from; `custom` takes your own rules.',
+  keywords: ['segment presets'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({ templates: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), rules: rulesOut.nullable() }).strict()) }).strict(),
+  run: async () => ({ templates: SEGMENT_TEMPLATES.map((t) => ({ ...t })) }),
+});
+
+export const createSegmentFromTemplateTool = defineTool({
+  name: 'people_create_segment_from_template',
+  module: 'people',
+  title: 'Create a segment',
+  description: `Creates a segment from a template (people_list_segment_templates) and fills it. Use templateId "custom" with your own rules. ${RULES_HELP}`,
+  keywords: ['new segment', 'build audience', 'create list'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({
+    templateId: z.string().min(1).max(64),
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(1000).optional(),
+    rules: ruleSetSchema.optional(),
+  }).strict(),
+  output: z.object({ segment: segmentSchema }).strict(),
+  run: async (ctx, input) => ({ segment: await createSegmentFromTemplate(ctx.db, ctx.org.id, input) }),
+});
+
+export const updateSegmentTool = defineTool({
+  name: 'people_update_segment',
+  module: 'people',
+  title: 'Update a segment',
+  description: `Renames a segment, changes its description, or replaces its rules (membership is refreshed when rules change). ${RULES_HELP}`,
+  keywords: ['edit segment', 'change rules'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({
+    segmentId: z.uuid(), name: z.string().trim().min(1).max(200).optional(), description: z.string().max(1000).nullable().optional(), rules: ruleSetSchema.optional(),
+  }).strict(),
+  output: z.object({ segment: segmentSchema }).strict(),
+  run: async (ctx, input) => ({ segment: await updateSegment(ctx.db, ctx.org.id, input) }),
+});
+
+export const previewSegmentTool = defineTool({
+  name: 'people_preview_segment_api',
+  module: 'people',
+  title: 'Preview a segment',
+  description: `Counts and samples who a segment's rules select right now, without saving: give segmentId, or rules to try. ${RULES_HELP}`,
+  keywords: ['segment members preview', 'who matches', 'test rules'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ segmentId: z.uuid().optional(), rules: ruleSetSchema.optional(), limit: z.number().int().min(1).max(100).default(20) }).strict(),
+  output: z.object({ count: z.number().int(), sample: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), email: z.string().nullable() }).strict()) }).strict(),
+  run: async (ctx, input) => {
+    if (!input.segmentId === !input.rules) {
+      throw new StewardError('validation_failed', 'Give either segmentId or rules', { issues: [{ path: 'segmentId', message: 'exactly one of segmentId or rules' }] });
+    }
+    const rules = input.rules ?? (await requireSegment(ctx.db, ctx.org.id, input.segmentId!)).rules;
+    return previewRules(ctx.db, ctx.org.id, rules, input.limit);
+  },
+});
+
+export const refreshSegmentTool = defineTool({
+  name: 'people_refresh_segment',
+  module: 'people',
+  title: 'Refresh a segment',
+  description: 'Re-evaluates a segment\'s rules and updates its membership; contacts added by hand stay.',
+  keywords: ['recalculate segment', 'update membership'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({ segmentId: z.uuid() }).strict(),
+  output: z.object({ segment: segmentSchema, ruleMatchesBefore: z.number().int(), ruleMatchesNow: z.number().int() }).strict(),
+  run: async (ctx, input) => refreshSegment(ctx.db, ctx.org.id, input.segmentId),
+});
+
+export const listSegmentContactsTool = defineTool({
+  name: 'people_list_segment_contacts_api',
+  module: 'people',
+  title: 'Segment members',
+  description: 'Pages through a segment\'s members as of its last refresh, with whether each came from the rules or was added by hand.',
+  keywords: ['segment contacts', 'members of segment'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ segmentId: z.uuid(), limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).default(0) }).strict(),
+  output: z.object({
+    segmentId: z.uuid(), memberCount: z.number().int(), refreshedAt: z.string().nullable(),
+    contacts: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), email: z.string().nullable(), source: z.enum(['rule', 'manual']) }).strict()),
+  }).strict(),
+  run: async (ctx, input) => listSegmentContacts(ctx.db, ctx.org.id, input.segmentId, input),
+});
+
+export const addContactToSegmentTool = defineTool({
+  name: 'people_add_contact_to_segment_api',
+  module: 'people',
+  title: 'Add a contact to a segment',
+  description: 'Adds a contact to a segment by hand; they stay a member across refreshes whatever the rules say.',
+  keywords: ['include in segment'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({ segmentId: z.uuid(), contactId: z.uuid() }).strict(),
+  output: z.object({ segmentId: z.uuid(), contactId: z.uuid(), alreadyManualMember: z.boolean(), memberCount: z.number().int() }).strict(),
+  run: async (ctx, input) => addContactToSegment(ctx.db, ctx.org.id, input.segmentId, input.contactId),
+});

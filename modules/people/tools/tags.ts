@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { StewardError } from '../../../core/errors';
+import { defineTool } from '../../tool';
+import { addContactTags, createTag, createTagCategory, deleteTag, listTags, removeContactTags, updateTag, updateTagCategory } from '../tags';
+
+const tagName = z.string().trim().min(1).max(100);
+const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a hex colour like #1e90ff');
+const tagSchema = z.object({
+  id: z.uuid(), name: z.string(), colour: z.string().nullable(), categoryId: z.string().nullable(), category: z.string().nullable(), contactCount: z.number().int(),
+}).strict();
+const categorySchema = z.object({ id: z.uuid(), name: z.string() }).strict();
+
+export const listTagsTool = defineTool({
+  name: 'people_list_tags',
+  module: 'people',
+  title: 'List tags',
+  description: 'The organisation\'s CRM tags with their category, colour and how many contacts carry each.',
+  keywords: ['tags', 'labels', 'categories'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ categoryId: z.uuid().optional() }).strict(),
+  output: z.object({ tags: z.array(tagSchema) }).strict(),
+  run: async (ctx, input) => ({ tags: await listTags(ctx.db, ctx.org.id, input.categoryId) }),
+});
+
+export const addContactTagsTool = defineTool({
+  name: 'people_add_contact_tags',
+  module: 'people',
+  title: 'Tag a contact',
+  description: 'Adds tags to a contact by tag name; tags that do not exist yet are created. Adding a tag the contact already has changes nothing.',
+  keywords: ['add tag', 'label contact', 'tag person'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: true,
+  input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }).strict(),
+  output: z.object({ added: z.array(z.string()), created: z.array(z.string()) }).strict(),
+  run: async (ctx, input) => addContactTags(ctx.db, ctx.org.id, input.contactId, input.tags),
+});
+
+export const removeContactTagsTool = defineTool({
+  name: 'people_remove_contact_tags',
+  module: 'people',
+  title: 'Untag a contact',
+  description: 'Removes tags from a contact by tag name. The tags themselves stay (delete them with people_delete_crm_tag).',
+  keywords: ['remove tag', 'untag'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }).strict(),
+  output: z.object({ removed: z.array(z.string()), notTagged: z.array(z.string()) }).strict(),
+  run: async (ctx, input) => removeContactTags(ctx.db, ctx.org.id, input.contactId, input.tags),
+});
+
+export const createCrmTagTool = defineTool({
+  name: 'people_create_crm_tag',
+  module: 'people',
+  title: 'Create a tag',
+  description: 'Creates an organisation-wide CRM tag, optionally in a category and with a colour.',
+  keywords: ['new tag'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ name: tagName, colour: colour.optional(), categoryId: z.uuid().optional() }).strict(),
+  output: z.object({ tag: tagSchema }).strict(),
+  run: async (ctx, input) => ({ tag: await createTag(ctx.db, ctx.org.id, input) }),
+});
+
+export const updateCrmTagTool = defineTool({
+  name: 'people_update_crm_tag',
+  module: 'people',
+  title: 'Update a tag',
+  description: 'Renames a tag or changes its colour or category; contacts keep the tag.',
+  keywords: ['rename tag'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({ tagId: z.uuid(), name: tagName.optional(), colour: colour.nullable().optional(), categoryId: z.uuid().nullable().optional() }).strict(),
+  output: z.object({ tag: tagSchema }).strict(),
+  run: async (ctx, input) => ({ tag: await updateTag(ctx.db, ctx.org.id, input) }),
+});
+
+export const deleteCrmTagTool = defineTool({
+  name: 'people_delete_crm_tag',
+  module: 'people',
+  title: 'Delete a tag',
+  description: 'Deletes a tag (by tagId or name) and removes it from every contact; the contacts stay.',
+  keywords: ['remove tag everywhere'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ tagId: z.uuid().optional(), name: tagName.optional() }).strict(),
+  output: z.object({ tag: tagSchema, untaggedContacts: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    if (!input.tagId === !input.name) {
+      throw new StewardError('validation_failed', 'Give either tagId or name', { issues: [{ path: 'tagId', message: 'exactly one of tagId or name' }] });
+    }
+    return deleteTag(ctx.db, ctx.org.id, input);
+  },
+});
+
+export const createTagCategoryTool = defineTool({
+  name: 'people_create_tag_category',
+  module: 'people',
+  title: 'Create a tag category',
+  description: 'Creates a category to group tags (e.g. Ministries, Skills).',
+  keywords: ['tag group'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ name: tagName }).strict(),
+  output: z.object({ category: categorySchema }).strict(),
+  run: async (ctx, input) => ({ category: await createTagCategory(ctx.db, ctx.org.id, input.name) }),
+});
+
+export const updateTagCategoryTool = defineTool({
+  name: 'people_update_tag_category',
+  module: 'people',
+  title: 'Rename a tag category',
+  description: 'Renames a tag category.',
+  keywords: ['rename category'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({ categoryId: z.uuid(), name: tagName }).strict(),
+  output: z.object({ category: categorySchema }).strict(),
+  run: async (ctx, input) => ({ category: await updateTagCategory(ctx.db, ctx.org.id, input.categoryId, input.name) }),
+});

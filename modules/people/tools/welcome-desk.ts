@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { defineTool } from '../../tool';
+import { VISITOR_STAGES, completeFollowUpTask, listFollowUpTasks, listWelcomeDeskVisitors } from '../welcome-desk';
+
+const taskSchema = z.object({
+  id: z.uuid(), contactId: z.uuid(), contactName: z.string(), title: z.string(), dueDate: z.string().nullable(),
+  status: z.enum(['open', 'completed']), outcome: z.string().nullable(), completedAt: z.string().nullable(),
+}).strict();
+const SEPARATE = 'Welcome Desk, separate from the guests pipeline and from pastoral note follow-ups.';
+
+export const listWelcomeDeskVisitorsTool = defineTool({
+  name: 'people_list_welcome_desk_visitors',
+  module: 'people',
+  title: 'Welcome Desk visitors',
+  description: `First-time and returning visitors (membershipStatus), newest first, with their first-visit date and open follow-up tasks. ${SEPARATE}`,
+  keywords: ['visitors', 'newcomers', 'first time guests', 'welcome'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ stage: z.enum(VISITOR_STAGES).optional(), since: z.iso.date().optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+  output: z.object({
+    visitors: z.array(z.object({
+      contactId: z.uuid(), displayName: z.string(), email: z.string().nullable(), phone: z.string().nullable(),
+      membershipStatus: z.string(), firstVisitDate: z.string().nullable(), openFollowUpTasks: z.number().int(),
+    }).strict()),
+  }).strict(),
+  run: async (ctx, input) => ({ visitors: await listWelcomeDeskVisitors(ctx.db, ctx.org.id, input) }),
+});
+
+export const listFollowUpTasksTool = defineTool({
+  name: 'people_list_follow_up_tasks',
+  module: 'people',
+  title: 'Welcome Desk follow-up tasks',
+  description: `Welcome Desk follow-up tasks (open by default), soonest due first. ${SEPARATE}`,
+  keywords: ['tasks', 'welcome follow up', 'to do'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ status: z.enum(['open', 'completed', 'all']).default('open'), contactId: z.uuid().optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+  output: z.object({ tasks: z.array(taskSchema) }).strict(),
+  run: async (ctx, input) => ({ tasks: await listFollowUpTasks(ctx.db, ctx.org.id, input) }),
+});
+
+export const completeFollowUpTaskTool = defineTool({
+  name: 'people_complete_follow_up_task',
+  module: 'people',
+  title: 'Complete a Welcome Desk task',
+  description: `Marks a Welcome Desk follow-up task done, with an optional outcome. ${SEPARATE} For pastoral note follow-ups use people_complete_note_followup.`,
+  keywords: ['task done', 'visitor followed up'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ taskId: z.uuid(), outcome: z.string().trim().min(1).max(2000).optional() }).strict(),
+  output: z.object({ task: taskSchema }).strict(),
+  run: async (ctx, input) => ({ task: await completeFollowUpTask(ctx.db, ctx.org.id, input.taskId, ctx.principal.userId, input.outcome) }),
+});
