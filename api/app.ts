@@ -3,7 +3,8 @@ import type { Client } from '@temporalio/client';
 import type { Pool } from '../db/pool';
 import { agentBridgeRouter } from './bridges/agent';
 import { mcpRouter } from './mcp/router';
-import { bearerAuth } from './middleware/auth';
+import { createOAuthServer, type OAuthRateLimits } from './oauth/router';
+import { bearerAuth, invokeScopeChallenge, mcpScopeChallenge } from './middleware/auth';
 import { originGuard } from './middleware/origin';
 import { ToolCaller } from './tool-caller';
 
@@ -13,14 +14,26 @@ export interface AppOptions {
   taskQueue?: string;
   /** Browser origins allowed besides loopback (DNS-rebinding protection). */
   allowedOrigins?: string[];
+  /**
+   * The public base URL (https://steward.example.org): the OAuth issuer, and with
+   * /api/mcp the resource tokens are bound to. listen() fills in the bound URL.
+   */
+  publicUrl?: string;
+  /** OAuth endpoint rate limits per IP; false turns them off (tests). */
+  oauthRateLimits?: false | Partial<OAuthRateLimits>;
 }
+
+// Only for an app built without listen() and without publicUrl, which then cannot issue usable tokens.
+const FALLBACK_PUBLIC_URL = 'http://localhost';
 
 export function buildApp(options: AppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   const caller = new ToolCaller(options.temporal, options.taskQueue);
-  const auth = bearerAuth(options.pool);
+  const oauth = createOAuthServer({ pool: options.pool, publicUrl: options.publicUrl ?? FALLBACK_PUBLIC_URL, rateLimits: options.oauthRateLimits });
+  const mcpAuth = [...bearerAuth(options.pool, oauth.mcpResourceMetadataUrl, oauth.provider), mcpScopeChallenge(caller, oauth.mcpResourceMetadataUrl)];
+  const bridgeAuth = [...bearerAuth(options.pool, oauth.resourceMetadataUrl, oauth.provider), invokeScopeChallenge(caller, oauth.resourceMetadataUrl)];
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -31,9 +44,11 @@ export function buildApp(options: AppOptions) {
   });
 
   app.use(['/api/mcp', '/api/agent'], originGuard(options.allowedOrigins ?? []));
+  // Before the JSON parser: the OAuth endpoints parse their own bodies and answer parse errors in OAuth's shape.
+  app.use(oauth.router);
   app.use(express.json({ limit: '1mb' }));
-  app.use(mcpRouter(caller, auth));
-  app.use(agentBridgeRouter(caller, auth));
+  app.use(mcpRouter(caller, mcpAuth));
+  app.use(agentBridgeRouter(caller, bridgeAuth));
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'No such endpoint' } });
@@ -45,7 +60,7 @@ export function buildApp(options: AppOptions) {
     if (status === 500) console.error('request failed', error.message);
     res.status(status).json({ ok: false, error: { code: status === 500 ? 'internal_error' : 'invalid_request', message } });
   });
-  return { app, caller };
+  return { app, caller, oauth };
 }
 
 async function readiness(options: AppOptions): Promise<{ database: boolean; temporal: boolean }> {

@@ -53,6 +53,18 @@ export function errorFromFailure(error: unknown): StewardError {
 }
 
 /**
+ * The run's memo, shown beside it in the Temporal UI. A write made with an OAuth
+ * token keeps the actionSummary the assistant showed in the person's approval
+ * dialog (spec 4.2), so operators see what the person agreed to.
+ */
+export function memoOf(plan: ToolPlan): Record<string, unknown> {
+  const memo: Record<string, unknown> = { argsHash: plan.argsHash, tool: plan.tool };
+  const summary = plan.args.actionSummary;
+  if (plan.principal.credentialKind === 'oauth' && plan.policy.effect !== 'read' && typeof summary === 'string') memo.actionSummary = summary;
+  return memo;
+}
+
+/**
  * Turns (principal, tool name, raw arguments) into a finished tool call: checks
  * the tool and scope, validates, then runs toolCallWorkflow and waits for it.
  */
@@ -116,7 +128,7 @@ export class ToolCaller {
         // A finished call's id is never reused, so replaying a key returns the first outcome.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         workflowExecutionTimeout: '10 minutes',
-        memo: { argsHash: plan.argsHash, tool: plan.tool },
+        memo: memoOf(plan),
         typedSearchAttributes: [
           { key: SA_ORG, value: plan.principal.orgId },
           { key: SA_TOOL, value: plan.tool },

@@ -1,7 +1,9 @@
 import type { NextFunction, Request, Response, RequestHandler } from 'express';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import type { Pool } from '../../db/pool';
 import { looksLikeApiKey, principalForApiKey } from '../../modules/platform/api-keys';
@@ -10,7 +12,15 @@ import { looksLikeApiKey, principalForApiKey } from '../../modules/platform/api-
 // verification may be trusted (each request verifies again, so revocation is immediate).
 const VERIFICATION_VALIDITY_SECONDS = 300;
 
-export function createTokenVerifier(pool: Pool) {
+// header.payload.signature, each base64url.
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * One verifier for both kinds of bearer: API keys (by their prefix) and OAuth
+ * access tokens (JWTs). Both end as the same Principal in AuthInfo.extra, so
+ * nothing downstream knows or cares which it was.
+ */
+export function createTokenVerifier(pool: Pool, oauth?: OAuthTokenVerifier): OAuthTokenVerifier {
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       if (looksLikeApiKey(token)) {
@@ -24,6 +34,7 @@ export function createTokenVerifier(pool: Pool) {
           extra: { principal },
         };
       }
+      if (oauth && JWT_SHAPE.test(token)) return oauth.verifyAccessToken(token);
       throw new InvalidTokenError('Unrecognised access token');
     },
   };
@@ -38,12 +49,83 @@ function refuseQueryCredentials(req: Request, res: Response, next: NextFunction)
   next();
 }
 
-export function bearerAuth(pool: Pool, resourceMetadataUrl?: string): RequestHandler[] {
-  return [refuseQueryCredentials, requireBearerAuth({ verifier: createTokenVerifier(pool), resourceMetadataUrl })];
+/**
+ * Bearer authentication for API keys and OAuth access tokens. With
+ * resourceMetadataUrl, every 401 carries `WWW-Authenticate: Bearer
+ * resource_metadata="…"` so an MCP client can discover how to sign in (RFC 9728).
+ */
+export function bearerAuth(pool: Pool, resourceMetadataUrl?: string, oauth?: OAuthTokenVerifier): RequestHandler[] {
+  return [refuseQueryCredentials, requireBearerAuth({ verifier: createTokenVerifier(pool, oauth), resourceMetadataUrl })];
 }
 
 export function principalOf(req: Request): Principal {
   const principal = (req as Request & { auth?: AuthInfo }).auth?.extra?.principal as Principal | undefined;
   if (!principal) throw new Error('principalOf called on a request that skipped bearer auth');
   return principal;
+}
+
+/** Finds the scope refusal a tool call would meet, without starting anything. */
+export interface ScopeResolver {
+  resolve(principal: Principal, toolName: string, rawArgs: unknown): unknown;
+}
+
+function scopeRefusal(resolver: ScopeResolver, principal: Principal, toolName: unknown, args: unknown): StewardError | undefined {
+  if (typeof toolName !== 'string') return undefined;
+  try {
+    resolver.resolve(principal, toolName, args ?? {});
+    return undefined;
+  } catch (error) {
+    return error instanceof StewardError && error.code === 'insufficient_scope' ? error : undefined;
+  }
+}
+
+/** RFC 6750 3: quoted-string values may not contain a bare quote or backslash. */
+function quoted(value: string): string {
+  return value.replace(/["\\]/g, '');
+}
+
+function challenge(refusal: StewardError, resourceMetadataUrl: string): string {
+  const scope = String(refusal.details?.requiredScope ?? '');
+  return `Bearer error="insufficient_scope", scope="${quoted(scope)}", resource_metadata="${quoted(resourceMetadataUrl)}", error_description="${quoted(refusal.message)}"`;
+}
+
+/**
+ * On /api/mcp, an OAuth token that lacks a tool's scope is answered at the HTTP
+ * level, 403 with `WWW-Authenticate: Bearer error="insufficient_scope",
+ * scope="…"`, so the client can step up its authorization (MCP authorization,
+ * scope challenges). An API key cannot step up, so for keys the refusal stays
+ * in-band as a tools/call result with isError and code insufficient_scope.
+ * Runs after bearerAuth; anything it does not refuse goes on unchanged.
+ */
+export function mcpScopeChallenge(resolver: ScopeResolver, resourceMetadataUrl: string): RequestHandler {
+  return (req, res, next) => {
+    const principal = principalOf(req);
+    if (principal.credentialKind !== 'oauth') return next();
+    const messages = (Array.isArray(req.body) ? req.body : [req.body]) as Array<{ id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null>;
+    for (const message of messages) {
+      if (!message || typeof message !== 'object' || message.method !== 'tools/call') continue;
+      const refusal = scopeRefusal(resolver, principal, message.params?.name, message.params?.arguments);
+      if (!refusal) continue;
+      res.status(403).set('WWW-Authenticate', challenge(refusal, resourceMetadataUrl)).json({
+        jsonrpc: '2.0', id: message.id ?? null, error: { code: -32003, message: refusal.message, data: refusal.toBody() },
+      });
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * On the invoke bridge the refusal already is a 403; this adds the same
+ * WWW-Authenticate challenge, for API keys and OAuth tokens alike, with the body
+ * the bridge itself would have sent.
+ */
+export function invokeScopeChallenge(resolver: ScopeResolver, resourceMetadataUrl: string, path = '/api/agent/invoke'): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'POST' || req.path !== path) return next();
+    const body = req.body as { tool?: unknown; arguments?: unknown } | undefined;
+    const refusal = body && typeof body === 'object' ? scopeRefusal(resolver, principalOf(req), body.tool, body.arguments) : undefined;
+    if (!refusal) return next();
+    res.status(403).set('WWW-Authenticate', challenge(refusal, resourceMetadataUrl)).json({ ok: false, error: refusal.toBody() });
+  };
 }

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import type { AppOptions } from '../../api/app';
 import { listen } from '../../api/server';
 import { ALL_SCOPES, type Scope } from '../../core/scopes';
 import type { Role } from '../../core/roles';
@@ -54,7 +55,7 @@ export class Harness {
     return this.db.pool;
   }
 
-  static async start(options: { wrapActivities?: StewardWorkerOptions['wrapActivities'] } = {}): Promise<Harness> {
+  static async start(options: { wrapActivities?: StewardWorkerOptions['wrapActivities']; app?: Pick<AppOptions, 'oauthRateLimits'> } = {}): Promise<Harness> {
     const address = process.env.TEMPORAL_ADDRESS!;
     const db = await createTestDatabase();
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
@@ -64,7 +65,7 @@ export class Harness {
     const running = worker.run();
     const connection = await Connection.connect({ address });
     const temporal = new Client({ connection, namespace: 'default' });
-    const { server, url } = await listen({ pool: db.pool, temporal, taskQueue }, 0);
+    const { server, url } = await listen({ pool: db.pool, temporal, taskQueue, ...options.app }, 0);
     return new Harness(db, temporal, url, taskQueue, worker, running, server, [
       () => connection.close(),
       () => workerConnection.close(),
@@ -98,6 +99,15 @@ export class Harness {
       const key = await createApiKey(db, { orgId, userId: member.userId, scopes });
       return { apiKey: key.apiKey, keyId: key.id, userId: member.userId };
     });
+  }
+
+  /** A new member of `orgId` who can sign in with the returned email and password. */
+  async createMember(orgId: string, options: { role?: Role; safeguarding?: boolean; password?: string; email?: string } = {}): Promise<{ userId: string; email: string; password: string }> {
+    const role = options.role ?? 'staff';
+    const email = options.email ?? `${role}-${randomBytes(4).toString('hex')}@test.local`;
+    const password = options.password ?? `pw-${randomBytes(12).toString('base64url')}`;
+    const member = await createMember(this.pool, { orgId, email, password, role, safeguarding: options.safeguarding ?? false });
+    return { userId: member.userId, email, password };
   }
 
   async invoke(apiKey: string | null, tool: string, args: unknown, headers: Record<string, string> = {}): Promise<InvokeResponse> {

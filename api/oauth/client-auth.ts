@@ -1,0 +1,48 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { hashSecret } from '../../modules/platform/oauth/secrets';
+
+function oauthError(res: Response, status: number, error: string, description: string): void {
+  res.status(status).json({ error, error_description: description });
+}
+
+/** client_secret_basic: the credentials are form-encoded before being base64-encoded (RFC 6749 2.3.1). */
+function basicCredentials(header: string): { id: string; secret: string } | null {
+  try {
+    const decoded = Buffer.from(header.slice('Basic '.length).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon <= 0) return null;
+    const unform = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { id: unform(decoded.slice(0, colon)), secret: unform(decoded.slice(colon + 1)) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs before the SDK's token and revocation handlers. It accepts
+ * client_secret_basic as well as client_secret_post, and replaces the presented
+ * secret by its sha-256, because the store only knows the hash (the SDK compares
+ * what the store returns with what the request carries). Responses that carry
+ * tokens or errors about them are never cached.
+ */
+export function clientAuthentication() {
+  return [
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    (req: Request, res: Response, next: NextFunction): void => {
+      res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+      if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) req.body = {};
+      const body = req.body as Record<string, unknown>;
+      const header = req.headers.authorization;
+      if (header?.startsWith('Basic ')) {
+        const credentials = basicCredentials(header);
+        if (!credentials) return oauthError(res, 401, 'invalid_client', 'Malformed Basic credentials');
+        if (body.client_secret !== undefined) return oauthError(res, 400, 'invalid_request', 'Use one client authentication method, not both');
+        if (body.client_id !== undefined && body.client_id !== credentials.id) return oauthError(res, 400, 'invalid_request', 'client_id in the body differs from the Basic credentials');
+        body.client_id = credentials.id;
+        body.client_secret = credentials.secret;
+      }
+      if (typeof body.client_secret === 'string') body.client_secret = hashSecret(body.client_secret);
+      next();
+    },
+  ];
+}
