@@ -1,0 +1,324 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type OutreachChannel, type OutreachState, type ProposalExecution,
+  type ProposalSnapshot, type ProposalWorkflowInput,
+} from '../core/approvals';
+import type { MeteredFeature } from '../core/billing';
+import { StewardError } from '../core/errors';
+import type { Principal } from '../core/principal';
+import type { ToolPlan } from '../core/tool-plan';
+import { queryOne, withTransaction, type Pool } from '../db/pool';
+import { findTool } from '../modules/catalogue';
+import { generateOutreachForAutomation, getAutomation, recordAutomationRun } from '../modules/people/automations';
+import {
+  closeOutreach, consentRefusal, editOutreachContent, loadDeliveryContact, markOutreachApproved, requireOutreachItem, type OutreachItem,
+} from '../modules/people/outreach';
+import { syncTimelineEntries } from '../modules/people/timeline';
+import { planAgentActions, recordAgentRun } from '../modules/platform/agents';
+import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
+import { getOrgSettings } from '../modules/platform/orgs';
+import {
+  actionHashOf, decideProposal, getProposalRow, insertProposal, recordProposalExecution, stableUuid,
+} from '../modules/platform/proposals';
+import { findOwner } from '../modules/platform/users';
+import { policyOf } from '../modules/tool';
+import { PermanentDeliveryError, providerFor } from './providers';
+import { syncAgentSchedules, syncAutomationSchedule } from './schedules';
+import { toFailure } from './tool-activities';
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toFailure(error);
+  }
+}
+
+/** What the outreach workflow keeps about its item. */
+export function outreachStateOf(item: OutreachItem, orgId: string, sending = false): OutreachState {
+  return { id: item.id, orgId, status: item.status, contentVersion: item.contentVersion, sending, sendError: item.sendError };
+}
+
+export interface OutreachStep {
+  state: OutreachState;
+  item: OutreachItem;
+}
+
+export type SendOutcome =
+  | { status: 'sent'; item: OutreachItem }
+  | { status: 'refused'; item: OutreachItem; error: { code: string; message: string } }
+  | { status: 'not_approved'; item: OutreachItem };
+
+const FEATURE_FOR_CHANNEL: Record<OutreachChannel, MeteredFeature> = { email: 'email_sends', sms: 'messaging_credits', whatsapp: 'messaging_credits' };
+
+/** The outbox key: one per outreach item, so the item is sent (and counted) at most once. */
+export const outboxKeyOf = (itemId: string) => `outreach-${itemId}`;
+
+/**
+ * An agent acting on its own (auto mode) acts for the organisation's owner,
+ * with exactly the one scope its action needs; its audit rows say `agent`.
+ */
+async function agentPrincipal(pool: Pool, orgId: string, agentKey: string, scope: Principal['scopes'][number]): Promise<Principal> {
+  const owner = await findOwner(pool, orgId);
+  if (!owner) throw new StewardError('not_found', 'The organisation has no owner to act for');
+  return {
+    orgId, userId: owner.userId, role: 'owner', scopes: [scope], intent: null,
+    credentialId: stableUuid(`agent:${orgId}:${agentKey}`),
+    credentialKind: 'agent' as Principal['credentialKind'],
+  };
+}
+
+export function createApprovalActivities(deps: { pool: Pool }) {
+  const { pool } = deps;
+
+  async function setSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachItem> {
+    await pool.query('UPDATE outreach_items SET send_error = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, itemId, JSON.stringify(error)]);
+    return requireOutreachItem(pool, orgId, itemId);
+  }
+
+  async function sendOutreachOnce(orgId: string, itemId: string): Promise<SendOutcome> {
+    return guarded(async () => {
+      const key = outboxKeyOf(itemId);
+      const reserved = await withTransaction(pool, async (db) => {
+        const row = await queryOne<{ status: string; channel: OutreachChannel; subject: string | null; body: string; contact_id: string }>(db,
+          'SELECT status, channel, subject, body, contact_id FROM outreach_items WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, itemId]);
+        if (!row) throw new StewardError('not_found', `Outreach item ${itemId} was not found`);
+        if (row.status === 'sent') return { kind: 'done' as const };
+        if (row.status !== 'approved') return { kind: 'not_approved' as const };
+        let outbox = await queryOne<{ idempotency_key: string; channel: OutreachChannel; recipient: string; subject: string | null; body: string; status: string }>(db,
+          'SELECT idempotency_key, channel, recipient, subject, body, status FROM outbox_messages WHERE outreach_id = $1 FOR UPDATE', [itemId]);
+        if (!outbox) {
+          const contact = await loadDeliveryContact(db, orgId, row.contact_id, true);
+          const refusal = consentRefusal(contact, row.channel);
+          if (refusal) return { kind: 'refused' as const, error: refusal };
+          if (!providerFor(row.channel)) {
+            return { kind: 'refused' as const, error: { code: 'channel_not_configured', message: `No ${row.channel} provider is configured on this server` } };
+          }
+          const feature = FEATURE_FOR_CHANNEL[row.channel];
+          await lockFeature(db, orgId, feature);
+          try {
+            await assertAllowance(db, orgId, feature, 1);
+          } catch (error) {
+            if (error instanceof StewardError && error.code === 'allowance_exceeded') {
+              return { kind: 'refused' as const, error: { code: 'allowance_exceeded', message: `${error.message}. The message stays approved and unsent.` } };
+            }
+            throw error;
+          }
+          const recipient = row.channel === 'email' ? contact!.email! : contact!.phone!;
+          await db.query(`INSERT INTO outbox_messages (id, org_id, outreach_id, idempotency_key, channel, recipient, subject, body)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [stableUuid(key), orgId, itemId, key, row.channel, recipient, row.subject, row.body]);
+          await recordUsage(db, { orgId, feature, units: 1, idempotencyKey: key, tool: 'people_approve_outreach' });
+          outbox = { idempotency_key: key, channel: row.channel, recipient, subject: row.subject, body: row.body, status: 'pending' };
+        }
+        await db.query('UPDATE outbox_messages SET attempts = attempts + 1 WHERE outreach_id = $1', [itemId]);
+        return { kind: 'send' as const, outbox };
+      });
+
+      if (reserved.kind === 'not_approved') return { status: 'not_approved', item: await requireOutreachItem(pool, orgId, itemId) };
+      if (reserved.kind === 'refused') return { status: 'refused', item: await setSendError(orgId, itemId, reserved.error), error: reserved.error };
+      if (reserved.kind === 'send' && reserved.outbox.status !== 'sent') {
+        const provider = providerFor(reserved.outbox.channel);
+        if (!provider) throw new StewardError('unavailable', `No ${reserved.outbox.channel} provider is configured`);
+        let providerMessageId: string;
+        try {
+          ({ providerMessageId } = await provider.send({
+            idempotencyKey: reserved.outbox.idempotency_key, channel: reserved.outbox.channel, to: reserved.outbox.recipient,
+            subject: reserved.outbox.subject, body: reserved.outbox.body,
+          }));
+        } catch (error) {
+          await pool.query('UPDATE outbox_messages SET last_error = $2 WHERE outreach_id = $1', [itemId, String((error as Error).message ?? error)]);
+          if (error instanceof PermanentDeliveryError) {
+            throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
+          }
+          throw error;
+        }
+        await pool.query(`UPDATE outbox_messages SET status = 'sent', sent_at = now(), provider_message_id = $2, last_error = NULL
+          WHERE outreach_id = $1 AND status <> 'sent'`, [itemId, providerMessageId]);
+      }
+      const item = await withTransaction(pool, async (db) => {
+        await db.query(`UPDATE outreach_items SET status = 'sent', sent_at = COALESCE(sent_at, now()), send_error = NULL, updated_at = now()
+          WHERE org_id = $1 AND id = $2 AND status = 'approved'`, [orgId, itemId]);
+        const sent = await requireOutreachItem(db, orgId, itemId);
+        await syncTimelineEntries(db, orgId, [{
+          contactId: sent.contactId, kind: 'outreach_sent', sourceKind: 'outreach', sourceId: itemId,
+          summary: `${sent.channel === 'email' ? `Email "${sent.subject ?? ''}"` : sent.channel === 'sms' ? 'SMS' : 'WhatsApp message'} sent`,
+          occurredAt: sent.sentAt ?? undefined,
+        }]);
+        return sent;
+      });
+      return { status: 'sent', item };
+    });
+  }
+
+  return {
+    // ---- proposals ----------------------------------------------------------------
+
+    /** Inserts the proposal when asked to, then reads it; null when an equal proposal is already open. */
+    async openProposal(input: ProposalWorkflowInput): Promise<ProposalSnapshot | null> {
+      return guarded(async () => {
+        if (input.create) {
+          const inserted = await insertProposal(pool, {
+            id: input.proposalId, orgId: input.orgId, tool: input.create.action.tool, args: input.create.action.args,
+            argsHash: input.create.action.argsHash, summary: input.create.summary, agentKey: input.create.agent,
+            proposedByUserId: input.create.proposedBy?.userId ?? null, proposedByCredentialId: input.create.proposedBy?.credentialId ?? null,
+            dedupeKey: input.create.dedupeKey, sourceRun: null, expiresAt: new Date(Date.now() + (input.ttlMs ?? DEFAULT_PROPOSAL_TTL_MS)),
+          });
+          if (!inserted) return null;
+        }
+        const row = await getProposalRow(pool, input.orgId, input.proposalId);
+        if (!row) throw new StewardError('not_found', `Proposal ${input.proposalId} was not found`);
+        return {
+          id: row.id, orgId: row.org_id, status: row.status, summary: row.summary, agent: row.agent_key,
+          action: { tool: row.tool, args: row.args, argsHash: row.args_hash }, expiresAt: row.expires_at.toISOString(),
+        };
+      });
+    },
+
+    async decideProposalRecord(orgId: string, proposalId: string, to: 'approved' | 'rejected' | 'expired', userId: string | null, reason: string | null): Promise<void> {
+      await guarded(() => decideProposal(pool, orgId, proposalId, to, userId, reason));
+    },
+
+    async recordProposalExecution(orgId: string, proposalId: string, execution: ProposalExecution): Promise<void> {
+      await guarded(() => recordProposalExecution(pool, orgId, proposalId, execution));
+    },
+
+    // ---- outreach -----------------------------------------------------------------
+
+    async loadOutreach(orgId: string, itemId: string): Promise<OutreachStep> {
+      return guarded(async () => {
+        const item = await requireOutreachItem(pool, orgId, itemId);
+        return { item, state: outreachStateOf(item, orgId) };
+      });
+    },
+
+    async editOutreachRecord(orgId: string, itemId: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel }): Promise<OutreachStep> {
+      return guarded(async () => {
+        const item = await withTransaction(pool, (db) => editOutreachContent(db, orgId, itemId, changes));
+        return { item, state: outreachStateOf(item, orgId) };
+      });
+    },
+
+    async approveOutreachRecord(orgId: string, itemId: string, version: number, userId: string): Promise<OutreachStep> {
+      return guarded(async () => {
+        const item = await withTransaction(pool, (db) => markOutreachApproved(db, orgId, itemId, version, userId));
+        return { item, state: outreachStateOf(item, orgId) };
+      });
+    },
+
+    async closeOutreachRecord(orgId: string, itemId: string, to: 'declined' | 'cancelled', userId: string, reason: string | null): Promise<OutreachStep> {
+      return guarded(async () => {
+        const item = await withTransaction(pool, (db) => closeOutreach(db, orgId, itemId, to, userId, reason));
+        return { item, state: outreachStateOf(item, orgId) };
+      });
+    },
+
+    async recordSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachStep> {
+      return guarded(async () => {
+        const item = await setSendError(orgId, itemId, error);
+        return { item, state: outreachStateOf(item, orgId) };
+      });
+    },
+
+    /**
+     * Sends an approved item exactly once. First, in one transaction: consent and
+     * allowance checks, the outbox row (unique per item) and the usage record
+     * (keyed like the outbox row), so the message is counted once however often
+     * this runs. Then the provider call, carrying the outbox key. Then the item
+     * is marked sent and put on the care timeline. A retry after a crash finds
+     * the outbox row and only repeats the provider call, with the same key.
+     */
+    async sendOutreach(orgId: string, itemId: string): Promise<SendOutcome> {
+      // Heartbeat throughout: a worker that dies mid-send stops beating, and the send is retried within seconds.
+      const ctx = Context.current();
+      const beat = setInterval(() => ctx.heartbeat(), 1000);
+      try {
+        return await sendOutreachOnce(orgId, itemId);
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
+    // ---- agents ---------------------------------------------------------------------
+
+    /**
+     * One agent run's work. Off: nothing. Propose: the proposals are inserted here
+     * (ids derived from the run and subject, so a retry inserts nothing new) and
+     * the workflow starts one proposal workflow each. Auto: plans to execute now.
+     */
+    async planAgentRun(input: { orgId: string; agentKey: string; runId: string }): Promise<{
+      autonomy: AutonomyMode;
+      proposals: Array<{ proposalId: string; summary: string }>;
+      plans: Array<{ plan: ToolPlan; summary: string; proposalId: string }>;
+      ttlMs: number;
+    }> {
+      return guarded(async () => {
+        if (!isAgentKey(input.agentKey)) throw new StewardError('not_found', `Unknown agent ${input.agentKey}`);
+        const row = await queryOne<{ autonomy: AutonomyMode }>(pool, 'SELECT autonomy FROM agents WHERE org_id = $1 AND agent_key = $2', [input.orgId, input.agentKey]);
+        const autonomy = row?.autonomy ?? 'off';
+        const ttlMs = DEFAULT_PROPOSAL_TTL_MS;
+        if (autonomy === 'off') return { autonomy, proposals: [], plans: [], ttlMs };
+        const org = await getOrgSettings(pool, input.orgId);
+        const actions = await planAgentActions(pool, org, input.agentKey);
+        const proposals: Array<{ proposalId: string; summary: string }> = [];
+        const plans: Array<{ plan: ToolPlan; summary: string; proposalId: string }> = [];
+        for (const action of actions) {
+          const tool = findTool(action.tool);
+          if (!tool) continue;
+          const proposalId = stableUuid(`${input.runId}:${action.dedupeKey}`);
+          const argsHash = actionHashOf(action.tool, action.args);
+          const inserted = await insertProposal(pool, {
+            id: proposalId, orgId: input.orgId, tool: action.tool, args: action.args, argsHash, summary: action.summary,
+            agentKey: input.agentKey, proposedByUserId: null, proposedByCredentialId: null, dedupeKey: action.dedupeKey,
+            sourceRun: input.runId, expiresAt: new Date(Date.now() + ttlMs),
+          });
+          if (!inserted) continue;
+          if (autonomy === 'propose') {
+            proposals.push({ proposalId, summary: action.summary });
+          } else {
+            // Auto: the proposal row is the record of what the agent did; it is approved by the agent itself.
+            await decideProposal(pool, input.orgId, proposalId, 'approved', null, `Carried out automatically by the ${input.agentKey} agent (auto mode)`);
+            const principal = await agentPrincipal(pool, input.orgId, input.agentKey, tool.scope);
+            plans.push({
+              proposalId, summary: action.summary,
+              plan: { tool: tool.name, module: tool.module, args: action.args, principal, policy: policyOf(tool), argsHash },
+            });
+          }
+        }
+        return { autonomy, proposals, plans, ttlMs };
+      });
+    },
+
+    async recordAgentRun(orgId: string, agentKey: string, status: string, summary: string): Promise<void> {
+      await guarded(() => recordAgentRun(pool, orgId, agentKey, status, summary));
+    },
+
+    // ---- automations ------------------------------------------------------------------
+
+    async runAutomation(input: { orgId: string; automationId: string; runId: string }): Promise<{ enabled: boolean; itemIds: string[]; skipped: number }> {
+      return guarded(async () => {
+        const automation = await getAutomation(pool, input.orgId, input.automationId);
+        if (!automation || !automation.enabled) return { enabled: false, itemIds: [], skipped: 0 };
+        const org = await getOrgSettings(pool, input.orgId);
+        const { items, skipped } = await withTransaction(pool, (db) => generateOutreachForAutomation(db, org, automation, { sourceRun: input.runId, createdByUserId: null }));
+        return { enabled: true, itemIds: items.map((item) => item.id), skipped: skipped.length };
+      });
+    },
+
+    async recordAutomationRun(orgId: string, automationId: string, status: string, generated: number): Promise<void> {
+      await guarded(() => recordAutomationRun(pool, orgId, automationId, status, generated));
+    },
+
+    // ---- schedules ----------------------------------------------------------------------
+
+    async syncAgentSchedules(orgId: string): Promise<number> {
+      return guarded(() => syncAgentSchedules(Context.current().client, pool, orgId, Context.current().info.taskQueue));
+    },
+
+    async syncAutomationSchedule(orgId: string, automationId: string): Promise<string> {
+      return guarded(() => syncAutomationSchedule(Context.current().client, pool, orgId, automationId, Context.current().info.taskQueue));
+    },
+  };
+}
+
+export type ApprovalActivities = ReturnType<typeof createApprovalActivities>;

@@ -1,0 +1,128 @@
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptions } from '@temporalio/client';
+import { agentScheduleId, automationScheduleId, type AgentRunInput, type AutomationRunInput, type AutonomyMode } from '../core/approvals';
+import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
+import { queryOne, queryRows, type Queryable } from '../db/pool';
+import { ensureAgents } from '../modules/platform/agents';
+
+/**
+ * Each agent and each pastoral automation is a Temporal Schedule: it starts
+ * agentRunWorkflow / automationRunWorkflow on an interval, skips a run while the
+ * previous one is still going, and is paused when the agent is off or the
+ * automation disabled. These functions bring a schedule in line with its row.
+ */
+
+interface DesiredSchedule {
+  scheduleId: string;
+  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow';
+  workflowId: string;
+  args: [AgentRunInput] | [AutomationRunInput];
+  everyMs: number;
+  paused: boolean;
+  note: string;
+  orgId: string;
+  kind: 'agent' | 'automation';
+}
+
+function optionsOf(desired: DesiredSchedule, taskQueue: string): ScheduleOptions {
+  return {
+    scheduleId: desired.scheduleId,
+    spec: { intervals: [{ every: desired.everyMs }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: desired.workflowType,
+      workflowId: desired.workflowId,
+      args: desired.args,
+      taskQueue,
+      typedSearchAttributes: [
+        { key: SA_ORG, value: desired.orgId },
+        { key: SA_KIND, value: desired.kind },
+        { key: SA_STATUS, value: 'running' },
+      ],
+    },
+    policies: { overlap: 'SKIP', catchupWindow: '1 minute' },
+    state: { paused: desired.paused, note: desired.note },
+    typedSearchAttributes: [{ key: SA_ORG, value: desired.orgId }, { key: SA_KIND, value: desired.kind }],
+  } as ScheduleOptions;
+}
+
+/** Creates the schedule, or updates its interval, action and paused state to match. */
+async function upsertSchedule(client: Client, desired: DesiredSchedule, taskQueue: string): Promise<'created' | 'updated'> {
+  const options = optionsOf(desired, taskQueue);
+  try {
+    await client.schedule.create(options);
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  const handle = client.schedule.getHandle(desired.scheduleId);
+  await handle.update((previous) => ({
+    ...previous,
+    spec: options.spec,
+    action: options.action,
+    policies: { ...previous.policies, overlap: 'SKIP' },
+    state: { ...previous.state, paused: desired.paused, note: desired.note },
+  } as typeof previous));
+  return 'updated';
+}
+
+async function deleteSchedule(client: Client, scheduleId: string): Promise<void> {
+  try {
+    await client.schedule.getHandle(scheduleId).delete();
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+  }
+}
+
+export function agentSchedule(orgId: string, key: string, autonomy: AutonomyMode, intervalMinutes: number): DesiredSchedule {
+  return {
+    scheduleId: agentScheduleId(orgId, key),
+    workflowType: 'agentRunWorkflow',
+    workflowId: `agent-run-${orgId}-${key}`,
+    args: [{ orgId, agentKey: key }],
+    everyMs: intervalMinutes * 60_000,
+    paused: autonomy === 'off',
+    note: autonomy === 'off' ? 'Agent is off' : `Agent runs in ${autonomy} mode`,
+    orgId,
+    kind: 'agent',
+  };
+}
+
+export async function syncAgentSchedules(client: Client, db: Queryable, orgId: string, taskQueue: string): Promise<number> {
+  await ensureAgents(db, orgId);
+  const rows = await queryRows<{ agent_key: string; autonomy: AutonomyMode; interval_minutes: number }>(db,
+    'SELECT agent_key, autonomy, interval_minutes FROM agents WHERE org_id = $1', [orgId]);
+  for (const row of rows) await upsertSchedule(client, agentSchedule(orgId, row.agent_key, row.autonomy, row.interval_minutes), taskQueue);
+  return rows.length;
+}
+
+export async function syncAutomationSchedule(client: Client, db: Queryable, orgId: string, automationId: string, taskQueue: string): Promise<'upserted' | 'deleted'> {
+  const row = await queryOne<{ enabled: boolean; interval_hours: number; deleted_at: Date | null; name: string }>(db,
+    'SELECT enabled, interval_hours, deleted_at, name FROM pastoral_automations WHERE org_id = $1 AND id = $2', [orgId, automationId]);
+  const scheduleId = automationScheduleId(orgId, automationId);
+  if (!row || row.deleted_at) {
+    await deleteSchedule(client, scheduleId);
+    return 'deleted';
+  }
+  await upsertSchedule(client, {
+    scheduleId,
+    workflowType: 'automationRunWorkflow',
+    workflowId: `automation-run-${orgId}-${automationId}`,
+    args: [{ orgId, automationId }],
+    everyMs: row.interval_hours * 3_600_000,
+    paused: !row.enabled,
+    note: row.enabled ? `Pastoral automation "${row.name}"` : `Pastoral automation "${row.name}" is disabled`,
+    orgId,
+    kind: 'automation',
+  }, taskQueue);
+  return 'upserted';
+}
+
+/** At start: every organisation's agent and automation schedules, so a fresh cluster catches up with the database. */
+export async function syncAllSchedules(client: Client, db: Queryable, taskQueue: string): Promise<{ agents: number; automations: number }> {
+  const orgs = await queryRows<{ org_id: string }>(db, 'SELECT DISTINCT org_id FROM agents');
+  let agents = 0;
+  for (const { org_id } of orgs) agents += await syncAgentSchedules(client, db, org_id, taskQueue);
+  const automations = await queryRows<{ org_id: string; id: string }>(db, 'SELECT org_id, id FROM pastoral_automations WHERE deleted_at IS NULL');
+  for (const row of automations) await syncAutomationSchedule(client, db, row.org_id, row.id, taskQueue);
+  return { agents, automations: automations.length };
+}

@@ -1,0 +1,102 @@
+import {
+  allHandlersFinished, condition, defineQuery, defineUpdate, executeChild, proxyActivities, setHandler, upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { ApprovalActivities } from '../activities/approval-activities';
+import {
+  mayDecideProposals, proposalActionWorkflowId, workflowTypeForTool, type ProposalDecision, type ProposalDecisionResult,
+  type ProposalExecution, type ProposalSnapshot, type ProposalWorkflowInput,
+} from '../core/approvals';
+import { SA_ACTOR, SA_KIND, SA_MODULE, SA_ORG, SA_STATUS, SA_TOOL } from '../core/search-attributes';
+import { errorBodyOf, stewardFailure } from './failures';
+
+/** approve or reject; the answer is definite: executed with its outcome, or refused with the reason. */
+export const decideProposalUpdate = defineUpdate<ProposalDecisionResult, [ProposalDecision]>('decideProposal');
+export const proposalStateQuery = defineQuery<ProposalSnapshot>('proposalState');
+
+const records = proxyActivities<ApprovalActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
+});
+
+/**
+ * One agent proposal: pending until an owner or admin decides, or until it
+ * expires. Approving runs the action as a child tool call with a fixed id, so
+ * it runs exactly once however often approval is attempted; rejecting never runs it.
+ */
+export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<ProposalDecisionResult> {
+  const opened = await records.openProposal(input);
+  if (!opened) throw stewardFailure('conflict', 'An equal proposal is already open');
+  const state: ProposalSnapshot = opened;
+  const setStatus = () => upsertSearchAttributes([
+    { key: SA_ORG, value: input.orgId }, { key: SA_KIND, value: 'proposal' }, { key: SA_STATUS, value: state.status },
+  ]);
+  setStatus();
+
+  let deciding = false;
+  let outcome: ProposalDecisionResult | null = state.status === 'pending' ? null : { proposalId: state.id, status: state.status, execution: null };
+
+  setHandler(proposalStateQuery, () => state);
+  setHandler(decideProposalUpdate, async (decision) => {
+    deciding = true;
+    const userId = decision.principal.userId;
+    if (decision.decision === 'reject') {
+      await records.decideProposalRecord(input.orgId, state.id, 'rejected', userId, decision.reason ?? null);
+      state.status = 'rejected';
+      setStatus();
+      outcome = { proposalId: state.id, status: 'rejected', execution: null };
+      return outcome;
+    }
+    await records.decideProposalRecord(input.orgId, state.id, 'approved', userId, decision.reason ?? null);
+    state.status = 'approved';
+    setStatus();
+    const plan = decision.plan!;
+    const workflowId = proposalActionWorkflowId(input.orgId, state.id);
+    let execution: ProposalExecution;
+    try {
+      const result = await executeChild(workflowTypeForTool(plan.tool), {
+        workflowId,
+        args: [plan],
+        typedSearchAttributes: [
+          { key: SA_ORG, value: input.orgId }, { key: SA_TOOL, value: plan.tool }, { key: SA_MODULE, value: plan.module },
+          { key: SA_ACTOR, value: plan.principal.userId },
+        ],
+      });
+      execution = { status: 'succeeded', workflowId, result };
+    } catch (error) {
+      execution = { status: 'failed', workflowId, error: errorBodyOf(error) };
+    }
+    await records.recordProposalExecution(input.orgId, state.id, execution);
+    outcome = { proposalId: state.id, status: 'approved', execution };
+    return outcome;
+  }, {
+    validator: (decision) => {
+      if (decision.principal.orgId !== input.orgId) throw stewardFailure('not_found', `Proposal ${input.proposalId} was not found`);
+      if (deciding || state.status !== 'pending') {
+        throw stewardFailure('conflict', `Proposal was already ${state.status === 'pending' ? 'being decided' : state.status}`, { details: { status: state.status } });
+      }
+      if (!mayDecideProposals(decision.principal)) {
+        throw stewardFailure('forbidden', 'Only an owner or admin credential with platform:write can decide proposals');
+      }
+      if (decision.decision === 'approve') {
+        const plan = decision.plan;
+        if (!plan || plan.tool !== state.action.tool || plan.argsHash !== state.action.argsHash || plan.principal.orgId !== input.orgId) {
+          throw stewardFailure('validation_failed', 'The approval does not match the proposed action');
+        }
+      }
+    },
+  });
+
+  if (state.status === 'pending') {
+    // Workflow time: Date.now() is deterministic here, and the time-skipping test server fast-forwards this timer.
+    const remaining = Math.max(1, Date.parse(state.expiresAt) - Date.now());
+    const decidedInTime = await condition(() => deciding, remaining);
+    if (!decidedInTime) {
+      await records.decideProposalRecord(input.orgId, state.id, 'expired', null, 'Not decided before it expired');
+      state.status = 'expired';
+      setStatus();
+      outcome = { proposalId: state.id, status: 'expired', execution: null };
+    }
+  }
+  await condition(() => outcome !== null && allHandlersFinished());
+  return outcome!;
+}
