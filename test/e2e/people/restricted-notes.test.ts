@@ -1,0 +1,58 @@
+import { Harness, type TestOrg } from '../../helpers/harness';
+
+/** Private and amber/red notes stay hidden from callers without people:safeguarding on the follow-up paths too. */
+describe('restricted notes on follow-up and edit paths', () => {
+  let harness: Harness;
+  let org: TestOrg;
+  let staffKey: string;
+  let contactId: string;
+  let openNote: string;
+  let redNote: string;
+  let privateNote: string;
+
+  beforeAll(async () => {
+    harness = await Harness.start();
+    org = await harness.createOrg();
+    staffKey = (await harness.createKey(org.orgId, ['people:read', 'people:write'], 'staff')).apiKey;
+    contactId = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Ruth', lastName: 'Care' })).contact.id;
+    const add = async (extra: Record<string, unknown>) =>
+      (await harness.call(org.apiKey, 'people_add_note', { contactId, content: 'Follow up with Ruth', followUpDate: '2031-05-01', ...extra })).note.id as string;
+    openNote = await add({});
+    redNote = await add({ confidentialityLevel: 'red', content: 'Safeguarding concern about Ruth' });
+    privateNote = await add({ privacy: 'private', content: 'Private matter for Ruth' });
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('lists only unrestricted follow-ups without safeguarding, all of them with it', async () => {
+    const staff = await harness.call(staffKey, 'people_list_pastoral_note_followups', {});
+    expect(staff.followUps.map((n: any) => n.id)).toEqual([openNote]);
+    const owner = await harness.call(org.apiKey, 'people_list_pastoral_note_followups', {});
+    expect(owner.followUps.map((n: any) => n.id).sort()).toEqual([openNote, redNote, privateNote].sort());
+  });
+
+  it.each(['people_update_note', 'people_complete_note_followup', 'people_remove_note'])('%s treats a restricted note as missing without safeguarding', async (tool) => {
+    for (const noteId of [redNote, privateNote]) {
+      const args = tool === 'people_update_note' ? { noteId, content: 'changed' } : { noteId };
+      const { body } = await harness.invoke(staffKey, tool, args);
+      expect(body.error?.code).toBe('not_found');
+    }
+    const { rows } = await harness.pool.query('SELECT content, follow_up_completed FROM notes WHERE id = ANY($1) ORDER BY content', [[redNote, privateNote]]);
+    expect(rows).toEqual([
+      { content: 'Private matter for Ruth', follow_up_completed: false },
+      { content: 'Safeguarding concern about Ruth', follow_up_completed: false },
+    ]);
+  });
+
+  it('leaves a content-free note_removed entry on the timeline after removal', async () => {
+    await harness.call(org.apiKey, 'people_complete_note_followup', { noteId: openNote });
+    await harness.call(org.apiKey, 'people_remove_note', { noteId: openNote });
+    const timeline = await harness.call(staffKey, 'people_list_care_timeline', { contactId });
+    const kinds = timeline.entries.map((e: any) => e.kind);
+    expect(kinds).toContain('note_removed');
+    expect(kinds).not.toContain('follow_up_completed');
+    expect(JSON.stringify(timeline.entries)).not.toContain('Follow up with Ruth');
+  });
+});
