@@ -7,6 +7,9 @@ import { createOAuthServer, type OAuthRateLimits } from './oauth/router';
 import { bearerAuth, invokeScopeChallenge, mcpScopeChallenge } from './middleware/auth';
 import { originGuard } from './middleware/origin';
 import { ToolCaller } from './tool-caller';
+import { ApprovalCaller } from './approvals';
+import { dashboardRouter } from './dashboard/approvals';
+import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 
 export interface AppOptions {
   pool: Pool;
@@ -31,6 +34,7 @@ export function buildApp(options: AppOptions) {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   const caller = new ToolCaller(options.temporal, options.taskQueue);
+  caller.approvals = new ApprovalCaller(options.temporal, options.pool, options.taskQueue ?? TOOL_TASK_QUEUE);
   const oauth = createOAuthServer({ pool: options.pool, publicUrl: options.publicUrl ?? FALLBACK_PUBLIC_URL, rateLimits: options.oauthRateLimits });
   const mcpAuth = [...bearerAuth(options.pool, oauth.mcpResourceMetadataUrl, oauth.provider), mcpScopeChallenge(caller, oauth.mcpResourceMetadataUrl)];
   const bridgeAuth = [...bearerAuth(options.pool, oauth.resourceMetadataUrl, oauth.provider), invokeScopeChallenge(caller, oauth.resourceMetadataUrl)];
@@ -49,6 +53,7 @@ export function buildApp(options: AppOptions) {
   app.use(express.json({ limit: '1mb' }));
   app.use(mcpRouter(caller, mcpAuth));
   app.use(agentBridgeRouter(caller, bridgeAuth));
+  app.use(dashboardRouter({ pool: options.pool, caller }));
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'No such endpoint' } });

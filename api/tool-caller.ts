@@ -9,8 +9,10 @@ import type { ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, toolCallWorkflowId } from '../core/workflow-ids';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { policyOf, type AnyTool } from '../modules/tool';
+import { APPROVAL_ROUTES, workflowTypeForTool } from '../core/approvals';
+import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
 
-export interface CallOptions {
+export interface CallOptions extends ApprovalWaitOptions {
   idempotencyKey?: string;
 }
 
@@ -71,6 +73,9 @@ export function memoOf(plan: ToolPlan): Record<string, unknown> {
 export class ToolCaller {
   constructor(private readonly client: Client, private readonly taskQueue: string = TOOL_TASK_QUEUE) {}
 
+  /** Set by buildApp: carries out approval decisions and gated tools. */
+  approvals?: ApprovalCaller;
+
   resolve(principal: Principal, toolName: string, rawArgs: unknown): { tool: AnyTool; args: Record<string, unknown> } {
     const tool = findTool(toolName);
     if (!tool) {
@@ -103,10 +108,16 @@ export class ToolCaller {
 
   async call(principal: Principal, toolName: string, rawArgs: unknown, options: CallOptions = {}): Promise<unknown> {
     const { tool, args } = this.resolve(principal, toolName, rawArgs);
+    // Decisions and gated tools belong to the approval workflows (api/approvals.ts); never run them as plain calls.
+    if (APPROVAL_ROUTES[tool.name]) {
+      if (!this.approvals) throw new StewardError('unavailable', `${tool.name} needs the approval service, which this server has not enabled`);
+      return this.approvals.call(principal, tool, args, options);
+    }
     const plan = this.planFor(principal, tool, args);
     const handle = await this.start(plan, options.idempotencyKey);
     try {
-      return await handle.result();
+      const result = await handle.result();
+      return args.awaitDecision === true && this.approvals ? await this.approvals.awaitOutreach(principal, result, options) : result;
     } catch (error) {
       if (error instanceof WorkflowFailedError) throw errorFromFailure(error);
       throw error;
@@ -121,7 +132,7 @@ export class ToolCaller {
     }
     const workflowId = toolCallWorkflowId(plan.principal.orgId, idempotencyKey ?? randomUUID());
     try {
-      return await this.client.workflow.start('toolCallWorkflow', {
+      return await this.client.workflow.start(workflowTypeForTool(plan.tool), {
         taskQueue: this.taskQueue,
         workflowId,
         args: [plan],

@@ -11,6 +11,8 @@ import { createPool } from '../db/pool';
 import { ensureWorkflowBundle } from '../worker/bundle';
 import { createStewardWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/search-attributes';
+import { bootstrapSchedules } from '../worker/schedules';
+import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 import { startDevServer, type DevServer } from './lib/temporal-dev-server';
 
 /**
@@ -58,6 +60,7 @@ async function main() {
   const connection = await Connection.connect({ address: temporalAddress });
   await ensureSearchAttributes(connection, TEMPORAL_NAMESPACE);
   const temporal = new Client({ connection, namespace: TEMPORAL_NAMESPACE });
+  await bootstrapSchedules(connection, TEMPORAL_NAMESPACE, pool, TOOL_TASK_QUEUE);
 
   const bundlePath = await ensureWorkflowBundle();
   const { worker } = await createStewardWorker({ address: temporalAddress, namespace: TEMPORAL_NAMESPACE, pool, bundlePath });

@@ -5,6 +5,8 @@ import { createPool } from '../db/pool';
 import { ensureWorkflowBundle } from './bundle';
 import { createStewardWorker } from './create-worker';
 import { ensureSearchAttributes } from './search-attributes';
+import { bootstrapSchedules } from './schedules';
+import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 
 /** `npm run worker`: one worker process; run as many as load needs. */
 async function main() {
@@ -13,10 +15,14 @@ async function main() {
   const address = resolveTemporalAddress();
   const connection = await Connection.connect({ address });
   await ensureSearchAttributes(connection, TEMPORAL_NAMESPACE);
+  // STEWARD_TASK_QUEUE lets separate deployments (and tests) run workers on their own queue.
+  const taskQueue = process.env.STEWARD_TASK_QUEUE || TOOL_TASK_QUEUE;
+  await bootstrapSchedules(connection, TEMPORAL_NAMESPACE, pool, taskQueue);
   await connection.close();
-  const bundlePath = await ensureWorkflowBundle();
-  const { worker } = await createStewardWorker({ address, namespace: TEMPORAL_NAMESPACE, pool, bundlePath });
-  console.log(`worker polling ${address} (${TEMPORAL_NAMESPACE})`);
+  // STEWARD_WORKFLOW_BUNDLE names a prebuilt bundle to load instead of building one.
+  const bundlePath = process.env.STEWARD_WORKFLOW_BUNDLE || (await ensureWorkflowBundle());
+  const { worker } = await createStewardWorker({ address, namespace: TEMPORAL_NAMESPACE, pool, bundlePath, taskQueue });
+  console.log(`worker polling ${address} (${TEMPORAL_NAMESPACE}, queue ${taskQueue})`);
   await worker.run();
   await pool.end();
 }

@@ -1,7 +1,8 @@
 import express, { type Request, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalWaitOptions } from '../approvals';
 import type { Principal } from '../../core/principal';
 import { permittedTools } from '../../modules/catalogue';
 import { mcpToolOf, parseToolsets, selectTools } from '../../modules/surfaces';
@@ -43,6 +44,27 @@ function idempotencyKeyOf(req: Request, meta: Record<string, unknown> | undefine
   return typeof header === 'string' ? header : undefined;
 }
 
+/** Default time a tools/call waits for a human decision before answering approval_required (override: _meta.approvalWaitMs). */
+const APPROVAL_WAIT_MS = Number(process.env.STEWARD_MCP_APPROVAL_WAIT_MS ?? 20_000);
+
+/**
+ * A call that waits for a person (a gated tool, awaitDecision) waits within the
+ * caller's budget and, when the request carries a progressToken, sends
+ * notifications/progress meanwhile so the client knows it is not hung.
+ */
+function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: ServerNotification) => Promise<void>): ApprovalWaitOptions {
+  const requested = meta?.approvalWaitMs;
+  const approvalWaitMs = typeof requested === 'number' && Number.isFinite(requested) && requested >= 0 ? requested : APPROVAL_WAIT_MS;
+  const progressToken = meta?.progressToken as string | number | undefined;
+  if (progressToken === undefined) return { approvalWaitMs };
+  return {
+    approvalWaitMs,
+    progressIntervalMs: Number(process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS ?? 2000),
+    onProgress: (p) => send({ method: 'notifications/progress', params: { progressToken, progress: p.elapsedMs, total: p.budgetMs, message: p.message } })
+      .catch(() => undefined),
+  };
+}
+
 function buildServer(req: Request, principal: Principal, caller: ToolCaller): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
@@ -50,10 +72,13 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller): Se
   });
   const { toolsets } = parseToolsets(req.query.toolsets);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsListFor(principal, toolsets) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     try {
-      const key = idempotencyKeyOf(req, request.params._meta as Record<string, unknown> | undefined);
-      return successResult(await caller.call(principal, request.params.name, request.params.arguments ?? {}, { idempotencyKey: key }));
+      const meta = request.params._meta as Record<string, unknown> | undefined;
+      const key = idempotencyKeyOf(req, meta);
+      return successResult(await caller.call(principal, request.params.name, request.params.arguments ?? {}, {
+        idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification),
+      }));
     } catch (error) {
       return errorResult(error);
     }

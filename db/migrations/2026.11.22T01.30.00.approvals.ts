@@ -2,7 +2,8 @@ import type { Migration } from './index';
 
 /**
  * Human approval: agent proposals, pastoral outreach and its outbox, autonomous
- * agents, pastoral automations, contact merges and staff dashboard sessions.
+ * agents, pastoral automations and contact merges (the staff dashboard signs in
+ * with the OAuth server's browser session).
  * The rows are the record; each proposal and outreach item also has a
  * workflow (proposal-<id>, outreach-<id>) that serialises its decisions.
  */
@@ -128,18 +129,8 @@ CREATE TABLE contact_merges (
   created_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (org_id, merged_contact_id)
 );
-
--- Staff sign-in for /dashboard: only the sha-256 of the cookie value is kept.
-CREATE TABLE dashboard_sessions (
-  token_hash text PRIMARY KEY,
-  user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-  org_id uuid NOT NULL REFERENCES organisations(id) ON DELETE CASCADE,
-  csrf_token text NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  expires_at timestamptz NOT NULL
-);
 `,
   down: `
-DROP TABLE dashboard_sessions, contact_merges, outbox_messages, outreach_items, pastoral_automations, proposals, agents;
+DROP TABLE contact_merges, outbox_messages, outreach_items, pastoral_automations, proposals, agents;
 `,
 };

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import {
+  WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle,
+} from '@temporalio/client';
+import {
+  APPROVAL_ROUTES, DEFAULT_PROPOSAL_TTL_MS, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalWorkflowId,
+  type ApprovalRoute, type OutreachDecision, type ProposalDecision, type ProposalDecisionResult, type ProposalWorkflowInput,
+} from '../core/approvals';
+import { StewardError, isErrorCode } from '../core/errors';
+import type { Principal } from '../core/principal';
+import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
+import type { Pool } from '../db/pool';
+import { findTool } from '../modules/catalogue';
+import { getOutreachItem, type OutreachItem } from '../modules/people/outreach';
+import { actionHashOf, getProposalRow, stableUuid } from '../modules/platform/proposals';
+import { policyOf, type AnyTool } from '../modules/tool';
+
+/** Progress while a call waits for a person (MCP sends these as notifications/progress). */
+export interface ApprovalProgress {
+  elapsedMs: number;
+  budgetMs: number;
+  message: string;
+}
+
+export interface ApprovalWaitOptions {
+  /** How long the caller is willing to wait for a human decision; 0 answers approval_required at once. */
+  approvalWaitMs?: number;
+  onProgress?: (progress: ApprovalProgress) => Promise<void> | void;
+  progressIntervalMs?: number;
+}
+
+/** How long an approve waits to report how the send went before answering with the approved item. */
+const SEND_WAIT_MS = Number(process.env.STEWARD_SEND_WAIT_MS ?? 15_000);
+const MAX_WAIT_MS = 10 * 60_000;
+
+const sleep = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms));
+
+/**
+ * Waits for `work` for at most `budgetMs`, reporting progress every interval.
+ * Resolves with the value, or 'timeout' when the budget ran out first.
+ */
+export async function waitWithProgress<T>(work: Promise<T>, options: ApprovalWaitOptions, message: string): Promise<T | 'timeout'> {
+  const budgetMs = Math.min(Math.max(0, options.approvalWaitMs ?? 0), MAX_WAIT_MS);
+  if (budgetMs === 0) return Promise.race([work, Promise.resolve('timeout' as const)]);
+  const started = Date.now();
+  const interval = Math.max(100, options.progressIntervalMs ?? 2000);
+  let done = false;
+  const ticker = (async () => {
+    while (!done) {
+      const elapsedMs = Date.now() - started;
+      if (elapsedMs >= budgetMs) return 'timeout' as const;
+      await options.onProgress?.({ elapsedMs, budgetMs, message });
+      await sleep(Math.min(interval, budgetMs - elapsedMs));
+    }
+    return 'timeout' as const;
+  })();
+  try {
+    return await Promise.race([work, ticker]);
+  } finally {
+    done = true;
+  }
+}
+
+function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
+  let current: unknown = error;
+  while (current) {
+    const failure = current as { type?: unknown; message?: string; details?: unknown[] };
+    if (typeof failure.type === 'string' && Array.isArray(failure.details) && failure.details[0] && typeof failure.details[0] === 'object') {
+      const body = failure.details[0] as { code?: string; message?: string };
+      if (body.code && body.message) return StewardError.fromBody(body as never);
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Tool calls that belong to the approval workflows: decisions become Temporal
+ * updates on proposal-<id> / outreach-<id>; gated tools become proposals; a
+ * call that must wait for a person waits within the caller's budget, then
+ * answers approval_required with the id and how to check on it.
+ */
+export class ApprovalCaller {
+  constructor(private readonly client: Client, private readonly pool: Pool, private readonly taskQueue: string) {}
+
+  routeOf(toolName: string): ApprovalRoute | undefined {
+    return APPROVAL_ROUTES[toolName];
+  }
+
+  async call(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalWaitOptions & { idempotencyKey?: string }): Promise<unknown> {
+    const route = this.routeOf(tool.name);
+    if (!route) throw new Error(`${tool.name} is not an approval tool`);
+    if (route.kind === 'gated') return this.propose(principal, tool, args, options);
+    if (route.target === 'proposal') return this.decideProposal(principal, String(args.proposalId), route.decision, args);
+    return this.decideOutreach(principal, String(args.outreachId), route.decision, args);
+  }
+
+  // ---- proposals ------------------------------------------------------------------
+
+  private async decideProposal(principal: Principal, proposalId: string, decision: 'approve' | 'reject', args: Record<string, unknown>): Promise<ProposalDecisionResult> {
+    const row = await getProposalRow(this.pool, principal.orgId, proposalId);
+    if (!row) throw new StewardError('not_found', `Proposal ${proposalId} was not found`, { hint: 'platform_pending_proposals lists open proposals.' });
+    if (!mayDecideProposals(principal)) {
+      throw new StewardError('forbidden', 'Only an owner or admin credential with platform:write can approve or reject proposals', {
+        details: { proposalId, role: principal.role },
+      });
+    }
+    const payload: ProposalDecision = { decision, principal, reason: typeof args.reason === 'string' ? args.reason : undefined };
+    if (decision === 'approve') {
+      const action = findTool(row.tool);
+      if (!action) throw new StewardError('conflict', `The proposed tool ${row.tool} no longer exists`);
+      if (!principal.scopes.includes(action.scope)) {
+        throw new StewardError('insufficient_scope', `Approving runs ${action.name}, which needs ${action.scope}; this credential does not hold it`, {
+          details: { requiredScope: action.scope },
+        });
+      }
+      payload.plan = { tool: action.name, module: action.module, args: row.args, principal, policy: policyOf(action), argsHash: row.args_hash };
+    }
+    if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);
+    const handle = this.client.workflow.getHandle(proposalWorkflowId(proposalId));
+    try {
+      return await handle.executeUpdate<ProposalDecisionResult, [ProposalDecision]>('decideProposal', { args: [payload] });
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw stewardErrorOfUpdate(error) ?? error;
+      const again = await getProposalRow(this.pool, principal.orgId, proposalId);
+      if (again && again.status !== 'pending') throw this.alreadyDecided(proposalId, again.status);
+      throw error;
+    }
+  }
+
+  private alreadyDecided(proposalId: string, status: string): StewardError {
+    return new StewardError('conflict', `Proposal was already ${status}`, {
+      details: { proposalId, status }, hint: 'platform_get_proposal shows the decision and, for an approval, its outcome.',
+    });
+  }
+
+  /** A gated tool: the call becomes a proposal for an owner or admin, and waits for the decision within the budget. */
+  private async propose(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalWaitOptions & { idempotencyKey?: string }): Promise<unknown> {
+    const plan = { tool: tool.name, args };
+    const proposalId = options.idempotencyKey ? stableUuid(`${principal.orgId}:${tool.name}:${options.idempotencyKey}`) : randomUUID();
+    const input: ProposalWorkflowInput = {
+      orgId: principal.orgId,
+      proposalId,
+      ttlMs: DEFAULT_PROPOSAL_TTL_MS,
+      create: {
+        action: { tool: plan.tool, args, argsHash: actionHashOf(plan.tool, args) },
+        summary: typeof args.actionSummary === 'string' && args.actionSummary ? args.actionSummary : `${tool.title}: ${JSON.stringify(args).slice(0, 300)}`,
+        agent: null,
+        proposedBy: { userId: principal.userId, credentialId: principal.credentialId },
+        dedupeKey: null,
+      },
+    };
+    let handle: WorkflowHandle;
+    try {
+      handle = await this.client.workflow.start('proposalWorkflow', {
+        taskQueue: this.taskQueue,
+        workflowId: proposalWorkflowId(proposalId),
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [{ key: SA_ORG, value: principal.orgId }, { key: SA_KIND, value: 'proposal' }, { key: SA_STATUS, value: 'pending' }],
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      handle = this.client.workflow.getHandle(proposalWorkflowId(proposalId));
+    }
+    const outcome = await waitWithProgress(handle.result() as Promise<ProposalDecisionResult>, options,
+      `Waiting for an owner or admin to approve ${tool.name} (proposal ${proposalId})`);
+    if (outcome === 'timeout') {
+      throw new StewardError('approval_required', `${tool.name} needs approval by an owner or admin; proposal ${proposalId} is pending`, {
+        details: {
+          proposalId, workflowId: proposalWorkflowId(proposalId), status: 'pending',
+          check: { tool: 'platform_get_proposal', arguments: { proposalId } }, approveAt: '/dashboard/approvals',
+        },
+        hint: `Tell the user it awaits approval. Check with platform_get_proposal {"proposalId":"${proposalId}"}; an owner or admin decides with platform_approve_proposal / platform_reject_proposal or at /dashboard/approvals.`,
+      });
+    }
+    return this.resultOfDecision(outcome);
+  }
+
+  private resultOfDecision(outcome: ProposalDecisionResult): unknown {
+    if (outcome.status === 'approved' && outcome.execution?.status === 'succeeded') return outcome.execution.result;
+    if (outcome.status === 'approved' && outcome.execution?.error) {
+      const body = outcome.execution.error;
+      throw new StewardError(isErrorCode(body.code) ? body.code : 'internal_error', body.message, {
+        ...(body.hint ? { hint: body.hint } : {}), details: { proposalId: outcome.proposalId, workflowId: outcome.execution.workflowId },
+      });
+    }
+    throw new StewardError('forbidden', `The proposal was ${outcome.status}; the action was not carried out`, {
+      details: { proposalId: outcome.proposalId, status: outcome.status },
+    });
+  }
+
+  // ---- outreach -------------------------------------------------------------------
+
+  private async decideOutreach(
+    principal: Principal, outreachId: string, decision: OutreachDecision['decision'], args: Record<string, unknown>,
+  ): Promise<{ item: OutreachItem }> {
+    const item = await getOutreachItem(this.pool, principal.orgId, outreachId);
+    if (!item) throw new StewardError('not_found', `Outreach item ${outreachId} was not found`, { hint: 'people_list_pending_outreach lists the queue.' });
+    if (!mayDecideOutreach(principal)) {
+      throw new StewardError('forbidden', 'Only owners, admins and staff holding people:write can decide pastoral messages', { details: { role: principal.role } });
+    }
+    const payload: OutreachDecision = {
+      decision, principal,
+      contentVersion: typeof args.contentVersion === 'number' ? args.contentVersion : undefined,
+      reason: typeof args.reason === 'string' ? args.reason : undefined,
+    };
+    if (decision === 'edit') {
+      payload.changes = {};
+      if (args.subject !== undefined) payload.changes.subject = args.subject as string | null;
+      if (typeof args.body === 'string') payload.changes.body = args.body;
+      if (typeof args.channel === 'string') payload.changes.channel = args.channel as 'email';
+    }
+    const handle = await this.outreachHandle(principal.orgId, item);
+    try {
+      if (decision !== 'approve') return { item: await handle.executeUpdate<OutreachItem, [OutreachDecision]>('outreachDecision', { args: [payload] }) };
+      // Approval returns once the send has been tried (sent, or approved with the reason it could not go), or after a short wait.
+      const update = await handle.startUpdate<OutreachItem, [OutreachDecision]>('outreachDecision', { args: [payload], waitForStage: 'ACCEPTED' });
+      const outcome = await Promise.race([update.result(), sleep(SEND_WAIT_MS)]);
+      if (outcome !== 'timeout') return { item: outcome };
+      return { item: (await getOutreachItem(this.pool, principal.orgId, outreachId))! };
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw stewardErrorOfUpdate(error) ?? error;
+      const now = await getOutreachItem(this.pool, principal.orgId, outreachId);
+      if (now && ['sent', 'declined', 'cancelled'].includes(now.status)) {
+        throw new StewardError('conflict', now.status === 'sent' ? 'The message has already been sent' : `The message is already ${now.status}`, {
+          details: { outreachId, status: now.status },
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** The item's workflow; one is started if an open item somehow lacks it (its start is idempotent). */
+  private async outreachHandle(orgId: string, item: OutreachItem): Promise<WorkflowHandle> {
+    const workflowId = outreachWorkflowId(item.id);
+    if (item.status === 'pending_review' || item.status === 'approved') {
+      try {
+        await this.client.workflow.start('outreachWorkflow', {
+          taskQueue: this.taskQueue, workflowId, args: [{ orgId, itemId: item.id }], workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'outreach' }, { key: SA_STATUS, value: item.status }],
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    }
+    return this.client.workflow.getHandle(workflowId);
+  }
+
+  /** people_create_outreach with awaitDecision: wait for the item's workflow to finish within the budget. */
+  async awaitOutreach(principal: Principal, result: unknown, options: ApprovalWaitOptions): Promise<unknown> {
+    const item = (result as { item?: OutreachItem }).item;
+    if (!item) return result;
+    const handle = this.client.workflow.getHandle(outreachWorkflowId(item.id));
+    const outcome = await waitWithProgress(handle.result() as Promise<OutreachItem>, options, `Waiting for a person to review the message to ${item.contactName}`);
+    if (outcome !== 'timeout') return { item: outcome };
+    const current = (await getOutreachItem(this.pool, principal.orgId, item.id)) ?? item;
+    throw new StewardError('approval_required', `The message to ${item.contactName} is waiting for approval (outreach ${item.id}, ${current.status})`, {
+      details: {
+        outreachId: item.id, workflowId: outreachWorkflowId(item.id), status: current.status, contentVersion: current.contentVersion,
+        check: { tool: 'people_get_outreach_item', arguments: { outreachId: item.id } }, approveAt: '/dashboard/approvals',
+      },
+      hint: `Tell the user it awaits approval. Check with people_get_outreach_item {"outreachId":"${item.id}"}; staff approve it with people_approve_outreach or at /dashboard/approvals.`,
+    });
+  }
+}
