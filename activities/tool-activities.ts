@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { ZodError } from 'zod';
 import type { MeteredFeature } from '../core/billing';
 import { StewardError } from '../core/errors';
 import type { ToolPlan } from '../core/tool-plan';
@@ -10,10 +11,34 @@ import { getOrgSettings } from '../modules/platform/orgs';
 import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 
-/** Expected failures cross into the workflow as non-retryable ApplicationFailures typed by their stable code. */
+/**
+ * Postgres errors that no retry can cure: bad data (class 22), a NOT NULL or CHECK
+ * violation, and statement errors (class 42). Unique and foreign-key violations,
+ * serialization failures, deadlocks and lost connections stay retryable: a race
+ * that caused them may be gone on the next attempt.
+ */
+export function isDeterministicDatabaseError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return false;
+  return code.startsWith('22') || code.startsWith('42') || code === '23502' || code === '23514';
+}
+
+/**
+ * Expected failures cross into the workflow as non-retryable ApplicationFailures typed by their stable code.
+ * Bugs that would fail the same way on every attempt (a result that breaks the tool's output schema,
+ * a deterministic database error) fail at once as internal_error, without their details, instead of
+ * holding the caller through every retry.
+ */
 export function toFailure(error: unknown): unknown {
   if (error instanceof StewardError) {
     return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [error.toBody()] });
+  }
+  if (error instanceof ZodError || isDeterministicDatabaseError(error)) {
+    console.error('tool activity failed deterministically:', error instanceof ZodError ? 'output did not match its schema' : (error as Error).message);
+    const body = new StewardError('internal_error', 'The tool call failed unexpectedly', {
+      hint: 'This is a fault on our side, not in your arguments; retrying will not help.',
+    }).toBody();
+    return ApplicationFailure.create({ type: 'internal_error', message: body.message, nonRetryable: true, details: [body] });
   }
   return error;
 }

@@ -30,7 +30,13 @@ export function argsHashOf(tool: string, args: unknown): string {
 }
 
 function issuesOf(error: z.ZodError) {
-  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(arguments)', message: issue.message }));
+  return error.issues.flatMap((issue) => {
+    // An unknown key's path is the key itself, so a client can point at the offending field.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: 'Unknown argument; not part of this tool\'s input schema' }));
+    }
+    return [{ path: issue.path.join('.') || '(arguments)', message: issue.message }];
+  });
 }
 
 export function validationError(toolName: string, error: z.ZodError): StewardError {
@@ -97,9 +103,13 @@ export class ToolCaller {
     if (isInvokeApiTool(outer.toolName)) {
       throw new StewardError('use_invoke_bridge', `${outer.toolName} is a route bridge; call it directly, not through platform_execute_workflow_tool`);
     }
-    const inner = this.resolve(principal, outer.toolName, outer.arguments);
-    if (inner.tool.dispatch) throw new StewardError('validation_failed', 'platform_execute_workflow_tool cannot run itself');
-    return inner;
+    // Checked before resolving: resolve() unwraps a nested dispatch tool, so afterwards it could no longer be seen.
+    if (findTool(outer.toolName)?.dispatch) {
+      throw new StewardError('validation_failed', 'platform_execute_workflow_tool cannot run itself', {
+        issues: [{ path: 'toolName', message: 'must name a workflow tool other than platform_execute_workflow_tool' }],
+      });
+    }
+    return this.resolve(principal, outer.toolName, outer.arguments);
   }
 
   planFor(principal: Principal, tool: AnyTool, args: Record<string, unknown>): ToolPlan {
