@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { ALL_SCOPES } from '../../core/scopes';
+import { allModules, allTools, findTool, isInvokeApiTool, permittedTools } from '../../modules/catalogue';
+import { inputSchemaOf, outputSchemaOf } from '../../modules/schema';
+import {
+  annotationsOf, catalogueCounts, httpMethodOf, manifestEntryOf, mcpToolOf, openAiFunctionOf, parseToolsets, selectTools,
+} from '../../modules/surfaces';
+import { defineTool, type AnyTool } from '../../modules/tool';
+
+const tools = allTools();
+const byName = tools.map((tool) => [tool.name, tool] as const);
+
+describe('catalogue invariants', () => {
+  it('is not empty and holds the tools of issue 2', () => {
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining([
+      'platform_overview', 'platform_list_tools', 'platform_search_tools', 'platform_inspect_tools', 'platform_session_tools',
+      'platform_execute_workflow_tool', 'platform_usage', 'people_create_contact', 'people_get_contact', 'people_search_contacts',
+      'people_list_contacts', 'people_update_contact', 'people_delete_contact', 'people_add_note', 'people_list_notes',
+      'people_list_care_timeline',
+    ]));
+  });
+
+  it('has unique names', () => {
+    const names = tools.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('findTool finds every tool by name and nothing else', () => {
+    for (const tool of tools) expect(findTool(tool.name)).toBe(tool);
+    expect(findTool('people_fly_to_moon')).toBeUndefined();
+  });
+
+  it('allModules lists exactly the modules tools declare', () => {
+    expect(new Set(allModules())).toEqual(new Set(tools.map((t) => t.module)));
+    expect(allModules().length).toBe(new Set(allModules()).size);
+  });
+
+  it.each(byName)('%s: snake_case name prefixed by its module', (_name, tool) => {
+    expect(tool.module).toMatch(/^[a-z][a-z0-9]*$/);
+    expect(tool.name).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/);
+    expect(tool.name.startsWith(`${tool.module}_`)).toBe(true);
+  });
+
+  it.each(byName)('%s: has a title, a real description, an effect and a known scope', (_name, tool) => {
+    expect(tool.title.trim().length).toBeGreaterThanOrEqual(5);
+    expect(tool.description.trim().length).toBeGreaterThanOrEqual(40);
+    expect(tool.description).not.toBe(tool.title);
+    expect(['read', 'write', 'send']).toContain(tool.effect);
+    expect(ALL_SCOPES as readonly string[]).toContain(tool.scope);
+    expect(typeof tool.run).toBe('function');
+    expect(typeof tool.listed).toBe('boolean');
+  });
+
+  it.each(byName)('%s: read tools need a :read scope; writes never do', (_name, tool) => {
+    if (tool.effect === 'read') expect(tool.scope.endsWith(':read')).toBe(true);
+    if (tool.effect !== 'read' && tool.name !== 'platform_execute_workflow_tool') expect(tool.scope.endsWith(':read')).toBe(false);
+  });
+
+  it.each(byName)('%s: input JSON Schema is a plain object schema both MCP and OpenAI accept', (_name, tool) => {
+    const schema = inputSchemaOf(tool);
+    expect(schema.type).toBe('object');
+    for (const combinator of ['anyOf', 'oneOf', 'allOf', 'not', 'enum', '$ref']) expect(schema).not.toHaveProperty(combinator);
+    expect(schema).toHaveProperty('properties');
+    expect(typeof schema.properties).toBe('object');
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema).not.toHaveProperty('$schema');
+    // Every required name is a declared property.
+    const required = (schema.required ?? []) as string[];
+    for (const name of required) expect(Object.keys(schema.properties as object)).toContain(name);
+    // Serialisable as JSON without loss (no functions, no undefined).
+    expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
+  });
+
+  it.each(byName)('%s: output JSON Schema is an object schema (MCP outputSchema)', (_name, tool) => {
+    const schema = outputSchemaOf(tool);
+    expect(schema.type).toBe('object');
+    for (const combinator of ['anyOf', 'oneOf', 'allOf', 'not']) expect(schema).not.toHaveProperty(combinator);
+  });
+
+  it.each(byName)('%s: input schema rejects unknown keys', (_name, tool) => {
+    const parsed = tool.input.safeParse({ surely_not_an_argument: 1 });
+    expect(parsed.success).toBe(false);
+    const issues = parsed.error!.issues;
+    expect(issues.some((issue) => issue.code === 'unrecognized_keys' && (issue as { keys: string[] }).keys.includes('surely_not_an_argument'))).toBe(true);
+  });
+
+  it.each(byName)('%s: input schema rejects non-objects', (_name, tool) => {
+    expect(tool.input.safeParse('text').success).toBe(false);
+    expect(tool.input.safeParse([]).success).toBe(false);
+    expect(tool.input.safeParse(null).success).toBe(false);
+  });
+
+  it.each(byName)('%s: metered tools name a write effect and positive units', (_name, tool) => {
+    if (!tool.meter) return;
+    expect(tool.effect).not.toBe('read');
+    expect(tool.meter.units).toBeGreaterThan(0);
+  });
+
+  it('no catalogue tool is an invoke-api route bridge except by that name pattern', () => {
+    expect(isInvokeApiTool('people_invoke_api_read')).toBe(true);
+    expect(isInvokeApiTool('platform_invoke_dashboard_api_write')).toBe(true);
+    expect(isInvokeApiTool('people_create_contact')).toBe(false);
+  });
+
+  it('permittedTools filters by scope', () => {
+    const readers = permittedTools(['people:read']);
+    expect(readers.length).toBeGreaterThan(0);
+    expect(readers.every((t) => t.scope === 'people:read')).toBe(true);
+    expect(permittedTools([])).toEqual([]);
+    expect(permittedTools([...ALL_SCOPES])).toHaveLength(tools.length);
+  });
+
+  it('catalogueCounts are derived from allTools', () => {
+    const counts = catalogueCounts();
+    expect(counts.tools).toBe(tools.length);
+    expect(counts.listed).toBe(tools.filter((t) => t.listed).length);
+    expect(Object.values(counts.byModule).reduce((a, b) => a + b, 0)).toBe(tools.length);
+  });
+
+  it('schemas have not changed silently', () => {
+    const snapshot = tools.map((tool) => ({
+      name: tool.name,
+      scope: tool.scope,
+      effect: tool.effect,
+      inputSchema: inputSchemaOf(tool),
+      outputSchema: outputSchemaOf(tool),
+    }));
+    expect(snapshot).toMatchSnapshot();
+  });
+});
+
+describe('surfaces', () => {
+  const base = {
+    module: 'demo',
+    title: 'Demo tool',
+    description: 'A demo tool used only by the surfaces unit tests, never registered.',
+    input: z.object({ a: z.string() }).strict(),
+    output: z.object({}).strict(),
+    run: async () => ({}),
+  };
+  const read = defineTool({ ...base, name: 'demo_read_thing', scope: 'people:read', effect: 'read', listed: true, destructive: true });
+  const write = defineTool({ ...base, name: 'demo_write_thing', scope: 'people:write', effect: 'write', listed: false });
+  const destroy = defineTool({ ...base, name: 'demo_delete_thing', scope: 'people:write', effect: 'write', listed: false, destructive: true, idempotent: true });
+  const send = defineTool({ ...base, name: 'demo_send_thing', module: 'other', scope: 'channels:send', effect: 'send', listed: false });
+
+  it('read tools are read-only, never destructive, idempotent, closed-world', () => {
+    expect(annotationsOf(read)).toEqual({ title: 'Demo tool', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+  });
+
+  it('write tools default to non-destructive, non-idempotent; flags override', () => {
+    expect(annotationsOf(write)).toEqual({ title: 'Demo tool', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(annotationsOf(destroy)).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+  });
+
+  it('send tools reach the open world', () => {
+    expect(annotationsOf(send)).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+  });
+
+  it('catalogue annotations follow the effects', () => {
+    expect(annotationsOf(findTool('people_get_contact')!)).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(annotationsOf(findTool('people_delete_contact')!)).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(annotationsOf(findTool('people_update_contact')!)).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    expect(annotationsOf(findTool('people_create_contact')!)).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+  });
+
+  it('GET for reads, POST otherwise', () => {
+    expect(httpMethodOf(read)).toBe('GET');
+    expect(httpMethodOf(write)).toBe('POST');
+    expect(httpMethodOf(send)).toBe('POST');
+  });
+
+  it('MCP, OpenAI and manifest forms carry the same schema', () => {
+    const tool = findTool('people_create_contact')!;
+    const mcp = mcpToolOf(tool);
+    expect(mcp).toMatchObject({ name: tool.name, title: tool.title, description: tool.description });
+    expect(mcp.inputSchema).toEqual(inputSchemaOf(tool));
+    expect(mcp.outputSchema).toEqual(outputSchemaOf(tool));
+    const openai = openAiFunctionOf(tool);
+    expect(openai).toEqual({ type: 'function', function: { name: tool.name, description: tool.description, parameters: inputSchemaOf(tool) } });
+    const manifest = manifestEntryOf(tool);
+    expect(manifest).toMatchObject({ name: tool.name, module: 'people', scope: 'people:write', effect: 'write', method: 'POST', metered: { feature: 'contacts', units: 1 } });
+    expect(manifestEntryOf(findTool('people_get_contact')!).metered).toBeNull();
+  });
+
+  describe('selectTools', () => {
+    const all: AnyTool[] = [read, write, destroy, send];
+    it('default shows only listed tools', () => {
+      expect(selectTools(all, 'default').map((t) => t.name)).toEqual(['demo_read_thing']);
+    });
+    it('all shows everything', () => {
+      expect(selectTools(all, 'all').map((t) => t.name)).toEqual(all.map((t) => t.name));
+    });
+    it('a toolset adds its whole module to the listed tools', () => {
+      expect(selectTools(all, ['other']).map((t) => t.name)).toEqual(['demo_read_thing', 'demo_send_thing']);
+      expect(selectTools(all, ['demo']).map((t) => t.name)).toEqual(['demo_read_thing', 'demo_write_thing', 'demo_delete_thing']);
+      expect(selectTools(all, []).map((t) => t.name)).toEqual(['demo_read_thing']);
+    });
+  });
+
+  describe('parseToolsets', () => {
+    it('no value or blank means the default list', () => {
+      expect(parseToolsets(undefined)).toEqual({ toolsets: 'default', unknown: [] });
+      expect(parseToolsets('')).toEqual({ toolsets: 'default', unknown: [] });
+      expect(parseToolsets('   ')).toEqual({ toolsets: 'default', unknown: [] });
+      expect(parseToolsets(['people'])).toEqual({ toolsets: 'default', unknown: [] });
+    });
+    it('all wins over anything else', () => {
+      expect(parseToolsets('all')).toEqual({ toolsets: 'all', unknown: [] });
+      expect(parseToolsets('people,all')).toEqual({ toolsets: 'all', unknown: [] });
+    });
+    it('splits, trims and reports unknown toolsets', () => {
+      expect(parseToolsets(' people , platform ')).toEqual({ toolsets: ['people', 'platform'], unknown: [] });
+      expect(parseToolsets('people,giving_nonsense')).toEqual({ toolsets: ['people'], unknown: ['giving_nonsense'] });
+      expect(parseToolsets('people,,')).toEqual({ toolsets: ['people'], unknown: [] });
+    });
+  });
+});
