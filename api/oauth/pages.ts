@@ -39,7 +39,8 @@ export function setPageHeaders(res: Response, formTargets: string[] = []): void 
     ].join('; '),
     'X-Frame-Options': 'DENY',
     'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
+    // Not no-referrer: with it Chromium sends `Origin: null` on our own form posts, which the CSRF check must refuse.
+    'Referrer-Policy': 'same-origin',
     'X-Content-Type-Options': 'nosniff',
   });
 }

@@ -1,4 +1,4 @@
-import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, type OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../../../db/pool';
 import { findGrant, revokeGrant, type Grant } from './grants';
 import { hashSecret, LIFETIMES, newSecret, REFRESH_TOKEN_PREFIX } from './secrets';
@@ -32,10 +32,11 @@ interface RefreshRow {
 /**
  * Spends a refresh token and hands back its grant; the caller issues the next
  * one (rotation). A spent token presented again is a stolen copy or a stolen
- * original, and we cannot tell which, so the whole family goes.
+ * original, and we cannot tell which, so the whole family goes. `accept` may
+ * refuse the request (a scope beyond the grant) before the token is spent.
  */
-export async function spendRefreshToken(pool: Pool, clientId: string, token: string): Promise<Grant> {
-  const outcome = await withTransaction(pool, async (db): Promise<{ ok: true; grant: Grant } | { ok: false; message: string }> => {
+export async function spendRefreshToken(pool: Pool, clientId: string, token: string, accept: (grant: Grant) => OAuthError | undefined = () => undefined): Promise<Grant> {
+  const outcome = await withTransaction(pool, async (db): Promise<{ ok: true; grant: Grant } | { ok: false; message: string } | { ok: false; refusal: OAuthError }> => {
     const row = await queryOne<RefreshRow>(db,
       'SELECT grant_id, client_id, expires_at <= now() AS expired, used_at FROM oauth_refresh_tokens WHERE token_hash = $1 FOR UPDATE', [hashSecret(token)]);
     if (!row) return { ok: false, message: REFRESH_ERRORS.unknown };
@@ -45,12 +46,14 @@ export async function spendRefreshToken(pool: Pool, clientId: string, token: str
       return { ok: false, message: REFRESH_ERRORS.replayed };
     }
     if (row.expired) return { ok: false, message: REFRESH_ERRORS.expired };
-    await db.query('UPDATE oauth_refresh_tokens SET used_at = now() WHERE token_hash = $1', [hashSecret(token)]);
     const grant = await findGrant(db, row.grant_id);
     if (!grant || grant.revokedAt) return { ok: false, message: REFRESH_ERRORS.revoked };
+    const refusal = accept(grant);
+    if (refusal) return { ok: false, refusal };
+    await db.query('UPDATE oauth_refresh_tokens SET used_at = now() WHERE token_hash = $1', [hashSecret(token)]);
     return { ok: true, grant };
   });
-  if (!outcome.ok) throw new InvalidGrantError(outcome.message);
+  if (!outcome.ok) throw 'refusal' in outcome ? outcome.refusal : new InvalidGrantError(outcome.message);
   return outcome.grant;
 }
 

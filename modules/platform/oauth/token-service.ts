@@ -41,13 +41,13 @@ export class OAuthTokenService {
 
   async refresh(clientId: string, refreshToken: string, scopes: string[] | undefined, resource: URL | undefined): Promise<OAuthTokens> {
     this.checkResource(resource);
-    const grant = await spendRefreshToken(this.pool, clientId, refreshToken);
-    const narrower = scopes?.filter(Boolean);
-    if (narrower && narrower.length > 0) {
-      const beyond = narrower.filter((scope) => !(grant.scopes as string[]).includes(scope));
-      if (beyond.length > 0) throw new InvalidScopeError(`A refresh may only narrow the grant; not granted: ${beyond.join(', ')}`);
-    }
-    return this.issue(grant, narrower && narrower.length > 0 ? narrower : undefined);
+    const narrower = scopes?.filter(Boolean) ?? [];
+    // Checked before the token is spent: a bad request must not cost the client its refresh token.
+    const grant = await spendRefreshToken(this.pool, clientId, refreshToken, (found) => {
+      const beyond = narrower.filter((scope) => !(found.scopes as string[]).includes(scope));
+      return beyond.length > 0 ? new InvalidScopeError(`A refresh may only narrow the grant; not granted: ${beyond.join(', ')}`) : undefined;
+    });
+    return this.issue(grant, narrower.length > 0 ? narrower : undefined);
   }
 
   /** Scopes are re-derived from the person's role at every issue: a demotion takes effect at the next refresh. */
