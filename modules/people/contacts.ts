@@ -248,7 +248,7 @@ function filterClauses(filters: ContactFilters, params: unknown[]): string[] {
 export async function searchContacts(db: Queryable, orgId: string, query: string | undefined, filters: ContactFilters, limit: number): Promise<Contact[]> {
   const params: unknown[] = [orgId];
   const clauses = ['c.org_id = $1', 'c.deleted_at IS NULL', ...filterClauses(filters, params)];
-  let rank = '0';
+  let rank = '';
   const words = (query ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean).slice(0, 6);
   for (const word of words) {
     params.push(`%${escapeLike(word)}%`);
@@ -265,7 +265,7 @@ export async function searchContacts(db: Queryable, orgId: string, query: string
   }
   params.push(limit);
   const rows = await queryRows<ContactRow>(db, `${SELECT_CONTACT} WHERE ${clauses.join(' AND ')}
-    ORDER BY ${rank} DESC, lower(c.last_name) NULLS LAST, lower(c.first_name) NULLS LAST, c.created_at DESC LIMIT $${params.length}`, params);
+    ORDER BY ${rank ? `${rank} DESC, ` : ''}lower(c.last_name) NULLS LAST, lower(c.first_name) NULLS LAST, c.created_at DESC LIMIT $${params.length}`, params);
   return rows.map(toContact);
 }
 

@@ -31,16 +31,14 @@ const createInput = z.object(
   Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof contactFields]: z.ZodOptional<(typeof contactFields)[K]> },
 ).strict();
 
-export const contactWriteFields = Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.nullable().optional()])) as {
-  [K in keyof typeof contactFields]: z.ZodOptional<z.ZodNullable<(typeof contactFields)[K]>>
-};
+/** Fields that always hold a value: null cannot clear them. */
+const NEVER_NULL = new Set(['status', 'whatsappConsent']);
 
-const updateInput = z.object({
-  contactId,
-  ...(Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.nullable().optional()])) as {
-    [K in keyof typeof contactFields]: z.ZodOptional<z.ZodNullable<(typeof contactFields)[K]>>
-  }),
-}).strict();
+export const contactWriteFields = Object.fromEntries(
+  Object.entries(contactFields).map(([k, v]) => [k, NEVER_NULL.has(k) ? v.optional() : v.nullable().optional()]),
+) as { [K in keyof typeof contactFields]: z.ZodOptional<z.ZodNullable<(typeof contactFields)[K]>> };
+
+const updateInput = z.object({ contactId, ...contactWriteFields }).strict();
 
 export const createContactTool = defineTool({
   name: 'people_create_contact',

@@ -121,7 +121,7 @@ export const updateTagCategoryTool = defineTool({
   name: 'people_update_tag_category',
   module: 'people',
   title: 'Rename a tag category',
-  description: 'Renames a tag category.',
+  description: 'Renames a tag category; the tags in it keep their category.',
   keywords: ['rename category'],
   scope: 'people:write',
   effect: 'write',
