@@ -43,11 +43,17 @@ export interface OAuthServerOptions {
   rateLimits?: false | Partial<OAuthRateLimits>;
 }
 
+const TOO_MANY = 'Too many requests; wait a few minutes and try again';
+
 function limiter(limits: false | OAuthRateLimits, which: keyof OAuthRateLimits): express.RequestHandler {
   if (limits === false) return (_req, _res, next) => next();
   return rateLimit({
     windowMs: WINDOW_MS, limit: limits[which], standardHeaders: 'draft-7', legacyHeaders: false,
-    message: { error: 'too_many_requests', error_description: 'Too many requests; wait a few minutes and try again' },
+    // People meet the browser endpoints: they get a page; programs get OAuth's JSON error shape.
+    handler: (req, res) => {
+      if (req.originalUrl.startsWith('/oauth/')) sendErrorPage(res, 429, 'too_many_requests', TOO_MANY);
+      else res.status(429).json({ error: 'too_many_requests', error_description: TOO_MANY });
+    },
   });
 }
 

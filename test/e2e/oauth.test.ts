@@ -9,6 +9,7 @@ import { SigningKeys } from '../../modules/platform/oauth/keys';
 import { REFRESH_ERRORS } from '../../modules/platform/oauth/refresh-tokens';
 import { hashSecret } from '../../modules/platform/oauth/secrets';
 import { GRANT_ERRORS } from '../../modules/platform/oauth/token-service';
+import { listen } from '../../api/server';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { errorCodeOf, OAuthDriver, OutputCapture, pkcePair, type RegisteredClient } from '../helpers/oauth';
 
@@ -525,6 +526,31 @@ describe('OAuth 2.1 authorization server', () => {
       const keyed = await bearerCall(apiKey.apiKey, 'people_create_contact', { firstName: 'Ada' });
       expect(keyed.status).toBe(403);
       expect(keyed.headers.get('www-authenticate')).toContain('scope="people:write"');
+    });
+  });
+
+  describe('rate limits', () => {
+    it('limits sign-in attempts per address by default, with a page for people', async () => {
+      // A second API on the same database, with the production defaults.
+      const { server, url } = await listen({ pool: harness.pool, temporal: harness.temporal, taskQueue: harness.taskQueue }, 0);
+      try {
+        const statuses: number[] = [];
+        let last = '';
+        for (let i = 0; i < 31; i++) {
+          const response = await fetch(`${url}/oauth/sign-in`, {
+            method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ request: 'x'.repeat(32), email: staff.email, password: 'guess-number-' + i }),
+          });
+          statuses.push(response.status);
+          last = await response.text();
+        }
+        expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
+        expect(statuses[30]).toBe(429);
+        expect(errorCodeOf(last)).toBe('too_many_requests');
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
   });
 
