@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -9,6 +9,7 @@ import { createAuthorizationRequest } from '../../modules/platform/oauth/request
 import { sessionUser } from '../../modules/platform/oauth/sessions';
 import type { OAuthTokenService } from '../../modules/platform/oauth/token-service';
 import { CHECKED_AUTHORIZATION, type CheckedAuthorization } from './authorize-guard';
+import { logFailure } from './log';
 import { sessionTokenOf } from './session-cookie';
 
 /**
@@ -37,19 +38,19 @@ export class StewardOAuthProvider implements OAuthServerProvider {
   }
 
   challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
-    return this.tokens.challengeFor(client.client_id, code);
+    return logged('code lookup', () => this.tokens.challengeFor(client.client_id, code));
   }
 
   exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
-    return this.tokens.exchangeCode(client.client_id, code, redirectUri, resource);
+    return logged('code exchange', () => this.tokens.exchangeCode(client.client_id, code, redirectUri, resource));
   }
 
   exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-    return this.tokens.refresh(client.client_id, refreshToken, scopes, resource);
+    return logged('refresh', () => this.tokens.refresh(client.client_id, refreshToken, scopes, resource));
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
-    const { principal, verified } = await this.tokens.principalFor(token);
+    const { principal, verified } = await logged('access token check', () => this.tokens.principalFor(token));
     return {
       token, clientId: verified.clientId, scopes: principal.scopes, expiresAt: verified.expiresAt,
       resource: new URL(verified.audience), extra: { principal },
@@ -57,6 +58,16 @@ export class StewardOAuthProvider implements OAuthServerProvider {
   }
 
   revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    return this.tokens.revoke(client.client_id, request.token);
+    return logged('revocation', () => this.tokens.revoke(client.client_id, request.token));
+  }
+}
+
+/** The SDK turns unexpected errors into a bare server_error without a trace; this leaves one (without secrets). */
+async function logged<T>(where: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof OAuthError)) logFailure(where, error);
+    throw error;
   }
 }
