@@ -37,11 +37,14 @@ const TERMINAL = new Set(['sent', 'declined', 'cancelled']);
  * applies to exactly what the person saw or is refused with a reason.
  */
 export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<OutreachItem> {
-  let { state, item } = await records.loadOutreach(input.orgId, input.itemId);
+  // Handlers are registered before the item is loaded, so a decision that arrives at once is not lost;
+  // until then the validator lets it in and the handler checks it once the item is there.
+  let loaded = false;
+  let state: OutreachState = { id: input.itemId, orgId: input.orgId, status: 'pending_review', contentVersion: 0, sending: false, sendError: null };
+  let item = undefined as unknown as OutreachItem;
   const setStatus = () => upsertSearchAttributes([
     { key: SA_ORG, value: input.orgId }, { key: SA_KIND, value: 'outreach' }, { key: SA_STATUS, value: state.status },
   ]);
-  setStatus();
   const apply = (step: OutreachStep) => {
     const sending = state.sending;
     ({ state, item } = step);
@@ -50,11 +53,16 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
   };
 
   let busy = false;
-  let sendsRequested = state.status === 'approved' && !state.sendError ? 1 : 0;
+  let sendsRequested = 0;
   let sendsDone = 0;
 
   setHandler(outreachStateQuery, () => ({ state, item }));
   setHandler(outreachDecisionUpdate, async (decision) => {
+    if (!loaded) {
+      await condition(() => loaded && !busy);
+      const problem = problemWith(decision);
+      if (problem) throw problem;
+    }
     busy = true;
     try {
       const userId = decision.principal.userId;
@@ -77,6 +85,22 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
     }
   }, {
     validator: (decision) => {
+      if (!loaded) return;
+      const problem = problemWith(decision);
+      if (problem) throw problem;
+    },
+  });
+
+  function problemWith(decision: OutreachDecision): Error | undefined {
+    try {
+      check(decision);
+      return undefined;
+    } catch (error) {
+      return error as Error;
+    }
+  }
+
+  function check(decision: OutreachDecision): void {
       if (decision.principal.orgId !== input.orgId) throw stewardFailure('not_found', `Outreach item ${input.itemId} was not found`);
       if (!mayDecideOutreach(decision.principal)) {
         throw stewardFailure('forbidden', 'Only owners, admins and staff holding people:write can decide pastoral messages');
@@ -110,8 +134,12 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
           if (state.sending) throw stewardFailure('conflict', 'The message is being sent and can no longer be cancelled');
           return;
       }
-    },
-  });
+  }
+
+  ({ state, item } = await records.loadOutreach(input.orgId, input.itemId));
+  loaded = true;
+  setStatus();
+  if (state.status === 'approved' && !state.sendError) sendsRequested = 1;
 
   while (!TERMINAL.has(state.status)) {
     await condition(() => sendsRequested > sendsDone || TERMINAL.has(state.status));

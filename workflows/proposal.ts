@@ -24,19 +24,43 @@ const records = proxyActivities<ApprovalActivities>({
  * it runs exactly once however often approval is attempted; rejecting never runs it.
  */
 export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<ProposalDecisionResult> {
-  const opened = await records.openProposal(input);
-  if (!opened) throw stewardFailure('conflict', 'An equal proposal is already open');
-  const state: ProposalSnapshot = opened;
+  // Handlers come first, so a decision that arrives before the proposal is loaded waits for it instead of being lost.
+  let loaded = false;
+  let state: ProposalSnapshot = {
+    id: input.proposalId, orgId: input.orgId, status: 'pending', summary: '', agent: null,
+    action: { tool: '', args: {}, argsHash: '' }, expiresAt: new Date(0).toISOString(),
+  };
   const setStatus = () => upsertSearchAttributes([
     { key: SA_ORG, value: input.orgId }, { key: SA_KIND, value: 'proposal' }, { key: SA_STATUS, value: state.status },
   ]);
-  setStatus();
 
   let deciding = false;
-  let outcome: ProposalDecisionResult | null = state.status === 'pending' ? null : { proposalId: state.id, status: state.status, execution: null };
+  let outcome: ProposalDecisionResult | null = null;
+
+  function problemWith(decision: ProposalDecision): Error | undefined {
+    if (decision.principal.orgId !== input.orgId) return stewardFailure('not_found', `Proposal ${input.proposalId} was not found`);
+    if (deciding || state.status !== 'pending') {
+      return stewardFailure('conflict', `Proposal was already ${state.status === 'pending' ? 'being decided' : state.status}`, { details: { status: state.status } });
+    }
+    if (!mayDecideProposals(decision.principal)) {
+      return stewardFailure('forbidden', 'Only an owner or admin credential with platform:write can decide proposals');
+    }
+    if (decision.decision === 'approve') {
+      const plan = decision.plan;
+      if (!plan || plan.tool !== state.action.tool || plan.argsHash !== state.action.argsHash || plan.principal.orgId !== input.orgId) {
+        return stewardFailure('validation_failed', 'The approval does not match the proposed action');
+      }
+    }
+    return undefined;
+  }
 
   setHandler(proposalStateQuery, () => state);
   setHandler(decideProposalUpdate, async (decision) => {
+    if (!loaded) {
+      await condition(() => loaded);
+      const problem = problemWith(decision);
+      if (problem) throw problem;
+    }
     deciding = true;
     const userId = decision.principal.userId;
     if (decision.decision === 'reject') {
@@ -70,21 +94,18 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
     return outcome;
   }, {
     validator: (decision) => {
-      if (decision.principal.orgId !== input.orgId) throw stewardFailure('not_found', `Proposal ${input.proposalId} was not found`);
-      if (deciding || state.status !== 'pending') {
-        throw stewardFailure('conflict', `Proposal was already ${state.status === 'pending' ? 'being decided' : state.status}`, { details: { status: state.status } });
-      }
-      if (!mayDecideProposals(decision.principal)) {
-        throw stewardFailure('forbidden', 'Only an owner or admin credential with platform:write can decide proposals');
-      }
-      if (decision.decision === 'approve') {
-        const plan = decision.plan;
-        if (!plan || plan.tool !== state.action.tool || plan.argsHash !== state.action.argsHash || plan.principal.orgId !== input.orgId) {
-          throw stewardFailure('validation_failed', 'The approval does not match the proposed action');
-        }
-      }
+      if (!loaded) return;
+      const problem = problemWith(decision);
+      if (problem) throw problem;
     },
   });
+
+  const opened = await records.openProposal(input);
+  if (!opened) throw stewardFailure('conflict', 'An equal proposal is already open');
+  state = opened;
+  loaded = true;
+  setStatus();
+  if (state.status !== 'pending') outcome = { proposalId: state.id, status: state.status, execution: null };
 
   if (state.status === 'pending') {
     // Workflow time: Date.now() is deterministic here, and the time-skipping test server fast-forwards this timer.

@@ -1,0 +1,137 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  messageId: string | undefined;
+  idempotencyKey: string | undefined;
+}
+
+export interface TestSmtpServer {
+  port: number;
+  /** Messages the server acknowledged (250 after DATA) on a connection that was still open. */
+  delivered: ReceivedMail[];
+  /** Messages whose DATA arrived but whose connection dropped before the acknowledgement: SMTP discards these. */
+  aborted: ReceivedMail[];
+  /** Resolves when the next message's DATA has fully arrived (before any acknowledgement). */
+  nextData(): Promise<ReceivedMail>;
+  setAckDelay(ms: number): void;
+  close(): Promise<void>;
+}
+
+function header(raw: string, name: string): string | undefined {
+  const match = new RegExp(`^${name}:\\s*(.+)$`, 'im').exec(raw);
+  return match?.[1].trim();
+}
+
+/**
+ * A real SMTP server (smtp-server) on a free loopback port. It can hold back
+ * its acknowledgement, so a test can kill the sender while a message is "in
+ * flight"; like a real server it then drops the message.
+ */
+export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Promise<TestSmtpServer> {
+  let ackDelay = options.ackDelayMs ?? 0;
+  const delivered: ReceivedMail[] = [];
+  const aborted: ReceivedMail[] = [];
+  const closed = new Set<string>();
+  let waiters: Array<(mail: ReceivedMail) => void> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onClose(session) {
+      closed.add(session.id);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const mail: ReceivedMail = {
+          to: session.envelope.rcptTo.map((r) => r.address), raw,
+          messageId: header(raw, 'Message-ID'), idempotencyKey: header(raw, 'X-Steward-Idempotency-Key'),
+        };
+        const current = waiters;
+        waiters = [];
+        for (const resolve of current) resolve(mail);
+        const ack = () => {
+          if (closed.has(session.id)) {
+            aborted.push(mail);
+            callback(new Error('connection closed before acknowledgement'));
+            return;
+          }
+          delivered.push(mail);
+          callback();
+        };
+        if (ackDelay > 0) setTimeout(ack, ackDelay);
+        else ack();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = ((server as unknown as { server: http.Server }).server.address() as AddressInfo).port;
+  return {
+    port, delivered, aborted,
+    nextData: () => new Promise((resolve) => waiters.push(resolve)),
+    setAckDelay: (ms) => {
+      ackDelay = ms;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface SentTextMessage {
+  channel: string;
+  to: string;
+  body: string;
+  idempotencyKey: string;
+}
+
+export interface TestMessagingServer {
+  url: string;
+  /** Distinct messages, one per idempotency key (as a provider that de-duplicates keeps them). */
+  messages: SentTextMessage[];
+  /** Every request, including retries carrying a key already seen. */
+  requests: number;
+  close(): Promise<void>;
+}
+
+/** A stand-in HTTP messaging provider: POST /messages, de-duplicated by the Idempotency-Key header. */
+export async function startMessagingServer(): Promise<TestMessagingServer> {
+  const messages: SentTextMessage[] = [];
+  const state = { requests: 0 };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/messages') {
+        res.writeHead(404).end();
+        return;
+      }
+      state.requests += 1;
+      const key = String(req.headers['idempotency-key'] ?? '');
+      const parsed = JSON.parse(body) as SentTextMessage;
+      if (!key) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Idempotency-Key required' }));
+        return;
+      }
+      if (!messages.some((m) => m.idempotencyKey === key)) messages.push({ ...parsed, idempotencyKey: key });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `msg_${key}` }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    messages,
+    get requests() {
+      return state.requests;
+    },
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
