@@ -12,7 +12,7 @@ import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import type { Pool } from '../db/pool';
 import { findTool } from '../modules/catalogue';
 import { getOutreachItem, type OutreachItem } from '../modules/people/outreach';
-import { actionHashOf, getProposalRow, stableUuid } from '../modules/platform/proposals';
+import { actionHashOf, getProposalRow, insertProposal, stableUuid } from '../modules/platform/proposals';
 import { policyOf, type AnyTool } from '../modules/tool';
 
 /** Progress while a call waits for a person (MCP sends these as notifications/progress). */
@@ -37,11 +37,15 @@ const sleep = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() 
 
 /**
  * Waits for `work` for at most `budgetMs`, reporting progress every interval.
- * Resolves with the value, or 'timeout' when the budget ran out first.
+ * Resolves with the value, or 'timeout' when the budget ran out first; the
+ * wait itself (a long poll on the workflow) is then aborted, not left running.
  */
-export async function waitWithProgress<T>(work: Promise<T>, options: ApprovalWaitOptions, message: string): Promise<T | 'timeout'> {
+export async function waitWithProgress<T>(work: (signal: AbortSignal) => Promise<T>, options: ApprovalWaitOptions, message: string): Promise<T | 'timeout'> {
   const budgetMs = Math.min(Math.max(0, options.approvalWaitMs ?? 0), MAX_WAIT_MS);
-  if (budgetMs === 0) return Promise.race([work, Promise.resolve('timeout' as const)]);
+  if (budgetMs === 0) return 'timeout';
+  const abort = new AbortController();
+  const waiting = work(abort.signal);
+  waiting.catch(() => undefined);
   const started = Date.now();
   const interval = Math.max(100, options.progressIntervalMs ?? 2000);
   let done = false;
@@ -55,9 +59,10 @@ export async function waitWithProgress<T>(work: Promise<T>, options: ApprovalWai
     return 'timeout' as const;
   })();
   try {
-    return await Promise.race([work, ticker]);
+    return await Promise.race([waiting, ticker]);
   } finally {
     done = true;
+    abort.abort();
   }
 }
 
@@ -117,7 +122,7 @@ export class ApprovalCaller {
       payload.plan = { tool: action.name, module: action.module, args: row.args, principal, policy: policyOf(action), argsHash: row.args_hash };
     }
     if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);
-    const handle = this.client.workflow.getHandle(proposalWorkflowId(proposalId));
+    const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId);
     try {
       return await handle.executeUpdate<ProposalDecisionResult, [ProposalDecision]>('decideProposal', { args: [payload] });
     } catch (error) {
@@ -150,20 +155,40 @@ export class ApprovalCaller {
         dedupeKey: null,
       },
     };
+    // The row exists before the call answers, so the id it returns can be decided at once; the workflow's own insert is then a no-op.
+    await insertProposal(this.pool, {
+      id: proposalId, orgId: principal.orgId, tool: tool.name, args, argsHash: input.create!.action.argsHash, summary: input.create!.summary,
+      agentKey: null, proposedByUserId: principal.userId, proposedByCredentialId: principal.credentialId, dedupeKey: null, sourceRun: null,
+      expiresAt: new Date(Date.now() + DEFAULT_PROPOSAL_TTL_MS),
+    });
+    const row = await getProposalRow(this.pool, principal.orgId, proposalId);
+    if (!row || row.args_hash !== input.create!.action.argsHash || row.tool !== tool.name) {
+      throw new StewardError('idempotency_conflict', 'This idempotency key was already used with different arguments', { hint: 'Use a new idempotency key for a different request.' });
+    }
+    const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId, input);
+    return this.awaitProposal(tool, proposalId, handle, options);
+  }
+
+  /** The proposal's workflow, started if it is not running yet (its start is idempotent by id). */
+  private async ensureProposalWorkflow(orgId: string, proposalId: string, input?: ProposalWorkflowInput): Promise<WorkflowHandle> {
     let handle: WorkflowHandle;
     try {
       handle = await this.client.workflow.start('proposalWorkflow', {
         taskQueue: this.taskQueue,
         workflowId: proposalWorkflowId(proposalId),
-        args: [input],
+        args: [input ?? { orgId, proposalId }],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [{ key: SA_ORG, value: principal.orgId }, { key: SA_KIND, value: 'proposal' }, { key: SA_STATUS, value: 'pending' }],
+        typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'proposal' }, { key: SA_STATUS, value: 'pending' }],
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       handle = this.client.workflow.getHandle(proposalWorkflowId(proposalId));
     }
-    const outcome = await waitWithProgress(handle.result() as Promise<ProposalDecisionResult>, options,
+    return handle;
+  }
+
+  private async awaitProposal(tool: AnyTool, proposalId: string, handle: WorkflowHandle, options: ApprovalWaitOptions): Promise<unknown> {
+    const outcome = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => handle.result() as Promise<ProposalDecisionResult>), options,
       `Waiting for an owner or admin to approve ${tool.name} (proposal ${proposalId})`);
     if (outcome === 'timeout') {
       throw new StewardError('approval_required', `${tool.name} needs approval by an owner or admin; proposal ${proposalId} is pending`, {
@@ -216,7 +241,7 @@ export class ApprovalCaller {
       if (decision !== 'approve') return { item: await handle.executeUpdate<OutreachItem, [OutreachDecision]>('outreachDecision', { args: [payload] }) };
       // Approval returns once the send has been tried (sent, or approved with the reason it could not go), or after a short wait.
       const update = await handle.startUpdate<OutreachItem, [OutreachDecision]>('outreachDecision', { args: [payload], waitForStage: 'ACCEPTED' });
-      const outcome = await Promise.race([update.result(), sleep(SEND_WAIT_MS)]);
+      const outcome = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => update.result()), { approvalWaitMs: SEND_WAIT_MS }, 'Sending');
       if (outcome !== 'timeout') return { item: outcome };
       return { item: (await getOutreachItem(this.pool, principal.orgId, outreachId))! };
     } catch (error) {
@@ -252,7 +277,7 @@ export class ApprovalCaller {
     const item = (result as { item?: OutreachItem }).item;
     if (!item) return result;
     const handle = this.client.workflow.getHandle(outreachWorkflowId(item.id));
-    const outcome = await waitWithProgress(handle.result() as Promise<OutreachItem>, options, `Waiting for a person to review the message to ${item.contactName}`);
+    const outcome = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => handle.result() as Promise<OutreachItem>), options, `Waiting for a person to review the message to ${item.contactName}`);
     if (outcome !== 'timeout') return { item: outcome };
     const current = (await getOutreachItem(this.pool, principal.orgId, item.id)) ?? item;
     throw new StewardError('approval_required', `The message to ${item.contactName} is waiting for approval (outreach ${item.id}, ${current.status})`, {

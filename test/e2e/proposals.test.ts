@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Harness, type TestOrg } from '../helpers/harness';
+
+/** Agent proposals: a merge needs an owner or admin; approval runs it exactly once, rejection never. */
+describe('proposals', () => {
+  let harness: Harness;
+  let org: TestOrg;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS = '300';
+    harness = await Harness.start();
+    org = await harness.createOrg();
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+    process.env = saved;
+  });
+
+  /** Two contacts that are the same person. */
+  async function duplicatePair(name: string): Promise<[string, string]> {
+    const a = randomUUID();
+    const b = randomUUID();
+    await harness.pool.query(`INSERT INTO contacts (id, org_id, first_name, last_name, email, created_at) VALUES
+      ($1, $3, $4, 'Dup', $5, now() - interval '2 days'), ($2, $3, $4, 'Dup', $5, now() - interval '1 day')`,
+    [a, b, org.orgId, name, `${name.toLowerCase()}@example.org`]);
+    await harness.pool.query(`INSERT INTO notes (id, org_id, contact_id, content) VALUES ($1, $2, $3, 'Met after the service')`, [randomUUID(), org.orgId, b]);
+    return [a, b];
+  }
+
+  async function merges(mergedId: string): Promise<number> {
+    const { rows } = await harness.pool.query('SELECT count(*)::int AS n FROM contact_merges WHERE merged_contact_id = $1', [mergedId]);
+    return rows[0].n;
+  }
+
+  async function propose(keep: string, merge: string): Promise<string> {
+    const response = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: merge, actionSummary: 'Merge the duplicate' });
+    expect(response.status).toBe(202);
+    expect(response.body.error).toMatchObject({ code: 'approval_required', details: { status: 'pending' } });
+    expect(response.body.error?.hint).toContain('platform_get_proposal');
+    return response.body.error!.details.proposalId;
+  }
+
+  it('turns a gated call into a proposal; approval executes it once and reports the outcome', async () => {
+    const [keep, merge] = await duplicatePair('Anna');
+    const proposalId = await propose(keep, merge);
+
+    const { proposal } = await harness.call(org.apiKey, 'platform_get_proposal', { proposalId });
+    expect(proposal).toMatchObject({
+      status: 'pending', summary: 'Merge the duplicate', agent: null,
+      action: { tool: 'people_merge_data_quality_contacts', arguments: { keepContactId: keep, mergeContactId: merge } },
+    });
+    const pending = await harness.call(org.apiKey, 'platform_pending_proposals', {});
+    expect(pending.proposals.map((p: any) => p.id)).toContain(proposalId);
+    expect(await merges(merge)).toBe(0);
+
+    const decided = await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId });
+    expect(decided).toMatchObject({ proposalId, status: 'approved', execution: { status: 'succeeded', workflowId: `call-${org.orgId}-proposal-${proposalId}` } });
+    expect(decided.execution.result.merge).toMatchObject({ keptContactId: keep, mergedContactId: merge, moved: { notes: 1 } });
+    expect(await merges(merge)).toBe(1);
+    const gone = await harness.invoke(org.apiKey, 'people_get_contact', { contactId: merge });
+    expect(gone.status).toBe(404);
+    const notes = await harness.call(org.apiKey, 'people_list_notes', { contactId: keep });
+    expect(notes.notes).toHaveLength(1);
+
+    // A decided proposal cannot be decided again; nothing runs twice.
+    for (const tool of ['platform_approve_proposal', 'platform_reject_proposal']) {
+      const again = await harness.invoke(org.apiKey, tool, { proposalId });
+      expect(again.status).toBe(409);
+      expect(again.body.error?.message).toContain('already approved');
+    }
+    expect(await merges(merge)).toBe(1);
+    const stored = await harness.call(org.apiKey, 'platform_get_proposal', { proposalId });
+    expect(stored.proposal).toMatchObject({ status: 'approved', execution: { status: 'succeeded' } });
+    expect(stored.proposal.decidedByUserId).toBe(org.ownerUserId);
+  });
+
+  it('never executes a rejected proposal', async () => {
+    const [keep, merge] = await duplicatePair('Ben');
+    const proposalId = await propose(keep, merge);
+    const decided = await harness.call(org.apiKey, 'platform_reject_proposal', { proposalId, reason: 'They are twins' });
+    expect(decided).toEqual({ proposalId, status: 'rejected', execution: null });
+    const approve = await harness.invoke(org.apiKey, 'platform_approve_proposal', { proposalId });
+    expect(approve.status).toBe(409);
+    expect(await merges(merge)).toBe(0);
+    await expect(harness.temporal.workflow.getHandle(`call-${org.orgId}-proposal-${proposalId}`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect((await harness.call(org.apiKey, 'people_get_contact', { contactId: merge })).contact.id).toBe(merge);
+  });
+
+  it('lets only owner or admin credentials with platform:write decide', async () => {
+    const [keep, merge] = await duplicatePair('Cara');
+    const proposalId = await propose(keep, merge);
+    const staff = await harness.createKey(org.orgId, ['platform:read', 'platform:write', 'people:read', 'people:write'], 'staff');
+    const refused = await harness.invoke(staff.apiKey, 'platform_approve_proposal', { proposalId });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('forbidden');
+    const adminReadOnly = await harness.createKey(org.orgId, ['platform:read', 'people:write'], 'admin');
+    expect((await harness.invoke(adminReadOnly.apiKey, 'platform_approve_proposal', { proposalId })).body.error?.code).toBe('insufficient_scope');
+    const other = await harness.createOrg({ name: 'Elsewhere' });
+    expect((await harness.invoke(other.apiKey, 'platform_approve_proposal', { proposalId })).status).toBe(404);
+    expect(await merges(merge)).toBe(0);
+
+    const admin = await harness.createKey(org.orgId, ['platform:read', 'platform:write', 'people:read', 'people:write'], 'admin');
+    expect((await harness.call(admin.apiKey, 'platform_approve_proposal', { proposalId })).execution.status).toBe('succeeded');
+  });
+
+  it('gives concurrent approvals one execution and one refusal', async () => {
+    const [keep, merge] = await duplicatePair('Dan');
+    const proposalId = await propose(keep, merge);
+    const results = await Promise.all([1, 2, 3].map(() => harness.invoke(org.apiKey, 'platform_approve_proposal', { proposalId })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    expect(await merges(merge)).toBe(1);
+  });
+
+  it('over MCP: sends progress while waiting, then answers approval_required; a decision in time returns the result', async () => {
+    const mcp = await harness.mcpClient(org.apiKey);
+    try {
+      const [keep, merge] = await duplicatePair('Eve');
+      const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+      const waited = await mcp.callTool(
+        { name: 'people_merge_data_quality_contacts', arguments: { keepContactId: keep, mergeContactId: merge }, _meta: { approvalWaitMs: 1500 } },
+        CallToolResultSchema,
+        { onprogress: (p) => progress.push(p) },
+      );
+      expect(waited.isError).toBe(true);
+      const error = JSON.parse((waited.content as any)[0].text).error;
+      expect(error).toMatchObject({ code: 'approval_required', details: { status: 'pending', check: { tool: 'platform_get_proposal' } } });
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress[0]).toMatchObject({ total: 1500 });
+      expect(progress[0].message).toContain(error.details.proposalId);
+
+      // Same request again, decided by a person while the call waits: the call returns the action's result.
+      const [keep2, merge2] = await duplicatePair('Fay');
+      const call = mcp.callTool(
+        { name: 'people_merge_data_quality_contacts', arguments: { keepContactId: keep2, mergeContactId: merge2 }, _meta: { approvalWaitMs: 20000 } },
+        CallToolResultSchema,
+        { onprogress: () => undefined, timeout: 30000 },
+      );
+      let proposalId: string | undefined;
+      for (let i = 0; i < 50 && !proposalId; i++) {
+        const { proposals } = await harness.call(org.apiKey, 'platform_pending_proposals', {});
+        proposalId = proposals.find((p: any) => p.action.arguments.mergeContactId === merge2)?.id;
+        if (!proposalId) await new Promise((r) => setTimeout(r, 100));
+      }
+      await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId });
+      const result = await call;
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as any).merge).toMatchObject({ keptContactId: keep2, mergedContactId: merge2 });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('marks proposal workflows with org, kind and status for operators', async () => {
+    const [keep, merge] = await duplicatePair('Gil');
+    const proposalId = await propose(keep, merge);
+    const query = `StewardOrg = '${org.orgId}' AND StewardKind = 'proposal' AND StewardStatus = 'pending'`;
+    let ids: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      ids = [];
+      for await (const run of harness.temporal.workflow.list({ query })) ids.push(run.workflowId);
+      if (ids.includes(`proposal-${proposalId}`)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(ids).toContain(`proposal-${proposalId}`);
+    await harness.call(org.apiKey, 'platform_reject_proposal', { proposalId });
+    const described = await harness.temporal.workflow.getHandle(`proposal-${proposalId}`).describe();
+    expect(described.searchAttributes.StewardStatus).toEqual(['rejected']);
+  });
+});
