@@ -199,6 +199,8 @@ export interface ProposalWorkflowInput {
   };
   /** How long the proposal stays open; the row's expires_at is authoritative once created. */
   ttlMs?: number;
+  /** False on a server without Steward's search attributes (the time-skipping test server has no way to register them). */
+  searchAttributes?: boolean;
 }
 
 export interface OutreachWorkflowInput {

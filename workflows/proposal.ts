@@ -30,7 +30,7 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
     id: input.proposalId, orgId: input.orgId, status: 'pending', summary: '', agent: null,
     action: { tool: '', args: {}, argsHash: '' }, expiresAt: new Date(0).toISOString(),
   };
-  const setStatus = () => upsertSearchAttributes([
+  const setStatus = () => input.searchAttributes !== false && upsertSearchAttributes([
     { key: SA_ORG, value: input.orgId }, { key: SA_KIND, value: 'proposal' }, { key: SA_STATUS, value: state.status },
   ]);
 
