@@ -46,7 +46,7 @@ function sendPage(res: Response, status: number, title: string, body: string): v
     'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${CSS_HASH}'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`,
     'X-Frame-Options': 'DENY',
     'Cache-Control': 'no-store',
-    'Referrer-Policy': 'no-referrer',
+    'Referrer-Policy': 'same-origin',
     'X-Content-Type-Options': 'nosniff',
   });
   res.status(status).type('html').send(`<!doctype html>

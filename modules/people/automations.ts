@@ -245,9 +245,11 @@ export async function generateOutreachForAutomation(
       continue;
     }
     const dedupeKey = `${automation.type}:${target.contactId}`;
-    const open = await queryOne(db, `SELECT 1 FROM outreach_items WHERE org_id = $1 AND dedupe_key = $2 AND status IN ('pending_review', 'approved')`, [org.id, dedupeKey]);
+    // One open message per person at a time, whoever queued it (another automation, an agent, a person).
+    const open = await queryOne(db, `SELECT 1 FROM outreach_items WHERE org_id = $1 AND status IN ('pending_review', 'approved')
+      AND (dedupe_key = $2 OR contact_id = $3)`, [org.id, dedupeKey, target.contactId]);
     if (open) {
-      skipped.push({ contactId: target.contactId, reason: 'An outreach item for this is already open' });
+      skipped.push({ contactId: target.contactId, reason: 'A message to this person is already waiting for review or sending' });
       continue;
     }
     const values = { firstName: contact!.preferred_name ?? contact!.first_name ?? target.name, name: target.name, organisation: org.name };
