@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
 import { withTransaction } from '../../db/pool';
-import { createMember } from '../../modules/platform/users';
+import { createMember, hashPassword } from '../../modules/platform/users';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/message-servers';
 import { CHROMIUM } from '../helpers/oauth';
@@ -110,7 +110,6 @@ describe('/dashboard/approvals in headless Chromium', () => {
 
     // The owner gets a password and approves.
     const ownerPassword = `owner-${randomBytes(6).toString('hex')}`;
-    const { hashPassword } = await import('../../modules/platform/users');
     await harness.pool.query('UPDATE users SET password_hash = $2 WHERE id = $1', [org.ownerUserId, await hashPassword(ownerPassword)]);
     const ownerEmail = (await harness.pool.query('SELECT email FROM users WHERE id = $1', [org.ownerUserId])).rows[0].email;
     const ownerContext = await browser.newContext();
