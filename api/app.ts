@@ -15,6 +15,8 @@ export interface AppOptions {
   pool: Pool;
   temporal: Client;
   taskQueue?: string;
+  /** Set when `temporal` runs on the NativeConnection of a worker in this process (see ToolCaller). */
+  eagerStart?: boolean;
   /** Browser origins allowed besides loopback (DNS-rebinding protection). */
   allowedOrigins?: string[];
   /**
@@ -33,7 +35,7 @@ export function buildApp(options: AppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  const caller = new ToolCaller(options.temporal, options.taskQueue);
+  const caller = new ToolCaller(options.temporal, options.taskQueue, options.eagerStart);
   caller.approvals = new ApprovalCaller(options.temporal, options.pool, options.taskQueue ?? TOOL_TASK_QUEUE);
   const oauth = createOAuthServer({ pool: options.pool, publicUrl: options.publicUrl ?? FALLBACK_PUBLIC_URL, rateLimits: options.oauthRateLimits });
   const mcpAuth = [...bearerAuth(options.pool, oauth.mcpResourceMetadataUrl, oauth.provider), mcpScopeChallenge(caller, oauth.mcpResourceMetadataUrl)];

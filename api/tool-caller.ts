@@ -77,7 +77,16 @@ export function memoOf(plan: ToolPlan): Record<string, unknown> {
  * the tool and scope, validates, then runs toolCallWorkflow and waits for it.
  */
 export class ToolCaller {
-  constructor(private readonly client: Client, private readonly taskQueue: string = TOOL_TASK_QUEUE) {}
+  /**
+   * `eagerStart`: the client shares a NativeConnection with a worker in this
+   * process, so the server can hand the first workflow task straight back in
+   * the start response instead of routing it through task-queue matching.
+   */
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string = TOOL_TASK_QUEUE,
+    private readonly eagerStart = false,
+  ) {}
 
   /** Set by buildApp: carries out approval decisions and gated tools. */
   approvals?: ApprovalCaller;
@@ -149,6 +158,7 @@ export class ToolCaller {
         // A finished call's id is never reused, so replaying a key returns the first outcome.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         workflowExecutionTimeout: '10 minutes',
+        requestEagerStart: this.eagerStart,
         memo: memoOf(plan),
         typedSearchAttributes: [
           { key: SA_ORG, value: plan.principal.orgId },

@@ -83,6 +83,7 @@ interface Stack {
   db: TestDatabase;
   apiPool: Pool;
   url: string;
+  separateUrl: string;
   temporalAddress: string;
   temporalKind: string;
   close(): Promise<void>;
@@ -123,12 +124,17 @@ async function startStack(): Promise<Stack> {
       await running;
     });
 
+    // As `npm start` runs it: the API's client shares the worker's connection, so starts are eager.
+    const eagerTemporal = new Client({ connection: workerConnection, namespace: 'default' });
+    const { server, url } = await listen({ pool: apiPool, temporal: eagerTemporal, taskQueue, eagerStart: true }, 0);
+    closers.push(() => closeServer(server));
+    // As separate `npm run api` replicas run it: their own connection, first task through matching.
     const connection = await Connection.connect({ address: temporalAddress });
     closers.push(() => connection.close());
     const temporal = new Client({ connection, namespace: 'default' });
-    const { server, url } = await listen({ pool: apiPool, temporal, taskQueue }, 0);
-    closers.push(() => closeServer(server));
-    return { db, apiPool, url, temporalAddress, temporalKind, close };
+    const separate = await listen({ pool: apiPool, temporal, taskQueue }, 0);
+    closers.push(() => closeServer(separate.server));
+    return { db, apiPool, url, separateUrl: separate.url, temporalAddress, temporalKind, close };
   } catch (error) {
     await close();
     throw error;
@@ -188,7 +194,7 @@ interface Report {
   tool: string;
   config: Omit<Config, 'outDir'>;
   environment: Record<string, unknown>;
-  latency: { direct: LatencySummary; bridge: LatencySummary; mcp: LatencySummary };
+  latency: { direct: LatencySummary; bridge: LatencySummary; mcp: LatencySummary; bridgeSeparateApi: LatencySummary };
   ratios: { mcpOverBridgeP50: number; bridgeOverDirectP50: number };
   throughput: { mcp: ThroughputResult };
   toolSearch: SearchEvalResult | { error: string };
@@ -233,6 +239,7 @@ async function main(): Promise<void> {
     };
     // (b) HTTP bridge → toolCallWorkflow.
     const bridge = async () => expectContact(await invokeBridge(stack.url, apiKey, TOOL, args), contactId, 'bridge');
+    const bridgeSeparate = async () => expectContact(await invokeBridge(stack.separateUrl, apiKey, TOOL, args), contactId, 'bridge, separate API');
     // (c) MCP tools/call → toolCallWorkflow.
     const mcpCall = (client: McpClient) => async () => {
       const result = await client.callTool({ name: TOOL, arguments: args });
@@ -246,6 +253,7 @@ async function main(): Promise<void> {
       direct: await measureSequential(direct, cfg.samples, cfg.warmup),
       bridge: await measureSequential(bridge, cfg.samples, cfg.warmup),
       mcp: await measureSequential(mcpCall(mcp), cfg.samples, cfg.warmup),
+      bridgeSeparateApi: await measureSequential(bridgeSeparate, cfg.samples, cfg.warmup),
     };
     await mcp.close();
 
@@ -286,7 +294,7 @@ async function environment(stack: Stack): Promise<Record<string, unknown>> {
     loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
     postgres: rows[0]?.server_version,
     temporal: stack.temporalKind,
-    topology: 'API, worker and clients in one Node process; API and worker use separate pools (10 connections each)',
+    topology: 'API, worker and clients in one Node process (API client on the worker connection: eager starts, as npm start runs); API and worker use separate pools (10 connections each); the last row uses an API with its own connection, as separate npm run api replicas do',
   };
 }
 
@@ -314,6 +322,7 @@ function printReport(report: Report, file: string): void {
     ['(b) workflow via HTTP bridge /api/agent/invoke', latency.bridge],
     ['(c) workflow via MCP tools/call', latency.mcp],
     [`(c) under load, concurrency ${throughput.mcp.concurrency}`, throughput.mcp.latency],
+    ['(b) with the API on its own connection', latency.bridgeSeparateApi],
   ];
   for (const [name, s] of paths) lines.push(row([name, s.p50.toFixed(2), s.p95.toFixed(2), s.p99.toFixed(2), s.mean.toFixed(2), String(s.samples)], widths));
   lines.push(

@@ -59,19 +59,21 @@ async function main() {
 
   const connection = await Connection.connect({ address: temporalAddress });
   await ensureSearchAttributes(connection, TEMPORAL_NAMESPACE);
-  const temporal = new Client({ connection, namespace: TEMPORAL_NAMESPACE });
   await bootstrapSchedules(connection, TEMPORAL_NAMESPACE, pool, TOOL_TASK_QUEUE);
+  stops.push(() => connection.close());
 
   const bundlePath = await ensureWorkflowBundle();
-  const { worker } = await createStewardWorker({ address: temporalAddress, namespace: TEMPORAL_NAMESPACE, pool, bundlePath });
+  const { worker, connection: workerConnection } = await createStewardWorker({ address: temporalAddress, namespace: TEMPORAL_NAMESPACE, pool, bundlePath });
   const running = worker.run();
   stops.push(async () => {
     worker.shutdown();
     await running;
   });
+  // API and worker share one process here, so the API starts calls eagerly on the worker's connection.
+  const temporal = new Client({ connection: workerConnection, namespace: TEMPORAL_NAMESPACE });
 
   const port = Number(process.env.PORT ?? 3000);
-  const { server, url } = await listen({ pool, temporal, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
+  const { server, url } = await listen({ pool, temporal, eagerStart: true, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   stops.push(() => closeServer(server));
   writeRuntimeInfo({ databaseUrl, temporalAddress, apiUrl: url, pid: process.pid });
 

@@ -41,6 +41,8 @@ export interface DevServerOptions {
   dbFile?: string;
   headless?: boolean;
   logFile?: string;
+  /** Further `start-dev` flags, e.g. `--dynamic-config-value KEY=VALUE`. */
+  extraArgs?: string[];
 }
 
 /** Starts `temporal server start-dev` with our search attributes and waits until it answers. */
@@ -48,6 +50,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const port = options.port ?? (await freePort());
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...devServerSearchAttributeFlags()];
   if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.extraArgs) args.push(...options.extraArgs);
   if (options.headless) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort ?? 8233), '--ui-disable-news-fetch');
   const log = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
