@@ -86,7 +86,7 @@ function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
  * answers approval_required with the id and how to check on it.
  */
 export class ApprovalCaller {
-  constructor(private readonly client: Client, private readonly pool: Pool, private readonly taskQueue: string) {}
+  constructor(private readonly client: Client, readonly pool: Pool, private readonly taskQueue: string) {}
 
   routeOf(toolName: string): ApprovalRoute | undefined {
     return APPROVAL_ROUTES[toolName];

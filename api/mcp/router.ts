@@ -3,6 +3,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalWaitOptions } from '../approvals';
+import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { APPROVAL_ROUTES } from '../../core/approvals';
+import { StewardError } from '../../core/errors';
+import { approvalTaskStore, taskIdFor } from './tasks';
 import type { Principal } from '../../core/principal';
 import { permittedTools } from '../../modules/catalogue';
 import { mcpToolOf, parseToolsets, selectTools } from '../../modules/surfaces';
@@ -65,16 +69,51 @@ function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: Ser
   };
 }
 
+/** Tools whose result can wait on a person: they may run as MCP tasks (tools/call with `task`). */
+const TASK_TOOLS = new Set([...Object.entries(APPROVAL_ROUTES).filter(([, route]) => route.kind === 'gated').map(([name]) => name), 'people_create_outreach']);
+
+function withTaskSupport(tools: Tool[]): Tool[] {
+  return tools.map((tool) => (TASK_TOOLS.has(tool.name) ? { ...tool, execution: { taskSupport: 'optional' as const } } : tool));
+}
+
+/**
+ * tools/call with `task`: the call creates the proposal or outreach item and
+ * answers at once with a task whose id is the approval workflow's id; the
+ * client polls tasks/get and fetches tasks/result once a person has decided.
+ */
+async function callAsTask(caller: ToolCaller, principal: Principal, name: string, args: unknown, key: string | undefined) {
+  if (!TASK_TOOLS.has(name) || !caller.approvals) {
+    throw new McpError(ErrorCode.InvalidParams, `${name} does not run as a task; call it without "task"`);
+  }
+  const store = approvalTaskStore(caller.approvals.pool, principal);
+  let details: Record<string, unknown> | undefined;
+  try {
+    const taskArgs = name === 'people_create_outreach' ? { ...(args as Record<string, unknown>), awaitDecision: true } : args;
+    const result = await caller.call(principal, name, taskArgs, { idempotencyKey: key, approvalWaitMs: 0 });
+    const item = (result as { item?: { id?: string } }).item;
+    details = item?.id ? { outreachId: item.id } : undefined;
+  } catch (error) {
+    if (!(error instanceof StewardError) || error.code !== 'approval_required') return errorResult(error);
+    details = error.details;
+  }
+  const taskId = taskIdFor(details);
+  const task = taskId ? await store.getTask(taskId) : null;
+  if (!task) throw new McpError(ErrorCode.InternalError, 'The task could not be created');
+  return { task };
+}
+
 function buildServer(req: Request, principal: Principal, caller: ToolCaller): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, ...(caller.approvals ? { tasks: { requests: { tools: { call: {} } } } } : {}) },
     instructions: 'Steward runs a church or nonprofit. Start with platform_overview, find tools with platform_search_tools, and call them directly.',
+    ...(caller.approvals ? { taskStore: approvalTaskStore(caller.approvals.pool, principal) } : {}),
   });
   const { toolsets } = parseToolsets(req.query.toolsets);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsListFor(principal, toolsets) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: withTaskSupport(toolsListFor(principal, toolsets)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    if (request.params.task) return callAsTask(caller, principal, request.params.name, request.params.arguments ?? {}, idempotencyKeyOf(req, meta));
     try {
-      const meta = request.params._meta as Record<string, unknown> | undefined;
       const key = idempotencyKeyOf(req, meta);
       return successResult(await caller.call(principal, request.params.name, request.params.arguments ?? {}, {
         idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification),

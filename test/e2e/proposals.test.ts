@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Harness, type TestOrg } from '../helpers/harness';
 
 /** Agent proposals: a merge needs an owner or admin; approval runs it exactly once, rejection never. */
@@ -149,6 +149,37 @@ describe('proposals', () => {
       const result = await call;
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as any).merge).toMatchObject({ keptContactId: keep2, mergedContactId: merge2 });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('over MCP: a gated call can run as a task that completes when a person approves', async () => {
+    const mcp = await harness.mcpClient(org.apiKey);
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.find((t) => t.name === 'people_merge_data_quality_contacts')?.execution).toEqual({ taskSupport: 'optional' });
+      const [keep, merge] = await duplicatePair('Hal');
+      const created = await mcp.request({
+        method: 'tools/call',
+        params: { name: 'people_merge_data_quality_contacts', arguments: { keepContactId: keep, mergeContactId: merge }, task: { ttl: 60_000 } },
+      }, CreateTaskResultSchema);
+      const taskId = created.task.taskId;
+      expect(taskId).toMatch(/^proposal-/);
+      expect(created.task.status).toBe('working');
+      const proposalId = taskId.slice('proposal-'.length);
+      expect((await mcp.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).status).toBe('working');
+
+      await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId });
+      expect((await mcp.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).status).toBe('completed');
+      const result = await mcp.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
+      expect((result.structuredContent as any).merge).toMatchObject({ keptContactId: keep, mergedContactId: merge });
+
+      // Another organisation cannot see the task.
+      const other = await harness.createOrg({ name: 'Task Elsewhere' });
+      const foreign = await harness.mcpClient(other.apiKey);
+      await expect(foreign.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).rejects.toThrow(/not found/i);
+      await foreign.close();
     } finally {
       await mcp.close();
     }

@@ -1,0 +1,100 @@
+import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { outreachWorkflowId, proposalWorkflowId } from '../../core/approvals';
+import type { Principal } from '../../core/principal';
+import type { Pool } from '../../db/pool';
+import { getOutreachItem } from '../../modules/people/outreach';
+import { getProposal } from '../../modules/platform/proposals';
+
+/**
+ * MCP tasks (experimental in the SDK) for calls that wait on a person. The task
+ * id is the approval workflow's id (proposal-<id> or outreach-<id>), and its
+ * status is read from the proposal or outreach record each time, so any API
+ * replica can answer tasks/get and tasks/result: nothing is held in memory.
+ * Tasks are created by tools/call (with `task` in its params), never directly;
+ * they end when the person decides, and cannot be cancelled from the client
+ * (the decision belongs to the person).
+ */
+
+export const TASK_POLL_INTERVAL_MS = Number(process.env.STEWARD_MCP_TASK_POLL_MS ?? 2000);
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const TASK_ID = new RegExp(`^(proposal|outreach)-(${UUID})$`, 'i');
+
+/** Tools whose result waits for a person, and so may run as a task. */
+export function taskIdFor(details: Record<string, unknown> | undefined): string | undefined {
+  if (typeof details?.proposalId === 'string') return proposalWorkflowId(details.proposalId);
+  if (typeof details?.outreachId === 'string') return outreachWorkflowId(details.outreachId);
+  return undefined;
+}
+
+interface TaskView {
+  task: Task;
+  result?: CallToolResult;
+}
+
+function toolResult(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+}
+
+function toolError(body: { code: string; message: string; hint?: string; details?: Record<string, unknown> }): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }] };
+}
+
+async function view(pool: Pool, principal: Principal, taskId: string): Promise<TaskView | null> {
+  const match = TASK_ID.exec(taskId);
+  if (!match) return null;
+  const [, kind, id] = match;
+  if (kind === 'proposal') {
+    const proposal = await getProposal(pool, principal.orgId, id);
+    if (!proposal) return null;
+    const base = { taskId, ttl: null, createdAt: proposal.createdAt, lastUpdatedAt: proposal.decidedAt ?? proposal.createdAt, pollInterval: TASK_POLL_INTERVAL_MS };
+    if (proposal.status === 'pending') return { task: { ...base, status: 'working', statusMessage: `Waiting for an owner or admin to approve: ${proposal.summary}` } };
+    if (proposal.status === 'approved' && proposal.execution?.status === 'succeeded') {
+      return { task: { ...base, status: 'completed', statusMessage: 'Approved and carried out' }, result: toolResult(proposal.execution.result) };
+    }
+    if (proposal.status === 'approved' && !proposal.execution) return { task: { ...base, status: 'working', statusMessage: 'Approved; being carried out' } };
+    const error = proposal.execution?.error
+      ?? { code: 'forbidden', message: `The proposal was ${proposal.status}; the action was not carried out`, details: { proposalId: id, status: proposal.status } };
+    return { task: { ...base, status: 'failed', statusMessage: error.message }, result: toolError(error) };
+  }
+  const item = await getOutreachItem(pool, principal.orgId, id);
+  if (!item) return null;
+  const base = { taskId, ttl: null, createdAt: item.createdAt, lastUpdatedAt: item.updatedAt, pollInterval: TASK_POLL_INTERVAL_MS };
+  if (item.status === 'sent') return { task: { ...base, status: 'completed', statusMessage: 'Approved and sent' }, result: toolResult({ item }) };
+  if (item.status === 'declined' || item.status === 'cancelled') {
+    return {
+      task: { ...base, status: 'failed', statusMessage: `The message was ${item.status}` },
+      result: toolError({ code: 'forbidden', message: `The message was ${item.status}; it was not sent`, details: { outreachId: id, status: item.status } }),
+    };
+  }
+  const waiting = item.sendError ? `Approved but not sent: ${item.sendError.message}` : item.status === 'approved' ? 'Approved; sending' : 'Waiting for a person to review the message';
+  return { task: { ...base, status: 'working', statusMessage: waiting } };
+}
+
+export function approvalTaskStore(pool: Pool, principal: Principal): TaskStore {
+  const notFound = (taskId: string) => new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+  return {
+    async createTask() {
+      throw new McpError(ErrorCode.InvalidRequest, 'Tasks are created by tools/call on a tool that waits for approval');
+    },
+    async getTask(taskId) {
+      return (await view(pool, principal, taskId))?.task ?? null;
+    },
+    async storeTaskResult(taskId) {
+      throw notFound(taskId);
+    },
+    async getTaskResult(taskId) {
+      const found = await view(pool, principal, taskId);
+      if (!found?.result) throw notFound(taskId);
+      return found.result;
+    },
+    async updateTaskStatus(_taskId, status) {
+      throw new McpError(ErrorCode.InvalidRequest, status === 'cancelled'
+        ? 'An approval task ends when a person decides; reject the proposal or cancel the message instead'
+        : 'Approval tasks change only when a person decides');
+    },
+    async listTasks() {
+      return { tasks: [] };
+    },
+  };
+}
