@@ -99,12 +99,8 @@ export function createToolActivities(deps: { pool: Pool }) {
         const workflowId = currentWorkflowId();
         if (tool.effect === 'read') {
           const prepared = await prepareOutsideTransaction(pool, plan, tool);
-          const client = await pool.connect();
-          try {
-            return await runInside(client, plan, tool, workflowId, prepared);
-          } finally {
-            client.release();
-          }
+          // One snapshot for every query of the read, and a read tool cannot write even by mistake.
+          return withTransaction(pool, (db) => runInside(db, plan, tool, workflowId, prepared), { readOnly: true });
         }
         const stored = await queryOne<{ result: unknown }>(pool, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
         if (stored) return stored.result;

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTemporalAddress } from '../db/config';
+import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTaskQueue, resolveTemporalAddress } from '../db/config';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { listen } from './server';
@@ -11,7 +11,7 @@ async function main() {
   const connection = await Connection.connect({ address: resolveTemporalAddress() });
   const temporal = new Client({ connection, namespace: TEMPORAL_NAMESPACE });
   const port = Number(process.env.PORT ?? 3000);
-  const { url } = await listen({ pool, temporal, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
+  const { url } = await listen({ pool, temporal, taskQueue: resolveTaskQueue(), allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   console.log(`API ${url}  MCP ${url}/api/mcp`);
 }
 

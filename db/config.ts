@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const DATA_DIR = process.env.STEWARD_DATA_DIR ?? path.join(PROJECT_ROOT, '.data');
@@ -40,3 +41,8 @@ export function resolveTemporalAddress(): string {
 }
 
 export const TEMPORAL_NAMESPACE = process.env.TEMPORAL_NAMESPACE ?? 'default';
+
+/** STEWARD_TASK_QUEUE lets one Temporal cluster serve separate deployments; API and workers must agree on it. */
+export function resolveTaskQueue(): string {
+  return process.env.STEWARD_TASK_QUEUE || TOOL_TASK_QUEUE;
+}

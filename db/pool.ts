@@ -20,11 +20,14 @@ export function createPool(databaseUrl: string, options: { max?: number } = {}):
   return pool;
 }
 
-/** Runs `work` inside one transaction; rolls back on any error. */
-export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` inside one transaction; rolls back on any error. `readOnly` gives
+ * one consistent snapshot and makes Postgres refuse any write.
+ */
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Server } from 'node:http';
 import { allowedOrigins } from '../api/main';
 import { listen } from '../api/server';
-import { DATA_DIR, RUNTIME_FILE, TEMPORAL_NAMESPACE, writeRuntimeInfo } from '../db/config';
+import { DATA_DIR, RUNTIME_FILE, TEMPORAL_NAMESPACE, resolveTaskQueue, writeRuntimeInfo } from '../db/config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
@@ -12,8 +12,8 @@ import { ensureWorkflowBundle } from '../worker/bundle';
 import { createStewardWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/search-attributes';
 import { bootstrapSchedules } from '../worker/schedules';
-import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 import { startDevServer, type DevServer } from './lib/temporal-dev-server';
+import { installWorkerLogging } from '../worker/logging';
 
 /**
  * `npm start`: the whole service in one command. Uses DATABASE_URL and
@@ -21,6 +21,7 @@ import { startDevServer, type DevServer } from './lib/temporal-dev-server';
  * Temporal CLI dev server, both keeping their data under .data/.
  */
 async function main() {
+  installWorkerLogging();
   fs.mkdirSync(DATA_DIR, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
   const shutdown = async (signal: string) => {
@@ -59,11 +60,12 @@ async function main() {
 
   const connection = await Connection.connect({ address: temporalAddress });
   await ensureSearchAttributes(connection, TEMPORAL_NAMESPACE);
-  await bootstrapSchedules(connection, TEMPORAL_NAMESPACE, pool, TOOL_TASK_QUEUE);
+  const taskQueue = resolveTaskQueue();
+  await bootstrapSchedules(connection, TEMPORAL_NAMESPACE, pool, taskQueue);
   stops.push(() => connection.close());
 
   const bundlePath = await ensureWorkflowBundle();
-  const { worker, connection: workerConnection } = await createStewardWorker({ address: temporalAddress, namespace: TEMPORAL_NAMESPACE, pool, bundlePath });
+  const { worker, connection: workerConnection } = await createStewardWorker({ address: temporalAddress, namespace: TEMPORAL_NAMESPACE, pool, bundlePath, taskQueue });
   const running = worker.run();
   stops.push(async () => {
     worker.shutdown();
@@ -73,7 +75,7 @@ async function main() {
   const temporal = new Client({ connection: workerConnection, namespace: TEMPORAL_NAMESPACE });
 
   const port = Number(process.env.PORT ?? 3000);
-  const { server, url } = await listen({ pool, temporal, eagerStart: true, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
+  const { server, url } = await listen({ pool, temporal, taskQueue, eagerStart: true, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   stops.push(() => closeServer(server));
   writeRuntimeInfo({ databaseUrl, temporalAddress, apiUrl: url, pid: process.pid });
 

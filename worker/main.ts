@@ -1,22 +1,22 @@
 import { Connection } from '@temporalio/client';
-import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTemporalAddress } from '../db/config';
+import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTaskQueue, resolveTemporalAddress } from '../db/config';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { ensureWorkflowBundle } from './bundle';
 import { createStewardWorker } from './create-worker';
 import { ensureSearchAttributes } from './search-attributes';
 import { bootstrapSchedules } from './schedules';
-import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
+import { installWorkerLogging } from './logging';
 
 /** `npm run worker`: one worker process; run as many as load needs. */
 async function main() {
+  installWorkerLogging();
   const pool = createPool(resolveDatabaseUrl());
   await migrate(pool);
   const address = resolveTemporalAddress();
   const connection = await Connection.connect({ address });
   await ensureSearchAttributes(connection, TEMPORAL_NAMESPACE);
-  // STEWARD_TASK_QUEUE lets separate deployments (and tests) run workers on their own queue.
-  const taskQueue = process.env.STEWARD_TASK_QUEUE || TOOL_TASK_QUEUE;
+  const taskQueue = resolveTaskQueue();
   await bootstrapSchedules(connection, TEMPORAL_NAMESPACE, pool, taskQueue);
   await connection.close();
   // STEWARD_WORKFLOW_BUNDLE names a prebuilt bundle to load instead of building one.

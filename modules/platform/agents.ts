@@ -47,18 +47,22 @@ export async function ensureAgents(db: Queryable, orgId: string): Promise<void> 
   await db.query(`INSERT INTO agents (org_id, agent_key) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [orgId, AGENTS.map((a) => a.key)]);
 }
 
+/** An agent nobody has configured yet: off, daily, never run (the table's defaults). */
+function unconfigured(key: AgentKey): AgentRow {
+  return { agent_key: key, autonomy: 'off', interval_minutes: 1440, last_run_at: null, last_run_status: null, last_run_summary: null };
+}
+
+/** Reads only: agents without a row yet are shown with their defaults, so listing never writes. */
 export async function listAgents(db: Queryable, orgId: string): Promise<Agent[]> {
-  await ensureAgents(db, orgId);
   const rows = await queryRows<AgentRow>(db, 'SELECT * FROM agents WHERE org_id = $1', [orgId]);
-  const order = new Map<string, number>(AGENTS.map((agent, i) => [agent.key, i]));
-  return rows.filter((row) => order.has(row.agent_key)).sort((a, b) => order.get(a.agent_key)! - order.get(b.agent_key)!).map((row) => toAgent(orgId, row));
+  const byKey = new Map(rows.map((row) => [row.agent_key, row]));
+  return AGENTS.map((agent) => toAgent(orgId, byKey.get(agent.key) ?? unconfigured(agent.key)));
 }
 
 export async function getAgent(db: Queryable, orgId: string, key: AgentKey): Promise<Agent> {
-  await ensureAgents(db, orgId);
+  if (!AGENTS.some((agent) => agent.key === key)) throw new StewardError('not_found', `Agent ${key} was not found`);
   const row = await queryOne<AgentRow>(db, 'SELECT * FROM agents WHERE org_id = $1 AND agent_key = $2', [orgId, key]);
-  if (!row) throw new StewardError('not_found', `Agent ${key} was not found`);
-  return toAgent(orgId, row);
+  return toAgent(orgId, row ?? unconfigured(key));
 }
 
 export async function setAgentAutonomy(db: Queryable, orgId: string, key: AgentKey, autonomy: AutonomyMode, intervalMinutes?: number): Promise<Agent> {
