@@ -311,8 +311,8 @@ export function createApprovalActivities(deps: { pool: Pool }) {
 
     // ---- schedules ----------------------------------------------------------------------
 
-    async syncAgentSchedules(orgId: string): Promise<number> {
-      return guarded(() => syncAgentSchedules(Context.current().client, pool, orgId, Context.current().info.taskQueue));
+    async syncAgentSchedules(orgId: string, ifMissing = false): Promise<number> {
+      return guarded(() => syncAgentSchedules(Context.current().client, pool, orgId, Context.current().info.taskQueue, ifMissing));
     },
 
     async syncAutomationSchedule(orgId: string, automationId: string): Promise<string> {

@@ -52,7 +52,8 @@ async function upsertSchedule(client: Client, desired: DesiredSchedule, taskQueu
     await client.schedule.create(options);
     return 'created';
   } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    const name = (error as Error | undefined)?.name ?? (error as object | undefined)?.constructor?.name;
+    if (!(error instanceof ScheduleAlreadyRunning) && name !== 'ScheduleAlreadyRunning') throw error;
   }
   const handle = client.schedule.getHandle(desired.scheduleId);
   await handle.update((previous) => ({
@@ -65,11 +66,19 @@ async function upsertSchedule(client: Client, desired: DesiredSchedule, taskQueu
   return 'updated';
 }
 
+/** The activity-context client (over a NativeConnection) does not always map NOT_FOUND to ScheduleNotFoundError. */
+function isNotFound(error: unknown): boolean {
+  if (error instanceof ScheduleNotFoundError) return true;
+  const { code, message, name } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown };
+  return name === 'ScheduleNotFoundError' || error?.constructor?.name === 'ScheduleNotFoundError' || code === 5
+    || (typeof message === 'string' && /not found/i.test(message));
+}
+
 async function deleteSchedule(client: Client, scheduleId: string): Promise<void> {
   try {
     await client.schedule.getHandle(scheduleId).delete();
   } catch (error) {
-    if (!(error instanceof ScheduleNotFoundError)) throw error;
+    if (!isNotFound(error)) throw error;
   }
 }
 
@@ -87,8 +96,21 @@ export function agentSchedule(orgId: string, key: string, autonomy: AutonomyMode
   };
 }
 
-export async function syncAgentSchedules(client: Client, db: Queryable, orgId: string, taskQueue: string): Promise<number> {
+/**
+ * All of an organisation's agent schedules, brought in line with their rows.
+ * `ifMissing` (after a read such as platform_list_agents) only creates them when
+ * the org has none yet: they are made together, so one describe tells.
+ */
+export async function syncAgentSchedules(client: Client, db: Queryable, orgId: string, taskQueue: string, ifMissing = false): Promise<number> {
   await ensureAgents(db, orgId);
+  if (ifMissing) {
+    try {
+      await client.schedule.getHandle(agentScheduleId(orgId, 'people')).describe();
+      return 0;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
   const rows = await queryRows<{ agent_key: string; autonomy: AutonomyMode; interval_minutes: number }>(db,
     'SELECT agent_key, autonomy, interval_minutes FROM agents WHERE org_id = $1', [orgId]);
   for (const row of rows) await upsertSchedule(client, agentSchedule(orgId, row.agent_key, row.autonomy, row.interval_minutes), taskQueue);

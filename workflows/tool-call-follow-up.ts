@@ -23,7 +23,8 @@ export async function toolCallWithFollowUpWorkflow(plan: ToolPlan): Promise<unkn
       for (const itemId of outreachIdsOfResult(result)) await startOutreachChild(orgId, itemId);
       break;
     case 'sync_agent_schedules':
-      await syncAgentSchedules(orgId);
+      // Listing only makes sure the schedules exist; changing autonomy brings them all in line.
+      await syncAgentSchedules(orgId, plan.tool === 'platform_list_agents');
       break;
     case 'sync_automation_schedule': {
       const automationId = automationIdOfResult(result);

@@ -164,6 +164,27 @@ describe('pastoral outreach', () => {
     expect(await usage('messaging_credits')).toBe(1);
   });
 
+  it('over MCP with awaitDecision: waits within the budget, then answers approval_required with the outreach id', async () => {
+    const id = await contact({ firstName: 'Wanda', lastName: 'Wait', email: 'wanda@example.org' });
+    const mcp = await harness.mcpClient(org.apiKey);
+    try {
+      const progress: unknown[] = [];
+      const result = await mcp.callTool(
+        { name: 'people_create_outreach', arguments: { contactId: id, subject: 'Hello', body: 'Thinking of you', awaitDecision: true }, _meta: { approvalWaitMs: 800 } },
+        undefined,
+        { onprogress: (p) => progress.push(p) },
+      );
+      expect(result.isError).toBe(true);
+      const error = JSON.parse((result.content as any)[0].text).error;
+      expect(error).toMatchObject({ code: 'approval_required', details: { status: 'pending_review', contentVersion: 1, check: { tool: 'people_get_outreach_item' } } });
+      expect(progress.length).toBeGreaterThanOrEqual(1);
+      const { item } = await harness.call(org.apiKey, 'people_get_outreach_item', { outreachId: error.details.outreachId });
+      expect(item).toMatchObject({ status: 'pending_review', contactId: id });
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('lets only staff and above decide, and keeps organisations apart', async () => {
     const id = await contact({ firstName: 'Vic', lastName: 'Volunteer', email: 'vic@example.org' });
     const item = await queue(id);
