@@ -65,6 +65,7 @@ describe('/dashboard/approvals in headless Chromium', () => {
       expect(text).toContain('Dear Peggy, <we> are thinking of you.');
       expect(text).toContain('Bereavement');
 
+      if (process.env.STEWARD_SCREENSHOTS) await page.screenshot({ path: `${process.env.STEWARD_SCREENSHOTS}/approvals.png`, fullPage: true });
       await card.locator('button', { hasText: 'Approve and send' }).click();
       await page.waitForURL(/notice=/);
       expect(await page.textContent('[role=status]')).toContain('Message to Peggy Page sent');
