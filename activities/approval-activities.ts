@@ -65,7 +65,7 @@ async function agentPrincipal(pool: Pool, orgId: string, agentKey: string, scope
   return {
     orgId, userId: owner.userId, role: 'owner', scopes: [scope], intent: null,
     credentialId: stableUuid(`agent:${orgId}:${agentKey}`),
-    credentialKind: 'agent' as Principal['credentialKind'],
+    credentialKind: 'agent',
   };
 }
 

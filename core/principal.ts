@@ -1,6 +1,13 @@
 import type { Role } from './roles';
 import type { Scope } from './scopes';
 
+/**
+ * How the caller proved who they are: an API key or OAuth token from outside,
+ * a staff member signed in to the dashboard, or an autonomous agent's own run.
+ */
+export const CREDENTIAL_KINDS = ['api_key', 'oauth', 'dashboard', 'agent'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
 /** Who is calling, resolved from an API key or an OAuth access token alike. */
 export interface Principal {
   orgId: string;
@@ -10,7 +17,7 @@ export interface Principal {
   /** OAuth intent id; null for API keys. */
   intent: string | null;
   credentialId: string;
-  credentialKind: 'api_key' | 'oauth';
+  credentialKind: CredentialKind;
 }
 
 export function hasScope(principal: Pick<Principal, 'scopes'>, scope: Scope): boolean {

@@ -93,7 +93,7 @@ function principalOf(user: SignedInUser, membership: OrgMembership, sessionToken
     scopes: scopesAllowedForRole(membership.role, membership.safeguarding), intent: null,
     // A stable, non-secret id for this browser session, for the audit trail.
     credentialId: createHash('sha256').update(`session\n${sessionToken}`).digest('hex').slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
-    credentialKind: 'dashboard' as Principal['credentialKind'],
+    credentialKind: 'dashboard',
   };
 }
 

@@ -1,6 +1,6 @@
 import { init } from './2026.11.22T00.20.00.init';
-import { people } from './2026.11.22T01.10.00.people';
 import { oauth } from './2026.11.22T01.00.00.oauth';
+import { people } from './2026.11.22T01.10.00.people';
 import { approvals } from './2026.11.22T01.30.00.approvals';
 
 export interface Migration {
@@ -12,7 +12,7 @@ export interface Migration {
 /** Applied in this order; names are timestamps so the order is also the history. */
 export const MIGRATIONS: Migration[] = [
   init,
-  people,
   oauth,
+  people,
   approvals,
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
+import { CREDENTIAL_KINDS } from '../../../core/principal';
 import { allModules, allTools, findTool, permittedTools } from '../../catalogue';
 import { inputSchemaOf } from '../../schema';
 import { defineTool, type AnyTool } from '../../tool';
@@ -100,7 +101,7 @@ export const sessionToolsTool = defineTool({
   listed: true,
   input: z.object({}).strict(),
   output: z.object({
-    credentialKind: z.enum(['api_key', 'oauth']),
+    credentialKind: z.enum(CREDENTIAL_KINDS),
     intent: z.string().nullable(),
     role: z.string(),
     scopes: z.array(z.string()),
