@@ -1,11 +1,12 @@
 import {
-  ParentClosePolicy, executeChild, proxyActivities, startChild, upsertSearchAttributes, workflowInfo,
+  ParentClosePolicy, proxyActivities, startChild, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ApprovalActivities } from '../activities/approval-activities';
-import { proposalActionWorkflowId, proposalWorkflowId, workflowTypeForTool, type AgentRunInput, type ProposalExecution } from '../core/approvals';
-import { SA_ACTOR, SA_KIND, SA_MODULE, SA_ORG, SA_STATUS, SA_TOOL } from '../core/search-attributes';
+import { proposalWorkflowId, type AgentRunInput, type ProposalExecution } from '../core/approvals';
+import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import { errorBodyOf } from './failures';
+import { executeProposalAction } from './proposal-action';
 import { proposalWorkflow } from './proposal';
 
 const activities = proxyActivities<ApprovalActivities>({
@@ -51,21 +52,7 @@ export async function agentRunWorkflow(input: AgentRunInput): Promise<AgentRunRe
     }
     const executed: AgentRunResult['executed'] = [];
     for (const { plan, proposalId } of work.plans) {
-      const workflowId = proposalActionWorkflowId(input.orgId, proposalId);
-      let execution: ProposalExecution;
-      try {
-        const result = await executeChild(workflowTypeForTool(plan.tool), {
-          workflowId,
-          args: [plan],
-          typedSearchAttributes: [
-            { key: SA_ORG, value: input.orgId }, { key: SA_TOOL, value: plan.tool }, { key: SA_MODULE, value: plan.module },
-            { key: SA_ACTOR, value: `agent:${input.agentKey}` },
-          ],
-        });
-        execution = { status: 'succeeded', workflowId, result };
-      } catch (error) {
-        execution = { status: 'failed', workflowId, error: errorBodyOf(error) };
-      }
+      const execution = await executeProposalAction(input.orgId, proposalId, plan, `agent:${input.agentKey}`);
       await activities.recordProposalExecution(input.orgId, proposalId, execution);
       executed.push({ proposalId, status: execution.status });
     }

@@ -1,13 +1,14 @@
 import {
-  allHandlersFinished, condition, defineQuery, defineUpdate, executeChild, proxyActivities, setHandler, upsertSearchAttributes,
+  allHandlersFinished, condition, defineQuery, defineUpdate, proxyActivities, setHandler, upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { ApprovalActivities } from '../activities/approval-activities';
 import {
-  mayDecideProposals, proposalActionWorkflowId, workflowTypeForTool, type ProposalDecision, type ProposalDecisionResult,
-  type ProposalExecution, type ProposalSnapshot, type ProposalWorkflowInput,
+  mayDecideProposals, type ProposalDecision, type ProposalDecisionResult,
+  type ProposalSnapshot, type ProposalWorkflowInput,
 } from '../core/approvals';
-import { SA_ACTOR, SA_KIND, SA_MODULE, SA_ORG, SA_STATUS, SA_TOOL } from '../core/search-attributes';
-import { errorBodyOf, stewardFailure } from './failures';
+import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
+import { stewardFailure } from './failures';
+import { executeProposalAction } from './proposal-action';
 
 /** approve or reject; the answer is definite: executed with its outcome, or refused with the reason. */
 export const decideProposalUpdate = defineUpdate<ProposalDecisionResult, [ProposalDecision]>('decideProposal');
@@ -74,21 +75,7 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
     state.status = 'approved';
     setStatus();
     const plan = decision.plan!;
-    const workflowId = proposalActionWorkflowId(input.orgId, state.id);
-    let execution: ProposalExecution;
-    try {
-      const result = await executeChild(workflowTypeForTool(plan.tool), {
-        workflowId,
-        args: [plan],
-        typedSearchAttributes: [
-          { key: SA_ORG, value: input.orgId }, { key: SA_TOOL, value: plan.tool }, { key: SA_MODULE, value: plan.module },
-          { key: SA_ACTOR, value: plan.principal.userId },
-        ],
-      });
-      execution = { status: 'succeeded', workflowId, result };
-    } catch (error) {
-      execution = { status: 'failed', workflowId, error: errorBodyOf(error) };
-    }
+    const execution = await executeProposalAction(input.orgId, state.id, plan, plan.principal.userId);
     await records.recordProposalExecution(input.orgId, state.id, execution);
     outcome = { proposalId: state.id, status: 'approved', execution };
     return outcome;
