@@ -214,6 +214,8 @@ export async function deleteContact(db: Queryable, orgId: string, contactId: str
   }
   const notes = await db.query('DELETE FROM notes WHERE org_id = $1 AND contact_id = $2', [orgId, contactId]);
   await db.query('DELETE FROM contacts WHERE org_id = $1 AND id = $2', [orgId, contactId]);
+  // Stored results of earlier writes about this person (kept for activity retries) would otherwise outlive the erasure.
+  await db.query('DELETE FROM tool_call_results WHERE org_id = $1 AND strpos(result::text, $2) > 0', [orgId, contactId]);
   return { erasedNotes: notes.rowCount ?? 0 };
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../../core/principal';
-import type { Role } from '../../core/roles';
+import { scopesAllowedForRole, type Role } from '../../core/roles';
 import { ALL_SCOPES, isScope, type Scope } from '../../core/scopes';
 import { StewardError } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
@@ -25,6 +25,21 @@ export interface CreatedApiKey {
   scopes: Scope[];
 }
 
+interface KeyHolder {
+  role: Role;
+  safeguarding: boolean;
+}
+
+async function keyHolder(db: Queryable, orgId: string, userId: string): Promise<KeyHolder> {
+  const holder = await queryOne<KeyHolder>(db, 'SELECT role, safeguarding FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+  if (!holder) throw new StewardError('not_found', 'The key holder is not a member of this organisation');
+  return holder;
+}
+
+/**
+ * A key never carries more than its holder's role allows: a volunteer's key
+ * cannot hold people:safeguarding, whatever was asked for.
+ */
 export async function createApiKey(db: Queryable, input: { orgId: string; userId: string; name?: string; scopes: string[] }): Promise<CreatedApiKey> {
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) {
@@ -32,6 +47,15 @@ export async function createApiKey(db: Queryable, input: { orgId: string; userId
   }
   if (input.scopes.length === 0) throw new StewardError('validation_failed', 'An API key needs at least one scope');
   const scopes = [...new Set(input.scopes)] as Scope[];
+  const holder = await keyHolder(db, input.orgId, input.userId);
+  const allowed = new Set(scopesAllowedForRole(holder.role, holder.safeguarding));
+  const beyond = scopes.filter((scope) => !allowed.has(scope));
+  if (beyond.length > 0) {
+    throw new StewardError('forbidden', `The key holder's role (${holder.role}${holder.safeguarding ? ', safeguarding' : ''}) does not allow: ${beyond.join(', ')}`, {
+      hint: 'people:safeguarding needs a member with safeguarding permission; audit and billing scopes need staff or above.',
+      details: { notAllowed: beyond },
+    });
+  }
   const apiKey = API_KEY_PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
   await db.query(
@@ -43,16 +67,18 @@ export async function createApiKey(db: Queryable, input: { orgId: string; userId
 
 /** The principal behind a live key, or undefined for an unknown or revoked one. */
 export async function principalForApiKey(db: Queryable, apiKey: string): Promise<Principal | undefined> {
-  const row = await queryOne<{ id: string; org_id: string; user_id: string; scopes: string[]; role: Role }>(db, `
-    SELECT k.id, k.org_id, k.user_id, k.scopes, m.role
+  const row = await queryOne<{ id: string; org_id: string; user_id: string; scopes: string[]; role: Role; safeguarding: boolean }>(db, `
+    SELECT k.id, k.org_id, k.user_id, k.scopes, m.role, m.safeguarding
     FROM api_keys k JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id
     WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`, [hashSecret(apiKey)]);
   if (!row) return undefined;
+  // Checked on every request, so a member who loses a role or safeguarding permission loses it on their keys at once.
+  const allowed = new Set(scopesAllowedForRole(row.role, row.safeguarding));
   return {
     orgId: row.org_id,
     userId: row.user_id,
     role: row.role,
-    scopes: row.scopes.filter(isScope),
+    scopes: row.scopes.filter((scope): scope is Scope => isScope(scope) && allowed.has(scope)),
     intent: null,
     credentialId: row.id,
     credentialKind: 'api_key',

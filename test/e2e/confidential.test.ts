@@ -28,7 +28,7 @@ describe('private and confidential notes need people:safeguarding', () => {
     org = await harness.createOrg({ name: 'Careful Church' });
     plain = (await harness.createKey(org.orgId, WITHOUT_SAFEGUARDING, 'admin')).apiKey;
     reader = (await harness.createKey(org.orgId, ['people:read'])).apiKey;
-    guardian = (await harness.createKey(org.orgId, ['people:read', 'people:safeguarding'])).apiKey;
+    guardian = (await harness.createKey(org.orgId, ['people:read', 'people:safeguarding'], 'staff', { safeguarding: true })).apiKey;
     contactId = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Pat', lastName: 'Pastoral' })).contact.id;
     for (const [label, note] of NOTES) {
       ids[label] = (await harness.call(org.apiKey, 'people_add_note', { contactId, ...note })).note.id;
@@ -145,5 +145,51 @@ describe('private and confidential notes need people:safeguarding', () => {
     const result = await harness.call(org.apiKey, 'people_delete_contact', { contactId: id, permanent: true });
     expect(result).toMatchObject({ deleted: 'permanent', erasedNotes: 1 });
     expect((await harness.pool.query('SELECT count(*)::int AS n FROM notes WHERE contact_id = $1', [id])).rows[0].n).toBe(0);
+  });
+
+  describe('keys never carry more than their holder may have', () => {
+    it('refuses people:safeguarding on a key for a member without safeguarding permission', async () => {
+      for (const role of ['volunteer', 'staff', 'admin'] as const) {
+        await expect(harness.createKey(org.orgId, ['people:read', 'people:safeguarding'], role)).rejects.toMatchObject({ code: 'forbidden' });
+      }
+      await expect(harness.createKey(org.orgId, ['people:read', 'people:safeguarding'], 'volunteer', { safeguarding: true })).rejects.toMatchObject({ code: 'forbidden' });
+    });
+
+    it('drops people:safeguarding from existing keys as soon as the member loses the permission', async () => {
+      const person = (await harness.call(org.apiKey, 'people_create_contact', { email: 'flag-change@example.org' })).contact.id;
+      const red = (await harness.call(org.apiKey, 'people_add_note', { contactId: person, content: 'Red concern', confidentialityLevel: 'red' })).note.id;
+      const holder = await harness.createKey(org.orgId, ['people:read', 'people:safeguarding'], 'staff', { safeguarding: true });
+      const before = await harness.call(holder.apiKey, 'people_list_notes', { contactId: person });
+      expect(before.notes.map((n: any) => n.id)).toEqual([red]);
+      await harness.pool.query('UPDATE memberships SET safeguarding = false WHERE user_id = $1', [holder.userId]);
+      const after = await harness.call(holder.apiKey, 'people_list_notes', { contactId: person });
+      expect(after.notes).toEqual([]);
+      const session = await harness.call(holder.apiKey, 'platform_session_tools', {}).catch(() => undefined);
+      expect(session).toBeUndefined(); // the key never held platform:read
+    });
+  });
+
+  it('permanent erasure needs an owner or admin holding people:safeguarding, and refusals erase nothing', async () => {
+    const person = (await harness.call(org.apiKey, 'people_create_contact', { email: 'not-erasable@example.org' })).contact.id;
+    await harness.call(org.apiKey, 'people_add_note', { contactId: person, content: 'Red concern', confidentialityLevel: 'red' });
+    const volunteer = await harness.createKey(org.orgId, ['people:read', 'people:write'], 'volunteer');
+    for (const key of [plain, volunteer.apiKey]) {
+      const { status, body } = await harness.invoke(key, 'people_delete_contact', { contactId: person, permanent: true });
+      expect(status).toBe(403);
+      expect(body.error?.code).toBe('forbidden');
+    }
+    const left = await harness.pool.query('SELECT count(*)::int AS n FROM notes WHERE contact_id = $1', [person]);
+    expect(left.rows[0].n).toBe(1);
+  });
+
+  it('erasure also removes stored results of earlier writes about the person', async () => {
+    const id = (await harness.call(org.apiKey, 'people_create_contact', { email: 'erase-results@example.org' })).contact.id;
+    await harness.call(org.apiKey, 'people_add_note', { contactId: id, content: 'Stored in a write result' });
+    const mentions = async () => (await harness.pool.query('SELECT count(*)::int AS n FROM tool_call_results WHERE strpos(result::text, $1) > 0', [id])).rows[0].n as number;
+    expect(await mentions()).toBe(2);
+    await harness.call(org.apiKey, 'people_delete_contact', { contactId: id, permanent: true });
+    const notesLeft = await harness.pool.query("SELECT count(*)::int AS n FROM tool_call_results WHERE strpos(result::text, 'Stored in a write result') > 0");
+    expect(notesLeft.rows[0].n).toBe(0);
+    expect(await mentions()).toBe(1); // only the erasure's own result, which holds just the id
   });
 });

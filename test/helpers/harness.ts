@@ -93,9 +93,10 @@ export class Harness {
   }
 
   /** A key for a new member of `orgId` with the given role and scopes. */
-  async createKey(orgId: string, scopes: Scope[], role: Role = 'staff'): Promise<{ apiKey: string; keyId: string; userId: string }> {
+  /** A key for a new member with `role`; `safeguarding` gives the member safeguarding permission. */
+  async createKey(orgId: string, scopes: Scope[], role: Role = 'staff', options: { safeguarding?: boolean } = {}): Promise<{ apiKey: string; keyId: string; userId: string }> {
     return withTransaction(this.pool, async (db) => {
-      const member = await createMember(db, { orgId, email: `${role}-${randomBytes(4).toString('hex')}@test.local`, role });
+      const member = await createMember(db, { orgId, email: `${role}-${randomBytes(4).toString('hex')}@test.local`, role, safeguarding: options.safeguarding });
       const key = await createApiKey(db, { orgId, userId: member.userId, scopes });
       return { apiKey: key.apiKey, keyId: key.id, userId: member.userId };
     });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { Queryable } from '../../../db/pool';
-import { defineTool } from '../../tool';
+import { StewardError } from '../../../core/errors';
+import { hasScope } from '../../../core/principal';
+import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
+import { defineTool, type ToolContext } from '../../tool';
 import {
   createContact, deleteContact, findLikelyDuplicates, listContacts, requireContact, searchContacts, toSummary, updateContact,
 } from '../contacts';
@@ -148,11 +151,24 @@ export const updateContactTool = defineTool({
   },
 });
 
+/**
+ * Erasure destroys every note, including restricted ones the caller may not be
+ * able to read, so only an owner or admin holding people:safeguarding may do it.
+ */
+function assertMayErase(ctx: ToolContext): void {
+  const { role } = ctx.principal;
+  if ((role !== 'owner' && role !== 'admin') || !hasScope(ctx.principal, SAFEGUARDING_SCOPE)) {
+    throw new StewardError('forbidden', 'Permanent erasure needs an owner or admin credential holding people:safeguarding', {
+      hint: 'Soft-delete instead (permanent: false), or ask an owner to erase the record.',
+    });
+  }
+}
+
 export const deleteContactTool = defineTool({
   name: 'people_delete_contact',
   module: 'people',
   title: 'Delete a contact',
-  description: 'Soft-deletes a contact (hidden, restorable by staff). permanent: true erases the person and all their notes for a GDPR erasure request and cannot be undone. For duplicates, prefer merging.',
+  description: 'Soft-deletes a contact (hidden, restorable by staff). permanent: true erases the person and all their notes for a GDPR erasure request and cannot be undone; it needs an owner or admin credential holding people:safeguarding. For duplicates, prefer merging.',
   keywords: ['remove contact', 'erase person', 'gdpr erasure', 'soft delete'],
   scope: 'people:write',
   effect: 'write',
@@ -161,6 +177,7 @@ export const deleteContactTool = defineTool({
   input: z.object({ contactId, permanent: z.boolean().default(false).describe('Erase for good (GDPR); default false = soft delete') }).strict(),
   output: z.object({ contactId: z.uuid(), deleted: z.enum(['soft', 'permanent']), erasedNotes: z.number().int() }).strict(),
   run: async (ctx, input) => {
+    if (input.permanent) assertMayErase(ctx);
     const { erasedNotes } = await deleteContact(ctx.db, ctx.org.id, input.contactId, input.permanent);
     return { contactId: input.contactId, deleted: input.permanent ? 'permanent' as const : 'soft' as const, erasedNotes };
   },
