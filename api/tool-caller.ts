@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import type { z } from 'zod';
-import { StewardError, isErrorCode, type ErrorBody } from '../core/errors';
+import { StewardError } from '../core/errors';
+import { stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
 import type { ToolPlan } from '../core/tool-plan';
-import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, toolCallWorkflowId } from '../core/workflow-ids';
+import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { policyOf, type AnyTool } from '../modules/tool';
 import { APPROVAL_ROUTES, workflowTypeForTool } from '../core/approvals';
@@ -49,14 +49,8 @@ export function validationError(toolName: string, error: z.ZodError): StewardErr
 
 /** Finds the stable error a workflow failed with, wherever it sits in the cause chain. */
 export function errorFromFailure(error: unknown): StewardError {
-  let current: unknown = error;
-  while (current) {
-    if (current instanceof ApplicationFailure && isErrorCode(current.type)) {
-      const body = current.details?.[0] as ErrorBody | undefined;
-      return body ? StewardError.fromBody(body) : new StewardError(current.type, current.message);
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
+  const body = stewardErrorBodyOf(error);
+  if (body) return StewardError.fromBody(body);
   return new StewardError('internal_error', 'The tool call failed unexpectedly', { hint: 'Try again; if it keeps failing, report it with platform_report_capability_gap.' });
 }
 
@@ -66,7 +60,8 @@ export function errorFromFailure(error: unknown): StewardError {
  * dialog (spec 4.2), so operators see what the person agreed to.
  */
 export function memoOf(plan: ToolPlan): Record<string, unknown> {
-  const memo: Record<string, unknown> = { argsHash: plan.argsHash, tool: plan.tool };
+  // credentialId binds an idempotency key to the credential that first used it (see existingCall).
+  const memo: Record<string, unknown> = { argsHash: plan.argsHash, tool: plan.tool, credentialId: plan.principal.credentialId };
   const summary = plan.args.actionSummary;
   if (plan.principal.credentialKind === 'oauth' && plan.policy.effect !== 'read' && typeof summary === 'string') memo.actionSummary = summary;
   return memo;
@@ -144,6 +139,11 @@ export class ToolCaller {
   }
 
   private async start(plan: ToolPlan, idempotencyKey: string | undefined): Promise<WorkflowHandle> {
+    if (idempotencyKey !== undefined && isReservedIdempotencyKey(idempotencyKey)) {
+      throw new StewardError('validation_failed', 'Idempotency keys starting with "proposal-" are reserved', {
+        issues: [{ path: 'Idempotency-Key', message: 'reserved prefix' }],
+      });
+    }
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       throw new StewardError('validation_failed', 'Idempotency key must be 1-128 characters of letters, digits, . _ : -', {
         issues: [{ path: 'Idempotency-Key', message: 'invalid format' }],
@@ -169,14 +169,24 @@ export class ToolCaller {
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError) || idempotencyKey === undefined) throw error;
-      return this.existingCall(workflowId, plan.argsHash);
+      return this.existingCall(workflowId, plan);
     }
   }
 
-  private async existingCall(workflowId: string, argsHash: string): Promise<WorkflowHandle> {
+  /**
+   * A replayed key returns the first call's outcome only to the credential that
+   * made it, with the same arguments: otherwise a reader could replay another
+   * caller's key and receive that caller's result.
+   */
+  private async existingCall(workflowId: string, plan: ToolPlan): Promise<WorkflowHandle> {
     const handle = this.client.workflow.getHandle(workflowId);
-    const description = await handle.describe();
-    if (description.memo?.argsHash !== argsHash) {
+    const { memo } = await handle.describe();
+    if (memo?.credentialId !== plan.principal.credentialId) {
+      throw new StewardError('idempotency_conflict', 'This idempotency key was already used by another credential', {
+        hint: 'Use a new idempotency key.',
+      });
+    }
+    if (memo?.argsHash !== plan.argsHash) {
       throw new StewardError('idempotency_conflict', 'This idempotency key was already used with different arguments', {
         hint: 'Use a new idempotency key for a different request.',
       });

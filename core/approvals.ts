@@ -1,5 +1,6 @@
 import type { Principal } from './principal';
-import type { Role } from './roles';
+import { toolCallWorkflowId } from './workflow-ids';
+import { STAFF_ROLES } from './roles';
 import type { ToolPlan } from './tool-plan';
 
 /**
@@ -51,7 +52,7 @@ export const outreachWorkflowId = (itemId: string) => `outreach-${itemId}`;
 export const agentScheduleId = (orgId: string, agentKey: string) => `agent-${orgId}-${agentKey}`;
 export const automationScheduleId = (orgId: string, automationId: string) => `automation-${orgId}-${automationId}`;
 /** The child tool call that carries out an approved proposal: one id, so it runs at most once. */
-export const proposalActionWorkflowId = (orgId: string, proposalId: string) => `call-${orgId}-proposal-${proposalId}`;
+export const proposalActionWorkflowId = (orgId: string, proposalId: string) => toolCallWorkflowId(orgId, `proposal-${proposalId}`);
 
 const OUTREACH_PREFIX = 'outreach-';
 export function outreachIdFromWorkflowId(workflowId: string): string | undefined {
@@ -64,9 +65,8 @@ export function mayDecideProposals(principal: Pick<Principal, 'role' | 'scopes'>
 }
 
 /** Pastoral messages are approved by staff and above holding people:write, never by volunteers. */
-export const OUTREACH_APPROVER_ROLES: readonly Role[] = ['owner', 'admin', 'staff'];
 export function mayDecideOutreach(principal: Pick<Principal, 'role' | 'scopes'>): boolean {
-  return OUTREACH_APPROVER_ROLES.includes(principal.role) && principal.scopes.includes('people:write');
+  return STAFF_ROLES.includes(principal.role) && principal.scopes.includes('people:write');
 }
 
 /**

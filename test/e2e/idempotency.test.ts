@@ -20,6 +20,28 @@ describe('idempotency keys', () => {
   const usageCount = async () =>
     (await harness.pool.query("SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1 AND feature = 'contacts'", [org.orgId])).rows[0].n as number;
 
+  describe('keys belong to the credential that used them', () => {
+    it("another credential replaying a key gets a conflict, never the first caller's result", async () => {
+      const contactId = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Red', lastName: 'Note' })).contact.id;
+      await harness.call(org.apiKey, 'people_add_note', { contactId, content: 'Safeguarding detail', confidentialityLevel: 'red' });
+      const key = newKey();
+      const owner = await harness.invoke(org.apiKey, 'people_list_notes', { contactId }, { 'Idempotency-Key': key });
+      expect(owner.body.result.notes).toHaveLength(1);
+      const reader = await harness.createKey(org.orgId, ['people:read']);
+      const replay = await harness.invoke(reader.apiKey, 'people_list_notes', { contactId }, { 'Idempotency-Key': key });
+      expect(replay.status).toBe(409);
+      expect(replay.body.error?.code).toBe('idempotency_conflict');
+      expect(JSON.stringify(replay.body)).not.toContain('Safeguarding detail');
+    });
+
+    it('refuses keys in the namespace of internal calls', async () => {
+      const { status, body } = await harness.invoke(org.apiKey, 'people_create_contact', { email: 'reserved@example.org' }, { 'Idempotency-Key': 'proposal-123' });
+      expect(status).toBe(400);
+      expect(body.error?.issues).toEqual([{ path: 'Idempotency-Key', message: 'reserved prefix' }]);
+      expect(await countByEmail('reserved@example.org')).toBe(0);
+    });
+  });
+
   describe('over the HTTP bridge (Idempotency-Key header)', () => {
     it('the same key twice runs the operation once and returns the first result', async () => {
       const key = newKey();
