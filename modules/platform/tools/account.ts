@@ -4,6 +4,9 @@ import { allModules, permittedTools } from '../../catalogue';
 import { countContacts } from '../../people/contacts';
 import { defineTool } from '../../tool';
 import { usageSummary } from '../billing';
+import { visibleNoteSql } from '../../people/notes';
+import { hasScope } from '../../../core/principal';
+import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
 import { queryRows } from '../../../db/pool';
 
 const featureUsage = z.object({
@@ -51,9 +54,11 @@ export const overviewTool = defineTool({
     const membership = await queryRows<{ stage: string; n: number }>(ctx.db, `
       SELECT COALESCE(membership_status, 'unknown') AS stage, count(*)::int AS n FROM contacts
       WHERE org_id = $1 AND deleted_at IS NULL GROUP BY 1`, [ctx.org.id]);
+    // Counted like the follow-up list: restricted notes only for callers holding people:safeguarding.
     const followUps = await queryRows<{ n: number }>(ctx.db, `
       SELECT count(*)::int AS n FROM notes n JOIN contacts c ON c.id = n.contact_id AND c.deleted_at IS NULL
-      WHERE n.org_id = $1 AND n.follow_up_date IS NOT NULL AND NOT n.follow_up_completed`, [ctx.org.id]);
+      WHERE n.org_id = $1 AND n.follow_up_date IS NOT NULL AND NOT n.follow_up_completed
+        AND ${visibleNoteSql('n', hasScope(ctx.principal, SAFEGUARDING_SCOPE))}`, [ctx.org.id]);
     return {
       organisation: { id: ctx.org.id, name: ctx.org.name, country: ctx.org.country, dateFormat: ctx.org.dateFormat, plan: ctx.org.planCode },
       contacts: { ...contacts, byMembershipStatus: Object.fromEntries(membership.map((row) => [row.stage, row.n])) },

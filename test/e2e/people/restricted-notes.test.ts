@@ -33,6 +33,12 @@ describe('restricted notes on follow-up and edit paths', () => {
     expect(owner.followUps.map((n: any) => n.id).sort()).toEqual([openNote, redNote, privateNote].sort());
   });
 
+  it('counts open follow-ups on the overview the same way', async () => {
+    const viewer = (await harness.createKey(org.orgId, ['platform:read'], 'staff')).apiKey;
+    expect((await harness.call(viewer, 'platform_overview', {})).openFollowUps).toBe(1);
+    expect((await harness.call(org.apiKey, 'platform_overview', {})).openFollowUps).toBe(3);
+  });
+
   it.each(['people_update_note', 'people_complete_note_followup', 'people_remove_note'])('%s treats a restricted note as missing without safeguarding', async (tool) => {
     for (const noteId of [redNote, privateNote]) {
       const args = tool === 'people_update_note' ? { noteId, content: 'changed' } : { noteId };
