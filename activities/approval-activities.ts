@@ -25,15 +25,7 @@ import { findOwner } from '../modules/platform/users';
 import { policyOf } from '../modules/tool';
 import { PermanentDeliveryError, providerFor } from './providers';
 import { syncAgentSchedules, syncAutomationSchedule } from './schedules';
-import { toFailure } from './tool-activities';
-
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw toFailure(error);
-  }
-}
+import { guarded } from './tool-activities';
 
 /** What the outreach workflow keeps about its item. */
 export function outreachStateOf(item: OutreachItem, orgId: string, sending = false): OutreachState {

@@ -43,7 +43,8 @@ export function toFailure(error: unknown): unknown {
   return error;
 }
 
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
+/** Runs an activity's work, turning what it throws into the failure the workflow should see (see toFailure). */
+export async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -55,7 +55,7 @@ export function buildApp(options: AppOptions) {
   app.use(express.json({ limit: '1mb' }));
   app.use(mcpRouter(caller, mcpAuth));
   app.use(agentBridgeRouter(caller, bridgeAuth));
-  app.use(dashboardRouter({ pool: options.pool, caller }));
+  app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'No such endpoint' } });

@@ -7,6 +7,7 @@ import {
   type ApprovalRoute, type OutreachDecision, type ProposalDecision, type ProposalDecisionResult, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { StewardError, isErrorCode } from '../core/errors';
+import { stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import type { Pool } from '../db/pool';
@@ -66,17 +67,10 @@ export async function waitWithProgress<T>(work: (signal: AbortSignal) => Promise
   }
 }
 
+/** The StewardError an update was refused or failed with (from its validator or handler), if it carries one. */
 function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
-  let current: unknown = error;
-  while (current) {
-    const failure = current as { type?: unknown; message?: string; details?: unknown[] };
-    if (typeof failure.type === 'string' && Array.isArray(failure.details) && failure.details[0] && typeof failure.details[0] === 'object') {
-      const body = failure.details[0] as { code?: string; message?: string };
-      if (body.code && body.message) return StewardError.fromBody(body as never);
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  const body = stewardErrorBodyOf(error);
+  return body && StewardError.fromBody(body);
 }
 
 /**

@@ -26,7 +26,5 @@ export function scopesAllowedForRole(role: Role, holdsSafeguarding: boolean): Sc
   });
 }
 
-/** Only these roles may decide agent proposals (spec 3). */
-export function canApproveProposals(role: Role): boolean {
-  return role === 'owner' || role === 'admin';
-}
+/** Staff and above: they use the approvals dashboard and decide pastoral messages; volunteers never do. */
+export const STAFF_ROLES: readonly Role[] = ['owner', 'admin', 'staff'];

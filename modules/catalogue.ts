@@ -25,6 +25,11 @@ export function permittedTools(scopes: readonly Scope[]): AnyTool[] {
   return TOOLS.filter((tool) => held.has(tool.scope));
 }
 
+/** Names of the tools a credential with these scopes may call. */
+export function permittedToolNames(scopes: readonly Scope[]): string[] {
+  return permittedTools(scopes).map((tool) => tool.name);
+}
+
 /** Invoke-bridge tools call raw routes; platform_execute_workflow_tool must never run them. */
 export function isInvokeApiTool(name: string): boolean {
   return /_invoke_(dashboard_)?api_/.test(name);

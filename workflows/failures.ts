@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { isErrorCode, type ErrorBody, type ErrorCode } from '../core/errors';
+import type { ErrorBody, ErrorCode } from '../core/errors';
+import { failureBodyOf } from '../core/failures';
 
 /** A typed, non-retryable failure the API turns back into a StewardError with the same code. */
 export function stewardFailure(code: ErrorCode, message: string, extra: { hint?: string; details?: Record<string, unknown> } = {}): ApplicationFailure {
@@ -7,16 +8,9 @@ export function stewardFailure(code: ErrorCode, message: string, extra: { hint?:
   return ApplicationFailure.create({ type: code, message, nonRetryable: true, details: [body] });
 }
 
-/** The stable error a failure carries, wherever it sits in the cause chain. */
+/** The stable error a failure carries, wherever it sits in the cause chain (code, message and hint only: it is stored with the record). */
 export function errorBodyOf(error: unknown): { code: string; message: string; hint?: string } {
-  let current: unknown = error;
-  while (current) {
-    if (current instanceof ApplicationFailure && current.type && isErrorCode(current.type)) {
-      const body = current.details?.[0] as ErrorBody | undefined;
-      return body ? { code: body.code, message: body.message, ...(body.hint ? { hint: body.hint } : {}) } : { code: current.type, message: current.message };
-    }
-    if (current instanceof ApplicationFailure && current.type) return { code: current.type, message: current.message };
-    current = (current as { cause?: unknown }).cause;
-  }
+  const body = failureBodyOf(error);
+  if (body) return { code: body.code, message: body.message, ...(body.hint ? { hint: body.hint } : {}) };
   return { code: 'internal_error', message: error instanceof Error ? error.message : 'The action failed' };
 }

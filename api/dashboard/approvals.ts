@@ -3,14 +3,16 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { mayDecideOutreach, mayDecideProposals } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
-import { scopesAllowedForRole } from '../../core/roles';
+import { STAFF_ROLES, scopesAllowedForRole } from '../../core/roles';
 import type { Pool } from '../../db/pool';
+import { permittedToolNames } from '../../modules/catalogue';
 import { listOutreach, type OutreachItem } from '../../modules/people/outreach';
 import { checkPassword, createSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../modules/platform/oauth/sessions';
 import { listProposals, type Proposal } from '../../modules/platform/proposals';
 import { toErrorBody } from '../errors';
-import { escapeHtml } from '../oauth/pages';
 import { sessionTokenOf, setSessionCookie } from '../oauth/session-cookie';
+import { csrfTokenOf, fromOurPages, safeEqual } from '../pages/forms';
+import { escapeHtml, pageStyle, sendHtmlPage } from '../pages/html';
 import type { ToolCaller } from '../tool-caller';
 
 /**
@@ -18,12 +20,11 @@ import type { ToolCaller } from '../tool-caller';
  * pending proposals and outreach with their exact content, and approve or
  * decline them. The buttons go through the same ToolCaller path, and so the
  * same workflow updates, as platform_approve_proposal and people_approve_outreach.
- * Sign-in shares the OAuth server's browser session (`__Host-` cookie).
+ * Sign-in shares the OAuth server's browser session (`__Host-` cookie), its
+ * per-IP sign-in limit, its page headers and its same-origin check.
  */
 
-const STAFF_ROLES = new Set(['owner', 'admin', 'staff']);
-
-const CSS = `
+const STYLE = pageStyle(`
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f5f4;color:#1c1917;margin:0}
 main{max-width:52rem;margin:2rem auto;background:#fff;border:1px solid #e7e5e4;border-radius:.75rem;padding:1.5rem 2rem}
 h1{font-size:1.35rem;margin-top:0}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
@@ -38,34 +39,15 @@ button.secondary{background:#fff;color:#1c1917}
 .alert{background:#fef2f2;border:1px solid #fca5a5;padding:.6rem;border-radius:.4rem}
 .muted{color:#57534e;font-size:.9rem}code{font-size:.85em;background:#f5f5f4;padding:0 .25rem;border-radius:.25rem}
 nav{display:flex;justify-content:space-between;align-items:center}nav form{margin:0}
-`;
-const CSS_HASH = createHash('sha256').update(CSS).digest('base64');
+`);
 
 function sendPage(res: Response, status: number, title: string, body: string): void {
-  res.set({
-    'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${CSS_HASH}'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`,
-    'X-Frame-Options': 'DENY',
-    'Cache-Control': 'no-store',
-    'Referrer-Policy': 'same-origin',
-    'X-Content-Type-Options': 'nosniff',
-  });
-  res.status(status).type('html').send(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Steward</title><style>${CSS}</style></head>
-<body><main>${body}</main></body></html>`);
+  sendHtmlPage(res, { status, title, body, style: STYLE });
 }
 
 /** Bound to the browser session: a forged cross-site form cannot know it. */
 function csrfOf(sessionToken: string): string {
-  return createHash('sha256').update(`dashboard\n${sessionToken}`).digest('base64url');
-}
-
-/** Form posts must come from our own pages (Sec-Fetch-Site / Origin), on top of SameSite=Lax and the CSRF token. */
-function fromOurPages(req: Request): boolean {
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
-  const origin = req.headers.origin;
-  return origin === undefined || origin === `${req.protocol}://${req.get('host')}`;
+  return csrfTokenOf('dashboard', sessionToken);
 }
 
 function signInPage(res: Response, status: number, input: { email?: string; error?: string }): void {
@@ -132,8 +114,17 @@ function outreachCard(item: OutreachItem, staff: Staff, csrf: string): string {
 </article>`;
 }
 
-export function dashboardRouter(options: { pool: Pool; caller: ToolCaller }) {
-  const { pool, caller } = options;
+export interface DashboardOptions {
+  pool: Pool;
+  caller: ToolCaller;
+  /** The configured public origin (the OAuth issuer's); form posts must come from it. */
+  origin: string;
+  /** The OAuth server's sign-in limiter, shared so password guesses count together. */
+  signInLimiter: express.RequestHandler;
+}
+
+export function dashboardRouter(options: DashboardOptions) {
+  const { pool, caller, origin } = options;
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
 
@@ -155,7 +146,7 @@ export function dashboardRouter(options: { pool: Pool; caller: ToolCaller }) {
       else sendPage(res, 401, 'Signed out', '<h1>Your session has ended</h1><p><a href="/dashboard/sign-in">Sign in again</a>.</p>');
       return undefined;
     }
-    const memberships = (await membershipsOf(pool, user.userId)).filter((m) => STAFF_ROLES.has(m.role));
+    const memberships = (await membershipsOf(pool, user.userId)).filter((m) => STAFF_ROLES.includes(m.role));
     const membership = typeof orgParam === 'string' && orgParam ? memberships.find((m) => m.orgId === orgParam) : memberships[0];
     if (!membership) {
       sendPage(res, 403, 'Staff only', '<h1>Staff only</h1><p>This page is for the staff of an organisation (owners, admins and staff).</p>');
@@ -168,8 +159,8 @@ export function dashboardRouter(options: { pool: Pool; caller: ToolCaller }) {
 
   router.get('/dashboard/sign-in', guarded(async (_req, res) => signInPage(res, 200, {})));
 
-  router.post('/dashboard/sign-in', form, guarded(async (req, res) => {
-    if (!fromOurPages(req)) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>This form must be sent from the Steward sign-in page.</p>');
+  router.post('/dashboard/sign-in', options.signInLimiter, form, guarded(async (req, res) => {
+    if (!fromOurPages(req, origin)) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>This form must be sent from the Steward sign-in page.</p>');
     const email = typeof req.body?.email === 'string' && req.body.email.length <= 320 ? req.body.email.trim() : '';
     const password = typeof req.body?.password === 'string' && req.body.password.length <= 1024 ? req.body.password : '';
     if (!email || !password) return signInPage(res, 400, { email, error: 'Enter your email and password' });
@@ -185,7 +176,7 @@ export function dashboardRouter(options: { pool: Pool; caller: ToolCaller }) {
     if (!staff) return;
     const orgId = staff.membership.orgId;
     const csrf = csrfOf(staff.sessionToken);
-    const proposals = await listProposals(pool, orgId, { status: 'pending', limit: 100 });
+    const proposals = await listProposals(pool, orgId, { status: 'pending', limit: 100, actionTools: permittedToolNames(staff.principal.scopes) });
     const pending = await listOutreach(pool, orgId, { status: 'pending_review', limit: 100 });
     const stuck = (await listOutreach(pool, orgId, { status: 'approved', limit: 100 })).filter((item) => item.sendError);
     const notice = typeof req.query.notice === 'string' ? req.query.notice.slice(0, 300) : '';
@@ -214,10 +205,11 @@ ${proposals.length === 0 ? '<p class="muted">Nothing waiting.</p>' : proposals.m
     const id = String(req.params.id);
     const tool = DECISIONS[kind]?.[decision];
     if (!tool || !/^[0-9a-f-]{36}$/i.test(id)) return sendPage(res, 404, 'Not found', '<h1>Not found</h1>');
-    if (!fromOurPages(req)) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>This form must be sent from the approvals page.</p>');
+    if (!fromOurPages(req, origin)) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>This form must be sent from the approvals page.</p>');
     const staff = await staffOf(req, res, req.body?.org);
     if (!staff) return;
-    if (req.body?.csrf !== csrfOf(staff.sessionToken)) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>The form has expired; reload the page and try again.</p>');
+    const csrf = typeof req.body?.csrf === 'string' && req.body.csrf.length <= 100 ? req.body.csrf : '';
+    if (!csrf || !safeEqual(csrf, csrfOf(staff.sessionToken))) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>The form has expired; reload the page and try again.</p>');
     const args: Record<string, unknown> = kind === 'proposals' ? { proposalId: id } : { outreachId: id };
     if (kind === 'outreach' && decision === 'approve') args.contentVersion = Number(req.body?.contentVersion);
     const back = new URLSearchParams({ org: staff.membership.orgId });

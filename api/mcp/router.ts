@@ -7,7 +7,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { APPROVAL_ROUTES } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import { approvalTaskStore, taskIdFor } from './tasks';
-import type { Principal } from '../../core/principal';
+import { hasScope, type Principal } from '../../core/principal';
 import { permittedTools } from '../../modules/catalogue';
 import { mcpToolOf, parseToolsets, selectTools } from '../../modules/surfaces';
 import { toErrorBody } from '../errors';
@@ -84,6 +84,10 @@ function withTaskSupport(tools: Tool[]): Tool[] {
 async function callAsTask(caller: ToolCaller, principal: Principal, name: string, args: unknown, key: string | undefined) {
   if (!TASK_TOOLS.has(name) || !caller.approvals) {
     throw new McpError(ErrorCode.InvalidParams, `${name} does not run as a task; call it without "task"`);
+  }
+  // The task is followed with tasks/get, which for a message needs people:read: refuse before anything is queued.
+  if (name === 'people_create_outreach' && !hasScope(principal, 'people:read')) {
+    throw new McpError(ErrorCode.InvalidParams, `${name} runs as a task only for a credential holding people:read; call it without "task"`);
   }
   const store = approvalTaskStore(caller.approvals.pool, principal);
   let details: Record<string, unknown> | undefined;

@@ -1,10 +1,11 @@
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { outreachWorkflowId, proposalWorkflowId } from '../../core/approvals';
-import type { Principal } from '../../core/principal';
+import { hasScope, type Principal } from '../../core/principal';
 import type { Pool } from '../../db/pool';
+import { permittedToolNames } from '../../modules/catalogue';
 import { getOutreachItem } from '../../modules/people/outreach';
-import { getProposal } from '../../modules/platform/proposals';
+import { getVisibleProposal } from '../../modules/platform/proposals';
 
 /**
  * MCP tasks (experimental in the SDK) for calls that wait on a person. The task
@@ -13,7 +14,9 @@ import { getProposal } from '../../modules/platform/proposals';
  * replica can answer tasks/get and tasks/result: nothing is held in memory.
  * Tasks are created by tools/call (with `task` in its params), never directly;
  * they end when the person decides, and cannot be cancelled from the client
- * (the decision belongs to the person).
+ * (the decision belongs to the person). A task is seen only with the scope its
+ * record needs: people:read for a message, the action tool's scope for a
+ * proposal; otherwise, like another organisation's task, it does not exist.
  */
 
 export const TASK_POLL_INTERVAL_MS = Number(process.env.STEWARD_MCP_TASK_POLL_MS ?? 2000);
@@ -45,7 +48,7 @@ async function view(pool: Pool, principal: Principal, taskId: string): Promise<T
   if (!match) return null;
   const [, kind, id] = match;
   if (kind === 'proposal') {
-    const proposal = await getProposal(pool, principal.orgId, id);
+    const proposal = await getVisibleProposal(pool, principal.orgId, id, permittedToolNames(principal.scopes));
     if (!proposal) return null;
     const base = { taskId, ttl: null, createdAt: proposal.createdAt, lastUpdatedAt: proposal.decidedAt ?? proposal.createdAt, pollInterval: TASK_POLL_INTERVAL_MS };
     if (proposal.status === 'pending') return { task: { ...base, status: 'working', statusMessage: `Waiting for an owner or admin to approve: ${proposal.summary}` } };
@@ -57,6 +60,7 @@ async function view(pool: Pool, principal: Principal, taskId: string): Promise<T
       ?? { code: 'forbidden', message: `The proposal was ${proposal.status}; the action was not carried out`, details: { proposalId: id, status: proposal.status } };
     return { task: { ...base, status: 'failed', statusMessage: error.message }, result: toolError(error) };
   }
+  if (!hasScope(principal, 'people:read')) return null;
   const item = await getOutreachItem(pool, principal.orgId, id);
   if (!item) return null;
   const base = { taskId, ttl: null, createdAt: item.createdAt, lastUpdatedAt: item.updatedAt, pollInterval: TASK_POLL_INTERVAL_MS };

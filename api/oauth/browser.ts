@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { findIntent, INTENTS, type Intent } from '../../core/intents';
 import type { Pool } from '../../db/pool';
@@ -7,9 +6,9 @@ import { issueCode } from '../../modules/platform/oauth/codes';
 import { createGrant } from '../../modules/platform/oauth/grants';
 import { completeRequest, findOpenRequest, type AuthorizationRequest } from '../../modules/platform/oauth/requests';
 import { grantScopes } from '../../modules/platform/oauth/scopes';
-import { safeEqual } from '../../modules/platform/oauth/secrets';
 import { checkPassword, createSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../modules/platform/oauth/sessions';
 import { withTransaction } from '../../db/pool';
+import { csrfTokenOf, fromOurPages, safeEqual } from '../pages/forms';
 import { logFailure } from './log';
 import { sendConsentPage, sendErrorPage, sendIntentChooser, sendOrgChooser, sendSignInPage } from './pages';
 import { sessionTokenOf, setSessionCookie } from './session-cookie';
@@ -25,19 +24,7 @@ export interface BrowserRoutesOptions {
 
 /** The consent form's CSRF token: bound to this browser's session and this request, so a forged post cannot carry it. */
 function csrfToken(sessionToken: string, requestId: string): string {
-  return createHash('sha256').update(`consent\n${sessionToken}\n${requestId}`).digest('base64url');
-}
-
-/**
- * Form posts must come from our own pages. SameSite=Lax already keeps the
- * session cookie off cross-site posts; this also stops login CSRF, where a
- * foreign page signs the victim's browser into the attacker's account.
- */
-function fromOurPages(req: Request, origin: string): boolean {
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
-  const requestOrigin = req.headers.origin;
-  return requestOrigin === undefined || requestOrigin === origin;
+  return csrfTokenOf('consent', sessionToken, requestId);
 }
 
 function text(value: unknown, max: number): string | undefined {

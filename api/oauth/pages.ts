@@ -1,16 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import type { Intent } from '../../core/intents';
 import type { Scope } from '../../core/scopes';
 import { SCOPE_WORDS } from '../../modules/platform/oauth/scopes';
 import type { OrgMembership } from '../../modules/platform/oauth/sessions';
+import { escapeHtml, pageStyle, sendHtmlPage } from '../pages/html';
 
-/** HTML-escapes anything a client, a person or a URL put into a page. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-const CSS = `
+const STYLE = pageStyle(`
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f5f4;color:#1c1917;margin:0}
 main{max-width:28rem;margin:3rem auto;background:#fff;border:1px solid #e7e5e4;border-radius:.75rem;padding:2rem}
 h1{font-size:1.35rem;margin-top:0}h2{font-size:1rem;margin-bottom:.25rem}
@@ -23,38 +18,11 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{font-weight:600
 li{margin:.3rem 0}code{font-size:.85em;background:#f5f5f4;padding:0 .25rem;border-radius:.25rem}
 .muted{color:#57534e;font-size:.9rem}
 .plain{font-weight:normal}.bare{list-style:none;padding:0}
-`;
-const CSS_HASH = createHash('sha256').update(CSS).digest('base64');
+`);
 
-/**
- * Headers for every page: never framed (clickjacking on a consent button is the
- * classic attack), never cached, no scripts at all, forms only to us (and, on the
- * consent page, to the client's redirect origin, which Chromium checks on redirects).
- */
-export function setPageHeaders(res: Response, formTargets: string[] = []): void {
-  res.set({
-    'Content-Security-Policy': [
-      "default-src 'none'", `style-src 'sha256-${CSS_HASH}'`, "frame-ancestors 'none'", "base-uri 'none'",
-      `form-action 'self'${formTargets.map((t) => ` ${t}`).join('')}`,
-    ].join('; '),
-    'X-Frame-Options': 'DENY',
-    'Cache-Control': 'no-store',
-    // Not no-referrer: with it Chromium sends `Origin: null` on our own form posts, which the CSRF check must refuse.
-    'Referrer-Policy': 'same-origin',
-    'X-Content-Type-Options': 'nosniff',
-  });
-}
-
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Steward</title><style>${CSS}</style></head>
-<body><main>${body}</main></body></html>`;
-}
-
+/** A page in the OAuth pages' style (headers: see setPageHeaders). */
 export function sendPage(res: Response, status: number, title: string, body: string, formTargets: string[] = []): void {
-  setPageHeaders(res, formTargets);
-  res.status(status).type('html').send(layout(title, body));
+  sendHtmlPage(res, { status, title, body, style: STYLE, formTargets });
 }
 
 /** An error shown in the browser, never redirected: the client or its redirect URI cannot be trusted yet. */

@@ -18,7 +18,7 @@ import { OAuthTokenService } from '../../modules/platform/oauth/token-service';
 import { authorizeGuard } from './authorize-guard';
 import { browserRoutes } from './browser';
 import { clientAuthentication } from './client-auth';
-import { sendErrorPage } from './pages';
+import { sendErrorPage, sendPage } from './pages';
 import { StewardOAuthProvider } from './provider';
 
 export const MCP_PATH = '/api/mcp';
@@ -52,7 +52,9 @@ function limiter(limits: false | OAuthRateLimits, which: keyof OAuthRateLimits):
     // People meet the browser endpoints: they get a page; programs get OAuth's JSON error shape.
     handler: (req, res) => {
       if (req.originalUrl.startsWith('/oauth/')) sendErrorPage(res, 429, 'too_many_requests', TOO_MANY);
-      else res.status(429).json({ error: 'too_many_requests', error_description: TOO_MANY });
+      else if (req.originalUrl.startsWith('/dashboard/')) {
+        sendPage(res, 429, 'Too many attempts', `<h1>Too many attempts</h1><p class="alert" role="alert" data-error="too_many_requests">${TOO_MANY}.</p>`);
+      } else res.status(429).json({ error: 'too_many_requests', error_description: TOO_MANY });
     },
   });
 }
@@ -150,7 +152,9 @@ export function createOAuthServer(options: OAuthServerOptions) {
       next(error);
     }
   });
-  router.use(browserRoutes({ pool: options.pool, clients, issuer, signInLimiter: limiter(limits, 'signIn') }));
+  // One sign-in limiter for every password form (OAuth and the dashboard): guesses count together, whichever form they use.
+  const signInLimiter = limiter(limits, 'signIn');
+  router.use(browserRoutes({ pool: options.pool, clients, issuer, signInLimiter }));
   router.use(parseErrors);
 
   return {
@@ -160,6 +164,8 @@ export function createOAuthServer(options: OAuthServerOptions) {
     keys,
     issuer,
     resource,
+    /** The per-IP limit on password sign-ins, for any other sign-in form (the dashboard's). */
+    signInLimiter,
     /** Where 401s on /api/mcp point (RFC 9728, path-suffixed form). */
     mcpResourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource${MCP_PATH}`,
     /** Where 401s on the bridges point. */

@@ -83,9 +83,16 @@ export interface NewProposal {
   expiresAt: Date;
 }
 
-/** Inserts a pending proposal; a second insert of the same id is a no-op. False when another open proposal has the same dedupe key. */
+/**
+ * Inserts a pending proposal; a second insert of the same id for the same
+ * organisation is a no-op (true). False when nothing was inserted for this
+ * organisation: another open proposal has the same dedupe key, or the id
+ * already belongs to another organisation (whose row is never touched).
+ */
 export async function insertProposal(db: Queryable, input: NewProposal): Promise<boolean> {
-  if (await queryOne(db, 'SELECT 1 FROM proposals WHERE id = $1', [input.id])) return true;
+  // Ids are unique across organisations, so this one lookup is by id alone; only the owner's own row counts as done.
+  const existing = await queryOne<{ org_id: string }>(db, 'SELECT org_id FROM proposals WHERE id = $1', [input.id]);
+  if (existing) return existing.org_id === input.orgId;
   const result = await db.query(`
     INSERT INTO proposals (id, org_id, agent_key, proposed_by_user_id, proposed_by_credential_id, tool, args, args_hash, summary, dedupe_key, source_run, expires_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -104,16 +111,31 @@ export async function getProposalRow(db: Queryable, orgId: string, id: string): 
   return queryOne<ProposalRow>(db, 'SELECT * FROM proposals WHERE org_id = $1 AND id = $2', [orgId, id]);
 }
 
-export async function requireProposal(db: Queryable, orgId: string, id: string): Promise<Proposal> {
-  const proposal = await getProposal(db, orgId, id);
+/**
+ * Reading proposals on someone's behalf: a proposal shows its action's arguments
+ * (and, once carried out, its result), so a caller sees only proposals whose
+ * action tool they could call themselves. `actionTools` are the names of the
+ * tools whose scope the caller holds; any other proposal behaves as missing.
+ */
+export async function getVisibleProposal(db: Queryable, orgId: string, id: string, actionTools: readonly string[]): Promise<Proposal | undefined> {
+  const row = await queryOne<ProposalRow>(db, 'SELECT * FROM proposals WHERE org_id = $1 AND id = $2 AND tool = ANY($3::text[])', [orgId, id, [...actionTools]]);
+  return row && toProposal(row);
+}
+
+export async function requireVisibleProposal(db: Queryable, orgId: string, id: string, actionTools: readonly string[]): Promise<Proposal> {
+  const proposal = await getVisibleProposal(db, orgId, id, actionTools);
   if (!proposal) throw new StewardError('not_found', `Proposal ${id} was not found`, { hint: 'platform_pending_proposals lists open proposals.' });
   return proposal;
 }
 
-export async function listProposals(db: Queryable, orgId: string, filter: { status: ProposalStatus | 'all'; agent?: string; limit: number }): Promise<Proposal[]> {
+/** Newest first, only proposals whose action tool is one of `actionTools` (see getVisibleProposal). */
+export async function listProposals(
+  db: Queryable, orgId: string, filter: { status: ProposalStatus | 'all'; agent?: string; limit: number; actionTools: readonly string[] },
+): Promise<Proposal[]> {
   const rows = await queryRows<ProposalRow>(db, `
     SELECT * FROM proposals WHERE org_id = $1 AND ($2::text = 'all' OR status = $2) AND ($3::text IS NULL OR agent_key = $3)
-    ORDER BY created_at DESC, id LIMIT $4`, [orgId, filter.status, filter.agent ?? null, filter.limit]);
+      AND tool = ANY($5::text[])
+    ORDER BY created_at DESC, id LIMIT $4`, [orgId, filter.status, filter.agent ?? null, filter.limit, [...filter.actionTools]]);
   return rows.map(toProposal);
 }
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { AGENTS, AUTONOMY_MODES, PROPOSAL_STATUSES, type AgentKey } from '../../../core/approvals';
+import { AGENTS, AUTONOMY_MODES, PROPOSAL_STATUSES, mayDecideProposals, type AgentKey } from '../../../core/approvals';
 import { StewardError } from '../../../core/errors';
-import { canApproveProposals } from '../../../core/roles';
 import { defineTool } from '../../tool';
 import { agentSchema, listAgents, setAgentAutonomy } from '../agents';
-import { listProposals, proposalExecutionSchema, proposalSchema, requireProposal } from '../proposals';
+import { permittedToolNames } from '../../catalogue';
+import { listProposals, proposalExecutionSchema, proposalSchema, requireVisibleProposal } from '../proposals';
 
 const proposalId = z.uuid().describe('The proposal\'s id');
 const AGENT_KEYS = AGENTS.map((agent) => agent.key) as [AgentKey, ...AgentKey[]];
@@ -23,7 +23,7 @@ export const pendingProposalsTool = defineTool({
   name: 'platform_pending_proposals',
   module: 'platform',
   title: 'Pending proposals',
-  description: 'Actions proposed by the autonomous agents (or by tool calls that need approval) that wait for an owner or admin, newest first. Pass status to see decided ones.',
+  description: 'Actions proposed by the autonomous agents (or by tool calls that need approval) that wait for an owner or admin, newest first. Pass status to see decided ones. Lists only proposals whose action this credential could run itself (it holds the action tool\'s scope).',
   keywords: ['approvals', 'agent proposals', 'awaiting approval', 'review queue'],
   scope: 'platform:read',
   effect: 'read',
@@ -35,7 +35,7 @@ export const pendingProposalsTool = defineTool({
   }).strict(),
   output: z.object({ proposals: z.array(proposalSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
-    const proposals = await listProposals(ctx.db, ctx.org.id, input);
+    const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: permittedToolNames(ctx.principal.scopes) });
     return { proposals, count: proposals.length };
   },
 });
@@ -44,14 +44,14 @@ export const getProposalTool = defineTool({
   name: 'platform_get_proposal',
   module: 'platform',
   title: 'One proposal',
-  description: 'One proposal with its action payload (tool and arguments), status, and, once approved, the outcome of running it.',
+  description: 'One proposal with its action payload (tool and arguments), status, and, once approved, the outcome of running it. A proposal whose action needs a scope this credential lacks is not found.',
   keywords: ['proposal details', 'action payload'],
   scope: 'platform:read',
   effect: 'read',
   listed: true,
   input: z.object({ proposalId }).strict(),
   output: z.object({ proposal: proposalSchema }).strict(),
-  run: async (ctx, input) => ({ proposal: await requireProposal(ctx.db, ctx.org.id, input.proposalId) }),
+  run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, permittedToolNames(ctx.principal.scopes)) }),
 });
 
 export const approveProposalTool = defineTool({
@@ -112,7 +112,7 @@ export const setAgentAutonomyTool = defineTool({
   }).strict(),
   output: z.object({ agent: agentSchema }).strict(),
   run: async (ctx, input) => {
-    if (!canApproveProposals(ctx.principal.role)) {
+    if (!mayDecideProposals(ctx.principal)) {
       throw new StewardError('forbidden', 'Only an owner or admin can change an agent\'s autonomy');
     }
     return { agent: await setAgentAutonomy(ctx.db, ctx.org.id, input.agent, input.autonomy, input.intervalMinutes) };

@@ -1,0 +1,56 @@
+import { isErrorCode, type ErrorBody } from './errors';
+
+/**
+ * Reading the stable error out of a Temporal failure, for the API and the
+ * workflows alike. core/ imports nothing, so an ApplicationFailure is
+ * recognised by the cross-realm marker Temporal puts on its prototype (the same
+ * test `instanceof ApplicationFailure` makes), which works inside the workflow
+ * sandbox and outside it.
+ */
+
+const APPLICATION_FAILURE = Symbol.for('__temporal_isApplicationFailure');
+
+interface ApplicationFailureLike {
+  type: string;
+  message: string;
+  details?: unknown[] | null;
+}
+
+function asApplicationFailure(value: unknown): ApplicationFailureLike | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const failure = value as { [APPLICATION_FAILURE]?: unknown; type?: unknown; message?: unknown };
+  if (failure[APPLICATION_FAILURE] !== true || typeof failure.type !== 'string' || !failure.type) return undefined;
+  return value as ApplicationFailureLike;
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  const body = value as { code?: unknown; message?: unknown } | null;
+  return Boolean(body) && typeof body === 'object' && isErrorCode(body!.code) && typeof body!.message === 'string';
+}
+
+/**
+ * The error a failure carries, from the first ApplicationFailure in its cause
+ * chain (outermost first): for a Steward error code, the body it was thrown with
+ * (code, message, hint, details); for any other type, that type and message.
+ * Undefined when the chain holds no ApplicationFailure (a timeout, a termination).
+ */
+export function failureBodyOf(error: unknown): { code: string; message: string; hint?: string; issues?: ErrorBody['issues']; details?: Record<string, unknown> } | undefined {
+  const seen = new Set<unknown>();
+  for (let current: unknown = error; current && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    const failure = asApplicationFailure(current);
+    if (!failure) continue;
+    if (isErrorCode(failure.type)) {
+      const body = failure.details?.[0];
+      return isErrorBody(body) ? body : { code: failure.type, message: failure.message };
+    }
+    return { code: failure.type, message: failure.message };
+  }
+  return undefined;
+}
+
+/** Like failureBodyOf, but only a Steward error: the body a StewardError is rebuilt from. */
+export function stewardErrorBodyOf(error: unknown): ErrorBody | undefined {
+  const body = failureBodyOf(error);
+  return body && isErrorCode(body.code) ? (body as ErrorBody) : undefined;
+}
