@@ -24,7 +24,9 @@ export function readRuntimeInfo(): RuntimeInfo | undefined {
 
 export function writeRuntimeInfo(info: RuntimeInfo): void {
   fs.mkdirSync(DATA_DIR, { recursive: true });
-  fs.writeFileSync(RUNTIME_FILE, JSON.stringify(info, null, 2));
+  // The database URL may hold a password: readable by this user only.
+  fs.writeFileSync(RUNTIME_FILE, JSON.stringify(info, null, 2), { mode: 0o600 });
+  fs.chmodSync(RUNTIME_FILE, 0o600);
 }
 
 /** DATABASE_URL, else the embedded database a running `npm start` announced. */

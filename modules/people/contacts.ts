@@ -7,6 +7,7 @@ import { parseOrgDate, todayIso } from './dates';
 import type { AddressDerivation } from './postcodes';
 import type { Contact, ContactSummary } from './schemas';
 import { openWelcomeFollowUp } from './welcome-desk';
+import { escapeLike } from '../../db/sql';
 
 /** Column for each camelCase contact field a caller can write. */
 const COLUMN: Record<string, string> = {
@@ -35,7 +36,7 @@ interface ContactRow {
 
 const SELECT_CONTACT = `
   SELECT c.*, COALESCE((SELECT array_agg(t.name ORDER BY t.name) FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
-                        WHERE ct.contact_id = c.id), '{}') AS tags
+                        WHERE ct.contact_id = c.id AND t.org_id = c.org_id), '{}') AS tags
   FROM contacts c`;
 
 export function displayNameOf(row: { preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }): string {
@@ -225,10 +226,6 @@ export interface ContactFilters {
   tag?: string;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** Builds WHERE clauses for list filters; values are always parameters. */
 function filterClauses(filters: ContactFilters, params: unknown[]): string[] {
   const clauses: string[] = [];
@@ -242,7 +239,7 @@ function filterClauses(filters: ContactFilters, params: unknown[]): string[] {
   }
   if (filters.tag) {
     params.push(filters.tag.toLowerCase());
-    clauses.push(`EXISTS (SELECT 1 FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = c.id AND lower(t.name) = $${params.length})`);
+    clauses.push(`EXISTS (SELECT 1 FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = c.id AND t.org_id = c.org_id AND lower(t.name) = $${params.length})`);
   }
   return clauses;
 }

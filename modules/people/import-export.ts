@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
-import { assertAllowance } from '../platform/billing';
+import { assertAllowance, lockFeature } from '../platform/billing';
 import type { OrgSettings } from '../tool';
 import { createContact, listContacts, updateContact, type ContactFilters, type ContactWrite } from './contacts';
 import { listDefinitions } from './custom-fields';
@@ -35,6 +35,8 @@ const DATE_FIELDS = new Set(['dateOfBirth', 'baptismDate', 'membershipDate', 'an
 const rowSchema = z.object(Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.optional()]))).strict();
 
 export const MAX_IMPORT_ROWS = 5000;
+/** Requests are capped at 1 MB of JSON, so the CSV text must fit well inside that. */
+export const MAX_IMPORT_CHARS = 900_000;
 
 interface RowPlan {
   row: number;
@@ -167,6 +169,7 @@ export async function importContacts(db: Queryable, org: OrgSettings, input: { c
       issues: rowErrorsAsIssues(plan.errors), details: { rowErrors: plan.errors }, hint: 'Fix the rows and import again; mode "preview" checks without writing.',
     });
   }
+  await lockFeature(db, org.id, 'contacts');
   await assertAllowance(db, org.id, 'contacts', summary.toCreate);
   for (const row of plan.plans) {
     if (row.action === 'skip') continue;
@@ -184,7 +187,8 @@ export const EXPORT_COLUMNS = [
   'status', 'membershipStatus', 'whatsappConsent', 'tags', 'createdAt',
 ] as const;
 
-export const MAX_EXPORT_ROWS = 10000;
+/** Rows per export call: the CSV travels in the tool's result, which Temporal keeps well under its 2 MB payload limit. */
+export const MAX_EXPORT_ROWS = 2000;
 
 /** A cell a spreadsheet would run as a formula is prefixed with a quote. */
 function safeCell(value: unknown): string {
@@ -193,10 +197,15 @@ function safeCell(value: unknown): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-/** Contact fields as CSV; notes are never exported. */
-export async function exportContacts(db: Queryable, orgId: string, filters: ContactFilters, columns: readonly string[]) {
-  const { contacts } = await listContacts(db, orgId, filters, { limit: MAX_EXPORT_ROWS + 1, offset: 0 });
-  const truncated = contacts.length > MAX_EXPORT_ROWS;
-  const rows = contacts.slice(0, MAX_EXPORT_ROWS).map((contact) => columns.map((column) => safeCell((contact as Record<string, unknown>)[column])));
-  return { csv: stringify([columns as string[], ...rows]), rowCount: rows.length, columns: [...columns], truncated };
+/** Contact fields as CSV, a page at a time; notes are never exported. */
+export async function exportContacts(db: Queryable, orgId: string, filters: ContactFilters, columns: readonly string[], offset: number) {
+  const { contacts } = await listContacts(db, orgId, filters, { limit: MAX_EXPORT_ROWS + 1, offset });
+  const page = contacts.slice(0, MAX_EXPORT_ROWS);
+  const rows = page.map((contact) => columns.map((column) => safeCell((contact as Record<string, unknown>)[column])));
+  return {
+    csv: stringify([columns as string[], ...rows]),
+    rowCount: rows.length,
+    columns: [...columns],
+    nextOffset: contacts.length > MAX_EXPORT_ROWS ? offset + MAX_EXPORT_ROWS : null,
+  };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { CONTACT_STATUSES, GENDERS, MEMBERSHIP_STATUSES } from './schemas';
+import { escapeLike } from '../../db/sql';
 
 /**
  * Segment rules compile to a SQL boolean over the contacts table aliased `c`.
@@ -70,10 +71,6 @@ export function segmentFieldCatalogue() {
   }));
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
 class Compiler {
   readonly issues: ErrorIssue[] = [];
 
@@ -102,8 +99,8 @@ class Compiler {
       case 'number': return this.number(spec.sql!, rule, path);
       case 'date': return this.date(spec.sql!, rule, path);
       case 'boolean': return rule.operator === 'is_true' ? `${spec.sql} IS TRUE` : `${spec.sql} IS NOT TRUE`;
-      case 'tag': return this.membership(rule, path, 'EXISTS (SELECT 1 FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = c.id AND lower(t.name) = lower(%))');
-      case 'group': return this.membership(rule, path, 'EXISTS (SELECT 1 FROM crm_group_members gm JOIN crm_groups g ON g.id = gm.group_id WHERE gm.contact_id = c.id AND lower(g.name) = lower(%))');
+      case 'tag': return this.membership(rule, path, 'EXISTS (SELECT 1 FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = c.id AND t.org_id = c.org_id AND lower(t.name) = lower(%))');
+      case 'group': return this.membership(rule, path, 'EXISTS (SELECT 1 FROM crm_group_members gm JOIN crm_groups g ON g.id = gm.group_id WHERE gm.contact_id = c.id AND g.org_id = c.org_id AND lower(g.name) = lower(%))');
     }
   }
 

@@ -63,20 +63,29 @@ export async function previewRules(db: Queryable, orgId: string, rules: RuleSet,
   return { count: count?.n ?? 0, sample: sample.map((row) => ({ contactId: row.id, displayName: displayNameOf(row), email: row.email })) };
 }
 
+/** Stores how many live contacts the segment holds now. */
+async function updateMemberCount(db: Queryable, orgId: string, segmentId: string, options: { refreshed: boolean }): Promise<number> {
+  const total = await queryOne<{ n: number }>(db, `
+    SELECT count(*)::int AS n FROM segment_members m JOIN contacts c ON c.id = m.contact_id AND c.deleted_at IS NULL
+    WHERE m.org_id = $1 AND m.segment_id = $2`, [orgId, segmentId]);
+  const n = total?.n ?? 0;
+  await db.query(`UPDATE segments SET member_count = $3, updated_at = now()${options.refreshed ? ', refreshed_at = now()' : ''}
+    WHERE org_id = $1 AND id = $2`, [orgId, segmentId, n]);
+  return n;
+}
+
 /** Rebuilds rule-based membership; manual additions stay. */
 export async function refreshSegment(db: Queryable, orgId: string, segmentId: string) {
   const segment = await requireSegment(db, orgId, segmentId);
-  const before = await queryOne<{ n: number }>(db, "SELECT count(*)::int AS n FROM segment_members WHERE segment_id = $1 AND source = 'rule'", [segmentId]);
-  await db.query("DELETE FROM segment_members WHERE segment_id = $1 AND source = 'rule'", [segmentId]);
+  const before = await queryOne<{ n: number }>(db, "SELECT count(*)::int AS n FROM segment_members WHERE org_id = $1 AND segment_id = $2 AND source = 'rule'", [orgId, segmentId]);
+  await db.query("DELETE FROM segment_members WHERE org_id = $1 AND segment_id = $2 AND source = 'rule'", [orgId, segmentId]);
   const params: unknown[] = [segmentId];
   const where = whereFor(orgId, segment.rules, params);
   const inserted = await db.query(`
     INSERT INTO segment_members (org_id, segment_id, contact_id, source)
     SELECT c.org_id, $1, c.id, 'rule' FROM contacts c WHERE ${where}
     ON CONFLICT (segment_id, contact_id) DO NOTHING`, params);
-  const total = await queryOne<{ n: number }>(db, `
-    SELECT count(*)::int AS n FROM segment_members m JOIN contacts c ON c.id = m.contact_id AND c.deleted_at IS NULL WHERE m.segment_id = $1`, [segmentId]);
-  await db.query('UPDATE segments SET member_count = $2, refreshed_at = now(), updated_at = now() WHERE id = $1', [segmentId, total?.n ?? 0]);
+  await updateMemberCount(db, orgId, segmentId, { refreshed: true });
   return { segment: await requireSegment(db, orgId, segmentId), ruleMatchesBefore: before?.n ?? 0, ruleMatchesNow: inserted.rowCount ?? 0 };
 }
 
@@ -133,8 +142,6 @@ export async function addContactToSegment(db: Queryable, orgId: string, segmentI
   await requireContact(db, orgId, contactId);
   const result = await db.query(`INSERT INTO segment_members (org_id, segment_id, contact_id, source) VALUES ($1, $2, $3, 'manual')
     ON CONFLICT (segment_id, contact_id) DO UPDATE SET source = 'manual' WHERE segment_members.source <> 'manual'`, [orgId, segmentId, contactId]);
-  const total = await queryOne<{ n: number }>(db, `
-    SELECT count(*)::int AS n FROM segment_members m JOIN contacts c ON c.id = m.contact_id AND c.deleted_at IS NULL WHERE m.segment_id = $1`, [segmentId]);
-  await db.query('UPDATE segments SET member_count = $2, updated_at = now() WHERE id = $1', [segmentId, total?.n ?? 0]);
-  return { segmentId, contactId, alreadyManualMember: (result.rowCount ?? 0) === 0, memberCount: total?.n ?? 0 };
+  const memberCount = await updateMemberCount(db, orgId, segmentId, { refreshed: false });
+  return { segmentId, contactId, alreadyManualMember: (result.rowCount ?? 0) === 0, memberCount };
 }

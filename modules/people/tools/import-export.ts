@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tool';
-import { EXPORT_COLUMNS, MAX_EXPORT_ROWS, MAX_IMPORT_ROWS, exportContacts, importContacts } from '../import-export';
+import { EXPORT_COLUMNS, MAX_EXPORT_ROWS, MAX_IMPORT_CHARS, MAX_IMPORT_ROWS, exportContacts, importContacts } from '../import-export';
 import { CONTACT_STATUSES, MEMBERSHIP_STATUSES } from '../schemas';
 
 export const importContactsTool = defineTool({
@@ -13,7 +13,7 @@ export const importContactsTool = defineTool({
   effect: 'write',
   listed: false,
   input: z.object({
-    csv: z.string().min(1).max(5_000_000),
+    csv: z.string().min(1).max(MAX_IMPORT_CHARS).describe('The CSV text, header row first (at most about 900 KB)'),
     mode: z.enum(['preview', 'commit']).default('preview'),
     onDuplicate: z.enum(['skip', 'update']).default('skip').describe('What to do with a row whose email matches an existing contact'),
   }).strict(),
@@ -31,7 +31,7 @@ export const exportContactsTool = defineTool({
   name: 'people_export_contacts',
   module: 'people',
   title: 'Export contacts to CSV',
-  description: `Exports contact fields as CSV (optionally filtered by status, membership status or tag; choose columns). Never includes notes. At most ${MAX_EXPORT_ROWS} rows.`,
+  description: `Exports contact fields as CSV (optionally filtered by status, membership status or tag; choose columns), ${MAX_EXPORT_ROWS} rows per call: pass nextOffset back as offset for the next page. Never includes notes.`,
   keywords: ['export csv', 'download contacts', 'spreadsheet'],
   scope: 'people:read',
   effect: 'read',
@@ -41,7 +41,8 @@ export const exportContactsTool = defineTool({
     membershipStatus: z.enum(MEMBERSHIP_STATUSES).optional(),
     tag: z.string().trim().min(1).max(100).optional(),
     columns: z.array(z.enum(EXPORT_COLUMNS)).min(1).optional(),
+    offset: z.number().int().min(0).default(0),
   }).strict(),
-  output: z.object({ csv: z.string(), rowCount: z.number().int(), columns: z.array(z.string()), truncated: z.boolean() }).strict(),
-  run: async (ctx, input) => exportContacts(ctx.db, ctx.org.id, input, input.columns ?? EXPORT_COLUMNS),
+  output: z.object({ csv: z.string(), rowCount: z.number().int(), columns: z.array(z.string()), nextOffset: z.number().int().nullable() }).strict(),
+  run: async (ctx, input) => exportContacts(ctx.db, ctx.org.id, input, input.columns ?? EXPORT_COLUMNS, input.offset),
 });

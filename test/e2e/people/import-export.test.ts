@@ -82,4 +82,23 @@ describe('contact import and export', () => {
     expect(result.csv).toContain(`"'=HYPERLINK(""x"")"`);
     expect(result.rowCount).toBe(lines.length - 1);
   });
+
+  it('exports large sets a page at a time', async () => {
+    const big = await harness.createOrg({ planCode: 'enterprise' });
+    const rows = Array.from({ length: 2100 }, (_, i) => [`First${i}`, `Last${i}`, `bulk${i}@example.org`]);
+    const imported = await harness.call(big.apiKey, 'people_import_contacts', { csv: csvOf([['First Name', 'Last Name', 'Email'], ...rows]), mode: 'commit' });
+    expect(imported.toCreate).toBe(2100);
+    const first = await harness.call(big.apiKey, 'people_export_contacts', { columns: ['email'] });
+    expect(first).toMatchObject({ rowCount: 2000, nextOffset: 2000 });
+    const second = await harness.call(big.apiKey, 'people_export_contacts', { columns: ['email'], offset: first.nextOffset });
+    expect(second).toMatchObject({ rowCount: 100, nextOffset: null });
+    const emails = new Set([...first.csv.trim().split('\n').slice(1), ...second.csv.trim().split('\n').slice(1)]);
+    expect(emails.size).toBe(2100);
+  });
+
+  it('refuses a CSV larger than the import limit with a clear error', async () => {
+    const { status, body } = await harness.invoke(org.apiKey, 'people_import_contacts', { csv: 'Email\n' + 'x'.repeat(900_001) });
+    expect(status).toBe(400);
+    expect(body.error?.issues?.[0].path).toBe('csv');
+  });
 });
