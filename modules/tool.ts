@@ -71,6 +71,15 @@ export function defineTool<I extends AnyObjectSchema, O extends AnyObjectSchema>
   return tool as unknown as AnyTool;
 }
 
+/**
+ * For inputs that name a thing one of two ways (an id or a name): exactly one
+ * must be given. Checked with the schema, so the call is refused before any workflow starts.
+ */
+export function exactlyOne<T extends Record<string, unknown>>(first: keyof T & string, second: keyof T & string, message = `give exactly one of ${first} or ${second}`) {
+  const check = (value: T) => (value[first] === undefined) !== (value[second] === undefined);
+  return [check, { message, path: [first] as PropertyKey[] }] as const;
+}
+
 export function policyOf(tool: AnyTool): ToolPolicy {
   return { effect: tool.effect, meter: tool.meter ?? null, timeline: Boolean(tool.timeline) };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
-import { defineTool } from '../../tool';
+import { defineTool, exactlyOne } from '../../tool';
 import { countUnsubscribes, upcomingBirthdays } from '../contact-reports';
 import { MAX_BULK_UPDATE, bulkOptInWhatsapp, bulkUpdateContacts } from '../contacts-bulk';
 import { CUSTOM_FIELD_TYPES, createDefinition, listDefinitions } from '../custom-fields';
@@ -72,15 +72,10 @@ export const bulkOptInWhatsappTool = defineTool({
   listed: false,
   input: z.object({
     contactIds: z.array(z.uuid()).min(1).max(1000).optional(),
-    allWithPhone: z.boolean().optional().describe('true = every contact with any phone number'),
-  }).strict(),
+    allWithPhone: z.literal(true).optional().describe('true = every contact with any phone number'),
+  }).strict().refine(...exactlyOne('contactIds', 'allWithPhone')),
   output: z.object({ optedIn: z.number().int(), alreadyOptedIn: z.number().int(), skippedNoPhone: z.array(z.string()), notFound: z.array(z.string()) }).strict(),
-  run: async (ctx, input) => {
-    if (Boolean(input.contactIds) === Boolean(input.allWithPhone)) {
-      throw new StewardError('validation_failed', 'Give either contactIds or allWithPhone: true', { issues: [{ path: 'contactIds', message: 'exactly one of contactIds or allWithPhone' }] });
-    }
-    return bulkOptInWhatsapp(ctx.db, ctx.org.id, input);
-  },
+  run: async (ctx, input) => bulkOptInWhatsapp(ctx.db, ctx.org.id, input),
 });
 
 export const upcomingBirthdaysTool = defineTool({

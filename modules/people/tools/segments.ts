@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { StewardError } from '../../../core/errors';
-import { defineTool } from '../../tool';
+import { defineTool, exactlyOne } from '../../tool';
 import { ruleSetSchema, segmentFieldCatalogue } from '../segment-rules';
 import {
   SEGMENT_TEMPLATES, addContactToSegment, createSegmentFromTemplate, listSegmentContacts, listSegments, previewRules, refreshSegment, requireSegment, updateSegment,
@@ -117,12 +116,10 @@ export const previewSegmentTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: true,
-  input: z.object({ segmentId: z.uuid().optional(), rules: ruleSetSchema.optional(), limit: z.number().int().min(1).max(100).default(20) }).strict(),
+  input: z.object({ segmentId: z.uuid().optional(), rules: ruleSetSchema.optional(), limit: z.number().int().min(1).max(100).default(20) })
+    .strict().refine(...exactlyOne('segmentId', 'rules')),
   output: z.object({ count: z.number().int(), sample: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), email: z.string().nullable() }).strict()) }).strict(),
   run: async (ctx, input) => {
-    if (!input.segmentId === !input.rules) {
-      throw new StewardError('validation_failed', 'Give either segmentId or rules', { issues: [{ path: 'segmentId', message: 'exactly one of segmentId or rules' }] });
-    }
     const rules = input.rules ?? (await requireSegment(ctx.db, ctx.org.id, input.segmentId!)).rules;
     return previewRules(ctx.db, ctx.org.id, rules, input.limit);
   },

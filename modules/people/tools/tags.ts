@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { StewardError } from '../../../core/errors';
-import { defineTool } from '../../tool';
+import { defineTool, exactlyOne } from '../../tool';
 import { addContactTags, createTag, createTagCategory, deleteTag, listTags, removeContactTags, updateTag, updateTagCategory } from '../tags';
 
 const tagName = z.string().trim().min(1).max(100);
@@ -93,14 +92,9 @@ export const deleteCrmTagTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ tagId: z.uuid().optional(), name: tagName.optional() }).strict(),
+  input: z.object({ tagId: z.uuid().optional(), name: tagName.optional() }).strict().refine(...exactlyOne('tagId', 'name')),
   output: z.object({ tag: tagSchema, untaggedContacts: z.number().int() }).strict(),
-  run: async (ctx, input) => {
-    if (!input.tagId === !input.name) {
-      throw new StewardError('validation_failed', 'Give either tagId or name', { issues: [{ path: 'tagId', message: 'exactly one of tagId or name' }] });
-    }
-    return deleteTag(ctx.db, ctx.org.id, input);
-  },
+  run: async (ctx, input) => deleteTag(ctx.db, ctx.org.id, input),
 });
 
 export const createTagCategoryTool = defineTool({
