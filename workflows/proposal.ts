@@ -36,10 +36,13 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
   ]);
 
   let deciding = false;
+  // Set the moment the timer fires, before the expiry is written: from then on no decision is accepted.
+  let expiring = false;
   let outcome: ProposalDecisionResult | null = null;
 
   function problemWith(decision: ProposalDecision): Error | undefined {
     if (decision.principal.orgId !== input.orgId) return stewardFailure('not_found', `Proposal ${input.proposalId} was not found`);
+    if (expiring) return stewardFailure('conflict', 'Proposal was already expired', { details: { status: 'expired' } });
     if (deciding || state.status !== 'pending') {
       return stewardFailure('conflict', `Proposal was already ${state.status === 'pending' ? 'being decided' : state.status}`, { details: { status: state.status } });
     }
@@ -99,6 +102,7 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
     const remaining = Math.max(1, Date.parse(state.expiresAt) - Date.now());
     const decidedInTime = await condition(() => deciding, remaining);
     if (!decidedInTime) {
+      expiring = true;
       await records.decideProposalRecord(input.orgId, state.id, 'expired', null, 'Not decided before it expired');
       state.status = 'expired';
       setStatus();

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ProposalDecisionResult } from '../../core/approvals';
+import { actionHashOf, insertProposal } from '../../modules/platform/proposals';
 import { Harness, type TestOrg } from '../helpers/harness';
 
 /** Agent proposals: a merge needs an owner or admin; approval runs it exactly once, rejection never. */
@@ -8,10 +10,24 @@ describe('proposals', () => {
   let harness: Harness;
   let org: TestOrg;
   const saved = { ...process.env };
+  /** Proposals whose expiry write is held back until the promise settles (to open the expiry race window). */
+  const heldExpiries = new Map<string, { started: () => void; release: Promise<void> }>();
 
   beforeAll(async () => {
     process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS = '300';
-    harness = await Harness.start();
+    harness = await Harness.start({
+      wrapActivities: (activities) => ({
+        ...activities,
+        decideProposalRecord: async (...args: Parameters<typeof activities.decideProposalRecord>) => {
+          const held = args[2] === 'expired' ? heldExpiries.get(args[1]) : undefined;
+          if (held) {
+            held.started();
+            await held.release;
+          }
+          return activities.decideProposalRecord(...args);
+        },
+      }),
+    });
     org = await harness.createOrg();
   });
 
@@ -183,6 +199,101 @@ describe('proposals', () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it('shows a proposal only to credentials holding its action\'s scope; others, like another organisation, find nothing', async () => {
+    const [keep, merge] = await duplicatePair('Ida');
+    const proposalId = await propose(keep, merge);
+    // people_merge_data_quality_contacts needs people:write: a platform:read credential without it must not see its arguments.
+    const platformOnly = await harness.createKey(org.orgId, ['platform:read', 'people:read'], 'admin');
+    const listed = await harness.call(platformOnly.apiKey, 'platform_pending_proposals', { status: 'all' });
+    expect(listed.proposals.map((p: any) => p.id)).not.toContain(proposalId);
+    const got = await harness.invoke(platformOnly.apiKey, 'platform_get_proposal', { proposalId });
+    expect(got.status).toBe(404);
+    expect(got.body.error?.code).toBe('not_found');
+
+    const withScope = await harness.createKey(org.orgId, ['platform:read', 'people:write'], 'admin');
+    expect((await harness.call(withScope.apiKey, 'platform_pending_proposals', {})).proposals.map((p: any) => p.id)).toContain(proposalId);
+    expect((await harness.call(withScope.apiKey, 'platform_get_proposal', { proposalId })).proposal.id).toBe(proposalId);
+  });
+
+  it('over MCP: approval tasks need the scope of what they wait on (the action\'s for a proposal, people:read for a message)', async () => {
+    const owner = await harness.mcpClient(org.apiKey);
+    const platformOnly = await harness.createKey(org.orgId, ['platform:read', 'people:read'], 'admin');
+    const noPeopleRead = await harness.createKey(org.orgId, ['platform:read', 'people:write'], 'admin');
+    const reader = await harness.mcpClient(platformOnly.apiKey);
+    const writer = await harness.mcpClient(noPeopleRead.apiKey);
+    try {
+      const [keep, merge] = await duplicatePair('Jo');
+      const proposalTask = (await owner.request({
+        method: 'tools/call',
+        params: { name: 'people_merge_data_quality_contacts', arguments: { keepContactId: keep, mergeContactId: merge }, task: { ttl: 60_000 } },
+      }, CreateTaskResultSchema)).task.taskId;
+      expect((await writer.request({ method: 'tasks/get', params: { taskId: proposalTask } }, GetTaskResultSchema)).status).toBe('working');
+      await expect(reader.request({ method: 'tasks/get', params: { taskId: proposalTask } }, GetTaskResultSchema)).rejects.toThrow(/not found/i);
+      await harness.call(org.apiKey, 'platform_reject_proposal', { proposalId: proposalTask.slice('proposal-'.length) });
+      await expect(reader.request({ method: 'tasks/result', params: { taskId: proposalTask } }, CallToolResultSchema)).rejects.toThrow(/not found/i);
+
+      const contact = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Kit', lastName: 'Task', email: 'kit@example.org' })).contact;
+      const outreachTask = (await owner.request({
+        method: 'tools/call',
+        params: { name: 'people_create_outreach', arguments: { contactId: contact.id, subject: 'Hello', body: 'Thinking of you' }, task: { ttl: 60_000 } },
+      }, CreateTaskResultSchema)).task.taskId;
+      expect(outreachTask).toMatch(/^outreach-/);
+      expect((await reader.request({ method: 'tasks/get', params: { taskId: outreachTask } }, GetTaskResultSchema)).status).toBe('working');
+      await expect(writer.request({ method: 'tasks/get', params: { taskId: outreachTask } }, GetTaskResultSchema)).rejects.toThrow(/not found/i);
+      await harness.call(org.apiKey, 'people_cancel_outreach', { outreachId: outreachTask.slice('outreach-'.length) });
+      await expect(writer.request({ method: 'tasks/result', params: { taskId: outreachTask } }, CallToolResultSchema)).rejects.toThrow(/not found/i);
+      expect((await owner.request({ method: 'tasks/result', params: { taskId: outreachTask } }, CallToolResultSchema)).isError).toBe(true);
+    } finally {
+      await Promise.all([owner.close(), reader.close(), writer.close()]);
+    }
+  });
+
+  it('refuses an approval that arrives after the timer fired but before the expiry is written', async () => {
+    const [keep, merge] = await duplicatePair('Lou');
+    const proposalId = randomUUID();
+    let started!: () => void;
+    const expiryStarted = new Promise<void>((resolve) => { started = resolve; });
+    let release!: () => void;
+    heldExpiries.set(proposalId, { started, release: new Promise<void>((resolve) => { release = resolve; }) });
+    const args = { keepContactId: keep, mergeContactId: merge };
+    const handle = await harness.temporal.workflow.start('proposalWorkflow', {
+      taskQueue: harness.taskQueue,
+      workflowId: `proposal-${proposalId}`,
+      args: [{
+        orgId: org.orgId, proposalId, ttlMs: 1000,
+        create: {
+          action: { tool: 'people_merge_data_quality_contacts', args, argsHash: actionHashOf('people_merge_data_quality_contacts', args) },
+          summary: 'Merge Lou', agent: 'people', proposedBy: null, dedupeKey: null,
+        },
+      }],
+    });
+    await expiryStarted;
+    const late = await harness.invoke(org.apiKey, 'platform_approve_proposal', { proposalId });
+    release();
+    expect(late.status).toBe(409);
+    expect(late.body.error?.message).toContain('expired');
+    expect(await handle.result() as ProposalDecisionResult).toEqual({ proposalId, status: 'expired', execution: null });
+    expect(await merges(merge)).toBe(0);
+    const { rows } = await harness.pool.query('SELECT status FROM proposals WHERE id = $1', [proposalId]);
+    expect(rows[0].status).toBe('expired');
+  });
+
+  it('never reports a proposal id owned by another organisation as inserted, and leaves that row alone', async () => {
+    const other = await harness.createOrg({ name: 'Id Thief' });
+    const [keep, merge] = await duplicatePair('Max');
+    const proposalId = await propose(keep, merge);
+    const args = { keepContactId: randomUUID(), mergeContactId: randomUUID() };
+    const inserted = await insertProposal(harness.pool, {
+      id: proposalId, orgId: other.orgId, tool: 'people_merge_data_quality_contacts', args, argsHash: actionHashOf('people_merge_data_quality_contacts', args),
+      summary: 'Not yours', agentKey: null, proposedByUserId: null, proposedByCredentialId: null, dedupeKey: null, sourceRun: null,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    expect(inserted).toBe(false);
+    expect((await harness.invoke(other.apiKey, 'platform_get_proposal', { proposalId })).status).toBe(404);
+    const { rows } = await harness.pool.query('SELECT org_id, summary FROM proposals WHERE id = $1', [proposalId]);
+    expect(rows).toEqual([{ org_id: org.orgId, summary: 'Merge the duplicate' }]);
   });
 
   it('marks proposal workflows with org, kind and status for operators', async () => {
