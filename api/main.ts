@@ -1,15 +1,16 @@
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTaskQueue, resolveTemporalAddress } from '../db/config';
 import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { listen } from './server';
+import { createTemporalClient } from '../temporal/client';
 
 /** `npm run api`: one stateless API replica. */
 async function main() {
   const pool = createPool(resolveDatabaseUrl());
   await migrate(pool);
   const connection = await Connection.connect({ address: resolveTemporalAddress() });
-  const temporal = new Client({ connection, namespace: TEMPORAL_NAMESPACE });
+  const temporal = createTemporalClient(connection, TEMPORAL_NAMESPACE);
   const port = Number(process.env.PORT ?? 3000);
   const { url } = await listen({ pool, temporal, taskQueue: resolveTaskQueue(), allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   console.log(`API ${url}  MCP ${url}/api/mcp`);

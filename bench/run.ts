@@ -24,7 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { listen } from '../api/server';
 import type { Principal } from '../core/principal';
@@ -43,6 +43,7 @@ import { ensureWorkflowBundle } from '../worker/bundle';
 import { createStewardWorker } from '../worker/create-worker';
 import { evaluateToolSearch, type SearchEvalResult } from './search-eval';
 import { measureSequential, measureThroughput, type LatencySummary, type ThroughputResult } from './stats';
+import { createTemporalClient } from '../temporal/client';
 
 const TOOL = 'people_get_contact';
 
@@ -125,13 +126,13 @@ async function startStack(): Promise<Stack> {
     });
 
     // As `npm start` runs it: the API's client shares the worker's connection, so starts are eager.
-    const eagerTemporal = new Client({ connection: workerConnection, namespace: 'default' });
+    const eagerTemporal = createTemporalClient(workerConnection, 'default');
     const { server, url } = await listen({ pool: apiPool, temporal: eagerTemporal, taskQueue, eagerStart: true }, 0);
     closers.push(() => closeServer(server));
     // As separate `npm run api` replicas run it: their own connection, first task through matching.
     const connection = await Connection.connect({ address: temporalAddress });
     closers.push(() => connection.close());
-    const temporal = new Client({ connection, namespace: 'default' });
+    const temporal = createTemporalClient(connection, 'default');
     const separate = await listen({ pool: apiPool, temporal, taskQueue }, 0);
     closers.push(() => closeServer(separate.server));
     return { db, apiPool, url, separateUrl: separate.url, temporalAddress, temporalKind, close };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { Server } from 'node:http';
 import { allowedOrigins } from '../api/main';
 import { listen } from '../api/server';
@@ -14,6 +14,7 @@ import { ensureSearchAttributes } from '../worker/search-attributes';
 import { bootstrapSchedules } from '../worker/schedules';
 import { startDevServer, type DevServer } from './lib/temporal-dev-server';
 import { installWorkerLogging } from '../worker/logging';
+import { createTemporalClient } from '../temporal/client';
 
 /**
  * `npm start`: the whole service in one command. Uses DATABASE_URL and
@@ -72,7 +73,7 @@ async function main() {
     await running;
   });
   // API and worker share one process here, so the API starts calls eagerly on the worker's connection.
-  const temporal = new Client({ connection: workerConnection, namespace: TEMPORAL_NAMESPACE });
+  const temporal = createTemporalClient(workerConnection, TEMPORAL_NAMESPACE);
 
   const port = Number(process.env.PORT ?? 3000);
   const { server, url } = await listen({ pool, temporal, taskQueue, eagerStart: true, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');

@@ -5,6 +5,7 @@ import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 import { createActivities } from '../activities';
 import type { Pool } from '../db/pool';
 import { DEFAULT_BUNDLE_PATH } from './bundle';
+import { stewardDataConverter } from '../temporal/client';
 
 export interface StewardWorkerOptions {
   address: string;
@@ -31,6 +32,7 @@ export async function createStewardWorker(options: StewardWorkerOptions): Promis
     activities,
     ...workflowSource,
     maxConcurrentLocalActivityExecutions: 32,
+    dataConverter: stewardDataConverter(),
   });
   return { worker, connection };
 }

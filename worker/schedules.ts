@@ -1,6 +1,7 @@
-import { Client, type Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import { syncAllSchedules } from '../activities/schedules';
 import type { Queryable } from '../db/pool';
+import { createTemporalClient } from '../temporal/client';
 
 /**
  * Brings every agent's and automation's Temporal Schedule in line with the
@@ -10,7 +11,7 @@ import type { Queryable } from '../db/pool';
  */
 export async function bootstrapSchedules(connection: Connection, namespace: string, db: Queryable, taskQueue: string): Promise<void> {
   try {
-    const client = new Client({ connection, namespace });
+    const client = createTemporalClient(connection, namespace);
     const synced = await syncAllSchedules(client, db, taskQueue);
     if (synced.agents + synced.automations > 0) console.log(`schedules: ${synced.agents} agents, ${synced.automations} automations`);
   } catch (error) {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { buildWorkflowBundle } from '../../worker/bundle';
 import { startDevServer } from '../../scripts/lib/temporal-dev-server';
 import { BUNDLE_PATH_ENV, DEFAULT_TEST_BUNDLE, TEST_DATABASE_URL } from './env';
+import { randomBytes } from 'node:crypto';
 
 /**
  * Once per test run: a real Temporal dev server (unless TEMPORAL_ADDRESS names
@@ -17,6 +18,8 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     await client.end().catch(() => undefined);
   }
+  // One payload key for the whole run: API, workers and any worker process a test spawns share it.
+  process.env.STEWARD_PAYLOAD_KEY ??= randomBytes(32).toString('base64');
   if (!process.env.TEMPORAL_ADDRESS) {
     const server = await startDevServer({ headless: true });
     process.env.TEMPORAL_ADDRESS = server.address;

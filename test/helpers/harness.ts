@@ -15,6 +15,7 @@ import { createMember } from '../../modules/platform/users';
 import { createStewardWorker, type StewardWorkerOptions } from '../../worker/create-worker';
 import { createTestDatabase, type TestDatabase } from './database';
 import { BUNDLE_PATH_ENV } from './env';
+import { createTemporalClient } from '../../temporal/client';
 
 // Expected tool errors (not_found, validation) fail activities by design; only real errors are worth printing.
 try {
@@ -64,7 +65,7 @@ export class Harness {
     });
     const running = worker.run();
     const connection = await Connection.connect({ address });
-    const temporal = new Client({ connection, namespace: 'default' });
+    const temporal = createTemporalClient(connection, 'default');
     const { server, url } = await listen({ pool: db.pool, temporal, taskQueue, ...options.app }, 0);
     return new Harness(db, temporal, url, taskQueue, worker, running, server, [
       () => connection.close(),
