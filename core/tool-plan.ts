@@ -23,8 +23,6 @@ export interface ToolPlan {
   policy: ToolPolicy;
   /** sha-256 of the canonical arguments, to tell a replayed idempotency key from a reused one. */
   argsHash: string;
-  /** Set when reached through platform_execute_workflow_tool. */
-  via?: string;
 }
 
 export interface ToolOutcome {
