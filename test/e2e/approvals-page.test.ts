@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { withTransaction } from '../../db/pool';
 import { createMember, hashPassword } from '../../modules/platform/users';
@@ -136,5 +137,43 @@ describe('/dashboard/approvals in headless Chromium', () => {
       redirect: 'manual',
     });
     expect(response.status).toBe(403);
+  });
+
+  it('checks a post\'s Origin against the configured public URL, never against the Host header the request names', async () => {
+    const post = (headers: Record<string, string>) => new Promise<number>((resolve, reject) => {
+      const request = http.request(`${harness.url}/dashboard/sign-in`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      }, (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.on('error', reject);
+      request.end('email=&password=');
+    });
+    // A rebinding page on evil.example that resolves to this server sends its own Host and Origin, which agree.
+    expect(await post({ host: 'evil.example', origin: 'http://evil.example' })).toBe(403);
+    expect(await post({ origin: new URL(harness.url).origin })).toBe(400);
+  });
+
+  // Last: it uses up this address's sign-in allowance.
+  it('counts dashboard sign-ins against the OAuth sign-in limit and answers too many with an unframeable page', async () => {
+    const signIn = (path: string) => fetch(`${harness.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(harness.url).origin },
+      body: 'email=nobody%40page.example&password=',
+      redirect: 'manual',
+    });
+    let limited: Response | undefined;
+    for (let i = 0; i < 40 && !limited; i++) {
+      const response = await signIn('/dashboard/sign-in');
+      if (response.status === 429) limited = response;
+      else expect(response.status).toBe(400);
+    }
+    expect(limited?.status).toBe(429);
+    expect(limited!.headers.get('x-frame-options')).toBe('DENY');
+    expect(limited!.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await limited!.text()).toContain('Too many');
+    // The same allowance covers the OAuth sign-in form.
+    expect((await signIn('/oauth/sign-in')).status).toBe(429);
   });
 });
