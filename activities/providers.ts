@@ -34,6 +34,13 @@ export interface SmtpConfig {
   from: string;
   user?: string;
   pass?: string;
+  /**
+   * Verify the server's TLS certificate (SMTPS, or STARTTLS when offered).
+   * On unless SMTP_TLS_REJECT_UNAUTHORIZED=false, which is only for a local
+   * relay with a self-signed certificate: without verification anyone on the
+   * path can read the messages and the SMTP password.
+   */
+  rejectUnauthorized: boolean;
 }
 
 export interface HttpMessagingConfig {
@@ -51,6 +58,7 @@ export function smtpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SmtpCon
     from: env.SMTP_FROM ?? 'Steward <no-reply@steward.local>',
     user: env.SMTP_USER,
     pass: env.SMTP_PASS,
+    rejectUnauthorized: env.SMTP_TLS_REJECT_UNAUTHORIZED !== 'false',
   };
 }
 
@@ -73,8 +81,7 @@ export class SmtpEmailProvider implements MessageProvider {
       host: this.config.host,
       port: this.config.port,
       secure: this.config.secure,
-      // Local relays commonly offer no certificate; STARTTLS is still used when offered with a valid one.
-      tls: { rejectUnauthorized: false },
+      tls: { rejectUnauthorized: this.config.rejectUnauthorized },
       auth: this.config.user ? { user: this.config.user, pass: this.config.pass ?? '' } : undefined,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
