@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { visibleNoteSql } from './notes';
 import { contactNameOf } from './outreach';
 
 /**
- * Merging duplicate contacts: one contact is kept, the other's notes, tags,
- * timeline, household and outreach move onto it, blank fields on the kept contact
- * are filled from the other (or chosen per field), and the other is soft-deleted.
+ * Merging duplicate contacts: one contact is kept, and everything that hangs off
+ * the other moves onto it (notes, tags, timeline, outreach, family links, CRM
+ * groups, hand-added segment memberships, Welcome Desk follow-ups, consent
+ * history); blank fields on the kept contact are filled from the other (or
+ * chosen per field), and the other is soft-deleted.
  */
 
 /** Fields a merge may take from the merged contact (camelCase → column). */
@@ -21,8 +24,79 @@ export const MERGEABLE_FIELDS = Object.keys(MERGEABLE);
 export interface MergeResult {
   keptContactId: string;
   mergedContactId: string;
+  /**
+   * What moved. Notes and timeline entries are counted only when visible without
+   * people:safeguarding: restricted notes move too, but the result (which the
+   * proposer and every platform:read holder may see) must not reveal how many there are.
+   */
   moved: { notes: number; tags: number; timelineEntries: number; outreachItems: number };
   fieldsTaken: string[];
+}
+
+/** The rest of what a merge moved, kept on the contact_merges record only. */
+interface MovedLinks {
+  familyLinks: number;
+  groupMemberships: number;
+  segmentMemberships: number;
+  followUpTasks: number;
+  statusEvents: number;
+}
+
+/**
+ * Family links, both directions: the duplicate's links become the kept
+ * contact's, except a link to the kept contact itself (it would become a
+ * self-link) or one the kept contact already has (a duplicate); those are dropped.
+ */
+async function moveFamilyLinks(db: Queryable, orgId: string, mergeId: string, keepId: string): Promise<number> {
+  const from = await db.query(`UPDATE family_relationships f SET contact_id = $3
+    WHERE f.org_id = $1 AND f.contact_id = $2 AND f.related_contact_id <> $3
+      AND NOT EXISTS (SELECT 1 FROM family_relationships k WHERE k.org_id = $1 AND k.contact_id = $3 AND k.related_contact_id = f.related_contact_id)`,
+  [orgId, mergeId, keepId]);
+  const to = await db.query(`UPDATE family_relationships f SET related_contact_id = $3
+    WHERE f.org_id = $1 AND f.related_contact_id = $2 AND f.contact_id <> $3
+      AND NOT EXISTS (SELECT 1 FROM family_relationships k WHERE k.org_id = $1 AND k.contact_id = f.contact_id AND k.related_contact_id = $3)`,
+  [orgId, mergeId, keepId]);
+  await db.query('DELETE FROM family_relationships WHERE org_id = $1 AND (contact_id = $2 OR related_contact_id = $2)', [orgId, mergeId]);
+  return (from.rowCount ?? 0) + (to.rowCount ?? 0);
+}
+
+async function moveGroupMemberships(db: Queryable, orgId: string, mergeId: string, keepId: string): Promise<number> {
+  const moved = await db.query(`UPDATE crm_group_members g SET contact_id = $3
+    WHERE g.org_id = $1 AND g.contact_id = $2
+      AND NOT EXISTS (SELECT 1 FROM crm_group_members k WHERE k.org_id = $1 AND k.group_id = g.group_id AND k.contact_id = $3)`,
+  [orgId, mergeId, keepId]);
+  await db.query('DELETE FROM crm_group_members WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId]);
+  return moved.rowCount ?? 0;
+}
+
+/**
+ * Hand-added segment memberships become the kept contact's (a rule membership of
+ * the kept contact in the same segment becomes a hand-added one, so it survives
+ * refreshes). Rule memberships are not moved: the next refresh decides them.
+ * Member counts of every segment either contact was in are brought up to date.
+ */
+async function moveSegmentMemberships(db: Queryable, orgId: string, mergeId: string, keepId: string): Promise<{ moved: number; segmentIds: string[] }> {
+  const segments = await queryRows<{ segment_id: string }>(db,
+    'SELECT DISTINCT segment_id FROM segment_members WHERE org_id = $1 AND contact_id IN ($2, $3)', [orgId, mergeId, keepId]);
+  const promoted = await db.query(`UPDATE segment_members k SET source = 'manual'
+    WHERE k.org_id = $1 AND k.contact_id = $3 AND k.source = 'rule'
+      AND EXISTS (SELECT 1 FROM segment_members d WHERE d.org_id = $1 AND d.segment_id = k.segment_id AND d.contact_id = $2 AND d.source = 'manual')`,
+  [orgId, mergeId, keepId]);
+  const moved = await db.query(`UPDATE segment_members d SET contact_id = $3
+    WHERE d.org_id = $1 AND d.contact_id = $2 AND d.source = 'manual'
+      AND NOT EXISTS (SELECT 1 FROM segment_members k WHERE k.org_id = $1 AND k.segment_id = d.segment_id AND k.contact_id = $3)`,
+  [orgId, mergeId, keepId]);
+  await db.query('DELETE FROM segment_members WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId]);
+  return { moved: (promoted.rowCount ?? 0) + (moved.rowCount ?? 0), segmentIds: segments.map((row) => row.segment_id) };
+}
+
+/** Same count as the segments service keeps: members that are live contacts. */
+async function recountSegments(db: Queryable, orgId: string, segmentIds: string[]): Promise<void> {
+  if (segmentIds.length === 0) return;
+  await db.query(`UPDATE segments s SET member_count = (
+      SELECT count(*)::int FROM segment_members m JOIN contacts c ON c.id = m.contact_id AND c.org_id = m.org_id AND c.deleted_at IS NULL
+      WHERE m.org_id = s.org_id AND m.segment_id = s.id), updated_at = now()
+    WHERE s.org_id = $1 AND s.id = ANY($2::uuid[])`, [orgId, segmentIds]);
 }
 
 async function lockLiveContact(db: Queryable, orgId: string, id: string) {
@@ -55,7 +129,8 @@ export async function mergeContacts(
     sets.push(`${column} = $${values.length}`);
     fieldsTaken.push(field);
   }
-  if (keep.whatsapp_consent !== true && merged.whatsapp_consent === true && fieldChoices.whatsappConsent !== 'keep') {
+  // WhatsApp consent is not a field choice: consent the duplicate gave is kept.
+  if (keep.whatsapp_consent !== true && merged.whatsapp_consent === true) {
     sets.push('whatsapp_consent = true');
     fieldsTaken.push('whatsappConsent');
   }
@@ -64,19 +139,35 @@ export async function mergeContacts(
   sets.push(`custom_fields = $${values.length}::jsonb || custom_fields`);
   await db.query(`UPDATE contacts SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2`, values);
 
-  const notes = await db.query('UPDATE notes SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId, keepId]);
+  const notes = await queryOne<{ visible: number }>(db, `
+    WITH moved AS (UPDATE notes SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2 RETURNING privacy, confidentiality_level)
+    SELECT count(*)::int AS visible FROM moved WHERE ${visibleNoteSql('moved', false)}`, [orgId, mergeId, keepId]);
   const tags = await db.query(`INSERT INTO contact_tags (org_id, contact_id, tag_id)
     SELECT org_id, $3, tag_id FROM contact_tags WHERE org_id = $1 AND contact_id = $2 ON CONFLICT DO NOTHING`, [orgId, mergeId, keepId]);
   await db.query('DELETE FROM contact_tags WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId]);
-  const timeline = await db.query('UPDATE timeline_entries SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId, keepId]);
+  // Entries that came from a restricted note are moved but not counted (see MergeResult).
+  const timeline = await queryOne<{ visible: number }>(db, `
+    WITH moved AS (UPDATE timeline_entries SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2 RETURNING source_kind, source_id)
+    SELECT count(*)::int AS visible FROM moved t
+      LEFT JOIN notes n ON t.source_kind = 'note' AND n.org_id = $1 AND n.id = t.source_id
+    WHERE t.source_kind <> 'note' OR (n.id IS NOT NULL AND ${visibleNoteSql('n', false)})`, [orgId, mergeId, keepId]);
   const outreach = await db.query(`UPDATE outreach_items SET contact_id = $3, updated_at = now() WHERE org_id = $1 AND contact_id = $2`, [orgId, mergeId, keepId]);
+  const familyLinks = await moveFamilyLinks(db, orgId, mergeId, keepId);
+  const groupMemberships = await moveGroupMemberships(db, orgId, mergeId, keepId);
+  const segments = await moveSegmentMemberships(db, orgId, mergeId, keepId);
+  const followUps = await db.query('UPDATE follow_up_tasks SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId, keepId]);
+  const statusEvents = await db.query('UPDATE contact_status_events SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId, keepId]);
   if (keep.family_id === null && merged.family_id !== null) {
     await db.query('UPDATE contacts SET family_id = $3 WHERE org_id = $1 AND id = $2', [orgId, keepId, merged.family_id]);
   }
   await db.query('UPDATE contacts SET deleted_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, mergeId]);
-  const moved = { notes: notes.rowCount ?? 0, tags: tags.rowCount ?? 0, timelineEntries: timeline.rowCount ?? 0, outreachItems: outreach.rowCount ?? 0 };
+  await recountSegments(db, orgId, segments.segmentIds);
+  const moved = { notes: notes?.visible ?? 0, tags: tags.rowCount ?? 0, timelineEntries: timeline?.visible ?? 0, outreachItems: outreach.rowCount ?? 0 };
+  const links: MovedLinks = {
+    familyLinks, groupMemberships, segmentMemberships: segments.moved, followUpTasks: followUps.rowCount ?? 0, statusEvents: statusEvents.rowCount ?? 0,
+  };
   await db.query(`INSERT INTO contact_merges (id, org_id, kept_contact_id, merged_contact_id, merged_by_user_id, moved)
-    VALUES ($1, $2, $3, $4, $5, $6)`, [randomUUID(), orgId, keepId, mergeId, userId, JSON.stringify({ ...moved, fieldsTaken })]);
+    VALUES ($1, $2, $3, $4, $5, $6)`, [randomUUID(), orgId, keepId, mergeId, userId, JSON.stringify({ ...moved, ...links, fieldsTaken })]);
   return { keptContactId: keepId, mergedContactId: mergeId, moved, fieldsTaken };
 }
 

@@ -148,7 +148,7 @@ export const mergeContactsTool = defineTool({
   name: 'people_merge_data_quality_contacts',
   module: 'people',
   title: 'Merge duplicate contacts (needs approval)',
-  description: 'Merges a duplicate contact into the one kept: notes, tags, care timeline and outreach move to the kept contact, its blank fields are filled from the duplicate (fieldChoices picks per field: keep or merge), and the duplicate is soft-deleted. Merging cannot be undone by a tool, so the call creates a proposal for an owner or admin; it runs when they approve (platform_approve_proposal). Prefer this over deleting duplicates.',
+  description: 'Merges a duplicate contact into the one kept: notes, tags, care timeline, outreach, family links, CRM group memberships, hand-added segment memberships, Welcome Desk follow-ups and consent history move to the kept contact (moved counts only notes and timeline entries visible without people:safeguarding), its blank fields are filled from the duplicate (fieldChoices picks per field: keep or merge), and the duplicate is soft-deleted. Merging cannot be undone by a tool, so the call creates a proposal for an owner or admin; it runs when they approve (platform_approve_proposal). Prefer this over deleting duplicates.',
   keywords: ['merge contacts', 'duplicate', 'dedupe', 'combine people', 'data quality'],
   scope: 'people:write',
   effect: 'write',
@@ -163,7 +163,8 @@ export const mergeContactsTool = defineTool({
   output: z.object({ merge: mergeResultSchema }).strict(),
   timeline: (_input, output) => [{
     contactId: output.merge.keptContactId, kind: 'contact_merged', sourceKind: 'contact_merge', sourceId: output.merge.mergedContactId,
-    summary: `Merged a duplicate record (${output.merge.moved.notes} notes, ${output.merge.moved.timelineEntries} timeline entries moved)`,
+    // No counts: the timeline is read without people:safeguarding, and a note count would reveal restricted notes.
+    summary: 'Merged a duplicate record into this one; its notes, timeline, family links, groups and follow-ups moved here',
   }],
   run: async (ctx, input) => ({
     merge: await mergeContacts(ctx.db, ctx.org.id, input.keepContactId, input.mergeContactId, ctx.principal.userId, input.fieldChoices ?? {}),
