@@ -97,12 +97,12 @@ export function agentSchedule(orgId: string, key: string, autonomy: AutonomyMode
 }
 
 /**
- * All of an organisation's agent schedules, brought in line with their rows.
- * `ifMissing` (after a read such as platform_list_agents) only creates them when
- * the org has none yet: they are made together, so one describe tells.
+ * All of an organisation's agent schedules (and agent rows), brought in line.
+ * `ifMissing` (after a read such as platform_list_agents) writes nothing unless
+ * the org has no schedules yet, and then creates rows and schedules: they are
+ * made together, so one describe tells.
  */
 export async function syncAgentSchedules(client: Client, db: Queryable, orgId: string, taskQueue: string, ifMissing = false): Promise<number> {
-  await ensureAgents(db, orgId);
   if (ifMissing) {
     try {
       await client.schedule.getHandle(agentScheduleId(orgId, 'people')).describe();
@@ -111,6 +111,7 @@ export async function syncAgentSchedules(client: Client, db: Queryable, orgId: s
       if (!isNotFound(error)) throw error;
     }
   }
+  await ensureAgents(db, orgId);
   const rows = await queryRows<{ agent_key: string; autonomy: AutonomyMode; interval_minutes: number }>(db,
     'SELECT agent_key, autonomy, interval_minutes FROM agents WHERE org_id = $1', [orgId]);
   for (const row of rows) await upsertSchedule(client, agentSchedule(orgId, row.agent_key, row.autonomy, row.interval_minutes), taskQueue);

@@ -4,7 +4,9 @@ import { AUTOMATION_TYPES, OUTREACH_CHANNELS, type AutomationType, type Outreach
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
-import { consentRefusal, contactNameOf, createOutreachItem, getOutreachItem, renderTemplate, validateContent, type OutreachItem } from './outreach';
+import {
+  consentRefusal, contactNameOf, createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
+} from './outreach';
 
 /**
  * Pastoral automations (welfare_check, encouragement, grief_support): each has
@@ -190,8 +192,8 @@ export async function listWelfareDueContacts(db: Queryable, orgId: string, optio
         ) AS last_contact
       FROM contacts c
       WHERE c.org_id = $1 AND c.deleted_at IS NULL
-        AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM contact_tags ct JOIN tags tg ON tg.id = ct.tag_id
-                                          WHERE ct.contact_id = c.id AND lower(tg.name) = lower($4)))
+        AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM contact_tags ct JOIN tags tg ON tg.id = ct.tag_id AND tg.org_id = ct.org_id
+                                          WHERE ct.org_id = c.org_id AND ct.contact_id = c.id AND lower(tg.name) = lower($4)))
     )
     SELECT *, COALESCE(last_contact, created_at) AS since FROM last
     WHERE COALESCE(last_contact, created_at) <= now() - make_interval(days => $2)
@@ -237,8 +239,7 @@ export async function generateOutreachForAutomation(
   const skipped: Array<{ contactId: string; reason: string }> = [];
   for (const target of targets) {
     if (items.length >= automation.maxItemsPerRun) break;
-    const contact = await queryOne<{ id: string; email: string | null; phone: string | null; status: string; whatsapp_consent: boolean; deleted_at: Date | null; first_name: string | null; last_name: string | null; preferred_name: string | null }>(
-      db, 'SELECT id, email, phone, status, whatsapp_consent, deleted_at, first_name, last_name, preferred_name FROM contacts WHERE org_id = $1 AND id = $2', [org.id, target.contactId]);
+    const contact = await loadDeliveryContact(db, org.id, target.contactId);
     const refusal = consentRefusal(contact, automation.channel);
     if (refusal) {
       skipped.push({ contactId: target.contactId, reason: refusal.message });

@@ -45,7 +45,7 @@ interface OutreachRow {
 
 const SELECT_ITEM = `
   SELECT o.*, c.first_name, c.last_name, c.preferred_name, c.email, c.phone
-  FROM outreach_items o JOIN contacts c ON c.id = o.contact_id`;
+  FROM outreach_items o JOIN contacts c ON c.id = o.contact_id AND c.org_id = o.org_id`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -77,6 +77,7 @@ export interface DeliveryContact {
   preferred_name: string | null;
 }
 
+/** The one way to read a contact for delivery and consent checks (outreach, automations, agents): always within the organisation. */
 export async function loadDeliveryContact(db: Queryable, orgId: string, contactId: string, lock = false): Promise<DeliveryContact | undefined> {
   return queryOne<DeliveryContact>(db, `
     SELECT id, email, phone, status, whatsapp_consent, deleted_at, first_name, last_name, preferred_name
@@ -230,7 +231,7 @@ export async function closeOutreach(
   if (!allowed.includes(row.status)) {
     throw new StewardError('conflict', row.status === 'sent' ? 'The message has already been sent' : `Outreach item is already ${row.status}`);
   }
-  const sent = await queryOne(db, "SELECT 1 FROM outbox_messages WHERE outreach_id = $1 AND status = 'sent'", [id]);
+  const sent = await queryOne(db, "SELECT 1 FROM outbox_messages WHERE org_id = $1 AND outreach_id = $2 AND status = 'sent'", [orgId, id]);
   if (sent) throw new StewardError('conflict', 'The message has already been sent');
   await db.query(`UPDATE outreach_items SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_reason = $5, updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, id, to, userId, reason]);

@@ -4,7 +4,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { listWelfareDueContacts } from '../people/automations';
 import { findDuplicatePairs } from '../people/merge';
-import { consentRefusal, type DeliveryContact } from '../people/outreach';
+import { consentRefusal, loadDeliveryContact } from '../people/outreach';
 import type { OrgSettings } from '../tool';
 import { blockedDedupeKeys } from './proposals';
 
@@ -52,7 +52,13 @@ function unconfigured(key: AgentKey): AgentRow {
   return { agent_key: key, autonomy: 'off', interval_minutes: 1440, last_run_at: null, last_run_status: null, last_run_summary: null };
 }
 
-/** Reads only: agents without a row yet are shown with their defaults, so listing never writes. */
+/**
+ * Reads only (it runs in a read tool's read-only transaction): agents without a
+ * row yet are shown with their defaults. The platform_list_agents call does
+ * write afterwards, in its follow-up step (toolCallWithFollowUpWorkflow →
+ * syncAgentSchedules with ifMissing): the first time an organisation lists its
+ * agents, their rows and their paused schedules are created.
+ */
 export async function listAgents(db: Queryable, orgId: string): Promise<Agent[]> {
   const rows = await queryRows<AgentRow>(db, 'SELECT * FROM agents WHERE org_id = $1', [orgId]);
   const byKey = new Map(rows.map((row) => [row.agent_key, row]));
@@ -119,7 +125,7 @@ async function pastoralAgentActions(db: Queryable, org: OrgSettings): Promise<Ag
   for (const person of due) {
     const open = await queryOne(db, `SELECT 1 FROM outreach_items WHERE org_id = $1 AND contact_id = $2 AND status IN ('pending_review', 'approved')`, [org.id, person.contactId]);
     if (open) continue;
-    const contact = await queryOne<DeliveryContact>(db, 'SELECT id, email, phone, status, whatsapp_consent, deleted_at, first_name, last_name, preferred_name FROM contacts WHERE id = $1', [person.contactId]);
+    const contact = await loadDeliveryContact(db, org.id, person.contactId);
     const channel = !consentRefusal(contact, 'email') ? 'email' : !consentRefusal(contact, 'sms') ? 'sms' : null;
     if (!channel) continue;
     const firstName = contact!.preferred_name ?? contact!.first_name ?? person.name;
