@@ -98,7 +98,11 @@ export class ApprovalCaller {
 
   private async decideProposal(principal: Principal, proposalId: string, decision: 'approve' | 'reject', args: Record<string, unknown>): Promise<ProposalDecisionResult> {
     const row = await getProposalRow(this.pool, principal.orgId, proposalId);
-    if (!row) throw new StewardError('not_found', `Proposal ${proposalId} was not found`, { hint: 'platform_pending_proposals lists open proposals.' });
+    const action = row && findTool(row.tool);
+    // As in platform_get_proposal: a proposal whose action this credential could not run itself does not exist for it.
+    if (!row || !action || !principal.scopes.includes(action.scope)) {
+      throw new StewardError('not_found', `Proposal ${proposalId} was not found`, { hint: 'platform_pending_proposals lists open proposals.' });
+    }
     if (!mayDecideProposals(principal)) {
       throw new StewardError('forbidden', 'Only an owner or admin credential with platform:write can approve or reject proposals', {
         details: { proposalId, role: principal.role },
@@ -106,13 +110,6 @@ export class ApprovalCaller {
     }
     const payload: ProposalDecision = { decision, principal, reason: typeof args.reason === 'string' ? args.reason : undefined };
     if (decision === 'approve') {
-      const action = findTool(row.tool);
-      if (!action) throw new StewardError('conflict', `The proposed tool ${row.tool} no longer exists`);
-      if (!principal.scopes.includes(action.scope)) {
-        throw new StewardError('insufficient_scope', `Approving runs ${action.name}, which needs ${action.scope}; this credential does not hold it`, {
-          details: { requiredScope: action.scope },
-        });
-      }
       payload.plan = { tool: action.name, module: action.module, args: row.args, principal, policy: policyOf(action), argsHash: row.args_hash };
     }
     if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);

@@ -212,6 +212,15 @@ describe('proposals', () => {
     expect(got.status).toBe(404);
     expect(got.body.error?.code).toBe('not_found');
 
+    // Deciding it is no different: an admin with platform:write but not people:write cannot approve or reject what they cannot see.
+    const deciderWithoutActionScope = await harness.createKey(org.orgId, ['platform:read', 'platform:write', 'people:read'], 'admin');
+    for (const tool of ['platform_approve_proposal', 'platform_reject_proposal']) {
+      const refused = await harness.invoke(deciderWithoutActionScope.apiKey, tool, { proposalId });
+      expect(refused.status).toBe(404);
+      expect(refused.body.error?.code).toBe('not_found');
+    }
+    expect((await harness.call(org.apiKey, 'platform_get_proposal', { proposalId })).proposal.status).toBe('pending');
+
     const withScope = await harness.createKey(org.orgId, ['platform:read', 'people:write'], 'admin');
     expect((await harness.call(withScope.apiKey, 'platform_pending_proposals', {})).proposals.map((p: any) => p.id)).toContain(proposalId);
     expect((await harness.call(withScope.apiKey, 'platform_get_proposal', { proposalId })).proposal.id).toBe(proposalId);
