@@ -1,10 +1,8 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import {
   DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type OutreachChannel, type OutreachState, type ProposalExecution,
   type ProposalSnapshot, type ProposalWorkflowInput,
 } from '../core/approvals';
-import type { MeteredFeature } from '../core/billing';
 import { StewardError } from '../core/errors';
 import type { Principal } from '../core/principal';
 import type { ToolPlan } from '../core/tool-plan';
@@ -12,18 +10,16 @@ import { queryOne, withTransaction, type Pool } from '../db/pool';
 import { findTool } from '../modules/catalogue';
 import { generateOutreachForAutomation, getAutomation, recordAutomationRun } from '../modules/people/automations';
 import {
-  closeOutreach, consentRefusal, editOutreachContent, loadDeliveryContact, markOutreachApproved, requireOutreachItem, type OutreachItem,
+  closeOutreach, editOutreachContent, markOutreachApproved, requireOutreachItem, type OutreachItem,
 } from '../modules/people/outreach';
-import { syncTimelineEntries } from '../modules/people/timeline';
 import { planAgentActions, recordAgentRun } from '../modules/platform/agents';
-import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
 import { getOrgSettings } from '../modules/platform/orgs';
 import {
   actionHashOf, decideProposal, getProposalRow, insertProposal, recordProposalExecution, stableUuid,
 } from '../modules/platform/proposals';
 import { findOwner } from '../modules/platform/users';
 import { policyOf } from '../modules/tool';
-import { PermanentDeliveryError, providerFor } from './providers';
+import { createOutreachSender, type OutreachSenderDeps, type SendOutcome } from './outbox';
 import { syncAgentSchedules, syncAutomationSchedule } from './schedules';
 import { guarded } from './tool-activities';
 
@@ -37,15 +33,7 @@ export interface OutreachStep {
   item: OutreachItem;
 }
 
-export type SendOutcome =
-  | { status: 'sent'; item: OutreachItem }
-  | { status: 'refused'; item: OutreachItem; error: { code: string; message: string } }
-  | { status: 'not_approved'; item: OutreachItem };
-
-const FEATURE_FOR_CHANNEL: Record<OutreachChannel, MeteredFeature> = { email: 'email_sends', sms: 'messaging_credits', whatsapp: 'messaging_credits' };
-
-/** The outbox key: one per outreach item, so the item is sent (and counted) at most once. */
-export const outboxKeyOf = (itemId: string) => `outreach-${itemId}`;
+export type { SendOutcome };
 
 /**
  * An agent acting on its own (auto mode) acts for the organisation's owner,
@@ -61,86 +49,13 @@ async function agentPrincipal(pool: Pool, orgId: string, agentKey: string, scope
   };
 }
 
-export function createApprovalActivities(deps: { pool: Pool }) {
+export function createApprovalActivities(deps: { pool: Pool; providerFor?: OutreachSenderDeps['providerFor'] }) {
   const { pool } = deps;
+  const sender = createOutreachSender(deps);
 
   async function setSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachItem> {
     await pool.query('UPDATE outreach_items SET send_error = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, itemId, JSON.stringify(error)]);
     return requireOutreachItem(pool, orgId, itemId);
-  }
-
-  async function sendOutreachOnce(orgId: string, itemId: string): Promise<SendOutcome> {
-    return guarded(async () => {
-      const key = outboxKeyOf(itemId);
-      const reserved = await withTransaction(pool, async (db) => {
-        const row = await queryOne<{ status: string; channel: OutreachChannel; subject: string | null; body: string; contact_id: string }>(db,
-          'SELECT status, channel, subject, body, contact_id FROM outreach_items WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, itemId]);
-        if (!row) throw new StewardError('not_found', `Outreach item ${itemId} was not found`);
-        if (row.status === 'sent') return { kind: 'done' as const };
-        if (row.status !== 'approved') return { kind: 'not_approved' as const };
-        let outbox = await queryOne<{ idempotency_key: string; channel: OutreachChannel; recipient: string; subject: string | null; body: string; status: string }>(db,
-          'SELECT idempotency_key, channel, recipient, subject, body, status FROM outbox_messages WHERE outreach_id = $1 FOR UPDATE', [itemId]);
-        if (!outbox) {
-          const contact = await loadDeliveryContact(db, orgId, row.contact_id, true);
-          const refusal = consentRefusal(contact, row.channel);
-          if (refusal) return { kind: 'refused' as const, error: refusal };
-          if (!providerFor(row.channel)) {
-            return { kind: 'refused' as const, error: { code: 'channel_not_configured', message: `No ${row.channel} provider is configured on this server` } };
-          }
-          const feature = FEATURE_FOR_CHANNEL[row.channel];
-          await lockFeature(db, orgId, feature);
-          try {
-            await assertAllowance(db, orgId, feature, 1);
-          } catch (error) {
-            if (error instanceof StewardError && error.code === 'allowance_exceeded') {
-              return { kind: 'refused' as const, error: { code: 'allowance_exceeded', message: `${error.message}. The message stays approved and unsent.` } };
-            }
-            throw error;
-          }
-          const recipient = row.channel === 'email' ? contact!.email! : contact!.phone!;
-          await db.query(`INSERT INTO outbox_messages (id, org_id, outreach_id, idempotency_key, channel, recipient, subject, body)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [stableUuid(key), orgId, itemId, key, row.channel, recipient, row.subject, row.body]);
-          await recordUsage(db, { orgId, feature, units: 1, idempotencyKey: key, tool: 'people_approve_outreach' });
-          outbox = { idempotency_key: key, channel: row.channel, recipient, subject: row.subject, body: row.body, status: 'pending' };
-        }
-        await db.query('UPDATE outbox_messages SET attempts = attempts + 1 WHERE outreach_id = $1', [itemId]);
-        return { kind: 'send' as const, outbox };
-      });
-
-      if (reserved.kind === 'not_approved') return { status: 'not_approved', item: await requireOutreachItem(pool, orgId, itemId) };
-      if (reserved.kind === 'refused') return { status: 'refused', item: await setSendError(orgId, itemId, reserved.error), error: reserved.error };
-      if (reserved.kind === 'send' && reserved.outbox.status !== 'sent') {
-        const provider = providerFor(reserved.outbox.channel);
-        if (!provider) throw new StewardError('unavailable', `No ${reserved.outbox.channel} provider is configured`);
-        let providerMessageId: string;
-        try {
-          ({ providerMessageId } = await provider.send({
-            idempotencyKey: reserved.outbox.idempotency_key, channel: reserved.outbox.channel, to: reserved.outbox.recipient,
-            subject: reserved.outbox.subject, body: reserved.outbox.body,
-          }));
-        } catch (error) {
-          await pool.query('UPDATE outbox_messages SET last_error = $2 WHERE outreach_id = $1', [itemId, String((error as Error).message ?? error)]);
-          if (error instanceof PermanentDeliveryError) {
-            throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
-          }
-          throw error;
-        }
-        await pool.query(`UPDATE outbox_messages SET status = 'sent', sent_at = now(), provider_message_id = $2, last_error = NULL
-          WHERE outreach_id = $1 AND status <> 'sent'`, [itemId, providerMessageId]);
-      }
-      const item = await withTransaction(pool, async (db) => {
-        await db.query(`UPDATE outreach_items SET status = 'sent', sent_at = COALESCE(sent_at, now()), send_error = NULL, updated_at = now()
-          WHERE org_id = $1 AND id = $2 AND status = 'approved'`, [orgId, itemId]);
-        const sent = await requireOutreachItem(db, orgId, itemId);
-        await syncTimelineEntries(db, orgId, [{
-          contactId: sent.contactId, kind: 'outreach_sent', sourceKind: 'outreach', sourceId: itemId,
-          summary: `${sent.channel === 'email' ? `Email "${sent.subject ?? ''}"` : sent.channel === 'sms' ? 'SMS' : 'WhatsApp message'} sent`,
-          occurredAt: sent.sentAt ?? undefined,
-        }]);
-        return sent;
-      });
-      return { status: 'sent', item };
-    });
   }
 
   return {
@@ -212,20 +127,31 @@ export function createApprovalActivities(deps: { pool: Pool }) {
       });
     },
 
+    /** A person chose to send again an item whose earlier attempt may have been delivered (sendError needs_review). */
+    async releaseOutreachForResend(orgId: string, itemId: string, userId: string): Promise<OutreachStep> {
+      return guarded(async () => {
+        const item = await sender.releaseForResend(orgId, itemId, userId);
+        return { item, state: outreachStateOf(item, orgId) };
+      });
+    },
+
     /**
-     * Sends an approved item exactly once. First, in one transaction: consent and
-     * allowance checks, the outbox row (unique per item) and the usage record
-     * (keyed like the outbox row), so the message is counted once however often
-     * this runs. Then the provider call, carrying the outbox key. Then the item
-     * is marked sent and put on the care timeline. A retry after a crash finds
-     * the outbox row and only repeats the provider call, with the same key.
+     * One attempt to send an approved item, through its outbox row (activities/outbox.ts
+     * says exactly what is guaranteed). In short: the row and its usage record are
+     * created once, so the message is counted once; each attempt re-checks approval and
+     * consent and claims the row with a lease before calling the provider, so two
+     * attempts are never inside the provider call together. This is not exactly-once
+     * delivery: an HTTP provider is retried with the same Idempotency-Key and
+     * de-duplicates; an SMTP attempt that may have reached the server without its
+     * answer being recorded is not resent but left `needs_review` for a person.
      */
     async sendOutreach(orgId: string, itemId: string): Promise<SendOutcome> {
-      // Heartbeat throughout: a worker that dies mid-send stops beating, and the send is retried within seconds.
+      // Heartbeat throughout: a worker that dies mid-send stops beating and the send is retried within seconds;
+      // the retry waits for the dead attempt's lease to run out before deciding anything.
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 1000);
       try {
-        return await sendOutreachOnce(orgId, itemId);
+        return await guarded(() => sender.send(orgId, itemId));
       } finally {
         clearInterval(beat);
       }

@@ -1,11 +1,15 @@
 import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
 import type { OutreachChannel } from '../core/approvals';
 
 /**
  * Where messages leave Steward. Every call carries the outbox row's
- * idempotency key, so a provider that de-duplicates (an HTTP messaging API by
- * its Idempotency-Key header, mail systems by Message-ID) sees a retry as the
- * same message.
+ * idempotency key. Only a provider that de-duplicates on it (the HTTP
+ * messaging API, by its Idempotency-Key header) can make a repeated call
+ * harmless; SMTP cannot: a mail server that accepted a message accepts a
+ * repeat as a second message (a stable Message-ID lets some mail systems
+ * recognise the copy, no more). `idempotent` says which kind a provider is, and
+ * the outbox treats the two differently after a crash (activities/outbox.ts).
  */
 export interface OutboundMessage {
   idempotencyKey: string;
@@ -16,7 +20,10 @@ export interface OutboundMessage {
 }
 
 export interface MessageProvider {
-  send(message: OutboundMessage): Promise<{ providerMessageId: string }>;
+  /** True when repeating a call with the same idempotency key cannot deliver a second copy. */
+  readonly idempotent: boolean;
+  /** Aborting the signal stops the call: no further bytes are sent to the provider afterwards. */
+  send(message: OutboundMessage, options?: { signal?: AbortSignal }): Promise<{ providerMessageId: string }>;
 }
 
 /** A provider refused the message for good (a 5xx SMTP reply, a 4xx from the API): retrying will not help. */
@@ -24,6 +31,19 @@ export class PermanentDeliveryError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PermanentDeliveryError';
+  }
+}
+
+/**
+ * The call failed in a way that proves the provider did not accept the message
+ * (the server refused it with a 4xx reply, or the connection failed before the
+ * message was transmitted): retrying cannot deliver a duplicate. Any other
+ * error from a non-idempotent provider leaves delivery unknown.
+ */
+export class NotDeliveredError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NotDeliveredError';
   }
 }
 
@@ -73,10 +93,33 @@ function messageIdDomain(from: string): string {
   return match ? match[1] : 'steward.local';
 }
 
+/** Failures of these kinds happen before the message data is sent (DNS, connect, TLS, login, envelope). */
+const SMTP_BEFORE_DATA_CODES = new Set(['EDNS', 'ETLS', 'EAUTH', 'ENOAUTH', 'EOAUTH2', 'EENVELOPE', 'EREQUIRETLS', 'ECONFIG']);
+const SMTP_BEFORE_DATA_TIMEOUTS = new Set(['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT']);
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether a nodemailer error proves the server did not take the message: it
+ * answered with a 4xx/5xx reply, or the failure came before the DATA phase.
+ * A dropped connection or a timeout while the message was being transmitted
+ * or acknowledged proves nothing: the server may have accepted it.
+ */
+export function smtpErrorProvesNotAccepted(error: unknown): boolean {
+  const e = (error ?? {}) as { responseCode?: unknown; code?: unknown; originalCode?: unknown; timeoutType?: unknown };
+  if (typeof e.responseCode === 'number' && e.responseCode >= 400) return true;
+  if (typeof e.code === 'string' && SMTP_BEFORE_DATA_CODES.has(e.code)) return true;
+  if (typeof e.timeoutType === 'string' && SMTP_BEFORE_DATA_TIMEOUTS.has(e.timeoutType)) return true;
+  if (typeof e.originalCode === 'string' && CONNECT_FAILURES.has(e.originalCode)) return true;
+  return typeof e.code === 'string' && CONNECT_FAILURES.has(e.code);
+}
+
 export class SmtpEmailProvider implements MessageProvider {
+  /** SMTP has no idempotency: a repeat that the server accepts is a second message. */
+  readonly idempotent = false;
+
   constructor(private readonly config: SmtpConfig) {}
 
-  async send(message: OutboundMessage): Promise<{ providerMessageId: string }> {
+  async send(message: OutboundMessage, options: { signal?: AbortSignal } = {}): Promise<{ providerMessageId: string }> {
     const transport = nodemailer.createTransport({
       host: this.config.host,
       port: this.config.port,
@@ -88,19 +131,26 @@ export class SmtpEmailProvider implements MessageProvider {
       socketTimeout: 60_000,
     });
     try {
+      // Stable across attempts, so a copy sent after a person chose to retry carries the same Message-ID.
       const messageId = `<${message.idempotencyKey}@${messageIdDomain(this.config.from)}>`;
-      const info = await transport.sendMail({
+      // nodemailer closes the connection when the signal aborts (its typings do not list the option yet).
+      const mail: Mail.Options & { signal?: AbortSignal } = {
         from: this.config.from,
         to: message.to,
         subject: message.subject ?? '',
         text: message.body,
         messageId,
         headers: { 'X-Steward-Idempotency-Key': message.idempotencyKey },
-      });
+        signal: options.signal,
+      };
+      const info = await transport.sendMail(mail);
       return { providerMessageId: info.messageId ?? messageId };
     } catch (error) {
       const code = (error as { responseCode?: number }).responseCode;
       if (typeof code === 'number' && code >= 500) throw new PermanentDeliveryError(`The mail server refused the message (${code})`);
+      if (smtpErrorProvesNotAccepted(error)) {
+        throw new NotDeliveredError(`The mail server did not take the message: ${(error as Error).message ?? String(error)}`, { cause: error });
+      }
       throw error;
     } finally {
       transport.close();
@@ -110,9 +160,13 @@ export class SmtpEmailProvider implements MessageProvider {
 
 /** SMS and WhatsApp through an HTTP messaging API: POST {baseUrl}/messages with an Idempotency-Key header. */
 export class HttpMessagingProvider implements MessageProvider {
+  /** The API de-duplicates on the Idempotency-Key header, so a repeated call cannot send a second message. */
+  readonly idempotent = true;
+
   constructor(private readonly config: HttpMessagingConfig) {}
 
-  async send(message: OutboundMessage): Promise<{ providerMessageId: string }> {
+  async send(message: OutboundMessage, options: { signal?: AbortSignal } = {}): Promise<{ providerMessageId: string }> {
+    const timeout = AbortSignal.timeout(30_000);
     const response = await fetch(`${this.config.baseUrl}/messages`, {
       method: 'POST',
       headers: {
@@ -121,7 +175,7 @@ export class HttpMessagingProvider implements MessageProvider {
         ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
       },
       body: JSON.stringify({ channel: message.channel, to: message.to, body: message.body, idempotencyKey: message.idempotencyKey }),
-      signal: AbortSignal.timeout(30_000),
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
     });
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
       throw new PermanentDeliveryError(`The messaging provider refused the message (${response.status})`);

@@ -186,6 +186,13 @@ export interface OutreachState {
   sendError: { code: string; message: string } | null;
 }
 
+/**
+ * The sendError code of an approved item whose earlier send attempt may have
+ * reached a provider that cannot de-duplicate (SMTP) without its answer being
+ * recorded. It is not resent automatically; approving it again sends it again.
+ */
+export const SEND_NEEDS_REVIEW = 'needs_review';
+
 export interface ProposalWorkflowInput {
   orgId: string;
   proposalId: string;

@@ -5,7 +5,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ApprovalActivities, OutreachStep, SendOutcome } from '../activities/approval-activities';
 import {
-  mayDecideOutreach, outreachWorkflowId, type OutreachDecision, type OutreachState, type OutreachWorkflowInput,
+  SEND_NEEDS_REVIEW, mayDecideOutreach, outreachWorkflowId, type OutreachDecision, type OutreachState, type OutreachWorkflowInput,
 } from '../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import { errorBodyOf, stewardFailure } from './failures';
@@ -21,7 +21,8 @@ const records = proxyActivities<ApprovalActivities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 
-// The send heartbeats every second: a worker that dies mid-send is noticed within seconds and the send retried.
+// The send heartbeats every second: a worker that dies mid-send is noticed within seconds and the send retried
+// (the retry waits for the dead attempt's outbox lease to run out; an SMTP send it cannot vouch for goes to needs_review).
 const sender = proxyActivities<ApprovalActivities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '5 seconds',
@@ -72,6 +73,8 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
       }
       if (decision.decision === 'approve') {
         if (state.status === 'pending_review') apply(await records.approveOutreachRecord(input.orgId, input.itemId, decision.contentVersion!, userId));
+        // Approving an item in needs_review is the person's decision to send it again, although it may have arrived.
+        else if (state.sendError?.code === SEND_NEEDS_REVIEW) apply(await records.releaseOutreachForResend(input.orgId, input.itemId, userId));
         const ticket = ++sendsRequested;
         busy = false;
         // The decider hears how the send went (sent, or approved with the reason it could not go).
@@ -119,7 +122,7 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
         case 'approve':
           if (status === 'approved') {
             if (state.sending || !state.sendError) throw stewardFailure('conflict', 'The message is already approved and being sent');
-            return; // approving again retries a send that was refused (e.g. after the allowance was raised)
+            return; // approving again retries a send that was refused (e.g. after the allowance was raised) or left needs_review
           }
           if (decision.contentVersion !== state.contentVersion) {
             throw stewardFailure('conflict', `The content changed since version ${decision.contentVersion}; review version ${state.contentVersion} and approve that`, {

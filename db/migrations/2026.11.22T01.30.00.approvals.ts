@@ -101,7 +101,9 @@ CREATE INDEX outreach_items_contact_idx ON outreach_items (org_id, contact_id);
 CREATE UNIQUE INDEX outreach_items_open_dedupe_key ON outreach_items (org_id, dedupe_key)
   WHERE dedupe_key IS NOT NULL AND status IN ('pending_review', 'approved');
 
--- Exactly-once sends: one row per outreach item, its key travels with the provider call.
+-- The outbox: one row per outreach item (so it is created, and its usage counted, once); its key
+-- travels with every provider call. That makes retries recognisable, not exactly-once delivery:
+-- see 2026.11.22T02.00.00.outbox-lease for the claim and what is guaranteed per provider.
 CREATE TABLE outbox_messages (
   id uuid PRIMARY KEY,
   org_id uuid NOT NULL REFERENCES organisations(id) ON DELETE CASCADE,

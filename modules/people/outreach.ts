@@ -27,7 +27,7 @@ export const outreachItemSchema = z.object({
   decidedAt: z.string().nullable(),
   decisionReason: z.string().nullable(),
   sendError: z.object({ code: z.string(), message: z.string() }).strict().nullable()
-    .describe('Set when an approved item could not be sent (allowance, consent); it stays approved and unsent'),
+    .describe('Set when an approved item was not sent (allowance, consent): it stays approved and unsent. Code needs_review: an earlier attempt may already have been delivered, so it was not resent automatically; approving again sends it again'),
   sentAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -221,7 +221,7 @@ export async function clearSendError(db: Queryable, orgId: string, id: string): 
   await db.query('UPDATE outreach_items SET send_error = NULL, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id]);
 }
 
-/** declined (from pending_review) or cancelled (from pending_review or approved-but-unsent). */
+/** declined (from pending_review) or cancelled (from pending_review or approved-but-unsent, including needs_review; not while a send attempt holds the outbox row). */
 export async function closeOutreach(
   db: Queryable, orgId: string, id: string, to: 'declined' | 'cancelled', userId: string, reason: string | null,
 ): Promise<OutreachItem> {
@@ -231,8 +231,11 @@ export async function closeOutreach(
   if (!allowed.includes(row.status)) {
     throw new StewardError('conflict', row.status === 'sent' ? 'The message has already been sent' : `Outreach item is already ${row.status}`);
   }
-  const sent = await queryOne(db, "SELECT 1 FROM outbox_messages WHERE org_id = $1 AND outreach_id = $2 AND status = 'sent'", [orgId, id]);
-  if (sent) throw new StewardError('conflict', 'The message has already been sent');
+  const outbox = await queryOne<{ status: string; leased: boolean }>(db,
+    "SELECT status, (status = 'sending' AND claimed_until > now()) AS leased FROM outbox_messages WHERE org_id = $1 AND outreach_id = $2 FOR UPDATE", [orgId, id]);
+  if (outbox?.status === 'sent') throw new StewardError('conflict', 'The message has already been sent');
+  // A send attempt holds the row: it may be inside the provider call right now.
+  if (outbox?.leased) throw new StewardError('conflict', 'The message is being sent and can no longer be cancelled');
   await db.query(`UPDATE outreach_items SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_reason = $5, updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, id, to, userId, reason]);
   return (await getOutreachItem(db, orgId, id))!;

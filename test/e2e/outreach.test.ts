@@ -1,7 +1,7 @@
 import { Harness, type TestOrg } from '../helpers/harness';
 import { startMessagingServer, startSmtpServer, type TestMessagingServer, type TestSmtpServer } from '../helpers/message-servers';
 
-/** Pastoral outreach: the approval state machine, exact-content approval, consent, allowance and exactly-once sends. */
+/** Pastoral outreach: the approval state machine, exact-content approval, consent, allowance, and sends (one per approval, counted once; crash windows are in outreach-crash and outbox-lease). */
 describe('pastoral outreach', () => {
   let harness: Harness;
   let org: TestOrg;

@@ -18,6 +18,13 @@ export interface TestSmtpServer {
   /** Resolves when the next message's DATA has fully arrived (before any acknowledgement). */
   nextData(): Promise<ReceivedMail>;
   setAckDelay(ms: number): void;
+  /**
+   * Called synchronously just before (`before`) and just after (`after`) the server writes its 250
+   * for a message, with nothing else running in between: a test can freeze the sender (SIGSTOP)
+   * before the 250 goes out and kill it after, so it dies holding a 250 it never read, in the
+   * window between the server accepting the message and the sender recording that it was sent.
+   */
+  aroundAcknowledgement(hooks: { before?: (mail: ReceivedMail) => void; after?: (mail: ReceivedMail) => void } | null): void;
   close(): Promise<void>;
 }
 
@@ -33,6 +40,7 @@ function header(raw: string, name: string): string | undefined {
  */
 export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Promise<TestSmtpServer> {
   let ackDelay = options.ackDelayMs ?? 0;
+  let ackHooks: { before?: (mail: ReceivedMail) => void; after?: (mail: ReceivedMail) => void } | null = null;
   const delivered: ReceivedMail[] = [];
   const aborted: ReceivedMail[] = [];
   const closed = new Set<string>();
@@ -62,8 +70,11 @@ export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Pr
             callback(new Error('connection closed before acknowledgement'));
             return;
           }
+          const hooks = ackHooks;
+          hooks?.before?.(mail);
           delivered.push(mail);
           callback();
+          hooks?.after?.(mail);
         };
         if (ackDelay > 0) setTimeout(ack, ackDelay);
         else ack();
@@ -77,6 +88,9 @@ export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Pr
     nextData: () => new Promise((resolve) => waiters.push(resolve)),
     setAckDelay: (ms) => {
       ackDelay = ms;
+    },
+    aroundAcknowledgement: (hooks) => {
+      ackHooks = hooks;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

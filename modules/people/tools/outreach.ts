@@ -99,7 +99,7 @@ export const approveOutreachTool = defineTool({
   name: 'people_approve_outreach',
   module: 'people',
   title: 'Approve and send a queued message',
-  description: 'Approves a pending_review message and sends it. The user must have seen the exact content first: pass the contentVersion they saw (from people_get_outreach_item); approval fails if the content changed since. Sending is metered (email sends / messaging credits) and checked for consent; a refused send leaves the item approved but unsent with sendError set. Needs an owner, admin or staff credential.',
+  description: 'Approves a pending_review message and sends it. The user must have seen the exact content first: pass the contentVersion they saw (from people_get_outreach_item); approval fails if the content changed since. Sending is metered (email sends / messaging credits) and checked for consent; a refused send leaves the item approved but unsent with sendError set, and approving it again retries. sendError code needs_review means an earlier attempt may already have reached the recipient: approving again sends it again (they may get two copies), so only do that when the user has decided to. Needs an owner, admin or staff credential.',
   keywords: ['approve message', 'send outreach', 'approve welfare'],
   scope: 'people:write',
   effect: 'send',
