@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { createApprovalActivities } from '../../activities/approval-activities';
+import type { MessageProvider } from '../../activities/providers';
+import { payloadCodec } from '../../temporal/client';
+import { BUNDLE_PATH_ENV } from '../helpers/env';
+import { Harness, type TestOrg } from '../helpers/harness';
+import { startSmtpServer } from '../helpers/message-servers';
+
+/**
+ * Replay safety. Histories of real runs (tool calls, the follow-up tool call,
+ * pastoral outreach, agent proposals) are committed under
+ * test/fixtures/histories/ and replayed against the current workflow bundle:
+ * a change to workflow code that would break running workflows (a command
+ * added, removed or reordered without `patched()`) fails here.
+ *
+ * Normal runs only replay. `RECORD_HISTORIES=1 npx jest test/e2e/replay.test.ts`
+ * runs the scenarios against the dev server and (over)writes one fixture per
+ * scenario. Keep old fixtures when workflow code changes on purpose: rename
+ * them (e.g. `outreach-edit-approve-send.v1.json`) before recording new ones,
+ * since workflows started under the old code may still be running.
+ *
+ * The negative test logs a core WARN "Nondeterminism error": that is the point of it.
+ *
+ * Payloads are stored decrypted (the test payload key is random per run), so
+ * the fixtures replay without a codec; their data is plain JSON (base64, as in any
+ * exported history) and holds test data only.
+ * The format is protobufjs's object form of the History message (int64 and bytes
+ * as strings, enums by name): the SDK's historyToJSON/historyFromJSON fail with
+ * "type must be a Type" in this install (@temporalio/common and @temporalio/proto
+ * each carry their own protobufjs copy).
+ */
+
+const FIXTURES_DIR = path.join(__dirname, '..', 'fixtures', 'histories');
+const RECORD = process.env.RECORD_HISTORIES === '1';
+const REQUIRED_TYPES = ['toolCallWorkflow', 'toolCallWithFollowUpWorkflow', 'outreachWorkflow', 'proposalWorkflow'];
+
+interface HistoryFixture {
+  scenario: string;
+  workflowType: string;
+  workflowId: string;
+  recordedWith: string;
+  history: { events: Array<Record<string, any>> };
+}
+
+const { History } = temporal.api.history.v1;
+const { Payload } = temporal.api.common.v1;
+const AS_OBJECT = { longs: String, enums: String, bytes: String } as const;
+const ENCRYPTED = Buffer.from('binary/encrypted').toString('base64');
+
+/** Every encrypted payload anywhere in a history (object form), decrypted with this run's key. */
+async function decryptPayloads(value: unknown): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map(decryptPayloads));
+  if (!value || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const metadata = record.metadata as Record<string, unknown> | undefined;
+  if (metadata && typeof metadata === 'object' && metadata.encoding === ENCRYPTED) {
+    const [plain] = await payloadCodec().decode([Payload.fromObject(record)]);
+    return Payload.toObject(Payload.fromObject(plain), AS_OBJECT);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(record)) out[key] = await decryptPayloads(inner);
+  return out;
+}
+
+function loadFixtures(): HistoryFixture[] {
+  if (!fs.existsSync(FIXTURES_DIR)) return [];
+  return fs.readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.json')).sort()
+    .map((name) => JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf8')) as HistoryFixture);
+}
+
+const quietLogger = {
+  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
+  warn: () => undefined, error: (message: string) => console.error(message),
+};
+
+describe('workflow replay', () => {
+  (RECORD ? it : it.skip)('records histories of real runs (RECORD_HISTORIES=1)', async () => {
+    const smtp = await startSmtpServer();
+    const saved = { ...process.env };
+    process.env.SMTP_HOST = '127.0.0.1';
+    process.env.SMTP_PORT = String(smtp.port);
+    process.env.SMTP_FROM = 'Replay Chapel <office@replay.example>';
+
+    // One item goes through a provider whose first call ends with the outcome unknown (as SMTP after a dropped connection).
+    let flakyItem: string | null = null;
+    let flakyFailures = 1;
+    const flaky: MessageProvider = {
+      idempotent: false,
+      async send(message) {
+        if (flakyFailures-- > 0) throw new Error('Connection closed unexpectedly');
+        return { providerMessageId: message.idempotencyKey };
+      },
+    };
+    let harness!: Harness;
+    harness = await Harness.start({
+      wrapActivities: (activities) => ({
+        ...activities,
+        sendOutreach: (orgId: string, itemId: string) => (itemId === flakyItem
+          ? createApprovalActivities({ pool: harness.pool, providerFor: () => flaky }).sendOutreach(orgId, itemId)
+          : activities.sendOutreach(orgId, itemId)),
+      }),
+    });
+    const recorded: Array<{ scenario: string; workflowId: string }> = [];
+    try {
+      const org: TestOrg = await harness.createOrg({ name: 'Replay Chapel' });
+      const callWorkflowId = (key: string) => `call-${org.orgId}-${key}`;
+      const invokeWithKey = (tool: string, args: unknown, key: string) => harness.invoke(org.apiKey, tool, args, { 'idempotency-key': key });
+
+      // Plain tool calls: a write, a read, and one that fails with a stable code.
+      const created = await invokeWithKey('people_create_contact', { firstName: 'Ruth', lastName: 'Replay', email: 'ruth@replay.example' }, 'replay-create-contact');
+      expect(created.body.ok).toBe(true);
+      const contactId: string = created.body.result.contact.id;
+      recorded.push({ scenario: 'tool-call-write', workflowId: callWorkflowId('replay-create-contact') });
+      expect((await invokeWithKey('people_get_contact', { contactId }, 'replay-get-contact')).body.ok).toBe(true);
+      recorded.push({ scenario: 'tool-call-read', workflowId: callWorkflowId('replay-get-contact') });
+      expect((await invokeWithKey('people_get_contact', { contactId: randomUUID() }, 'replay-get-missing')).status).toBe(404);
+      recorded.push({ scenario: 'tool-call-not-found', workflowId: callWorkflowId('replay-get-missing') });
+
+      // Outreach: queued by a follow-up tool call, edited, approved and sent over SMTP.
+      const queued = await invokeWithKey('people_create_outreach', { contactId, subject: 'Thinking of you', body: 'Hello Ruth' }, 'replay-create-outreach');
+      expect(queued.body.ok).toBe(true);
+      const itemId: string = queued.body.result.item.id;
+      recorded.push({ scenario: 'tool-call-follow-up', workflowId: callWorkflowId('replay-create-outreach') });
+      await harness.call(org.apiKey, 'people_edit_outreach', { outreachId: itemId, body: 'Hello Ruth, we are thinking of you.' });
+      expect((await harness.call(org.apiKey, 'people_approve_outreach', { outreachId: itemId, contentVersion: 2 })).item.status).toBe('sent');
+      recorded.push({ scenario: 'outreach-edit-approve-send', workflowId: `outreach-${itemId}` });
+
+      // Outreach declined.
+      const declinedItem = (await harness.call(org.apiKey, 'people_create_outreach', { contactId, subject: 'Hello', body: 'A second note' })).item;
+      await harness.call(org.apiKey, 'people_decline_outreach', { outreachId: declinedItem.id, reason: 'Spoke in person' });
+      recorded.push({ scenario: 'outreach-declined', workflowId: `outreach-${declinedItem.id}` });
+
+      // Outreach whose first send may have been delivered: needs_review, then a person sends it again.
+      const unsure = (await harness.call(org.apiKey, 'people_create_outreach', { contactId, subject: 'Checking in', body: 'A third note' })).item;
+      flakyItem = unsure.id;
+      const parked = (await harness.call(org.apiKey, 'people_approve_outreach', { outreachId: unsure.id, contentVersion: 1 })).item;
+      expect(parked).toMatchObject({ status: 'approved', sendError: { code: 'needs_review' } });
+      expect((await harness.call(org.apiKey, 'people_approve_outreach', { outreachId: unsure.id, contentVersion: 1 })).item.status).toBe('sent');
+      recorded.push({ scenario: 'outreach-needs-review-resent', workflowId: `outreach-${unsure.id}` });
+
+      // Proposals: a gated merge approved (its action runs as a child tool call), and one rejected.
+      const duplicatePair = async (name: string): Promise<[string, string]> => {
+        const [a, b] = [randomUUID(), randomUUID()];
+        await harness.pool.query(`INSERT INTO contacts (id, org_id, first_name, last_name, email, created_at) VALUES
+          ($1, $3, $4, 'Dup', $5, now() - interval '2 days'), ($2, $3, $4, 'Dup', $5, now() - interval '1 day')`,
+        [a, b, org.orgId, name, `${name.toLowerCase()}@replay.example`]);
+        return [a, b];
+      };
+      const propose = async (keep: string, merge: string): Promise<string> => {
+        const response = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: merge, actionSummary: 'Merge the duplicate' });
+        expect(response.body.error?.code).toBe('approval_required');
+        return response.body.error!.details.proposalId;
+      };
+      const approvedId = await propose(...await duplicatePair('Anna'));
+      expect((await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: approvedId })).status).toBe('approved');
+      recorded.push({ scenario: 'proposal-approved', workflowId: `proposal-${approvedId}` });
+      recorded.push({ scenario: 'proposal-action', workflowId: `call-${org.orgId}-proposal-${approvedId}` });
+      const rejectedId = await propose(...await duplicatePair('Bert'));
+      expect((await harness.call(org.apiKey, 'platform_reject_proposal', { proposalId: rejectedId, reason: 'Different people' })).status).toBe('rejected');
+      recorded.push({ scenario: 'proposal-rejected', workflowId: `proposal-${rejectedId}` });
+
+      const sdkVersion = (JSON.parse(fs.readFileSync(require.resolve('@temporalio/worker/package.json'), 'utf8')) as { version: string }).version;
+      fs.mkdirSync(FIXTURES_DIR, { recursive: true });
+      for (const { scenario, workflowId } of recorded) {
+        const handle = harness.temporal.workflow.getHandle(workflowId);
+        await handle.result().catch(() => undefined);
+        const fetched = await handle.fetchHistory();
+        const json = (await decryptPayloads(History.toObject(History.fromObject(fetched), AS_OBJECT))) as HistoryFixture['history'];
+        const workflowType = json.events[0].workflowExecutionStartedEventAttributes.workflowType.name as string;
+        const fixture: HistoryFixture = { scenario, workflowType, workflowId, recordedWith: `@temporalio/worker ${sdkVersion}`, history: json };
+        fs.writeFileSync(path.join(FIXTURES_DIR, `${scenario}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
+      }
+    } finally {
+      await harness.close();
+      await smtp.close();
+      process.env = saved;
+    }
+  }, 180_000);
+
+  it('replays every committed history against the current workflow code', async () => {
+    const fixtures = loadFixtures();
+    const types = new Set(fixtures.map((fixture) => fixture.workflowType));
+    for (const type of REQUIRED_TYPES) expect([...types]).toContain(type);
+
+    const failures: string[] = [];
+    let replayed = 0;
+    const histories = fixtures.map((fixture) => ({ workflowId: fixture.workflowId, history: History.fromObject(fixture.history) }));
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env[BUNDLE_PATH_ENV]! } }, histories)) {
+      replayed += 1;
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.name}: ${result.error.message}`);
+    }
+    expect(failures).toEqual([]);
+    expect(replayed).toBe(fixtures.length);
+  }, 60_000);
+
+  it('fails the replay when workflow code changes non-deterministically', async () => {
+    const fixture = loadFixtures().find((candidate) => candidate.scenario === 'tool-call-write');
+    expect(fixture).toBeDefined();
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../helpers/nondeterministic-workflows'), logger: quietLogger });
+    await expect(Worker.runReplayHistory({ workflowBundle: { code } }, History.fromObject(fixture!.history), fixture!.workflowId))
+      .rejects.toMatchObject({ name: 'DeterminismViolationError' });
+  }, 60_000);
+});
