@@ -115,7 +115,7 @@ export function createOutreachSender(deps: OutreachSenderDeps) {
   /** Parks the row for a person; `token` limits it to the attempt that holds the claim. */
   async function markNeedsReview(db: Queryable, orgId: string, itemId: string, reason: string, token: string | null): Promise<boolean> {
     const result = await db.query(`UPDATE outbox_messages SET status = 'needs_review', review_reason = $2, claim_token = NULL, claimed_until = NULL
-      WHERE outreach_id = $1 AND status = 'sending' AND ($3::text IS NULL OR claim_token = $3)`, [itemId, reason, token]);
+      WHERE outreach_id = $1 AND org_id = $4 AND status = 'sending' AND ($3::text IS NULL OR claim_token = $3)`, [itemId, reason, token, orgId]);
     if ((result.rowCount ?? 0) === 0) return false;
     await setSendError(db, orgId, itemId, { code: SEND_NEEDS_REVIEW, message: reason });
     return true;
@@ -176,8 +176,8 @@ export function createOutreachSender(deps: OutreachSenderDeps) {
         UPDATE outbox_messages
         SET status = 'sending', claim_token = $2, claimed_at = now(), claimed_until = now() + $3::int * interval '1 millisecond',
             attempts = attempts + 1, recipient = $4
-        WHERE outreach_id = $1 AND (status IN ('pending', 'failed') OR (status = 'sending' AND claimed_until <= now()))
-        RETURNING attempts, subject, body`, [itemId, token, leaseMsFor(timeoutMs), recipient]);
+        WHERE outreach_id = $1 AND org_id = $5 AND (status IN ('pending', 'failed') OR (status = 'sending' AND claimed_until <= now()))
+        RETURNING attempts, subject, body`, [itemId, token, leaseMsFor(timeoutMs), recipient, orgId]);
       // Unreachable while the row lock is held; kept so the claim stands on its own.
       if (!claimed) return { kind: 'busy', leaseLeftMs: 1000, attempt: outbox?.attempts ?? 0 };
       return {
@@ -255,18 +255,18 @@ export function createOutreachSender(deps: OutreachSenderDeps) {
         const text = error instanceof Error ? error.message : String(error);
         if (error instanceof PermanentDeliveryError) {
           await pool.query(`UPDATE outbox_messages SET status = 'failed', last_error = $3, claim_token = NULL, claimed_until = NULL
-            WHERE outreach_id = $1 AND status = 'sending' AND claim_token = $2`, [itemId, token, text]);
+            WHERE outreach_id = $1 AND org_id = $4 AND status = 'sending' AND claim_token = $2`, [itemId, token, text, orgId]);
           throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
         }
         if (provider.idempotent || error instanceof NotDeliveredError) {
           // Safe to call again: the provider de-duplicates on the key, or it provably did not take the message.
           await pool.query(`UPDATE outbox_messages SET status = 'pending', last_error = $3, claim_token = NULL, claimed_until = NULL
-            WHERE outreach_id = $1 AND status = 'sending' AND claim_token = $2`, [itemId, token, text]);
+            WHERE outreach_id = $1 AND org_id = $4 AND status = 'sending' AND claim_token = $2`, [itemId, token, text, orgId]);
           throw error;
         }
         // The provider may have accepted it and cannot recognise a repeat: a person decides.
         await withTransaction(pool, async (db) => {
-          await db.query('UPDATE outbox_messages SET last_error = $2 WHERE outreach_id = $1', [itemId, text]);
+          await db.query('UPDATE outbox_messages SET last_error = $2 WHERE outreach_id = $1 AND org_id = $3', [itemId, text, orgId]);
           await markNeedsReview(db, orgId, itemId, unconfirmedMessage(message.channel, attempt, `its answer was lost (${text})`), token);
         });
         return { status: 'needs_review', item: await requireOutreachItem(pool, orgId, itemId) };
@@ -274,7 +274,7 @@ export function createOutreachSender(deps: OutreachSenderDeps) {
       // Recorded whatever became of the lease meanwhile: the provider took the message.
       await pool.query(`UPDATE outbox_messages SET status = 'sent', sent_at = now(), provider_message_id = $2, last_error = NULL,
           claim_token = NULL, claimed_until = NULL
-        WHERE outreach_id = $1 AND status <> 'sent'`, [itemId, providerMessageId]);
+        WHERE outreach_id = $1 AND org_id = $3 AND status <> 'sent'`, [itemId, providerMessageId, orgId]);
       return finishSent(orgId, itemId);
     },
 
