@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { z } from 'zod';
 import { StewardError } from '../core/errors';
@@ -8,25 +8,12 @@ import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes'
 import type { ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
-import { policyOf, type AnyTool } from '../modules/tool';
+import { argsHashOf, policyOf, type AnyTool } from '../modules/tool';
 import { APPROVAL_ROUTES, workflowTypeForTool } from '../core/approvals';
 import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
 
 export interface CallOptions extends ApprovalWaitOptions {
   idempotencyKey?: string;
-}
-
-/** Canonical JSON: object keys sorted, so equal arguments always hash alike. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-export function argsHashOf(tool: string, args: unknown): string {
-  return createHash('sha256').update(`${tool}\n${canonical(args)}`).digest('hex');
 }
 
 function issuesOf(error: z.ZodError) {

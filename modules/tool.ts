@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Queryable } from '../db/pool';
 import type { MeteredFeature } from '../core/billing';
@@ -82,4 +83,18 @@ export function exactlyOne<T extends Record<string, unknown>>(first: keyof T & s
 
 export function policyOf(tool: AnyTool): ToolPolicy {
   return { effect: tool.effect, meter: tool.meter ?? null, timeline: Boolean(tool.timeline) };
+}
+
+/** Canonical JSON: object keys sorted, so equal arguments always hash alike. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** sha-256 of a tool name and its canonical arguments: tells a replayed request, or an unchanged proposal action, from a different one. */
+export function argsHashOf(tool: string, args: unknown): string {
+  return createHash('sha256').update(`${tool}\n${canonical(args)}`).digest('hex');
 }

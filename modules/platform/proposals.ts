@@ -3,25 +3,15 @@ import { z } from 'zod';
 import { PROPOSAL_STATUSES, type ProposalExecution, type ProposalStatus } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { argsHashOf } from '../tool';
 
 /**
  * Agent proposals: an action (a tool call) that waits for an owner or admin.
  * The row is the record; the proposal-<id> workflow decides, executes and expires it.
  */
 
-/** Canonical JSON: object keys sorted, so equal arguments always hash alike (same rule as the API's idempotency hash). */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** Pins a proposal's action: approval executes exactly these arguments. */
-export function actionHashOf(tool: string, args: unknown): string {
-  return createHash('sha256').update(`${tool}\n${canonical(args)}`).digest('hex');
-}
+/** Pins a proposal's action: approval executes exactly these arguments (the API's idempotency hash). */
+export const actionHashOf = argsHashOf;
 
 /** A stable uuid from any text, for ids that a retried step must produce again (e.g. per run and subject). */
 export function stableUuid(text: string): string {
