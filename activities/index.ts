@@ -1,9 +1,10 @@
 import type { Pool } from '../db/pool';
 import { createApprovalActivities } from './approval-activities';
+import { createMaintenanceActivities } from './maintenance';
 import { createToolActivities } from './tool-activities';
 
 export function createActivities(deps: { pool: Pool }) {
-  return { ...createToolActivities(deps), ...createApprovalActivities(deps) };
+  return { ...createToolActivities(deps), ...createApprovalActivities(deps), ...createMaintenanceActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

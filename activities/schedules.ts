@@ -13,14 +13,14 @@ import { ensureAgents } from '../modules/platform/agents';
 
 interface DesiredSchedule {
   scheduleId: string;
-  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow';
+  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow';
   workflowId: string;
-  args: [AgentRunInput] | [AutomationRunInput];
+  args: [AgentRunInput] | [AutomationRunInput] | [];
   everyMs: number;
   paused: boolean;
   note: string;
   orgId: string;
-  kind: 'agent' | 'automation';
+  kind: 'agent' | 'automation' | 'maintenance';
 }
 
 function optionsOf(desired: DesiredSchedule, taskQueue: string): ScheduleOptions {
@@ -141,11 +141,27 @@ export async function syncAutomationSchedule(client: Client, db: Queryable, orgI
 }
 
 /** At start: every organisation's agent and automation schedules, so a fresh cluster catches up with the database. */
+/** Daily housekeeping for the deployment (one per task queue, so separate deployments on one cluster keep their own). */
+export function maintenanceSchedule(taskQueue: string): DesiredSchedule {
+  return {
+    scheduleId: `maintenance-${taskQueue}`,
+    workflowType: 'maintenanceWorkflow',
+    workflowId: `maintenance-run-${taskQueue}`,
+    args: [],
+    everyMs: 24 * 3_600_000,
+    paused: false,
+    note: 'Removes records that have outlived their purpose',
+    orgId: 'system',
+    kind: 'maintenance',
+  };
+}
+
 export async function syncAllSchedules(client: Client, db: Queryable, taskQueue: string): Promise<{ agents: number; automations: number }> {
   const orgs = await queryRows<{ org_id: string }>(db, 'SELECT DISTINCT org_id FROM agents');
   let agents = 0;
   for (const { org_id } of orgs) agents += await syncAgentSchedules(client, db, org_id, taskQueue);
   const automations = await queryRows<{ org_id: string; id: string }>(db, 'SELECT org_id, id FROM pastoral_automations WHERE deleted_at IS NULL');
   for (const row of automations) await syncAutomationSchedule(client, db, row.org_id, row.id, taskQueue);
+  await upsertSchedule(client, maintenanceSchedule(taskQueue), taskQueue);
   return { agents, automations: automations.length };
 }

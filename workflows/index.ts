@@ -4,3 +4,4 @@ export { proposalWorkflow } from './proposal';
 export { outreachWorkflow } from './outreach';
 export { agentRunWorkflow } from './agent-run';
 export { automationRunWorkflow } from './automation-run';
+export { maintenanceWorkflow } from './maintenance';
