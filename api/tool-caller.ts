@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { StewardError } from '../core/errors';
 import { stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
+import type { Scope } from '../core/scopes';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
 import type { ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
@@ -48,7 +49,10 @@ export function errorFromFailure(error: unknown): StewardError {
  */
 export function memoOf(plan: ToolPlan): Record<string, unknown> {
   // credentialId binds an idempotency key to the credential that first used it (see existingCall).
-  const memo: Record<string, unknown> = { argsHash: plan.argsHash, tool: plan.tool, credentialId: plan.principal.credentialId };
+  // scopes let a replay be refused once the credential holds less than it did (see existingCall).
+  const memo: Record<string, unknown> = {
+    argsHash: plan.argsHash, tool: plan.tool, credentialId: plan.principal.credentialId, scopes: [...plan.principal.scopes].sort(),
+  };
   const summary = plan.args.actionSummary;
   if (plan.principal.credentialKind === 'oauth' && plan.policy.effect !== 'read' && typeof summary === 'string') memo.actionSummary = summary;
   return memo;
@@ -162,8 +166,9 @@ export class ToolCaller {
 
   /**
    * A replayed key returns the first call's outcome only to the credential that
-   * made it, with the same arguments: otherwise a reader could replay another
-   * caller's key and receive that caller's result.
+   * made it, still holding every scope it held then, with the same arguments:
+   * otherwise a reader could replay another caller's key, or their own from
+   * before a permission was withdrawn, and receive what they may not now see.
    */
   private async existingCall(workflowId: string, plan: ToolPlan): Promise<WorkflowHandle> {
     const handle = this.client.workflow.getHandle(workflowId);
@@ -171,6 +176,13 @@ export class ToolCaller {
     if (memo?.credentialId !== plan.principal.credentialId) {
       throw new StewardError('idempotency_conflict', 'This idempotency key was already used by another credential', {
         hint: 'Use a new idempotency key.',
+      });
+    }
+    const heldThen = Array.isArray(memo?.scopes) ? (memo.scopes as string[]) : [];
+    if (heldThen.some((scope) => !plan.principal.scopes.includes(scope as Scope))) {
+      // The first result may hold what this credential may no longer see (say, notes behind people:safeguarding).
+      throw new StewardError('idempotency_conflict', 'This credential has lost permissions since it used this idempotency key', {
+        hint: 'Use a new idempotency key; the call then runs with the permissions held now.',
       });
     }
     if (memo?.argsHash !== plan.argsHash) {

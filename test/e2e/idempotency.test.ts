@@ -34,6 +34,19 @@ describe('idempotency keys', () => {
       expect(JSON.stringify(replay.body)).not.toContain('Safeguarding detail');
     });
 
+    it('refuses a replay once the credential has lost a permission it held', async () => {
+      const contactId = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Lost', lastName: 'Scope' })).contact.id;
+      await harness.call(org.apiKey, 'people_add_note', { contactId, content: 'Restricted detail', confidentialityLevel: 'red' });
+      const holder = await harness.createKey(org.orgId, ['people:read', 'people:safeguarding'], 'staff', { safeguarding: true });
+      const key = newKey();
+      const first = await harness.invoke(holder.apiKey, 'people_list_notes', { contactId }, { 'Idempotency-Key': key });
+      expect(first.body.result.notes).toHaveLength(1);
+      await harness.pool.query('UPDATE memberships SET safeguarding = false WHERE user_id = $1', [holder.userId]);
+      const replay = await harness.invoke(holder.apiKey, 'people_list_notes', { contactId }, { 'Idempotency-Key': key });
+      expect(replay.status).toBe(409);
+      expect(JSON.stringify(replay.body)).not.toContain('Restricted detail');
+    });
+
     it('refuses keys in the namespace of internal calls', async () => {
       const { status, body } = await harness.invoke(org.apiKey, 'people_create_contact', { email: 'reserved@example.org' }, { 'Idempotency-Key': 'proposal-123' });
       expect(status).toBe(400);

@@ -16,14 +16,14 @@ function plan(kind: Principal['credentialKind'], effect: 'read' | 'write' | 'sen
 
 describe('approval dialog: actionSummary in the workflow memo', () => {
   it('keeps the actionSummary of a write made with an OAuth token', () => {
-    expect(memoOf(plan('oauth', 'write', { actionSummary: 'Add Ada to the welcome team' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', actionSummary: 'Add Ada to the welcome team' });
+    expect(memoOf(plan('oauth', 'write', { actionSummary: 'Add Ada to the welcome team' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'], actionSummary: 'Add Ada to the welcome team' });
     expect(memoOf(plan('oauth', 'send', { actionSummary: 'Text the rota' })).actionSummary).toBe('Text the rota');
   });
 
   it('leaves it out for reads, API keys and tools that take none', () => {
-    expect(memoOf(plan('oauth', 'read', { actionSummary: 'x' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c' });
-    expect(memoOf(plan('api_key', 'write', { actionSummary: 'x' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c' });
-    expect(memoOf(plan('oauth', 'write', {}))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c' });
+    expect(memoOf(plan('oauth', 'read', { actionSummary: 'x' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'] });
+    expect(memoOf(plan('api_key', 'write', { actionSummary: 'x' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'] });
+    expect(memoOf(plan('oauth', 'write', {}))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'] });
   });
 });
 
