@@ -4,6 +4,7 @@ import { AUTOMATION_TYPES, OUTREACH_CHANNELS, type AutomationType, type Outreach
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
+import { visibleNoteSql } from './notes';
 import {
   consentRefusal, contactNameOf, createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
 } from './outreach';
@@ -179,17 +180,28 @@ export interface WelfareDueContact {
  * Live contacts with no pastoral contact (a note or a pastoral timeline entry)
  * for at least `days` days; someone never contacted counts from when they were added.
  */
-export async function listWelfareDueContacts(db: Queryable, orgId: string, options: { days: number; limit: number; tag?: string | null }): Promise<WelfareDueContact[]> {
+export async function listWelfareDueContacts(
+  db: Queryable, orgId: string, options: { days: number; limit: number; tag?: string | null; canSeeRestricted?: boolean },
+): Promise<WelfareDueContact[]> {
+  // Who is due counts every note, so nobody in restricted care is approached again; what is reported
+  // (the date and days since) counts only what the caller may see, so it never dates a restricted note.
+  const visible = visibleNoteSql('vn', options.canSeeRestricted ?? true);
   const rows = await queryRows<{
     id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; phone: string | null;
-    last_contact: Date | null; since: Date;
+    last_contact: Date | null; last_visible: Date | null; created_at: Date;
   }>(db, `
     WITH last AS (
       SELECT c.id, c.first_name, c.last_name, c.preferred_name, c.email, c.phone, c.created_at,
         GREATEST(
           (SELECT max(n.created_at) FROM notes n WHERE n.org_id = c.org_id AND n.contact_id = c.id),
           (SELECT max(t.occurred_at) FROM timeline_entries t WHERE t.org_id = c.org_id AND t.contact_id = c.id AND ${PASTORAL_TIMELINE_SQL})
-        ) AS last_contact
+        ) AS last_contact,
+        GREATEST(
+          (SELECT max(vn.created_at) FROM notes vn WHERE vn.org_id = c.org_id AND vn.contact_id = c.id AND ${visible}),
+          (SELECT max(t.occurred_at) FROM timeline_entries t LEFT JOIN notes vn ON t.source_kind = 'note' AND vn.id = t.source_id AND vn.org_id = t.org_id
+            WHERE t.org_id = c.org_id AND t.contact_id = c.id AND ${PASTORAL_TIMELINE_SQL}
+              AND (t.source_kind NOT IN ('note', 'note_removal') OR (vn.id IS NOT NULL AND ${visible})))
+        ) AS last_visible
       FROM contacts c
       WHERE c.org_id = $1 AND c.deleted_at IS NULL
         AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM contact_tags ct JOIN tags tg ON tg.id = ct.tag_id AND tg.org_id = ct.org_id
@@ -202,8 +214,8 @@ export async function listWelfareDueContacts(db: Queryable, orgId: string, optio
   const now = Date.now();
   return rows.map((row) => ({
     contactId: row.id, name: contactNameOf(row), email: row.email, phone: row.phone,
-    lastPastoralContactAt: row.last_contact?.toISOString() ?? null,
-    daysSinceContact: Math.floor((now - row.since.getTime()) / 86_400_000),
+    lastPastoralContactAt: row.last_visible?.toISOString() ?? null,
+    daysSinceContact: Math.floor((now - (row.last_visible ?? row.created_at).getTime()) / 86_400_000),
   }));
 }
 

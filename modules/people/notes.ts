@@ -17,6 +17,14 @@ export function visibleNoteSql(alias: string, canSeeRestricted: boolean): string
   return canSeeRestricted ? 'true' : `(${alias}.privacy <> 'private' AND ${alias}.confidentiality_level = 'green')`;
 }
 
+/** The same rule for a note already read. */
+export function isRestrictedNote(note: Pick<Note, 'privacy' | 'confidentialityLevel'>): boolean {
+  return note.privacy === 'private' || note.confidentialityLevel !== 'green';
+}
+
+/** Timeline source kind for the removal of a restricted note, shown only to safeguarding holders. */
+export const RESTRICTED_NOTE_REMOVAL = 'note_removal_restricted';
+
 interface NoteRow {
   id: string; contact_id: string; content: string; privacy: Note['privacy']; confidentiality_level: Note['confidentialityLevel'];
   follow_up_date: string | null; follow_up_completed: boolean; author_user_id: string | null; created_at: Date; updated_at: Date;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { queryRows, type Queryable } from '../../db/pool';
 import type { TimelineSync } from '../tool';
 import { requireContact } from './contacts';
-import { visibleNoteSql } from './notes';
+import { RESTRICTED_NOTE_REMOVAL, visibleNoteSql } from './notes';
 
 /** Upserts timeline entries; the (source, kind) key makes a retried sync a no-op. */
 export async function syncTimelineEntries(db: Queryable, orgId: string, entries: TimelineSync[]): Promise<number> {
@@ -27,7 +27,8 @@ export async function listTimeline(db: Queryable, orgId: string, contactId: stri
     LEFT JOIN notes n ON t.source_kind = 'note' AND n.id = t.source_id AND n.org_id = t.org_id
     WHERE t.org_id = $1 AND t.contact_id = $2
       AND (t.source_kind <> 'note' OR (n.id IS NOT NULL AND ${visibleNoteSql('n', canSeeRestricted)}))
-    ORDER BY t.occurred_at DESC, t.id DESC LIMIT $3`, [orgId, contactId, limit]);
+      AND ($4 OR t.source_kind <> '${RESTRICTED_NOTE_REMOVAL}')
+    ORDER BY t.occurred_at DESC, t.id DESC LIMIT $3`, [orgId, contactId, limit, canSeeRestricted]);
   return rows.map((row) => ({
     id: row.id, kind: row.kind, summary: row.summary, sourceKind: row.source_kind, sourceId: row.source_id,
     occurredAt: row.occurred_at.toISOString(),

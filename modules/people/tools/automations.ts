@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { hasScope } from '../../../core/principal';
+import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
 import { AUTOMATION_TYPES, OUTREACH_CHANNELS } from '../../../core/approvals';
 import { defineTool } from '../../tool';
 import {
@@ -164,5 +166,7 @@ export const listWelfareDueContactsTool = defineTool({
       lastPastoralContactAt: z.string().nullable(), daysSinceContact: z.number().int(),
     }).strict()),
   }).strict(),
-  run: async (ctx, input) => ({ contacts: await listWelfareDueContacts(ctx.db, ctx.org.id, input) }),
+  run: async (ctx, input) => ({
+    contacts: await listWelfareDueContacts(ctx.db, ctx.org.id, { ...input, canSeeRestricted: hasScope(ctx.principal, SAFEGUARDING_SCOPE) }),
+  }),
 });

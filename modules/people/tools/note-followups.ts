@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hasScope } from '../../../core/principal';
 import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
 import { defineTool, type ToolContext } from '../../tool';
-import { completeNoteFollowUp, listNoteFollowUps, noteTimelineSummary, removeNote, updateNote } from '../notes';
+import { RESTRICTED_NOTE_REMOVAL, completeNoteFollowUp, isRestrictedNote, listNoteFollowUps, noteTimelineSummary, removeNote, updateNote } from '../notes';
 import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, noteSchema } from '../schemas';
 
 const canSeeRestricted = (ctx: ToolContext) => hasScope(ctx.principal, SAFEGUARDING_SCOPE);
@@ -45,13 +45,15 @@ export const removeNoteTool = defineTool({
   destructive: true,
   listed: false,
   input: z.object({ noteId: z.uuid() }).strict(),
-  output: z.object({ noteId: z.uuid(), contactId: z.uuid(), removed: z.literal(true) }).strict(),
+  output: z.object({ noteId: z.uuid(), contactId: z.uuid(), removed: z.literal(true), restricted: z.boolean() }).strict(),
+  // Removing a restricted note leaves an entry only safeguarding holders see: even its existence was theirs alone.
   timeline: (input, output) => [{
-    contactId: output.contactId, kind: 'note_removed', sourceKind: 'note_removal', sourceId: input.noteId, summary: 'A note was removed',
+    contactId: output.contactId, kind: 'note_removed', sourceKind: output.restricted ? RESTRICTED_NOTE_REMOVAL : 'note_removal',
+    sourceId: input.noteId, summary: 'A note was removed',
   }],
   run: async (ctx, input) => {
     const note = await removeNote(ctx.db, ctx.org.id, input.noteId, canSeeRestricted(ctx));
-    return { noteId: note.id, contactId: note.contactId, removed: true as const };
+    return { noteId: note.id, contactId: note.contactId, removed: true as const, restricted: isRestrictedNote(note) };
   },
 });
 

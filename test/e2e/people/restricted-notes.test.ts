@@ -61,4 +61,28 @@ describe('restricted notes on follow-up and edit paths', () => {
     expect(kinds).not.toContain('follow_up_completed');
     expect(JSON.stringify(timeline.entries)).not.toContain('Follow up with Ruth');
   });
+
+  it('the removal of a restricted note is on the timeline only for safeguarding holders', async () => {
+    await harness.call(org.apiKey, 'people_remove_note', { noteId: redNote });
+    const staff = await harness.call(staffKey, 'people_list_care_timeline', { contactId });
+    const owner = await harness.call(org.apiKey, 'people_list_care_timeline', { contactId });
+    const removals = (entries: any[]) => entries.filter((e) => e.kind === 'note_removed').map((e) => e.sourceId);
+    expect(removals(staff.entries)).not.toContain(redNote);
+    expect(removals(owner.entries)).toContain(redNote);
+  });
+
+  it('welfare-due dates never come from a note the caller may not see', async () => {
+    const person = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Wendy', lastName: 'Welfare' })).contact.id;
+    const note = (await harness.call(org.apiKey, 'people_add_note', { contactId: person, content: 'Private pastoral matter', privacy: 'private' })).note.id;
+    await harness.pool.query("UPDATE contacts SET created_at = now() - interval '400 days' WHERE id = $1", [person]);
+    await harness.pool.query("UPDATE notes SET created_at = now() - interval '200 days' WHERE id = $1", [note]);
+    await harness.pool.query("UPDATE timeline_entries SET occurred_at = now() - interval '300 days' WHERE contact_id = $1", [person]);
+    const reader = (await harness.createKey(org.orgId, ['people:read'], 'staff')).apiKey;
+    const find = async (key: string) => (await harness.call(key, 'people_list_welfare_due_contacts', {})).contacts.find((c: any) => c.contactId === person);
+    const seenByStaff = await find(reader);
+    const seenByOwner = await find(org.apiKey);
+    expect(seenByOwner.daysSinceContact).toBe(200);
+    expect(seenByStaff.daysSinceContact).not.toBe(200);
+    expect(seenByStaff.lastPastoralContactAt).not.toBe(seenByOwner.lastPastoralContactAt);
+  });
 });

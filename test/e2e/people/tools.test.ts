@@ -296,7 +296,7 @@ const cases: Case[] = [
   },
   {
     tool: 'people_remove_note', ok: (s) => ({ noteId: s.noteId }),
-    check: (r, s) => expect(r).toEqual({ noteId: s.noteId, contactId: s.anna, removed: true }),
+    check: (r, s) => expect(r).toEqual({ noteId: s.noteId, contactId: s.anna, removed: true, restricted: false }),
     bad: (s) => ({ noteId: s.noteId }), badCode: 'not_found',
     foreign: (s) => ({ noteId: s.noteId }),
   },
