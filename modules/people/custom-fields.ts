@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { RELATIONSHIP_WORDS } from './family-labels';
+import { isIsoDate } from './dates';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
@@ -54,7 +55,7 @@ function valueMatches(definition: CustomFieldDefinition, value: unknown): boolea
     case 'text': return typeof value === 'string';
     case 'number': return typeof value === 'number' && Number.isFinite(value);
     case 'boolean': return typeof value === 'boolean';
-    case 'date': return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
+    case 'date': return isIsoDate(value);
     case 'select': return typeof value === 'string' && (definition.options ?? []).includes(value);
   }
 }

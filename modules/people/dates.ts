@@ -35,6 +35,12 @@ export function parseOrgDate(value: string, format: OrgSettings['dateFormat'], f
   return result;
 }
 
+/** True for a real calendar date written YYYY-MM-DD (so 2024-02-31 is not one). */
+export function isIsoDate(value: unknown): value is string {
+  const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  return match !== null && isoIfValid(Number(match[1]), Number(match[2]), Number(match[3])) === value;
+}
+
 export function todayIso(): string {
   return new Date().toISOString().slice(0, 10);
 }

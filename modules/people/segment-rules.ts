@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { CONTACT_STATUSES, GENDERS, MEMBERSHIP_STATUSES } from './schemas';
 import { escapeLike } from '../../db/sql';
+import { isIsoDate } from './dates';
 
 /**
  * Segment rules compile to a SQL boolean over the contacts table aliased `c`.
@@ -64,6 +65,14 @@ export const ruleSetSchema = z.object({
 
 export type RuleSet = z.output<typeof ruleSetSchema>;
 type Rule = RuleSet['rules'][number];
+
+// Bounds keep every value inside Postgres int, so a rule can never fail inside the database.
+const MAX_DAYS = 36_500;
+const MAX_NUMBER = 1_000_000_000;
+
+function isWholeNumber(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
 
 export function segmentFieldCatalogue() {
   return Object.entries(SEGMENT_FIELDS).map(([field, spec]) => ({
@@ -160,16 +169,16 @@ class Compiler {
     if (empty) return empty;
     if (rule.operator === 'between') {
       const pair = rule.value;
-      if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((n) => typeof n === 'number')) return this.fail(`${path}.value`, 'between needs [low, high] numbers');
+      if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((n) => isWholeNumber(n, -MAX_NUMBER, MAX_NUMBER))) return this.fail(`${path}.value`, 'between needs [low, high] whole numbers');
       return `${sql} BETWEEN ${this.bind(pair[0])} AND ${this.bind(pair[1])}`;
     }
-    if (typeof rule.value !== 'number') return this.fail(`${path}.value`, `${rule.operator} needs a number`);
+    if (!isWholeNumber(rule.value, -MAX_NUMBER, MAX_NUMBER)) return this.fail(`${path}.value`, `${rule.operator} needs a whole number`);
     const op = { equals: '=', not_equals: '<>', greater_than: '>', less_than: '<' }[rule.operator as 'equals'];
     return `${sql} ${op} ${this.bind(rule.value)}`;
   }
 
   private isoDate(value: unknown, path: string): string | undefined {
-    if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))) return value;
+    if (isIsoDate(value)) return value;
     this.fail(`${path}.value`, 'needs a date as YYYY-MM-DD');
     return undefined;
   }
@@ -178,7 +187,7 @@ class Compiler {
     const empty = this.emptiness(sql, rule.operator);
     if (empty) return empty;
     if (rule.operator === 'within_last_days') {
-      if (typeof rule.value !== 'number' || !Number.isInteger(rule.value) || rule.value < 0) return this.fail(`${path}.value`, 'within_last_days needs a whole number of days');
+      if (!isWholeNumber(rule.value, 0, MAX_DAYS)) return this.fail(`${path}.value`, `within_last_days needs a whole number of days up to ${MAX_DAYS}`);
       return `${sql} >= current_date - ${this.bind(rule.value)}::int`;
     }
     if (rule.operator === 'between') {

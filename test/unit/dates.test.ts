@@ -1,5 +1,5 @@
 import { StewardError } from '../../core/errors';
-import { parseOrgDate } from '../../modules/people/dates';
+import { isIsoDate, parseOrgDate } from '../../modules/people/dates';
 
 function failure(value: string, format: 'DMY' | 'MDY' | 'YMD', field = 'dateOfBirth'): StewardError {
   try {
@@ -76,5 +76,11 @@ describe('parseOrgDate', () => {
     expect(error.hint).toContain('DD/MM/YYYY');
     expect(failure('x', 'MDY').issues?.[0].message).toContain('MM/DD/YYYY');
     expect(error.toBody()).toMatchObject({ code: 'validation_failed', issues: [{ path: 'followUpDate' }] });
+  });
+});
+
+describe('isIsoDate', () => {
+  it.each([['2024-02-29', true], ['2023-02-29', false], ['2024-02-31', false], ['2024-13-01', false], ['2024-1-01', false], [20240101, false]])('%p → %p', (value, expected) => {
+    expect(isIsoDate(value)).toBe(expected);
   });
 });

@@ -129,7 +129,10 @@ describe('segment rules', () => {
   });
 
   it('refuses values of the wrong shape for an operator', () => {
-    expect(() => compileRules({ match: 'all', rules: [{ field: 'age', operator: 'between', value: [1] }] }, [])).toThrow('between needs [low, high] numbers');
+    expect(() => compileRules({ match: 'all', rules: [{ field: 'age', operator: 'between', value: [1] }] }, [])).toThrow('between needs [low, high] whole numbers');
+    expect(() => compileRules({ match: 'all', rules: [{ field: 'age', operator: 'greater_than', value: 1.5 }] }, [])).toThrow('needs a whole number');
+    expect(() => compileRules({ match: 'all', rules: [{ field: 'createdAt', operator: 'within_last_days', value: 1e12 }] }, [])).toThrow('whole number of days');
+    expect(() => compileRules({ match: 'all', rules: [{ field: 'dateOfBirth', operator: 'before', value: '2024-02-31' }] }, [])).toThrow('YYYY-MM-DD');
     expect(() => compileRules({ match: 'all', rules: [{ field: 'dateOfBirth', operator: 'after', value: '01/02/2000' }] }, [])).toThrow('YYYY-MM-DD');
     expect(() => compileRules({ match: 'all', rules: [{ field: 'email', operator: 'in', value: 'a' }] }, [])).toThrow('non-empty list');
   });
