@@ -133,7 +133,11 @@ export class ApprovalCaller {
   /** A gated tool: the call becomes a proposal for an owner or admin, and waits for the decision within the budget. */
   private async propose(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalWaitOptions & { idempotencyKey?: string }): Promise<unknown> {
     const plan = { tool: tool.name, args };
-    const proposalId = options.idempotencyKey ? stableUuid(`${principal.orgId}:${tool.name}:${options.idempotencyKey}`) : randomUUID();
+    await assertNamedContactsExist(this.pool, principal.orgId, args);
+    // The key belongs to the credential that used it, as for plain tool calls.
+    const proposalId = options.idempotencyKey
+      ? stableUuid(`${principal.orgId}:${principal.credentialId}:${tool.name}:${options.idempotencyKey}`)
+      : randomUUID();
     const input: ProposalWorkflowInput = {
       orgId: principal.orgId,
       proposalId,
@@ -278,5 +282,20 @@ export class ApprovalCaller {
       },
       hint: `Tell the user it awaits approval. Check with people_get_outreach_item {"outreachId":"${item.id}"}; staff approve it with people_approve_outreach or at /dashboard/approvals.`,
     });
+  }
+}
+
+/**
+ * A proposal must name only live contacts of this organisation: otherwise a
+ * pending item would sit on the dashboard that can only fail once approved.
+ */
+async function assertNamedContactsExist(pool: Pool, orgId: string, args: Record<string, unknown>): Promise<void> {
+  const ids = Object.entries(args).filter(([key, value]) => /contactId$/i.test(key) && typeof value === 'string').map(([, value]) => value as string);
+  if (ids.length === 0) return;
+  const { rows } = await pool.query<{ id: string }>('SELECT id FROM contacts WHERE org_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL', [orgId, ids]);
+  const found = new Set(rows.map((row) => row.id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw new StewardError('not_found', `Contact ${missing[0]} was not found`, { hint: 'Find contacts with people_search_contacts.' });
   }
 }

@@ -321,4 +321,28 @@ describe('proposals', () => {
     const described = await harness.temporal.workflow.getHandle(`proposal-${proposalId}`).describe();
     expect(described.searchAttributes.StewardStatus).toEqual(['rejected']);
   });
+
+  it('refuses a merge proposal naming the same contact twice or a contact it cannot see, creating nothing', async () => {
+    const [keep] = await duplicatePair('Refused');
+    const other = await harness.createOrg({ name: 'Elsewhere' });
+    const foreign = (await harness.call(other.apiKey, 'people_create_contact', { email: 'elsewhere@example.org' })).contact.id;
+    const count = async () => (await harness.pool.query('SELECT count(*)::int AS n FROM proposals WHERE org_id = $1', [org.orgId])).rows[0].n as number;
+    const before = await count();
+    const same = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: keep });
+    expect(same.status).toBe(400);
+    expect(same.body.error?.issues?.[0].path).toBe('mergeContactId');
+    const hidden = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: foreign });
+    expect(hidden.status).toBe(404);
+    expect(await count()).toBe(before);
+  });
+
+  it('binds a proposal idempotency key to the credential that used it', async () => {
+    const [keep, merge] = await duplicatePair('Keyed');
+    const key = `merge-${randomUUID()}`;
+    const first = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: merge }, { 'Idempotency-Key': key });
+    const admin = await harness.createKey(org.orgId, ['people:write', 'people:read'], 'admin');
+    const second = await harness.invoke(admin.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: merge }, { 'Idempotency-Key': key });
+    expect(first.body.error?.details.proposalId).toEqual(expect.any(String));
+    expect(second.body.error?.details?.proposalId).not.toBe(first.body.error?.details.proposalId);
+  });
 });

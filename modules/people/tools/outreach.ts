@@ -159,7 +159,7 @@ export const mergeContactsTool = defineTool({
     mergeContactId: z.uuid().describe('The duplicate; it is soft-deleted after the merge'),
     fieldChoices: z.record(z.enum(MERGEABLE_FIELDS as [string, ...string[]]), z.enum(['keep', 'merge'])).optional(),
     actionSummary: z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver'),
-  }).strict(),
+  }).strict().refine((v) => v.keepContactId !== v.mergeContactId, { message: 'must differ from keepContactId', path: ['mergeContactId'] }),
   output: z.object({ merge: mergeResultSchema }).strict(),
   timeline: (_input, output) => [{
     contactId: output.merge.keptContactId, kind: 'contact_merged', sourceKind: 'contact_merge', sourceId: output.merge.mergedContactId,
