@@ -50,6 +50,14 @@ function csrfOf(sessionToken: string): string {
   return csrfTokenOf('dashboard', sessionToken);
 }
 
+/**
+ * Messages shown after a decision travel in the redirect's query, signed for
+ * this session: a crafted link cannot put words of its own on a staff page.
+ */
+function noticeSignature(sessionToken: string, notice: string, error: string): string {
+  return csrfTokenOf('dashboard-notice', sessionToken, notice, error);
+}
+
 function signInPage(res: Response, status: number, input: { email?: string; error?: string }): void {
   sendPage(res, status, 'Staff sign-in', `
 <h1>Steward staff sign-in</h1>
@@ -179,8 +187,10 @@ export function dashboardRouter(options: DashboardOptions) {
     const proposals = await listProposals(pool, orgId, { status: 'pending', limit: 100, actionTools: permittedToolNames(staff.principal.scopes) });
     const pending = await listOutreach(pool, orgId, { status: 'pending_review', limit: 100 });
     const stuck = (await listOutreach(pool, orgId, { status: 'approved', limit: 100 })).filter((item) => item.sendError);
-    const notice = typeof req.query.notice === 'string' ? req.query.notice.slice(0, 300) : '';
-    const error = typeof req.query.error === 'string' ? req.query.error.slice(0, 300) : '';
+    const given = { notice: typeof req.query.notice === 'string' ? req.query.notice : '', error: typeof req.query.error === 'string' ? req.query.error : '' };
+    const signed = typeof req.query.sig === 'string' && safeEqual(req.query.sig, noticeSignature(staff.sessionToken, given.notice, given.error));
+    const notice = signed ? given.notice.slice(0, 300) : '';
+    const error = signed ? given.error.slice(0, 300) : '';
     const orgSwitch = staff.memberships.length > 1
       ? `<p class="muted">Organisation: ${staff.memberships.map((m) => m.orgId === orgId ? `<strong>${escapeHtml(m.orgName)}</strong>` : `<a href="/dashboard/approvals?org=${encodeURIComponent(m.orgId)}">${escapeHtml(m.orgName)}</a>`).join(' · ')}</p>`
       : '';
@@ -226,6 +236,7 @@ ${proposals.length === 0 ? '<p class="muted">Nothing waiting.</p>' : proposals.m
       const body = error instanceof StewardError ? error.toBody() : toErrorBody(error);
       back.set('error', body.message);
     }
+    back.set('sig', noticeSignature(staff.sessionToken, back.get('notice') ?? '', back.get('error') ?? ''));
     res.redirect(303, `/dashboard/approvals?${back}`);
   }));
 

@@ -71,6 +71,11 @@ describe('/dashboard/approvals in headless Chromium', () => {
       await page.waitForURL(/notice=/);
       expect(await page.textContent('[role=status]')).toContain('Message to Peggy Page sent');
       expect(await page.locator(`article[data-id="${item.id}"]`).count()).toBe(0);
+
+      // A crafted link cannot put its own words on the page: only notices signed for this session show.
+      await page.goto(`${harness.url}/dashboard/approvals?notice=${encodeURIComponent('Call 0800 to confirm')}&error=Fake&sig=x`);
+      expect(await page.locator('[role=status]').count()).toBe(0);
+      expect(await page.locator('[role=alert]').count()).toBe(0);
     } finally {
       await page.close();
     }
