@@ -29,12 +29,18 @@ export function isDeterministicDatabaseError(error: unknown): boolean {
  * a deterministic database error) fail at once as internal_error, without their details, instead of
  * holding the caller through every retry.
  */
+function describeDatabaseError(error: unknown): string {
+  const { code, constraint, table } = error as { code?: string; constraint?: string; table?: string };
+  return `pg ${code ?? '?'}${constraint ? ` (constraint ${constraint})` : ''}${table ? ` on ${table}` : ''}`;
+}
+
 export function toFailure(error: unknown): unknown {
   if (error instanceof StewardError) {
     return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [error.toBody()] });
   }
   if (error instanceof ZodError || isDeterministicDatabaseError(error)) {
-    console.error('tool activity failed deterministically:', error instanceof ZodError ? 'output did not match its schema' : (error as Error).message);
+    // Postgres messages quote the offending value (caller data): log the SQLSTATE and constraint only.
+    console.error('tool activity failed deterministically:', error instanceof ZodError ? 'output did not match its schema' : describeDatabaseError(error));
     const body = new StewardError('internal_error', 'The tool call failed unexpectedly', {
       hint: 'This is a fault on our side, not in your arguments; retrying will not help.',
     }).toBody();

@@ -6,8 +6,9 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
 import { visibleNoteSql } from './notes';
 import {
-  consentRefusal, contactNameOf, createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
+  consentRefusal, createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
 } from './outreach';
+import { displayNameOf } from './contacts';
 
 /**
  * Pastoral automations (welfare_check, encouragement, grief_support): each has
@@ -213,7 +214,7 @@ export async function listWelfareDueContacts(
     LIMIT $3`, [orgId, options.days, options.limit, options.tag ?? null]);
   const now = Date.now();
   return rows.map((row) => ({
-    contactId: row.id, name: contactNameOf(row), email: row.email, phone: row.phone,
+    contactId: row.id, name: displayNameOf(row), email: row.email, phone: row.phone,
     lastPastoralContactAt: row.last_visible?.toISOString() ?? null,
     daysSinceContact: Math.floor((now - (row.last_visible ?? row.created_at).getTime()) / 86_400_000),
   }));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { visibleNoteSql } from './notes';
-import { contactNameOf } from './outreach';
+import { displayNameOf } from './contacts';
 
 /**
  * Merging duplicate contacts: one contact is kept, and everything that hangs off
@@ -204,7 +204,7 @@ export async function findDuplicatePairs(db: Queryable, orgId: string, limit: nu
     ORDER BY a.created_at, a.id, b.created_at, b.id
     LIMIT $2`, [orgId, limit]);
   const name = (first: string | null, last: string | null, pref: string | null, email: string | null) =>
-    contactNameOf({ first_name: first, last_name: last, preferred_name: pref, email });
+    displayNameOf({ first_name: first, last_name: last, preferred_name: pref, email });
   return rows.map((row) => ({
     keepContactId: row.a_id,
     mergeContactId: row.b_id,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OUTREACH_CHANNELS, OUTREACH_STATUSES, type OutreachChannel, type OutreachStatus } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { displayNameOf } from './contacts';
 
 /**
  * Pastoral outreach: a message to one contact that waits in an approval queue.
@@ -49,14 +50,10 @@ const SELECT_ITEM = `
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function contactNameOf(row: { preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }): string {
-  const name = [row.preferred_name ?? row.first_name, row.last_name].filter(Boolean).join(' ');
-  return name || row.email || 'Unnamed contact';
-}
 
 function toItem(row: OutreachRow): OutreachItem {
   return {
-    id: row.id, contactId: row.contact_id, contactName: contactNameOf(row), channel: row.channel,
+    id: row.id, contactId: row.contact_id, contactName: displayNameOf(row), channel: row.channel,
     recipient: row.channel === 'email' ? row.email : row.phone,
     subject: row.subject, body: row.body, contentVersion: row.content_version, status: row.status, source: row.source,
     automationId: row.automation_id, reason: row.reason, approvedVersion: row.approved_version, approvedAt: iso(row.approved_at),
@@ -91,7 +88,7 @@ export async function loadDeliveryContact(db: Queryable, orgId: string, contactI
  */
 export function consentRefusal(contact: DeliveryContact | undefined, channel: OutreachChannel): { code: string; message: string } | null {
   if (!contact || contact.deleted_at) return { code: 'contact_missing', message: 'The contact no longer exists' };
-  const name = contactNameOf(contact);
+  const name = displayNameOf(contact);
   if (channel === 'email') {
     if (!contact.email) return { code: 'no_email', message: `${name} has no email address` };
     if (contact.status === 'unsubscribed') return { code: 'unsubscribed', message: `${name} has unsubscribed from email` };
