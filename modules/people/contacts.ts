@@ -213,11 +213,24 @@ export async function deleteContact(db: Queryable, orgId: string, contactId: str
     await db.query('UPDATE contacts SET deleted_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, contactId]);
     return { erasedNotes: 0 };
   }
+  // Duplicates merged into this person are soft-deleted copies of the same details: they go too.
+  const merged = await queryRows<{ merged_contact_id: string }>(db,
+    'SELECT merged_contact_id FROM contact_merges WHERE org_id = $1 AND kept_contact_id = $2', [orgId, contactId]);
+  let erasedNotes = 0;
+  for (const id of [contactId, ...merged.map((m) => m.merged_contact_id)]) erasedNotes += await eraseRecordsOf(db, orgId, id);
+  return { erasedNotes };
+}
+
+/** Everything held about one contact id: the row, its notes, stored write results and decided proposals naming it. */
+async function eraseRecordsOf(db: Queryable, orgId: string, contactId: string): Promise<number> {
   const notes = await db.query('DELETE FROM notes WHERE org_id = $1 AND contact_id = $2', [orgId, contactId]);
   await db.query('DELETE FROM contacts WHERE org_id = $1 AND id = $2', [orgId, contactId]);
   // Stored results of earlier writes about this person (kept for activity retries) would otherwise outlive the erasure.
   await db.query('DELETE FROM tool_call_results WHERE org_id = $1 AND strpos(result::text, $2) > 0', [orgId, contactId]);
-  return { erasedNotes: notes.rowCount ?? 0 };
+  // Decided proposals keep their decision but lose what described the person; pending ones still await a decision.
+  await db.query(`UPDATE proposals SET summary = 'Erased at the person''s request', args = '{}'::jsonb, execution = NULL
+    WHERE org_id = $1 AND status <> 'pending' AND strpos(args::text, $2) > 0`, [orgId, contactId]);
+  return notes.rowCount ?? 0;
 }
 
 export interface ContactFilters {

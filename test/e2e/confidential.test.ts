@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ALL_SCOPES, type Scope } from '../../core/scopes';
 import { Harness, type TestOrg } from '../helpers/harness';
 
@@ -191,5 +192,22 @@ describe('private and confidential notes need people:safeguarding', () => {
     const notesLeft = await harness.pool.query("SELECT count(*)::int AS n FROM tool_call_results WHERE strpos(result::text, 'Stored in a write result') > 0");
     expect(notesLeft.rows[0].n).toBe(0);
     expect(await mentions()).toBe(1); // only the erasure's own result, which holds just the id
+  });
+
+  it('erasure also removes duplicates merged into the person and what decided proposals said about them', async () => {
+    const kept = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Mara', lastName: 'Merged', email: 'mara@example.org' })).contact.id;
+    const dup = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Mara', lastName: 'Merged', email: 'mara.old@example.org' })).contact.id;
+    await harness.pool.query('UPDATE contacts SET deleted_at = now() WHERE id = $1', [dup]);
+    await harness.pool.query('INSERT INTO contact_merges (id, org_id, kept_contact_id, merged_contact_id) VALUES ($1, $2, $3, $4)', [randomUUID(), org.orgId, kept, dup]);
+    const proposal = randomUUID();
+    await harness.pool.query(`INSERT INTO proposals (id, org_id, tool, args, args_hash, summary, status, expires_at)
+      VALUES ($1, $2, 'people_merge_data_quality_contacts', $3, 'h', 'Merge Mara Merged', 'approved', now() + interval '1 day')`,
+    [proposal, org.orgId, JSON.stringify({ keepContactId: kept, mergeContactId: dup })]);
+
+    await harness.call(org.apiKey, 'people_delete_contact', { contactId: kept, permanent: true });
+    const left = await harness.pool.query('SELECT count(*)::int AS n FROM contacts WHERE id = ANY($1)', [[kept, dup]]);
+    expect(left.rows[0].n).toBe(0);
+    const row = await harness.pool.query('SELECT summary, args FROM proposals WHERE id = $1', [proposal]);
+    expect(row.rows[0]).toEqual({ summary: "Erased at the person's request", args: {} });
   });
 });
