@@ -177,6 +177,8 @@ export async function createContact(db: Queryable, org: OrgSettings, fields: Con
 export async function updateContact(
   db: Queryable, org: OrgSettings, contactId: string, fields: ContactWrite, derivation?: AddressDerivation,
 ): Promise<{ contact: Contact; changed: string[] }> {
+  // Locked first, so concurrent updates record each consent change against the status it really replaced.
+  await db.query('SELECT 1 FROM contacts WHERE org_id = $1 AND id = $2 FOR UPDATE', [org.id, contactId]);
   const before = await requireContact(db, org.id, contactId);
   if (fields.customFields) await validateCustomFields(db, org.id, fields.customFields as Record<string, unknown>);
   const values = applyDerivation(normaliseDates(fields, org), derivation);
