@@ -49,18 +49,10 @@ async function agentPrincipal(pool: Pool, orgId: string, agentKey: string, scope
   };
 }
 
-export function createApprovalActivities(deps: { pool: Pool; providerFor?: OutreachSenderDeps['providerFor'] }) {
+/** Proposal records, read and written by the proposal workflow. */
+function createProposalActivities(deps: { pool: Pool }) {
   const { pool } = deps;
-  const sender = createOutreachSender(deps);
-
-  async function setSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachItem> {
-    await pool.query('UPDATE outreach_items SET send_error = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, itemId, JSON.stringify(error)]);
-    return requireOutreachItem(pool, orgId, itemId);
-  }
-
   return {
-    // ---- proposals ----------------------------------------------------------------
-
     /** Inserts the proposal when asked to, then reads it; null when an equal proposal is already open. */
     async openProposal(input: ProposalWorkflowInput): Promise<ProposalSnapshot | null> {
       return guarded(async () => {
@@ -89,9 +81,20 @@ export function createApprovalActivities(deps: { pool: Pool; providerFor?: Outre
     async recordProposalExecution(orgId: string, proposalId: string, execution: ProposalExecution): Promise<void> {
       await guarded(() => recordProposalExecution(pool, orgId, proposalId, execution));
     },
+  };
+}
 
-    // ---- outreach -----------------------------------------------------------------
+/** Outreach records and the send, for the outreach workflow. */
+function createOutreachActivities(deps: { pool: Pool; providerFor?: OutreachSenderDeps['providerFor'] }) {
+  const { pool } = deps;
+  const sender = createOutreachSender(deps);
 
+  async function setSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachItem> {
+    await pool.query('UPDATE outreach_items SET send_error = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, itemId, JSON.stringify(error)]);
+    return requireOutreachItem(pool, orgId, itemId);
+  }
+
+  return {
     async loadOutreach(orgId: string, itemId: string): Promise<OutreachStep> {
       return guarded(async () => {
         const item = await requireOutreachItem(pool, orgId, itemId);
@@ -156,9 +159,13 @@ export function createApprovalActivities(deps: { pool: Pool; providerFor?: Outre
         clearInterval(beat);
       }
     },
+  };
+}
 
-    // ---- agents ---------------------------------------------------------------------
-
+/** Agent and automation runs, and keeping their schedules in line. */
+function createAgentActivities(deps: { pool: Pool }) {
+  const { pool } = deps;
+  return {
     /**
      * One agent run's work. Off: nothing. Propose: the proposals are inserted here
      * (ids derived from the run and subject, so a retry inserts nothing new) and
@@ -211,8 +218,6 @@ export function createApprovalActivities(deps: { pool: Pool; providerFor?: Outre
       await guarded(() => recordAgentRun(pool, orgId, agentKey, status, summary));
     },
 
-    // ---- automations ------------------------------------------------------------------
-
     async runAutomation(input: { orgId: string; automationId: string; runId: string }): Promise<{ enabled: boolean; itemIds: string[]; skipped: number }> {
       return guarded(async () => {
         const automation = await getAutomation(pool, input.orgId, input.automationId);
@@ -227,8 +232,6 @@ export function createApprovalActivities(deps: { pool: Pool; providerFor?: Outre
       await guarded(() => recordAutomationRun(pool, orgId, automationId, status, generated));
     },
 
-    // ---- schedules ----------------------------------------------------------------------
-
     async syncAgentSchedules(orgId: string, ifMissing = false): Promise<number> {
       return guarded(() => syncAgentSchedules(Context.current().client, pool, orgId, Context.current().info.taskQueue, ifMissing));
     },
@@ -237,6 +240,10 @@ export function createApprovalActivities(deps: { pool: Pool; providerFor?: Outre
       return guarded(() => syncAutomationSchedule(Context.current().client, pool, orgId, automationId, Context.current().info.taskQueue));
     },
   };
+}
+
+export function createApprovalActivities(deps: { pool: Pool; providerFor?: OutreachSenderDeps['providerFor'] }) {
+  return { ...createProposalActivities(deps), ...createOutreachActivities(deps), ...createAgentActivities(deps) };
 }
 
 export type ApprovalActivities = ReturnType<typeof createApprovalActivities>;
