@@ -70,18 +70,28 @@ function currentWorkflowId(): string {
   return execution.workflowId;
 }
 
-async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, prepared: unknown): Promise<unknown> {
-  const ctx: ToolContext = { db, principal: plan.principal, org: await getOrgSettings(db, plan.principal.orgId), workflowId, prepared };
-  // Arguments were validated by the API; parsing again applies defaults and guards against a stale plan.
-  const input = tool.input.parse(plan.args);
-  const raw = await tool.run(ctx, input);
-  return tool.output.parse(raw);
+/** What a call needs before any transaction: its parsed input, the organisation, and the tool's `prepare` result. */
+interface PreparedCall {
+  input: Parameters<AnyTool['run']>[1];
+  org: ToolContext['org'];
+  prepared: unknown;
 }
 
-/** Runs the tool's `prepare` step (outside services) before any transaction opens. */
-async function prepareOutsideTransaction(pool: Pool, plan: ToolPlan, tool: AnyTool): Promise<unknown> {
-  if (!tool.prepare) return undefined;
-  return tool.prepare(tool.input.parse(plan.args), { db: pool, org: await getOrgSettings(pool, plan.principal.orgId) });
+/**
+ * Parses the arguments once (the API validated them; parsing again applies defaults and guards
+ * against a stale plan), reads the organisation once, and runs `prepare` (outside services)
+ * before a transaction opens, so none is held while waiting on the network.
+ */
+async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool): Promise<PreparedCall> {
+  const input = tool.input.parse(plan.args);
+  const org = await getOrgSettings(pool, plan.principal.orgId);
+  const prepared = tool.prepare ? await tool.prepare(input, { db: pool, org }) : undefined;
+  return { input, org, prepared };
+}
+
+async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, call: PreparedCall): Promise<unknown> {
+  const ctx: ToolContext = { db, principal: plan.principal, org: call.org, workflowId, prepared: call.prepared };
+  return tool.output.parse(await tool.run(ctx, call.input));
 }
 
 export function createToolActivities(deps: { pool: Pool }) {
@@ -104,14 +114,11 @@ export function createToolActivities(deps: { pool: Pool }) {
       return guarded(async () => {
         const tool = toolOf(plan);
         const workflowId = currentWorkflowId();
+        const call = await prepareCall(pool, plan, tool);
         if (tool.effect === 'read') {
-          const prepared = await prepareOutsideTransaction(pool, plan, tool);
           // One snapshot for every query of the read, and a read tool cannot write even by mistake.
-          return withTransaction(pool, (db) => runInside(db, plan, tool, workflowId, prepared), { readOnly: true });
+          return withTransaction(pool, (db) => runInside(db, plan, tool, workflowId, call), { readOnly: true });
         }
-        const stored = await queryOne<{ result: unknown }>(pool, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
-        if (stored) return stored.result;
-        const prepared = await prepareOutsideTransaction(pool, plan, tool);
         return withTransaction(pool, async (db) => {
           const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
           if (done) return done.result;
@@ -119,7 +126,7 @@ export function createToolActivities(deps: { pool: Pool }) {
             await lockFeature(db, plan.principal.orgId, tool.meter.feature);
             await assertAllowance(db, plan.principal.orgId, tool.meter.feature, tool.meter.units);
           }
-          const result = await runInside(db, plan, tool, workflowId, prepared);
+          const result = await runInside(db, plan, tool, workflowId, call);
           await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
             workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
           ]);
