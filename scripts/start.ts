@@ -1,20 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import type { Server } from 'node:http';
 import { allowedOrigins } from '../api/main';
 import { listen } from '../api/server';
 import { DATA_DIR, RUNTIME_FILE, TEMPORAL_NAMESPACE, resolveTaskQueue, writeRuntimeInfo } from '../db/config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
-import { migrate } from '../db/migrate';
 import { createPool } from '../db/pool';
-import { ensureWorkflowBundle } from '../worker/bundle';
-import { createStewardWorker } from '../worker/create-worker';
-import { ensureSearchAttributes } from '../worker/search-attributes';
-import { bootstrapSchedules } from '../worker/schedules';
 import { startDevServer, type DevServer } from './lib/temporal-dev-server';
 import { installWorkerLogging } from '../worker/logging';
 import { createTemporalClient } from '../temporal/client';
+import { prepareWorker } from '../worker/prepare-worker';
 
 /**
  * `npm start`: the whole service in one command. Uses DATABASE_URL and
@@ -57,16 +52,8 @@ async function main() {
 
   const pool = createPool(databaseUrl);
   stops.push(() => pool.end());
-  await migrate(pool);
-
-  const connection = await Connection.connect({ address: temporalAddress });
-  await ensureSearchAttributes(connection, TEMPORAL_NAMESPACE);
   const taskQueue = resolveTaskQueue();
-  await bootstrapSchedules(connection, TEMPORAL_NAMESPACE, pool, taskQueue);
-  stops.push(() => connection.close());
-
-  const bundlePath = await ensureWorkflowBundle();
-  const { worker, connection: workerConnection } = await createStewardWorker({ address: temporalAddress, namespace: TEMPORAL_NAMESPACE, pool, bundlePath, taskQueue });
+  const { worker, connection: workerConnection } = await prepareWorker({ pool, address: temporalAddress, namespace: TEMPORAL_NAMESPACE, taskQueue });
   const running = worker.run();
   stops.push(async () => {
     worker.shutdown();

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { mayDecideOutreach, mayDecideProposals } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
@@ -8,7 +7,7 @@ import type { Pool } from '../../db/pool';
 import { permittedToolNames } from '../../modules/catalogue';
 import { listOutreach, type OutreachItem } from '../../modules/people/outreach';
 import { checkPassword, createSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../modules/platform/oauth/sessions';
-import { listProposals, type Proposal } from '../../modules/platform/proposals';
+import { listProposals, stableUuid, type Proposal } from '../../modules/platform/proposals';
 import { toErrorBody } from '../errors';
 import { sessionTokenOf, setSessionCookie } from '../oauth/session-cookie';
 import { csrfTokenOf, fromOurPages, safeEqual } from '../pages/forms';
@@ -82,7 +81,7 @@ function principalOf(user: SignedInUser, membership: OrgMembership, sessionToken
     orgId: membership.orgId, userId: user.userId, role: membership.role,
     scopes: scopesAllowedForRole(membership.role, membership.safeguarding), intent: null,
     // A stable, non-secret id for this browser session, for the audit trail.
-    credentialId: createHash('sha256').update(`session\n${sessionToken}`).digest('hex').slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+    credentialId: stableUuid(`session\n${sessionToken}`),
     credentialKind: 'dashboard',
   };
 }

@@ -1,0 +1,26 @@
+import { Connection } from '@temporalio/client';
+import { migrate } from '../db/migrate';
+import type { Pool } from '../db/pool';
+import { ensureWorkflowBundle } from './bundle';
+import { createStewardWorker } from './create-worker';
+import { bootstrapSchedules } from './schedules';
+import { ensureSearchAttributes } from './search-attributes';
+
+/**
+ * Everything a worker process does before polling, shared by `npm run worker`
+ * and `npm start`: migrations, our search attributes on the cluster, schedules
+ * in line with the database, then a worker on the prebuilt bundle
+ * (STEWARD_WORKFLOW_BUNDLE names one to load instead of building it).
+ */
+export async function prepareWorker(options: { pool: Pool; address: string; namespace: string; taskQueue: string }) {
+  await migrate(options.pool);
+  const connection = await Connection.connect({ address: options.address });
+  try {
+    await ensureSearchAttributes(connection, options.namespace);
+    await bootstrapSchedules(connection, options.namespace, options.pool, options.taskQueue);
+  } finally {
+    await connection.close();
+  }
+  const bundlePath = process.env.STEWARD_WORKFLOW_BUNDLE || (await ensureWorkflowBundle());
+  return createStewardWorker({ address: options.address, namespace: options.namespace, pool: options.pool, bundlePath, taskQueue: options.taskQueue });
+}
