@@ -4,7 +4,7 @@ import { AUTOMATION_TYPES, OUTREACH_CHANNELS, type AutomationType, type Outreach
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
-import { visibleNoteSql } from './notes';
+import { RESTRICTED_NOTE_REMOVAL, visibleNoteSql } from './notes';
 import {
   consentRefusal, createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
 } from './outreach';
@@ -186,7 +186,8 @@ export async function listWelfareDueContacts(
 ): Promise<WelfareDueContact[]> {
   // Who is due counts every note, so nobody in restricted care is approached again; what is reported
   // (the date and days since) counts only what the caller may see, so it never dates a restricted note.
-  const visible = visibleNoteSql('vn', options.canSeeRestricted ?? true);
+  const canSee = options.canSeeRestricted ?? true;
+  const visible = visibleNoteSql('vn', canSee);
   const rows = await queryRows<{
     id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; phone: string | null;
     last_contact: Date | null; last_visible: Date | null; created_at: Date;
@@ -201,7 +202,9 @@ export async function listWelfareDueContacts(
           (SELECT max(vn.created_at) FROM notes vn WHERE vn.org_id = c.org_id AND vn.contact_id = c.id AND ${visible}),
           (SELECT max(t.occurred_at) FROM timeline_entries t LEFT JOIN notes vn ON t.source_kind = 'note' AND vn.id = t.source_id AND vn.org_id = t.org_id
             WHERE t.org_id = c.org_id AND t.contact_id = c.id AND ${PASTORAL_TIMELINE_SQL}
-              AND (t.source_kind NOT IN ('note', 'note_removal') OR (vn.id IS NOT NULL AND ${visible})))
+              AND (t.source_kind NOT LIKE 'note%' OR t.source_kind = 'note_removal'
+                OR (t.source_kind = 'note' AND vn.id IS NOT NULL AND ${visible})
+                OR (t.source_kind = '${RESTRICTED_NOTE_REMOVAL}' AND ${canSee})))
         ) AS last_visible
       FROM contacts c
       WHERE c.org_id = $1 AND c.deleted_at IS NULL

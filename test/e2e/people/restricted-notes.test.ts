@@ -85,4 +85,18 @@ describe('restricted notes on follow-up and edit paths', () => {
     expect(seenByStaff.daysSinceContact).not.toBe(200);
     expect(seenByStaff.lastPastoralContactAt).not.toBe(seenByOwner.lastPastoralContactAt);
   });
+
+  it('welfare-due dates do not come from the removal of a restricted note either', async () => {
+    const person = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Rita', lastName: 'Removed' })).contact.id;
+    const note = (await harness.call(org.apiKey, 'people_add_note', { contactId: person, content: 'Red matter', confidentialityLevel: 'red' })).note.id;
+    await harness.call(org.apiKey, 'people_remove_note', { noteId: note });
+    await harness.pool.query("UPDATE contacts SET created_at = now() - interval '400 days' WHERE id = $1", [person]);
+    await harness.pool.query("UPDATE timeline_entries SET occurred_at = now() - interval '200 days' WHERE contact_id = $1", [person]);
+    const reader = (await harness.createKey(org.orgId, ['people:read'], 'staff')).apiKey;
+    const owner = (await harness.call(org.apiKey, 'people_list_welfare_due_contacts', {})).contacts.find((c: any) => c.contactId === person);
+    const staff = (await harness.call(reader, 'people_list_welfare_due_contacts', {})).contacts.find((c: any) => c.contactId === person);
+    expect(owner.daysSinceContact).toBe(200);
+    expect(staff.daysSinceContact).toBe(400);
+    expect(staff.lastPastoralContactAt).toBeNull();
+  });
 });
