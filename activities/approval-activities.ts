@@ -12,6 +12,7 @@ import { generateOutreachForAutomation, getAutomation, recordAutomationRun } fro
 import {
   closeOutreach, editOutreachContent, markOutreachApproved, requireOutreachItem, type OutreachItem,
 } from '../modules/people/outreach';
+import { recordOutreachSendError } from '../modules/people/outreach-delivery';
 import { planAgentActions, recordAgentRun } from '../modules/platform/agents';
 import { getOrgSettings } from '../modules/platform/orgs';
 import {
@@ -19,7 +20,8 @@ import {
 } from '../modules/platform/proposals';
 import { findOwner } from '../modules/platform/users';
 import { policyOf } from '../modules/tool';
-import { createOutreachSender, type OutreachSenderDeps, type SendOutcome } from './outbox';
+import { withHeartbeat } from './outbox-activities';
+import { createOutreachSender, type OutreachSenderDeps, type SendOutcome } from './outreach-sender';
 import { syncAgentSchedules, syncAutomationSchedule } from './schedules';
 import { guarded } from './tool-activities';
 
@@ -90,7 +92,7 @@ function createOutreachActivities(deps: { pool: Pool; providerFor?: OutreachSend
   const sender = createOutreachSender(deps);
 
   async function setSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachItem> {
-    await pool.query('UPDATE outreach_items SET send_error = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, itemId, JSON.stringify(error)]);
+    await recordOutreachSendError(pool, orgId, itemId, error);
     return requireOutreachItem(pool, orgId, itemId);
   }
 
@@ -140,7 +142,7 @@ function createOutreachActivities(deps: { pool: Pool; providerFor?: OutreachSend
 
     /**
      * One attempt to send an approved item, through its outbox row (activities/outbox.ts
-     * says exactly what is guaranteed). In short: the row and its usage record are
+     * says exactly what is guaranteed; modules/people/outreach-delivery.ts what an item allows). In short: the row and its usage record are
      * created once, so the message is counted once; each attempt re-checks approval and
      * consent and claims the row with a lease before calling the provider, so two
      * attempts are never inside the provider call together. This is not exactly-once
@@ -149,15 +151,7 @@ function createOutreachActivities(deps: { pool: Pool; providerFor?: OutreachSend
      * answer being recorded is not resent but left `needs_review` for a person.
      */
     async sendOutreach(orgId: string, itemId: string): Promise<SendOutcome> {
-      // Heartbeat throughout: a worker that dies mid-send stops beating and the send is retried within seconds;
-      // the retry waits for the dead attempt's lease to run out before deciding anything.
-      const ctx = Context.current();
-      const beat = setInterval(() => ctx.heartbeat(), 1000);
-      try {
-        return await guarded(() => sender.send(orgId, itemId));
-      } finally {
-        clearInterval(beat);
-      }
+      return withHeartbeat(() => guarded(() => sender.send(orgId, itemId)));
     },
   };
 }

@@ -1,10 +1,13 @@
 import type { Pool } from '../db/pool';
 import { createApprovalActivities } from './approval-activities';
 import { createMaintenanceActivities } from './maintenance';
+import { createOutboxActivities } from './outbox-activities';
 import { createToolActivities } from './tool-activities';
 
 export function createActivities(deps: { pool: Pool }) {
-  return { ...createToolActivities(deps), ...createApprovalActivities(deps), ...createMaintenanceActivities(deps) };
+  return {
+    ...createToolActivities(deps), ...createApprovalActivities(deps), ...createOutboxActivities(deps), ...createMaintenanceActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

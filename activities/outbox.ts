@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { SEND_NEEDS_REVIEW, type OutreachChannel } from '../core/approvals';
-import type { MeteredFeature } from '../core/billing';
+import { SEND_NEEDS_REVIEW } from '../core/approvals';
 import { StewardError } from '../core/errors';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../db/pool';
-import {
-  clearSendError, consentRefusal, loadDeliveryContact, requireOutreachItem, type OutreachItem,
-} from '../modules/people/outreach';
-import { syncTimelineEntries } from '../modules/people/timeline';
+import { MODULES } from '../modules';
+import type { OutboxChannel, OutboxDraft, OutboxProblem, OutboxSource } from '../modules/outbox-source';
 import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
 import { stableUuid } from '../modules/platform/proposals';
 import {
@@ -15,20 +12,24 @@ import {
 } from './providers';
 
 /**
- * Sending an approved outreach item through its outbox row.
+ * The outbox: how an approved message of any module leaves, through one
+ * `outbox_messages` row per source record (`source_kind`, `source_id`). The
+ * source (an OutboxSource a module declares) says what may be sent and records
+ * what became of it; this file owns the protocol.
  *
  * What is guaranteed:
- * - The outbox row is created once per item, in the same transaction as its
- *   usage record, so the message is counted once however often sending runs
- *   (counted when the row is created, even if delivery later fails).
+ * - The outbox row is created once per source record, in the same transaction
+ *   as its usage record, so the message is counted once however often sending
+ *   runs (counted when the row is created, even if delivery later fails).
  * - Before every provider call the row is claimed with a lease (status
  *   'sending', claimed_until = now + the provider-call timeout + a margin).
  *   A row can only be claimed when it is pending, failed, or sending with an
  *   expired lease, and the call is abandoned at its timeout, so two workers are
  *   never inside the provider call for one message at once (barring a worker
  *   frozen past its lease; even then SMTP is not resent, see below).
- * - Every attempt re-checks, under row locks, that the item is still approved
- *   and the contact still consents, and uses the contact's current address.
+ * - Every attempt re-checks, under row locks, that the source still wants it
+ *   sent (e.g. the item is still approved) and that the recipient still
+ *   consents, and uses their current address.
  * - HTTP messaging (idempotent, Idempotency-Key): an attempt that crashed or
  *   failed is retried automatically with the same key, so the provider sees
  *   one message however many calls it gets (within its de-duplication window).
@@ -37,24 +38,21 @@ import {
  *   failed before the message data). An attempt that may have been accepted
  *   (the worker died, or the connection dropped or timed out while the message
  *   was being transmitted or acknowledged) is NOT resent: the row becomes
- *   'needs_review' and the item shows sendError `needs_review` until a person
+ *   'needs_review' and the source records `needs_review` until a person
  *   approves it again (which may deliver a second copy) or cancels it.
  *   So the mail server is handed a message at most once per human decision;
  *   it is not "exactly once": SMTP cannot tell us about a lost 250.
  */
 
-export type SendOutcome =
-  | { status: 'sent'; item: OutreachItem }
-  | { status: 'refused'; item: OutreachItem; error: { code: string; message: string } }
-  | { status: 'needs_review'; item: OutreachItem }
-  | { status: 'not_approved'; item: OutreachItem };
+/** What one send attempt came to (a failure worth retrying is thrown instead). */
+export type OutboxOutcome =
+  | { status: 'sent' }
+  | { status: 'refused'; error: OutboxProblem }
+  | { status: 'needs_review' }
+  /** The source no longer wants it sent (for outreach: not approved, or cancelled). */
+  | { status: 'not_ready' };
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'needs_review';
-
-const FEATURE_FOR_CHANNEL: Record<OutreachChannel, MeteredFeature> = { email: 'email_sends', sms: 'messaging_credits', whatsapp: 'messaging_credits' };
-
-/** The outbox key: one per outreach item. It is the provider idempotency key and the SMTP Message-ID, stable across attempts. */
-export const outboxKeyOf = (itemId: string) => `outreach-${itemId}`;
 
 const DEFAULT_SEND_TIMEOUT_MS = 60_000;
 /** The send activity may run for 2 minutes (startToCloseTimeout); one provider call stays well inside that. */
@@ -73,7 +71,7 @@ export const leaseMsFor = (timeoutMs: number) => timeoutMs + LEASE_MARGIN_MS;
 
 interface OutboxRow {
   idempotency_key: string;
-  channel: OutreachChannel;
+  channel: OutboxChannel;
   status: OutboxStatus;
   attempts: number;
   /** Milliseconds left on a live lease, null when the row is not under a live lease. */
@@ -82,161 +80,210 @@ interface OutboxRow {
 
 type Claim =
   | { kind: 'sent' }
-  | { kind: 'not_approved' }
-  | { kind: 'refused'; error: { code: string; message: string } }
+  | { kind: 'not_ready' }
+  | { kind: 'refused'; error: OutboxProblem }
   | { kind: 'needs_review' }
   | { kind: 'busy'; leaseLeftMs: number; attempt: number }
   | { kind: 'claimed'; token: string; attempt: number; provider: MessageProvider; message: OutboundMessage };
 
-export interface OutreachSenderDeps {
-  pool: Pool;
-  /** The provider for a channel; by default configured from the environment at send time. */
-  providerFor?: (channel: OutreachChannel) => MessageProvider | null;
-  /** How long one provider call may take; the lease is this plus LEASE_MARGIN_MS. */
-  sendTimeoutMs?: () => number;
+/** One source record's row: every statement names the organisation, the source kind and the record. */
+interface RowRef {
+  orgId: string;
+  source: OutboxSource;
+  sourceId: string;
 }
 
-function unconfirmedMessage(channel: OutreachChannel, attempt: number, why: string): string {
+const ROW = 'org_id = $1 AND source_kind = $2 AND source_id = $3';
+const rowParams = (ref: RowRef) => [ref.orgId, ref.source.kind, ref.sourceId];
+
+export interface OutboxDeps {
+  pool: Pool;
+  /** The provider for a channel; by default configured from the environment at send time. */
+  providerFor?: (channel: OutboxChannel) => MessageProvider | null;
+  /** How long one provider call may take; the lease is this plus LEASE_MARGIN_MS. */
+  sendTimeoutMs?: () => number;
+  /** The sources it serves; by default every module's `outboxSources` from the registry. */
+  sources?: readonly OutboxSource[];
+}
+
+/** Every registered module's outbox sources by kind; a kind declared twice is a mistake caught at start. */
+export function outboxSourcesByKind(sources: readonly OutboxSource[] = MODULES.flatMap((module) => module.outboxSources ?? [])): Map<string, OutboxSource> {
+  const byKind = new Map<string, OutboxSource>();
+  for (const source of sources) {
+    if (byKind.has(source.kind)) throw new Error(`Two outbox sources are named ${source.kind}`);
+    byKind.set(source.kind, source);
+  }
+  return byKind;
+}
+
+function unconfirmedMessage(channel: OutboxChannel, attempt: number, why: string): string {
   const provider = channel === 'email' ? 'the mail server' : 'the messaging provider';
   return `Delivery unconfirmed: send attempt ${attempt} handed this message to ${provider}, but ${why}, so it may already have been delivered. `
     + `It was not sent again automatically because ${provider} cannot recognise a repeat. Check with the recipient; approve it again to send it once more `
     + '(they may receive two copies), or cancel it.';
 }
 
-export function createOutreachSender(deps: OutreachSenderDeps) {
-  const { pool } = deps;
-  const providerFor = deps.providerFor ?? ((channel: OutreachChannel) => providerFromEnv(channel));
-  const timeoutOf = deps.sendTimeoutMs ?? (() => sendTimeoutMs());
+/** Calls the provider, giving up (and closing the connection) at the timeout, well inside the lease. */
+async function callProvider(provider: MessageProvider, message: OutboundMessage, timeoutMs: number): Promise<{ providerMessageId: string }> {
+  const controller = new AbortController();
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    controller.signal.addEventListener('abort', () => reject(new Error(`The provider gave no answer within ${timeoutMs} ms`)), { once: true });
+  });
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    return await Promise.race([provider.send(message, { signal: controller.signal }), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
-  async function setSendError(db: Queryable, orgId: string, itemId: string, error: { code: string; message: string }): Promise<void> {
-    await db.query('UPDATE outreach_items SET send_error = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, itemId, JSON.stringify(error)]);
+/** The generic outbox for every registered source: `send` makes one attempt, `release` lets a reviewed message go again. */
+export function createOutbox(deps: OutboxDeps) {
+  const { pool } = deps;
+  const providerFor = deps.providerFor ?? ((channel: OutboxChannel) => providerFromEnv(channel));
+  const timeoutOf = deps.sendTimeoutMs ?? (() => sendTimeoutMs());
+  const sources = outboxSourcesByKind(deps.sources);
+
+  function refOf(kind: string, orgId: string, sourceId: string): RowRef {
+    const source = sources.get(kind);
+    if (!source) throw new StewardError('internal_error', `No module declares the outbox source ${kind}`);
+    return { orgId, source, sourceId };
   }
 
   /** Parks the row for a person; `token` limits it to the attempt that holds the claim. */
-  async function markNeedsReview(db: Queryable, orgId: string, itemId: string, reason: string, token: string | null): Promise<boolean> {
-    const result = await db.query(`UPDATE outbox_messages SET status = 'needs_review', review_reason = $2, claim_token = NULL, claimed_until = NULL
-      WHERE outreach_id = $1 AND org_id = $4 AND status = 'sending' AND ($3::text IS NULL OR claim_token = $3)`, [itemId, reason, token, orgId]);
+  async function markNeedsReview(db: Queryable, ref: RowRef, reason: string, token: string | null): Promise<boolean> {
+    const result = await db.query(`UPDATE outbox_messages SET status = 'needs_review', review_reason = $4, claim_token = NULL, claimed_until = NULL
+      WHERE ${ROW} AND status = 'sending' AND ($5::text IS NULL OR claim_token = $5)`, [...rowParams(ref), reason, token]);
     if ((result.rowCount ?? 0) === 0) return false;
-    await setSendError(db, orgId, itemId, { code: SEND_NEEDS_REVIEW, message: reason });
+    await ref.source.undelivered(db, ref.orgId, ref.sourceId, { code: SEND_NEEDS_REVIEW, message: reason });
     return true;
   }
 
+  /** The row's state before claiming: a final answer, or null when the attempt may go on. */
+  async function settledOrBusy(db: Queryable, ref: RowRef, outbox: OutboxRow | undefined, provider: MessageProvider | null): Promise<Claim | null> {
+    if (outbox?.status === 'sent') return { kind: 'sent' };
+    if (outbox?.status === 'needs_review') return { kind: 'needs_review' };
+    if (outbox?.status !== 'sending') return null;
+    // Another attempt holds the lease: it may be inside the provider call right now.
+    if (outbox.lease_left_ms !== null) return { kind: 'busy', leaseLeftMs: outbox.lease_left_ms, attempt: outbox.attempts };
+    // The lease ran out with no outcome recorded. Only a provider that de-duplicates may be called again.
+    if (outbox.attempts >= 1 && !(provider?.idempotent ?? false)) {
+      await markNeedsReview(db, ref, unconfirmedMessage(outbox.channel, outbox.attempts,
+        'no answer was recorded before its lease ran out (the worker probably stopped)'), null);
+      return { kind: 'needs_review' };
+    }
+    return null;
+  }
+
+  /** The first attempt creates the row and counts the message, unless the allowance is used up. */
+  async function createRow(db: Queryable, ref: RowRef, key: string, draft: OutboxDraft, channel: OutboxChannel, recipient: string): Promise<Claim | null> {
+    const feature = ref.source.meterFor(channel);
+    await lockFeature(db, ref.orgId, feature);
+    try {
+      await assertAllowance(db, ref.orgId, feature, 1);
+    } catch (error) {
+      if (error instanceof StewardError && error.code === 'allowance_exceeded') {
+        return { kind: 'refused', error: { code: 'allowance_exceeded', message: `${error.message}. The message stays approved and unsent.` } };
+      }
+      throw error;
+    }
+    await db.query(`INSERT INTO outbox_messages (id, org_id, source_kind, source_id, idempotency_key, channel, recipient, subject, body)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [stableUuid(key), ref.orgId, ref.source.kind, ref.sourceId, key, channel, recipient, draft.subject, draft.body]);
+    await recordUsage(db, { orgId: ref.orgId, feature, units: 1, idempotencyKey: key, tool: ref.source.usageTool });
+    return null;
+  }
+
   /** One transaction: checks everything afresh, creates the outbox row (and its usage) the first time, then claims it. */
-  async function claim(orgId: string, itemId: string, timeoutMs: number): Promise<Claim> {
+  async function claim(ref: RowRef, timeoutMs: number): Promise<Claim> {
     return withTransaction(pool, async (db) => {
-      const item = await queryOne<{ status: string; channel: OutreachChannel; subject: string | null; body: string; contact_id: string }>(db,
-        'SELECT status, channel, subject, body, contact_id FROM outreach_items WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, itemId]);
-      if (!item) throw new StewardError('not_found', `Outreach item ${itemId} was not found`);
-      if (item.status === 'sent') return { kind: 'sent' };
-      if (item.status !== 'approved') return { kind: 'not_approved' };
+      const state = await ref.source.lock(db, ref.orgId, ref.sourceId);
+      if (state.kind === 'delivered') return { kind: 'sent' };
+      if (state.kind === 'not_ready') return { kind: 'not_ready' };
       const outbox = await queryOne<OutboxRow>(db, `
         SELECT idempotency_key, channel, status, attempts,
           CASE WHEN status = 'sending' AND claimed_until > now() THEN ceil(extract(epoch FROM claimed_until - now()) * 1000)::int END AS lease_left_ms
-        FROM outbox_messages WHERE org_id = $1 AND outreach_id = $2 FOR UPDATE`, [orgId, itemId]);
-      const channel = outbox?.channel ?? item.channel;
+        FROM outbox_messages WHERE ${ROW} FOR UPDATE`, rowParams(ref));
+      const channel = outbox?.channel ?? state.draft.channel;
       const provider = providerFor(channel);
-      if (outbox?.status === 'sent') return { kind: 'sent' };
-      if (outbox?.status === 'needs_review') return { kind: 'needs_review' };
-      if (outbox?.status === 'sending') {
-        // Another attempt holds the lease: it may be inside the provider call right now.
-        if (outbox.lease_left_ms !== null) return { kind: 'busy', leaseLeftMs: outbox.lease_left_ms, attempt: outbox.attempts };
-        // The lease ran out with no outcome recorded. Only a provider that de-duplicates may be called again.
-        if (outbox.attempts >= 1 && !(provider?.idempotent ?? false)) {
-          await markNeedsReview(db, orgId, itemId, unconfirmedMessage(channel, outbox.attempts, 'no answer was recorded before its lease ran out (the worker probably stopped)'), null);
-          return { kind: 'needs_review' };
-        }
-      }
+      const settled = await settledOrBusy(db, ref, outbox, provider);
+      if (settled) return settled;
 
       // Consent, and the address it goes to, on every attempt.
-      const contact = await loadDeliveryContact(db, orgId, item.contact_id, true);
-      const refusal = consentRefusal(contact, channel);
-      if (refusal) return { kind: 'refused', error: refusal };
+      const recipient = await ref.source.recipient(db, ref.orgId, state.draft, channel);
+      if ('refused' in recipient) return { kind: 'refused', error: recipient.refused };
       if (!provider) return { kind: 'refused', error: { code: 'channel_not_configured', message: `No ${channel} provider is configured on this server` } };
-      const recipient = channel === 'email' ? contact!.email! : contact!.phone!;
-      const key = outbox?.idempotency_key ?? outboxKeyOf(itemId);
-
+      const key = outbox?.idempotency_key ?? ref.source.keyOf(ref.sourceId);
       if (!outbox) {
-        const feature = FEATURE_FOR_CHANNEL[channel];
-        await lockFeature(db, orgId, feature);
-        try {
-          await assertAllowance(db, orgId, feature, 1);
-        } catch (error) {
-          if (error instanceof StewardError && error.code === 'allowance_exceeded') {
-            return { kind: 'refused', error: { code: 'allowance_exceeded', message: `${error.message}. The message stays approved and unsent.` } };
-          }
-          throw error;
-        }
-        await db.query(`INSERT INTO outbox_messages (id, org_id, outreach_id, idempotency_key, channel, recipient, subject, body)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [stableUuid(key), orgId, itemId, key, channel, recipient, item.subject, item.body]);
-        await recordUsage(db, { orgId, feature, units: 1, idempotencyKey: key, tool: 'people_approve_outreach' });
+        const refused = await createRow(db, ref, key, state.draft, channel, recipient.to);
+        if (refused) return refused;
       }
 
       const token = randomUUID();
       const claimed = await queryOne<{ attempts: number; subject: string | null; body: string }>(db, `
         UPDATE outbox_messages
-        SET status = 'sending', claim_token = $2, claimed_at = now(), claimed_until = now() + $3::int * interval '1 millisecond',
-            attempts = attempts + 1, recipient = $4
-        WHERE outreach_id = $1 AND org_id = $5 AND (status IN ('pending', 'failed') OR (status = 'sending' AND claimed_until <= now()))
-        RETURNING attempts, subject, body`, [itemId, token, leaseMsFor(timeoutMs), recipient, orgId]);
+        SET status = 'sending', claim_token = $4, claimed_at = now(), claimed_until = now() + $5::int * interval '1 millisecond',
+            attempts = attempts + 1, recipient = $6
+        WHERE ${ROW} AND (status IN ('pending', 'failed') OR (status = 'sending' AND claimed_until <= now()))
+        RETURNING attempts, subject, body`, [...rowParams(ref), token, leaseMsFor(timeoutMs), recipient.to]);
       // Unreachable while the row lock is held; kept so the claim stands on its own.
       if (!claimed) return { kind: 'busy', leaseLeftMs: 1000, attempt: outbox?.attempts ?? 0 };
       return {
         kind: 'claimed', token, attempt: claimed.attempts, provider,
-        message: { idempotencyKey: key, channel, to: recipient, subject: claimed.subject, body: claimed.body },
+        message: { idempotencyKey: key, channel, to: recipient.to, subject: claimed.subject, body: claimed.body },
       };
     });
   }
 
-  /** Marks the item sent and puts it on the care timeline (both idempotent). */
-  async function finishSent(orgId: string, itemId: string): Promise<SendOutcome> {
-    const item = await withTransaction(pool, async (db) => {
-      await db.query(`UPDATE outreach_items SET status = 'sent', sent_at = COALESCE(sent_at, now()), send_error = NULL, updated_at = now()
-        WHERE org_id = $1 AND id = $2 AND status = 'approved'`, [orgId, itemId]);
-      const sent = await requireOutreachItem(db, orgId, itemId);
-      await syncTimelineEntries(db, orgId, [{
-        contactId: sent.contactId, kind: 'outreach_sent', sourceKind: 'outreach', sourceId: itemId,
-        summary: `${sent.channel === 'email' ? `Email "${sent.subject ?? ''}"` : sent.channel === 'sms' ? 'SMS' : 'WhatsApp message'} sent`,
-        occurredAt: sent.sentAt ?? undefined,
-      }]);
-      return sent;
-    });
-    return { status: 'sent', item };
+  /** Tells the source it went (idempotent, so a repeated report is harmless). */
+  async function finishSent(ref: RowRef): Promise<OutboxOutcome> {
+    await withTransaction(pool, (db) => ref.source.delivered(db, ref.orgId, ref.sourceId));
+    return { status: 'sent' };
   }
 
-  /** Calls the provider, giving up (and closing the connection) at the timeout, well inside the lease. */
-  async function callProvider(provider: MessageProvider, message: OutboundMessage, timeoutMs: number): Promise<{ providerMessageId: string }> {
-    const controller = new AbortController();
-    const timedOut = new Promise<never>((_resolve, reject) => {
-      controller.signal.addEventListener('abort', () => reject(new Error(`The provider gave no answer within ${timeoutMs} ms`)), { once: true });
-    });
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    try {
-      return await Promise.race([provider.send(message, { signal: controller.signal }), timedOut]);
-    } finally {
-      clearTimeout(timer);
+  /** The provider call failed: retry it, give up for good, or leave it to a person, depending on what the failure proves. */
+  async function afterFailedCall(ref: RowRef, claimed: Extract<Claim, { kind: 'claimed' }>, error: unknown): Promise<OutboxOutcome> {
+    const text = error instanceof Error ? error.message : String(error);
+    if (error instanceof PermanentDeliveryError) {
+      await pool.query(`UPDATE outbox_messages SET status = 'failed', last_error = $5, claim_token = NULL, claimed_until = NULL
+        WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
+      throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
     }
+    if (claimed.provider.idempotent || error instanceof NotDeliveredError) {
+      // Safe to call again: the provider de-duplicates on the key, or it provably did not take the message.
+      await pool.query(`UPDATE outbox_messages SET status = 'pending', last_error = $5, claim_token = NULL, claimed_until = NULL
+        WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
+      throw error;
+    }
+    // The provider may have accepted it and cannot recognise a repeat: a person decides.
+    await withTransaction(pool, async (db) => {
+      await db.query(`UPDATE outbox_messages SET last_error = $4 WHERE ${ROW}`, [...rowParams(ref), text]);
+      await markNeedsReview(db, ref, unconfirmedMessage(claimed.message.channel, claimed.attempt, `its answer was lost (${text})`), claimed.token);
+    });
+    return { status: 'needs_review' };
   }
 
   return {
     /**
-     * One send attempt. Returns the outcome, or throws: a retryable failure when
-     * another attempt holds the lease (retried once the lease has run out) or the
-     * provider failed in a way that is safe to retry; a non-retryable
-     * `delivery_refused` when the provider refused the message for good.
+     * One send attempt for a source record. Returns the outcome, or throws: a
+     * retryable failure when another attempt holds the lease (retried once the
+     * lease has run out) or the provider failed in a way that is safe to retry;
+     * a non-retryable `delivery_refused` when the provider refused it for good.
      */
-    async send(orgId: string, itemId: string): Promise<SendOutcome> {
+    async send(kind: string, orgId: string, sourceId: string): Promise<OutboxOutcome> {
+      const ref = refOf(kind, orgId, sourceId);
       const timeoutMs = timeoutOf();
-      const claimed = await claim(orgId, itemId, timeoutMs);
+      const claimed = await claim(ref, timeoutMs);
       switch (claimed.kind) {
         case 'sent':
-          return finishSent(orgId, itemId);
-        case 'not_approved':
-          return { status: 'not_approved', item: await requireOutreachItem(pool, orgId, itemId) };
+          return finishSent(ref);
+        case 'not_ready':
+          return { status: 'not_ready' };
         case 'needs_review':
-          return { status: 'needs_review', item: await requireOutreachItem(pool, orgId, itemId) };
+          return { status: 'needs_review' };
         case 'refused':
-          await setSendError(pool, orgId, itemId, claimed.error);
-          return { status: 'refused', item: await requireOutreachItem(pool, orgId, itemId), error: claimed.error };
+          await ref.source.undelivered(pool, orgId, sourceId, claimed.error);
+          return { status: 'refused', error: claimed.error };
         case 'busy':
           throw ApplicationFailure.create({
             type: 'send_in_progress',
@@ -246,50 +293,36 @@ export function createOutreachSender(deps: OutreachSenderDeps) {
         case 'claimed':
           break;
       }
-
-      const { token, provider, message, attempt } = claimed;
       let providerMessageId: string;
       try {
-        ({ providerMessageId } = await callProvider(provider, message, timeoutMs));
+        ({ providerMessageId } = await callProvider(claimed.provider, claimed.message, timeoutMs));
       } catch (error) {
-        const text = error instanceof Error ? error.message : String(error);
-        if (error instanceof PermanentDeliveryError) {
-          await pool.query(`UPDATE outbox_messages SET status = 'failed', last_error = $3, claim_token = NULL, claimed_until = NULL
-            WHERE outreach_id = $1 AND org_id = $4 AND status = 'sending' AND claim_token = $2`, [itemId, token, text, orgId]);
-          throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
-        }
-        if (provider.idempotent || error instanceof NotDeliveredError) {
-          // Safe to call again: the provider de-duplicates on the key, or it provably did not take the message.
-          await pool.query(`UPDATE outbox_messages SET status = 'pending', last_error = $3, claim_token = NULL, claimed_until = NULL
-            WHERE outreach_id = $1 AND org_id = $4 AND status = 'sending' AND claim_token = $2`, [itemId, token, text, orgId]);
-          throw error;
-        }
-        // The provider may have accepted it and cannot recognise a repeat: a person decides.
-        await withTransaction(pool, async (db) => {
-          await db.query('UPDATE outbox_messages SET last_error = $2 WHERE outreach_id = $1 AND org_id = $3', [itemId, text, orgId]);
-          await markNeedsReview(db, orgId, itemId, unconfirmedMessage(message.channel, attempt, `its answer was lost (${text})`), token);
-        });
-        return { status: 'needs_review', item: await requireOutreachItem(pool, orgId, itemId) };
+        return afterFailedCall(ref, claimed, error);
       }
       // Recorded whatever became of the lease meanwhile: the provider took the message.
-      await pool.query(`UPDATE outbox_messages SET status = 'sent', sent_at = now(), provider_message_id = $2, last_error = NULL,
+      await pool.query(`UPDATE outbox_messages SET status = 'sent', sent_at = now(), provider_message_id = $4, last_error = NULL,
           claim_token = NULL, claimed_until = NULL
-        WHERE outreach_id = $1 AND org_id = $3 AND status <> 'sent'`, [itemId, providerMessageId, orgId]);
-      return finishSent(orgId, itemId);
+        WHERE ${ROW} AND status <> 'sent'`, [...rowParams(ref), providerMessageId]);
+      return finishSent(ref);
     },
 
-    /** A person chose to send an item in needs_review again: its row becomes claimable once more, recording who decided. */
-    async releaseForResend(orgId: string, itemId: string, userId: string): Promise<OutreachItem> {
+    /**
+     * A person chose to send a message in needs_review again: its row becomes
+     * claimable once more, recording who decided, and the source clears its
+     * problem if it still wants the message sent. True when a row was released.
+     */
+    async release(kind: string, orgId: string, sourceId: string, userId: string): Promise<boolean> {
+      const ref = refOf(kind, orgId, sourceId);
       return withTransaction(pool, async (db) => {
-        const item = await queryOne<{ status: string }>(db, 'SELECT status FROM outreach_items WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, itemId]);
-        if (!item) throw new StewardError('not_found', `Outreach item ${itemId} was not found`);
-        const released = await db.query(`UPDATE outbox_messages SET status = 'pending', reviewed_by_user_id = $3, reviewed_at = now()
-          WHERE org_id = $1 AND outreach_id = $2 AND status = 'needs_review'`, [orgId, itemId, userId]);
-        if ((released.rowCount ?? 0) > 0 && item.status === 'approved') await clearSendError(db, orgId, itemId);
-        return requireOutreachItem(db, orgId, itemId);
+        const state = await ref.source.lock(db, orgId, sourceId);
+        const released = await db.query(`UPDATE outbox_messages SET status = 'pending', reviewed_by_user_id = $4, reviewed_at = now()
+          WHERE ${ROW} AND status = 'needs_review'`, [...rowParams(ref), userId]);
+        const done = (released.rowCount ?? 0) > 0;
+        if (done && state.kind === 'ready') await ref.source.released(db, orgId, sourceId);
+        return done;
       });
     },
   };
 }
 
-export type OutreachSender = ReturnType<typeof createOutreachSender>;
+export type Outbox = ReturnType<typeof createOutbox>;

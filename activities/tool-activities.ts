@@ -2,9 +2,11 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { ZodError } from 'zod';
 import type { MeteredFeature } from '../core/billing';
-import { StewardError } from '../core/errors';
+import { StewardError, clipMessage, type ErrorBody } from '../core/errors';
+import { MAX_RESULT_BYTES, jsonFits } from '../core/payload-limits';
 import type { ToolPlan } from '../core/tool-plan';
-import { queryOne, withTransaction, type Pool, type Queryable } from '../db/pool';
+import { queryOne, withTenantTransaction, type Pool, type Queryable } from '../db/pool';
+import { databaseErrorOf, transactionOf } from '../db/sequelize';
 import { findTool } from '../modules/catalogue';
 import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
 import { getOrgSettings } from '../modules/platform/orgs';
@@ -17,7 +19,8 @@ import type { AnyTool, ToolContext } from '../modules/tool';
  * serialization failures, deadlocks and lost connections stay retryable: a race
  * that caused them may be gone on the next attempt.
  */
-export function isDeterministicDatabaseError(error: unknown): boolean {
+export function isDeterministicDatabaseError(given: unknown): boolean {
+  const error = databaseErrorOf(given);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return false;
   return code.startsWith('22') || code.startsWith('42') || code === '23502' || code === '23514';
@@ -29,14 +32,36 @@ export function isDeterministicDatabaseError(error: unknown): boolean {
  * a deterministic database error) fail at once as internal_error, without their details, instead of
  * holding the caller through every retry.
  */
-function describeDatabaseError(error: unknown): string {
-  const { code, constraint, table } = error as { code?: string; constraint?: string; table?: string };
+function describeDatabaseError(given: unknown): string {
+  const { code, constraint, table } = databaseErrorOf(given) as { code?: string; constraint?: string; table?: string };
   return `pg ${code ?? '?'}${constraint ? ` (constraint ${constraint})` : ''}${table ? ` on ${table}` : ''}`;
+}
+
+/** Room an error's details may take; far more than any error needs, far less than a payload may hold. */
+const MAX_DETAILS_BYTES = 16_384;
+const MAX_ISSUES = 50;
+
+/**
+ * An error body small enough to travel anywhere. A failure crosses into the workflow, its
+ * history and the worker's log, and fails the workflow with its message repeated (message,
+ * details, stack): one built from a huge caller value once made the workflow's completion
+ * larger than Temporal accepts, so its task failed and was retried, re-running the activity
+ * and logging the value, until the execution timed out. Cut here, no tool's message can.
+ */
+export function boundedBody(body: ErrorBody): ErrorBody {
+  const bounded: ErrorBody = { code: body.code, message: clipMessage(body.message) };
+  if (body.hint) bounded.hint = clipMessage(body.hint, 500);
+  if (body.issues) {
+    bounded.issues = body.issues.slice(0, MAX_ISSUES).map((issue) => ({ path: clipMessage(issue.path, 200), message: clipMessage(issue.message, 500) }));
+  }
+  if (body.details && jsonFits(body.details, MAX_DETAILS_BYTES)) bounded.details = body.details;
+  return bounded;
 }
 
 export function toFailure(error: unknown): unknown {
   if (error instanceof StewardError) {
-    return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [error.toBody()] });
+    const body = boundedBody(error.toBody());
+    return ApplicationFailure.create({ type: error.code, message: body.message, nonRetryable: true, details: [body] });
   }
   if (error instanceof ZodError || isDeterministicDatabaseError(error)) {
     // Postgres messages quote the offending value (caller data): log the SQLSTATE and constraint only.
@@ -46,6 +71,8 @@ export function toFailure(error: unknown): unknown {
     }).toBody();
     return ApplicationFailure.create({ type: 'internal_error', message: body.message, nonRetryable: true, details: [body] });
   }
+  // Retried as it is, but never with a message long enough to swell the workflow's history or the log.
+  if (error instanceof Error && error.message.length > 2_000) error.message = clipMessage(error.message);
   return error;
 }
 
@@ -70,63 +97,88 @@ function currentWorkflowId(): string {
   return execution.workflowId;
 }
 
-/** What a call needs before any transaction: its parsed input, the organisation, and the tool's `prepare` result. */
-interface PreparedCall {
-  input: Parameters<AnyTool['run']>[1];
+/** What a tool's `prepare` step needs and gives: the organisation, read before any transaction, and its result. */
+interface Prepared {
   org: ToolContext['org'];
-  prepared: unknown;
+  value: unknown;
 }
 
 /**
- * Parses the arguments once (the API validated them; parsing again applies defaults and guards
- * against a stale plan), reads the organisation once, and runs `prepare` (outside services)
- * before a transaction opens, so none is held while waiting on the network.
+ * Runs `prepare` (outside services, such as a postcode lookup) before a transaction opens,
+ * so none is held while waiting on the network. Only tools with a `prepare` step read
+ * the organisation here; every other tool reads it inside its transaction.
  */
-async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool): Promise<PreparedCall> {
-  const input = tool.input.parse(plan.args);
+async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: ToolInput): Promise<Prepared | undefined> {
+  if (!tool.prepare) return undefined;
   const org = await getOrgSettings(pool, plan.principal.orgId);
-  const prepared = tool.prepare ? await tool.prepare(input, { db: pool, org }) : undefined;
-  return { input, org, prepared };
+  return { org, value: await tool.prepare(input, { db: pool, org }) };
 }
 
-async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, call: PreparedCall): Promise<unknown> {
-  const ctx: ToolContext = { db, principal: plan.principal, org: call.org, workflowId, prepared: call.prepared };
-  return tool.output.parse(await tool.run(ctx, call.input));
+type ToolInput = Parameters<AnyTool['run']>[1];
+
+/** Runs the tool on the transaction's connection; parses its output once (it is stored and returned as it is). */
+async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, prepared: Prepared | undefined) {
+  const org = prepared?.org ?? await getOrgSettings(db, plan.principal.orgId);
+  const ctx: ToolContext = { db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value };
+  const result = tool.output.parse(await tool.run(ctx, input));
+  // The result travels back through the workflow, twice in one task (the activity's marker and the completion):
+  // one Temporal would refuse must fail the call here, where a write's transaction still rolls back.
+  if (!jsonFits(result, MAX_RESULT_BYTES)) {
+    throw new StewardError('payload_too_large', `The result of ${plan.tool} is larger than ${MAX_RESULT_BYTES} bytes as JSON`, {
+      hint: 'Ask for less at once: a smaller limit, fewer columns or a narrower filter.',
+    });
+  }
+  return result;
 }
+
+const meterOf = (plan: ToolPlan) => (plan.policy.meter ? { feature: plan.policy.meter.feature as MeteredFeature, units: plan.policy.meter.units } : null);
 
 export function createToolActivities(deps: { pool: Pool }) {
   const { pool } = deps;
 
   return {
-    /** Early refusal before any work; runTool checks again under a lock for writes. */
+    /**
+     * Kept only for runs started before the allowance check moved into runTool: their
+     * histories schedule it, and they must replay and finish (see workflows/tool-call.ts).
+     */
     async checkAllowance(plan: ToolPlan): Promise<void> {
       await guarded(async () => {
-        if (plan.policy.meter) await assertAllowance(pool, plan.principal.orgId, plan.policy.meter.feature as MeteredFeature, plan.policy.meter.units);
+        const meter = meterOf(plan);
+        if (meter) await assertAllowance(pool, plan.principal.orgId, meter.feature, meter.units);
       });
     },
 
     /**
-     * Runs the tool. Reads run as they are. Writes run in one transaction that also
-     * stores the result under the workflow id, so a retry after a lost
-     * acknowledgement returns the stored result instead of writing twice.
+     * Runs the tool. Reads run in one read-only snapshot. Writes run in one transaction that
+     * checks the allowance under a per-feature lock (metered tools), runs the tool, writes its
+     * care-timeline entries, and stores the result under the workflow id, so a retry after a
+     * lost acknowledgement returns the stored result instead of writing twice.
      */
     async runTool(plan: ToolPlan): Promise<unknown> {
       return guarded(async () => {
         const tool = toolOf(plan);
         const workflowId = currentWorkflowId();
-        const call = await prepareCall(pool, plan, tool);
+        // The API parsed the arguments; parsing once more here applies defaults and guards against a stale or altered plan.
+        const input = tool.input.parse(plan.args);
+        const prepared = await prepareCall(pool, plan, tool, input);
         if (tool.effect === 'read') {
-          // One snapshot for every query of the read, and a read tool cannot write even by mistake.
-          return withTransaction(pool, (db) => runInside(db, plan, tool, workflowId, call), { readOnly: true });
+          // One snapshot for every query of the read, and a read tool cannot write even by mistake;
+          // as the application role, under row-level security for the caller's organisation.
+          return withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
         }
-        return withTransaction(pool, async (db) => {
+        return withTenantTransaction(pool, plan.principal.orgId, async (db) => {
           const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
           if (done) return done.result;
-          if (tool.meter) {
-            await lockFeature(db, plan.principal.orgId, tool.meter.feature);
-            await assertAllowance(db, plan.principal.orgId, tool.meter.feature, tool.meter.units);
+          // The one allowance check: under the lock, so concurrent calls cannot both take the last unit.
+          // It comes after `prepare`, which would otherwise hold the transaction and lock across its network call.
+          const meter = meterOf(plan);
+          if (meter) {
+            await lockFeature(db, plan.principal.orgId, meter.feature);
+            await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units);
           }
-          const result = await runInside(db, plan, tool, workflowId, call);
+          const result = await runInside(db, plan, tool, workflowId, input, prepared);
+          // In the same transaction: the record and its timeline entry appear together or not at all.
+          if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
           await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
             workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
           ]);
@@ -143,7 +195,7 @@ export function createToolActivities(deps: { pool: Pool }) {
     /** Counted once per workflow id, however many times this activity is retried. */
     async recordUsage(plan: ToolPlan): Promise<boolean> {
       return guarded(async () => {
-        const meter = toolOf(plan).meter;
+        const meter = meterOf(plan);
         if (!meter) return false;
         return recordUsage(pool, {
           orgId: plan.principal.orgId, feature: meter.feature, units: meter.units, idempotencyKey: currentWorkflowId(), tool: plan.tool,
@@ -151,6 +203,10 @@ export function createToolActivities(deps: { pool: Pool }) {
       });
     },
 
+    /**
+     * Kept only for runs started before the timeline moved into runTool's transaction: their
+     * histories schedule it after runTool (see workflows/tool-call.ts).
+     */
     async syncTimeline(plan: ToolPlan, result: unknown): Promise<number> {
       return guarded(async () => {
         const tool = toolOf(plan);

@@ -9,6 +9,7 @@ import { originGuard } from './middleware/origin';
 import { ToolCaller } from './tool-caller';
 import { ApprovalCaller } from './approvals';
 import { dashboardRouter } from './dashboard/approvals';
+import { CODEC_PATH, temporalCodecRouter } from './codec/router';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 
 export interface AppOptions {
@@ -50,10 +51,13 @@ export function buildApp(options: AppOptions) {
   });
 
   app.use(['/api/mcp', '/api/agent'], originGuard(options.allowedOrigins ?? []));
+  // Operators' Temporal codec server; before the 1 MB JSON parser, as it takes up to 4 MB of payloads.
+  app.use(CODEC_PATH, temporalCodecRouter({ pool: options.pool, oauth: oauth.provider, publicOrigin: new URL(oauth.issuer).origin }));
   // Before the JSON parser: the OAuth endpoints parse their own bodies and answer parse errors in OAuth's shape.
   app.use(oauth.router);
-  app.use(express.json({ limit: '1mb' }));
+  // Before the JSON parser: /api/mcp parses its own body and answers parse errors in JSON-RPC's shape.
   app.use(mcpRouter(caller, mcpAuth));
+  app.use(express.json({ limit: '1mb' }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
   app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 

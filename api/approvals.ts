@@ -3,9 +3,10 @@ import {
   WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle,
 } from '@temporalio/client';
 import {
-  APPROVAL_ROUTES, DEFAULT_PROPOSAL_TTL_MS, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalWorkflowId,
-  type ApprovalRoute, type OutreachDecision, type ProposalDecision, type ProposalDecisionResult, type ProposalWorkflowInput,
+  DEFAULT_PROPOSAL_TTL_MS, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalWorkflowId,
+  type OutreachDecision, type ProposalDecision, type ProposalDecisionResult, type ProposalWorkflowInput,
 } from '../core/approvals';
+import { decideProposalUpdate, outreachDecisionUpdate } from '../core/approval-messages';
 import { StewardError, isErrorCode } from '../core/errors';
 import { stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
@@ -82,16 +83,13 @@ function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
 export class ApprovalCaller {
   constructor(private readonly client: Client, readonly pool: Pool, private readonly taskQueue: string) {}
 
-  routeOf(toolName: string): ApprovalRoute | undefined {
-    return APPROVAL_ROUTES[toolName];
-  }
-
+  /** Carries out a tool that declares an `approval` route: a decision on an item's workflow, or a gated call that becomes a proposal. */
   async call(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalWaitOptions & { idempotencyKey?: string }): Promise<unknown> {
-    const route = this.routeOf(tool.name);
+    const route = tool.approval;
     if (!route) throw new Error(`${tool.name} is not an approval tool`);
     if (route.kind === 'gated') return this.propose(principal, tool, args, options);
-    if (route.target === 'proposal') return this.decideProposal(principal, String(args.proposalId), route.decision, args);
-    return this.decideOutreach(principal, String(args.outreachId), route.decision, args);
+    if (route.target === 'proposal') return this.decideProposal(principal, String(args[route.idArg]), route.decision, args);
+    return this.decideOutreach(principal, String(args[route.idArg]), route.decision, args);
   }
 
   // ---- proposals ------------------------------------------------------------------
@@ -115,7 +113,7 @@ export class ApprovalCaller {
     if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);
     const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId);
     try {
-      return await handle.executeUpdate<ProposalDecisionResult, [ProposalDecision]>('decideProposal', { args: [payload] });
+      return await handle.executeUpdate(decideProposalUpdate, { args: [payload] });
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw stewardErrorOfUpdate(error) ?? error;
       const again = await getProposalRow(this.pool, principal.orgId, proposalId);
@@ -233,9 +231,9 @@ export class ApprovalCaller {
     }
     const handle = await this.outreachHandle(principal.orgId, item);
     try {
-      if (decision !== 'approve') return { item: await handle.executeUpdate<OutreachItem, [OutreachDecision]>('outreachDecision', { args: [payload] }) };
+      if (decision !== 'approve') return { item: await handle.executeUpdate(outreachDecisionUpdate, { args: [payload] }) };
       // Approval returns once the send has been tried (sent, or approved with the reason it could not go), or after a short wait.
-      const update = await handle.startUpdate<OutreachItem, [OutreachDecision]>('outreachDecision', { args: [payload], waitForStage: 'ACCEPTED' });
+      const update = await handle.startUpdate(outreachDecisionUpdate, { args: [payload], waitForStage: 'ACCEPTED' });
       const outcome = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => update.result()), { approvalWaitMs: SEND_WAIT_MS }, 'Sending');
       if (outcome !== 'timeout') return { item: outcome };
       return { item: (await getOutreachItem(this.pool, principal.orgId, outreachId))! };

@@ -1,6 +1,6 @@
 import { Connection } from '@temporalio/client';
 import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTaskQueue, resolveTemporalAddress } from '../db/config';
-import { migrate } from '../db/migrate';
+import { prepareDatabase } from '../modules';
 import { createPool } from '../db/pool';
 import { listen } from './server';
 import { createTemporalClient } from '../temporal/client';
@@ -8,7 +8,7 @@ import { createTemporalClient } from '../temporal/client';
 /** `npm run api`: one stateless API replica. */
 async function main() {
   const pool = createPool(resolveDatabaseUrl());
-  await migrate(pool);
+  await prepareDatabase(pool);
   const connection = await Connection.connect({ address: resolveTemporalAddress() });
   const temporal = createTemporalClient(connection, TEMPORAL_NAMESPACE);
   const port = Number(process.env.PORT ?? 3000);

@@ -1,37 +1,59 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { z } from 'zod';
-import { StewardError } from '../core/errors';
+import { QUOTE_LIMIT, StewardError, quoteInput, type ErrorIssue } from '../core/errors';
+import { unstorableTextIssues } from '../core/input-text';
+import { MAX_ARGS_BYTES, jsonFits } from '../core/payload-limits';
 import { stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
-import type { ToolPlan } from '../core/tool-plan';
+import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { argsHashOf, policyOf, type AnyTool } from '../modules/tool';
-import { APPROVAL_ROUTES, workflowTypeForTool } from '../core/approvals';
 import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
 
 export interface CallOptions extends ApprovalWaitOptions {
   idempotencyKey?: string;
 }
 
-function issuesOf(error: z.ZodError) {
+/** A path as issues print it; keys are the caller's text, so each is cut to a short prefix. */
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.map((key) => {
+    const text = String(key);
+    return text.length <= QUOTE_LIMIT ? text : `${text.slice(0, QUOTE_LIMIT)}…`;
+  }).join('.');
+}
+
+function issuesOf(error: z.ZodError): ErrorIssue[] {
   return error.issues.flatMap((issue) => {
     // An unknown key's path is the key itself, so a client can point at the offending field.
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: 'Unknown argument; not part of this tool\'s input schema' }));
+      return issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: 'Unknown argument; not part of this tool\'s input schema' }));
     }
-    return [{ path: issue.path.join('.') || '(arguments)', message: issue.message }];
+    return [{ path: pathOf(issue.path) || '(arguments)', message: issue.message }];
   });
 }
 
-export function validationError(toolName: string, error: z.ZodError): StewardError {
-  const issues = issuesOf(error);
+export function validationError(toolName: string, error: z.ZodError | undefined, textIssues: ErrorIssue[] = []): StewardError {
+  const issues = [...textIssues, ...(error ? issuesOf(error) : [])];
   return new StewardError('validation_failed', `Invalid arguments for ${toolName}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
     issues,
     hint: `platform_inspect_tools with names ["${toolName}"] shows the expected arguments.`,
+  });
+}
+
+function payloadTooLarge(toolName: string): StewardError {
+  return new StewardError('payload_too_large', `The arguments for ${toolName} are larger than ${MAX_ARGS_BYTES} bytes as JSON`, {
+    hint: 'Split the work into smaller calls.',
+  });
+}
+
+function insufficientScope(tool: AnyTool): StewardError {
+  return new StewardError('insufficient_scope', `${tool.name} needs the scope ${tool.scope}, which this credential does not hold`, {
+    details: { requiredScope: tool.scope },
+    hint: 'platform_session_tools lists what this credential can do.',
   });
 }
 
@@ -77,19 +99,37 @@ export class ToolCaller {
   /** Set by buildApp: carries out approval decisions and gated tools. */
   approvals?: ApprovalCaller;
 
+  /**
+   * The insufficient_scope refusal `call` would meet, found without parsing the
+   * arguments: for a tool (other than the dispatch tool) refusals come in the
+   * order unknown tool, scope, arguments, so the scope verdict never depends on them.
+   */
+  scopeRefusal(principal: Principal, toolName: string, rawArgs: unknown): StewardError | undefined {
+    const tool = findTool(toolName);
+    if (!tool) return undefined;
+    if (!principal.scopes.includes(tool.scope)) return insufficientScope(tool);
+    if (!tool.dispatch) return undefined;
+    // The dispatch tool names its inner tool in its arguments: only a full resolve can tell (rare, so not worth a shortcut).
+    try {
+      this.resolve(principal, toolName, rawArgs);
+      return undefined;
+    } catch (error) {
+      return error instanceof StewardError && error.code === 'insufficient_scope' ? error : undefined;
+    }
+  }
+
   resolve(principal: Principal, toolName: string, rawArgs: unknown): { tool: AnyTool; args: Record<string, unknown> } {
     const tool = findTool(toolName);
     if (!tool) {
-      throw new StewardError('unknown_tool', `There is no tool named "${toolName}"`, { hint: 'Find tools with platform_search_tools or platform_list_tools.' });
+      throw new StewardError('unknown_tool', `There is no tool named ${quoteInput(toolName)}`, { hint: 'Find tools with platform_search_tools or platform_list_tools.' });
     }
-    if (!principal.scopes.includes(tool.scope)) {
-      throw new StewardError('insufficient_scope', `${tool.name} needs the scope ${tool.scope}, which this credential does not hold`, {
-        details: { requiredScope: tool.scope },
-        hint: 'platform_session_tools lists what this credential can do.',
-      });
-    }
+    if (!principal.scopes.includes(tool.scope)) throw insufficientScope(tool);
     const parsed = tool.input.safeParse(rawArgs ?? {});
-    if (!parsed.success) throw validationError(tool.name, parsed.error);
+    // Text Postgres cannot store is refused for every tool alike, whatever its schema says (see core/input-text.ts).
+    const textIssues = unstorableTextIssues(rawArgs);
+    if (!parsed.success || textIssues.length > 0) throw validationError(tool.name, parsed.success ? undefined : parsed.error, textIssues);
+    // Arguments travel in the workflow's input: past the limit Temporal would refuse them (see core/payload-limits.ts).
+    if (!jsonFits(parsed.data, MAX_ARGS_BYTES)) throw payloadTooLarge(tool.name);
     if (tool.dispatch === 'execute_inner_tool') return this.resolveInner(principal, parsed.data as { toolName: string; arguments: unknown });
     return { tool, args: parsed.data as Record<string, unknown> };
   }
@@ -114,7 +154,7 @@ export class ToolCaller {
   async call(principal: Principal, toolName: string, rawArgs: unknown, options: CallOptions = {}): Promise<unknown> {
     const { tool, args } = this.resolve(principal, toolName, rawArgs);
     // Decisions and gated tools belong to the approval workflows (api/approvals.ts); never run them as plain calls.
-    if (APPROVAL_ROUTES[tool.name]) {
+    if (tool.approval) {
       if (!this.approvals) throw new StewardError('unavailable', `${tool.name} needs the approval service, which this server has not enabled`);
       return this.approvals.call(principal, tool, args, options);
     }
@@ -142,7 +182,7 @@ export class ToolCaller {
     }
     const workflowId = toolCallWorkflowId(plan.principal.orgId, idempotencyKey ?? randomUUID());
     try {
-      return await this.client.workflow.start(workflowTypeForTool(plan.tool), {
+      return await this.client.workflow.start(workflowTypeForPlan(plan), {
         taskQueue: this.taskQueue,
         workflowId,
         args: [plan],

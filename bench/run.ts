@@ -1,22 +1,25 @@
 /**
- * `npm run bench`: one run measures
- *   - p50/p95 latency of the read tool people_get_contact
- *       (a) called directly in-process (the tool's run() on a pool client),
- *       (b) through toolCallWorkflow via the HTTP bridge, POST /api/agent/invoke,
- *       (c) through MCP tools/call (SDK client, streamable HTTP);
- *   - calls per second for (c) at concurrency 16;
- *   - platform_search_tools quality (recall@5, MRR) on ../shared/eval/tool-search-dev.jsonl.
- * It prints a table and writes JSON to bench/results/<timestamp>.json.
+ * `npm run bench`: tool-call latency and throughput on the stack `npm start` runs
+ * (API and worker in one process, one pool, eager workflow starts on the worker's
+ * connection, the Temporal dev server on a SQLite file), once per Postgres backend:
+ *   - embedded: what `startEmbeddedPostgres` gives `npm start` when DATABASE_URL is unset;
+ *   - external: a fresh database on DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+ * For each backend, each tool (the read people_get_contact, and platform_search_tools,
+ * which does no database work of its own), each path (MCP tools/call over streamable
+ * HTTP, the HTTP bridge POST /api/agent/invoke) and each concurrency (1, 16, 32) it
+ * reports p50/p95, calls per second and errors. It also times the read's run() in
+ * process, and scores platform_search_tools on bench/data/tool-search-dev.jsonl.
  *
- * Needs Postgres at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres;
- * the run uses a fresh database and drops it) and starts a Temporal dev server
- * unless TEMPORAL_ADDRESS is set.
+ * Writes bench/results/<yyyy-mm-dd>[-<label>].json with the core count and the load
+ * average before and after, and prints a Markdown table for the README.
  *
- * Knobs (flags or env): --samples / BENCH_SAMPLES (300), --warmup / BENCH_WARMUP (50),
- * --concurrency / BENCH_CONCURRENCY (16), --calls / BENCH_THROUGHPUT_CALLS (1600),
- * --eval / BENCH_SEARCH_EVAL (the dev set), --out / BENCH_OUT_DIR (bench/results).
+ * Knobs (flags or env): --backends / BENCH_BACKENDS (embedded,external),
+ * --concurrency / BENCH_CONCURRENCY (1,16,32), --samples / BENCH_SAMPLES (calls at
+ * concurrency 1: 200), --calls-per-worker / BENCH_CALLS_PER_WORKER (calls at higher
+ * concurrency = this × concurrency: 25), --label / BENCH_LABEL, --eval / BENCH_SEARCH_EVAL,
+ * --out / BENCH_OUT_DIR (bench/results), --sqlite-pragmas / BENCH_SQLITE_PRAGMAS (the dev
+ * server's, comma-separated, e.g. journal_mode=delete,synchronous=full; `default` for SQLite's own).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import os from 'node:os';
@@ -24,34 +27,42 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { listen } from '../api/server';
 import type { Principal } from '../core/principal';
 import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
+import { startEmbeddedPostgres } from '../db/embedded';
 import { createPool, withTransaction, type Pool } from '../db/pool';
 import { findTool } from '../modules/catalogue';
 import { createApiKey, principalForApiKey } from '../modules/platform/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
 import type { ToolContext } from '../modules/tool';
-import { startDevServer, type DevServer } from '../scripts/lib/temporal-dev-server';
-import { createTestDatabase, type TestDatabase } from '../test/helpers/database';
+import { DEV_SERVER_SQLITE_PRAGMAS, freePort, startDevServer } from '../scripts/lib/temporal-dev-server';
+import { createTestDatabase } from '../test/helpers/database';
 import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
-import { createStewardWorker } from '../worker/create-worker';
-import { evaluateToolSearch, type SearchEvalResult } from './search-eval';
+import { prepareWorker } from '../worker/prepare-worker';
+import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
 import { measureSequential, measureThroughput, type LatencySummary, type ThroughputResult } from './stats';
 import { createTemporalClient } from '../temporal/client';
 
-const TOOL = 'people_get_contact';
+type Backend = 'embedded' | 'external';
+type CallPath = 'mcp' | 'bridge';
+const READ_TOOL = 'people_get_contact';
+const SEARCH_TOOL = 'platform_search_tools';
+const TOOLS = [READ_TOOL, SEARCH_TOOL] as const;
+const PATHS: CallPath[] = ['mcp', 'bridge'];
 
 interface Config {
+  backends: Backend[];
+  concurrency: number[];
   samples: number;
-  warmup: number;
-  concurrency: number;
-  throughputCalls: number;
+  callsPerWorker: number;
+  label?: string;
+  /** Overrides the dev server's SQLite pragmas (to compare settings); default: what npm start uses. */
+  sqlitePragmas?: string[];
   evalFile: string;
   outDir: string;
 }
@@ -59,83 +70,93 @@ interface Config {
 function config(): Config {
   const { values } = parseArgs({
     options: {
-      samples: { type: 'string' }, warmup: { type: 'string' }, concurrency: { type: 'string' },
-      calls: { type: 'string' }, eval: { type: 'string' }, out: { type: 'string' },
+      backends: { type: 'string' }, concurrency: { type: 'string' }, samples: { type: 'string' },
+      'calls-per-worker': { type: 'string' }, label: { type: 'string' }, eval: { type: 'string' }, out: { type: 'string' },
+      'sqlite-pragmas': { type: 'string' },
     },
   });
-  const int = (flag: string | undefined, env: string, fallback: number) => {
-    const raw = flag ?? process.env[env];
-    const value = raw === undefined ? fallback : Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${env} must be a positive integer, not ${raw}`);
+  const int = (raw: string, what: string) => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a positive integer, not ${raw}`);
     return value;
   };
+  const list = (flag: string | undefined, env: string, fallback: string) => (flag ?? process.env[env] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+  const backends = list(values.backends, 'BENCH_BACKENDS', 'embedded,external');
+  for (const backend of backends) if (backend !== 'embedded' && backend !== 'external') throw new Error(`unknown backend ${backend}: embedded or external`);
+  const label = values.label ?? process.env.BENCH_LABEL;
+  if (label !== undefined && !/^[a-z0-9-]+$/.test(label)) throw new Error('label: lower-case letters, digits and -');
   return {
-    samples: int(values.samples, 'BENCH_SAMPLES', 300),
-    warmup: int(values.warmup, 'BENCH_WARMUP', 50),
-    concurrency: int(values.concurrency, 'BENCH_CONCURRENCY', 16),
-    throughputCalls: int(values.calls, 'BENCH_THROUGHPUT_CALLS', 1600),
-    evalFile: path.resolve(values.eval ?? process.env.BENCH_SEARCH_EVAL ?? path.join(PROJECT_ROOT, '..', 'shared', 'eval', 'tool-search-dev.jsonl')),
+    backends: backends as Backend[],
+    concurrency: list(values.concurrency, 'BENCH_CONCURRENCY', '1,16,32').map((c) => int(c, 'concurrency')),
+    samples: int(values.samples ?? process.env.BENCH_SAMPLES ?? '200', 'samples'),
+    callsPerWorker: int(values['calls-per-worker'] ?? process.env.BENCH_CALLS_PER_WORKER ?? '25', 'calls-per-worker'),
+    label,
+    sqlitePragmas: values['sqlite-pragmas'] ?? process.env.BENCH_SQLITE_PRAGMAS
+      ? list(values['sqlite-pragmas'], 'BENCH_SQLITE_PRAGMAS', '').filter((p) => p !== 'default')
+      : undefined,
+    evalFile: path.resolve(values.eval ?? process.env.BENCH_SEARCH_EVAL ?? TOOL_SEARCH_EVAL_FILE),
     outDir: path.resolve(values.out ?? process.env.BENCH_OUT_DIR ?? path.join(PROJECT_ROOT, 'bench', 'results')),
   };
 }
 
-/** The Steward stack, shaped like production: the API and the worker each with their own pool. */
+/** One `npm start`-shaped stack on one Postgres backend. */
 interface Stack {
-  db: TestDatabase;
-  apiPool: Pool;
+  backend: Backend;
+  pool: Pool;
   url: string;
-  separateUrl: string;
-  temporalAddress: string;
-  temporalKind: string;
+  postgres: string;
   close(): Promise<void>;
 }
 
-async function startStack(): Promise<Stack> {
+async function startStack(backend: Backend, bundlePath: string, sqlitePragmas: string[] | undefined): Promise<Stack> {
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const step of closers.reverse()) await step().catch((error) => console.error(`cleanup: ${String(error)}`));
   };
   try {
-    let temporalAddress = process.env.TEMPORAL_ADDRESS;
-    let temporalKind = `external (${temporalAddress})`;
-    if (!temporalAddress) {
-      log('starting a Temporal dev server');
-      const dev: DevServer = await startDevServer({ headless: true });
-      closers.push(() => dev.stop());
-      temporalAddress = dev.address;
-      temporalKind = 'temporal server start-dev (in-memory, started by the bench)';
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `steward-bench-${backend}-`));
+    // mkdtemp makes it private; like .data, the embedded server's own account must be able to reach its folder.
+    fs.chmodSync(dataDir, 0o755);
+    closers.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+    let databaseUrl: string;
+    if (backend === 'embedded') {
+      log('embedded: starting the embedded Postgres');
+      const embedded = await startEmbeddedPostgres({ dataRoot: dataDir, port: await freePort() });
+      closers.push(() => embedded.stop());
+      databaseUrl = embedded.databaseUrl;
+    } else {
+      log(`external: creating a fresh database on ${redact(TEST_DATABASE_URL)}`);
+      const db = await createTestDatabase();
+      closers.push(() => db.drop());
+      databaseUrl = db.url;
     }
-    log('building the workflow bundle');
-    const bundlePath = await ensureWorkflowBundle(path.join(os.tmpdir(), 'steward-bench-workflow-bundle.js'));
 
-    log(`creating a fresh database on ${redact(TEST_DATABASE_URL)}`);
-    const db = await createTestDatabase();
-    closers.push(() => db.drop());
-    const apiPool = createPool(db.url);
-    closers.push(() => apiPool.end());
+    // As npm start runs it: a dev server persisting to a SQLite file (not in memory), same flags.
+    log(`${backend}: starting a Temporal dev server on a SQLite file`);
+    const dev = await startDevServer({ headless: true, dbFile: path.join(dataDir, 'temporal.db'), sqlitePragmas });
+    closers.push(() => dev.stop());
 
-    const taskQueue = `bench-${randomBytes(6).toString('hex')}`;
-    const { worker, connection: workerConnection } = await createStewardWorker({
-      address: temporalAddress, namespace: 'default', pool: db.pool, taskQueue, bundlePath,
-    });
-    closers.push(() => workerConnection.close());
+    const pool = createPool(databaseUrl);
+    closers.push(() => pool.end());
+    const previousBundle = process.env.STEWARD_WORKFLOW_BUNDLE;
+    process.env.STEWARD_WORKFLOW_BUNDLE = bundlePath;
+    const { worker, connection } = await prepareWorker({ pool, address: dev.address, namespace: 'default', taskQueue: 'steward-tools' })
+      .finally(() => {
+        if (previousBundle === undefined) delete process.env.STEWARD_WORKFLOW_BUNDLE;
+        else process.env.STEWARD_WORKFLOW_BUNDLE = previousBundle;
+      });
+    closers.push(() => connection.close());
     const running = worker.run();
     closers.push(async () => {
       worker.shutdown();
       await running;
     });
-
-    // As `npm start` runs it: the API's client shares the worker's connection, so starts are eager.
-    const eagerTemporal = createTemporalClient(workerConnection, 'default');
-    const { server, url } = await listen({ pool: apiPool, temporal: eagerTemporal, taskQueue, eagerStart: true }, 0);
-    closers.push(() => closeServer(server));
-    // As separate `npm run api` replicas run it: their own connection, first task through matching.
-    const connection = await Connection.connect({ address: temporalAddress });
-    closers.push(() => connection.close());
     const temporal = createTemporalClient(connection, 'default');
-    const separate = await listen({ pool: apiPool, temporal, taskQueue }, 0);
-    closers.push(() => closeServer(separate.server));
-    return { db, apiPool, url, separateUrl: separate.url, temporalAddress, temporalKind, close };
+    const { server, url } = await listen({ pool, temporal, taskQueue: 'steward-tools', eagerStart: true }, 0);
+    closers.push(() => closeServer(server));
+    const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
+    return { backend, pool, url, postgres: rows[0]?.server_version ?? '?', close };
   } catch (error) {
     await close();
     throw error;
@@ -150,13 +171,13 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function seed(stack: Stack): Promise<{ apiKey: string; principal: Principal; contactId: string }> {
-  const { apiKey, orgId } = await withTransaction(stack.db.pool, async (db) => {
+  const { apiKey, orgId } = await withTransaction(stack.pool, async (db) => {
     const org = await createOrganisation(db, { name: 'Bench Church', country: 'GB' });
     const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner', safeguarding: true });
     const key = await createApiKey(db, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] });
     return { apiKey: key.apiKey, orgId: org.id };
   });
-  const principal = await principalForApiKey(stack.db.pool, apiKey);
+  const principal = await principalForApiKey(stack.pool, apiKey);
   if (!principal || principal.orgId !== orgId) throw new Error('seed: the new API key did not resolve to its organisation');
   const created = await invokeBridge(stack.url, apiKey, 'people_create_contact', {
     firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', phone: '+44 7700 900001', dateOfBirth: '10/12/1985',
@@ -185,26 +206,116 @@ async function mcpClient(url: string, apiKey: string): Promise<McpClient> {
   return client;
 }
 
-function expectContact(result: unknown, contactId: string, path: string): void {
-  const id = (result as { contact?: { id?: string } } | undefined)?.contact?.id;
-  if (id !== contactId) throw new Error(`${path}: expected contact ${contactId}, got ${JSON.stringify(result).slice(0, 300)}`);
+/** Each call's answer is checked, so a fast wrong answer counts as an error, not as speed. */
+function checkerFor(tool: string, contactId: string): (result: unknown) => void {
+  if (tool === READ_TOOL) {
+    return (result) => {
+      const id = (result as { contact?: { id?: string } } | undefined)?.contact?.id;
+      if (id !== contactId) throw new Error(`expected contact ${contactId}, got ${JSON.stringify(result).slice(0, 200)}`);
+    };
+  }
+  return (result) => {
+    const tools = (result as { tools?: unknown } | undefined)?.tools;
+    if (!Array.isArray(tools) || !tools.includes('people_create_contact')) throw new Error(`unexpected search answer ${JSON.stringify(result).slice(0, 200)}`);
+  };
 }
 
-interface Report {
-  timestamp: string;
+export interface Cell extends ThroughputResult {
+  backend: Backend;
+  path: CallPath;
   tool: string;
+}
+
+interface BackendReport {
+  backend: Backend;
+  postgres: string;
+  direct: LatencySummary;
+  cells: Cell[];
+}
+
+export interface Report {
+  timestamp: string;
+  label?: string;
+  machine: { cpus: number; cpuModel?: string; node: string; platform: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
   config: Omit<Config, 'outDir'>;
-  environment: Record<string, unknown>;
-  latency: { direct: LatencySummary; bridge: LatencySummary; mcp: LatencySummary; bridgeSeparateApi: LatencySummary };
-  ratios: { mcpOverBridgeP50: number; bridgeOverDirectP50: number };
-  throughput: { mcp: ThroughputResult };
+  topology: string;
+  backends: BackendReport[];
+  targets: Record<string, { value: number; target: string; met: boolean }>;
   toolSearch: SearchEvalResult | { error: string };
+}
+
+async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
+  const { apiKey, principal, contactId } = await seed(stack);
+  const argsOf = (tool: string) => (tool === READ_TOOL ? { contactId } : { query: 'add a new person to the church', limit: 10 });
+
+  // The read tool's own work, in process: what every other row adds to.
+  const read = findTool(READ_TOOL);
+  if (!read) throw new Error(`${READ_TOOL} is not in the catalogue`);
+  const checkRead = checkerFor(READ_TOOL, contactId);
+  const direct = await measureSequential(async () => {
+    await withTransaction(stack.pool, async (db) => {
+      const ctx: ToolContext = { db, principal, org: await getOrgSettings(db, principal.orgId), workflowId: 'bench-direct' };
+      checkRead(read.output.parse(await read.run(ctx, read.input.parse({ contactId }))));
+    }, { readOnly: true });
+  }, cfg.samples, 20);
+
+  const maxConcurrency = Math.max(...cfg.concurrency);
+  const clients = await Promise.all(Array.from({ length: maxConcurrency }, () => mcpClient(stack.url, apiKey)));
+  const cells: Cell[] = [];
+  try {
+    for (const tool of TOOLS) {
+      const args = argsOf(tool);
+      const check = checkerFor(tool, contactId);
+      const callerFor = (callPath: CallPath, index: number) => (callPath === 'bridge'
+        ? async () => check(await invokeBridge(stack.url, apiKey, tool, args))
+        : async () => {
+          const result = await clients[index].callTool({ name: tool, arguments: args });
+          if (result.isError) throw new Error(`mcp: ${JSON.stringify(result.content).slice(0, 200)}`);
+          check(result.structuredContent);
+        });
+      for (const callPath of PATHS) {
+        for (const concurrency of cfg.concurrency) {
+          const callers = Array.from({ length: concurrency }, (_, i) => callerFor(callPath, i));
+          const calls = concurrency === 1 ? cfg.samples : concurrency * cfg.callsPerWorker;
+          await measureThroughput(callers, Math.max(20, concurrency * 3)); // warm-up at the same concurrency
+          const result = await measureThroughput(callers, calls);
+          cells.push({ backend: stack.backend, path: callPath, tool, ...result });
+          log(`${stack.backend} ${callPath} ${tool} c=${concurrency}: p50 ${result.latency.p50} ms, p95 ${result.latency.p95} ms, ${result.callsPerSecond} calls/s, ${result.errors} errors`);
+        }
+      }
+    }
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+  return { backend: stack.backend, postgres: stack.postgres, direct, cells };
+}
+
+/** The issue's targets, read off the embedded backend (what a new user runs). */
+function targetsOf(backends: BackendReport[]): Report['targets'] {
+  const embedded = backends.find((b) => b.backend === 'embedded');
+  if (!embedded) return {};
+  const cell = (p: CallPath, c: number) => embedded.cells.find((x) => x.path === p && x.tool === READ_TOOL && x.concurrency === c);
+  const out: Report['targets'] = {};
+  const mcp1 = cell('mcp', 1);
+  const bridge1 = cell('bridge', 1);
+  const mcp32 = cell('mcp', 32);
+  if (mcp1) {
+    out.readMcpP50 = { value: mcp1.latency.p50, target: '≤ 20 ms', met: mcp1.latency.p50 <= 20 };
+    out.readMcpP95 = { value: mcp1.latency.p95, target: '≤ 35 ms', met: mcp1.latency.p95 <= 35 };
+  }
+  if (mcp32) out.readMcpCallsPerSecondAt32 = { value: mcp32.callsPerSecond, target: '≥ 100 calls/s, 0 errors', met: mcp32.callsPerSecond >= 100 && mcp32.errors === 0 };
+  if (mcp1 && bridge1) {
+    const ratio = Math.round((mcp1.latency.p50 / bridge1.latency.p50) * 100) / 100;
+    out.mcpOverBridgeP50 = { value: ratio, target: '≤ 1.1', met: ratio <= 1.1 };
+  }
+  return out;
 }
 
 async function main(): Promise<void> {
   const cfg = config();
   // Worker and SDK chatter at INFO would drown the table; real failures still print.
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const loadAverageBefore = loadAverage();
 
   // Tool search needs neither database nor Temporal; score it first so a bad dataset fails fast.
   let toolSearch: Report['toolSearch'];
@@ -215,134 +326,86 @@ async function main(): Promise<void> {
     console.warn(`tool search eval skipped: ${toolSearch.error}`);
   }
 
-  const stack = await startStack();
+  log('building the workflow bundle');
+  const bundlePath = await ensureWorkflowBundle(path.join(os.tmpdir(), `steward-bench-workflow-bundle-${process.pid}.js`));
+  const backends: BackendReport[] = [];
+  let current: Stack | undefined;
   const stop = () => {
-    void stack.close().finally(() => process.exit(130));
+    void (current?.close() ?? Promise.resolve()).finally(() => process.exit(130));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const { apiKey, principal, contactId } = await seed(stack);
-    const args = { contactId };
-    const tool = findTool(TOOL);
-    if (!tool) throw new Error(`${TOOL} is not in the catalogue`);
-
-    // (a) In-process: what the activity does, without Temporal or HTTP.
-    const direct = async () => {
-      const client = await stack.db.pool.connect();
+    for (const backend of cfg.backends) {
+      current = await startStack(backend, bundlePath, cfg.sqlitePragmas);
       try {
-        const ctx: ToolContext = { db: client, principal, org: await getOrgSettings(client, principal.orgId), workflowId: 'bench-direct' };
-        const result = tool.output.parse(await tool.run(ctx, tool.input.parse(args)));
-        expectContact(result, contactId, 'direct');
+        backends.push(await benchBackend(current, cfg));
       } finally {
-        client.release();
+        await current.close();
+        current = undefined;
       }
-    };
-    // (b) HTTP bridge → toolCallWorkflow.
-    const bridge = async () => expectContact(await invokeBridge(stack.url, apiKey, TOOL, args), contactId, 'bridge');
-    const bridgeSeparate = async () => expectContact(await invokeBridge(stack.separateUrl, apiKey, TOOL, args), contactId, 'bridge, separate API');
-    // (c) MCP tools/call → toolCallWorkflow.
-    const mcpCall = (client: McpClient) => async () => {
-      const result = await client.callTool({ name: TOOL, arguments: args });
-      if (result.isError) throw new Error(`mcp: ${JSON.stringify(result.content).slice(0, 300)}`);
-      expectContact(result.structuredContent, contactId, 'mcp');
-    };
-
-    const mcp = await mcpClient(stack.url, apiKey);
-    log(`measuring ${TOOL}: ${cfg.warmup} warm-up + ${cfg.samples} samples per path`);
-    const latency = {
-      direct: await measureSequential(direct, cfg.samples, cfg.warmup),
-      bridge: await measureSequential(bridge, cfg.samples, cfg.warmup),
-      mcp: await measureSequential(mcpCall(mcp), cfg.samples, cfg.warmup),
-      bridgeSeparateApi: await measureSequential(bridgeSeparate, cfg.samples, cfg.warmup),
-    };
-    await mcp.close();
-
-    log(`measuring MCP throughput: ${cfg.throughputCalls} calls at concurrency ${cfg.concurrency}`);
-    const clients = await Promise.all(Array.from({ length: cfg.concurrency }, () => mcpClient(stack.url, apiKey)));
-    const callers = clients.map(mcpCall);
-    await measureThroughput(callers, cfg.concurrency * 5); // warm-up at the same concurrency
-    const throughput = await measureThroughput(callers, cfg.throughputCalls);
-    await Promise.all(clients.map((client) => client.close()));
-
-    const report: Report = {
-      timestamp: new Date().toISOString(),
-      tool: TOOL,
-      config: { samples: cfg.samples, warmup: cfg.warmup, concurrency: cfg.concurrency, throughputCalls: cfg.throughputCalls, evalFile: cfg.evalFile },
-      environment: await environment(stack),
-      latency,
-      ratios: {
-        mcpOverBridgeP50: ratio(latency.mcp.p50, latency.bridge.p50),
-        bridgeOverDirectP50: ratio(latency.bridge.p50, latency.direct.p50),
-      },
-      throughput: { mcp: throughput },
-      toolSearch,
-    };
-    const file = writeReport(cfg.outDir, report);
-    printReport(report, file);
+    }
   } finally {
-    await stack.close();
+    fs.rmSync(bundlePath, { force: true });
   }
-}
 
-async function environment(stack: Stack): Promise<Record<string, unknown>> {
-  const { rows } = await stack.apiPool.query<{ server_version: string }>('SHOW server_version');
-  return {
-    node: process.version,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
-    postgres: rows[0]?.server_version,
-    temporal: stack.temporalKind,
-    topology: 'API, worker and clients in one Node process (API client on the worker connection: eager starts, as npm start runs); API and worker use separate pools (10 connections each); the last row uses an API with its own connection, as separate npm run api replicas do',
+  const report: Report = {
+    timestamp: new Date().toISOString(),
+    ...(cfg.label ? { label: cfg.label } : {}),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      node: process.version,
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      loadAverageBefore,
+      loadAverageAfter: loadAverage(),
+    },
+    config: {
+      backends: cfg.backends, concurrency: cfg.concurrency, samples: cfg.samples, callsPerWorker: cfg.callsPerWorker, label: cfg.label,
+      sqlitePragmas: cfg.sqlitePragmas ?? DEV_SERVER_SQLITE_PRAGMAS, evalFile: cfg.evalFile,
+    },
+    topology: 'as npm start: API, worker and bench clients in one Node process; one pg pool for API and worker; API client on the worker\'s connection (eager starts); Temporal dev server on a SQLite file',
+    backends,
+    targets: targetsOf(backends),
+    toolSearch,
   };
+  const file = writeReport(cfg.outDir, report);
+  console.log(markdownTable(report));
+  console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
 }
 
-const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+const loadAverage = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 
 function writeReport(dir: string, report: Report): string {
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${report.timestamp.replace(/[:.]/g, '-')}.json`);
+  const date = report.timestamp.slice(0, 10);
+  const file = path.join(dir, `${date}${report.label ? `-${report.label}` : ''}.json`);
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }
 
-function printReport(report: Report, file: string): void {
-  const { latency, throughput, ratios, toolSearch } = report;
-  const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const widths = [44, 9, 9, 9, 9, 8];
+/** The README's bench table: one row per backend, path, tool and concurrency. */
+export function markdownTable(report: Report): string {
   const lines = [
+    `${report.machine.cpus} CPUs, load average ${report.machine.loadAverageBefore.join(' / ')} before, ${report.machine.loadAverageAfter.join(' / ')} after; ${report.timestamp.slice(0, 10)}${report.label ? ` (${report.label})` : ''}`,
     '',
-    `Steward benchmark: ${report.tool}   (${report.timestamp})`,
-    row(['path', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'samples'], widths),
-    row(['-'.repeat(44), '-'.repeat(9), '-'.repeat(9), '-'.repeat(9), '-'.repeat(9), '-'.repeat(8)], widths),
+    '| Postgres | path | tool | concurrency | p50 ms | p95 ms | calls/s | errors |',
+    '|---|---|---|---:|---:|---:|---:|---:|',
   ];
-  const paths: Array<[string, LatencySummary]> = [
-    ['(a) direct, in-process', latency.direct],
-    ['(b) workflow via HTTP bridge /api/agent/invoke', latency.bridge],
-    ['(c) workflow via MCP tools/call', latency.mcp],
-    [`(c) under load, concurrency ${throughput.mcp.concurrency}`, throughput.mcp.latency],
-    ['(b) with the API on its own connection', latency.bridgeSeparateApi],
-  ];
-  for (const [name, s] of paths) lines.push(row([name, s.p50.toFixed(2), s.p95.toFixed(2), s.p99.toFixed(2), s.mean.toFixed(2), String(s.samples)], widths));
-  lines.push(
-    '',
-    `(c)/(b) p50 ratio            ${ratios.mcpOverBridgeP50.toFixed(2)}`,
-    `(b)/(a) p50 ratio            ${ratios.bridgeOverDirectP50.toFixed(2)}`,
-    `(c) throughput               ${throughput.mcp.callsPerSecond.toFixed(1)} calls/s  (${throughput.mcp.calls} calls, concurrency ${throughput.mcp.concurrency}, ${throughput.mcp.seconds.toFixed(2)} s)`,
-  );
-  if ('error' in toolSearch) {
-    lines.push(`platform_search_tools        not scored: ${toolSearch.error}`);
-  } else {
-    lines.push(
-      `platform_search_tools        recall@5 ${toolSearch.recallAt5.toFixed(4)}   MRR ${toolSearch.mrr.toFixed(4)}   (${toolSearch.counted} queries counted, ${toolSearch.skipped} skipped of ${toolSearch.queries}: expected tools not in the catalogue)`,
-    );
-    const misses = toolSearch.cases.filter((c) => c.recallAt5 < 1);
-    for (const miss of misses) lines.push(`  miss@5: "${miss.q}" expected ${miss.expect.join(', ')} (rank ${miss.firstRank ?? '-'}), top 5: ${miss.top5.join(', ')}`);
+  for (const backend of report.backends) {
+    lines.push(`| ${backend.backend} | in-process run() | ${READ_TOOL} | 1 | ${backend.direct.p50.toFixed(2)} | ${backend.direct.p95.toFixed(2)} | | |`);
+    for (const c of backend.cells) {
+      lines.push(`| ${c.backend} | ${c.path} | ${c.tool} | ${c.concurrency} | ${c.latency.p50.toFixed(1)} | ${c.latency.p95.toFixed(1)} | ${c.callsPerSecond.toFixed(1)} | ${c.errors} |`);
+    }
   }
-  lines.push('', `environment: ${report.environment.cpus} CPU, node ${report.environment.node}, Postgres ${report.environment.postgres}, Temporal ${report.environment.temporal}`, `written to ${path.relative(process.cwd(), file)}`);
-  console.log(lines.join('\n'));
+  const targets = Object.entries(report.targets);
+  if (targets.length > 0) {
+    lines.push('', 'Targets (embedded, people_get_contact): ' + targets.map(([name, t]) => `${name} ${t.value} (${t.target}) ${t.met ? 'met' : 'not met'}`).join('; '));
+  }
+  if (!('error' in report.toolSearch)) {
+    lines.push(`platform_search_tools quality: recall@5 ${report.toolSearch.recallAt5.toFixed(4)}, MRR ${report.toolSearch.mrr.toFixed(4)} (${report.toolSearch.counted} queries)`);
+  }
+  return lines.join('\n');
 }
 
 function log(message: string): void {
@@ -353,7 +416,9 @@ function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.stack ?? error.message : error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.stack ?? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,6 +1,13 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { allTools } from '../modules/catalogue';
 import { ToolSearchIndex } from '../modules/platform/tool-search';
+
+/**
+ * The project's evaluation queries for tool search, kept in the repository so a clone on its own can
+ * run the tests and the bench: one JSON object a line, `{"q": query, "expect": [tool names]}`.
+ */
+export const TOOL_SEARCH_EVAL_FILE = path.join(__dirname, 'data', 'tool-search-dev.jsonl');
 
 export interface SearchCase {
   q: string;

@@ -47,34 +47,49 @@ export async function measureSequential(call: () => Promise<void>, samples: numb
 export interface ThroughputResult {
   concurrency: number;
   calls: number;
+  /** Calls that threw; they count towards `calls` but not towards the latency summary. */
+  errors: number;
+  /** The first few distinct error messages, so a failing cell says why. */
+  errorSamples: string[];
   seconds: number;
+  /** Successful calls per second of wall-clock time. */
   callsPerSecond: number;
   latency: LatencySummary;
 }
 
 /**
  * `concurrency` loops, each with its own caller, share `calls` calls; the clock
- * runs from the first start to the last finish.
+ * runs from the first start to the last finish. A call that throws is counted
+ * as an error and the loop goes on, so one bad answer does not hide the rest.
  */
 export async function measureThroughput(
   callers: ReadonlyArray<() => Promise<void>>,
   calls: number,
 ): Promise<ThroughputResult> {
   let next = 0;
+  let errors = 0;
+  const errorSamples = new Set<string>();
   const durations: number[] = [];
   const started = performance.now();
   await Promise.all(callers.map(async (call) => {
     while (next < calls) {
       next += 1;
       const t0 = performance.now();
-      await call();
-      durations.push(performance.now() - t0);
+      try {
+        await call();
+        durations.push(performance.now() - t0);
+      } catch (error) {
+        errors += 1;
+        if (errorSamples.size < 3) errorSamples.add((error instanceof Error ? error.message : String(error)).slice(0, 300));
+      }
     }
   }));
   const seconds = (performance.now() - started) / 1000;
   return {
     concurrency: callers.length,
-    calls: durations.length,
+    calls: durations.length + errors,
+    errors,
+    errorSamples: [...errorSamples],
     seconds: round(seconds),
     callsPerSecond: round(durations.length / seconds),
     latency: summarise(durations),

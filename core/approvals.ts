@@ -5,8 +5,8 @@ import type { ToolPlan } from './tool-plan';
 
 /**
  * Human approval, as plain data shared by the API, the workflows and the
- * activities: states, workflow ids, who may decide, and which tools are not
- * plain tool calls (they start, or talk to, an approval workflow).
+ * activities: states, workflow ids, who may decide, and the shape of the
+ * approval routes tools declare on their values.
  */
 
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
@@ -70,46 +70,16 @@ export function mayDecideOutreach(principal: Pick<Principal, 'role' | 'scopes'>)
 }
 
 /**
- * Tools that are carried out by the approval workflows rather than as a plain
- * tool call. `update` tools send a Temporal update to the item's workflow;
- * `gated` tools never run directly: calling one creates a proposal.
+ * How a tool belongs to the approval workflows, declared on the tool value
+ * (`approval`) instead of being a plain tool call. `update` tools send a
+ * Temporal update (a decision) to the item's workflow, named by the argument
+ * `idArg`; `gated` tools never run directly: calling one creates a proposal,
+ * and the tool runs when an owner or admin approves it.
  */
 export type ApprovalRoute =
   | { kind: 'update'; target: 'proposal'; decision: 'approve' | 'reject'; idArg: 'proposalId' }
   | { kind: 'update'; target: 'outreach'; decision: 'approve' | 'decline' | 'cancel' | 'edit'; idArg: 'outreachId' }
   | { kind: 'gated' };
-
-export const APPROVAL_ROUTES: Readonly<Record<string, ApprovalRoute>> = {
-  platform_approve_proposal: { kind: 'update', target: 'proposal', decision: 'approve', idArg: 'proposalId' },
-  platform_reject_proposal: { kind: 'update', target: 'proposal', decision: 'reject', idArg: 'proposalId' },
-  people_approve_outreach: { kind: 'update', target: 'outreach', decision: 'approve', idArg: 'outreachId' },
-  people_decline_outreach: { kind: 'update', target: 'outreach', decision: 'decline', idArg: 'outreachId' },
-  people_cancel_outreach: { kind: 'update', target: 'outreach', decision: 'cancel', idArg: 'outreachId' },
-  people_edit_outreach: { kind: 'update', target: 'outreach', decision: 'edit', idArg: 'outreachId' },
-  people_merge_data_quality_contacts: { kind: 'gated' },
-};
-
-/**
- * Tools whose call needs a step after the tool itself, so they run in
- * toolCallWithFollowUpWorkflow: outreach items get their approval workflow,
- * agent and automation changes get their schedule brought in line.
- */
-export type FollowUp = 'start_outreach' | 'sync_agent_schedules' | 'sync_automation_schedule';
-export const TOOL_FOLLOW_UPS: Readonly<Record<string, FollowUp>> = {
-  people_create_outreach: 'start_outreach',
-  people_run_pastoral_generation: 'start_outreach',
-  platform_list_agents: 'sync_agent_schedules',
-  platform_set_agent_autonomy: 'sync_agent_schedules',
-  people_create_pastoral_automation: 'sync_automation_schedule',
-  people_set_pastoral_automation: 'sync_automation_schedule',
-  people_remove_pastoral_automation: 'sync_automation_schedule',
-  people_duplicate_pastoral_automation: 'sync_automation_schedule',
-};
-
-/** Workflow type that carries out a plan: every tool is a tool call, some with a follow-up. */
-export function workflowTypeForTool(tool: string): 'toolCallWorkflow' | 'toolCallWithFollowUpWorkflow' {
-  return TOOL_FOLLOW_UPS[tool] ? 'toolCallWithFollowUpWorkflow' : 'toolCallWorkflow';
-}
 
 /** Outreach item ids a follow-up tool's result names (`item` or `items`). */
 export function outreachIdsOfResult(result: unknown): string[] {
@@ -173,6 +143,35 @@ export interface OutreachDecision {
   contentVersion?: number;
   reason?: string;
   changes?: { subject?: string | null; body?: string; channel?: OutreachChannel };
+}
+
+/**
+ * An outreach item as it crosses the workflow boundary (activity results,
+ * update results, query answers). The people module's `OutreachItem` (its
+ * zod output) has exactly this shape; modules/people/outreach-delivery.ts
+ * checks that at compile time.
+ */
+export interface OutreachItemRecord {
+  id: string;
+  contactId: string;
+  contactName: string;
+  channel: OutreachChannel;
+  recipient: string | null;
+  subject: string | null;
+  body: string;
+  contentVersion: number;
+  status: OutreachStatus;
+  source: 'manual' | 'automation' | 'agent';
+  automationId: string | null;
+  reason: string | null;
+  approvedVersion: number | null;
+  approvedAt: string | null;
+  decidedAt: string | null;
+  decisionReason: string | null;
+  sendError: { code: string; message: string } | null;
+  sentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** The part of an outreach item the workflow keeps to validate decisions. */

@@ -6,13 +6,6 @@ export const METERED_FEATURES = [
 
 export type MeteredFeature = (typeof METERED_FEATURES)[number];
 
-/**
- * Features whose allowance caps how many exist at once rather than how many are
- * used in a calendar month: a church with 500 contacts has used 500 of a 500-contact
- * plan whatever month they were added in.
- */
-export const STANDING_FEATURES: ReadonlySet<MeteredFeature> = new Set(['contacts']);
-
 export function isMeteredFeature(value: string): value is MeteredFeature {
   return (METERED_FEATURES as readonly string[]).includes(value);
 }

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   unknown_tool: 404,
+  payload_too_large: 413,
   use_workflow_tool: 405,
   use_invoke_bridge: 400,
   conflict: 409,
@@ -74,3 +75,21 @@ export function httpStatusFor(code: ErrorCode): number {
 
 export const notFound = (what: string, hint?: string) =>
   new StewardError('not_found', `${what} was not found`, hint ? { hint } : {});
+
+/** How much of a caller's value an error message may quote. */
+export const QUOTE_LIMIT = 40;
+
+/**
+ * A caller's value as an error message may quote it: at most a short prefix, with its full
+ * length when cut, so a message, a log line or a workflow failure never repeats a huge value.
+ */
+export function quoteInput(value: unknown, limit = QUOTE_LIMIT): string {
+  const text = typeof value === 'string' ? value : String(value);
+  if (text.length <= limit) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, limit))}… (${text.length} characters)`;
+}
+
+/** Cuts a message (built by code, but perhaps from caller data) to `limit` characters. */
+export function clipMessage(message: string, limit = 2_000): string {
+  return message.length <= limit ? message : `${message.slice(0, limit)}… (cut from ${message.length} characters)`;
+}

@@ -1,43 +1,35 @@
-import { Umzug, type UmzugStorage } from 'umzug';
+import { SequelizeStorage, Umzug } from 'umzug';
 import type { Pool, Queryable } from './pool';
-import { MIGRATIONS } from './migrations';
+import { sequelizeOnConnection } from './sequelize';
 
 // Any constant works; it only has to be the same for every process migrating this database.
 const MIGRATION_LOCK_ID = 727_001;
 
-class PostgresStorage implements UmzugStorage {
-  constructor(private readonly pool: Queryable) {}
-
-  async logMigration({ name }: { name: string }): Promise<void> {
-    await this.pool.query('INSERT INTO steward_migrations (name) VALUES ($1)', [name]);
-  }
-
-  async unlogMigration({ name }: { name: string }): Promise<void> {
-    await this.pool.query('DELETE FROM steward_migrations WHERE name = $1', [name]);
-  }
-
-  async executed(): Promise<string[]> {
-    await this.pool.query('CREATE TABLE IF NOT EXISTS steward_migrations (name text PRIMARY KEY, run_at timestamptz NOT NULL DEFAULT now())');
-    const { rows } = await this.pool.query<{ name: string }>('SELECT name FROM steward_migrations ORDER BY name');
-    return rows.map((row) => row.name);
-  }
+/** One schema change: SQL applied in a transaction, and the SQL that undoes it. Modules own theirs. */
+export interface Migration {
+  name: string;
+  up: string;
+  down: string;
 }
 
 /**
- * Applies pending migrations. API and worker may start together, so an
+ * Applies pending migrations (every module's, in name order: see allMigrations in modules/index.ts). API and worker may start together, so an
  * advisory lock makes the second one wait and then find nothing to do.
  */
-export async function migrate(pool: Pool): Promise<string[]> {
+export async function migrate(pool: Pool, migrations: readonly Migration[]): Promise<string[]> {
   const lockClient = await pool.connect();
   try {
     await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    // The log keeps the layout databases made before umzug's SequelizeStorage already have (name, run_at):
+    // the storage only reads and writes `name`, and would create a name-only table if none existed.
+    await lockClient.query('CREATE TABLE IF NOT EXISTS steward_migrations (name text PRIMARY KEY, run_at timestamptz NOT NULL DEFAULT now())');
     const umzug = new Umzug({
-      migrations: MIGRATIONS.map((m) => ({
+      migrations: migrations.map((m) => ({
         name: m.name,
         up: () => inTransaction(lockClient, m.up),
         down: () => inTransaction(lockClient, m.down),
       })),
-      storage: new PostgresStorage(lockClient),
+      storage: new SequelizeStorage({ sequelize: sequelizeOnConnection(lockClient), tableName: 'steward_migrations', columnName: 'name', columnType: 'TEXT', timestamps: false }),
       logger: undefined,
     });
     const applied = await umzug.up();

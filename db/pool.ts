@@ -1,4 +1,6 @@
 import pg from 'pg';
+import type { Transaction } from 'sequelize';
+import { bindConnection, unbindConnection } from './sequelize';
 
 // DATE columns stay 'YYYY-MM-DD' strings: converting them to JS Dates shifts them by the time zone.
 pg.types.setTypeParser(1082, (value: string) => value);
@@ -22,14 +24,57 @@ export function createPool(databaseUrl: string, options: { max?: number } = {}):
 
 /**
  * Runs `work` inside one transaction; rolls back on any error. `readOnly` gives
- * one consistent snapshot and makes Postgres refuse any write.
+ * one consistent snapshot and makes Postgres refuse any write. `work` also gets the
+ * Sequelize transaction bound to the same connection, so models and raw SQL share it.
  */
-export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
+  options: { readOnly?: boolean } = {},
+): Promise<T> {
+  return inTransaction(pool, options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN', undefined, work);
+}
+
+/** The role tool transactions run as: row-level security applies to it, and it cannot turn it off (see the row-level-security migrations). */
+export const APP_ROLE = 'steward_app';
+
+/**
+ * A tool call's transaction: as withTransaction, and before `work` runs it becomes the application
+ * role with `steward.org_id` set to the caller's organisation, both transaction-local, so
+ * row-level security shows and accepts that organisation's rows only, even to a query that forgets its
+ * `org_id` filter. Both settings end with the transaction, so the pooled connection goes back clean.
+ */
+export async function withTenantTransaction<T>(
+  pool: pg.Pool,
+  orgId: string,
+  work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
+  options: { readOnly?: boolean } = {},
+): Promise<T> {
+  return inTransaction(pool, options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN', orgId, work);
+}
+
+async function inTransaction<T>(
+  pool: pg.Pool,
+  begin: string,
+  orgId: string | undefined,
+  work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query(options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
+    await client.query(begin);
+    if (orgId !== undefined) {
+      // One round trip; set_config(..., true) is SET LOCAL, and 'role' is the setting SET ROLE changes.
+      await client.query("SELECT set_config('role', $1, true), set_config('steward.org_id', $2, true)", [APP_ROLE, orgId]);
+    }
+    const transaction = bindConnection(client);
+    let result: T;
+    try {
+      result = await work(client, transaction);
+      await client.query('COMMIT');
+      unbindConnection(client, 'commit');
+    } finally {
+      unbindConnection(client, 'rollback');
+    }
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -1,28 +1,48 @@
 import type { Scope } from '../core/scopes';
-import { peopleTools } from './people/tools';
-import { platformTools } from './platform/tools';
+import { registeredModules } from './registry';
+import { toolsOf } from './module';
 import type { AnyTool } from './tool';
 
-const TOOLS: readonly AnyTool[] = [...platformTools, ...peopleTools];
-const BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+interface Catalogue {
+  tools: readonly AnyTool[];
+  byName: ReadonlyMap<string, AnyTool>;
+  modules: string[];
+}
+
+// Built on first use: platform tools read the catalogue, and the registry imports them.
+let built: Catalogue | undefined;
+function catalogue(): Catalogue {
+  // Rebuilt when a module was registered after the first build (tests of the kit register one).
+  if (!built || built.modules.length !== registeredModules().length) {
+    const modules = registeredModules();
+    const tools = modules.flatMap((module) => toolsOf(module, modules));
+    const byName = new Map<string, AnyTool>();
+    for (const tool of tools) {
+      if (byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
+      byName.set(tool.name, tool);
+    }
+    built = { tools, byName, modules: modules.map((module) => module.name) };
+  }
+  return built;
+}
 
 /** The single source for every surface: tools/list, manifests, search, inspect, session tools, counts. */
 export function allTools(): readonly AnyTool[] {
-  return TOOLS;
+  return catalogue().tools;
 }
 
 export function findTool(name: string): AnyTool | undefined {
-  return BY_NAME.get(name);
+  return catalogue().byName.get(name);
 }
 
-/** Module names in catalogue order; they double as MCP toolset names. */
+/** Module names in registry order; they double as MCP toolset names. */
 export function allModules(): string[] {
-  return [...new Set(TOOLS.map((tool) => tool.module))];
+  return catalogue().modules;
 }
 
 export function permittedTools(scopes: readonly Scope[]): AnyTool[] {
   const held = new Set(scopes);
-  return TOOLS.filter((tool) => held.has(tool.scope));
+  return catalogue().tools.filter((tool) => held.has(tool.scope));
 }
 
 /** Names of the tools a credential with these scopes may call. */

@@ -1,4 +1,5 @@
-import { allModules, allTools } from './catalogue';
+import type { Scope } from '../core/scopes';
+import { allModules, allTools, permittedTools } from './catalogue';
 import { inputSchemaOf, outputSchemaOf, type JsonSchema } from './schema';
 import type { AnyTool } from './tool';
 
@@ -73,6 +74,111 @@ export function parseToolsets(raw: unknown): { toolsets: string[] | 'all' | 'def
   if (names.includes('all')) return { toolsets: 'all', unknown: [] };
   const modules = new Set(allModules());
   return { toolsets: names.filter((n) => modules.has(n)), unknown: names.filter((n) => !modules.has(n)) };
+}
+
+/**
+ * A map that keeps at most `limit` entries, dropping the least recently used.
+ * Surface caches are keyed by what a caller controls (its scopes), so they must
+ * have a bound however many distinct keys callers send.
+ */
+export class BoundedCache<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error('BoundedCache limit must be a positive integer');
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      // Map keeps insertion order: re-inserting marks the entry most recently used.
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as K);
+  }
+
+  getOrCreate(key: K, make: () => V): V {
+    let value = this.get(key);
+    if (value === undefined) {
+      value = make();
+      this.set(key, value);
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/**
+ * How many scope sets each surface cache keeps. Real deployments see a handful
+ * (a few API-key profiles, the OAuth scope sets clients ask for); the bound only
+ * stops a client that mints many distinct sets from growing memory without end.
+ */
+export const SURFACE_CACHE_LIMIT = 128;
+
+const scopeKeyOf = (scopes: readonly Scope[]) => [...scopes].sort().join(' ');
+
+/** An MCP tool entry with what toolset filtering needs beside it. */
+interface ListedMcpTool {
+  module: string;
+  listed: boolean;
+  tool: ReturnType<typeof mcpToolOf>;
+}
+
+const mcpToolsCache = new BoundedCache<string, ListedMcpTool[]>(SURFACE_CACHE_LIMIT);
+
+/**
+ * MCP tools/list entries for a credential's scopes and the requested toolsets.
+ * Cached per scope set only, with toolsets applied to the cached array, so
+ * `?toolsets=` combinations (2^modules of them) never become cache keys.
+ */
+export function mcpToolsFor(scopes: readonly Scope[], toolsets: string[] | 'all' | 'default'): Array<ReturnType<typeof mcpToolOf>> {
+  const entries = mcpToolsCache.getOrCreate(scopeKeyOf(scopes), () => permittedTools(scopes)
+    .map((tool) => ({ module: tool.module, listed: tool.listed, tool: mcpToolOf(tool) })));
+  if (toolsets === 'all') return entries.map((entry) => entry.tool);
+  if (toolsets === 'default') return entries.filter((entry) => entry.listed).map((entry) => entry.tool);
+  const wanted = new Set(toolsets);
+  return entries.filter((entry) => entry.listed || wanted.has(entry.module)).map((entry) => entry.tool);
+}
+
+/** Serialised `GET /api/agent/tools` bodies, per format and scope set: the same bytes every time, built once. */
+const bridgeListCache = new BoundedCache<string, string>(SURFACE_CACHE_LIMIT);
+
+export function bridgeToolsBodyFor(scopes: readonly Scope[], format: 'openai' | 'manifest'): string {
+  return bridgeListCache.getOrCreate(`${format}|${scopeKeyOf(scopes)}`, () => {
+    const tools = permittedTools(scopes);
+    if (format === 'openai') return JSON.stringify({ tools: tools.map(openAiFunctionOf) });
+    return JSON.stringify({ schemaVersion: '5', server: 'steward', counts: { permitted: tools.length, catalogue: catalogueCounts().tools }, tools: tools.map(manifestEntryOf) });
+  });
+}
+
+/** Entries held by the surface caches; tests use it to show they stay bounded. */
+export function surfaceCacheSizes(): { mcpTools: number; bridgeTools: number } {
+  return { mcpTools: mcpToolsCache.size, bridgeTools: bridgeListCache.size };
+}
+
+/**
+ * Converts every tool's schemas to JSON Schema now (about half a millisecond a
+ * tool), so the first tools/list or manifest after a start does not pay for all of them.
+ */
+export function precomputeSchemas(): void {
+  for (const tool of allTools()) {
+    inputSchemaOf(tool);
+    outputSchemaOf(tool);
+  }
 }
 
 export function catalogueCounts() {

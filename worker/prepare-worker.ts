@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { migrate } from '../db/migrate';
+import { prepareDatabase } from '../modules';
 import type { Pool } from '../db/pool';
 import { ensureWorkflowBundle } from './bundle';
 import { createStewardWorker } from './create-worker';
@@ -13,7 +13,7 @@ import { ensureSearchAttributes } from './search-attributes';
  * (STEWARD_WORKFLOW_BUNDLE names one to load instead of building it).
  */
 export async function prepareWorker(options: { pool: Pool; address: string; namespace: string; taskQueue: string }) {
-  await migrate(options.pool);
+  await prepareDatabase(options.pool);
   const connection = await Connection.connect({ address: options.address });
   try {
     await ensureSearchAttributes(connection, options.namespace);

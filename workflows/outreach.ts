@@ -1,20 +1,17 @@
 import {
-  ParentClosePolicy, allHandlersFinished, condition, defineQuery, defineUpdate, proxyActivities,
-  setHandler, startChild, upsertSearchAttributes,
+  ParentClosePolicy, allHandlersFinished, condition, proxyActivities, setHandler, startChild, upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ApprovalActivities, OutreachStep, SendOutcome } from '../activities/approval-activities';
+import { outreachDecisionUpdate, outreachStateQuery } from '../core/approval-messages';
 import {
-  SEND_NEEDS_REVIEW, mayDecideOutreach, outreachWorkflowId, type OutreachDecision, type OutreachState, type OutreachWorkflowInput,
+  SEND_NEEDS_REVIEW, mayDecideOutreach, outreachWorkflowId, type OutreachDecision, type OutreachItemRecord, type OutreachState,
+  type OutreachWorkflowInput,
 } from '../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import { errorBodyOf, stewardFailure } from './failures';
 
-type OutreachItem = OutreachStep['item'];
-
-/** A decision on an outreach item: approve (naming the content version seen), edit, decline or cancel. */
-export const outreachDecisionUpdate = defineUpdate<OutreachItem, [OutreachDecision]>('outreachDecision');
-export const outreachStateQuery = defineQuery<{ state: OutreachState; item: OutreachItem }>('outreachState');
+type OutreachItem = OutreachItemRecord;
 
 const records = proxyActivities<ApprovalActivities>({
   startToCloseTimeout: '30 seconds',

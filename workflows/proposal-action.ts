@@ -1,7 +1,7 @@
 import { executeChild } from '@temporalio/workflow';
-import { proposalActionWorkflowId, workflowTypeForTool, type ProposalExecution } from '../core/approvals';
+import { proposalActionWorkflowId, type ProposalExecution } from '../core/approvals';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
-import type { ToolPlan } from '../core/tool-plan';
+import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { errorBodyOf } from './failures';
 
 /**
@@ -11,7 +11,7 @@ import { errorBodyOf } from './failures';
 export async function executeProposalAction(orgId: string, proposalId: string, plan: ToolPlan, actor: string): Promise<ProposalExecution> {
   const workflowId = proposalActionWorkflowId(orgId, proposalId);
   try {
-    const result = await executeChild(workflowTypeForTool(plan.tool), {
+    const result = await executeChild(workflowTypeForPlan(plan), {
       workflowId,
       args: [plan],
       typedSearchAttributes: [

@@ -1,7 +1,8 @@
 import {
-  allHandlersFinished, condition, defineQuery, defineUpdate, proxyActivities, setHandler, upsertSearchAttributes,
+  allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { ApprovalActivities } from '../activities/approval-activities';
+import { decideProposalUpdate, proposalStateQuery } from '../core/approval-messages';
 import {
   mayDecideProposals, type ProposalDecision, type ProposalDecisionResult,
   type ProposalSnapshot, type ProposalWorkflowInput,
@@ -9,10 +10,6 @@ import {
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import { stewardFailure } from './failures';
 import { executeProposalAction } from './proposal-action';
-
-/** approve or reject; the answer is definite: executed with its outcome, or refused with the reason. */
-export const decideProposalUpdate = defineUpdate<ProposalDecisionResult, [ProposalDecision]>('decideProposal');
-export const proposalStateQuery = defineQuery<ProposalSnapshot>('proposalState');
 
 const records = proxyActivities<ApprovalActivities>({
   startToCloseTimeout: '30 seconds',
@@ -77,7 +74,9 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
     await records.decideProposalRecord(input.orgId, state.id, 'approved', userId, decision.reason ?? null);
     state.status = 'approved';
     setStatus();
-    const plan = decision.plan!;
+    // The approver's plan supplies the credential and policy; the arguments are always the ones
+    // proposed (whose hash the decision was checked against), never whatever the update carried.
+    const plan = { ...decision.plan!, args: state.action.args, argsHash: state.action.argsHash };
     const execution = await executeProposalAction(input.orgId, state.id, plan, plan.principal.userId);
     await records.recordProposalExecution(input.orgId, state.id, execution);
     outcome = { proposalId: state.id, status: 'approved', execution };

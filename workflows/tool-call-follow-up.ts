@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ApprovalActivities } from '../activities/approval-activities';
-import { TOOL_FOLLOW_UPS, automationIdOfResult, outreachIdsOfResult } from '../core/approvals';
-import type { ToolPlan } from '../core/tool-plan';
+import { automationIdOfResult, outreachIdsOfResult } from '../core/approvals';
+import { followUpOf, type ToolPlan } from '../core/tool-plan';
 import { startOutreachChild } from './outreach';
 import { toolCallWorkflow } from './tool-call';
 
@@ -11,20 +11,21 @@ const { syncAgentSchedules, syncAutomationSchedule } = proxyActivities<ApprovalA
 });
 
 /**
- * A tool call with one durable step after it: new outreach items get their
- * approval workflow, agent and automation changes get their schedule brought in
- * line. Being one workflow, the step happens even if a process dies in between.
+ * A tool call with one durable step after it, the one its plan's policy names
+ * (declared as `followUp` on the tool): new outreach items get their approval
+ * workflow, agent and automation changes get their schedule brought in line.
+ * Being one workflow, the step happens even if a process dies in between.
  */
 export async function toolCallWithFollowUpWorkflow(plan: ToolPlan): Promise<unknown> {
   const result = await toolCallWorkflow(plan);
   const orgId = plan.principal.orgId;
-  switch (TOOL_FOLLOW_UPS[plan.tool]) {
+  const followUp = followUpOf(plan);
+  switch (followUp?.kind) {
     case 'start_outreach':
       for (const itemId of outreachIdsOfResult(result)) await startOutreachChild(orgId, itemId);
       break;
     case 'sync_agent_schedules':
-      // Listing only makes sure the schedules exist; changing autonomy brings them all in line.
-      await syncAgentSchedules(orgId, plan.tool === 'platform_list_agents');
+      await syncAgentSchedules(orgId, followUp.ifMissing);
       break;
     case 'sync_automation_schedule': {
       const automationId = automationIdOfResult(result);

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { ToolPlan } from '../core/tool-plan';
 import type { ToolActivities } from '../activities/tool-activities';
 
@@ -8,6 +8,12 @@ const { checkAllowance, runTool, recordUsage, syncTimeline } = proxyLocalActivit
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 10 },
 });
 
+/**
+ * Runs started before runTool took over the allowance check and the timeline sync
+ * scheduled them as local activities of their own; their histories must still replay.
+ */
+const ALLOWANCE_AND_TIMELINE_IN_RUN_TOOL = 'allowance-and-timeline-in-run-tool';
+
 /** Re-throws an activity's typed failure as the workflow's own, so callers see the stable code directly. */
 function unwrap(error: unknown): never {
   if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) throw error.cause;
@@ -15,15 +21,18 @@ function unwrap(error: unknown): never {
 }
 
 /**
- * One tool call: allowance check (metered tools) → the operation → usage recorded
- * once (keyed by this workflow's id) → care-timeline sync → the result.
+ * One tool call: the operation (for metered tools with its allowance check under a
+ * lock, for timeline tools with its care-timeline entries, all in one transaction)
+ * → usage recorded once (keyed by this workflow's id) → the result.
  */
 export async function toolCallWorkflow(plan: ToolPlan): Promise<unknown> {
   try {
-    if (plan.policy.meter) await checkAllowance(plan);
+    // Only plans whose command sequence changed ask, so plain reads record no patch marker.
+    const inOneStep = plan.policy.meter || plan.policy.timeline ? patched(ALLOWANCE_AND_TIMELINE_IN_RUN_TOOL) : true;
+    if (!inOneStep && plan.policy.meter) await checkAllowance(plan);
     const result = await runTool(plan);
     if (plan.policy.meter) await recordUsage(plan);
-    if (plan.policy.timeline) await syncTimeline(plan, result);
+    if (!inOneStep && plan.policy.timeline) await syncTimeline(plan, result);
     return result;
   } catch (error) {
     unwrap(error);

@@ -1,7 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { StewardError } from '../../core/errors';
-import { permittedTools } from '../../modules/catalogue';
-import { catalogueCounts, manifestEntryOf, openAiFunctionOf } from '../../modules/surfaces';
+import { bridgeToolsBodyFor } from '../../modules/surfaces';
 import { statusOf, toErrorBody } from '../errors';
 import { principalOf } from '../middleware/auth';
 import type { ToolCaller } from '../tool-caller';
@@ -11,16 +10,13 @@ export function agentBridgeRouter(caller: ToolCaller, auth: express.RequestHandl
   const router = express.Router();
 
   router.get('/api/agent/tools', ...auth, (req: Request, res: Response) => {
-    const tools = permittedTools(principalOf(req).scopes);
-    if (req.query.format === 'manifest') {
-      res.json({ schemaVersion: '5', server: 'steward', counts: { permitted: tools.length, catalogue: catalogueCounts().tools }, tools: tools.map(manifestEntryOf) });
-      return;
-    }
-    if (req.query.format !== undefined && req.query.format !== 'openai') {
+    const format = req.query.format ?? 'openai';
+    if (format !== 'openai' && format !== 'manifest') {
       res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'format must be openai (default) or manifest' } });
       return;
     }
-    res.json({ tools: tools.map(openAiFunctionOf) });
+    // The body depends only on the scopes and the format, so it is serialised once per scope set (bounded cache).
+    res.type('application/json').send(bridgeToolsBodyFor(principalOf(req).scopes, format));
   });
 
   router.post('/api/agent/invoke', ...auth, async (req: Request, res: Response) => {

@@ -1,31 +1,35 @@
 import express, { type Request, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalWaitOptions } from '../approvals';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { APPROVAL_ROUTES } from '../../core/approvals';
-import { StewardError } from '../../core/errors';
+import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
 import { approvalTaskStore, taskIdFor } from './tasks';
+import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
 import { hasScope, type Principal } from '../../core/principal';
-import { permittedTools } from '../../modules/catalogue';
-import { mcpToolOf, parseToolsets, selectTools } from '../../modules/surfaces';
+import { findTool } from '../../modules/catalogue';
+import { mcpToolsFor, parseToolsets, precomputeSchemas } from '../../modules/surfaces';
+import { taskOf } from '../../modules/tool';
 import { toErrorBody } from '../errors';
 import { principalOf } from '../middleware/auth';
 import type { ToolCaller } from '../tool-caller';
 
 export const SERVER_INFO = { name: 'steward', version: '0.1.0' };
 
-/** tools/list depends only on scopes and toolsets, so it is built once per combination. */
-const listCache = new Map<string, Tool[]>();
-function toolsListFor(principal: Principal, toolsets: ReturnType<typeof parseToolsets>['toolsets']): Tool[] {
-  const key = `${[...principal.scopes].sort().join(' ')}|${Array.isArray(toolsets) ? [...toolsets].sort().join(',') : toolsets}`;
-  let tools = listCache.get(key);
-  if (!tools) {
-    tools = selectTools(permittedTools(principal.scopes), toolsets).map(mcpToolOf) as Tool[];
-    listCache.set(key, tools);
-  }
-  return tools;
+/**
+ * A Server otherwise builds its own Ajv instance (all formats, about half a millisecond)
+ * for every POST, though it only validates elicitation answers, which Steward never asks for.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+type Toolsets = ReturnType<typeof parseToolsets>['toolsets'];
+
+/** tools/list depends only on scopes and toolsets; entries are cached per scope set (bounded), see mcpToolsFor. */
+function toolsListFor(principal: Principal, toolsets: Toolsets): Tool[] {
+  return mcpToolsFor(principal.scopes, toolsets) as Tool[];
 }
 
 function successResult(result: unknown): CallToolResult {
@@ -39,6 +43,24 @@ function successResult(result: unknown): CallToolResult {
 function errorResult(error: unknown): CallToolResult {
   const body = toErrorBody(error);
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }] };
+}
+
+/**
+ * A task-mode call that fails before any task exists has no task to carry its
+ * error, and the SDK refuses any other result for a task call: it becomes a
+ * JSON-RPC error whose data keeps Steward's error body (code, message, hint),
+ * -32602 when the caller can correct the call and -32603 when the fault is ours.
+ */
+function taskCallError(error: unknown): McpError {
+  const body = toErrorBody(error);
+  const code = httpStatusFor(body.code) >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+  return new McpError(code, body.message, { error: body });
+}
+
+/** A tool that does not exist is a protocol error (the request names nothing callable), not a tool result. */
+function unknownToolError(name: string): McpError {
+  const error = new StewardError('unknown_tool', `There is no tool named ${quoteInput(name)}`, { hint: 'Find tools with platform_search_tools or platform_list_tools.' });
+  return new McpError(ErrorCode.InvalidParams, error.message, { error: error.toBody() });
 }
 
 function idempotencyKeyOf(req: Request, meta: Record<string, unknown> | undefined): string | undefined {
@@ -64,16 +86,22 @@ function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: Ser
   return {
     approvalWaitMs,
     progressIntervalMs: Number(process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS ?? 2000),
-    onProgress: (p) => send({ method: 'notifications/progress', params: { progressToken, progress: p.elapsedMs, total: p.budgetMs, message: p.message } })
-      .catch(() => undefined),
+    // The same wait also goes out as a log message, for clients that show the logging capability's messages rather than progress.
+    onProgress: (p) => Promise.all([
+      send({ method: 'notifications/progress', params: { progressToken, progress: p.elapsedMs, total: p.budgetMs, message: p.message } }),
+      send({ method: 'notifications/message', params: { level: 'info', logger: 'steward.approvals', data: { message: p.message, elapsedMs: p.elapsedMs, budgetMs: p.budgetMs } } }),
+    ]).then(() => undefined, () => undefined),
   };
 }
 
-/** Tools whose result can wait on a person: they may run as MCP tasks (tools/call with `task`). */
-const TASK_TOOLS = new Set([...Object.entries(APPROVAL_ROUTES).filter(([, route]) => route.kind === 'gated').map(([name]) => name), 'people_create_outreach']);
+/** How a tool runs as an MCP task (tools/call with `task`), if its result can wait on a person: declared on the tool value. */
+function taskOfName(name: string) {
+  const tool = findTool(name);
+  return tool && taskOf(tool);
+}
 
 function withTaskSupport(tools: Tool[]): Tool[] {
-  return tools.map((tool) => (TASK_TOOLS.has(tool.name) ? { ...tool, execution: { taskSupport: 'optional' as const } } : tool));
+  return tools.map((tool) => (taskOfName(tool.name) ? { ...tool, execution: { taskSupport: 'optional' as const } } : tool));
 }
 
 /**
@@ -81,23 +109,22 @@ function withTaskSupport(tools: Tool[]): Tool[] {
  * answers at once with a task whose id is the approval workflow's id; the
  * client polls tasks/get and fetches tasks/result once a person has decided.
  */
-async function callAsTask(caller: ToolCaller, principal: Principal, name: string, args: unknown, key: string | undefined) {
-  if (!TASK_TOOLS.has(name) || !caller.approvals) {
+async function callAsTask(caller: ToolCaller, store: TaskStore | undefined, principal: Principal, name: string, args: unknown, key: string | undefined) {
+  const taskSpec = taskOfName(name);
+  if (!taskSpec || !caller.approvals || !store) {
     throw new McpError(ErrorCode.InvalidParams, `${name} does not run as a task; call it without "task"`);
   }
-  // The task is followed with tasks/get, which for a message needs people:read: refuse before anything is queued.
-  if (name === 'people_create_outreach' && !hasScope(principal, 'people:read')) {
-    throw new McpError(ErrorCode.InvalidParams, `${name} runs as a task only for a credential holding people:read; call it without "task"`);
+  // The task is followed with tasks/get, which may need a scope of its own: refuse before anything is queued.
+  if (taskSpec.followScope && !hasScope(principal, taskSpec.followScope)) {
+    throw new McpError(ErrorCode.InvalidParams, `${name} runs as a task only for a credential holding ${taskSpec.followScope}; call it without "task"`);
   }
-  const store = approvalTaskStore(caller.approvals.pool, principal);
   let details: Record<string, unknown> | undefined;
   try {
-    const taskArgs = name === 'people_create_outreach' ? { ...(args as Record<string, unknown>), awaitDecision: true } : args;
+    const taskArgs = taskSpec.argsForTask ? taskSpec.argsForTask(args as Record<string, unknown>) : args;
     const result = await caller.call(principal, name, taskArgs, { idempotencyKey: key, approvalWaitMs: 0 });
-    const item = (result as { item?: { id?: string } }).item;
-    details = item?.id ? { outreachId: item.id } : undefined;
+    details = taskSpec.pendingOf?.(result);
   } catch (error) {
-    if (!(error instanceof StewardError) || error.code !== 'approval_required') return errorResult(error);
+    if (!(error instanceof StewardError) || error.code !== 'approval_required') throw taskCallError(error);
     details = error.details;
   }
   const taskId = taskIdFor(details);
@@ -106,17 +133,21 @@ async function callAsTask(caller: ToolCaller, principal: Principal, name: string
   return { task };
 }
 
-function buildServer(req: Request, principal: Principal, caller: ToolCaller): Server {
+function buildServer(req: Request, principal: Principal, caller: ToolCaller, toolsets: Toolsets): Server {
+  // One task store per request, shared by the SDK's tasks/* handlers and by tools/call with `task`.
+  const taskStore = caller.approvals ? approvalTaskStore(caller.approvals.pool, principal) : undefined;
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, ...(caller.approvals ? { tasks: { requests: { tools: { call: {} } } } } : {}) },
+    // logging: the SDK answers logging/setLevel; as every POST gets a fresh server, a level lasts only for its own request.
+    capabilities: { tools: { listChanged: false }, logging: {}, ...(caller.approvals ? { tasks: { requests: { tools: { call: {} } } } } : {}) },
     instructions: 'Steward runs a church or nonprofit. Start with platform_overview, find tools with platform_search_tools, and call them directly.',
-    ...(caller.approvals ? { taskStore: approvalTaskStore(caller.approvals.pool, principal) } : {}),
+    ...(taskStore ? { taskStore } : {}),
+    jsonSchemaValidator: SCHEMA_VALIDATOR,
   });
-  const { toolsets } = parseToolsets(req.query.toolsets);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: withTaskSupport(toolsListFor(principal, toolsets)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;
-    if (request.params.task) return callAsTask(caller, principal, request.params.name, request.params.arguments ?? {}, idempotencyKeyOf(req, meta));
+    if (!findTool(request.params.name)) throw unknownToolError(request.params.name);
+    if (request.params.task) return callAsTask(caller, taskStore, principal, request.params.name, request.params.arguments ?? {}, idempotencyKeyOf(req, meta));
     try {
       const key = idempotencyKeyOf(req, meta);
       return successResult(await caller.call(principal, request.params.name, request.params.arguments ?? {}, {
@@ -129,20 +160,39 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller): Se
   return server;
 }
 
+/** Whether any message of a POST carries a progressToken (then progress notifications are streamed as SSE). */
+function asksForProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta !== undefined && meta !== null && typeof meta === 'object' && meta.progressToken !== undefined;
+  });
+}
+
 /**
  * Stateless streamable HTTP: every POST gets a fresh server and transport, so
  * any API replica can answer any request and nothing is kept between them.
  */
 export function mcpRouter(caller: ToolCaller, auth: express.RequestHandler[]) {
+  // Now rather than on the first tools/list: converting every tool's schemas takes about half a millisecond a tool.
+  precomputeSchemas();
   const router = express.Router();
-  router.post('/api/mcp', ...auth, async (req: Request, res: Response) => {
-    const { unknown } = parseToolsets(req.query.toolsets);
+  router.post('/api/mcp', mcpBodyParser, ...auth, async (req: Request, res: Response) => {
+    const protocolVersion = req.headers['mcp-protocol-version'];
+    const refused = bodyErrorOf(req) ?? envelopeRefusal(req.body, typeof protocolVersion === 'string' ? protocolVersion : undefined);
+    if (refused) {
+      res.status(refused.status).json(refused.body);
+      return;
+    }
+    const { toolsets, unknown } = parseToolsets(req.query.toolsets);
     if (unknown.length > 0) {
       res.status(400).json({ jsonrpc: '2.0', error: { code: -32602, message: `Unknown toolsets: ${unknown.join(', ')}` }, id: null });
       return;
     }
-    const server = buildServer(req, principalOf(req), caller);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = buildServer(req, principalOf(req), caller, toolsets);
+    // A plain JSON answer unless the client asked for progress, the only thing this server
+    // streams during a request: the event-stream machinery costs more than the call's own HTTP work.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(req.body) });
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -23,7 +23,7 @@ export const TASK_POLL_INTERVAL_MS = Number(process.env.STEWARD_MCP_TASK_POLL_MS
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const TASK_ID = new RegExp(`^(proposal|outreach)-(${UUID})$`, 'i');
 
-/** Tools whose result waits for a person, and so may run as a task. */
+/** The task (approval workflow) id named by a task call's approval_required details, or by its tool's `task.pendingOf`. */
 export function taskIdFor(details: Record<string, unknown> | undefined): string | undefined {
   if (typeof details?.proposalId === 'string') return proposalWorkflowId(details.proposalId);
   if (typeof details?.outreachId === 'string') return outreachWorkflowId(details.outreachId);

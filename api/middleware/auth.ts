@@ -40,9 +40,26 @@ export function createTokenVerifier(pool: Pool, oauth?: OAuthTokenVerifier): OAu
   };
 }
 
+/**
+ * Query parameter names that look like a credential, compared without case or separators, so
+ * `access_token`, `Access-Token` and `accessToken` are one name. Refusing the whole family (rather
+ * than only the names we would read) means a client that put its key in the URL learns at once,
+ * instead of being answered 401 as if it had sent nothing while the key sits in logs.
+ */
+const CREDENTIAL_NAME = /token|apikey|secret|password|credential|bearer|authorization|^auth$|^key$|^sessionid$/;
+
+function credentialInQuery(query: Request['query']): boolean {
+  return Object.entries(query).some(([name, value]) => {
+    if (CREDENTIAL_NAME.test(name.toLowerCase().replace(/[^a-z0-9]/g, ''))) return true;
+    // Whatever the parameter is called, a value shaped like one of our API keys or a JWT is a credential.
+    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+    return values.some((v) => looksLikeApiKey(v) || JWT_SHAPE.test(v) || /^bearer\s/i.test(v));
+  });
+}
+
 /** Credentials belong in the Authorization header; a URL ends up in logs and browser history. */
 function refuseQueryCredentials(req: Request, res: Response, next: NextFunction): void {
-  if ('access_token' in req.query || 'api_key' in req.query || 'apiKey' in req.query) {
+  if (credentialInQuery(req.query)) {
     res.status(400).json({ error: 'invalid_request', error_description: 'Send credentials in the Authorization header, never in the URL' });
     return;
   }
@@ -64,19 +81,14 @@ export function principalOf(req: Request): Principal {
   return principal;
 }
 
-/** Finds the scope refusal a tool call would meet, without starting anything. */
+/** Finds the scope refusal a tool call would meet, without starting anything (and without parsing its arguments). */
 export interface ScopeResolver {
-  resolve(principal: Principal, toolName: string, rawArgs: unknown): unknown;
+  scopeRefusal(principal: Principal, toolName: string, rawArgs: unknown): StewardError | undefined;
 }
 
 function scopeRefusal(resolver: ScopeResolver, principal: Principal, toolName: unknown, args: unknown): StewardError | undefined {
   if (typeof toolName !== 'string') return undefined;
-  try {
-    resolver.resolve(principal, toolName, args ?? {});
-    return undefined;
-  } catch (error) {
-    return error instanceof StewardError && error.code === 'insufficient_scope' ? error : undefined;
-  }
+  return resolver.scopeRefusal(principal, toolName, args ?? {});
 }
 
 /** RFC 6750 3: quoted-string values may not contain a bare quote or backslash. */

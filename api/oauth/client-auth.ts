@@ -18,6 +18,25 @@ function basicCredentials(header: string): { id: string; secret: string } | null
   }
 }
 
+/** The challenge RFC 6749 5.2 asks for when a client that authenticated through the Authorization header fails. */
+export const BASIC_CHALLENGE = 'Basic realm="steward", charset="UTF-8"';
+
+/**
+ * The SDK answers every failed client authentication 400. That is right for credentials in the body,
+ * but a client that used the Authorization header must get 401 with a Basic challenge (RFC 6749 5.2),
+ * whichever check failed (unknown client_id, wrong or expired secret), so its invalid_client answers
+ * are upgraded on the way out rather than each check being repeated here.
+ */
+function answerBasicFailuresWith401(res: Response): void {
+  const json = res.json.bind(res);
+  res.json = (body?: unknown) => {
+    if (body && typeof body === 'object' && (body as { error?: unknown }).error === 'invalid_client') {
+      res.status(401).set('WWW-Authenticate', BASIC_CHALLENGE);
+    }
+    return json(body);
+  };
+}
+
 /**
  * Runs before the SDK's token and revocation handlers. It accepts
  * client_secret_basic as well as client_secret_post, and replaces the presented
@@ -34,6 +53,7 @@ export function clientAuthentication() {
       const body = req.body as Record<string, unknown>;
       const header = req.headers.authorization;
       if (header?.startsWith('Basic ')) {
+        answerBasicFailuresWith401(res);
         const credentials = basicCredentials(header);
         if (!credentials) return oauthError(res, 401, 'invalid_client', 'Malformed Basic credentials');
         if (body.client_secret !== undefined) return oauthError(res, 400, 'invalid_request', 'Use one client authentication method, not both');

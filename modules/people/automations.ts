@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AUTOMATION_TYPES, OUTREACH_CHANNELS, type AutomationType, type OutreachChannel } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
+import { fn } from 'sequelize';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import type { OrgSettings } from '../tool';
 import { RESTRICTED_NOTE_REMOVAL, visibleNoteSql } from './notes';
 import {
   consentRefusal, createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
 } from './outreach';
 import { displayNameOf } from './contacts';
+import { PastoralAutomation } from './models';
 
 /**
  * Pastoral automations (welfare_check, encouragement, grief_support): each has
@@ -36,19 +39,15 @@ export const automationSchema = z.object({
 }).strict();
 export type Automation = z.infer<typeof automationSchema>;
 
-interface AutomationRow {
-  id: string; name: string; automation_type: AutomationType; channel: OutreachChannel; subject_template: string | null; body_template: string;
-  enabled: boolean; interval_hours: number; days_without_contact: number; target_tag: string | null; max_items_per_run: number;
-  last_run_at: Date | null; last_run_status: string | null; last_run_generated: number | null; created_at: Date; updated_at: Date;
-}
-
-function toAutomation(row: AutomationRow): Automation {
+function automationView(automation: PastoralAutomation): Automation {
+  // Type and channel hold only their enums (CHECK constraints), which the model types as text.
   return {
-    id: row.id, name: row.name, type: row.automation_type, channel: row.channel, subjectTemplate: row.subject_template,
-    bodyTemplate: row.body_template, enabled: row.enabled, intervalHours: row.interval_hours, daysWithoutContact: row.days_without_contact,
-    targetTag: row.target_tag, maxItemsPerRun: row.max_items_per_run, lastRunAt: row.last_run_at?.toISOString() ?? null,
-    lastRunStatus: row.last_run_status, lastRunGenerated: row.last_run_generated,
-    createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
+    id: automation.id, name: automation.name, type: automation.automationType as AutomationType, channel: automation.channel as OutreachChannel,
+    subjectTemplate: automation.subjectTemplate, bodyTemplate: automation.bodyTemplate, enabled: automation.enabled,
+    intervalHours: automation.intervalHours, daysWithoutContact: automation.daysWithoutContact, targetTag: automation.targetTag,
+    maxItemsPerRun: automation.maxItemsPerRun, lastRunAt: automation.lastRunAt?.toISOString() ?? null,
+    lastRunStatus: automation.lastRunStatus, lastRunGenerated: automation.lastRunGenerated,
+    createdAt: automation.createdAt.toISOString(), updatedAt: automation.updatedAt.toISOString(),
   };
 }
 
@@ -85,8 +84,9 @@ export interface AutomationFields {
 }
 
 export async function getAutomation(db: Queryable, orgId: string, id: string): Promise<Automation | undefined> {
-  const row = await queryOne<AutomationRow>(db, 'SELECT * FROM pastoral_automations WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, id]);
-  return row && toAutomation(row);
+  // PastoralAutomation is paranoid: a removed automation is not found.
+  const automation = await withModels(db, (transaction) => PastoralAutomation.findOne({ where: { orgId, id }, transaction }));
+  return automation ? automationView(automation) : undefined;
 }
 
 export async function requireAutomation(db: Queryable, orgId: string, id: string): Promise<Automation> {
@@ -96,8 +96,10 @@ export async function requireAutomation(db: Queryable, orgId: string, id: string
 }
 
 export async function listAutomations(db: Queryable, orgId: string): Promise<Automation[]> {
-  const rows = await queryRows<AutomationRow>(db, 'SELECT * FROM pastoral_automations WHERE org_id = $1 AND deleted_at IS NULL ORDER BY created_at, id', [orgId]);
-  return rows.map(toAutomation);
+  const automations = await withModels(db, (transaction) => PastoralAutomation.findAll({
+    where: { orgId }, order: [['createdAt', 'ASC'], ['id', 'ASC']], transaction,
+  }));
+  return automations.map(automationView);
 }
 
 export async function createAutomation(
@@ -109,20 +111,14 @@ export async function createAutomation(
   const body = input.bodyTemplate ?? defaults.body;
   validateContent(channel, subject, body);
   const id = randomUUID();
-  await db.query(`
-    INSERT INTO pastoral_automations (id, org_id, name, automation_type, channel, subject_template, body_template, enabled, interval_hours,
-      days_without_contact, target_tag, max_items_per_run, created_by_user_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [id, orgId, input.name, input.type, channel, subject, body, input.enabled ?? true, input.intervalHours ?? 24,
-      input.daysWithoutContact ?? 180, input.targetTag !== undefined ? input.targetTag : defaults.targetTag, input.maxItemsPerRun ?? 25, userId]);
+  await withModels(db, (transaction) => PastoralAutomation.create({
+    id, orgId, name: input.name, automationType: input.type, channel, subjectTemplate: subject, bodyTemplate: body,
+    enabled: input.enabled ?? true, intervalHours: input.intervalHours ?? 24, daysWithoutContact: input.daysWithoutContact ?? 180,
+    targetTag: input.targetTag !== undefined ? input.targetTag : defaults.targetTag, maxItemsPerRun: input.maxItemsPerRun ?? 25,
+    createdByUserId: userId,
+  }, { transaction }));
   return (await getAutomation(db, orgId, id))!;
 }
-
-const COLUMNS: Record<keyof AutomationFields, string> = {
-  name: 'name', type: 'automation_type', channel: 'channel', subjectTemplate: 'subject_template', bodyTemplate: 'body_template',
-  enabled: 'enabled', intervalHours: 'interval_hours', daysWithoutContact: 'days_without_contact', targetTag: 'target_tag',
-  maxItemsPerRun: 'max_items_per_run',
-};
 
 export async function updateAutomation(db: Queryable, orgId: string, id: string, changes: AutomationFields): Promise<{ automation: Automation; changedFields: string[] }> {
   const current = await requireAutomation(db, orgId, id);
@@ -132,22 +128,27 @@ export async function updateAutomation(db: Queryable, orgId: string, id: string,
     body: changes.bodyTemplate ?? current.bodyTemplate,
   };
   validateContent(next.channel, next.subject, next.body);
-  const sets: string[] = [];
-  const values: unknown[] = [orgId, id];
+  // Every field is the model attribute of the same name, except `type` (automationType). Only fields given change.
+  const values: Record<string, unknown> = {};
   const changedFields: string[] = [];
   for (const [field, value] of Object.entries(changes) as Array<[keyof AutomationFields, unknown]>) {
     if (value === undefined) continue;
-    values.push(value);
-    sets.push(`${COLUMNS[field]} = $${values.length}`);
+    values[field === 'type' ? 'automationType' : field] = value;
     changedFields.push(field);
   }
-  if (sets.length > 0) await db.query(`UPDATE pastoral_automations SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2`, values);
+  if (changedFields.length > 0) {
+    // updated_at is the model's DEFAULT, the database's now(); the row was found live just above.
+    await withModels(db, (transaction) => PastoralAutomation.update(values, { where: { orgId, id }, paranoid: false, transaction }));
+  }
   return { automation: (await getAutomation(db, orgId, id))!, changedFields };
 }
 
 export async function removeAutomation(db: Queryable, orgId: string, id: string): Promise<void> {
   await requireAutomation(db, orgId, id);
-  await db.query('UPDATE pastoral_automations SET deleted_at = now(), enabled = false, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id]);
+  // Not destroy(): it would stamp deleted_at from this process's clock and leave enabled and updated_at as they were.
+  await withModels(db, (transaction) => PastoralAutomation.update({ deletedAt: fn('now'), enabled: false }, {
+    where: { orgId, id }, paranoid: false, transaction,
+  }));
 }
 
 export async function duplicateAutomation(db: Queryable, orgId: string, id: string, userId: string | null, name?: string): Promise<Automation> {
@@ -160,8 +161,10 @@ export async function duplicateAutomation(db: Queryable, orgId: string, id: stri
 }
 
 export async function recordAutomationRun(db: Queryable, orgId: string, id: string, status: string, generated: number): Promise<void> {
-  await db.query(`UPDATE pastoral_automations SET last_run_at = now(), last_run_status = $3, last_run_generated = $4 WHERE org_id = $1 AND id = $2`,
-    [orgId, id, status, generated]);
+  // A run is not an edit: updated_at stays (silent); a run that finishes after its automation was removed is still recorded.
+  await withModels(db, (transaction) => PastoralAutomation.update({ lastRunAt: fn('now'), lastRunStatus: status, lastRunGenerated: generated }, {
+    where: { orgId, id }, silent: true, paranoid: false, transaction,
+  }));
 }
 
 /** Timeline kinds that count as pastoral contact (notes, visits, outreach, prayer, grief care). */
@@ -180,13 +183,16 @@ export interface WelfareDueContact {
 /**
  * Live contacts with no pastoral contact (a note or a pastoral timeline entry)
  * for at least `days` days; someone never contacted counts from when they were added.
+ *
+ * `canSeeRestricted` has no default: every caller states whose view it computes. Without it, both who
+ * is due and the date reported come from visible contact only. Were membership to count a restricted
+ * note, varying `days` would find that note's age to the day, so being on the list or not would tell
+ * what the date itself may not.
  */
 export async function listWelfareDueContacts(
-  db: Queryable, orgId: string, options: { days: number; limit: number; tag?: string | null; canSeeRestricted?: boolean },
+  db: Queryable, orgId: string, options: { days: number; limit: number; tag?: string | null; canSeeRestricted: boolean },
 ): Promise<WelfareDueContact[]> {
-  // Who is due counts every note, so nobody in restricted care is approached again; what is reported
-  // (the date and days since) counts only what the caller may see, so it never dates a restricted note.
-  const canSee = options.canSeeRestricted ?? true;
+  const canSee = options.canSeeRestricted;
   const visible = visibleNoteSql('vn', canSee);
   const rows = await queryRows<{
     id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; phone: string | null;
@@ -211,10 +217,10 @@ export async function listWelfareDueContacts(
         AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM contact_tags ct JOIN tags tg ON tg.id = ct.tag_id AND tg.org_id = ct.org_id
                                           WHERE ct.org_id = c.org_id AND ct.contact_id = c.id AND lower(tg.name) = lower($4)))
     )
-    SELECT *, COALESCE(last_contact, created_at) AS since FROM last
-    WHERE COALESCE(last_contact, created_at) <= now() - make_interval(days => $2)
-    ORDER BY COALESCE(last_contact, created_at), id
-    LIMIT $3`, [orgId, options.days, options.limit, options.tag ?? null]);
+    SELECT * FROM last
+    WHERE COALESCE(CASE WHEN $5::boolean THEN last_contact ELSE last_visible END, created_at) <= now() - make_interval(days => $2)
+    ORDER BY COALESCE(CASE WHEN $5::boolean THEN last_contact ELSE last_visible END, created_at), id
+    LIMIT $3`, [orgId, options.days, options.limit, options.tag ?? null, canSee]);
   const now = Date.now();
   return rows.map((row) => ({
     contactId: row.id, name: displayNameOf(row), email: row.email, phone: row.phone,
@@ -223,12 +229,20 @@ export async function listWelfareDueContacts(
   }));
 }
 
+/**
+ * An automation's queue and each item's reason are read by anyone with people:read, so it works from what
+ * they may see: a contact whose only recent contact is a restricted note is due here, and a person decides on the item.
+ */
+const AUTOMATION_SEES_RESTRICTED = false;
+
 /** Contacts an automation is for: welfare checks by days without contact, the others by tag (or days when no tag is set). */
 async function targetsOf(db: Queryable, orgId: string, automation: Automation, limit: number): Promise<WelfareDueContact[]> {
   if (automation.type === 'welfare_check' || !automation.targetTag) {
-    return listWelfareDueContacts(db, orgId, { days: automation.daysWithoutContact, limit, tag: automation.type === 'welfare_check' ? automation.targetTag : null });
+    return listWelfareDueContacts(db, orgId, {
+      days: automation.daysWithoutContact, limit, tag: automation.type === 'welfare_check' ? automation.targetTag : null, canSeeRestricted: AUTOMATION_SEES_RESTRICTED,
+    });
   }
-  return listWelfareDueContacts(db, orgId, { days: 0, limit, tag: automation.targetTag });
+  return listWelfareDueContacts(db, orgId, { days: 0, limit, tag: automation.targetTag, canSeeRestricted: AUTOMATION_SEES_RESTRICTED });
 }
 
 export function reasonFor(type: AutomationType, contact: WelfareDueContact): string {

@@ -1,43 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
+import { fn } from 'sequelize';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { sequelize, withModels } from '../../db/sequelize';
 import type { OrgSettings } from '../tool';
 import { validateCustomFields } from './custom-fields';
 import { parseOrgDate, todayIso } from './dates';
 import type { AddressDerivation } from './postcodes';
-import type { Contact, ContactSummary } from './schemas';
+import { Contact as ContactModel, ContactStatusEvent } from './models';
+import type { Contact, ContactSummary, contactFields } from './schemas';
 import { openWelcomeFollowUp } from './welcome-desk';
+import { eraseDeclaredReferences } from './contact-refs';
 import { escapeLike } from '../../db/sql';
-
-/** Column for each camelCase contact field a caller can write. */
-const COLUMN: Record<string, string> = {
-  prefix: 'prefix', firstName: 'first_name', lastName: 'last_name', preferredName: 'preferred_name',
-  email: 'email', phone: 'phone', dateOfBirth: 'date_of_birth', gender: 'gender',
-  addressLine1: 'address_line1', addressLine2: 'address_line2', addressCity: 'address_city',
-  addressCounty: 'address_county', addressPostcode: 'address_postcode', addressCountry: 'address_country',
-  status: 'status', membershipStatus: 'membership_status', whatsappConsent: 'whatsapp_consent',
-  baptismDate: 'baptism_date', membershipDate: 'membership_date', anniversaryDate: 'anniversary_date',
-  customFields: 'custom_fields',
-};
 
 const DATE_FIELDS = ['dateOfBirth', 'baptismDate', 'membershipDate', 'anniversaryDate'] as const;
 
-export type ContactWrite = Partial<Record<keyof typeof COLUMN, unknown>>;
+/** The fields a caller can write: the tools' contactFields, each an attribute of the Contact model under the same name. */
+export type ContactWrite = Partial<Record<keyof typeof contactFields, unknown>>;
 
-interface ContactRow {
-  id: string; prefix: string | null; first_name: string | null; last_name: string | null; preferred_name: string | null;
-  email: string | null; phone: string | null; date_of_birth: string | null; gender: string | null;
-  address_line1: string | null; address_line2: string | null; address_city: string | null; address_county: string | null;
-  address_postcode: string | null; address_country: string | null; status: string; membership_status: string | null;
-  family_id: string | null; whatsapp_consent: boolean; baptism_date: string | null; membership_date: string | null;
-  anniversary_date: string | null; custom_fields: Record<string, string | number | boolean | null>;
-  created_at: Date; updated_at: Date; tags: string[] | null;
-}
-
+// A contact with its tag names, one statement: SQL, read into Contact models (`tags` rides along on each).
 const SELECT_CONTACT = `
   SELECT c.*, COALESCE((SELECT array_agg(t.name ORDER BY t.name) FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
                         WHERE ct.contact_id = c.id AND t.org_id = c.org_id), '{}') AS tags
   FROM contacts c`;
+
+function selectContacts(db: Queryable, rest: string, bind: unknown[]): Promise<ContactModel[]> {
+  return withModels(db, (transaction) => sequelize.query(`${SELECT_CONTACT} ${rest}`, { bind, transaction, model: ContactModel, mapToModel: true }));
+}
 
 export function displayNameOf(row: { preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }): string {
   const first = row.preferred_name ?? row.first_name;
@@ -45,18 +34,20 @@ export function displayNameOf(row: { preferred_name: string | null; first_name: 
   return name || row.email || 'Unnamed contact';
 }
 
-function toContact(row: ContactRow): Contact {
+function contactView(contact: ContactModel): Contact {
   return {
-    id: row.id,
-    displayName: displayNameOf(row),
-    prefix: row.prefix, firstName: row.first_name, lastName: row.last_name, preferredName: row.preferred_name,
-    email: row.email, phone: row.phone, dateOfBirth: row.date_of_birth, gender: row.gender,
-    addressLine1: row.address_line1, addressLine2: row.address_line2, addressCity: row.address_city,
-    addressCounty: row.address_county, addressPostcode: row.address_postcode, addressCountry: row.address_country,
-    status: row.status, membershipStatus: row.membership_status, familyId: row.family_id,
-    whatsappConsent: row.whatsapp_consent, baptismDate: row.baptism_date, membershipDate: row.membership_date,
-    anniversaryDate: row.anniversary_date, customFields: row.custom_fields ?? {}, tags: row.tags ?? [],
-    createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
+    id: contact.id,
+    displayName: displayNameOf({ preferred_name: contact.preferredName, first_name: contact.firstName, last_name: contact.lastName, email: contact.email }),
+    prefix: contact.prefix, firstName: contact.firstName, lastName: contact.lastName, preferredName: contact.preferredName,
+    email: contact.email, phone: contact.phone, dateOfBirth: contact.dateOfBirth, gender: contact.gender,
+    addressLine1: contact.addressLine1, addressLine2: contact.addressLine2, addressCity: contact.addressCity,
+    addressCounty: contact.addressCounty, addressPostcode: contact.addressPostcode, addressCountry: contact.addressCountry,
+    status: contact.status, membershipStatus: contact.membershipStatus, familyId: contact.familyId,
+    whatsappConsent: contact.whatsappConsent, baptismDate: contact.baptismDate, membershipDate: contact.membershipDate,
+    // Custom field values were checked against their definitions when written.
+    anniversaryDate: contact.anniversaryDate, customFields: (contact.customFields ?? {}) as Contact['customFields'],
+    tags: (contact.get('tags') as string[] | null) ?? [],
+    createdAt: contact.createdAt.toISOString(), updatedAt: contact.updatedAt.toISOString(),
   };
 }
 
@@ -92,8 +83,8 @@ function requireIdentity(contact: { email?: unknown; firstName?: unknown; lastNa
 }
 
 export async function getContact(db: Queryable, orgId: string, contactId: string): Promise<Contact | undefined> {
-  const row = await queryOne<ContactRow>(db, `${SELECT_CONTACT} WHERE c.org_id = $1 AND c.id = $2 AND c.deleted_at IS NULL`, [orgId, contactId]);
-  return row && toContact(row);
+  const [contact] = await selectContacts(db, 'WHERE c.org_id = $1 AND c.id = $2 AND c.deleted_at IS NULL', [orgId, contactId]);
+  return contact && contactView(contact);
 }
 
 export async function requireContact(db: Queryable, orgId: string, contactId: string): Promise<Contact> {
@@ -108,7 +99,7 @@ function digitsOf(phone: string): string {
   return phone.replace(/\D/g, '').slice(-10);
 }
 
-/** Live contacts that are probably the same person: same email, same phone digits, or same full name. */
+/** Live contacts that are probably the same person: same email, same phone digits, or same full name. SQL: every match compares through functions. */
 export async function findLikelyDuplicates(
   db: Queryable, orgId: string, probe: { email?: unknown; phone?: unknown; firstName?: unknown; lastName?: unknown }, excludeId?: string,
 ): Promise<Array<{ id: string; displayName: string; email: string | null; matchedOn: Array<'email' | 'phone' | 'name'> }>> {
@@ -117,7 +108,10 @@ export async function findLikelyDuplicates(
   const first = typeof probe.firstName === 'string' ? probe.firstName.toLowerCase() : null;
   const last = typeof probe.lastName === 'string' ? probe.lastName.toLowerCase() : null;
   if (!email && !phone && !(first && last)) return [];
-  const rows = await queryRows<ContactRow & { m_email: boolean; m_phone: boolean; m_name: boolean }>(db, `
+  const rows = await queryRows<{
+    id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
+    m_email: boolean; m_phone: boolean; m_name: boolean;
+  }>(db, `
     SELECT c.id, c.first_name, c.last_name, c.preferred_name, c.email,
       ($2::text IS NOT NULL AND lower(c.email) = $2) AS m_email,
       ($3::text IS NOT NULL AND right(regexp_replace(coalesce(c.phone, ''), '\\D', '', 'g'), 10) = $3) AS m_phone,
@@ -150,7 +144,7 @@ function applyDerivation(values: ContactWrite, derivation: AddressDerivation | u
 
 async function recordStatusChange(db: Queryable, orgId: string, contactId: string, from: string | null, to: string): Promise<void> {
   if (from === to) return;
-  await db.query('INSERT INTO contact_status_events (org_id, contact_id, from_status, to_status) VALUES ($1, $2, $3, $4)', [orgId, contactId, from, to]);
+  await withModels(db, (transaction) => ContactStatusEvent.create({ orgId, contactId, fromStatus: from, toStatus: to }, { transaction }));
 }
 
 export async function createContact(db: Queryable, org: OrgSettings, fields: ContactWrite, derivation?: AddressDerivation): Promise<Contact> {
@@ -158,15 +152,9 @@ export async function createContact(db: Queryable, org: OrgSettings, fields: Con
   if (fields.customFields) await validateCustomFields(db, org.id, fields.customFields as Record<string, unknown>);
   const values = applyDerivation(normaliseDates(fields, org), derivation);
   const id = randomUUID();
-  const columns = ['id', 'org_id'];
-  const params: unknown[] = [id, org.id];
-  for (const [field, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    columns.push(COLUMN[field]);
-    params.push(field === 'customFields' ? JSON.stringify(value) : value);
-  }
-  const placeholders = params.map((_, i) => `$${i + 1}`).join(', ');
-  await db.query(`INSERT INTO contacts (${columns.join(', ')}) VALUES (${placeholders})`, params);
+  // Only the fields given are written; the others take the table's defaults. Values were checked by the tool's schema.
+  const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  await withModels(db, (transaction) => ContactModel.create({ ...given, id, orgId: org.id } as ContactModel['_creationAttributes'], { transaction }));
   const contact = (await getContact(db, org.id, id))!;
   await recordStatusChange(db, org.id, id, null, contact.status);
   await openWelcomeFollowUp(db, org.id, contact, null);
@@ -178,30 +166,26 @@ export async function updateContact(
   db: Queryable, org: OrgSettings, contactId: string, fields: ContactWrite, derivation?: AddressDerivation,
 ): Promise<{ contact: Contact; changed: string[] }> {
   // Locked first, so concurrent updates record each consent change against the status it really replaced.
-  await db.query('SELECT 1 FROM contacts WHERE org_id = $1 AND id = $2 FOR UPDATE', [org.id, contactId]);
+  // paranoid: false, as the lock always took the row soft-deleted or not (requireContact then refuses a deleted one).
+  await withModels(db, (transaction) => ContactModel.findOne({ attributes: ['id'], where: { orgId: org.id, id: contactId }, paranoid: false, lock: true, transaction }));
   const before = await requireContact(db, org.id, contactId);
   if (fields.customFields) await validateCustomFields(db, org.id, fields.customFields as Record<string, unknown>);
   const values = applyDerivation(normaliseDates(fields, org), derivation);
-  const changed = Object.keys(values).filter((field) => values[field] !== undefined);
+  const changed = (Object.keys(values) as Array<keyof ContactWrite>).filter((field) => values[field] !== undefined);
   if (changed.length === 0) {
     throw new StewardError('validation_failed', 'Nothing to update: give at least one field besides contactId');
   }
   const merged = { ...before, ...values };
   requireIdentity(merged);
-  const sets: string[] = [];
-  const params: unknown[] = [org.id, contactId];
-  for (const field of changed) {
-    if (field === 'customFields' && values[field] === null) {
-      sets.push(`custom_fields = '{}'::jsonb`);
-      continue;
-    }
-    params.push(field === 'customFields' ? JSON.stringify(values[field]) : values[field]);
-    // Custom fields merge key by key (a null value removes that key), so one update never wipes the others.
-    sets.push(field === 'customFields'
-      ? `custom_fields = jsonb_strip_nulls(custom_fields || $${params.length}::jsonb)`
-      : `${COLUMN[field]} = $${params.length}`);
+  const changes: Record<string, unknown> = Object.fromEntries(changed.map((field) => [field, values[field]]));
+  if (changes.customFields !== undefined) {
+    // Custom fields merge key by key (a null value removes that key), so one update never wipes the others; null clears them all.
+    // Merged from `before`, read under the row lock taken above, so no concurrent write can come between.
+    const merged = { ...before.customFields, ...(changes.customFields as Record<string, unknown> | null ?? {}) };
+    changes.customFields = changes.customFields === null ? {} : Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
   }
-  await db.query(`UPDATE contacts SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL`, params);
+  // Contact is paranoid, so a deleted contact is not written; updated_at is the model's DEFAULT, the database's now().
+  await withModels(db, (transaction) => ContactModel.update(changes, { where: { orgId: org.id, id: contactId }, transaction }));
   const contact = await requireContact(db, org.id, contactId);
   await recordStatusChange(db, org.id, contactId, before.status, contact.status);
   await openWelcomeFollowUp(db, org.id, contact, before.membershipStatus);
@@ -209,12 +193,15 @@ export async function updateContact(
 }
 
 export async function deleteContact(db: Queryable, orgId: string, contactId: string, permanent: boolean): Promise<{ erasedNotes: number }> {
-  const row = await queryOne<{ id: string }>(db, 'SELECT id FROM contacts WHERE org_id = $1 AND id = $2 AND (deleted_at IS NULL OR $3)', [orgId, contactId, permanent]);
-  if (!row) throw new StewardError('not_found', `Contact ${contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
+  // Erasure reaches a contact already soft-deleted; a soft delete only a live one.
+  const found = await withModels(db, (transaction) => ContactModel.count({ where: { orgId, id: contactId }, paranoid: !permanent, transaction }));
+  if (!found) throw new StewardError('not_found', `Contact ${contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
   if (!permanent) {
-    await db.query('UPDATE contacts SET deleted_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, contactId]);
+    // Not destroy(): it would stamp deleted_at from this process's clock and leave updated_at; both are the database's now().
+    await withModels(db, (transaction) => ContactModel.update({ deletedAt: fn('now') }, { where: { orgId, id: contactId }, paranoid: false, transaction }));
     return { erasedNotes: 0 };
   }
+  // Erasure is SQL throughout: it reaches every module's tables and stored results.
   // Duplicates merged into this person are soft-deleted copies of the same details: they go too.
   const merged = await queryRows<{ merged_contact_id: string }>(db,
     'SELECT merged_contact_id FROM contact_merges WHERE org_id = $1 AND kept_contact_id = $2', [orgId, contactId]);
@@ -223,9 +210,10 @@ export async function deleteContact(db: Queryable, orgId: string, contactId: str
   return { erasedNotes };
 }
 
-/** Everything held about one contact id: the row, its notes, stored write results and decided proposals naming it. */
+/** Everything held about one contact id: the row, its notes, every module's declared references, stored write results and decided proposals naming it. */
 async function eraseRecordsOf(db: Queryable, orgId: string, contactId: string): Promise<number> {
   const notes = await db.query('DELETE FROM notes WHERE org_id = $1 AND contact_id = $2', [orgId, contactId]);
+  await eraseDeclaredReferences(db, orgId, contactId);
   await db.query('DELETE FROM contacts WHERE org_id = $1 AND id = $2', [orgId, contactId]);
   // Stored results of earlier writes about this person (kept for activity retries) would otherwise outlive the erasure.
   await db.query('DELETE FROM tool_call_results WHERE org_id = $1 AND strpos(result::text, $2) > 0', [orgId, contactId]);
@@ -278,9 +266,9 @@ export async function searchContacts(db: Queryable, orgId: string, query: string
       + CASE WHEN lower(c.last_name) = ${whole} OR lower(c.first_name) = ${whole} THEN 1 ELSE 0 END)`;
   }
   params.push(limit);
-  const rows = await queryRows<ContactRow>(db, `${SELECT_CONTACT} WHERE ${clauses.join(' AND ')}
+  const contacts = await selectContacts(db, `WHERE ${clauses.join(' AND ')}
     ORDER BY ${rank ? `${rank} DESC, ` : ''}lower(c.last_name) NULLS LAST, lower(c.first_name) NULLS LAST, c.created_at DESC LIMIT $${params.length}`, params);
-  return rows.map(toContact);
+  return contacts.map(contactView);
 }
 
 export async function listContacts(
@@ -291,11 +279,18 @@ export async function listContacts(
   const where = clauses.join(' AND ');
   const filtered = clauses.length > 2;
   const total = filtered ? (await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM contacts c WHERE ${where}`, params))?.n : undefined;
-  const rows = await queryRows<ContactRow>(db, `${SELECT_CONTACT} WHERE ${where}
+  const contacts = await selectContacts(db, `WHERE ${where}
     ORDER BY c.created_at DESC, c.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.limit, page.offset]);
-  return { contacts: rows.map(toContact), total };
+  return { contacts: contacts.map(contactView), total };
 }
 
+/** The contacts allowance is a standing count: the live contacts the organisation holds now. */
+export async function countLiveContacts(db: Queryable, orgId: string): Promise<number> {
+  // Contact is paranoid: live contacts only.
+  return withModels(db, (transaction) => ContactModel.count({ where: { orgId }, transaction }));
+}
+
+// A grouped count for reporting: SQL.
 export async function countContacts(db: Queryable, orgId: string): Promise<{ total: number; byStatus: Record<string, number> }> {
   const rows = await queryRows<{ status: string; n: number }>(db,
     'SELECT status, count(*)::int AS n FROM contacts WHERE org_id = $1 AND deleted_at IS NULL GROUP BY status', [orgId]);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import { displayNameOf, requireContact } from './contacts';
+import { CrmGroup as CrmGroupModel, CrmGroupMember } from './models';
 
 export const GROUP_STATUSES = ['active', 'archived', 'on-hold'] as const;
 
@@ -13,6 +15,7 @@ export interface CrmGroup {
   memberCount: number;
 }
 
+// The listing shape counts live members: SQL, as are the lower(name) lookups (see db/sequelize.ts on fn()).
 const GROUP_SELECT = `
   SELECT g.id, g.name, g.description, g.status,
     (SELECT count(*)::int FROM crm_group_members m JOIN contacts c ON c.id = m.contact_id AND c.deleted_at IS NULL WHERE m.group_id = g.id) AS "memberCount"
@@ -42,7 +45,10 @@ async function assertNameFree(db: Queryable, orgId: string, name: string, except
 export async function createGroup(db: Queryable, orgId: string, input: { name: string; description?: string; status?: CrmGroup['status'] }): Promise<CrmGroup> {
   await assertNameFree(db, orgId, input.name);
   const id = randomUUID();
-  await db.query('INSERT INTO crm_groups (id, org_id, name, description, status) VALUES ($1, $2, $3, $4, $5)', [id, orgId, input.name, input.description ?? null, input.status ?? 'active']);
+  await withModels(db, (transaction) => CrmGroupModel.create(
+    { id, orgId, name: input.name, description: input.description ?? null, status: input.status ?? 'active' },
+    { transaction },
+  ));
   return requireGroup(db, orgId, { groupId: id });
 }
 
@@ -52,18 +58,24 @@ export async function updateGroup(db: Queryable, orgId: string, input: { groupId
     throw new StewardError('validation_failed', 'Nothing to update: give name, description or status');
   }
   if (input.name) await assertNameFree(db, orgId, input.name, input.groupId);
-  await db.query(`UPDATE crm_groups SET name = COALESCE($3, name), status = COALESCE($4, status),
-      description = CASE WHEN $5 THEN $6 ELSE description END, updated_at = now() WHERE org_id = $1 AND id = $2`,
-    [orgId, input.groupId, input.name ?? null, input.status ?? null, input.description !== undefined, input.description ?? null]);
+  // Name and status change when given; description whenever given (null clears it). updated_at is set by the model (DEFAULT, now()).
+  const changes: Partial<Pick<CrmGroupModel, 'name' | 'status' | 'description'>> = {};
+  if (input.name != null) changes.name = input.name;
+  if (input.status != null) changes.status = input.status;
+  if (input.description !== undefined) changes.description = input.description;
+  await withModels(db, (transaction) => CrmGroupModel.update(changes, { where: { orgId, id: input.groupId }, transaction }));
   return requireGroup(db, orgId, { groupId: input.groupId });
 }
 
 /** Deletes the group and its memberships; the contacts themselves stay. */
 export async function deleteGroup(db: Queryable, orgId: string, groupId: string): Promise<{ group: CrmGroup; unlinkedMembers: number }> {
   const group = await requireGroup(db, orgId, { groupId });
-  const unlinked = await db.query('DELETE FROM crm_group_members WHERE org_id = $1 AND group_id = $2', [orgId, groupId]);
-  await db.query('DELETE FROM crm_groups WHERE org_id = $1 AND id = $2', [orgId, groupId]);
-  return { group, unlinkedMembers: unlinked.rowCount ?? 0 };
+  const unlinked = await withModels(db, async (transaction) => {
+    const members = await CrmGroupMember.destroy({ where: { orgId, groupId }, transaction });
+    await CrmGroupModel.destroy({ where: { orgId, id: groupId }, transaction });
+    return members;
+  });
+  return { group, unlinkedMembers: unlinked };
 }
 
 /** A contact by id or by email. */
@@ -80,6 +92,7 @@ export async function resolveContactRef(db: Queryable, orgId: string, ref: { con
 export async function addGroupMember(db: Queryable, orgId: string, groupRef: { groupId?: string; groupName?: string }, contactRef: { contactId?: string; email?: string }, role?: string) {
   const group = await requireGroup(db, orgId, groupRef);
   const contact = await resolveContactRef(db, orgId, contactRef);
+  // An upsert that reports whether it inserted: SQL.
   const result = await db.query(`INSERT INTO crm_group_members (id, org_id, group_id, contact_id, role) VALUES ($1, $2, $3, $4, $5)
     ON CONFLICT (group_id, contact_id) DO UPDATE SET role = COALESCE(EXCLUDED.role, crm_group_members.role) RETURNING (xmax = 0) AS inserted`,
     [randomUUID(), orgId, group.id, contact.id, role ?? null]);
@@ -89,8 +102,8 @@ export async function addGroupMember(db: Queryable, orgId: string, groupRef: { g
 export async function removeGroupMember(db: Queryable, orgId: string, groupRef: { groupId?: string; groupName?: string }, contactRef: { contactId?: string; email?: string }) {
   const group = await requireGroup(db, orgId, groupRef);
   const contact = await resolveContactRef(db, orgId, contactRef);
-  const result = await db.query('DELETE FROM crm_group_members WHERE org_id = $1 AND group_id = $2 AND contact_id = $3', [orgId, group.id, contact.id]);
-  if ((result.rowCount ?? 0) === 0) throw new StewardError('not_found', `${contact.displayName} is not a member of ${group.name}`);
+  const removed = await withModels(db, (transaction) => CrmGroupMember.destroy({ where: { orgId, groupId: group.id, contactId: contact.id }, transaction }));
+  if (removed === 0) throw new StewardError('not_found', `${contact.displayName} is not a member of ${group.name}`);
   return { groupId: group.id, contactId: contact.id };
 }
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import { RELATIONSHIP_WORDS } from './family-labels';
 import { isIsoDate } from './dates';
+import { CustomFieldDefinition as DefinitionModel } from './models';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
@@ -16,6 +18,7 @@ export interface CustomFieldDefinition {
   section: string | null;
 }
 
+// The listing joins each field's section and sorts by it: SQL.
 export async function listDefinitions(db: Queryable, orgId: string): Promise<CustomFieldDefinition[]> {
   return queryRows<CustomFieldDefinition>(db, `
     SELECT d.id, d.key, d.label, d.type, d.options, s.name AS section
@@ -35,19 +38,22 @@ export async function createDefinition(
   if (input.type === 'select' && !input.options?.length) {
     throw new StewardError('validation_failed', 'A select field needs options', { issues: [{ path: 'options', message: 'required for type select' }] });
   }
-  const existing = await queryOne(db, 'SELECT 1 FROM custom_field_definitions WHERE org_id = $1 AND key = $2', [orgId, input.key]);
-  if (existing) throw new StewardError('conflict', `A custom field with key "${input.key}" already exists`);
+  const existing = await withModels(db, (transaction) => DefinitionModel.count({ where: { orgId, key: input.key }, transaction }));
+  if (existing > 0) throw new StewardError('conflict', `A custom field with key "${input.key}" already exists`);
   let sectionId: string | null = null;
   if (input.section) {
+    // Find-or-create on the lower(name) unique index, in one statement: SQL.
     const section = await queryOne<{ id: string }>(db, `
       INSERT INTO custom_field_sections (id, org_id, name) VALUES ($1, $2, $3)
       ON CONFLICT (org_id, lower(name)) DO UPDATE SET name = custom_field_sections.name RETURNING id`, [randomUUID(), orgId, input.section]);
     sectionId = section!.id;
   }
-  const id = randomUUID();
-  await db.query('INSERT INTO custom_field_definitions (id, org_id, key, label, type, options, section_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [id, orgId, input.key, input.label, input.type, input.type === 'select' ? input.options : null, sectionId]);
-  return { id, key: input.key, label: input.label, type: input.type, options: input.type === 'select' ? input.options! : null, section: input.section ?? null };
+  const options = input.type === 'select' ? input.options! : null;
+  const created = await withModels(db, (transaction) => DefinitionModel.create(
+    { id: randomUUID(), orgId, key: input.key, label: input.label, type: input.type, options, sectionId },
+    { transaction },
+  ));
+  return { id: created.id, key: input.key, label: input.label, type: input.type, options, section: input.section ?? null };
 }
 
 function valueMatches(definition: CustomFieldDefinition, value: unknown): boolean {

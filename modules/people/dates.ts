@@ -1,4 +1,4 @@
-import { StewardError } from '../../core/errors';
+import { StewardError, quoteInput } from '../../core/errors';
 import type { OrgSettings } from '../tool';
 
 const FORMAT_LABEL: Record<OrgSettings['dateFormat'], string> = { DMY: 'DD/MM/YYYY', MDY: 'MM/DD/YYYY', YMD: 'YYYY-MM-DD' };
@@ -27,7 +27,7 @@ export function parseOrgDate(value: string, format: OrgSettings['dateFormat'], f
     }
   }
   if (!result) {
-    throw new StewardError('validation_failed', `${field}: "${value}" is not a valid date`, {
+    throw new StewardError('validation_failed', `${field}: ${quoteInput(value)} is not a valid date`, {
       issues: [{ path: field, message: `expected ${FORMAT_LABEL[format]} or YYYY-MM-DD` }],
       hint: `This organisation writes dates as ${FORMAT_LABEL[format]}; YYYY-MM-DD is always accepted.`,
     });

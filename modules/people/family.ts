@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
+import { Op } from 'sequelize';
 import { queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import { displayNameOf, requireContact } from './contacts';
 import { inverseLabel, sharesHousehold, type Gender } from './family-labels';
+import { Contact, FamilyRelationship } from './models';
 
 export interface FamilyLink {
   contactId: string;
@@ -13,13 +16,15 @@ export interface FamilyLink {
 /** Puts both contacts, and everyone already in either household, into one household. */
 async function joinHouseholds(db: Queryable, orgId: string, a: { id: string; familyId: string | null }, b: { id: string; familyId: string | null }): Promise<string> {
   const familyId = a.familyId ?? b.familyId ?? randomUUID();
-  await db.query(`
-    UPDATE contacts SET family_id = $2, updated_at = now()
-    WHERE org_id = $1 AND (id = ANY($3::uuid[]) OR family_id = ANY($4::uuid[]))`,
-    [orgId, familyId, [a.id, b.id], [a.familyId, b.familyId].filter(Boolean)]);
+  const households = [a.familyId, b.familyId].filter((id): id is string => id !== null);
+  // paranoid: false, because soft-deleted members of either household move with it, as they always have.
+  await withModels(db, (transaction) => Contact.update({ familyId }, {
+    where: { orgId, [Op.or]: [{ id: [a.id, b.id] }, { familyId: households }] }, paranoid: false, transaction,
+  }));
   return familyId;
 }
 
+// Insert or relabel in one statement: SQL.
 async function upsertLink(db: Queryable, orgId: string, link: FamilyLink): Promise<void> {
   await db.query(`
     INSERT INTO family_relationships (org_id, contact_id, related_contact_id, relationship) VALUES ($1, $2, $3, $4)
@@ -49,16 +54,17 @@ export async function addFamilyRelationship(
 
 export async function removeFamilyRelationship(db: Queryable, orgId: string, contactId: string, relatedContactId: string): Promise<number> {
   await requireContact(db, orgId, contactId);
-  const result = await db.query(`
-    DELETE FROM family_relationships WHERE org_id = $1
-      AND ((contact_id = $2 AND related_contact_id = $3) OR (contact_id = $3 AND related_contact_id = $2))`,
-    [orgId, contactId, relatedContactId]);
-  if ((result.rowCount ?? 0) === 0) {
+  const removed = await withModels(db, (transaction) => FamilyRelationship.destroy({
+    where: { orgId, [Op.or]: [{ contactId, relatedContactId }, { contactId: relatedContactId, relatedContactId: contactId }] },
+    transaction,
+  }));
+  if (removed === 0) {
     throw new StewardError('not_found', 'These contacts are not linked', { hint: 'people_list_family shows existing links.' });
   }
-  return result.rowCount ?? 0;
+  return removed;
 }
 
+// Each link with its relative's name, live relatives only: a join, so SQL.
 export async function listFamily(db: Queryable, orgId: string, contactId: string) {
   await requireContact(db, orgId, contactId);
   const rows = await queryRows<{ related_contact_id: string; relationship: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null }>(db, `
@@ -71,8 +77,18 @@ export async function listFamily(db: Queryable, orgId: string, contactId: string
 export async function listHousehold(db: Queryable, orgId: string, contactId: string) {
   const contact = await requireContact(db, orgId, contactId);
   if (!contact.familyId) return { familyId: null, members: [{ contactId: contact.id, displayName: contact.displayName }] };
-  const rows = await queryRows<{ id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null }>(db, `
-    SELECT id, first_name, last_name, preferred_name, email FROM contacts
-    WHERE org_id = $1 AND family_id = $2 AND deleted_at IS NULL ORDER BY date_of_birth NULLS LAST, first_name`, [orgId, contact.familyId]);
-  return { familyId: contact.familyId, members: rows.map((row) => ({ contactId: row.id, displayName: displayNameOf(row) })) };
+  // Contact is paranoid, so the finder sees live contacts only.
+  const members = await withModels(db, (transaction) => Contact.findAll({
+    attributes: ['id', 'firstName', 'lastName', 'preferredName', 'email'],
+    where: { orgId, familyId: contact.familyId },
+    order: [['dateOfBirth', 'ASC NULLS LAST'], ['firstName', 'ASC']],
+    transaction,
+  }));
+  return {
+    familyId: contact.familyId,
+    members: members.map((member) => ({
+      contactId: member.id,
+      displayName: displayNameOf({ preferred_name: member.preferredName, first_name: member.firstName, last_name: member.lastName, email: member.email }),
+    })),
+  };
 }

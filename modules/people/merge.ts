@@ -3,6 +3,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { visibleNoteSql } from './notes';
 import { displayNameOf } from './contacts';
+import { moveDeclaredReferences } from './contact-refs';
 
 /**
  * Merging duplicate contacts: one contact is kept, and everything that hangs off
@@ -40,6 +41,8 @@ interface MovedLinks {
   segmentMemberships: number;
   followUpTasks: number;
   statusEvents: number;
+  /** Rows moved through declared references, by `table.column` (every module's, people's own included). */
+  declared: Record<string, number>;
 }
 
 /**
@@ -155,8 +158,8 @@ export async function mergeContacts(
   const familyLinks = await moveFamilyLinks(db, orgId, mergeId, keepId);
   const groupMemberships = await moveGroupMemberships(db, orgId, mergeId, keepId);
   const segments = await moveSegmentMemberships(db, orgId, mergeId, keepId);
-  const followUps = await db.query('UPDATE follow_up_tasks SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId, keepId]);
-  const statusEvents = await db.query('UPDATE contact_status_events SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId, keepId]);
+  // Every other module's rows that name the duplicate (declared on its ModuleDefinition) follow it too.
+  const declared = await moveDeclaredReferences(db, orgId, mergeId, keepId);
   if (keep.family_id === null && merged.family_id !== null) {
     await db.query('UPDATE contacts SET family_id = $3 WHERE org_id = $1 AND id = $2', [orgId, keepId, merged.family_id]);
   }
@@ -164,7 +167,8 @@ export async function mergeContacts(
   await recountSegments(db, orgId, segments.segmentIds);
   const moved = { notes: notes?.visible ?? 0, tags: tags.rowCount ?? 0, timelineEntries: timeline?.visible ?? 0, outreachItems: outreach.rowCount ?? 0 };
   const links: MovedLinks = {
-    familyLinks, groupMemberships, segmentMemberships: segments.moved, followUpTasks: followUps.rowCount ?? 0, statusEvents: statusEvents.rowCount ?? 0,
+    familyLinks, groupMemberships, segmentMemberships: segments.moved,
+    followUpTasks: declared['follow_up_tasks.contact_id'] ?? 0, statusEvents: declared['contact_status_events.contact_id'] ?? 0, declared,
   };
   await db.query(`INSERT INTO contact_merges (id, org_id, kept_contact_id, merged_contact_id, merged_by_user_id, moved)
     VALUES ($1, $2, $3, $4, $5, $6)`, [randomUUID(), orgId, keepId, mergeId, userId, JSON.stringify({ ...moved, ...links, fieldsTaken })]);

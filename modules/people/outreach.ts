@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { OUTREACH_CHANNELS, OUTREACH_STATUSES, type OutreachChannel, type OutreachStatus } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
+import { fn, literal } from 'sequelize';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import { displayNameOf } from './contacts';
+import { OutreachItem as OutreachItemModel } from './models';
 
 /**
  * Pastoral outreach: a message to one contact that waits in an approval queue.
  * The row is the record; its workflow (outreach-<id>) serialises decisions on it.
  * Content carries a version: approving names the version the approver saw.
+ *
+ * Reads (a join with the contact), the row lock and everything automations and closing run stay SQL
+ * on the Queryable they are given: those run on any Queryable (test/e2e/approval-queries.test.ts
+ * records each statement through one to check its organisation filter), which models cannot use.
+ * The updates below run only inside a transaction of ours, so they go through the OutreachItem model.
  */
 
 export const outreachItemSchema = z.object({
@@ -194,8 +202,11 @@ export async function editOutreachContent(
     if (refusal) throw consentError(refusal);
   }
   if (channel === row.channel && subject === row.subject && body === row.body) return (await getOutreachItem(db, orgId, id))!;
-  await db.query(`UPDATE outreach_items SET channel = $3, subject = $4, body = $5, content_version = content_version + 1, updated_at = now()
-    WHERE org_id = $1 AND id = $2`, [orgId, id, channel, subject, body]);
+  // The version counts up in the database, under the lock taken above; updated_at is the model's DEFAULT.
+  await withModels(db, (transaction) => OutreachItemModel.update(
+    { channel, subject, body, contentVersion: literal('content_version + 1') },
+    { where: { orgId, id }, transaction },
+  ));
   return (await getOutreachItem(db, orgId, id))!;
 }
 
@@ -209,13 +220,15 @@ export async function markOutreachApproved(db: Queryable, orgId: string, id: str
       details: { currentVersion: row.content_version }, hint: 'people_get_outreach_item shows the current content.',
     });
   }
-  await db.query(`UPDATE outreach_items SET status = 'approved', approved_by_user_id = $3, approved_version = $4, approved_at = now(),
-    send_error = NULL, updated_at = now() WHERE org_id = $1 AND id = $2`, [orgId, id, userId, version]);
+  await withModels(db, (transaction) => OutreachItemModel.update(
+    { status: 'approved', approvedByUserId: userId, approvedVersion: version, approvedAt: fn('now'), sendError: null },
+    { where: { orgId, id }, transaction },
+  ));
   return (await getOutreachItem(db, orgId, id))!;
 }
 
 export async function clearSendError(db: Queryable, orgId: string, id: string): Promise<void> {
-  await db.query('UPDATE outreach_items SET send_error = NULL, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id]);
+  await withModels(db, (transaction) => OutreachItemModel.update({ sendError: null }, { where: { orgId, id }, transaction }));
 }
 
 /** declined (from pending_review) or cancelled (from pending_review or approved-but-unsent, including needs_review; not while a send attempt holds the outbox row). */

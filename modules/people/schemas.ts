@@ -7,7 +7,19 @@ export const NOTE_PRIVACY = ['public', 'team', 'private'] as const;
 export const CONFIDENTIALITY_LEVELS = ['green', 'amber', 'red'] as const;
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-const customValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+
+/**
+ * A date as a caller writes it ("31/12/2024", "2024-12-31"): ten characters, so a little
+ * surrounding space is the most there is any reason to send. Parsed by parseOrgDate.
+ */
+export const MAX_DATE_TEXT = 32;
+export const dateText = () => z.string().max(MAX_DATE_TEXT);
+
+/** Custom number fields hold counts and amounts; far past any real one, and exact in a double. */
+const MAX_CUSTOM_NUMBER = 1e15;
+/** More custom fields than one write ever carries: the organisation defines them one by one. */
+export const MAX_CUSTOM_FIELDS_PER_WRITE = 100;
+const customValue = z.union([z.string().max(2000), z.number().min(-MAX_CUSTOM_NUMBER).max(MAX_CUSTOM_NUMBER), z.boolean(), z.null()]);
 
 /** Fields a caller may set on a contact. Dates are strings in the organisation's format. */
 export const contactFields = {
@@ -16,8 +28,8 @@ export const contactFields = {
   lastName: text(100),
   preferredName: text(100).describe('What the person likes to be called'),
   email: z.email().max(254),
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,24}$/, 'digits, spaces, +, ( ) and - only'),
-  dateOfBirth: z.string().describe("In the organisation's date format (DD/MM/YYYY for UK organisations) or YYYY-MM-DD"),
+  phone: z.string().trim().max(32).regex(/^\+?[0-9 ()-]{5,24}$/, 'digits, spaces, +, ( ) and - only'),
+  dateOfBirth: dateText().describe("In the organisation's date format (DD/MM/YYYY for UK organisations) or YYYY-MM-DD"),
   gender: z.enum(GENDERS),
   addressLine1: text(200),
   addressLine2: text(200),
@@ -28,10 +40,13 @@ export const contactFields = {
   status: z.enum(CONTACT_STATUSES).describe('Marketing/consent status; not the Welcome Desk lifecycle'),
   membershipStatus: z.enum(MEMBERSHIP_STATUSES).describe('Welcome Desk lifecycle; distinct from status'),
   whatsappConsent: z.boolean(),
-  baptismDate: z.string(),
-  membershipDate: z.string(),
-  anniversaryDate: z.string(),
-  customFields: z.record(z.string().min(1).max(64), customValue),
+  baptismDate: dateText(),
+  membershipDate: dateText(),
+  anniversaryDate: dateText(),
+  // The count is checked and, through meta, shown in the JSON Schema (zod records have no size check of their own).
+  customFields: z.record(z.string().min(1).max(64), customValue)
+    .refine((fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS_PER_WRITE, { message: `at most ${MAX_CUSTOM_FIELDS_PER_WRITE} custom fields in one write` })
+    .meta({ maxProperties: MAX_CUSTOM_FIELDS_PER_WRITE }),
 };
 
 export const contactSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StewardError, type ErrorIssue } from '../../core/errors';
+import { StewardError, quoteInput, type ErrorIssue } from '../../core/errors';
 import { CONTACT_STATUSES, GENDERS, MEMBERSHIP_STATUSES } from './schemas';
 import { escapeLike } from '../../db/sql';
 import { isIsoDate } from './dates';
@@ -52,10 +52,14 @@ export const OPERATORS: Record<FieldType, readonly string[]> = {
   group: ['includes', 'excludes'],
 };
 
+/** Bounds any number in a rule may have; each field's own check (below) is narrower. */
+const RULE_NUMBER_LIMIT = 1_000_000_000;
+const ruleNumber = z.number().min(-RULE_NUMBER_LIMIT).max(RULE_NUMBER_LIMIT);
+
 export const ruleSchema = z.object({
   field: z.string().min(1).max(64),
   operator: z.string().min(1).max(32),
-  value: z.union([z.string().max(500), z.number(), z.boolean(), z.array(z.union([z.string().max(500), z.number()])).max(100)]).optional(),
+  value: z.union([z.string().max(500), ruleNumber, z.boolean(), z.array(z.union([z.string().max(500), ruleNumber])).max(100)]).optional(),
 }).strict();
 
 export const ruleSetSchema = z.object({
@@ -97,10 +101,10 @@ class Compiler {
 
   rule(rule: Rule, path: string): string {
     const spec = SEGMENT_FIELDS[rule.field];
-    if (!spec) return this.fail(`${path}.field`, `unknown field "${rule.field}"; valid fields: ${Object.keys(SEGMENT_FIELDS).join(', ')}`);
+    if (!spec) return this.fail(`${path}.field`, `unknown field ${quoteInput(rule.field)}; valid fields: ${Object.keys(SEGMENT_FIELDS).join(', ')}`);
     const operators = OPERATORS[spec.type];
     if (!operators.includes(rule.operator)) {
-      return this.fail(`${path}.operator`, `operator "${rule.operator}" does not apply to ${rule.field} (${spec.type}); valid operators: ${operators.join(', ')}`);
+      return this.fail(`${path}.operator`, `operator ${quoteInput(rule.operator)} does not apply to ${rule.field} (${spec.type}); valid operators: ${operators.join(', ')}`);
     }
     switch (spec.type) {
       case 'text': return this.text(spec.sql!, rule, path);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
+import { col, fn } from 'sequelize';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import { displayNameOf, requireContact } from './contacts';
+import { Segment as SegmentModel, SegmentMember } from './models';
 import { compileRules, ruleSetSchema, type RuleSet } from './segment-rules';
 
 export interface SegmentTemplate {
@@ -23,30 +26,31 @@ export const SEGMENT_TEMPLATES: readonly SegmentTemplate[] = [
   { id: 'custom', name: 'Custom', description: 'Your own rules', rules: null },
 ];
 
-interface SegmentRow {
-  id: string; name: string; description: string | null; template_id: string | null; rules: RuleSet; member_count: number; refreshed_at: Date | null;
-}
-
-function toSegment(row: SegmentRow) {
+/** A segment as the tools show it. Its rules were checked by compileRules before they were stored. */
+function segmentView(segment: SegmentModel) {
   return {
-    id: row.id, name: row.name, description: row.description, templateId: row.template_id, rules: row.rules,
-    memberCount: row.member_count, refreshedAt: row.refreshed_at ? row.refreshed_at.toISOString() : null,
+    id: segment.id, name: segment.name, description: segment.description, templateId: segment.templateId, rules: segment.rules as RuleSet,
+    memberCount: segment.memberCount, refreshedAt: segment.refreshedAt ? segment.refreshedAt.toISOString() : null,
   };
 }
 
-export type Segment = ReturnType<typeof toSegment>;
+export type Segment = ReturnType<typeof segmentView>;
 
 export async function listSegments(db: Queryable, orgId: string): Promise<Segment[]> {
-  const rows = await queryRows<SegmentRow>(db, 'SELECT * FROM segments WHERE org_id = $1 ORDER BY lower(name)', [orgId]);
-  return rows.map(toSegment);
+  // lower() here takes a column, never a caller's value, so the finder is safe from the fn() $ rewrite.
+  const segments = await withModels(db, (transaction) => SegmentModel.findAll({
+    where: { orgId }, order: [[fn('lower', col('name')), 'ASC']], transaction,
+  }));
+  return segments.map(segmentView);
 }
 
 export async function requireSegment(db: Queryable, orgId: string, segmentId: string): Promise<Segment> {
-  const row = await queryOne<SegmentRow>(db, 'SELECT * FROM segments WHERE org_id = $1 AND id = $2', [orgId, segmentId]);
-  if (!row) throw new StewardError('not_found', `Segment ${segmentId} was not found`, { hint: 'people_list_segments_api lists segments.' });
-  return toSegment(row);
+  const segment = await withModels(db, (transaction) => SegmentModel.findOne({ where: { orgId, id: segmentId }, transaction }));
+  if (!segment) throw new StewardError('not_found', `Segment ${segmentId} was not found`, { hint: 'people_list_segments_api lists segments.' });
+  return segmentView(segment);
 }
 
+// The rule compiler writes SQL, so everything built on it stays SQL.
 function whereFor(orgId: string, rules: RuleSet, params: unknown[]): string {
   params.push(orgId);
   const orgParam = `$${params.length}`;
@@ -65,20 +69,29 @@ export async function previewRules(db: Queryable, orgId: string, rules: RuleSet,
 
 /** Stores how many live contacts the segment holds now. */
 async function updateMemberCount(db: Queryable, orgId: string, segmentId: string, options: { refreshed: boolean }): Promise<number> {
+  // Live members only: a join, so SQL.
   const total = await queryOne<{ n: number }>(db, `
     SELECT count(*)::int AS n FROM segment_members m JOIN contacts c ON c.id = m.contact_id AND c.deleted_at IS NULL
     WHERE m.org_id = $1 AND m.segment_id = $2`, [orgId, segmentId]);
   const n = total?.n ?? 0;
-  await db.query(`UPDATE segments SET member_count = $3, updated_at = now()${options.refreshed ? ', refreshed_at = now()' : ''}
-    WHERE org_id = $1 AND id = $2`, [orgId, segmentId, n]);
+  // updated_at is the model's DEFAULT and refreshed_at the transaction's now(), one clock for both.
+  const changes: Partial<Pick<SegmentModel, 'memberCount' | 'refreshedAt'>> = { memberCount: n };
+  await withModels(db, (transaction) => SegmentModel.update(
+    options.refreshed ? { ...changes, refreshedAt: fn('now') } : changes,
+    { where: { orgId, id: segmentId }, transaction },
+  ));
   return n;
 }
 
 /** Rebuilds rule-based membership; manual additions stay. */
 export async function refreshSegment(db: Queryable, orgId: string, segmentId: string) {
   const segment = await requireSegment(db, orgId, segmentId);
-  const before = await queryOne<{ n: number }>(db, "SELECT count(*)::int AS n FROM segment_members WHERE org_id = $1 AND segment_id = $2 AND source = 'rule'", [orgId, segmentId]);
-  await db.query("DELETE FROM segment_members WHERE org_id = $1 AND segment_id = $2 AND source = 'rule'", [orgId, segmentId]);
+  const before = await withModels(db, async (transaction) => {
+    const ruleMembers = { orgId, segmentId, source: 'rule' };
+    const n = await SegmentMember.count({ where: ruleMembers, transaction });
+    await SegmentMember.destroy({ where: ruleMembers, transaction });
+    return n;
+  });
   const params: unknown[] = [segmentId];
   const where = whereFor(orgId, segment.rules, params);
   const inserted = await db.query(`
@@ -86,9 +99,10 @@ export async function refreshSegment(db: Queryable, orgId: string, segmentId: st
     SELECT c.org_id, $1, c.id, 'rule' FROM contacts c WHERE ${where}
     ON CONFLICT (segment_id, contact_id) DO NOTHING`, params);
   await updateMemberCount(db, orgId, segmentId, { refreshed: true });
-  return { segment: await requireSegment(db, orgId, segmentId), ruleMatchesBefore: before?.n ?? 0, ruleMatchesNow: inserted.rowCount ?? 0 };
+  return { segment: await requireSegment(db, orgId, segmentId), ruleMatchesBefore: before, ruleMatchesNow: inserted.rowCount ?? 0 };
 }
 
+// Compares lower(name), as the unique index does: SQL (see db/sequelize.ts on fn()).
 async function assertNameFree(db: Queryable, orgId: string, name: string, exceptId?: string) {
   const clash = await queryOne(db, 'SELECT 1 FROM segments WHERE org_id = $1 AND lower(name) = lower($2) AND ($3::uuid IS NULL OR id <> $3)', [orgId, name, exceptId ?? null]);
   if (clash) throw new StewardError('conflict', `A segment named "${name}" already exists`);
@@ -105,8 +119,10 @@ export async function createSegmentFromTemplate(db: Queryable, orgId: string, in
   const name = input.name ?? template.name;
   await assertNameFree(db, orgId, name);
   const id = randomUUID();
-  await db.query('INSERT INTO segments (id, org_id, name, description, template_id, rules) VALUES ($1, $2, $3, $4, $5, $6)',
-    [id, orgId, name, input.description ?? template.description, template.id, JSON.stringify(rules)]);
+  await withModels(db, (transaction) => SegmentModel.create(
+    { id, orgId, name, description: input.description ?? template.description, templateId: template.id, rules },
+    { transaction },
+  ));
   return (await refreshSegment(db, orgId, id)).segment;
 }
 
@@ -117,12 +133,16 @@ export async function updateSegment(db: Queryable, orgId: string, input: { segme
   }
   if (input.rules) compileRules(ruleSetSchema.parse(input.rules), []);
   if (input.name) await assertNameFree(db, orgId, input.name, input.segmentId);
-  await db.query(`UPDATE segments SET name = COALESCE($3, name), rules = COALESCE($4::jsonb, rules),
-      description = CASE WHEN $5 THEN $6 ELSE description END, updated_at = now() WHERE org_id = $1 AND id = $2`,
-    [orgId, input.segmentId, input.name ?? null, input.rules ? JSON.stringify(input.rules) : null, input.description !== undefined, input.description ?? null]);
+  // Name and rules change when given; description whenever given (null clears it). updated_at is the model's DEFAULT.
+  const changes: Partial<Pick<SegmentModel, 'name' | 'rules' | 'description'>> = {};
+  if (input.name != null) changes.name = input.name;
+  if (input.rules) changes.rules = input.rules;
+  if (input.description !== undefined) changes.description = input.description;
+  await withModels(db, (transaction) => SegmentModel.update(changes, { where: { orgId, id: input.segmentId }, transaction }));
   return input.rules ? (await refreshSegment(db, orgId, input.segmentId)).segment : requireSegment(db, orgId, input.segmentId);
 }
 
+// Live members with their names: a join, so SQL.
 export async function listSegmentContacts(db: Queryable, orgId: string, segmentId: string, page: { limit: number; offset: number }) {
   const segment = await requireSegment(db, orgId, segmentId);
   const rows = await queryRows<{ id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; source: 'rule' | 'manual' }>(db, `
@@ -140,6 +160,7 @@ export async function listSegmentContacts(db: Queryable, orgId: string, segmentI
 export async function addContactToSegment(db: Queryable, orgId: string, segmentId: string, contactId: string) {
   await requireSegment(db, orgId, segmentId);
   await requireContact(db, orgId, contactId);
+  // An upsert whose row count says whether anything changed: SQL.
   const result = await db.query(`INSERT INTO segment_members (org_id, segment_id, contact_id, source) VALUES ($1, $2, $3, 'manual')
     ON CONFLICT (segment_id, contact_id) DO UPDATE SET source = 'manual' WHERE segment_members.source <> 'manual'`, [orgId, segmentId, contactId]);
   const memberCount = await updateMemberCount(db, orgId, segmentId, { refreshed: false });

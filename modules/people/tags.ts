@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import { requireContact } from './contacts';
+import { Tag as TagModel, TagCategory } from './models';
 
 export interface Tag {
   id: string;
@@ -12,6 +14,7 @@ export interface Tag {
   contactCount: number;
 }
 
+// The listing shape joins the category and counts live tagged contacts: SQL, not a finder.
 const TAG_SELECT = `
   SELECT t.id, t.name, t.colour, t.category_id AS "categoryId", tc.name AS category,
     (SELECT count(*)::int FROM contact_tags ct JOIN contacts c ON c.id = ct.contact_id AND c.deleted_at IS NULL WHERE ct.tag_id = t.id) AS "contactCount"
@@ -30,10 +33,11 @@ export async function requireTag(db: Queryable, orgId: string, ref: { tagId?: st
 }
 
 async function requireCategory(db: Queryable, orgId: string, categoryId: string): Promise<void> {
-  const row = await queryOne(db, 'SELECT 1 FROM tag_categories WHERE org_id = $1 AND id = $2', [orgId, categoryId]);
-  if (!row) throw new StewardError('not_found', `Tag category ${categoryId} was not found`);
+  const found = await withModels(db, (transaction) => TagCategory.count({ where: { orgId, id: categoryId }, transaction }));
+  if (!found) throw new StewardError('not_found', `Tag category ${categoryId} was not found`);
 }
 
+// Name lookups compare lower(name), as the unique index does: SQL (see db/sequelize.ts on fn()).
 async function assertTagNameFree(db: Queryable, orgId: string, name: string, exceptId?: string): Promise<void> {
   const clash = await queryOne(db, 'SELECT 1 FROM tags WHERE org_id = $1 AND lower(name) = lower($2) AND ($3::uuid IS NULL OR id <> $3)', [orgId, name, exceptId ?? null]);
   if (clash) throw new StewardError('conflict', `A tag named "${name}" already exists`);
@@ -43,7 +47,10 @@ export async function createTag(db: Queryable, orgId: string, input: { name: str
   await assertTagNameFree(db, orgId, input.name);
   if (input.categoryId) await requireCategory(db, orgId, input.categoryId);
   const id = randomUUID();
-  await db.query('INSERT INTO tags (id, org_id, name, colour, category_id) VALUES ($1, $2, $3, $4, $5)', [id, orgId, input.name, input.colour ?? null, input.categoryId ?? null]);
+  await withModels(db, (transaction) => TagModel.create(
+    { id, orgId, name: input.name, colour: input.colour ?? null, categoryId: input.categoryId ?? null },
+    { transaction },
+  ));
   return requireTag(db, orgId, { tagId: id });
 }
 
@@ -54,16 +61,20 @@ export async function updateTag(db: Queryable, orgId: string, input: { tagId: st
   if (input.name === undefined && input.colour === undefined && input.categoryId === undefined) {
     throw new StewardError('validation_failed', 'Nothing to update: give name, colour or categoryId');
   }
-  await db.query(`UPDATE tags SET name = COALESCE($3, name),
-      colour = CASE WHEN $4 THEN $5 ELSE colour END, category_id = CASE WHEN $6 THEN $7::uuid ELSE category_id END
-    WHERE org_id = $1 AND id = $2`,
-    [orgId, input.tagId, input.name ?? null, input.colour !== undefined, input.colour ?? null, input.categoryId !== undefined, input.categoryId ?? null]);
+  // A missing name keeps the old one; colour and categoryId change whenever given (null clears them).
+  const changes: Partial<Pick<TagModel, 'name' | 'colour' | 'categoryId'>> = {};
+  if (input.name != null) changes.name = input.name;
+  if (input.colour !== undefined) changes.colour = input.colour;
+  if (input.categoryId !== undefined) changes.categoryId = input.categoryId;
+  if (Object.keys(changes).length > 0) {
+    await withModels(db, (transaction) => TagModel.update(changes, { where: { orgId, id: input.tagId }, transaction }));
+  }
   return requireTag(db, orgId, { tagId: input.tagId });
 }
 
 export async function deleteTag(db: Queryable, orgId: string, ref: { tagId?: string; name?: string }): Promise<{ tag: Tag; untaggedContacts: number }> {
   const tag = await requireTag(db, orgId, ref);
-  await db.query('DELETE FROM tags WHERE org_id = $1 AND id = $2', [orgId, tag.id]);
+  await withModels(db, (transaction) => TagModel.destroy({ where: { orgId, id: tag.id }, transaction }));
   return { tag, untaggedContacts: tag.contactCount };
 }
 
@@ -75,10 +86,11 @@ export async function addContactTags(db: Queryable, orgId: string, contactId: st
   for (const name of new Set(names.map((n) => n.trim()))) {
     let tag = await queryOne<{ id: string; name: string }>(db, 'SELECT id, name FROM tags WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name]);
     if (!tag) {
-      tag = { id: randomUUID(), name };
-      await db.query('INSERT INTO tags (id, org_id, name) VALUES ($1, $2, $3)', [tag.id, orgId, name]);
+      const row = await withModels(db, (transaction) => TagModel.create({ id: randomUUID(), orgId, name }, { transaction }));
+      tag = { id: row.id, name };
       created.push(name);
     }
+    // ON CONFLICT DO NOTHING and its row count say whether the tag was new to the contact: SQL.
     const result = await db.query('INSERT INTO contact_tags (org_id, contact_id, tag_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [orgId, contactId, tag.id]);
     if ((result.rowCount ?? 0) > 0) added.push(tag.name);
   }
@@ -101,15 +113,18 @@ export async function removeContactTags(db: Queryable, orgId: string, contactId:
 export async function createTagCategory(db: Queryable, orgId: string, name: string) {
   const clash = await queryOne(db, 'SELECT 1 FROM tag_categories WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name]);
   if (clash) throw new StewardError('conflict', `A tag category named "${name}" already exists`);
-  const id = randomUUID();
-  await db.query('INSERT INTO tag_categories (id, org_id, name) VALUES ($1, $2, $3)', [id, orgId, name]);
-  return { id, name };
+  return withModels(db, async (transaction) => {
+    const category = await TagCategory.create({ id: randomUUID(), orgId, name }, { transaction });
+    return { id: category.id, name };
+  });
 }
 
 export async function updateTagCategory(db: Queryable, orgId: string, categoryId: string, name: string) {
   await requireCategory(db, orgId, categoryId);
   const clash = await queryOne(db, 'SELECT 1 FROM tag_categories WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [orgId, name, categoryId]);
   if (clash) throw new StewardError('conflict', `A tag category named "${name}" already exists`);
-  await db.query('UPDATE tag_categories SET name = $3 WHERE org_id = $1 AND id = $2', [orgId, categoryId, name]);
-  return { id: categoryId, name };
+  return withModels(db, async (transaction) => {
+    await TagCategory.update({ name }, { where: { orgId, id: categoryId }, transaction });
+    return { id: categoryId, name };
+  });
 }

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { queryRows, type Queryable } from '../../db/pool';
+import type { Queryable } from '../../db/pool';
+import { sequelize, withModels } from '../../db/sequelize';
 import type { TimelineSync } from '../tool';
 import { requireContact } from './contacts';
+import { TimelineEntry } from './models';
 import { RESTRICTED_NOTE_REMOVAL, visibleNoteSql } from './notes';
 
-/** Upserts timeline entries; the (source, kind) key makes a retried sync a no-op. */
+/**
+ * Upserts timeline entries; the (source, kind) key makes a retried sync a no-op. SQL: an insert from a
+ * select (an entry for a contact id that is not the organisation's writes nothing) with ON CONFLICT.
+ */
 export async function syncTimelineEntries(db: Queryable, orgId: string, entries: TimelineSync[]): Promise<number> {
   let written = 0;
   for (const entry of entries) {
@@ -20,17 +25,19 @@ export async function syncTimelineEntries(db: Queryable, orgId: string, entries:
 
 export async function listTimeline(db: Queryable, orgId: string, contactId: string, canSeeRestricted: boolean, limit: number) {
   await requireContact(db, orgId, contactId);
-  // Entries that came from a note follow that note's visibility, read afresh so a later privacy change applies.
-  const rows = await queryRows<{ id: string; kind: string; summary: string; source_kind: string; source_id: string; occurred_at: Date }>(db, `
+  // Entries that came from a note follow that note's visibility, read afresh so a later privacy change applies:
+  // a join through visibleNoteSql, so SQL, read into TimelineEntry models.
+  const entries = await withModels(db, (transaction) => sequelize.query(`
     SELECT t.id, t.kind, t.summary, t.source_kind, t.source_id, t.occurred_at
     FROM timeline_entries t
     LEFT JOIN notes n ON t.source_kind = 'note' AND n.id = t.source_id AND n.org_id = t.org_id
     WHERE t.org_id = $1 AND t.contact_id = $2
       AND (t.source_kind <> 'note' OR (n.id IS NOT NULL AND ${visibleNoteSql('n', canSeeRestricted)}))
       AND ($4 OR t.source_kind <> '${RESTRICTED_NOTE_REMOVAL}')
-    ORDER BY t.occurred_at DESC, t.id DESC LIMIT $3`, [orgId, contactId, limit, canSeeRestricted]);
-  return rows.map((row) => ({
-    id: row.id, kind: row.kind, summary: row.summary, sourceKind: row.source_kind, sourceId: row.source_id,
-    occurredAt: row.occurred_at.toISOString(),
+    ORDER BY t.occurred_at DESC, t.id DESC LIMIT $3`,
+  { bind: [orgId, contactId, limit, canSeeRestricted], transaction, model: TimelineEntry, mapToModel: true }));
+  return entries.map((entry) => ({
+    id: entry.id, kind: entry.kind, summary: entry.summary, sourceKind: entry.sourceKind, sourceId: entry.sourceId,
+    occurredAt: entry.occurredAt.toISOString(),
   }));
 }

@@ -1,6 +1,29 @@
-import { METERED_FEATURES, STANDING_FEATURES, type MeteredFeature } from '../../core/billing';
+import { METERED_FEATURES, type MeteredFeature } from '../../core/billing';
+import type { MeterDefinition } from '../module';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { registeredModules } from '../registry';
+
+/** The declaration of a metered feature, from the module that owns it. */
+function meterOf(feature: MeteredFeature): MeterDefinition | undefined {
+  return registeredModules().flatMap((module) => module.meters ?? []).find((meter) => meter.feature === feature);
+}
+
+/**
+ * Adds each declared allowance that plan_allowances lacks (a new module's features on every
+ * plan); rows already there, including an operator's change, are left as they are.
+ */
+export async function seedPlanAllowances(db: Queryable, meters: readonly MeterDefinition[]): Promise<number> {
+  let added = 0;
+  for (const meter of meters) {
+    for (const [plan, limit] of Object.entries(meter.allowances)) {
+      const result = await db.query(`INSERT INTO plan_allowances (plan_code, feature, monthly_limit) VALUES ($1, $2, $3)
+        ON CONFLICT (plan_code, feature) DO NOTHING`, [plan, meter.feature, limit]);
+      added += result.rowCount ?? 0;
+    }
+  }
+  return added;
+}
 
 export interface FeatureUsage {
   feature: MeteredFeature;
@@ -22,10 +45,9 @@ export async function allowanceFor(db: Queryable, orgId: string, feature: Metere
 }
 
 async function usedFor(db: Queryable, orgId: string, feature: MeteredFeature): Promise<number> {
-  if (feature === 'contacts') {
-    const row = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM contacts WHERE org_id = $1 AND deleted_at IS NULL', [orgId]);
-    return row?.n ?? 0;
-  }
+  // A standing feature is counted by the module that owns its rows (contacts by people).
+  const standingCount = meterOf(feature)?.standingCount;
+  if (standingCount) return standingCount(db, orgId);
   const row = await queryOne<{ n: number }>(db, `
     SELECT COALESCE(sum(units), 0)::int AS n FROM usage_events
     WHERE org_id = $1 AND feature = $2 AND occurred_at >= date_trunc('month', now())`, [orgId, feature]);
@@ -39,7 +61,7 @@ export async function usageFor(db: Queryable, orgId: string, feature: MeteredFea
     used,
     limit,
     remaining: limit === null ? null : Math.max(0, limit - used),
-    period: STANDING_FEATURES.has(feature) ? 'standing' : 'month',
+    period: meterOf(feature)?.standingCount ? 'standing' : 'month',
   };
 }
 

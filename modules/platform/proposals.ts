@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PROPOSAL_STATUSES, type ProposalExecution, type ProposalStatus } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
+import { fn } from 'sequelize';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
 import { argsHashOf } from '../tool';
+import { Proposal as ProposalModel } from './models';
 
 /**
  * Agent proposals: an action (a tool call) that waits for an owner or admin.
@@ -42,19 +45,21 @@ export const proposalSchema = z.object({
 }).strict();
 export type Proposal = z.infer<typeof proposalSchema>;
 
+/** A proposal as stored, under its column names: what getProposalRow gives the API and the approval activities. */
 interface ProposalRow {
   id: string; org_id: string; status: ProposalStatus; summary: string; agent_key: string | null; tool: string; args: Record<string, unknown>;
   args_hash: string; proposed_by_user_id: string | null; created_at: Date; expires_at: Date; decided_by_user_id: string | null;
   decided_at: Date | null; decision_reason: string | null; execution: ProposalExecution | null;
 }
 
-function toProposal(row: ProposalRow): Proposal {
+function proposalView(proposal: ProposalModel): Proposal {
+  // status, args and execution were checked when written (CHECK constraint, tool schema, proposalExecutionSchema); the model types them loosely.
   return {
-    id: row.id, status: row.status, summary: row.summary, agent: row.agent_key,
-    action: { tool: row.tool, arguments: row.args }, proposedByUserId: row.proposed_by_user_id,
-    createdAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString(),
-    decidedByUserId: row.decided_by_user_id, decidedAt: row.decided_at?.toISOString() ?? null,
-    decisionReason: row.decision_reason, execution: row.execution,
+    id: proposal.id, status: proposal.status as ProposalStatus, summary: proposal.summary, agent: proposal.agentKey,
+    action: { tool: proposal.tool, arguments: proposal.args as Record<string, unknown> }, proposedByUserId: proposal.proposedByUserId,
+    createdAt: proposal.createdAt.toISOString(), expiresAt: proposal.expiresAt.toISOString(),
+    decidedByUserId: proposal.decidedByUserId, decidedAt: proposal.decidedAt?.toISOString() ?? null,
+    decisionReason: proposal.decisionReason, execution: proposal.execution as ProposalExecution | null,
   };
 }
 
@@ -81,8 +86,9 @@ export interface NewProposal {
  */
 export async function insertProposal(db: Queryable, input: NewProposal): Promise<boolean> {
   // Ids are unique across organisations, so this one lookup is by id alone; only the owner's own row counts as done.
-  const existing = await queryOne<{ org_id: string }>(db, 'SELECT org_id FROM proposals WHERE id = $1', [input.id]);
-  if (existing) return existing.org_id === input.orgId;
+  const existing = await withModels(db, (transaction) => ProposalModel.findOne({ attributes: ['orgId'], where: { id: input.id }, transaction }));
+  if (existing) return existing.orgId === input.orgId;
+  // DO NOTHING on the partial unique index of open dedupe keys, and its row count: SQL.
   const result = await db.query(`
     INSERT INTO proposals (id, org_id, agent_key, proposed_by_user_id, proposed_by_credential_id, tool, args, args_hash, summary, dedupe_key, source_run, expires_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -93,10 +99,11 @@ export async function insertProposal(db: Queryable, input: NewProposal): Promise
 }
 
 export async function getProposal(db: Queryable, orgId: string, id: string): Promise<Proposal | undefined> {
-  const row = await queryOne<ProposalRow>(db, 'SELECT * FROM proposals WHERE org_id = $1 AND id = $2', [orgId, id]);
-  return row && toProposal(row);
+  const proposal = await withModels(db, (transaction) => ProposalModel.findOne({ where: { orgId, id }, transaction }));
+  return proposal ? proposalView(proposal) : undefined;
 }
 
+// Its callers outside this module read the stored columns by name, so this one stays a SQL row.
 export async function getProposalRow(db: Queryable, orgId: string, id: string): Promise<ProposalRow | undefined> {
   return queryOne<ProposalRow>(db, 'SELECT * FROM proposals WHERE org_id = $1 AND id = $2', [orgId, id]);
 }
@@ -108,8 +115,8 @@ export async function getProposalRow(db: Queryable, orgId: string, id: string): 
  * tools whose scope the caller holds; any other proposal behaves as missing.
  */
 export async function getVisibleProposal(db: Queryable, orgId: string, id: string, actionTools: readonly string[]): Promise<Proposal | undefined> {
-  const row = await queryOne<ProposalRow>(db, 'SELECT * FROM proposals WHERE org_id = $1 AND id = $2 AND tool = ANY($3::text[])', [orgId, id, [...actionTools]]);
-  return row && toProposal(row);
+  const proposal = await withModels(db, (transaction) => ProposalModel.findOne({ where: { orgId, id, tool: [...actionTools] }, transaction }));
+  return proposal ? proposalView(proposal) : undefined;
 }
 
 export async function requireVisibleProposal(db: Queryable, orgId: string, id: string, actionTools: readonly string[]): Promise<Proposal> {
@@ -122,35 +129,46 @@ export async function requireVisibleProposal(db: Queryable, orgId: string, id: s
 export async function listProposals(
   db: Queryable, orgId: string, filter: { status: ProposalStatus | 'all'; agent?: string; limit: number; actionTools: readonly string[] },
 ): Promise<Proposal[]> {
-  const rows = await queryRows<ProposalRow>(db, `
-    SELECT * FROM proposals WHERE org_id = $1 AND ($2::text = 'all' OR status = $2) AND ($3::text IS NULL OR agent_key = $3)
-      AND tool = ANY($5::text[])
-    ORDER BY created_at DESC, id LIMIT $4`, [orgId, filter.status, filter.agent ?? null, filter.limit, [...filter.actionTools]]);
-  return rows.map(toProposal);
+  const proposals = await withModels(db, (transaction) => ProposalModel.findAll({
+    where: {
+      orgId,
+      ...(filter.status !== 'all' ? { status: filter.status } : {}),
+      ...(filter.agent != null ? { agentKey: filter.agent } : {}),
+      tool: [...filter.actionTools],
+    },
+    order: [['createdAt', 'DESC'], ['id', 'ASC']],
+    limit: filter.limit,
+    transaction,
+  }));
+  return proposals.map(proposalView);
 }
 
 /** pending → approved | rejected | expired; a decided proposal is never decided again. */
 export async function decideProposal(
   db: Queryable, orgId: string, id: string, to: Exclude<ProposalStatus, 'pending'>, userId: string | null, reason: string | null,
 ): Promise<Proposal> {
-  const row = await queryOne<{ status: ProposalStatus }>(db, 'SELECT status FROM proposals WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
-  if (!row) throw new StewardError('not_found', `Proposal ${id} was not found`);
-  if (row.status !== 'pending' && row.status !== to) throw new StewardError('conflict', `Proposal is already ${row.status}`);
-  if (row.status === 'pending') {
-    await db.query('UPDATE proposals SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_reason = $5 WHERE org_id = $1 AND id = $2',
-      [orgId, id, to, userId, reason]);
-  }
+  await withModels(db, async (transaction) => {
+    // Locked (FOR UPDATE), so two deciders cannot both find it pending.
+    const current = await ProposalModel.findOne({ attributes: ['status'], where: { orgId, id }, lock: true, transaction });
+    if (!current) throw new StewardError('not_found', `Proposal ${id} was not found`);
+    if (current.status !== 'pending' && current.status !== to) throw new StewardError('conflict', `Proposal is already ${current.status}`);
+    if (current.status === 'pending') {
+      await ProposalModel.update({ status: to, decidedByUserId: userId, decidedAt: fn('now'), decisionReason: reason }, { where: { orgId, id }, transaction });
+    }
+  });
   return (await getProposal(db, orgId, id))!;
 }
 
 export async function recordProposalExecution(db: Queryable, orgId: string, id: string, execution: ProposalExecution): Promise<Proposal> {
-  await db.query('UPDATE proposals SET execution = $3 WHERE org_id = $1 AND id = $2', [orgId, id, JSON.stringify(execution)]);
+  await withModels(db, (transaction) => ProposalModel.update({ execution }, { where: { orgId, id }, transaction }));
   return (await getProposal(db, orgId, id))!;
 }
 
 /** Subjects that already have an open proposal, or one a person rejected (not proposed again). */
 export async function blockedDedupeKeys(db: Queryable, orgId: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
+  // SQL on `db` itself: agent planning runs it on whatever Queryable it is given (test/e2e/approval-queries.test.ts
+  // records each statement there to check its organisation filter), which need not be a connection models can use.
   const rows = await queryRows<{ dedupe_key: string }>(db, `
     SELECT DISTINCT dedupe_key FROM proposals WHERE org_id = $1 AND dedupe_key = ANY($2::text[]) AND status IN ('pending', 'rejected')`, [orgId, keys]);
   return new Set(rows.map((row) => row.dedupe_key));

@@ -1,4 +1,6 @@
 import type { Queryable } from '../../db/pool';
+import { registeredModules } from '../registry';
+import type { RetentionRule } from '../module';
 
 /**
  * How long records that exist only for a short-lived purpose are kept. Each is
@@ -12,31 +14,29 @@ export const RETENTION = {
   oauthShortLived: '1 day',
   /** Refresh tokens after expiry (until then a replayed one must still be recognised). */
   oauthRefreshTokens: '30 days',
-  /** Cached postcode answers. */
-  postcodeCache: '30 days',
 } as const;
-
-export interface PurgeCounts {
-  toolCallResults: number;
-  oauthCodes: number;
-  oauthSessions: number;
-  oauthAuthorizationRequests: number;
-  oauthRefreshTokens: number;
-  postcodeCache: number;
-}
 
 async function purge(db: Queryable, sql: string): Promise<number> {
   return (await db.query(sql)).rowCount ?? 0;
 }
 
-/** Deletes what has outlived its purpose; safe to run at any time and as often as wanted. */
+/** The platform's own short-lived records; other modules declare theirs in their definition. */
+export const platformRetention: readonly RetentionRule[] = [
+  { name: 'toolCallResults', purge: (db) => purge(db, `DELETE FROM tool_call_results WHERE created_at < now() - interval '${RETENTION.toolCallResults}'`) },
+  { name: 'oauthCodes', purge: (db) => purge(db, `DELETE FROM oauth_codes WHERE expires_at < now() - interval '${RETENTION.oauthShortLived}'`) },
+  { name: 'oauthSessions', purge: (db) => purge(db, `DELETE FROM oauth_sessions WHERE expires_at < now() - interval '${RETENTION.oauthShortLived}'`) },
+  { name: 'oauthAuthorizationRequests', purge: (db) => purge(db, `DELETE FROM oauth_authorization_requests WHERE expires_at < now() - interval '${RETENTION.oauthShortLived}'`) },
+  { name: 'oauthRefreshTokens', purge: (db) => purge(db, `DELETE FROM oauth_refresh_tokens WHERE expires_at < now() - interval '${RETENTION.oauthRefreshTokens}'`) },
+];
+
+/** Rows deleted, by rule name. */
+export type PurgeCounts = Record<string, number>;
+
+/** Deletes what has outlived its purpose in every module; safe to run at any time and as often as wanted. */
 export async function purgeExpiredRecords(db: Queryable): Promise<PurgeCounts> {
-  return {
-    toolCallResults: await purge(db, `DELETE FROM tool_call_results WHERE created_at < now() - interval '${RETENTION.toolCallResults}'`),
-    oauthCodes: await purge(db, `DELETE FROM oauth_codes WHERE expires_at < now() - interval '${RETENTION.oauthShortLived}'`),
-    oauthSessions: await purge(db, `DELETE FROM oauth_sessions WHERE expires_at < now() - interval '${RETENTION.oauthShortLived}'`),
-    oauthAuthorizationRequests: await purge(db, `DELETE FROM oauth_authorization_requests WHERE expires_at < now() - interval '${RETENTION.oauthShortLived}'`),
-    oauthRefreshTokens: await purge(db, `DELETE FROM oauth_refresh_tokens WHERE expires_at < now() - interval '${RETENTION.oauthRefreshTokens}'`),
-    postcodeCache: await purge(db, `DELETE FROM postcode_cache WHERE fetched_at < now() - interval '${RETENTION.postcodeCache}'`),
-  };
+  const counts: PurgeCounts = {};
+  for (const module of registeredModules()) {
+    for (const rule of module.retention ?? []) counts[rule.name] = await rule.purge(db);
+  }
+  return counts;
 }

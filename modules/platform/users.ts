@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Role } from '../../core/roles';
 import { queryOne, type Queryable } from '../../db/pool';
+import { withModels } from '../../db/sequelize';
+import { Membership, User } from './models';
 
 export interface Member {
   userId: string;
@@ -29,15 +31,14 @@ export async function createMember(
 ): Promise<Member> {
   const userId = randomUUID();
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  await db.query('INSERT INTO users (id, email, display_name, password_hash) VALUES ($1, $2, $3, $4)', [
-    userId, input.email, input.displayName ?? null, passwordHash,
-  ]);
-  await db.query('INSERT INTO memberships (org_id, user_id, role, safeguarding) VALUES ($1, $2, $3, $4)', [
-    input.orgId, userId, input.role, input.safeguarding ?? false,
-  ]);
+  await withModels(db, async (transaction) => {
+    await User.create({ id: userId, email: input.email, displayName: input.displayName ?? null, passwordHash }, { transaction });
+    await Membership.create({ orgId: input.orgId, userId, role: input.role, safeguarding: input.safeguarding ?? false }, { transaction });
+  });
   return { userId, email: input.email, role: input.role, safeguarding: input.safeguarding ?? false };
 }
 
+// The first owner with their email: a join, so SQL.
 export async function findOwner(db: Queryable, orgId: string): Promise<Member | undefined> {
   const row = await queryOne<{ user_id: string; email: string; role: Role; safeguarding: boolean }>(db, `
     SELECT m.user_id, u.email, m.role, m.safeguarding FROM memberships m JOIN users u ON u.id = m.user_id

@@ -39,22 +39,47 @@ export interface DevServerOptions {
   uiPort?: number;
   /** SQLite file; in-memory when omitted. */
   dbFile?: string;
+  /** `--sqlite-pragma` values for a file-backed server; default DEV_SERVER_SQLITE_PRAGMAS. */
+  sqlitePragmas?: string[];
   headless?: boolean;
   logFile?: string;
   /** Further `start-dev` flags, e.g. `--dynamic-config-value KEY=VALUE`. */
   extraArgs?: string[];
+  /**
+   * The operators' codec endpoint (`<public API URL>/api/temporal-codec`) the Web UI
+   * sends encrypted payloads to for decoding; without it the UI shows ciphertext.
+   */
+  codecEndpoint?: string;
+  /**
+   * Run in its own process group, so a signal to the launcher's group (Ctrl-C, `kill -- -pgid`)
+   * does not stop it before the worker has drained; the launcher then stops it itself.
+   */
+  ownProcessGroup?: boolean;
 }
+
+/**
+ * SQLite's defaults (a rollback journal, synchronous=FULL) sync the disk several times for
+ * every workflow state change, which made each tool call wait on the disk. A write-ahead log
+ * with synchronous=NORMAL syncs only at checkpoints: a committed change still survives the
+ * server process crashing, and the file cannot be corrupted; only an OS crash or power loss
+ * can lose the last moments of history, which is the dev server's bargain anyway.
+ */
+export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 
 /** Starts `temporal server start-dev` with our search attributes and waits until it answers. */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const port = options.port ?? (await freePort());
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...devServerSearchAttributeFlags()];
-  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.dbFile) {
+    args.push('--db-filename', options.dbFile);
+    for (const pragma of options.sqlitePragmas ?? DEV_SERVER_SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
+  }
   if (options.extraArgs) args.push(...options.extraArgs);
   if (options.headless) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort ?? 8233), '--ui-disable-news-fetch');
+  if (options.codecEndpoint && !options.headless) args.push('--ui-codec-endpoint', options.codecEndpoint);
   const log = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
-  const child = spawn(findTemporalCli(), args, { stdio: ['ignore', log, log], detached: false });
+  const child = spawn(findTemporalCli(), args, { stdio: ['ignore', log, log], detached: options.ownProcessGroup ?? false });
   const address = `127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with code ${code}`))));
   await Promise.race([waitForTemporal(address, 60_000), exited]);

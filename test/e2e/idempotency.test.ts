@@ -34,6 +34,22 @@ describe('idempotency keys', () => {
       expect(JSON.stringify(replay.body)).not.toContain('Safeguarding detail');
     });
 
+    it('a second credential holding exactly the same scopes still cannot replay the first one\'s key', async () => {
+      // Same scopes, same arguments: only the binding to the credential itself tells these two apart.
+      const contactId = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Twin', lastName: 'Scopes' })).contact.id;
+      await harness.call(org.apiKey, 'people_add_note', { contactId, content: 'Held by the first key only', confidentialityLevel: 'red' });
+      const scopes = ['people:read', 'people:safeguarding'] as const;
+      const first = await harness.createKey(org.orgId, [...scopes], 'staff', { safeguarding: true });
+      const second = await harness.createKey(org.orgId, [...scopes], 'staff', { safeguarding: true });
+      const key = newKey();
+      const original = await harness.invoke(first.apiKey, 'people_list_notes', { contactId }, { 'Idempotency-Key': key });
+      expect(original.body.result.notes).toHaveLength(1);
+      const replay = await harness.invoke(second.apiKey, 'people_list_notes', { contactId }, { 'Idempotency-Key': key });
+      expect(replay.status).toBe(409);
+      expect(replay.body.error?.code).toBe('idempotency_conflict');
+      expect(JSON.stringify(replay.body)).not.toContain('Held by the first key only');
+    });
+
     it('refuses a replay once the credential has lost a permission it held', async () => {
       const contactId = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Lost', lastName: 'Scope' })).contact.id;
       await harness.call(org.apiKey, 'people_add_note', { contactId, content: 'Restricted detail', confidentialityLevel: 'red' });

@@ -61,13 +61,12 @@ describe('MCP over streamable HTTP', () => {
     expect(errorOf(gone).code).toBe('not_found');
   });
 
-  it('returns isError with a stable code for bad arguments and unknown tools', async () => {
+  it('returns isError with a stable code for bad arguments, and a protocol error for an unknown tool', async () => {
     const bad = await mcp.callTool({ name: 'people_create_contact', arguments: { firstName: 42 } });
     expect(bad.isError).toBe(true);
     expect(errorOf(bad)).toMatchObject({ code: 'validation_failed' });
     expect(errorOf(bad).message).toContain('firstName');
-    const unknown = await mcp.callTool({ name: 'people_fly_to_moon', arguments: {} });
-    expect(errorOf(unknown).code).toBe('unknown_tool');
+    await expect(mcp.callTool({ name: 'people_fly_to_moon', arguments: {} })).rejects.toMatchObject({ code: -32602, data: { error: { code: 'unknown_tool' } } });
   });
 
   it('lists only the tools the credential may use, and more by toolset', async () => {

@@ -355,6 +355,18 @@ describe('OAuth 2.1 authorization server', () => {
       expect((await oauth.exchange(client, code, verifier)).status).toBe(200);
     });
 
+    it('a used code presented by another client is refused as not its own, and the owner keeps its grant', async () => {
+      const other = await oauth.registerClient(REDIRECT);
+      const { code, verifier } = await oauth.authorize(client, staff, { intent: 'people' });
+      const owned = await oauth.exchange(client, code, verifier);
+      expect(owned.status).toBe(200);
+      const replayed = await oauth.exchange(other, code, verifier);
+      expect(replayed.body).toEqual({ error: 'invalid_grant', error_description: CODE_ERRORS.otherClient });
+      // Only the client the code was issued to can trigger the reuse revocation.
+      expect((await bearerCall(owned.body.access_token, 'platform_session_tools')).status).toBe(200);
+      expect((await oauth.refresh(client, owned.body.refresh_token)).status).toBe(200);
+    });
+
     it('rotates refresh tokens and revokes the family when a used one is replayed', async () => {
       const tokens = await oauth.tokensFor(client, staff, { intent: 'people' });
       const rotated = await oauth.refresh(client, tokens.refresh_token);
@@ -403,6 +415,29 @@ describe('OAuth 2.1 authorization server', () => {
       expect(refused.body).toMatchObject({ error: 'invalid_client' });
       const missing = await oauth.exchange({ ...confidential, client_secret: undefined }, wrong.code, wrong.verifier);
       expect(missing.body).toMatchObject({ error: 'invalid_client' });
+    });
+
+    it('answers a client that failed Basic authentication 401 with a Basic challenge (RFC 6749 5.2), one that used the body 400', async () => {
+      const confidential = (await oauth.register({ client_name: 'Basic failures', redirect_uris: [REDIRECT] })).body as RegisteredClient;
+      const form = { grant_type: 'authorization_code', code: 'not-a-code', code_verifier: 'v'.repeat(43), redirect_uri: REDIRECT };
+      const wrongSecret = await oauth.token(form, { id: confidential.client_id, secret: 'wrong-secret' });
+      const unknownClient = await oauth.token(form, { id: 'nobody-registered-this', secret: 'any-secret' });
+      for (const refused of [wrongSecret, unknownClient]) {
+        expect(refused.status).toBe(401);
+        expect(refused.body.error).toBe('invalid_client');
+        expect(refused.headers.get('www-authenticate')).toMatch(/^Basic realm="[^"]+"/);
+      }
+      const revoke = await fetch(`${harness.url}/api/oauth/revoke`, {
+        method: 'POST', body: new URLSearchParams({ token: 'anything' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${confidential.client_id}:wrong-secret`).toString('base64')}` },
+      });
+      expect(revoke.status).toBe(401);
+      expect(revoke.headers.get('www-authenticate')).toMatch(/^Basic /);
+      // Credentials in the body were not sent through the header, so no challenge: 400 as before.
+      const inBody = await oauth.token({ ...form, client_id: confidential.client_id, client_secret: 'wrong-secret' });
+      expect(inBody.status).toBe(400);
+      expect(inBody.body.error).toBe('invalid_client');
+      expect(inBody.headers.get('www-authenticate')).toBeNull();
     });
 
     it('lets exactly one of 50 parallel exchanges of one code succeed', async () => {

@@ -1,56 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
-import { createOutreachSender, type OutreachSender, type SendOutcome } from '../../activities/outbox';
+import { createOutreachSender, type OutreachSender, type SendOutcome } from '../../activities/outreach-sender';
 import {
-  NotDeliveredError, SmtpEmailProvider, smtpErrorProvesNotAccepted, type MessageProvider, type OutboundMessage,
+  NotDeliveredError, SmtpEmailProvider, smtpErrorProvesNotAccepted, type MessageProvider,
 } from '../../activities/providers';
 import { withTransaction } from '../../db/pool';
 import { closeOutreach, createOutreachItem, markOutreachApproved } from '../../modules/people/outreach';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-
-/** A provider that records every call, and can hold calls open or fail them. */
-class FakeProvider implements MessageProvider {
-  readonly calls: OutboundMessage[] = [];
-  inside = 0;
-  maxInside = 0;
-  hold = false;
-  failWith: Error | null = null;
-  private gates: Array<() => void> = [];
-
-  constructor(readonly idempotent: boolean) {}
-
-  async send(message: OutboundMessage): Promise<{ providerMessageId: string }> {
-    this.calls.push(message);
-    this.inside += 1;
-    this.maxInside = Math.max(this.maxInside, this.inside);
-    try {
-      if (this.hold) await new Promise<void>((resolve) => this.gates.push(resolve));
-      if (this.failWith) throw this.failWith;
-      return { providerMessageId: `fake-${this.calls.length}` };
-    } finally {
-      this.inside -= 1;
-    }
-  }
-
-  /** Lets every held call finish. */
-  open(): void {
-    this.hold = false;
-    for (const resolve of this.gates.splice(0)) resolve();
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await sleep(10);
-  }
-}
+import { FakeProvider, sleep, until } from '../helpers/fake-provider';
 
 function expectInProgress(result: PromiseSettledResult<SendOutcome>): void {
   expect(result.status).toBe('rejected');

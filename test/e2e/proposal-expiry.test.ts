@@ -3,7 +3,8 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import type { ProposalDecisionResult, ProposalSnapshot } from '../../core/approvals';
+import { proposalStateQuery } from '../../core/approval-messages';
+import type { ProposalDecisionResult } from '../../core/approvals';
 import { withTransaction } from '../../db/pool';
 import { PROJECT_ROOT } from '../../db/config';
 import { createOrganisation } from '../../modules/platform/orgs';
@@ -65,7 +66,7 @@ describe('proposal expiry (time-skipping)', () => {
       const handle = await start(proposalId);
 
       await env.sleep('6 days');
-      const halfway = await handle.query<ProposalSnapshot>('proposalState');
+      const halfway = await handle.query(proposalStateQuery);
       expect(halfway.status).toBe('pending');
 
       const outcome = await handle.result() as ProposalDecisionResult;

@@ -65,6 +65,28 @@ describe('metered usage, retries and allowances', () => {
     expect(body.result.contact.email).toBe('metered@example.org');
   });
 
+  it('each metered call adds exactly one usage row, keyed by its own workflow id, on every path', async () => {
+    const orgRows = () => count('SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1', [org.orgId]);
+    const before = await orgRows();
+    const keys = [`one-row-${Date.now()}-a`, `one-row-${Date.now()}-b`];
+    for (const [i, key] of keys.entries()) {
+      const { status } = await harness.invoke(org.apiKey, 'people_create_contact', { email: `one-row-${i}@example.org` }, { 'Idempotency-Key': key });
+      expect(status).toBe(200);
+      expect(await orgRows()).toBe(before + i + 1);
+      expect(await count('SELECT count(*)::int AS n FROM usage_events WHERE idempotency_key = $1', [`call-${org.orgId}-${key}`])).toBe(1);
+    }
+    await harness.call(org.apiKey, 'platform_execute_workflow_tool', { toolName: 'people_create_contact', arguments: { email: 'one-row-inner@example.org' } });
+    expect(await orgRows()).toBe(before + keys.length + 1);
+    const mcp = await harness.mcpClient(org.apiKey);
+    try {
+      const result = await mcp.callTool({ name: 'people_create_contact', arguments: { email: 'one-row-mcp@example.org' } });
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
+    expect(await orgRows()).toBe(before + keys.length + 2);
+  });
+
   it('unmetered tools never record usage', async () => {
     const before = await count('SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1', [org.orgId]);
     const { contact } = await harness.call(org.apiKey, 'people_create_contact', { email: 'unmetered-target@example.org' });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrate } from '../../db/migrate';
+import { migrate, type Migration } from '../../db/migrate';
+import { prepareDatabase } from '../../modules';
 import { createPool, type Pool } from '../../db/pool';
 import { TEST_DATABASE_URL } from './env';
 
@@ -20,14 +21,21 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh, migrated database per suite, dropped afterwards. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database per suite, dropped afterwards; migrated with every module's migrations, or with
+ * `options.migrations` only (an empty list leaves it bare, e.g. to build an older schema by hand).
+ */
+export async function createTestDatabase(options: { migrations?: readonly Migration[] } = {}): Promise<TestDatabase> {
   const name = `steward_test_${randomBytes(6).toString('hex')}`;
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const pool = createPool(url.toString(), { max: 10 });
-  await migrate(pool);
+  if (options.migrations) {
+    if (options.migrations.length > 0) await migrate(pool, options.migrations);
+  } else {
+    await prepareDatabase(pool);
+  }
   return {
     pool,
     url: url.toString(),

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
 import type { DevServer } from '../../scripts/lib/temporal-dev-server';
+import { BUNDLE_PATH_ENV, DEFAULT_TEST_BUNDLE } from './env';
 
 export default async function globalTeardown(): Promise<void> {
   const server = (globalThis as Record<string, unknown>).__stewardDevServer as DevServer | undefined;
   if (server) await server.stop();
+  // Only the bundle this run built; one named by the caller is theirs to keep.
+  if (process.env[BUNDLE_PATH_ENV] === DEFAULT_TEST_BUNDLE) fs.rmSync(DEFAULT_TEST_BUNDLE, { force: true });
 }

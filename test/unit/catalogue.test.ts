@@ -1,11 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+import type { ApprovalRoute } from '../../core/approvals';
 import { ALL_SCOPES } from '../../core/scopes';
+import { FOLLOW_UPS_OF_EARLIER_PLANS, followUpOf, workflowTypeForPlan } from '../../core/tool-plan';
 import { allModules, allTools, findTool, isInvokeApiTool, permittedTools } from '../../modules/catalogue';
 import { inputSchemaOf, outputSchemaOf } from '../../modules/schema';
 import {
   annotationsOf, catalogueCounts, httpMethodOf, manifestEntryOf, mcpToolOf, openAiFunctionOf, parseToolsets, selectTools,
 } from '../../modules/surfaces';
-import { defineTool, type AnyTool } from '../../modules/tool';
+import { MODULES } from '../../modules';
+import { PLAN_CODES } from '../../modules/module';
+import { METERED_FEATURES } from '../../core/billing';
+import { defineTool, policyOf, taskOf, type AnyTool } from '../../modules/tool';
 
 const tools = allTools();
 const byName = tools.map((tool) => [tool.name, tool] as const);
@@ -118,16 +125,29 @@ describe('catalogue invariants', () => {
     expect(Object.values(counts.byModule).reduce((a, b) => a + b, 0)).toBe(tools.length);
   });
 
-  it('schemas have not changed silently', () => {
-    const snapshot = tools.map((tool) => ({
-      name: tool.name,
-      scope: tool.scope,
-      effect: tool.effect,
-      inputSchema: inputSchemaOf(tool),
-      outputSchema: outputSchemaOf(tool),
-    }));
-    expect(snapshot).toMatchSnapshot();
+  it('every metered feature is declared by exactly one module, and a metered tool by the module owning its feature', () => {
+    const owners = new Map<string, string[]>();
+    for (const module of MODULES) for (const meter of module.meters ?? []) owners.set(meter.feature, [...(owners.get(meter.feature) ?? []), module.name]);
+    expect([...owners.keys()].sort()).toEqual([...METERED_FEATURES].sort());
+    for (const [feature, modules] of owners) expect({ feature, modules }).toEqual({ feature, modules: [modules[0]] });
+    for (const tool of tools.filter((t) => t.meter)) expect({ tool: tool.name, owner: owners.get(tool.meter!.feature)?.[0] }).toEqual({ tool: tool.name, owner: tool.module });
+    for (const module of MODULES) {
+      for (const meter of module.meters ?? []) expect(Object.keys(meter.allowances).sort()).toEqual([...PLAN_CODES].sort());
+    }
   });
+
+  it('every module declares the scopes its tools require, and no two modules declare the same scope', () => {
+    const declaredBy = new Map<string, string>();
+    for (const module of MODULES) {
+      for (const scope of module.scopes) {
+        expect({ scope, already: declaredBy.get(scope) }).toEqual({ scope, already: undefined });
+        declaredBy.set(scope, module.name);
+      }
+    }
+    for (const tool of tools) expect({ tool: tool.name, scopeOwner: declaredBy.get(tool.scope) }).toEqual({ tool: tool.name, scopeOwner: tool.module });
+  });
+
+  // Schemas are compared per module against modules/<name>/tools.lock.json (test/unit/tool-schemas.test.ts).
 });
 
 describe('surfaces', () => {
@@ -214,5 +234,92 @@ describe('surfaces', () => {
       expect(parseToolsets('people,giving_nonsense')).toEqual({ toolsets: ['people'], unknown: ['giving_nonsense'] });
       expect(parseToolsets('people,,')).toEqual({ toolsets: ['people'], unknown: [] });
     });
+  });
+});
+
+describe('approval routes, follow-ups and tasks (declared on the tool values)', () => {
+  const routed = tools.filter((tool) => tool.approval);
+  const updates = routed.filter((tool) => tool.approval!.kind === 'update');
+
+  it('every decision of both approval workflows has exactly one tool', () => {
+    const decisions = updates.map((tool) => {
+      const route = tool.approval as Extract<ApprovalRoute, { kind: 'update' }>;
+      return `${route.target}:${route.decision}`;
+    });
+    expect(decisions.sort()).toEqual([
+      'outreach:approve', 'outreach:cancel', 'outreach:decline', 'outreach:edit', 'proposal:approve', 'proposal:reject',
+    ]);
+  });
+
+  it.each(updates.map((tool) => [tool.name, tool] as const))('%s: names its item by a required id argument, writes, and never runs as a plain call', async (_name, tool) => {
+    const route = tool.approval as Extract<ApprovalRoute, { kind: 'update' }>;
+    const schema = inputSchemaOf(tool);
+    expect(schema.required).toContain(route.idArg);
+    expect(tool.effect).not.toBe('read');
+    expect(tool.scope.endsWith(':write')).toBe(true);
+    expect(tool.followUp).toBeUndefined();
+    await expect(tool.run({} as never, {} as never)).rejects.toMatchObject({ code: 'internal_error' });
+  });
+
+  it('gated tools write, have no follow-up of their own and can run as MCP tasks', () => {
+    const gated = routed.filter((tool) => tool.approval!.kind === 'gated');
+    expect(gated.map((tool) => tool.name)).toContain('people_merge_data_quality_contacts');
+    for (const tool of gated) {
+      expect(tool.effect).not.toBe('read');
+      expect(tool.followUp).toBeUndefined();
+      expect(taskOf(tool)).toBeDefined();
+    }
+  });
+
+  it('task tools wait on a person: gated, or they say which approval their result names; any extra scope they need is real', () => {
+    const taskTools = tools.filter((tool) => taskOf(tool));
+    expect(taskTools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['people_create_outreach', 'people_merge_data_quality_contacts']));
+    for (const tool of taskTools) {
+      const task = taskOf(tool)!;
+      expect(tool.approval?.kind === 'gated' || typeof task.pendingOf === 'function').toBe(true);
+      if (task.followScope) expect(ALL_SCOPES as readonly string[]).toContain(task.followScope);
+    }
+    expect(taskOf(findTool('people_create_outreach')!)!.pendingOf!({ item: { id: 'x' } })).toEqual({ outreachId: 'x' });
+  });
+
+  it('the policy carries the follow-up and picks the workflow type from it', () => {
+    for (const tool of tools) {
+      const policy = policyOf(tool);
+      expect(policy.followUp).toEqual(tool.followUp ?? null);
+      expect(workflowTypeForPlan({ tool: tool.name, policy })).toBe(tool.followUp ? 'toolCallWithFollowUpWorkflow' : 'toolCallWorkflow');
+      // Plain data only: the policy crosses into workflow code.
+      expect(JSON.parse(JSON.stringify(policy))).toEqual(policy);
+    }
+  });
+
+  it('plans made before policies carried follow-ups keep theirs, as the tools now declare them', () => {
+    for (const [name, followUp] of Object.entries(FOLLOW_UPS_OF_EARLIER_PLANS)) {
+      expect(findTool(name)?.followUp).toEqual(followUp);
+      const { followUp: _absent, ...earlier } = policyOf(findTool(name)!);
+      expect(followUpOf({ tool: name, policy: earlier })).toEqual(followUp);
+    }
+    expect(followUpOf({ tool: 'people_create_outreach', policy: { effect: 'write', meter: null, timeline: false, followUp: null } })).toBeNull();
+    expect(followUpOf({ tool: 'people_get_contact', policy: { effect: 'read', meter: null, timeline: false } })).toBeNull();
+  });
+
+  it('no tool name is written in code that is not in the catalogue', () => {
+    const root = path.join(__dirname, '..', '..');
+    const known = new Set(tools.map((tool) => tool.name));
+    const prefixes = MODULES.map((module) => module.name).join('|');
+    const quotedName = new RegExp(`['"\`]((?:${prefixes})_[a-z0-9_]+)['"\`]`, 'g');
+    const unknown: string[] = [];
+    const visit = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) visit(file);
+        else if (entry.name.endsWith('.ts')) {
+          for (const match of fs.readFileSync(file, 'utf8').matchAll(quotedName)) {
+            if (!known.has(match[1]) && !isInvokeApiTool(match[1])) unknown.push(`${path.relative(root, file)}: ${match[1]}`);
+          }
+        }
+      }
+    };
+    for (const dir of ['api', 'core', 'workflows', 'activities', 'modules', 'worker']) visit(path.join(root, dir));
+    expect(unknown).toEqual([]);
   });
 });

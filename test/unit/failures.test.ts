@@ -3,6 +3,8 @@ import { errorFromFailure } from '../../api/tool-caller';
 import { failureBodyOf, stewardErrorBodyOf } from '../../core/failures';
 import { StewardError } from '../../core/errors';
 import { errorBodyOf, stewardFailure } from '../../workflows/failures';
+import { databaseErrorOf } from '../../db/sequelize';
+import { isDeterministicDatabaseError } from '../../activities/tool-activities';
 
 /** One reader of a failure's cause chain, shared by the API (tool calls, approval updates) and the workflows. */
 describe('reading the stable error out of a Temporal failure', () => {
@@ -44,5 +46,18 @@ describe('reading the stable error out of a Temporal failure', () => {
     expect(failureBodyOf(looped)).toBeUndefined();
     // A look-alike that is not a Temporal ApplicationFailure is not trusted.
     expect(failureBodyOf({ type: 'forbidden', message: 'x', details: [{ code: 'forbidden', message: 'x' }] })).toBeUndefined();
+  });
+});
+
+describe('database errors raised through models', () => {
+  it('are classified by the PostgreSQL error Sequelize wraps, not by the wrapper', () => {
+    const pgError = Object.assign(new Error('null value in column'), { code: '23502', table: 'contacts' });
+    const wrapped = Object.assign(new Error('notNull Violation'), { name: 'SequelizeDatabaseError', original: pgError, parent: pgError });
+    expect(databaseErrorOf(wrapped)).toBe(pgError);
+    expect(isDeterministicDatabaseError(wrapped)).toBe(true);
+    const retryable = Object.assign(new Error('Validation error'), { original: Object.assign(new Error('duplicate key'), { code: '23505' }) });
+    expect(isDeterministicDatabaseError(retryable)).toBe(false);
+    const plain = new Error('not a database error');
+    expect(databaseErrorOf(plain)).toBe(plain);
   });
 });

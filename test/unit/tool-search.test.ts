@@ -8,7 +8,8 @@ import type { ToolContext } from '../../modules/tool';
 
 interface EvalCase { q: string; expect: string[] }
 
-const EVAL_FILE = path.resolve(__dirname, '../../../shared/eval/tool-search-dev.jsonl');
+// The project's own evaluation queries, inside the repository (the bench scores the same file).
+const EVAL_FILE = path.resolve(__dirname, '../../bench/data/tool-search-dev.jsonl');
 const cases: EvalCase[] = fs.readFileSync(EVAL_FILE, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as EvalCase);
 const known = new Set(allTools().map((t) => t.name));
 const answerable = cases.filter((c) => c.expect.every((name) => known.has(name)));

@@ -40,6 +40,7 @@ export const createPastoralAutomationTool = defineTool({
     targetTag: editable.targetTag.optional(), maxItemsPerRun: editable.maxItemsPerRun.default(25),
   }).strict(),
   output: automationOutput,
+  followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => ({ automation: await createAutomation(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
 });
 
@@ -59,6 +60,7 @@ export const setPastoralAutomationTool = defineTool({
     targetTag: editable.targetTag.optional(), maxItemsPerRun: editable.maxItemsPerRun.optional(),
   }).strict(),
   output: z.object({ automation: automationSchema, changedFields: z.array(z.string()) }).strict(),
+  followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => {
     const { automationId: id, ...changes } = input;
     return updateAutomation(ctx.db, ctx.org.id, id, changes);
@@ -77,6 +79,7 @@ export const removePastoralAutomationTool = defineTool({
   listed: false,
   input: z.object({ automationId }).strict(),
   output: z.object({ automationId: z.uuid(), removed: z.literal(true) }).strict(),
+  followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => {
     await removeAutomation(ctx.db, ctx.org.id, input.automationId);
     return { automationId: input.automationId, removed: true as const };
@@ -94,6 +97,7 @@ export const duplicatePastoralAutomationTool = defineTool({
   listed: false,
   input: z.object({ automationId, name: editable.name.optional() }).strict(),
   output: automationOutput,
+  followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => ({ automation: await duplicateAutomation(ctx.db, ctx.org.id, input.automationId, ctx.principal.userId, input.name) }),
 });
 
@@ -140,6 +144,7 @@ export const runPastoralGenerationTool = defineTool({
     items: z.array(outreachItemSchema),
     skipped: z.array(z.object({ contactId: z.uuid(), reason: z.string() }).strict()),
   }).strict(),
+  followUp: { kind: 'start_outreach' },
   run: async (ctx, input) => {
     const automation = await requireAutomation(ctx.db, ctx.org.id, input.automationId);
     const { items, skipped } = await generateOutreachForAutomation(ctx.db, ctx.org, automation, { sourceRun: ctx.workflowId, createdByUserId: ctx.principal.userId });

@@ -7,6 +7,7 @@ import { CUSTOM_FIELD_TYPES, createDefinition, listDefinitions } from '../custom
 import { parseOrgDate, todayIso } from '../dates';
 import { PostcodeProviderUnavailable, defaultPostcodeProvider, lookupPostcode, requireUkPostcode } from '../postcodes';
 import { contactWriteFields } from './contacts';
+import { dateText } from '../schemas';
 
 export const lookupUkPostcodeTool = defineTool({
   name: 'people_lookup_uk_postcode',
@@ -104,7 +105,7 @@ export const countUnsubscribesTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ from: z.string().optional(), to: z.string().optional() }).strict(),
+  input: z.object({ from: dateText().optional(), to: dateText().optional() }).strict(),
   output: z.object({ from: z.string(), to: z.string(), unsubscribes: z.number().int(), contacts: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const to = input.to ? parseOrgDate(input.to, ctx.org.dateFormat, 'to') : todayIso();
@@ -144,7 +145,7 @@ export const createCustomFieldDefinitionTool = defineTool({
   effect: 'write',
   listed: false,
   input: z.object({
-    key: z.string().regex(/^[a-z][a-zA-Z0-9_]{0,63}$/, 'start with a lowercase letter; letters, digits and _ only'),
+    key: z.string().max(64).regex(/^[a-z][a-zA-Z0-9_]{0,63}$/, 'start with a lowercase letter; letters, digits and _ only'),
     label: z.string().trim().min(1).max(100),
     type: z.enum(CUSTOM_FIELD_TYPES),
     options: z.array(z.string().trim().min(1).max(100)).max(100).optional(),

@@ -11,7 +11,7 @@ const groupRef = {
 };
 const contactRef = {
   contactId: z.uuid().optional(),
-  email: z.email().optional().describe('Contact email, when the id is not known'),
+  email: z.email().max(254).optional().describe('Contact email, when the id is not known'),
 };
 const NOT_SMALL_GROUPS = 'CRM groups are ministry teams and departments, not Small Groups (cell/home groups have their own tools).';
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../tool';
 import { EXPORT_COLUMNS, MAX_EXPORT_ROWS, MAX_IMPORT_CHARS, MAX_IMPORT_ROWS, exportContacts, importContacts } from '../import-export';
 import { CONTACT_STATUSES, MEMBERSHIP_STATUSES } from '../schemas';
+import { MAX_LIST_OFFSET } from '../../kit';
 
 export const importContactsTool = defineTool({
   name: 'people_import_contacts',
@@ -40,8 +41,8 @@ export const exportContactsTool = defineTool({
     status: z.enum(CONTACT_STATUSES).optional(),
     membershipStatus: z.enum(MEMBERSHIP_STATUSES).optional(),
     tag: z.string().trim().min(1).max(100).optional(),
-    columns: z.array(z.enum(EXPORT_COLUMNS)).min(1).optional(),
-    offset: z.number().int().min(0).default(0),
+    columns: z.array(z.enum(EXPORT_COLUMNS)).min(1).max(EXPORT_COLUMNS.length).optional(),
+    offset: z.number().int().min(0).max(MAX_LIST_OFFSET).default(0),
   }).strict(),
   output: z.object({ csv: z.string(), rowCount: z.number().int(), columns: z.array(z.string()), nextOffset: z.number().int().nullable() }).strict(),
   run: async (ctx, input) => exportContacts(ctx.db, ctx.org.id, input, input.columns ?? EXPORT_COLUMNS, input.offset),

@@ -3,7 +3,7 @@ import { hasScope } from '../../../core/principal';
 import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
 import { defineTool, type ToolContext } from '../../tool';
 import { RESTRICTED_NOTE_REMOVAL, completeNoteFollowUp, isRestrictedNote, listNoteFollowUps, noteTimelineSummary, removeNote, updateNote } from '../notes';
-import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, noteSchema } from '../schemas';
+import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, dateText, noteSchema } from '../schemas';
 
 const canSeeRestricted = (ctx: ToolContext) => hasScope(ctx.principal, SAFEGUARDING_SCOPE);
 
@@ -22,7 +22,7 @@ export const updateNoteTool = defineTool({
     content: z.string().trim().min(1).max(10000).optional(),
     privacy: z.enum(NOTE_PRIVACY).optional(),
     confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).optional(),
-    followUpDate: z.string().nullable().optional(),
+    followUpDate: dateText().nullable().optional(),
   }).strict(),
   output: z.object({ note: noteSchema, changedFields: z.array(z.string()) }).strict(),
   timeline: (_input, output) => [{

@@ -4,7 +4,7 @@ import { hasScope } from '../../../core/principal';
 import { defineTool } from '../../tool';
 import { addNote, listNotes, noteTimelineSummary } from '../notes';
 import { listTimeline } from '../timeline';
-import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, noteSchema, timelineEntrySchema } from '../schemas';
+import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, dateText, noteSchema, timelineEntrySchema } from '../schemas';
 
 const contactId = z.uuid().describe('The contact\'s id');
 
@@ -22,7 +22,7 @@ export const addNoteTool = defineTool({
     content: z.string().trim().min(1).max(10000),
     privacy: z.enum(NOTE_PRIVACY).default('team'),
     confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).default('green'),
-    followUpDate: z.string().optional().describe("When to follow up, in the organisation's date format or YYYY-MM-DD"),
+    followUpDate: dateText().optional().describe("When to follow up, in the organisation's date format or YYYY-MM-DD"),
   }).strict(),
   output: z.object({ note: noteSchema }).strict(),
   timeline: (_input, output) => [{

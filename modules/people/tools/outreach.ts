@@ -2,17 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { OUTREACH_CHANNELS, OUTREACH_STATUSES } from '../../../core/approvals';
 import { StewardError } from '../../../core/errors';
-import { defineTool } from '../../tool';
+import { defineTool, type ToolTask } from '../../tool';
 import { mergeContacts, MERGEABLE_FIELDS } from '../merge';
 import { createOutreachItem, listOutreach, outreachItemSchema, requireOutreachItem } from '../outreach';
+
+/** An item's content version counts its edits; no item is edited anywhere near this often. */
+const MAX_CONTENT_VERSION = 1_000_000;
 
 const outreachId = z.uuid().describe('The outreach item\'s id');
 const itemOutput = z.object({ item: outreachItemSchema }).strict();
 
-/** Decision tools are carried out by the item's workflow (a Temporal update); the API routes them there. */
+/** Decision tools are carried out by the item's workflow (a Temporal update); the API routes them there by their `approval`. */
 function decidedByWorkflow(): never {
   throw new StewardError('internal_error', 'This tool is carried out by the item\'s approval workflow, not as a plain tool call');
 }
+
+/**
+ * Queuing a message as an MCP task: the task is the item's approval workflow.
+ * It is followed with tasks/get, which reads the item and so needs people:read.
+ * As a task the call waits for nothing (awaitDecision with no time to wait), so
+ * it answers approval_required naming the item.
+ */
+const outreachTask: ToolTask = {
+  followScope: 'people:read',
+  argsForTask: (args) => ({ ...args, awaitDecision: true }),
+  pendingOf: (result) => {
+    const id = (result as { item?: { id?: unknown } } | null)?.item?.id;
+    return typeof id === 'string' ? { outreachId: id } : undefined;
+  },
+};
 
 export const createOutreachTool = defineTool({
   name: 'people_create_outreach',
@@ -32,6 +50,8 @@ export const createOutreachTool = defineTool({
     awaitDecision: z.boolean().default(false).describe('Wait for a person to decide; returns approval_required with the id if the wait runs out'),
   }).strict(),
   output: itemOutput,
+  followUp: { kind: 'start_outreach' },
+  task: outreachTask,
   run: async (ctx, input) => ({
     item: await createOutreachItem(ctx.db, ctx.org.id, {
       id: randomUUID(), contactId: input.contactId, channel: input.channel, subject: input.subject ?? null, body: input.body,
@@ -89,9 +109,10 @@ export const editOutreachTool = defineTool({
     subject: z.string().trim().min(1).max(200).nullable().optional(),
     body: z.string().trim().min(1).max(10000).optional(),
     channel: z.enum(OUTREACH_CHANNELS).optional(),
-    contentVersion: z.number().int().min(1).optional(),
+    contentVersion: z.number().int().min(1).max(MAX_CONTENT_VERSION).optional(),
   }).strict(),
   output: itemOutput,
+  approval: { kind: 'update', target: 'outreach', decision: 'edit', idArg: 'outreachId' },
   run: async () => decidedByWorkflow(),
 });
 
@@ -104,8 +125,9 @@ export const approveOutreachTool = defineTool({
   scope: 'people:write',
   effect: 'send',
   listed: true,
-  input: z.object({ outreachId, contentVersion: z.number().int().min(1).describe('The version the approver reviewed') }).strict(),
+  input: z.object({ outreachId, contentVersion: z.number().int().min(1).max(MAX_CONTENT_VERSION).describe('The version the approver reviewed') }).strict(),
   output: itemOutput,
+  approval: { kind: 'update', target: 'outreach', decision: 'approve', idArg: 'outreachId' },
   run: async () => decidedByWorkflow(),
 });
 
@@ -120,6 +142,7 @@ export const declineOutreachTool = defineTool({
   listed: false,
   input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }).strict(),
   output: itemOutput,
+  approval: { kind: 'update', target: 'outreach', decision: 'decline', idArg: 'outreachId' },
   run: async () => decidedByWorkflow(),
 });
 
@@ -134,6 +157,7 @@ export const cancelOutreachTool = defineTool({
   listed: false,
   input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }).strict(),
   output: itemOutput,
+  approval: { kind: 'update', target: 'outreach', decision: 'cancel', idArg: 'outreachId' },
   run: async () => decidedByWorkflow(),
 });
 
@@ -166,6 +190,7 @@ export const mergeContactsTool = defineTool({
     // No counts: the timeline is read without people:safeguarding, and a note count would reveal restricted notes.
     summary: 'Merged a duplicate record into this one; its notes, timeline, family links, groups and follow-ups moved here',
   }],
+  approval: { kind: 'gated' },
   run: async (ctx, input) => ({
     merge: await mergeContacts(ctx.db, ctx.org.id, input.keepContactId, input.mergeContactId, ctx.principal.userId, input.fieldChoices ?? {}),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, exactlyOne } from '../../tool';
+import { MAX_LIST_OFFSET } from '../../kit';
 import { ruleSetSchema, segmentFieldCatalogue } from '../segment-rules';
 import {
   SEGMENT_TEMPLATES, addContactToSegment, createSegmentFromTemplate, listSegmentContacts, listSegments, previewRules, refreshSegment, requireSegment, updateSegment,
@@ -149,7 +150,7 @@ export const listSegmentContactsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ segmentId: z.uuid(), limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).default(0) }).strict(),
+  input: z.object({ segmentId: z.uuid(), limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).max(MAX_LIST_OFFSET).default(0) }).strict(),
   output: z.object({
     segmentId: z.uuid(), memberCount: z.number().int(), refreshedAt: z.string().nullable(),
     contacts: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), email: z.string().nullable(), source: z.enum(['rule', 'manual']) }).strict()),

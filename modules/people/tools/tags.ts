@@ -3,7 +3,7 @@ import { defineTool, exactlyOne } from '../../tool';
 import { addContactTags, createTag, createTagCategory, deleteTag, listTags, removeContactTags, updateTag, updateTagCategory } from '../tags';
 
 const tagName = z.string().trim().min(1).max(100);
-const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a hex colour like #1e90ff');
+const colour = z.string().max(7).regex(/^#[0-9a-fA-F]{6}$/, 'a hex colour like #1e90ff');
 const tagSchema = z.object({
   id: z.uuid(), name: z.string(), colour: z.string().nullable(), categoryId: z.string().nullable(), category: z.string().nullable(), contactCount: z.number().int(),
 }).strict();

@@ -41,8 +41,9 @@ type CodeCheck = { ok: true; row: CodeRow } | { ok: false; message: string; revo
 
 function check(row: CodeRow | undefined, clientId: string): CodeCheck {
   if (!row) return { ok: false, message: CODE_ERRORS.unknown };
-  if (row.used_at) return { ok: false, message: CODE_ERRORS.reused, revokeGrantId: row.grant_id };
+  // Ownership before use: a client that was never given the code must not be able to revoke its owner's grant by replaying it.
   if (row.client_id !== clientId) return { ok: false, message: CODE_ERRORS.otherClient };
+  if (row.used_at) return { ok: false, message: CODE_ERRORS.reused, revokeGrantId: row.grant_id };
   if (row.expired) return { ok: false, message: CODE_ERRORS.expired };
   return { ok: true, row };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StewardError } from '../../../core/errors';
+import { StewardError, quoteInput } from '../../../core/errors';
 import { CREDENTIAL_KINDS } from '../../../core/principal';
 import { allModules, allTools, findTool, permittedTools } from '../../catalogue';
 import { inputSchemaOf } from '../../schema';
@@ -29,12 +29,12 @@ export const listToolsTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: true,
-  input: z.object({ module: z.string().trim().min(1).optional().describe('Module name, e.g. people or platform') }).strict(),
+  input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, e.g. people or platform') }).strict(),
   output: z.object({ tools: z.array(toolSummary), count: z.number().int(), modules: z.array(z.string()) }).strict(),
   run: async (ctx, input) => {
     const modules = allModules();
     if (input.module && !modules.includes(input.module)) {
-      throw new StewardError('validation_failed', `Unknown module "${input.module}"`, { hint: `Modules: ${modules.join(', ')}` });
+      throw new StewardError('validation_failed', `Unknown module ${quoteInput(input.module)}`, { hint: `Modules: ${modules.join(', ')}` });
     }
     const tools = permittedTools(ctx.principal.scopes).filter((tool) => !input.module || tool.module === input.module);
     return { tools: tools.map(summarise), count: tools.length, modules };
@@ -129,7 +129,7 @@ export const executeWorkflowToolTool = defineTool({
   dispatch: 'execute_inner_tool',
   input: z.object({
     toolName: z.string().min(1).max(100),
-    arguments: z.record(z.string(), z.unknown()).default({}),
+    arguments: z.record(z.string().max(100), z.unknown()).default({}),
   }).strict(),
   output: z.object({}).catchall(z.unknown()),
   run: async () => {

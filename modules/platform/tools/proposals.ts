@@ -65,6 +65,7 @@ export const approveProposalTool = defineTool({
   listed: true,
   input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }).strict(),
   output: decisionOutput,
+  approval: { kind: 'update', target: 'proposal', decision: 'approve', idArg: 'proposalId' },
   run: async () => decidedByWorkflow(),
 });
 
@@ -79,6 +80,7 @@ export const rejectProposalTool = defineTool({
   listed: true,
   input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }).strict(),
   output: decisionOutput,
+  approval: { kind: 'update', target: 'proposal', decision: 'reject', idArg: 'proposalId' },
   run: async () => decidedByWorkflow(),
 });
 
@@ -93,6 +95,8 @@ export const listAgentsTool = defineTool({
   listed: true,
   input: z.object({}).strict(),
   output: z.object({ agents: z.array(agentSchema) }).strict(),
+  // Listing makes sure every agent's schedule exists; it changes none.
+  followUp: { kind: 'sync_agent_schedules', ifMissing: true },
   run: async (ctx) => ({ agents: await listAgents(ctx.db, ctx.org.id) }),
 });
 
@@ -111,6 +115,7 @@ export const setAgentAutonomyTool = defineTool({
     intervalMinutes: z.number().int().min(5).max(60 * 24 * 30).optional().describe('How often the agent runs (default daily)'),
   }).strict(),
   output: z.object({ agent: agentSchema }).strict(),
+  followUp: { kind: 'sync_agent_schedules', ifMissing: false },
   run: async (ctx, input) => {
     if (!mayDecideProposals(ctx.principal)) {
       throw new StewardError('forbidden', 'Only an owner or admin can change an agent\'s autonomy');

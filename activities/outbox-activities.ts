@@ -1,0 +1,38 @@
+import { Context } from '@temporalio/activity';
+import type { Pool } from '../db/pool';
+import { createOutbox, type OutboxDeps, type OutboxOutcome } from './outbox';
+import { guarded } from './tool-activities';
+
+/**
+ * Runs a send with a heartbeat every second: a worker that dies mid-send stops
+ * beating, so the attempt is retried within seconds (the retry then waits for
+ * the dead attempt's outbox lease to run out before deciding anything).
+ */
+export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/**
+ * The outbox as activities, for any module's workflow: one send attempt for a
+ * source record of a registered kind, and releasing one a person reviewed.
+ * Schedule the send with a heartbeat timeout and retries (as the outreach
+ * workflow does): a lease held by another attempt is a retryable failure.
+ */
+export function createOutboxActivities(deps: { pool: Pool } & Pick<OutboxDeps, 'providerFor' | 'sources'>) {
+  const outbox = createOutbox(deps);
+  return {
+    async sendOutboxMessage(kind: string, orgId: string, sourceId: string): Promise<OutboxOutcome> {
+      return withHeartbeat(() => guarded(() => outbox.send(kind, orgId, sourceId)));
+    },
+
+    async releaseOutboxMessage(kind: string, orgId: string, sourceId: string, userId: string): Promise<boolean> {
+      return guarded(() => outbox.release(kind, orgId, sourceId, userId));
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { migrate, type Migration } from '../db/migrate';
+import type { Pool } from '../db/pool';
+import { seedPlanAllowances } from './platform/billing';
+import type { ModuleDefinition } from './module';
+import people from './people';
+import platform from './platform';
+
+/** The registry: every module, in catalogue order. Adding a module is one line here. */
+const registered: ModuleDefinition[] = [platform, people];
+export const MODULES: readonly ModuleDefinition[] = registered;
+
+/**
+ * Adds a module that lives outside this list (the kit's own tests build one under test/).
+ * Must run before anything reads the catalogue or migrates a database; a second module
+ * with the same name is refused.
+ */
+export function registerModule(module: ModuleDefinition): void {
+  if (registered.some((existing) => existing.name === module.name)) throw new Error(`Module ${module.name} is registered already`);
+  registered.push(module);
+}
+
+/** Every module's migrations in name (timestamp) order, so cross-module references apply in the order they were written. */
+export function allMigrations(): Migration[] {
+  const migrations = MODULES.flatMap((module) => module.migrations);
+  const seen = new Set<string>();
+  for (const migration of migrations) {
+    if (seen.has(migration.name)) throw new Error(`Two modules declare migration ${migration.name}`);
+    seen.add(migration.name);
+  }
+  return [...migrations].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Brings a database up to this version: every module's migrations, then the plan allowances
+ * modules declare for their metered features. What every process runs before serving.
+ */
+export async function prepareDatabase(pool: Pool): Promise<string[]> {
+  const applied = await migrate(pool, allMigrations());
+  await seedPlanAllowances(pool, MODULES.flatMap((module) => module.meters ?? []));
+  return applied;
+}

@@ -1,0 +1,144 @@
+import type { Model, ModelStatic } from 'sequelize';
+import type { Migration } from '../db/migrate';
+import type { OutboxSource } from './outbox-source';
+import type { z } from 'zod';
+import type { AgentKey } from '../core/approvals';
+import type { MeteredFeature } from '../core/billing';
+import type { Scope } from '../core/scopes';
+import type { Queryable } from '../db/pool';
+import type { AnyTool, OrgSettings, ToolContext } from './tool';
+
+/**
+ * One product module: everything the rest of the system needs to know about it,
+ * declared in its folder's `index.ts`. Catalogue, migrations and the invariant tests
+ * read these values through the registry (`modules/index.ts`); nothing outside the
+ * folder names the module's tools or tables.
+ */
+export interface ModuleDefinition {
+  /** snake_case; every tool name starts with `<name>_`, and it doubles as the MCP toolset name. */
+  name: string;
+  title: string;
+  /** One sentence for toolset listings. */
+  description: string;
+  /**
+   * The module's tools; a function when some are built from the registry (platform_overview
+   * composes every module's overview contribution). Read them through `toolsOf`.
+   */
+  tools: readonly AnyTool[] | ((modules: readonly ModuleDefinition[]) => readonly AnyTool[]);
+  /** Umzug migrations, named by timestamp; every module's are applied together in name order. */
+  migrations: readonly Migration[];
+  /** Records whose approved messages leave through the shared outbox (lease, idempotency key, counted once), found by their kind. */
+  outboxSources?: readonly OutboxSource[];
+  /** Sequelize models of the module's tables (`models/`), defined on the process's instance; only this module imports them. */
+  models?: readonly ModelStatic<Model>[];
+  /**
+   * Every column of this module's tables that names a contact, so merging two contacts and
+   * erasing one reach them without anyone keeping a list elsewhere (a test fails for a
+   * `contact_id` column not declared here).
+   */
+  contactRefs?: readonly ContactRef[];
+  /** Short-lived records this module deletes once they have served their purpose (daily maintenance). */
+  retention?: readonly RetentionRule[];
+  /** What the module adds to platform_overview: fields of its output, computed in the read's snapshot. */
+  overview?: OverviewContribution;
+  /** The scopes this module's tools require; a tool asking for any other is refused at load time. */
+  scopes: readonly Scope[];
+  /** Dashboard API routes this module serves (reached through `<module>_invoke_api_*`); none yet. */
+  routes: readonly DashboardRoute[];
+  /** Metered features this module owns, with each plan's allowance (seeded into plan_allowances when missing). */
+  meters?: readonly MeterDefinition[];
+  /** Planning for the autonomous agents this module owns (keys from core/approvals AGENTS). */
+  agents?: readonly AgentPlanner[];
+}
+
+/** Where a contact id lives, and what merge and erasure do with the row. */
+export interface ContactRef {
+  table: string;
+  column: string;
+  /**
+   * Merge: 'move' repoints the row at the kept contact; 'custom' when the module's own
+   * merge step handles it (rows with uniqueness across contacts).
+   */
+  onMerge: 'move' | 'custom';
+  /** Erasure: 'delete' the row, or set the column to 'null' and keep the row (a money record that must stay). */
+  onErase: 'delete' | 'null' | 'custom';
+}
+
+export interface RetentionRule {
+  /** Reported in the maintenance result. */
+  name: string;
+  purge: (db: Queryable) => Promise<number>;
+}
+
+export interface OverviewContribution {
+  /** Output fields this module adds; merged into platform_overview's strict output schema. */
+  shape: z.ZodRawShape;
+  compute: (ctx: ToolContext) => Promise<Record<string, unknown>>;
+}
+
+export interface MeterDefinition {
+  feature: MeteredFeature;
+  /** Each plan's limit; an operator's later change to the table is kept, only missing rows are added. */
+  allowances: Readonly<Record<PlanCode, number>>;
+  /**
+   * For a standing feature (how many exist at once, such as contacts): counts them from the
+   * module's own rows. Without it the feature is counted from this month's usage events.
+   */
+  standingCount?: (db: Queryable, orgId: string) => Promise<number>;
+}
+
+/** Plans every organisation is on one of (seeded by the first migration). */
+export const PLAN_CODES = ['starter', 'growth', 'enterprise'] as const;
+export type PlanCode = (typeof PLAN_CODES)[number];
+
+/** A dashboard API route a module serves; the invoke bridges dispatch to it (declared shape, none registered yet). */
+export interface DashboardRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  scope: Scope;
+}
+
+export interface AgentPlanner {
+  key: AgentKey;
+  plan: (db: Queryable, org: OrgSettings) => Promise<AgentAction[]>;
+}
+
+/** How many actions one agent run may propose; planners may find more, the rest wait for the next run. */
+export const MAX_AGENT_ACTIONS_PER_RUN = 20;
+
+/** One thing an agent wants done: a tool call, explained, with a key that stops it being proposed twice. */
+export interface AgentAction {
+  tool: string;
+  args: Record<string, unknown>;
+  summary: string;
+  dedupeKey: string;
+}
+
+/** A module's tools, built against the registry when they depend on it; checked either way. */
+export function toolsOf(module: ModuleDefinition, modules: readonly ModuleDefinition[]): readonly AnyTool[] {
+  const tools = typeof module.tools === 'function' ? module.tools(modules) : module.tools;
+  checkTools(module, tools);
+  return tools;
+}
+
+function checkTools(module: ModuleDefinition, tools: readonly AnyTool[]): void {
+  for (const tool of tools) {
+    if (tool.module !== module.name) throw new Error(`Tool ${tool.name} says module ${tool.module}, but is declared by ${module.name}`);
+    if (!tool.name.startsWith(`${module.name}_`)) throw new Error(`Tool ${tool.name} must be named ${module.name}_<verb>_<noun>`);
+    if (!module.scopes.includes(tool.scope)) throw new Error(`Tool ${tool.name} requires ${tool.scope}, which module ${module.name} does not declare`);
+  }
+}
+
+/** Declares a module; checks at load time what the type system cannot (tool names, modules, migration names). */
+export function defineModule(definition: ModuleDefinition): ModuleDefinition {
+  if (Array.isArray(definition.tools)) checkTools(definition, definition.tools);
+  for (const migration of definition.migrations) {
+    if (!/^\d{4}\.\d{2}\.\d{2}T\d{2}\.\d{2}\.\d{2}\.[a-z0-9-]+$/.test(migration.name)) {
+      throw new Error(`Migration ${migration.name} of ${definition.name} must be named <yyyy.mm.ddThh.mm.ss>.<what>`);
+    }
+  }
+  for (const source of definition.outboxSources ?? []) {
+    if (!source.kind.startsWith(`${definition.name}.`)) throw new Error(`Outbox source ${source.kind} must be named ${definition.name}.<record>`);
+  }
+  return definition;
+}

@@ -1,0 +1,70 @@
+import type { OutreachChannel } from '../core/approvals';
+import type { MeteredFeature } from '../core/billing';
+import type { Queryable } from '../db/pool';
+
+/** The channels the outbox's providers deliver on. */
+export type OutboxChannel = OutreachChannel;
+
+/** Why a message did not go, as recorded on its source (shown to people, e.g. as an item's sendError). */
+export interface OutboxProblem {
+  code: string;
+  message: string;
+}
+
+/** What a source wants sent: fixed when its outbox row is created, so every attempt sends the same text. */
+export interface OutboxDraft {
+  channel: OutboxChannel;
+  subject: string | null;
+  body: string;
+}
+
+/** Where a source record stands when a send attempt has locked it. */
+export type OutboxSourceState<D extends OutboxDraft = OutboxDraft> =
+  /** The source already records the message as delivered. */
+  | { kind: 'delivered' }
+  /** It no longer wants sending (not approved, cancelled, withdrawn). */
+  | { kind: 'not_ready' }
+  /** Approved and waiting to go. */
+  | { kind: 'ready'; draft: D };
+
+/**
+ * A kind of record whose approved message leaves through the outbox
+ * (`outbox_messages`, activities/outbox.ts): the outbox owns the lease, the
+ * provider call with its idempotency key and counting the message once; the
+ * source owns its record (what may be sent, to whom, and what became of it).
+ * A module lists its sources in its definition (`outboxSources`), and the
+ * outbox finds one by the `source_kind` its rows carry.
+ *
+ * Every hook runs inside the outbox's transaction (the `db` given) unless said
+ * otherwise, and must name the organisation in every statement.
+ */
+export interface OutboxSource<D extends OutboxDraft = OutboxDraft> {
+  /** `<module>.<record>`, stored in outbox_messages.source_kind; never renamed once rows carry it. */
+  kind: string;
+  /**
+   * The message's key: its outbox row id is derived from it, providers get it
+   * as Idempotency-Key (SMTP as Message-ID) and usage is recorded under it.
+   * Stable per source record and unique across every source (prefix it with the record kind).
+   */
+  keyOf(sourceId: string): string;
+  /** The tool usage is recorded against (the tool whose approval sends it). */
+  usageTool: string;
+  /** The metered feature one message on this channel counts against. */
+  meterFor(channel: OutboxChannel): MeteredFeature;
+  /** Locks the source record (FOR UPDATE) for the attempt and says where it stands; throws not_found when it does not exist. */
+  lock(db: Queryable, orgId: string, sourceId: string): Promise<OutboxSourceState<D>>;
+  /** Consent and the current address, checked on every attempt: where it goes now, or why it may not. */
+  recipient(db: Queryable, orgId: string, draft: D, channel: OutboxChannel): Promise<{ to: string } | { refused: OutboxProblem }>;
+  /** Records on the source that the message went; idempotent (a finished send may be reported again). */
+  delivered(db: Queryable, orgId: string, sourceId: string): Promise<void>;
+  /** Records on the source why it did not go (refused, or needs a person's review). */
+  undelivered(db: Queryable, orgId: string, sourceId: string, problem: OutboxProblem): Promise<void>;
+  /** A person chose to send it again after a review: the source clears the problem it recorded. Called only while it is ready. */
+  released(db: Queryable, orgId: string, sourceId: string): Promise<void>;
+}
+
+/** Declares an outbox source; the draft type `D` stays checked inside the source while the registry holds plain `OutboxSource`s. */
+export function defineOutboxSource<D extends OutboxDraft>(source: OutboxSource<D>): OutboxSource {
+  if (!/^[a-z][a-z0-9]*\.[a-z][a-z0-9_]*$/.test(source.kind)) throw new Error(`Outbox source kind ${source.kind} must be <module>.<record>`);
+  return source as unknown as OutboxSource;
+}

@@ -1,0 +1,30 @@
+import { defineModule } from '../module';
+import { peopleModels } from './models';
+import { people } from './migrations/2026.11.22T01.10.00.people';
+import { rowLevelSecurity } from './migrations/2026.11.23T00.00.01.row-level-security';
+import { outreachDelivery } from './outreach-delivery';
+import { peopleTools } from './tools';
+import { countLiveContacts } from './contacts';
+import { peopleOverview } from './overview';
+import { peopleAgents } from './agents';
+import { peopleContactRefs } from './contact-refs';
+import { peopleRetention } from './retention';
+
+export default defineModule({
+  name: 'people',
+  title: 'People',
+  description: 'Contacts, households and families, tags, groups, segments, pastoral notes, care timeline, outreach and automations.',
+  tools: peopleTools,
+  models: peopleModels,
+  migrations: [people, rowLevelSecurity],
+  // Approved pastoral messages leave through the shared outbox.
+  outboxSources: [outreachDelivery],
+  overview: peopleOverview,
+  retention: peopleRetention,
+  scopes: ['people:read', 'people:write', 'people:safeguarding'],
+  routes: [],
+  // The contacts allowance caps how many people an organisation holds at once, whenever they were added.
+  meters: [{ feature: 'contacts', allowances: { starter: 500, growth: 5000, enterprise: 100000 }, standingCount: countLiveContacts }],
+  agents: peopleAgents,
+  contactRefs: peopleContactRefs,
+});

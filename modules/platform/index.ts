@@ -1,0 +1,42 @@
+import { defineModule, type MeterDefinition } from '../module';
+import { platformModels } from './models';
+import { init } from './migrations/2026.11.22T00.20.00.init';
+import { oauth } from './migrations/2026.11.22T01.00.00.oauth';
+import { approvals } from './migrations/2026.11.22T01.30.00.approvals';
+import { outboxLease } from './migrations/2026.11.22T02.00.00.outbox-lease';
+import { rowLevelSecurity } from './migrations/2026.11.23T00.00.00.row-level-security';
+import { outboxSources } from './migrations/2026.11.23T00.10.00.outbox-sources';
+import { platformTools } from './tools';
+import { platformRetention } from './retention';
+
+/**
+ * Metered features of modules not built yet (spec 4.3): the platform holds their plan
+ * allowances so platform_usage reports them; each moves to its module's definition when
+ * that module lands.
+ */
+const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
+  { feature: 'email_sends', allowances: { starter: 2000, growth: 25000, enterprise: 500000 } },
+  { feature: 'messaging_credits', allowances: { starter: 200, growth: 2000, enterprise: 50000 } },
+  { feature: 'runsheet_access_seats', allowances: { starter: 5, growth: 25, enterprise: 500 } },
+  { feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } },
+  { feature: 'tickets', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
+  { feature: 'check_ins', allowances: { starter: 2000, growth: 20000, enterprise: 1000000 } },
+  { feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 } },
+  { feature: 'streams', allowances: { starter: 4, growth: 20, enterprise: 500 } },
+  { feature: 'media_items', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
+];
+
+export default defineModule({
+  name: 'platform',
+  title: 'Platform',
+  description: 'Account, usage and billing, tool discovery, agent proposals and autonomous agents.',
+  tools: platformTools,
+  models: platformModels,
+  // The first migrations predate modules owning their tables: init and approvals also create
+  // the people module's first tables. They keep their names so existing databases upgrade in place.
+  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources],
+  retention: platformRetention,
+  scopes: ['platform:read', 'platform:write'],
+  routes: [],
+  meters: FEATURES_OF_MODULES_TO_COME,
+});

@@ -1,0 +1,96 @@
+/**
+ * Ordered shutdown where nothing can hang: every step has its own deadline, the whole
+ * sequence has one too, and a second signal exits at once. Steps run in the reverse of
+ * the order they were added (the HTTP server first, the database last).
+ */
+export interface ShutdownStep {
+  name: string;
+  deadlineMs: number;
+  run: () => Promise<void>;
+}
+
+export interface ShutdownOptions {
+  /** The whole sequence; past it the process exits with whatever is left running killed by `onOverrun`. */
+  totalMs: number;
+  log?: (line: string) => void;
+  /** Last resort when the total deadline passes or a second signal arrives (kill children outright). */
+  onOverrun?: () => void;
+  exit?: (code: number) => void;
+}
+
+export class Shutdown {
+  private readonly steps: ShutdownStep[] = [];
+  private started: Promise<void> | undefined;
+  private readonly log: (line: string) => void;
+  private readonly exit: (code: number) => void;
+
+  constructor(private readonly options: ShutdownOptions) {
+    this.log = options.log ?? ((line) => console.log(line));
+    this.exit = options.exit ?? ((code) => process.exit(code));
+  }
+
+  add(name: string, deadlineMs: number, run: () => Promise<void>): void {
+    this.steps.push({ name, deadlineMs, run });
+  }
+
+  private firstSignalAt = 0;
+
+  /**
+   * Installs SIGINT/SIGTERM handlers: the first starts the sequence, a second exits at once.
+   * A signal sent to the whole process group also reaches npm and tsx, which relay it to us
+   * a moment later; copies arriving within `relayWindowMs` of the first are that same request.
+   */
+  handleSignals(relayWindowMs = 1000): void {
+    const handler = (signal: NodeJS.Signals) => this.signal(signal, relayWindowMs);
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+  }
+
+  /** What a received signal does (see handleSignals). */
+  signal(signal: NodeJS.Signals, relayWindowMs = 1000, now = Date.now()): void {
+    if (this.started && now - this.firstSignalAt < relayWindowMs) return;
+    if (this.started) {
+      this.log(`${signal} again: exiting now`);
+      this.options.onOverrun?.();
+      this.exit(130);
+      return;
+    }
+    this.firstSignalAt = now;
+    this.log(`\n${signal}: shutting down (send it again to exit at once)`);
+    void this.run().then(() => this.exit(0));
+  }
+
+  /** Runs every step once, newest first; a step that fails or overruns is reported and skipped past. */
+  run(): Promise<void> {
+    this.started ??= this.runSteps();
+    return this.started;
+  }
+
+  private async runSteps(): Promise<void> {
+    const overrun = setTimeout(() => {
+      this.log(`shutdown: still running after ${this.options.totalMs} ms; stopping what is left`);
+      this.options.onOverrun?.();
+      this.exit(1);
+    }, this.options.totalMs);
+    overrun.unref();
+    for (const step of [...this.steps].reverse()) {
+      const outcome = await withDeadline(step.run(), step.deadlineMs);
+      if (outcome !== 'done') this.log(`shutdown: ${step.name} ${outcome}`);
+    }
+    clearTimeout(overrun);
+  }
+}
+
+/** 'done', 'timed out after N ms' or 'failed: …'; never throws and never waits past the deadline. */
+export async function withDeadline(work: Promise<void>, deadlineMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`timed out after ${deadlineMs} ms`), deadlineMs);
+    timer.unref(); // a deadline alone must not keep the process alive
+  });
+  try {
+    return await Promise.race([work.then(() => 'done', (error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

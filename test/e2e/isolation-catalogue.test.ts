@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { CallToolResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { allTools } from '../../modules/catalogue';
+import { Harness, type TestOrg } from '../helpers/harness';
+
+/**
+ * Tenancy, tool by tool: every tool that takes an id must appear in ISOLATION below, and each
+ * entry is run with organisation B's key against organisation A's records. A tool added to the
+ * catalogue with an id argument and no entry fails the completeness test, so isolation grows with
+ * the catalogue instead of depending on someone remembering it.
+ */
+
+/** A's records, one of each kind a tool can name, and B's own where a probe mixes the two. */
+interface Ids {
+  contact: string; relative: string; note: string; tag: string; category: string; segment: string; group: string;
+  task: string; outreach: string; proposal: string; automation: string;
+  /** Already decided: a refusal must not differ from a missing id by saying so. */
+  declinedOutreach: string; rejectedProposal: string;
+  bContact: string; bSegment: string; bGroup: string; bTag: string;
+}
+
+/**
+ * not_found: refused exactly as a missing id would be. no_leak: a list filtered by A's id, which
+ * answers (empty) rather than refusing. Either way nothing of A's appears and A is unchanged.
+ */
+type Outcome = 'not_found' | 'no_leak';
+interface Probe { label?: string; args: (ids: Ids) => Record<string, unknown>; outcome?: Outcome }
+/** A tool is either probed, or names an id that no organisation owns (and says why). */
+type Entry = Probe[] | { notOwned: string };
+
+const ISOLATION: Record<string, Entry> = {
+  platform_get_proposal: [{ args: (i) => ({ proposalId: i.proposal }) }],
+  platform_approve_proposal: [{ args: (i) => ({ proposalId: i.proposal }) }, { label: 'decided', args: (i) => ({ proposalId: i.rejectedProposal }) }],
+  platform_reject_proposal: [{ args: (i) => ({ proposalId: i.proposal }) }, { label: 'decided', args: (i) => ({ proposalId: i.rejectedProposal }) }],
+  people_get_contact: [{ args: (i) => ({ contactId: i.contact }) }],
+  people_update_contact: [{ args: (i) => ({ contactId: i.contact, firstName: 'Mallory' }) }],
+  people_delete_contact: [{ args: (i) => ({ contactId: i.contact }) }, { label: 'permanent', args: (i) => ({ contactId: i.contact, permanent: true }) }],
+  people_add_note: [{ args: (i) => ({ contactId: i.contact, content: 'Planted by B' }) }],
+  people_list_notes: [{ args: (i) => ({ contactId: i.contact }) }],
+  people_list_care_timeline: [{ args: (i) => ({ contactId: i.contact }) }],
+  people_bulk_opt_in_whatsapp: [{ args: (i) => ({ contactIds: [i.contact] }), outcome: 'no_leak' }],
+  people_add_family_relationship: [
+    { label: 'A\'s contact', args: (i) => ({ contactId: i.contact, relatedContactId: i.bContact, relationship: 'sister' }) },
+    { label: 'A\'s relative', args: (i) => ({ contactId: i.bContact, relatedContactId: i.contact, relationship: 'sister' }) },
+  ],
+  people_remove_family_relationship: [{ args: (i) => ({ contactId: i.contact, relatedContactId: i.relative }) }],
+  people_list_family: [{ args: (i) => ({ contactId: i.contact }) }],
+  people_list_household: [{ args: (i) => ({ contactId: i.contact }) }],
+  people_update_note: [{ args: (i) => ({ noteId: i.note, content: 'Changed by B' }) }],
+  people_remove_note: [{ args: (i) => ({ noteId: i.note }) }],
+  people_complete_note_followup: [{ args: (i) => ({ noteId: i.note }) }],
+  people_list_tags: [{ args: (i) => ({ categoryId: i.category }), outcome: 'no_leak' }],
+  people_add_contact_tags: [{ args: (i) => ({ contactId: i.contact, tags: ['planted'] }) }],
+  people_remove_contact_tags: [{ args: (i) => ({ contactId: i.contact, tags: ['Isolation tag'] }) }],
+  people_delete_crm_tag: [{ args: (i) => ({ tagId: i.tag }) }],
+  people_create_crm_tag: [{ args: (i) => ({ name: 'In A\'s category', categoryId: i.category }) }],
+  people_update_crm_tag: [
+    { label: 'A\'s tag', args: (i) => ({ tagId: i.tag, name: 'Renamed by B' }) },
+    { label: 'into A\'s category', args: (i) => ({ tagId: i.bTag, categoryId: i.category }) },
+  ],
+  people_update_tag_category: [{ args: (i) => ({ categoryId: i.category, name: 'Renamed by B' }) }],
+  people_get_segment_api: [{ args: (i) => ({ segmentId: i.segment }) }],
+  people_create_segment_from_template: { notOwned: 'templateId names one of the built-in templates every organisation shares' },
+  people_update_segment: [{ args: (i) => ({ segmentId: i.segment, name: 'Renamed by B' }) }],
+  people_preview_segment_api: [{ args: (i) => ({ segmentId: i.segment }) }],
+  people_refresh_segment: [{ args: (i) => ({ segmentId: i.segment }) }],
+  people_list_segment_contacts_api: [{ args: (i) => ({ segmentId: i.segment }) }],
+  people_add_contact_to_segment_api: [
+    { label: 'A\'s segment', args: (i) => ({ segmentId: i.segment, contactId: i.bContact }) },
+    { label: 'A\'s contact', args: (i) => ({ segmentId: i.bSegment, contactId: i.contact }) },
+  ],
+  people_list_crm_group_members: [{ args: (i) => ({ groupId: i.group }) }],
+  people_update_crm_group: [{ args: (i) => ({ groupId: i.group, name: 'Renamed by B' }) }],
+  people_add_crm_group_member: [
+    { label: 'A\'s group', args: (i) => ({ groupId: i.group, contactId: i.bContact }) },
+    { label: 'A\'s contact', args: (i) => ({ groupId: i.bGroup, contactId: i.contact }) },
+  ],
+  people_remove_crm_group_member: [{ args: (i) => ({ groupId: i.group, contactId: i.contact }) }],
+  people_delete_crm_group: [{ args: (i) => ({ groupId: i.group }) }],
+  people_list_follow_up_tasks: [{ args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' }],
+  people_complete_follow_up_task: [{ args: (i) => ({ taskId: i.task }) }],
+  people_create_outreach: [{ args: (i) => ({ contactId: i.contact, channel: 'email', subject: 'From B', body: 'Planted by B' }) }],
+  people_list_pending_outreach: [{ args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' }, { label: 'unfiltered', args: () => ({}), outcome: 'no_leak' }],
+  people_get_outreach_item: [{ args: (i) => ({ outreachId: i.outreach }) }],
+  people_edit_outreach: [{ args: (i) => ({ outreachId: i.outreach, body: 'Rewritten by B' }) }, { label: 'decided', args: (i) => ({ outreachId: i.declinedOutreach, body: 'Rewritten by B' }) }],
+  people_approve_outreach: [{ args: (i) => ({ outreachId: i.outreach, contentVersion: 1 }) }, { label: 'decided', args: (i) => ({ outreachId: i.declinedOutreach, contentVersion: 1 }) }],
+  people_decline_outreach: [{ args: (i) => ({ outreachId: i.outreach }) }, { label: 'decided', args: (i) => ({ outreachId: i.declinedOutreach }) }],
+  people_cancel_outreach: [{ args: (i) => ({ outreachId: i.outreach }) }, { label: 'decided', args: (i) => ({ outreachId: i.declinedOutreach }) }],
+  people_merge_data_quality_contacts: [{ args: (i) => ({ keepContactId: i.contact, mergeContactId: i.relative }) }],
+  people_set_pastoral_automation: [{ args: (i) => ({ automationId: i.automation, enabled: false }) }],
+  people_remove_pastoral_automation: [{ args: (i) => ({ automationId: i.automation }) }],
+  people_duplicate_pastoral_automation: [{ args: (i) => ({ automationId: i.automation }) }],
+  people_get_pastoral_automation: [{ args: (i) => ({ automationId: i.automation }) }],
+  people_run_pastoral_generation: [{ args: (i) => ({ automationId: i.automation }) }],
+};
+
+/** Top-level input fields that name a record: `id`, `…Id` and `…Ids`. */
+function idArguments(input: unknown): string[] {
+  const shape = (input as { shape?: Record<string, unknown> }).shape ?? {};
+  return Object.keys(shape).filter((key) => key === 'id' || /Ids?$/.test(key));
+}
+
+/** Every table an organisation owns that these tools read or write, row by row. */
+const OWNED_TABLES = [
+  'contacts', 'notes', 'timeline_entries', 'usage_events', 'tool_call_results', 'family_relationships', 'tags', 'tag_categories', 'contact_tags',
+  'segments', 'segment_members', 'crm_groups', 'crm_group_members', 'follow_up_tasks', 'outreach_items', 'outbox_messages', 'proposals',
+  'pastoral_automations', 'contact_merges', 'audit_events',
+];
+
+describe('every tool that takes an id: organisation B can neither see nor change A\'s record', () => {
+  let harness: Harness;
+  let a: TestOrg;
+  let b: TestOrg;
+  let ids: Ids;
+  /** Strings only A's records contain: none may reach B. */
+  const secrets = ['Isolda', 'isolda@a.example', 'Isolation tag', 'Isolation category', 'Isolation group', 'A pastoral message for Isolda', 'Isolation automation', 'A team note about Isolda', 'Visit Isolda'];
+
+  async function snapshotOfA() {
+    const snapshot: Record<string, unknown[]> = {};
+    for (const table of OWNED_TABLES) snapshot[table] = (await harness.pool.query(`SELECT * FROM ${table} WHERE org_id = $1 ORDER BY 1`, [a.orgId])).rows;
+    return snapshot;
+  }
+
+  beforeAll(async () => {
+    harness = await Harness.start();
+    a = await harness.createOrg({ name: 'Church A' });
+    b = await harness.createOrg({ name: 'Church B' });
+    const call = (key: string, tool: string, args: Record<string, unknown>) => harness.call(key, tool, args);
+    const contact = (await call(a.apiKey, 'people_create_contact', { firstName: 'Isolda', lastName: 'Apart', email: 'isolda@a.example' })).contact.id;
+    const relative = (await call(a.apiKey, 'people_create_contact', { firstName: 'Isolda', lastName: 'Apart', email: 'ISOLDA@a.example' })).contact.id;
+    await call(a.apiKey, 'people_add_family_relationship', { contactId: contact, relatedContactId: relative, relationship: 'sister' });
+    const note = (await call(a.apiKey, 'people_add_note', { contactId: contact, content: 'A team note about Isolda', followUpDate: '2031-01-01' })).note.id;
+    const category = (await call(a.apiKey, 'people_create_tag_category', { name: 'Isolation category' })).category.id;
+    const tag = (await call(a.apiKey, 'people_create_crm_tag', { name: 'Isolation tag', categoryId: category })).tag.id;
+    await call(a.apiKey, 'people_add_contact_tags', { contactId: contact, tags: ['Isolation tag'] });
+    const templateId = (await call(a.apiKey, 'people_list_segment_templates', {})).templates[0].id;
+    const segment = (await call(a.apiKey, 'people_create_segment_from_template', { templateId, name: 'Isolation segment' })).segment.id;
+    const group = (await call(a.apiKey, 'people_create_crm_group', { name: 'Isolation group' })).group.id;
+    await call(a.apiKey, 'people_add_crm_group_member', { groupId: group, contactId: contact });
+    const task = randomUUID();
+    await harness.pool.query("INSERT INTO follow_up_tasks (id, org_id, contact_id, title) VALUES ($1, $2, $3, 'Visit Isolda')", [task, a.orgId, contact]);
+    const outreach = (await call(a.apiKey, 'people_create_outreach', { contactId: contact, channel: 'email', subject: 'Thinking of you', body: 'A pastoral message for Isolda' })).item.id;
+    const gated = await harness.invoke(a.apiKey, 'people_merge_data_quality_contacts', { keepContactId: contact, mergeContactId: relative, actionSummary: 'Merge Isolda' });
+    expect(gated.body.error?.code).toBe('approval_required');
+    const proposal = gated.body.error!.details.proposalId as string;
+    const third = (await call(a.apiKey, 'people_create_contact', { firstName: 'Isolda', lastName: 'Apart', phone: '+44 7700 900123' })).contact.id;
+    const rejected = await harness.invoke(a.apiKey, 'people_merge_data_quality_contacts', { keepContactId: contact, mergeContactId: third, actionSummary: 'Merge Isolda again' });
+    const rejectedProposal = rejected.body.error!.details.proposalId as string;
+    await call(a.apiKey, 'platform_reject_proposal', { proposalId: rejectedProposal });
+    const declinedOutreach = (await call(a.apiKey, 'people_create_outreach', { contactId: relative, channel: 'email', subject: 'Hello', body: 'A pastoral message for Isolda, declined' })).item.id;
+    await call(a.apiKey, 'people_decline_outreach', { outreachId: declinedOutreach });
+    const automation = (await call(a.apiKey, 'people_create_pastoral_automation', { name: 'Isolation automation', type: 'welfare_check', enabled: false })).automation.id;
+
+    const bContact = (await call(b.apiKey, 'people_create_contact', { firstName: 'Bob', email: 'bob@b.example' })).contact.id;
+    const bSegment = (await call(b.apiKey, 'people_create_segment_from_template', { templateId, name: 'B segment' })).segment.id;
+    const bGroup = (await call(b.apiKey, 'people_create_crm_group', { name: 'B group' })).group.id;
+    const bTag = (await call(b.apiKey, 'people_create_crm_tag', { name: 'B tag' })).tag.id;
+    ids = { contact, relative, note, tag, category, segment, group, task, outreach, proposal, automation, declinedOutreach, rejectedProposal, bContact, bSegment, bGroup, bTag };
+  });
+
+  afterAll(async () => {
+    // Automation schedules outlive the test database; remove these organisations'.
+    for await (const schedule of harness.temporal.schedule.list()) {
+      if (schedule.scheduleId.includes(a.orgId) || schedule.scheduleId.includes(b.orgId)) {
+        await harness.temporal.schedule.getHandle(schedule.scheduleId).delete().catch(() => undefined);
+      }
+    }
+    await harness?.close();
+  });
+
+  it('lists every tool that takes an id, and only tools that exist', () => {
+    const tools = allTools();
+    const missing = tools.filter((tool) => idArguments(tool.input).length > 0 && !(tool.name in ISOLATION)).map((tool) => tool.name);
+    expect(missing).toEqual([]);
+    const names = new Set(tools.map((tool) => tool.name));
+    expect(Object.keys(ISOLATION).filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  const probes = Object.entries(ISOLATION).flatMap(([tool, entry]) =>
+    Array.isArray(entry) ? entry.map((probe) => [`${tool}${probe.label ? ` (${probe.label})` : ''}`, tool, probe] as const) : []);
+
+  it.each(probes)('%s with B\'s key finds nothing of A\'s and changes nothing', async (_label, tool, probe) => {
+    const before = await snapshotOfA();
+    const args = probe.args(ids);
+    const response = await harness.invoke(b.apiKey, tool, args);
+    const text = JSON.stringify(response.body);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    for (const id of [ids.contact, ids.relative, ids.note, ids.outreach, ids.task]) {
+      if (!JSON.stringify(args).includes(id)) expect(text).not.toContain(id);
+    }
+    if ((probe.outcome ?? 'not_found') === 'not_found') {
+      expect({ status: response.status, code: response.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
+    } else {
+      expect(response.status).toBe(200);
+    }
+    expect(await snapshotOfA()).toEqual(before);
+  });
+
+  it('over MCP, B cannot follow A\'s approval tasks (pending or decided) as tasks', async () => {
+    const mcp = await harness.mcpClient(b.apiKey);
+    try {
+      const taskIds = [`outreach-${ids.outreach}`, `outreach-${ids.declinedOutreach}`, `proposal-${ids.proposal}`, `proposal-${ids.rejectedProposal}`];
+      for (const taskId of taskIds) {
+        await expect(mcp.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema)).rejects.toThrow(/not found/i);
+        await expect(mcp.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema)).rejects.toThrow(/not found/i);
+      }
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('the dashboard approvals page shows B\'s staff nothing of A\'s queue', async () => {
+    const staff = await harness.createMember(b.orgId, { role: 'admin' });
+    const signIn = await fetch(`${harness.url}/dashboard/sign-in`, {
+      method: 'POST', redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(harness.url).origin },
+      body: new URLSearchParams({ email: staff.email, password: staff.password }),
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const page = await fetch(`${harness.url}/dashboard/approvals`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Church B');
+    for (const secret of [...secrets, ids.outreach, ids.declinedOutreach, ids.proposal, ids.rejectedProposal, 'Merge Isolda']) expect(html).not.toContain(secret);
+  });
+
+  it('A still sees all of its own records (the probes above did not pass for want of data)', async () => {
+    expect((await harness.call(a.apiKey, 'people_get_outreach_item', { outreachId: ids.outreach })).item.body).toBe('A pastoral message for Isolda');
+    expect((await harness.call(a.apiKey, 'people_list_pending_outreach', {})).items.map((i: any) => i.id)).toContain(ids.outreach);
+    expect((await harness.call(a.apiKey, 'platform_get_proposal', { proposalId: ids.proposal })).proposal.status).toBe('pending');
+    expect((await harness.call(a.apiKey, 'people_list_follow_up_tasks', { contactId: ids.contact })).tasks.map((t: any) => t.id)).toContain(ids.task);
+  });
+});

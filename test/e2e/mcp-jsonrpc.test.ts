@@ -1,0 +1,128 @@
+import { Harness, type TestOrg } from '../helpers/harness';
+
+/**
+ * JSON-RPC error shapes on /api/mcp, sent as raw POSTs so that nothing in a
+ * client library tidies a malformed message before the server sees it.
+ */
+describe('MCP JSON-RPC error shapes', () => {
+  let harness: Harness;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    harness = await Harness.start();
+    org = await harness.createOrg();
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  async function post(body: string, protocolVersion = '2025-06-18'): Promise<{ status: number; json: any }> {
+    const response = await fetch(`${harness.url}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${org.apiKey}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': protocolVersion,
+      },
+      body,
+    });
+    const text = await response.text();
+    return { status: response.status, json: text === '' ? undefined : JSON.parse(text) };
+  }
+
+  const send = (message: unknown, protocolVersion?: string) => post(JSON.stringify(message), protocolVersion);
+
+  it('answers malformed JSON with -32700 in JSON-RPC shape, not the REST error body', async () => {
+    const { status, json } = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"');
+    expect(status).toBe(400);
+    expect(json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/parse error/i) } });
+  });
+
+  it('still asks for credentials before reporting a malformed body', async () => {
+    const response = await fetch(`${harness.url}/api/mcp`, {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('answers tools/call of an unknown tool with the protocol error -32602 keeping the stable code in data', async () => {
+    const { status, json } = await send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'people_fly_to_moon', arguments: {} } });
+    expect(status).toBe(200);
+    expect(json.result).toBeUndefined();
+    expect(json.id).toBe(7);
+    expect(json.error).toMatchObject({ code: -32602, message: expect.stringContaining('people_fly_to_moon'), data: { error: { code: 'unknown_tool' } } });
+  });
+
+  it('answers initialize without params with -32602 and a readable message', async () => {
+    const { json } = await send({ jsonrpc: '2.0', id: 1, method: 'initialize' });
+    expect(json.id).toBe(1);
+    expect(json.error.code).toBe(-32602);
+    expect(json.error.message).toMatch(/^Invalid params for initialize: params/);
+    // A raw validation dump is a JSON array of issue objects.
+    expect(json.error.message).not.toContain('"code"');
+  });
+
+  it('answers tools/call without a name with -32602 naming the missing field', async () => {
+    const { json } = await send({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { arguments: {} } });
+    expect(json.id).toBe('a');
+    expect(json.error.code).toBe(-32602);
+    expect(json.error.message).toContain('params.name');
+    expect(json.error.message).not.toContain('"code"');
+  });
+
+  it('answers "jsonrpc": "1.0" with -32600', async () => {
+    const { status, json } = await send({ jsonrpc: '1.0', id: 1, method: 'tools/list' });
+    expect(status).toBe(400);
+    expect(json.error.code).toBe(-32600);
+    expect(json.id).toBe(1);
+  });
+
+  it('answers a message without a method with -32600', async () => {
+    const { status, json } = await send({ jsonrpc: '2.0', id: 2 });
+    expect(status).toBe(400);
+    expect(json.error).toMatchObject({ code: -32600, message: expect.stringContaining('method') });
+  });
+
+  it('answers an object id with -32600 and a null id', async () => {
+    const { status, json } = await send({ jsonrpc: '2.0', id: { n: 1 }, method: 'tools/list' });
+    expect(status).toBe(400);
+    expect(json).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it('answers tools/list with params "x" with -32602 in the request\'s id', async () => {
+    const { json } = await send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: 'x' });
+    expect(json).toMatchObject({ id: 3, error: { code: -32602 } });
+  });
+
+  it('answers an empty batch with -32600', async () => {
+    const { status, json } = await post('[]', '2025-03-26');
+    expect(status).toBe(400);
+    expect(json).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('empty batch') } });
+  });
+
+  it('refuses a batch under protocol version 2025-06-18, which has none, and serves one under 2025-03-26', async () => {
+    const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }];
+    const refused = await send(batch, '2025-06-18');
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({ code: -32600, message: expect.stringContaining('2025-06-18') });
+    const served = await send(batch, '2025-03-26');
+    expect(served.status).toBe(200);
+    expect(served.json.map((answer: any) => answer.id).sort()).toEqual([1, 2]);
+    expect(served.json.every((answer: any) => answer.error === undefined)).toBe(true);
+  });
+
+  it('answers a task-mode tools/call whose call fails with a JSON-RPC error keeping the stable code', async () => {
+    const { json } = await send({
+      jsonrpc: '2.0', id: 9, method: 'tools/call',
+      params: { name: 'people_merge_data_quality_contacts', arguments: { keepContactId: 'not-a-uuid' }, task: { ttl: 60_000 } },
+    });
+    expect(json.id).toBe(9);
+    expect(json.result).toBeUndefined();
+    expect(json.error).toMatchObject({ code: -32602, data: { error: { code: 'validation_failed' } } });
+    expect(json.error.message).not.toMatch(/invalid task creation result/i);
+  });
+});

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { withTransaction } from '../../db/pool';
+import { prepareDatabase, registerModule } from '../../modules';
+import { allTools } from '../../modules/catalogue';
+import { allContactRefs } from '../../modules/people/contact-refs';
+import { mergeContacts } from '../../modules/people/merge';
+import { purgeExpiredRecords } from '../../modules/platform/retention';
+import { Harness, type TestOrg } from '../helpers/harness';
+import kitdemo from '../kit/kitdemo';
+
+/**
+ * A module built only with the kit (test/kit/kitdemo), registered here the way modules/index.ts
+ * lists the real ones: its tools reach MCP and the bridge with their scopes, its migration
+ * runs, its overview contribution shows in platform_overview, merge moves its rows, erasure
+ * clears them, and maintenance runs its retention rule, with no edit anywhere else.
+ */
+registerModule(kitdemo);
+
+describe('a module built with the kit', () => {
+  let harness: Harness;
+  let org: TestOrg;
+  let other: TestOrg;
+
+  beforeAll(async () => {
+    harness = await Harness.start();
+    org = await harness.createOrg({ planCode: 'growth' });
+    other = await harness.createOrg({ name: 'Other Church' });
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  const contact = async (who: TestOrg, firstName: string) =>
+    (await harness.call(who.apiKey, 'people_create_contact', { firstName, lastName: 'Visited' })).contact.id as string;
+
+  it('is in the catalogue and on MCP, and its tools need its scopes', async () => {
+    const names = allTools().filter((tool) => tool.module === 'kitdemo').map((tool) => tool.name).sort();
+    expect(names).toEqual(['kitdemo_bulk_record_visits', 'kitdemo_get_visit', 'kitdemo_list_visits', 'kitdemo_record_visit', 'kitdemo_remove_visit', 'kitdemo_restore_visit']);
+    const client = await harness.mcpClient(org.apiKey, '?toolsets=kitdemo');
+    try {
+      // The toolset adds every kitdemo tool to the default list (where only listed tools appear).
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(listed.filter((name) => name.startsWith('kitdemo_')).sort()).toEqual(names);
+    } finally {
+      await client.close();
+    }
+    const peopleOnly = await harness.createKey(org.orgId, ['people:read', 'people:write']);
+    const refused = await harness.invoke(peopleOnly.apiKey, 'kitdemo_record_visit', { contactId: randomUUID(), place: 'Home' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('insufficient_scope');
+    expect(refused.body.error?.message).toContain('live:write');
+  });
+
+  it('records over MCP, pages with a cursor, and refuses a foreign contact exactly like a missing one', async () => {
+    const ruth = await contact(org, 'Ruth');
+    const client = await harness.mcpClient(org.apiKey);
+    try {
+      const recorded = await client.callTool({ name: 'kitdemo_record_visit', arguments: { contactId: ruth, place: 'Hospital' } });
+      expect(recorded.isError).toBeFalsy();
+      expect((recorded.structuredContent as any).visit).toMatchObject({ contactId: ruth, place: 'Hospital', deleted: false });
+    } finally {
+      await client.close();
+    }
+    const bulk = await harness.call(org.apiKey, 'kitdemo_bulk_record_visits', { visits: ['A', 'B', 'C', 'D'].map((place) => ({ contactId: ruth, place })) });
+    expect(bulk.visits).toHaveLength(4);
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await harness.call(org.apiKey, 'kitdemo_list_visits', { contactId: ruth, limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(page.visits.length).toBeLessThanOrEqual(2);
+      seen.push(...page.visits.map((visit: { id: string }) => visit.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+
+    const badCursor = await harness.invoke(org.apiKey, 'kitdemo_list_visits', { cursor: 'not-a-cursor' });
+    expect(badCursor.body.error?.code).toBe('validation_failed');
+
+    const foreign = await contact(other, 'Elsewhere');
+    const refusedForeign = await harness.invoke(org.apiKey, 'kitdemo_record_visit', { contactId: foreign, place: 'Home' });
+    const missingId = randomUUID();
+    const refusedMissing = await harness.invoke(org.apiKey, 'kitdemo_record_visit', { contactId: missingId, place: 'Home' });
+    expect(refusedForeign.body.error?.code).toBe('not_found');
+    expect(refusedForeign.status).toBe(refusedMissing.status);
+    expect(refusedForeign.body.error?.message.replace(foreign, 'ID')).toBe(refusedMissing.body.error?.message.replace(missingId, 'ID'));
+  });
+
+  it('refuses a bulk call past its maximum as a whole, writing nothing', async () => {
+    const ann = await contact(org, 'Ann');
+    const tooMany = await harness.invoke(org.apiKey, 'kitdemo_bulk_record_visits', { visits: Array.from({ length: 6 }, () => ({ contactId: ann, place: 'Home' })) });
+    expect(tooMany.body.error?.code).toBe('validation_failed');
+    const page = await harness.call(org.apiKey, 'kitdemo_list_visits', { contactId: ann });
+    expect(page.visits).toEqual([]);
+  });
+
+  it('removes and restores; restoring a live visit or another organisation\'s is not found', async () => {
+    const ben = await contact(org, 'Ben');
+    const { visit } = await harness.call(org.apiKey, 'kitdemo_record_visit', { contactId: ben, place: 'Cafe' });
+    const removed = await harness.call(org.apiKey, 'kitdemo_remove_visit', { visitId: visit.id });
+    expect(removed.visit.deleted).toBe(true);
+    expect((await harness.call(org.apiKey, 'kitdemo_list_visits', { contactId: ben })).visits).toEqual([]);
+    expect((await harness.invoke(other.apiKey, 'kitdemo_restore_visit', { visitId: visit.id })).body.error?.code).toBe('not_found');
+    const restored = await harness.call(org.apiKey, 'kitdemo_restore_visit', { visitId: visit.id });
+    expect(restored.visit.deleted).toBe(false);
+    expect((await harness.invoke(org.apiKey, 'kitdemo_restore_visit', { visitId: visit.id })).body.error?.code).toBe('not_found');
+  });
+
+  it('adds its numbers to platform_overview', async () => {
+    const mine = await harness.call(org.apiKey, 'platform_overview', {});
+    const theirs = await harness.call(other.apiKey, 'platform_overview', {});
+    expect(mine.kitdemoVisits).toBeGreaterThanOrEqual(6);
+    expect(theirs.kitdemoVisits).toBe(0);
+    expect(mine.modules).toContain('kitdemo');
+  });
+
+  it('merge moves its rows to the kept contact; erasure keeps the row and clears the person', async () => {
+    const keep = await contact(org, 'Kay');
+    const duplicate = await contact(org, 'Kay');
+    const { visit } = await harness.call(org.apiKey, 'kitdemo_record_visit', { contactId: duplicate, place: 'Home' });
+    await withTransaction(harness.pool, (db) => mergeContacts(db, org.orgId, keep, duplicate, null));
+    const moved = await harness.call(org.apiKey, 'kitdemo_get_visit', { visitId: visit.id });
+    expect(moved.visit.contactId).toBe(keep);
+
+    const erased = await harness.call(org.apiKey, 'people_delete_contact', { contactId: keep, permanent: true });
+    expect(erased.deleted).toBe('permanent');
+    const after = await harness.call(org.apiKey, 'kitdemo_get_visit', { visitId: visit.id });
+    expect(after.visit).toMatchObject({ id: visit.id, contactId: null, place: 'Home' });
+  });
+
+  it('has its retention rule run by daily maintenance', async () => {
+    const counts = await withTransaction(harness.pool, (db) => purgeExpiredRecords(db));
+    expect(counts).toHaveProperty('kitdemoRemovedVisits');
+    expect(counts).toHaveProperty('postcodeCache');
+  });
+
+  it('plan allowances come from module declarations: a missing row is added, an operator\'s change is kept', async () => {
+    await harness.pool.query(`DELETE FROM plan_allowances WHERE plan_code = 'starter' AND feature = 'contacts'`);
+    await harness.pool.query(`UPDATE plan_allowances SET monthly_limit = 7 WHERE plan_code = 'growth' AND feature = 'tickets'`);
+    await prepareDatabase(harness.pool);
+    const { rows } = await harness.pool.query(`SELECT plan_code, feature, monthly_limit FROM plan_allowances
+      WHERE (plan_code, feature) IN (('starter', 'contacts'), ('growth', 'tickets')) ORDER BY plan_code`);
+    expect(rows).toEqual([
+      { plan_code: 'growth', feature: 'tickets', monthly_limit: 7 },
+      { plan_code: 'starter', feature: 'contacts', monthly_limit: 500 },
+    ]);
+  });
+
+  it('every column that names a contact, in every module\'s tables, is declared for merge and erasure', async () => {
+    const { rows } = await harness.pool.query<{ table_name: string; column_name: string }>(`
+      SELECT table_name, column_name FROM information_schema.columns
+      WHERE table_schema = 'public' AND table_name <> 'contacts' AND (column_name = 'contact_id' OR column_name LIKE '%\\_contact\\_id')`);
+    const declared = new Set(allContactRefs().map((ref) => `${ref.table}.${ref.column}`));
+    const undeclared = rows.map((row) => `${row.table_name}.${row.column_name}`).filter((column) => !declared.has(column));
+    expect(undeclared).toEqual([]);
+    expect(declared.has('kitdemo_visits.contact_id')).toBe(true);
+  });
+});

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { exactlyOne } from '../../../modules/tool';
+import { bulkOf, cursorInput, cursorOutput, notFound, restore, softDelete, toolsFor } from '../../../modules/kit';
+import { defineModule } from '../../../modules/module';
+import { kitdemoVisitsMigration } from './migration';
+import { countVisits, getVisit, listVisits, recordVisit } from './visits';
+
+/**
+ * A module built only with the kit, as a new module would be: one folder, one definition.
+ * It lives under test/ and is registered by the kit's test (registerModule), which shows
+ * that catalogue, scope checks, migrations, overview, merge and erasure pick it up with no
+ * other edit. It borrows the `live:*` scopes, which no module uses yet.
+ */
+const tools = toolsFor('kitdemo', { read: 'live:read', write: 'live:write' });
+
+const visitSchema = z.object({
+  id: z.uuid(), contactId: z.uuid().nullable(), place: z.string(), createdAt: z.string(), deleted: z.boolean(),
+}).strict();
+const contactId = z.uuid().describe('The contact visited');
+const place = z.string().trim().min(1).max(200);
+
+const recordVisitTool = tools.write('record_visit', {
+  title: 'Record a visit',
+  description: 'Records a pastoral visit to a contact at a place.',
+  listed: true,
+  input: z.object({ contactId, place }).strict(),
+  output: z.object({ visit: visitSchema }).strict(),
+  run: async (ctx, input) => ({ visit: await recordVisit(ctx.db, ctx.org.id, input.contactId, input.place) }),
+});
+
+const MAX_BULK_VISITS = 5;
+const bulkRecordVisitsTool = tools.write('bulk_record_visits', {
+  title: 'Record several visits',
+  description: `Records up to ${MAX_BULK_VISITS} visits at once; all or none.`,
+  input: z.object({ visits: bulkOf(z.object({ contactId, place }).strict(), MAX_BULK_VISITS) }).strict(),
+  output: z.object({ visits: z.array(visitSchema) }).strict(),
+  run: async (ctx, input) => {
+    const visits = [];
+    for (const visit of input.visits) visits.push(await recordVisit(ctx.db, ctx.org.id, visit.contactId, visit.place));
+    return { visits };
+  },
+});
+
+const listVisitsTool = tools.read('list_visits', {
+  title: 'List visits',
+  description: 'Visits, newest first, optionally for one contact; page with nextCursor.',
+  input: z.object({ ...cursorInput, contactId: contactId.optional() }).strict(),
+  output: z.object({ visits: z.array(visitSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listVisits(ctx.db, ctx.org.id, input),
+});
+
+const removeVisitTool = tools.write('remove_visit', {
+  title: 'Remove a visit',
+  description: 'Removes a visit; kitdemo_restore_visit brings it back.',
+  input: z.object({ visitId: z.uuid() }).strict(),
+  output: z.object({ visit: visitSchema }).strict(),
+  run: async (ctx, input) => {
+    await softDelete(ctx.db, { table: 'kitdemo_visits', kind: 'Visit', orgId: ctx.org.id, id: input.visitId });
+    return { visit: await getVisit(ctx.db, ctx.org.id, input.visitId) };
+  },
+});
+
+const restoreVisitTool = tools.write('restore_visit', {
+  title: 'Restore a visit',
+  description: 'Brings back a removed visit.',
+  input: z.object({ visitId: z.uuid() }).strict(),
+  output: z.object({ visit: visitSchema }).strict(),
+  run: async (ctx, input) => {
+    await restore(ctx.db, { table: 'kitdemo_visits', kind: 'Visit', orgId: ctx.org.id, id: input.visitId });
+    return { visit: await getVisit(ctx.db, ctx.org.id, input.visitId) };
+  },
+});
+
+const findVisitTool = tools.read('get_visit', {
+  title: 'Get a visit',
+  description: 'One visit by its id, or the latest visit to a contact.',
+  input: z.object({ visitId: z.uuid().optional(), contactId: contactId.optional() }).strict().refine(...exactlyOne('visitId', 'contactId')),
+  output: z.object({ visit: visitSchema }).strict(),
+  run: async (ctx, input) => {
+    if (input.visitId) return { visit: await getVisit(ctx.db, ctx.org.id, input.visitId) };
+    const { visits } = await listVisits(ctx.db, ctx.org.id, { limit: 1, contactId: input.contactId });
+    if (!visits[0]) throw notFound('A visit to contact', input.contactId!);
+    return { visit: visits[0] };
+  },
+});
+
+export default defineModule({
+  name: 'kitdemo',
+  title: 'Kit demo',
+  description: 'Pastoral visits: a sample module built only with the module kit.',
+  tools: [recordVisitTool, bulkRecordVisitsTool, listVisitsTool, removeVisitTool, restoreVisitTool, findVisitTool],
+  migrations: [kitdemoVisitsMigration],
+  scopes: ['live:read', 'live:write'],
+  routes: [],
+  contactRefs: [{ table: 'kitdemo_visits', column: 'contact_id', onMerge: 'move', onErase: 'null' }],
+  overview: {
+    shape: { kitdemoVisits: z.number().int() },
+    compute: async (ctx) => ({ kitdemoVisits: await countVisits(ctx.db, ctx.org.id) }),
+  },
+  retention: [{
+    name: 'kitdemoRemovedVisits',
+    purge: async (db) => (await db.query("DELETE FROM kitdemo_visits WHERE deleted_at < now() - interval '30 days'")).rowCount ?? 0,
+  }],
+});

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { legacyDataNotice } from '../../db/embedded';
+import { Shutdown, withDeadline } from '../../scripts/lib/shutdown';
+
+function recorder() {
+  const log: string[] = [];
+  const exits: number[] = [];
+  let overruns = 0;
+  const shutdown = new Shutdown({ totalMs: 2000, log: (line) => log.push(line), exit: (code) => exits.push(code), onOverrun: () => (overruns += 1) });
+  return { shutdown, log, exits, overruns: () => overruns };
+}
+
+const never = () => new Promise<void>(() => undefined);
+
+describe('ordered shutdown', () => {
+  it('runs steps newest first and moves past a step that hangs once its deadline passes', async () => {
+    const { shutdown, log } = recorder();
+    const order: string[] = [];
+    shutdown.add('database', 200, async () => void order.push('database'));
+    shutdown.add('worker', 50, () => {
+      order.push('worker');
+      return never();
+    });
+    shutdown.add('http', 200, async () => void order.push('http'));
+    await shutdown.run();
+    expect(order).toEqual(['http', 'worker', 'database']);
+    expect(log).toContain('shutdown: worker timed out after 50 ms');
+  });
+
+  it('reports a failing step and still runs the rest', async () => {
+    const { shutdown, log } = recorder();
+    let databaseStopped = false;
+    shutdown.add('database', 100, async () => void (databaseStopped = true));
+    shutdown.add('worker', 100, async () => {
+      throw new Error('Not running');
+    });
+    await shutdown.run();
+    expect(databaseStopped).toBe(true);
+    expect(log).toContain('shutdown: worker failed: Not running');
+  });
+
+  it('treats copies relayed by npm and tsx as the same request, and a later second signal as "exit now"', async () => {
+    const { shutdown, exits, overruns } = recorder();
+    shutdown.add('worker', 5000, never);
+    shutdown.signal('SIGTERM', 1000, 10_000);
+    shutdown.signal('SIGTERM', 1000, 10_200); // the relayed copy
+    expect(exits).toEqual([]);
+    expect(overruns()).toBe(0);
+    shutdown.signal('SIGINT', 1000, 12_000); // a person pressing Ctrl-C again
+    expect(exits).toEqual([130]);
+    expect(overruns()).toBe(1);
+  });
+
+  it('exits with 0 once every step is done', async () => {
+    const { shutdown, exits } = recorder();
+    shutdown.add('http', 100, async () => undefined);
+    shutdown.signal('SIGTERM');
+    await shutdown.run();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(exits).toEqual([0]);
+  });
+
+  it('withDeadline never throws and never waits past its deadline', async () => {
+    await expect(withDeadline(Promise.reject(new Error('boom')), 100)).resolves.toBe('failed: boom');
+    await expect(withDeadline(never(), 20)).resolves.toBe('timed out after 20 ms');
+    await expect(withDeadline(Promise.resolve(), 20)).resolves.toBe('done');
+  });
+});
+
+describe('data left by an older version', () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-legacy-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('says what to do when a PGlite database is there and no PostgreSQL cluster yet', () => {
+    fs.mkdirSync(path.join(root, 'pglite'));
+    fs.writeFileSync(path.join(root, 'pglite', 'PG_VERSION'), '17\n');
+    const notice = legacyDataNotice(root);
+    expect(notice).toContain('npm run admin -- import-pglite');
+    expect(notice).toContain(path.join(root, 'pglite'));
+  });
+
+  it('says nothing for a fresh folder, or once the PostgreSQL cluster exists', () => {
+    expect(legacyDataNotice(root)).toBeUndefined();
+    fs.mkdirSync(path.join(root, 'pglite'));
+    fs.writeFileSync(path.join(root, 'pglite', 'PG_VERSION'), '17\n');
+    fs.mkdirSync(path.join(root, 'postgres'));
+    fs.writeFileSync(path.join(root, 'postgres', 'PG_VERSION'), '18\n');
+    expect(legacyDataNotice(root)).toBeUndefined();
+  });
+});
