@@ -18,7 +18,6 @@ const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
   { feature: 'email_sends', allowances: { starter: 2000, growth: 25000, enterprise: 500000 } },
   { feature: 'messaging_credits', allowances: { starter: 200, growth: 2000, enterprise: 50000 } },
   { feature: 'runsheet_access_seats', allowances: { starter: 5, growth: 25, enterprise: 500 } },
-  { feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } },
   { feature: 'tickets', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
   { feature: 'check_ins', allowances: { starter: 2000, growth: 20000, enterprise: 1000000 } },
   { feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 } },

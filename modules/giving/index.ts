@@ -1,0 +1,16 @@
+import { defineModule } from '../module';
+import { giving } from './migrations/2026.11.24T00.00.00.giving';
+import { coreTools } from './tools/core';
+import { giftAidTools } from './tools/gift-aid';
+import { pledgeAndRecurringTools } from './tools/pledges-recurring';
+
+export default defineModule({
+  name: 'giving',
+  title: 'Giving',
+  description: 'Funds, givers, donations in batches, pledges, recurring gifts, refunds, statements and UK Gift Aid.',
+  tools: [...coreTools, ...giftAidTools, ...pledgeAndRecurringTools],
+  migrations: [giving],
+  scopes: ['giving:read', 'giving:write'],
+  routes: [],
+  meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],
+});
