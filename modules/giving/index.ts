@@ -1,5 +1,7 @@
 import { defineModule } from '../module';
 import { giving } from './migrations/2026.11.24T00.00.00.giving';
+import { givingSettings } from './migrations/2026.11.24T00.05.00.giving-settings';
+import { givingModels } from './models';
 import { coreTools } from './tools/core';
 import { giftAidTools } from './tools/gift-aid';
 import { pledgeAndRecurringTools } from './tools/pledges-recurring';
@@ -9,7 +11,8 @@ export default defineModule({
   title: 'Giving',
   description: 'Funds, givers, donations in batches, pledges, recurring gifts, refunds, statements and UK Gift Aid.',
   tools: [...coreTools, ...giftAidTools, ...pledgeAndRecurringTools],
-  migrations: [giving],
+  models: [...givingModels],
+  migrations: [giving, givingSettings],
   scopes: ['giving:read', 'giving:write'],
   routes: [],
   meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],
