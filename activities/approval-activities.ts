@@ -200,7 +200,7 @@ function createAgentActivities(deps: { pool: Pool }) {
             const principal = await agentPrincipal(pool, input.orgId, input.agentKey, tool.scope);
             plans.push({
               proposalId, summary: action.summary,
-              plan: { tool: tool.name, module: tool.module, args: action.args, principal, policy: policyOf(tool), argsHash },
+              plan: { tool: tool.name, module: tool.module, args: action.args, principal, policy: policyOf(tool, action.args), argsHash },
             });
           }
         }

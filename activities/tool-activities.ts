@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import type { MeteredFeature } from '../core/billing';
 import { StewardError, clipMessage, type ErrorBody } from '../core/errors';
 import { MAX_RESULT_BYTES, jsonFits } from '../core/payload-limits';
+import { isProposalActionWorkflowId } from '../core/approvals';
 import type { ToolPlan } from '../core/tool-plan';
 import { queryOne, withTenantTransaction, type Pool, type Queryable } from '../db/pool';
 import { databaseErrorOf, transactionOf } from '../db/sequelize';
@@ -131,6 +132,20 @@ async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowI
   return result;
 }
 
+/**
+ * A conditionally gated tool runs as a plain call only while its condition does not apply: asked
+ * again here, inside the call's transaction, because what it reads may have changed since the API
+ * routed the call. An approved proposal's action is past the gate already.
+ */
+async function assertGateStillLifted(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput): Promise<void> {
+  const route = tool.approval;
+  if (route?.kind !== 'gated' || !route.when || isProposalActionWorkflowId(plan.principal.orgId, workflowId)) return;
+  if (!(await route.when.applies(input as Record<string, unknown>, { db, orgId: plan.principal.orgId }))) return;
+  throw new StewardError('conflict', `${tool.name} needs approval by an owner or admin for this call (${route.when.reason})`, {
+    hint: 'Call it again: the call then becomes a proposal for an owner or admin to approve.',
+  });
+}
+
 const meterOf = (plan: ToolPlan) => (plan.policy.meter ? { feature: plan.policy.meter.feature as MeteredFeature, units: plan.policy.meter.units } : null);
 
 export function createToolActivities(deps: { pool: Pool }) {
@@ -176,6 +191,7 @@ export function createToolActivities(deps: { pool: Pool }) {
             await lockFeature(db, plan.principal.orgId, meter.feature);
             await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units);
           }
+          await assertGateStillLifted(db, plan, tool, workflowId, input);
           const result = await runInside(db, plan, tool, workflowId, input, prepared);
           // In the same transaction: the record and its timeline entry appear together or not at all.
           if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));

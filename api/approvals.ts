@@ -108,7 +108,7 @@ export class ApprovalCaller {
     }
     const payload: ProposalDecision = { decision, principal, reason: typeof args.reason === 'string' ? args.reason : undefined };
     if (decision === 'approve') {
-      payload.plan = { tool: action.name, module: action.module, args: row.args, principal, policy: policyOf(action), argsHash: row.args_hash };
+      payload.plan = { tool: action.name, module: action.module, args: row.args, principal, policy: policyOf(action, row.args), argsHash: row.args_hash };
     }
     if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);
     const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId);

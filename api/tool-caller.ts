@@ -10,6 +10,7 @@ import type { Scope } from '../core/scopes';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
 import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
+import { withTenantTransaction } from '../db/pool';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { argsHashOf, policyOf, type AnyTool } from '../modules/tool';
 import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
@@ -148,13 +149,14 @@ export class ToolCaller {
   }
 
   planFor(principal: Principal, tool: AnyTool, args: Record<string, unknown>): ToolPlan {
-    return { tool: tool.name, module: tool.module, args, principal, policy: policyOf(tool), argsHash: argsHashOf(tool.name, args) };
+    return { tool: tool.name, module: tool.module, args, principal, policy: policyOf(tool, args), argsHash: argsHashOf(tool.name, args) };
   }
 
   async call(principal: Principal, toolName: string, rawArgs: unknown, options: CallOptions = {}): Promise<unknown> {
     const { tool, args } = this.resolve(principal, toolName, rawArgs);
-    // Decisions and gated tools belong to the approval workflows (api/approvals.ts); never run them as plain calls.
-    if (tool.approval) {
+    // Decisions and gated tools belong to the approval workflows (api/approvals.ts); never run them as plain calls,
+    // except a conditionally gated tool whose condition does not apply to these arguments.
+    if (tool.approval && !(await this.gateLifted(principal, tool, args))) {
       if (!this.approvals) throw new StewardError('unavailable', `${tool.name} needs the approval service, which this server has not enabled`);
       return this.approvals.call(principal, tool, args, options);
     }
@@ -167,6 +169,16 @@ export class ToolCaller {
       if (error instanceof WorkflowFailedError) throw errorFromFailure(error);
       throw error;
     }
+  }
+
+  /** True when a conditionally gated tool's condition does not apply to this call (read in one snapshot of the caller's organisation). */
+  private async gateLifted(principal: Principal, tool: AnyTool, args: Record<string, unknown>): Promise<boolean> {
+    const route = tool.approval;
+    if (route?.kind !== 'gated' || !route.when || !this.approvals) return false;
+    const condition = route.when;
+    const applies = await withTenantTransaction(this.approvals.pool, principal.orgId,
+      (db) => condition.applies(args, { db, orgId: principal.orgId }), { readOnly: true });
+    return !applies;
   }
 
   private async start(plan: ToolPlan, idempotencyKey: string | undefined): Promise<WorkflowHandle> {

@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/pool';
 import type { Principal } from './principal';
 import { toolCallWorkflowId } from './workflow-ids';
 import { STAFF_ROLES } from './roles';
@@ -79,7 +80,27 @@ export function mayDecideOutreach(principal: Pick<Principal, 'role' | 'scopes'>)
 export type ApprovalRoute =
   | { kind: 'update'; target: 'proposal'; decision: 'approve' | 'reject'; idArg: 'proposalId' }
   | { kind: 'update'; target: 'outreach'; decision: 'approve' | 'decline' | 'cancel' | 'edit'; idArg: 'outreachId' }
-  | { kind: 'gated' };
+  | { kind: 'gated'; when?: ApprovalCondition };
+
+/**
+ * Makes a gated tool's approval conditional: only calls for which `applies` answers true become
+ * proposals; the others run as plain calls. It is asked twice: by the API, in a read-only snapshot,
+ * to route the call, and again inside the plain call's own transaction before `run` (where a lock it
+ * takes holds until the call ends), whose answer is final: if the gate applies by then, the plain call
+ * is refused with `conflict` and nothing is written. A call carried out as an approved proposal's
+ * action is not asked again. `applies` reads only (its connection is the caller's organisation, under
+ * row-level security); `args` are the parsed arguments.
+ */
+export interface ApprovalCondition {
+  applies: (args: Record<string, unknown>, deps: { db: Queryable; orgId: string }) => Promise<boolean>;
+  /** Why some calls need approval, for the caller and the approver (e.g. "a batch whose total passes the organisation's threshold"). */
+  reason: string;
+}
+
+/** Whether a tool call is an approved proposal's action (its workflow id is fixed by the proposal, and callers cannot choose such ids). */
+export function isProposalActionWorkflowId(orgId: string, workflowId: string): boolean {
+  return workflowId.startsWith(proposalActionWorkflowId(orgId, ''));
+}
 
 /** Outreach item ids a follow-up tool's result names (`item` or `items`). */
 export function outreachIdsOfResult(result: unknown): string[] {

@@ -61,6 +61,13 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   destructive?: boolean;
   idempotent?: boolean;
   meter?: { feature: MeteredFeature; units: number };
+  /**
+   * For a tool that records several metered things in one call (a bulk add, an import): how many
+   * this call records, from its parsed input; the call is metered `meter.units` times that (zero for
+   * a dry run). Fixed in the call's plan before it runs, so the allowance check and the usage
+   * recorded agree. Without it a call counts `meter.units` once.
+   */
+  meterCount?: (input: z.output<I>) => number;
   timeline?: (input: z.output<I>, output: z.output<O>) => TimelineSync[];
   /**
    * Work outside the transaction before `run`, such as calls to outside services,
@@ -107,13 +114,25 @@ export function exactlyOne<T extends Record<string, unknown>>(first: keyof T & s
   return [check, { message, path: [first] as PropertyKey[] }] as const;
 }
 
-export function policyOf(tool: AnyTool): ToolPolicy {
-  return { effect: tool.effect, meter: tool.meter ?? null, timeline: Boolean(tool.timeline), followUp: tool.followUp ?? null };
+/** The plan's policy for a call; `args` (parsed) fix a per-call meter count (see `meterCount`). */
+export function policyOf(tool: AnyTool, args?: Record<string, unknown>): ToolPolicy {
+  return { effect: tool.effect, meter: meterPolicyOf(tool, args), timeline: Boolean(tool.timeline), followUp: tool.followUp ?? null };
 }
 
-/** How the tool runs as an MCP task, if it can: as it declares, and every gated tool (its call answers with a proposal to follow). */
+function meterPolicyOf(tool: AnyTool, args: Record<string, unknown> | undefined): ToolPolicy['meter'] {
+  if (!tool.meter) return null;
+  if (!tool.meterCount || !args) return tool.meter;
+  // Plans carry parsed arguments; an agent's proposed action may not be, so parse (defaults applied) before counting.
+  const parsed = tool.input.safeParse(args);
+  const count = tool.meterCount((parsed.success ? parsed.data : args) as never);
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`${tool.name}: meterCount gave ${count}, not a whole number of at least zero`);
+  return { feature: tool.meter.feature, units: tool.meter.units * count };
+}
+
+/** How the tool runs as an MCP task, if it can: as it declares, and every unconditionally gated tool (its call answers with a proposal to follow). */
 export function taskOf(tool: AnyTool): ToolTask | undefined {
-  return tool.task ?? (tool.approval?.kind === 'gated' ? {} : undefined);
+  // A conditionally gated tool may answer at once, with no proposal to follow: it runs as a task only if it says how.
+  return tool.task ?? (tool.approval?.kind === 'gated' && !tool.approval.when ? {} : undefined);
 }
 
 /** Canonical JSON: object keys sorted, so equal arguments always hash alike. */
