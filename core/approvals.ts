@@ -1,4 +1,3 @@
-import type { Queryable } from '../db/pool';
 import type { Principal } from './principal';
 import { toolCallWorkflowId } from './workflow-ids';
 import { STAFF_ROLES } from './roles';
@@ -75,27 +74,14 @@ export function mayDecideOutreach(principal: Pick<Principal, 'role' | 'scopes'>)
  * (`approval`) instead of being a plain tool call. `update` tools send a
  * Temporal update (a decision) to the item's workflow, named by the argument
  * `idArg`; `gated` tools never run directly: calling one creates a proposal,
- * and the tool runs when an owner or admin approves it.
+ * and the tool runs when an owner or admin approves it; with `when` (a
+ * Condition, see ApprovalCondition in modules/tool.ts) only the calls it
+ * picks do, and the others run as plain calls.
  */
-export type ApprovalRoute =
+export type ApprovalRoute<Condition = unknown> =
   | { kind: 'update'; target: 'proposal'; decision: 'approve' | 'reject'; idArg: 'proposalId' }
   | { kind: 'update'; target: 'outreach'; decision: 'approve' | 'decline' | 'cancel' | 'edit'; idArg: 'outreachId' }
-  | { kind: 'gated'; when?: ApprovalCondition };
-
-/**
- * Makes a gated tool's approval conditional: only calls for which `applies` answers true become
- * proposals; the others run as plain calls. It is asked twice: by the API, in a read-only snapshot,
- * to route the call, and again inside the plain call's own transaction before `run` (where a lock it
- * takes holds until the call ends), whose answer is final: if the gate applies by then, the plain call
- * is refused with `conflict` and nothing is written. A call carried out as an approved proposal's
- * action is not asked again. `applies` reads only (its connection is the caller's organisation, under
- * row-level security); `args` are the parsed arguments.
- */
-export interface ApprovalCondition {
-  applies: (args: Record<string, unknown>, deps: { db: Queryable; orgId: string }) => Promise<boolean>;
-  /** Why some calls need approval, for the caller and the approver (e.g. "a batch whose total passes the organisation's threshold"). */
-  reason: string;
-}
+  | { kind: 'gated'; when?: Condition };
 
 /** Whether a tool call is an approved proposal's action (its workflow id is fixed by the proposal, and callers cannot choose such ids). */
 export function isProposalActionWorkflowId(orgId: string, workflowId: string): boolean {

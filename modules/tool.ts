@@ -41,6 +41,21 @@ export interface TimelineSync {
   occurredAt?: string;
 }
 
+/**
+ * Makes a gated tool's approval conditional (`approval: { kind: 'gated', when }`): only calls for
+ * which `applies` answers true become proposals; the others run as plain calls. It is asked twice:
+ * by the API, in a read-only snapshot, to route the call, and again inside the plain call's own
+ * transaction before `run`; if it applies by then, the call is refused with `conflict` and nothing is
+ * written. A call carried out as an approved proposal's action is not asked again. `applies` only
+ * reads (its connection is the caller's organisation, under row-level security); `args` are parsed.
+ * A tool whose `run` takes locks should check again under them (see giving_commit_batch).
+ */
+export interface ApprovalCondition {
+  applies: (args: Record<string, unknown>, deps: { db: Queryable; orgId: string }) => Promise<boolean>;
+  /** Which calls need approval, for the caller and the approver (e.g. "a batch whose total passes the organisation's threshold"). */
+  reason: string;
+}
+
 export type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
 
 export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema> {
@@ -77,7 +92,7 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   /** Set on tools the API resolves before starting a workflow (they run another tool). */
   dispatch?: 'execute_inner_tool';
   /** Set on tools an approval workflow carries out (a decision on an item, or a call that becomes a proposal); `run` is then never called directly. */
-  approval?: ApprovalRoute;
+  approval?: ApprovalRoute<ApprovalCondition>;
   /** A durable step after the call; the tool then runs as toolCallWithFollowUpWorkflow. */
   followUp?: FollowUp;
   /** Set on tools whose result waits on a person, so they may run as MCP tasks (gated tools may without it: see taskOf). */
