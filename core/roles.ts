@@ -14,7 +14,7 @@ export function isRole(value: string): value is Role {
  */
 const VOLUNTEER_DENIED = new Set<Scope>([
   'people:safeguarding', 'audit:read', 'billing:read', 'billing:write',
-  'giving:write', 'ticketing:refund', 'store:write', 'channels:send',
+  'giving:read', 'giving:write', 'ticketing:refund', 'store:write', 'channels:send',
 ]);
 
 export function scopesAllowedForRole(role: Role, holdsSafeguarding: boolean): Scope[] {
