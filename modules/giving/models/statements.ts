@@ -1,0 +1,31 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { databaseDefault } from '../../../db/sequelize';
+
+/** `giving_statements`: One giver's statement in a run: the gifts counted and their total. */
+export class GivingStatement extends Model<InferAttributes<GivingStatement>, InferCreationAttributes<GivingStatement>> {
+  declare id: string;
+  declare orgId: string;
+  declare runId: string;
+  declare contactId: CreationOptional<string | null>;
+  declare currency: string;
+  declare donationCount: number;
+  declare totalAmount: number;
+  declare giftAidClaimed: CreationOptional<number>;
+  declare content: Record<string, unknown>;
+  declare createdAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): typeof GivingStatement {
+    return GivingStatement.init({
+      id: { type: DataTypes.UUID, primaryKey: true, allowNull: false },
+      orgId: { type: DataTypes.UUID, allowNull: false },
+      runId: { type: DataTypes.UUID, allowNull: false },
+      contactId: { type: DataTypes.UUID, allowNull: true },
+      currency: { type: DataTypes.TEXT, allowNull: false },
+      donationCount: { type: DataTypes.INTEGER, allowNull: false },
+      totalAmount: { type: DataTypes.BIGINT, allowNull: false },
+      giftAidClaimed: { type: DataTypes.BIGINT, allowNull: false, defaultValue: databaseDefault() },
+      content: { type: DataTypes.JSONB, allowNull: false },
+      createdAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
+    }, { sequelize, tableName: 'giving_statements', timestamps: true, updatedAt: false });
+  }
+}
