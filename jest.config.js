@@ -3,8 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // jose ships only as an ES module; Jest's require cannot load one, so it is compiled like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  // jose and the OpenAPI validator ship only as ES modules; Jest's require cannot load one, so they are compiled like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@seriousme)/)'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../db/pool';
 import { agentBridgeRouter } from './bridges/agent';
+import { dashboardApiRouter } from './bridges/dashboard-api';
 import { mcpRouter } from './mcp/router';
 import { createOAuthServer, type OAuthRateLimits } from './oauth/router';
 import { bearerAuth, invokeScopeChallenge, mcpScopeChallenge } from './middleware/auth';
@@ -59,6 +60,7 @@ export function buildApp(options: AppOptions) {
   app.use(mcpRouter(caller, mcpAuth));
   app.use(express.json({ limit: '1mb' }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
+  app.use(dashboardApiRouter(caller, bridgeAuth));
   app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 
   app.use((_req: Request, res: Response) => {

@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   unknown_tool: 404,
   payload_too_large: 413,
   use_workflow_tool: 405,
+  method_not_allowed: 405,
   use_invoke_bridge: 400,
   conflict: 409,
   idempotency_conflict: 409,

@@ -1,12 +1,15 @@
 import type { Scope } from '../core/scopes';
 import { registeredModules } from './registry';
 import { toolsOf } from './module';
+import { bridgeToolsOf } from './invoke';
+import type { AnyRoute } from './routes';
 import type { AnyTool } from './tool';
 
 interface Catalogue {
   tools: readonly AnyTool[];
   byName: ReadonlyMap<string, AnyTool>;
   modules: string[];
+  routes: readonly AnyRoute[];
 }
 
 // Built on first use: platform tools read the catalogue, and the registry imports them.
@@ -15,15 +18,33 @@ function catalogue(): Catalogue {
   // Rebuilt when a module was registered after the first build (tests of the kit register one).
   if (!built || built.modules.length !== registeredModules().length) {
     const modules = registeredModules();
-    const tools = modules.flatMap((module) => toolsOf(module, modules));
+    const tools = modules.flatMap((module) => [...toolsOf(module, modules), ...bridgeToolsOf(module, modules)]);
     const byName = new Map<string, AnyTool>();
     for (const tool of tools) {
       if (byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
       byName.set(tool.name, tool);
     }
-    built = { tools, byName, modules: modules.map((module) => module.name) };
+    const routes = modules.flatMap((module) => module.routes);
+    checkRoutes(routes, byName);
+    built = { tools, byName, modules: modules.map((module) => module.name), routes };
   }
   return built;
+}
+
+function checkRoutes(routes: readonly AnyRoute[], tools: ReadonlyMap<string, AnyTool>): void {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    // Two routes differing only in a parameter's name would be one route to a caller.
+    const shape = `${route.method} ${route.path.replace(/\{[a-zA-Z]+\}/g, '{}')}`;
+    if (seen.has(shape)) throw new Error(`Two routes are ${shape}`);
+    seen.add(shape);
+    if (route.curatedTool && !tools.has(route.curatedTool)) throw new Error(`Route ${route.method} ${route.path} names curated tool ${route.curatedTool}, which does not exist`);
+  }
+}
+
+/** Every module's dashboard API routes, in registry order: the invoke bridges, the route catalogue and /api/openapi.json. */
+export function allRoutes(): readonly AnyRoute[] {
+  return catalogue().routes;
 }
 
 /** The single source for every surface: tools/list, manifests, search, inspect, session tools, counts. */
@@ -52,5 +73,5 @@ export function permittedToolNames(scopes: readonly Scope[]): string[] {
 
 /** Invoke-bridge tools call raw routes; platform_execute_workflow_tool must never run them. */
 export function isInvokeApiTool(name: string): boolean {
-  return /_invoke_(dashboard_)?api_/.test(name);
+  return /_invoke_(dashboard_)?api(_|$)/.test(name);
 }

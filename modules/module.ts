@@ -7,6 +7,7 @@ import type { MeteredFeature } from '../core/billing';
 import type { Scope } from '../core/scopes';
 import type { Queryable } from '../db/pool';
 import type { AnyTool, OrgSettings, ToolContext } from './tool';
+import type { AnyRoute } from './routes';
 
 /**
  * One product module: everything the rest of the system needs to know about it,
@@ -43,8 +44,8 @@ export interface ModuleDefinition {
   overview?: OverviewContribution;
   /** The scopes this module's tools require; a tool asking for any other is refused at load time. */
   scopes: readonly Scope[];
-  /** Dashboard API routes this module serves (reached through `<module>_invoke_api_*`); none yet. */
-  routes: readonly DashboardRoute[];
+  /** Dashboard API routes this module serves (`modules/routes.ts`), reached through `<module>_invoke_api_*`, `/api/<module>/…` and /api/openapi.json. */
+  routes: readonly AnyRoute[];
   /** Metered features this module owns, with each plan's allowance (seeded into plan_allowances when missing). */
   meters?: readonly MeterDefinition[];
   /** Planning for the autonomous agents this module owns (keys from core/approvals AGENTS). */
@@ -91,13 +92,6 @@ export interface MeterDefinition {
 export const PLAN_CODES = ['starter', 'growth', 'enterprise'] as const;
 export type PlanCode = (typeof PLAN_CODES)[number];
 
-/** A dashboard API route a module serves; the invoke bridges dispatch to it (declared shape, none registered yet). */
-export interface DashboardRoute {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  scope: Scope;
-}
-
 export interface AgentPlanner {
   key: AgentKey;
   plan: (db: Queryable, org: OrgSettings) => Promise<AgentAction[]>;
@@ -136,6 +130,11 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
     if (!/^\d{4}\.\d{2}\.\d{2}T\d{2}\.\d{2}\.\d{2}\.[a-z0-9-]+$/.test(migration.name)) {
       throw new Error(`Migration ${migration.name} of ${definition.name} must be named <yyyy.mm.ddThh.mm.ss>.<what>`);
     }
+  }
+  for (const route of definition.routes) {
+    if (route.module !== definition.name) throw new Error(`Route ${route.method} ${route.path} says module ${route.module}, but is declared by ${definition.name}`);
+    if (!route.path.startsWith(`/api/${definition.name}/`)) throw new Error(`Route ${route.path} of ${definition.name} must be under /api/${definition.name}/`);
+    if (!definition.scopes.includes(route.scope)) throw new Error(`Route ${route.method} ${route.path} requires ${route.scope}, which module ${definition.name} does not declare`);
   }
   for (const source of definition.outboxSources ?? []) {
     if (!source.kind.startsWith(`${definition.name}.`)) throw new Error(`Outbox source ${source.kind} must be named ${definition.name}.<record>`);

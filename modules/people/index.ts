@@ -9,6 +9,7 @@ import { peopleOverview } from './overview';
 import { peopleAgents } from './agents';
 import { peopleContactRefs } from './contact-refs';
 import { peopleRetention } from './retention';
+import { peopleRoutes } from './routes';
 
 export default defineModule({
   name: 'people',
@@ -22,7 +23,7 @@ export default defineModule({
   overview: peopleOverview,
   retention: peopleRetention,
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
-  routes: [],
+  routes: peopleRoutes,
   // The contacts allowance caps how many people an organisation holds at once, whenever they were added.
   meters: [{ feature: 'contacts', allowances: { starter: 500, growth: 5000, enterprise: 100000 }, standingCount: countLiveContacts }],
   agents: peopleAgents,

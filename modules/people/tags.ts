@@ -128,3 +128,19 @@ export async function updateTagCategory(db: Queryable, orgId: string, categoryId
     return { id: categoryId, name };
   });
 }
+
+/** Removes a tag category; its tags stay and lose their category (the schema sets it to NULL). */
+export async function deleteTagCategory(db: Queryable, orgId: string, categoryId: string): Promise<{ id: string; uncategorisedTags: number }> {
+  await requireCategory(db, orgId, categoryId);
+  const tags = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM tags WHERE org_id = $1 AND category_id = $2', [orgId, categoryId]);
+  await withModels(db, (transaction) => TagCategory.destroy({ where: { orgId, id: categoryId }, transaction }));
+  return { id: categoryId, uncategorisedTags: tags?.n ?? 0 };
+}
+
+/** Tag categories with how many tags each holds. */
+export async function listTagCategories(db: Queryable, orgId: string): Promise<Array<{ id: string; name: string; tagCount: number }>> {
+  const rows = await queryRows<{ id: string; name: string; tag_count: number }>(db, `
+    SELECT c.id, c.name, count(t.id)::int AS tag_count FROM tag_categories c LEFT JOIN tags t ON t.category_id = c.id
+    WHERE c.org_id = $1 GROUP BY c.id, c.name ORDER BY lower(c.name)`, [orgId]);
+  return rows.map((row) => ({ id: row.id, name: row.name, tagCount: row.tag_count }));
+}

@@ -70,3 +70,42 @@ export class ToolSearchIndex {
       .map((hit) => hit.id);
   }
 }
+
+interface RouteDocument {
+  id: string;
+  pathWords: string;
+  summary: string;
+  method: string;
+  module: string;
+}
+
+/** The same search over dashboard API routes: their path words, summary and method. */
+export class RouteSearchIndex {
+  private readonly index: MiniSearch<RouteDocument>;
+
+  constructor(routes: ReadonlyArray<{ method: string; path: string; summary: string; module: string }>) {
+    this.index = new MiniSearch<RouteDocument>({
+      fields: ['pathWords', 'summary', 'method', 'module'],
+      tokenize: (text) => text.split(/[\s_\-/,.;:()'"?!{}]+/),
+      processTerm,
+      searchOptions: {
+        boost: { summary: 3, pathWords: 2, module: 0.5, method: 0.5 },
+        prefix: (term) => term.length >= 4,
+        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+        combineWith: 'OR',
+      },
+    });
+    this.index.addAll(routes.map((route) => ({
+      id: `${route.method} ${route.path}`,
+      pathWords: route.path.replace(/^\/api\//, '').replace(/\{[a-zA-Z]+\}/g, ' '),
+      summary: route.summary,
+      method: route.method === 'GET' ? 'get list show read' : `${route.method.toLowerCase()} change`,
+      module: route.module,
+    })));
+  }
+
+  /** Route keys (METHOD /path), best first, limited to those the caller may use. */
+  search(query: string, allowed: ReadonlySet<string>, limit: number): string[] {
+    return this.index.search(query, { filter: (hit) => allowed.has(hit.id) }).slice(0, limit).map((hit) => hit.id);
+  }
+}

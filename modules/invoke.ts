@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { StewardError } from '../core/errors';
+import type { Scope } from '../core/scopes';
+import type { ModuleDefinition } from './module';
+import { parseRouteRequest, resolveRoute, routeKey, WRITE_METHODS, type AnyRoute } from './routes';
+import { defineTool, type AnyTool, type ToolContext } from './tool';
+
+/**
+ * The invoke bridges of spec 4.2, built from the route declarations: for every module with
+ * routes, `<module>_invoke_api_read` (GET only, the module's read scope) and
+ * `<module>_invoke_api_write` (POST/PUT/PATCH/DELETE, its write scope, with a required
+ * `actionSummary`); the platform adds `platform_invoke_dashboard_api_read/_write`, which reach
+ * every module's routes. Each is an ordinary tool, so a bridge call is one durable workflow,
+ * idempotent, audited and metered like any other; the route's own scope is checked as well.
+ */
+
+const SEARCH_HINT = 'platform_search_dashboard_api finds routes by what they do; platform_route_catalog lists them all.';
+export const MAX_QUERY_PARAMETERS = 30;
+export const MAX_BODY_FIELDS = 100;
+
+const path = z.string().trim().min(5).max(500).regex(/^\/api\//, 'must start with /api/').describe('The route path with its parameters filled in, e.g. /api/giving/funds/3f…');
+const query = z.record(z.string().min(1).max(64), z.string().max(500)).refine((value) => Object.keys(value).length <= MAX_QUERY_PARAMETERS, {
+  message: `at most ${MAX_QUERY_PARAMETERS} query parameters`,
+}).meta({ maxProperties: MAX_QUERY_PARAMETERS }).optional().describe('Query string parameters, as text');
+const actionSummary = z.string().trim().min(1).max(500).describe('Plain-English summary of what this call does, shown to the person approving and kept with the call');
+
+const readInput = z.object({
+  method: z.literal('GET').default('GET').describe('Only GET: writes go through the _write bridge'),
+  path,
+  query,
+}).strict();
+
+const writeInput = z.object({
+  method: z.enum(WRITE_METHODS),
+  path,
+  query,
+  // Each route validates its body with its own bounded schema; the whole call is also bounded by the API's size limit.
+  body: z.record(z.string().min(1).max(64), z.unknown()).refine((value) => Object.keys(value).length <= MAX_BODY_FIELDS, {
+    message: `at most ${MAX_BODY_FIELDS} fields`,
+  }).meta({ maxProperties: MAX_BODY_FIELDS }).optional().describe('JSON body of the request'),
+  actionSummary,
+}).strict();
+
+const output = z.object({
+  route: z.string().describe('The catalogued route that answered, METHOD /path/{param}'),
+  result: z.record(z.string(), z.unknown()).describe("The route's response"),
+}).strict();
+
+/** Runs one route inside the bridge tool's call: the route is found, its scope checked, its request and response parsed. */
+export async function invokeRoute(ctx: ToolContext, routes: readonly AnyRoute[], request: { method: string; path: string; query?: Record<string, string>; body?: Record<string, unknown> }) {
+  const { route, params } = resolveRoute(routes, request.method, request.path, SEARCH_HINT);
+  if (route.curatedTool && route.method !== 'GET') {
+    throw new StewardError('use_workflow_tool', `${routeKey(route)} is done by the tool ${route.curatedTool}; the invoke bridge is the wrong tool for it. Nothing is waiting for review.`, {
+      details: { tool: route.curatedTool }, hint: `Call ${route.curatedTool} instead.`,
+    });
+  }
+  if (!ctx.principal.scopes.includes(route.scope)) {
+    throw new StewardError('insufficient_scope', `${routeKey(route)} needs the scope ${route.scope}, which this credential does not hold`, {
+      details: { requiredScope: route.scope }, hint: 'platform_session_tools lists what this credential can do.',
+    });
+  }
+  const parsed = parseRouteRequest(route, { params, query: request.query, body: request.body });
+  const result = route.response.parse(await route.run(ctx, parsed));
+  return { route: routeKey(route), result: result as Record<string, unknown> };
+}
+
+function bridgePair(options: { module: string; prefix: string; scopes: { read: Scope; write: Scope }; routes: () => readonly AnyRoute[]; reach: string }): AnyTool[] {
+  const read = defineTool({
+    name: `${options.prefix}_read`,
+    module: options.module,
+    title: `Read ${options.reach} (dashboard API)`,
+    description: `Calls a catalogued GET route of ${options.reach} for what no curated tool covers (lists, details, reports). Find routes with platform_search_dashboard_api.`,
+    keywords: ['invoke', 'route', 'dashboard', 'api', 'get'],
+    scope: options.scopes.read,
+    effect: 'read',
+    listed: false,
+    input: readInput,
+    output,
+    run: async (ctx, input) => invokeRoute(ctx, options.routes(), input),
+  });
+  const write = defineTool({
+    name: `${options.prefix}_write`,
+    module: options.module,
+    title: `Change ${options.reach} (dashboard API)`,
+    description: `Calls a catalogued POST/PUT/PATCH/DELETE route of ${options.reach}. Where a curated tool exists it answers use_workflow_tool naming it: use that tool. Needs actionSummary.`,
+    keywords: ['invoke', 'route', 'dashboard', 'api', 'post', 'patch', 'delete'],
+    scope: options.scopes.write,
+    effect: 'write',
+    listed: false,
+    input: writeInput,
+    output,
+    run: async (ctx, input) => invokeRoute(ctx, options.routes(), input),
+  });
+  return [read, write];
+}
+
+/**
+ * The bridge tools a module brings: its own pair when it declares routes, and for the platform
+ * the pair over every module's routes.
+ */
+export function bridgeToolsOf(module: ModuleDefinition, modules: readonly ModuleDefinition[]): AnyTool[] {
+  if (module.name === 'platform') {
+    return bridgePair({
+      module: 'platform', prefix: 'platform_invoke_dashboard_api', scopes: { read: 'platform:read', write: 'platform:write' },
+      routes: () => modules.flatMap((each) => each.routes), reach: 'any module',
+    });
+  }
+  if (module.routes.length === 0) return [];
+  return bridgePair({ module: module.name, prefix: `${module.name}_invoke_api`, scopes: bridgeScopesOf(module), routes: () => module.routes, reach: `the ${module.title} module` });
+}
+
+/** A module's read and write scopes: `<module>:read`/`:write` when it has them, else the first of each it declares. */
+function bridgeScopesOf(module: ModuleDefinition): { read: Scope; write: Scope } {
+  const pick = (suffix: string) => module.scopes.find((scope) => scope === `${module.name}:${suffix}`) ?? module.scopes.find((scope) => scope.endsWith(`:${suffix}`));
+  const read = pick('read');
+  const write = pick('write');
+  if (!read || !write) throw new Error(`Module ${module.name} declares routes but no read and write scopes for its invoke bridge`);
+  return { read, write };
+}

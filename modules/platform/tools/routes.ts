@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { StewardError, quoteInput } from '../../../core/errors';
+import type { Scope } from '../../../core/scopes';
+import { allModules, allRoutes, allTools } from '../../catalogue';
+import { routeKey, type AnyRoute } from '../../routes';
+import { defineTool } from '../../tool';
+import { RouteSearchIndex } from '../tool-search';
+
+/** What a caller needs to call a route: how it is named, what it needs, and which bridge tool reaches it. */
+const routeSummary = z.object({
+  method: z.string(), path: z.string(), module: z.string(), scope: z.string(), summary: z.string(),
+  invokeTool: z.string().describe('The bridge tool that calls it'),
+  curatedTool: z.string().nullable().describe('For writes a curated tool covers: call that tool, not the bridge'),
+}).strict();
+
+function invokeToolOf(route: AnyRoute): string {
+  const suffix = route.method === 'GET' ? 'read' : 'write';
+  const own = `${route.module}_invoke_api_${suffix}`;
+  return allTools().some((tool) => tool.name === own) ? own : `platform_invoke_dashboard_api_${suffix}`;
+}
+
+function describeRoute(route: AnyRoute) {
+  return {
+    method: route.method, path: route.path, module: route.module, scope: route.scope, summary: route.summary,
+    invokeTool: invokeToolOf(route), curatedTool: route.curatedTool ?? null,
+  };
+}
+
+const callable = (route: AnyRoute, scopes: readonly Scope[]) => scopes.includes(route.scope);
+
+let searchIndex: RouteSearchIndex | undefined;
+function routeSearchIndex(): RouteSearchIndex {
+  searchIndex ??= new RouteSearchIndex(allRoutes());
+  return searchIndex;
+}
+
+export const routeCatalogTool = defineTool({
+  name: 'platform_route_catalog',
+  module: 'platform',
+  title: 'Dashboard API route catalogue',
+  description: 'Counts of the dashboard API routes per module and the invoke tool that reaches each module; with a module named, its routes this credential may call.',
+  keywords: ['routes', 'endpoints', 'dashboard api', 'invoke'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, to list its routes') }).strict(),
+  output: z.object({
+    total: z.number().int(),
+    modules: z.array(z.object({ module: z.string(), routes: z.number().int(), readTool: z.string().nullable(), writeTool: z.string().nullable() }).strict()),
+    routes: z.array(routeSummary),
+  }).strict(),
+  run: async (ctx, input) => {
+    const modules = allModules();
+    if (input.module && !modules.includes(input.module)) {
+      throw new StewardError('validation_failed', `Unknown module ${quoteInput(input.module)}`, { hint: `Modules: ${modules.join(', ')}` });
+    }
+    const routes = allRoutes();
+    const toolNames = new Set(allTools().map((tool) => tool.name));
+    return {
+      total: routes.length,
+      modules: modules.map((module) => ({
+        module,
+        routes: routes.filter((route) => route.module === module).length,
+        readTool: toolNames.has(`${module}_invoke_api_read`) ? `${module}_invoke_api_read` : null,
+        writeTool: toolNames.has(`${module}_invoke_api_write`) ? `${module}_invoke_api_write` : null,
+      })),
+      routes: input.module ? routes.filter((route) => route.module === input.module && callable(route, ctx.principal.scopes)).map(describeRoute) : [],
+    };
+  },
+});
+
+export const searchDashboardApiTool = defineTool({
+  name: 'platform_search_dashboard_api',
+  module: 'platform',
+  title: 'Search dashboard API routes',
+  description: 'Natural-language search over the dashboard API routes this credential may call; returns each route with the invoke tool that calls it. Prefer a curated tool where one exists.',
+  keywords: ['find a route', 'endpoint', 'dashboard api', 'invoke'],
+  scope: 'platform:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
+    limit: z.number().int().min(1).max(25).default(10),
+  }).strict(),
+  output: z.object({ routes: z.array(routeSummary) }).strict(),
+  run: async (ctx, input) => {
+    const byKey = new Map(allRoutes().map((route) => [routeKey(route), route]));
+    const allowed = new Set([...byKey.values()].filter((route) => callable(route, ctx.principal.scopes)).map(routeKey));
+    return { routes: routeSearchIndex().search(input.query, allowed, input.limit).map((key) => describeRoute(byKey.get(key)!)) };
+  },
+});

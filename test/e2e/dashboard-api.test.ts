@@ -1,0 +1,192 @@
+import { allRoutes, allTools } from '../../modules/catalogue';
+import { Harness, type TestOrg } from '../helpers/harness';
+
+/**
+ * The dashboard API: routes declared beside each module's tools, reached through the invoke
+ * bridge tools (MCP and the function-calling bridge), POST /api/agent/invoke-dashboard and their
+ * own paths, described by /api/openapi.json. Every way in is the same durable tool call.
+ */
+describe('dashboard API routes and invoke bridges', () => {
+  let harness: Harness;
+  let org: TestOrg;
+  let other: TestOrg;
+
+  beforeAll(async () => {
+    harness = await Harness.start();
+    org = await harness.createOrg();
+    other = await harness.createOrg({ name: 'Other Church' });
+  });
+  afterAll(async () => harness?.close());
+
+  const http = async (apiKey: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${harness.url}${path}`, {
+      method,
+      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() as any };
+  };
+
+  it('every module with routes has its invoke pair, and the platform pair reaches every route', () => {
+    const names = new Set(allTools().map((tool) => tool.name));
+    const modulesWithRoutes = [...new Set(allRoutes().map((route) => route.module))];
+    expect(modulesWithRoutes).toContain('people');
+    for (const module of modulesWithRoutes.filter((name) => name !== 'platform')) {
+      expect(names.has(`${module}_invoke_api_read`)).toBe(true);
+      expect(names.has(`${module}_invoke_api_write`)).toBe(true);
+    }
+    expect(names.has('platform_invoke_dashboard_api_read')).toBe(true);
+    expect(names.has('platform_invoke_dashboard_api_write')).toBe(true);
+  });
+
+  it('reads a route through the module bridge over MCP and over the function-calling bridge', async () => {
+    await harness.call(org.apiKey, 'people_create_crm_tag', { name: 'Choir' });
+    await harness.call(other.apiKey, 'people_create_crm_tag', { name: 'Elsewhere' });
+    const client = await harness.mcpClient(org.apiKey);
+    try {
+      const result = await client.callTool({ name: 'people_invoke_api_read', arguments: { path: '/api/people/tags' } });
+      expect(result.isError).toBeFalsy();
+      const content = result.structuredContent as { route: string; result: { tags: Array<{ name: string }> } };
+      expect(content.route).toBe('GET /api/people/tags');
+      expect(content.result.tags.map((tag) => tag.name)).toEqual(['Choir']);
+    } finally {
+      await client.close();
+    }
+    const viaPlatform = await harness.call(org.apiKey, 'platform_invoke_dashboard_api_read', { path: '/api/people/tags' });
+    expect(viaPlatform.result.tags.map((tag: { name: string }) => tag.name)).toEqual(['Choir']);
+  });
+
+  it('a write a curated tool covers answers 405 use_workflow_tool naming the tool, and writes nothing', async () => {
+    const refused = await harness.invoke(org.apiKey, 'people_invoke_api_write', {
+      method: 'POST', path: '/api/people/tags', body: { name: 'Bypass' }, actionSummary: 'Create a tag',
+    });
+    expect(refused.status).toBe(405);
+    expect(refused.body.error?.code).toBe('use_workflow_tool');
+    expect(refused.body.error?.details?.tool).toBe('people_create_crm_tag');
+    expect(refused.body.error?.message).toContain('Nothing is waiting for review');
+    const tags = await harness.call(org.apiKey, 'people_list_tags', {});
+    expect(tags.tags.map((tag: { name: string }) => tag.name)).not.toContain('Bypass');
+  });
+
+  it('a long-tail write runs through the write bridge; the read bridge takes only GET; actionSummary is required', async () => {
+    const category = await harness.call(org.apiKey, 'people_create_tag_category', { name: 'Ministries' });
+    const categoryId = category.category?.id ?? category.id;
+    await harness.call(org.apiKey, 'people_create_crm_tag', { name: 'Band', categoryId });
+
+    const noSummary = await harness.invoke(org.apiKey, 'people_invoke_api_write', { method: 'DELETE', path: `/api/people/tag-categories/${categoryId}` });
+    expect(noSummary.body.error?.code).toBe('validation_failed');
+    const readPost = await harness.invoke(org.apiKey, 'people_invoke_api_read', { method: 'POST', path: '/api/people/tags' });
+    expect(readPost.body.error?.code).toBe('validation_failed');
+    const wrongMethod = await harness.invoke(org.apiKey, 'people_invoke_api_write', { method: 'PUT', path: '/api/people/tags', body: {}, actionSummary: 'x' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.error?.code).toBe('method_not_allowed');
+
+    const foreign = await harness.invoke(other.apiKey, 'people_invoke_api_write', {
+      method: 'DELETE', path: `/api/people/tag-categories/${categoryId}`, actionSummary: 'Remove the category',
+    });
+    expect(foreign.body.error?.code).toBe('not_found');
+
+    const deleted = await harness.call(org.apiKey, 'people_invoke_api_write', {
+      method: 'DELETE', path: `/api/people/tag-categories/${categoryId}`, actionSummary: 'Remove the Ministries category',
+    });
+    expect(deleted).toEqual({ route: 'DELETE /api/people/tag-categories/{categoryId}', result: { id: categoryId, uncategorisedTags: 1 } });
+    const band = (await harness.call(org.apiKey, 'people_list_tags', {})).tags.find((tag: { name: string }) => tag.name === 'Band');
+    expect(band.categoryId).toBeNull();
+  });
+
+  it('bad paths, parameters and scopes give clear errors', async () => {
+    const unknown = await harness.invoke(org.apiKey, 'people_invoke_api_read', { path: '/api/people/nothing-here' });
+    expect(unknown.body.error?.code).toBe('not_found');
+    expect(unknown.body.error?.hint).toContain('platform_search_dashboard_api');
+    const otherModule = await harness.invoke(org.apiKey, 'people_invoke_api_read', { path: '/api/giving/funds' });
+    expect(otherModule.body.error?.code).toBe('not_found');
+    const badParam = await harness.invoke(org.apiKey, 'people_invoke_api_read', { path: '/api/people/groups/not-a-uuid/members' });
+    expect(badParam.body.error?.code).toBe('validation_failed');
+    expect(badParam.body.error?.issues?.[0]?.path).toBe('params.groupId');
+    const badQuery = await harness.invoke(org.apiKey, 'people_invoke_api_read', { path: '/api/people/groups', query: { status: 'sleeping' } });
+    expect(badQuery.body.error?.issues?.[0]?.path).toBe('query.status');
+
+    // The platform pair needs platform scopes, and the route's own scope as well.
+    const platformOnly = await harness.createKey(org.orgId, ['platform:read', 'platform:write']);
+    const noPeople = await harness.invoke(platformOnly.apiKey, 'platform_invoke_dashboard_api_read', { path: '/api/people/tags' });
+    expect(noPeople.status).toBe(403);
+    expect(noPeople.body.error?.code).toBe('insufficient_scope');
+    expect(noPeople.body.error?.details?.requiredScope).toBe('people:read');
+  });
+
+  it('serves each route at its own path and through POST /api/agent/invoke-dashboard, idempotently', async () => {
+    const anonymous = await http(null, 'GET', '/api/people/tags');
+    expect(anonymous.status).toBe(401);
+    const listed = await http(org.apiKey, 'GET', '/api/people/groups');
+    expect(listed.status).toBe(200);
+    expect(Array.isArray(listed.body.groups)).toBe(true);
+
+    const group = (await harness.call(org.apiKey, 'people_create_crm_group', { name: 'Welcome Team' })).group;
+    const members = await http(org.apiKey, 'GET', `/api/people/groups/${group.id}/members`);
+    expect(members.status).toBe(200);
+    expect(members.body.group.name).toBe('Welcome Team');
+    const foreignMembers = await http(other.apiKey, 'GET', `/api/people/groups/${group.id}/members`);
+    expect(foreignMembers.status).toBe(404);
+
+    const patch = await http(org.apiKey, 'PATCH', `/api/people/groups/${group.id}`, { name: 'Hosts' });
+    expect(patch.status).toBe(405);
+    expect(patch.body.error?.code).toBe('use_workflow_tool');
+    const notAllowed = await http(org.apiKey, 'DELETE', '/api/people/groups');
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.headers.get('allow')).toBe('GET');
+
+    const category = await harness.call(org.apiKey, 'people_create_tag_category', { name: 'Seasons' });
+    const categoryId = category.category?.id ?? category.id;
+    const key = `delete-seasons-${Date.now()}`;
+    const first = await http(org.apiKey, 'POST', '/api/agent/invoke-dashboard', {
+      method: 'DELETE', path: `/api/people/tag-categories/${categoryId}`, actionSummary: 'Remove Seasons',
+    }, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    expect(first.body.result.result).toEqual({ id: categoryId, uncategorisedTags: 0 });
+    // The same key replays the first outcome instead of deleting again (which would now be not_found).
+    const replay = await http(org.apiKey, 'POST', '/api/agent/invoke-dashboard', {
+      method: 'DELETE', path: `/api/people/tag-categories/${categoryId}`, actionSummary: 'Remove Seasons',
+    }, { 'idempotency-key': key });
+    expect(replay.body).toEqual(first.body);
+    const again = await http(org.apiKey, 'POST', '/api/agent/invoke-dashboard', {
+      method: 'DELETE', path: `/api/people/tag-categories/${categoryId}`, actionSummary: 'Remove Seasons',
+    });
+    expect(again.status).toBe(404);
+
+    const missing = await http(org.apiKey, 'GET', '/api/people/not-a-route');
+    expect(missing.status).toBe(404);
+  });
+
+  it('finds routes by what they do, and counts them from the catalogue', async () => {
+    const found = await harness.call(org.apiKey, 'platform_search_dashboard_api', { query: 'ministry team members' });
+    expect(found.routes[0]).toMatchObject({ method: 'GET', path: '/api/people/groups/{groupId}/members', invokeTool: 'people_invoke_api_read' });
+    const catalogue = await harness.call(org.apiKey, 'platform_route_catalog', { module: 'people' });
+    expect(catalogue.total).toBe(allRoutes().length);
+    const people = catalogue.modules.find((entry: { module: string }) => entry.module === 'people');
+    expect(people).toEqual({ module: 'people', routes: allRoutes().filter((route) => route.module === 'people').length, readTool: 'people_invoke_api_read', writeTool: 'people_invoke_api_write' });
+    expect(catalogue.routes.find((route: { path: string; method: string }) => route.method === 'POST' && route.path === '/api/people/tags').curatedTool).toBe('people_create_crm_tag');
+
+    const readOnly = await harness.createKey(org.orgId, ['platform:read']);
+    const none = await harness.call(readOnly.apiKey, 'platform_search_dashboard_api', { query: 'tags' });
+    expect(none.routes).toEqual([]);
+  });
+
+  it('publishes a valid OpenAPI 3.1 document with every route', async () => {
+    const document = await http(null, 'GET', '/api/openapi.json');
+    expect(document.status).toBe(200);
+    // The validator ships only as an ES module (Jest compiles it; see jest.config.js).
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const verdict = await validator.validate(document.body);
+    expect(verdict.errors ?? []).toEqual([]);
+    expect(verdict.valid).toBe(true);
+    // The validator does refuse a broken document (a parameter that does not say where it goes).
+    const broken = structuredClone(document.body);
+    delete broken.paths['/api/people/groups/{groupId}/members'].get.parameters[0].in;
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+    expect(document.body.openapi).toBe('3.1.0');
+    const operations = Object.values(document.body.paths as Record<string, Record<string, unknown>>).reduce((sum, methods) => sum + Object.keys(methods).length, 0);
+    expect(operations).toBe(allRoutes().length);
+    expect(document.body.paths['/api/people/groups/{groupId}/members'].get.parameters[0]).toMatchObject({ name: 'groupId', in: 'path', required: true });
+  });
+});
