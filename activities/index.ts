@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool';
 import { createApprovalActivities } from './approval-activities';
+import { createGivingRecurringActivities } from './giving-recurring';
 import { createMaintenanceActivities } from './maintenance';
 import { createOutboxActivities } from './outbox-activities';
 import { createToolActivities } from './tool-activities';
@@ -7,6 +8,7 @@ import { createToolActivities } from './tool-activities';
 export function createActivities(deps: { pool: Pool }) {
   return {
     ...createToolActivities(deps), ...createApprovalActivities(deps), ...createOutboxActivities(deps), ...createMaintenanceActivities(deps),
+    ...createGivingRecurringActivities(deps),
   };
 }
 

@@ -13,7 +13,7 @@ import { ensureAgents } from '../modules/platform/agents';
 
 interface DesiredSchedule {
   scheduleId: string;
-  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow';
+  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow' | 'givingRecurringWorkflow';
   workflowId: string;
   args: [AgentRunInput] | [AutomationRunInput] | [];
   everyMs: number;
@@ -156,6 +156,24 @@ export function maintenanceSchedule(taskQueue: string): DesiredSchedule {
   };
 }
 
+/**
+ * Recurring gifts (workflows/giving-recurring.ts), one schedule per task queue: hourly, so a gift is
+ * recorded within an hour of its date starting (UTC), and a run that follows an outage catches up.
+ */
+export function givingRecurringSchedule(taskQueue: string): DesiredSchedule {
+  return {
+    scheduleId: `giving-recurring-${taskQueue}`,
+    workflowType: 'givingRecurringWorkflow',
+    workflowId: `giving-recurring-run-${taskQueue}`,
+    args: [],
+    everyMs: 3_600_000,
+    paused: false,
+    note: 'Records recurring gifts that have come due',
+    orgId: 'system',
+    kind: 'maintenance',
+  };
+}
+
 export async function syncAllSchedules(client: Client, db: Queryable, taskQueue: string): Promise<{ agents: number; automations: number }> {
   const orgs = await queryRows<{ org_id: string }>(db, 'SELECT DISTINCT org_id FROM agents');
   let agents = 0;
@@ -163,5 +181,6 @@ export async function syncAllSchedules(client: Client, db: Queryable, taskQueue:
   const automations = await queryRows<{ org_id: string; id: string }>(db, 'SELECT org_id, id FROM pastoral_automations WHERE deleted_at IS NULL');
   for (const row of automations) await syncAutomationSchedule(client, db, row.org_id, row.id, taskQueue);
   await upsertSchedule(client, maintenanceSchedule(taskQueue), taskQueue);
+  await upsertSchedule(client, givingRecurringSchedule(taskQueue), taskQueue);
   return { agents, automations: automations.length };
 }

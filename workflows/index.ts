@@ -5,3 +5,4 @@ export { outreachWorkflow } from './outreach';
 export { agentRunWorkflow } from './agent-run';
 export { automationRunWorkflow } from './automation-run';
 export { maintenanceWorkflow } from './maintenance';
+export { givingRecurringWorkflow } from './giving-recurring';

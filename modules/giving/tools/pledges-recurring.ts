@@ -1,4 +1,251 @@
-import type { AnyTool } from '../../tool';
+import { z } from 'zod';
+import { cursorInput, cursorOutput, toolsFor } from '../../kit';
+import { exactlyOne, type AnyTool } from '../../tool';
+import { positiveMinorUnits } from '../money';
+import {
+  PLEDGE_PERIODS, campaignProgress, campaignProgressSchema, campaignSchema, cancelPledge, closeCampaign, createCampaign, createPledge,
+  getPledge, listCampaigns, listPledges, pledgeSchema,
+} from '../pledges';
+import { RECURRING_FREQUENCIES, isCalendarDate, occurrencesBetween } from '../recurring/calendar';
+import {
+  RECURRING_METHODS, cancelRecurringGift, createRecurringGift, getRecurringGift, listRecurringGifts, pauseRecurringGift,
+  recurringGiftSchema, resumeRecurringGift,
+} from '../recurring/gifts';
+import { checkRefund, listRefunds, refundDonation, refundStandingSchema, refundViewSchema } from '../refunds';
+
+const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
+
+const isoDate = z.iso.date().refine(isCalendarDate, 'not a real calendar date');
+const reason = z.string().trim().min(1).max(500);
+const actionSummary = z.string().trim().max(500).optional().describe('Plain-English summary of why, kept in the audit log (and shown to the approver of a proposal)');
+
+// ---------------------------------------------------------------- refunds
+
+const refundInput = z.object({
+  donationId: z.uuid(),
+  fundId: z.uuid().optional().describe('The designation (fund part) refunded; needed with amount when the gift is split across funds'),
+  amount: positiveMinorUnits.optional().describe('Minor units to return (1250 is 12.50); leave out to refund everything still refundable'),
+  reason: reason.describe('Why the money is returned (kept with the refund)'),
+  refundedOn: isoDate.optional().describe('The day the money was returned (YYYY-MM-DD); today when left out'),
+  actionSummary,
+}).strict();
+
+const refundDonationTool = tools.write('refund_donation', {
+  title: 'Refund a donation (needs approval)',
+  description: 'Returns money from a committed donation, per designation (fund part): the refunded total of a designation never passes what was given to it. Leave amount out to refund everything still refundable. Every refund needs a person: the call creates a proposal for an owner or admin, and the refund is made when they approve it (platform_approve_proposal). A Gift Aid amount already claimed on the gift is reversed on the next claim. Only donations in committed batches can be refunded; correct an uncommitted one in its batch instead.',
+  keywords: ['refund', 'return money', 'chargeback', 'reverse gift', 'repay'],
+  listed: true,
+  destructive: true,
+  input: refundInput,
+  output: z.object({
+    refunds: z.array(refundViewSchema),
+    donation: refundStandingSchema,
+    giftAidReversal: z.enum(['none', 'next_claim']).describe('next_claim: Gift Aid already claimed on this gift is reversed by the next claim'),
+  }).strict(),
+  approval: {
+    kind: 'gated',
+    when: {
+      reason: 'every refund is approved by an owner or admin',
+      // Always applies. Asking it first refuses, before any proposal exists, a refund that could
+      // only fail when approved: a missing or foreign donation, an uncommitted one, too large an amount.
+      applies: async (args, { db, orgId }) => {
+        await checkRefund(db, orgId, refundInput.parse(args));
+        return true;
+      },
+    },
+  },
+  // Gated calls answer with a proposal to follow, so they can run as MCP tasks.
+  task: {},
+  run: async (ctx, input) => {
+    const { refunds, standing } = await refundDonation(ctx.db, ctx.org.id, input, ctx.principal.userId);
+    const claimed = standing.giftAidStatus === 'claimed' || standing.giftAidStatus === 'in_claim';
+    return { refunds, donation: standing, giftAidReversal: claimed ? 'next_claim' as const : 'none' as const };
+  },
+});
+
+const listRefundsTool = tools.read('list_refunds', {
+  title: 'List refunds',
+  description: 'Refunds made, newest first, optionally for one donation or fund or between dates (refund date); page with nextCursor. giving_refund_donation makes one.',
+  keywords: ['refunds', 'returned gifts'],
+  input: z.object({
+    ...cursorInput,
+    donationId: z.uuid().optional(),
+    fundId: z.uuid().optional(),
+    from: isoDate.optional().describe('Refunded on or after (YYYY-MM-DD)'),
+    to: isoDate.optional().describe('Refunded on or before (YYYY-MM-DD)'),
+  }).strict(),
+  output: z.object({ refunds: z.array(refundViewSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listRefunds(ctx.db, ctx.org.id, input),
+});
+
+// ---------------------------------------------------------------- pledge campaigns and pledges
+
+const campaignId = z.uuid().describe('The pledge campaign');
+const pledgeId = z.uuid().describe('The pledge');
+
+const createCampaignTool = tools.write('create_pledge_campaign', {
+  title: 'Create a pledge campaign',
+  description: 'Starts a pledge campaign (a building project, a mission appeal) towards one fund, with an optional goal in minor units and dates. Givers then pledge to it with giving_create_pledge; giving_get_pledge_progress shows how it is going.',
+  keywords: ['appeal', 'capital campaign', 'building fund', 'pledge drive'],
+  listed: true,
+  input: z.object({
+    name: z.string().trim().min(1).max(200),
+    fundId: z.uuid().describe('The fund gifts towards this campaign go to'),
+    goalAmount: positiveMinorUnits.optional().describe('The target in minor units'),
+    startsOn: isoDate.optional().describe('YYYY-MM-DD; today when left out'),
+    endsOn: isoDate.optional().describe('YYYY-MM-DD; periodic pledges run to it unless they give their own end'),
+  }).strict(),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  run: async (ctx, input) => ({ campaign: await createCampaign(ctx.db, ctx.org, input) }),
+});
+
+const listCampaignsTool = tools.read('list_pledge_campaigns', {
+  title: 'List pledge campaigns',
+  description: 'Pledge campaigns, newest first, each with its progress (pledged, received net of refunds, against its goal); page with nextCursor.',
+  keywords: ['appeals', 'campaigns'],
+  input: z.object({ ...cursorInput, status: z.enum(['active', 'closed']).optional() }).strict(),
+  output: z.object({ campaigns: z.array(campaignProgressSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listCampaigns(ctx.db, ctx.org.id, input),
+});
+
+const closeCampaignTool = tools.write('close_pledge_campaign', {
+  title: 'Close a pledge campaign',
+  description: 'Closes a campaign to new pledges. Its pledges and their gifts stay, and progress still counts gifts linked to them.',
+  input: z.object({ campaignId }).strict(),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  run: async (ctx, input) => ({ campaign: await closeCampaign(ctx.db, ctx.org.id, input.campaignId) }),
+});
+
+const createPledgeTool = tools.write('create_pledge', {
+  title: 'Record a pledge',
+  description: 'Records a giver\'s pledge to a campaign: an amount in minor units once (one_off) or every week, month, quarter or year until its end date (its own, or the campaign\'s). Link gifts to it with pledgeId when recording donations; progress counts linked gifts in committed batches, net of refunds.',
+  keywords: ['pledge', 'promise to give', 'commitment'],
+  listed: true,
+  input: z.object({
+    campaignId,
+    contactId: z.uuid().describe('The giver (a contact)'),
+    amount: positiveMinorUnits.describe('Minor units per period, or in all for one_off'),
+    period: z.enum(PLEDGE_PERIODS).default('one_off'),
+    startsOn: isoDate.optional().describe('YYYY-MM-DD; today (or the campaign\'s start, if later) when left out'),
+    endsOn: isoDate.optional().describe('YYYY-MM-DD, periodic pledges only; the campaign\'s end when left out'),
+  }).strict(),
+  output: z.object({ pledge: pledgeSchema }).strict(),
+  run: async (ctx, input) => ({ pledge: await createPledge(ctx.db, ctx.org, input) }),
+});
+
+const listPledgesTool = tools.read('list_pledges', {
+  title: 'List pledges',
+  description: 'Pledges, newest first, each with its progress, optionally for one campaign, one giver or one status; page with nextCursor.',
+  input: z.object({
+    ...cursorInput,
+    campaignId: campaignId.optional(),
+    contactId: z.uuid().optional().describe('Only this giver\'s pledges'),
+    status: z.enum(['open', 'fulfilled', 'cancelled']).optional(),
+  }).strict(),
+  output: z.object({ pledges: z.array(pledgeSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listPledges(ctx.db, ctx.org.id, input),
+});
+
+const cancelPledgeTool = tools.write('cancel_pledge', {
+  title: 'Cancel a pledge',
+  description: 'Cancels a pledge the giver withdrew: it no longer counts towards what the campaign was promised, and no new gift can be linked to it. Gifts already given stay counted as received.',
+  input: z.object({ pledgeId, actionSummary }).strict(),
+  output: z.object({ pledge: pledgeSchema }).strict(),
+  run: async (ctx, input) => ({ pledge: await cancelPledge(ctx.db, ctx.org.id, input.pledgeId) }),
+});
+
+const getPledgeProgressTool = tools.read('get_pledge_progress', {
+  title: 'Pledge progress',
+  description: 'How a pledge or a whole campaign is going: promised in all, expected by today, received (linked gifts in committed batches, net of refunds), outstanding, and percentages of the goal and of what was pledged (whole numbers, rounded down). Give pledgeId or campaignId.',
+  keywords: ['pledge progress', 'campaign total', 'how much pledged', 'appeal progress'],
+  listed: true,
+  input: z.object({ pledgeId: pledgeId.optional(), campaignId: campaignId.optional() }).strict().refine(...exactlyOne('pledgeId', 'campaignId')),
+  output: z.object({ campaign: campaignProgressSchema, pledge: pledgeSchema.nullable() }).strict(),
+  run: async (ctx, input) => {
+    const pledge = input.pledgeId ? await getPledge(ctx.db, ctx.org.id, input.pledgeId) : null;
+    return { campaign: await campaignProgress(ctx.db, ctx.org.id, pledge?.campaignId ?? input.campaignId!), pledge };
+  },
+});
+
+// ---------------------------------------------------------------- recurring gifts
+
+const recurringGiftId = z.uuid().describe('The recurring gift');
+const giftOutput = z.object({ gift: recurringGiftSchema }).strict();
+
+const createRecurringGiftTool = tools.write('create_recurring_gift', {
+  title: 'Set up a recurring gift',
+  description: 'Records a giver\'s regular gift (standing order, card or online subscription): an amount in minor units to one fund weekly, fortnightly, monthly, quarterly or yearly, counted from startsOn. Each occurrence is recorded as a donation on its date by the scheduled run, into a committed batch "Recurring gifts <date>", exactly once. Occurrences before today are never recorded. On a day the month lacks (the 31st), the gift falls on the month\'s last day.',
+  keywords: ['standing order', 'direct debit', 'subscription', 'regular giving', 'monthly gift'],
+  listed: true,
+  input: z.object({
+    contactId: z.uuid().describe('The giver (a contact)'),
+    fundId: z.uuid(),
+    amount: positiveMinorUnits.describe('Minor units per occurrence'),
+    method: z.enum(RECURRING_METHODS),
+    frequency: z.enum(RECURRING_FREQUENCIES),
+    startsOn: isoDate.optional().describe('YYYY-MM-DD, the date every occurrence is counted from; today when left out'),
+  }).strict(),
+  output: giftOutput,
+  run: async (ctx, input) => ({ gift: await createRecurringGift(ctx.db, ctx.org, input) }),
+});
+
+const listRecurringGiftsTool = tools.read('list_recurring_gifts', {
+  title: 'List recurring gifts',
+  description: 'Recurring gifts, newest first, with status, next date and how many occurrences were recorded; filter by status, giver or fund; page with nextCursor.',
+  keywords: ['standing orders', 'regular givers', 'subscriptions'],
+  listed: true,
+  input: z.object({
+    ...cursorInput,
+    status: z.enum(['active', 'paused', 'cancelled']).optional(),
+    contactId: z.uuid().optional().describe('Only this giver\'s gifts'),
+    fundId: z.uuid().optional(),
+  }).strict(),
+  output: z.object({ gifts: z.array(recurringGiftSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listRecurringGifts(ctx.db, ctx.org.id, input),
+});
+
+const UPCOMING = 5;
+const getRecurringGiftTool = tools.read('get_recurring_gift', {
+  title: 'Get a recurring gift',
+  description: `One recurring gift with its next ${UPCOMING} dates (none when cancelled, or paused without a resume date).`,
+  input: z.object({ recurringGiftId }).strict(),
+  output: z.object({ gift: recurringGiftSchema, upcoming: z.array(z.string()) }).strict(),
+  run: async (ctx, input) => {
+    const gift = await getRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId);
+    const upcoming = gift.nextOn ? occurrencesBetween(gift.startsOn, gift.frequency, gift.nextOn, '9999-12-31', UPCOMING) : [];
+    return { gift, upcoming };
+  },
+});
+
+const pauseRecurringGiftTool = tools.write('pause_recurring_gift', {
+  title: 'Pause a recurring gift',
+  description: 'Stops recording a recurring gift from now on, until resumed by hand (giving_resume_recurring_gift) or on resumeOn. Dates that fall while it is paused are skipped for good, never recorded later.',
+  keywords: ['pause standing order', 'suspend giving', 'hold'],
+  input: z.object({ recurringGiftId, resumeOn: isoDate.optional().describe('YYYY-MM-DD after today: it resumes by itself that day') }).strict(),
+  output: giftOutput,
+  run: async (ctx, input) => ({ gift: await pauseRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId, input.resumeOn) }),
+});
+
+const resumeRecurringGiftTool = tools.write('resume_recurring_gift', {
+  title: 'Resume a recurring gift',
+  description: 'Resumes a paused recurring gift from today: the next occurrence on or after today is recorded; the dates skipped while paused stay skipped.',
+  input: z.object({ recurringGiftId }).strict(),
+  output: giftOutput,
+  run: async (ctx, input) => ({ gift: await resumeRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId) }),
+});
+
+const cancelRecurringGiftTool = tools.write('cancel_recurring_gift', {
+  title: 'Cancel a recurring gift',
+  description: 'Stops a recurring gift for good: nothing more is recorded and it cannot be resumed (set up a new one instead). Donations already recorded stay.',
+  keywords: ['cancel standing order', 'stop giving'],
+  input: z.object({ recurringGiftId, actionSummary }).strict(),
+  output: giftOutput,
+  run: async (ctx, input) => ({ gift: await cancelRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId) }),
+});
 
 /** Refunds, pledge campaigns and pledges, recurring gifts. */
-export const pledgeAndRecurringTools: readonly AnyTool[] = [];
+export const pledgeAndRecurringTools: readonly AnyTool[] = [
+  refundDonationTool, listRefundsTool,
+  createCampaignTool, listCampaignsTool, closeCampaignTool, createPledgeTool, listPledgesTool, cancelPledgeTool, getPledgeProgressTool,
+  createRecurringGiftTool, listRecurringGiftsTool, getRecurringGiftTool, pauseRecurringGiftTool, resumeRecurringGiftTool, cancelRecurringGiftTool,
+];
