@@ -3,6 +3,7 @@ import { registeredModules } from './registry';
 import { toolsOf } from './module';
 import { bridgeToolsOf } from './invoke';
 import type { AnyRoute } from './routes';
+import type { Playbook } from './playbooks';
 import type { AnyTool } from './tool';
 
 interface Catalogue {
@@ -40,6 +41,17 @@ function checkRoutes(routes: readonly AnyRoute[], tools: ReadonlyMap<string, Any
     seen.add(shape);
     if (route.curatedTool && !tools.has(route.curatedTool)) throw new Error(`Route ${route.method} ${route.path} names curated tool ${route.curatedTool}, which does not exist`);
   }
+}
+
+/** Every module's playbooks (MCP prompts), in registry order; names are unique. */
+export function allPlaybooks(): readonly Playbook[] {
+  const playbooks = registeredModules().flatMap((module) => module.playbooks ?? []);
+  const names = new Set<string>();
+  for (const playbook of playbooks) {
+    if (names.has(playbook.name)) throw new Error(`Two playbooks are named ${playbook.name}`);
+    names.add(playbook.name);
+  }
+  return playbooks;
 }
 
 /** Every module's dashboard API routes, in registry order: the invoke bridges, the route catalogue and /api/openapi.json. */

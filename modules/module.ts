@@ -8,6 +8,7 @@ import type { Scope } from '../core/scopes';
 import type { Queryable } from '../db/pool';
 import type { AnyTool, OrgSettings, ToolContext } from './tool';
 import type { AnyRoute } from './routes';
+import type { Playbook } from './playbooks';
 
 /**
  * One product module: everything the rest of the system needs to know about it,
@@ -48,6 +49,8 @@ export interface ModuleDefinition {
   routes: readonly AnyRoute[];
   /** Metered features this module owns, with each plan's allowance (seeded into plan_allowances when missing). */
   meters?: readonly MeterDefinition[];
+  /** Multi-step procedures served as MCP prompts (`modules/playbooks.ts`). */
+  playbooks?: readonly Playbook[];
   /** Planning for the autonomous agents this module owns (keys from core/approvals AGENTS). */
   agents?: readonly AgentPlanner[];
 }

@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalWaitOptions } from '../approvals';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
@@ -11,6 +11,7 @@ import { approvalTaskStore, taskIdFor } from './tasks';
 import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
 import { hasScope, type Principal } from '../../core/principal';
 import { findTool } from '../../modules/catalogue';
+import { playbookPrompt, promptsFor } from './prompts';
 import { mcpToolsFor, parseToolsets, precomputeSchemas } from '../../modules/surfaces';
 import { taskOf } from '../../modules/tool';
 import { toErrorBody } from '../errors';
@@ -138,12 +139,14 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
   const taskStore = caller.approvals ? approvalTaskStore(caller.approvals.pool, principal) : undefined;
   const server = new Server(SERVER_INFO, {
     // logging: the SDK answers logging/setLevel; as every POST gets a fresh server, a level lasts only for its own request.
-    capabilities: { tools: { listChanged: false }, logging: {}, ...(caller.approvals ? { tasks: { requests: { tools: { call: {} } } } } : {}) },
+    capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, logging: {}, ...(caller.approvals ? { tasks: { requests: { tools: { call: {} } } } } : {}) },
     instructions: 'Steward runs a church or nonprofit. Start with platform_overview, find tools with platform_search_tools, and call them directly.',
     ...(taskStore ? { taskStore } : {}),
     jsonSchemaValidator: SCHEMA_VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: withTaskSupport(toolsListFor(principal, toolsets)) }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: promptsFor(principal) }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => playbookPrompt(principal, request.params.name, request.params.arguments ?? {}));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;
     if (!findTool(request.params.name)) throw unknownToolError(request.params.name);

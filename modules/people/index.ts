@@ -10,6 +10,7 @@ import { peopleAgents } from './agents';
 import { peopleContactRefs } from './contact-refs';
 import { peopleRetention } from './retention';
 import { peopleRoutes } from './routes';
+import { peoplePlaybooks } from './playbooks';
 
 export default defineModule({
   name: 'people',
@@ -24,6 +25,7 @@ export default defineModule({
   retention: peopleRetention,
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
   routes: peopleRoutes,
+  playbooks: peoplePlaybooks,
   // The contacts allowance caps how many people an organisation holds at once, whenever they were added.
   meters: [{ feature: 'contacts', allowances: { starter: 500, growth: 5000, enterprise: 100000 }, standingCount: countLiveContacts }],
   agents: peopleAgents,
