@@ -1,7 +1,9 @@
 import { defineModule } from '../module';
 import { giving } from './migrations/2026.11.24T00.00.00.giving';
 import { givingSettings } from './migrations/2026.11.24T00.05.00.giving-settings';
+import { coreContactRefs } from './givers';
 import { givingModels } from './models';
+import { givingOverview } from './summary';
 import { coreTools } from './tools/core';
 import { giftAidTools } from './tools/gift-aid';
 import { pledgeAndRecurringTools } from './tools/pledges-recurring';
@@ -15,5 +17,7 @@ export default defineModule({
   migrations: [giving, givingSettings],
   scopes: ['giving:read', 'giving:write'],
   routes: [],
+  overview: givingOverview,
+  contactRefs: [...coreContactRefs],
   meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],
 });

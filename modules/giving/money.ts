@@ -28,7 +28,7 @@ export const signedMinorUnits = z.number()
   .refine((value) => value !== 0, 'The amount cannot be zero');
 
 /** An ISO 4217 code, upper case. */
-export const currencyCode = z.string().trim().regex(/^[A-Za-z]{3}$/, 'A three-letter ISO 4217 code such as GBP').transform((code) => code.toUpperCase());
+export const currencyCode = z.string().length(3).regex(/^[A-Za-z]{3}$/, 'A three-letter ISO 4217 code such as GBP');
 
 /**
  * A bigint column (read as a number by the pool's int8 parser) or a SUM (numeric, read as a

@@ -34,3 +34,38 @@ export async function organisationCurrency(db: Queryable, org: OrgSettings): Pro
     issues: [{ path: 'currency', message: 'organisation currency not set' }],
   });
 }
+
+/**
+ * Changes the organisation's giving settings. The currency can change only while no donation,
+ * pledge or recurring gift exists: money already recorded keeps the currency it was recorded in.
+ */
+export async function updateGivingSettings(
+  db: Queryable, org: OrgSettings, input: { currency?: string; commitApprovalThreshold?: number },
+): Promise<GivingSettingsView> {
+  // One row per organisation, locked for the change; created on the first write.
+  await db.query('INSERT INTO giving_settings (org_id) VALUES ($1) ON CONFLICT (org_id) DO NOTHING', [org.id]);
+  await db.query('SELECT org_id FROM giving_settings WHERE org_id = $1 FOR UPDATE', [org.id]);
+  const currency = input.currency?.toUpperCase();
+  if (currency !== undefined) {
+    const current = await givingSettingsOf(db, org);
+    const used = await queryOne<{ n: number }>(db, `SELECT
+        (SELECT count(*) FROM giving_donations WHERE org_id = $1) + (SELECT count(*) FROM giving_pledges WHERE org_id = $1)
+        + (SELECT count(*) FROM giving_recurring_gifts WHERE org_id = $1) + (SELECT count(*) FROM giving_batches WHERE org_id = $1) AS n`, [org.id]);
+    if (currency !== current.currency && Number(used?.n ?? 0) > 0) {
+      throw new StewardError('conflict', `Giving is already recorded in ${current.currency}; the currency can no longer change`, {
+        hint: 'The currency is set once, before the first batch, gift, pledge or recurring gift.',
+      });
+    }
+  }
+  await db.query(`UPDATE giving_settings SET currency = COALESCE($2, currency),
+      commit_approval_threshold = COALESCE($3, commit_approval_threshold), updated_at = now() WHERE org_id = $1`, [
+    org.id, currency ?? null, input.commitApprovalThreshold ?? null,
+  ]);
+  return givingSettingsOf(db, org);
+}
+
+/** The organisation's batch commit approval threshold, in minor units (the default until one is set). */
+export async function commitThresholdOf(db: Queryable, orgId: string): Promise<number> {
+  const row = await queryOne<{ commit_approval_threshold: number }>(db, 'SELECT commit_approval_threshold FROM giving_settings WHERE org_id = $1', [orgId]);
+  return row ? minorUnits(row.commit_approval_threshold) : DEFAULT_COMMIT_APPROVAL_THRESHOLD;
+}

@@ -1,4 +1,381 @@
-import type { AnyTool } from '../../tool';
+import { z } from 'zod';
+import { isProposalActionWorkflowId } from '../../../core/approvals';
+import { StewardError } from '../../../core/errors';
+import { bulkOf, cursorInput, cursorOutput, toolsFor } from '../../kit';
+import { exactlyOne, type AnyTool, type ToolContext } from '../../tool';
+import {
+  batchSchema, commitBatch, commitNeedsApproval, createBatch, getBatch, listBatches, lockOpenBatch,
+} from '../batches';
+import {
+  adjustmentDesignationInput, DONATION_METHODS, donationFilterShape, donationInput, donationInputShape, donationSchema, getDonation, getDonations,
+  insertDonation, isoDate, listDonations, recordDonations, removeBatchDonation, resolveAdjustment, resolveDonation, todayIso,
+} from '../donations';
+import { archiveFund, createFund, fundSchema, listFunds, requireFund, updateFund } from '../funds';
+import { giverSchema, requireGiver, upsertGiver } from '../givers';
+import { importDonations, importedRowCount, importResultSchema, MAX_IMPORT_CHARS } from '../import';
+import { MAX_MINOR_UNITS, nonNegativeMinorUnits, signedMinorUnits } from '../money';
+import { commitThresholdOf, givingSettingsOf, organisationCurrency, updateGivingSettings } from '../settings';
+import { givingSummary, PERIODS, summarySchema, TOP_GIVER_PURPOSES, topGiverSchema, topGivers } from '../summary';
+
+const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
+
+/** Most gifts added to a batch in one call. */
+export const MAX_BATCH_DONATIONS = 200;
+
+const fundName = z.string().trim().min(1).max(120);
+const fundCode = z.string().trim().min(1).max(30);
+const fundDescription = z.string().trim().max(1000);
+const batchName = z.string().trim().min(1).max(200);
+const actionSummary = z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver');
+const settingsSchema = z.object({
+  currency: z.string().nullable(),
+  currencySource: z.enum(['setting', 'country', 'unset']),
+  commitApprovalThreshold: z.number().int(),
+}).strict();
+
+// ---------------------------------------------------------------- settings
+
+const getSettingsTool = tools.read('get_settings', {
+  title: 'Giving settings',
+  description: "The organisation's giving currency (every amount is in its minor units: pence for GBP) and the batch total above which committing a batch needs an owner or admin's approval.",
+  keywords: ['currency', 'approval threshold', 'giving settings'],
+  input: z.object({}).strict(),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx) => ({ settings: await givingSettingsOf(ctx.db, ctx.org) }),
+});
+
+function requireOwnerOrAdmin(ctx: ToolContext, what: string): void {
+  if (ctx.principal.role !== 'owner' && ctx.principal.role !== 'admin') {
+    throw new StewardError('forbidden', `Only an owner or admin can change ${what}`, { details: { role: ctx.principal.role } });
+  }
+}
+
+const updateSettingsTool = tools.write('update_settings', {
+  title: 'Change giving settings',
+  description: "Sets the giving currency (only before anything is recorded; by default it follows the organisation's country, GBP for GB) or the commit approval threshold in minor units. Owners and admins only: the threshold decides which batches need their approval.",
+  keywords: ['set currency', 'approval threshold'],
+  idempotent: true,
+  input: z.object({
+    currency: z.string().length(3).regex(/^[A-Za-z]{3}$/, 'A three-letter ISO 4217 code such as GBP').optional(),
+    commitApprovalThreshold: nonNegativeMinorUnits.optional().describe('Batches whose gross passes this many minor units need approval to commit'),
+  }).strict(),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx, input) => {
+    requireOwnerOrAdmin(ctx, 'giving settings');
+    return { settings: await updateGivingSettings(ctx.db, ctx.org, input) };
+  },
+});
+
+// ---------------------------------------------------------------- funds
+
+const listFundsTool = tools.read('list_funds', {
+  title: 'List funds',
+  description: 'The funds gifts are given to (general, building, missions…), default fund first, with whether each is Gift Aid eligible and active or archived.',
+  keywords: ['funds', 'designations', 'giving categories'],
+  listed: true,
+  input: z.object({ status: z.enum(['active', 'archived', 'all']).default('active') }).strict(),
+  output: z.object({ funds: z.array(fundSchema) }).strict(),
+  run: async (ctx, input) => ({ funds: await listFunds(ctx.db, ctx.org.id, input.status) }),
+});
+
+const createFundTool = tools.write('create_fund', {
+  title: 'Create a fund',
+  description: 'Creates a fund gifts can be designated to. Names (and codes, if given) are unique ignoring case. isDefault makes it the fund for gifts that name none.',
+  keywords: ['new fund', 'add fund'],
+  input: z.object({
+    name: fundName, code: fundCode.optional(), description: fundDescription.optional(),
+    giftAidEligible: z.boolean().default(true), isDefault: z.boolean().default(false),
+  }).strict(),
+  output: z.object({ fund: fundSchema }).strict(),
+  run: async (ctx, input) => ({ fund: await createFund(ctx.db, ctx.org.id, input) }),
+});
+
+const updateFundTool = tools.write('update_fund', {
+  title: 'Update a fund',
+  description: 'Renames a fund or changes its code, description, Gift Aid eligibility or whether it is the default; status "active" restores an archived fund. Gifts already recorded keep their fund.',
+  keywords: ['rename fund', 'default fund', 'restore fund'],
+  idempotent: true,
+  input: z.object({
+    fundId: z.uuid(), name: fundName.optional(), code: fundCode.nullable().optional(), description: fundDescription.nullable().optional(),
+    giftAidEligible: z.boolean().optional(), isDefault: z.boolean().optional(), status: z.literal('active').optional(),
+  }).strict(),
+  output: z.object({ fund: fundSchema }).strict(),
+  run: async (ctx, { fundId, ...changes }) => ({ fund: await updateFund(ctx.db, ctx.org.id, fundId, changes) }),
+});
+
+const archiveFundTool = tools.write('archive_fund', {
+  title: 'Archive a fund',
+  description: 'Archives a fund: it keeps its history and totals but takes no new gifts. Refused for the default fund and while uncommitted gifts, open pledges or active recurring gifts use it.',
+  keywords: ['close fund', 'retire fund'],
+  idempotent: true,
+  input: z.object({ fundId: z.uuid() }).strict(),
+  output: z.object({ fund: fundSchema }).strict(),
+  run: async (ctx, input) => ({ fund: await archiveFund(ctx.db, ctx.org.id, input.fundId) }),
+});
+
+// ---------------------------------------------------------------- givers
+
+const getGiverTool = tools.read('get_giver', {
+  title: 'Get a giver',
+  description: "A contact's giving details (giver reference, Gift Aid title and address, joint giver, last four digits of their bank account) by giver id or contact id.",
+  keywords: ['donor', 'giver details', 'gift aid address'],
+  listed: true,
+  input: z.object({ giverId: z.uuid().optional(), contactId: z.uuid().optional() }).strict().refine(...exactlyOne('giverId', 'contactId')),
+  output: z.object({ giver: giverSchema }).strict(),
+  run: async (ctx, input) => ({ giver: await requireGiver(ctx.db, ctx.org.id, input) }),
+});
+
+const nullableText = (max: number) => z.string().trim().min(1).max(max).nullable().optional();
+
+const upsertGiverTool = tools.write('upsert_giver', {
+  title: 'Record giving details',
+  description: "Records or changes a contact's giving details: giver reference (made up from the contact if left out), title and address as Gift Aid needs them, joint giver (spouse). A bank account number keeps only its last four digits; the rest is never stored. Left-out fields keep their value; null clears one.",
+  keywords: ['add donor', 'giver', 'envelope number', 'gift aid address'],
+  idempotent: true,
+  input: z.object({
+    contactId: z.uuid(),
+    giverReference: z.string().trim().min(1).max(50).optional().describe('Envelope or donor number; unique in the organisation'),
+    title: nullableText(20).describe('Mr, Mrs, Ms, Dr… (Gift Aid claims need it)'),
+    houseNameOrNumber: nullableText(100),
+    addressLine: nullableText(200),
+    town: nullableText(100),
+    postcode: z.string().trim().min(2).max(10).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces').nullable().optional(),
+    jointContactId: z.uuid().nullable().optional().describe('A joint giver, such as a spouse'),
+    bankAccountNumber: z.string().trim().min(4).max(40).nullable().optional().describe('Only the last four digits are kept'),
+  }).strict(),
+  output: z.object({ giver: giverSchema, created: z.boolean() }).strict(),
+  run: async (ctx, input) => upsertGiver(ctx.db, ctx.org.id, input),
+});
+
+// ---------------------------------------------------------------- batches
+
+const createBatchTool = tools.write('create_batch', {
+  title: 'Start a batch',
+  description: "Starts a batch for a collection of gifts (this Sunday's offering, a week's card payments). Gifts in it count nowhere until giving_commit_batch commits it.",
+  keywords: ['new batch', 'offering', 'collection', 'deposit'],
+  listed: true,
+  input: z.object({ name: batchName.describe('Such as "Sunday offering 2026-11-22"') }).strict(),
+  output: z.object({ batch: batchSchema }).strict(),
+  run: async (ctx, input) => ({
+    batch: await createBatch(ctx.db, ctx.org.id, { name: input.name, currency: await organisationCurrency(ctx.db, ctx.org), userId: ctx.principal.userId }),
+  }),
+});
+
+const listBatchesTool = tools.read('list_batches', {
+  title: 'List batches',
+  description: 'Batches, newest first, with their gift count, total and status (in_progress until committed); page with nextCursor.',
+  keywords: ['batches', 'uncommitted', 'deposits'],
+  input: z.object({ status: z.enum(['in_progress', 'committed']).optional(), ...cursorInput }).strict(),
+  output: z.object({ batches: z.array(batchSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listBatches(ctx.db, ctx.org.id, input),
+});
+
+const getBatchTool = tools.read('get_batch', {
+  title: 'Get a batch',
+  description: 'One batch with its gift count, total and status; giving_list_donations { batchId } lists its gifts.',
+  input: z.object({ batchId: z.uuid() }).strict(),
+  output: z.object({ batch: batchSchema }).strict(),
+  run: async (ctx, input) => ({ batch: await getBatch(ctx.db, ctx.org.id, input.batchId) }),
+});
+
+const addBatchDonationsTool = tools.write('add_batch_donations', {
+  title: 'Add gifts to a batch',
+  description: `Adds up to ${MAX_BATCH_DONATIONS} gifts to an open batch, all or none (an error names the gift's index). Amounts are whole minor units in the organisation's currency; designations split a gift across funds and must add up to its amount. A gift whose externalId is already recorded (source "manual") is returned as a duplicate, not recorded again.`,
+  keywords: ['enter offering', 'batch entry', 'cash gifts', 'cheques'],
+  listed: true,
+  meter: { feature: 'donations', units: 1 },
+  meterCount: (input) => input.donations.length,
+  input: z.object({ batchId: z.uuid(), donations: bulkOf(donationInput, MAX_BATCH_DONATIONS) }).strict(),
+  output: z.object({
+    batch: batchSchema, donations: z.array(donationSchema), duplicates: z.array(z.uuid()).describe('Ids of gifts already recorded, returned instead of recorded again'),
+  }).strict(),
+  run: async (ctx, input) => {
+    const recorded = await recordDonations(ctx.db, ctx.org, input.batchId, input.donations, { source: 'manual', userId: ctx.principal.userId, path: 'donations' });
+    return {
+      batch: await getBatch(ctx.db, ctx.org.id, input.batchId),
+      donations: await getDonations(ctx.db, ctx.org.id, recorded.map((r) => r.id)),
+      duplicates: recorded.filter((r) => r.duplicate).map((r) => r.id),
+    };
+  },
+});
+
+const recordDonationTool = tools.write('record_donation', {
+  title: 'Record a gift',
+  description: "Records one gift into an open batch (batchId), or into a batch of its own; commit: true commits that batch at once when it is within the approval threshold. Amounts are whole minor units in the organisation's currency. With an externalId (e.g. the card processor's payment id) the same gift is never recorded twice: a repeat returns the first with duplicate: true.",
+  keywords: ['donation', 'gift', 'record giving', 'tithe', 'offering'],
+  listed: true,
+  meter: { feature: 'donations', units: 1 },
+  input: z.object({
+    ...donationInputShape,
+    batchId: z.uuid().optional().describe('An open batch; left out, the gift gets a batch of its own'),
+    commit: z.boolean().default(false).describe('With no batchId: commit the new batch at once (within the approval threshold only)'),
+  }).strict(),
+  output: z.object({ donation: donationSchema, batch: batchSchema, duplicate: z.boolean() }).strict(),
+  run: async (ctx, { batchId, commit, ...gift }) => {
+    if (batchId && commit) {
+      throw new StewardError('validation_failed', 'commit: only a batch of its own is committed with the gift', {
+        issues: [{ path: 'commit', message: 'not with batchId' }], hint: 'Commit a shared batch with giving_commit_batch.',
+      });
+    }
+    const currency = await organisationCurrency(ctx.db, ctx.org);
+    const resolved = await resolveDonation(ctx.db, ctx.org, currency, gift, { source: 'manual' });
+    const ownBatch = !batchId;
+    const batch = batchId
+      ? await lockOpenBatch(ctx.db, ctx.org.id, batchId)
+      : await createBatch(ctx.db, ctx.org.id, { name: `Gift received ${gift.receivedOn}`, currency, userId: ctx.principal.userId });
+    const recorded = await insertDonation(ctx.db, ctx.org.id, batch.id, resolved, ctx.principal.userId);
+    // A repeat of a recorded gift leaves its batch of its own empty: it is not kept.
+    if (recorded.duplicate && ownBatch) await ctx.db.query('DELETE FROM giving_batches WHERE org_id = $1 AND id = $2', [ctx.org.id, batch.id]);
+    if (!recorded.duplicate && ownBatch && commit && resolved.amount <= await commitThresholdOf(ctx.db, ctx.org.id)) {
+      await commitBatch(ctx.db, ctx.org, batch.id, { userId: ctx.principal.userId, approved: false });
+    }
+    const donation = await getDonation(ctx.db, ctx.org.id, recorded.id);
+    return { donation, batch: await getBatch(ctx.db, ctx.org.id, donation.batchId), duplicate: recorded.duplicate };
+  },
+});
+
+const removeBatchDonationTool = tools.write('remove_batch_donation', {
+  title: 'Remove a gift from an open batch',
+  description: 'Removes a gift entered by mistake from a batch that is not committed yet. A committed gift is never removed: correct it with giving_adjust_donation.',
+  keywords: ['delete gift', 'undo entry'],
+  destructive: true,
+  input: z.object({ donationId: z.uuid() }).strict(),
+  output: z.object({ removed: z.object({ donationId: z.uuid(), batchId: z.uuid() }).strict(), batch: batchSchema }).strict(),
+  run: async (ctx, input) => {
+    const removed = await removeBatchDonation(ctx.db, ctx.org.id, input.donationId);
+    return { removed, batch: await getBatch(ctx.db, ctx.org.id, removed.batchId) };
+  },
+});
+
+const adjustDonationTool = tools.write('adjust_donation', {
+  title: 'Correct a committed gift',
+  description: 'Corrects a gift in a committed batch (which never changes) with an adjusting entry: a signed amount (negative to reduce) recorded in an open batch (batchId) or a new one, linked to the gift, counted once that batch is committed. designations say how the change splits across the gift\'s funds when it has several; no fund may fall below what was refunded from it.',
+  keywords: ['correction', 'adjusting entry', 'fix committed batch', 'wrong amount'],
+  input: z.object({
+    donationId: z.uuid(),
+    amount: signedMinorUnits.describe('The change in minor units: -500 takes £5.00 off'),
+    designations: z.array(adjustmentDesignationInput).min(1).max(20).optional(),
+    reason: z.string().trim().min(3).max(500),
+    batchId: z.uuid().optional().describe('An open batch for the entry; left out, a new batch'),
+    receivedOn: isoDate.optional().describe('The date of the entry; today when left out'),
+  }).strict(),
+  output: z.object({ adjustment: donationSchema, batch: batchSchema }).strict(),
+  run: async (ctx, input) => {
+    const currency = await organisationCurrency(ctx.db, ctx.org);
+    const batch = input.batchId
+      ? await lockOpenBatch(ctx.db, ctx.org.id, input.batchId)
+      : await createBatch(ctx.db, ctx.org.id, { name: `Adjustments ${todayIso()}`, currency, userId: ctx.principal.userId });
+    const resolved = await resolveAdjustment(ctx.db, ctx.org, currency, input);
+    const recorded = await insertDonation(ctx.db, ctx.org.id, batch.id, resolved, ctx.principal.userId);
+    return { adjustment: await getDonation(ctx.db, ctx.org.id, recorded.id), batch: await getBatch(ctx.db, ctx.org.id, batch.id) };
+  },
+});
+
+const commitBatchTool = tools.write('commit_batch', {
+  title: 'Commit a batch',
+  description: "Commits a batch: its gifts then count in totals, giver histories, statements and Gift Aid claims, and the batch never changes again. A batch whose gross passes the organisation's approval threshold (giving_get_settings) becomes a proposal for an owner or admin, and is committed when they approve. expectedTotal, when given, must equal the batch's total.",
+  keywords: ['close batch', 'post batch', 'finalise offering', 'deposit'],
+  listed: true,
+  approval: {
+    kind: 'gated',
+    when: {
+      reason: "the batch's gross passes the organisation's commit approval threshold",
+      applies: async (args, deps) => commitNeedsApproval(deps.db, deps.orgId, String(args.batchId)),
+    },
+  },
+  input: z.object({
+    batchId: z.uuid(),
+    expectedTotal: z.number().int().min(-MAX_MINOR_UNITS).max(MAX_MINOR_UNITS).optional().describe('The total (minor units) you saw; the commit is refused if the batch changed'),
+    actionSummary,
+  }).strict(),
+  output: z.object({ batch: batchSchema }).strict(),
+  run: async (ctx, input) => ({
+    batch: await commitBatch(ctx.db, ctx.org, input.batchId, {
+      userId: ctx.principal.userId, expectedTotal: input.expectedTotal, approved: isProposalActionWorkflowId(ctx.org.id, ctx.workflowId),
+    }),
+  }),
+});
+
+// ---------------------------------------------------------------- donations
+
+const listDonationsTool = tools.read('list_donations', {
+  title: 'List donations',
+  description: 'Committed gifts, newest recorded first, filtered by fund, giver, received date range, method, batch or Gift Aid status; page with nextCursor. Gifts of an uncommitted batch appear only when that batch is named.',
+  keywords: ['gifts', 'giving history', 'donor history', 'transactions'],
+  listed: true,
+  input: z.object(donationFilterShape).strict(),
+  output: z.object({ donations: z.array(donationSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listDonations(ctx.db, ctx.org.id, input),
+});
+
+const getDonationTool = tools.read('get_donation', {
+  title: 'Get a donation',
+  description: 'One gift with its funds, batch (and whether it is committed), refunded amount, Gift Aid status and links to a pledge, recurring gift or the gift it adjusts.',
+  keywords: ['gift details'],
+  input: z.object({ donationId: z.uuid() }).strict(),
+  output: z.object({ donation: donationSchema }).strict(),
+  run: async (ctx, input) => ({ donation: await getDonation(ctx.db, ctx.org.id, input.donationId) }),
+});
+
+const importDonationsTool = tools.write('import_donations', {
+  title: 'Import gifts from a CSV',
+  description: `Imports gifts from a CSV (a bank statement export, a card processor's report, a spreadsheet): header row first with a date and an amount column (12.50, or amount_minor 1250) and optionally reference, method, fund, giver_reference / contact_id / email, fee, description. Run mode "dry_run" first: every row is reported as created, duplicate (its reference from this source is already recorded), near_duplicate (same giver, amount and date within a day already recorded) or error (with the row number). mode "commit" records all the new rows into one batch, or none if any row is an error; near-duplicates only with acceptNearDuplicates. Importing the same file again records nothing twice. At most ${MAX_IMPORT_CHARS} characters per call.`,
+  keywords: ['bank export', 'csv', 'upload donations', 'stripe report', 'reconcile'],
+  listed: true,
+  meter: { feature: 'donations', units: 1 },
+  meterCount: importedRowCount,
+  input: z.object({
+    csv: z.string().min(1).max(MAX_IMPORT_CHARS).describe(`The CSV text, header row first (at most ${MAX_IMPORT_CHARS} characters; split larger files)`),
+    source: z.string().trim().min(1).max(60).regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ -').describe('Where the file comes from, such as "barclays" or "stripe": references are unique per source'),
+    mode: z.enum(['dry_run', 'commit']),
+    batchId: z.uuid().optional().describe('An open batch to import into; left out, a new batch'),
+    batchName: batchName.optional(),
+    defaultMethod: z.enum(DONATION_METHODS).default('bank_transfer').describe('For rows without a method column'),
+    fundId: z.uuid().optional().describe('For rows without a fund column; left out, the default fund'),
+    acceptNearDuplicates: z.boolean().default(false),
+  }).strict(),
+  output: importResultSchema,
+  run: async (ctx, input) => importDonations(ctx.db, ctx.org, input, ctx.principal.userId),
+});
+
+// ---------------------------------------------------------------- summaries
+
+const summaryTool = tools.read('summary', {
+  title: 'Giving summary',
+  description: 'Totals given by fund and by period (day, week, month, quarter, year) over a date range (this year so far by default), and this month so far against the same days last year. Committed gifts only, net of refunds, in minor units.',
+  keywords: ['giving report', 'totals', 'income', 'this month', 'year on year'],
+  listed: true,
+  input: z.object({
+    from: isoDate.optional(), to: isoDate.optional(), period: z.enum(PERIODS).default('month'), fundId: z.uuid().optional(),
+  }).strict(),
+  output: summarySchema,
+  run: async (ctx, input) => {
+    if (input.fundId) await requireFund(ctx.db, ctx.org.id, input.fundId);
+    return givingSummary(ctx.db, ctx.org, input);
+  },
+});
+
+const listTopGiversTool = tools.read('list_top_givers', {
+  title: 'Top givers (for thank-you letters)',
+  description: 'The givers who gave most over a whole period of at least three months (so no single gift singles anyone out), with their total and number of gifts, for writing thank-you letters or a stewardship review. Committed gifts net of refunds; anonymous gifts are never listed. Needs giving:read, which volunteers never hold.',
+  keywords: ['largest donors', 'thank you letters', 'major givers'],
+  input: z.object({
+    purpose: z.enum(TOP_GIVER_PURPOSES).describe('Why the list is needed'),
+    months: z.number().int().min(3).max(36).default(12).describe('The period, in whole months, ending on endingOn'),
+    endingOn: isoDate.optional().describe('Last day of the period; today when left out'),
+    limit: z.number().int().min(1).max(50).default(10),
+  }).strict(),
+  output: z.object({ purpose: z.enum(TOP_GIVER_PURPOSES), from: z.string(), to: z.string(), givers: z.array(topGiverSchema) }).strict(),
+  run: async (ctx, input) => ({ purpose: input.purpose, ...(await topGivers(ctx.db, ctx.org.id, input)) }),
+});
 
 /** Funds, givers, batches, donations, imports, summaries. */
-export const coreTools: readonly AnyTool[] = [];
+export const coreTools: readonly AnyTool[] = [
+  getSettingsTool, updateSettingsTool,
+  listFundsTool, createFundTool, updateFundTool, archiveFundTool,
+  getGiverTool, upsertGiverTool,
+  createBatchTool, listBatchesTool, getBatchTool, addBatchDonationsTool, recordDonationTool, removeBatchDonationTool,
+  adjustDonationTool, commitBatchTool,
+  listDonationsTool, getDonationTool, importDonationsTool,
+  summaryTool, listTopGiversTool,
+];
