@@ -1,6 +1,9 @@
 import { defineModule } from '../module';
 import { giving } from './migrations/2026.11.24T00.00.00.giving';
 import { givingSettings } from './migrations/2026.11.24T00.05.00.giving-settings';
+import { giftAid } from './migrations/2026.11.24T00.10.00.giving-gift-aid';
+import { giftAidModels } from './models/gift-aid';
+import { giftAidContactRefs } from './gift-aid/contact-refs';
 import { coreContactRefs } from './givers';
 import { givingModels } from './models';
 import { givingOverview } from './summary';
@@ -13,11 +16,11 @@ export default defineModule({
   title: 'Giving',
   description: 'Funds, givers, donations in batches, pledges, recurring gifts, refunds, statements and UK Gift Aid.',
   tools: [...coreTools, ...giftAidTools, ...pledgeAndRecurringTools],
-  models: [...givingModels],
-  migrations: [giving, givingSettings],
+  models: [...givingModels, ...giftAidModels],
+  migrations: [giving, givingSettings, giftAid],
   scopes: ['giving:read', 'giving:write'],
   routes: [],
   overview: givingOverview,
-  contactRefs: [...coreContactRefs],
+  contactRefs: [...coreContactRefs, ...giftAidContactRefs],
   meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],
 });
