@@ -69,7 +69,7 @@ async function insertOccurrence(db: Queryable, gift: RecurringGiftRow & { gift_a
   [id, gift.org_id, batchId, gift.contact_id, gift.amount, gift.currency, gift.method, occurrenceOn, gift.id, giftAidStatus]);
   if (inserted.length === 0) return null;
   await db.query('INSERT INTO giving_designations (org_id, donation_id, fund_id, amount) VALUES ($1, $2, $3, $4)', [gift.org_id, id, gift.fund_id, gift.amount]);
-  await recordUsage(db, { orgId: gift.org_id, feature: 'donations', units: 1, idempotencyKey: `giving-recurring-${gift.id}-${occurrenceOn}`, tool: 'giving_recurring_run' });
+  await recordUsage(db, { orgId: gift.org_id, feature: 'donations', units: 1, idempotencyKey: `giving-recurring-${gift.id}-${occurrenceOn}`, tool: 'recurring-gifts-run' });
   return id;
 }
 
