@@ -1,4 +1,424 @@
+import { z } from 'zod';
+import { StewardError } from '../../../core/errors';
+import { cursorInput, cursorOutput, toolsFor } from '../../kit';
 import type { AnyTool } from '../../tool';
+import { nonNegativeMinorUnits } from '../money';
+import {
+  cancelClaim, checkForSubmission, CLAIM_STATUSES, claimLines, createClaim, getClaim, listClaims, planClaim, recordOutcome,
+  recordSubmission, requireSterling, type ClaimPlan,
+} from '../gift-aid/claims';
+import { cancelDeclaration, confirmOralDeclaration, listDeclarations, recordDeclaration, todayUtc } from '../gift-aid/declarations';
+import { recordGasdsCollection } from '../gift-aid/gasds';
+import { giftAidProviderFromEnv } from '../gift-aid/hmrc-provider';
+import { DECLARATION_METHODS, DECLARATION_SCOPES, GASDS_MAX_GIFT, GASDS_METHODS, isCalendarDate } from '../gift-aid/rules';
+import { generateStatements, getStatement, MAX_STATEMENTS_PER_RUN } from '../gift-aid/statements';
+
+const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
+
+const isoDate = z.iso.date().refine(isCalendarDate, 'not a real calendar date');
+const reason = z.string().trim().min(1).max(500);
+const money = z.number().int();
+
+// ---------------------------------------------------------------- declarations
+
+const declarationSchema = z.object({
+  id: z.uuid(),
+  contactId: z.uuid().nullable(),
+  scope: z.enum(DECLARATION_SCOPES),
+  method: z.enum(DECLARATION_METHODS),
+  madeOn: z.string(),
+  startOn: z.string().describe('The first gift date it covers'),
+  endOn: z.string().nullable(),
+  confirmationSentOn: z.string().nullable().describe('Oral declarations: when the written record was sent; until then it covers nothing'),
+  donationId: z.uuid().nullable(),
+  note: z.string().nullable(),
+  state: z.enum(['active', 'awaiting_confirmation', 'cancelled', 'ended']),
+  cancelledOn: z.string().nullable(),
+  cancelReason: z.string().nullable(),
+  createdAt: z.string(),
+}).strict();
+
+const recordDeclarationTool = tools.write('record_gift_aid_declaration', {
+  title: 'Record a Gift Aid declaration',
+  description: "Records a giver's Gift Aid declaration, so their gifts can be claimed. scope: past_and_future (enduring: covers gifts from startOn, at most 4 years before madeOn and by default exactly that, and every later gift), future_only (from madeOn), or single_gift (donationId names the one gift). method: written, online or oral; an oral declaration covers nothing until its written confirmation is sent (confirmationSentOn, or giving_confirm_oral_declaration later). The giver's name, house name or number and postcode are checked on each claim line, not here.",
+  keywords: ['gift aid', 'declaration', 'GAD', 'HMRC', 'tax relief', 'taxpayer'],
+  listed: true,
+  input: z.object({
+    contactId: z.uuid().describe('The giver (a contact)'),
+    scope: z.enum(DECLARATION_SCOPES),
+    method: z.enum(DECLARATION_METHODS),
+    madeOn: isoDate.describe('The day the giver made it (YYYY-MM-DD); not in the future'),
+    startOn: isoDate.optional().describe('The first gift date covered (YYYY-MM-DD); past_and_future defaults to 4 years before madeOn, future_only to madeOn'),
+    endOn: isoDate.optional().describe('The last gift date covered, if it has an end'),
+    confirmationSentOn: isoDate.optional().describe('Oral only: when the written record of it was sent to the giver'),
+    donationId: z.uuid().optional().describe('single_gift only: the gift it covers'),
+    note: z.string().trim().max(1000).optional(),
+  }).strict(),
+  output: z.object({ declaration: declarationSchema }).strict(),
+  run: async (ctx, input) => {
+    await requireSterling(ctx.db, ctx.org);
+    return { declaration: await recordDeclaration(ctx.db, ctx.org.id, ctx.principal.userId, input) };
+  },
+});
+
+const cancelDeclarationTool = tools.write('cancel_gift_aid_declaration', {
+  title: 'Cancel a Gift Aid declaration',
+  description: 'Cancels a declaration from a day on (today unless cancelledOn is given): gifts from that day are no longer covered and leave future claims; gifts before it stay claimable, and lines already claimed are not touched.',
+  keywords: ['gift aid', 'withdraw declaration', 'no longer a taxpayer'],
+  input: z.object({
+    declarationId: z.uuid(),
+    cancelledOn: isoDate.optional().describe('Gifts on or after this day are no longer covered (YYYY-MM-DD); today when left out'),
+    reason: reason.describe('Why, e.g. "no longer pays enough tax"'),
+  }).strict(),
+  output: z.object({ declaration: declarationSchema }).strict(),
+  run: async (ctx, input) => ({ declaration: await cancelDeclaration(ctx.db, ctx.org.id, input.declarationId, input) }),
+});
+
+const confirmDeclarationTool = tools.write('confirm_oral_declaration', {
+  title: 'Record the written confirmation of an oral declaration',
+  description: 'Records the day the written record of an oral Gift Aid declaration was sent to the giver. Until then the declaration covers no gift; from then on it covers every gift in its scope.',
+  keywords: ['gift aid', 'oral declaration', 'telephone declaration', 'confirmation letter'],
+  input: z.object({ declarationId: z.uuid(), sentOn: isoDate.describe('The day it was sent (YYYY-MM-DD)') }).strict(),
+  output: z.object({ declaration: declarationSchema }).strict(),
+  run: async (ctx, input) => ({ declaration: await confirmOralDeclaration(ctx.db, ctx.org.id, input.declarationId, input.sentOn) }),
+});
+
+const listDeclarationsTool = tools.read('list_gift_aid_declarations', {
+  title: 'List Gift Aid declarations',
+  description: "Gift Aid declarations, newest first, optionally one giver's; each with its state (active, awaiting_confirmation for an unconfirmed oral one, cancelled, ended). Page with nextCursor.",
+  keywords: ['gift aid', 'declarations', 'GAD'],
+  input: z.object({ ...cursorInput, contactId: z.uuid().optional() }).strict(),
+  output: z.object({ declarations: z.array(declarationSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listDeclarations(ctx.db, ctx.org.id, input),
+});
+
+// ---------------------------------------------------------------- claims
+
+const MAX_CLAIM_LINES = 10_000;
+const claimWindowInput = {
+  receivedFrom: isoDate.optional().describe('Only gifts received on or after (YYYY-MM-DD)'),
+  receivedTo: isoDate.optional().describe('Only gifts received on or before (YYYY-MM-DD); today when left out'),
+  maxLines: z.number().int().min(1).max(MAX_CLAIM_LINES).default(MAX_CLAIM_LINES).describe('At most this many gifts; the oldest go first and the rest wait for the next claim'),
+  includeGasds: z.boolean().default(true).describe('Also claim small donations (GASDS) recorded, within their caps'),
+};
+
+const problemSchema = z.object({ code: z.string(), message: z.string() }).strict();
+const excludedSchema = z.object({
+  donationId: z.uuid(), contactId: z.uuid().nullable(), receivedOn: z.string(), amount: money, problems: z.array(problemSchema),
+}).strict();
+const plannedLineSchema = z.object({
+  kind: z.enum(['donation', 'adjustment']), donationId: z.uuid(), contactId: z.uuid().nullable(), giverName: z.string().nullable(),
+  declarationId: z.uuid().nullable(), date: z.string(), amount: money, giftAid: money,
+}).strict();
+const totalsSchema = z.object({
+  gross: money.describe('Gross of the Gift Aid lines, adjustments included'),
+  giftAid: money.describe('25% of that gross, computed on the total per tax year and rounded down to the penny'),
+  gasds: money.describe('Small donations claimed'),
+  gasdsTopUp: money.describe('25% of the small donations'),
+  payable: money.describe('giftAid + gasdsTopUp'),
+}).strict();
+const gasdsYearSchema = z.object({
+  taxYear: z.string(), unclaimed: money, giftAidGross: money, alreadyClaimed: money, allowance: money, claiming: money,
+}).strict();
+
+const MAX_LISTED = 200;
+
+function planOutput(plan: ClaimPlan, listLines: number) {
+  const donations = plan.lines.filter((l) => l.kind === 'donation');
+  const adjustments = plan.lines.filter((l) => l.kind === 'adjustment');
+  const named = (line: ClaimPlan['lines'][number]) => ({ ...line, giverName: line.contactId ? plan.donors.get(line.contactId)?.displayName ?? null : null });
+  return {
+    totals: plan.totals,
+    donationLines: donations.length,
+    adjustmentLines: adjustments.length,
+    deferred: plan.deferred,
+    lines: [...adjustments, ...donations].slice(0, listLines).map(named),
+    excludedCount: plan.excluded.length,
+    excluded: plan.excluded.slice(0, MAX_LISTED),
+    gasds: plan.gasdsYears,
+  };
+}
+
+const planShape = {
+  totals: totalsSchema,
+  donationLines: z.number().int(),
+  adjustmentLines: z.number().int().describe('Negative lines reversing Gift Aid claimed on gifts refunded since'),
+  deferred: z.number().int().describe('Valid gifts left for the next claim (maxLines reached)'),
+  lines: z.array(plannedLineSchema).describe('The first lines (adjustments first), up to listLines'),
+  excludedCount: z.number().int(),
+  excluded: z.array(excludedSchema).describe(`Gifts left out, each with every reason (the first ${MAX_LISTED})`),
+  gasds: z.array(gasdsYearSchema).describe('Small donations per tax year: unclaimed, the cap left (lower of £8,000 and 10× Gift Aid gross), and what this claim takes'),
+};
+
+function windowOf(input: { receivedFrom?: string; receivedTo?: string; maxLines: number; includeGasds: boolean }) {
+  const asOf = todayUtc();
+  const receivedTo = input.receivedTo && input.receivedTo < asOf ? input.receivedTo : asOf;
+  if (input.receivedFrom && input.receivedFrom > receivedTo) {
+    throw new StewardError('validation_failed', 'receivedFrom is after receivedTo', { issues: [{ path: 'receivedFrom', message: 'must not be after receivedTo (or today)' }] });
+  }
+  return { asOf, receivedFrom: input.receivedFrom, receivedTo, maxLines: input.maxLines, includeGasds: input.includeGasds };
+}
+
+const previewClaimTool = tools.read('preview_gift_aid_claim', {
+  title: 'Preview a Gift Aid claim',
+  description: 'Shows what giving_create_gift_aid_claim would claim today, without claiming: every unclaimed gift in a committed batch checked line by line (a covering declaration, confirmed if oral; title, first and last name, house name or number and UK postcode; not a small-donations entry; a Gift Aid eligible fund; not refunded; within 4 years of the end of its tax year). Gifts with a problem are listed with every reason and left out, so the claim is never rejected whole. Adds negative adjustments for claimed gifts refunded since, and small donations within their caps.',
+  keywords: ['gift aid', 'HMRC', 'claim', 'check claim', 'validate', 'GASDS', 'small donations'],
+  listed: true,
+  input: z.object({ ...claimWindowInput, listLines: z.number().int().min(0).max(500).default(50).describe('How many lines to show') }).strict(),
+  output: z.object({ claimedOn: z.string(), currency: z.literal('GBP'), ...planShape }).strict(),
+  run: async (ctx, input) => {
+    const currency = await requireSterling(ctx.db, ctx.org);
+    const options = windowOf(input);
+    const plan = await planClaim(ctx.db, ctx.org.id, options, false);
+    return { claimedOn: options.asOf, currency, ...planOutput(plan, input.listLines) };
+  },
+});
+
+const claimSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(CLAIM_STATUSES),
+  currency: z.string(),
+  claimedOn: z.string(),
+  grossTotal: money,
+  giftAidTotal: money,
+  gasdsTotal: money,
+  gasdsTopUp: money,
+  lineCount: z.number().int(),
+  acceptedGiftAid: money.nullable(),
+  paidAmount: money.nullable(),
+  paidOn: z.string().nullable(),
+  charityReference: z.string().nullable(),
+  providerReference: z.string().nullable().describe("The gateway's reference for the submission"),
+  validatedAt: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  approvedByUserId: z.uuid().nullable().describe('The owner or admin who approved the submission'),
+  decidedAt: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  createdAt: z.string(),
+}).strict();
+
+const createClaimTool = tools.write('create_gift_aid_claim', {
+  title: 'Create a Gift Aid claim',
+  description: 'Creates a validated Gift Aid claim from exactly what giving_preview_gift_aid_claim shows: the valid gifts move from unclaimed to in_claim (two claims made at once never take one gift twice), refunded claimed gifts get negative adjustment lines, and small donations are added within their caps. Nothing leaves Steward yet: giving_submit_gift_aid_claim sends it once an owner or admin approves. Refused when no gift passes every check.',
+  keywords: ['gift aid', 'HMRC', 'claim', 'reclaim tax'],
+  listed: true,
+  input: z.object({ ...claimWindowInput }).strict(),
+  output: z.object({ claim: claimSchema, ...planShape }).strict(),
+  run: async (ctx, input) => {
+    const { claim, plan } = await createClaim(ctx.db, ctx.org, ctx.principal.userId, windowOf(input));
+    return { claim, ...planOutput(plan, 20) };
+  },
+});
+
+const lineSchema = z.object({
+  id: z.uuid(), kind: z.enum(['donation', 'adjustment', 'gasds']), donationId: z.uuid().nullable(), collectionId: z.uuid().nullable(),
+  declarationId: z.uuid().nullable(), giftOn: z.string(), amount: money, giftAid: money,
+  status: z.enum(['included', 'accepted', 'rejected', 'withdrawn']), rejectionReason: z.string().nullable(),
+}).strict();
+
+const getClaimTool = tools.read('get_gift_aid_claim', {
+  title: 'Get a Gift Aid claim',
+  description: 'One Gift Aid claim: its status (draft, validated, submitted, accepted, rejected, paid or cancelled), totals, references and who approved it, with a page of its lines (linesOffset to page on).',
+  keywords: ['gift aid', 'claim status'],
+  input: z.object({
+    claimId: z.uuid(),
+    linesLimit: z.number().int().min(0).max(500).default(50),
+    linesOffset: z.number().int().min(0).max(MAX_CLAIM_LINES * 2).default(0),
+  }).strict(),
+  output: z.object({ claim: claimSchema, lines: z.array(lineSchema) }).strict(),
+  run: async (ctx, input) => ({
+    claim: await getClaim(ctx.db, ctx.org.id, input.claimId),
+    lines: await claimLines(ctx.db, ctx.org.id, input.claimId, { limit: input.linesLimit, offset: input.linesOffset }),
+  }),
+});
+
+const listClaimsTool = tools.read('list_gift_aid_claims', {
+  title: 'List Gift Aid claims',
+  description: 'Gift Aid claims, newest first, optionally by status, with their totals.',
+  keywords: ['gift aid', 'claims', 'HMRC'],
+  input: z.object({
+    status: z.enum(CLAIM_STATUSES).optional(),
+    limit: z.number().int().min(1).max(100).default(25),
+    offset: z.number().int().min(0).max(100_000).default(0),
+  }).strict(),
+  output: z.object({ claims: z.array(claimSchema) }).strict(),
+  run: async (ctx, input) => ({ claims: await listClaims(ctx.db, ctx.org.id, input) }),
+});
+
+const cancelClaimTool = tools.write('cancel_gift_aid_claim', {
+  title: 'Cancel a Gift Aid claim before submission',
+  description: 'Cancels a claim that has not been submitted: its gifts go back to unclaimed and its lines are withdrawn. Use it when something changed after the claim was made (a refund, a corrected address), then create a new one.',
+  keywords: ['gift aid', 'discard claim', 'withdraw claim'],
+  input: z.object({ claimId: z.uuid(), reason }).strict(),
+  output: z.object({ claim: claimSchema }).strict(),
+  run: async (ctx, input) => ({ claim: await cancelClaim(ctx.db, ctx.org.id, input.claimId, input.reason) }),
+});
+
+const submitInput = z.object({
+  claimId: z.uuid(),
+  charityReference: z.string().trim().toUpperCase().regex(/^[A-Z]{1,2}\d{1,6}$/, "HMRC's charity reference, such as AB12345").max(8)
+    .describe("The charity's HMRC reference (as on the Charities Online account)"),
+  actionSummary: z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver'),
+}).strict();
+
+interface Submitted {
+  reference: string;
+}
+
+const submitClaimTool = tools.write('submit_gift_aid_claim', {
+  title: 'Submit a Gift Aid claim to HMRC (needs approval)',
+  description: "Sends a validated claim to HMRC through the Gift Aid gateway. The claim is a legal declaration by the charity's authorised official, so the call creates a proposal and the claim is sent only when an owner or admin approves it (platform_approve_proposal); the approver is recorded. Every line is checked again before it leaves: if anything changed (a refund, an address, a cancelled declaration) nothing is sent and the lines are named; cancel the claim and create a new one. Record HMRC's answer with giving_record_claim_outcome.",
+  keywords: ['gift aid', 'HMRC', 'submit claim', 'charities online', 'authorised official'],
+  listed: true,
+  input: submitInput,
+  output: z.object({ claim: claimSchema }).strict(),
+  approval: {
+    kind: 'gated',
+    when: {
+      reason: 'every Gift Aid submission is a legal declaration approved by an owner or admin',
+      // Always applies; asking first refuses, before any proposal exists, a claim that is missing, another organisation's or not validated.
+      applies: async (args, { db, orgId }) => {
+        const claim = await getClaim(db, orgId, submitInput.parse(args).claimId);
+        if (claim.status !== 'validated') {
+          throw new StewardError('conflict', `The claim is ${claim.status}; only a validated claim can be submitted`, { details: { claimId: claim.id, status: claim.status } });
+        }
+        return true;
+      },
+    },
+  },
+  task: {},
+  // The gateway is called here, after approval and outside any transaction; the claim id is its idempotency key, so a retry cannot submit twice.
+  prepare: async (input, { db, org }): Promise<Submitted> => {
+    const today = todayUtc();
+    const check = await checkForSubmission(db, org.id, input.claimId, today);
+    if (check.claim.status === 'submitted' && check.claim.providerReference) return { reference: check.claim.providerReference };
+    if (check.claim.status !== 'validated') {
+      throw new StewardError('conflict', `The claim is ${check.claim.status}; only a validated claim can be submitted`, { details: { claimId: input.claimId, status: check.claim.status } });
+    }
+    if (check.problems.length > 0) {
+      throw new StewardError('validation_failed', `${check.problems.length} line(s) of the claim would now fail; nothing was sent`, {
+        hint: 'Cancel this claim (giving_cancel_gift_aid_claim), fix or leave out those gifts, and create a new claim.',
+        details: { lines: check.problems.slice(0, 50) },
+      });
+    }
+    const provider = giftAidProviderFromEnv();
+    return provider.submit({ ...check.payload, claimId: input.claimId, charityReference: input.charityReference });
+  },
+  run: async (ctx, input) => {
+    const submitted = ctx.prepared as Submitted;
+    return { claim: await recordSubmission(ctx.db, ctx.org.id, input.claimId, { reference: submitted.reference, charityReference: input.charityReference, approvedByUserId: ctx.principal.userId }) };
+  },
+});
+
+const recordOutcomeTool = tools.write('record_claim_outcome', {
+  title: "Record HMRC's answer to a Gift Aid claim",
+  description: "Records what HMRC decided on a submitted claim. accepted: its gifts become claimed, except any rejectedLines (by donationId, with HMRC's reason), which go back to unclaimed for a later claim. rejected: the whole claim failed (reason required); every gift goes back to unclaimed. paid: an accepted claim's money arrived (paidOn, paidAmount).",
+  keywords: ['gift aid', 'HMRC decision', 'claim accepted', 'claim rejected', 'repayment received'],
+  input: z.object({
+    claimId: z.uuid(),
+    outcome: z.enum(['accepted', 'rejected', 'paid']),
+    reason: z.string().trim().max(500).optional().describe("HMRC's reason (required for rejected)"),
+    rejectedLines: z.array(z.object({ donationId: z.uuid(), reason }).strict()).max(MAX_CLAIM_LINES).optional().describe('accepted only: lines HMRC refused'),
+    paidOn: isoDate.optional(),
+    paidAmount: nonNegativeMinorUnits.optional().describe('paid only: pence received'),
+  }).strict(),
+  output: z.object({ claim: claimSchema }).strict(),
+  run: async (ctx, input) => {
+    if (input.rejectedLines?.length && input.outcome !== 'accepted') {
+      throw new StewardError('validation_failed', 'rejectedLines go with an accepted outcome; a rejected claim rejects every line', { issues: [{ path: 'rejectedLines', message: 'only with outcome accepted' }] });
+    }
+    return { claim: await recordOutcome(ctx.db, ctx.org.id, input.claimId, input) };
+  },
+});
+
+// ---------------------------------------------------------------- small donations
+
+const gasdsCollectionSchema = z.object({
+  id: z.uuid(), collectedOn: z.string(), taxYear: z.string(), method: z.enum(GASDS_METHODS), amount: money, giftCount: z.number().int(),
+  donationId: z.uuid().nullable(), description: z.string().nullable(),
+  entries: z.array(z.object({ amount: money, quantity: z.number().int() }).strict()), claimDeadline: z.string(), createdAt: z.string(),
+}).strict();
+
+const recordGasdsTool = tools.write('record_gasds_collection', {
+  title: 'Record small donations (GASDS)',
+  description: `Records cash or contactless small donations collected on one day under the Gift Aid Small Donations Scheme: no declaration, each gift at most ${GASDS_MAX_GIFT} pence (£30); give them as entries of amount × quantity. donationId links the donation that booked the money (then never a Gift Aid line). Claims take them within the caps: £8,000 of small donations a tax year, and at most 10× the Gift Aid donations claimed for the same year; within 2 years of the tax year's end.`,
+  keywords: ['GASDS', 'small donations', 'cash collection', 'contactless', 'plate', 'top-up'],
+  input: z.object({
+    collectedOn: isoDate.describe('YYYY-MM-DD; not in the future'),
+    method: z.enum(GASDS_METHODS),
+    entries: z.array(z.object({
+      amount: z.number().int().min(1).max(100_000).describe(`Pence per gift, at most ${GASDS_MAX_GIFT}`),
+      quantity: z.number().int().min(1).max(100_000).default(1).describe('How many gifts of this amount'),
+    }).strict()).min(1).max(500),
+    donationId: z.uuid().optional(),
+    description: z.string().trim().max(500).optional(),
+  }).strict(),
+  output: z.object({ collection: gasdsCollectionSchema }).strict(),
+  run: async (ctx, input) => {
+    await requireSterling(ctx.db, ctx.org);
+    return { collection: await recordGasdsCollection(ctx.db, ctx.org.id, ctx.principal.userId, input, todayUtc()) };
+  },
+});
+
+// ---------------------------------------------------------------- statements
+
+const statementSummarySchema = z.object({
+  id: z.uuid(), contactId: z.uuid().nullable(), donationCount: z.number().int(), totalAmount: money, giftAidClaimed: money,
+}).strict();
+
+const generateStatementsTool = tools.write('generate_statements', {
+  title: 'Generate giving statements',
+  description: `Generates a giving statement for each giver with gifts in a tax year (taxYear "2025-26") or a period (periodStart, periodEnd), for every giver or the contactIds given (at most ${MAX_STATEMENTS_PER_RUN} a run). Counts committed donations only, each net of refunds; fully refunded gifts are left out. Delivery is download: read each with giving_get_statement (email delivery is not available yet).`,
+  keywords: ['statement', 'tax receipt', 'annual giving statement', 'donor statement'],
+  listed: true,
+  input: z.object({
+    taxYear: z.string().trim().max(7).optional().describe('A UK tax year, e.g. 2025-26 (6 April to 5 April)'),
+    periodStart: isoDate.optional(),
+    periodEnd: isoDate.optional(),
+    contactIds: z.array(z.uuid()).min(1).max(MAX_STATEMENTS_PER_RUN).optional(),
+    delivery: z.enum(['download']).default('download'),
+  }).strict(),
+  output: z.object({
+    run: z.object({
+      id: z.uuid(), taxYear: z.string().nullable(), periodStart: z.string(), periodEnd: z.string(), delivery: z.enum(['download']),
+      statementCount: z.number().int(), createdAt: z.string(),
+    }).strict(),
+    statements: z.array(statementSummarySchema),
+    givers: z.object({ withGifts: z.number().int(), withoutGifts: z.array(z.uuid()).describe('contactIds given that had no gift in the period') }).strict(),
+  }).strict(),
+  run: async (ctx, input) => generateStatements(ctx.db, ctx.org, ctx.principal.userId, input),
+});
+
+const statementLineSchema = z.object({
+  donationId: z.uuid(), date: z.string(), amount: money, method: z.string(), funds: z.array(z.string()), giftAidStatus: z.string(),
+}).strict();
+
+const getStatementTool = tools.read('get_statement', {
+  title: 'Get a giving statement',
+  description: "One giver's statement from a run: its gifts, total and Gift Aid claimed, and the text to download or print.",
+  keywords: ['statement', 'download statement', 'tax receipt'],
+  input: z.object({ statementId: z.uuid() }).strict(),
+  output: z.object({
+    statement: statementSummarySchema,
+    runId: z.uuid(),
+    content: z.object({
+      organisation: z.string(),
+      giver: z.object({ contactId: z.uuid(), name: z.string(), houseNameOrNumber: z.string().nullable(), postcode: z.string().nullable() }).strict(),
+      periodStart: z.string(), periodEnd: z.string(), taxYear: z.string().nullable(), currency: z.string(),
+      lines: z.array(statementLineSchema), total: money, giftAidClaimed: money,
+    }).strict(),
+    text: z.string(),
+    createdAt: z.string(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const { summary, ...rest } = await getStatement(ctx.db, ctx.org.id, input.statementId);
+    return { statement: summary, ...rest };
+  },
+});
 
 /** Gift Aid declarations and claims, GASDS, statements. */
-export const giftAidTools: readonly AnyTool[] = [];
+export const giftAidTools: readonly AnyTool[] = [
+  recordDeclarationTool, cancelDeclarationTool, confirmDeclarationTool, listDeclarationsTool, previewClaimTool, createClaimTool,
+  getClaimTool, listClaimsTool, cancelClaimTool, submitClaimTool, recordOutcomeTool, recordGasdsTool, generateStatementsTool, getStatementTool,
+];
