@@ -17,6 +17,8 @@ interface Ids {
   /** Already decided: a refusal must not differ from a missing id by saying so. */
   declinedOutreach: string; rejectedProposal: string;
   bContact: string; bSegment: string; bGroup: string; bTag: string;
+  /** Giving: A's fund, committed donation, pledge campaign and pledge, recurring gift; B's own campaign. */
+  fund: string; donation: string; campaign: string; pledge: string; recurringGift: string; bFund: string; bCampaign: string;
 }
 
 /**
@@ -92,6 +94,26 @@ const ISOLATION: Record<string, Entry> = {
   people_duplicate_pastoral_automation: [{ args: (i) => ({ automationId: i.automation }) }],
   people_get_pastoral_automation: [{ args: (i) => ({ automationId: i.automation }) }],
   people_run_pastoral_generation: [{ args: (i) => ({ automationId: i.automation }) }],
+  giving_refund_donation: [{ args: (i) => ({ donationId: i.donation, reason: 'Planted by B' }) }],
+  giving_list_refunds: [{ args: (i) => ({ donationId: i.donation }), outcome: 'no_leak' }, { label: 'fund', args: (i) => ({ fundId: i.fund }), outcome: 'no_leak' }],
+  giving_create_pledge_campaign: [{ args: (i) => ({ name: 'B appeal on A\'s fund', fundId: i.fund }) }],
+  giving_close_pledge_campaign: [{ args: (i) => ({ campaignId: i.campaign }) }],
+  giving_create_pledge: [
+    { label: 'A\'s campaign', args: (i) => ({ campaignId: i.campaign, contactId: i.bContact, amount: 100 }) },
+    { label: 'A\'s contact', args: (i) => ({ campaignId: i.bCampaign, contactId: i.contact, amount: 100 }) },
+  ],
+  giving_list_pledges: [{ args: (i) => ({ campaignId: i.campaign }), outcome: 'no_leak' }, { label: 'contact', args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' }],
+  giving_cancel_pledge: [{ args: (i) => ({ pledgeId: i.pledge }) }],
+  giving_get_pledge_progress: [{ args: (i) => ({ pledgeId: i.pledge }) }, { label: 'campaign', args: (i) => ({ campaignId: i.campaign }) }],
+  giving_create_recurring_gift: [
+    { label: 'A\'s fund', args: (i) => ({ contactId: i.bContact, fundId: i.fund, amount: 100, method: 'card', frequency: 'monthly' }) },
+    { label: 'A\'s contact', args: (i) => ({ contactId: i.contact, fundId: i.bFund, amount: 100, method: 'card', frequency: 'monthly' }) },
+  ],
+  giving_list_recurring_gifts: [{ args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' }, { label: 'fund', args: (i) => ({ fundId: i.fund }), outcome: 'no_leak' }],
+  giving_get_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
+  giving_pause_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
+  giving_resume_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
+  giving_cancel_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
 };
 
 /** Top-level input fields that name a record: `id`, `…Id` and `…Ids`. */
@@ -105,6 +127,7 @@ const OWNED_TABLES = [
   'contacts', 'notes', 'timeline_entries', 'usage_events', 'tool_call_results', 'family_relationships', 'tags', 'tag_categories', 'contact_tags',
   'segments', 'segment_members', 'crm_groups', 'crm_group_members', 'follow_up_tasks', 'outreach_items', 'outbox_messages', 'proposals',
   'pastoral_automations', 'contact_merges', 'audit_events',
+  'giving_funds', 'giving_batches', 'giving_donations', 'giving_refunds', 'giving_pledge_campaigns', 'giving_pledges', 'giving_recurring_gifts',
 ];
 
 describe('every tool that takes an id: organisation B can neither see nor change A\'s record', () => {
@@ -113,7 +136,7 @@ describe('every tool that takes an id: organisation B can neither see nor change
   let b: TestOrg;
   let ids: Ids;
   /** Strings only A's records contain: none may reach B. */
-  const secrets = ['Isolda', 'isolda@a.example', 'Isolation tag', 'Isolation category', 'Isolation group', 'A pastoral message for Isolda', 'Isolation automation', 'A team note about Isolda', 'Visit Isolda'];
+  const secrets = ['Isolda', 'isolda@a.example', 'Isolation tag', 'Isolation category', 'Isolation group', 'A pastoral message for Isolda', 'Isolation automation', 'A team note about Isolda', 'Visit Isolda', 'Isolation fund', 'Isolation appeal'];
 
   async function snapshotOfA() {
     const snapshot: Record<string, unknown[]> = {};
@@ -155,8 +178,35 @@ describe('every tool that takes an id: organisation B can neither see nor change
     const bSegment = (await call(b.apiKey, 'people_create_segment_from_template', { templateId, name: 'B segment' })).segment.id;
     const bGroup = (await call(b.apiKey, 'people_create_crm_group', { name: 'B group' })).group.id;
     const bTag = (await call(b.apiKey, 'people_create_crm_tag', { name: 'B tag' })).tag.id;
-    ids = { contact, relative, note, tag, category, segment, group, task, outreach, proposal, automation, declinedOutreach, rejectedProposal, bContact, bSegment, bGroup, bTag };
+    const giving = await givingRecordsOf(a, contact);
+    const bFund = await fundOf(b.orgId, 'B fund');
+    const bCampaign = (await call(b.apiKey, 'giving_create_pledge_campaign', { name: 'B appeal', fundId: bFund })).campaign.id;
+    ids = {
+      contact, relative, note, tag, category, segment, group, task, outreach, proposal, automation, declinedOutreach, rejectedProposal, bContact, bSegment, bGroup, bTag,
+      ...giving, bFund, bCampaign,
+    };
   });
+
+  async function fundOf(orgId: string, name: string): Promise<string> {
+    const id = randomUUID();
+    await harness.pool.query('INSERT INTO giving_funds (id, org_id, name) VALUES ($1, $2, $3)', [id, orgId, name]);
+    return id;
+  }
+
+  /** A's giving records: a fund, a committed donation to it, a campaign with a pledge, a recurring gift. */
+  async function givingRecordsOf(org: TestOrg, contactId: string) {
+    const fund = await fundOf(org.orgId, 'Isolation fund');
+    const batch = randomUUID();
+    const donation = randomUUID();
+    await harness.pool.query("INSERT INTO giving_batches (id, org_id, name, status, currency, committed_at) VALUES ($1, $2, 'Isolation batch', 'committed', 'GBP', now())", [batch, org.orgId]);
+    await harness.pool.query(`INSERT INTO giving_donations (id, org_id, batch_id, contact_id, amount, currency, method, received_on)
+      VALUES ($1, $2, $3, $4, 5000, 'GBP', 'cash', '2026-01-04')`, [donation, org.orgId, batch, contactId]);
+    await harness.pool.query('INSERT INTO giving_designations (org_id, donation_id, fund_id, amount) VALUES ($1, $2, $3, 5000)', [org.orgId, donation, fund]);
+    const campaign = (await harness.call(org.apiKey, 'giving_create_pledge_campaign', { name: 'Isolation appeal', fundId: fund })).campaign.id;
+    const pledge = (await harness.call(org.apiKey, 'giving_create_pledge', { campaignId: campaign, contactId, amount: 1000 })).pledge.id;
+    const recurringGift = (await harness.call(org.apiKey, 'giving_create_recurring_gift', { contactId, fundId: fund, amount: 500, method: 'standing_order', frequency: 'monthly' })).gift.id;
+    return { fund, donation, campaign, pledge, recurringGift };
+  }
 
   afterAll(async () => {
     // Automation schedules outlive the test database; remove these organisations'.
