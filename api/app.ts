@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Pool } from '../db/pool';
 import { agentBridgeRouter } from './bridges/agent';
 import { dashboardApiRouter } from './bridges/dashboard-api';
+import { discoveryRouter } from './discovery/router';
 import { mcpRouter } from './mcp/router';
 import { createOAuthServer, type OAuthRateLimits } from './oauth/router';
 import { bearerAuth, invokeScopeChallenge, mcpScopeChallenge } from './middleware/auth';
@@ -51,6 +52,7 @@ export function buildApp(options: AppOptions) {
     res.status(checks.database && checks.temporal ? 200 : 503).json({ status: checks.database && checks.temporal ? 'ready' : 'not_ready', checks });
   });
 
+  app.use(discoveryRouter(oauth.issuer));
   app.use(['/api/mcp', '/api/agent'], originGuard(options.allowedOrigins ?? []));
   // Operators' Temporal codec server; before the 1 MB JSON parser, as it takes up to 4 MB of payloads.
   app.use(CODEC_PATH, temporalCodecRouter({ pool: options.pool, oauth: oauth.provider, publicOrigin: new URL(oauth.issuer).origin }));

@@ -1,0 +1,137 @@
+import { chromium } from 'playwright-core';
+import { z } from 'zod';
+import { INTENTS } from '../../core/intents';
+import { ALL_SCOPES } from '../../core/scopes';
+import { allModules, allPlaybooks, allRoutes, allTools } from '../../modules/catalogue';
+import { MODULES } from '../../modules';
+import { PLAN_CODES } from '../../modules/module';
+import { Harness } from '../helpers/harness';
+import { CHROMIUM } from '../helpers/oauth';
+
+/**
+ * The MCP registry's server.json rules (schema 2025-12-11) that our record must meet: a
+ * reverse-DNS name with one slash, a short description, a version, and remotes with a
+ * transport type and URL.
+ */
+const registryServer = z.object({
+  $schema: z.string().regex(/\/schemas\/2025-12-11\/server\.schema\.json$/),
+  name: z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
+  title: z.string().min(1).max(100).optional(),
+  description: z.string().min(1).max(100),
+  version: z.string().min(1).max(255).regex(/^\d+\.\d+\.\d+$/),
+  websiteUrl: z.url().optional(),
+  remotes: z.array(z.object({ type: z.enum(['streamable-http', 'sse']), url: z.url() }).strict()).min(1),
+}).strict();
+
+/** Public discovery documents: served without a credential, every count and list equal to the catalogue's. */
+describe('discovery documents', () => {
+  let harness: Harness;
+  const get = async (path: string) => {
+    const response = await fetch(`${harness.url}${path}`);
+    return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+  };
+  const json = async (path: string) => JSON.parse((await get(path)).text);
+
+  beforeAll(async () => {
+    harness = await Harness.start();
+  });
+  afterAll(async () => harness?.close());
+
+  it('llms.txt, ai.txt and llms-full.txt name every tool with its scope, every route and every playbook', async () => {
+    const short = await get('/llms.txt');
+    expect(short.status).toBe(200);
+    expect(short.type).toContain('text/plain');
+    expect(short.text).toContain(`${allTools().length} tools in ${allModules().length} modules`);
+    expect(short.text).toContain(`${harness.url}/api/mcp`);
+    expect((await get('/ai.txt')).text).toBe(short.text);
+
+    const full = (await get('/llms-full.txt')).text;
+    for (const tool of allTools()) expect(full).toContain(`- ${tool.name} [${tool.scope}, ${tool.effect}]`);
+    for (const route of allRoutes()) expect(full).toContain(`${route.method} ${route.path} [${route.scope}]`);
+    for (const playbook of allPlaybooks()) expect(full).toContain(`- ${playbook.name}:`);
+  });
+
+  it('the agent card, server.json and app submission are well formed and point at this server', async () => {
+    const card = await json('/.well-known/agent.json');
+    expect(card.protocols).toEqual(['mcp-streamable-http', 'oauth2-pkce', 'openai-functions', 'agent-chat']);
+    expect(card.endpoints.mcp).toBe(`${harness.url}/api/mcp`);
+    expect(card.capabilities.tools).toBe(allTools().length);
+    expect(card.authentication.oauth2.authorizationServerMetadata).toBe(`${harness.url}/.well-known/oauth-authorization-server`);
+    // The metadata it names is really there.
+    expect((await get('/.well-known/oauth-authorization-server')).status).toBe(200);
+
+    const server = await json('/.well-known/mcp/server.json');
+    expect(registryServer.safeParse(server).error?.issues ?? []).toEqual([]);
+    expect(server.remotes).toEqual([{ type: 'streamable-http', url: `${harness.url}/api/mcp` }]);
+    expect(server.version).toMatch(/^5\.0\./);
+    // The check above can fail: a record without remotes is refused.
+    expect(registryServer.safeParse({ ...server, remotes: [] }).success).toBe(false);
+
+    const submission = await json('/.well-known/mcp/chatgpt-app-submission.json');
+    expect(submission.mcp.url).toBe(`${harness.url}/api/mcp`);
+    expect(submission.tools.total).toBe(allTools().length);
+    expect(submission.tools.readOnly + submission.tools.writes).toBe(allTools().length);
+  });
+
+  it('the hub links every document, each of which answers', async () => {
+    const hub = await json('/api/discovery');
+    expect(hub.counts.tools).toBe(allTools().length);
+    expect(hub.counts.routes).toBe(allRoutes().length);
+    expect(hub.counts.playbooks).toBe(allPlaybooks().length);
+    for (const url of Object.values(hub.documents) as string[]) {
+      expect(url.startsWith(harness.url)).toBe(true);
+      const answer = await get(url.slice(harness.url.length));
+      expect([url, answer.status]).toEqual([url, 200]);
+    }
+  });
+
+  it('the MCP manifest (version 5) lists every tool, toolset, scope and intent', async () => {
+    const manifest = await json('/api/mcp/manifest');
+    expect(manifest.manifestVersion).toBe('5');
+    expect(manifest.tools.map((tool: { name: string }) => tool.name)).toEqual(allTools().map((tool) => tool.name));
+    expect(manifest.toolsets.map((toolset: { name: string }) => toolset.name)).toEqual(allModules());
+    expect(manifest.toolsets.reduce((sum: number, toolset: { tools: number }) => sum + toolset.tools, 0)).toBe(allTools().length);
+    expect(manifest.scopes).toEqual([...ALL_SCOPES]);
+    expect(manifest.intents.map((intent: { id: string }) => intent.id)).toEqual(INTENTS.map((intent) => intent.id));
+  });
+
+  it('the pages for people: guide, help, pricing from the plans, connect with the MCP address', async () => {
+    const guide = await get('/agents');
+    expect(guide.type).toContain('text/html');
+    expect(guide.text).toContain('platform_search_dashboard_api');
+    expect((await get('/help')).text).toContain('id="privacy"');
+
+    const pricing = (await get('/pricing')).text;
+    for (const meter of MODULES.flatMap((module) => module.meters ?? [])) {
+      expect(pricing).toContain(meter.feature.replace(/_/g, ' '));
+      for (const plan of PLAN_CODES) expect(pricing).toContain(`<td>${meter.allowances[plan].toLocaleString('en-GB')}</td>`);
+    }
+    const connect = await get('/connect');
+    expect(connect.text).toContain(`<code id="mcp-url">${harness.url}/api/mcp</code>`);
+    expect(connect.text).toContain('/embed/steward-connect.js');
+  });
+
+  it('the embeddable script puts a working Connect button on a page that includes it', async () => {
+    const script = await get('/embed/steward-connect.js');
+    expect(script.type).toContain('javascript');
+    // The church's page is intercepted (nothing listens there), so Chromium counts it as public and would refuse it a
+    // script from the test server's loopback address; a real church site loads it from Steward's public address.
+    const browser = await chromium.launch({ ...CHROMIUM, args: [...CHROMIUM.args, '--disable-features=LocalNetworkAccessChecks'] });
+    try {
+      const page = await browser.newPage();
+      await page.route('http://localhost:1/church', (route) => route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html><body><p id="before">Our church</p><script src="${harness.url}/embed/steward-connect.js"></script><p id="after">More</p></body></html>`,
+      }));
+      await page.goto('http://localhost:1/church');
+      const link = page.locator('.steward-connect a');
+      await link.waitFor();
+      expect(await link.getAttribute('href')).toBe(`${harness.url}/connect`);
+      expect(await link.textContent()).toBe('Connect to Steward');
+      // Inserted right after its own script tag, before the rest of the page.
+      expect(await page.evaluate(() => document.querySelector('.steward-connect')?.nextElementSibling?.id)).toBe('after');
+    } finally {
+      await browser.close();
+    }
+  });
+});
