@@ -6,6 +6,7 @@ import { listPage, notFound } from '../kit';
 import { displayNameOf, requireContact } from '../people/contacts';
 import type { OrgSettings } from '../tool';
 import { addMonths, countOccurrencesBetween, todayUtc } from './recurring/calendar';
+import { requireFund } from './funds';
 import { minorUnits } from './money';
 import { organisationCurrency } from './settings';
 
@@ -84,10 +85,7 @@ function invalid(field: string, message: string, hint?: string): StewardError {
 
 /** An active fund of the organisation, or not_found (a foreign id too) / validation_failed when archived. */
 export async function requireActiveFund(db: Queryable, orgId: string, fundId: string, field = 'fundId'): Promise<{ id: string; name: string }> {
-  const fund = await queryOne<{ id: string; name: string; status: string }>(db, 'SELECT id, name, status FROM giving_funds WHERE org_id = $1 AND id = $2', [orgId, fundId]);
-  if (!fund) throw notFound('Fund', fundId, 'giving_list_funds lists the funds.');
-  if (fund.status !== 'active') throw invalid(field, `The fund "${fund.name}" is archived`, 'Choose an active fund (giving_list_funds).');
-  return fund;
+  return requireFund(db, orgId, fundId, { active: true, field });
 }
 
 // ---------------------------------------------------------------- campaigns
@@ -237,11 +235,18 @@ export interface PledgeInput {
   endsOn?: string;
 }
 
+/** Today, within the campaign's dates; a campaign already over (pledge cards entered late) starts its pledges with it. */
+function defaultStart(campaign: CampaignView, today: string): string {
+  if (today < campaign.startsOn) return campaign.startsOn;
+  if (campaign.endsOn && today > campaign.endsOn) return campaign.startsOn;
+  return today;
+}
+
 export async function createPledge(db: Queryable, org: OrgSettings, input: PledgeInput): Promise<PledgeView> {
   const campaign = await requireCampaign(db, org.id, input.campaignId);
   if (campaign.status !== 'active') throw invalid('campaignId', 'The campaign is closed to new pledges', 'giving_list_pledge_campaigns lists active campaigns.');
   await requireContact(db, org.id, input.contactId);
-  const startsOn = input.startsOn ?? (campaign.startsOn > todayUtc() ? campaign.startsOn : todayUtc());
+  const startsOn = input.startsOn ?? defaultStart(campaign, todayUtc());
   if (startsOn < campaign.startsOn) throw invalid('startsOn', `The pledge cannot start before its campaign (${campaign.startsOn})`);
   if (campaign.endsOn && startsOn > campaign.endsOn) throw invalid('startsOn', `The pledge cannot start after its campaign ends (${campaign.endsOn})`);
   if (input.endsOn !== undefined) {

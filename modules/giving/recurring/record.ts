@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { queryRows, type Queryable } from '../../../db/pool';
 import { recordUsage } from '../../platform/billing';
+import { initialGiftAidStatus } from '../donations';
+import { minorUnits } from '../money';
 import { firstOccurrenceAfter, occurrencesBetween } from './calendar';
 import { resumeGiftRow, type RecurringGiftRow } from './gifts';
 
@@ -59,8 +61,8 @@ async function openBatch(db: Queryable, orgId: string, asOf: string, currency: s
 /** One occurrence as a donation; null when it was recorded already (the unique index said so). */
 async function insertOccurrence(db: Queryable, gift: RecurringGiftRow & { gift_aid_eligible: boolean }, batchId: string, occurrenceOn: string): Promise<string | null> {
   const id = randomUUID();
-  // Gift Aid: claimable (unclaimed) with a giver and an eligible fund; the declaration is checked when a claim is made.
-  const giftAidStatus = gift.contact_id && gift.gift_aid_eligible ? 'unclaimed' : 'not_claimable';
+  // The same rule as every recorded gift; the declaration is checked when a claim is made.
+  const giftAidStatus = initialGiftAidStatus({ contactId: gift.contact_id, amount: minorUnits(gift.amount), isGasds: false, funds: [{ giftAidEligible: gift.gift_aid_eligible }] });
   const inserted = await queryRows<{ id: string }>(db, `INSERT INTO giving_donations
       (id, org_id, batch_id, contact_id, amount, currency, method, received_on, source, recurring_gift_id, occurrence_on, gift_aid_status)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'recurring', $9, $8, $10)

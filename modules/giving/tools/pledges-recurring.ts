@@ -126,7 +126,7 @@ const createPledgeTool = tools.write('create_pledge', {
     contactId: z.uuid().describe('The giver (a contact)'),
     amount: positiveMinorUnits.describe('Minor units per period, or in all for one_off'),
     period: z.enum(PLEDGE_PERIODS).default('one_off'),
-    startsOn: isoDate.optional().describe('YYYY-MM-DD; today (or the campaign\'s start, if later) when left out'),
+    startsOn: isoDate.optional().describe('YYYY-MM-DD; left out: today, or the campaign\'s start when today is outside its dates'),
     endsOn: isoDate.optional().describe('YYYY-MM-DD, periodic pledges only; the campaign\'s end when left out'),
   }).strict(),
   output: z.object({ pledge: pledgeSchema }).strict(),

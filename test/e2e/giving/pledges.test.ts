@@ -105,6 +105,29 @@ describe('giving pledges', () => {
     }
   });
 
+  it('gifts recorded with pledgeId count once their batch is committed; refunded money comes off', async () => {
+    const { campaign } = await harness.call(org.apiKey, 'giving_create_pledge_campaign', { name: 'Hall 2025', fundId, startsOn: '2025-01-01', endsOn: '2025-12-31' });
+    const { pledge } = await harness.call(org.apiKey, 'giving_create_pledge', { campaignId: campaign.id, contactId: bob, amount: 30_000 });
+    const { batch } = await harness.call(org.apiKey, 'giving_create_batch', { name: 'Sunday' });
+    const recorded = await harness.call(org.apiKey, 'giving_record_donation', {
+      batchId: batch.id, contactId: bob, amount: 12_000, method: 'cheque', receivedOn: '2025-05-04', fundId, pledgeId: pledge.id,
+    });
+    expect(recorded.donation.pledgeId).toBe(pledge.id);
+    expect((await harness.call(org.apiKey, 'giving_get_pledge_progress', { pledgeId: pledge.id })).pledge).toMatchObject({ received: 0, donationCount: 0 });
+    await harness.call(org.apiKey, 'giving_commit_batch', { batchId: batch.id });
+    expect((await harness.call(org.apiKey, 'giving_get_pledge_progress', { pledgeId: pledge.id })).pledge).toMatchObject({ received: 12_000, outstanding: 18_000, donationCount: 1 });
+
+    const refund = await harness.invoke(org.apiKey, 'giving_refund_donation', { donationId: recorded.donation.id, amount: 2_000, reason: 'Cheque part returned' });
+    await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: refund.body.error!.details.proposalId });
+    expect((await harness.call(org.apiKey, 'giving_get_pledge_progress', { pledgeId: pledge.id })).pledge).toMatchObject({ received: 10_000, outstanding: 20_000 });
+    const shown = await harness.call(org.apiKey, 'giving_get_donation', { donationId: recorded.donation.id });
+    expect(shown.donation.refunded).toBe(2_000);
+
+    await harness.call(org.apiKey, 'giving_cancel_pledge', { pledgeId: pledge.id });
+    const refused = await harness.invoke(org.apiKey, 'giving_record_donation', { contactId: bob, amount: 100, method: 'cash', receivedOn: '2025-05-11', fundId, pledgeId: pledge.id });
+    expect(refused.body.error).toMatchObject({ code: 'validation_failed', issues: [{ path: 'pledgeId' }] });
+  });
+
   it('a future campaign expects nothing yet', async () => {
     const { campaign } = await harness.call(org.apiKey, 'giving_create_pledge_campaign', { name: 'Organ 2099', fundId, startsOn: '2099-01-01', endsOn: '2099-12-31' });
     const { pledge } = await harness.call(org.apiKey, 'giving_create_pledge', { campaignId: campaign.id, contactId: ann, amount: 1_000, period: 'weekly' });
