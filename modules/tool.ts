@@ -80,7 +80,7 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
    * For a tool that records several metered things in one call (a bulk add, an import): how many
    * this call records, from its parsed input; the call is metered `meter.units` times that (zero for
    * a dry run). Fixed in the call's plan before it runs, so the allowance check and the usage
-   * recorded agree. Without it a call counts `meter.units` once.
+   * recorded agree; a count of zero meters nothing. Without it a call counts `meter.units` once.
    */
   meterCount?: (input: z.output<I>) => number;
   timeline?: (input: z.output<I>, output: z.output<O>) => TimelineSync[];
@@ -141,7 +141,8 @@ function meterPolicyOf(tool: AnyTool, args: Record<string, unknown> | undefined)
   const parsed = tool.input.safeParse(args);
   const count = tool.meterCount((parsed.success ? parsed.data : args) as never);
   if (!Number.isSafeInteger(count) || count < 0) throw new Error(`${tool.name}: meterCount gave ${count}, not a whole number of at least zero`);
-  return { feature: tool.meter.feature, units: tool.meter.units * count };
+  // A call that records nothing (a dry run) is not metered at all: usage events count at least one unit.
+  return count === 0 ? null : { feature: tool.meter.feature, units: tool.meter.units * count };
 }
 
 /** How the tool runs as an MCP task, if it can: as it declares, and every unconditionally gated tool (its call answers with a proposal to follow). */

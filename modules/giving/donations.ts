@@ -129,11 +129,16 @@ export async function resolveDonation(
 }
 
 async function requireContactAt(db: Queryable, orgId: string, contactId: string, path: string): Promise<void> {
+  await namingField(path, () => requireContact(db, orgId, contactId));
+}
+
+/** A not_found from a lookup, said of the input field that named the id (another organisation's id reads as missing). */
+async function namingField<T>(path: string, lookup: () => Promise<T>): Promise<T> {
   try {
-    await requireContact(db, orgId, contactId);
+    return await lookup();
   } catch (error) {
-    if (error instanceof StewardError && error.code === 'not_found') {
-      throw new StewardError('not_found', `${path}: contact ${contactId} was not found`, { hint: error.hint, issues: [{ path, message: 'no such contact' }] });
+    if (error instanceof StewardError && error.code === 'not_found' && !error.issues) {
+      throw new StewardError('not_found', `${path}: ${error.message}`, { ...(error.hint ? { hint: error.hint } : {}), issues: [{ path, message: 'not found' }] });
     }
     throw error;
   }
@@ -148,7 +153,8 @@ export async function checkDesignations(
   for (const [index, part] of designations.entries()) {
     if (seen.has(part.fundId)) throw invalid(at(`designations.${index}.fundId`), 'each fund may appear once');
     seen.add(part.fundId);
-    funds.push(await requireFund(db, orgId, part.fundId, { active: true, field: at(designations.length === 1 ? 'fundId' : `designations.${index}.fundId`) }));
+    const field = at(designations.length === 1 ? 'fundId' : `designations.${index}.fundId`);
+    funds.push(await namingField(field, () => requireFund(db, orgId, part.fundId, { active: true, field })));
   }
   const sum = designations.reduce((total, part) => total + part.amount, 0);
   if (sum !== amount) {

@@ -134,20 +134,25 @@ export function importedRowCount(input: { csv: string; mode: string }): number {
   }
 }
 
+/** In a dry run a missing default fund is not created: its rows say it will be, on commit. */
+const DEFAULT_FUND_ON_COMMIT = { id: '', name: 'General Fund', giftAidEligible: true } as const;
+
 interface Lookups {
   funds: FundView[];
-  fallbackFund: FundView | null;
+  fallbackFund: Pick<FundView, 'id' | 'name' | 'giftAidEligible'> | null;
   fallbackFundError: string | null;
   givers: Map<string, string>;
 }
 
 async function lookups(db: Queryable, org: OrgSettings, input: ImportInput, used: Set<Column>): Promise<Lookups> {
   const funds = (await queryRows<{ id: string }>(db, "SELECT id FROM giving_funds WHERE org_id = $1 AND status = 'active'", [org.id]));
-  const views = await Promise.all(funds.map((fund) => requireFund(db, org.id, fund.id)));
-  let fallbackFund: FundView | null = null;
+  // One connection runs one query at a time: read them in turn.
+  const views: FundView[] = [];
+  for (const fund of funds) views.push(await requireFund(db, org.id, fund.id));
+  let fallbackFund: Lookups['fallbackFund'] = null;
   let fallbackFundError: string | null = null;
   try {
-    fallbackFund = input.fundId ? await requireFund(db, org.id, input.fundId, { active: true }) : input.mode === 'commit' ? await defaultFund(db, org.id) : await existingDefault(db, org.id);
+    fallbackFund = input.fundId ? await requireFund(db, org.id, input.fundId, { active: true }) : input.mode === 'commit' ? await defaultFund(db, org.id) : (await existingDefault(db, org.id)) ?? DEFAULT_FUND_ON_COMMIT;
   } catch (error) {
     if (input.fundId) throw error;
     fallbackFundError = (error as Error).message;
@@ -238,11 +243,12 @@ async function planRow(
   const fund = fundText
     ? found.funds.find((f) => f.code?.toLowerCase() === fundText.toLowerCase() || f.name.toLowerCase() === fundText.toLowerCase())
     : found.fallbackFund ?? undefined;
-  if (!fund) return fail('fund', fundText ? `no active fund has the name or code "${fundText.slice(0, 40)}"` : (found.fallbackFundError ?? 'no default fund yet: one named "General Fund" is created on commit'));
-  report.fundId = fund.id;
+  if (!fund) return fail('fund', fundText ? `no active fund has the name or code "${fundText.slice(0, 40)}"` : (found.fallbackFundError ?? 'no default fund'));
+  report.fundId = fund.id || null;
 
-  const contact = await giverOf(db, org.id, found, cell);
-  if (typeof contact === 'string') return fail(contact.split(':')[0], contact.split(':').slice(1).join(':').trim());
+  const giver = await giverOf(db, org.id, found, cell);
+  if ('field' in giver) return fail(giver.field, giver.message);
+  const contact = giver.contactId;
   report.contactId = contact;
 
   // A row without an id gets one from its content; identical rows in one file are told apart by their occurrence.
@@ -264,23 +270,28 @@ async function planRow(
   return { report: { ...report, status: 'created' }, gift };
 }
 
-/** The row's giver, by giver reference, contact id or email; null for an anonymous gift, a "field: message" string for an error. */
-async function giverOf(db: Queryable, orgId: string, found: Lookups, cell: (column: Column) => string): Promise<string | null> {
+type GiverMatch = { contactId: string | null } | { field: string; message: string };
+
+/** The row's giver, by giver reference, contact id or email; a null contact for an anonymous gift. */
+async function giverOf(db: Queryable, orgId: string, found: Lookups, cell: (column: Column) => string): Promise<GiverMatch> {
   const reference = cell('giverReference');
-  if (reference) return found.givers.get(reference.toLowerCase()) ?? `giver_reference: no giver has reference "${reference.slice(0, 40)}"`;
+  if (reference) {
+    const contactId = found.givers.get(reference.toLowerCase());
+    return contactId ? { contactId } : { field: 'giver_reference', message: `no giver has reference "${reference.slice(0, 40)}"` };
+  }
   const contactId = cell('contactId');
   if (contactId) {
-    if (!z.uuid().safeParse(contactId).success) return 'contact_id: not a contact id';
+    if (!z.uuid().safeParse(contactId).success) return { field: 'contact_id', message: 'not a contact id' };
     const row = await queryOne<{ id: string }>(db, 'SELECT id FROM contacts WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, contactId]);
-    return row ? row.id : `contact_id: contact ${contactId} was not found`;
+    return row ? { contactId: row.id } : { field: 'contact_id', message: `contact ${contactId} was not found` };
   }
   const email = cell('email');
   if (email) {
     const rows = await queryRows<{ id: string }>(db, 'SELECT id FROM contacts WHERE org_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL LIMIT 2', [orgId, email]);
-    if (rows.length === 1) return rows[0].id;
-    return rows.length === 0 ? 'email: no contact has this email' : 'email: several contacts share this email; use giver_reference';
+    if (rows.length === 1) return { contactId: rows[0].id };
+    return { field: 'email', message: rows.length === 0 ? 'no contact has this email' : 'several contacts share this email; use giver_reference' };
   }
-  return null;
+  return { contactId: null };
 }
 
 /**
