@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Pool } from '../db/pool';
 import { agentBridgeRouter } from './bridges/agent';
 import { dashboardApiRouter } from './bridges/dashboard-api';
+import { chatBridgeRouter } from './bridges/chat';
 import { discoveryRouter } from './discovery/router';
 import { mcpRouter } from './mcp/router';
 import { createOAuthServer, type OAuthRateLimits } from './oauth/router';
@@ -63,6 +64,7 @@ export function buildApp(options: AppOptions) {
   app.use(express.json({ limit: '1mb' }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
   app.use(dashboardApiRouter(caller, bridgeAuth));
+  app.use(chatBridgeRouter(caller, bridgeAuth));
   app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 
   app.use((_req: Request, res: Response) => {
