@@ -108,7 +108,7 @@ async function startStack(bundlePath: string): Promise<GivingStack> {
 async function createBenchOrg(pool: Pool, name: string): Promise<BenchOrg> {
   const { apiKey, orgId } = await withTransaction(pool, async (db) => {
     const org = await createOrganisation(db, { name, country: 'GB' });
-    const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner' });
+    const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner', safeguarding: true });
     const key = await createApiKey(db, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] });
     return { apiKey: key.apiKey, orgId: org.id };
   });

@@ -1,5 +1,5 @@
 import { queryRows, type Queryable } from '../../../db/pool';
-import { getContact } from '../../people/contacts';
+import { displayNameOf } from '../../people/contacts';
 import { normalisePostcode, type DonorDetails } from './rules';
 
 export interface Donor extends DonorDetails {
@@ -7,8 +7,15 @@ export interface Donor extends DonorDetails {
   displayName: string;
 }
 
-interface GiverRow {
+interface DonorRow {
   contact_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  preferred_name: string | null;
+  email: string | null;
+  prefix: string | null;
+  address_line1: string | null;
+  address_postcode: string | null;
   title: string | null;
   house_name_or_number: string | null;
   address_line: string | null;
@@ -24,24 +31,26 @@ function leadingHouseNumber(line: string | null | undefined): string | null {
 /**
  * What a claim line says about each giver: the giving record's Gift Aid details first (title,
  * house name or number, postcode), the contact's own (prefix, address) where those are blank.
- * Names come from the people module's service. A contact that no longer exists has no entry.
+ * One statement for every giver of a claim (a claim can hold thousands), reading the contact
+ * columns the way the giving module's donation and giver lists do; the display name is people's
+ * own rule (displayNameOf). A deleted or missing contact has no entry.
  */
 export async function donorsOf(db: Queryable, orgId: string, contactIds: readonly string[]): Promise<Map<string, Donor>> {
-  const givers = new Map((await queryRows<GiverRow>(db, `SELECT contact_id, title, house_name_or_number, address_line, postcode
-    FROM giving_givers WHERE org_id = $1 AND contact_id = ANY($2::uuid[])`, [orgId, contactIds])).map((row) => [row.contact_id, row]));
+  if (contactIds.length === 0) return new Map();
+  const rows = await queryRows<DonorRow>(db, `SELECT c.id AS contact_id, c.first_name, c.last_name, c.preferred_name, c.email, c.prefix,
+      c.address_line1, c.address_postcode, g.title, g.house_name_or_number, g.address_line, g.postcode
+    FROM contacts c LEFT JOIN giving_givers g ON g.contact_id = c.id AND g.org_id = c.org_id
+    WHERE c.org_id = $1 AND c.id = ANY($2::uuid[]) AND c.deleted_at IS NULL`, [orgId, contactIds]);
   const donors = new Map<string, Donor>();
-  for (const contactId of contactIds) {
-    const contact = await getContact(db, orgId, contactId);
-    if (!contact) continue;
-    const giver = givers.get(contactId);
-    const postcode = giver?.postcode ?? contact.addressPostcode;
-    donors.set(contactId, {
-      contactId,
-      displayName: contact.displayName,
-      title: giver?.title ?? contact.prefix ?? null,
-      firstName: contact.firstName,
-      lastName: contact.lastName,
-      houseNameOrNumber: giver?.house_name_or_number ?? leadingHouseNumber(giver?.address_line) ?? leadingHouseNumber(contact.addressLine1),
+  for (const row of rows) {
+    const postcode = row.postcode ?? row.address_postcode;
+    donors.set(row.contact_id, {
+      contactId: row.contact_id,
+      displayName: displayNameOf(row),
+      title: row.title ?? row.prefix,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      houseNameOrNumber: row.house_name_or_number ?? leadingHouseNumber(row.address_line) ?? leadingHouseNumber(row.address_line1),
       postcode: normalisePostcode(postcode) ?? postcode ?? null,
     });
   }
