@@ -19,6 +19,8 @@ interface Ids {
   bContact: string; bSegment: string; bGroup: string; bTag: string;
   /** Giving: A's fund, committed donation, pledge campaign and pledge, recurring gift; B's own campaign. */
   fund: string; donation: string; campaign: string; pledge: string; recurringGift: string; bFund: string; bCampaign: string;
+  /** Giving core: A's open batch (with one gift) and a giver's details. */
+  openBatch: string; giver: string;
 }
 
 /**
@@ -114,6 +116,34 @@ const ISOLATION: Record<string, Entry> = {
   giving_pause_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
   giving_resume_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
   giving_cancel_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
+  giving_update_fund: [{ args: (i) => ({ fundId: i.fund, name: 'Renamed by B' }) }],
+  giving_archive_fund: [{ args: (i) => ({ fundId: i.fund }) }],
+  giving_get_giver: [{ args: (i) => ({ giverId: i.giver }) }, { label: 'contact', args: (i) => ({ contactId: i.contact }) }],
+  giving_upsert_giver: [
+    { args: (i) => ({ contactId: i.contact, title: 'Mx' }) },
+    { label: 'joint giver', args: (i) => ({ contactId: i.bContact, jointContactId: i.contact }) },
+  ],
+  giving_get_batch: [{ args: (i) => ({ batchId: i.openBatch }) }],
+  giving_add_batch_donations: [{ args: (i) => ({ batchId: i.openBatch, donations: [{ amount: 100, method: 'cash', receivedOn: '2026-01-04' }] }) }],
+  giving_record_donation: [
+    { label: 'batch', args: (i) => ({ batchId: i.openBatch, amount: 100, method: 'cash', receivedOn: '2026-01-04' }) },
+    { label: 'fund', args: (i) => ({ fundId: i.fund, amount: 100, method: 'cash', receivedOn: '2026-01-04' }) },
+    { label: 'giver', args: (i) => ({ contactId: i.contact, amount: 100, method: 'cash', receivedOn: '2026-01-04' }) },
+    { label: 'pledge', args: (i) => ({ pledgeId: i.pledge, amount: 100, method: 'cash', receivedOn: '2026-01-04' }) },
+  ],
+  giving_remove_batch_donation: [{ args: (i) => ({ donationId: i.donation }) }],
+  giving_adjust_donation: [{ args: (i) => ({ donationId: i.donation, amount: -100, reason: 'Planted by B' }) }],
+  giving_commit_batch: [{ args: (i) => ({ batchId: i.openBatch }) }],
+  giving_list_donations: [
+    { args: (i) => ({ batchId: i.openBatch }), outcome: 'no_leak' }, { label: 'fund', args: (i) => ({ fundId: i.fund }), outcome: 'no_leak' },
+    { label: 'giver', args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' },
+  ],
+  giving_get_donation: [{ args: (i) => ({ donationId: i.donation }) }],
+  giving_import_donations: [
+    { label: 'batch', args: (i) => ({ batchId: i.openBatch, csv: 'date,amount\n2026-01-04,1.00', source: 'bank', mode: 'commit' }) },
+    { label: 'fund', args: (i) => ({ fundId: i.fund, csv: 'date,amount\n2026-01-04,1.00', source: 'bank', mode: 'commit' }) },
+  ],
+  giving_summary: [{ args: (i) => ({ fundId: i.fund }) }],
 };
 
 /** Top-level input fields that name a record: `id`, `…Id` and `…Ids`. */
@@ -128,6 +158,7 @@ const OWNED_TABLES = [
   'segments', 'segment_members', 'crm_groups', 'crm_group_members', 'follow_up_tasks', 'outreach_items', 'outbox_messages', 'proposals',
   'pastoral_automations', 'contact_merges', 'audit_events',
   'giving_funds', 'giving_batches', 'giving_donations', 'giving_refunds', 'giving_pledge_campaigns', 'giving_pledges', 'giving_recurring_gifts',
+  'giving_givers', 'giving_designations', 'giving_settings',
 ];
 
 describe('every tool that takes an id: organisation B can neither see nor change A\'s record', () => {
@@ -205,7 +236,10 @@ describe('every tool that takes an id: organisation B can neither see nor change
     const campaign = (await harness.call(org.apiKey, 'giving_create_pledge_campaign', { name: 'Isolation appeal', fundId: fund })).campaign.id;
     const pledge = (await harness.call(org.apiKey, 'giving_create_pledge', { campaignId: campaign, contactId, amount: 1000 })).pledge.id;
     const recurringGift = (await harness.call(org.apiKey, 'giving_create_recurring_gift', { contactId, fundId: fund, amount: 500, method: 'standing_order', frequency: 'monthly' })).gift.id;
-    return { fund, donation, campaign, pledge, recurringGift };
+    const openBatch = (await harness.call(org.apiKey, 'giving_create_batch', { name: 'Isolation open batch' })).batch.id;
+    await harness.call(org.apiKey, 'giving_record_donation', { batchId: openBatch, contactId, fundId: fund, amount: 700, method: 'cash', receivedOn: '2026-01-04' });
+    const giver = (await harness.call(org.apiKey, 'giving_upsert_giver', { contactId, giverReference: 'ISO-1', postcode: 'LS1 4AP' })).giver.id;
+    return { fund, donation, campaign, pledge, recurringGift, openBatch, giver };
   }
 
   afterAll(async () => {
