@@ -6,6 +6,7 @@ import { giftAidModels } from './models/gift-aid';
 import { giftAidContactRefs } from './gift-aid/contact-refs';
 import { coreContactRefs } from './givers';
 import { givingModels } from './models';
+import { givingPlaybooks } from './playbooks';
 import { givingOverview } from './summary';
 import { coreTools } from './tools/core';
 import { giftAidTools } from './tools/gift-aid';
@@ -21,6 +22,7 @@ export default defineModule({
   scopes: ['giving:read', 'giving:write'],
   routes: [],
   overview: givingOverview,
+  playbooks: givingPlaybooks,
   contactRefs: [...coreContactRefs, ...giftAidContactRefs],
   meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],
 });
