@@ -5,7 +5,8 @@
  *
  * Each scenario seeds what it needs into one organisation and reports p50/p95 over sequential calls:
  *   - giving_preview_gift_aid_claim over 10,000 unclaimed donations from 1,000 declared givers,
- *     through the HTTP bridge (the whole durable call) and in process (the tool's run() alone).
+ *     through the HTTP bridge (the whole durable call) and in process (the tool's run() alone);
+ *   - giving_record_donation beside 10,000 committed donations (bench/giving-record.ts).
  * Further scenarios are added to SCENARIOS.
  *
  * Writes bench/results/<yyyy-mm-dd>-giving.json and prints a Markdown table for the README.
@@ -33,6 +34,7 @@ import { createTestDatabase } from '../test/helpers/database';
 import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
 import { createTemporalClient } from '../temporal/client';
+import { recordDonationScenario } from './giving-record';
 import { measureSequential, type LatencySummary } from './stats';
 
 export interface GivingStack {
@@ -188,7 +190,7 @@ const previewScenario: Scenario = {
 };
 
 /** Every measured scenario, each in an organisation of its own. */
-export const SCENARIOS: Scenario[] = [previewScenario];
+export const SCENARIOS: Scenario[] = [previewScenario, recordDonationScenario];
 
 export function markdownTable(results: readonly ScenarioResult[], machine: { cpus: number; timestamp: string }): string {
   return [
