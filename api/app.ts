@@ -63,7 +63,7 @@ export function buildApp(options: AppOptions) {
   app.use(mcpRouter(caller, mcpAuth));
   app.use(express.json({ limit: '1mb' }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
-  app.use(dashboardApiRouter(caller, bridgeAuth));
+  app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));
   app.use(chatBridgeRouter(caller, bridgeAuth));
   app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 

@@ -4,6 +4,8 @@ import { openApiDocument } from '../../modules/openapi';
 import { routesAt } from '../../modules/routes';
 import { statusOf, toErrorBody } from '../errors';
 import { principalOf } from '../middleware/auth';
+import { bearerOrSession } from '../dashboard/session-auth';
+import type { Pool } from '../../db/pool';
 import type { ToolCaller } from '../tool-caller';
 
 type Json = Record<string, unknown>;
@@ -16,9 +18,10 @@ type Json = Record<string, unknown>;
  *   `platform_invoke_dashboard_api_read/_write`;
  * - each catalogued route at its own path (`GET /api/people/tags`) through its module's pair,
  *   answering the route's response body; writes take their summary from `X-Action-Summary`;
+ *   a bearer credential or the dashboard's own session (see api/dashboard/session-auth.ts);
  * - `GET /api/openapi.json`, the OpenAPI 3.1 document of every route (public, like discovery).
  */
-export function dashboardApiRouter(caller: ToolCaller, auth: express.RequestHandler[]) {
+export function dashboardApiRouter(caller: ToolCaller, auth: express.RequestHandler[], session: { pool: Pool; origin: string }) {
   const router = express.Router();
 
   router.get('/api/openapi.json', (_req: Request, res: Response) => {
@@ -40,7 +43,8 @@ export function dashboardApiRouter(caller: ToolCaller, auth: express.RequestHand
 
   // Direct paths: only a request some route could answer goes on (next('route') skips the rest); anything else falls through to 404.
   const routeExists = (req: Request, _res: Response, next: NextFunction) => next(routesAt(allRoutes(), req.path).length > 0 ? undefined : 'route');
-  router.all('/api/*rest', routeExists, ...auth, (req: Request, res: Response) => callRoute(caller, req, res, req.path));
+  // The dashboard itself calls them with its browser session; agents and integrations with a bearer credential.
+  router.all('/api/*rest', routeExists, bearerOrSession(auth, session.pool, session.origin), (req: Request, res: Response) => callRoute(caller, req, res, req.path));
 
   return router;
 }

@@ -76,7 +76,8 @@ interface Staff {
   principal: Principal;
 }
 
-function principalOf(user: SignedInUser, membership: OrgMembership, sessionToken: string): Principal {
+/** A signed-in staff member acting in one organisation, as a principal: the scopes their role allows, nothing more. */
+export function staffPrincipalOf(user: SignedInUser, membership: OrgMembership, sessionToken: string): Principal {
   return {
     orgId: membership.orgId, userId: user.userId, role: membership.role,
     scopes: scopesAllowedForRole(membership.role, membership.safeguarding), intent: null,
@@ -159,7 +160,7 @@ export function dashboardRouter(options: DashboardOptions) {
       sendPage(res, 403, 'Staff only', '<h1>Staff only</h1><p>This page is for the staff of an organisation (owners, admins and staff).</p>');
       return undefined;
     }
-    return { user, sessionToken, membership, memberships, principal: principalOf(user, membership, sessionToken) };
+    return { user, sessionToken, membership, memberships, principal: staffPrincipalOf(user, membership, sessionToken) };
   }
 
   router.get('/dashboard', (_req, res) => res.redirect(303, '/dashboard/approvals'));

@@ -1,4 +1,6 @@
 import { allRoutes, allTools } from '../../modules/catalogue';
+import { createSession } from '../../modules/platform/oauth/sessions';
+import { SESSION_COOKIE } from '../../api/oauth/session-cookie';
 import { Harness, type TestOrg } from '../helpers/harness';
 
 /**
@@ -155,6 +157,33 @@ describe('dashboard API routes and invoke bridges', () => {
 
     const missing = await http(org.apiKey, 'GET', '/api/people/not-a-route');
     expect(missing.status).toBe(404);
+  });
+
+  it('the dashboard reaches routes with its browser session; writes only from its own pages', async () => {
+    const staff = await harness.createMember(org.orgId, { role: 'staff' });
+    const session = await createSession(harness.pool, staff.userId);
+    const cookie = { cookie: `${SESSION_COOKIE}=${session.token}` };
+    await harness.call(org.apiKey, 'people_create_crm_tag', { name: 'Session Tag' });
+    const tags = await http(null, 'GET', '/api/people/tags', undefined, cookie);
+    expect(tags.status).toBe(200);
+    expect(tags.body.tags.map((tag: { name: string }) => tag.name)).toContain('Session Tag');
+
+    const category = await harness.call(org.apiKey, 'people_create_tag_category', { name: 'Dashboard Category' });
+    const categoryId = category.category?.id ?? category.id;
+    const path = `/api/people/tag-categories/${categoryId}`;
+    const crossSite = await http(null, 'DELETE', path, undefined, { ...cookie, origin: 'https://evil.example' });
+    expect(crossSite.status).toBe(403);
+    const fetchedCrossSite = await http(null, 'DELETE', path, undefined, { ...cookie, 'sec-fetch-site': 'cross-site' });
+    expect(fetchedCrossSite.status).toBe(403);
+    const sameSite = await http(null, 'DELETE', path, undefined, { ...cookie, origin: new URL(harness.url).origin });
+    expect(sameSite.status).toBe(200);
+    expect(sameSite.body).toEqual({ id: categoryId, uncategorisedTags: 0 });
+
+    // Another organisation's id in X-Steward-Org is refused, and an ended session is told to sign in.
+    const elsewhere = await http(null, 'GET', '/api/people/tags', undefined, { ...cookie, 'x-steward-org': other.orgId });
+    expect(elsewhere.status).toBe(403);
+    const ended = await http(null, 'GET', '/api/people/tags', undefined, { cookie: `${SESSION_COOKIE}=${'x'.repeat(43)}` });
+    expect(ended.status).toBe(401);
   });
 
   it('finds routes by what they do, and counts them from the catalogue', async () => {
