@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { syncAllSchedules } from '../../../activities/schedules';
 import { PROJECT_ROOT } from '../../../db/config';
 import { addDays, todayUtc } from '../../../modules/giving/recurring/calendar';
 import type { GivingRecurringRunResult } from '../../../workflows/giving-recurring';
@@ -249,5 +250,37 @@ describe('giving recurring gifts', () => {
     const volunteer = await harness.createKey(org.orgId, ['people:read'], 'volunteer');
     expect((await harness.invoke(volunteer.apiKey, 'giving_list_recurring_gifts', {})).body.error?.code).toBe('insufficient_scope');
     await harness.call(org.apiKey, 'giving_cancel_recurring_gift', { recurringGiftId: gift.id });
+  });
+
+  it('the hourly Temporal Schedule starts the run, which records today\'s gifts of every organisation', async () => {
+    const second = await harness.createOrg({ name: 'Second Chapel' });
+    const secondFund = await insertFund(harness.pool, second.orgId, 'General');
+    const secondGiver = await insertContact(harness.pool, second.orgId, 'Sam');
+    const mine = await create({});
+    const theirs = (await harness.call(second.apiKey, 'giving_create_recurring_gift', {
+      contactId: secondGiver, fundId: secondFund, amount: 1000, method: 'online', frequency: 'monthly',
+    })).gift;
+
+    await syncAllSchedules(harness.temporal, harness.pool, harness.taskQueue);
+    const schedule = harness.temporal.schedule.getHandle(`giving-recurring-${harness.taskQueue}`);
+    try {
+      const described = await schedule.describe();
+      expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'givingRecurringWorkflow', taskQueue: harness.taskQueue });
+      expect(described.spec.intervals?.[0]?.every).toBe(3_600_000);
+      await schedule.trigger();
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && ((await recordedDates(mine.id)).length === 0 || (await recordedDates(theirs.id)).length === 0)) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(await recordedDates(mine.id)).toEqual([today]);
+      expect(await recordedDates(theirs.id)).toEqual([today]);
+    } finally {
+      // Schedules outlive the test database: remove every one this sync made.
+      for await (const listed of harness.temporal.schedule.list()) {
+        if ([harness.taskQueue, org.orgId, second.orgId].some((part) => listed.scheduleId.includes(part))) {
+          await harness.temporal.schedule.getHandle(listed.scheduleId).delete().catch(() => undefined);
+        }
+      }
+    }
   });
 });
