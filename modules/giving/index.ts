@@ -7,6 +7,7 @@ import { giftAidContactRefs } from './gift-aid/contact-refs';
 import { coreContactRefs } from './givers';
 import { givingModels } from './models';
 import { givingPlaybooks } from './playbooks';
+import { givingRoutes } from './routes';
 import { givingOverview } from './summary';
 import { coreTools } from './tools/core';
 import { giftAidTools } from './tools/gift-aid';
@@ -20,7 +21,7 @@ export default defineModule({
   models: [...givingModels, ...giftAidModels],
   migrations: [giving, givingSettings, giftAid],
   scopes: ['giving:read', 'giving:write'],
-  routes: [],
+  routes: givingRoutes,
   overview: givingOverview,
   playbooks: givingPlaybooks,
   contactRefs: [...coreContactRefs, ...giftAidContactRefs],

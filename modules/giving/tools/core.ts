@@ -35,7 +35,7 @@ const settingsSchema = z.object({
 
 // ---------------------------------------------------------------- settings
 
-const getSettingsTool = tools.read('get_settings', {
+export const getSettingsTool = tools.read('get_settings', {
   title: 'Giving settings',
   description: "The organisation's giving currency (every amount is in its minor units: pence for GBP) and the batch total above which committing a batch needs an owner or admin's approval.",
   keywords: ['currency', 'approval threshold', 'giving settings'],
@@ -68,7 +68,7 @@ const updateSettingsTool = tools.write('update_settings', {
 
 // ---------------------------------------------------------------- funds
 
-const listFundsTool = tools.read('list_funds', {
+export const listFundsTool = tools.read('list_funds', {
   title: 'List funds',
   description: 'The funds gifts are given to (general, building, missions…), default fund first, with whether each is Gift Aid eligible and active or archived.',
   keywords: ['funds', 'designations', 'giving categories'],
@@ -90,7 +90,7 @@ const createFundTool = tools.write('create_fund', {
   run: async (ctx, input) => ({ fund: await createFund(ctx.db, ctx.org.id, input) }),
 });
 
-const updateFundTool = tools.write('update_fund', {
+export const updateFundTool = tools.write('update_fund', {
   title: 'Update a fund',
   description: 'Renames a fund or changes its code, description, Gift Aid eligibility or whether it is the default; status "active" restores an archived fund. Gifts already recorded keep their fund.',
   keywords: ['rename fund', 'default fund', 'restore fund'],
@@ -115,7 +115,7 @@ const archiveFundTool = tools.write('archive_fund', {
 
 // ---------------------------------------------------------------- givers
 
-const getGiverTool = tools.read('get_giver', {
+export const getGiverTool = tools.read('get_giver', {
   title: 'Get a giver',
   description: "A contact's giving details (giver reference, Gift Aid title and address, joint giver, last four digits of their bank account) by giver id or contact id.",
   keywords: ['donor', 'giver details', 'gift aid address'],
@@ -161,7 +161,7 @@ const createBatchTool = tools.write('create_batch', {
   }),
 });
 
-const listBatchesTool = tools.read('list_batches', {
+export const listBatchesTool = tools.read('list_batches', {
   title: 'List batches',
   description: 'Batches, newest first, with their gift count, total and status (in_progress until committed); page with nextCursor.',
   keywords: ['batches', 'uncommitted', 'deposits'],
@@ -170,7 +170,7 @@ const listBatchesTool = tools.read('list_batches', {
   run: async (ctx, input) => listBatches(ctx.db, ctx.org.id, input),
 });
 
-const getBatchTool = tools.read('get_batch', {
+export const getBatchTool = tools.read('get_batch', {
   title: 'Get a batch',
   description: 'One batch with its gift count, total and status; giving_list_donations { batchId } lists its gifts.',
   input: z.object({ batchId: z.uuid() }).strict(),
@@ -308,7 +308,7 @@ const listDonationsTool = tools.read('list_donations', {
   run: async (ctx, input) => listDonations(ctx.db, ctx.org.id, input),
 });
 
-const getDonationTool = tools.read('get_donation', {
+export const getDonationTool = tools.read('get_donation', {
   title: 'Get a donation',
   description: 'One gift with its funds, batch (and whether it is committed), refunded amount, Gift Aid status and links to a pledge, recurring gift or the gift it adjusts.',
   keywords: ['gift details'],

@@ -324,6 +324,19 @@ describe('giving core over MCP', () => {
     expect(await givingRows(org.orgId)).toEqual(before);
   });
 
+  it('serves giving pages through the dashboard API bridge: reads answer, a curated write names its tool, B sees nothing', async () => {
+    const { batch } = await call('giving_create_batch', { name: 'Bridge batch' });
+    const read = await call('giving_invoke_api_read', { path: `/api/giving/batches/${batch.id}` });
+    expect(read).toMatchObject({ route: 'GET /api/giving/batches/{batchId}', result: { batch: { id: batch.id, status: 'in_progress' } } });
+    const funds = await call('giving_invoke_api_read', { path: '/api/giving/funds' });
+    expect(funds.result.funds.length).toBeGreaterThan(0);
+    const write = await refusal('giving_invoke_api_write', {
+      method: 'PATCH', path: `/api/giving/funds/${funds.result.funds[0].id}`, body: { name: 'Bypass' }, actionSummary: 'Rename',
+    });
+    expect(write).toMatchObject({ code: 'use_workflow_tool', details: { tool: 'giving_update_fund' } });
+    expect((await refusal('giving_invoke_api_read', { path: `/api/giving/batches/${batch.id}` }, otherMcp)).code).toBe('not_found');
+  });
+
   it('records one gift when the same external id arrives several times at once', async () => {
     const clients = await Promise.all([1, 2, 3, 4].map(() => harness.mcpClient(org.apiKey)));
     try {
