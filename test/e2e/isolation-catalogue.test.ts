@@ -21,6 +21,8 @@ interface Ids {
   fund: string; donation: string; campaign: string; pledge: string; recurringGift: string; bFund: string; bCampaign: string;
   /** Giving core: A's open batch (with one gift) and a giver's details. */
   openBatch: string; giver: string;
+  /** Gift Aid: A's (oral, unconfirmed) declaration, validated claim and giving statement. */
+  declaration: string; claim: string; statement: string;
 }
 
 /**
@@ -144,6 +146,20 @@ const ISOLATION: Record<string, Entry> = {
     { label: 'fund', args: (i) => ({ fundId: i.fund, csv: 'date,amount\n2026-01-04,1.00', source: 'bank', mode: 'commit' }) },
   ],
   giving_summary: [{ args: (i) => ({ fundId: i.fund }) }],
+  giving_record_gift_aid_declaration: [
+    { args: (i) => ({ contactId: i.contact, scope: 'future_only', method: 'written', madeOn: '2026-01-04' }) },
+    { label: 'A\'s gift', args: (i) => ({ contactId: i.bContact, scope: 'single_gift', method: 'written', madeOn: '2026-01-04', donationId: i.donation }) },
+  ],
+  giving_cancel_gift_aid_declaration: [{ args: (i) => ({ declarationId: i.declaration, reason: 'Planted by B' }) }],
+  giving_confirm_oral_declaration: [{ args: (i) => ({ declarationId: i.declaration, sentOn: '2026-01-05' }) }],
+  giving_list_gift_aid_declarations: [{ args: (i) => ({ contactId: i.contact }) }],
+  giving_get_gift_aid_claim: [{ args: (i) => ({ claimId: i.claim }) }],
+  giving_cancel_gift_aid_claim: [{ args: (i) => ({ claimId: i.claim, reason: 'Planted by B' }) }],
+  giving_submit_gift_aid_claim: [{ args: (i) => ({ claimId: i.claim, charityReference: 'AB12345' }) }],
+  giving_record_claim_outcome: [{ args: (i) => ({ claimId: i.claim, outcome: 'rejected', reason: 'Planted by B' }) }],
+  giving_record_gasds_collection: [{ args: (i) => ({ collectedOn: '2026-01-04', method: 'cash', entries: [{ amount: 100 }], donationId: i.donation }) }],
+  giving_generate_statements: [{ args: (i) => ({ taxYear: '2025-26', contactIds: [i.contact] }) }],
+  giving_get_statement: [{ args: (i) => ({ statementId: i.statement }) }],
 };
 
 /** Top-level input fields that name a record: `id`, `…Id` and `…Ids`. */
@@ -159,6 +175,8 @@ const OWNED_TABLES = [
   'pastoral_automations', 'contact_merges', 'audit_events',
   'giving_funds', 'giving_batches', 'giving_donations', 'giving_refunds', 'giving_pledge_campaigns', 'giving_pledges', 'giving_recurring_gifts',
   'giving_givers', 'giving_designations', 'giving_settings',
+  'giving_gift_aid_declarations', 'giving_gift_aid_claims', 'giving_gift_aid_claim_lines', 'giving_gasds_collections', 'giving_gasds_entries',
+  'giving_statement_runs', 'giving_statements',
 ];
 
 describe('every tool that takes an id: organisation B can neither see nor change A\'s record', () => {
@@ -239,7 +257,17 @@ describe('every tool that takes an id: organisation B can neither see nor change
     const openBatch = (await harness.call(org.apiKey, 'giving_create_batch', { name: 'Isolation open batch' })).batch.id;
     await harness.call(org.apiKey, 'giving_record_donation', { batchId: openBatch, contactId, fundId: fund, amount: 700, method: 'cash', receivedOn: '2026-01-04' });
     const giver = (await harness.call(org.apiKey, 'giving_upsert_giver', { contactId, giverReference: 'ISO-1', postcode: 'LS1 4AP' })).giver.id;
-    return { fund, donation, campaign, pledge, recurringGift, openBatch, giver };
+    return { fund, donation, campaign, pledge, recurringGift, openBatch, giver, ...await giftAidRecordsOf(org, contactId) };
+  }
+
+  /** A's Gift Aid records: an oral declaration not yet confirmed, a validated claim, a statement for the tax year of A's gift. */
+  async function giftAidRecordsOf(org: TestOrg, contactId: string) {
+    const declaration = (await harness.call(org.apiKey, 'giving_record_gift_aid_declaration', { contactId, scope: 'past_and_future', method: 'oral', madeOn: '2026-01-04' })).declaration.id;
+    const claim = randomUUID();
+    await harness.pool.query(`INSERT INTO giving_gift_aid_claims (id, org_id, status, currency, claimed_on, gross_total, gift_aid_total, line_count, validated_at)
+      VALUES ($1, $2, 'validated', 'GBP', CURRENT_DATE, 0, 0, 0, now())`, [claim, org.orgId]);
+    const statement = (await harness.call(org.apiKey, 'giving_generate_statements', { taxYear: '2025-26', contactIds: [contactId] })).statements[0].id;
+    return { declaration, claim, statement };
   }
 
   afterAll(async () => {
