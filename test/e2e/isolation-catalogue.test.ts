@@ -157,7 +157,7 @@ const ISOLATION: Record<string, Entry> = {
   giving_cancel_gift_aid_claim: [{ args: (i) => ({ claimId: i.claim, reason: 'Planted by B' }) }],
   giving_submit_gift_aid_claim: [{ args: (i) => ({ claimId: i.claim, charityReference: 'AB12345' }) }],
   giving_record_claim_outcome: [{ args: (i) => ({ claimId: i.claim, outcome: 'rejected', reason: 'Planted by B' }) }],
-  giving_record_gasds_collection: [{ args: (i) => ({ collectedOn: '2026-01-04', method: 'cash', entries: [{ amount: 100 }], donationId: i.donation }) }],
+  giving_record_gasds_collection: [{ args: (i) => ({ collectedOn: new Date().toISOString().slice(0, 10), method: 'cash', entries: [{ amount: 100 }], donationId: i.donation }) }],
   giving_generate_statements: [{ args: (i) => ({ taxYear: '2025-26', contactIds: [i.contact] }) }],
   giving_get_statement: [{ args: (i) => ({ statementId: i.statement }) }],
 };
