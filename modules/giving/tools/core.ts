@@ -135,7 +135,7 @@ const upsertGiverTool = tools.write('upsert_giver', {
   input: z.object({
     contactId: z.uuid(),
     giverReference: z.string().trim().min(1).max(50).optional().describe('Envelope or donor number; unique in the organisation'),
-    title: nullableText(20).describe('Mr, Mrs, Ms, Dr… (Gift Aid claims need it)'),
+    title: nullableText(20).describe('Mr, Mrs, Ms, Dr, Revd…: Gift Aid claims need one of at most 4 letters'),
     houseNameOrNumber: nullableText(100),
     addressLine: nullableText(200),
     town: nullableText(100),
