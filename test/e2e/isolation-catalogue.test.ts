@@ -115,6 +115,10 @@ const ISOLATION: Record<string, Entry> = {
   ],
   giving_list_recurring_gifts: [{ args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' }, { label: 'fund', args: (i) => ({ fundId: i.fund }), outcome: 'no_leak' }],
   giving_get_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
+  giving_update_recurring_gift: [
+    { label: 'A\'s gift', args: (i) => ({ recurringGiftId: i.recurringGift, amount: 1 }) },
+    { label: 'A\'s fund', args: (i) => ({ recurringGiftId: i.recurringGift, fundId: i.bFund }) },
+  ],
   giving_pause_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
   giving_resume_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],
   giving_cancel_recurring_gift: [{ args: (i) => ({ recurringGiftId: i.recurringGift }) }],

@@ -171,6 +171,22 @@ export async function cancelRecurringGift(db: Queryable, orgId: string, giftId: 
   return getRecurringGift(db, orgId, giftId);
 }
 
+export interface RecurringGiftChanges {
+  amount?: number;
+  fundId?: string;
+  method?: RecurringMethod;
+}
+
+/** New terms for the occurrences not yet recorded; those already recorded keep theirs (a committed batch is never edited). */
+export async function updateRecurringGift(db: Queryable, orgId: string, giftId: string, changes: RecurringGiftChanges): Promise<RecurringGiftView> {
+  const gift = await lockGift(db, orgId, giftId);
+  if (gift.status === 'cancelled') throw new StewardError('conflict', 'The recurring gift is cancelled; it cannot be changed', { details: { recurringGiftId: giftId }, hint: 'Set up a new recurring gift instead.' });
+  if (changes.fundId) await requireActiveFund(db, orgId, changes.fundId);
+  await db.query(`UPDATE giving_recurring_gifts SET amount = COALESCE($3, amount), fund_id = COALESCE($4, fund_id), method = COALESCE($5, method), updated_at = now()
+    WHERE org_id = $1 AND id = $2`, [orgId, giftId, changes.amount ?? null, changes.fundId ?? null, changes.method ?? null]);
+  return getRecurringGift(db, orgId, giftId);
+}
+
 export interface RecurringGiftFilters {
   limit: number;
   cursor?: string;

@@ -9,7 +9,7 @@ import {
 import { RECURRING_FREQUENCIES, isCalendarDate, occurrencesBetween } from '../recurring/calendar';
 import {
   RECURRING_METHODS, cancelRecurringGift, createRecurringGift, getRecurringGift, listRecurringGifts, pauseRecurringGift,
-  recurringGiftSchema, resumeRecurringGift,
+  recurringGiftSchema, resumeRecurringGift, updateRecurringGift,
 } from '../recurring/gifts';
 import { checkRefund, listRefunds, refundDonation, refundStandingSchema, refundViewSchema } from '../refunds';
 
@@ -217,6 +217,20 @@ const getRecurringGiftTool = tools.read('get_recurring_gift', {
   },
 });
 
+const updateRecurringGiftTool = tools.write('update_recurring_gift', {
+  title: 'Change a recurring gift',
+  description: 'Changes the amount, fund or method of an active or paused recurring gift, for the occurrences not yet recorded; donations already recorded keep their terms. To change the frequency or start date, cancel it and set up a new one.',
+  keywords: ['change standing order', 'increase giving', 'new amount'],
+  input: z.object({
+    recurringGiftId,
+    amount: positiveMinorUnits.optional().describe('New minor units per occurrence'),
+    fundId: z.uuid().optional().describe('New fund'),
+    method: z.enum(RECURRING_METHODS).optional(),
+  }).strict().refine((v) => v.amount !== undefined || v.fundId !== undefined || v.method !== undefined, { message: 'give amount, fundId or method', path: ['amount'] }),
+  output: giftOutput,
+  run: async (ctx, { recurringGiftId: id, ...changes }) => ({ gift: await updateRecurringGift(ctx.db, ctx.org.id, id, changes) }),
+});
+
 const pauseRecurringGiftTool = tools.write('pause_recurring_gift', {
   title: 'Pause a recurring gift',
   description: 'Stops recording a recurring gift from now on, until resumed by hand (giving_resume_recurring_gift) or on resumeOn. Dates that fall while it is paused are skipped for good, never recorded later.',
@@ -247,5 +261,5 @@ const cancelRecurringGiftTool = tools.write('cancel_recurring_gift', {
 export const pledgeAndRecurringTools: readonly AnyTool[] = [
   refundDonationTool, listRefundsTool,
   createCampaignTool, listCampaignsTool, closeCampaignTool, createPledgeTool, listPledgesTool, cancelPledgeTool, getPledgeProgressTool,
-  createRecurringGiftTool, listRecurringGiftsTool, getRecurringGiftTool, pauseRecurringGiftTool, resumeRecurringGiftTool, cancelRecurringGiftTool,
+  createRecurringGiftTool, listRecurringGiftsTool, getRecurringGiftTool, updateRecurringGiftTool, pauseRecurringGiftTool, resumeRecurringGiftTool, cancelRecurringGiftTool,
 ];

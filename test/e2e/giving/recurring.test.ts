@@ -156,6 +156,26 @@ describe('giving recurring gifts', () => {
     expect(listed.gifts.every((g: any) => g.status === 'cancelled')).toBe(true);
   });
 
+  it('a changed amount or fund applies to occurrences not yet recorded; recorded ones keep their terms', async () => {
+    const gift = await create({});
+    expect(await run(day(0))).toMatchObject({ recorded: 1 });
+    const missions = await insertFund(harness.pool, org.orgId, 'Missions', false);
+    const changed = (await harness.call(org.apiKey, 'giving_update_recurring_gift', { recurringGiftId: gift.id, amount: 4000, fundId: missions })).gift;
+    expect(changed).toMatchObject({ amount: 4000, fundId: missions, fundName: 'Missions', nextOn: day(7) });
+    expect(await run(day(7))).toMatchObject({ recorded: 1 });
+    const { rows } = await harness.pool.query(`SELECT d.occurrence_on, d.amount, g.fund_id, d.gift_aid_status FROM giving_donations d
+      JOIN giving_designations g ON g.donation_id = d.id WHERE d.recurring_gift_id = $1 ORDER BY d.occurrence_on`, [gift.id]);
+    expect(rows).toEqual([
+      { occurrence_on: day(0), amount: 2500, fund_id: fundId, gift_aid_status: 'unclaimed' },
+      // Missions is not Gift Aid eligible.
+      { occurrence_on: day(7), amount: 4000, fund_id: missions, gift_aid_status: 'not_claimable' },
+    ]);
+    const nothing = await harness.invoke(org.apiKey, 'giving_update_recurring_gift', { recurringGiftId: gift.id });
+    expect(nothing.body.error).toMatchObject({ code: 'validation_failed', issues: [{ path: 'amount' }] });
+    await harness.call(org.apiKey, 'giving_cancel_recurring_gift', { recurringGiftId: gift.id });
+    expect((await harness.invoke(org.apiKey, 'giving_update_recurring_gift', { recurringGiftId: gift.id, amount: 100 })).body.error?.code).toBe('conflict');
+  });
+
   it('a monthly gift on the 31st falls on the last day of shorter months', async () => {
     const gift = await create({ frequency: 'monthly', startsOn: '2099-01-31', method: 'card' });
     expect(gift.nextOn).toBe('2099-01-31');
@@ -245,6 +265,8 @@ describe('giving recurring gifts', () => {
       const response = await harness.invoke(other.apiKey, tool, { recurringGiftId: gift.id });
       expect({ tool, status: response.status, code: response.body.error?.code }).toEqual({ tool, status: 404, code: 'not_found' });
     }
+    const update = await harness.invoke(other.apiKey, 'giving_update_recurring_gift', { recurringGiftId: gift.id, amount: 1 });
+    expect({ status: update.status, code: update.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
     expect((await harness.call(other.apiKey, 'giving_list_recurring_gifts', { contactId })).gifts).toEqual([]);
     expect((await harness.call(org.apiKey, 'giving_get_recurring_gift', { recurringGiftId: gift.id })).gift.status).toBe('active');
     const volunteer = await harness.createKey(org.orgId, ['people:read'], 'volunteer');
