@@ -47,7 +47,8 @@ export class HttpGiftAidProvider implements GiftAidProvider {
           ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
         },
         body: JSON.stringify(claim),
-        signal: AbortSignal.timeout(30_000),
+        // Well inside the tool activity's 30 s limit, so a hung gateway fails the attempt (and it is retried) rather than the activity timing out mid-call.
+        signal: AbortSignal.timeout(20_000),
       });
     } catch (error) {
       throw new Error(`The Gift Aid gateway could not be reached: ${(error as Error).message}`);

@@ -122,6 +122,18 @@ describe('Gift Aid end to end', () => {
     expect(preview.totals.gasdsTopUp).toBe(Math.floor(year.claiming / 4));
   });
 
+  it('a collection linked to the donation that booked it makes that donation a small-donations entry', async () => {
+    const plate = await gift(harness.pool, org.orgId, { contactId: null, parts: [{ fundId: general, amount: 2500 }], receivedOn: day(-1), method: 'cash' });
+    const tooMuch = await refusal(mcp, 'giving_record_gasds_collection', { collectedOn: day(-1), method: 'cash', entries: [{ amount: 1000, quantity: 3 }], donationId: plate });
+    expect(tooMuch).toMatchObject({ code: 'validation_failed', issues: [{ path: 'donationId' }] });
+    const linked = await call(mcp, 'giving_record_gasds_collection', { collectedOn: day(-1), method: 'cash', entries: [{ amount: 500, quantity: 4 }, { amount: 250, quantity: 2 }], donationId: plate });
+    expect(linked.collection).toMatchObject({ amount: 2500, giftCount: 6, donationId: plate, entries: [{ amount: 500, quantity: 4 }, { amount: 250, quantity: 2 }] });
+    const { rows } = await harness.pool.query('SELECT is_gasds, gift_aid_status FROM giving_donations WHERE id = $1', [plate]);
+    expect(rows[0]).toEqual({ is_gasds: true, gift_aid_status: 'not_claimable' });
+    const twice = await refusal(mcp, 'giving_record_gasds_collection', { collectedOn: day(-1), method: 'cash', entries: [{ amount: 100 }], donationId: plate });
+    expect(twice.code).toBe('validation_failed');
+  });
+
   it('creates a claim: its gifts move to in_claim and stay out of the next preview', async () => {
     const created = await call(mcp, 'giving_create_gift_aid_claim', {});
     claimId = created.claim.id;
