@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { GivingRecurringActivities } from '../activities/giving-recurring';
 
 const { givingOrganisationsWithDueGifts } = proxyActivities<GivingRecurringActivities>({
@@ -57,7 +57,9 @@ export async function givingRecurringWorkflow(input: GivingRecurringRunInput = {
           result.resumed += run.resumed;
           if (!run.more) break;
         }
-      } catch {
+      } catch (error) {
+        // One organisation's failure does not hold up the others; a cancelled run stops.
+        if (isCancellation(error)) throw error;
         result.failed.push(orgId);
       }
     }
