@@ -1,5 +1,13 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { stewardErrorBodyOf } from '../../../core/failures';
+import type { Principal } from '../../../core/principal';
+import { ALL_SCOPES } from '../../../core/scopes';
+import { workflowTypeForPlan } from '../../../core/tool-plan';
+import { toolCallWorkflowId } from '../../../core/workflow-ids';
+import { findTool } from '../../../modules/catalogue';
+import { argsHashOf, policyOf } from '../../../modules/tool';
 import { Harness, type TestOrg } from '../../helpers/harness';
 
 /**
@@ -187,6 +195,24 @@ describe('giving core over MCP', () => {
       await staffMcp.close();
     }
     expect((await refusal('giving_update_settings', { currency: 'USD' })).code).toBe('conflict');
+  });
+
+  it('a commit started as a plain call past the gate is refused inside its own transaction, and commits nothing', async () => {
+    const { batch } = await call('giving_create_batch', { name: 'Past the gate' });
+    await call('giving_record_donation', { amount: 600_000, method: 'cheque', receivedOn: today, batchId: batch.id });
+    // As a worker would run it if a call reached it without going through the API's gate (or the batch grew after routing).
+    const tool = findTool('giving_commit_batch')!;
+    const args = { batchId: batch.id };
+    const principal: Principal = {
+      orgId: org.orgId, userId: org.ownerUserId, role: 'owner', scopes: [...ALL_SCOPES], intent: null, credentialId: randomUUID(), credentialKind: 'api_key',
+    };
+    const plan = { tool: tool.name, module: tool.module, args, principal, policy: policyOf(tool, args), argsHash: argsHashOf(tool.name, args) };
+    const failure = await harness.temporal.workflow.execute(workflowTypeForPlan(plan), {
+      taskQueue: harness.taskQueue, workflowId: toolCallWorkflowId(org.orgId, `direct-${randomUUID()}`), args: [plan],
+    }).then(() => undefined, (error: unknown) => error);
+    expect(stewardErrorBodyOf(failure)).toMatchObject({ code: 'conflict' });
+    expect(stewardErrorBodyOf(failure)?.message).toContain('approval');
+    expect((await call('giving_get_batch', { batchId: batch.id })).batch.status).toBe('in_progress');
   });
 
   it('refuses bad gifts with a clear error naming the field, and writes nothing', async () => {
