@@ -3,8 +3,9 @@ import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { notFound } from '../../kit';
 import { minorUnits } from '../money';
+import { declarationsByContact } from './declarations';
 import {
-  allocateGasds, gasdsAllowance, gasdsClaimDeadline, gasdsGiftProblem, GASDS_MAX_GIFT, taxYearOf, type GasdsMethod,
+  allocateGasds, findCoveringDeclaration, gasdsAllowance, gasdsClaimDeadline, gasdsGiftProblem, GASDS_MAX_GIFT, taxYearOf, type GasdsMethod,
 } from './rules';
 
 export interface GasdsCollectionView {
@@ -34,21 +35,30 @@ function refuse(message: string, issues: Array<{ path: string; message: string }
 }
 
 /**
- * The donation that booked a collection's money: the organisation's, committed, paid in cash or
- * by card, never on a Gift Aid claim, and at least as large as the small donations it holds.
- * It becomes a small-donations entry, so it never goes on a Gift Aid claim line.
+ * The donation that booked a collection's money: the organisation's, committed, paid the same way
+ * (cash, or by card for contactless), never on a Gift Aid claim, at least as large as the small
+ * donations it holds, and not a gift a Gift Aid declaration covers (that one is claimed as Gift
+ * Aid, never as a small donation). It becomes a small-donations entry, so it never goes on a
+ * Gift Aid claim line.
  */
-async function linkDonation(db: Queryable, orgId: string, donationId: string, total: number): Promise<void> {
-  const gift = await queryOne<{ amount: number; method: string; gift_aid_status: string; batch_status: string; is_gasds: boolean }>(db, `
-    SELECT d.amount, d.method, d.gift_aid_status, b.status AS batch_status, d.is_gasds FROM giving_donations d
+async function linkDonation(db: Queryable, orgId: string, input: { donationId: string; method: GasdsMethod }, total: number, today: string): Promise<void> {
+  const { donationId } = input;
+  const gift = await queryOne<{ amount: number; method: string; gift_aid_status: string; batch_status: string; is_gasds: boolean; contact_id: string | null; received_on: string }>(db, `
+    SELECT d.amount, d.method, d.gift_aid_status, b.status AS batch_status, d.is_gasds, d.contact_id, d.received_on FROM giving_donations d
     JOIN giving_batches b ON b.id = d.batch_id WHERE d.org_id = $1 AND d.id = $2 FOR UPDATE OF d`, [orgId, donationId]);
   if (!gift) throw notFound('Donation', donationId);
   const problems: string[] = [];
   if (gift.batch_status !== 'committed') problems.push('is in a batch not yet committed');
-  if (gift.method !== 'cash' && gift.method !== 'card') problems.push('was not paid in cash or by card');
+  if (gift.method !== (input.method === 'cash' ? 'cash' : 'card')) problems.push(`was not paid ${input.method === 'cash' ? 'in cash' : 'by card (contactless)'}`);
   if (gift.gift_aid_status === 'in_claim' || gift.gift_aid_status === 'claimed') problems.push('is on a Gift Aid claim');
   if (gift.is_gasds) problems.push('already belongs to a small-donations collection');
   if (minorUnits(gift.amount) < total) problems.push(`is ${minorUnits(gift.amount)}, less than the collection's ${total}`);
+  if (gift.contact_id) {
+    const declarations = (await declarationsByContact(db, orgId, [gift.contact_id])).get(gift.contact_id) ?? [];
+    if ('declarationId' in findCoveringDeclaration(declarations, { id: donationId, date: gift.received_on }, today)) {
+      problems.push('is covered by a Gift Aid declaration (claim it as Gift Aid instead)');
+    }
+  }
   if (problems.length > 0) refuse(`Donation ${donationId} cannot hold this collection: it ${problems.join(', ')}`, [{ path: 'donationId', message: problems.join('; ') }]);
   await db.query(`UPDATE giving_donations SET is_gasds = true, gift_aid_status = 'not_claimable', updated_at = now() WHERE org_id = $1 AND id = $2`, [orgId, donationId]);
 }
@@ -72,7 +82,7 @@ export async function recordGasdsCollection(
   const amount = input.entries.reduce((sum, entry) => sum + entry.amount * entry.quantity, 0);
   const giftCount = input.entries.reduce((sum, entry) => sum + entry.quantity, 0);
   if (!Number.isSafeInteger(amount) || amount > 100_000_000_000) refuse('The collection total is too large', [{ path: 'entries', message: 'total too large' }]);
-  if (input.donationId) await linkDonation(db, orgId, input.donationId, amount);
+  if (input.donationId) await linkDonation(db, orgId, { donationId: input.donationId, method: input.method }, amount, today);
   const id = randomUUID();
   await db.query(`INSERT INTO giving_gasds_collections (id, org_id, collected_on, method, amount, gift_count, donation_id, description, created_by_user_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [id, orgId, input.collectedOn, input.method, amount, giftCount, input.donationId ?? null, input.description ?? null, userId]);

@@ -124,6 +124,10 @@ describe('Gift Aid end to end', () => {
 
   it('a collection linked to the donation that booked it makes that donation a small-donations entry', async () => {
     const plate = await gift(harness.pool, org.orgId, { contactId: null, parts: [{ fundId: general, amount: 2500 }], receivedOn: day(-1), method: 'cash' });
+    const declared = await refusal(mcp, 'giving_record_gasds_collection', { collectedOn: day(-1), method: 'contactless', entries: [{ amount: 500 }], donationId: gifts.ada1 });
+    expect(declared).toMatchObject({ code: 'validation_failed', issues: [{ path: 'donationId', message: expect.stringContaining('Gift Aid declaration') }] });
+    const wrongWay = await refusal(mcp, 'giving_record_gasds_collection', { collectedOn: day(-1), method: 'contactless', entries: [{ amount: 500 }], donationId: plate });
+    expect(wrongWay.issues[0].message).toContain('by card');
     const tooMuch = await refusal(mcp, 'giving_record_gasds_collection', { collectedOn: day(-1), method: 'cash', entries: [{ amount: 1000, quantity: 3 }], donationId: plate });
     expect(tooMuch).toMatchObject({ code: 'validation_failed', issues: [{ path: 'donationId' }] });
     const linked = await call(mcp, 'giving_record_gasds_collection', { collectedOn: day(-1), method: 'cash', entries: [{ amount: 500, quantity: 4 }, { amount: 250, quantity: 2 }], donationId: plate });
