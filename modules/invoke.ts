@@ -60,6 +60,8 @@ export async function invokeRoute(ctx: ToolContext, routes: readonly AnyRoute[],
     });
   }
   const parsed = parseRouteRequest(route, { params, query: request.query, body: request.body });
+  // A route without `run` is a GET-less curated write, refused above; the check keeps the type honest.
+  if (!route.run) throw new StewardError('use_workflow_tool', `${routeKey(route)} is done by the tool ${route.curatedTool}`, { details: { tool: route.curatedTool } });
   const result = route.response.parse(await route.run(ctx, parsed));
   return { route: routeKey(route), result: result as Record<string, unknown> };
 }
@@ -100,10 +102,14 @@ function bridgePair(options: { module: string; prefix: string; scopes: { read: S
  */
 export function bridgeToolsOf(module: ModuleDefinition, modules: readonly ModuleDefinition[]): AnyTool[] {
   if (module.name === 'platform') {
-    return bridgePair({
-      module: 'platform', prefix: 'platform_invoke_dashboard_api', scopes: { read: 'platform:read', write: 'platform:write' },
-      routes: () => modules.flatMap((each) => each.routes), reach: 'any module',
-    });
+    const platformScopes = { read: 'platform:read', write: 'platform:write' } as const;
+    return [
+      ...bridgePair({ module: 'platform', prefix: 'platform_invoke_dashboard_api', scopes: platformScopes, routes: () => modules.flatMap((each) => each.routes), reach: 'any module' }),
+      ...bridgePair({
+        module: 'platform', prefix: 'platform_settings_invoke_api', scopes: platformScopes,
+        routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'settings'), reach: 'organisation settings, team, API keys and agents',
+      }),
+    ];
   }
   if (module.routes.length === 0) return [];
   return bridgePair({ module: module.name, prefix: `${module.name}_invoke_api`, scopes: bridgeScopesOf(module), routes: () => module.routes, reach: `the ${module.title} module` });

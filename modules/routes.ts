@@ -34,8 +34,17 @@ export interface RouteDefinition<P extends AnyObjectSchema, Q extends AnyObjectS
   response: R;
   /** A curated tool covers this write: the invoke bridges refuse it (405 use_workflow_tool) and name the tool. */
   curatedTool?: string;
-  run: (ctx: ToolContext, request: RouteRequest<P, Q, B>) => Promise<z.input<R>>;
+  /**
+   * Which bridge family reaches it besides the module's own pair and the dashboard pair:
+   * `settings` routes are also reached by platform_settings_invoke_api_*.
+   */
+  surface: RouteSurface;
+  /** Absent only on a write a curated tool covers: the route is catalogued so callers learn of the tool, and never runs. */
+  run?: (ctx: ToolContext, request: RouteRequest<P, Q, B>) => Promise<z.input<R>>;
 }
+
+export const ROUTE_SURFACES = ['dashboard', 'settings'] as const;
+export type RouteSurface = (typeof ROUTE_SURFACES)[number];
 
 export type AnyRoute = RouteDefinition<AnyObjectSchema, AnyObjectSchema, AnyObjectSchema, AnyObjectSchema>;
 
@@ -48,9 +57,8 @@ type RouteSpec<P extends AnyObjectSchema, Q extends AnyObjectSchema, B extends A
   body?: B;
   response: R;
   scope?: Scope;
-  curatedTool?: string;
-  run: RouteDefinition<P, Q, B, R>['run'];
-};
+  surface?: RouteSurface;
+} & ({ curatedTool: string; run?: undefined } | { curatedTool?: undefined; run: NonNullable<RouteDefinition<P, Q, B, R>['run']> });
 
 /**
  * Route declarations for one module: `routes.get('funds/{fundId}', {...})` is
@@ -66,7 +74,7 @@ export function routesFor(module: string, scopes: { read: Scope; write: Scope })
         scope: spec.scope ?? (method === 'GET' ? scopes.read : scopes.write),
         summary: spec.summary,
         params: (spec.params ?? EMPTY) as P, query: (spec.query ?? EMPTY) as Q, body: (spec.body ?? EMPTY) as B,
-        response: spec.response, curatedTool: spec.curatedTool, run: spec.run,
+        response: spec.response, curatedTool: spec.curatedTool, surface: spec.surface ?? 'dashboard', run: spec.run,
       } satisfies RouteDefinition<P, Q, B, R>;
       checkRoute(route as unknown as AnyRoute);
       return route as unknown as AnyRoute;
@@ -82,6 +90,7 @@ function checkRoute(route: AnyRoute): void {
     throw new Error(`Route ${route.method} ${route.path} names parameters [${named}] but declares [${declared}]`);
   }
   if (route.method === 'GET' && Object.keys(route.body.shape).length > 0) throw new Error(`Route GET ${route.path} cannot take a body`);
+  if (route.method === 'GET' && route.curatedTool) throw new Error(`Route GET ${route.path}: only writes are sent to a curated tool`);
 }
 
 export function pathParameters(path: string): string[] {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { routesFor } from '../routes';
-import { GROUP_STATUSES, listGroupMembers, listGroups, updateGroup } from './crm-groups';
+import { GROUP_STATUSES, listGroupMembers, listGroups } from './crm-groups';
 import { listCrmGroupMembersTool, listCrmGroupsTool, updateCrmGroupTool } from './tools/crm-groups';
 import { createCrmTagTool, listTagsTool } from './tools/tags';
-import { createTag, deleteTagCategory, listTagCategories, listTags } from './tags';
+import { deleteTagCategory, listTagCategories, listTags } from './tags';
 
 /**
  * The people module's dashboard API routes: reads a dashboard page needs, and small edits
@@ -25,7 +25,6 @@ export const peopleRoutes = [
     body: z.object({ name: z.string().trim().min(1).max(100), colour: z.string().max(20).optional(), categoryId: id.optional() }).strict(),
     response: createCrmTagTool.output,
     curatedTool: 'people_create_crm_tag',
-    run: async (ctx, { body }) => ({ tag: await createTag(ctx.db, ctx.org.id, body) }),
   }),
   routes.get('tag-categories', {
     summary: 'List tag categories with how many tags each holds',
@@ -56,6 +55,5 @@ export const peopleRoutes = [
     body: z.object({ name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).nullable().optional(), status: z.enum(GROUP_STATUSES).optional() }).strict(),
     response: updateCrmGroupTool.output,
     curatedTool: 'people_update_crm_group',
-    run: async (ctx, { params, body }) => ({ group: await updateGroup(ctx.db, ctx.org.id, { groupId: params.groupId, ...body }) }),
   }),
 ];

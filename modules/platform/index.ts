@@ -1,3 +1,4 @@
+import { platformRoutes } from './routes';
 import { defineModule, type MeterDefinition } from '../module';
 import { platformModels } from './models';
 import { init } from './migrations/2026.11.22T00.20.00.init';
@@ -36,6 +37,6 @@ export default defineModule({
   migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources],
   retention: platformRetention,
   scopes: ['platform:read', 'platform:write'],
-  routes: [],
+  routes: platformRoutes,
   meters: FEATURES_OF_MODULES_TO_COME,
 });

@@ -159,6 +159,42 @@ describe('dashboard API routes and invoke bridges', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('the settings pair reaches only settings routes; team and keys are for owners and admins', async () => {
+    const settings = await harness.call(org.apiKey, 'platform_settings_invoke_api_read', { path: '/api/platform/settings' });
+    expect(settings).toEqual({ route: 'GET /api/platform/settings', result: { settings: expect.objectContaining({ id: org.orgId, dateFormat: 'DMY' }) } });
+    const notSettings = await harness.invoke(org.apiKey, 'platform_settings_invoke_api_read', { path: '/api/people/tags' });
+    expect(notSettings.body.error?.code).toBe('not_found');
+
+    const renamed = await harness.call(org.apiKey, 'platform_settings_invoke_api_write', {
+      method: 'PATCH', path: '/api/platform/settings', body: { name: 'St Aidan\'s' }, actionSummary: 'Rename the church',
+    });
+    expect(renamed.result.settings.name).toBe('St Aidan\'s');
+
+    const staff = await harness.createKey(org.orgId, ['platform:read', 'platform:write'], 'staff');
+    const staffTeam = await harness.invoke(staff.apiKey, 'platform_settings_invoke_api_read', { path: '/api/platform/team' });
+    expect(staffTeam.status).toBe(403);
+    expect(staffTeam.body.error?.code).toBe('forbidden');
+    const staffRename = await harness.invoke(staff.apiKey, 'platform_settings_invoke_api_write', { method: 'PATCH', path: '/api/platform/settings', body: { name: 'Mine' }, actionSummary: 'x' });
+    expect(staffRename.body.error?.code).toBe('forbidden');
+
+    const team = await harness.call(org.apiKey, 'platform_settings_invoke_api_read', { path: '/api/platform/team' });
+    expect(team.result.members.map((member: { role: string }) => member.role)).toContain('owner');
+    const keys = await harness.call(org.apiKey, 'platform_settings_invoke_api_read', { path: '/api/platform/api-keys' });
+    const staffKey = keys.result.keys.find((key: { id: string }) => key.id === staff.keyId);
+    expect(staffKey).toMatchObject({ revoked: false, scopes: ['platform:read', 'platform:write'] });
+    expect(JSON.stringify(keys.result)).not.toContain(staff.apiKey);
+
+    const revoked = await harness.call(org.apiKey, 'platform_settings_invoke_api_write', { method: 'DELETE', path: `/api/platform/api-keys/${staff.keyId}`, actionSummary: 'Revoke the staff key' });
+    expect(revoked.result).toEqual({ id: staff.keyId, revoked: true });
+    expect((await harness.invoke(staff.apiKey, 'platform_overview', {})).status).toBe(401);
+    const foreignKey = await harness.invoke(other.apiKey, 'platform_settings_invoke_api_write', { method: 'DELETE', path: `/api/platform/api-keys/${staff.keyId}`, actionSummary: 'x' });
+    expect(foreignKey.body.error?.code).toBe('not_found');
+
+    const agent = await harness.invoke(org.apiKey, 'platform_settings_invoke_api_write', { method: 'PATCH', path: '/api/platform/agents/people', body: { autonomy: 'off' }, actionSummary: 'x' });
+    expect(agent.status).toBe(405);
+    expect(agent.body.error?.details?.tool).toBe('platform_set_agent_autonomy');
+  });
+
   it('the dashboard reaches routes with its browser session; writes only from its own pages', async () => {
     const staff = await harness.createMember(org.orgId, { role: 'staff' });
     const session = await createSession(harness.pool, staff.userId);
@@ -187,8 +223,10 @@ describe('dashboard API routes and invoke bridges', () => {
   });
 
   it('finds routes by what they do, and counts them from the catalogue', async () => {
-    const found = await harness.call(org.apiKey, 'platform_search_dashboard_api', { query: 'ministry team members' });
-    expect(found.routes[0]).toMatchObject({ method: 'GET', path: '/api/people/groups/{groupId}/members', invokeTool: 'people_invoke_api_read' });
+    const found = await harness.call(org.apiKey, 'platform_search_dashboard_api', { query: 'members of a ministry team' });
+    // The team list and its members are both fair answers; the members route must be among the first two.
+    const members = found.routes.slice(0, 2).find((route: { path: string }) => route.path === '/api/people/groups/{groupId}/members');
+    expect(members).toMatchObject({ method: 'GET', invokeTool: 'people_invoke_api_read', scope: 'people:read' });
     const catalogue = await harness.call(org.apiKey, 'platform_route_catalog', { module: 'people' });
     expect(catalogue.total).toBe(allRoutes().length);
     const people = catalogue.modules.find((entry: { module: string }) => entry.module === 'people');
