@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { routesFor } from '../routes';
+import { queryValue, routesFor } from '../routes';
 import { GROUP_STATUSES, listGroupMembers, listGroups } from './crm-groups';
 import { listCrmGroupMembersTool, listCrmGroupsTool, updateCrmGroupTool } from './tools/crm-groups';
+import { listFamilyTool, listHouseholdTool } from './tools/family';
+import { listSegmentsTool } from './tools/segments';
+import { listFollowUpTasksTool } from './tools/welcome-desk';
+import { listFamily, listHousehold } from './family';
+import { deleteSegment, listSegments } from './segments';
+import { listFollowUpTasks } from './welcome-desk';
 import { createCrmTagTool, listTagsTool } from './tools/tags';
 import { deleteTagCategory, listTagCategories, listTags } from './tags';
 
@@ -48,6 +54,39 @@ export const peopleRoutes = [
     params: z.object({ groupId: id }).strict(),
     response: listCrmGroupMembersTool.output,
     run: async (ctx, { params }) => listGroupMembers(ctx.db, ctx.org.id, { groupId: params.groupId }),
+  }),
+  routes.get('segments', {
+    summary: 'List saved segments with their rules and member counts',
+    response: listSegmentsTool.output,
+    run: async (ctx) => ({ segments: await listSegments(ctx.db, ctx.org.id) }),
+  }),
+  routes.delete('segments/{segmentId}', {
+    summary: 'Delete a segment; its contacts are untouched',
+    params: z.object({ segmentId: id }).strict(),
+    response: z.object({ id, name: z.string(), removedMemberships: z.number().int() }).strict(),
+    run: async (ctx, { params }) => deleteSegment(ctx.db, ctx.org.id, params.segmentId),
+  }),
+  routes.get('follow-up-tasks', {
+    summary: 'Welcome Desk follow-up tasks, open by default, optionally for one contact',
+    query: z.object({
+      status: z.enum(['open', 'completed', 'all']).default('open'),
+      contactId: id.optional(),
+      limit: queryValue.integer(1, 500).default(100),
+    }).strict(),
+    response: listFollowUpTasksTool.output,
+    run: async (ctx, { query }) => ({ tasks: await listFollowUpTasks(ctx.db, ctx.org.id, query) }),
+  }),
+  routes.get('contacts/{contactId}/family', {
+    summary: 'A contact\'s family links, each with its relationship',
+    params: z.object({ contactId: id }).strict(),
+    response: listFamilyTool.output,
+    run: async (ctx, { params }) => ({ family: await listFamily(ctx.db, ctx.org.id, params.contactId) }),
+  }),
+  routes.get('contacts/{contactId}/household', {
+    summary: 'Everyone in a contact\'s household',
+    params: z.object({ contactId: id }).strict(),
+    response: listHouseholdTool.output,
+    run: async (ctx, { params }) => listHousehold(ctx.db, ctx.org.id, params.contactId),
   }),
   routes.patch('groups/{groupId}', {
     summary: 'Rename a ministry team, change its description or status',

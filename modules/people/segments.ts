@@ -166,3 +166,11 @@ export async function addContactToSegment(db: Queryable, orgId: string, segmentI
   const memberCount = await updateMemberCount(db, orgId, segmentId, { refreshed: false });
   return { segmentId, contactId, alreadyManualMember: (result.rowCount ?? 0) === 0, memberCount };
 }
+
+/** Deletes a segment and its memberships; the contacts themselves are untouched. */
+export async function deleteSegment(db: Queryable, orgId: string, segmentId: string): Promise<{ id: string; name: string; removedMemberships: number }> {
+  const segment = await requireSegment(db, orgId, segmentId);
+  const members = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM segment_members WHERE org_id = $1 AND segment_id = $2', [orgId, segmentId]);
+  await withModels(db, (transaction) => SegmentModel.destroy({ where: { orgId, id: segmentId }, transaction }));
+  return { id: segmentId, name: segment.name, removedMemberships: members?.n ?? 0 };
+}

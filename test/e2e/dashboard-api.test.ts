@@ -96,6 +96,30 @@ describe('dashboard API routes and invoke bridges', () => {
     expect(band.categoryId).toBeNull();
   });
 
+  it('long-tail people routes: delete a segment, follow-up tasks with typed query values, a household', async () => {
+    const created = await harness.call(org.apiKey, 'people_create_segment_from_template', { templateId: 'members', name: 'Members to delete' });
+    const segmentId = created.segment.id;
+    const listed = await harness.call(org.apiKey, 'people_invoke_api_read', { path: '/api/people/segments' });
+    expect(listed.result.segments.map((segment: { id: string }) => segment.id)).toContain(segmentId);
+    const foreign = await harness.invoke(other.apiKey, 'people_invoke_api_write', { method: 'DELETE', path: `/api/people/segments/${segmentId}`, actionSummary: 'x' });
+    expect(foreign.body.error?.code).toBe('not_found');
+    const deleted = await harness.call(org.apiKey, 'people_invoke_api_write', { method: 'DELETE', path: `/api/people/segments/${segmentId}`, actionSummary: 'Delete the test segment' });
+    expect(deleted.result).toMatchObject({ id: segmentId, name: 'Members to delete' });
+    const after = await harness.call(org.apiKey, 'people_list_segments_api', {});
+    expect(after.segments.map((segment: { id: string }) => segment.id)).not.toContain(segmentId);
+
+    const tasks = await harness.call(org.apiKey, 'people_invoke_api_read', { path: '/api/people/follow-up-tasks', query: { status: 'all', limit: '5' } });
+    expect(Array.isArray(tasks.result.tasks)).toBe(true);
+    const badLimit = await harness.invoke(org.apiKey, 'people_invoke_api_read', { path: '/api/people/follow-up-tasks', query: { limit: '5000' } });
+    expect(badLimit.body.error?.issues?.[0]?.path).toBe('query.limit');
+
+    const anna = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Anna', lastName: 'Routes' })).contact.id;
+    const household = await harness.call(org.apiKey, 'people_invoke_api_read', { path: `/api/people/contacts/${anna}/household` });
+    expect(household.route).toBe('GET /api/people/contacts/{contactId}/household');
+    const foreignHousehold = await harness.invoke(other.apiKey, 'people_invoke_api_read', { path: `/api/people/contacts/${anna}/household` });
+    expect(foreignHousehold.body.error?.code).toBe('not_found');
+  });
+
   it('bad paths, parameters and scopes give clear errors', async () => {
     const unknown = await harness.invoke(org.apiKey, 'people_invoke_api_read', { path: '/api/people/nothing-here' });
     expect(unknown.body.error?.code).toBe('not_found');
