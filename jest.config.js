@@ -3,8 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // jose and the OpenAPI validator ship only as ES modules; Jest's require cannot load one, so they are compiled like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@seriousme)/)'],
+  // jose, the OpenAPI validator and the MCP Apps SDK ship only as ES modules; Jest's require cannot load one, so they are compiled like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@seriousme|@modelcontextprotocol/ext-apps)/)'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

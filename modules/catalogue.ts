@@ -5,12 +5,16 @@ import { bridgeToolsOf } from './invoke';
 import type { AnyRoute } from './routes';
 import type { Playbook } from './playbooks';
 import type { AnyTool } from './tool';
+import { widgetUri, type WidgetDefinition } from './widget';
 
 interface Catalogue {
   tools: readonly AnyTool[];
   byName: ReadonlyMap<string, AnyTool>;
   modules: string[];
   routes: readonly AnyRoute[];
+  widgets: readonly WidgetDefinition[];
+  /** Tool name to the URI of the widget that shows its result. */
+  widgetUris: ReadonlyMap<string, string>;
 }
 
 // Built on first use: platform tools read the catalogue, and the registry imports them.
@@ -27,7 +31,8 @@ function catalogue(): Catalogue {
     }
     const routes = modules.flatMap((module) => module.routes);
     checkRoutes(routes, byName);
-    built = { tools, byName, modules: modules.map((module) => module.name), routes };
+    const widgets = modules.flatMap((module) => module.widgets ?? []);
+    built = { tools, byName, modules: modules.map((module) => module.name), routes, widgets, widgetUris: widgetUrisOf(widgets, byName) };
   }
   return built;
 }
@@ -41,6 +46,23 @@ function checkRoutes(routes: readonly AnyRoute[], tools: ReadonlyMap<string, Any
     seen.add(shape);
     if (route.curatedTool && !tools.has(route.curatedTool)) throw new Error(`Route ${route.method} ${route.path} names curated tool ${route.curatedTool}, which does not exist`);
   }
+}
+
+/** Checks every widget's tools exist and are shown by no other widget; maps each tool to its widget's URI. */
+function widgetUrisOf(widgets: readonly WidgetDefinition[], tools: ReadonlyMap<string, AnyTool>): Map<string, string> {
+  const ids = new Set<string>();
+  const uris = new Map<string, string>();
+  for (const widget of widgets) {
+    if (ids.has(widget.id)) throw new Error(`Two widgets are named ${widget.id}`);
+    ids.add(widget.id);
+    for (const tool of widget.tools) {
+      if (!tools.has(tool)) throw new Error(`Widget ${widget.id} names tool ${tool}, which does not exist`);
+      // A tool's entry links one view: a host shows one.
+      if (uris.has(tool)) throw new Error(`Tool ${tool} is shown by two widgets`);
+      uris.set(tool, widgetUri(widget.id));
+    }
+  }
+  return uris;
 }
 
 /** Every module's playbooks (MCP prompts), in registry order; names are unique. */
@@ -62,6 +84,16 @@ export function allRoutes(): readonly AnyRoute[] {
 /** The single source for every surface: tools/list, manifests, search, inspect, session tools, counts. */
 export function allTools(): readonly AnyTool[] {
   return catalogue().tools;
+}
+
+/** Every module's in-chat widgets (MCP Apps), in registry order. */
+export function allWidgets(): readonly WidgetDefinition[] {
+  return catalogue().widgets;
+}
+
+/** The `ui://` URI of the widget that shows this tool's result, if one does. */
+export function widgetUriOf(toolName: string): string | undefined {
+  return catalogue().widgetUris.get(toolName);
 }
 
 export function findTool(name: string): AnyTool | undefined {

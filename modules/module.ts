@@ -9,6 +9,7 @@ import type { Queryable } from '../db/pool';
 import type { AnyTool, OrgSettings, ToolContext } from './tool';
 import type { AnyRoute } from './routes';
 import type { Playbook } from './playbooks';
+import type { WidgetDefinition } from './widget';
 
 /**
  * One product module: everything the rest of the system needs to know about it,
@@ -53,6 +54,8 @@ export interface ModuleDefinition {
   playbooks?: readonly Playbook[];
   /** Planning for the autonomous agents this module owns (keys from core/approvals AGENTS). */
   agents?: readonly AgentPlanner[];
+  /** In-chat widgets (MCP Apps, `modules/widget.ts`) that show its tools' results; each names only this module's tools. */
+  widgets?: readonly WidgetDefinition[];
 }
 
 /** Where a contact id lives, and what merge and erasure do with the row. */
@@ -138,6 +141,9 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
     if (route.module !== definition.name) throw new Error(`Route ${route.method} ${route.path} says module ${route.module}, but is declared by ${definition.name}`);
     if (!route.path.startsWith(`/api/${definition.name}/`)) throw new Error(`Route ${route.path} of ${definition.name} must be under /api/${definition.name}/`);
     if (!definition.scopes.includes(route.scope)) throw new Error(`Route ${route.method} ${route.path} requires ${route.scope}, which module ${definition.name} does not declare`);
+  }
+  for (const widget of definition.widgets ?? []) {
+    if (widget.module !== definition.name) throw new Error(`Widget ${widget.id} says module ${widget.module}, but is declared by ${definition.name}`);
   }
   for (const source of definition.outboxSources ?? []) {
     if (!source.kind.startsWith(`${definition.name}.`)) throw new Error(`Outbox source ${source.kind} must be named ${definition.name}.<record>`);

@@ -1,7 +1,8 @@
 import type { Scope } from '../core/scopes';
-import { allModules, allTools, permittedTools } from './catalogue';
+import { allModules, allTools, permittedTools, widgetUriOf } from './catalogue';
 import { inputSchemaOf, outputSchemaOf, type JsonSchema } from './schema';
 import type { AnyTool } from './tool';
+import { LEGACY_RESOURCE_URI_KEY } from './widget';
 
 export interface ToolAnnotations {
   title: string;
@@ -22,6 +23,15 @@ export function annotationsOf(tool: AnyTool): ToolAnnotations {
   };
 }
 
+/**
+ * A tool's link to the widget that shows its result (MCP Apps): `ui.resourceUri`, and the
+ * same URI under the flat key hosts that predate `ui` read.
+ */
+function widgetMetaOf(tool: AnyTool): { _meta: Record<string, unknown> } | undefined {
+  const resourceUri = widgetUriOf(tool.name);
+  return resourceUri ? { _meta: { ui: { resourceUri }, [LEGACY_RESOURCE_URI_KEY]: resourceUri } } : undefined;
+}
+
 export function mcpToolOf(tool: AnyTool) {
   return {
     name: tool.name,
@@ -30,6 +40,7 @@ export function mcpToolOf(tool: AnyTool) {
     inputSchema: inputSchemaOf(tool) as { type: 'object'; [key: string]: unknown },
     outputSchema: outputSchemaOf(tool) as { type: 'object'; [key: string]: unknown },
     annotations: annotationsOf(tool),
+    ...widgetMetaOf(tool),
   };
 }
 

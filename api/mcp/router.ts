@@ -12,6 +12,7 @@ import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
 import { hasScope, type Principal } from '../../core/principal';
 import { findTool } from '../../modules/catalogue';
 import { playbookPrompt, promptsFor } from './prompts';
+import { serveWidgets } from './resources';
 import { mcpToolsFor, parseToolsets, precomputeSchemas } from '../../modules/surfaces';
 import { taskOf } from '../../modules/tool';
 import { toErrorBody } from '../errors';
@@ -139,7 +140,7 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
   const taskStore = caller.approvals ? approvalTaskStore(caller.approvals.pool, principal) : undefined;
   const server = new Server(SERVER_INFO, {
     // logging: the SDK answers logging/setLevel; as every POST gets a fresh server, a level lasts only for its own request.
-    capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, logging: {}, ...(caller.approvals ? { tasks: { requests: { tools: { call: {} } } } } : {}) },
+    capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false }, logging: {}, ...(caller.approvals ? { tasks: { requests: { tools: { call: {} } } } } : {}) },
     instructions: 'Steward runs a church or nonprofit. Start with platform_overview, find tools with platform_search_tools, and call them directly.',
     ...(taskStore ? { taskStore } : {}),
     jsonSchemaValidator: SCHEMA_VALIDATOR,
@@ -147,6 +148,8 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: withTaskSupport(toolsListFor(principal, toolsets)) }));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: promptsFor(principal) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => playbookPrompt(principal, request.params.name, request.params.arguments ?? {}));
+  // The in-chat widgets (MCP Apps) linked from tools/list entries.
+  serveWidgets(server, principal);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;
     if (!findTool(request.params.name)) throw unknownToolError(request.params.name);

@@ -4,6 +4,7 @@ import { people } from './migrations/2026.11.22T01.10.00.people';
 import { rowLevelSecurity } from './migrations/2026.11.23T00.00.01.row-level-security';
 import { outreachDelivery } from './outreach-delivery';
 import { peopleTools } from './tools';
+import { peopleWidgets } from './widgets';
 import { countLiveContacts } from './contacts';
 import { peopleOverview } from './overview';
 import { peopleAgents } from './agents';
@@ -26,6 +27,7 @@ export default defineModule({
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
   routes: peopleRoutes,
   playbooks: peoplePlaybooks,
+  widgets: peopleWidgets,
   // The contacts allowance caps how many people an organisation holds at once, whenever they were added.
   meters: [{ feature: 'contacts', allowances: { starter: 500, growth: 5000, enterprise: 100000 }, standingCount: countLiveContacts }],
   agents: peopleAgents,

@@ -8,6 +8,7 @@ import { outboxLease } from './migrations/2026.11.22T02.00.00.outbox-lease';
 import { rowLevelSecurity } from './migrations/2026.11.23T00.00.00.row-level-security';
 import { outboxSources } from './migrations/2026.11.23T00.10.00.outbox-sources';
 import { platformTools } from './tools';
+import { platformWidgets } from './widgets';
 import { platformRetention } from './retention';
 
 /**
@@ -38,5 +39,6 @@ export default defineModule({
   retention: platformRetention,
   scopes: ['platform:read', 'platform:write'],
   routes: platformRoutes,
+  widgets: platformWidgets,
   meters: FEATURES_OF_MODULES_TO_COME,
 });
