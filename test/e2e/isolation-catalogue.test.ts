@@ -22,7 +22,7 @@ interface Ids {
   /** Giving core: A's open batch (with one gift) and a giver's details. */
   openBatch: string; giver: string;
   /** Gift Aid: A's (oral, unconfirmed) declaration, validated claim and giving statement. */
-  declaration: string; claim: string; statement: string;
+  declaration: string; claim: string; statement: string; statementRun: string;
 }
 
 /**
@@ -164,6 +164,7 @@ const ISOLATION: Record<string, Entry> = {
   giving_record_gasds_collection: [{ args: (i) => ({ collectedOn: new Date().toISOString().slice(0, 10), method: 'cash', entries: [{ amount: 100 }], donationId: i.donation }) }],
   giving_generate_statements: [{ args: (i) => ({ taxYear: '2025-26', contactIds: [i.contact] }) }],
   giving_get_statement: [{ args: (i) => ({ statementId: i.statement }) }],
+  giving_list_statements: [{ args: (i) => ({ runId: i.statementRun }) }, { label: 'giver', args: (i) => ({ contactId: i.contact }) }],
 };
 
 /** Top-level input fields that name a record: `id`, `…Id` and `…Ids`. */
@@ -270,8 +271,8 @@ describe('every tool that takes an id: organisation B can neither see nor change
     const claim = randomUUID();
     await harness.pool.query(`INSERT INTO giving_gift_aid_claims (id, org_id, status, currency, claimed_on, gross_total, gift_aid_total, line_count, validated_at)
       VALUES ($1, $2, 'validated', 'GBP', CURRENT_DATE, 0, 0, 0, now())`, [claim, org.orgId]);
-    const statement = (await harness.call(org.apiKey, 'giving_generate_statements', { taxYear: '2025-26', contactIds: [contactId] })).statements[0].id;
-    return { declaration, claim, statement };
+    const generated = await harness.call(org.apiKey, 'giving_generate_statements', { taxYear: '2025-26', contactIds: [contactId] });
+    return { declaration, claim, statement: generated.statements[0].id, statementRun: generated.run.id };
   }
 
   afterAll(async () => {

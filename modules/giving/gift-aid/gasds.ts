@@ -5,7 +5,7 @@ import { notFound } from '../../kit';
 import { minorUnits } from '../money';
 import { declarationsByContact } from './declarations';
 import {
-  allocateGasds, findCoveringDeclaration, gasdsAllowance, gasdsClaimDeadline, gasdsGiftProblem, GASDS_MAX_GIFT, taxYearOf, type GasdsMethod,
+  allocateGasds, findCoveringDeclaration, gasdsAllowance, gasdsClaimDeadline, gasdsGiftProblem, GASDS_MAX_GIFT, taxYearOf, type GasdsMethod, type TaxYear,
 } from './rules';
 
 export interface GasdsCollectionView {
@@ -163,4 +163,32 @@ export async function planGasds(
     });
   }
   return { lines, years };
+}
+
+export interface GasdsCollectionListItem {
+  id: string;
+  collectedOn: string;
+  taxYear: string;
+  method: GasdsMethod;
+  amount: number;
+  giftCount: number;
+  donationId: string | null;
+  description: string | null;
+  /** Taken by live claims (included or accepted lines). */
+  claimed: number;
+  claimDeadline: string;
+}
+
+/** Small-donations collections, newest first, optionally of one tax year, with how much of each claims have taken. */
+export async function listGasdsCollections(db: Queryable, orgId: string, options: { taxYear?: TaxYear; limit: number; offset: number }): Promise<GasdsCollectionListItem[]> {
+  const rows = await queryRows<{ id: string; collected_on: string; method: GasdsMethod; amount: number; gift_count: number; donation_id: string | null; description: string | null; claimed: string | number }>(db, `
+    SELECT c.id, c.collected_on, c.method, c.amount, c.gift_count, c.donation_id, c.description,
+      COALESCE((SELECT sum(l.amount) FROM giving_gift_aid_claim_lines l WHERE l.collection_id = c.id AND l.status IN ('included', 'accepted')), 0) AS claimed
+    FROM giving_gasds_collections c WHERE c.org_id = $1 AND ($2::date IS NULL OR c.collected_on BETWEEN $2 AND $3)
+    ORDER BY c.collected_on DESC, c.id DESC LIMIT $4 OFFSET $5`, [orgId, options.taxYear?.starts ?? null, options.taxYear?.ends ?? null, options.limit, options.offset]);
+  return rows.map((row) => ({
+    id: row.id, collectedOn: row.collected_on, taxYear: taxYearOf(row.collected_on).label, method: row.method, amount: minorUnits(row.amount),
+    giftCount: row.gift_count, donationId: row.donation_id, description: row.description, claimed: minorUnits(row.claimed),
+    claimDeadline: gasdsClaimDeadline(row.collected_on),
+  }));
 }

@@ -186,3 +186,33 @@ export async function getStatement(db: Queryable, orgId: string, id: string): Pr
     runId: row.run_id, content: row.content, text: statementText(row.content), createdAt: row.created_at.toISOString(),
   };
 }
+
+export interface StatementListItem extends StatementSummary {
+  runId: string;
+  periodStart: string;
+  periodEnd: string;
+  taxYear: string | null;
+  createdAt: string;
+}
+
+/** Statements generated, newest first: one run's, one giver's, or all; a run or giver of another organisation is not found. */
+export async function listStatements(
+  db: Queryable, orgId: string, options: { runId?: string; contactId?: string; limit: number; offset: number },
+): Promise<StatementListItem[]> {
+  if (options.contactId) await requireContact(db, orgId, options.contactId);
+  if (options.runId && !(await queryOne(db, 'SELECT 1 FROM giving_statement_runs WHERE org_id = $1 AND id = $2', [orgId, options.runId]))) {
+    throw notFound('Statement run', options.runId);
+  }
+  const rows = await queryRows<{
+    id: string; run_id: string; contact_id: string | null; donation_count: number; total_amount: number; gift_aid_claimed: number; created_at: Date;
+    period_start: string; period_end: string; tax_year: string | null;
+  }>(db, `SELECT s.id, s.run_id, s.contact_id, s.donation_count, s.total_amount, s.gift_aid_claimed, s.created_at, r.period_start, r.period_end, r.tax_year
+    FROM giving_statements s JOIN giving_statement_runs r ON r.id = s.run_id
+    WHERE s.org_id = $1 AND ($2::uuid IS NULL OR s.run_id = $2) AND ($3::uuid IS NULL OR s.contact_id = $3)
+    ORDER BY s.created_at DESC, s.id DESC LIMIT $4 OFFSET $5`, [orgId, options.runId ?? null, options.contactId ?? null, options.limit, options.offset]);
+  return rows.map((row) => ({
+    id: row.id, runId: row.run_id, contactId: row.contact_id, donationCount: row.donation_count, totalAmount: minorUnits(row.total_amount),
+    giftAidClaimed: minorUnits(row.gift_aid_claimed), periodStart: row.period_start, periodEnd: row.period_end, taxYear: row.tax_year,
+    createdAt: row.created_at.toISOString(),
+  }));
+}

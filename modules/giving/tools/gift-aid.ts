@@ -8,10 +8,10 @@ import {
   recordSubmission, requireSterling, type ClaimPlan,
 } from '../gift-aid/claims';
 import { cancelDeclaration, confirmOralDeclaration, listDeclarations, recordDeclaration, todayUtc } from '../gift-aid/declarations';
-import { recordGasdsCollection } from '../gift-aid/gasds';
+import { listGasdsCollections, recordGasdsCollection } from '../gift-aid/gasds';
 import { giftAidProviderFromEnv } from '../gift-aid/hmrc-provider';
-import { DECLARATION_METHODS, DECLARATION_SCOPES, GASDS_MAX_GIFT, GASDS_METHODS, isCalendarDate } from '../gift-aid/rules';
-import { generateStatements, getStatement, MAX_STATEMENTS_PER_RUN } from '../gift-aid/statements';
+import { DECLARATION_METHODS, DECLARATION_SCOPES, GASDS_MAX_GIFT, GASDS_METHODS, isCalendarDate, parseTaxYear } from '../gift-aid/rules';
+import { generateStatements, getStatement, listStatements, MAX_STATEMENTS_PER_RUN } from '../gift-aid/statements';
 
 const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
 
@@ -361,6 +361,34 @@ const recordGasdsTool = tools.write('record_gasds_collection', {
   },
 });
 
+const taxYearInput = z.string().trim().max(7).describe('A UK tax year, e.g. 2025-26 (6 April to 5 April)');
+
+function taxYearOrRefuse(label: string) {
+  const year = parseTaxYear(label);
+  if (!year) throw new StewardError('validation_failed', `"${label}" is not a tax year`, { issues: [{ path: 'taxYear', message: 'expected YYYY-YY, e.g. 2025-26' }] });
+  return year;
+}
+
+const listGasdsTool = tools.read('list_gasds_collections', {
+  title: 'List small-donations collections (GASDS)',
+  description: 'Small-donations collections, newest first, optionally of one tax year, each with how much claims have taken (claimed) and its claim deadline. giving_preview_gift_aid_claim shows what the next claim would take within the caps.',
+  keywords: ['GASDS', 'small donations', 'cash collections', 'top-up'],
+  input: z.object({
+    taxYear: taxYearInput.optional(),
+    limit: z.number().int().min(1).max(100).default(25),
+    offset: z.number().int().min(0).max(100_000).default(0),
+  }).strict(),
+  output: z.object({
+    collections: z.array(z.object({
+      id: z.uuid(), collectedOn: z.string(), taxYear: z.string(), method: z.enum(GASDS_METHODS), amount: money, giftCount: z.number().int(),
+      donationId: z.uuid().nullable(), description: z.string().nullable(), claimed: money, claimDeadline: z.string(),
+    }).strict()),
+  }).strict(),
+  run: async (ctx, input) => ({
+    collections: await listGasdsCollections(ctx.db, ctx.org.id, { ...input, taxYear: input.taxYear === undefined ? undefined : taxYearOrRefuse(input.taxYear) }),
+  }),
+});
+
 // ---------------------------------------------------------------- statements
 
 const statementSummarySchema = z.object({
@@ -373,7 +401,7 @@ const generateStatementsTool = tools.write('generate_statements', {
   keywords: ['statement', 'tax receipt', 'annual giving statement', 'donor statement'],
   listed: true,
   input: z.object({
-    taxYear: z.string().trim().max(7).optional().describe('A UK tax year, e.g. 2025-26 (6 April to 5 April)'),
+    taxYear: taxYearInput.optional(),
     periodStart: isoDate.optional(),
     periodEnd: isoDate.optional(),
     contactIds: z.array(z.uuid()).min(1).max(MAX_STATEMENTS_PER_RUN).optional(),
@@ -417,8 +445,26 @@ const getStatementTool = tools.read('get_statement', {
   },
 });
 
+const listStatementsTool = tools.read('list_statements', {
+  title: 'List giving statements',
+  description: "Giving statements generated, newest first: one run's (runId), one giver's (contactId), or all; with each statement's period, total and Gift Aid claimed. Read one with giving_get_statement.",
+  keywords: ['statements', 'tax receipts', 'annual statements'],
+  input: z.object({
+    runId: z.uuid().optional(),
+    contactId: z.uuid().optional(),
+    limit: z.number().int().min(1).max(100).default(25),
+    offset: z.number().int().min(0).max(100_000).default(0),
+  }).strict(),
+  output: z.object({
+    statements: z.array(statementSummarySchema.extend({
+      runId: z.uuid(), periodStart: z.string(), periodEnd: z.string(), taxYear: z.string().nullable(), createdAt: z.string(),
+    }).strict()),
+  }).strict(),
+  run: async (ctx, input) => ({ statements: await listStatements(ctx.db, ctx.org.id, input) }),
+});
+
 /** Gift Aid declarations and claims, GASDS, statements. */
 export const giftAidTools: readonly AnyTool[] = [
   recordDeclarationTool, cancelDeclarationTool, confirmDeclarationTool, listDeclarationsTool, previewClaimTool, createClaimTool,
-  getClaimTool, listClaimsTool, cancelClaimTool, submitClaimTool, recordOutcomeTool, recordGasdsTool, generateStatementsTool, getStatementTool,
+  getClaimTool, listClaimsTool, cancelClaimTool, submitClaimTool, recordOutcomeTool, recordGasdsTool, listGasdsTool, generateStatementsTool, listStatementsTool, getStatementTool,
 ];

@@ -147,6 +147,10 @@ describe('Gift Aid end to end', () => {
     });
     const again = await call(mcp, 'giving_preview_gift_aid_claim', {});
     expect(again.lines).toEqual([]);
+    const collections = (await call(mcp, 'giving_list_gasds_collections', {})).collections;
+    const plate = collections.find((c: any) => c.description === 'Plate');
+    expect(plate.claimed).toBe(created.claim.gasdsTotal - collections.filter((c: any) => c !== plate).reduce((sum: number, c: any) => sum + c.claimed, 0));
+    expect(created.claim.gasdsTotal).toBeGreaterThan(0);
     const nothing = await refusal(mcp, 'giving_create_gift_aid_claim', { includeGasds: false });
     expect(nothing.code).toBe('conflict');
   });
@@ -232,6 +236,10 @@ describe('Gift Aid end to end', () => {
     expect(statement.content.lines.map((l: any) => l.donationId)).not.toContain(gifts.uncommitted);
     expect(statement.text).toContain('Total given: GBP 137.00');
     expect(statement.text).toContain('Ada Lovelace');
+    const byRun = await call(mcp, 'giving_list_statements', { runId: generated.run.id });
+    expect(byRun.statements.map((s: any) => s.id).sort()).toEqual(generated.statements.map((s: any) => s.id).sort());
+    const byGiver = await call(mcp, 'giving_list_statements', { contactId: people.cy });
+    expect(byGiver.statements).toEqual([expect.objectContaining({ contactId: people.cy, totalAmount: 4000, runId: generated.run.id })]);
     const badYear = await refusal(mcp, 'giving_generate_statements', { taxYear: '2025-27' });
     expect(badYear).toMatchObject({ code: 'validation_failed', issues: [{ path: 'taxYear' }] });
   });
@@ -252,6 +260,8 @@ describe('Gift Aid end to end', () => {
         ['giving_record_gift_aid_declaration', { contactId: people.cy, scope: 'future_only', method: 'written', madeOn: today }],
         ['giving_list_gift_aid_declarations', { contactId: people.ada }],
         ['giving_get_statement', { statementId: statement }],
+        ['giving_list_statements', { contactId: people.ada }],
+        ['giving_list_statements', { runId: (await harness.pool.query('SELECT run_id FROM giving_statements WHERE id = $1', [statement])).rows[0].run_id }],
         ['giving_generate_statements', { taxYear: '2026-27', contactIds: [people.ada] }],
         ['giving_record_gasds_collection', { collectedOn: today, method: 'cash', entries: [{ amount: 100 }], donationId: gifts.cy }],
       ];
