@@ -347,7 +347,7 @@ export async function checkForSubmission(db: Queryable, orgId: string, claimId: 
         donor, declarations.get(gift.contactId ?? '') ?? [], asOf,
       );
       found.push(...checked.problems.map((code) => LINE_PROBLEM_TEXT[code]));
-      if (eligibleGross < minorUnits(line.amount)) found.push('Part of the gift was refunded after the claim was made');
+      if (eligibleGross < minorUnits(line.amount)) found.push('Part of the gift was refunded or corrected after the claim was made');
     }
     if (found.length > 0 || !donor) {
       problems.push({ donationId: line.donation_id!, problems: found });
