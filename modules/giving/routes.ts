@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { routesFor } from '../routes';
 import { getBatch, listBatches } from './batches';
 import { getDonation } from './donations';
-import { listFunds, updateFund } from './funds';
+import { listFunds } from './funds';
 import { requireGiver } from './givers';
 import { givingSettingsOf } from './settings';
 import { getBatchTool, getDonationTool, getGiverTool, getSettingsTool, listBatchesTool, listFundsTool, updateFundTool } from './tools/core';
@@ -35,7 +35,6 @@ export const givingRoutes = [
     }).strict(),
     response: updateFundTool.output,
     curatedTool: 'giving_update_fund',
-    run: async (ctx, { params, body }) => ({ fund: await updateFund(ctx.db, ctx.org.id, params.fundId, body) }),
   }),
   routes.get('batches', {
     summary: 'List batches, newest first, with gift counts and totals',
