@@ -1,6 +1,9 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { withTenantTransaction } from '../../../db/pool';
+import { createClaim } from '../../../modules/giving/gift-aid/claims';
 import { startHmrcSandbox, type HmrcSandbox } from '../../../modules/giving/gift-aid/hmrc-sandbox';
+import { getOrgSettings } from '../../../modules/platform/orgs';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { batch, fund, gift, giftAidStatuses, giver, manyGifts, refund } from './gift-aid-fixtures';
 
@@ -290,6 +293,21 @@ describe('Gift Aid end to end', () => {
     expect(rows).toHaveLength(60);
     expect(rows.every((row: { n: number }) => row.n === 1)).toBe(true);
     expect(new Set(Object.values(await giftAidStatuses(harness.pool, fresh)))).toEqual(new Set(['in_claim']));
+  }, 120_000);
+
+  it('five claims built in five parallel transactions: every gift in exactly one', async () => {
+    const fresh = await manyGifts(harness.pool, org.orgId, { contactIds: [people.ada, people.bob], fundId: general, count: 200, receivedOn: day(-3) });
+    const settings = await getOrgSettings(harness.pool, org.orgId);
+    const options = { asOf: today, receivedTo: today, maxLines: 10_000, includeGasds: false };
+    const outcomes = await Promise.allSettled([0, 1, 2, 3, 4].map(() => withTenantTransaction(harness.pool, org.orgId,
+      (db) => createClaim(db, settings, null, options))));
+    const made = outcomes.filter((o) => o.status === 'fulfilled');
+    expect(made.length).toBeGreaterThanOrEqual(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as { code?: string }).code).toBe('conflict');
+    const { rows } = await harness.pool.query(`SELECT donation_id, count(*)::int AS n FROM giving_gift_aid_claim_lines
+      WHERE donation_id = ANY($1::uuid[]) AND kind = 'donation' AND status IN ('included', 'accepted') GROUP BY donation_id`, [fresh]);
+    expect(rows).toHaveLength(200);
+    expect(rows.every((row: { n: number }) => row.n === 1)).toBe(true);
   }, 120_000);
 
   it('a claim whose giver changed after it was made is not sent, and says which line', async () => {
