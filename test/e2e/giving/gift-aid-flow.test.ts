@@ -82,6 +82,18 @@ describe('Gift Aid on gifts recorded through the giving tools', () => {
     expect(lines.map((l: any) => l.status)).toEqual(['rejected', 'rejected']);
   });
 
+  it('a volunteer sees no Gift Aid data; a read-only key cannot claim', async () => {
+    const volunteer = await harness.createKey(org.orgId, ['people:read'], 'volunteer');
+    const readOnly = await harness.createKey(org.orgId, ['giving:read'], 'staff');
+    for (const tool of ['giving_preview_gift_aid_claim', 'giving_list_gift_aid_declarations', 'giving_list_gift_aid_claims', 'giving_list_statements']) {
+      const refused = await harness.invoke(volunteer.apiKey, tool, {});
+      expect({ tool, code: refused.body.error?.code }).toEqual({ tool, code: 'insufficient_scope' });
+    }
+    expect((await harness.invoke(readOnly.apiKey, 'giving_preview_gift_aid_claim', {})).status).toBe(200);
+    const create = await harness.invoke(readOnly.apiKey, 'giving_create_gift_aid_claim', {});
+    expect(create.body.error?.code).toBe('insufficient_scope');
+  });
+
   it('a claim in another currency than GBP is refused', async () => {
     const dollars = await harness.createOrg({ name: 'First Church', country: 'US' });
     const theirs = await harness.mcpClient(dollars.apiKey);
