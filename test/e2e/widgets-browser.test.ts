@@ -37,6 +37,10 @@ describe('in-chat widgets in headless Chromium', () => {
   });
 
   afterEach(async () => {
+    if (process.env.STEWARD_SCREENSHOTS) {
+      const name = (expect.getState().currentTestName ?? 'widget').replace(/^in-chat widgets in headless Chromium /, '').replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await host.page.screenshot({ path: `${process.env.STEWARD_SCREENSHOTS}/${name}.png`, fullPage: true });
+    }
     // Nothing a widget rendered ran as script or was blocked by its policy.
     expect(host.errors).toEqual([]);
     expect(await host.page.frameLocator('#widget').locator('img, b').count()).toBe(0);
