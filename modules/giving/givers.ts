@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
-import { queryOne, type Queryable } from '../../db/pool';
-import { notFound } from '../kit';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { decodeCursor, encodeCursor, notFound } from '../kit';
 import { displayNameOf, requireContact } from '../people/contacts';
 import type { ContactRef } from '../module';
 
@@ -171,3 +171,21 @@ export const coreContactRefs: readonly ContactRef[] = [
   { table: 'giving_pledges', column: 'contact_id', onMerge: 'move', onErase: 'null' },
   { table: 'giving_recurring_gifts', column: 'contact_id', onMerge: 'move', onErase: 'null' },
 ];
+
+/**
+ * Givers, newest first, optionally those whose reference, name or postcode contains `query`
+ * (case ignored); keyset pages on (created_at, id).
+ */
+export async function listGivers(db: Queryable, orgId: string, input: { query?: string; limit: number; cursor?: string }): Promise<{ givers: GiverView[]; nextCursor: string | null }> {
+  const position = input.cursor ? decodeCursor(input.cursor) : null;
+  const values: unknown[] = [orgId, input.query ? `%${input.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, position?.at ?? null, position?.id ?? null, input.limit + 1];
+  const rows = await queryRows<GiverRow & { page_at: string }>(db, `${GIVER_SELECT.replace('SELECT g.id,', "SELECT to_json(g.created_at) #>> '{}' AS page_at, g.id,")}
+    WHERE g.org_id = $1
+      AND ($2::text IS NULL OR g.giver_reference ILIKE $2 OR g.postcode ILIKE $2
+        OR concat_ws(' ', c.preferred_name, c.first_name, c.last_name) ILIKE $2)
+      AND ($3::timestamptz IS NULL OR (g.created_at, g.id) < ($3::timestamptz, $4::uuid))
+    ORDER BY g.created_at DESC, g.id DESC LIMIT $5`, values);
+  const page = rows.slice(0, input.limit);
+  const last = page[page.length - 1];
+  return { givers: page.map(giverView), nextCursor: rows.length > input.limit && last ? encodeCursor({ at: last.page_at, id: last.id }) : null };
+}

@@ -11,7 +11,7 @@ import {
   insertDonation, isoDate, listDonations, recordDonations, removeBatchDonation, resolveAdjustment, resolveDonation, todayIso,
 } from '../donations';
 import { archiveFund, createFund, fundSchema, listFunds, requireFund, updateFund } from '../funds';
-import { giverSchema, requireGiver, upsertGiver } from '../givers';
+import { giverSchema, listGivers, requireGiver, upsertGiver } from '../givers';
 import { importDonations, importedRowCount, importResultSchema, MAX_IMPORT_CHARS } from '../import';
 import { MAX_MINOR_UNITS, nonNegativeMinorUnits, signedMinorUnits } from '../money';
 import { commitThresholdOf, givingSettingsOf, organisationCurrency, updateGivingSettings } from '../settings';
@@ -123,6 +123,15 @@ export const getGiverTool = tools.read('get_giver', {
   input: z.object({ giverId: z.uuid().optional(), contactId: z.uuid().optional() }).strict().refine(...exactlyOne('giverId', 'contactId')),
   output: z.object({ giver: giverSchema }).strict(),
   run: async (ctx, input) => ({ giver: await requireGiver(ctx.db, ctx.org.id, input) }),
+});
+
+const listGiversTool = tools.read('list_givers', {
+  title: 'List givers',
+  description: 'Contacts with giving details, newest first; query finds a giver reference (envelope number), name or postcode containing it. Page with nextCursor.',
+  keywords: ['donors', 'envelope numbers', 'find giver'],
+  input: z.object({ query: z.string().trim().min(1).max(100).optional(), ...cursorInput }).strict(),
+  output: z.object({ givers: z.array(giverSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listGivers(ctx.db, ctx.org.id, input),
 });
 
 const nullableText = (max: number) => z.string().trim().min(1).max(max).nullable().optional();
@@ -373,7 +382,7 @@ const listTopGiversTool = tools.read('list_top_givers', {
 export const coreTools: readonly AnyTool[] = [
   getSettingsTool, updateSettingsTool,
   listFundsTool, createFundTool, updateFundTool, archiveFundTool,
-  getGiverTool, upsertGiverTool,
+  getGiverTool, listGiversTool, upsertGiverTool,
   createBatchTool, listBatchesTool, getBatchTool, addBatchDonationsTool, recordDonationTool, removeBatchDonationTool,
   adjustDonationTool, commitBatchTool,
   listDonationsTool, getDonationTool, importDonationsTool,

@@ -87,6 +87,10 @@ describe('giving core over MCP', () => {
     expect(giver).toMatchObject({ contactId: anna, displayName: 'Anna Giver', postcode: 'LS1 4AP', bankAccountLast4: '9012', giverReference: expect.any(String) });
     expect(JSON.stringify(await harness.pool.query('SELECT * FROM giving_givers WHERE org_id = $1', [org.orgId]))).not.toContain('56789012');
     expect((await call('giving_get_giver', { contactId: anna })).giver.id).toBe(giver.id);
+    for (const query of ['ls1 4', 'anna', giver.giverReference.toLowerCase()]) {
+      expect((await call('giving_list_givers', { query })).givers.map((g: any) => g.id)).toEqual([giver.id]);
+    }
+    expect((await call('giving_list_givers', { query: '100%_' })).givers).toEqual([]);
 
     const { batch } = await call('giving_create_batch', { name: 'Sunday offering' });
     expect(batch).toMatchObject({ status: 'in_progress', currency: 'GBP', donationCount: 0, total: 0 });
@@ -275,6 +279,8 @@ describe('giving core over MCP', () => {
       expect(JSON.stringify(error)).not.toContain('Private');
     }
     expect((await call('giving_list_donations', { batchId: batch.id }, otherMcp)).donations).toEqual([]);
+    expect((await call('giving_list_givers', { query: 'ENV-77' }, otherMcp)).givers).toEqual([]);
+    expect((await call('giving_list_givers', { query: 'ENV-77' })).givers).toHaveLength(1);
     expect((await call('giving_list_funds', { status: 'all' }, otherMcp)).funds.map((f: any) => f.name)).not.toContain('Private fund');
     expect(await givingRows(org.orgId)).toEqual(before);
   });
