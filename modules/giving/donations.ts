@@ -342,6 +342,12 @@ export async function getDonations(db: Queryable, orgId: string, donationIds: re
   return donationIds.map((id) => views.get(id)!).filter(Boolean);
 }
 
+/** The adjusting entries made to a gift, oldest first. */
+export async function adjustmentIdsOf(db: Queryable, orgId: string, donationId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(db, 'SELECT id FROM giving_donations WHERE org_id = $1 AND adjusts_donation_id = $2 ORDER BY created_at, id', [orgId, donationId]);
+  return rows.map((row) => row.id);
+}
+
 export const donationFilterShape = {
   fundId: z.uuid().optional().describe('Only gifts with a part in this fund'),
   contactId: z.uuid().optional().describe("Only this giver's gifts"),

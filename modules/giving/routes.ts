@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { routesFor } from '../routes';
 import { getBatch, listBatches } from './batches';
-import { getDonation } from './donations';
+import { adjustmentIdsOf, getDonation, getDonations } from './donations';
+import { refundsOf } from './refunds';
 import { listFunds } from './funds';
 import { requireGiver } from './givers';
 import { givingSettingsOf } from './settings';
@@ -62,6 +63,9 @@ export const givingRoutes = [
     summary: 'One gift with its funds, batch, refunded amount and Gift Aid status',
     params: z.object({ donationId: id }).strict(),
     response: getDonationTool.output,
-    run: async (ctx, { params }) => ({ donation: await getDonation(ctx.db, ctx.org.id, params.donationId) }),
+    run: async (ctx, { params }) => {
+      const donation = await getDonation(ctx.db, ctx.org.id, params.donationId);
+      return { donation, refunds: await refundsOf(ctx.db, ctx.org.id, donation.id), adjustments: await getDonations(ctx.db, ctx.org.id, await adjustmentIdsOf(ctx.db, ctx.org.id, donation.id)) };
+    },
   }),
 ];

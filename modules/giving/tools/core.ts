@@ -7,7 +7,7 @@ import {
   batchSchema, commitBatch, commitNeedsApproval, createBatch, getBatch, listBatches, lockOpenBatch,
 } from '../batches';
 import {
-  adjustmentDesignationInput, DONATION_METHODS, donationFilterShape, donationInput, donationInputShape, donationSchema, getDonation, getDonations,
+  adjustmentDesignationInput, adjustmentIdsOf, DONATION_METHODS, donationFilterShape, donationInput, donationInputShape, donationSchema, getDonation, getDonations,
   insertDonation, isoDate, listDonations, recordDonations, removeBatchDonation, resolveAdjustment, resolveDonation, todayIso,
 } from '../donations';
 import { archiveFund, createFund, fundSchema, listFunds, requireFund, updateFund } from '../funds';
@@ -15,6 +15,7 @@ import { giverSchema, listGivers, requireGiver, upsertGiver } from '../givers';
 import { importDonations, importedRowCount, importResultSchema, MAX_IMPORT_CHARS } from '../import';
 import { MAX_MINOR_UNITS, nonNegativeMinorUnits, signedMinorUnits } from '../money';
 import { commitThresholdOf, givingSettingsOf, organisationCurrency, updateGivingSettings } from '../settings';
+import { refundsOf, refundViewSchema } from '../refunds';
 import { givingSummary, PERIODS, summarySchema, TOP_GIVER_PURPOSES, topGiverSchema, topGivers } from '../summary';
 
 const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
@@ -319,11 +320,22 @@ const listDonationsTool = tools.read('list_donations', {
 
 export const getDonationTool = tools.read('get_donation', {
   title: 'Get a donation',
-  description: 'One gift with its funds, batch (and whether it is committed), refunded amount, Gift Aid status and links to a pledge, recurring gift or the gift it adjusts.',
+  description: 'One gift with its funds, batch (and whether it is committed), its refunds, Gift Aid status, links to a pledge, recurring gift or the gift it adjusts, and the adjusting entries made to it.',
   keywords: ['gift details'],
   input: z.object({ donationId: z.uuid() }).strict(),
-  output: z.object({ donation: donationSchema }).strict(),
-  run: async (ctx, input) => ({ donation: await getDonation(ctx.db, ctx.org.id, input.donationId) }),
+  output: z.object({
+    donation: donationSchema,
+    refunds: z.array(refundViewSchema),
+    adjustments: z.array(donationSchema).describe('Adjusting entries that correct this gift (each counts once its batch is committed)'),
+  }).strict(),
+  run: async (ctx, input) => {
+    const donation = await getDonation(ctx.db, ctx.org.id, input.donationId);
+    return {
+      donation,
+      refunds: await refundsOf(ctx.db, ctx.org.id, donation.id),
+      adjustments: await getDonations(ctx.db, ctx.org.id, await adjustmentIdsOf(ctx.db, ctx.org.id, donation.id)),
+    };
+  },
 });
 
 const importDonationsTool = tools.write('import_donations', {

@@ -148,6 +148,8 @@ describe('giving core over MCP', () => {
     const { adjustment, batch: adjustments } = await call('giving_adjust_donation', { donationId: chequeId, amount: -30_000, reason: 'Cheque was for £2,700' });
     expect(adjustment).toMatchObject({ amount: -30_000, adjustsDonationId: chequeId, batchStatus: 'in_progress', giftAidStatus: 'not_claimable' });
     expect((await call('giving_summary', {})).total).toBe(552_000);
+    const shown = await call('giving_get_donation', { donationId: chequeId });
+    expect({ amount: shown.donation.amount, refunds: shown.refunds, adjustments: shown.adjustments.map((a: any) => a.id) }).toEqual({ amount: 300_000, refunds: [], adjustments: [adjustment.id] });
     expect((await call('giving_commit_batch', { batchId: adjustments.id })).batch.status).toBe('committed');
     summary = await call('giving_summary', {});
     expect(summary.total).toBe(522_000);
