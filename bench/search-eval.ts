@@ -1,17 +1,43 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { allTools } from '../modules/catalogue';
-import { ToolSearchIndex } from '../modules/platform/tool-search';
+import { allRoutes, allTools } from '../modules/catalogue';
+import { RouteSearchIndex, ToolSearchIndex } from '../modules/platform/tool-search';
+import { routeKey, type AnyRoute } from '../modules/routes';
+import type { AnyTool } from '../modules/tool';
 
 /**
  * The project's evaluation queries for tool search, kept in the repository so a clone on its own can
- * run the tests and the bench: one JSON object a line, `{"q": query, "expect": [tool names]}`.
+ * run the tests and the bench: one JSON object a line, `{"q": query, "expect": [tool names]}`; with
+ * `"anyOf": true` the request is ambiguous and any one of the expected tools answers it.
  */
 export const TOOL_SEARCH_EVAL_FILE = path.join(__dirname, 'data', 'tool-search-dev.jsonl');
+
+/**
+ * Paraphrased requests in a church office's own words (other nouns, everyday verbs, relations by role,
+ * effects without the tool's name), across every module. Split by line: see splitParaphrases.
+ */
+/** Paraphrased requests for dashboard API routes, scored by evaluateRouteSearch. */
+export const ROUTE_SEARCH_PARAPHRASE_FILE = path.join(__dirname, 'data', 'route-search-paraphrase.jsonl');
+
+export const TOOL_SEARCH_PARAPHRASE_FILE = path.join(__dirname, 'data', 'tool-search-paraphrase.jsonl');
+
+/**
+ * Every third request (lines 3, 6, 9, …) is held out: the thesaurus, weights and tool examples are
+ * tuned on the others only, so the held-out figures say how search does on wording nobody tuned for.
+ * New requests are appended, so the split of earlier lines never changes.
+ */
+export function splitParaphrases(cases: readonly SearchCase[]): { tuning: SearchCase[]; heldOut: SearchCase[] } {
+  return {
+    tuning: cases.filter((_, index) => index % 3 !== 2),
+    heldOut: cases.filter((_, index) => index % 3 === 2),
+  };
+}
 
 export interface SearchCase {
   q: string;
   expect: string[];
+  /** Any one of `expect` answers the request (it is ambiguous); otherwise it needs them all. */
+  anyOf?: boolean;
 }
 
 export interface SearchCaseResult {
@@ -46,7 +72,7 @@ export function readCases(file: string): SearchCase[] {
       if (typeof parsed.q !== 'string' || !Array.isArray(parsed.expect) || parsed.expect.length === 0) {
         throw new Error(`${file}:${index + 1}: expected {"q": string, "expect": [tool names]}`);
       }
-      return { q: parsed.q, expect: parsed.expect.map(String) };
+      return { q: parsed.q, expect: parsed.expect.map(String), ...(parsed.anyOf === true ? { anyOf: true } : {}) };
     });
 }
 
@@ -55,23 +81,39 @@ const round = (value: number) => Math.round(value * 10000) / 10000;
 /**
  * Scores the catalogue's tool search with every tool allowed. A query counts
  * only when all its expected tools exist in the catalogue; the rest are
- * reported as skipped. recall@5 = share of expected tools in the top 5 (averaged);
+ * reported as skipped. recall@5 = share of expected tools in the top 5 (averaged; 1 or 0 for an
+ * `anyOf` request, by whether any of them is there);
  * MRR = mean of 1/rank of the first expected tool over the full ranking (0 if absent).
  */
 export function evaluateToolSearch(file: string): SearchEvalResult {
-  const tools = allTools();
+  return evaluateCases(file, readCases(file));
+}
+
+/** The same scores for a list of requests (a split of a file), named `dataset` in the result. */
+export function evaluateCases(dataset: string, all: readonly SearchCase[], tools: readonly AnyTool[] = allTools()): SearchEvalResult {
   const names = new Set(tools.map((tool) => tool.name));
   const index = new ToolSearchIndex(tools);
+  return scoreRankings(dataset, all, names, (q) => index.search(q, names, names.size));
+}
+
+/** Route search scored the same way; `expect` holds route keys ("GET /api/people/tags"). */
+export function evaluateRouteSearch(file: string, routes: readonly AnyRoute[] = allRoutes()): SearchEvalResult {
+  const keys = new Set(routes.map(routeKey));
+  const index = new RouteSearchIndex(routes);
+  return scoreRankings(file, readCases(file), keys, (q) => index.search(q, keys, keys.size));
+}
+
+/** Scores one ranking per request; a request counts only when every item it expects exists. */
+function scoreRankings(dataset: string, all: readonly SearchCase[], known: ReadonlySet<string>, rank: (q: string) => string[]): SearchEvalResult {
   const cases: SearchCaseResult[] = [];
   const skippedCases: SearchEvalResult['skippedCases'] = [];
-  const all = readCases(file);
-  for (const { q, expect } of all) {
-    const missing = expect.filter((name) => !names.has(name));
+  for (const { q, expect, anyOf } of all) {
+    const missing = expect.filter((name) => !known.has(name));
     if (missing.length > 0) {
       skippedCases.push({ q, missing });
       continue;
     }
-    const ranking = index.search(q, names, names.size);
+    const ranking = rank(q);
     const top5 = ranking.slice(0, 5);
     const ranks = expect.map((name) => ranking.indexOf(name)).filter((i) => i >= 0);
     cases.push({
@@ -79,12 +121,12 @@ export function evaluateToolSearch(file: string): SearchEvalResult {
       expect,
       top5,
       firstRank: ranks.length ? Math.min(...ranks) + 1 : null,
-      recallAt5: expect.filter((name) => top5.includes(name)).length / expect.length,
+      recallAt5: anyOf ? Number(expect.some((name) => top5.includes(name))) : expect.filter((name) => top5.includes(name)).length / expect.length,
     });
   }
   const counted = cases.length;
   return {
-    dataset: file,
+    dataset,
     queries: all.length,
     counted,
     skipped: skippedCases.length,

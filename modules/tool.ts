@@ -66,6 +66,11 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   description: string;
   /** Extra words people use for this tool; they only feed tool search. */
   keywords?: string[];
+  /**
+   * Requests as people make them ("take the newcomer label off Emma"); they only feed tool search,
+   * so a tool is found by what someone wants done, in their words, not only by its own name.
+   */
+  examples?: string[];
   scope: Scope;
   effect: Effect;
   input: I;

@@ -1,26 +1,13 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type SearchResult } from 'minisearch';
 import type { AnyTool } from '../tool';
+import { analyseQuery, operationOfName, processTerm, stem, tokenize, type AnalysedQuery } from './search-language';
 
-const STOP_WORDS = new Set([
-  'a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'at', 'by', 'with', 'and', 'or', 'is', 'are', 'be', 'it', 'its',
-  'this', 'that', 'these', 'our', 'my', 'me', 'we', 'i', 'you', 'your', 'their', 'from', 'as', 'into', 'all', 'can',
-  'do', 'does', 'how', 'what', 'which', 'who', 'want', 'need', 'please', 'some', 'someone', 'one', 'use', 'when', 'only',
-]);
+export { stem };
 
-/** A deliberately small stemmer: enough that "notes" finds "note" and "birthdays" finds "birthday". */
-export function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('es') && /(ss|sh|ch|x)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
-
-function processTerm(term: string): string | null {
-  const word = term.toLowerCase().replace(/'s$/, '');
-  if (word.length < 2 || STOP_WORDS.has(word)) return null;
-  return stem(word);
+/** A hit with the one line that says why it came up. */
+export interface SearchHit {
+  name: string;
+  why: string;
 }
 
 interface ToolDocument {
@@ -28,46 +15,122 @@ interface ToolDocument {
   nameWords: string;
   title: string;
   keywords: string;
+  examples: string;
   description: string;
   module: string;
+  effect: string;
+  /** The kind of change the name says (see operationOfName); empty for reads. */
+  operation: string;
+}
+
+/** The name's words without the module prefix: in the name it would favour a whole module whenever its name is said ("people"). */
+function nameWordsOf(tool: AnyTool): string {
+  return tool.name.slice(tool.name.startsWith(`${tool.module}_`) ? tool.module.length + 1 : 0).replace(/_/g, ' ');
 }
 
 function documentOf(tool: AnyTool): ToolDocument {
   return {
     id: tool.name,
-    nameWords: tool.name.replace(/_/g, ' '),
+    nameWords: nameWordsOf(tool),
     title: tool.title,
     keywords: (tool.keywords ?? []).join(' '),
+    examples: (tool.examples ?? []).join(' '),
     description: tool.description,
     module: tool.module,
+    effect: tool.effect === 'read' ? 'read' : 'write',
+    operation: operationOfName(nameWordsOf(tool)) ?? '',
   };
 }
+
+// Names and titles say what a tool does in a few words; descriptions are long and mention neighbours.
+const TOOL_FIELD_BOOST = { title: 3, nameWords: 2.5, keywords: 2, examples: 1.5, description: 0.6, module: 0.5 };
+const FIELD_LABELS: Record<string, string> = {
+  nameWords: 'name', title: 'title', keywords: 'keywords', examples: 'examples', description: 'description',
+  module: 'module', pathWords: 'path', summary: 'summary', method: 'method',
+};
+
+/** Index options shared by tools and routes; queries arrive already analysed (see searchOptionsFor). */
+function indexOptions<T>(fields: string[], boost: Record<string, number>) {
+  return {
+    fields,
+    storeFields: ['effect', 'operation'],
+    tokenize,
+    processTerm,
+    searchOptions: {
+      boost,
+      prefix: (term: string) => term.length >= 5,
+      fuzzy: false as const,
+      combineWith: 'OR' as const,
+    },
+  } satisfies ConstructorParameters<typeof MiniSearch<T>>[0];
+}
+
+/** The analysed query's terms go to MiniSearch as they are, each weighted by where it came from. */
+function searchOptionsFor(query: AnalysedQuery, allowed: ReadonlySet<string>) {
+  return {
+    tokenize: (text: string) => text.split(' '),
+    processTerm: (term: string) => term,
+    boostTerm: (term: string) => query.weights.get(term) ?? 1,
+    boostDocument: (_id: unknown, _term: string, stored?: Record<string, unknown>) => intentBoost(query, stored?.effect) * operationBoost(query, stored?.operation),
+    filter: (hit: SearchResult) => allowed.has(hit.id as string),
+  };
+}
+
+// A question ("which teams do we have") wants a read tool; an order ("start a team") a write. A nudge, not a filter.
+const INTENT_BOOST = 1.5;
+
+function intentBoost(query: AnalysedQuery, effect: unknown): number {
+  return query.intent !== undefined && query.intent === effect ? INTENT_BOOST : 1;
+}
+
+// Among tools on the same thing, the one whose verb is the change asked for ("take the label off" → remove).
+const OPERATION_BOOST = 1.3;
+
+function operationBoost(query: AnalysedQuery, operation: unknown): number {
+  return typeof operation === 'string' && query.operations.has(operation) ? OPERATION_BOOST : 1;
+}
+
+function rankedHits(index: MiniSearch, text: string, allowed: ReadonlySet<string>, limit: number) {
+  const query = analyseQuery(text);
+  if (query.weights.size === 0) return { query, hits: [] as SearchResult[] };
+  return { query, hits: index.search([...query.weights.keys()].join(' '), searchOptionsFor(query, allowed)).slice(0, limit) };
+}
+
+/** 'matched tag (for "label") in title, name; remove in name': the strongest three terms, in their two strongest fields. */
+export function whyOf(hit: SearchResult, query: AnalysedQuery, boost: Record<string, number>): string {
+  const strength = (field: string) => boost[field] ?? 0;
+  const matched = Object.entries(hit.match)
+    .map(([term, fields]) => ({ term, fields: [...fields].sort((a, b) => strength(b) - strength(a)), weight: query.weights.get(term) ?? PREFIX_MATCH_WEIGHT }))
+    .sort((a, b) => b.weight * strength(b.fields[0]) - a.weight * strength(a.fields[0]))
+    .slice(0, 3);
+  const parts = matched.map(({ term, fields }) => {
+    const origin = query.origins.get(term);
+    return `${term}${origin ? ` (for "${origin}")` : ''} in ${fields.slice(0, 2).map((field) => FIELD_LABELS[field] ?? field).join(', ')}`;
+  });
+  return `matched ${parts.join('; ')}`;
+}
+
+// A term MiniSearch matched by prefix is not in the query's weights; rank it below the words written.
+const PREFIX_MATCH_WEIGHT = 0.5;
 
 /** BM25 search over the catalogue; built once, queried many times. */
 export class ToolSearchIndex {
   private readonly index: MiniSearch<ToolDocument>;
 
   constructor(tools: readonly AnyTool[]) {
-    this.index = new MiniSearch<ToolDocument>({
-      fields: ['nameWords', 'title', 'keywords', 'description', 'module'],
-      tokenize: (text) => text.split(/[\s_\-/,.;:()'"?!]+/),
-      processTerm,
-      searchOptions: {
-        boost: { title: 3, nameWords: 2.5, keywords: 2, description: 1, module: 0.5 },
-        prefix: (term) => term.length >= 4,
-        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-        combineWith: 'OR',
-      },
-    });
+    this.index = new MiniSearch<ToolDocument>(indexOptions<ToolDocument>(Object.keys(TOOL_FIELD_BOOST), TOOL_FIELD_BOOST));
     this.index.addAll(tools.map(documentOf));
   }
 
   /** Tool names best first, limited to those the caller may use. */
   search(query: string, allowed: ReadonlySet<string>, limit: number): string[] {
-    return this.index
-      .search(query, { filter: (hit) => allowed.has(hit.id) })
-      .slice(0, limit)
-      .map((hit) => hit.id);
+    return rankedHits(this.index, query, allowed, limit).hits.map((hit) => hit.id as string);
+  }
+
+  /** The same ranking, each hit with why it matched. */
+  searchWithReasons(query: string, allowed: ReadonlySet<string>, limit: number): SearchHit[] {
+    const { query: analysed, hits } = rankedHits(this.index, query, allowed, limit);
+    return hits.map((hit) => ({ name: hit.id as string, why: whyOf(hit, analysed, TOOL_FIELD_BOOST) }));
   }
 }
 
@@ -77,35 +140,40 @@ interface RouteDocument {
   summary: string;
   method: string;
   module: string;
+  effect: string;
+  operation: string;
 }
+
+// The change each HTTP method makes, in the terms of operationOfName.
+const ROUTE_OPERATIONS: Record<string, string> = { POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'remove' };
+
+const ROUTE_FIELD_BOOST = { summary: 3, pathWords: 2, module: 0.5, method: 0.5 };
 
 /** The same search over dashboard API routes: their path words, summary and method. */
 export class RouteSearchIndex {
   private readonly index: MiniSearch<RouteDocument>;
 
   constructor(routes: ReadonlyArray<{ method: string; path: string; summary: string; module: string }>) {
-    this.index = new MiniSearch<RouteDocument>({
-      fields: ['pathWords', 'summary', 'method', 'module'],
-      tokenize: (text) => text.split(/[\s_\-/,.;:()'"?!{}]+/),
-      processTerm,
-      searchOptions: {
-        boost: { summary: 3, pathWords: 2, module: 0.5, method: 0.5 },
-        prefix: (term) => term.length >= 4,
-        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-        combineWith: 'OR',
-      },
-    });
+    this.index = new MiniSearch<RouteDocument>(indexOptions<RouteDocument>(Object.keys(ROUTE_FIELD_BOOST), ROUTE_FIELD_BOOST));
     this.index.addAll(routes.map((route) => ({
       id: `${route.method} ${route.path}`,
       pathWords: route.path.replace(/^\/api\//, '').replace(/\{[a-zA-Z]+\}/g, ' '),
       summary: route.summary,
       method: route.method === 'GET' ? 'get list show read' : `${route.method.toLowerCase()} change`,
       module: route.module,
+      effect: route.method === 'GET' ? 'read' : 'write',
+      operation: ROUTE_OPERATIONS[route.method] ?? '',
     })));
   }
 
   /** Route keys (METHOD /path), best first, limited to those the caller may use. */
   search(query: string, allowed: ReadonlySet<string>, limit: number): string[] {
-    return this.index.search(query, { filter: (hit) => allowed.has(hit.id) }).slice(0, limit).map((hit) => hit.id);
+    return rankedHits(this.index, query, allowed, limit).hits.map((hit) => hit.id as string);
+  }
+
+  /** The same ranking, each route key with why it matched. */
+  searchWithReasons(query: string, allowed: ReadonlySet<string>, limit: number): SearchHit[] {
+    const { query: analysed, hits } = rankedHits(this.index, query, allowed, limit);
+    return hits.map((hit) => ({ name: hit.id as string, why: whyOf(hit, analysed, ROUTE_FIELD_BOOST) }));
   }
 }

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Principal } from '../../core/principal';
 import { ALL_SCOPES, type Scope } from '../../core/scopes';
-import { allTools, findTool, permittedTools } from '../../modules/catalogue';
+import {
+  evaluateCases, evaluateRouteSearch, readCases, splitParaphrases, ROUTE_SEARCH_PARAPHRASE_FILE, TOOL_SEARCH_PARAPHRASE_FILE,
+} from '../../bench/search-eval';
+import { DEFAULT_LISTING_BUDGET_BYTES, measureListing } from '../../bench/listing-size';
+import { allModules, allTools, findTool, permittedTools } from '../../modules/catalogue';
+import { analyseQuery } from '../../modules/platform/search-language';
 import { ToolSearchIndex, stem } from '../../modules/platform/tool-search';
 import type { ToolContext } from '../../modules/tool';
 
@@ -71,11 +76,133 @@ describe('tool search', () => {
     expect(index.search('add a note to a contact', new Set(), 10)).toEqual([]);
   });
 
+  it('ranks every answerable dev query first or close to it (MRR)', () => {
+    expect(evaluateCases('dev', answerable).mrr).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('stems plurals and -ing forms', () => {
     expect(stem('notes')).toBe('note');
     expect(stem('birthdays')).toBe('birthday');
     expect(stem('families')).toBe('family');
     expect(stem('address')).toBe('address');
+  });
+});
+
+describe('paraphrased requests', () => {
+  const paraphrases = readCases(TOOL_SEARCH_PARAPHRASE_FILE);
+  const { tuning, heldOut } = splitParaphrases(paraphrases);
+
+  it('cover every module in a church office\'s own words, 150 or more, with a held-out third', () => {
+    expect(paraphrases.length).toBeGreaterThanOrEqual(150);
+    const modules = new Set(paraphrases.flatMap((c) => c.expect).map((name) => findTool(name)?.module));
+    for (const module of allModules()) expect(modules).toContain(module);
+    expect(heldOut.length).toBe(Math.floor(paraphrases.length / 3));
+    expect(new Set(paraphrases.map((c) => c.q)).size).toBe(paraphrases.length);
+  });
+
+  it('name tools that exist (a renamed tool must be renamed here too)', () => {
+    const missing = paraphrases.flatMap((c) => c.expect).filter((name) => !known.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  // Thresholds on the tuning split only: the held-out split is reported by the bench, never tuned against.
+  it('finds the tuning split\'s tools: recall@5 and MRR', () => {
+    const result = evaluateCases('tuning', tuning);
+    expect(result.recallAt5).toBeGreaterThanOrEqual(0.93);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.78);
+  });
+
+  it('finds dashboard routes from paraphrases too', () => {
+    const result = evaluateRouteSearch(ROUTE_SEARCH_PARAPHRASE_FILE);
+    expect(result.counted).toBeGreaterThanOrEqual(15);
+    expect(result.recallAt5).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('reading a request', () => {
+  const termsOf = (text: string) => [...analyseQuery(text).weights.keys()];
+
+  it('maps the office\'s nouns to the product\'s, remembering what was said', () => {
+    const query = analyseQuery('take the newcomer label off Emma');
+    expect(query.weights.get('tag')).toBeLessThan(1);
+    expect(query.origins.get('tag')).toBe('label');
+    expect(termsOf('the Sunday offering')).toEqual(expect.arrayContaining(['donation', 'gift']));
+    expect(termsOf('who lives under the same roof')).toContain('household');
+    expect(termsOf("who is Ben's wife")).toEqual(expect.arrayContaining(['family', 'relationship']));
+    expect(termsOf("kids' church this week")).toContain('check-in');
+    expect(termsOf('the tea rota')).toContain('schedule');
+  });
+
+  it('normalises everyday verbs, phrases included', () => {
+    expect(termsOf('get rid of the old list')).toEqual(expect.arrayContaining(['delete', 'remove']));
+    expect(termsOf('wipe the record')).toContain('delete');
+    expect(termsOf('turn down the message')).toEqual(expect.arrayContaining(['decline', 'reject']));
+    expect(termsOf('amend her address')).toContain('update');
+    expect(termsOf('the fund was finalised')).toContain('commit');
+  });
+
+  it('keeps the words as written at full weight and drops filler', () => {
+    const query = analyseQuery('can you show me the tags please');
+    expect(query.weights.get('tag')).toBe(1);
+    for (const filler of ['can', 'you', 'show', 'me', 'please']) expect(query.weights.has(filler)).toBe(false);
+  });
+
+  it('tells a question from an order', () => {
+    expect(analyseQuery('which teams do we have').intent).toBe('read');
+    expect(analyseQuery('start a new hospitality team').intent).toBe('write');
+    expect(analyseQuery('get rid of the drama team').operations).toContain('remove');
+    expect(analyseQuery('birthdays').intent).toBeUndefined();
+  });
+});
+
+describe('why a tool came up', () => {
+  const index = new ToolSearchIndex(allTools());
+
+  it('gives one line per hit naming a matched word and what was said for it', () => {
+    const hits = index.searchWithReasons('take the newcomer label off Emma', everything, 5);
+    expect(hits.map((hit) => hit.name)).toContain('people_remove_contact_tags');
+    for (const hit of hits) {
+      expect(hit.why).toMatch(/^matched /);
+      expect(hit.why).not.toContain('\n');
+      expect(hit.why.length).toBeLessThanOrEqual(300);
+    }
+    const tagging = hits.find((hit) => hit.name === 'people_add_contact_tags');
+    expect(tagging?.why).toContain('tag (for "label")');
+  });
+
+  it('ranks the same with or without reasons', () => {
+    const query = 'stop the standing order';
+    expect(index.searchWithReasons(query, everything, 10).map((hit) => hit.name)).toEqual(index.search(query, everything, 10));
+  });
+});
+
+describe('tool examples', () => {
+  it('are short requests, a few per tool', () => {
+    for (const tool of allTools()) {
+      for (const example of tool.examples ?? []) {
+        expect(example.trim()).toBe(example);
+        expect(example.length).toBeGreaterThan(5);
+        expect(example.length).toBeLessThanOrEqual(120);
+      }
+      expect((tool.examples ?? []).length).toBeLessThanOrEqual(5);
+    }
+  });
+});
+
+describe('context budget: the default MCP tools/list', () => {
+  const listing = measureListing('default');
+
+  it('is measured per toolset, and the parts add up', () => {
+    expect(listing.byToolset.map((row) => row.toolset).sort()).toEqual([...new Set(allTools().filter((t) => t.listed).map((t) => t.module))].sort());
+    const tools = listing.byToolset.reduce((sum, row) => sum + row.tools, 0);
+    expect(tools).toBe(listing.total.tools);
+    expect(listing.byToolset.reduce((sum, row) => sum + row.bytes, 0)).toBeLessThanOrEqual(listing.total.bytes);
+  });
+
+  // Over budget today (output schemas and giving's twenty listed tools; see bench:search). Jest reports
+  // this test as failed the day the listing fits: then drop `.failing` so the budget holds from there on.
+  it.failing(`stays within ${DEFAULT_LISTING_BUDGET_BYTES / 1024} KB however many modules exist`, () => {
+    expect(listing.total.bytes).toBeLessThanOrEqual(DEFAULT_LISTING_BUDGET_BYTES);
   });
 });
 
@@ -95,9 +222,11 @@ describe('platform_search_tools (the tool)', () => {
     };
   }
 
-  it('ranks the expected tool first for a caller holding every scope', async () => {
-    const out = (await tool.run(ctxWith([...ALL_SCOPES]), tool.input.parse({ query: 'care timeline for a contact' }))) as { tools: string[] };
+  it('ranks the expected tool first for a caller holding every scope, with why for each hit', async () => {
+    const out = (await tool.run(ctxWith([...ALL_SCOPES]), tool.input.parse({ query: 'care timeline for a contact' }))) as { tools: string[]; results: Array<{ name: string; why: string }> };
     expect(out.tools[0]).toBe('people_list_care_timeline');
+    expect(out.results.map((hit) => hit.name)).toEqual(out.tools);
+    expect(out.results[0].why).toContain('timeline');
     expect(tool.output.safeParse(out).success).toBe(true);
   });
 

@@ -14,9 +14,10 @@ export const listWelcomeDeskVisitorsTool = defineTool({
   title: 'Welcome Desk visitors',
   description: `First-time and returning visitors (membershipStatus), newest first, with their first-visit date and open follow-up tasks. ${SEPARATE}`,
   keywords: ['visitors', 'newcomers', 'first time guests', 'welcome'],
+  examples: ['who came for the first time', 'new visitors and returning guests'],
   scope: 'people:read',
   effect: 'read',
-  listed: true,
+  listed: false,
   input: z.object({ stage: z.enum(VISITOR_STAGES).optional(), since: z.iso.date().optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
   output: z.object({
     visitors: z.array(z.object({
@@ -33,6 +34,7 @@ export const listFollowUpTasksTool = defineTool({
   title: 'Welcome Desk follow-up tasks',
   description: `Welcome Desk follow-up tasks (open by default), soonest due first. ${SEPARATE}`,
   keywords: ['tasks', 'welcome follow up', 'to do'],
+  examples: ['what welcome calls are still to do', 'open tasks for following up visitors'],
   scope: 'people:read',
   effect: 'read',
   listed: false,
@@ -47,6 +49,7 @@ export const completeFollowUpTaskTool = defineTool({
   title: 'Complete a Welcome Desk task',
   description: `Marks a Welcome Desk follow-up task done, with an optional outcome. ${SEPARATE} For pastoral note follow-ups use people_complete_note_followup.`,
   keywords: ['task done', 'visitor followed up'],
+  examples: ['a visitor has been followed up', 'mark a welcome task done'],
   scope: 'people:write',
   effect: 'write',
   listed: false,

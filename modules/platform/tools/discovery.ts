@@ -26,6 +26,7 @@ export const listToolsTool = defineTool({
   title: 'List workflow tools',
   description: 'Lists the workflow tools this credential may call, optionally for one module. To find a tool by what it does, use platform_search_tools.',
   keywords: ['available tools', 'what can I do', 'catalogue'],
+  examples: ['what are all the things you can do', 'list everything available to me'],
   scope: 'platform:read',
   effect: 'read',
   listed: true,
@@ -45,8 +46,9 @@ export const searchToolsTool = defineTool({
   name: 'platform_search_tools',
   module: 'platform',
   title: 'Search tools',
-  description: 'Natural-language search over the workflow tools this credential may call; returns tool names, best match first. Follow with platform_inspect_tools for their input schemas.',
+  description: 'Finds the workflow tools this credential may call from a plain-words request; best match first, each with why it matched. Then platform_inspect_tools for their input schemas.',
   keywords: ['find a tool', 'which tool', 'discover'],
+  examples: ['is there a tool that can do this job', 'which function should I use for this task'],
   scope: 'platform:read',
   effect: 'read',
   listed: true,
@@ -54,10 +56,17 @@ export const searchToolsTool = defineTool({
     query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
     limit: z.number().int().min(1).max(25).default(10),
   }).strict(),
-  output: z.object({ tools: z.array(z.string()) }).strict(),
+  output: z.object({
+    tools: z.array(z.string()).describe('Tool names, best match first (the same order as results)'),
+    results: z.array(z.object({
+      name: z.string(),
+      why: z.string().describe('One line: which words matched, where, and what you said that brought them in'),
+    }).strict()),
+  }).strict(),
   run: async (ctx, input) => {
     const allowed = new Set(permittedTools(ctx.principal.scopes).map((tool) => tool.name));
-    return { tools: toolSearchIndex().search(input.query, allowed, input.limit) };
+    const results = toolSearchIndex().searchWithReasons(input.query, allowed, input.limit);
+    return { tools: results.map((hit) => hit.name), results };
   },
 });
 
@@ -67,6 +76,7 @@ export const inspectToolsTool = defineTool({
   title: 'Inspect tool schemas',
   description: 'Returns the JSON input schemas of up to 10 tools by name, so you can call them correctly.',
   keywords: ['input schema', 'arguments', 'parameters', 'how to call'],
+  examples: ['what arguments does this tool take', 'show me how to call a tool correctly'],
   scope: 'platform:read',
   effect: 'read',
   listed: true,
@@ -96,6 +106,7 @@ export const sessionToolsTool = defineTool({
   title: 'Session tools',
   description: 'What this session may do: the credential kind, the OAuth intent (if any), the granted scopes and the tools they permit.',
   keywords: ['permissions', 'my scopes', 'allowed tools', 'intent'],
+  examples: ['what is this connection allowed to do', 'which permissions does my sign-in have'],
   scope: 'platform:read',
   effect: 'read',
   listed: true,
@@ -123,6 +134,7 @@ export const executeWorkflowToolTool = defineTool({
   title: 'Execute a workflow tool',
   description: 'Runs any workflow tool by name with its arguments, for clients that cannot call tools outside the default list. The target tool\'s own scope applies. Not for *_invoke_api_* route bridges.',
   keywords: ['run tool', 'call tool by name', 'execute'],
+  examples: ['call a tool that is not in the menu', 'run a tool by its name for me'],
   scope: 'platform:read',
   effect: 'write',
   listed: true,
