@@ -1,10 +1,11 @@
 import { INTENTS } from '../../core/intents';
 import { ALL_SCOPES } from '../../core/scopes';
-import { allModules, allPlaybooks, allRoutes, allTools } from '../../modules/catalogue';
+import { allModules, allPlaybooks, allRoutes, allTools, allWidgets } from '../../modules/catalogue';
 import { PLAN_CODES } from '../../modules/module';
 import { registeredModules } from '../../modules/registry';
 import { routeKey } from '../../modules/routes';
 import { catalogueCounts, manifestEntryOf } from '../../modules/surfaces';
+import { WIDGET_MIME_TYPE, widgetUri } from '../../modules/widget';
 
 /**
  * The public discovery documents (spec sections 1 and 9), every figure and list computed from
@@ -183,6 +184,8 @@ export function mcpManifest(base: string) {
     scopes: [...ALL_SCOPES],
     intents: INTENTS.map((intent) => ({ id: intent.id, purpose: intent.purpose, scopes: [...intent.scopes] })),
     playbooks: allPlaybooks().map((playbook) => ({ name: playbook.name, title: playbook.title, tools: [...playbook.tools] })),
+    // In-chat views (MCP Apps resources) and the tools whose results they show.
+    widgets: allWidgets().map((widget) => ({ uri: widgetUri(widget.id), title: widget.title, mimeType: WIDGET_MIME_TYPE, tools: [...widget.tools] })),
     tools: tools.map(manifestEntryOf),
   };
 }

@@ -64,7 +64,9 @@ describe('MCP widgets: resources and tool links', () => {
   });
 
   it('links each widget\'s tool from its tools/list entry with _meta.ui.resourceUri', async () => {
-    const { tools } = await mcp.listTools();
+    // Every toolset: a linked tool need not be in the default listing (an agent finds it with tool search).
+    const all = await harness.mcpClient(org.apiKey, '?toolsets=all');
+    const { tools } = await all.listTools().finally(() => all.close());
     for (const [id, name] of Object.entries(WIDGETS)) {
       const entry = tools.find((tool) => tool.name === name);
       expect(entry?._meta).toEqual({ ui: { resourceUri: `ui://steward/w/${id}` }, 'ui/resourceUri': `ui://steward/w/${id}` });
@@ -84,6 +86,13 @@ describe('MCP widgets: resources and tool links', () => {
     } finally {
       await narrow.close();
     }
+  });
+
+  it('lists the widgets in the MCP manifest', async () => {
+    const manifest = await (await fetch(`${harness.url}/api/mcp/manifest`)).json() as { widgets: Array<{ uri: string; mimeType: string; tools: string[] }> };
+    expect(Object.fromEntries(manifest.widgets.map((widget) => [widget.uri, widget.tools]))).toEqual(
+      Object.fromEntries(Object.entries(WIDGETS).map(([id, tool]) => [`ui://steward/w/${id}`, [tool]])));
+    expect(manifest.widgets.every((widget) => widget.mimeType === MIME)).toBe(true);
   });
 
   it('answers an unknown resource with resource not found', async () => {

@@ -28,7 +28,8 @@ describe('in-chat widgets in headless Chromium', () => {
     process.env.SMTP_PORT = String(smtp.port);
     harness = await Harness.start();
     org = await harness.createOrg({ name: 'Widget Parish' });
-    mcp = await harness.mcpClient(org.apiKey);
+    // Every toolset, as a host that found the tools by search would have them listed.
+    mcp = await harness.mcpClient(org.apiKey, '?toolsets=all');
     browser = await chromium.launch(CHROMIUM);
   });
 
