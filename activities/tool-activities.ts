@@ -146,6 +146,21 @@ async function assertGateStillLifted(db: Queryable, plan: ToolPlan, tool: AnyToo
   });
 }
 
+/**
+ * The units a finished call used: the plan's, or, for a tool that says what it actually recorded
+ * (`meterUsed`), that many times the tool's unit, read from the result stored under the call's id
+ * (a repeat of an already recorded gift records nothing, so it counts nothing).
+ */
+async function usedUnits(pool: Pool, plan: ToolPlan, planned: number, workflowId: string): Promise<number> {
+  const tool = findTool(plan.tool);
+  if (!tool?.meterUsed || !tool.meter) return planned;
+  const stored = await queryOne<{ result: unknown }>(pool, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
+  if (!stored) return planned;
+  const used = tool.meter.units * tool.meterUsed(stored.result as never);
+  // Never more than the allowance check let through.
+  return Number.isSafeInteger(used) && used >= 0 ? Math.min(used, planned) : planned;
+}
+
 const meterOf = (plan: ToolPlan) => (plan.policy.meter ? { feature: plan.policy.meter.feature as MeteredFeature, units: plan.policy.meter.units } : null);
 
 export function createToolActivities(deps: { pool: Pool }) {
@@ -213,9 +228,10 @@ export function createToolActivities(deps: { pool: Pool }) {
       return guarded(async () => {
         const meter = meterOf(plan);
         if (!meter) return false;
-        return recordUsage(pool, {
-          orgId: plan.principal.orgId, feature: meter.feature, units: meter.units, idempotencyKey: currentWorkflowId(), tool: plan.tool,
-        });
+        const workflowId = currentWorkflowId();
+        const units = await usedUnits(pool, plan, meter.units, workflowId);
+        if (units === 0) return false;
+        return recordUsage(pool, { orgId: plan.principal.orgId, feature: meter.feature, units, idempotencyKey: workflowId, tool: plan.tool });
       });
     },
 

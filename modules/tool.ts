@@ -88,6 +88,13 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
    * recorded agree; a count of zero meters nothing. Without it a call counts `meter.units` once.
    */
   meterCount?: (input: z.output<I>) => number;
+  /**
+   * How many metered things the call actually recorded, from its result (a repeat of a gift
+   * already recorded records nothing). The usage recorded after the call is `meter.units` times
+   * this, never more than the plan's units, which the allowance check before the run used as an
+   * upper bound; zero records no usage.
+   */
+  meterUsed?: (output: z.output<O>) => number;
   timeline?: (input: z.output<I>, output: z.output<O>) => TimelineSync[];
   /**
    * Work outside the transaction before `run`, such as calls to outside services,

@@ -43,7 +43,10 @@ export const importResultSchema = z.object({
   mode: z.enum(['dry_run', 'commit']),
   source: z.string(),
   currency: z.string(),
-  counts: z.object({ rows: z.number().int(), created: z.number().int(), duplicate: z.number().int(), nearDuplicate: z.number().int(), error: z.number().int() }).strict(),
+  counts: z.object({
+    rows: z.number().int(), created: z.number().int(), duplicate: z.number().int(), nearDuplicate: z.number().int(), error: z.number().int(),
+    recorded: z.number().int().describe('Gifts this call recorded (a commit: the created rows, and near-duplicates when accepted); 0 for a dry run'),
+  }).strict(),
   rows: z.array(importRowSchema),
   batch: batchSchema.nullable().describe('The batch the gifts went into (commit); commit it with giving_commit_batch'),
 }).strict();
@@ -338,6 +341,7 @@ export async function importDonations(db: Queryable, org: OrgSettings, input: Im
   const source = `import:${input.source}`;
   if (input.mode === 'commit') await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${org.id}:giving-import:${source}`]);
   let batch: BatchView | null = null;
+  let recorded = 0;
   if (input.batchId) batch = await getBatch(db, org.id, (await lockOpenBatch(db, org.id, input.batchId)).id);
   const planned = await planRows(db, org, currency, input);
   await markDuplicates(db, org.id, source, planned);
@@ -362,16 +366,17 @@ export async function importDonations(db: Queryable, org: OrgSettings, input: Im
     }
     for (const plan of toRecord) {
       // A fund named by no row falls back to the default fund, created by now if it was missing.
-      const recorded = await insertDonation(db, org.id, batch!.id, plan.gift!, userId);
-      plan.report = recorded.duplicate
-        ? { ...plan.report, status: 'duplicate', donationId: recorded.id, message: 'already recorded from this source' }
-        : { ...plan.report, donationId: recorded.id };
+      const gift = await insertDonation(db, org.id, batch!.id, plan.gift!, userId);
+      if (!gift.duplicate) recorded += 1;
+      plan.report = gift.duplicate
+        ? { ...plan.report, status: 'duplicate', donationId: gift.id, message: 'already recorded from this source' }
+        : { ...plan.report, donationId: gift.id };
     }
     if (batch) batch = await getBatch(db, org.id, batch.id);
   }
   return {
     mode: input.mode, source, currency,
-    counts: { rows: planned.length, created: count('created'), duplicate: count('duplicate'), nearDuplicate: count('near_duplicate'), error: count('error') },
+    counts: { rows: planned.length, created: count('created'), duplicate: count('duplicate'), nearDuplicate: count('near_duplicate'), error: count('error'), recorded },
     rows: planned.map((p) => p.report), batch,
   };
 }

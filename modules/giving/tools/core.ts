@@ -195,6 +195,7 @@ const addBatchDonationsTool = tools.write('add_batch_donations', {
   listed: true,
   meter: { feature: 'donations', units: 1 },
   meterCount: (input) => input.donations.length,
+  meterUsed: (output) => output.donations.length - output.duplicates.length,
   input: z.object({ batchId: z.uuid(), donations: bulkOf(donationInput, MAX_BATCH_DONATIONS) }).strict(),
   output: z.object({
     batch: batchSchema, donations: z.array(donationSchema), duplicates: z.array(z.uuid()).describe('Ids of gifts already recorded, returned instead of recorded again'),
@@ -215,6 +216,7 @@ const recordDonationTool = tools.write('record_donation', {
   keywords: ['donation', 'gift', 'record giving', 'tithe', 'offering'],
   listed: true,
   meter: { feature: 'donations', units: 1 },
+  meterUsed: (output) => (output.duplicate ? 0 : 1),
   input: z.object({
     ...donationInputShape,
     batchId: z.uuid().optional().describe('An open batch; left out, the gift gets a batch of its own'),
@@ -345,6 +347,7 @@ const importDonationsTool = tools.write('import_donations', {
   listed: true,
   meter: { feature: 'donations', units: 1 },
   meterCount: importedRowCount,
+  meterUsed: (output) => output.counts.recorded,
   input: z.object({
     csv: z.string().min(1).max(MAX_IMPORT_CHARS).describe(`The CSV text, header row first (at most ${MAX_IMPORT_CHARS} characters; split larger files)`),
     source: z.string().trim().min(1).max(60).regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ -').describe('Where the file comes from, such as "barclays" or "stripe": references are unique per source'),

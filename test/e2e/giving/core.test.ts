@@ -316,7 +316,7 @@ describe('giving core over MCP', () => {
       `${today},10.00,TX-1,ENV-12,Repeats row 2`,
     ].join('\n');
     const dry = await call('giving_import_donations', { csv, source: 'barclays', mode: 'dry_run' });
-    expect(dry.counts).toEqual({ rows: 5, created: 2, duplicate: 1, nearDuplicate: 1, error: 1 });
+    expect(dry.counts).toEqual({ rows: 5, created: 2, duplicate: 1, nearDuplicate: 1, error: 1, recorded: 0 });
     expect(dry.rows.map((r: any) => [r.row, r.status])).toEqual([[2, 'created'], [3, 'near_duplicate'], [4, 'created'], [5, 'error'], [6, 'duplicate']]);
     expect(dry.rows[0]).toMatchObject({ amount: 125_000, contactId: erin });
     expect(dry.rows[2].amount).toBe(1_250);
@@ -334,6 +334,7 @@ describe('giving core over MCP', () => {
       const args = { csv: clean, source: 'barclays', mode: 'commit', acceptNearDuplicates: true };
       const [one, two] = await Promise.all([call('giving_import_donations', args), call('giving_import_donations', args, secondMcp)]);
       expect(one.counts.created + two.counts.created).toBe(2);
+      expect(one.counts.recorded + two.counts.recorded).toBe(3);
       // The first records TX-1, TX-2 (accepted near-duplicate) and TX-3; the repeat of TX-1 in the file, and all of the second, are duplicates.
       expect(one.counts.duplicate + two.counts.duplicate).toBe(5);
     } finally {
@@ -341,6 +342,9 @@ describe('giving core over MCP', () => {
     }
     const recorded = await harness.pool.query("SELECT external_id FROM giving_donations WHERE org_id = $1 AND source = 'import:barclays' ORDER BY 1", [org.orgId]);
     expect(recorded.rows.map((r) => r.external_id)).toEqual(['TX-1', 'TX-2', 'TX-3']);
+    // Metered by what was recorded: the three gifts, not the eight rows the two imports read.
+    const metered = await harness.pool.query("SELECT COALESCE(sum(units), 0)::int AS n FROM usage_events WHERE org_id = $1 AND tool = 'giving_import_donations'", [org.orgId]);
+    expect(metered.rows[0].n).toBe(3);
     const again = await call('giving_import_donations', { csv: clean, source: 'barclays', mode: 'commit', acceptNearDuplicates: true });
     expect(again.counts).toMatchObject({ created: 0, duplicate: 4 });
     expect(again.batch).toBeNull();
@@ -384,6 +388,10 @@ describe('giving core over MCP', () => {
     }
     const rows = await harness.pool.query("SELECT count(*)::int AS n FROM giving_donations WHERE org_id = $1 AND external_id = 'pay_concurrent_1'", [org.orgId]);
     expect(rows.rows[0].n).toBe(1);
+    // Only the gift recorded counts on the donations meter, not its seven repeats.
+    const metered = await harness.pool.query(`SELECT COALESCE(sum(u.units), 0)::int AS n FROM usage_events u JOIN tool_call_results t ON t.workflow_id = u.idempotency_key
+      WHERE u.org_id = $1 AND t.result #>> '{donation,externalId}' = 'pay_concurrent_1'`, [org.orgId]);
+    expect(metered.rows[0].n).toBe(1);
     // The repeats left no empty batches of their own behind.
     const empty = await harness.pool.query(`SELECT count(*)::int AS n FROM giving_batches b WHERE org_id = $1 AND name LIKE 'Gift received %'
       AND NOT EXISTS (SELECT 1 FROM giving_donations d WHERE d.batch_id = b.id)`, [org.orgId]);
