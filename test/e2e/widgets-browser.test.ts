@@ -79,6 +79,16 @@ describe('in-chat widgets in headless Chromium', () => {
     await expect(texts(frame, '.tags li')).resolves.toEqual(shown.tags);
   });
 
+  it('an error result shows the server\'s message instead of a card', async () => {
+    const { frame, result } = await host.callAndShow('people_get_contact', { contactId: '00000000-0000-4000-8000-000000000000' });
+    expect(result.isError).toBe(true);
+    const { error } = JSON.parse(result.content[0].text);
+    await expect(frame.locator('#root').getAttribute('data-state')).resolves.toBe('error');
+    await expect(frame.locator('[role=alert]').textContent()).resolves.toBe(error.message);
+    await expect(frame.locator('[role=alert]').getAttribute('data-code')).resolves.toBe('not_found');
+    await expect(frame.locator('article').count()).resolves.toBe(0);
+  });
+
   it('care timeline shows people_list_care_timeline\'s entries in order', async () => {
     const person = await contact('Tim', 'Line');
     await harness.call(org.apiKey, 'people_add_note', { contactId: person.id, content: `Visited after surgery ${HOSTILE}` });
