@@ -157,7 +157,7 @@ interface PledgeRow {
 }
 
 const PLEDGE_SELECT = `SELECT p.*, c.ends_on AS campaign_ends_on, ct.preferred_name, ct.first_name, ct.last_name, ct.email
-  FROM giving_pledges p JOIN giving_pledge_campaigns c ON c.id = p.campaign_id LEFT JOIN contacts ct ON ct.id = p.contact_id`;
+  FROM giving_pledges p JOIN giving_pledge_campaigns c ON c.id = p.campaign_id LEFT JOIN people_directory ct ON ct.id = p.contact_id`;
 
 /** The last day a pledge runs to: its own end, else its campaign's (a one-off pledge has no span). */
 function endOf(row: { ends_on: string | null; campaign_ends_on: string | null }): string | null {

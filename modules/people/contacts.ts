@@ -12,6 +12,7 @@ import type { Contact, ContactSummary, contactFields } from './schemas';
 import { openWelcomeFollowUp } from './welcome-desk';
 import { eraseDeclaredReferences } from './contact-refs';
 import { escapeLike } from '../../db/sql';
+import { forgetStoredMentions } from '../platform/erasure';
 
 const DATE_FIELDS = ['dateOfBirth', 'baptismDate', 'membershipDate', 'anniversaryDate'] as const;
 
@@ -215,11 +216,8 @@ async function eraseRecordsOf(db: Queryable, orgId: string, contactId: string): 
   const notes = await db.query('DELETE FROM notes WHERE org_id = $1 AND contact_id = $2', [orgId, contactId]);
   await eraseDeclaredReferences(db, orgId, contactId);
   await db.query('DELETE FROM contacts WHERE org_id = $1 AND id = $2', [orgId, contactId]);
-  // Stored results of earlier writes about this person (kept for activity retries) would otherwise outlive the erasure.
-  await db.query('DELETE FROM tool_call_results WHERE org_id = $1 AND strpos(result::text, $2) > 0', [orgId, contactId]);
-  // Decided proposals keep their decision but lose what described the person; pending ones still await a decision.
-  await db.query(`UPDATE proposals SET summary = 'Erased at the person''s request', args = '{}'::jsonb, execution = NULL
-    WHERE org_id = $1 AND status <> 'pending' AND strpos(args::text, $2) > 0`, [orgId, contactId]);
+  // Stored write results and decided proposals naming this person would otherwise outlive the erasure.
+  await forgetStoredMentions(db, orgId, contactId);
   return notes.rowCount ?? 0;
 }
 

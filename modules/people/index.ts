@@ -2,6 +2,7 @@ import { defineModule } from '../module';
 import { peopleModels } from './models';
 import { people } from './migrations/2026.11.22T01.10.00.people';
 import { rowLevelSecurity } from './migrations/2026.11.23T00.00.01.row-level-security';
+import { peopleDirectory } from './migrations/2026.11.24T00.30.00.people-directory';
 import { outreachDelivery } from './outreach-delivery';
 import { peopleTools } from './tools';
 import { peopleWidgets } from './widgets';
@@ -19,7 +20,7 @@ export default defineModule({
   description: 'Contacts, households and families, tags, groups, segments, pastoral notes, care timeline, outreach and automations.',
   tools: peopleTools,
   models: peopleModels,
-  migrations: [people, rowLevelSecurity],
+  migrations: [people, rowLevelSecurity, peopleDirectory],
   // Approved pastoral messages leave through the shared outbox.
   outboxSources: [outreachDelivery],
   overview: peopleOverview,

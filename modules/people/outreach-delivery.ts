@@ -3,7 +3,7 @@ import type { MeteredFeature } from '../../core/billing';
 import { StewardError } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../outbox-source';
-import { clearSendError, consentRefusal, loadDeliveryContact, requireOutreachItem, type OutreachItem } from './outreach';
+import { OUTREACH_SOURCE_KIND, clearSendError, consentRefusal, loadDeliveryContact, requireOutreachItem, type OutreachItem } from './outreach';
 import { syncTimelineEntries } from './timeline';
 
 /**
@@ -15,7 +15,7 @@ import { syncTimelineEntries } from './timeline';
  * that did not go leaves its reason on the item (sendError).
  */
 
-export const OUTREACH_SOURCE_KIND = 'people.outreach';
+export { OUTREACH_SOURCE_KIND };
 
 /** The outreach item as a draft: the outbox needs its contact to find the address each attempt. */
 interface OutreachDraft extends OutboxDraft {

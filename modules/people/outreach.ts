@@ -6,6 +6,7 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
 import { displayNameOf } from './contacts';
 import { OutreachItem as OutreachItemModel } from './models';
+import { lockOutboxStateOf } from '../platform/outbox-state';
 
 /**
  * Pastoral outreach: a message to one contact that waits in an approval queue.
@@ -232,6 +233,8 @@ export async function clearSendError(db: Queryable, orgId: string, id: string): 
 }
 
 /** declined (from pending_review) or cancelled (from pending_review or approved-but-unsent, including needs_review; not while a send attempt holds the outbox row). */
+export const OUTREACH_SOURCE_KIND = 'people.outreach';
+
 export async function closeOutreach(
   db: Queryable, orgId: string, id: string, to: 'declined' | 'cancelled', userId: string, reason: string | null,
 ): Promise<OutreachItem> {
@@ -241,9 +244,8 @@ export async function closeOutreach(
   if (!allowed.includes(row.status)) {
     throw new StewardError('conflict', row.status === 'sent' ? 'The message has already been sent' : `Outreach item is already ${row.status}`);
   }
-  const outbox = await queryOne<{ status: string; leased: boolean }>(db,
-    "SELECT status, (status = 'sending' AND claimed_until > now()) AS leased FROM outbox_messages WHERE org_id = $1 AND outreach_id = $2 FOR UPDATE", [orgId, id]);
-  if (outbox?.status === 'sent') throw new StewardError('conflict', 'The message has already been sent');
+  const outbox = await lockOutboxStateOf(db, orgId, { kind: OUTREACH_SOURCE_KIND, id });
+  if (outbox?.sent) throw new StewardError('conflict', 'The message has already been sent');
   // A send attempt holds the row: it may be inside the provider call right now.
   if (outbox?.leased) throw new StewardError('conflict', 'The message is being sent and can no longer be cancelled');
   await db.query(`UPDATE outreach_items SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_reason = $5, updated_at = now()

@@ -21,7 +21,7 @@ const LAST_OLD_MIGRATION = '2026.11.22T02.00.00.outbox-lease';
 /** Every row of every table, as JSON text, so before and after compare exactly. */
 async function everything(pool: Pool): Promise<Record<string, string[]>> {
   const tables = await queryRows<{ table_name: string }>(pool,
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'steward_migrations' ORDER BY table_name");
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'steward_migrations' ORDER BY table_name");
   const out: Record<string, string[]> = {};
   for (const { table_name: table } of tables) {
     if (!/^[a-z_]+$/.test(table)) throw new Error(`unexpected table name ${table}`);
@@ -81,7 +81,10 @@ describe('upgrading a database created before the data layer change', () => {
 
   it('keeps every row of every table', async () => {
     const after = await everything(db.pool);
-    expect(after).toEqual(before);
+    // Every old table keeps its rows; tables later modules add start empty.
+    expect(Object.fromEntries(Object.keys(before).map((table) => [table, after[table]]))).toEqual(before);
+    const added = Object.keys(after).filter((table) => !(table in before));
+    expect(added.filter((table) => after[table]!.length > 0)).toEqual([]);
     expect(Object.values(before).reduce((n, rows) => n + rows.length, 0)).toBeGreaterThan(50);
   });
 
@@ -126,7 +129,9 @@ describe('upgrading a database created before the data layer change', () => {
       const expected = table === 'organisations' ? rows.filter((r) => r.id === orgId).length : rows.filter((r) => !('org_id' in r) || r.org_id === orgId).length;
       expect([table, count]).toEqual([table, expected]);
     }
-    expect(Object.keys(read.counts)).toHaveLength(33);
+    // Every model's table was read, but for the OAuth secrets no tool transaction may see.
+    const unread = MODULES.flatMap((m) => [...(m.models ?? [])]).map((model) => model.getTableName() as string).filter((table) => !(table in read.counts));
+    expect(unread.sort()).toEqual(['oauth_authorization_requests', 'oauth_clients', 'oauth_codes', 'oauth_refresh_tokens', 'oauth_sessions', 'oauth_signing_keys']);
     expect(await principalForApiKey(db.pool, apiKey)).toMatchObject({ orgId });
   });
 });

@@ -27,8 +27,10 @@ describe('models match the migrated schema', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    columns = await queryRows<Column>(db.pool, `SELECT table_name, column_name, udt_name, is_nullable FROM information_schema.columns
-      WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`);
+    // Tables only: a view (people_directory) is a module's published read model, not a model's table.
+    columns = await queryRows<Column>(db.pool, `SELECT c.table_name, c.column_name, c.udt_name, c.is_nullable FROM information_schema.columns c
+      JOIN information_schema.tables t USING (table_schema, table_name)
+      WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`);
     primaryKeys = await queryRows(db.pool, `SELECT tc.table_name, kcu.column_name FROM information_schema.table_constraints tc
       JOIN information_schema.key_column_usage kcu USING (constraint_schema, constraint_name)
       WHERE tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema = 'public'`);

@@ -31,16 +31,16 @@ function leadingHouseNumber(line: string | null | undefined): string | null {
 /**
  * What a claim line says about each giver: the giving record's Gift Aid details first (title,
  * house name or number, postcode), the contact's own (prefix, address) where those are blank.
- * One statement for every giver of a claim (a claim can hold thousands), reading the contact
- * columns the way the giving module's donation and giver lists do; the display name is people's
+ * One statement for every giver of a claim (a claim can hold thousands), joining the people
+ * module's published view of live contacts (people_directory); the display name is people's
  * own rule (displayNameOf). A deleted or missing contact has no entry.
  */
 export async function donorsOf(db: Queryable, orgId: string, contactIds: readonly string[]): Promise<Map<string, Donor>> {
   if (contactIds.length === 0) return new Map();
   const rows = await queryRows<DonorRow>(db, `SELECT c.id AS contact_id, c.first_name, c.last_name, c.preferred_name, c.email, c.prefix,
       c.address_line1, c.address_postcode, g.title, g.house_name_or_number, g.address_line, g.postcode
-    FROM contacts c LEFT JOIN giving_givers g ON g.contact_id = c.id AND g.org_id = c.org_id
-    WHERE c.org_id = $1 AND c.id = ANY($2::uuid[]) AND c.deleted_at IS NULL`, [orgId, contactIds]);
+    FROM people_directory c LEFT JOIN giving_givers g ON g.contact_id = c.id AND g.org_id = c.org_id
+    WHERE c.org_id = $1 AND c.id = ANY($2::uuid[])`, [orgId, contactIds]);
   const donors = new Map<string, Donor>();
   for (const row of rows) {
     const postcode = row.postcode ?? row.address_postcode;

@@ -68,7 +68,7 @@ const GIFT_SELECT = `SELECT g.*, f.name AS fund_name, ct.preferred_name, ct.firs
     o.last_recorded_on, COALESCE(o.recorded_count, 0)::int AS recorded_count
   FROM giving_recurring_gifts g
   JOIN giving_funds f ON f.id = g.fund_id
-  LEFT JOIN contacts ct ON ct.id = g.contact_id
+  LEFT JOIN people_directory ct ON ct.id = g.contact_id
   LEFT JOIN LATERAL (SELECT max(d.occurrence_on) AS last_recorded_on, count(*) AS recorded_count
     FROM giving_donations d WHERE d.recurring_gift_id = g.id) o ON true`;
 
