@@ -37,11 +37,13 @@ describe('row-level security', () => {
     const seen = await withTenantTransaction(single, orgA, async (client, transaction) => ({
       raw: (await client.query<{ first_name: string }>('SELECT first_name FROM contacts ORDER BY first_name')).rows.map((r) => r.first_name),
       joined: await queryRows(client, 'SELECT n.content FROM notes n JOIN contacts c ON c.id = n.contact_id'),
+      // The people module's published view checks the caller's policy, not its owner's (security_invoker).
+      directory: (await client.query<{ first_name: string }>('SELECT first_name FROM people_directory')).rows.map((r) => r.first_name),
       models: (await Contact.findAll({ transaction })).map((c) => c.firstName),
       notes: await Note.count({ transaction }),
       role: (await client.query<{ current_user: string }>('SELECT current_user')).rows[0].current_user,
     }), { readOnly: true });
-    expect(seen).toEqual({ raw: ['Alice'], joined: [{ content: 'About Alice' }], models: ['Alice'], notes: 1, role: 'steward_app' });
+    expect(seen).toEqual({ raw: ['Alice'], joined: [{ content: 'About Alice' }], directory: ['Alice'], models: ['Alice'], notes: 1, role: 'steward_app' });
   });
 
   it("cannot write another organisation's rows or write rows into it", async () => {
