@@ -52,6 +52,21 @@ describe('a module built with the kit', () => {
     expect(refused.body.error?.message).toContain('live:write');
   });
 
+  it('serves its widget as an MCP resource and links it from its tool', async () => {
+    const client = await harness.mcpClient(org.apiKey, '?toolsets=kitdemo');
+    try {
+      const uri = 'ui://steward/w/kitdemo-visit-card';
+      expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain(uri);
+      const [page] = (await client.readResource({ uri })).contents as Array<{ mimeType: string; text: string }>;
+      expect(page.mimeType).toBe('text/html;profile=mcp-app');
+      expect(page.text).toContain('<title>Visit card</title>');
+      const get = (await client.listTools()).tools.find((tool) => tool.name === 'kitdemo_get_visit');
+      expect(get?._meta?.ui).toEqual({ resourceUri: uri });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('records over MCP, pages with a cursor, and refuses a foreign contact exactly like a missing one', async () => {
     const ruth = await contact(org, 'Ruth');
     const client = await harness.mcpClient(org.apiKey);

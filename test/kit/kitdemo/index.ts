@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { exactlyOne } from '../../../modules/tool';
 import { bulkOf, cursorInput, cursorOutput, notFound, restore, softDelete, toolsFor } from '../../../modules/kit';
 import { defineModule } from '../../../modules/module';
+import { defineWidget } from '../../../modules/widget';
 import { kitdemoVisitsMigration } from './migration';
 import { countVisits, getVisit, listVisits, recordVisit } from './visits';
 
@@ -93,6 +95,10 @@ export default defineModule({
   scopes: ['live:read', 'live:write'],
   routes: [],
   contactRefs: [{ table: 'kitdemo_visits', column: 'contact_id', onMerge: 'move', onErase: 'null' }],
+  widgets: [defineWidget({
+    id: 'kitdemo-visit-card', module: 'kitdemo', title: 'Visit card', description: 'One visit as a card.',
+    tools: ['kitdemo_get_visit'], script: path.join(__dirname, 'widgets', 'visit-card.mts'),
+  })],
   overview: {
     shape: { kitdemoVisits: z.number().int() },
     compute: async (ctx) => ({ kitdemoVisits: await countVisits(ctx.db, ctx.org.id) }),
