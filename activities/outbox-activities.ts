@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Pool } from '../db/pool';
+import { currentInviteSend, TEAM_INVITE_SOURCE_KIND } from '../modules/platform/team-invite-delivery';
 import { createOutbox, type OutboxDeps, type OutboxOutcome } from './outbox';
 import { guarded } from './tool-activities';
 
@@ -34,5 +35,14 @@ export function createOutboxActivities(deps: { pool: Pool } & Pick<OutboxDeps, '
     async releaseOutboxMessage(kind: string, orgId: string, sourceId: string, userId: string): Promise<boolean> {
       return guarded(() => outbox.release(kind, orgId, sourceId, userId));
     },
+
+    /** Emails a team invite's current send; one replaced or cancelled meanwhile is not sent. */
+    async sendTeamInvite(orgId: string, inviteId: string): Promise<OutboxOutcome> {
+      const sendId = await guarded(() => currentInviteSend(deps.pool, orgId, inviteId));
+      if (!sendId) return { status: 'not_ready' };
+      return withHeartbeat(() => guarded(() => outbox.send(TEAM_INVITE_SOURCE_KIND, orgId, sendId)));
+    },
   };
 }
+
+export type OutboxActivities = ReturnType<typeof createOutboxActivities>;

@@ -12,6 +12,7 @@ import { originGuard } from './middleware/origin';
 import { ToolCaller } from './tool-caller';
 import { ApprovalCaller } from './approvals';
 import { dashboardRouter } from './dashboard/approvals';
+import { teamInviteRouter } from './pages/team-invite';
 import { CODEC_PATH, temporalCodecRouter } from './codec/router';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 
@@ -66,6 +67,7 @@ export function buildApp(options: AppOptions) {
   app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));
   app.use(chatBridgeRouter(caller, bridgeAuth));
   app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
+  app.use(teamInviteRouter({ pool: options.pool, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ ok: false, error: { code: 'not_found', message: 'No such endpoint' } });

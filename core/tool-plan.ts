@@ -20,7 +20,9 @@ export type FollowUp =
   /** Bring the organisation's agent schedules in line; `ifMissing` only creates the ones that do not exist yet. */
   | { kind: 'sync_agent_schedules'; ifMissing: boolean }
   /** Bring the schedule of the automation the result names in line. */
-  | { kind: 'sync_automation_schedule' };
+  | { kind: 'sync_automation_schedule' }
+  /** Email the team invite the result names (`invite.inviteId`) through the outbox; a failed send leaves the call's result standing. */
+  | { kind: 'send_team_invite' };
 
 /** What the workflow needs to know about a tool, as plain data (no functions cross into workflow code). */
 export interface ToolPolicy {

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ApprovalActivities } from '../activities/approval-activities';
+import type { OutboxActivities } from '../activities/outbox-activities';
 import { automationIdOfResult, outreachIdsOfResult } from '../core/approvals';
 import { followUpOf, type ToolPlan } from '../core/tool-plan';
 import { startOutreachChild } from './outreach';
@@ -9,6 +10,19 @@ const { syncAgentSchedules, syncAutomationSchedule } = proxyActivities<ApprovalA
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
+
+// As the outreach send: heartbeats, so a worker dying mid-send is noticed and the send retried under the outbox's lease.
+const { sendTeamInvite } = proxyActivities<OutboxActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+/** The invite a team-invite result names. */
+function inviteIdOfResult(result: unknown): string | undefined {
+  const invite = (result as { invite?: { inviteId?: unknown } } | null)?.invite;
+  return typeof invite?.inviteId === 'string' ? invite.inviteId : undefined;
+}
 
 /**
  * A tool call with one durable step after it, the one its plan's policy names
@@ -30,6 +44,12 @@ export async function toolCallWithFollowUpWorkflow(plan: ToolPlan): Promise<unkn
     case 'sync_automation_schedule': {
       const automationId = automationIdOfResult(result);
       if (automationId) await syncAutomationSchedule(orgId, automationId);
+      break;
+    }
+    case 'send_team_invite': {
+      const inviteId = inviteIdOfResult(result);
+      // The invite stands whether or not the email went (it records why not); resending is the remedy.
+      if (inviteId) await sendTeamInvite(orgId, inviteId).catch(() => undefined);
       break;
     }
     default:

@@ -7,6 +7,8 @@ import { approvals } from './migrations/2026.11.22T01.30.00.approvals';
 import { outboxLease } from './migrations/2026.11.22T02.00.00.outbox-lease';
 import { rowLevelSecurity } from './migrations/2026.11.23T00.00.00.row-level-security';
 import { outboxSources } from './migrations/2026.11.23T00.10.00.outbox-sources';
+import { teamInvites } from './migrations/2026.11.24T01.00.00.team-invites';
+import { teamInviteDelivery } from './team-invite-delivery';
 import { platformTools } from './tools';
 import { platformWidgets } from './widgets';
 import { platformRetention } from './retention';
@@ -35,7 +37,8 @@ export default defineModule({
   models: platformModels,
   // The first migrations predate modules owning their tables: init and approvals also create
   // the people module's first tables. They keep their names so existing databases upgrade in place.
-  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources],
+  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources, teamInvites],
+  outboxSources: [teamInviteDelivery],
   retention: platformRetention,
   scopes: ['platform:read', 'platform:write'],
   routes: platformRoutes,

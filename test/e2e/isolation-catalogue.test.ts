@@ -23,6 +23,8 @@ interface Ids {
   openBatch: string; giver: string;
   /** Gift Aid: A's (oral, unconfirmed) declaration, validated claim and giving statement. */
   declaration: string; claim: string; statement: string; statementRun: string;
+  /** Team: A's pending invite and A's owner. */
+  invite: string; member: string;
 }
 
 /**
@@ -165,6 +167,11 @@ const ISOLATION: Record<string, Entry> = {
   giving_generate_statements: [{ args: (i) => ({ taxYear: '2025-26', contactIds: [i.contact] }) }],
   giving_get_statement: [{ args: (i) => ({ statementId: i.statement }) }],
   giving_list_statements: [{ args: (i) => ({ runId: i.statementRun }) }, { label: 'giver', args: (i) => ({ contactId: i.contact }) }],
+  platform_invite_team_member: { notOwned: 'roleId names a role (owner, admin, staff, volunteer), the same in every organisation' },
+  platform_resend_team_invite: [{ args: (i) => ({ inviteId: i.invite }) }],
+  platform_cancel_team_invite: [{ args: (i) => ({ inviteId: i.invite }) }],
+  platform_remove_team_member: [{ args: (i) => ({ userId: i.member }) }],
+  platform_update_team_member_role: [{ args: (i) => ({ userId: i.member, roleId: 'volunteer' }) }],
 };
 
 /** Top-level input fields that name a record: `id`, `…Id` and `…Ids`. */
@@ -182,6 +189,7 @@ const OWNED_TABLES = [
   'giving_givers', 'giving_designations', 'giving_settings',
   'giving_gift_aid_declarations', 'giving_gift_aid_claims', 'giving_gift_aid_claim_lines', 'giving_gasds_collections', 'giving_gasds_entries',
   'giving_statement_runs', 'giving_statements',
+  'team_invites', 'memberships', 'api_keys',
 ];
 
 describe('every tool that takes an id: organisation B can neither see nor change A\'s record', () => {
@@ -238,6 +246,7 @@ describe('every tool that takes an id: organisation B can neither see nor change
     ids = {
       contact, relative, note, tag, category, segment, group, task, outreach, proposal, automation, declinedOutreach, rejectedProposal, bContact, bSegment, bGroup, bTag,
       ...giving, bFund, bCampaign,
+      invite: (await call(a.apiKey, 'platform_invite_team_member', { email: 'isolda@a.example', roleId: 'staff' })).invite.inviteId, member: a.ownerUserId,
     };
   });
 

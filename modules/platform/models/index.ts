@@ -17,6 +17,7 @@ import { OutboxMessage } from './outbox-messages';
 import { PlanAllowance } from './plan-allowances';
 import { Plan } from './plans';
 import { Proposal } from './proposals';
+import { TeamInvite } from './team-invites';
 import { ToolCallResult } from './tool-call-results';
 import { UsageEvent } from './usage-events';
 import { User } from './users';
@@ -24,7 +25,7 @@ import { User } from './users';
 export {
   Agent, ApiKey, AuditEvent, Membership, OAuthAuthorizationRequest, OAuthClient, OAuthCode, OAuthGrant, OAuthRefreshToken,
   OAuthSession, OAuthSigningKey, OrgAllowanceOverride, Organisation, OutboxMessage, Plan, PlanAllowance, Proposal,
-  ToolCallResult, UsageEvent, User,
+  TeamInvite, ToolCallResult, UsageEvent, User,
 };
 
 const initialised = new WeakSet<Sequelize>();
@@ -38,6 +39,7 @@ export function initPlatformModels(instance: Sequelize) {
     OAuthClient.initModel(instance), OAuthSigningKey.initModel(instance), OAuthSession.initModel(instance),
     OAuthAuthorizationRequest.initModel(instance), OAuthGrant.initModel(instance), OAuthCode.initModel(instance),
     OAuthRefreshToken.initModel(instance), Agent.initModel(instance), Proposal.initModel(instance), OutboxMessage.initModel(instance),
+    TeamInvite.initModel(instance),
   ] as const;
   if (initialised.has(instance)) return models;
   initialised.add(instance);

@@ -3,11 +3,12 @@ import type { AnyTool } from '../../tool';
 import { overviewTool, usageTool } from './account';
 import { executeWorkflowToolTool, inspectToolsTool, listToolsTool, searchToolsTool, sessionToolsTool } from './discovery';
 import { routeCatalogTool, searchDashboardApiTool } from './routes';
+import { teamTools } from './team';
 import { approveProposalTool, getProposalTool, listAgentsTool, pendingProposalsTool, rejectProposalTool, setAgentAutonomyTool } from './proposals';
 
 /** The platform's tools; the overview is built from the registry, so it takes the modules. */
 export const platformTools = (modules: readonly ModuleDefinition[]): AnyTool[] => [
   overviewTool(modules), usageTool, listToolsTool, searchToolsTool, inspectToolsTool, sessionToolsTool, executeWorkflowToolTool,
   pendingProposalsTool, getProposalTool, approveProposalTool, rejectProposalTool, listAgentsTool, setAgentAutonomyTool,
-  routeCatalogTool, searchDashboardApiTool,
+  routeCatalogTool, searchDashboardApiTool, ...teamTools,
 ];

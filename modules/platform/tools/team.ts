@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { ROLES } from '../../../core/roles';
+import { exactlyOne } from '../../tool';
+import { toolsFor } from '../../kit';
+import {
+  cancelInvite, inviteMember, listMembers, listPendingInvites, listRoles, removeMember, requireTeamManager, resendInvite, updateMemberRole,
+} from '../team';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
+
+const roleId = z.enum(ROLES).describe('A role id from platform_list_team_roles: owner, admin, staff or volunteer');
+const email = z.email().max(320).describe('The person\'s email address');
+
+const memberSchema = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  displayName: z.string().nullable(),
+  role: z.enum(ROLES),
+  roleLabel: z.string(),
+  safeguarding: z.boolean().describe('Holds safeguarding permission (private pastoral material)'),
+  joinedAt: z.string(),
+}).strict();
+
+const inviteSchema = z.object({
+  inviteId: z.uuid(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  roleLabel: z.string(),
+  status: z.enum(['pending', 'accepted', 'cancelled', 'replaced']),
+  expired: z.boolean().describe('The link has expired: resend it to send a fresh one'),
+  expiresAt: z.string(),
+  sends: z.number().int().describe('How many times it has been (re)sent'),
+  lastSentAt: z.string().nullable().describe('When the mail server last took it; null while sending or if it failed'),
+  sendError: z.object({ code: z.string(), message: z.string() }).strict().nullable().describe('Why the latest send did not go'),
+  createdAt: z.string(),
+}).strict();
+
+/** Names one pending invite, by id or by the address it went to. */
+const inviteRef = z.object({
+  inviteId: z.uuid().optional().describe('The invite\'s id'),
+  email: email.optional().describe('The address the pending invite went to'),
+}).strict().refine(...exactlyOne('inviteId', 'email'));
+
+export const listTeamMembersTool = tools.read('list_team_members', {
+  title: 'List team members',
+  description: 'Everyone with access to the organisation: email, name, role id with its label, safeguarding permission, when they joined. Pending invitations are in platform_list_pending_team_invites. Owner or admin only.',
+  keywords: ['team', 'staff', 'users', 'members', 'roles', 'who has access'],
+  examples: ['who is on our team', 'list the admins'],
+  listed: true,
+  input: z.object({}).strict(),
+  output: z.object({ members: z.array(memberSchema) }).strict(),
+  run: async (ctx) => {
+    requireTeamManager(ctx.principal, 'see the team');
+    return { members: await listMembers(ctx.db, ctx.org.id) };
+  },
+});
+
+export const listTeamRolesTool = tools.read('list_team_roles', {
+  title: 'List team roles',
+  description: 'The role ids a team member can have, with a label, what each may do, and whether you may assign it (only an owner makes owners). Use a roleId from here with platform_invite_team_member or platform_update_team_member_role.',
+  keywords: ['roles', 'permissions', 'access levels'],
+  examples: ['what roles can I give someone'],
+  input: z.object({}).strict(),
+  output: z.object({
+    roles: z.array(z.object({ roleId: z.enum(ROLES), label: z.string(), description: z.string(), assignable: z.boolean() }).strict()),
+  }).strict(),
+  run: async (ctx) => ({ roles: listRoles(ctx.principal) }),
+});
+
+export const listPendingTeamInvitesTool = tools.read('list_pending_team_invites', {
+  title: 'List pending team invites',
+  description: 'Invitations not yet accepted or cancelled, newest first, with whether each has expired and whether its email went. Owner or admin only.',
+  keywords: ['invites', 'invitations', 'pending'],
+  examples: ['who have we invited who has not joined yet'],
+  input: z.object({}).strict(),
+  output: z.object({ invites: z.array(inviteSchema) }).strict(),
+  run: async (ctx) => {
+    requireTeamManager(ctx.principal, 'see team invites');
+    return { invites: await listPendingInvites(ctx.db, ctx.org.id) };
+  },
+});
+
+export const inviteTeamMemberTool = tools.send('invite_team_member', {
+  title: 'Invite a team member',
+  description: 'Emails someone a link to join the organisation with a role (a roleId from platform_list_team_roles). One live invite per address: inviting an address again replaces its pending invite and its link. The link works once and expires after 7 days; accepting creates their account or links the existing one. Owner or admin only; only an owner invites owners. Someone already on the team is refused: change their role instead.',
+  keywords: ['invite', 'add user', 'add staff', 'new team member', 'give access'],
+  examples: ['invite jo@example.org as staff', 'give our new volunteer access'],
+  listed: true,
+  input: z.object({ email, roleId }).strict(),
+  output: z.object({ invite: inviteSchema, replacedInviteId: z.uuid().nullable().describe('The pending invite this one replaced') }).strict(),
+  followUp: { kind: 'send_team_invite' },
+  run: (ctx, input) => inviteMember(ctx.db, ctx.principal, { email: input.email, role: input.roleId }),
+});
+
+export const resendTeamInviteTool = tools.send('resend_team_invite', {
+  title: 'Resend a team invite',
+  description: 'Sends a pending invite again with a fresh link (the previous link stops working) and a new 7-day expiry; name it by inviteId or by email. Owner or admin only.',
+  keywords: ['resend invite', 'invite expired', 'did not get the invite'],
+  examples: ['send Jo\'s invitation again'],
+  input: inviteRef,
+  output: z.object({ invite: inviteSchema }).strict(),
+  followUp: { kind: 'send_team_invite' },
+  run: async (ctx, input) => ({ invite: await resendInvite(ctx.db, ctx.principal, input) }),
+});
+
+export const cancelTeamInviteTool = tools.write('cancel_team_invite', {
+  title: 'Cancel a team invite',
+  description: 'Withdraws a pending invite, by inviteId or email: its link stops working and the address can be invited afresh. Owner or admin only.',
+  keywords: ['revoke invite', 'withdraw invitation'],
+  examples: ['cancel the invite we sent to jo@example.org'],
+  input: inviteRef,
+  output: z.object({ invite: inviteSchema }).strict(),
+  run: async (ctx, input) => ({ invite: await cancelInvite(ctx.db, ctx.principal, input) }),
+});
+
+export const removeTeamMemberTool = tools.write('remove_team_member', {
+  title: 'Remove a team member',
+  description: 'Takes someone off the team: their membership ends and, in the same step, their API keys and OAuth grants for this organisation are revoked, so their credentials stop working at once. Never yourself, never the last owner; only an owner removes an owner. Owner or admin only.',
+  keywords: ['remove user', 'revoke access', 'offboard', 'delete team member'],
+  examples: ['Sam has left, take away their access'],
+  destructive: true,
+  input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members') }).strict(),
+  output: z.object({
+    userId: z.uuid(), email: z.string(), role: z.enum(ROLES),
+    revokedApiKeys: z.number().int(), revokedOAuthGrants: z.number().int(),
+  }).strict(),
+  run: (ctx, input) => removeMember(ctx.db, ctx.principal, input.userId),
+});
+
+export const updateTeamMemberRoleTool = tools.write('update_team_member_role', {
+  title: 'Change a team member\'s role',
+  description: 'Gives a member another role (a roleId from platform_list_team_roles). Their existing API keys and OAuth tokens are narrowed to what the new role allows from their next request. The last owner cannot be demoted; only an owner makes or changes owners. Owner or admin only.',
+  keywords: ['promote', 'demote', 'make admin', 'change permissions'],
+  examples: ['make Jo an admin', 'Sam should only be a volunteer now'],
+  input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members'), roleId }).strict(),
+  output: z.object({ userId: z.uuid(), email: z.string(), previousRole: z.enum(ROLES), role: z.enum(ROLES), roleLabel: z.string() }).strict(),
+  run: (ctx, input) => updateMemberRole(ctx.db, ctx.principal, input.userId, input.roleId),
+});
+
+export const teamTools = [
+  listTeamMembersTool, listTeamRolesTool, listPendingTeamInvitesTool, inviteTeamMemberTool, resendTeamInviteTool, cancelTeamInviteTool,
+  removeTeamMemberTool, updateTeamMemberRoleTool,
+];
