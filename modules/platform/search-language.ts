@@ -48,13 +48,18 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   // Taking things away.
   [['get rid of', 'wipe', 'erase', 'bin', 'scrap', 'drop', 'scrub', 'ditch', 'purge', 'disband', 'throw away', 'take off', 'take out', 'strike off'], 'delete remove'],
   [['forgotten', 'forget me', 'right to be forgotten'], 'erase gdpr delete'],
-  [['turn down', 'refuse', 'say no', 'knock back', 'veto'], 'decline reject'],
+  [['turn down', 'refuse', 'say no', 'knock back', 'veto', 'don\'t send', 'do not send', 'shouldn\'t go'], 'decline reject'],
   [['okay', 'ok', 'sign off', 'go ahead', 'green light', 'accept', 'approve', 'looks good'], 'approve'],
   [['amend', 'fix', 'correct', 'reword', 'tweak', 'modify', 'alter', 'misspelt', 'misspelled', 'typo', 'new number', 'new address', 'moved house'], 'update edit change'],
   [['set up', 'start', 'launch', 'register', 'put into', 'sign up', 'make', 'enter', 'new starter'], 'create add new'],
-  [['look up', 'look someone up', 'is there anyone', 'track down', 'called'], 'search find'],
+  [['look up', 'look someone up', 'is there anyone', 'track down', 'called', 'find', 'look for', 'locate'], 'search find'],
+  [['manually', 'by hand', 'whatever the rules'], 'hand'],
   [['pull up', 'bring up', 'open up', 'details of'], 'get'],
-  [['on hold', 'suspend', 'freeze', 'pause'], 'pause'],
+  [['on hold', 'suspend', 'freeze', 'pause'], 'pause status'],
+  [['kill', 'revoke', 'deactivate', 'disable', 'cut off'], 'revoke delete remove'],
+  [['how often', 'less often', 'more often', 'frequency', 'every day', 'every week'], 'interval schedule'],
+  [['recent', 'latest', 'newest', 'lately'], 'newest'],
+  [['came to', 'add up to', 'what it made', 'how much was'], 'total'],
   [['restart', 'start again', 'pick up again', 'unpause'], 'resume'],
   [['for good', 'withdraw', 'call off', 'pull', 'stop', 'scrap'], 'cancel'],
   [['combine', 'dedupe', 'de-duplicate', 'in twice', 'duplicate', 'same person'], 'merge duplicate'],
@@ -77,10 +82,12 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
     'parent', 'grandmother', 'grandfather', 'grandma', 'grandpa', 'grandparent', 'sibling', 'brother', 'sister', 'relative',
     'married', 'aunt', 'uncle', 'nephew', 'niece', 'cousin', 'in-law', 'partner', 'relation', 'related'], 'family relationship relative'],
   [['household', 'roof', 'same address', 'lives with', 'live with', 'living with', 'home', 'under one roof'], 'household'],
+  [['surname', 'family name', 'maiden name', 'last name', 'first name', 'forename', 'misspelt', 'spelling'], 'name'],
+  [['mobile', 'cell', 'phone number', 'landline', 'telephone number'], 'phone'],
   [['label', 'badge', 'flag'], 'tag'],
   [['heading', 'grouping of tags', 'tag group'], 'category'],
   [['audience', 'smart list', 'mailing list', 'saved list', 'dynamic list', 'filter list'], 'segment'],
-  [['catch', 'would match', 'would include', 'before saving'], 'preview'],
+  [['catch', 'would match', 'would include', 'before saving', 'what would', 'would we', 'what if', 'if we', 'try out', 'dry run'], 'preview'],
   [['filter on', 'criteria', 'conditions'], 'field rule operator'],
   [['ready-made', 'ready made', 'starting point', 'preset'], 'template'],
   [['team', 'crew', 'rota', 'choir', 'band', 'ministry', 'department', 'committee', 'squad', 'serves', 'serve', 'volunteers'], 'crm group team ministry'],
@@ -138,13 +145,37 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
 // Ways of asking that carry no meaning of their own ("give me", "can you"); taken out before reading.
 const FILLER = / (give me|show me|tell me|let me|can you|could you|i want to|i need to|i'd like to|please) /g;
 
+/**
+ * Phrasal verbs whose parts people split ("take the newcomer label off", "sign Rachel up"): the verb,
+ * up to three words, then the particle.
+ */
+const PHRASAL_VERBS: ReadonlyArray<readonly [string, string, string]> = [
+  ['take', 'off|out|away', 'remove delete'],
+  ['cross|strike', 'off|out', 'remove delete'],
+  ['sign|sign-', 'up|on', 'add join'],
+  ['put|bring', 'in|into|on|onto', 'add'],
+  ['pull|bring', 'up', 'get'],
+  ['turn', 'down', 'decline reject'],
+  ['call', 'off', 'cancel'],
+  ['switch|turn', 'off', 'off pause'],
+];
+
+const PHRASAL = PHRASAL_VERBS.map(([verbs, particles, meaning]) => ({
+  pattern: new RegExp(` (${verbs})( [a-z0-9'-]+){0,3} (${particles}) `),
+  expansion: { said: `${verbs.split('|')[0]} … ${particles.split('|')[0]}`, terms: meaning.split(' ').map(stem) },
+}));
+
 interface Expansion {
   /** What the person wrote that the thesaurus recognised. */
   said: string;
   terms: string[];
 }
 
-const normalise = (text: string) => ` ${text.toLowerCase().replace(/[’`]/g, '\'').replace(/'s\b/g, '').replace(/[^a-z0-9'-]+/g, ' ').trim()} `;
+// "Margaret's record", "her record": the noun (a person's record), not the verb ("record a gift").
+const RECORD_NOUN = /('s|\b(?:her|his|their|the|this|that|my|our|your)) records?\b/g;
+
+const normalise = (text: string) => ` ${text.toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(/'s\b/g, '')
+  .replace(/[^a-z0-9'-]+/g, ' ').trim()} `;
 
 // The stemmer leaves "finalise" but cuts "finalised" to "finalis": a final e is dropped for thesaurus look-ups only.
 const lookupKey = (word: string) => stem(word).replace(/e$/, '');
@@ -172,7 +203,7 @@ export const EXPANSION_WEIGHT = 0.5;
 /** Words that ask for a change; their presence makes a request a write even when phrased as a question. */
 const WRITE_VERBS = new Set(['create', 'add', 'new', 'delete', 'remove', 'update', 'edit', 'change', 'rename', 'approve', 'decline', 'reject',
   'cancel', 'pause', 'resume', 'merge', 'import', 'complete', 'link', 'unlink', 'refund', 'archive', 'refresh', 'record', 'send',
-  'commit', 'submit', 'set', 'mark', 'tag', 'run', 'enter', 'put', 'duplicate', 'copy', 'adjust', 'confirm', 'stop', 'close'].map(stem));
+  'commit', 'submit', 'mark', 'tag', 'run', 'enter', 'put', 'duplicate', 'copy', 'adjust', 'confirm', 'stop', 'close'].map(stem));
 
 // How a request asks to read: a question, or an order to show.
 const READ_FORMS = /^\s*(what|which|who|whose|how many|how much|how close|how far|show|list|is there|are there|any|when|where|has|have|did|does|do we|are we|can i see|see)\b/;
@@ -232,7 +263,10 @@ function addTerm(query: AnalysedQuery, term: string, weight: number, origin?: st
 export function analyseQuery(text: string): AnalysedQuery {
   const query: AnalysedQuery = { intent: undefined, operations: new Set(), weights: new Map(), origins: new Map() };
   const normalised = normalise(text);
-  const expansions: Expansion[] = PHRASES.filter(({ phrase }) => normalised.includes(phrase)).map(({ expansion }) => expansion);
+  const expansions: Expansion[] = [
+    ...PHRASES.filter(({ phrase }) => normalised.includes(phrase)).map(({ expansion }) => expansion),
+    ...PHRASAL.filter(({ pattern }) => pattern.test(normalised)).map(({ expansion }) => expansion),
+  ];
   // Filler goes after the phrases are read, so "what can you do" still reads as a question about tools.
   for (const word of normalised.replace(FILLER, ' ').replace(FILLER, ' ').trim().split(/[\s-]+/)) {
     const term = processTerm(word);

@@ -101,7 +101,8 @@ export function whyOf(hit: SearchResult, query: AnalysedQuery, boost: Record<str
   const strength = (field: string) => boost[field] ?? 0;
   const matched = Object.entries(hit.match)
     .map(([term, fields]) => ({ term, fields: [...fields].sort((a, b) => strength(b) - strength(a)), weight: query.weights.get(term) ?? PREFIX_MATCH_WEIGHT }))
-    .sort((a, b) => b.weight * strength(b.fields[0]) - a.weight * strength(a.fields[0]))
+    // Words found in a name or title explain a hit better than words found in its long description.
+    .sort((a, b) => strength(b.fields[0]) * (0.6 + 0.4 * b.weight) - strength(a.fields[0]) * (0.6 + 0.4 * a.weight))
     .slice(0, 3);
   const parts = matched.map(({ term, fields }) => {
     const origin = query.origins.get(term);

@@ -107,9 +107,10 @@ describe('paraphrased requests', () => {
 
   // Thresholds on the tuning split only: the held-out split is reported by the bench, never tuned against.
   it('finds the tuning split\'s tools: recall@5 and MRR', () => {
+    // A little below today's figures (0.978, 0.849), so a new module's tools do not fail this by a hair.
     const result = evaluateCases('tuning', tuning);
-    expect(result.recallAt5).toBeGreaterThanOrEqual(0.93);
-    expect(result.mrr).toBeGreaterThanOrEqual(0.78);
+    expect(result.recallAt5).toBeGreaterThanOrEqual(0.95);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.82);
   });
 
   it('finds dashboard routes from paraphrases too', () => {
@@ -139,6 +140,8 @@ describe('reading a request', () => {
     expect(termsOf('turn down the message')).toEqual(expect.arrayContaining(['decline', 'reject']));
     expect(termsOf('amend her address')).toContain('update');
     expect(termsOf('the fund was finalised')).toContain('commit');
+    expect(termsOf('take the newcomer label off Emma')).toEqual(expect.arrayContaining(['remove', 'tag']));
+    expect(termsOf('sign Rachel up to the welcome team')).toContain('join');
   });
 
   it('keeps the words as written at full weight and drops filler', () => {
@@ -152,6 +155,10 @@ describe('reading a request', () => {
     expect(analyseQuery('start a new hospitality team').intent).toBe('write');
     expect(analyseQuery('get rid of the drama team').operations).toContain('remove');
     expect(analyseQuery('birthdays').intent).toBeUndefined();
+    // "record" after a possessive is the person's record, not the verb.
+    expect(termsOf("pull up Margaret's record")).toEqual(expect.arrayContaining(['get', 'contact']));
+    expect(termsOf("pull up Margaret's record")).not.toContain('record');
+    expect(termsOf('record a tithe from Sarah')).toContain('record');
   });
 });
 
@@ -160,14 +167,14 @@ describe('why a tool came up', () => {
 
   it('gives one line per hit naming a matched word and what was said for it', () => {
     const hits = index.searchWithReasons('take the newcomer label off Emma', everything, 5);
-    expect(hits.map((hit) => hit.name)).toContain('people_remove_contact_tags');
+    expect(hits[0].name).toBe('people_remove_contact_tags');
     for (const hit of hits) {
       expect(hit.why).toMatch(/^matched /);
       expect(hit.why).not.toContain('\n');
       expect(hit.why.length).toBeLessThanOrEqual(300);
     }
-    const tagging = hits.find((hit) => hit.name === 'people_add_contact_tags');
-    expect(tagging?.why).toContain('tag (for "label")');
+    expect(hits[0].why).toContain('tag (for "label")');
+    expect(hits[0].why).toContain('remove (for "take … off")');
   });
 
   it('ranks the same with or without reasons', () => {

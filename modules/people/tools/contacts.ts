@@ -111,7 +111,7 @@ export const listContactsTool = defineTool({
   module: 'people',
   title: 'List contacts',
   description: 'Pages through contacts, newest first, optionally filtered by status, membership status or tag. The result carries `total` when a filter is given; for the organisation\'s overall total use platform_overview.',
-  keywords: ['all contacts', 'browse people', 'paginate'],
+  keywords: ['all contacts', 'browse people', 'paginate', 'church directory'],
   examples: ['browse through all our people', 'list everyone with member status'],
   scope: 'people:read',
   effect: 'read',
