@@ -309,7 +309,7 @@ const DONATION_SELECT = `SELECT d.id, d.batch_id, b.status AS batch_status, d.co
     c.preferred_name, c.first_name, c.last_name, c.email, (c.id IS NOT NULL) AS contact_live
   FROM giving_donations d
   JOIN giving_batches b ON b.id = d.batch_id
-  LEFT JOIN contacts c ON c.id = d.contact_id AND c.deleted_at IS NULL`;
+  LEFT JOIN people_directory c ON c.id = d.contact_id`;
 
 async function donationViews(db: Queryable, orgId: string, rows: DonationRow[]): Promise<DonationView[]> {
   if (rows.length === 0) return [];

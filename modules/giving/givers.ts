@@ -37,8 +37,8 @@ const GIVER_SELECT = `SELECT g.id, g.contact_id, g.giver_reference, g.title, g.h
     c.preferred_name, c.first_name, c.last_name, c.email,
     j.preferred_name AS joint_preferred_name, j.first_name AS joint_first_name, j.last_name AS joint_last_name, j.email AS joint_email
   FROM giving_givers g
-  JOIN contacts c ON c.id = g.contact_id AND c.deleted_at IS NULL
-  LEFT JOIN contacts j ON j.id = g.joint_contact_id AND j.deleted_at IS NULL`;
+  JOIN people_directory c ON c.id = g.contact_id
+  LEFT JOIN people_directory j ON j.id = g.joint_contact_id`;
 
 function giverView(row: GiverRow): GiverView {
   return {

@@ -285,12 +285,12 @@ async function giverOf(db: Queryable, orgId: string, found: Lookups, cell: (colu
   const contactId = cell('contactId');
   if (contactId) {
     if (!z.uuid().safeParse(contactId).success) return { field: 'contact_id', message: 'not a contact id' };
-    const row = await queryOne<{ id: string }>(db, 'SELECT id FROM contacts WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, contactId]);
+    const row = await queryOne<{ id: string }>(db, 'SELECT id FROM people_directory WHERE org_id = $1 AND id = $2', [orgId, contactId]);
     return row ? { contactId: row.id } : { field: 'contact_id', message: `contact ${contactId} was not found` };
   }
   const email = cell('email');
   if (email) {
-    const rows = await queryRows<{ id: string }>(db, 'SELECT id FROM contacts WHERE org_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL LIMIT 2', [orgId, email]);
+    const rows = await queryRows<{ id: string }>(db, 'SELECT id FROM people_directory WHERE org_id = $1 AND lower(email) = lower($2) LIMIT 2', [orgId, email]);
     if (rows.length === 1) return { contactId: rows[0].id };
     return { field: 'email', message: rows.length === 0 ? 'no contact has this email' : 'several contacts share this email; use giver_reference' };
   }

@@ -113,7 +113,7 @@ export async function topGivers(db: Queryable, orgId: string, input: { months: n
   const rows = await queryRows<{ contact_id: string; total: string; n: number; first: string; last: string; preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }>(db, `
     SELECT x.contact_id, sum(x.n)::text AS total, count(DISTINCT x.donation_id)::int AS n, min(x.received_on)::text AS first, max(x.received_on)::text AS last,
       c.preferred_name, c.first_name, c.last_name, c.email
-    FROM (${NET_DESIGNATIONS}) x JOIN contacts c ON c.id = x.contact_id AND c.deleted_at IS NULL
+    FROM (${NET_DESIGNATIONS}) x JOIN people_directory c ON c.id = x.contact_id
     WHERE x.received_on BETWEEN $2::date AND $3::date
     GROUP BY x.contact_id, c.preferred_name, c.first_name, c.last_name, c.email
     HAVING sum(x.n) > 0
