@@ -1,15 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Harness, type TestOrg } from '../helpers/harness';
-import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../helpers/message-servers';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/message-servers';
 import { hiddenInput } from '../helpers/oauth';
-
-/** The acceptance link in a received invitation (quoted-printable soft breaks undone). */
-export function inviteLinkOf(mail: ReceivedMail): string {
-  const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const link = /(https?:\/\/\S+\/team\/invite\/inv_[A-Za-z0-9_-]{43})/.exec(text)?.[1];
-  if (!link) throw new Error(`No invitation link in:\n${mail.raw}`);
-  return link;
-}
+import { inviteLinkOf } from '../helpers/team';
 
 /** Accepts over plain HTTP, as the page's form would post it. */
 async function acceptOverHttp(link: string, fields: Record<string, string>): Promise<{ status: number; html: string }> {
