@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/message-servers';
-import { hiddenInput } from '../helpers/oauth';
+import { hiddenInput, OAuthDriver } from '../helpers/oauth';
 import { inviteLinkOf } from '../helpers/team';
 
 /** Accepts over plain HTTP, as the page's form would post it. */
@@ -103,6 +103,27 @@ describe('team: members, roles and invites', () => {
     expect(fresh.replacedInviteId).toBeNull();
   });
 
+  it('an invite stands when no mail server is configured, says why, and a resend sends it', async () => {
+    const email = address();
+    const smtpPort = process.env.SMTP_PORT;
+    delete process.env.SMTP_HOST;
+    delete process.env.SMTP_PORT;
+    let invite;
+    try {
+      invite = (await harness.call(org.apiKey, 'platform_invite_team_member', { email, roleId: 'staff' })).invite;
+    } finally {
+      process.env.SMTP_HOST = '127.0.0.1';
+      process.env.SMTP_PORT = smtpPort;
+    }
+    const listed = (await harness.call(org.apiKey, 'platform_list_pending_team_invites', {})).invites.find((i: { inviteId: string }) => i.inviteId === invite.inviteId);
+    expect(listed).toMatchObject({ lastSentAt: null, sendError: { code: 'channel_not_configured' } });
+    expect(mailTo(email)).toHaveLength(0);
+    await harness.call(org.apiKey, 'platform_resend_team_invite', { inviteId: invite.inviteId });
+    expect(mailTo(email)).toHaveLength(1);
+    const after = (await harness.call(org.apiKey, 'platform_list_pending_team_invites', {})).invites.find((i: { inviteId: string }) => i.inviteId === invite.inviteId);
+    expect(after).toMatchObject({ lastSentAt: expect.any(String), sendError: null, sends: 2 });
+  });
+
   it('refuses bad input and other organisations\' invites, writing nothing', async () => {
     const bad = await harness.invoke(org.apiKey, 'platform_invite_team_member', { email: 'not an email', roleId: 'pope' });
     expect(bad.body.error?.code).toBe('validation_failed');
@@ -161,6 +182,22 @@ describe('team: members, roles and invites', () => {
     expect((await harness.invoke(member.apiKey, 'people_list_contacts', {})).status).toBe(401);
     const revoked = await harness.pool.query('SELECT revoked_at FROM api_keys WHERE id = $1', [member.keyId]);
     expect(revoked.rows[0].revoked_at).not.toBeNull();
+  });
+
+  it('removing a member ends their OAuth access at once', async () => {
+    const member = await harness.createMember(org.orgId, { role: 'staff' });
+    const oauth = new OAuthDriver(harness.url);
+    const client = await oauth.registerClient('http://127.0.0.1:49152/callback');
+    const tokens = await oauth.tokensFor(client, member, { intent: 'people' });
+    const call = () => fetch(`${harness.url}/api/agent/invoke`, {
+      method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'people_list_contacts', arguments: {} }),
+    });
+    expect((await call()).status).toBe(200);
+    const removed = await harness.call(org.apiKey, 'platform_remove_team_member', { userId: member.userId });
+    expect(removed).toMatchObject({ revokedApiKeys: 0, revokedOAuthGrants: 1 });
+    expect((await call()).status).toBe(401);
+    expect((await oauth.refresh(client, tokens.refresh_token)).body.error).toBe('invalid_grant');
   });
 
   it('a role change narrows an existing key on its next request', async () => {
