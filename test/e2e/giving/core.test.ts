@@ -375,6 +375,25 @@ describe('giving core over MCP', () => {
     expect((await refusal('giving_invoke_api_read', { path: `/api/giving/batches/${batch.id}` }, otherMcp)).code).toBe('not_found');
   });
 
+  it("a people merge carries giving along: gifts and details move, the kept giver's details stay and are filled in", async () => {
+    const kept = await contact('Kit');
+    const duplicate = await contact('Kitty');
+    const spouse = await contact('Sam');
+    await call('giving_upsert_giver', { contactId: kept, giverReference: 'KEEP-1', title: 'Ms', jointContactId: duplicate });
+    await call('giving_upsert_giver', { contactId: duplicate, giverReference: 'DUP-1', postcode: 'LS2 7AB', bankAccountNumber: '11112222' });
+    await call('giving_upsert_giver', { contactId: spouse, giverReference: 'SAM-1', jointContactId: duplicate });
+    const { donation } = await call('giving_record_donation', { contactId: duplicate, amount: 900, method: 'cash', receivedOn: today, commit: true });
+    const proposal = await refusal('people_merge_data_quality_contacts', { keepContactId: kept, mergeContactId: duplicate, actionSummary: 'Merge Kit' });
+    expect(proposal.code).toBe('approval_required');
+    const decided = await call('platform_approve_proposal', { proposalId: proposal.details.proposalId });
+    expect(decided.execution).toMatchObject({ status: 'succeeded' });
+    expect((await call('giving_get_giver', { contactId: kept })).giver).toMatchObject({
+      giverReference: 'KEEP-1', title: 'Ms', postcode: 'LS2 7AB', bankAccountLast4: '2222', jointContactId: null,
+    });
+    expect((await call('giving_get_giver', { contactId: spouse })).giver.jointContactId).toBe(kept);
+    expect((await call('giving_get_donation', { donationId: donation.id })).donation.contactId).toBe(kept);
+  });
+
   it('records one gift when the same external id arrives several times at once', async () => {
     const clients = await Promise.all([1, 2, 3, 4].map(() => harness.mcpClient(org.apiKey)));
     try {
