@@ -117,6 +117,9 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['donor', 'giver', 'supporter', 'benefactor', 'contributor', 'generous', 'biggest'], 'giver donor'],
   [['appeal', 'fundraiser', 'fundraising', 'capital campaign', 'drive'], 'campaign pledge appeal'],
   [['promise', 'promised', 'commitment', 'committed to give'], 'pledge'],
+  [['not finalised', 'haven\'t finalised', 'not yet banked', 'still open', 'unfinished', 'not committed', 'in progress'], 'uncommitted open'],
+  [['has given', 'have given', 'has donated', 'have donated', 'has gave', 'given so far'], 'giving history'],
+  [['how near'], 'progress goal'],
   [['target', 'goal', 'how close', 'how far'], 'progress goal'],
   [['standing order', 'direct debit', 'regular gift', 'regular giving', 'monthly donation', 'subscription', 'regular'], 'recurring gift'],
   [['tax receipt', 'annual receipt', 'donation receipt', 'receipt', 'year-end letter'], 'statement'],
@@ -173,8 +176,10 @@ interface Expansion {
 
 // "Margaret's record", "her record": the noun (a person's record), not the verb ("record a gift").
 const RECORD_NOUN = /('s|\b(?:her|his|their|the|this|that|my|our|your)) records?\b/g;
+// "How close are we": nearness, not closing anything.
+const CLOSE_ADJECTIVE = /\bhow close\b/g;
 
-const normalise = (text: string) => ` ${text.toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(/'s\b/g, '')
+const normalise = (text: string) => ` ${text.toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(CLOSE_ADJECTIVE, 'how near').replace(/'s\b/g, '')
   .replace(/[^a-z0-9'-]+/g, ' ').trim()} `;
 
 // The stemmer leaves "finalise" but cuts "finalised" to "finalis": a final e is dropped for thesaurus look-ups only.
