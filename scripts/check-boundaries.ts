@@ -11,6 +11,8 @@
  *   api/        never activities/ (the API starts workflows; it does not run their steps)
  *   modules/<x> never modules/<y>/models (a module's tables are reached through its services)
  *
+ * and, in modules/<x> outside its migrations, no SQL that names a table modules/<y> declares a
+ * model for (join the view a module publishes, such as people_directory, or call its services);
  * and one rule on SQL text in every source file: no `$<digit>` inside a single-quoted SQL literal.
  * Sequelize reads `$n` as a bind placeholder even there and fails the query at run time
  * ("Named bind parameter "$5" has no value"), or quietly binds the wrong value.
@@ -248,17 +250,75 @@ export function checkSqlLiterals(root: string): { violations: Violation[]; files
   return { violations, filesChecked };
 }
 
+/** Each table's module: the one whose models/ declares it (`tableName: '…'`). */
+export function tableOwners(root: string): Map<string, string> {
+  const owners = new Map<string, string>();
+  const modulesDir = path.join(root, 'modules');
+  if (!fs.existsSync(modulesDir)) return owners;
+  for (const entry of fs.readdirSync(modulesDir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    for (const file of sourceFiles(path.join(modulesDir, entry.name, 'models'))) {
+      for (const match of fs.readFileSync(file, 'utf8').matchAll(/tableName:\s*'([a-z0-9_]+)'/g)) owners.set(match[1]!, entry.name);
+    }
+  }
+  return owners;
+}
+
+/** Tables a piece of SQL reads or writes (FROM, JOIN, INTO, UPDATE, DELETE FROM), lower-cased. */
+export function tablesInSql(sql: string): string[] {
+  return [...sql.matchAll(/\b(?:from|join|into|update)\s+([a-z_][a-z0-9_]*)/gi)].map((match) => match[1]!.toLowerCase());
+}
+
+/**
+ * SQL in modules/<x> that names a table of modules/<y>: a module reaches another's rows through its
+ * services (or a view that module publishes for others to join), never its tables. Migrations are
+ * exempt: a migration may reference an earlier module's table in a foreign key.
+ */
+export function checkTableOwnership(root: string): { violations: Violation[]; filesChecked: number } {
+  const owners = tableOwners(root);
+  const violations: Violation[] = [];
+  let filesChecked = 0;
+  for (const file of sourceFiles(path.join(root, 'modules'))) {
+    const relative = path.relative(root, file).split(path.sep).join('/');
+    const module = moduleOf(relative);
+    if (!module || /\/migrations\//.test(relative)) continue;
+    filesChecked += 1;
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      let sql: string | undefined;
+      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) sql = node.text;
+      else if (ts.isTemplateExpression(node)) sql = node.head.text + node.templateSpans.map((span) => ` ${span.literal.text}`).join('');
+      if (sql !== undefined && SQL_WORDS.test(sql)) {
+        for (const table of new Set(tablesInSql(sql))) {
+          const owner = owners.get(table);
+          if (owner && owner !== module) {
+            violations.push({
+              file: relative, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, specifier: table,
+              message: `modules/${module}/ reaches the ${owner} module's table ${table} in SQL; call the ${owner} module's services, or join a view it publishes`,
+            });
+          }
+        }
+        return;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return { violations, filesChecked };
+}
+
 function main(): void {
   const root = path.resolve(process.argv[2] ?? path.join(__dirname, '..'));
   const imports = checkBoundaries(root);
   const sql = checkSqlLiterals(root);
-  const violations = [...imports.violations, ...sql.violations];
+  const tables = checkTableOwnership(root);
+  const violations = [...imports.violations, ...sql.violations, ...tables.violations];
   if (violations.length === 0) {
-    console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files)`);
+    console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files; table ownership in ${tables.filesChecked} module files)`);
     return;
   }
-  console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see DESIGN.md, "Layout") or the SQL literal rule:`);
-  for (const v of violations) console.error(`  ${v.file}:${v.line}  import "${v.specifier}"\n    ${v.message}`);
+  console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see DESIGN.md, "Layout"), the SQL literal rule or table ownership:`);
+  for (const v of violations) console.error(`  ${v.file}:${v.line}  "${v.specifier}"\n    ${v.message}`);
   process.exitCode = 1;
 }
 

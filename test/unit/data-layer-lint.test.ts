@@ -4,7 +4,7 @@ import path from 'node:path';
 import { col, fn, Op, where } from 'sequelize';
 import { sequelize } from '../../db/sequelize';
 import { Tag } from '../../modules/people/models';
-import { checkBoundaries, checkSqlLiterals, placeholdersInQuotedLiterals } from '../../scripts/check-boundaries';
+import { checkBoundaries, checkSqlLiterals, checkTableOwnership, placeholdersInQuotedLiterals, tablesInSql } from '../../scripts/check-boundaries';
 
 describe('lint: data layer rules', () => {
   it('finds $n inside quoted SQL literals only', () => {
@@ -28,6 +28,30 @@ describe('lint: data layer rules', () => {
       expect(imports.map((v) => [v.file, v.line])).toEqual([['modules/giving/gifts.ts', 1]]);
       const sql = checkSqlLiterals(root).violations;
       expect(sql.map((v) => [v.file, v.line, v.specifier])).toEqual([['modules/giving/report.ts', 1, '$1']]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('flags SQL in one module that names another module\'s table, but not views, migrations or its own tables', () => {
+    expect(tablesInSql('SELECT a FROM x JOIN y ON true LEFT JOIN z ON true; INSERT INTO w VALUES (1); UPDATE v SET a = 1')).toEqual(['x', 'y', 'z', 'w', 'v']);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));
+    try {
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      };
+      write('modules/people/models/contacts.ts', "Contact.init({}, { sequelize, tableName: 'contacts' });\n");
+      write('modules/giving/models/gifts.ts', "Gift.init({}, { sequelize, tableName: 'giving_gifts' });\n");
+      write('modules/people/list.ts', "export const own = 'SELECT id FROM contacts WHERE org_id = $1';\n");
+      write('modules/giving/list.ts', [
+        "export const mine = 'SELECT g.id FROM giving_gifts g JOIN people_directory c ON c.id = g.contact_id';",
+        "export const theirs = `SELECT g.id FROM giving_gifts g",
+        "  LEFT JOIN contacts c ON c.id = g.contact_id`;",
+      ].join('\n'));
+      write('modules/giving/migrations/2026.01.01T00.00.00.gifts.ts', "export const up = 'CREATE TABLE giving_gifts (contact_id uuid REFERENCES contacts(id)); INSERT INTO giving_gifts SELECT id FROM contacts';\n");
+      const found = checkTableOwnership(root).violations;
+      expect(found.map((v) => [v.file, v.line, v.specifier])).toEqual([['modules/giving/list.ts', 2, 'contacts']]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
