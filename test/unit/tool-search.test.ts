@@ -9,6 +9,7 @@ import { DEFAULT_LISTING_BUDGET_BYTES, measureListing } from '../../bench/listin
 import { allModules, allTools, findTool, permittedTools } from '../../modules/catalogue';
 import { analyseQuery } from '../../modules/platform/search-language';
 import { ToolSearchIndex, stem } from '../../modules/platform/tool-search';
+import { inputSchemaOf, outputSchemaOf } from '../../modules/schema';
 import type { ToolContext } from '../../modules/tool';
 
 interface EvalCase { q: string; expect: string[] }
@@ -242,6 +243,14 @@ describe('platform_search_tools (the tool)', () => {
     expect(out.tools.length).toBeGreaterThan(0);
     expect(out.tools).not.toContain('people_create_contact');
     for (const name of out.tools) expect(['platform:read', 'people:read']).toContain(findTool(name)!.scope);
+  });
+
+  it('platform_inspect_tools gives input and output schemas on demand', async () => {
+    const inspect = findTool('platform_inspect_tools')!;
+    const out = (await inspect.run(ctxWith([...ALL_SCOPES]), inspect.input.parse({ names: ['people_get_contact'] }))) as { tools: Array<{ inputSchema: unknown; outputSchema: unknown }> };
+    expect(out.tools[0].inputSchema).toEqual(inputSchemaOf(findTool('people_get_contact')!));
+    expect(out.tools[0].outputSchema).toEqual(outputSchemaOf(findTool('people_get_contact')!));
+    expect(inspect.output.safeParse(out).success).toBe(true);
   });
 
   it('honours the limit', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { StewardError, quoteInput } from '../../../core/errors';
 import { CREDENTIAL_KINDS } from '../../../core/principal';
 import { allModules, allTools, findTool, permittedTools } from '../../catalogue';
-import { inputSchemaOf } from '../../schema';
+import { inputSchemaOf, outputSchemaOf } from '../../schema';
 import { defineTool, type AnyTool } from '../../tool';
 import { ToolSearchIndex } from '../tool-search';
 
@@ -74,7 +74,7 @@ export const inspectToolsTool = defineTool({
   name: 'platform_inspect_tools',
   module: 'platform',
   title: 'Inspect tool schemas',
-  description: 'Returns the JSON input schemas of up to 10 tools by name, so you can call them correctly.',
+  description: 'Returns the JSON input and output schemas of up to 10 tools by name, so you can call them correctly and read their results.',
   keywords: ['input schema', 'arguments', 'parameters', 'how to call'],
   examples: ['what arguments does this tool take', 'show me how to call a tool correctly'],
   scope: 'platform:read',
@@ -82,7 +82,12 @@ export const inspectToolsTool = defineTool({
   listed: true,
   input: z.object({ names: z.array(z.string().min(1).max(100)).min(1).max(10).describe('Tool names, at most 10') }).strict(),
   output: z.object({
-    tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), scope: z.string(), inputSchema: z.record(z.string(), z.unknown()) }).strict()),
+    tools: z.array(z.object({
+      name: z.string(), title: z.string(), description: z.string(), scope: z.string(),
+      inputSchema: z.record(z.string(), z.unknown()),
+      // The default tools/list may leave output schemas out to save an agent's context; they are always here.
+      outputSchema: z.record(z.string(), z.unknown()),
+    }).strict()),
     notFound: z.array(z.string()),
     notPermitted: z.array(z.object({ name: z.string(), scope: z.string() }).strict()),
   }).strict(),
@@ -94,7 +99,7 @@ export const inspectToolsTool = defineTool({
       const tool = findTool(name);
       if (!tool) notFound.push(name);
       else if (!ctx.principal.scopes.includes(tool.scope)) notPermitted.push({ name, scope: tool.scope });
-      else tools.push({ name, title: tool.title, description: tool.description, scope: tool.scope, inputSchema: inputSchemaOf(tool) });
+      else tools.push({ name, title: tool.title, description: tool.description, scope: tool.scope, inputSchema: inputSchemaOf(tool), outputSchema: outputSchemaOf(tool) });
     }
     return { tools, notFound, notPermitted };
   },
