@@ -8,6 +8,7 @@ import { outboxLease } from './migrations/2026.11.22T02.00.00.outbox-lease';
 import { rowLevelSecurity } from './migrations/2026.11.23T00.00.00.row-level-security';
 import { outboxSources } from './migrations/2026.11.23T00.10.00.outbox-sources';
 import { teamInvites } from './migrations/2026.11.24T01.00.00.team-invites';
+import { capabilityGaps } from './migrations/2026.11.24T01.10.00.capability-gaps';
 import { teamInviteDelivery } from './team-invite-delivery';
 import { platformTools } from './tools';
 import { platformWidgets } from './widgets';
@@ -37,7 +38,7 @@ export default defineModule({
   models: platformModels,
   // The first migrations predate modules owning their tables: init and approvals also create
   // the people module's first tables. They keep their names so existing databases upgrade in place.
-  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources, teamInvites],
+  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources, teamInvites, capabilityGaps],
   outboxSources: [teamInviteDelivery],
   retention: platformRetention,
   scopes: ['platform:read', 'platform:write'],

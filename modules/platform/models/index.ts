@@ -18,12 +18,13 @@ import { PlanAllowance } from './plan-allowances';
 import { Plan } from './plans';
 import { Proposal } from './proposals';
 import { TeamInvite } from './team-invites';
+import { CapabilityGap } from './capability-gaps';
 import { ToolCallResult } from './tool-call-results';
 import { UsageEvent } from './usage-events';
 import { User } from './users';
 
 export {
-  Agent, ApiKey, AuditEvent, Membership, OAuthAuthorizationRequest, OAuthClient, OAuthCode, OAuthGrant, OAuthRefreshToken,
+  Agent, ApiKey, AuditEvent, CapabilityGap, Membership, OAuthAuthorizationRequest, OAuthClient, OAuthCode, OAuthGrant, OAuthRefreshToken,
   OAuthSession, OAuthSigningKey, OrgAllowanceOverride, Organisation, OutboxMessage, Plan, PlanAllowance, Proposal,
   TeamInvite, ToolCallResult, UsageEvent, User,
 };
@@ -39,7 +40,7 @@ export function initPlatformModels(instance: Sequelize) {
     OAuthClient.initModel(instance), OAuthSigningKey.initModel(instance), OAuthSession.initModel(instance),
     OAuthAuthorizationRequest.initModel(instance), OAuthGrant.initModel(instance), OAuthCode.initModel(instance),
     OAuthRefreshToken.initModel(instance), Agent.initModel(instance), Proposal.initModel(instance), OutboxMessage.initModel(instance),
-    TeamInvite.initModel(instance),
+    TeamInvite.initModel(instance), CapabilityGap.initModel(instance),
   ] as const;
   if (initialised.has(instance)) return models;
   initialised.add(instance);

@@ -4,11 +4,12 @@ import { overviewTool, usageTool } from './account';
 import { executeWorkflowToolTool, inspectToolsTool, listToolsTool, searchToolsTool, sessionToolsTool } from './discovery';
 import { routeCatalogTool, searchDashboardApiTool } from './routes';
 import { teamTools } from './team';
+import { capabilityGapTools } from './capability-gaps';
 import { approveProposalTool, getProposalTool, listAgentsTool, pendingProposalsTool, rejectProposalTool, setAgentAutonomyTool } from './proposals';
 
 /** The platform's tools; the overview is built from the registry, so it takes the modules. */
 export const platformTools = (modules: readonly ModuleDefinition[]): AnyTool[] => [
   overviewTool(modules), usageTool, listToolsTool, searchToolsTool, inspectToolsTool, sessionToolsTool, executeWorkflowToolTool,
   pendingProposalsTool, getProposalTool, approveProposalTool, rejectProposalTool, listAgentsTool, setAgentAutonomyTool,
-  routeCatalogTool, searchDashboardApiTool, ...teamTools,
+  routeCatalogTool, searchDashboardApiTool, ...teamTools, ...capabilityGapTools,
 ];

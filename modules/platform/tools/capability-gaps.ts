@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { cursorInput, cursorOutput, toolsFor } from '../../kit';
+import { listCapabilityGaps, reportCapabilityGap } from '../capability-gaps';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
+
+const gapSchema = z.object({
+  gapId: z.uuid(),
+  tool: z.string().nullable().describe('The tool that fell short, if one did'),
+  missing: z.string(),
+  example: z.string().nullable(),
+  reportedByUserId: z.uuid().nullable(),
+  credentialKind: z.string().describe('api_key or oauth: how the reporting agent was connected'),
+  reportedAt: z.string(),
+}).strict();
+
+export const reportCapabilityGapTool = tools.write('report_capability_gap', {
+  title: 'Report a capability gap',
+  description: 'Tell the organisation\'s owners that you were asked for something no Steward tool could do (or a tool could only partly do): what was missing, the tool that fell short if any, and an example request. Use it after searching the tools (platform_search_tools) found nothing fitting, instead of improvising; say to the person that it was reported.',
+  keywords: ['missing feature', 'cannot do', 'feature request', 'limitation', 'unsupported'],
+  examples: ['tell the owners Steward cannot book minibuses', 'report that exporting rotas is missing'],
+  input: z.object({
+    tool: z.string().trim().regex(/^[a-z][a-z0-9_]*$/, 'a tool name in snake_case').max(100).optional().describe('The tool that fell short, if one did'),
+    missing: z.string().trim().min(1).max(2000).describe('What could not be done, in a sentence or two'),
+    example: z.string().trim().min(1).max(2000).optional().describe('The request as the person made it'),
+  }).strict(),
+  output: z.object({ gap: gapSchema, speakToUser: z.string().describe('A sentence to relay to the person') }).strict(),
+  run: async (ctx, input) => ({
+    gap: await reportCapabilityGap(ctx.db, ctx.principal, input),
+    speakToUser: 'I could not do that with Steward, so I have told your organisation\'s owners what was missing.',
+  }),
+});
+
+export const listCapabilityGapsTool = tools.read('list_capability_gaps', {
+  title: 'List capability gap reports',
+  description: 'The capability gaps agents reported (platform_report_capability_gap), newest first: what was missing, the tool that fell short, an example. Owner only.',
+  keywords: ['feature requests', 'missing features', 'gaps'],
+  examples: ['what have the assistants not been able to do'],
+  input: z.object({ ...cursorInput }).strict(),
+  output: z.object({ gaps: z.array(gapSchema), ...cursorOutput }).strict(),
+  run: (ctx, input) => listCapabilityGaps(ctx.db, ctx.principal, input),
+});
+
+export const capabilityGapTools = [reportCapabilityGapTool, listCapabilityGapsTool];
