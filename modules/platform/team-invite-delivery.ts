@@ -14,11 +14,14 @@ import type { Role } from '../../core/roles';
  */
 export const TEAM_INVITE_SOURCE_KIND = 'platform.team_invite';
 
-/** Where the acceptance page lives; the link is built when the email is sent (the worker reads PUBLIC_URL). */
+/**
+ * Where the acceptance page lives; the link is built when the email is sent, so the worker reads
+ * PUBLIC_URL, falling back to where `npm start` listens when it is not set.
+ */
 export const INVITE_PAGE_PATH = '/team/invite';
 
 export function invitePublicOrigin(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.PUBLIC_URL ?? 'http://localhost').replace(/\/+$/, '');
+  return (env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT ?? 3000}`).replace(/\/+$/, '');
 }
 
 interface InviteDraft extends OutboxDraft {
