@@ -42,7 +42,8 @@ export function measureListing(toolsets: 'default' | 'all' = 'default'): Listing
     size.bytes += bytesOf(entry);
     size.descriptionBytes += Buffer.byteLength(entry.description, 'utf8');
     size.inputSchemaBytes += bytesOf(entry.inputSchema);
-    size.outputSchemaBytes += bytesOf(entry.outputSchema);
+    // tools/list carries no output schemas (see mcpToolOf); counted in case one comes back.
+    size.outputSchemaBytes += 'outputSchema' in entry ? bytesOf(entry.outputSchema) : 0;
     byToolset.set(module, size);
   }
   return { total: { tools: listed.length, bytes: bytesOf(listed) }, budgetBytes: DEFAULT_LISTING_BUDGET_BYTES, byToolset: [...byToolset.values()] };

@@ -32,13 +32,17 @@ function widgetMetaOf(tool: AnyTool): { _meta: Record<string, unknown> } | undef
   return resourceUri ? { _meta: { ui: { resourceUri }, [LEGACY_RESOURCE_URI_KEY]: resourceUri } } : undefined;
 }
 
+/**
+ * A tools/list entry. It leaves out the output schema: an agent pays for the whole listing in its
+ * context on every session, output schemas are about half of it, and a tool's result is still
+ * structuredContent. platform_inspect_tools and the manifest give output schemas on demand.
+ */
 export function mcpToolOf(tool: AnyTool) {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: inputSchemaOf(tool) as { type: 'object'; [key: string]: unknown },
-    outputSchema: outputSchemaOf(tool) as { type: 'object'; [key: string]: unknown },
     annotations: annotationsOf(tool),
     ...widgetMetaOf(tool),
   };

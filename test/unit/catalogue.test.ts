@@ -195,7 +195,9 @@ describe('surfaces', () => {
     const mcp = mcpToolOf(tool);
     expect(mcp).toMatchObject({ name: tool.name, title: tool.title, description: tool.description });
     expect(mcp.inputSchema).toEqual(inputSchemaOf(tool));
-    expect(mcp.outputSchema).toEqual(outputSchemaOf(tool));
+    // tools/list stays small: output schemas come from platform_inspect_tools and the manifest.
+    expect(mcp).not.toHaveProperty('outputSchema');
+    expect(manifestEntryOf(tool).outputSchema).toEqual(outputSchemaOf(tool));
     const openai = openAiFunctionOf(tool);
     expect(openai).toEqual({ type: 'function', function: { name: tool.name, description: tool.description, parameters: inputSchemaOf(tool) } });
     const manifest = manifestEntryOf(tool);

@@ -42,7 +42,6 @@ const recordDeclarationTool = tools.write('record_gift_aid_declaration', {
   title: 'Record a Gift Aid declaration',
   description: "Records a giver's Gift Aid declaration, so their gifts can be claimed. scope: past_and_future (enduring: covers gifts from startOn, at most 4 years before madeOn and by default exactly that, and every later gift), future_only (from madeOn), or single_gift (donationId names the one gift). method: written, online or oral; an oral declaration covers nothing until its written confirmation is sent (confirmationSentOn, or giving_confirm_oral_declaration later). The giver's name, house name or number and postcode are checked on each claim line, not here.",
   keywords: ['gift aid', 'declaration', 'GAD', 'HMRC', 'tax relief', 'taxpayer'],
-  listed: true,
   input: z.object({
     contactId: z.uuid().describe('The giver (a contact)'),
     scope: z.enum(DECLARATION_SCOPES),
@@ -163,7 +162,6 @@ const previewClaimTool = tools.read('preview_gift_aid_claim', {
   title: 'Preview a Gift Aid claim',
   description: 'Shows what giving_create_gift_aid_claim would claim today, without claiming: every unclaimed gift in a committed batch checked line by line (a covering declaration, confirmed if oral; title, first and last name, house name or number and UK postcode; not a small-donations entry; a Gift Aid eligible fund; not refunded; within 4 years of the end of its tax year). Gifts with a problem are listed with every reason and left out, so the claim is never rejected whole. Adds negative adjustments for claimed gifts refunded since, and small donations within their caps.',
   keywords: ['gift aid', 'HMRC', 'claim', 'check claim', 'validate', 'GASDS', 'small donations'],
-  listed: true,
   input: z.object({ ...claimWindowInput, listLines: z.number().int().min(0).max(500).default(50).describe('How many lines to show') }).strict(),
   output: z.object({ claimedOn: z.string(), currency: z.literal('GBP'), ...planShape }).strict(),
   run: async (ctx, input) => {
@@ -202,7 +200,6 @@ const createClaimTool = tools.write('create_gift_aid_claim', {
   title: 'Create a Gift Aid claim',
   description: 'Creates a validated Gift Aid claim from exactly what giving_preview_gift_aid_claim shows: the valid gifts move from unclaimed to in_claim (two claims made at once never take one gift twice), refunded claimed gifts get negative adjustment lines, and small donations are added within their caps. Nothing leaves Steward yet: giving_submit_gift_aid_claim sends it once an owner or admin approves. Refused when no gift passes every check.',
   keywords: ['gift aid', 'HMRC', 'claim', 'reclaim tax'],
-  listed: true,
   input: z.object({ ...claimWindowInput }).strict(),
   output: z.object({ claim: claimSchema, ...planShape }).strict(),
   run: async (ctx, input) => {
@@ -270,7 +267,6 @@ const submitClaimTool = tools.write('submit_gift_aid_claim', {
   title: 'Submit a Gift Aid claim to HMRC (needs approval)',
   description: "Sends a validated claim to HMRC through the Gift Aid gateway. The claim is a legal declaration by the charity's authorised official, so the call creates a proposal and the claim is sent only when an owner or admin approves it (platform_approve_proposal); the approver is recorded. Every line is checked again before it leaves: if anything changed (a refund, an address, a cancelled declaration) nothing is sent and the lines are named; cancel the claim and create a new one. Record HMRC's answer with giving_record_claim_outcome.",
   keywords: ['gift aid', 'HMRC', 'submit claim', 'charities online', 'authorised official'],
-  listed: true,
   input: submitInput,
   output: z.object({ claim: claimSchema }).strict(),
   approval: {
@@ -399,7 +395,6 @@ const generateStatementsTool = tools.write('generate_statements', {
   title: 'Generate giving statements',
   description: `Generates a giving statement for each giver with gifts in a tax year (taxYear "2025-26") or a period (periodStart, periodEnd), for every giver or the contactIds given (at most ${MAX_STATEMENTS_PER_RUN} a run). Counts committed donations only, each net of refunds; fully refunded gifts are left out. Delivery is download: read each with giving_get_statement (email delivery is not available yet).`,
   keywords: ['statement', 'tax receipt', 'annual giving statement', 'donor statement'],
-  listed: true,
   input: z.object({
     taxYear: taxYearInput.optional(),
     periodStart: isoDate.optional(),

@@ -34,7 +34,6 @@ const refundDonationTool = tools.write('refund_donation', {
   title: 'Refund a donation (needs approval)',
   description: 'Returns money from a committed donation, per designation (fund part): the refunded total of a designation never passes what was given to it. Leave amount out to refund everything still refundable. Every refund needs a person: the call creates a proposal for an owner or admin, and the refund is made when they approve it (platform_approve_proposal). A Gift Aid amount already claimed on the gift is reversed on the next claim. Only donations in committed batches can be refunded; correct an uncommitted one in its batch instead.',
   keywords: ['refund', 'return money', 'chargeback', 'reverse gift', 'repay'],
-  listed: true,
   destructive: true,
   input: refundInput,
   output: z.object({
@@ -87,7 +86,6 @@ const createCampaignTool = tools.write('create_pledge_campaign', {
   title: 'Create a pledge campaign',
   description: 'Starts a pledge campaign (a building project, a mission appeal) towards one fund, with an optional goal in minor units and dates. Givers then pledge to it with giving_create_pledge; giving_get_pledge_progress shows how it is going.',
   keywords: ['appeal', 'capital campaign', 'building fund', 'pledge drive'],
-  listed: true,
   input: z.object({
     name: z.string().trim().min(1).max(200),
     fundId: z.uuid().describe('The fund gifts towards this campaign go to'),
@@ -120,7 +118,6 @@ const createPledgeTool = tools.write('create_pledge', {
   title: 'Record a pledge',
   description: 'Records a giver\'s pledge to a campaign: an amount in minor units once (one_off) or every week, month, quarter or year until its end date (its own, or the campaign\'s). Link gifts to it with pledgeId when recording donations; progress counts linked gifts in committed batches, net of refunds.',
   keywords: ['pledge', 'promise to give', 'commitment'],
-  listed: true,
   input: z.object({
     campaignId,
     contactId: z.uuid().describe('The giver (a contact)'),
@@ -158,7 +155,6 @@ const getPledgeProgressTool = tools.read('get_pledge_progress', {
   title: 'Pledge progress',
   description: 'How a pledge or a whole campaign is going: promised in all, expected by today, received (linked gifts in committed batches, net of refunds), outstanding, and percentages of the goal and of what was pledged (whole numbers, rounded down). Give pledgeId or campaignId.',
   keywords: ['pledge progress', 'campaign total', 'how much pledged', 'appeal progress'],
-  listed: true,
   input: z.object({ pledgeId: pledgeId.optional(), campaignId: campaignId.optional() }).strict().refine(...exactlyOne('pledgeId', 'campaignId')),
   output: z.object({ campaign: campaignProgressSchema, pledge: pledgeSchema.nullable() }).strict(),
   run: async (ctx, input) => {
@@ -176,7 +172,6 @@ const createRecurringGiftTool = tools.write('create_recurring_gift', {
   title: 'Set up a recurring gift',
   description: 'Records a giver\'s regular gift (standing order, card or online subscription): an amount in minor units to one fund weekly, fortnightly, monthly, quarterly or yearly, counted from startsOn. Each occurrence is recorded as a donation on its date by the scheduled run, into a committed batch "Recurring gifts <date>", exactly once. Occurrences before today are never recorded. On a day the month lacks (the 31st), the gift falls on the month\'s last day.',
   keywords: ['standing order', 'direct debit', 'subscription', 'regular giving', 'monthly gift'],
-  listed: true,
   input: z.object({
     contactId: z.uuid().describe('The giver (a contact)'),
     fundId: z.uuid(),
@@ -193,7 +188,6 @@ const listRecurringGiftsTool = tools.read('list_recurring_gifts', {
   title: 'List recurring gifts',
   description: 'Recurring gifts, newest first, with status, next date and how many occurrences were recorded; filter by status, giver or fund; page with nextCursor.',
   keywords: ['standing orders', 'regular givers', 'subscriptions'],
-  listed: true,
   input: z.object({
     ...cursorInput,
     status: z.enum(['active', 'paused', 'cancelled']).optional(),
