@@ -11,11 +11,12 @@ const { syncAgentSchedules, syncAutomationSchedule } = proxyActivities<ApprovalA
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 
-// As the outreach send: heartbeats, so a worker dying mid-send is noticed and the send retried under the outbox's lease.
+// Heartbeats, as the outreach send, so a worker dying mid-send is noticed and the send retried under the outbox's lease.
+// Few attempts: the caller waits for this call, and a send that keeps failing is remedied by a resend, not by waiting.
 const { sendTeamInvite } = proxyActivities<OutboxActivities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '5 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 3 },
 });
 
 /** The invite a team-invite result names. */

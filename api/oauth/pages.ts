@@ -10,7 +10,7 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#
 main{max-width:28rem;margin:3rem auto;background:#fff;border:1px solid #e7e5e4;border-radius:.75rem;padding:2rem}
 h1{font-size:1.35rem;margin-top:0}h2{font-size:1rem;margin-bottom:.25rem}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #a8a29e;border-radius:.4rem;font-size:1rem}
+input[type=email],input[type=password],input[type=text]{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #a8a29e;border-radius:.4rem;font-size:1rem}
 button{margin-top:1rem;padding:.6rem 1.1rem;border-radius:.4rem;border:1px solid #1c1917;background:#1c1917;color:#fff;font-size:1rem;cursor:pointer}
 button.secondary{background:#fff;color:#1c1917;margin-left:.5rem}
 .alert{background:#fef2f2;border:1px solid #fca5a5;padding:.6rem;border-radius:.4rem}
