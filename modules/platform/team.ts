@@ -67,15 +67,22 @@ async function lockMember(db: Queryable, orgId: string, userId: string): Promise
   return row;
 }
 
-/** The owners, locked, so two changes at once cannot each leave the other as the last one and remove it. */
+/**
+ * The owners' rows, locked in one order before the member's own, so two changes at once run one
+ * after the other (neither can leave the other as the last owner and remove it) and never deadlock.
+ */
 async function lockOwners(db: Queryable, orgId: string): Promise<string[]> {
   const rows = await queryRows<{ user_id: string }>(db, "SELECT user_id FROM memberships WHERE org_id = $1 AND role = 'owner' ORDER BY user_id FOR UPDATE", [orgId]);
   return rows.map((row) => row.user_id);
 }
 
-async function refuseLastOwner(db: Queryable, orgId: string, member: MembershipRow, what: string): Promise<void> {
-  if (member.role !== 'owner') return;
+async function lockForChange(db: Queryable, orgId: string, userId: string): Promise<{ owners: string[]; member: MembershipRow }> {
   const owners = await lockOwners(db, orgId);
+  return { owners, member: await lockMember(db, orgId, userId) };
+}
+
+function refuseLastOwner(owners: string[], member: MembershipRow, what: string): void {
+  if (member.role !== 'owner') return;
   if (owners.length <= 1) {
     throw new StewardError('conflict', `${member.email} is the organisation's only owner and cannot be ${what}`, {
       hint: 'Make another member an owner first (platform_update_team_member_role).',
@@ -92,9 +99,9 @@ function requireMayChangeOwner(principal: Principal, member: MembershipRow): voi
 export async function updateMemberRole(db: Queryable, principal: Principal, userId: string, role: Role) {
   requireTeamManager(principal, 'change team roles');
   requireMayAssign(principal, role);
-  const member = await lockMember(db, principal.orgId, userId);
+  const { owners, member } = await lockForChange(db, principal.orgId, userId);
   requireMayChangeOwner(principal, member);
-  if (role !== 'owner') await refuseLastOwner(db, principal.orgId, member, 'demoted');
+  if (role !== 'owner') refuseLastOwner(owners, member, 'demoted');
   // Credentials resolve their scopes from the membership on every request, so this narrows them at once.
   await db.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND user_id = $2', [principal.orgId, userId, role]);
   return { userId, email: member.email, previousRole: member.role, role, roleLabel: ROLE_LABELS[role].label };
@@ -105,9 +112,9 @@ export async function removeMember(db: Queryable, principal: Principal, userId: 
   if (userId === principal.userId) {
     throw new StewardError('conflict', 'You cannot remove yourself from the team', { hint: 'Ask another owner or admin to remove you.' });
   }
-  const member = await lockMember(db, principal.orgId, userId);
+  const { owners, member } = await lockForChange(db, principal.orgId, userId);
   requireMayChangeOwner(principal, member);
-  await refuseLastOwner(db, principal.orgId, member, 'removed');
+  refuseLastOwner(owners, member, 'removed');
   const keys = await db.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND user_id = $2 AND revoked_at IS NULL', [principal.orgId, userId]);
   const grants = await db.query("UPDATE oauth_grants SET revoked_at = now(), revoked_reason = 'member removed from the organisation' WHERE org_id = $1 AND user_id = $2 AND revoked_at IS NULL", [principal.orgId, userId]);
   await db.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [principal.orgId, userId]);

@@ -174,6 +174,21 @@ describe('team: members, roles and invites', () => {
     await harness.call(second.apiKey, 'platform_update_team_member_role', { userId: org.ownerUserId, roleId: 'owner' });
   });
 
+  it('two owners demoting each other at once leave one owner', async () => {
+    const other = await harness.createOrg({ name: 'Two Owners' });
+    const second = await harness.createKey(other.orgId, ['platform:read', 'platform:write'], 'owner');
+    const results = await Promise.all([
+      harness.invoke(other.apiKey, 'platform_update_team_member_role', { userId: second.userId, roleId: 'admin' }),
+      harness.invoke(second.apiKey, 'platform_update_team_member_role', { userId: other.ownerUserId, roleId: 'admin' }),
+    ]);
+    const outcomes = results.map((r) => (r.body.ok ? 'ok' : r.body.error!.code)).sort();
+    // The one that waited finds its caller no longer an owner, or the target the last owner.
+    expect(outcomes[1]).toBe('ok');
+    expect(['conflict', 'forbidden']).toContain(outcomes[0]);
+    const owners = await harness.pool.query("SELECT count(*)::int AS n FROM memberships WHERE org_id = $1 AND role = 'owner'", [other.orgId]);
+    expect(owners.rows[0].n).toBe(1);
+  });
+
   it('removing a member revokes their keys at once', async () => {
     const member = await harness.createKey(org.orgId, ['people:read', 'platform:read'], 'staff');
     expect((await harness.invoke(member.apiKey, 'people_list_contacts', {})).status).toBe(200);
