@@ -19,6 +19,9 @@ export const ERROR_STATUS = {
   allowance_exceeded: 402,
   approval_required: 202,
   internal_error: 500,
+  // A promised capability whose module this server does not have yet: 501 Not Implemented, since the
+  // request is well formed and names something real (404 would suggest a typo worth correcting).
+  module_not_available: 501,
   unavailable: 503,
 } as const;
 

@@ -10,6 +10,7 @@ import type { AnyTool, OrgSettings, ToolContext } from './tool';
 import type { AnyRoute } from './routes';
 import type { Playbook } from './playbooks';
 import type { WidgetDefinition } from './widget';
+import { checkMetrics, type AnyMetric } from './metrics';
 
 /**
  * One product module: everything the rest of the system needs to know about it,
@@ -42,6 +43,12 @@ export interface ModuleDefinition {
   contactRefs?: readonly ContactRef[];
   /** Short-lived records this module deletes once they have served their purpose (daily maintenance). */
   retention?: readonly RetentionRule[];
+  /**
+   * Named queries platform_analytics_query answers (`modules/metrics.ts`): each with the scope it
+   * needs, the parameters it takes, its output shape and a sentence for the person. Names are
+   * unique across modules.
+   */
+  metrics?: readonly AnyMetric[];
   /** What the module adds to platform_overview: fields of its output, computed in the read's snapshot. */
   overview?: OverviewContribution;
   /** The scopes this module's tools require; a tool asking for any other is refused at load time. */
@@ -145,6 +152,7 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
   for (const widget of definition.widgets ?? []) {
     if (widget.module !== definition.name) throw new Error(`Widget ${widget.id} says module ${widget.module}, but is declared by ${definition.name}`);
   }
+  checkMetrics(definition);
   for (const source of definition.outboxSources ?? []) {
     if (!source.kind.startsWith(`${definition.name}.`)) throw new Error(`Outbox source ${source.kind} must be named ${definition.name}.<record>`);
   }

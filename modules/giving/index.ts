@@ -3,6 +3,8 @@ import { giving } from './migrations/2026.11.24T00.00.00.giving';
 import { givingSettings } from './migrations/2026.11.24T00.05.00.giving-settings';
 import { giftAid } from './migrations/2026.11.24T00.10.00.giving-gift-aid';
 import { givingGiversMerge } from './migrations/2026.11.24T00.40.00.giving-givers-merge';
+import { givingStatementDelivery } from './migrations/2026.11.24T01.20.05.giving-statement-delivery';
+import { statementDelivery } from './gift-aid/statement-delivery';
 import { giftAidModels } from './models/gift-aid';
 import { giftAidContactRefs } from './gift-aid/contact-refs';
 import { coreContactRefs } from './givers';
@@ -10,6 +12,7 @@ import { givingModels } from './models';
 import { givingPlaybooks } from './playbooks';
 import { givingRoutes } from './routes';
 import { givingOverview } from './summary';
+import { givingMetrics } from './metrics';
 import { coreTools } from './tools/core';
 import { giftAidTools } from './tools/gift-aid';
 import { pledgeAndRecurringTools } from './tools/pledges-recurring';
@@ -20,10 +23,12 @@ export default defineModule({
   description: 'Funds, givers, donations in batches, pledges, recurring gifts, refunds, statements and UK Gift Aid.',
   tools: [...coreTools, ...giftAidTools, ...pledgeAndRecurringTools],
   models: [...givingModels, ...giftAidModels],
-  migrations: [giving, givingSettings, giftAid, givingGiversMerge],
+  migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery],
+  outboxSources: [statementDelivery],
   scopes: ['giving:read', 'giving:write'],
   routes: givingRoutes,
   overview: givingOverview,
+  metrics: givingMetrics,
   playbooks: givingPlaybooks,
   contactRefs: [...coreContactRefs, ...giftAidContactRefs],
   meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],

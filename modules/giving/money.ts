@@ -65,3 +65,23 @@ export function requireCurrency(given: string | undefined, organisationCurrency:
     issues: [{ path: field, message: `must be ${organisationCurrency}` }],
   });
 }
+
+/**
+ * An amount in minor units as a person reads it: "£1,234.50", in the organisation's country's
+ * style. The currency's own number of decimals decides the division (none for JPY). Without a
+ * currency (an organisation that has not set one) the number is given with two decimals and no symbol.
+ */
+export function formatMinorUnits(amount: number, currency: string | null, country = 'GB'): string {
+  if (!currency) return (amount / 100).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const format = currencyFormat(currency, country);
+  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+function currencyFormat(currency: string, country: string): Intl.NumberFormat {
+  try {
+    return new Intl.NumberFormat(`en-${country.toUpperCase()}`, { style: 'currency', currency });
+  } catch {
+    // A country code Intl cannot make a locale of still gets British English conventions.
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency });
+  }
+}

@@ -110,6 +110,11 @@ export async function topGivers(db: Queryable, orgId: string, input: { months: n
   const [y, m, d] = to.split('-').map(Number);
   const start = new Date(Date.UTC(y, m - 1 - input.months, d + 1));
   const from = start.toISOString().slice(0, 10);
+  return { from, to, givers: await topGiversBetween(db, orgId, from, to, input.limit) };
+}
+
+/** The top givers between two dates; callers keep the range long enough that no single gift singles anyone out. */
+export async function topGiversBetween(db: Queryable, orgId: string, from: string, to: string, limit: number): Promise<Array<z.infer<typeof topGiverSchema>>> {
   const rows = await queryRows<{ contact_id: string; total: string; n: number; first: string; last: string; preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }>(db, `
     SELECT x.contact_id, sum(x.n)::text AS total, count(DISTINCT x.donation_id)::int AS n, min(x.received_on)::text AS first, max(x.received_on)::text AS last,
       c.preferred_name, c.first_name, c.last_name, c.email
@@ -117,13 +122,10 @@ export async function topGivers(db: Queryable, orgId: string, input: { months: n
     WHERE x.received_on BETWEEN $2::date AND $3::date
     GROUP BY x.contact_id, c.preferred_name, c.first_name, c.last_name, c.email
     HAVING sum(x.n) > 0
-    ORDER BY sum(x.n) DESC, x.contact_id LIMIT $4`, [orgId, from, to, input.limit]);
-  return {
-    from, to,
-    givers: rows.map((row) => ({
-      contactId: row.contact_id, displayName: displayNameOf(row), total: minorUnits(row.total), giftCount: row.n, firstGiftOn: row.first, lastGiftOn: row.last,
-    })),
-  };
+    ORDER BY sum(x.n) DESC, x.contact_id LIMIT $4`, [orgId, from, to, limit]);
+  return rows.map((row) => ({
+    contactId: row.contact_id, displayName: displayNameOf(row), total: minorUnits(row.total), giftCount: row.n, firstGiftOn: row.first, lastGiftOn: row.last,
+  }));
 }
 
 /** What giving adds to platform_overview: this month's giving, only for callers who may see giving. */

@@ -295,3 +295,11 @@ export async function countContacts(db: Queryable, orgId: string): Promise<{ tot
   const byStatus = Object.fromEntries(rows.map((row) => [row.status, row.n]));
   return { total: rows.reduce((sum, row) => sum + row.n, 0), byStatus };
 }
+
+/** Live contacts by Welcome Desk stage; contacts with no stage count as `unknown`. A grouped count: SQL. */
+export async function countByMembershipStatus(db: Queryable, orgId: string): Promise<Record<string, number>> {
+  const rows = await queryRows<{ stage: string; n: number }>(db, `
+    SELECT COALESCE(membership_status, 'unknown') AS stage, count(*)::int AS n FROM contacts
+    WHERE org_id = $1 AND deleted_at IS NULL GROUP BY 1`, [orgId]);
+  return Object.fromEntries(rows.map((row) => [row.stage, row.n]));
+}

@@ -8,6 +8,7 @@ import { peopleTools } from './tools';
 import { peopleWidgets } from './widgets';
 import { countLiveContacts } from './contacts';
 import { peopleOverview } from './overview';
+import { peopleMetrics } from './metrics';
 import { peopleAgents } from './agents';
 import { peopleContactRefs } from './contact-refs';
 import { peopleRetention } from './retention';
@@ -24,6 +25,7 @@ export default defineModule({
   // Approved pastoral messages leave through the shared outbox.
   outboxSources: [outreachDelivery],
   overview: peopleOverview,
+  metrics: peopleMetrics,
   retention: peopleRetention,
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
   routes: peopleRoutes,

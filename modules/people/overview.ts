@@ -3,7 +3,7 @@ import { hasScope } from '../../core/principal';
 import { SAFEGUARDING_SCOPE } from '../../core/scopes';
 import { queryRows, type Queryable } from '../../db/pool';
 import type { OverviewContribution } from '../module';
-import { countContacts } from './contacts';
+import { countByMembershipStatus, countContacts } from './contacts';
 import { visibleNoteSql } from './notes';
 
 /** What people adds to platform_overview: contact totals and notes with open follow-ups. */
@@ -14,11 +14,8 @@ export const peopleOverview: OverviewContribution = {
   },
   async compute(ctx) {
     const contacts = await countContacts(ctx.db, ctx.org.id);
-    const membership = await queryRows<{ stage: string; n: number }>(ctx.db, `
-      SELECT COALESCE(membership_status, 'unknown') AS stage, count(*)::int AS n FROM contacts
-      WHERE org_id = $1 AND deleted_at IS NULL GROUP BY 1`, [ctx.org.id]);
     return {
-      contacts: { ...contacts, byMembershipStatus: Object.fromEntries(membership.map((row) => [row.stage, row.n])) },
+      contacts: { ...contacts, byMembershipStatus: await countByMembershipStatus(ctx.db, ctx.org.id) },
       openFollowUps: await openFollowUps(ctx.db, ctx.org.id, hasScope(ctx.principal, SAFEGUARDING_SCOPE)),
     };
   },

@@ -89,3 +89,11 @@ export async function completeFollowUpTask(db: Queryable, orgId: string, taskId:
     return taskView(completed);
   });
 }
+
+/** Live contacts whose first visit fell within the range, whatever their stage is now (they may have come back since). */
+export async function countFirstVisits(db: Queryable, orgId: string, from: string, to: string): Promise<number> {
+  const rows = await queryRows<{ n: number }>(db, `
+    SELECT count(*)::int AS n FROM contacts
+    WHERE org_id = $1 AND deleted_at IS NULL AND first_visit_date BETWEEN $2::date AND $3::date`, [orgId, from, to]);
+  return rows[0]?.n ?? 0;
+}

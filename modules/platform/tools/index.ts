@@ -5,11 +5,12 @@ import { executeWorkflowToolTool, inspectToolsTool, listToolsTool, searchToolsTo
 import { routeCatalogTool, searchDashboardApiTool } from './routes';
 import { teamTools } from './team';
 import { capabilityGapTools } from './capability-gaps';
+import { analyticsQueryTool } from './analytics';
 import { approveProposalTool, getProposalTool, listAgentsTool, pendingProposalsTool, rejectProposalTool, setAgentAutonomyTool } from './proposals';
 
-/** The platform's tools; the overview is built from the registry, so it takes the modules. */
+/** The platform's tools; the overview and analytics are built from the registry, so it takes the modules. */
 export const platformTools = (modules: readonly ModuleDefinition[]): AnyTool[] => [
   overviewTool(modules), usageTool, listToolsTool, searchToolsTool, inspectToolsTool, sessionToolsTool, executeWorkflowToolTool,
   pendingProposalsTool, getProposalTool, approveProposalTool, rejectProposalTool, listAgentsTool, setAgentAutonomyTool,
-  routeCatalogTool, searchDashboardApiTool, ...teamTools, ...capabilityGapTools,
+  routeCatalogTool, searchDashboardApiTool, ...teamTools, ...capabilityGapTools, analyticsQueryTool(modules),
 ];
