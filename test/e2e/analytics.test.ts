@@ -1,5 +1,6 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { scopesAllowedForRole } from '../../core/roles';
 import { Harness, type TestOrg } from '../helpers/harness';
 
 /**
@@ -32,6 +33,7 @@ describe('platform_analytics_query over MCP', () => {
   let mcp: McpClient;
   let otherMcp: McpClient;
   let peopleOnly: McpClient;
+  let volunteer: McpClient;
   const eightWeeksAgo = daysAgo(56);
 
   const call = async (name: string, args: Record<string, unknown>, client = mcp) => {
@@ -57,6 +59,8 @@ describe('platform_analytics_query over MCP', () => {
     mcp = await harness.mcpClient(org.apiKey);
     otherMcp = await harness.mcpClient(other.apiKey);
     peopleOnly = await harness.mcpClient((await harness.createKey(org.orgId, ['platform:read', 'people:read'])).apiKey);
+    // Everything a volunteer may hold, which never includes giving:read.
+    volunteer = await harness.mcpClient((await harness.createKey(org.orgId, scopesAllowedForRole('volunteer', false), 'volunteer')).apiKey);
 
     const anna = await contact(mcp, 'Anna', { status: 'subscribed', membershipStatus: 'member' });
     const ben = await contact(mcp, 'Ben', { status: 'subscribed', membershipStatus: 'regular_attender' });
@@ -87,7 +91,7 @@ describe('platform_analytics_query over MCP', () => {
   });
 
   afterAll(async () => {
-    for (const client of [mcp, otherMcp, peopleOnly]) await client?.close();
+    for (const client of [mcp, otherMcp, peopleOnly, volunteer]) await client?.close();
     await harness?.close();
   });
 
@@ -162,10 +166,12 @@ describe('platform_analytics_query over MCP', () => {
     expect(listed.tools.some((tool) => tool.name === 'platform_analytics_query')).toBe(false);
   });
 
-  it('refuses a giving metric to a people-only credential, naming the scope', async () => {
-    expect((await query({ metric: 'total_contacts' }, peopleOnly)).data.total).toBe(5);
-    for (const metric of ['giving_total', 'top_donors', 'weekly_trend_giving']) {
-      expect(await refusal({ metric }, peopleOnly)).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'giving:read' } });
+  it('refuses a giving metric to a people-only credential and to a volunteer, naming the scope', async () => {
+    for (const client of [peopleOnly, volunteer]) {
+      expect((await query({ metric: 'total_contacts' }, client)).data.total).toBe(5);
+      for (const metric of ['giving_total', 'top_donors', 'weekly_trend_giving']) {
+        expect(await refusal({ metric }, client)).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'giving:read' } });
+      }
     }
   });
 
