@@ -187,9 +187,9 @@ export function createOutbox(deps: OutboxDeps) {
       }
       throw error;
     }
-    await db.query(`INSERT INTO outbox_messages (id, org_id, source_kind, source_id, idempotency_key, channel, recipient, subject, body)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [stableUuid(key), ref.orgId, ref.source.kind, ref.sourceId, key, channel, recipient, draft.subject, draft.body]);
+    await db.query(`INSERT INTO outbox_messages (id, org_id, source_kind, source_id, idempotency_key, channel, recipient, subject, body, html)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [stableUuid(key), ref.orgId, ref.source.kind, ref.sourceId, key, channel, recipient, draft.subject, draft.body, draft.html ?? null]);
     await recordUsage(db, { orgId: ref.orgId, feature, units: 1, idempotencyKey: key, tool: ref.source.usageTool });
     return null;
   }
@@ -220,17 +220,17 @@ export function createOutbox(deps: OutboxDeps) {
       }
 
       const token = randomUUID();
-      const claimed = await queryOne<{ attempts: number; subject: string | null; body: string }>(db, `
+      const claimed = await queryOne<{ attempts: number; subject: string | null; body: string; html: string | null }>(db, `
         UPDATE outbox_messages
         SET status = 'sending', claim_token = $4, claimed_at = now(), claimed_until = now() + $5::int * interval '1 millisecond',
             attempts = attempts + 1, recipient = $6
         WHERE ${ROW} AND (status IN ('pending', 'failed') OR (status = 'sending' AND claimed_until <= now()))
-        RETURNING attempts, subject, body`, [...rowParams(ref), token, leaseMsFor(timeoutMs), recipient.to]);
+        RETURNING attempts, subject, body, html`, [...rowParams(ref), token, leaseMsFor(timeoutMs), recipient.to]);
       // Unreachable while the row lock is held; kept so the claim stands on its own.
       if (!claimed) return { kind: 'busy', leaseLeftMs: 1000, attempt: outbox?.attempts ?? 0 };
       return {
         kind: 'claimed', token, attempt: claimed.attempts, provider,
-        message: { idempotencyKey: key, channel, to: recipient.to, subject: claimed.subject, body: claimed.body },
+        message: { idempotencyKey: key, channel, to: recipient.to, subject: claimed.subject, body: claimed.body, html: claimed.html },
       };
     });
   }

@@ -17,6 +17,8 @@ export interface OutboundMessage {
   to: string;
   subject: string | null;
   body: string;
+  /** Email only: an HTML alternative to the text body. */
+  html?: string | null;
 }
 
 export interface MessageProvider {
@@ -139,6 +141,7 @@ export class SmtpEmailProvider implements MessageProvider {
         to: message.to,
         subject: message.subject ?? '',
         text: message.body,
+        ...(message.html ? { html: message.html } : {}),
         messageId,
         headers: { 'X-Steward-Idempotency-Key': message.idempotencyKey },
         signal: options.signal,

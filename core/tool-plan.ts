@@ -22,7 +22,9 @@ export type FollowUp =
   /** Bring the schedule of the automation the result names in line. */
   | { kind: 'sync_automation_schedule' }
   /** Email the team invite the result names (`invite.inviteId`) through the outbox; a failed send leaves the call's result standing. */
-  | { kind: 'send_team_invite' };
+  | { kind: 'send_team_invite' }
+  /** Email the giving statements the result names (`statements`, `unchanged`) that still wait for it, through the outbox. */
+  | { kind: 'send_statements' };
 
 /** What the workflow needs to know about a tool, as plain data (no functions cross into workflow code). */
 export interface ToolPolicy {

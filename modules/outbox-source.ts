@@ -16,6 +16,8 @@ export interface OutboxDraft {
   channel: OutboxChannel;
   subject: string | null;
   body: string;
+  /** Email only: an HTML rendering of the same message, sent beside the plain text. */
+  html?: string | null;
 }
 
 /** Where a source record stands when a send attempt has locked it. */

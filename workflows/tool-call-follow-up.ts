@@ -19,6 +19,20 @@ const { sendTeamInvite } = proxyActivities<OutboxActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 3 },
 });
 
+// One activity emails a whole run, statement by statement, so it may take a while; it heartbeats throughout.
+const { sendStatements } = proxyActivities<OutboxActivities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
+
+/** The statements a statements result names (`statements` and `unchanged`) that are waiting for their email. */
+function waitingStatementIdsOfResult(result: unknown): string[] {
+  const named = result as { statements?: unknown; unchanged?: unknown } | null;
+  const all = [named?.statements, named?.unchanged].flatMap((list) => (Array.isArray(list) ? list : [])) as Array<{ id?: unknown; delivery?: { status?: unknown } }>;
+  return all.filter((s) => typeof s.id === 'string' && (s.delivery?.status === 'queued' || s.delivery?.status === 'failed')).map((s) => s.id as string);
+}
+
 /** The invite a team-invite result names. */
 function inviteIdOfResult(result: unknown): string | undefined {
   const invite = (result as { invite?: { inviteId?: unknown } } | null)?.invite;
@@ -51,6 +65,12 @@ export async function toolCallWithFollowUpWorkflow(plan: ToolPlan): Promise<unkn
       const inviteId = inviteIdOfResult(result);
       // The invite stands whether or not the email went (it records why not); resending is the remedy.
       if (inviteId) await sendTeamInvite(orgId, inviteId).catch(() => undefined);
+      break;
+    }
+    case 'send_statements': {
+      const statementIds = waitingStatementIdsOfResult(result);
+      // Each statement records its own delivery; a failed send leaves the call's result standing, and a resend is the remedy.
+      if (statementIds.length > 0) await sendStatements(orgId, statementIds).catch(() => undefined);
       break;
     }
     default:

@@ -166,6 +166,7 @@ const ISOLATION: Record<string, Entry> = {
   giving_record_gasds_collection: [{ args: (i) => ({ collectedOn: new Date().toISOString().slice(0, 10), method: 'cash', entries: [{ amount: 100 }], donationId: i.donation }) }],
   giving_generate_statements: [{ args: (i) => ({ taxYear: '2025-26', contactIds: [i.contact] }) }],
   giving_get_statement: [{ args: (i) => ({ statementId: i.statement }) }],
+  giving_resend_statements: [{ args: (i) => ({ statementId: i.statement }) }, { label: 'run', args: (i) => ({ runId: i.statementRun }) }],
   giving_list_statements: [{ args: (i) => ({ runId: i.statementRun }) }, { label: 'giver', args: (i) => ({ contactId: i.contact }) }],
   platform_invite_team_member: { notOwned: 'roleId names a role (owner, admin, staff, volunteer), the same in every organisation' },
   platform_resend_team_invite: [{ args: (i) => ({ inviteId: i.invite }) }],

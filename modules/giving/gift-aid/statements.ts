@@ -8,6 +8,7 @@ import { minorUnits } from '../money';
 import { organisationCurrency } from '../settings';
 import { donorsOf } from './donors';
 import { parseTaxYear } from './rules';
+import { deliveryOf, type StatementDelivery, type StatementDeliveryStatus } from './statement-delivery';
 
 /** How many givers one run may cover; a larger congregation is generated in parts (contactIds). */
 export const MAX_STATEMENTS_PER_RUN = 5000;
@@ -33,12 +34,20 @@ export interface StatementContent {
   giftAidClaimed: number;
 }
 
+export type StatementDeliveryMode = 'download' | 'email';
+
 export interface StatementSummary {
   id: string;
   contactId: string | null;
   donationCount: number;
   totalAmount: number;
   giftAidClaimed: number;
+  delivery: StatementDelivery;
+}
+
+/** A statement an earlier email run already made for the same giver, period and gifts: not made or emailed again. */
+export interface UnchangedStatement extends StatementSummary {
+  runId: string;
 }
 
 export interface StatementRunView {
@@ -46,7 +55,7 @@ export interface StatementRunView {
   taxYear: string | null;
   periodStart: string;
   periodEnd: string;
-  delivery: 'download';
+  delivery: StatementDeliveryMode;
   statementCount: number;
   createdAt: string;
 }
@@ -56,7 +65,7 @@ export interface StatementRequest {
   periodStart?: string;
   periodEnd?: string;
   contactIds?: string[];
-  delivery: 'download';
+  delivery: StatementDeliveryMode;
 }
 
 function periodOf(request: StatementRequest): { start: string; end: string; taxYear: string | null } {
@@ -86,6 +95,13 @@ interface GiftRow {
   gift_aid: string | number | null;
 }
 
+export interface GeneratedStatements {
+  run: StatementRunView;
+  statements: StatementSummary[];
+  unchanged: UnchangedStatement[];
+  givers: { withGifts: number; withoutGifts: string[]; withoutEmail: string[] };
+}
+
 /**
  * Statements for each giver with gifts in the period: committed donations only (a batch still in
  * progress counts for nothing), each net of refunds, a fully refunded gift left out. Corrections
@@ -94,7 +110,7 @@ interface GiftRow {
  */
 export async function generateStatements(
   db: Queryable, org: OrgSettings, userId: string | null, request: StatementRequest,
-): Promise<{ run: StatementRunView; statements: StatementSummary[]; givers: { withGifts: number; withoutGifts: string[] } }> {
+): Promise<GeneratedStatements> {
   const period = periodOf(request);
   const currency = await organisationCurrency(db, org);
   const only = request.contactIds ? [...new Set(request.contactIds)] : null;
@@ -124,36 +140,104 @@ export async function generateStatements(
     });
   }
   const donors = await donorsOf(db, org.id, [...byGiver.keys()]);
-  const runId = randomUUID();
-  await db.query(`INSERT INTO giving_statement_runs (id, org_id, tax_year, period_start, period_end, delivery, statement_count, created_by_user_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [runId, org.id, period.taxYear, period.start, period.end, request.delivery, byGiver.size, userId]);
-  const statements: StatementSummary[] = [];
-  const rows: Array<[string, string, number, number, number, string]> = [];
+  const contents = new Map<string, StatementContent>();
   for (const [contactId, lines] of byGiver) {
     const donor = donors.get(contactId);
-    const total = lines.reduce((sum, line) => sum + line.amount, 0);
-    const giftAidClaimed = giftAidByGiver.get(contactId) ?? 0;
-    const content: StatementContent = {
+    contents.set(contactId, {
       organisation: org.name,
       giver: { contactId, name: donor?.displayName ?? 'Unnamed giver', houseNameOrNumber: donor?.houseNameOrNumber ?? null, postcode: donor?.postcode ?? null },
-      periodStart: period.start, periodEnd: period.end, taxYear: period.taxYear, currency, lines, total, giftAidClaimed,
-    };
-    const id = randomUUID();
-    rows.push([id, contactId, lines.length, total, giftAidClaimed, JSON.stringify(content)]);
-    statements.push({ id, contactId, donationCount: lines.length, totalAmount: total, giftAidClaimed });
+      periodStart: period.start, periodEnd: period.end, taxYear: period.taxYear, currency,
+      lines, total: lines.reduce((sum, line) => sum + line.amount, 0), giftAidClaimed: giftAidByGiver.get(contactId) ?? 0,
+    });
   }
-  if (rows.length > 0) {
-    await db.query(`INSERT INTO giving_statements (id, org_id, run_id, contact_id, currency, donation_count, total_amount, gift_aid_claimed, content)
-      SELECT u.id, $1, $2, u.contact_id, $3, u.donation_count, u.total_amount, u.gift_aid_claimed, u.content
-      FROM unnest($4::uuid[], $5::uuid[], $6::int[], $7::bigint[], $8::bigint[], $9::jsonb[]) AS u(id, contact_id, donation_count, total_amount, gift_aid_claimed, content)`,
-    [org.id, runId, currency, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), rows.map((r) => r[4]), rows.map((r) => r[5])]);
-  }
+  const email = request.delivery === 'email';
+  if (email) await lockPeriod(db, org.id, period);
+  const unchanged = email ? await unchangedStatements(db, org.id, period, contents) : new Map<string, UnchangedStatement>();
+  const fresh = [...contents].filter(([contactId]) => !unchanged.has(contactId));
+  const addresses = email ? await emailAddresses(db, org.id, fresh.map(([contactId]) => contactId)) : new Set<string>();
+  const runId = randomUUID();
+  await db.query(`INSERT INTO giving_statement_runs (id, org_id, tax_year, period_start, period_end, delivery, statement_count, created_by_user_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [runId, org.id, period.taxYear, period.start, period.end, request.delivery, fresh.length, userId]);
+  const statements = fresh.map(([contactId, content]) => ({
+    contactId, content, id: randomUUID(),
+    status: (email ? (addresses.has(contactId) ? 'queued' : 'no_email') : null) as StatementDeliveryStatus | null,
+  }));
+  await insertStatements(db, org.id, runId, currency, statements);
   const run = await queryOne<{ created_at: Date }>(db, 'SELECT created_at FROM giving_statement_runs WHERE id = $1', [runId]);
+  const summaries: StatementSummary[] = statements.map((st) => ({
+    id: st.id, contactId: st.contactId, donationCount: st.content.lines.length, totalAmount: st.content.total, giftAidClaimed: st.content.giftAidClaimed,
+    delivery: { status: st.status, error: null, sentAt: null },
+  }));
+  const kept = [...unchanged.values()];
   return {
-    run: { id: runId, taxYear: period.taxYear, periodStart: period.start, periodEnd: period.end, delivery: request.delivery, statementCount: byGiver.size, createdAt: run!.created_at.toISOString() },
-    statements,
-    givers: { withGifts: byGiver.size, withoutGifts: only ? only.filter((id) => !byGiver.has(id)) : [] },
+    run: { id: runId, taxYear: period.taxYear, periodStart: period.start, periodEnd: period.end, delivery: request.delivery, statementCount: fresh.length, createdAt: run!.created_at.toISOString() },
+    statements: summaries,
+    unchanged: kept,
+    givers: {
+      withGifts: byGiver.size,
+      withoutGifts: only ? only.filter((id) => !byGiver.has(id)) : [],
+      withoutEmail: [...summaries, ...kept].filter((st) => st.delivery.status === 'no_email').map((st) => st.contactId!),
+    },
   };
+}
+
+/** Two email runs for one period at once would each see no earlier statement and email twice: they take turns. */
+async function lockPeriod(db: Queryable, orgId: string, period: { start: string; end: string }): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`giving-statements:${orgId}:${period.start}:${period.end}`]);
+}
+
+/** Givers (of those given) with an email address in the people module's published view of live contacts. */
+async function emailAddresses(db: Queryable, orgId: string, contactIds: readonly string[]): Promise<Set<string>> {
+  if (contactIds.length === 0) return new Set();
+  const rows = await queryRows<{ id: string }>(db, `SELECT id FROM people_directory WHERE org_id = $1 AND id = ANY($2::uuid[]) AND coalesce(email, '') <> ''`,
+    [orgId, contactIds]);
+  return new Set(rows.map((row) => row.id));
+}
+
+interface StatementRow {
+  id: string; run_id: string; contact_id: string | null; donation_count: number; total_amount: number; gift_aid_claimed: number;
+  delivery_status: StatementDeliveryStatus | null; delivery_error: { code: string; message: string } | null; sent_at: Date | null;
+}
+
+function summaryOf(row: StatementRow): StatementSummary {
+  return {
+    id: row.id, contactId: row.contact_id, donationCount: row.donation_count, totalAmount: minorUnits(row.total_amount),
+    giftAidClaimed: minorUnits(row.gift_aid_claimed), delivery: deliveryOf(row),
+  };
+}
+
+/**
+ * Each giver's latest statement from an earlier email run of the same period, where it holds exactly
+ * what would be generated now: generating again re-delivers that one (never twice once sent)
+ * instead of making and emailing a copy. A giver whose gifts changed since gets a new statement.
+ */
+async function unchangedStatements(
+  db: Queryable, orgId: string, period: { start: string; end: string }, contents: Map<string, StatementContent>,
+): Promise<Map<string, UnchangedStatement>> {
+  if (contents.size === 0) return new Map();
+  const rows = await queryRows<StatementRow & { same: boolean }>(db, `
+    SELECT DISTINCT ON (s.contact_id) s.id, s.run_id, s.contact_id, s.donation_count, s.total_amount, s.gift_aid_claimed,
+      s.delivery_status, s.delivery_error, s.sent_at, s.content = u.content AS same
+    FROM giving_statements s JOIN giving_statement_runs r ON r.id = s.run_id
+    JOIN unnest($4::uuid[], $5::jsonb[]) AS u(contact_id, content) ON u.contact_id = s.contact_id
+    WHERE s.org_id = $1 AND r.delivery = 'email' AND r.period_start = $2 AND r.period_end = $3
+    ORDER BY s.contact_id, s.created_at DESC, s.id DESC`,
+  [orgId, period.start, period.end, [...contents.keys()], [...contents.values()].map((content) => JSON.stringify(content))]);
+  return new Map(rows.filter((row) => row.same).map((row) => [row.contact_id!, { ...summaryOf(row), runId: row.run_id }]));
+}
+
+async function insertStatements(
+  db: Queryable, orgId: string, runId: string, currency: string,
+  statements: Array<{ id: string; contactId: string; content: StatementContent; status: StatementDeliveryStatus | null }>,
+): Promise<void> {
+  if (statements.length === 0) return;
+  await db.query(`INSERT INTO giving_statements (id, org_id, run_id, contact_id, currency, donation_count, total_amount, gift_aid_claimed, content, delivery_status)
+    SELECT u.id, $1, $2, u.contact_id, $3, u.donation_count, u.total_amount, u.gift_aid_claimed, u.content, u.delivery_status
+    FROM unnest($4::uuid[], $5::uuid[], $6::int[], $7::bigint[], $8::bigint[], $9::jsonb[], $10::text[])
+      AS u(id, contact_id, donation_count, total_amount, gift_aid_claimed, content, delivery_status)`,
+  [orgId, runId, currency, statements.map((st) => st.id), statements.map((st) => st.contactId), statements.map((st) => st.content.lines.length),
+    statements.map((st) => st.content.total), statements.map((st) => st.content.giftAidClaimed), statements.map((st) => JSON.stringify(st.content)),
+    statements.map((st) => st.status)]);
 }
 
 function formatMoney(minor: number, currency: string): string {
@@ -178,13 +262,10 @@ export function statementText(content: StatementContent): string {
 }
 
 export async function getStatement(db: Queryable, orgId: string, id: string): Promise<{ summary: StatementSummary; runId: string; content: StatementContent; text: string; createdAt: string }> {
-  const row = await queryOne<{ id: string; run_id: string; contact_id: string | null; donation_count: number; total_amount: number; gift_aid_claimed: number; content: StatementContent; created_at: Date }>(db,
+  const row = await queryOne<StatementRow & { content: StatementContent; created_at: Date }>(db,
     'SELECT * FROM giving_statements WHERE org_id = $1 AND id = $2', [orgId, id]);
   if (!row) throw notFound('Statement', id, 'giving_generate_statements lists the statements it made.');
-  return {
-    summary: { id: row.id, contactId: row.contact_id, donationCount: row.donation_count, totalAmount: minorUnits(row.total_amount), giftAidClaimed: minorUnits(row.gift_aid_claimed) },
-    runId: row.run_id, content: row.content, text: statementText(row.content), createdAt: row.created_at.toISOString(),
-  };
+  return { summary: summaryOf(row), runId: row.run_id, content: row.content, text: statementText(row.content), createdAt: row.created_at.toISOString() };
 }
 
 export interface StatementListItem extends StatementSummary {
@@ -195,24 +276,41 @@ export interface StatementListItem extends StatementSummary {
   createdAt: string;
 }
 
+async function requireRun(db: Queryable, orgId: string, runId: string): Promise<void> {
+  if (!(await queryOne(db, 'SELECT 1 FROM giving_statement_runs WHERE org_id = $1 AND id = $2', [orgId, runId]))) throw notFound('Statement run', runId);
+}
+
 /** Statements generated, newest first: one run's, one giver's, or all; a run or giver of another organisation is not found. */
 export async function listStatements(
-  db: Queryable, orgId: string, options: { runId?: string; contactId?: string; limit: number; offset: number },
+  db: Queryable, orgId: string, options: { runId?: string; contactId?: string; deliveryStatus?: StatementDeliveryStatus; limit: number; offset: number },
 ): Promise<StatementListItem[]> {
   if (options.contactId) await requireContact(db, orgId, options.contactId);
-  if (options.runId && !(await queryOne(db, 'SELECT 1 FROM giving_statement_runs WHERE org_id = $1 AND id = $2', [orgId, options.runId]))) {
-    throw notFound('Statement run', options.runId);
-  }
-  const rows = await queryRows<{
-    id: string; run_id: string; contact_id: string | null; donation_count: number; total_amount: number; gift_aid_claimed: number; created_at: Date;
-    period_start: string; period_end: string; tax_year: string | null;
-  }>(db, `SELECT s.id, s.run_id, s.contact_id, s.donation_count, s.total_amount, s.gift_aid_claimed, s.created_at, r.period_start, r.period_end, r.tax_year
+  if (options.runId) await requireRun(db, orgId, options.runId);
+  const rows = await queryRows<StatementRow & { created_at: Date; period_start: string; period_end: string; tax_year: string | null }>(db, `
+    SELECT s.id, s.run_id, s.contact_id, s.donation_count, s.total_amount, s.gift_aid_claimed, s.delivery_status, s.delivery_error, s.sent_at, s.created_at,
+      r.period_start, r.period_end, r.tax_year
     FROM giving_statements s JOIN giving_statement_runs r ON r.id = s.run_id
-    WHERE s.org_id = $1 AND ($2::uuid IS NULL OR s.run_id = $2) AND ($3::uuid IS NULL OR s.contact_id = $3)
-    ORDER BY s.created_at DESC, s.id DESC LIMIT $4 OFFSET $5`, [orgId, options.runId ?? null, options.contactId ?? null, options.limit, options.offset]);
+    WHERE s.org_id = $1 AND ($2::uuid IS NULL OR s.run_id = $2) AND ($3::uuid IS NULL OR s.contact_id = $3) AND ($6::text IS NULL OR s.delivery_status = $6)
+    ORDER BY s.created_at DESC, s.id DESC LIMIT $4 OFFSET $5`,
+  [orgId, options.runId ?? null, options.contactId ?? null, options.limit, options.offset, options.deliveryStatus ?? null]);
   return rows.map((row) => ({
-    id: row.id, runId: row.run_id, contactId: row.contact_id, donationCount: row.donation_count, totalAmount: minorUnits(row.total_amount),
-    giftAidClaimed: minorUnits(row.gift_aid_claimed), periodStart: row.period_start, periodEnd: row.period_end, taxYear: row.tax_year,
-    createdAt: row.created_at.toISOString(),
+    ...summaryOf(row), runId: row.run_id, periodStart: row.period_start, periodEnd: row.period_end, taxYear: row.tax_year, createdAt: row.created_at.toISOString(),
   }));
+}
+
+/**
+ * Queues statements for email again: one statement, or every statement of a run that has not gone.
+ * A sent statement is left as it is (it is never emailed twice); a download statement or one whose
+ * giver had no address is queued too, so a statement can be emailed once an address is added.
+ * Returns the statements named with their delivery as it now stands.
+ */
+export async function queueStatementsForEmail(db: Queryable, orgId: string, target: { runId?: string; statementId?: string }): Promise<UnchangedStatement[]> {
+  if (target.runId) await requireRun(db, orgId, target.runId);
+  const rows = await queryRows<StatementRow>(db, `
+    UPDATE giving_statements SET delivery_status = CASE WHEN delivery_status IN ('sent', 'failed') THEN delivery_status ELSE 'queued' END
+    WHERE org_id = $1 AND ($2::uuid IS NULL OR run_id = $2) AND ($3::uuid IS NULL OR id = $3)
+    RETURNING id, run_id, contact_id, donation_count, total_amount, gift_aid_claimed, delivery_status, delivery_error, sent_at`,
+  [orgId, target.runId ?? null, target.statementId ?? null]);
+  if (target.statementId && rows.length === 0) throw notFound('Statement', target.statementId, 'giving_list_statements lists the statements made.');
+  return rows.map((row) => ({ ...summaryOf(row), runId: row.run_id }));
 }

@@ -12,6 +12,9 @@ export class GivingStatement extends Model<InferAttributes<GivingStatement>, Inf
   declare totalAmount: number;
   declare giftAidClaimed: CreationOptional<number>;
   declare content: Record<string, unknown>;
+  declare deliveryStatus: CreationOptional<string | null>;
+  declare deliveryError: CreationOptional<Record<string, unknown> | null>;
+  declare sentAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize): typeof GivingStatement {
@@ -25,6 +28,9 @@ export class GivingStatement extends Model<InferAttributes<GivingStatement>, Inf
       totalAmount: { type: DataTypes.BIGINT, allowNull: false },
       giftAidClaimed: { type: DataTypes.BIGINT, allowNull: false, defaultValue: databaseDefault() },
       content: { type: DataTypes.JSONB, allowNull: false },
+      deliveryStatus: { type: DataTypes.TEXT, allowNull: true },
+      deliveryError: { type: DataTypes.JSONB, allowNull: true },
+      sentAt: { type: DataTypes.DATE, allowNull: true },
       createdAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
     }, { sequelize, tableName: 'giving_statements', timestamps: true, updatedAt: false });
   }

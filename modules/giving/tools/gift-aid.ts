@@ -11,7 +11,8 @@ import { cancelDeclaration, confirmOralDeclaration, listDeclarations, recordDecl
 import { listGasdsCollections, recordGasdsCollection } from '../gift-aid/gasds';
 import { giftAidProviderFromEnv } from '../gift-aid/hmrc-provider';
 import { DECLARATION_METHODS, DECLARATION_SCOPES, GASDS_MAX_GIFT, GASDS_METHODS, isCalendarDate, parseTaxYear } from '../gift-aid/rules';
-import { generateStatements, getStatement, listStatements, MAX_STATEMENTS_PER_RUN } from '../gift-aid/statements';
+import { generateStatements, getStatement, listStatements, MAX_STATEMENTS_PER_RUN, queueStatementsForEmail } from '../gift-aid/statements';
+import { exactlyOne } from '../../tool';
 
 const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
 
@@ -387,30 +388,58 @@ const listGasdsTool = tools.read('list_gasds_collections', {
 
 // ---------------------------------------------------------------- statements
 
-const statementSummarySchema = z.object({
-  id: z.uuid(), contactId: z.uuid().nullable(), donationCount: z.number().int(), totalAmount: money, giftAidClaimed: money,
+const DELIVERY_STATUSES = ['queued', 'sent', 'failed', 'no_email'] as const;
+
+const deliverySchema = z.object({
+  status: z.enum(DELIVERY_STATUSES).nullable()
+    .describe('Email delivery: queued (waiting to go), sent, failed (see error), no_email (the giver had no address); null for a statement made for download'),
+  error: z.object({ code: z.string(), message: z.string() }).strict().nullable().describe('Why the email did not go'),
+  sentAt: z.string().nullable().describe('When the mail server took it'),
 }).strict();
 
-const generateStatementsTool = tools.write('generate_statements', {
+const statementSummarySchema = z.object({
+  id: z.uuid(), contactId: z.uuid().nullable(), donationCount: z.number().int(), totalAmount: money, giftAidClaimed: money, delivery: deliverySchema,
+}).strict();
+
+const statementWithRunSchema = statementSummarySchema.extend({ runId: z.uuid() }).strict();
+
+const generateStatementsTool = tools.send('generate_statements', {
   title: 'Generate giving statements',
-  description: `Generates a giving statement for each giver with gifts in a tax year (taxYear "2025-26") or a period (periodStart, periodEnd), for every giver or the contactIds given (at most ${MAX_STATEMENTS_PER_RUN} a run). Counts committed donations only, each net of refunds; fully refunded gifts are left out. Delivery is download: read each with giving_get_statement (email delivery is not available yet).`,
-  keywords: ['statement', 'tax receipt', 'annual giving statement', 'donor statement'],
+  description: `Generates a giving statement for each giver with gifts in a tax year (taxYear "2025-26") or a period (periodStart, periodEnd), for every giver or the contactIds given (at most ${MAX_STATEMENTS_PER_RUN} a run). Counts committed donations only, each net of refunds; fully refunded gifts are left out. delivery "download" (default): read each with giving_get_statement. delivery "email": each giver with an email address is emailed their statement once the call is made (a service message, so marketing consent is not needed; never to an erased contact); givers without an address are listed in givers.withoutEmail. Generating an email run again for the same period makes no copy of a statement that has not changed: it is listed under unchanged and is never emailed twice. Delivery states are in giving_list_statements and giving_get_statement; giving_resend_statements retries failed ones.`,
+  keywords: ['statement', 'tax receipt', 'annual giving statement', 'donor statement', 'email statements'],
   input: z.object({
     taxYear: taxYearInput.optional(),
     periodStart: isoDate.optional(),
     periodEnd: isoDate.optional(),
     contactIds: z.array(z.uuid()).min(1).max(MAX_STATEMENTS_PER_RUN).optional(),
-    delivery: z.enum(['download']).default('download'),
+    delivery: z.enum(['download', 'email']).default('download').describe('download (read them with giving_get_statement) or email (each giver with an address gets theirs)'),
   }).strict(),
   output: z.object({
     run: z.object({
-      id: z.uuid(), taxYear: z.string().nullable(), periodStart: z.string(), periodEnd: z.string(), delivery: z.enum(['download']),
-      statementCount: z.number().int(), createdAt: z.string(),
+      id: z.uuid(), taxYear: z.string().nullable(), periodStart: z.string(), periodEnd: z.string(), delivery: z.enum(['download', 'email']),
+      statementCount: z.number().int().describe('Statements made by this run'), createdAt: z.string(),
     }).strict(),
-    statements: z.array(statementSummarySchema),
-    givers: z.object({ withGifts: z.number().int(), withoutGifts: z.array(z.uuid()).describe('contactIds given that had no gift in the period') }).strict(),
+    statements: z.array(statementSummarySchema).describe('The statements this run made; emailed ones are queued here and sent once the call is made'),
+    unchanged: z.array(statementWithRunSchema).describe('Email runs: statements an earlier run of the same period already made with exactly these gifts; not made again, emailed only if they have not gone yet'),
+    givers: z.object({
+      withGifts: z.number().int(),
+      withoutGifts: z.array(z.uuid()).describe('contactIds given that had no gift in the period'),
+      withoutEmail: z.array(z.uuid()).describe('Email runs: givers with a statement but no email address (download theirs instead)'),
+    }).strict(),
   }).strict(),
+  // Sending needs only this tool's scope (giving:write), with no approval step: a person asked for the statements, which go to the givers themselves.
+  followUp: { kind: 'send_statements' },
   run: async (ctx, input) => generateStatements(ctx.db, ctx.org, ctx.principal.userId, input),
+});
+
+const resendStatementsTool = tools.send('resend_statements', {
+  title: 'Email giving statements again',
+  description: 'Emails the statements of a run (runId) or one statement (statementId) that have not gone: failed ones, ones whose giver had no address (after one was added), and download statements. A statement already sent is never emailed again. Returns each statement named with its delivery as queued; giving_list_statements shows how they went.',
+  keywords: ['resend statement', 'email statement', 'statement failed'],
+  input: z.object({ runId: z.uuid().optional(), statementId: z.uuid().optional() }).strict().refine(...exactlyOne('runId', 'statementId')),
+  output: z.object({ statements: z.array(statementWithRunSchema) }).strict(),
+  followUp: { kind: 'send_statements' },
+  run: async (ctx, input) => ({ statements: await queueStatementsForEmail(ctx.db, ctx.org.id, input) }),
 });
 
 const statementLineSchema = z.object({
@@ -419,7 +448,7 @@ const statementLineSchema = z.object({
 
 const getStatementTool = tools.read('get_statement', {
   title: 'Get a giving statement',
-  description: "One giver's statement from a run: its gifts, total and Gift Aid claimed, and the text to download or print.",
+  description: "One giver's statement from a run: its gifts, total and Gift Aid claimed, its email delivery (queued, sent, failed with the reason, or no_email), and the text to download or print.",
   keywords: ['statement', 'download statement', 'tax receipt'],
   input: z.object({ statementId: z.uuid() }).strict(),
   output: z.object({
@@ -442,11 +471,12 @@ const getStatementTool = tools.read('get_statement', {
 
 const listStatementsTool = tools.read('list_statements', {
   title: 'List giving statements',
-  description: "Giving statements generated, newest first: one run's (runId), one giver's (contactId), or all; with each statement's period, total and Gift Aid claimed. Read one with giving_get_statement.",
+  description: "Giving statements generated, newest first: one run's (runId), one giver's (contactId), or all, optionally by email delivery status; with each statement's period, total, Gift Aid claimed and delivery. Read one with giving_get_statement.",
   keywords: ['statements', 'tax receipts', 'annual statements'],
   input: z.object({
     runId: z.uuid().optional(),
     contactId: z.uuid().optional(),
+    deliveryStatus: z.enum(DELIVERY_STATUSES).optional().describe('Only statements whose email is in this state'),
     limit: z.number().int().min(1).max(100).default(25),
     offset: z.number().int().min(0).max(100_000).default(0),
   }).strict(),
@@ -461,5 +491,5 @@ const listStatementsTool = tools.read('list_statements', {
 /** Gift Aid declarations and claims, GASDS, statements. */
 export const giftAidTools: readonly AnyTool[] = [
   recordDeclarationTool, cancelDeclarationTool, confirmDeclarationTool, listDeclarationsTool, previewClaimTool, createClaimTool,
-  getClaimTool, listClaimsTool, cancelClaimTool, submitClaimTool, recordOutcomeTool, recordGasdsTool, listGasdsTool, generateStatementsTool, listStatementsTool, getStatementTool,
+  getClaimTool, listClaimsTool, cancelClaimTool, submitClaimTool, recordOutcomeTool, recordGasdsTool, listGasdsTool, generateStatementsTool, resendStatementsTool, listStatementsTool, getStatementTool,
 ];

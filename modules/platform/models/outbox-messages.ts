@@ -14,6 +14,7 @@ export class OutboxMessage extends Model<InferAttributes<OutboxMessage>, InferCr
   declare recipient: string;
   declare subject: CreationOptional<string | null>;
   declare body: string;
+  declare html: CreationOptional<string | null>;
   declare status: CreationOptional<string>;
   declare attempts: CreationOptional<number>;
   declare providerMessageId: CreationOptional<string | null>;
@@ -39,6 +40,7 @@ export class OutboxMessage extends Model<InferAttributes<OutboxMessage>, InferCr
       recipient: { type: DataTypes.TEXT, allowNull: false },
       subject: { type: DataTypes.TEXT, allowNull: true },
       body: { type: DataTypes.TEXT, allowNull: false },
+      html: { type: DataTypes.TEXT, allowNull: true },
       status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
       attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: databaseDefault() },
       providerMessageId: { type: DataTypes.TEXT, allowNull: true },
