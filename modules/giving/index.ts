@@ -3,6 +3,8 @@ import { giving } from './migrations/2026.11.24T00.00.00.giving';
 import { givingSettings } from './migrations/2026.11.24T00.05.00.giving-settings';
 import { giftAid } from './migrations/2026.11.24T00.10.00.giving-gift-aid';
 import { givingGiversMerge } from './migrations/2026.11.24T00.40.00.giving-givers-merge';
+import { givingStatementDelivery } from './migrations/2026.11.24T01.20.05.giving-statement-delivery';
+import { statementDelivery } from './gift-aid/statement-delivery';
 import { giftAidModels } from './models/gift-aid';
 import { giftAidContactRefs } from './gift-aid/contact-refs';
 import { coreContactRefs } from './givers';
@@ -21,7 +23,8 @@ export default defineModule({
   description: 'Funds, givers, donations in batches, pledges, recurring gifts, refunds, statements and UK Gift Aid.',
   tools: [...coreTools, ...giftAidTools, ...pledgeAndRecurringTools],
   models: [...givingModels, ...giftAidModels],
-  migrations: [giving, givingSettings, giftAid, givingGiversMerge],
+  migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery],
+  outboxSources: [statementDelivery],
   scopes: ['giving:read', 'giving:write'],
   routes: givingRoutes,
   overview: givingOverview,
