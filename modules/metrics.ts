@@ -138,8 +138,9 @@ export function periodRange(period: MetricPeriod, today = todayUtc()): { from: s
 
 /** A range as the caller gave it, or the metric's default when they gave none. */
 export function rangeOr(params: MetricParams, fallback: () => { from: string; to: string }): { from: string; to: string } {
-  const defaults = params.from && params.to ? undefined : fallback();
-  const range = { from: params.from ?? defaults!.from, to: params.to ?? defaults!.to };
+  // The default is only worked out when the caller left an end open.
+  const defaults = params.from && params.to ? { from: params.from, to: params.to } : fallback();
+  const range = { from: params.from ?? defaults.from, to: params.to ?? defaults.to };
   if (range.from > range.to) {
     throw new StewardError('validation_failed', `from (${range.from}) is after to (${range.to})`, {
       issues: [{ path: params.from ? 'from' : 'to', message: 'the range ends before it starts' }],

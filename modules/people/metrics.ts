@@ -5,7 +5,7 @@ import { countUnsubscribes } from './contact-reports';
 import { CONTACT_STATUSES, MEMBERSHIP_STATUSES } from './schemas';
 import { countFirstVisits } from './welcome-desk';
 
-/** What people answers through platform_analytics_query: standing contact counts and dated counts of changes. */
+// What people answers through platform_analytics_query: standing contact counts, and dated counts of changes.
 
 /** Every known key with a count, zero when none: a caller reads absent and none alike. */
 function withZeros(keys: readonly string[], counts: Record<string, number>): Record<string, number> {
