@@ -8,7 +8,7 @@ import { minorUnits } from '../money';
 import { organisationCurrency } from '../settings';
 import { donorsOf } from './donors';
 import { parseTaxYear } from './rules';
-import { deliveryOf, type StatementDelivery, type StatementDeliveryStatus } from './statement-delivery';
+import { deliveryOf, statementEmailHtml, statementSubject, type StatementDelivery, type StatementDeliveryStatus } from './statement-delivery';
 
 /** How many givers one run may cover; a larger congregation is generated in parts (contactIds). */
 export const MAX_STATEMENTS_PER_RUN = 5000;
@@ -206,24 +206,30 @@ function summaryOf(row: StatementRow): StatementSummary {
   };
 }
 
+/** What the giver reads: two statements whose emails would read the same are one statement to them. */
+function readsTheSame(a: StatementContent, b: StatementContent): boolean {
+  return statementSubject(a) === statementSubject(b) && statementEmailHtml(a) === statementEmailHtml(b);
+}
+
 /**
- * Each giver's latest statement from an earlier email run of the same period, where it holds exactly
- * what would be generated now: generating again re-delivers that one (never twice once sent)
- * instead of making and emailing a copy. A giver whose gifts changed since gets a new statement.
+ * Each giver's latest statement from an earlier email run of the same period, where its email would
+ * read exactly as one generated now (a gift's Gift Aid status moving on, which the email does not
+ * show, changes nothing): generating again re-delivers that one (never twice once sent) instead of
+ * making and emailing a copy. A giver whose gifts changed since gets a new statement.
  */
 async function unchangedStatements(
   db: Queryable, orgId: string, period: { start: string; end: string }, contents: Map<string, StatementContent>,
 ): Promise<Map<string, UnchangedStatement>> {
   if (contents.size === 0) return new Map();
-  const rows = await queryRows<StatementRow & { same: boolean }>(db, `
+  const rows = await queryRows<StatementRow & { content: StatementContent }>(db, `
     SELECT DISTINCT ON (s.contact_id) s.id, s.run_id, s.contact_id, s.donation_count, s.total_amount, s.gift_aid_claimed,
-      s.delivery_status, s.delivery_error, s.sent_at, s.content = u.content AS same
+      s.delivery_status, s.delivery_error, s.sent_at, s.content
     FROM giving_statements s JOIN giving_statement_runs r ON r.id = s.run_id
-    JOIN unnest($4::uuid[], $5::jsonb[]) AS u(contact_id, content) ON u.contact_id = s.contact_id
-    WHERE s.org_id = $1 AND r.delivery = 'email' AND r.period_start = $2 AND r.period_end = $3
+    WHERE s.org_id = $1 AND r.delivery = 'email' AND r.period_start = $2 AND r.period_end = $3 AND s.contact_id = ANY($4::uuid[])
     ORDER BY s.contact_id, s.created_at DESC, s.id DESC`,
-  [orgId, period.start, period.end, [...contents.keys()], [...contents.values()].map((content) => JSON.stringify(content))]);
-  return new Map(rows.filter((row) => row.same).map((row) => [row.contact_id!, { ...summaryOf(row), runId: row.run_id }]));
+  [orgId, period.start, period.end, [...contents.keys()]]);
+  const same = rows.filter((row) => readsTheSame(row.content, contents.get(row.contact_id!)!));
+  return new Map(same.map((row) => [row.contact_id!, { ...summaryOf(row), runId: row.run_id }]));
 }
 
 async function insertStatements(

@@ -103,6 +103,8 @@ describe('giving statements by email', () => {
   });
 
   it('generating again for the same period, or resending the run, sends nothing twice', async () => {
+    // A gift's Gift Aid status moving on is not in the email, so the statement is unchanged.
+    await harness.pool.query("UPDATE giving_donations SET gift_aid_status = 'in_claim' WHERE contact_id = $1", [people.ann]);
     const again = await call(mcp, 'giving_generate_statements', { taxYear: '2025-26', delivery: 'email' });
     expect(again.statements).toEqual([]);
     expect(again.unchanged.map((s: any) => [s.contactId, s.delivery.status, s.runId]).sort()).toEqual([
@@ -127,6 +129,18 @@ describe('giving statements by email', () => {
     expect(await emailSends()).toBe(3);
   });
 
+  it('a giver whose gifts changed since gets a new statement, emailed once', async () => {
+    const general = (await harness.pool.query("SELECT id FROM giving_funds WHERE org_id = $1 AND name = 'General'", [org.orgId])).rows[0].id;
+    await gift(harness.pool, org.orgId, { contactId: people.ben, parts: [{ fundId: general, amount: 250 }], receivedOn: '2025-08-01' });
+    const again = await call(mcp, 'giving_generate_statements', { taxYear: '2025-26', delivery: 'email' });
+    expect(again.statements.map((s: any) => s.contactId)).toEqual([people.ben]);
+    expect(again.unchanged.map((s: any) => s.contactId).sort()).toEqual([people.ann, people.cal].sort());
+    expect(mailTo('ben@example.org')).toHaveLength(2);
+    expect(decoded(mailTo('ben@example.org')[1].raw)).toContain('Total: £7.50');
+    expect(mailTo('ann@example.org')).toHaveLength(1);
+    expect(await emailSends()).toBe(4);
+  });
+
   it('a mail server outage leaves statements failed with the reason; a resend sends each once, never to an erased giver', async () => {
     const port = process.env.SMTP_PORT;
     const closed = await startSmtpServer();
@@ -142,7 +156,7 @@ describe('giving statements by email', () => {
     expect(outage.statements.map((s: any) => s.contactId).sort()).toEqual([people.ann, people.ben].sort());
     const failed = (await call(mcp, 'giving_list_statements', { runId: outage.run.id })).statements;
     for (const statement of failed) expect(statement.delivery).toMatchObject({ status: 'failed', error: { code: 'send_failed' }, sentAt: null });
-    expect(smtp.delivered).toHaveLength(3);
+    expect(smtp.delivered).toHaveLength(4);
 
     // Ben is erased before the resend: his statement is never emailed.
     await harness.pool.query('UPDATE contacts SET deleted_at = now() WHERE id = $1', [people.ben]);
@@ -150,12 +164,12 @@ describe('giving statements by email', () => {
     expect(resent.statements.every((s: any) => s.delivery.status === 'failed')).toBe(true);
     await call(mcp, 'giving_resend_statements', { runId: outage.run.id });
     expect(mailTo('ann@example.org')).toHaveLength(2);
-    expect(mailTo('ben@example.org')).toHaveLength(1);
+    expect(mailTo('ben@example.org')).toHaveLength(2);
     const after = Object.fromEntries((await call(mcp, 'giving_list_statements', { runId: outage.run.id })).statements
       .map((s: any) => [s.contactId, [s.delivery.status, s.delivery.error?.code ?? null]]));
     expect(after).toEqual({ [people.ann]: ['sent', null], [people.ben]: ['failed', 'contact_erased'] });
     // Each email counted once: the failed attempt's row was counted when made, the resend added none.
-    expect(await emailSends()).toBe(5);
+    expect(await emailSends()).toBe(6);
     const failedOnly = await call(mcp, 'giving_list_statements', { deliveryStatus: 'failed' });
     expect(failedOnly.statements.map((s: any) => s.contactId)).toEqual([people.ben]);
   });
@@ -170,7 +184,7 @@ describe('giving statements by email', () => {
       }
       expect(await refusal(theirs, 'giving_get_statement', { statementId: statement })).toMatchObject({ code: 'not_found' });
       expect(await refusal(theirs, 'giving_generate_statements', { taxYear: '2025-26', contactIds: [people.ann], delivery: 'email' })).toMatchObject({ code: 'not_found' });
-      expect(smtp.delivered).toHaveLength(4);
+      expect(smtp.delivered).toHaveLength(5);
     } finally {
       await theirs.close();
     }
