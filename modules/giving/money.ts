@@ -72,9 +72,24 @@ export function requireCurrency(given: string | undefined, organisationCurrency:
  * currency (an organisation that has not set one) the number is given with two decimals and no symbol.
  */
 export function formatMinorUnits(amount: number, currency: string | null, country = 'GB'): string {
-  if (!currency) return (amount / 100).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  if (!currency) return formatDecimal(new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 }), exactDecimal(amount, 2));
   const format = currencyFormat(currency, country);
-  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+  return formatDecimal(format, exactDecimal(amount, format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+/** Intl formats a decimal string exactly (ECMA-402 NumberFormat v3, Node 20); TypeScript's lib types still say number. */
+function formatDecimal(format: Intl.NumberFormat, decimal: string): string {
+  return format.format(decimal as unknown as number);
+}
+
+/**
+ * Minor units as an exact decimal string (12345, 2 → "123.45"): Intl formats a decimal string
+ * exactly, so an amount never passes through a float on its way to a person.
+ */
+export function exactDecimal(amount: number, digits: number): string {
+  const sign = amount < 0 ? '-' : '';
+  const text = Math.abs(amount).toString().padStart(digits + 1, '0');
+  return digits === 0 ? `${sign}${text}` : `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
 
 function currencyFormat(currency: string, country: string): Intl.NumberFormat {

@@ -1,4 +1,5 @@
-import { formatMinorUnits, statementEmailHtml, statementEmailText, statementSubject } from '../../modules/giving/gift-aid/statement-delivery';
+import { exactDecimal, formatMinorUnits } from '../../modules/giving/money';
+import { statementEmailHtml, statementEmailText, statementSubject } from '../../modules/giving/gift-aid/statement-delivery';
 import type { StatementContent } from '../../modules/giving/gift-aid/statements';
 
 const content = (overrides: Partial<StatementContent> = {}): StatementContent => ({
@@ -20,6 +21,9 @@ describe('statement emails', () => {
     expect(formatMinorUnits(1_500, 'JPY')).toBe('JP¥1,500');
     expect(formatMinorUnits(1_234, 'KWD')).toMatch(/^KWD\s1\.234$/);
     expect(formatMinorUnits(100_000_000_000, 'EUR')).toBe('€1,000,000,000.00');
+    // The amount reaches Intl as an exact decimal string, never as a float.
+    expect([exactDecimal(5, 2), exactDecimal(-5, 2), exactDecimal(1_500, 0), exactDecimal(1_234, 3), exactDecimal(99_999_999_999, 2)])
+      .toEqual(['0.05', '-0.05', '1500', '1.234', '999999999.99']);
   });
 
   it('text: organisation, period, each gift with date, fund and amount, total; the Gift Aid note only when claimed', () => {

@@ -2,6 +2,7 @@ import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../../outbox-source';
 import type { StatementContent } from './statements';
+import { formatMinorUnits } from '../money';
 
 /**
  * Emailed giving statements: the giving module's outbox source. The outbox owns the send (one
@@ -30,26 +31,6 @@ interface StatementDraft extends OutboxDraft {
 }
 
 // ---------------------------------------------------------------- rendering
-
-/** Digits after the point in the currency (2 for GBP, 0 for JPY), as ISO 4217 says through Intl. */
-function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
-/** Integer minor units as money in the currency, e.g. 12345 GBP → "£123.45". */
-export function formatMinorUnits(minor: number, currency: string): string {
-  const digits = minorDigits(currency);
-  const value = minor / 10 ** digits;
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
-  } catch {
-    return `${currency} ${value.toFixed(digits)}`;
-  }
-}
 
 function periodLabel(content: StatementContent): string {
   const span = `${content.periodStart} to ${content.periodEnd}`;
