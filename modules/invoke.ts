@@ -97,6 +97,15 @@ function bridgePair(options: { module: string; prefix: string; scopes: { read: S
 }
 
 /**
+ * The bridge tool that calls a route: its module's own pair (every module with a route has one),
+ * or for the platform's routes the dashboard pair.
+ */
+export function bridgeToolNameOf(route: Pick<AnyRoute, 'module' | 'method'>): string {
+  const suffix = route.method === 'GET' ? 'read' : 'write';
+  return route.module === 'platform' ? `platform_invoke_dashboard_api_${suffix}` : `${route.module}_invoke_api_${suffix}`;
+}
+
+/**
  * The bridge tools a module brings: its own pair when it declares routes, and for the platform
  * the pair over every module's routes.
  */

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { allRoutes, findTool } from '../../modules/catalogue';
+import { allRoutes } from '../../modules/catalogue';
+import { bridgeToolNameOf } from '../../modules/invoke';
 import { openApiDocument } from '../../modules/openapi';
 import { routesAt } from '../../modules/routes';
 import { statusOf, toErrorBody } from '../errors';
@@ -53,8 +54,7 @@ async function callRoute(caller: ToolCaller, req: Request, res: Response, path: 
   try {
     const method = req.method.toUpperCase();
     const [match] = routesAt(allRoutes(), path);
-    const module = match!.route.module;
-    const tool = bridgeToolFor(module, method === 'GET' ? 'read' : 'write');
+    const tool = bridgeToolNameOf({ module: match!.route.module, method: method === 'GET' ? 'GET' : 'POST' });
     const query = Object.fromEntries(Object.entries(req.query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
     const args = method === 'GET'
       ? { method, path, query }
@@ -64,13 +64,6 @@ async function callRoute(caller: ToolCaller, req: Request, res: Response, path: 
   } catch (error) {
     sendError(res, error);
   }
-}
-
-/** The module's own bridge when it has one, else the platform's, which reaches every route. */
-function bridgeToolFor(module: string, suffix: 'read' | 'write'): string {
-  const own = `${module}_invoke_api_${suffix}`;
-  if (findTool(own)) return own;
-  return `platform_invoke_dashboard_api_${suffix}`;
 }
 
 function headerOf(req: Request, name: string): string | undefined {

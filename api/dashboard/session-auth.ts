@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { STAFF_ROLES } from '../../core/roles';
 import type { Pool } from '../../db/pool';
 import { membershipsOf, sessionUser } from '../../modules/platform/oauth/sessions';
@@ -15,8 +15,10 @@ import { staffPrincipalOf } from './approvals';
  * forms use), so another site cannot borrow the cookie.
  */
 export function bearerOrSession(bearer: RequestHandler[], pool: Pool, origin: string): RequestHandler {
+  // A router runs its handlers in order and then calls next, as if they were listed on the route.
+  const bearerChain = Router().use(bearer);
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.headers.authorization !== undefined || sessionTokenOf(req) === undefined) return runAll(bearer, req, res, next);
+    if (req.headers.authorization !== undefined || sessionTokenOf(req) === undefined) return bearerChain(req, res, next);
     void sessionPrincipal(req, res, next, pool, origin);
   };
 }
@@ -46,14 +48,4 @@ async function sessionPrincipal(req: Request, res: Response, next: NextFunction,
   } catch (error) {
     next(error);
   }
-}
-
-function runAll(handlers: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
-  const step = (index: number) => (error?: unknown): void => {
-    if (error !== undefined && error !== null) return done(error);
-    const handler = handlers[index];
-    if (!handler) return done();
-    handler(req, res, step(index + 1));
-  };
-  step(0)();
 }

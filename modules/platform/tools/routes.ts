@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { StewardError, quoteInput } from '../../../core/errors';
 import type { Scope } from '../../../core/scopes';
 import { allModules, allRoutes, allTools } from '../../catalogue';
+import { bridgeToolNameOf } from '../../invoke';
 import { routeKey, type AnyRoute } from '../../routes';
 import { defineTool } from '../../tool';
 import { RouteSearchIndex } from '../tool-search';
@@ -13,16 +14,10 @@ const routeSummary = z.object({
   curatedTool: z.string().nullable().describe('For writes a curated tool covers: call that tool, not the bridge'),
 }).strict();
 
-function invokeToolOf(route: AnyRoute): string {
-  const suffix = route.method === 'GET' ? 'read' : 'write';
-  const own = `${route.module}_invoke_api_${suffix}`;
-  return allTools().some((tool) => tool.name === own) ? own : `platform_invoke_dashboard_api_${suffix}`;
-}
-
 function describeRoute(route: AnyRoute) {
   return {
     method: route.method, path: route.path, module: route.module, scope: route.scope, summary: route.summary,
-    invokeTool: invokeToolOf(route), curatedTool: route.curatedTool ?? null,
+    invokeTool: bridgeToolNameOf(route), curatedTool: route.curatedTool ?? null,
   };
 }
 

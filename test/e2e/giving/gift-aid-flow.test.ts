@@ -1,7 +1,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startHmrcSandbox, type HmrcSandbox } from '../../../modules/giving/gift-aid/hmrc-sandbox';
 import { Harness, type TestOrg } from '../../helpers/harness';
+import { mcpCall as call, mcpRefusal as refusal, dayFromToday } from '../../helpers/mcp-calls';
 import { giftAidStatuses } from './gift-aid-fixtures';
 
 /**
@@ -9,19 +9,7 @@ import { giftAidStatuses } from './gift-aid-fixtures';
  * from giving_upsert_giver reach the claim line, a gift in an open batch stays out until the batch
  * is committed, and a claim HMRC rejects whole gives every gift back for the next claim.
  */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-async function call(mcp: McpClient, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<any> {
-  const result = await mcp.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, CallToolResultSchema);
-  if (result.isError) throw new Error(`${name} failed: ${(result.content as any)[0]?.text}`);
-  return result.structuredContent;
-}
-
-async function refusal(mcp: McpClient, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<any> {
-  const result = await mcp.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, CallToolResultSchema);
-  expect(result.isError).toBe(true);
-  return JSON.parse((result.content as any)[0].text).error;
-}
+const day = dayFromToday;
 
 describe('Gift Aid on gifts recorded through the giving tools', () => {
   let harness: Harness;

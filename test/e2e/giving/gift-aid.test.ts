@@ -1,10 +1,10 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { withTenantTransaction } from '../../../db/pool';
 import { createClaim } from '../../../modules/giving/gift-aid/claims';
 import { startHmrcSandbox, type HmrcSandbox } from '../../../modules/giving/gift-aid/hmrc-sandbox';
 import { getOrgSettings } from '../../../modules/platform/orgs';
 import { Harness, type TestOrg } from '../../helpers/harness';
+import { mcpCall as call, mcpRefusal as refusal, dayFromToday } from '../../helpers/mcp-calls';
 import { batch, fund, gift, giftAidStatuses, giver, manyGifts, refund } from './gift-aid-fixtures';
 
 /**
@@ -13,20 +13,8 @@ import { batch, fund, gift, giftAidStatuses, giver, manyGifts, refund } from './
  * reversed on the next claim, small donations within their caps, and statements. Then tenancy
  * (another organisation's ids are not found) and two claims made at once.
  */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const day = dayFromToday;
 const today = day(0);
-
-async function call(mcp: McpClient, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<any> {
-  const result = await mcp.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, CallToolResultSchema);
-  if (result.isError) throw new Error(`${name} failed: ${(result.content as any)[0]?.text}`);
-  return result.structuredContent;
-}
-
-async function refusal(mcp: McpClient, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<any> {
-  const result = await mcp.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, CallToolResultSchema);
-  expect(result.isError).toBe(true);
-  return JSON.parse((result.content as any)[0].text).error;
-}
 
 describe('Gift Aid end to end', () => {
   let harness: Harness;

@@ -1,6 +1,6 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Harness, type TestOrg } from '../../helpers/harness';
+import { mcpCall as call, mcpRefusal as refusal } from '../../helpers/mcp-calls';
 import { startSmtpServer, type TestSmtpServer } from '../../helpers/message-servers';
 import { fund, gift, giver } from './gift-aid-fixtures';
 
@@ -9,18 +9,6 @@ import { fund, gift, giver } from './gift-aid-fixtures';
  * exactly one email, a second run sends nothing twice, a giver without an address is listed, and
  * after a mail server outage a resend sends what failed, once.
  */
-async function call(mcp: McpClient, name: string, args: Record<string, unknown>): Promise<any> {
-  const result = await mcp.callTool({ name, arguments: args }, CallToolResultSchema);
-  if (result.isError) throw new Error(`${name} failed: ${(result.content as any)[0]?.text}`);
-  return result.structuredContent;
-}
-
-async function refusal(mcp: McpClient, name: string, args: Record<string, unknown>): Promise<any> {
-  const result = await mcp.callTool({ name, arguments: args }, CallToolResultSchema);
-  expect(result.isError).toBe(true);
-  return JSON.parse((result.content as any)[0].text).error;
-}
-
 /** The message's text, with quoted-printable soft breaks and escapes undone (escapes are UTF-8 bytes). */
 function decoded(raw: string): string {
   const bytes = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
