@@ -158,3 +158,42 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
   }
   return definition;
 }
+
+/**
+ * A slice of a module kept in a folder of its own (people's pastoral care, platform's media
+ * library): the same lists a module declares, joined into it by `withParts`. The module stays
+ * one value with one name, scopes and schema lock; parts only keep large modules navigable.
+ */
+export type ModulePart = { name: string; tools?: ModuleDefinition['tools']; overview?: OverviewContribution } & Partial<Pick<ModuleDefinition,
+  'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters'>>;
+
+type ListKey = 'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters';
+const PART_LISTS: readonly ListKey[] = ['models', 'migrations', 'contactRefs', 'retention', 'metrics', 'routes', 'playbooks', 'outboxSources', 'agents', 'widgets', 'meters'];
+
+/** The module with each part's lists appended and overview contributions merged; check with defineModule afterwards. */
+export function withParts(base: ModuleDefinition, parts: readonly ModulePart[]): ModuleDefinition {
+  const joined: Record<string, unknown> = { ...base };
+  for (const key of PART_LISTS) {
+    const lists = [base[key] ?? [], ...parts.map((part) => part[key] ?? [])] as unknown[][];
+    joined[key] = lists.flat();
+  }
+  const toolLists = [base.tools, ...parts.map((part) => part.tools ?? [])];
+  joined.tools = toolLists.every((tools) => Array.isArray(tools))
+    ? toolLists.flat()
+    : (modules: readonly ModuleDefinition[]) => toolLists.flatMap((tools) => (typeof tools === 'function' ? tools(modules) : tools));
+  joined.overview = mergeOverviews([base.overview, ...parts.map((part) => part.overview)]);
+  return joined as unknown as ModuleDefinition;
+}
+
+function mergeOverviews(contributions: readonly (OverviewContribution | undefined)[]): OverviewContribution | undefined {
+  const present = contributions.filter((contribution): contribution is OverviewContribution => contribution !== undefined);
+  if (present.length <= 1) return present[0];
+  return {
+    shape: Object.assign({}, ...present.map((contribution) => contribution.shape)) as z.ZodRawShape,
+    async compute(ctx) {
+      const results = [];
+      for (const contribution of present) results.push(await contribution.compute(ctx));
+      return Object.assign({}, ...results) as Record<string, unknown>;
+    },
+  };
+}

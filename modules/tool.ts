@@ -39,6 +39,8 @@ export interface TimelineSync {
   sourceId: string;
   summary: string;
   occurredAt?: string;
+  /** The source record is private or confidential: the entry is shown only to callers holding people:safeguarding. */
+  restricted?: boolean;
 }
 
 /**

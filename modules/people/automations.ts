@@ -207,7 +207,7 @@ export async function listWelfareDueContacts(
         GREATEST(
           (SELECT max(vn.created_at) FROM notes vn WHERE vn.org_id = c.org_id AND vn.contact_id = c.id AND ${visible}),
           (SELECT max(t.occurred_at) FROM timeline_entries t LEFT JOIN notes vn ON t.source_kind = 'note' AND vn.id = t.source_id AND vn.org_id = t.org_id
-            WHERE t.org_id = c.org_id AND t.contact_id = c.id AND ${PASTORAL_TIMELINE_SQL}
+            WHERE t.org_id = c.org_id AND t.contact_id = c.id AND ${PASTORAL_TIMELINE_SQL} AND (${canSee} OR NOT t.restricted)
               AND (t.source_kind NOT LIKE 'note%' OR t.source_kind = 'note_removal'
                 OR (t.source_kind = 'note' AND vn.id IS NOT NULL AND ${visible})
                 OR (t.source_kind = '${RESTRICTED_NOTE_REMOVAL}' AND ${canSee})))

@@ -1,4 +1,4 @@
-import { defineModule } from '../module';
+import { defineModule, withParts } from '../module';
 import { peopleModels } from './models';
 import { people } from './migrations/2026.11.22T01.10.00.people';
 import { rowLevelSecurity } from './migrations/2026.11.23T00.00.01.row-level-security';
@@ -14,14 +14,19 @@ import { peopleContactRefs } from './contact-refs';
 import { peopleRetention } from './retention';
 import { peopleRoutes } from './routes';
 import { peoplePlaybooks } from './playbooks';
+import { timelineRestricted } from './migrations/2026.11.24T02.00.00.timeline-restricted';
+import { lifeEventsPart } from './pastoral/life-events/part';
+import { carePart } from './pastoral/care/part';
+import { prayerVisitsPart } from './pastoral/prayer-visits/part';
 
-export default defineModule({
+// Pastoral care lives in parts under pastoral/: the same module, scopes and schema lock, kept in folders of their own.
+export default defineModule(withParts({
   name: 'people',
   title: 'People',
   description: 'Contacts, households and families, tags, groups, segments, pastoral notes, care timeline, outreach and automations.',
   tools: peopleTools,
   models: peopleModels,
-  migrations: [people, rowLevelSecurity, peopleDirectory],
+  migrations: [people, rowLevelSecurity, peopleDirectory, timelineRestricted],
   // Approved pastoral messages leave through the shared outbox.
   outboxSources: [outreachDelivery],
   overview: peopleOverview,
@@ -35,4 +40,4 @@ export default defineModule({
   meters: [{ feature: 'contacts', allowances: { starter: 500, growth: 5000, enterprise: 100000 }, standingCount: countLiveContacts }],
   agents: peopleAgents,
   contactRefs: peopleContactRefs,
-});
+}, [lifeEventsPart, carePart, prayerVisitsPart]));

@@ -150,10 +150,10 @@ export async function mergeContacts(
   await db.query('DELETE FROM contact_tags WHERE org_id = $1 AND contact_id = $2', [orgId, mergeId]);
   // Entries that came from a restricted note are moved but not counted (see MergeResult).
   const timeline = await queryOne<{ visible: number }>(db, `
-    WITH moved AS (UPDATE timeline_entries SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2 RETURNING source_kind, source_id)
+    WITH moved AS (UPDATE timeline_entries SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2 RETURNING source_kind, source_id, restricted)
     SELECT count(*)::int AS visible FROM moved t
       LEFT JOIN notes n ON t.source_kind = 'note' AND n.org_id = $1 AND n.id = t.source_id
-    WHERE t.source_kind <> 'note' OR (n.id IS NOT NULL AND ${visibleNoteSql('n', false)})`, [orgId, mergeId, keepId]);
+    WHERE NOT t.restricted AND (t.source_kind <> 'note' OR (n.id IS NOT NULL AND ${visibleNoteSql('n', false)}))`, [orgId, mergeId, keepId]);
   const outreach = await db.query(`UPDATE outreach_items SET contact_id = $3, updated_at = now() WHERE org_id = $1 AND contact_id = $2`, [orgId, mergeId, keepId]);
   const familyLinks = await moveFamilyLinks(db, orgId, mergeId, keepId);
   const groupMemberships = await moveGroupMemberships(db, orgId, mergeId, keepId);

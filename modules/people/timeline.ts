@@ -14,10 +14,10 @@ export async function syncTimelineEntries(db: Queryable, orgId: string, entries:
   let written = 0;
   for (const entry of entries) {
     const result = await db.query(`
-      INSERT INTO timeline_entries (id, org_id, contact_id, kind, source_kind, source_id, summary, occurred_at)
-      SELECT $1, $2, c.id, $4, $5, $6, $7, COALESCE($8::timestamptz, now()) FROM contacts c WHERE c.org_id = $2 AND c.id = $3
-      ON CONFLICT (org_id, source_kind, source_id, kind) DO UPDATE SET summary = EXCLUDED.summary`,
-      [randomUUID(), orgId, entry.contactId, entry.kind, entry.sourceKind, entry.sourceId, entry.summary, entry.occurredAt ?? null]);
+      INSERT INTO timeline_entries (id, org_id, contact_id, kind, source_kind, source_id, summary, occurred_at, restricted)
+      SELECT $1, $2, c.id, $4, $5, $6, $7, COALESCE($8::timestamptz, now()), $9 FROM contacts c WHERE c.org_id = $2 AND c.id = $3
+      ON CONFLICT (org_id, source_kind, source_id, kind) DO UPDATE SET summary = EXCLUDED.summary, restricted = EXCLUDED.restricted`,
+      [randomUUID(), orgId, entry.contactId, entry.kind, entry.sourceKind, entry.sourceId, entry.summary, entry.occurredAt ?? null, entry.restricted ?? false]);
     written += result.rowCount ?? 0;
   }
   return written;
@@ -33,7 +33,7 @@ export async function listTimeline(db: Queryable, orgId: string, contactId: stri
     LEFT JOIN notes n ON t.source_kind = 'note' AND n.id = t.source_id AND n.org_id = t.org_id
     WHERE t.org_id = $1 AND t.contact_id = $2
       AND (t.source_kind <> 'note' OR (n.id IS NOT NULL AND ${visibleNoteSql('n', canSeeRestricted)}))
-      AND ($4 OR t.source_kind <> '${RESTRICTED_NOTE_REMOVAL}')
+      AND ($4 OR (t.source_kind <> '${RESTRICTED_NOTE_REMOVAL}' AND NOT t.restricted))
     ORDER BY t.occurred_at DESC, t.id DESC LIMIT $3`,
   { bind: [orgId, contactId, limit, canSeeRestricted], transaction, model: TimelineEntry, mapToModel: true }));
   return entries.map((entry) => ({

@@ -1,5 +1,8 @@
 import { platformRoutes } from './routes';
-import { defineModule, type MeterDefinition } from '../module';
+import { defineModule, withParts, type MeterDefinition } from '../module';
+import { mediaPart } from './media/part';
+import { brandPart } from './brand/part';
+import { alertsPart } from './alerts/part';
 import { platformModels } from './models';
 import { init } from './migrations/2026.11.22T00.20.00.init';
 import { oauth } from './migrations/2026.11.22T01.00.00.oauth';
@@ -31,7 +34,7 @@ const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
   { feature: 'media_items', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
 ];
 
-export default defineModule({
+export default defineModule(withParts({
   name: 'platform',
   title: 'Platform',
   description: 'Account, usage and billing, tool discovery, agent proposals and autonomous agents.',
@@ -46,4 +49,4 @@ export default defineModule({
   routes: platformRoutes,
   widgets: platformWidgets,
   meters: FEATURES_OF_MODULES_TO_COME,
-});
+}, [mediaPart, brandPart, alertsPart]));

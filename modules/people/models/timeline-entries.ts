@@ -10,6 +10,8 @@ export class TimelineEntry extends Model<InferAttributes<TimelineEntry>, InferCr
   declare sourceKind: string;
   declare sourceId: string;
   declare summary: string;
+  /** Set for entries from private or confidential pastoral records other than notes: shown only with people:safeguarding. */
+  declare restricted: CreationOptional<boolean>;
   declare occurredAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize): typeof TimelineEntry {
@@ -21,6 +23,7 @@ export class TimelineEntry extends Model<InferAttributes<TimelineEntry>, InferCr
       sourceKind: { type: DataTypes.TEXT, allowNull: false },
       sourceId: { type: DataTypes.UUID, allowNull: false },
       summary: { type: DataTypes.TEXT, allowNull: false },
+      restricted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       occurredAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
     }, { sequelize, tableName: 'timeline_entries', timestamps: false });
   }

@@ -1,0 +1,9 @@
+import type { ModulePart } from '../../module';
+
+/** Proactive alerts from explainable rules over the organisation's data. */
+export const alertsPart: ModulePart = {
+  name: 'alerts',
+  tools: [],
+  models: [],
+  migrations: [],
+};
