@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CallToolResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { allTools } from '../../modules/catalogue';
 import { Harness, type TestOrg } from '../helpers/harness';
+import { loadIsolationParts } from './isolation/part';
 
 /**
  * Tenancy, tool by tool: every tool that takes an id must appear in ISOLATION below, and each
@@ -175,6 +176,15 @@ const ISOLATION: Record<string, Entry> = {
   platform_update_team_member_role: [{ args: (i) => ({ userId: i.member, roleId: 'volunteer' }) }],
 };
 
+/** Probes kept with their parts (`isolation/*.isolation.ts`), joined into the table above. */
+const PARTS = loadIsolationParts();
+for (const part of PARTS) {
+  for (const [tool, entry] of Object.entries(part.entries)) {
+    if (tool in ISOLATION) throw new Error(`Isolation probes for ${tool} are declared twice`);
+    ISOLATION[tool] = entry as unknown as Entry;
+  }
+}
+
 /** Top-level input fields that name a record: `id`, `…Id` and `…Ids`. */
 function idArguments(input: unknown): string[] {
   const shape = (input as { shape?: Record<string, unknown> }).shape ?? {};
@@ -191,6 +201,7 @@ const OWNED_TABLES = [
   'giving_gift_aid_declarations', 'giving_gift_aid_claims', 'giving_gift_aid_claim_lines', 'giving_gasds_collections', 'giving_gasds_entries',
   'giving_statement_runs', 'giving_statements',
   'team_invites', 'memberships', 'api_keys',
+  ...PARTS.flatMap((part) => part.tables),
 ];
 
 describe('every tool that takes an id: organisation B can neither see nor change A\'s record', () => {
@@ -199,7 +210,7 @@ describe('every tool that takes an id: organisation B can neither see nor change
   let b: TestOrg;
   let ids: Ids;
   /** Strings only A's records contain: none may reach B. */
-  const secrets = ['Isolda', 'isolda@a.example', 'Isolation tag', 'Isolation category', 'Isolation group', 'A pastoral message for Isolda', 'Isolation automation', 'A team note about Isolda', 'Visit Isolda', 'Isolation fund', 'Isolation appeal'];
+  const secrets = ['Isolda', 'isolda@a.example', 'Isolation tag', 'Isolation category', 'Isolation group', 'A pastoral message for Isolda', 'Isolation automation', 'A team note about Isolda', 'Visit Isolda', 'Isolation fund', 'Isolation appeal', ...PARTS.flatMap((part) => part.secrets)];
 
   async function snapshotOfA() {
     const snapshot: Record<string, unknown[]> = {};
@@ -249,6 +260,7 @@ describe('every tool that takes an id: organisation B can neither see nor change
       ...giving, bFund, bCampaign,
       invite: (await call(a.apiKey, 'platform_invite_team_member', { email: 'isolda@a.example', roleId: 'staff' })).invite.inviteId, member: a.ownerUserId,
     };
+    for (const part of PARTS) Object.assign(ids, await part.seed({ harness, a, b, ids: ids as unknown as Record<string, string> }));
   });
 
   async function fundOf(orgId: string, name: string): Promise<string> {
