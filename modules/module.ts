@@ -63,6 +63,8 @@ export interface ModuleDefinition {
   agents?: readonly AgentPlanner[];
   /** In-chat widgets (MCP Apps, `modules/widget.ts`) that show its tools' results; each names only this module's tools. */
   widgets?: readonly WidgetDefinition[];
+  /** Explainable rules over the module's own data that platform_proactive_alerts evaluates (ids `<module>.<what>`). */
+  alerts?: readonly AlertRule[];
 }
 
 /** Where a contact id lives, and what merge and erasure do with the row. */
@@ -88,6 +90,40 @@ export interface OverviewContribution {
   /** Output fields this module adds; merged into platform_overview's strict output schema. */
   shape: z.ZodRawShape;
   compute: (ctx: ToolContext) => Promise<Record<string, unknown>>;
+}
+
+/** How much an alert asks for attention, most pressing first in the list. */
+export const ALERT_SEVERITIES = ['urgent', 'warning', 'info'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/** One thing that needs attention, found by a rule; the tool adds the rule's id and module. */
+export interface Alert {
+  severity: AlertSeverity;
+  /** A short headline ("3 people are due a welfare check"). */
+  title: string;
+  /** Why the rule fired, in plain words with the figures it used, so a person can check it. */
+  reason: string;
+  /** How many things the alert is about (people, messages, gifts); 1 for a single thing. */
+  count: number;
+  /** The tool to act with, and arguments that narrow it to what the alert is about. */
+  actWith: { tool: string; args?: Record<string, unknown> };
+}
+
+/**
+ * An explainable rule platform_proactive_alerts evaluates in the caller's read transaction. It
+ * reads only its own module's data (or that module's services) and must compute what it reports
+ * under the caller's view: a rule touching restricted pastoral records counts them only for a
+ * principal holding people:safeguarding, exactly as the module's own lists do.
+ */
+export interface AlertRule {
+  /** `<module>.<what>`, stable: callers filter and tests assert by it. */
+  id: string;
+  /** One sentence: what the rule looks for and its thresholds (listed in the tool's description). */
+  description: string;
+  /** The scope a caller needs for this rule to be evaluated at all; callers without it simply get none of its alerts. */
+  scope: Scope;
+  /** The alerts the rule finds now; empty when all is well. */
+  evaluate: (ctx: ToolContext) => Promise<readonly Alert[]>;
 }
 
 export interface MeterDefinition {
@@ -153,6 +189,10 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
     if (widget.module !== definition.name) throw new Error(`Widget ${widget.id} says module ${widget.module}, but is declared by ${definition.name}`);
   }
   checkMetrics(definition);
+  for (const rule of definition.alerts ?? []) {
+    if (!rule.id.startsWith(`${definition.name}.`)) throw new Error(`Alert rule ${rule.id} must be named ${definition.name}.<what>`);
+    if (!definition.scopes.includes(rule.scope)) throw new Error(`Alert rule ${rule.id} requires ${rule.scope}, which module ${definition.name} does not declare`);
+  }
   for (const source of definition.outboxSources ?? []) {
     if (!source.kind.startsWith(`${definition.name}.`)) throw new Error(`Outbox source ${source.kind} must be named ${definition.name}.<record>`);
   }
@@ -165,10 +205,10 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
  * one value with one name, scopes and schema lock; parts only keep large modules navigable.
  */
 export type ModulePart = { name: string; tools?: ModuleDefinition['tools']; overview?: OverviewContribution } & Partial<Pick<ModuleDefinition,
-  'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters'>>;
+  'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts'>>;
 
-type ListKey = 'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters';
-const PART_LISTS: readonly ListKey[] = ['models', 'migrations', 'contactRefs', 'retention', 'metrics', 'routes', 'playbooks', 'outboxSources', 'agents', 'widgets', 'meters'];
+type ListKey = 'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts';
+const PART_LISTS: readonly ListKey[] = ['models', 'migrations', 'contactRefs', 'retention', 'metrics', 'routes', 'playbooks', 'outboxSources', 'agents', 'widgets', 'meters', 'alerts'];
 
 /** The module with each part's lists appended and overview contributions merged; check with defineModule afterwards. */
 export function withParts(base: ModuleDefinition, parts: readonly ModulePart[]): ModuleDefinition {
