@@ -13,8 +13,8 @@ import type { ToolCaller } from '../tool-caller';
  * The chat bridge (protocol label agent-chat). An agent that already holds a conversation in
  * OpenAI Chat Completions or Anthropic Messages form hands it over as it is; Steward runs the
  * tool calls of the last assistant turn that have no result yet, and answers with the results
- * in the same form. No model runs here. Each call's id is its idempotency key, so a resent
- * conversation replays earlier outcomes instead of repeating a write. A call waiting on a
+ * in the same form. No model runs here. Each call's id, within its conversation, is its idempotency
+ * key, so a resent conversation replays earlier outcomes instead of repeating a write. A call waiting on a
  * person waits within the caller's budget (streaming progress as server-sent events when asked)
  * and then answers approval_required with what to follow.
  */
@@ -31,6 +31,12 @@ export interface PendingCall {
   args: Record<string, unknown>;
   /** Why the arguments could not be read (the call then answers validation_failed, and nothing runs). */
   argsError?: string;
+  /**
+   * The idempotency key: the call id bound to the conversation up to the assistant turn that made it.
+   * A resent conversation gives the same key (its outcome is replayed); another conversation that
+   * happens to reuse the id (some models number calls call_0, call_1…) gives a new one.
+   */
+  idempotencyKey: string;
 }
 
 type Json = Record<string, unknown>;
@@ -73,10 +79,13 @@ export function pendingCalls(messages: unknown[], format: Format): PendingCall[]
     : later.flatMap((m) => (isObject(m) && Array.isArray(m.content) ? m.content : [])).filter((b): b is Json => isObject(b) && b.type === 'tool_result').map((b) => String(b.tool_use_id)));
   const pending = calls.filter((call) => !answered.has(call.id));
   if (pending.length > MAX_CHAT_TOOL_CALLS) throw invalid(`At most ${MAX_CHAT_TOOL_CALLS} tool calls are run per request`);
-  return pending;
+  const turn = conversationDigest(messages.slice(0, lastAssistant.index + 1));
+  return pending.map((call) => ({ ...call, idempotencyKey: idempotencyKeyOfCall(call.id, turn) }));
 }
 
-function openAiCalls(message: Json): PendingCall[] {
+type ParsedCall = Omit<PendingCall, 'idempotencyKey'>;
+
+function openAiCalls(message: Json): ParsedCall[] {
   if (message.tool_calls === undefined) return [];
   if (!Array.isArray(message.tool_calls)) throw invalid('tool_calls must be an array', 'messages.tool_calls');
   return message.tool_calls.map((call, index) => {
@@ -88,7 +97,7 @@ function openAiCalls(message: Json): PendingCall[] {
   });
 }
 
-function anthropicCalls(message: Json): PendingCall[] {
+function anthropicCalls(message: Json): ParsedCall[] {
   if (!Array.isArray(message.content)) return [];
   return message.content.filter((block): block is Json => isObject(block) && block.type === 'tool_use').map((block, index) => {
     if (typeof block.id !== 'string' || typeof block.name !== 'string') throw invalid(`tool_use block ${index} needs an id and a name`, `messages.content[${index}]`);
@@ -96,10 +105,14 @@ function anthropicCalls(message: Json): PendingCall[] {
   });
 }
 
-/** A call id as an idempotency key: kept when it already fits the key rules, otherwise hashed (same id, same key). */
-export function idempotencyKeyOfCall(id: string): string {
-  const key = `chat-${id}`;
-  return /^[A-Za-z0-9._:-]{1,128}$/.test(key) ? key : `chat-${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
+/** A digest of the messages up to the turn that made the calls: what makes a call id unique to its conversation. */
+function conversationDigest(messages: unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(messages)).digest('hex');
+}
+
+/** A call id within its conversation as an idempotency key (same conversation and id, same key). */
+export function idempotencyKeyOfCall(id: string, conversation: string): string {
+  return `chat-${createHash('sha256').update(`${conversation}\n${id}`).digest('hex').slice(0, 40)}`;
 }
 
 type Outcome = { ok: true; result: unknown } | { ok: false; error: ErrorBody };
@@ -108,7 +121,7 @@ async function runCall(caller: ToolCaller, req: Request, call: PendingCall, onPr
   if (call.argsError) return { ok: false, error: invalid(`Arguments of ${call.name}: ${call.argsError}`, 'arguments').toBody() };
   try {
     const result = await caller.call(principalOf(req), call.name, call.args, {
-      idempotencyKey: idempotencyKeyOfCall(call.id), approvalWaitMs: chatApprovalWaitMs(),
+      idempotencyKey: call.idempotencyKey, approvalWaitMs: chatApprovalWaitMs(),
       ...(onProgress ? { onProgress, progressIntervalMs: Number(process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS ?? 2000) } : {}),
     });
     return { ok: true, result };

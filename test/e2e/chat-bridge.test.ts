@@ -56,6 +56,25 @@ describe('chat bridge /api/agent/chat', () => {
     expect(JSON.parse(answered.text).messages).toEqual([]);
   });
 
+  it('a call id reused by another conversation runs afresh instead of replaying the first conversation\'s outcome', async () => {
+    // Some models number their calls (call_0, call_1…), so the same id turns up in unrelated conversations.
+    const conversationAsking = (who: string) => ({
+      messages: [
+        { role: 'user', content: `Add ${who} Adeyemi, please.` },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'people_create_contact', arguments: JSON.stringify({ firstName: who, lastName: 'Adeyemi' }) } }] },
+      ],
+    });
+    const first = JSON.parse(JSON.parse((await chat(conversationAsking('Tola'))).text).messages[0].content);
+    const second = JSON.parse(JSON.parse((await chat(conversationAsking('Bisi'))).text).messages[0].content);
+    expect(first.contact.firstName).toBe('Tola');
+    expect(second.contact).toMatchObject({ firstName: 'Bisi', lastName: 'Adeyemi' });
+    expect(second.contact.id).not.toBe(first.contact.id);
+    // The same conversation resent still replays: one Tola, one Bisi.
+    const resent = JSON.parse(JSON.parse((await chat(conversationAsking('Tola'))).text).messages[0].content);
+    expect(resent.contact.id).toBe(first.contact.id);
+    expect(await contactsNamed('Adeyemi')).toBe(2);
+  });
+
   it('runs Anthropic tool_use blocks and answers tool_result blocks, with errors marked is_error', async () => {
     const answer = await chat({
       messages: [
