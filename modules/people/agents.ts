@@ -4,9 +4,9 @@ import { queryOne, type Queryable } from '../../db/pool';
 import { listWelfareDueContacts } from './automations';
 import { findDuplicatePairs } from './merge';
 import { consentRefusal, loadDeliveryContact } from './outreach';
+import { getPastoralSettings } from './pastoral/care/settings';
 
 /** Planning for the two agents the people module owns: data quality (duplicates) and pastoral care (welfare checks). */
-const WELFARE_DAYS = 180;
 
 async function peopleAgentActions(db: Queryable, orgId: string): Promise<AgentAction[]> {
   const pairs = await findDuplicatePairs(db, orgId, MAX_ACTIONS_PER_RUN * 3);
@@ -30,7 +30,9 @@ async function peopleAgentActions(db: Queryable, orgId: string): Promise<AgentAc
 async function pastoralAgentActions(db: Queryable, org: OrgSettings): Promise<AgentAction[]> {
   // Proposals (summary and arguments, including the outreach reason) are read with platform:read alone,
   // so who is proposed and the days quoted come from contact such a reader may see.
-  const due = await listWelfareDueContacts(db, org.id, { days: WELFARE_DAYS, limit: MAX_ACTIONS_PER_RUN * 3, canSeeRestricted: false });
+  // Due after the organisation's welfare interval (pastoral settings; 180 days unless changed).
+  const { welfareIntervalDays } = await getPastoralSettings(db, org.id);
+  const due = await listWelfareDueContacts(db, org.id, { days: welfareIntervalDays, limit: MAX_ACTIONS_PER_RUN * 3, canSeeRestricted: false });
   const actions: AgentAction[] = [];
   for (const person of due) {
     const open = await queryOne(db, `SELECT 1 FROM outreach_items WHERE org_id = $1 AND contact_id = $2 AND status IN ('pending_review', 'approved')`, [org.id, person.contactId]);

@@ -12,6 +12,7 @@ import {
 } from './outreach';
 import { displayNameOf } from './contacts';
 import { PastoralAutomation } from './models';
+import { getPastoralSettings } from './pastoral/care/settings';
 
 /**
  * Pastoral automations (welfare_check, encouragement, grief_support): each has
@@ -111,9 +112,11 @@ export async function createAutomation(
   const body = input.bodyTemplate ?? defaults.body;
   validateContent(channel, subject, body);
   const id = randomUUID();
+  // Without a number of days, an automation follows the organisation's welfare interval at the time it is made.
+  const daysWithoutContact = input.daysWithoutContact ?? (await getPastoralSettings(db, orgId)).welfareIntervalDays;
   await withModels(db, (transaction) => PastoralAutomation.create({
     id, orgId, name: input.name, automationType: input.type, channel, subjectTemplate: subject, bodyTemplate: body,
-    enabled: input.enabled ?? true, intervalHours: input.intervalHours ?? 24, daysWithoutContact: input.daysWithoutContact ?? 180,
+    enabled: input.enabled ?? true, intervalHours: input.intervalHours ?? 24, daysWithoutContact,
     targetTag: input.targetTag !== undefined ? input.targetTag : defaults.targetTag, maxItemsPerRun: input.maxItemsPerRun ?? 25,
     createdByUserId: userId,
   }, { transaction }));

@@ -8,6 +8,7 @@ import {
   removeAutomation, requireAutomation, updateAutomation,
 } from '../automations';
 import { outreachItemSchema } from '../outreach';
+import { getPastoralSettings } from '../pastoral/care/settings';
 
 const automationId = z.uuid().describe('The pastoral automation\'s id');
 const automationOutput = z.object({ automation: automationSchema }).strict();
@@ -37,7 +38,8 @@ export const createPastoralAutomationTool = defineTool({
   input: z.object({
     name: editable.name, type: z.enum(AUTOMATION_TYPES), channel: editable.channel.default('email'),
     subjectTemplate: editable.subjectTemplate.optional(), bodyTemplate: editable.bodyTemplate.optional(), enabled: editable.enabled.default(true),
-    intervalHours: editable.intervalHours.default(24), daysWithoutContact: editable.daysWithoutContact.default(180),
+    intervalHours: editable.intervalHours.default(24),
+    daysWithoutContact: editable.daysWithoutContact.optional().describe('welfare_check: people with no pastoral contact for this many days; default the welfare interval of the pastoral settings (180 unless changed)'),
     targetTag: editable.targetTag.optional(), maxItemsPerRun: editable.maxItemsPerRun.default(25),
   }).strict(),
   output: automationOutput,
@@ -163,23 +165,25 @@ export const listWelfareDueContactsTool = defineTool({
   name: 'people_list_welfare_due_contacts',
   module: 'people',
   title: 'People due a welfare check',
-  description: 'Contacts with no pastoral contact (no note, visit, or pastoral message) for 180+ days by default, longest first. Someone never contacted counts from when they were added.',
+  description: 'Contacts with no pastoral contact (no note, visit, or pastoral message) for the welfare interval of the pastoral settings (180 days unless changed) or the days given, longest first. Someone never contacted counts from when they were added.',
   keywords: ['welfare', 'not seen', 'lost touch', 'pastoral care gaps', 'check in'],
   examples: ['who have we not been in touch with for months', 'people nobody has contacted in a long time'],
   scope: 'people:read',
   effect: 'read',
   listed: false,
   input: z.object({
-    days: z.number().int().min(1).max(3650).default(180),
+    days: z.number().int().min(1).max(3650).optional().describe('Days without pastoral contact; default the welfare interval of the pastoral settings'),
     limit: z.number().int().min(1).max(500).default(50),
   }).strict(),
   output: z.object({
+    days: z.number().int().describe('The number of days used'),
     contacts: z.array(z.object({
       contactId: z.uuid(), name: z.string(), email: z.string().nullable(), phone: z.string().nullable(),
       lastPastoralContactAt: z.string().nullable(), daysSinceContact: z.number().int(),
     }).strict()),
   }).strict(),
-  run: async (ctx, input) => ({
-    contacts: await listWelfareDueContacts(ctx.db, ctx.org.id, { ...input, canSeeRestricted: hasScope(ctx.principal, SAFEGUARDING_SCOPE) }),
-  }),
+  run: async (ctx, input) => {
+    const days = input.days ?? (await getPastoralSettings(ctx.db, ctx.org.id)).welfareIntervalDays;
+    return { days, contacts: await listWelfareDueContacts(ctx.db, ctx.org.id, { days, limit: input.limit, canSeeRestricted: hasScope(ctx.principal, SAFEGUARDING_SCOPE) }) };
+  },
 });
