@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { StewardError } from '../../../../../core/errors';
+import { toolsFor } from '../../../../kit';
+import type { ToolContext } from '../../../../tool';
+import { CONFIDENTIALITY_LEVELS } from '../../../schemas';
+import { canSeeRestricted } from '../../privacy';
+import { addPrayerRequest, isRestrictedPrayer, listPrayerRequests, prayerAnalytics, setPrayerRequestStatus } from '../prayer';
+import { PRAYER_STATUSES, PRAYER_VISIBILITIES, isoDay, prayerRequestSchema, type PrayerRequestView } from '../schemas';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
+const sees = (ctx: ToolContext) => canSeeRestricted(ctx.principal);
+
+/** A prayer request's entry on the care timeline: its opening words, restricted as the request is. */
+function prayerTimeline(request: PrayerRequestView, kind: 'prayer_request' | 'prayer_answered') {
+  const words = request.request.replace(/\s+/g, ' ').trim();
+  const summary = kind === 'prayer_answered' ? 'Prayer request marked answered' : `Prayer request: ${words.length > 120 ? `${words.slice(0, 117)}...` : words}`;
+  return {
+    contactId: request.contactId, kind, sourceKind: 'prayer_request', sourceId: request.id, summary,
+    occurredAt: kind === 'prayer_answered' ? request.answeredAt ?? undefined : request.createdAt, restricted: isRestrictedPrayer(request),
+  };
+}
+
+export const addPrayerRequestTool = tools.write('add_prayer_request', {
+  title: 'Record a prayer request',
+  description: 'Records a prayer request for or from a contact and adds it to their care timeline. visibility: private (only people:safeguarding holders), team (default) or congregation (may later be shared to the moderated prayer wall); amber/red confidentiality is restricted like private.',
+  keywords: ['prayer', 'pray for', 'prayer need'],
+  examples: ['Margaret asked us to pray for her hip operation', 'add a private prayer request for John'],
+  listed: true,
+  input: z.object({
+    contactId: z.uuid().describe('The contact the request is for or from'),
+    request: z.string().trim().min(1).max(4000).describe('What to pray for, naming people by name, never by id'),
+    visibility: z.enum(PRAYER_VISIBILITIES).default('team').describe('private, team (default) or congregation'),
+    confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).default('green').describe('green (default), amber or red; amber and red are seen only with people:safeguarding'),
+    urgent: z.boolean().default(false).describe('True when the care lead should see it first'),
+  }).strict(),
+  output: z.object({ prayerRequest: prayerRequestSchema }).strict(),
+  timeline: (_input, output) => [prayerTimeline(output.prayerRequest, 'prayer_request')],
+  run: async (ctx, input) => ({ prayerRequest: await addPrayerRequest(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
+});
+
+export const listPrayerRequestsTool = tools.read('list_prayer_requests', {
+  title: 'List prayer requests',
+  description: 'Prayer requests, newest first, optionally for one contact or by status, visibility or urgency. Private and amber/red requests are included only for callers holding people:safeguarding.',
+  keywords: ['prayer list', 'prayer needs'],
+  examples: ['what are we praying for this week', 'show urgent prayer requests'],
+  listed: true,
+  input: z.object({
+    contactId: z.uuid().optional().describe('Only this contact\'s requests'),
+    status: z.enum(PRAYER_STATUSES).optional().describe('active or answered; both when omitted'),
+    visibility: z.enum(PRAYER_VISIBILITIES).optional().describe('Only requests with this visibility'),
+    urgentOnly: z.boolean().default(false).describe('Only urgent requests'),
+    limit: z.number().int().min(1).max(200).default(50).describe('How many to return (1 to 200)'),
+  }).strict(),
+  output: z.object({ prayerRequests: z.array(prayerRequestSchema) }).strict(),
+  run: async (ctx, input) => ({ prayerRequests: await listPrayerRequests(ctx.db, ctx.org.id, sees(ctx), input) }),
+});
+
+export const setPrayerRequestStatusTool = tools.write('set_prayer_request_status', {
+  title: 'Set a prayer request\'s status',
+  description: 'Marks a prayer request answered (with an optional note of how) or active again, and records it on the care timeline. Setting the status it already has changes nothing.',
+  keywords: ['answered prayer', 'praise report', 'reopen prayer request'],
+  examples: ['her prayer was answered, the surgery went well', 'mark the prayer request for the job as answered'],
+  idempotent: true,
+  input: z.object({
+    prayerRequestId: z.uuid().describe('The prayer request'),
+    status: z.enum(PRAYER_STATUSES).describe('answered, or active to reopen it'),
+    answerNote: z.string().trim().min(1).max(2000).optional().describe('How the prayer was answered (only with status answered)'),
+  }).strict(),
+  output: z.object({ prayerRequest: prayerRequestSchema, changed: z.boolean() }).strict(),
+  timeline: (_input, output) => (output.changed && output.prayerRequest.status === 'answered' ? [prayerTimeline(output.prayerRequest, 'prayer_answered')] : []),
+  run: async (ctx, input) => setPrayerRequestStatus(ctx.db, ctx.org.id, sees(ctx), input),
+});
+
+const countsByMonth = z.array(z.object({ month: z.string().describe('YYYY-MM'), added: z.number().int(), answered: z.number().int() }).strict());
+
+export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
+  title: 'Prayer request analytics',
+  description: 'Counts of prayer requests by status, visibility and month added, the answered rate and the median days to an answer, optionally for requests added between from and to (YYYY-MM-DD). Restricted requests are counted only for callers holding people:safeguarding.',
+  keywords: ['prayer statistics', 'answered prayers', 'prayer report'],
+  examples: ['how many prayers were answered this year', 'prayer request trends by month'],
+  input: z.object({
+    from: isoDay().optional().describe('First day (YYYY-MM-DD) a request was added'),
+    to: isoDay().optional().describe('Last day (YYYY-MM-DD) a request was added'),
+  }).strict(),
+  output: z.object({
+    total: z.number().int(),
+    byStatus: z.object({ active: z.number().int(), answered: z.number().int() }).strict(),
+    byVisibility: z.object({ private: z.number().int(), team: z.number().int(), congregation: z.number().int() }).strict(),
+    urgentActive: z.number().int(),
+    answeredRate: z.number().nullable().describe('answered / total, null when there are none'),
+    medianDaysToAnswer: z.number().nullable(),
+    byMonth: countsByMonth,
+    includesRestricted: z.boolean().describe('Whether private and confidential requests were counted (only with people:safeguarding)'),
+  }).strict(),
+  run: async (ctx, input) => {
+    assertRange(input);
+    return prayerAnalytics(ctx.db, ctx.org.id, sees(ctx), input);
+  },
+});
+
+/** from after to is a mistake, not an empty range. */
+export function assertRange(range: { from?: string; to?: string }): void {
+  if (range.from && range.to && range.from > range.to) {
+    throw new StewardError('validation_failed', `from ${range.from} is after to ${range.to}`, { issues: [{ path: 'from', message: 'must not be after to' }] });
+  }
+}
+
+export const prayerTools = [addPrayerRequestTool, listPrayerRequestsTool, setPrayerRequestStatusTool, getPrayerAnalyticsTool];

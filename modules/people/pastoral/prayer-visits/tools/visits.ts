@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { toolsFor } from '../../../../kit';
+import type { ToolContext } from '../../../../tool';
+import { dateText } from '../../../schemas';
+import { canSeeRestricted, isRestrictedRecord, pastoralPrivacyInput } from '../../privacy';
+import { VISIT_KINDS, isoDay, pastoralVisitSchema } from '../schemas';
+import { VISIT_REMOVED_TIMELINE_KIND, VISIT_TIMELINE_KIND, listPastoralVisits, logPastoralVisit, removePastoralVisit, visitAnalytics } from '../visits';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
+const sees = (ctx: ToolContext) => canSeeRestricted(ctx.principal);
+
+/** Timeline source kinds: the visit itself, and the content-free entry its removal leaves. */
+const VISIT_SOURCE = 'pastoral_visit';
+const VISIT_REMOVAL_SOURCE = 'pastoral_visit_removal';
+
+export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
+  title: 'Log a pastoral visit',
+  description: 'Records a pastoral visit or call (home, hospital, care home, phone, video, church) on a date, adds it to the care timeline and counts it as pastoral contact for welfare checks. Private or amber/red visits are seen only with people:safeguarding.',
+  keywords: ['visit', 'hospital visit', 'home visit', 'pastoral call'],
+  examples: ['I visited Edith in hospital yesterday', 'log a phone call with the Browns about the funeral'],
+  listed: true,
+  input: z.object({
+    contactId: z.uuid().describe('The contact visited'),
+    visitDate: dateText().optional().describe("When it happened, in the organisation's date format or YYYY-MM-DD; today when omitted; never in the future"),
+    kind: z.enum(VISIT_KINDS).default('home').describe('home (default), hospital, care_home, phone, video, church or other'),
+    durationMinutes: z.number().int().min(1).max(1440).optional().describe('How long it lasted, in minutes'),
+    summary: z.string().trim().min(1).max(4000).describe('How it went, naming people by name, never by id'),
+    visitorName: z.string().trim().min(1).max(200).optional().describe('Who made the visit'),
+    privacy: pastoralPrivacyInput.privacy.default('team'),
+    confidentialityLevel: pastoralPrivacyInput.confidentialityLevel.default('green'),
+  }).strict(),
+  output: z.object({ visit: pastoralVisitSchema }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.visit.contactId, kind: VISIT_TIMELINE_KIND, sourceKind: VISIT_SOURCE, sourceId: output.visit.id,
+    summary: `Pastoral visit (${output.visit.kind.replace('_', ' ')})`, occurredAt: `${output.visit.visitDate}T12:00:00Z`,
+    restricted: isRestrictedRecord(output.visit),
+  }],
+  run: async (ctx, input) => ({ visit: await logPastoralVisit(ctx.db, ctx.org, ctx.principal.userId, input) }),
+});
+
+export const listPastoralVisitsTool = tools.read('list_pastoral_visits', {
+  title: 'List pastoral visits',
+  description: 'Pastoral visits, most recent first, optionally for one contact, a kind or dates between from and to (YYYY-MM-DD). Private and amber/red visits are included only for callers holding people:safeguarding.',
+  keywords: ['visits', 'visit log', 'who was visited'],
+  examples: ['who did we visit last month', 'show the hospital visits to Edith'],
+  listed: true,
+  input: z.object({
+    contactId: z.uuid().optional().describe('Only visits to this contact'),
+    kind: z.enum(VISIT_KINDS).optional().describe('Only this kind of visit'),
+    from: isoDay().optional().describe('First visit date (YYYY-MM-DD)'),
+    to: isoDay().optional().describe('Last visit date (YYYY-MM-DD)'),
+    limit: z.number().int().min(1).max(200).default(50).describe('How many to return (1 to 200)'),
+  }).strict(),
+  output: z.object({ visits: z.array(pastoralVisitSchema) }).strict(),
+  run: async (ctx, input) => ({ visits: await listPastoralVisits(ctx.db, ctx.org.id, sees(ctx), input) }),
+});
+
+export const getVisitAnalyticsTool = tools.read('get_visit_analytics', {
+  title: 'Pastoral visit analytics',
+  description: 'Counts of pastoral visits (total, people visited, minutes, by kind, month and visitor) for visit dates between optional from and to (YYYY-MM-DD, inclusive). Restricted visits are counted only for callers holding people:safeguarding.',
+  keywords: ['visit statistics', 'pastoral report', 'how many visits'],
+  examples: ['how many visits did we make this quarter', 'visits per month this year'],
+  input: z.object({
+    from: isoDay().optional().describe('First visit date counted (YYYY-MM-DD)'),
+    to: isoDay().optional().describe('Last visit date counted (YYYY-MM-DD)'),
+  }).strict(),
+  output: z.object({
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    total: z.number().int(),
+    contactsVisited: z.number().int(),
+    totalMinutes: z.number().int(),
+    byKind: z.record(z.string(), z.number().int()),
+    byMonth: z.array(z.object({ month: z.string().describe('YYYY-MM'), visits: z.number().int(), contacts: z.number().int() }).strict()),
+    byVisitor: z.array(z.object({ visitor: z.string(), visits: z.number().int() }).strict()),
+    includesRestricted: z.boolean().describe('Whether private and confidential visits were counted (only with people:safeguarding)'),
+  }).strict(),
+  run: async (ctx, input) => visitAnalytics(ctx.db, ctx.org.id, sees(ctx), input),
+});
+
+export const removePastoralVisitTool = tools.write('remove_pastoral_visit', {
+  title: 'Remove a pastoral visit',
+  description: 'Deletes a pastoral visit logged in error. The care timeline keeps a content-free entry saying a visit record was removed, visible by the same rule as the visit (a restricted visit\'s removal only to people:safeguarding holders).',
+  keywords: ['delete visit', 'undo visit'],
+  examples: ['that visit was logged against the wrong person, remove it'],
+  destructive: true,
+  input: z.object({ visitId: z.uuid().describe('The visit to remove') }).strict(),
+  output: z.object({ visitId: z.uuid(), contactId: z.uuid(), removed: z.literal(true), restricted: z.boolean() }).strict(),
+  timeline: (input, output) => [{
+    contactId: output.contactId, kind: VISIT_REMOVED_TIMELINE_KIND, sourceKind: VISIT_REMOVAL_SOURCE, sourceId: input.visitId,
+    summary: 'A pastoral visit record was removed', restricted: output.restricted,
+  }],
+  run: async (ctx, input) => {
+    const visit = await removePastoralVisit(ctx.db, ctx.org.id, input.visitId, sees(ctx));
+    return { visitId: visit.id, contactId: visit.contactId, removed: true as const, restricted: isRestrictedRecord(visit) };
+  },
+});
+
+export const visitTools = [logPastoralVisitTool, listPastoralVisitsTool, getVisitAnalyticsTool, removePastoralVisitTool];
