@@ -1,5 +1,5 @@
 import type { ModulePart } from '../../module';
-import { mediaRetention } from './library';
+import { mediaItemsMeter, mediaRetention } from './library';
 import { mediaLibrary } from './migrations/2026.11.24T03.40.00.media-library';
 import { mediaModels } from './models';
 import { mediaTools } from './tools';
@@ -11,4 +11,5 @@ export const mediaPart: ModulePart = {
   models: mediaModels,
   migrations: [mediaLibrary],
   retention: mediaRetention,
+  meters: [mediaItemsMeter],
 };

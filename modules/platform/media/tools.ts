@@ -229,7 +229,7 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
       if (!prepared.stored) throw new StewardError('conflict', 'The upload changed while it was being completed', { hint: 'Call platform_complete_media_library_upload again.' });
       const stored = prepared.stored;
       await ctx.db.query(`UPDATE media_files SET status = 'ready', mime_type = $3, size_bytes = $4, width = $5, height = $6, storage_key = $7, thumbnails = $8,
-          is_public = $9, alt_text = $10, display_name = $11, processed_at = now(), upload_session_hash = NULL, upload_expires_at = NULL, updated_at = now()
+          is_public = $9, alt_text = $10, display_name = $11, processed_at = now(), upload_expires_at = NULL, updated_at = now()
         WHERE org_id = $1 AND id = $2`, [
         ctx.org.id, row.id, stored.mimeType, stored.sizeBytes, stored.width, stored.height, stored.storageKey, JSON.stringify(stored.thumbnails),
         input.isPublic, input.altText ?? null, input.displayName ?? null,
