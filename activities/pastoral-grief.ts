@@ -1,0 +1,19 @@
+import { withTenantTransaction, type Pool } from '../db/pool';
+import { surfaceDueTouchpoints, type SurfacedStep } from '../modules/people/pastoral/life-events/grief-surfacing';
+import { guarded } from './tool-activities';
+
+/**
+ * The grief-care plan's one step (workflows/pastoral-grief.ts): in one transaction under the
+ * organisation's row-level security, mark the touchpoints due by `asOf` and say when the next one is.
+ * Marking is conditional on the touchpoint still being pending, so a retry surfaces nothing twice.
+ */
+export function createPastoralGriefActivities(deps: { pool: Pool }) {
+  const { pool } = deps;
+  return {
+    async griefSurfaceDueTouchpoints(input: { orgId: string; lifeEventId: string; asOf: string }): Promise<SurfacedStep> {
+      return guarded(() => withTenantTransaction(pool, input.orgId, (db) => surfaceDueTouchpoints(db, input.orgId, input.lifeEventId, input.asOf)));
+    },
+  };
+}
+
+export type PastoralGriefActivities = ReturnType<typeof createPastoralGriefActivities>;

@@ -1,0 +1,410 @@
+import { z } from 'zod';
+import { OUTREACH_CHANNELS } from '../../../../core/approvals';
+import { StewardError } from '../../../../core/errors';
+import { defineTool, type TimelineSync } from '../../../tool';
+import { parseOrgDate, todayIso } from '../../dates';
+import { outreachItemSchema } from '../../outreach';
+import { dateText } from '../../schemas';
+import { canSeeRestricted, pastoralPrivacyInput } from '../privacy';
+import {
+  GRIEF_TOUCHPOINT_SOURCE, GRIEF_TOUCHPOINT_STATUSES, LIFE_EVENT_INTENTS, LIFE_EVENT_REMOVAL_SOURCE, LIFE_EVENT_SOURCE, LIFE_EVENT_STATUSES,
+  LIFE_EVENT_TYPES,
+} from './constants';
+import { lifeEventsCalendar, lifeEventsReportCsv } from './exports';
+import { griefPlanFor } from './grief-plan';
+import { generateLifeEventMessage } from './message';
+import { lifeEventsRadar, radarItemSchema } from './radar';
+import {
+  celebrateLifeEvent, completeGriefTouchpoint, griefTouchpointSchema, isRestrictedLifeEvent, lifeEventSchema, listGriefTouchpoints,
+  listLifeEvents, recordLifeEvent, removeLifeEvent, setLifeEventStatus, updateLifeEvent, type LifeEvent,
+} from './service';
+
+const contactId = z.uuid().describe('The contact\'s id');
+const lifeEventId = z.uuid().describe('The life event\'s id');
+const limit = z.number().int().min(1).max(200).default(50).describe('At most this many');
+const orgDate = (what: string) => dateText().describe(`${what}, in the organisation's date format or YYYY-MM-DD`);
+const RESTRICTED_RULE = 'Private and confidential (amber/red) life events appear only for callers holding people:safeguarding; for anyone else they behave as missing.';
+
+const griefPlanOutput = z.object({
+  lifeEventId: z.uuid(),
+  change: z.enum(['opened', 'rescheduled', 'ended']).describe('What happened to the bereavement\'s grief-care plan'),
+  touchpoints: z.array(griefTouchpointSchema),
+}).strict().nullable();
+
+/** A life event's care-timeline entry: restricted with the event, so the timeline follows the same rule. */
+function eventTimeline(event: LifeEvent, kind: string, summary: string): TimelineSync {
+  return { contactId: event.contactId, kind, sourceKind: LIFE_EVENT_SOURCE, sourceId: event.id, summary, restricted: isRestrictedLifeEvent(event) };
+}
+
+const kindWords = (event: Pick<LifeEvent, 'type'>) => event.type.replace(/_/g, ' ');
+
+/** Dates in filters: the organisation's format or ISO, read before any query. */
+function parseFilterDate(value: string | undefined, field: string, dateFormat: 'DMY' | 'MDY' | 'YMD'): string | undefined {
+  return value === undefined ? undefined : parseOrgDate(value, dateFormat, field);
+}
+
+function checkRange(from: string | undefined, to: string | undefined): void {
+  if (from && to && from > to) {
+    throw new StewardError('validation_failed', `from (${from}) is after to (${to})`, { issues: [{ path: 'from', message: 'must be on or before to' }] });
+  }
+}
+
+export const recordLifeEventTool = defineTool({
+  name: 'people_record_life_event',
+  module: 'people',
+  title: 'Record a life event',
+  description: `Records something that happened in a person's life (birth, marriage, bereavement, illness, new job, moving, baptism, …) with a celebrate or support intent, and adds it to their care timeline. A bereavement opens a grief-care plan (touchpoints at 1 week, 1 month, 3 months, 6 months and the first anniversary by default) that surfaces each touchpoint when due. ${RESTRICTED_RULE}`,
+  keywords: ['life event', 'bereavement', 'death', 'funeral', 'new baby', 'wedding', 'hospital', 'diagnosis', 'new job', 'moved house', 'grief'],
+  examples: ['Margaret\'s husband died last Tuesday', 'the Okafors had a baby girl', 'record that Tom is in hospital'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({
+    contactId,
+    type: z.enum(LIFE_EVENT_TYPES).describe('What kind of event'),
+    title: z.string().trim().min(1).max(200).describe('A short line a pastor would write, e.g. "Loss of her father" or "Baby Grace born"'),
+    details: z.string().trim().min(1).max(5000).optional().describe('More about it, if helpful'),
+    eventDate: orgDate('When it happened or will happen (default today); a bereavement cannot be in the future').optional(),
+    intent: z.enum(LIFE_EVENT_INTENTS).optional().describe('celebrate or support; default from the type (bereavement and illness: support; birth and marriage: celebrate)'),
+    shareWithCommunity: z.boolean().optional().describe('The person agreed to it being shared with the congregation (default false)'),
+    privacy: pastoralPrivacyInput.privacy.default('team'),
+    confidentialityLevel: pastoralPrivacyInput.confidentialityLevel.default('green'),
+  }).strict(),
+  output: z.object({ lifeEvent: lifeEventSchema, griefPlan: griefPlanOutput }).strict(),
+  followUp: { kind: 'grief_plan' },
+  timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_recorded', `Life event (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
+  run: async (ctx, input) => {
+    const recorded = await recordLifeEvent(ctx.db, ctx.org, ctx.principal.userId, input, await griefPlanFor(ctx.db, ctx.org.id));
+    return {
+      lifeEvent: recorded.lifeEvent,
+      griefPlan: recorded.lifeEvent.type === 'bereavement' ? { lifeEventId: recorded.lifeEvent.id, change: 'opened' as const, touchpoints: recorded.touchpoints } : null,
+    };
+  },
+});
+
+export const updateLifeEventTool = defineTool({
+  name: 'people_update_life_event',
+  module: 'people',
+  title: 'Update a life event',
+  description: `Changes a life event's title, details, date, intent, community sharing or privacy; only the fields given change. A new date on a bereavement moves its grief-care touchpoints that are not yet due. ${RESTRICTED_RULE}`,
+  keywords: ['edit life event', 'correct date', 'make private'],
+  examples: ['the funeral date was wrong, it was the 3rd', 'make that life event confidential'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    lifeEventId,
+    title: z.string().trim().min(1).max(200).optional().describe('New short title'),
+    details: z.string().trim().min(1).max(5000).nullable().optional().describe('New details; null clears them'),
+    eventDate: orgDate('New date').optional(),
+    intent: z.enum(LIFE_EVENT_INTENTS).optional().describe('celebrate or support'),
+    shareWithCommunity: z.boolean().optional().describe('Whether the person agreed to it being shared with the congregation'),
+    ...pastoralPrivacyInput,
+  }).strict(),
+  output: z.object({ lifeEvent: lifeEventSchema, changed: z.array(z.string()).describe('The fields that changed'), griefPlan: griefPlanOutput }).strict(),
+  followUp: { kind: 'grief_plan' },
+  timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_updated', `Life event updated (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
+  run: async (ctx, input) => {
+    const { lifeEventId: id, ...changes } = input;
+    const updated = await updateLifeEvent(ctx.db, ctx.org, canSeeRestricted(ctx.principal), id, changes, await griefPlanFor(ctx.db, ctx.org.id));
+    const touchpoints = updated.planRescheduled ? await listGriefTouchpoints(ctx.db, ctx.org.id, true, { lifeEventId: id, status: 'all', limit: 100 }) : [];
+    return {
+      lifeEvent: updated.lifeEvent, changed: updated.changed,
+      griefPlan: updated.planRescheduled ? { lifeEventId: id, change: 'rescheduled' as const, touchpoints } : null,
+    };
+  },
+});
+
+const listFilterInput = {
+  type: z.enum(LIFE_EVENT_TYPES).optional().describe('Only this kind of event'),
+  intent: z.enum(LIFE_EVENT_INTENTS).optional().describe('Only celebrate or only support events'),
+  status: z.enum([...LIFE_EVENT_STATUSES, 'open', 'all']).default('all').describe('open: new, acknowledged or ongoing; default all'),
+  from: orgDate('Events dated on or after this day').optional(),
+  to: orgDate('Events dated on or before this day').optional(),
+};
+
+const listOutput = z.object({
+  lifeEvents: z.array(lifeEventSchema),
+  total: z.number().int().describe('How many match in all (the list is a page of them)'),
+}).strict();
+
+export const listPastoralLifeEventsTool = defineTool({
+  name: 'people_list_pastoral_life_events',
+  module: 'people',
+  title: 'A contact\'s life events',
+  description: `One contact's life events, newest date first, with status and intent. ${RESTRICTED_RULE}`,
+  keywords: ['life events', 'what happened', 'bereavements', 'milestones'],
+  examples: ['what has been going on in Sarah\'s life', 'has this family had a bereavement'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ contactId, ...listFilterInput, limit }).strict(),
+  output: listOutput,
+  run: async (ctx, input) => {
+    const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
+    const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
+    checkRange(from, to);
+    return listLifeEvents(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
+  },
+});
+
+export const listAllLifeEventsTool = defineTool({
+  name: 'people_list_all_life_events',
+  module: 'people',
+  title: 'All life events',
+  description: `Life events across the congregation, newest date first, filtered by type, intent, status or date range, with the total matching. ${RESTRICTED_RULE}`,
+  keywords: ['life events', 'bereavements this year', 'new babies', 'weddings', 'who is unwell'],
+  examples: ['who has had a bereavement this year', 'list the births since Easter', 'open support life events'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({ ...listFilterInput, limit, offset: z.number().int().min(0).max(100000).default(0).describe('Skip this many (paging)') }).strict(),
+  output: listOutput,
+  run: async (ctx, input) => {
+    const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
+    const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
+    checkRange(from, to);
+    return listLifeEvents(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
+  },
+});
+
+export const setLifeEventStatusTool = defineTool({
+  name: 'people_set_life_event_status',
+  module: 'people',
+  title: 'Set a life event\'s status',
+  description: `Moves a life event between new, acknowledged (someone has been in touch), ongoing (care continues) and resolved. ${RESTRICTED_RULE}`,
+  keywords: ['close life event', 'resolve', 'acknowledge'],
+  examples: ['mark Jim\'s illness as resolved', 'we have been in touch about the new baby'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ lifeEventId, status: z.enum(LIFE_EVENT_STATUSES).describe('The new status') }).strict(),
+  output: z.object({ lifeEvent: lifeEventSchema, previousStatus: z.enum(LIFE_EVENT_STATUSES) }).strict(),
+  timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_status_changed', `Life event ${output.lifeEvent.status} (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
+  run: async (ctx, input) => setLifeEventStatus(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input.lifeEventId, input.status),
+});
+
+export const celebrateLifeEventTool = defineTool({
+  name: 'people_celebrate_life_event',
+  module: 'people',
+  title: 'Mark a life event celebrated',
+  description: `Records that the church has celebrated a celebrate-intent life event (a card, a visit, a mention on Sunday); once only. Refused for support events. ${RESTRICTED_RULE}`,
+  keywords: ['congratulate', 'celebrate', 'card sent'],
+  examples: ['we sent the Browns a card for the new baby', 'mark the wedding as celebrated'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ lifeEventId }).strict(),
+  output: z.object({ lifeEvent: lifeEventSchema }).strict(),
+  timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_celebrated', `Celebrated (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
+  run: async (ctx, input) => ({ lifeEvent: await celebrateLifeEvent(ctx.db, ctx.org.id, ctx.principal.userId, canSeeRestricted(ctx.principal), input.lifeEventId) }),
+});
+
+export const removeLifeEventTool = defineTool({
+  name: 'people_remove_life_event',
+  module: 'people',
+  title: 'Remove a life event',
+  description: `Deletes a life event recorded in error, with its grief-care plan (which stops). The care timeline keeps a life_event_removed entry without the details, visible by the same rule as the event. ${RESTRICTED_RULE}`,
+  keywords: ['delete life event', 'recorded in error'],
+  examples: ['that bereavement was recorded against the wrong person, remove it'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  destructive: true,
+  input: z.object({ lifeEventId }).strict(),
+  output: z.object({
+    removed: z.object({ id: z.uuid(), contactId: z.uuid(), type: z.enum(LIFE_EVENT_TYPES), title: z.string() }).strict(),
+    restricted: z.boolean().describe('The removed event was private or confidential'),
+    griefPlan: griefPlanOutput,
+  }).strict(),
+  followUp: { kind: 'grief_plan' },
+  timeline: (_input, output) => [{
+    contactId: output.removed.contactId, kind: 'life_event_removed', sourceKind: LIFE_EVENT_REMOVAL_SOURCE, sourceId: output.removed.id,
+    summary: `A ${output.removed.type.replace(/_/g, ' ')} life event was removed`, restricted: output.restricted,
+  }],
+  run: async (ctx, input) => {
+    const removed = await removeLifeEvent(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input.lifeEventId);
+    return {
+      removed: { id: removed.id, contactId: removed.contactId, type: removed.type, title: removed.title },
+      restricted: isRestrictedLifeEvent(removed),
+      griefPlan: removed.type === 'bereavement' ? { lifeEventId: removed.id, change: 'ended' as const, touchpoints: [] } : null,
+    };
+  },
+});
+
+export const generateLifeEventMessageTool = defineTool({
+  name: 'people_generate_life_event_message',
+  module: 'people',
+  title: 'Draft a message about a life event',
+  description: `Drafts a congratulation or a message of support about a life event and puts it in the outreach approval queue as pending_review; nothing is sent until a person approves the exact text with people_approve_outreach. For a confidential event the draft names nothing about it. ${RESTRICTED_RULE}`,
+  keywords: ['sympathy card', 'congratulations message', 'condolence', 'draft message', 'write to'],
+  examples: ['draft a sympathy note to Margaret', 'write a congratulations text for the new parents'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({
+    lifeEventId,
+    channel: z.enum(OUTREACH_CHANNELS).default('email').describe('email (default), sms or whatsapp'),
+  }).strict(),
+  output: z.object({ item: outreachItemSchema, lifeEventId: z.uuid() }).strict(),
+  followUp: { kind: 'start_outreach' },
+  run: async (ctx, input) => generateLifeEventMessage(ctx.db, ctx.org, ctx.principal.userId, canSeeRestricted(ctx.principal), input),
+});
+
+export const lifeEventsRadarTool = defineTool({
+  name: 'people_get_life_events_radar',
+  module: 'people',
+  title: 'Life events radar',
+  description: `What needs attention: dated life events coming up, anniversaries of bereavements (and weddings, baptisms) ahead, grief-care touchpoints due, and support events nobody has been in touch about since they were recorded. Each item says why it is there. ${RESTRICTED_RULE}`,
+  keywords: ['coming up', 'anniversaries', 'who needs care', 'unattended', 'grief anniversary', 'this week'],
+  examples: ['whose bereavement anniversary is coming up', 'what life events need attention this week'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    daysAhead: z.number().int().min(1).max(366).default(30).describe('How far ahead to look for upcoming events and anniversaries (default 30 days)'),
+    unattendedAfterDays: z.number().int().min(0).max(365).default(3).describe('A support event counts as unattended once it is this many days old with no pastoral contact since (default 3)'),
+    limit,
+  }).strict(),
+  output: z.object({ items: z.array(radarItemSchema), count: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const items = await lifeEventsRadar(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, today: todayIso() });
+    return { items, count: items.length };
+  },
+});
+
+export const contactLifeEventsTimelineTool = defineTool({
+  name: 'people_get_contact_life_events_timeline',
+  module: 'people',
+  title: 'A contact\'s life-events timeline',
+  description: `One contact's life events in date order, oldest first, each with its grief-care touchpoints, so their story reads in sequence. ${RESTRICTED_RULE}`,
+  keywords: ['life story', 'milestones', 'history', 'timeline'],
+  examples: ['walk me through what this family has been through', 'show Peter\'s life events in order'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ contactId, limit }).strict(),
+  output: z.object({
+    contactId: z.uuid(),
+    entries: z.array(z.object({ lifeEvent: lifeEventSchema, touchpoints: z.array(griefTouchpointSchema) }).strict()),
+    total: z.number().int(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const canSee = canSeeRestricted(ctx.principal);
+    const { lifeEvents, total } = await listLifeEvents(ctx.db, ctx.org.id, canSee, { contactId: input.contactId, limit: input.limit });
+    const touchpoints = await listGriefTouchpoints(ctx.db, ctx.org.id, canSee, { contactId: input.contactId, status: 'all', limit: 200 });
+    const entries = [...lifeEvents].reverse().map((lifeEvent) => ({ lifeEvent, touchpoints: touchpoints.filter((t) => t.lifeEventId === lifeEvent.id) }));
+    return { contactId: input.contactId, entries, total };
+  },
+});
+
+const exportFilterInput = {
+  contactId: contactId.optional().describe('Only this contact\'s events'),
+  type: listFilterInput.type,
+  intent: listFilterInput.intent,
+  status: listFilterInput.status,
+  from: listFilterInput.from,
+  to: listFilterInput.to,
+};
+
+export const exportLifeEventsReportTool = defineTool({
+  name: 'people_export_life_events_report',
+  module: 'people',
+  title: 'Export life events (CSV)',
+  description: `Life events as a CSV file (returned as text in the result), filtered like people_list_all_life_events; up to 2000 rows, truncated says when more matched. ${RESTRICTED_RULE}`,
+  keywords: ['csv', 'spreadsheet', 'report', 'export', 'download'],
+  examples: ['give me a spreadsheet of this year\'s life events', 'export the bereavements to CSV'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object(exportFilterInput).strict(),
+  output: z.object({
+    csv: z.string(), filename: z.string(), rowCount: z.number().int(), total: z.number().int(), truncated: z.boolean(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
+    const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
+    checkRange(from, to);
+    const report = await lifeEventsReportCsv(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
+    return { ...report, filename: `life-events-${todayIso()}.csv` };
+  },
+});
+
+export const exportLifeEventsCalendarTool = defineTool({
+  name: 'people_export_life_events_calendar',
+  module: 'people',
+  title: 'Export life events (iCalendar)',
+  description: `Life events as an iCalendar (.ics) file, returned as text: all-day events on their dates, anniversaries of bereavements, weddings and baptisms repeating yearly, and optionally open grief-care touchpoints. Details are left out of the file. ${RESTRICTED_RULE}`,
+  keywords: ['calendar', 'ics', 'ical', 'outlook', 'google calendar', 'anniversaries'],
+  examples: ['put the bereavement anniversaries in my calendar', 'a calendar file of upcoming life events'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    ...exportFilterInput,
+    includeTouchpoints: z.boolean().default(true).describe('Also add open grief-care touchpoints (default true)'),
+  }).strict(),
+  output: z.object({ ics: z.string(), filename: z.string(), eventCount: z.number().int(), truncated: z.boolean() }).strict(),
+  run: async (ctx, input) => {
+    const { includeTouchpoints, ...filter } = input;
+    const from = parseFilterDate(filter.from, 'from', ctx.org.dateFormat);
+    const to = parseFilterDate(filter.to, 'to', ctx.org.dateFormat);
+    checkRange(from, to);
+    const calendar = await lifeEventsCalendar(ctx.db, ctx.org, canSeeRestricted(ctx.principal), { filter: { ...filter, from, to }, includeTouchpoints });
+    return { ...calendar, filename: 'life-events.ics' };
+  },
+});
+
+export const listGriefTouchpointsTool = defineTool({
+  name: 'people_list_grief_touchpoints',
+  module: 'people',
+  title: 'Grief-care touchpoints',
+  description: `Touchpoints of bereavements' grief-care plans (1 week, 1 month, 3 months, 6 months, first anniversary), soonest first. Default status open: pending and due. Touchpoints of a private or confidential bereavement appear only for callers holding people:safeguarding.`,
+  keywords: ['grief care', 'bereavement follow up', 'touchpoints due', 'who to call'],
+  examples: ['which bereaved people should we contact this week', 'grief care that is due'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({
+    contactId: contactId.optional().describe('Only this contact\'s touchpoints'),
+    lifeEventId: lifeEventId.optional().describe('Only this bereavement\'s touchpoints'),
+    status: z.enum([...GRIEF_TOUCHPOINT_STATUSES, 'open', 'all']).default('open').describe('open (pending and due, the default), pending, due, completed, skipped or all'),
+    dueBefore: orgDate('Only touchpoints due on or before this day').optional(),
+    limit,
+  }).strict(),
+  output: z.object({ touchpoints: z.array(griefTouchpointSchema), count: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const dueBefore = parseFilterDate(input.dueBefore, 'dueBefore', ctx.org.dateFormat);
+    const touchpoints = await listGriefTouchpoints(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, dueBefore });
+    return { touchpoints, count: touchpoints.length };
+  },
+});
+
+export const completeGriefTouchpointTool = defineTool({
+  name: 'people_complete_grief_touchpoint',
+  module: 'people',
+  title: 'Complete a grief-care touchpoint',
+  description: 'Records that a grief-care touchpoint happened (a call, a visit, a card), once only; it counts as pastoral contact for the welfare-due list and goes on the care timeline. Completing early is allowed. Touchpoints of a private or confidential bereavement behave as missing without people:safeguarding.',
+  keywords: ['grief care done', 'called the widow', 'bereavement visit'],
+  examples: ['I rang Margaret for the one-month touchpoint', 'mark the 3 month grief call as done'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    touchpointId: z.uuid().describe('The touchpoint\'s id'),
+    note: z.string().trim().min(1).max(2000).optional().describe('How it went, briefly (kept with the touchpoint, not on the timeline)'),
+  }).strict(),
+  output: z.object({ touchpoint: griefTouchpointSchema, restricted: z.boolean().describe('The bereavement is private or confidential') }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.touchpoint.contactId, kind: 'grief_touchpoint_completed', sourceKind: GRIEF_TOUCHPOINT_SOURCE, sourceId: output.touchpoint.id,
+    summary: `Grief care: the ${output.touchpoint.label} touchpoint was completed`, occurredAt: output.touchpoint.completedAt ?? undefined,
+    restricted: output.restricted,
+  }],
+  run: async (ctx, input) => completeGriefTouchpoint(ctx.db, ctx.org.id, ctx.principal.userId, canSeeRestricted(ctx.principal), input),
+});
+
+export const lifeEventTools = [
+  recordLifeEventTool, updateLifeEventTool, listPastoralLifeEventsTool, listAllLifeEventsTool, setLifeEventStatusTool, celebrateLifeEventTool,
+  removeLifeEventTool, generateLifeEventMessageTool, lifeEventsRadarTool, contactLifeEventsTimelineTool, exportLifeEventsReportTool,
+  exportLifeEventsCalendarTool, listGriefTouchpointsTool, completeGriefTouchpointTool,
+];
