@@ -1,0 +1,82 @@
+import type { Queryable } from '../../db/pool';
+import type { ModuleDefinition } from '../module';
+import { listWelfareDueContacts } from '../people/automations';
+import { todayIso } from '../people/dates';
+import { listNoteFollowUps } from '../people/notes';
+import { getPastoralSettings } from '../people/pastoral/care/settings';
+import { listPrayerRequests } from '../people/pastoral/prayer-visits/prayer';
+import { getCommunitySettings, listRoster } from '../people/pastoral/prayer-visits/public';
+
+export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer'] as const;
+export type RadarReason = (typeof RADAR_REASONS)[number];
+
+export interface RadarItem {
+  contactId: string;
+  name: string;
+  reason: RadarReason;
+  /** A plain sentence with the figures; never the content of a note or request. */
+  detail: string;
+  /** The date that makes it due (last contact, follow-up date, joined on, asked on), YYYY-MM-DD. */
+  since: string | null;
+}
+
+export interface RadarSource {
+  source: string;
+  status: 'included' | 'unavailable';
+  count: number;
+  reason: string | null;
+}
+
+/**
+ * Sources the radar would read once their module exists. Reported as unavailable, by name, so a
+ * pastor reading an empty list knows which signals were not looked at rather than assuming all is well.
+ */
+const EXTERNAL_SOURCES: ReadonlyArray<{ source: string; module: string; what: string }> = [
+  { source: 'guests', module: 'guests', what: 'first-time guests not yet followed up' },
+  { source: 'attendance', module: 'attendance', what: 'regulars absent for several weeks' },
+];
+
+/**
+ * Who needs following up, across what people holds: welfare checks due (no pastoral contact for the
+ * welfare interval), open note follow-ups due within `withinDays`, new members on the roster, and active
+ * urgent prayer requests. Computed under the caller's view: restricted notes and requests count only
+ * with people:safeguarding, exactly as the people tools decide.
+ */
+export async function followUpRadar(
+  db: Queryable, orgId: string, options: { canSeeRestricted: boolean; withinDays: number; limitPerSource: number; modules: readonly ModuleDefinition[] },
+): Promise<{ items: RadarItem[]; sources: RadarSource[]; welfareIntervalDays: number; newMemberWindowDays: number }> {
+  const { canSeeRestricted, limitPerSource: limit } = options;
+  const welfareIntervalDays = (await getPastoralSettings(db, orgId)).welfareIntervalDays;
+  const { newMemberWindowDays } = await getCommunitySettings(db, orgId);
+  const dueBy = new Date(Date.now() + options.withinDays * 86_400_000).toISOString().slice(0, 10);
+
+  const welfare: RadarItem[] = (await listWelfareDueContacts(db, orgId, { days: welfareIntervalDays, limit, canSeeRestricted })).map((c) => ({
+    contactId: c.contactId, name: c.name, reason: 'welfare_due' as const,
+    detail: c.lastPastoralContactAt ? `${c.daysSinceContact} days since the last pastoral contact` : `No pastoral contact recorded since they were added ${c.daysSinceContact} days ago`,
+    since: c.lastPastoralContactAt?.slice(0, 10) ?? null,
+  }));
+  const followUps: RadarItem[] = (await listNoteFollowUps(db, orgId, canSeeRestricted, { status: 'open', dueBefore: dueBy, limit })).map((n) => ({
+    contactId: n.contactId, name: n.contactName, reason: 'note_follow_up' as const,
+    detail: n.followUpDate! < todayIso() ? `A note's follow-up was due on ${n.followUpDate}` : `A note's follow-up is due on ${n.followUpDate}`,
+    since: n.followUpDate,
+  }));
+  const newMembers: RadarItem[] = (await listRoster(db, orgId, { status: 'current', joinedWithinDays: newMemberWindowDays, limit, offset: 0 })).members.map((m) => ({
+    contactId: m.contactId, name: m.name, reason: 'new_member' as const, detail: `Joined the community on ${m.joinedOn}`, since: m.joinedOn,
+  }));
+  const urgent: RadarItem[] = (await listPrayerRequests(db, orgId, canSeeRestricted, { status: 'active', urgentOnly: true, limit })).map((p) => ({
+    contactId: p.contactId, name: p.contactName, reason: 'urgent_prayer' as const, detail: `An urgent prayer request since ${p.createdAt.slice(0, 10)}`, since: p.createdAt.slice(0, 10),
+  }));
+
+  const included: Array<[string, RadarItem[]]> = [['welfare_due', welfare], ['note_follow_ups', followUps], ['new_members', newMembers], ['urgent_prayer', urgent]];
+  const installed = new Set(options.modules.map((module) => module.name));
+  const sources: RadarSource[] = [
+    ...included.map(([source, items]) => ({ source, status: 'included' as const, count: items.length, reason: null })),
+    ...EXTERNAL_SOURCES.map((external) => ({
+      source: external.source, status: 'unavailable' as const, count: 0,
+      reason: installed.has(external.module)
+        ? `The ${external.module} module is installed but the radar does not read it yet, so ${external.what} are not listed`
+        : `No ${external.module} module is installed, so ${external.what} are not listed`,
+    })),
+  ];
+  return { items: included.flatMap(([, items]) => items), sources, welfareIntervalDays, newMemberWindowDays };
+}
