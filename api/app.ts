@@ -13,6 +13,7 @@ import { ToolCaller } from './tool-caller';
 import { ApprovalCaller } from './approvals';
 import { dashboardRouter } from './dashboard/approvals';
 import { teamInviteRouter } from './pages/team-invite';
+import { mediaRouter } from './media/router';
 import { CODEC_PATH, temporalCodecRouter } from './codec/router';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 
@@ -55,6 +56,8 @@ export function buildApp(options: AppOptions) {
   });
 
   app.use(discoveryRouter(oauth.issuer));
+  // Before the JSON parser: uploads PUT raw bytes.
+  app.use(mediaRouter({ pool: options.pool }));
   app.use(['/api/mcp', '/api/agent'], originGuard(options.allowedOrigins ?? []));
   // Operators' Temporal codec server; before the 1 MB JSON parser, as it takes up to 4 MB of payloads.
   app.use(CODEC_PATH, temporalCodecRouter({ pool: options.pool, oauth: oauth.provider, publicOrigin: new URL(oauth.issuer).origin }));

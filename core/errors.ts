@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   // request is well formed and names something real (404 would suggest a typo worth correcting).
   module_not_available: 501,
   unavailable: 503,
+  // A capability that needs an outside provider this server has no settings for (the message names the setting).
+  not_configured: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

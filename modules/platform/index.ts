@@ -31,7 +31,6 @@ const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
   { feature: 'check_ins', allowances: { starter: 2000, growth: 20000, enterprise: 1000000 } },
   { feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 } },
   { feature: 'streams', allowances: { starter: 4, growth: 20, enterprise: 500 } },
-  { feature: 'media_items', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
 ];
 
 export default defineModule(withParts({
