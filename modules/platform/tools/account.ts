@@ -4,6 +4,8 @@ import { allModules, permittedTools } from '../../catalogue';
 import type { ModuleDefinition } from '../../module';
 import { defineTool } from '../../tool';
 import { usageSummary } from '../billing';
+import { capabilityGapSummary, LATEST_GAPS_IN_OVERVIEW, mayReadCapabilityGaps } from '../capability-gaps';
+import { gapSchema } from './capability-gaps';
 
 const featureUsage = z.object({
   feature: z.enum(METERED_FEATURES),
@@ -40,7 +42,7 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
     name: 'platform_overview',
     module: 'platform',
     title: 'Organisation overview',
-    description: 'One-call snapshot of the organisation: CRM contact totals (by status and membership stage), notes with open follow-ups, plan and usage, and which modules and how many tools this credential can use. Start here to orient.',
+    description: 'One-call snapshot of the organisation: CRM contact totals (by status and membership stage), notes with open follow-ups, giving this month (with giving:read), plan and usage, capability gaps agents reported (owners and admins), and which modules and how many tools this credential can use. Start here to orient; platform_proactive_alerts says what needs attention.',
     keywords: ['snapshot', 'summary', 'dashboard', 'orient', 'totals'],
     examples: ['how are things looking across the church', 'give me a summary of where we stand'],
     scope: 'platform:read',
@@ -51,6 +53,10 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
       organisation: z.object({ id: z.string(), name: z.string(), country: z.string(), dateFormat: z.string(), plan: z.string() }).strict(),
       ...contributed,
       usage: z.array(featureUsage),
+      capabilityGaps: z.object({
+        count: z.number().int().describe('Reports so far'),
+        latest: z.array(gapSchema).describe(`The latest ${LATEST_GAPS_IN_OVERVIEW}, newest first`),
+      }).strict().nullable().describe('What agents could not do (platform_report_capability_gap); null unless the caller is an owner or admin'),
       modules: z.array(z.string()),
       toolsAvailable: z.number().int(),
     }).strict(),
@@ -61,6 +67,7 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
         organisation: { id: ctx.org.id, name: ctx.org.name, country: ctx.org.country, dateFormat: ctx.org.dateFormat, plan: ctx.org.planCode },
         ...parts,
         usage: await usageSummary(ctx.db, ctx.org.id),
+        capabilityGaps: mayReadCapabilityGaps(ctx.principal) ? await capabilityGapSummary(ctx.db, ctx.org.id) : null,
         modules: allModules(),
         toolsAvailable: permittedTools(ctx.principal.scopes).length,
       };

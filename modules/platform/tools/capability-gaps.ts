@@ -4,7 +4,7 @@ import { listCapabilityGaps, reportCapabilityGap } from '../capability-gaps';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
-const gapSchema = z.object({
+export const gapSchema = z.object({
   gapId: z.uuid(),
   tool: z.string().nullable().describe('The tool that fell short, if one did'),
   missing: z.string(),
@@ -16,7 +16,7 @@ const gapSchema = z.object({
 
 export const reportCapabilityGapTool = tools.write('report_capability_gap', {
   title: 'Report a capability gap',
-  description: 'Tell the organisation\'s owners that you were asked for something no Steward tool could do (or a tool could only partly do): what was missing, the tool that fell short if any, and an example request. Use it after searching the tools (platform_search_tools) found nothing fitting, instead of improvising; say to the person that it was reported.',
+  description: 'Tell the organisation\'s owners and admins that you were asked for something no Steward tool could do (or a tool could only partly do): what was missing, the tool that fell short if any, and an example request. Use it after searching the tools (platform_search_tools) found nothing fitting, instead of improvising; say to the person that it was reported.',
   keywords: ['missing feature', 'cannot do', 'feature request', 'limitation', 'unsupported'],
   examples: ['tell the owners Steward cannot book minibuses', 'report that exporting rotas is missing'],
   input: z.object({
@@ -33,7 +33,7 @@ export const reportCapabilityGapTool = tools.write('report_capability_gap', {
 
 export const listCapabilityGapsTool = tools.read('list_capability_gaps', {
   title: 'List capability gap reports',
-  description: 'The capability gaps agents reported (platform_report_capability_gap), newest first: what was missing, the tool that fell short, an example. Owner only.',
+  description: 'The capability gaps agents reported (platform_report_capability_gap), newest first: what was missing, the tool that fell short, an example. Owners and admins only.',
   keywords: ['feature requests', 'missing features', 'gaps'],
   examples: ['what have the assistants not been able to do'],
   input: z.object({ ...cursorInput }).strict(),
