@@ -45,24 +45,26 @@ export const MAX_REDIRECTS = 3;
 const TIMEOUT_MS = 15_000;
 
 /** Addresses a fetch may never reach: private, loopback, link-local, shared (CGNAT), multicast, reserved and documentation ranges. */
-const NON_PUBLIC = new BlockList();
+// Two lists: one BlockList matches IPv4 addresses against IPv6 rules too (as IPv4-mapped), which would refuse every IPv4 address.
+const NON_PUBLIC_V4 = new BlockList();
+const NON_PUBLIC_V6 = new BlockList();
 for (const [network4, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(network4, prefix, 'ipv4');
+] as const) NON_PUBLIC_V4.addSubnet(network4, prefix, 'ipv4');
 for (const [network6, prefix] of [
   ['::', 128], ['::1', 128],
   // IPv4-mapped and -translated forms, and tunnels that embed an IPv4 address: refused outright.
   ['::ffff:0:0', 96], ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32],
   ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NON_PUBLIC.addSubnet(network6, prefix, 'ipv6');
+] as const) NON_PUBLIC_V6.addSubnet(network6, prefix, 'ipv6');
 
 /** True when the address is one the public internet routes to. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return !NON_PUBLIC.check(address, 'ipv4');
-  if (family === 6) return !NON_PUBLIC.check(address.replace(/%.*$/, ''), 'ipv6');
+  if (family === 4) return !NON_PUBLIC_V4.check(address, 'ipv4');
+  if (family === 6) return !NON_PUBLIC_V6.check(address.replace(/%.*$/, ''), 'ipv6');
   return false;
 }
 
@@ -112,13 +114,16 @@ interface Hop {
 function requestOnce(url: URL, address: string, maxBytes: number, deadline: number): Promise<Hop> {
   return new Promise<Hop>((resolve, reject) => {
     const servername = url.hostname.startsWith('[') ? '' : url.hostname;
+    // An agent of its own whose only connection is to the vetted address: nothing resolves the name again.
+    const agent = new https.Agent({ keepAlive: false, maxSockets: 1 });
+    agent.createConnection = () => network.connect({ address, port: 443, servername }) as never;
     const request = https.request(url, {
       method: 'GET',
-      agent: false,
+      agent,
       headers: { accept: 'image/*, application/pdf;q=0.9', 'user-agent': 'Steward-Media-Library/1.0' },
-      createConnection: () => network.connect({ address, port: 443, servername }) as never,
       timeout: Math.max(1, deadline - Date.now()),
     });
+    request.on('close', () => agent.destroy());
     request.on('timeout', () => request.destroy(refused('sourceUrl took too long to answer')));
     request.on('error', (error) => reject(error instanceof StewardError ? error : refused(`sourceUrl could not be fetched (${(error as NodeJS.ErrnoException).code ?? 'connection failed'})`)));
     request.on('response', (response) => {
@@ -173,6 +178,13 @@ export async function fetchPublicSource(raw: string, maxBytes: number): Promise<
 }
 
 function fileNameOf(url: URL): string {
-  const last = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '').replace(/[^\w.\- ]+/g, '').trim();
+  const segment = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    // A malformed escape: keep the segment as it was written.
+  }
+  const last = decoded.replace(/[^\w.\- ]+/g, '').trim();
   return last.slice(-200) || 'download';
 }
