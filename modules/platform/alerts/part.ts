@@ -1,9 +1,10 @@
 import type { ModulePart } from '../../module';
+import { platformAlertRules } from './rules';
+import { proactiveAlertsTool } from './tool';
 
 /** Proactive alerts from explainable rules over the organisation's data. */
 export const alertsPart: ModulePart = {
   name: 'alerts',
-  tools: [],
-  models: [],
-  migrations: [],
+  tools: (modules) => [proactiveAlertsTool(modules)],
+  alerts: platformAlertRules,
 };
