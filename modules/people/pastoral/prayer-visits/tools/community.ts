@@ -92,7 +92,7 @@ export const setCommunitySettingsTool = tools.write('set_community_settings', {
     prayerWallEnabled: z.boolean().optional().describe('Whether prayer requests may be shared to the wall'),
     wallModerationRequired: z.literal(true).optional().describe('Always true; false is refused'),
     celebrationsEnabled: z.boolean().optional().describe('Whether life events may be shared as celebrations'),
-    celebratedLifeEventTypes: z.array(z.string().trim().regex(/^[a-z_]{1,40}$/, 'lowercase words joined by underscores')).max(30).optional()
+    celebratedLifeEventTypes: z.array(z.string().trim().max(40).regex(/^[a-z_]{1,40}$/, 'lowercase words joined by underscores')).max(30).optional()
       .describe('Life-event types that may be celebrated publicly, e.g. birth, marriage, baptism, new_job, anniversary'),
     wallPostLifetimeDays: z.number().int().min(1).max(365).optional().describe('Days an approved wall post stays on the wall'),
     newMemberWindowDays: z.number().int().min(1).max(730).optional().describe('Days after joining that someone counts as a new member'),
