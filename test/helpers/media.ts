@@ -11,7 +11,7 @@ export async function makeImage(format: 'png' | 'jpeg' | 'webp' | 'gif', width: 
 export async function putUpload(begun: { uploadUrl: string; uploadHeaders: Record<string, string> }, bytes: Buffer, headers: Record<string, string> = {}): Promise<Response> {
   const sent = { ...begun.uploadHeaders, ...headers };
   delete sent['Content-Length'];
-  return fetch(begun.uploadUrl, { method: 'PUT', headers: sent, body: bytes });
+  return fetch(begun.uploadUrl, { method: 'PUT', headers: sent, body: new Uint8Array(bytes) });
 }
 
 /** begin → PUT → complete over the HTTP bridge; the completed file. */
