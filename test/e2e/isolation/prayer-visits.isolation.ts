@@ -14,6 +14,7 @@ export const isolation: IsolationPart = {
   entries: {
     people_add_prayer_request: [{ args: (i) => ({ contactId: i.contact, request: 'Planted by B' }) }],
     people_list_prayer_requests: [{ args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' }, { label: 'unfiltered', args: () => ({}), outcome: 'no_leak' }],
+    people_update_prayer_request: [{ args: (i) => ({ prayerRequestId: i.pvPrayerRequest, visibility: 'private' }) }],
     people_set_prayer_request_status: [{ args: (i) => ({ prayerRequestId: i.pvPrayerRequest, status: 'answered' }) }],
     people_log_pastoral_visit: [{ args: (i) => ({ contactId: i.contact, summary: 'Planted by B' }) }],
     people_list_pastoral_visits: [{ args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' }, { label: 'unfiltered', args: () => ({}), outcome: 'no_leak' }],

@@ -83,6 +83,22 @@ describe('prayer requests, pastoral visits and the community roster', () => {
       expect(owner.entries.filter((e: any) => e.kind === 'prayer_request')).toHaveLength(4);
     });
 
+    it('updating a request to private hides it and its timeline entries from callers without safeguarding', async () => {
+      const id = (await harness.call(staffKey, 'people_add_prayer_request', { contactId: ruth, request: 'Pray for Ruth\'s exam', visibility: 'congregation' })).prayerRequest.id;
+      const timelineSources = async (key: string) => (await harness.call(key, 'people_list_care_timeline', { contactId: ruth })).entries.map((e: any) => e.sourceId);
+      expect(await timelineSources(staffKey)).toContain(id);
+      const updated = await harness.call(staffKey, 'people_update_prayer_request', { prayerRequestId: id, visibility: 'private', urgent: false });
+      expect(updated.changedFields).toEqual(['visibility']);
+      expect(await timelineSources(staffKey)).not.toContain(id);
+      expect(await timelineSources(org.apiKey)).toContain(id);
+      expect((await harness.call(staffKey, 'people_list_prayer_requests', {})).prayerRequests.map((p: any) => p.id)).not.toContain(id);
+      expect((await refusal(staffKey, 'people_update_prayer_request', { prayerRequestId: id, visibility: 'team' })).code).toBe('not_found');
+      expect((await refusal(org.apiKey, 'people_update_prayer_request', { prayerRequestId: id })).code).toBe('validation_failed');
+      // Removed again so the counts below are those of the four requests made above.
+      await harness.pool.query('DELETE FROM prayer_requests WHERE id = $1', [id]);
+      await harness.pool.query('DELETE FROM timeline_entries WHERE source_id = $1', [id]);
+    });
+
     it('counts analytics under the same rule, and refuses impossible or reversed dates', async () => {
       const staff = await harness.call(staffKey, 'people_get_prayer_analytics', {});
       expect(staff).toMatchObject({

@@ -97,6 +97,37 @@ export async function setPrayerRequestStatus(
   return { prayerRequest: await requireVisiblePrayerRequest(db, orgId, current.id, canSeeRestricted), changed: true };
 }
 
+export interface PrayerRequestChange {
+  prayerRequestId: string;
+  request?: string;
+  visibility?: PrayerVisibility;
+  confidentialityLevel?: (typeof CONFIDENTIALITY_LEVELS)[number];
+  urgent?: boolean;
+}
+
+/**
+ * Changes a request's text, visibility, confidentiality or urgency; only the fields given change.
+ * Narrowing the audience takes effect everywhere at once: the prayer wall reads visibility afresh
+ * through shareable_prayer_requests, and the caller's timeline sync rewrites the entries' restricted flag.
+ */
+export async function updatePrayerRequest(db: Queryable, orgId: string, canSeeRestricted: boolean, change: PrayerRequestChange): Promise<{ prayerRequest: PrayerRequestView; changed: string[] }> {
+  const current = await requireVisiblePrayerRequest(db, orgId, change.prayerRequestId, canSeeRestricted);
+  if (change.request !== undefined) assertNoteMentionsNamesNotIds(change.request);
+  const changed = (['request', 'visibility', 'confidentialityLevel', 'urgent'] as const).filter((field) => change[field] !== undefined && change[field] !== current[field]);
+  if (change.request === undefined && change.visibility === undefined && change.confidentialityLevel === undefined && change.urgent === undefined) {
+    throw new StewardError('validation_failed', 'Nothing to update: give request, visibility, confidentialityLevel or urgent');
+  }
+  if (changed.length > 0) {
+    await db.query(`UPDATE prayer_requests SET request = COALESCE($3, request), privacy = COALESCE($4, privacy),
+        confidentiality_level = COALESCE($5, confidentiality_level), urgent = COALESCE($6, urgent), updated_at = now()
+      WHERE org_id = $1 AND id = $2`,
+    [orgId, current.id, change.request ?? null, change.visibility ? privacyOfVisibility(change.visibility) : null, change.confidentialityLevel ?? null, change.urgent ?? null]);
+  }
+  // Read back with the caller's view: a request they just made private is theirs to have changed, so it is returned once.
+  const row = await queryOne<PrayerRow>(db, `${PRAYER_SELECT} WHERE p.org_id = $1 AND p.id = $2`, [orgId, current.id]);
+  return { prayerRequest: prayerView(row!), changed };
+}
+
 export interface PrayerAnalytics {
   total: number;
   byStatus: { active: number; answered: number };

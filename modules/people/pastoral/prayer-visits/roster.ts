@@ -83,15 +83,19 @@ export async function setCommunityMemberships(db: Queryable, orgId: string, chan
     if (change.joinedOn && change.joinedOn > today) {
       throw new StewardError('validation_failed', `joinedOn ${change.joinedOn} is in the future`, { issues: [{ path: 'memberships.joinedOn', message: 'must be today or earlier' }] });
     }
-    const existing = await queryOne<{ joined_on: string; left_on: string | null; celebration_consent: boolean }>(db,
-      'SELECT joined_on, left_on, celebration_consent FROM community_memberships WHERE org_id = $1 AND contact_id = $2 FOR UPDATE', [orgId, change.contactId]);
-    outcomes.push({ contactId: change.contactId, outcome: await applyMembership(db, orgId, change, existing, today) });
+    outcomes.push({ contactId: change.contactId, outcome: await applyMembership(db, orgId, change, await lockMembership(db, orgId, change.contactId), today) });
   }
   return outcomes;
 }
 
+type MembershipRow = { joined_on: string; left_on: string | null; celebration_consent: boolean };
+
+function lockMembership(db: Queryable, orgId: string, contactId: string): Promise<MembershipRow | undefined> {
+  return queryOne<MembershipRow>(db, 'SELECT joined_on, left_on, celebration_consent FROM community_memberships WHERE org_id = $1 AND contact_id = $2 FOR UPDATE', [orgId, contactId]);
+}
+
 async function applyMembership(
-  db: Queryable, orgId: string, change: MembershipChange, existing: { joined_on: string; left_on: string | null; celebration_consent: boolean } | undefined, today: string,
+  db: Queryable, orgId: string, change: MembershipChange, existing: MembershipRow | undefined, today: string,
 ): Promise<MembershipOutcome['outcome']> {
   if (!change.member) {
     if (!existing || existing.left_on !== null) return 'not_a_member';
@@ -99,9 +103,11 @@ async function applyMembership(
     return 'left';
   }
   if (!existing) {
-    await db.query('INSERT INTO community_memberships (org_id, contact_id, joined_on, celebration_consent) VALUES ($1, $2, $3, $4)',
+    const inserted = await db.query('INSERT INTO community_memberships (org_id, contact_id, joined_on, celebration_consent) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
       [orgId, change.contactId, change.joinedOn ?? today, change.celebrationConsent ?? false]);
-    return 'joined';
+    if (inserted.rowCount === 1) return 'joined';
+    // Another call added them between our read and this insert (a missing row cannot be locked): decide again on their row.
+    return applyMembership(db, orgId, change, await lockMembership(db, orgId, change.contactId), today);
   }
   if (existing.left_on !== null) {
     await db.query('UPDATE community_memberships SET joined_on = $3, left_on = NULL, celebration_consent = $4, updated_at = now() WHERE org_id = $1 AND contact_id = $2',

@@ -4,7 +4,7 @@ import { toolsFor } from '../../../../kit';
 import type { ToolContext } from '../../../../tool';
 import { CONFIDENTIALITY_LEVELS } from '../../../schemas';
 import { canSeeRestricted } from '../../privacy';
-import { addPrayerRequest, isRestrictedPrayer, listPrayerRequests, prayerAnalytics, setPrayerRequestStatus } from '../prayer';
+import { addPrayerRequest, isRestrictedPrayer, listPrayerRequests, prayerAnalytics, setPrayerRequestStatus, updatePrayerRequest } from '../prayer';
 import { PRAYER_STATUSES, PRAYER_VISIBILITIES, isoDay, prayerRequestSchema, type PrayerRequestView } from '../schemas';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
@@ -71,6 +71,31 @@ export const setPrayerRequestStatusTool = tools.write('set_prayer_request_status
   run: async (ctx, input) => setPrayerRequestStatus(ctx.db, ctx.org.id, sees(ctx), input),
 });
 
+export const updatePrayerRequestTool = tools.write('update_prayer_request', {
+  title: 'Update a prayer request',
+  description: 'Changes a prayer request\'s text, visibility (private, team, congregation), confidentiality or urgency; only the fields given change. Making it private or confidential takes it off the prayer wall and hides it, and its timeline entries, from callers without people:safeguarding.',
+  keywords: ['edit prayer request', 'make prayer private', 'prayer visibility'],
+  examples: ['Margaret would rather keep her request within the pastoral team', 'mark the prayer for Tom as urgent'],
+  idempotent: true,
+  input: z.object({
+    prayerRequestId: z.uuid().describe('The prayer request'),
+    request: z.string().trim().min(1).max(4000).optional().describe('New wording, naming people by name, never by id'),
+    visibility: z.enum(PRAYER_VISIBILITIES).optional().describe('private, team or congregation'),
+    confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).optional().describe('green, amber or red'),
+    urgent: z.boolean().optional().describe('Whether the care lead should see it first'),
+  }).strict(),
+  output: z.object({ prayerRequest: prayerRequestSchema, changedFields: z.array(z.string()) }).strict(),
+  // Both entries follow the request's new audience (an upsert rewrites the restricted flag).
+  timeline: (_input, output) => [
+    prayerTimeline(output.prayerRequest, 'prayer_request'),
+    ...(output.prayerRequest.status === 'answered' ? [prayerTimeline(output.prayerRequest, 'prayer_answered')] : []),
+  ],
+  run: async (ctx, input) => {
+    const { prayerRequest, changed } = await updatePrayerRequest(ctx.db, ctx.org.id, sees(ctx), input);
+    return { prayerRequest, changedFields: changed };
+  },
+});
+
 const countsByMonth = z.array(z.object({ month: z.string().describe('YYYY-MM'), added: z.number().int(), answered: z.number().int() }).strict());
 
 export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
@@ -105,4 +130,4 @@ export function assertRange(range: { from?: string; to?: string }): void {
   }
 }
 
-export const prayerTools = [addPrayerRequestTool, listPrayerRequestsTool, setPrayerRequestStatusTool, getPrayerAnalyticsTool];
+export const prayerTools = [addPrayerRequestTool, listPrayerRequestsTool, updatePrayerRequestTool, setPrayerRequestStatusTool, getPrayerAnalyticsTool];
