@@ -269,5 +269,16 @@ describe('brand voice and public display name', () => {
       const other = await harness.createOrg({ name: 'Elsewhere Baptist' });
       expect((await harness.call(other.apiKey, 'platform_get_brand_voice', {})).publicDisplayName).toBeNull();
     });
+
+    it('refuses another organisation\'s processor account before sending anything to it', async () => {
+      const sent = processor.requests.length;
+      const other = await harness.createOrg({ name: 'Elsewhere Baptist' });
+      const response = await harness.invoke(other.apiKey, 'platform_set_public_display_name', { tradingName: 'Not Yours', processorAccountId: 'acct_1Test' });
+      expect(response.body.error).toMatchObject({ code: 'conflict', issues: [{ path: 'processorAccountId' }] });
+      expect(JSON.stringify(response.body)).not.toContain('Set By Admin');
+      expect(processor.requests.length).toBe(sent);
+      expect((await harness.call(other.apiKey, 'platform_get_brand_voice', {})).publicDisplayName).toBeNull();
+      expect((await harness.call(org.apiKey, 'platform_get_brand_voice', {})).publicDisplayName).toMatchObject({ tradingName: 'Set By Admin', processorAccountId: 'acct_1Test' });
+    });
   });
 });

@@ -72,5 +72,5 @@ export const statementDescriptorSchema = z.string().trim().max(100).superRefine(
 }).describe(`Text on givers' card statements: ${STATEMENT_DESCRIPTOR_MIN} to ${STATEMENT_DESCRIPTOR_MAX} Latin letters, digits, spaces or ${ALLOWED_PUNCTUATION}; at least one letter; none of < > \\ ' " *; printed in capitals`);
 
 /** A processor's connected-account id (such as acct_1Nv0FGQ9RKHgCVdK). */
-export const processorAccountIdSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{3,64}$/, 'letters, digits, _ or -, 3 to 64 characters')
+export const processorAccountIdSchema = z.string().trim().max(64).regex(/^[A-Za-z0-9_-]{3,64}$/, 'letters, digits, _ or -, 3 to 64 characters')
   .describe('The organisation\'s connected-account id at the payment processor (such as acct_…); given once, kept for later syncs');

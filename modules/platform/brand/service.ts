@@ -138,8 +138,27 @@ export interface PublicNameToSave {
   outcome: SyncOutcome;
 }
 
+/**
+ * Saves the name with its sync outcome. A processor account already linked to another
+ * organisation is refused (the unique index sees every organisation's rows; row-level security
+ * only hides them): call it before syncing, so nothing is sent for an account that is not theirs.
+ */
 export async function savePublicDisplayName(db: Queryable, principal: Principal, save: PublicNameToSave): Promise<PublicDisplayName> {
   requireMaySetPublicName(principal);
+  try {
+    return await upsertPublicName(db, principal, save);
+  } catch (error) {
+    if ((error as { code?: string; constraint?: string }).constraint === 'public_profiles_processor_account_key') {
+      throw new StewardError('conflict', 'That payment-processor account is linked to another organisation', {
+        issues: [{ path: 'processorAccountId', message: 'already linked elsewhere' }],
+        hint: 'Check the connected-account id in the processor\'s dashboard; each organisation has its own.',
+      });
+    }
+    throw error;
+  }
+}
+
+async function upsertPublicName(db: Queryable, principal: Principal, save: PublicNameToSave): Promise<PublicDisplayName> {
   const row = await queryOne<PublicRow>(db, `
     INSERT INTO public_profiles (org_id, trading_name, statement_descriptor, processor_account_id, sync_status, sync_message, synced_at, updated_by_user_id)
     VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $5 = 'synced' THEN now() END, $7)

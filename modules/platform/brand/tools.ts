@@ -127,8 +127,11 @@ export const setPublicDisplayNameTool = tools.write('set_public_display_name', {
     const current = await publicDisplayName(ctx.db, ctx.org.id);
     const statementDescriptor = input.statementDescriptor === undefined ? current?.statementDescriptor ?? null : input.statementDescriptor;
     const processorAccountId = input.processorAccountId ?? current?.processorAccountId ?? null;
-    const outcome = await syncToProcessor({ tradingName: input.tradingName, statementDescriptor, processorAccountId });
-    const saved = await savePublicDisplayName(ctx.db, ctx.principal, { tradingName: input.tradingName, statementDescriptor, processorAccountId, outcome });
+    const values = { tradingName: input.tradingName, statementDescriptor, processorAccountId };
+    // Saved first, so an account linked to another organisation is refused before anything is sent to it.
+    await savePublicDisplayName(ctx.db, ctx.principal, { ...values, outcome: SYNC_PENDING });
+    const outcome = await syncToProcessor(values);
+    const saved = await savePublicDisplayName(ctx.db, ctx.principal, { ...values, outcome });
     return {
       publicDisplayName: saved,
       suggestedStatementDescriptor: statementDescriptor ? null : suggestStatementDescriptor(input.tradingName),
@@ -136,6 +139,9 @@ export const setPublicDisplayNameTool = tools.write('set_public_display_name', {
     };
   },
 });
+
+/** Stands in while the processor is asked; it never outlives the call, which saves the real outcome or rolls back. */
+const SYNC_PENDING: SyncOutcome = { status: 'failed', message: 'The sync did not finish.' };
 
 async function syncToProcessor(update: { tradingName: string; statementDescriptor: string | null; processorAccountId: string | null }): Promise<SyncOutcome> {
   const processor = paymentProcessorFromEnv();

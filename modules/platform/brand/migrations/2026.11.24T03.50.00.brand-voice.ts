@@ -37,6 +37,8 @@ CREATE TABLE public_profiles (
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
+-- A connected account belongs to one organisation: otherwise one tenant could push its name onto another's account.
+CREATE UNIQUE INDEX public_profiles_processor_account_key ON public_profiles (processor_account_id) WHERE processor_account_id IS NOT NULL;
 ${tenantPolicies(TABLES).up}
 `,
   down: `
