@@ -66,9 +66,10 @@ describe('grief care', () => {
     const lifeEventId = recorded.lifeEvent.id;
     expect(recorded.lifeEvent.intent).toBe('support');
     expect(recorded.griefPlan.change).toBe('opened');
-    expect(recorded.griefPlan.touchpoints.map((t: any) => [t.label, t.status])).toEqual([
-      ['1 week', 'pending'], ['1 month', 'pending'], ['3 months', 'pending'], ['6 months', 'pending'], ['First anniversary', 'pending'],
-    ]);
+    // The plan is the pastoral settings' (their defaults here): one touchpoint per step, all pending.
+    const settings = await mcpCall(mcp, 'people_get_pastoral_settings', {});
+    expect(recorded.griefPlan.touchpoints.map((t: any) => [t.label, t.status])).toEqual(settings.settings.griefPlan.map((step: any) => [step.label, 'pending']));
+    expect(recorded.griefPlan.touchpoints).toHaveLength(5);
     expect(recorded.griefPlan.touchpoints[0].dueOn).toBe(dayFromToday(7));
     expect(recorded.griefPlan.touchpoints[4].dueOn).toBe(`${Number(dayFromToday(0).slice(0, 4)) + 1}${dayFromToday(0).slice(4)}`.replace(/-02-29$/, '-02-28'));
 
@@ -88,7 +89,7 @@ describe('grief care', () => {
       expect((await mcpCall(mcp, 'people_list_grief_touchpoints', { lifeEventId, status: 'due' })).touchpoints).toHaveLength(0);
       await env.sleep('2 days');
       const due = await mcpCall(mcp, 'people_list_grief_touchpoints', { lifeEventId, status: 'due' });
-      expect(due.touchpoints.map((t: any) => t.label)).toEqual(['1 week']);
+      expect(due.touchpoints.map((t: any) => t.label)).toEqual(['One week']);
       expect(due.touchpoints[0].surfacedAt).not.toBeNull();
       await handle.terminate('the rest of the plan is not part of this test');
     });
@@ -96,7 +97,7 @@ describe('grief care', () => {
     // What a person sees: the radar, the care timeline; a surfaced touchpoint is a reminder, not contact.
     const radar = await mcpCall(mcp, 'people_get_life_events_radar', {});
     expect(radar.items.find((item: any) => item.reason === 'touchpoint_due' && item.lifeEventId === lifeEventId))
-      .toMatchObject({ why: expect.stringContaining('1 week grief-care touchpoint for Margaret Griefcare') });
+      .toMatchObject({ why: expect.stringContaining('touchpoint "One week" for Margaret Griefcare') });
     const timeline = await mcpCall(mcp, 'people_list_care_timeline', { contactId: margaret });
     expect(timeline.entries.map((e: any) => e.kind)).toContain('care_touchpoint_due');
     expect((await mcpCall(mcp, 'people_list_welfare_due_contacts', { days: 180, limit: 500 })).contacts.map((c: any) => c.contactId)).toContain(margaret);
@@ -108,7 +109,7 @@ describe('grief care', () => {
     expect(JSON.parse((outcomes.find((o) => o.isError)!.content as any)[0].text).error.code).toBe('conflict');
     const completed = (await mcpCall(mcp, 'people_list_grief_touchpoints', { lifeEventId, status: 'completed' })).touchpoints;
     expect(completed).toHaveLength(1);
-    expect(completed[0]).toMatchObject({ label: '1 week', completionNote: 'Visited; tea and photographs' });
+    expect(completed[0]).toMatchObject({ label: 'One week', completionNote: 'Visited; tea and photographs' });
 
     const dueAfter = await mcpCall(mcp, 'people_list_welfare_due_contacts', { days: 180, limit: 500 });
     expect(dueAfter.contacts.map((c: any) => c.contactId)).not.toContain(margaret);
@@ -129,7 +130,7 @@ describe('grief care', () => {
     // The live plan surfaces the one-month touchpoint without waiting.
     await waitFor(async () => (await mcpCall(mcp, 'people_list_grief_touchpoints', { lifeEventId: recorded.lifeEvent.id, status: 'due' })).touchpoints.length === 1);
     const due = await mcpCall(mcp, 'people_list_grief_touchpoints', { contactId: tom, status: 'due' });
-    expect(due.touchpoints.map((t: any) => t.label)).toEqual(['1 month']);
+    expect(due.touchpoints.map((t: any) => t.label)).toEqual(['One month']);
     await mcpCall(mcp, 'people_remove_life_event', { lifeEventId: recorded.lifeEvent.id });
   }, 60_000);
 
@@ -182,6 +183,21 @@ describe('grief care', () => {
     // The live plan ends the same way when it next wakes; nothing of the bereavement is left for it.
     expect((await harness.pool.query('SELECT count(*)::int AS n FROM pastoral_grief_touchpoints WHERE life_event_id = $1', [recorded.lifeEvent.id])).rows[0].n).toBe(0);
     await harness.temporal.workflow.getHandle(griefPlanWorkflowId(recorded.lifeEvent.id)).terminate('test cleanup').catch(() => undefined);
+  }, 60_000);
+
+  it('follows the organisation\'s own grief plan and default privacy from the pastoral settings', async () => {
+    await mcpCall(mcp, 'people_set_pastoral_settings', {
+      griefPlan: [{ label: 'Second anniversary', offsetDays: 730 }, { label: 'Phone call', offsetDays: 3 }], defaultPrivacy: 'private',
+    });
+    const ivy = await contact('Ivy');
+    const recorded = await mcpCall(mcp, 'people_record_life_event', { contactId: ivy, type: 'bereavement', title: 'Loss of her grandson', eventDate: '2024-02-29' });
+    expect(recorded.lifeEvent.privacy).toBe('private');
+    // In date order; whole years fall on the date itself (28 February when the year has no 29th).
+    expect(recorded.griefPlan.touchpoints.map((t: any) => [t.label, t.dueOn, t.status])).toEqual([
+      ['Phone call', '2024-03-03', 'skipped'], ['Second anniversary', '2026-02-28', 'pending'],
+    ]);
+    expect((await mcpCall(staff, 'people_list_grief_touchpoints', { contactId: ivy, status: 'all' })).touchpoints).toEqual([]);
+    await mcpCall(mcp, 'people_remove_life_event', { lifeEventId: recorded.lifeEvent.id });
   }, 60_000);
 });
 

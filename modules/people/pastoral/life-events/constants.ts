@@ -33,24 +33,12 @@ export const ANNUAL_EVENT_TYPES: readonly LifeEventType[] = ['bereavement', 'mar
 export const GRIEF_TOUCHPOINT_STATUSES = ['pending', 'due', 'completed', 'skipped'] as const;
 export type GriefTouchpointStatus = (typeof GRIEF_TOUCHPOINT_STATUSES)[number];
 
-/** One step of a grief-care plan: due so many months and days after the bereavement. */
+/** One step of a grief-care plan: due so many months and days after the bereavement (the plan itself is in the pastoral settings). */
 export interface GriefPlanStep {
   label: string;
   months?: number;
   days?: number;
 }
-
-/**
- * The plan a bereavement opens when the organisation has not set its own (pastoral settings' griefPlan):
- * the moments grief care commonly marks in the first year.
- */
-export const DEFAULT_GRIEF_PLAN: readonly GriefPlanStep[] = [
-  { label: '1 week', days: 7 },
-  { label: '1 month', months: 1 },
-  { label: '3 months', months: 3 },
-  { label: '6 months', months: 6 },
-  { label: 'First anniversary', months: 12 },
-];
 
 /** Timeline sources of this part (care-timeline `source_kind`). */
 export const LIFE_EVENT_SOURCE = 'life_event';

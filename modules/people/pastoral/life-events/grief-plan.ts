@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../../db/pool';
-import { DEFAULT_GRIEF_PLAN, type GriefPlanStep } from './constants';
+import { getPastoralSettings, type GriefTouchpoint as SettingsTouchpoint } from '../care/settings';
+import type { GriefPlanStep } from './constants';
 
 /**
  * Dates of a grief-care plan. Pure, so the plan's workflow and the tests compute the same dates.
@@ -22,7 +23,18 @@ export function griefPlanOf(plan: readonly GriefPlanStep[], eventDate: string): 
     .sort((a, b) => (a.dueOn < b.dueOn ? -1 : a.dueOn > b.dueOn ? 1 : 0));
 }
 
-/** The organisation's grief plan: its pastoral settings' plan when it has one, else the default. */
-export async function griefPlanFor(_db: Queryable, _orgId: string): Promise<readonly GriefPlanStep[]> {
-  return DEFAULT_GRIEF_PLAN;
+const DAYS_IN_YEAR = 365;
+
+/**
+ * A settings touchpoint as a plan step. A whole number of years (365, 730 days) is read as years,
+ * so "First anniversary" falls on the date of the death, leap years or not, as those who grieve count it.
+ */
+export function stepOfSetting(touchpoint: SettingsTouchpoint): GriefPlanStep {
+  const years = touchpoint.offsetDays / DAYS_IN_YEAR;
+  return Number.isInteger(years) && years > 0 ? { label: touchpoint.label, months: years * 12 } : { label: touchpoint.label, days: touchpoint.offsetDays };
+}
+
+/** The organisation's grief plan, from its pastoral settings (their defaults until it sets its own). */
+export async function griefPlanFor(db: Queryable, orgId: string): Promise<readonly GriefPlanStep[]> {
+  return (await getPastoralSettings(db, orgId)).griefPlan.map(stepOfSetting);
 }

@@ -34,7 +34,7 @@ export async function surfaceDueTouchpoints(db: Queryable, orgId: string, lifeEv
   const restricted = isRestrictedRecord({ privacy: event.privacy, confidentialityLevel: event.confidentiality_level });
   await syncTimelineEntries(db, orgId, surfaced.map((touchpoint) => ({
     contactId: event.contact_id, kind: TOUCHPOINT_DUE_KIND, sourceKind: GRIEF_TOUCHPOINT_SOURCE, sourceId: touchpoint.id,
-    summary: `Grief care: the ${touchpoint.label} touchpoint is due`, restricted,
+    summary: `Grief care: touchpoint "${touchpoint.label}" is due`, restricted,
   })));
   const next = await queryOne<{ due_on: string }>(db, `
     SELECT to_char(min(due_on), 'YYYY-MM-DD') AS due_on FROM pastoral_grief_touchpoints WHERE org_id = $1 AND life_event_id = $2 AND status = 'pending'`,

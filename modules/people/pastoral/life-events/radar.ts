@@ -53,7 +53,7 @@ function whyOf(row: RadarRow, name: string): string {
   switch (row.reason) {
     case 'upcoming': return `${name}'s ${kind} (${row.title}) is on ${row.date}.`;
     case 'anniversary': return `The ${ordinal(row.years ?? 1)} anniversary of ${name}'s ${kind} (${row.title}) is on ${row.date}.`;
-    case 'touchpoint_due': return `The ${row.label} grief-care touchpoint for ${name} (${row.title}) has been due since ${row.date}.`;
+    case 'touchpoint_due': return `Grief-care touchpoint "${row.label}" for ${name} (${row.title}) has been due since ${row.date}.`;
     case 'unattended': return `${name}'s ${kind} (${row.title}) was recorded ${row.days_since} days ago and nobody has been in touch since.`;
     default: return row.title;
   }

@@ -376,7 +376,7 @@ export async function completeGriefTouchpoint(
   const result = await db.query(`UPDATE pastoral_grief_touchpoints SET status = 'completed', completed_at = now(), completed_by_user_id = $3,
       completion_note = $4, updated_at = now()
     WHERE org_id = $1 AND id = $2 AND status <> 'completed'`, [orgId, input.touchpointId, userId, input.note ?? null]);
-  if ((result.rowCount ?? 0) === 0) throw new StewardError('conflict', `The ${touchpoint.label} touchpoint is already completed`);
+  if ((result.rowCount ?? 0) === 0) throw new StewardError('conflict', `Touchpoint "${touchpoint.label}" is already completed`);
   await db.query(`UPDATE pastoral_life_events SET status = 'ongoing', updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'new'`,
     [orgId, touchpoint.lifeEventId]);
   const completed = await requireVisibleTouchpoint(db, orgId, input.touchpointId, true);

@@ -11,7 +11,8 @@ import {
   LIFE_EVENT_TYPES,
 } from './constants';
 import { lifeEventsCalendar, lifeEventsReportCsv } from './exports';
-import { griefPlanFor } from './grief-plan';
+import { getPastoralSettings } from '../care/settings';
+import { griefPlanFor, stepOfSetting } from './grief-plan';
 import { generateLifeEventMessage } from './message';
 import { lifeEventsRadar, radarItemSchema } from './radar';
 import {
@@ -53,7 +54,7 @@ export const recordLifeEventTool = defineTool({
   name: 'people_record_life_event',
   module: 'people',
   title: 'Record a life event',
-  description: `Records something that happened in a person's life (birth, marriage, bereavement, illness, new job, moving, baptism, …) with a celebrate or support intent, and adds it to their care timeline. A bereavement opens a grief-care plan (touchpoints at 1 week, 1 month, 3 months, 6 months and the first anniversary by default) that surfaces each touchpoint when due. ${RESTRICTED_RULE}`,
+  description: `Records something that happened in a person's life (birth, marriage, bereavement, illness, new job, moving, baptism, …) with a celebrate or support intent, and adds it to their care timeline. A bereavement opens a grief-care plan (the pastoral settings' touchpoints: by default one week, one month, three and six months, and the first anniversary) that surfaces each touchpoint when due. Privacy defaults come from the pastoral settings. ${RESTRICTED_RULE}`,
   keywords: ['life event', 'bereavement', 'death', 'funeral', 'new baby', 'wedding', 'hospital', 'diagnosis', 'new job', 'moved house', 'grief'],
   examples: ['Margaret\'s husband died last Tuesday', 'the Okafors had a baby girl', 'record that Tom is in hospital'],
   scope: 'people:write',
@@ -67,14 +68,16 @@ export const recordLifeEventTool = defineTool({
     eventDate: orgDate('When it happened or will happen (default today); a bereavement cannot be in the future').optional(),
     intent: z.enum(LIFE_EVENT_INTENTS).optional().describe('celebrate or support; default from the type (bereavement and illness: support; birth and marriage: celebrate)'),
     shareWithCommunity: z.boolean().optional().describe('The person agreed to it being shared with the congregation (default false)'),
-    privacy: pastoralPrivacyInput.privacy.default('team'),
-    confidentialityLevel: pastoralPrivacyInput.confidentialityLevel.default('green'),
+    ...pastoralPrivacyInput,
   }).strict(),
   output: z.object({ lifeEvent: lifeEventSchema, griefPlan: griefPlanOutput }).strict(),
   followUp: { kind: 'grief_plan' },
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_recorded', `Life event (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => {
-    const recorded = await recordLifeEvent(ctx.db, ctx.org, ctx.principal.userId, input, await griefPlanFor(ctx.db, ctx.org.id));
+    const settings = await getPastoralSettings(ctx.db, ctx.org.id);
+    const recorded = await recordLifeEvent(ctx.db, ctx.org, ctx.principal.userId, {
+      ...input, privacy: input.privacy ?? settings.defaultPrivacy, confidentialityLevel: input.confidentialityLevel ?? settings.defaultConfidentialityLevel,
+    }, settings.griefPlan.map(stepOfSetting));
     return {
       lifeEvent: recorded.lifeEvent,
       griefPlan: recorded.lifeEvent.type === 'bereavement' ? { lifeEventId: recorded.lifeEvent.id, change: 'opened' as const, touchpoints: recorded.touchpoints } : null,
@@ -359,7 +362,7 @@ export const listGriefTouchpointsTool = defineTool({
   name: 'people_list_grief_touchpoints',
   module: 'people',
   title: 'Grief-care touchpoints',
-  description: `Touchpoints of bereavements' grief-care plans (1 week, 1 month, 3 months, 6 months, first anniversary), soonest first. Default status open: pending and due. Touchpoints of a private or confidential bereavement appear only for callers holding people:safeguarding.`,
+  description: `Touchpoints of bereavements' grief-care plans (by default one week, one month, three and six months, first anniversary), soonest first. Default status open: pending and due. Touchpoints of a private or confidential bereavement appear only for callers holding people:safeguarding.`,
   keywords: ['grief care', 'bereavement follow up', 'touchpoints due', 'who to call'],
   examples: ['which bereaved people should we contact this week', 'grief care that is due'],
   scope: 'people:read',
@@ -397,7 +400,7 @@ export const completeGriefTouchpointTool = defineTool({
   output: z.object({ touchpoint: griefTouchpointSchema, restricted: z.boolean().describe('The bereavement is private or confidential') }).strict(),
   timeline: (_input, output) => [{
     contactId: output.touchpoint.contactId, kind: 'grief_touchpoint_completed', sourceKind: GRIEF_TOUCHPOINT_SOURCE, sourceId: output.touchpoint.id,
-    summary: `Grief care: the ${output.touchpoint.label} touchpoint was completed`, occurredAt: output.touchpoint.completedAt ?? undefined,
+    summary: `Grief care: touchpoint "${output.touchpoint.label}" completed`, occurredAt: output.touchpoint.completedAt ?? undefined,
     restricted: output.restricted,
   }],
   run: async (ctx, input) => completeGriefTouchpoint(ctx.db, ctx.org.id, ctx.principal.userId, canSeeRestricted(ctx.principal), input),
