@@ -1,4 +1,5 @@
 import { defineModule } from '../module';
+import { moderationWaitingRule } from './alerts';
 import { communityPosts } from './migrations/2026.11.24T03.20.10.community-posts';
 import { communityModels } from './models/posts';
 import { boardTools } from './tools/board';
@@ -20,5 +21,6 @@ export default defineModule({
   migrations: [communityPosts],
   scopes: ['community:read', 'community:write'],
   routes: [],
+  alerts: [moderationWaitingRule],
   contactRefs: [{ table: 'community_posts', column: 'contact_id', onMerge: 'move', onErase: 'delete' }],
 });

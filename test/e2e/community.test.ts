@@ -64,6 +64,8 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       postId = post.id;
       expect(post).toMatchObject({ kind: 'prayer', status: 'pending', displayName: 'Margaret', body: 'Pray for Margaret\'s operation on Friday' });
       expect((await mcpCall(community, 'community_list_prayer_wall', {})).items).toEqual([]);
+      const alerts = (await mcpCall(owner, 'platform_proactive_alerts', {})).alerts.filter((a: any) => a.ruleId === 'community.moderation_waiting');
+      expect(alerts).toEqual([expect.objectContaining({ severity: 'info', count: 1, actWith: { tool: 'community_list_moderation_queue' } })]);
       const queue = await mcpCall(community, 'community_list_moderation_queue', {});
       expect(queue.posts.map((p: any) => p.id)).toEqual([postId]);
 
@@ -73,6 +75,7 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       expect(wall.items).toEqual([expect.objectContaining({ id: postId, displayName: 'Margaret', body: 'Pray for Margaret\'s operation on Friday', status: 'approved', prayedCount: 0 })]);
       expect(JSON.stringify(wall)).not.toContain(margaret);
       expect((await mcpCall(community, 'community_list_moderation_queue', {})).posts).toEqual([]);
+      expect((await mcpCall(owner, 'platform_proactive_alerts', {})).alerts.filter((a: any) => a.ruleId === 'community.moderation_waiting')).toEqual([]);
     });
 
     it('refuses sharing without consent, twice, or a request not open to the congregation', async () => {

@@ -99,6 +99,20 @@ describe('prayer requests, pastoral visits and the community roster', () => {
       await harness.pool.query('DELETE FROM timeline_entries WHERE source_id = $1', [id]);
     });
 
+    it('platform_proactive_alerts counts urgent requests under the same rule', async () => {
+      const urgentAlert = async (key: string) =>
+        (await harness.call(key, 'platform_proactive_alerts', {})).alerts.filter((a: any) => a.ruleId === 'people.urgent_prayer_requests');
+      const hiddenUrgent = (await harness.call(org.apiKey, 'people_add_prayer_request', { contactId: ruth, request: 'Urgent private matter', visibility: 'private', urgent: true })).prayerRequest.id;
+      try {
+        const staff = await urgentAlert(staffKey);
+        expect(staff).toEqual([expect.objectContaining({ count: 1, actWith: { tool: 'people_list_prayer_requests', args: { status: 'active', urgentOnly: true } } })]);
+        expect((await urgentAlert(org.apiKey))[0].count).toBe(2);
+      } finally {
+        await harness.pool.query('DELETE FROM timeline_entries WHERE source_id = $1', [hiddenUrgent]);
+        await harness.pool.query('DELETE FROM prayer_requests WHERE id = $1', [hiddenUrgent]);
+      }
+    });
+
     it('counts analytics under the same rule, and refuses impossible or reversed dates', async () => {
       const staff = await harness.call(staffKey, 'people_get_prayer_analytics', {});
       expect(staff).toMatchObject({

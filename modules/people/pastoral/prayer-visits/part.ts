@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ModulePart } from '../../../module';
+import { urgentPrayerRule } from './alerts';
 import { communityRoster } from './migrations/2026.11.24T03.20.01.community-roster';
 import { prayerVisits } from './migrations/2026.11.24T03.20.00.prayer-visits';
 import { prayerVisitsModels } from './models';
@@ -14,6 +15,7 @@ export const prayerVisitsPart: ModulePart = {
   tools: [...prayerTools, ...visitTools, ...communityRosterTools],
   models: [...prayerVisitsModels],
   migrations: [prayerVisits, communityRoster],
+  alerts: [urgentPrayerRule],
   // Every row names one person: erasure deletes them; merge moves them (a roster row merges into the kept one by trigger).
   contactRefs: [
     { table: 'prayer_requests', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
