@@ -1,6 +1,8 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { scopesAllowedForRole } from '../../core/roles';
+import { MODULES } from '../../modules';
+import { metricCatalogue, PROMISED_METRICS } from '../../modules/metrics';
 import { Harness, type TestOrg } from '../helpers/harness';
 
 /**
@@ -164,6 +166,23 @@ describe('platform_analytics_query over MCP', () => {
     expect(response.status).toBe(501);
     const listed = await mcp.listTools();
     expect(listed.tools.some((tool) => tool.name === 'platform_analytics_query')).toBe(false);
+  });
+
+  it('answers every registered metric with a sentence to relay, and its description lists every metric from the catalogue', async () => {
+    const catalogue = metricCatalogue(MODULES);
+    // Every promised metric is either answered by its module or waiting on it: none is forgotten.
+    expect([...catalogue.available.keys(), ...catalogue.unavailable.keys()].sort()).toEqual(expect.arrayContaining(Object.keys(PROMISED_METRICS).sort()));
+    for (const [metric, { module }] of catalogue.available) {
+      const answer = await query({ metric });
+      expect({ metric, module: answer.module }).toEqual({ metric, module });
+      expect(answer.speakToUser).toMatch(/^\S.*\.$/);
+    }
+    const [tool] = (await call('platform_inspect_tools', { names: ['platform_analytics_query'] })).tools;
+    for (const name of catalogue.available.keys()) expect(tool.description).toContain(`${name} (`);
+    const waiting = [...catalogue.unavailable].map(([name, module]) => `${name} (${module} module)`);
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const entry of waiting) expect(tool.description).toContain(entry);
+    expect(tool.description).toContain('module_not_available');
   });
 
   it('refuses a giving metric to a people-only credential and to a volunteer, naming the scope', async () => {
