@@ -5,6 +5,7 @@ import { listWelfareDueContacts } from './automations';
 import { findDuplicatePairs } from './merge';
 import { consentRefusal, loadDeliveryContact } from './outreach';
 import { getPastoralSettings } from './pastoral/care/settings';
+import { heldContactIds } from './pastoral/care/crisis';
 
 /** Planning for the two agents the people module owns: data quality (duplicates) and pastoral care (welfare checks). */
 
@@ -33,8 +34,11 @@ async function pastoralAgentActions(db: Queryable, org: OrgSettings): Promise<Ag
   // Due after the organisation's welfare interval (pastoral settings; 180 days unless changed).
   const { welfareIntervalDays } = await getPastoralSettings(db, org.id);
   const due = await listWelfareDueContacts(db, org.id, { days: welfareIntervalDays, limit: MAX_ACTIONS_PER_RUN * 3, canSeeRestricted: false });
+  // A crisis hold wins over the agent: a held person is never proposed for a message.
+  const held = await heldContactIds(db, org.id, due.map((person) => person.contactId));
   const actions: AgentAction[] = [];
   for (const person of due) {
+    if (held.has(person.contactId)) continue;
     const open = await queryOne(db, `SELECT 1 FROM outreach_items WHERE org_id = $1 AND contact_id = $2 AND status IN ('pending_review', 'approved')`, [org.id, person.contactId]);
     if (open) continue;
     const contact = await loadDeliveryContact(db, org.id, person.contactId);

@@ -13,6 +13,7 @@ import {
 import { displayNameOf } from './contacts';
 import { PastoralAutomation } from './models';
 import { getPastoralSettings } from './pastoral/care/settings';
+import { crisisHoldRefusal, heldContactIds } from './pastoral/care/crisis';
 
 /**
  * Pastoral automations (welfare_check, encouragement, grief_support): each has
@@ -193,7 +194,7 @@ export interface WelfareDueContact {
  * what the date itself may not.
  */
 export async function listWelfareDueContacts(
-  db: Queryable, orgId: string, options: { days: number; limit: number; tag?: string | null; canSeeRestricted: boolean },
+  db: Queryable, orgId: string, options: { days: number; limit: number; tag?: string | null; canSeeRestricted: boolean; contactIds?: readonly string[] },
 ): Promise<WelfareDueContact[]> {
   const canSee = options.canSeeRestricted;
   const visible = visibleNoteSql('vn', canSee);
@@ -219,11 +220,12 @@ export async function listWelfareDueContacts(
       WHERE c.org_id = $1 AND c.deleted_at IS NULL
         AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM contact_tags ct JOIN tags tg ON tg.id = ct.tag_id AND tg.org_id = ct.org_id
                                           WHERE ct.org_id = c.org_id AND ct.contact_id = c.id AND lower(tg.name) = lower($4)))
+        AND ($6::uuid[] IS NULL OR c.id = ANY($6::uuid[]))
     )
     SELECT * FROM last
     WHERE COALESCE(CASE WHEN $5::boolean THEN last_contact ELSE last_visible END, created_at) <= now() - make_interval(days => $2)
     ORDER BY COALESCE(CASE WHEN $5::boolean THEN last_contact ELSE last_visible END, created_at), id
-    LIMIT $3`, [orgId, options.days, options.limit, options.tag ?? null, canSee]);
+    LIMIT $3`, [orgId, options.days, options.limit, options.tag ?? null, canSee, options.contactIds ?? null]);
   const now = Date.now();
   return rows.map((row) => ({
     contactId: row.id, name: displayNameOf(row), email: row.email, phone: row.phone,
@@ -270,8 +272,14 @@ export async function generateOutreachForAutomation(
   const targets = await targetsOf(db, org.id, automation, automation.maxItemsPerRun * 4);
   const items: OutreachItem[] = [];
   const skipped: Array<{ contactId: string; reason: string }> = [];
+  const held = await heldContactIds(db, org.id, targets.map((target) => target.contactId));
   for (const target of targets) {
     if (items.length >= automation.maxItemsPerRun) break;
+    // A crisis hold wins over every automation: nothing is queued, and the person stays for a human to reach.
+    if (held.has(target.contactId)) {
+      skipped.push({ contactId: target.contactId, reason: crisisHoldRefusal().message });
+      continue;
+    }
     const contact = await loadDeliveryContact(db, org.id, target.contactId);
     const refusal = consentRefusal(contact, automation.channel);
     if (refusal) {

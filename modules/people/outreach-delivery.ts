@@ -5,6 +5,7 @@ import { queryOne, type Queryable } from '../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../outbox-source';
 import { OUTREACH_SOURCE_KIND, clearSendError, consentRefusal, loadDeliveryContact, requireOutreachItem, type OutreachItem } from './outreach';
 import { syncTimelineEntries } from './timeline';
+import { crisisHoldRefusal, isOnCrisisHold } from './pastoral/care/crisis';
 
 /**
  * Delivery of approved pastoral messages: the people module's outbox source.
@@ -55,6 +56,8 @@ export const outreachDelivery = defineOutboxSource<OutreachDraft>({
   async recipient(db, orgId, draft, channel) {
     // Locked (FOR SHARE) so consent cannot be withdrawn between this check and the claim.
     const contact = await loadDeliveryContact(db, orgId, draft.contactId, true);
+    // A crisis hold placed after approval still stops the message: it stays approved and unsent until the hold is cleared and it is approved again.
+    if (contact && await isOnCrisisHold(db, orgId, draft.contactId)) return { refused: crisisHoldRefusal() };
     const refusal = consentRefusal(contact, channel);
     if (refusal) return { refused: refusal };
     return { to: channel === 'email' ? contact!.email! : contact!.phone! };

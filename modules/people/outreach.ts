@@ -7,6 +7,8 @@ import { withModels } from '../../db/sequelize';
 import { displayNameOf } from './contacts';
 import { OutreachItem as OutreachItemModel } from './models';
 import { lockOutboxStateOf } from '../platform/outbox-state';
+import { crisisHoldError, isOnCrisisHold } from './pastoral/care/crisis';
+import { requireMayApproveOutreach } from './pastoral/care/team';
 
 /**
  * Pastoral outreach: a message to one contact that waits in an approval queue.
@@ -147,6 +149,8 @@ export async function createOutreachItem(db: Queryable, orgId: string, input: Ne
   if (!contact || contact.deleted_at) {
     throw new StewardError('not_found', `Contact ${input.contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
   }
+  // Nothing automated is queued for a person on a crisis hold; a person may still draft one, which waits for the hold to clear.
+  if (input.source !== 'manual' && await isOnCrisisHold(db, orgId, input.contactId)) throw crisisHoldError();
   const refusal = consentRefusal(contact, input.channel);
   if (refusal) throw consentError(refusal);
   validateContent(input.channel, input.subject, input.body);
@@ -216,6 +220,11 @@ export async function markOutreachApproved(db: Queryable, orgId: string, id: str
   const row = await lockItem(db, orgId, id);
   if (row.status === 'approved') return (await getOutreachItem(db, orgId, id))!;
   if (row.status !== 'pending_review') throw new StewardError('conflict', `Outreach item is already ${row.status}`);
+  await requireMayApproveOutreach(db, orgId, userId);
+  // The contact is read FOR SHARE first: a hold being placed (FOR UPDATE) is either seen here or waits for this approval.
+  const contactId = (await queryOne<{ contact_id: string }>(db, 'SELECT contact_id FROM outreach_items WHERE org_id = $1 AND id = $2', [orgId, id]))!.contact_id;
+  await loadDeliveryContact(db, orgId, contactId, true);
+  if (await isOnCrisisHold(db, orgId, contactId)) throw crisisHoldError();
   if (row.content_version !== version) {
     throw new StewardError('conflict', `The content changed since version ${version}; review version ${row.content_version} and approve that`, {
       details: { currentVersion: row.content_version }, hint: 'people_get_outreach_item shows the current content.',

@@ -5,6 +5,7 @@ import { StewardError } from '../../../core/errors';
 import { defineTool, type ToolTask } from '../../tool';
 import { mergeContacts, MERGEABLE_FIELDS } from '../merge';
 import { createOutreachItem, listOutreach, outreachItemSchema, requireOutreachItem } from '../outreach';
+import { crisisHoldError, isOnCrisisHold } from '../pastoral/care/crisis';
 
 /** An item's content version counts its edits; no item is edited anywhere near this often. */
 const MAX_CONTENT_VERSION = 1_000_000;
@@ -53,12 +54,14 @@ export const createOutreachTool = defineTool({
   output: itemOutput,
   followUp: { kind: 'start_outreach' },
   task: outreachTask,
-  run: async (ctx, input) => ({
-    item: await createOutreachItem(ctx.db, ctx.org.id, {
+  run: async (ctx, input) => {
+    // An agent acting on its own never queues a message for someone on a crisis hold (a person may, and it waits for the hold).
+    if (ctx.principal.credentialKind === 'agent' && await isOnCrisisHold(ctx.db, ctx.org.id, input.contactId)) throw crisisHoldError();
+    return { item: await createOutreachItem(ctx.db, ctx.org.id, {
       id: randomUUID(), contactId: input.contactId, channel: input.channel, subject: input.subject ?? null, body: input.body,
       source: 'manual', reason: input.reason ?? null, createdByUserId: ctx.principal.userId,
-    }),
-  }),
+    }) };
+  },
 });
 
 export const listPendingOutreachTool = defineTool({

@@ -7,7 +7,8 @@ import { databaseDefault, sequelize } from '../../../../db/sequelize';
  * declare the tables for the schema check and for anyone who wants model calls later.
  */
 
-const uuidKey = { type: DataTypes.UUID, primaryKey: true, allowNull: false } as const;
+// Fresh objects per attribute: Sequelize writes into the definitions it is given.
+const uuidKey = () => ({ type: DataTypes.UUID, primaryKey: true, allowNull: false });
 const uuid = (allowNull: boolean) => ({ type: DataTypes.UUID, allowNull });
 const text = (allowNull: boolean) => ({ type: DataTypes.TEXT, allowNull });
 const defaulted = (type: DataTypes.DataType) => ({ type, allowNull: false, defaultValue: databaseDefault() });
@@ -26,7 +27,7 @@ export class PastoralSettings extends Model<InferAttributes<PastoralSettings>, I
 
   static initModel(instance: Sequelize): typeof PastoralSettings {
     return PastoralSettings.init({
-      orgId: uuidKey,
+      orgId: uuidKey(),
       welfareIntervalDays: defaulted(DataTypes.INTEGER),
       defaultPrivacy: defaulted(DataTypes.TEXT),
       defaultConfidentialityLevel: defaulted(DataTypes.TEXT),
@@ -52,7 +53,7 @@ export class CareTeamRole extends Model<InferAttributes<CareTeamRole>, InferCrea
 
   static initModel(instance: Sequelize): typeof CareTeamRole {
     return CareTeamRole.init({
-      id: uuidKey,
+      id: uuidKey(),
       orgId: uuid(false),
       name: text(false),
       description: text(true),
@@ -76,7 +77,7 @@ export class CareTeamAssignment extends Model<InferAttributes<CareTeamAssignment
 
   static initModel(instance: Sequelize): typeof CareTeamAssignment {
     return CareTeamAssignment.init({
-      id: uuidKey,
+      id: uuidKey(),
       orgId: uuid(false),
       roleId: uuid(false),
       userId: uuid(false),
@@ -99,7 +100,7 @@ export class ContactCarePriority extends Model<InferAttributes<ContactCarePriori
 
   static initModel(instance: Sequelize): typeof ContactCarePriority {
     return ContactCarePriority.init({
-      id: uuidKey,
+      id: uuidKey(),
       orgId: uuid(false),
       contactId: uuid(false),
       priority: text(false),
@@ -129,7 +130,7 @@ export class SafeguardingCheck extends Model<InferAttributes<SafeguardingCheck>,
 
   static initModel(instance: Sequelize): typeof SafeguardingCheck {
     return SafeguardingCheck.init({
-      id: uuidKey,
+      id: uuidKey(),
       orgId: uuid(false),
       contactId: uuid(false),
       checkType: text(false),
@@ -161,7 +162,7 @@ export class SafeguardingPolicy extends Model<InferAttributes<SafeguardingPolicy
 
   static initModel(instance: Sequelize): typeof SafeguardingPolicy {
     return SafeguardingPolicy.init({
-      id: uuidKey,
+      id: uuidKey(),
       orgId: uuid(false),
       title: text(false),
       version: text(false),
@@ -188,7 +189,7 @@ export class CrisisHold extends Model<InferAttributes<CrisisHold>, InferCreation
 
   static initModel(instance: Sequelize): typeof CrisisHold {
     return CrisisHold.init({
-      id: uuidKey,
+      id: uuidKey(),
       orgId: uuid(false),
       contactId: uuid(false),
       signals: { type: DataTypes.JSONB, allowNull: false },

@@ -32,8 +32,8 @@ export const griefTouchpointSchema = z.object({
 }).strict();
 
 export const quietHoursSchema = z.object({
-  start: z.string().regex(TIME_OF_DAY).describe('HH:MM (24-hour, organisation time) when quiet hours begin'),
-  end: z.string().regex(TIME_OF_DAY).describe('HH:MM when they end; may be earlier than start (overnight)'),
+  start: z.string().max(5).regex(TIME_OF_DAY).describe('HH:MM (24-hour, organisation time) when quiet hours begin'),
+  end: z.string().max(5).regex(TIME_OF_DAY).describe('HH:MM when they end; may be earlier than start (overnight)'),
 }).strict();
 
 export const pastoralSettingsSchema = z.object({

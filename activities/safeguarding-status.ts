@@ -1,0 +1,16 @@
+import type { Pool } from '../db/pool';
+import { refreshSafeguardingStatuses } from '../modules/people/pastoral/care/safeguarding';
+import { guarded } from './tool-activities';
+
+/** The daily safeguarding status run's one step (workflows/safeguarding-status.ts). */
+export function createSafeguardingStatusActivities(deps: { pool: Pool }) {
+  const { pool } = deps;
+  return {
+    /** Recomputes every check's status from its dates as of `asOf`; how many changed. One statement, so a retry is harmless. */
+    async refreshSafeguardingCheckStatuses(asOf: string, orgId?: string): Promise<number> {
+      return guarded(() => refreshSafeguardingStatuses(pool, asOf, orgId));
+    },
+  };
+}
+
+export type SafeguardingStatusActivities = ReturnType<typeof createSafeguardingStatusActivities>;

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineTool } from '../../../../tool';
+import { canSeeRestricted } from '../../privacy';
+import {
+  COUNSELLING_RESOURCES, analyzeReferral, clearCrisisHold, counsellingResourceSchema, crisisHoldSchema, crisisSignalSchema, listCrisisHolds,
+} from '../crisis';
+
+const holdId = z.uuid().describe('The crisis hold\'s id');
+
+export const analyzeCounselingReferralTool = defineTool({
+  name: 'people_analyze_counseling_referral',
+  module: 'people',
+  title: 'Check a counselling referral for crisis',
+  description: 'Reads a counselling or pastoral referral for crisis wording (suicide or self-harm, abuse, immediate danger, severe distress) with a published rule set and returns isCrisis with each signal found. When it is a crisis the answer says to involve a person now, lists helplines, and with contactId puts that person on a crisis hold: no message to them is sent or queued automatically until a staff member clears it. The text is not stored.',
+  keywords: ['crisis', 'suicide risk', 'self harm', 'abuse disclosure', 'safeguarding concern', 'referral triage', 'urgent pastoral'],
+  examples: ['someone told me they want to end their life', 'check this referral for safeguarding concerns'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: true,
+  input: z.object({
+    text: z.string().trim().min(1).max(10000).describe('The referral or what was said, in the words given'),
+    contactId: z.uuid().optional().describe('The person it is about: a crisis puts them on hold'),
+  }).strict(),
+  output: z.object({
+    isCrisis: z.boolean().describe('true when any rule matched: involve a person now'),
+    signals: z.array(crisisSignalSchema),
+    guidance: z.string().describe('What to do next; show it to the person'),
+    resources: z.array(counsellingResourceSchema),
+    hold: crisisHoldSchema.nullable().describe('The crisis hold now on the contact, when one was placed or already there'),
+    holdCreated: z.boolean().describe('false when the contact was already held (categories added to it)'),
+  }).strict(),
+  timeline: (input, output) => (output.hold && output.holdCreated ? [{
+    contactId: output.hold.contactId, kind: 'crisis_hold_placed', sourceKind: 'crisis_hold', sourceId: output.hold.holdId,
+    summary: 'Crisis hold placed: messages wait for a person', occurredAt: output.hold.placedAt, restricted: true,
+  }] : []),
+  run: async (ctx, input) => analyzeReferral(ctx.db, ctx.org.id, { userId: ctx.principal.userId, canSeeRestricted: canSeeRestricted(ctx.principal) }, input.text, input.contactId),
+});
+
+export const listCrisisHoldsTool = defineTool({
+  name: 'people_list_crisis_holds',
+  module: 'people',
+  title: 'Crisis holds',
+  description: 'People on a crisis hold (no message is sent or queued for them automatically), newest first; status cleared or all shows past holds. What the referral showed is included only with people:safeguarding.',
+  keywords: ['crisis', 'held contacts', 'do not contact', 'safeguarding holds'],
+  examples: ['who is on a crisis hold', 'why can we not message this person'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    status: z.enum(['active', 'cleared', 'all']).default('active').describe('active (default): holds in force'),
+    contactId: z.uuid().optional().describe('Only this person\'s holds'),
+    limit: z.number().int().min(1).max(200).default(50).describe('At most this many'),
+  }).strict(),
+  output: z.object({ holds: z.array(crisisHoldSchema) }).strict(),
+  run: async (ctx, input) => ({ holds: await listCrisisHolds(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input) }),
+});
+
+export const clearCrisisHoldTool = defineTool({
+  name: 'people_clear_crisis_hold',
+  module: 'people',
+  title: 'Clear a crisis hold',
+  description: 'Clears a crisis hold once a person has reached them and it is safe to message them again; held messages can then be approved. Needs people:safeguarding. Say briefly what was done in note.',
+  keywords: ['release hold', 'crisis resolved', 'resume messages'],
+  examples: ['the pastor has seen her, lift the hold', 'clear the crisis hold on someone'],
+  scope: 'people:safeguarding',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    holdId,
+    note: z.string().trim().min(1).max(2000).describe('What was done (e.g. "Pastor visited; GP involved"); refer to people by name'),
+  }).strict(),
+  output: z.object({ hold: crisisHoldSchema }).strict(),
+  timeline: (_input, output) => [{
+    contactId: output.hold.contactId, kind: 'crisis_hold_cleared', sourceKind: 'crisis_hold_clear', sourceId: output.hold.holdId,
+    summary: 'Crisis hold cleared', occurredAt: output.hold.clearedAt ?? undefined, restricted: true,
+  }],
+  run: async (ctx, input) => ({ hold: await clearCrisisHold(ctx.db, ctx.org.id, input.holdId, ctx.principal.userId, input.note) }),
+});
+
+export const listCounselingResourcesTool = defineTool({
+  name: 'people_list_counseling_resources',
+  module: 'people',
+  title: 'Crisis and counselling helplines',
+  description: 'UK crisis and counselling helplines (emergency 999, Samaritans, Shout, Childline, NSPCC, National Domestic Abuse Helpline) with who each is for and when it is open. Give these to someone in distress alongside, never instead of, a person reaching them.',
+  keywords: ['helpline', 'samaritans', 'crisis line', 'domestic abuse helpline', 'childline', 'support numbers'],
+  examples: ['what number can she call tonight', 'helplines for someone struggling'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({ resources: z.array(counsellingResourceSchema) }).strict(),
+  run: async () => ({ resources: [...COUNSELLING_RESOURCES] }),
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineTool } from '../../../../tool';
+import { canSeeRestricted } from '../../privacy';
+import { listPastoralNotes, pastoralDashboard, pastoralDashboardSchema, pastoralNoteListSchema } from '../dashboard';
+import { contactIdArg, isoDate } from './common';
+
+export const getPastoralDashboardTool = defineTool({
+  name: 'people_get_pastoral_dashboard',
+  module: 'people',
+  title: 'Pastoral dashboard',
+  description: 'The pastoral picture in numbers: welfare checks due, note follow-ups, messages waiting, crisis holds, safeguarding checks expiring or overdue (with people:safeguarding), open support life events and grief touchpoints due, active prayer requests and recent visits. Counted under the caller\'s view of private and confidential records.',
+  keywords: ['pastoral overview', 'care dashboard', 'what needs attention'],
+  examples: ['what needs pastoral attention today', 'give me the pastoral overview'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: true,
+  input: z.object({}).strict(),
+  output: z.object({ dashboard: pastoralDashboardSchema }).strict(),
+  run: async (ctx) => ({ dashboard: await pastoralDashboard(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal)) }),
+});
+
+export const listPastoralNotesTool = defineTool({
+  name: 'people_list_pastoral_notes',
+  module: 'people',
+  title: 'Pastoral notes across people',
+  description: 'Pastoral notes across everyone, newest first, optionally for one person or author, since a date, or only those with an open follow-up. Private and confidential notes appear only with people:safeguarding.',
+  keywords: ['recent notes', 'all notes', 'pastoral log'],
+  examples: ['what pastoral notes were written this week', 'notes with follow-ups still open'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    contactId: contactIdArg.optional(),
+    authorUserId: z.uuid().optional().describe('Only notes written by this team member'),
+    since: isoDate().optional().describe('Only notes written on or after this date (YYYY-MM-DD)'),
+    followUp: z.enum(['open', 'any']).default('any').describe('open: only notes with a follow-up still to do'),
+    limit: z.number().int().min(1).max(200).default(50).describe('At most this many'),
+  }).strict(),
+  output: z.object({ notes: z.array(pastoralNoteListSchema) }).strict(),
+  run: async (ctx, input) => ({ notes: await listPastoralNotes(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input) }),
+});

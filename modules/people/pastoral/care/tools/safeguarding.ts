@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { defineTool } from '../../../../tool';
+import {
+  CHECK_STATUSES, createSafeguardingCheck, createSafeguardingPolicy, listSafeguardingChecks, listSafeguardingPolicies, removeSafeguardingCheck,
+  removeSafeguardingPolicy, safeguardingCheckSchema, safeguardingPolicySchema, safeguardingSummary, setSafeguardingCheck, setSafeguardingPolicy,
+} from '../safeguarding';
+import { contactIdArg, isoDate, requireSafeguardingScope } from './common';
+
+const checkId = z.uuid().describe('The safeguarding check\'s id');
+const policyId = z.uuid().describe('The safeguarding policy\'s id');
+
+const checkFields = {
+  checkType: z.string().trim().min(1).max(80).describe('What kind of check, e.g. "Enhanced DBS", "Safeguarding training level 2"'),
+  certificateNumber: z.string().trim().min(4).max(60).describe('The certificate number; only a keyed hash and its last four characters are kept'),
+  issuedOn: isoDate().describe('Date issued (YYYY-MM-DD); without it the check is pending'),
+  expiresOn: isoDate().describe('Date it expires or is due for renewal (YYYY-MM-DD)'),
+  notes: z.string().trim().max(2000).describe('Notes for the safeguarding lead'),
+};
+
+const policyFields = {
+  title: z.string().trim().min(1).max(200).describe('Policy title, e.g. "Safeguarding children and adults at risk"'),
+  version: z.string().trim().min(1).max(40).describe('Version label, e.g. "2026.1"'),
+  reviewOn: isoDate().describe('Next review date (YYYY-MM-DD)'),
+  ownerUserId: z.uuid().describe('The team member responsible for the policy'),
+  notes: z.string().trim().max(2000).describe('Notes'),
+};
+
+export const createSafeguardingCheckTool = defineTool({
+  name: 'people_create_safeguarding_check',
+  module: 'people',
+  title: 'Record a safeguarding check',
+  description: 'Records a safeguarding check (DBS or similar, or training) for a person. Status comes from the dates: pending until issued, then completed, expiring within 60 days of expiry, overdue after. The certificate number is kept only as a keyed hash plus its last four characters.',
+  keywords: ['dbs', 'dbs check', 'background check', 'safeguarding check', 'pvg', 'vetting'],
+  examples: ['record Sarah\'s enhanced DBS', 'add a DBS check for a new children\'s worker'],
+  scope: 'people:safeguarding',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    contactId: contactIdArg, checkType: checkFields.checkType, certificateNumber: checkFields.certificateNumber.optional(),
+    issuedOn: checkFields.issuedOn.optional(), expiresOn: checkFields.expiresOn.optional(), notes: checkFields.notes.optional(),
+  }).strict(),
+  output: z.object({ check: safeguardingCheckSchema }).strict(),
+  run: async (ctx, input) => ({ check: await createSafeguardingCheck(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
+});
+
+export const setSafeguardingCheckTool = defineTool({
+  name: 'people_set_safeguarding_check',
+  module: 'people',
+  title: 'Change a safeguarding check',
+  description: 'Changes the fields given of a safeguarding check (null clears a date, notes or the certificate number); the status is recomputed from the dates.',
+  keywords: ['renew dbs', 'update dbs', 'dbs issued'],
+  examples: ['her DBS came back today', 'update the expiry of a check'],
+  scope: 'people:safeguarding',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    checkId, checkType: checkFields.checkType.optional(), certificateNumber: checkFields.certificateNumber.nullable().optional(),
+    issuedOn: checkFields.issuedOn.nullable().optional(), expiresOn: checkFields.expiresOn.nullable().optional(), notes: checkFields.notes.nullable().optional(),
+  }).strict(),
+  output: z.object({ check: safeguardingCheckSchema, changed: z.array(z.string()).describe('The fields this call changed') }).strict(),
+  run: async (ctx, input) => {
+    const { checkId: id, ...changes } = input;
+    return setSafeguardingCheck(ctx.db, ctx.org.id, id, changes);
+  },
+});
+
+export const removeSafeguardingCheckTool = defineTool({
+  name: 'people_remove_safeguarding_check',
+  module: 'people',
+  title: 'Remove a safeguarding check',
+  description: 'Deletes a safeguarding check record, e.g. one entered against the wrong person.',
+  keywords: ['delete dbs'],
+  examples: ['remove a check recorded by mistake'],
+  scope: 'people:safeguarding',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ checkId }).strict(),
+  output: z.object({ check: safeguardingCheckSchema, removed: z.literal(true) }).strict(),
+  run: async (ctx, input) => ({ check: await removeSafeguardingCheck(ctx.db, ctx.org.id, input.checkId), removed: true as const }),
+});
+
+export const listSafeguardingChecksTool = defineTool({
+  name: 'people_list_safeguarding_checks',
+  module: 'people',
+  title: 'Safeguarding checks',
+  description: 'Safeguarding checks, soonest expiry first (needs people:safeguarding); filter by person, status (pending, completed, expiring, overdue) or a certificate number (matched by its hash).',
+  keywords: ['dbs list', 'expiring dbs', 'overdue checks', 'who needs a dbs'],
+  examples: ['whose DBS is running out', 'is this certificate number already on file'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    contactId: contactIdArg.optional(),
+    status: z.enum(CHECK_STATUSES).optional().describe('Only checks with this status'),
+    certificateNumber: checkFields.certificateNumber.optional().describe('Find the check with this certificate number'),
+    limit: z.number().int().min(1).max(500).default(100).describe('At most this many'),
+  }).strict(),
+  output: z.object({ checks: z.array(safeguardingCheckSchema) }).strict(),
+  run: async (ctx, input) => {
+    requireSafeguardingScope(ctx.principal);
+    return { checks: await listSafeguardingChecks(ctx.db, ctx.org.id, input) };
+  },
+});
+
+export const getSafeguardingSummaryTool = defineTool({
+  name: 'people_get_safeguarding_summary',
+  module: 'people',
+  title: 'Safeguarding summary',
+  description: 'Needs people:safeguarding. Checks by status, how many people hold a current check, the checks expiring or overdue, and policies due for review.',
+  keywords: ['safeguarding overview', 'dbs status', 'compliance'],
+  examples: ['how are we doing on safeguarding', 'which checks need renewing'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({
+    checksByStatus: z.object({ pending: z.number().int(), completed: z.number().int(), expiring: z.number().int(), overdue: z.number().int() }).strict(),
+    peopleWithCurrentCheck: z.number().int(),
+    peopleWithAnyCheck: z.number().int(),
+    needingAttention: z.array(safeguardingCheckSchema).describe('Expiring and overdue checks, soonest first (at most 50)'),
+    policies: z.object({ total: z.number().int(), reviewDue: z.number().int(), reviewOverdue: z.number().int() }).strict(),
+    expiringWithinDays: z.number().int(),
+  }).strict(),
+  run: async (ctx) => {
+    requireSafeguardingScope(ctx.principal);
+    return safeguardingSummary(ctx.db, ctx.org.id);
+  },
+});
+
+export const createSafeguardingPolicyTool = defineTool({
+  name: 'people_create_safeguarding_policy',
+  module: 'people',
+  title: 'Record a safeguarding policy',
+  description: 'Records a safeguarding policy with its version, next review date and owner (a team member).',
+  keywords: ['safeguarding policy', 'policy review'],
+  examples: ['add our safeguarding policy, reviewed every year'],
+  scope: 'people:safeguarding',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    title: policyFields.title, version: policyFields.version, reviewOn: policyFields.reviewOn.optional(),
+    ownerUserId: policyFields.ownerUserId.optional(), notes: policyFields.notes.optional(),
+  }).strict(),
+  output: z.object({ policy: safeguardingPolicySchema }).strict(),
+  run: async (ctx, input) => ({ policy: await createSafeguardingPolicy(ctx.db, ctx.org.id, input) }),
+});
+
+export const setSafeguardingPolicyTool = defineTool({
+  name: 'people_set_safeguarding_policy',
+  module: 'people',
+  title: 'Change a safeguarding policy',
+  description: 'Changes the fields given of a safeguarding policy (e.g. a new version after review and the next review date).',
+  keywords: ['policy reviewed', 'new policy version'],
+  examples: ['we reviewed the policy, it is now version 3'],
+  scope: 'people:safeguarding',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    policyId, title: policyFields.title.optional(), version: policyFields.version.optional(), reviewOn: policyFields.reviewOn.nullable().optional(),
+    ownerUserId: policyFields.ownerUserId.nullable().optional(), notes: policyFields.notes.nullable().optional(),
+  }).strict(),
+  output: z.object({ policy: safeguardingPolicySchema, changed: z.array(z.string()).describe('The fields this call changed') }).strict(),
+  run: async (ctx, input) => {
+    const { policyId: id, ...changes } = input;
+    return setSafeguardingPolicy(ctx.db, ctx.org.id, id, changes);
+  },
+});
+
+export const removeSafeguardingPolicyTool = defineTool({
+  name: 'people_remove_safeguarding_policy',
+  module: 'people',
+  title: 'Remove a safeguarding policy',
+  description: 'Deletes a safeguarding policy record, e.g. one replaced by a new policy.',
+  keywords: ['delete policy'],
+  examples: ['remove an old policy we replaced'],
+  scope: 'people:safeguarding',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ policyId }).strict(),
+  output: z.object({ policy: safeguardingPolicySchema, removed: z.literal(true) }).strict(),
+  run: async (ctx, input) => ({ policy: await removeSafeguardingPolicy(ctx.db, ctx.org.id, input.policyId), removed: true as const }),
+});
+
+export const listSafeguardingPoliciesTool = defineTool({
+  name: 'people_list_safeguarding_policies',
+  module: 'people',
+  title: 'Safeguarding policies',
+  description: 'The organisation\'s safeguarding policies with version, review date and whether a review is due (needs people:safeguarding).',
+  keywords: ['policies', 'policy review dates'],
+  examples: ['which policies are due for review'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({ policies: z.array(safeguardingPolicySchema) }).strict(),
+  run: async (ctx) => {
+    requireSafeguardingScope(ctx.principal);
+    return { policies: await listSafeguardingPolicies(ctx.db, ctx.org.id) };
+  },
+});

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { defineTool } from '../../../../tool';
+import { canSeeRestricted } from '../../privacy';
+import { careTeamOverview, carePredictionSchema, carePredictions, contactCareStatus, contactCareStatusSchema } from '../care-status';
+import {
+  CARE_PRIORITIES, assignCareMember, careAssignmentSchema, careRoleSchema, createCareRole, listCareAssignments, listCareRoles, removeCareAssignment,
+  removeCareRole, seedCareRoles, setCareRole, setContactCarePriority,
+} from '../team';
+import { contactIdArg } from './common';
+
+const roleId = z.uuid().describe('The care team role\'s id');
+const roleFields = {
+  name: z.string().trim().min(1).max(80).describe('Role name, e.g. "Pastoral visitor"'),
+  description: z.string().trim().max(500).describe('What the role does'),
+  canApproveOutreach: z.boolean().describe('Holders approve pastoral messages; once anyone holds such a role, only owners, admins and these holders approve'),
+  canViewConfidential: z.boolean().describe('Holders see confidential records; only members with safeguarding permission may hold it'),
+};
+
+export const listCareTeamRolesTool = defineTool({
+  name: 'people_list_care_team_roles',
+  module: 'people',
+  title: 'Care team roles',
+  description: 'The care team roles with what each permits (approving pastoral messages, confidential records) and how many members hold it.',
+  keywords: ['care team', 'pastoral roles', 'visitors', 'care roles'],
+  examples: ['what roles does our care team have'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({ roles: z.array(careRoleSchema) }).strict(),
+  run: async (ctx) => ({ roles: await listCareRoles(ctx.db, ctx.org.id) }),
+});
+
+export const createCareTeamRoleTool = defineTool({
+  name: 'people_create_care_team_role',
+  module: 'people',
+  title: 'Create a care team role',
+  description: 'Adds a care team role. canApproveOutreach lets holders approve pastoral messages (and, once held by anyone, limits approval to owners, admins and holders); canViewConfidential may only be held by members with safeguarding permission.',
+  keywords: ['new care role', 'add role'],
+  examples: ['add a hospital visitor role'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    name: roleFields.name, description: roleFields.description.optional(),
+    canApproveOutreach: roleFields.canApproveOutreach.default(false), canViewConfidential: roleFields.canViewConfidential.default(false),
+  }).strict(),
+  output: z.object({ role: careRoleSchema }).strict(),
+  run: async (ctx, input) => ({ role: await createCareRole(ctx.db, ctx.org.id, input) }),
+});
+
+export const setCareTeamRoleTool = defineTool({
+  name: 'people_set_care_team_role',
+  module: 'people',
+  title: 'Change a care team role',
+  description: 'Changes the fields given of a care team role. Granting a permission is refused while a holder may not have it (a volunteer cannot approve; confidential access needs safeguarding permission).',
+  keywords: ['rename role', 'role permissions'],
+  examples: ['let pastoral care leads approve messages'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    roleId, name: roleFields.name.optional(), description: roleFields.description.nullable().optional(),
+    canApproveOutreach: roleFields.canApproveOutreach.optional(), canViewConfidential: roleFields.canViewConfidential.optional(),
+  }).strict(),
+  output: z.object({ role: careRoleSchema, changed: z.array(z.string()).describe('The fields this call changed') }).strict(),
+  run: async (ctx, input) => {
+    const { roleId: id, ...changes } = input;
+    return setCareRole(ctx.db, ctx.org.id, id, changes);
+  },
+});
+
+export const removeCareTeamRoleTool = defineTool({
+  name: 'people_remove_care_team_role',
+  module: 'people',
+  title: 'Remove a care team role',
+  description: 'Deletes a care team role and every assignment to it (the members stay on the team).',
+  keywords: ['delete role'],
+  examples: ['we no longer have a prayer team role'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ roleId }).strict(),
+  output: z.object({ role: careRoleSchema, removedAssignments: z.number().int() }).strict(),
+  run: async (ctx, input) => removeCareRole(ctx.db, ctx.org.id, input.roleId),
+});
+
+export const seedCareTeamRolesTool = defineTool({
+  name: 'people_seed_care_team_roles',
+  module: 'people',
+  title: 'Add the usual care team roles',
+  description: 'Adds the usual care roles that are missing (Senior pastor and Pastoral care lead, who approve messages and see confidential records; Pastoral visitor; Prayer team). Safe to call again: existing roles of those names are left alone.',
+  keywords: ['set up care team', 'default roles'],
+  examples: ['set up a care team for us'],
+  scope: 'people:write',
+  effect: 'write',
+  idempotent: true,
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({ created: z.array(careRoleSchema), existing: z.array(careRoleSchema) }).strict(),
+  run: async (ctx) => seedCareRoles(ctx.db, ctx.org.id),
+});
+
+export const listCareTeamAssignmentsTool = defineTool({
+  name: 'people_list_care_team_assignments',
+  module: 'people',
+  title: 'Care team assignments',
+  description: 'Who holds which care role, for the whole congregation or for particular people; filter by role, member or contact.',
+  keywords: ['who visits', 'carers', 'assigned visitor'],
+  examples: ['who looks after Mrs Patel', 'which people is John visiting'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({
+    roleId: roleId.optional(), userId: z.uuid().optional().describe('Only this team member'), contactId: contactIdArg.optional(),
+    limit: z.number().int().min(1).max(500).default(100).describe('At most this many'),
+  }).strict(),
+  output: z.object({ assignments: z.array(careAssignmentSchema) }).strict(),
+  run: async (ctx, input) => ({ assignments: await listCareAssignments(ctx.db, ctx.org.id, input) }),
+});
+
+export const assignCareTeamMemberTool = defineTool({
+  name: 'people_assign_care_team_member',
+  module: 'people',
+  title: 'Assign someone to the care team',
+  description: 'Gives a team member a care role, for the whole congregation or (with contactId) for one person. Assigning the same again changes nothing (created false). Refused when the role permits what the member may not do.',
+  keywords: ['assign visitor', 'care for', 'add to care team'],
+  examples: ['make John the pastoral visitor for Mrs Patel', 'add Sarah to the prayer team'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({ roleId, userId: z.uuid().describe('The team member (platform_list_team_members)'), contactId: contactIdArg.optional().describe('The person they care for; leave out for the whole congregation') }).strict(),
+  output: z.object({ assignment: careAssignmentSchema, created: z.boolean() }).strict(),
+  run: async (ctx, input) => assignCareMember(ctx.db, ctx.org.id, ctx.principal.userId, input),
+});
+
+export const removeCareTeamAssignmentTool = defineTool({
+  name: 'people_remove_care_team_assignment',
+  module: 'people',
+  title: 'Remove a care team assignment',
+  description: 'Takes a care role (for the congregation or one person) away from a team member.',
+  keywords: ['unassign visitor'],
+  examples: ['John no longer visits Mrs Patel'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ assignmentId: z.uuid().describe('The assignment\'s id') }).strict(),
+  output: z.object({ assignment: careAssignmentSchema, removed: z.literal(true) }).strict(),
+  run: async (ctx, input) => ({ assignment: await removeCareAssignment(ctx.db, ctx.org.id, input.assignmentId), removed: true as const }),
+});
+
+export const getCareTeamOverviewTool = defineTool({
+  name: 'people_get_care_team_overview',
+  module: 'people',
+  title: 'Care team overview',
+  description: 'The care team at a glance: roles, each member with their roles and how many people they care for, how many people have a carer, and high or urgent priority people with none.',
+  keywords: ['care team', 'pastoral team overview', 'caseload'],
+  examples: ['how is the care team spread', 'who has nobody looking after them'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({}).strict(),
+  output: z.object({
+    roles: z.array(careRoleSchema),
+    members: z.array(z.object({
+      userId: z.uuid(), memberEmail: z.string(), memberName: z.string().nullable(), roles: z.array(z.string()),
+      congregationWide: z.boolean().describe('Holds a role for the whole congregation'), contacts: z.number().int().describe('People assigned to them'),
+    }).strict()),
+    contactsWithCarer: z.number().int(),
+    highPriorityWithoutCarer: z.array(z.object({ contactId: z.uuid(), contactName: z.string(), priority: z.enum(CARE_PRIORITIES) }).strict()),
+    approversNamed: z.boolean().describe('true when someone holds a role that approves messages (approval is then limited to owners, admins and them)'),
+  }).strict(),
+  run: async (ctx) => careTeamOverview(ctx.db, ctx.org.id),
+});
+
+export const setContactCarePriorityTool = defineTool({
+  name: 'people_set_contact_care_priority',
+  module: 'people',
+  title: 'Set a person\'s care priority',
+  description: 'Sets how much care attention a person needs now: low, normal (everyone starts here), high or urgent. The reason is seen by the whole team: keep confidential detail in a private note.',
+  keywords: ['priority', 'urgent care', 'needs attention'],
+  examples: ['mark Mr Jones as high priority while he is in hospital'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    contactId: contactIdArg, priority: z.enum(CARE_PRIORITIES).describe('low, normal, high or urgent'),
+    reason: z.string().trim().max(300).optional().describe('Why, in a few words the whole team may see'),
+  }).strict(),
+  output: z.object({ contactId: z.uuid(), priority: z.enum(CARE_PRIORITIES), reason: z.string().nullable(), setAt: z.string(), previousPriority: z.enum(CARE_PRIORITIES) }).strict(),
+  run: async (ctx, input) => setContactCarePriority(ctx.db, ctx.org.id, ctx.principal.userId, input),
+});
+
+export const getContactCareStatusTool = defineTool({
+  name: 'people_get_contact_care_status',
+  module: 'people',
+  title: 'A person\'s care status',
+  description: 'How one person\'s care stands: priority, assigned carers, crisis hold, last pastoral contact and whether a welfare check is due, open note follow-ups and messages waiting. Private and confidential records count only with people:safeguarding.',
+  keywords: ['care status', 'last contact', 'who looks after'],
+  examples: ['how are we caring for Mrs Patel', 'when did anyone last see him'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ contactId: contactIdArg }).strict(),
+  output: z.object({ status: contactCareStatusSchema }).strict(),
+  run: async (ctx, input) => ({ status: await contactCareStatus(ctx.db, ctx.org.id, input.contactId, canSeeRestricted(ctx.principal)) }),
+});
+
+export const listCarePredictionsTool = defineTool({
+  name: 'people_list_care_predictions',
+  module: 'people',
+  title: 'Who may need care soon',
+  description: 'People who may need care soon, each with the reasons (no pastoral contact for the welfare interval, a recent support life event, a grief touchpoint coming due, a raised care priority, a crisis hold). No score: more reasons come first. signalsUnavailable names signals this deployment cannot compute (attendance drop until attendance is recorded). Private and confidential records count only with people:safeguarding.',
+  keywords: ['at risk', 'need care', 'pastoral radar', 'predictions', 'who to visit'],
+  examples: ['who should we be checking on this week', 'who might be slipping through the cracks'],
+  scope: 'people:read',
+  effect: 'read',
+  listed: false,
+  input: z.object({ limit: z.number().int().min(1).max(200).default(50).describe('At most this many people') }).strict(),
+  output: z.object({
+    predictions: z.array(carePredictionSchema),
+    total: z.number().int().describe('How many people have at least one reason'),
+    signalsUsed: z.array(z.string()),
+    signalsUnavailable: z.array(z.string()).describe('Signals not computed here, and why none of them appear'),
+  }).strict(),
+  run: async (ctx, input) => carePredictions(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input.limit),
+});
