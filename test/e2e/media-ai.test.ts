@@ -13,7 +13,6 @@ import { isErrorCode } from '../../core/errors';
  * generation returns a real PNG, the vision model answers from the image it was sent, and
  * embeddings are a bag of words, so semantic search has a right answer to find.
  */
-const VOCABULARY = ['choir', 'singing', 'music', 'food', 'meal', 'supper', 'harvest', 'children', 'kids', 'garden', 'flowers', 'logo'];
 
 function bagOfWords(text: string): number[] {
   const words = text.toLowerCase().split(/[^a-z]+/);

@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DATA_DIR } from '../../../db/config';
@@ -179,18 +181,16 @@ export class LocalMediaStorage implements MediaStorage {
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${randomBytes(6).toString('hex')}.part`;
     let received = 0;
+    // Counts while streaming and stops at the first byte past the signed length; pipeline also ends
+    // the write (and this upload) when the client goes away part way.
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        done(received > expectedLength ? new RangeError('longer than signed') : null, chunk);
+      },
+    });
     try {
-      await new Promise<void>((resolve, reject) => {
-        const out = fs.createWriteStream(temporary, { flags: 'wx' });
-        stream.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > expectedLength) stream.emit('error', new Error('too_long'));
-        });
-        stream.on('error', (error) => { out.destroy(); reject(error); });
-        out.on('error', reject);
-        out.on('finish', resolve);
-        stream.pipe(out);
-      });
+      await pipeline(stream, counter, fs.createWriteStream(temporary, { flags: 'wx' }));
       if (received !== expectedLength) return 'wrong_length';
       try {
         await fs.promises.link(temporary, target);
@@ -200,7 +200,7 @@ export class LocalMediaStorage implements MediaStorage {
       }
       return 'stored';
     } catch (error) {
-      if ((error as Error).message === 'too_long') return 'wrong_length';
+      if (error instanceof RangeError) return 'wrong_length';
       throw error;
     } finally {
       await fs.promises.rm(temporary, { force: true });
