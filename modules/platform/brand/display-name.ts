@@ -49,7 +49,8 @@ export function statementDescriptorProblems(text: string): string[] {
 
 /** Statement text a trading name suggests: accents folded, other characters dropped, cut at a word within 22. */
 export function suggestStatementDescriptor(tradingName: string): string | null {
-  const folded = tradingName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9 .,\-&/()#+:!?]/g, ' ')
+  // Apostrophes and quotes are dropped rather than spaced ("St Mark's" reads as ST MARKS).
+  const folded = tradingName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['\u2019"]/g, '').replace(/[^A-Za-z0-9 .,\-&/()#+:!?]/g, ' ')
     .replace(/\s+/g, ' ').trim().toUpperCase();
   let text = folded;
   while (text.length > STATEMENT_DESCRIPTOR_MAX) {
