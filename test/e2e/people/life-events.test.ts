@@ -1,5 +1,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { parse } from 'csv-parse/sync';
+import { withTenantTransaction } from '../../../db/pool';
+import { lifeEventCounts, listOpenSupportEvents } from '../../../modules/people/pastoral/life-events/public';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { dayFromToday, mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
 
@@ -153,6 +155,25 @@ describe('life events over MCP', () => {
     // Not yet old enough to count as unattended with the default three days.
     const byDefault = await mcpCall(mcp, 'people_get_life_events_radar', {});
     expect(byDefault.items.some((item: any) => item.reason === 'unattended')).toBe(false);
+  });
+
+  it('the readers other parts use (dashboard counts, care-prediction signals) keep the same rule', async () => {
+    const read = <T>(work: (db: any) => Promise<T>) => withTenantTransaction(harness.pool, org.orgId, (db) => work(db));
+    // Each bereavement's plan surfaces its latest passed touchpoint at once (the live workflow); wait for both.
+    for (let tries = 0; (await harness.pool.query("SELECT 1 FROM pastoral_grief_touchpoints WHERE org_id = $1 AND status = 'due'", [org.orgId])).rowCount! < 2; tries += 1) {
+      if (tries > 100) throw new Error('the grief plans did not surface their touchpoints');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const hidden = await read((db) => lifeEventCounts(db, org.orgId, false));
+    const full = await read((db) => lifeEventCounts(db, org.orgId, true));
+    // Visible: the wedding, the job loss and the old bereavement; restricted: a bereavement and an illness.
+    expect(hidden).toEqual({ open: 3, openSupport: 2, upcoming30Days: 1, touchpointsDue: 1 });
+    // The restricted illness is dated today, which the next thirty days include.
+    expect(full).toEqual({ open: 5, openSupport: 4, upcoming30Days: 2, touchpointsDue: 2 });
+    const signals = await read((db) => listOpenSupportEvents(db, org.orgId, false, { withinDays: 90, limit: 50 }));
+    expect(signals.map((signal) => signal.lifeEventId)).toEqual([events.job]);
+    const allSignals = await read((db) => listOpenSupportEvents(db, org.orgId, true, { withinDays: 90, limit: 50 }));
+    expect(allSignals.map((signal) => signal.lifeEventId).sort()).toEqual([events.job, events.secretIllness].sort());
   });
 
   it('another organisation\'s life event ids behave as missing and change nothing', async () => {
