@@ -301,6 +301,22 @@ describe('life events over MCP', () => {
     expect((await mcpRefusal(staff, 'people_update_life_event', { lifeEventId: event.lifeEvent.id, confidentialityLevel: 'green' })).code).toBe('not_found');
   });
 
+  it('merging two records of one person moves the duplicate\'s life events and grief plan to the kept record', async () => {
+    const kept = await contact('Mara');
+    const duplicate = await contact('Mara');
+    const loss = await record({ contactId: duplicate, type: 'bereavement', title: 'Loss of her aunt', eventDate: dayFromToday(-1) });
+    const proposed = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: kept, mergeContactId: duplicate, actionSummary: 'Merge Mara' });
+    expect(proposed.body.error?.code).toBe('approval_required');
+    const decided = await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: proposed.body.error!.details.proposalId });
+    expect(decided.execution.status).toBe('succeeded');
+    const moved = await mcpCall(mcp, 'people_list_pastoral_life_events', { contactId: kept });
+    expect(moved.lifeEvents.map((event: any) => event.id)).toEqual([loss.lifeEvent.id]);
+    const touchpoints = await mcpCall(mcp, 'people_list_grief_touchpoints', { contactId: kept, status: 'all' });
+    expect(touchpoints.touchpoints).toHaveLength(5);
+    const timeline = await mcpCall(mcp, 'people_list_care_timeline', { contactId: kept });
+    expect(timeline.entries.map((entry: any) => entry.summary)).toContain('Life event (bereavement): Loss of her aunt');
+  });
+
   it('permanent erasure of the contact removes every life event, touchpoint and timeline entry', async () => {
     const person = await contact('Erin');
     const loss = await record({ contactId: person, type: 'bereavement', title: 'Loss of her father', eventDate: dayFromToday(-2) });
