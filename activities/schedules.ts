@@ -13,7 +13,7 @@ import { ensureAgents } from '../modules/platform/agents';
 
 interface DesiredSchedule {
   scheduleId: string;
-  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow' | 'givingRecurringWorkflow';
+  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow' | 'givingRecurringWorkflow' | 'safeguardingStatusWorkflow';
   workflowId: string;
   args: [AgentRunInput] | [AutomationRunInput] | [];
   everyMs: number;
@@ -174,6 +174,21 @@ export function givingRecurringSchedule(taskQueue: string): DesiredSchedule {
   };
 }
 
+/** Safeguarding check statuses (workflows/safeguarding-status.ts), one schedule per task queue, daily: each check's status follows its dates. */
+export function safeguardingStatusSchedule(taskQueue: string): DesiredSchedule {
+  return {
+    scheduleId: `safeguarding-status-${taskQueue}`,
+    workflowType: 'safeguardingStatusWorkflow',
+    workflowId: `safeguarding-status-run-${taskQueue}`,
+    args: [],
+    everyMs: 24 * 3_600_000,
+    paused: false,
+    note: 'Moves safeguarding checks to expiring or overdue as their dates pass',
+    orgId: 'system',
+    kind: 'maintenance',
+  };
+}
+
 export async function syncAllSchedules(client: Client, db: Queryable, taskQueue: string): Promise<{ agents: number; automations: number }> {
   const orgs = await queryRows<{ org_id: string }>(db, 'SELECT DISTINCT org_id FROM agents');
   let agents = 0;
@@ -182,5 +197,6 @@ export async function syncAllSchedules(client: Client, db: Queryable, taskQueue:
   for (const row of automations) await syncAutomationSchedule(client, db, row.org_id, row.id, taskQueue);
   await upsertSchedule(client, maintenanceSchedule(taskQueue), taskQueue);
   await upsertSchedule(client, givingRecurringSchedule(taskQueue), taskQueue);
+  await upsertSchedule(client, safeguardingStatusSchedule(taskQueue), taskQueue);
   return { agents, automations: automations.length };
 }

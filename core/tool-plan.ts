@@ -24,7 +24,9 @@ export type FollowUp =
   /** Email the team invite the result names (`invite.inviteId`) through the outbox; a failed send leaves the call's result standing. */
   | { kind: 'send_team_invite' }
   /** Email the giving statements the result names (`statements`, `unchanged`) that still wait for it, through the outbox. */
-  | { kind: 'send_statements' };
+  | { kind: 'send_statements' }
+  /** Start, reschedule or end the grief-care plan of the bereavement the result names (`griefPlan: { lifeEventId, change }`). */
+  | { kind: 'grief_plan' };
 
 /** What the workflow needs to know about a tool, as plain data (no functions cross into workflow code). */
 export interface ToolPolicy {

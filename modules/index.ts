@@ -2,12 +2,13 @@ import { migrate, type Migration } from '../db/migrate';
 import type { Pool } from '../db/pool';
 import { seedPlanAllowances } from './platform/billing';
 import type { ModuleDefinition } from './module';
+import community from './community';
 import giving from './giving';
 import people from './people';
 import platform from './platform';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving];
+const registered: ModuleDefinition[] = [platform, people, giving, community];
 export const MODULES: readonly ModuleDefinition[] = registered;
 
 /**

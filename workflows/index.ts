@@ -6,3 +6,5 @@ export { agentRunWorkflow } from './agent-run';
 export { automationRunWorkflow } from './automation-run';
 export { maintenanceWorkflow } from './maintenance';
 export { givingRecurringWorkflow } from './giving-recurring';
+export { griefPlanWorkflow } from './pastoral-grief';
+export { safeguardingStatusWorkflow } from './safeguarding-status';

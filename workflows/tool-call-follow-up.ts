@@ -4,6 +4,7 @@ import type { OutboxActivities } from '../activities/outbox-activities';
 import { automationIdOfResult, outreachIdsOfResult } from '../core/approvals';
 import { followUpOf, type ToolPlan } from '../core/tool-plan';
 import { startOutreachChild } from './outreach';
+import { changeGriefPlan, griefPlanChangeOfResult, startGriefPlanChild } from './pastoral-grief';
 import { toolCallWorkflow } from './tool-call';
 
 const { syncAgentSchedules, syncAutomationSchedule } = proxyActivities<ApprovalActivities>({
@@ -71,6 +72,12 @@ export async function toolCallWithFollowUpWorkflow(plan: ToolPlan): Promise<unkn
       const statementIds = waitingStatementIdsOfResult(result);
       // Each statement records its own delivery; a failed send leaves the call's result standing, and a resend is the remedy.
       if (statementIds.length > 0) await sendStatements(orgId, statementIds).catch(() => undefined);
+      break;
+    }
+    case 'grief_plan': {
+      const change = griefPlanChangeOfResult(result);
+      if (change?.change === 'opened') await startGriefPlanChild(orgId, change.lifeEventId);
+      else if (change) await changeGriefPlan(change.lifeEventId, change.change);
       break;
     }
     default:

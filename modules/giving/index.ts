@@ -16,6 +16,7 @@ import { givingMetrics } from './metrics';
 import { coreTools } from './tools/core';
 import { giftAidTools } from './tools/gift-aid';
 import { pledgeAndRecurringTools } from './tools/pledges-recurring';
+import { givingAlertRules } from './alerts';
 
 export default defineModule({
   name: 'giving',
@@ -29,6 +30,7 @@ export default defineModule({
   routes: givingRoutes,
   overview: givingOverview,
   metrics: givingMetrics,
+  alerts: givingAlertRules,
   playbooks: givingPlaybooks,
   contactRefs: [...coreContactRefs, ...giftAidContactRefs],
   meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],

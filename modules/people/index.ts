@@ -18,6 +18,7 @@ import { timelineRestricted } from './migrations/2026.11.24T02.00.00.timeline-re
 import { lifeEventsPart } from './pastoral/life-events/part';
 import { carePart } from './pastoral/care/part';
 import { prayerVisitsPart } from './pastoral/prayer-visits/part';
+import { peopleAlertRules } from './alerts';
 
 // Pastoral care lives in parts under pastoral/: the same module, scopes and schema lock, kept in folders of their own.
 export default defineModule(withParts({
@@ -31,6 +32,7 @@ export default defineModule(withParts({
   outboxSources: [outreachDelivery],
   overview: peopleOverview,
   metrics: peopleMetrics,
+  alerts: peopleAlertRules,
   retention: peopleRetention,
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
   routes: peopleRoutes,
