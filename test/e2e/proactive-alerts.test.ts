@@ -146,6 +146,18 @@ describe('platform_proactive_alerts', () => {
     });
   });
 
+  it('platform_overview counts the same alerts, under each caller\'s view', async () => {
+    for (const client of [holder, nonHolder, platformOnly]) {
+      const { alerts } = await alertsOf(client);
+      const { attention } = await mcpCall(client, 'platform_overview', {});
+      const count = (severity: string) => alerts.filter((a: AlertView) => a.severity === severity).length;
+      expect(attention).toEqual({ urgent: count('urgent'), warning: count('warning'), info: count('info'), titles: alerts.slice(0, 3).map((a: AlertView) => a.title) });
+    }
+    // The private follow-up makes a difference between the two views.
+    const urgentFor = async (client: McpClient) => (await mcpCall(client, 'platform_overview', {})).attention.urgent;
+    expect(await urgentFor(holder)).toBe(await urgentFor(nonHolder) + 1);
+  });
+
   describe('giving rules', () => {
     beforeAll(async () => {
       const giver = await contact('Gina');

@@ -36,7 +36,8 @@ type AlertView = z.infer<typeof alertSchema>;
 
 const RANK: Record<string, number> = Object.fromEntries(ALERT_SEVERITIES.map((severity, index) => [severity, index]));
 
-async function evaluate(rules: readonly RegisteredRule[], ctx: ToolContext, minimum: (typeof ALERT_SEVERITIES)[number]) {
+/** Every rule the caller may see, evaluated now; shared by platform_proactive_alerts and platform_overview. */
+export async function evaluateAlerts(rules: readonly RegisteredRule[], ctx: ToolContext, minimum: (typeof ALERT_SEVERITIES)[number] = 'info') {
   const alerts: AlertView[] = [];
   const notChecked: Array<{ ruleId: string; requiredScope: string }> = [];
   for (const { module, rule } of rules) {
@@ -83,6 +84,6 @@ export function proactiveAlertsTool(modules: readonly ModuleDefinition[]) {
       notChecked: z.array(z.object({ ruleId: z.string(), requiredScope: z.string() }).strict()).describe('Rules not evaluated because this credential lacks their scope'),
       speakToUser: z.string().describe('A plain sentence to relay'),
     }).strict(),
-    run: (ctx, input) => evaluate(rules, ctx, input.minimumSeverity),
+    run: (ctx, input) => evaluateAlerts(rules, ctx, input.minimumSeverity),
   });
 }

@@ -6,6 +6,7 @@ import { defineTool } from '../../tool';
 import { usageSummary } from '../billing';
 import { capabilityGapSummary, LATEST_GAPS_IN_OVERVIEW, mayReadCapabilityGaps } from '../capability-gaps';
 import { gapSchema } from './capability-gaps';
+import { evaluateAlerts, registeredAlertRules } from '../alerts/tool';
 
 const featureUsage = z.object({
   feature: z.enum(METERED_FEATURES),
@@ -38,11 +39,12 @@ export const usageTool = defineTool({
 export function overviewTool(modules: readonly ModuleDefinition[]) {
   const contributions = modules.flatMap((module) => (module.overview ? [module.overview] : []));
   const contributed = Object.assign({}, ...contributions.map((c) => c.shape)) as z.ZodRawShape;
+  const alertRules = registeredAlertRules(modules);
   return defineTool({
     name: 'platform_overview',
     module: 'platform',
     title: 'Organisation overview',
-    description: 'One-call snapshot of the organisation: CRM contact totals (by status and membership stage), notes with open follow-ups, giving this month (with giving:read), plan and usage, capability gaps agents reported (owners and admins), and which modules and how many tools this credential can use. Start here to orient; platform_proactive_alerts says what needs attention.',
+    description: 'One-call snapshot of the organisation: CRM contact totals (by status and membership stage), notes with open follow-ups, giving this month (with giving:read), plan and usage, how many things need attention (platform_proactive_alerts has the reasons), capability gaps agents reported (owners and admins), and which modules and how many tools this credential can use. Start here to orient.',
     keywords: ['snapshot', 'summary', 'dashboard', 'orient', 'totals'],
     examples: ['how are things looking across the church', 'give me a summary of where we stand'],
     scope: 'platform:read',
@@ -53,6 +55,10 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
       organisation: z.object({ id: z.string(), name: z.string(), country: z.string(), dateFormat: z.string(), plan: z.string() }).strict(),
       ...contributed,
       usage: z.array(featureUsage),
+      attention: z.object({
+        urgent: z.number().int(), warning: z.number().int(), info: z.number().int(),
+        titles: z.array(z.string()).describe('The most pressing few, in order'),
+      }).strict().describe('Alerts from platform_proactive_alerts under this credential\'s view; call it for reasons and the tools to act with'),
       capabilityGaps: z.object({
         count: z.number().int().describe('Reports so far'),
         latest: z.array(gapSchema).describe(`The latest ${LATEST_GAPS_IN_OVERVIEW}, newest first`),
@@ -67,10 +73,19 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
         organisation: { id: ctx.org.id, name: ctx.org.name, country: ctx.org.country, dateFormat: ctx.org.dateFormat, plan: ctx.org.planCode },
         ...parts,
         usage: await usageSummary(ctx.db, ctx.org.id),
+        attention: attentionOf((await evaluateAlerts(alertRules, ctx)).alerts),
         capabilityGaps: mayReadCapabilityGaps(ctx.principal) ? await capabilityGapSummary(ctx.db, ctx.org.id) : null,
         modules: allModules(),
         toolsAvailable: permittedTools(ctx.principal.scopes).length,
       };
     },
   });
+}
+
+/** How many alerts of each severity, with the first few titles: enough to know whether to ask for them. */
+const TITLES_IN_OVERVIEW = 3;
+
+function attentionOf(alerts: ReadonlyArray<{ severity: string; title: string }>) {
+  const count = (severity: string) => alerts.filter((alert) => alert.severity === severity).length;
+  return { urgent: count('urgent'), warning: count('warning'), info: count('info'), titles: alerts.slice(0, TITLES_IN_OVERVIEW).map((alert) => alert.title) };
 }
