@@ -4,10 +4,14 @@ import { listWelfareDueContacts } from '../people/automations';
 import { todayIso } from '../people/dates';
 import { listNoteFollowUps } from '../people/notes';
 import { getPastoralSettings } from '../people/pastoral/care/settings';
+import { lifeEventsRadar } from '../people/pastoral/life-events/radar';
 import { listPrayerRequests } from '../people/pastoral/prayer-visits/prayer';
 import { getCommunitySettings, listRoster } from '../people/pastoral/prayer-visits/public';
 
-export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer'] as const;
+export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer', 'life_event'] as const;
+
+/** A support life event with no pastoral contact for this many days shows on the radar (as on the life-events radar). */
+const UNATTENDED_LIFE_EVENT_DAYS = 3;
 export type RadarReason = (typeof RADAR_REASONS)[number];
 
 export interface RadarItem {
@@ -38,8 +42,8 @@ const EXTERNAL_SOURCES: ReadonlyArray<{ source: string; module: string; what: st
 
 /**
  * Who needs following up, across what people holds: welfare checks due (no pastoral contact for the
- * welfare interval), open note follow-ups due within `withinDays`, new members on the roster, and active
- * urgent prayer requests. Computed under the caller's view: restricted notes and requests count only
+ * welfare interval), open note follow-ups due within `withinDays`, new members on the roster, active
+ * urgent prayer requests, and the life-events radar (upcoming, anniversaries, unattended, grief touchpoints due). Computed under the caller's view: restricted notes and requests count only
  * with people:safeguarding, exactly as the people tools decide.
  */
 export async function followUpRadar(
@@ -67,7 +71,14 @@ export async function followUpRadar(
     contactId: p.contactId, name: p.contactName, reason: 'urgent_prayer' as const, detail: `An urgent prayer request since ${p.createdAt.slice(0, 10)}`, since: p.createdAt.slice(0, 10),
   }));
 
-  const included: Array<[string, RadarItem[]]> = [['welfare_due', welfare], ['note_follow_ups', followUps], ['new_members', newMembers], ['urgent_prayer', urgent]];
+  // Life events coming up within the same window, anniversaries, unattended support events and grief touchpoints due.
+  const lifeEvents: RadarItem[] = (await lifeEventsRadar(db, orgId, canSeeRestricted, {
+    today: todayIso(), daysAhead: Math.max(1, options.withinDays), unattendedAfterDays: UNATTENDED_LIFE_EVENT_DAYS, limit,
+  })).map((item) => ({ contactId: item.contactId, name: item.contactName, reason: 'life_event' as const, detail: item.why, since: item.date }));
+
+  const included: Array<[string, RadarItem[]]> = [
+    ['welfare_due', welfare], ['note_follow_ups', followUps], ['new_members', newMembers], ['urgent_prayer', urgent], ['life_events', lifeEvents],
+  ];
   const installed = new Set(options.modules.map((module) => module.name));
   const sources: RadarSource[] = [
     ...included.map(([source, items]) => ({ source, status: 'included' as const, count: items.length, reason: null })),

@@ -239,6 +239,9 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       const hidden = await contact('Hester', 'Hidden');
       await mcpCall(owner, 'people_add_note', { contactId: hidden, content: 'Red concern about Hester', confidentialityLevel: 'red', followUpDate: dayFromToday(1) });
       await mcpCall(owner, 'people_add_prayer_request', { contactId: hidden, request: 'Urgent private prayer for Hester', visibility: 'private', urgent: true });
+      await mcpCall(owner, 'people_record_life_event', { contactId: hidden, type: 'surgery', title: 'Private operation', eventDate: dayFromToday(3), privacy: 'private' });
+      const greta = await contact('Greta', 'Wedding');
+      await mcpCall(owner, 'people_record_life_event', { contactId: greta, type: 'marriage', title: 'Greta marries Sam', eventDate: dayFromToday(3) });
       const open = await contact('Olive', 'Open');
       await mcpCall(owner, 'people_add_note', { contactId: open, content: 'Call Olive about the move', followUpDate: dayFromToday(2) });
 
@@ -248,14 +251,15 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       expect(reasons(open)).toEqual(['note_follow_up']);
       expect(reasons(margaret)).toEqual(['new_member']);
       expect(reasons(hidden)).toEqual([]);
-      expect(JSON.stringify(radar)).not.toMatch(/Red concern|Urgent private|Call Olive/);
+      expect(radar.items.find((i: any) => i.contactId === greta && i.reason === 'life_event').detail).toContain('Greta marries Sam');
+      expect(JSON.stringify(radar)).not.toMatch(/Red concern|Urgent private|Call Olive|Private operation/);
       expect(radar.includesRestricted).toBe(false);
       expect(radar.sources.filter((s: any) => s.status === 'unavailable').map((s: any) => s.source).sort()).toEqual(['attendance', 'guests']);
       expect(radar.sources.find((s: any) => s.source === 'note_follow_ups')).toMatchObject({ status: 'included', count: radar.items.filter((i: any) => i.reason === 'note_follow_up').length });
 
       const full = await mcpCall(owner, 'community_get_followup_radar', {});
       const fullReasons = full.items.filter((i: any) => i.contactId === hidden).map((i: any) => i.reason).sort();
-      expect(fullReasons).toEqual(['note_follow_up', 'urgent_prayer']);
+      expect(fullReasons).toEqual(['life_event', 'note_follow_up', 'urgent_prayer']);
     });
   });
 

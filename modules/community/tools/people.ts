@@ -61,12 +61,12 @@ const radarSourceSchema = z.object({
 export function followUpRadarTool(modules: readonly ModuleDefinition[]) {
   return tools.read('get_followup_radar', {
     title: 'Follow-up radar',
-    description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members and urgent prayer requests, each with why. Sources that are not available (guests, attendance) are named as such. Private and confidential records count only with people:safeguarding.',
+    description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests and life events (coming up, unattended, grief touchpoints due), each with why. Sources that are not available (guests, attendance) are named as such. Private and confidential records count only with people:safeguarding.',
     keywords: ['who needs care', 'follow up', 'pastoral radar', 'who to call'],
     examples: ['who should I be calling this week', 'who has fallen through the cracks'],
     listed: true,
     input: z.object({
-      withinDays: z.number().int().min(0).max(90).default(7).describe('Note follow-ups due within this many days (and overdue ones)'),
+      withinDays: z.number().int().min(0).max(90).default(7).describe('Note follow-ups and life events due within this many days (and overdue ones)'),
       limitPerSource: z.number().int().min(1).max(100).default(25).describe('At most this many people per source'),
     }).strict(),
     output: z.object({
