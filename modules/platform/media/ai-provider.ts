@@ -1,5 +1,4 @@
 import { StewardError } from '../../../core/errors';
-import { NOT_CONFIGURED } from './library';
 
 /**
  * The AI media tools' provider: any service speaking the widely used OpenAI-style HTTP API
@@ -23,7 +22,7 @@ const MAX_GENERATED_BYTES = 20 * 1024 * 1024;
 export function aiSettings(env: NodeJS.ProcessEnv = process.env): AiSettings {
   const baseUrl = env[AI_URL_SETTING]?.trim();
   if (!baseUrl) {
-    throw new StewardError(NOT_CONFIGURED, `AI media tools are not configured on this server: set ${AI_URL_SETTING} (and MEDIA_AI_API_KEY) to an OpenAI-compatible API`, {
+    throw new StewardError('not_configured', `AI media tools are not configured on this server: set ${AI_URL_SETTING} (and MEDIA_AI_API_KEY) to an OpenAI-compatible API`, {
       hint: 'Ask the server\'s operator to configure an AI provider; the rest of the Media Library works without one.',
       details: { reason: 'not_configured', setting: AI_URL_SETTING },
     });

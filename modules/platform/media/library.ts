@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { StewardError, isErrorCode, type ErrorCode } from '../../../core/errors';
+import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import type { MeterDefinition, PlanCode, RetentionRule } from '../../module';
 import { notFound } from '../../kit';
 import { allowanceFor, lockFeature } from '../billing';
 import { mediaStorage, newKeySegment, publicOrigin, type MediaStorage } from './storage';
-import { MEDIA_TYPES, THUMBNAIL_VARIANTS, type MediaType, type ProcessedMedia, type ThumbnailVariant } from './processing';
+import { MEDIA_TYPES, type MediaType, type ProcessedMedia, type ThumbnailVariant } from './processing';
 
 // ---------------------------------------------------------------- quota
 
@@ -313,10 +313,3 @@ export const mediaRetention: RetentionRule[] = [
   { name: 'media_abandoned_uploads', purge: (db) => purge(db, "status = 'pending' AND upload_expires_at < now() - interval '1 day'") },
   { name: 'media_trash', purge: (db) => purge(db, `deleted_at < now() - interval '${TRASH_DAYS} days'`) },
 ];
-
-// ---------------------------------------------------------------- AI provider settings
-
-/** `not_configured` where this server knows that code, `unavailable` otherwise (same meaning, older servers). */
-export const NOT_CONFIGURED: ErrorCode = isErrorCode('not_configured') ? ('not_configured' as ErrorCode) : 'unavailable';
-
-export const THUMBNAIL_NAMES = THUMBNAIL_VARIANTS.map((variant) => variant.variant);
