@@ -159,6 +159,22 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       expect((await mcpCall(owner, 'people_list_prayer_requests', { contactId: margaret })).prayerRequests).toHaveLength(1);
     });
 
+    it('a post leaves the wall when its lifetime passes or its person is deleted', async () => {
+      const ada = await contact('Ada', 'Aged');
+      const expiring = await prayer(ada, { visibility: 'congregation', request: 'Pray for Ada\'s garden' });
+      const { post: old } = await mcpCall(owner, 'community_share_prayer_request', { prayerRequestId: expiring, consentConfirmed: true });
+      await mcpCall(owner, 'community_approve_post', { postId: old.id });
+      const wallIds = async () => (await mcpCall(community, 'community_list_prayer_wall', {})).items.map((i: any) => i.id);
+      expect(await wallIds()).toContain(old.id);
+      await harness.pool.query("UPDATE community_posts SET decided_at = now() - interval '31 days' WHERE id = $1", [old.id]);
+      expect(await wallIds()).not.toContain(old.id);
+      await harness.pool.query('UPDATE community_posts SET decided_at = now() WHERE id = $1', [old.id]);
+      expect(await wallIds()).toContain(old.id);
+      await mcpCall(owner, 'people_delete_contact', { contactId: ada });
+      expect(await wallIds()).not.toContain(old.id);
+      expect((await mcpRefusal(community, 'community_get_post', { postId: old.id })).code).toBe('not_found');
+    });
+
     it('a switched-off wall takes no new posts and shows nothing', async () => {
       await mcpCall(owner, 'people_set_community_settings', { prayerWallEnabled: false });
       try {

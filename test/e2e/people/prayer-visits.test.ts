@@ -50,6 +50,15 @@ describe('prayer requests, pastoral visits and the community roster', () => {
       expect(filtered.prayerRequests.map((p: any) => p.id)).toEqual([prayer.congregation]);
     });
 
+    it('a replayed request with the same Idempotency-Key never hands a restricted list to another credential', async () => {
+      const key = `prayer-${Date.now()}`;
+      const original = await harness.invoke(org.apiKey, 'people_list_prayer_requests', {}, { 'Idempotency-Key': key });
+      expect(JSON.stringify(original.body)).toContain('Private family matter');
+      const replay = await harness.invoke(staffKey, 'people_list_prayer_requests', {}, { 'Idempotency-Key': key });
+      expect(replay.body.error?.code).toBe('idempotency_conflict');
+      expect(JSON.stringify(replay.body)).not.toMatch(/Private family matter|Amber concern/);
+    });
+
     it('treats a restricted request as missing for a caller without safeguarding, and changes nothing', async () => {
       for (const id of [prayer.private, prayer.amber]) {
         expect((await refusal(staffKey, 'people_set_prayer_request_status', { prayerRequestId: id, status: 'answered' })).code).toBe('not_found');
