@@ -3,7 +3,7 @@ import ical, { ICalEventRepeatingFreq } from 'ical-generator';
 import type { Queryable } from '../../../../db/pool';
 import type { OrgSettings } from '../../../tool';
 import { ANNUAL_EVENT_TYPES } from './constants';
-import { listGriefTouchpoints, listLifeEvents, type LifeEventFilter } from './service';
+import { listGriefTouchpoints, listLifeEvents, type GriefTouchpoint, type LifeEvent, type LifeEventFilter } from './service';
 
 /** Rows per export: the file travels in the tool's result, which Temporal keeps well under its payload limit. */
 export const MAX_LIFE_EVENT_EXPORT_ROWS = 2000;
@@ -44,7 +44,15 @@ export async function lifeEventsCalendar(
   db: Queryable, org: OrgSettings, canSeeRestricted: boolean, options: { filter: Omit<LifeEventFilter, 'limit' | 'offset'>; includeTouchpoints: boolean },
 ): Promise<{ ics: string; eventCount: number; truncated: boolean }> {
   const { lifeEvents, total } = await listLifeEvents(db, org.id, canSeeRestricted, { ...options.filter, limit: MAX_LIFE_EVENT_EXPORT_ROWS });
-  const calendar = ical({ name: `${org.name} life events`, prodId: { company: 'Steward', product: 'life-events', language: 'EN' } });
+  const touchpoints = options.includeTouchpoints
+    ? await listGriefTouchpoints(db, org.id, canSeeRestricted, { contactId: options.filter.contactId, status: 'open', limit: MAX_LIFE_EVENT_EXPORT_ROWS })
+    : [];
+  return { ics: buildLifeEventsCalendar(org.name, lifeEvents, touchpoints), eventCount: lifeEvents.length + touchpoints.length, truncated: total > lifeEvents.length };
+}
+
+/** The iCalendar text for events and touchpoints already read (and already filtered by the caller's view). */
+export function buildLifeEventsCalendar(organisation: string, lifeEvents: readonly LifeEvent[], touchpoints: readonly GriefTouchpoint[]): string {
+  const calendar = ical({ name: `${organisation} life events`, prodId: { company: 'Steward', product: 'life-events', language: 'EN' } });
   for (const event of lifeEvents) {
     const annual = ANNUAL_EVENT_TYPES.includes(event.type);
     calendar.createEvent({
@@ -57,28 +65,24 @@ export async function lifeEventsCalendar(
       ...(annual ? { repeating: { freq: ICalEventRepeatingFreq.YEARLY } } : {}),
     });
   }
-  let touchpointCount = 0;
-  if (options.includeTouchpoints) {
-    const touchpoints = await listGriefTouchpoints(db, org.id, canSeeRestricted, { contactId: options.filter.contactId, status: 'open', limit: MAX_LIFE_EVENT_EXPORT_ROWS });
-    for (const touchpoint of touchpoints) {
-      calendar.createEvent({
-        id: `grief-touchpoint-${touchpoint.id}`,
-        start: dateOnly(touchpoint.dueOn),
-        allDay: true,
-        summary: `Grief care (${touchpoint.label}): ${touchpoint.contactName}`,
-        description: touchpoint.eventTitle,
-      });
-      touchpointCount += 1;
-    }
+  for (const touchpoint of touchpoints) {
+    calendar.createEvent({
+      id: `grief-touchpoint-${touchpoint.id}`,
+      start: dateOnly(touchpoint.dueOn),
+      allDay: true,
+      summary: `Grief care (${touchpoint.label}): ${touchpoint.contactName}`,
+      description: touchpoint.eventTitle,
+    });
   }
-  return { ics: calendar.toString(), eventCount: lifeEvents.length + touchpointCount, truncated: total > lifeEvents.length };
+  return calendar.toString();
 }
 
 /**
- * A calendar date for an all-day event. ical-generator writes an all-day date from a Date's local
- * fields, so the date is built at local midnight and never shifts a day whatever the server's zone.
+ * A calendar date for an all-day event. ical-generator writes an all-day date from a Date's UTC
+ * fields, so the date is built at UTC midnight and never shifts a day whatever the server's zone
+ * (checked with TZ set to Pacific/Auckland and America/Los_Angeles).
  */
 function dateOnly(isoDate: string): Date {
   const [year, month, day] = isoDate.split('-').map(Number);
-  return new Date(year, month - 1, day);
+  return new Date(Date.UTC(year, month - 1, day));
 }
