@@ -283,6 +283,56 @@ describe('media library (embedded store)', () => {
     expect((await harness.call(full.apiKey, 'platform_get_media_library_quota', {})).bytesRemaining).toBe(512 * 1024);
   });
 
+  it('completes one upload once however many completions race, and an expired session is refused and stops holding quota', async () => {
+    const png = await makeImage('png', 33, 44);
+    const begun = await harness.call(org.apiKey, 'platform_begin_media_library_upload', { fileName: 'race.png', fileSize: png.length });
+    await putUpload(begun, png);
+    const completions = await Promise.all(Array.from({ length: 3 }, () => harness.invoke(org.apiKey, 'platform_complete_media_library_upload', { mediaId: begun.mediaId, sessionId: begun.sessionId })));
+    expect(completions.map((c) => [c.body.ok, c.body.result?.file.id, c.body.result?.file.width])).toEqual(Array.from({ length: 3 }, () => [true, begun.mediaId, 33]));
+    const { rows } = await harness.pool.query("SELECT status, storage_key FROM media_files WHERE id = $1", [begun.mediaId]);
+    expect(rows).toEqual([{ status: 'ready', storage_key: expect.stringMatching(/original\.png$/) }]);
+    // Only the winner's objects remain: the losers' copies are removed.
+    const stored = fs.readdirSync(path.join(dir, 'media', org.orgId, begun.mediaId), { recursive: true }).map(String).filter((entry) => /\.(png|webp)$/.test(entry));
+    expect(stored.map((entry) => path.basename(entry)).sort()).toEqual(['medium.webp', 'original.png', 'small.webp']);
+
+    const before = await harness.call(org.apiKey, 'platform_get_media_library_quota', {});
+    const late = await harness.call(org.apiKey, 'platform_begin_media_library_upload', { fileName: 'late.png', fileSize: png.length });
+    expect((await harness.call(org.apiKey, 'platform_get_media_library_quota', {})).itemsUsed).toBe(before.itemsUsed + 1);
+    await putUpload(late, png);
+    await harness.pool.query("UPDATE media_files SET upload_expires_at = now() - interval '1 minute' WHERE id = $1", [late.mediaId]);
+    expect((await harness.invoke(org.apiKey, 'platform_complete_media_library_upload', { mediaId: late.mediaId, sessionId: late.sessionId })).body.error)
+      .toMatchObject({ code: 'conflict', message: expect.stringMatching(/expired/) });
+    expect((await harness.call(org.apiKey, 'platform_get_media_library_quota', {})).itemsUsed).toBe(before.itemsUsed);
+  });
+
+  it('reports media items in platform_usage as a standing count of the library', async () => {
+    const quota = await harness.call(org.apiKey, 'platform_get_media_library_quota', {});
+    const usage = await harness.call(org.apiKey, 'platform_usage', {});
+    expect(usage.features.find((f: any) => f.feature === 'media_items')).toMatchObject({ used: quota.itemsUsed, limit: 500, period: 'standing' });
+  });
+
+  it('daily maintenance removes abandoned uploads and files long in the trash, rows and objects, and nothing recent', async () => {
+    const png = await makeImage('png', 16, 16);
+    const old = (await harness.call(org.apiKey, 'platform_upload_media_library_file', { base64Content: png.toString('base64'), fileName: 'old-trash.png' })).file;
+    const recent = (await harness.call(org.apiKey, 'platform_upload_media_library_file', { base64Content: png.toString('base64'), fileName: 'recent-trash.png' })).file;
+    await harness.call(org.apiKey, 'platform_bulk_media_library_action', { action: 'delete', mediaIds: [old.id, recent.id] });
+    await harness.pool.query("UPDATE media_files SET deleted_at = now() - interval '31 days' WHERE id = $1", [old.id]);
+    const abandoned = await harness.call(org.apiKey, 'platform_begin_media_library_upload', { fileName: 'abandoned.png', fileSize: png.length });
+    await putUpload(abandoned, png);
+    await harness.pool.query("UPDATE media_files SET upload_expires_at = now() - interval '2 days' WHERE id = $1", [abandoned.mediaId]);
+    const keys = (await harness.pool.query('SELECT id, storage_key, upload_key, thumbnails FROM media_files WHERE id = ANY($1)', [[old.id, abandoned.mediaId]])).rows
+      .flatMap((row) => [row.storage_key, row.upload_key, ...row.thumbnails.map((t: any) => t.key)].filter(Boolean)) as string[];
+    expect(keys).toHaveLength(4);
+    for (const key of keys) expect(fs.existsSync(path.join(dir, ...key.split('/')))).toBe(true);
+
+    const counts = await harness.temporal.workflow.execute('maintenanceWorkflow', { taskQueue: harness.taskQueue, workflowId: `maintenance-media-${Date.now()}` });
+    expect(counts).toMatchObject({ media_trash: 1, media_abandoned_uploads: 1 });
+    const left = await harness.pool.query('SELECT id FROM media_files WHERE id = ANY($1)', [[old.id, recent.id, abandoned.mediaId]]);
+    expect(left.rows.map((row) => row.id)).toEqual([recent.id]);
+    for (const key of keys) expect(fs.existsSync(path.join(dir, ...key.split('/')))).toBe(false);
+    await harness.call(org.apiKey, 'platform_restore_media_library_file', { mediaId: recent.id });
+  });
+
   it('another organisation\'s ids behave as missing ones, and its public URLs do not serve through ours', async () => {
     const other = await harness.createOrg({ name: 'Other Chapel' });
     const mine = await uploadFile(harness, org.apiKey, 'private-notes.pdf', Buffer.from('%PDF-1.4\n% test document\n'), { isPublic: false });

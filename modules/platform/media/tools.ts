@@ -235,6 +235,9 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
         input.isPublic, input.altText ?? null, input.displayName ?? null,
       ]);
       if (row.upload_key) await mediaStorage().remove([row.upload_key]);
+    } else if (prepared.stored && prepared.stored.storageKey !== row.storage_key) {
+      // Another completion of the same upload won the race: the copy this one stored is nobody's.
+      await mediaStorage().remove([prepared.stored.storageKey, ...prepared.stored.thumbnails.map((thumbnail) => thumbnail.key)]);
     }
     const file = await fileOut(ctx.db, ctx.org.id, row.id);
     return { file, emailImageUrl: file.isPublic && !file.inTrash ? file.url : null };
