@@ -244,6 +244,8 @@ describe('life events over MCP', () => {
     expect(drafted.item.reason).toContain('Made redundant');
     const queued = await mcpCall(staff, 'people_get_outreach_item', { outreachId: drafted.item.id });
     expect(queued.item.status).toBe('pending_review');
+    // It waits in the same approval workflow as any queued message.
+    expect((await harness.temporal.workflow.getHandle(`outreach-${drafted.item.id}`).describe()).status.name).toBe('RUNNING');
 
     const secret = await mcpCall(mcp, 'people_generate_life_event_message', { lifeEventId: events.secretIllness });
     expect(secret.item.status).toBe('pending_review');
