@@ -13,8 +13,12 @@ interface PostRow {
   submitted_at: Date; decided_at: Date | null; rejection_reason: string | null; answered_at: Date | null; answer_note: string | null; prayed_count: number;
 }
 
-const POST_COLUMNS = `p.id, p.kind, p.status, p.display_name, p.body, p.contact_id, p.prayer_request_id, p.life_event_id, p.event_type,
-  to_char(p.event_date, 'YYYY-MM-DD') AS event_date, p.submitted_at, p.decided_at, p.rejection_reason, p.answered_at, p.answer_note, p.prayed_count`;
+/** The columns a post is read with; the wall passes its own status and answered_at (see listPrayerWall). */
+function postColumns(status = 'p.status', answeredAt = 'p.answered_at'): string {
+  return `p.id, p.kind, ${status} AS status, p.display_name, p.body, p.contact_id, p.prayer_request_id, p.life_event_id, p.event_type,
+  to_char(p.event_date, 'YYYY-MM-DD') AS event_date, p.submitted_at, p.decided_at, p.rejection_reason, ${answeredAt} AS answered_at, p.answer_note, p.prayed_count`;
+}
+const POST_COLUMNS = postColumns();
 
 function postView(row: PostRow): PostView {
   return {
@@ -95,20 +99,20 @@ async function requireCelebratableEvent(db: Queryable, orgId: string, lifeEventI
 }
 
 export async function shareCelebration(
-  db: Queryable, orgId: string, userId: string | null, input: { lifeEventId: string; message?: string; showName: ShowName; firstName: (contactId: string) => Promise<string | null> },
+  db: Queryable, orgId: string, userId: string | null, input: { lifeEventId: string; message?: string; showName: ShowName },
 ): Promise<PostView> {
   const event = await requireCelebratableEvent(db, orgId, input.lifeEventId);
   if (input.message !== undefined) assertNoteMentionsNamesNotIds(input.message);
   const body = input.message ?? event.title;
   const row = await queryOne<{ id: string }>(db, `INSERT INTO community_posts (id, org_id, kind, life_event_id, contact_id, display_name, body, event_type, event_date, submitted_by_user_id)
     VALUES ($1, $2, 'celebration', $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
-  [randomUUID(), orgId, event.id, event.contactId, displayNameFor(input.showName, await input.firstName(event.contactId)), body, event.type, event.eventDate, userId]);
+  [randomUUID(), orgId, event.id, event.contactId, displayNameFor(input.showName, await firstNameOf(db, orgId, event.contactId)), body, event.type, event.eventDate, userId]);
   if (!row) throw alreadyShared('life event');
   return requirePost(db, orgId, row.id);
 }
 
 /** The first name the board shows, from the people module's published directory. */
-export async function firstNameOf(db: Queryable, orgId: string, contactId: string): Promise<string | null> {
+async function firstNameOf(db: Queryable, orgId: string, contactId: string): Promise<string | null> {
   const row = await queryOne<{ name: string | null }>(db, 'SELECT COALESCE(preferred_name, first_name) AS name FROM people_directory WHERE org_id = $1 AND id = $2', [orgId, contactId]);
   return row?.name ?? null;
 }
@@ -158,7 +162,9 @@ export const rejectPost = (db: Queryable, orgId: string, userId: string | null, 
 export async function listPrayerWall(db: Queryable, orgId: string, limit: number): Promise<{ enabled: boolean; lifetimeDays: number; items: PostView[] }> {
   const settings = await getCommunitySettings(db, orgId);
   if (!settings.prayerWallEnabled) return { enabled: false, lifetimeDays: settings.wallPostLifetimeDays, items: [] };
-  const rows = await queryRows<PostRow>(db, `SELECT ${POST_COLUMNS} FROM community_posts p
+  // A request answered through people_set_prayer_request_status shows as answered here too.
+  const columns = postColumns("CASE WHEN p.status = 'approved' AND s.status = 'answered' THEN 'answered' ELSE p.status END", 'COALESCE(p.answered_at, s.answered_at)');
+  const rows = await queryRows<PostRow>(db, `SELECT ${columns} FROM community_posts p
     JOIN shareable_prayer_requests s ON s.id = p.prayer_request_id AND s.org_id = p.org_id
     WHERE p.org_id = $1 AND p.kind = 'prayer' AND p.status IN ('approved', 'answered') AND p.decided_at > now() - make_interval(days => $2)
     ORDER BY p.decided_at DESC, p.id LIMIT $3`, [orgId, settings.wallPostLifetimeDays, limit]);

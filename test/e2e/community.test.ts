@@ -141,6 +141,16 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       expect((await mcpRefusal(community, 'community_record_prayer', { postId: post.id })).code).toBe('conflict');
     });
 
+    it('a request answered from the people side shows as answered on the wall', async () => {
+      const request = await prayer(tom, { visibility: 'congregation', request: 'Pray for Tom\'s interview' });
+      const { post } = await mcpCall(community, 'community_share_prayer_request', { prayerRequestId: request, consentConfirmed: true });
+      await mcpCall(community, 'community_approve_post', { postId: post.id });
+      await mcpCall(owner, 'people_set_prayer_request_status', { prayerRequestId: request, status: 'answered' });
+      const item = (await mcpCall(community, 'community_list_prayer_wall', {})).items.find((i: any) => i.id === post.id);
+      expect(item.status).toBe('answered');
+      expect(item.answeredAt).not.toBeNull();
+    });
+
     it('marks a wall prayer answered with a praise note, and the request answered too', async () => {
       const { post } = await mcpCall(community, 'community_mark_prayer_answered', { postId, answerNote: 'The operation went well' });
       expect(post).toMatchObject({ status: 'answered', answerNote: 'The operation went well' });

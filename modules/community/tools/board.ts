@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toolsFor } from '../../kit';
 import type { ToolContext } from '../../tool';
 import {
-  approvePost, firstNameOf, listCelebrations, listModerationQueue, listPrayerWall, markPrayerAnswered, recordPrayer, rejectPost,
+  approvePost, listCelebrations, listModerationQueue, listPrayerWall, markPrayerAnswered, recordPrayer, rejectPost,
   removePost, requirePost, shareCelebration, sharePrayerRequest,
 } from '../posts';
 import { POST_KINDS, SHOW_NAME, celebrationItemSchema, postSchema, wallItemSchema, type PostView } from '../schemas';
@@ -51,7 +51,7 @@ export const shareCelebrationTool = tools.write('share_celebration', {
   }).strict(),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({
-    post: await shareCelebration(ctx.db, ctx.org.id, userOf(ctx), { ...input, firstName: (contactId) => firstNameOf(ctx.db, ctx.org.id, contactId) }),
+    post: await shareCelebration(ctx.db, ctx.org.id, userOf(ctx), input),
   }),
 });
 

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { StewardError } from '../../../../../core/errors';
 import { toolsFor } from '../../../../kit';
 import type { ToolContext } from '../../../../tool';
 import { CONFIDENTIALITY_LEVELS } from '../../../schemas';
 import { canSeeRestricted } from '../../privacy';
 import { addPrayerRequest, isRestrictedPrayer, listPrayerRequests, prayerAnalytics, setPrayerRequestStatus, updatePrayerRequest } from '../prayer';
-import { PRAYER_STATUSES, PRAYER_VISIBILITIES, isoDay, prayerRequestSchema, type PrayerRequestView } from '../schemas';
+import { PRAYER_STATUSES, PRAYER_VISIBILITIES, assertDayRange, isoDay, prayerRequestSchema, type PrayerRequestView } from '../schemas';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 const sees = (ctx: ToolContext) => canSeeRestricted(ctx.principal);
@@ -118,16 +117,9 @@ export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
     includesRestricted: z.boolean().describe('Whether private and confidential requests were counted (only with people:safeguarding)'),
   }).strict(),
   run: async (ctx, input) => {
-    assertRange(input);
+    assertDayRange(input);
     return prayerAnalytics(ctx.db, ctx.org.id, sees(ctx), input);
   },
 });
-
-/** from after to is a mistake, not an empty range. */
-export function assertRange(range: { from?: string; to?: string }): void {
-  if (range.from && range.to && range.from > range.to) {
-    throw new StewardError('validation_failed', `from ${range.from} is after to ${range.to}`, { issues: [{ path: 'from', message: 'must not be after to' }] });
-  }
-}
 
 export const prayerTools = [addPrayerRequestTool, listPrayerRequestsTool, updatePrayerRequestTool, setPrayerRequestStatusTool, getPrayerAnalyticsTool];
