@@ -89,6 +89,8 @@ describe('brand voice and public display name', () => {
       expect(brand.suggestedTemplateId).toBe('methodist_circuit');
       expect(brand.suggestionReason).toContain('Methodist');
       expect(brand.publicDisplayName).toBeNull();
+      const lean = await mcpCall(mcp, 'platform_get_brand_voice', { includePresets: false });
+      expect(lean).toEqual({ ...brand, presets: [] });
       const listed = await mcp.listTools();
       expect(listed.tools.find((t) => t.name === 'platform_get_brand_voice')?.description).toContain(`${BRAND_VOICE_PRESETS.length} starter templates`);
     });

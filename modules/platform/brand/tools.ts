@@ -46,7 +46,9 @@ export const getBrandVoiceTool = tools.read('get_brand_voice', {
   keywords: ['tone of voice', 'writing style', 'house style', 'brand', 'templates', 'trading name', 'statement descriptor'],
   examples: ['how should our emails sound', 'what tone does the church use', 'show me brand voice templates'],
   listed: true,
-  input: z.object({}).strict(),
+  input: z.object({
+    includePresets: z.boolean().default(true).describe('false leaves the template library out (presets empty) when only the current voice is needed'),
+  }).strict(),
   output: z.object({
     voice: voiceSchema.extend({ templateId: z.string().nullable(), customised: z.boolean() }).strict().describe('The voice to write in now'),
     source: z.enum(['saved', 'fallback']).describe('saved: the organisation chose it; fallback: nothing saved yet'),
@@ -54,11 +56,11 @@ export const getBrandVoiceTool = tools.read('get_brand_voice', {
     fallbackTemplateId: z.string(),
     suggestedTemplateId: z.string().describe('A template that fits what is known of the organisation'),
     suggestionReason: z.string(),
-    presetCount: z.number().int(),
-    presets: z.array(presetSchema),
+    presetCount: z.number().int().describe('How many templates the library holds'),
+    presets: z.array(presetSchema).describe('The template library (empty when includePresets is false)'),
     publicDisplayName: publicNameSchema.nullable(),
   }).strict(),
-  run: async (ctx) => {
+  run: async (ctx, input) => {
     const saved = await savedBrandVoice(ctx.db, ctx.org.id);
     const fallback = presetById(FALLBACK_TEMPLATE_ID)!;
     const { id, suitedTo: _suitedTo, ...fallbackVoice } = fallback;
@@ -69,7 +71,7 @@ export const getBrandVoiceTool = tools.read('get_brand_voice', {
     return {
       voice, source: saved ? 'saved' as const : 'fallback' as const, saved, fallbackTemplateId: FALLBACK_TEMPLATE_ID,
       suggestedTemplateId: suggestion.templateId, suggestionReason: suggestion.reason,
-      presetCount: BRAND_VOICE_PRESETS.length, presets: BRAND_VOICE_PRESETS.map((p) => ({ ...p })),
+      presetCount: BRAND_VOICE_PRESETS.length, presets: input.includePresets ? BRAND_VOICE_PRESETS.map((p) => ({ ...p })) : [],
       publicDisplayName: await publicDisplayName(ctx.db, ctx.org.id),
     };
   },
