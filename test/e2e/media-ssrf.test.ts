@@ -1,12 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { makeImage } from '../helpers/media';
-import { isPublicAddress, useSourceNetwork, type SourceNetwork } from '../../modules/platform/media/fetch-source';
+import { fetchPublicSource, isPublicAddress, systemNetwork, useSourceNetwork, type SourceNetwork } from '../../modules/platform/media/fetch-source';
 
 /**
  * platform_upload_media_library_file's sourceUrl must never reach inside the network Steward runs
@@ -178,5 +181,61 @@ describe('media library: fetching a sourceUrl cannot reach private networks', ()
     expect((await upload('https://cdn.public.example/endless')).body.error).toMatchObject({ code: 'payload_too_large' });
     const { rows } = await harness.pool.query("SELECT count(*)::int AS n FROM media_files WHERE org_id = $1 AND source = 'url'", [org.orgId]);
     expect(rows[0].n).toBe(2);
+  });
+});
+
+/**
+ * Over real TLS: the production connection checks the server's certificate against the URL's host
+ * name (SNI and verification use the name, while the socket goes to the vetted address), and a
+ * certificate for another name is refused even when its issuer is trusted.
+ */
+describe('media library: sourceUrl fetches verify TLS against the URL\'s name', () => {
+  let tlsDir: string;
+  let server: https.Server;
+  let port: number;
+  let cert: Buffer;
+  let png: Buffer;
+
+  beforeAll(async () => {
+    tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-media-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=cdn.public.example',
+      '-addext', 'subjectAltName=DNS:cdn.public.example', '-keyout', path.join(tlsDir, 'key.pem'), '-out', path.join(tlsDir, 'cert.pem')], { stdio: 'ignore' });
+    cert = fs.readFileSync(path.join(tlsDir, 'cert.pem'));
+    png = await makeImage('png', 10, 10);
+    server = https.createServer({ key: fs.readFileSync(path.join(tlsDir, 'key.pem')), cert }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(png);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    useSourceNetwork(null);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(tlsDir, { recursive: true, force: true });
+  });
+
+  afterEach(() => useSourceNetwork(null));
+
+  /** Production's TLS connection, except that the test's own certificate is trusted. */
+  const trustingNetwork = (names: Record<string, string>): SourceNetwork => ({
+    resolve: async (hostname) => (names[hostname] ? [names[hostname]!] : []),
+    connect: ({ servername }) => tls.connect({ host: '127.0.0.1', port, servername, ca: cert }),
+  });
+
+  it('refuses a certificate nobody trusts: the production connection verifies it', async () => {
+    // The production connect itself, pointed at the test server's address and port instead of the vetted address's 443.
+    useSourceNetwork({ resolve: async () => ['93.184.216.34'], connect: ({ servername }) => systemNetwork.connect({ address: '127.0.0.1', port, servername }) });
+    await expect(fetchPublicSource('https://cdn.public.example/logo.png', 1_000_000)).rejects.toMatchObject({ code: 'validation_failed', message: 'sourceUrl could not be fetched (DEPTH_ZERO_SELF_SIGNED_CERT)' });
+  });
+
+  it('fetches over TLS when the certificate matches the URL\'s name, and refuses one issued for another name', async () => {
+    useSourceNetwork(trustingNetwork({ 'cdn.public.example': '93.184.216.34', 'other.public.example': '93.184.216.35' }));
+    const fetched = await fetchPublicSource('https://cdn.public.example/logo.png', 1_000_000);
+    expect(fetched.bytes.equals(png)).toBe(true);
+    await expect(fetchPublicSource('https://other.public.example/logo.png', 1_000_000)).rejects
+      .toMatchObject({ code: 'validation_failed', message: 'sourceUrl could not be fetched (ERR_TLS_CERT_ALTNAME_INVALID)' });
   });
 });
