@@ -2,6 +2,7 @@ import { defineModule } from '../module';
 import { moderationWaitingRule } from './alerts';
 import { communityPosts } from './migrations/2026.11.24T03.20.10.community-posts';
 import { communityModels } from './models/posts';
+import { communityPlaybooks } from './playbooks';
 import { boardTools } from './tools/board';
 import { followUpRadarTool, getSummaryTool, listRosterTool, setRosterMembershipTool } from './tools/people';
 
@@ -22,5 +23,6 @@ export default defineModule({
   scopes: ['community:read', 'community:write'],
   routes: [],
   alerts: [moderationWaitingRule],
+  playbooks: communityPlaybooks,
   contactRefs: [{ table: 'community_posts', column: 'contact_id', onMerge: 'move', onErase: 'delete' }],
 });
