@@ -299,6 +299,8 @@ describe('life events over MCP', () => {
     expect(JSON.stringify(await mcpCall(staff, 'people_list_care_timeline', { contactId: anna }))).toContain('Knee operation');
     const updated = await mcpCall(mcp, 'people_update_life_event', { lifeEventId: event.lifeEvent.id, confidentialityLevel: 'red' });
     expect(updated.changed).toEqual(['confidentialityLevel']);
+    expect(updated.lifeEvent.confidentialityLevel).toBe('red');
+    expect(Date.parse(updated.lifeEvent.updatedAt)).toBeGreaterThan(Date.parse(event.lifeEvent.updatedAt));
     expect(JSON.stringify(await mcpCall(staff, 'people_list_care_timeline', { contactId: anna }))).not.toContain('Knee operation');
     expect((await mcpRefusal(staff, 'people_update_life_event', { lifeEventId: event.lifeEvent.id, confidentialityLevel: 'green' })).code).toBe('not_found');
   });

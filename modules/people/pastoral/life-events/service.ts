@@ -244,7 +244,7 @@ export async function updateLifeEvent(
   if (changed.length === 0) {
     throw new StewardError('validation_failed', 'Nothing to update: give title, details, eventDate, intent, shareWithCommunity, privacy or confidentialityLevel');
   }
-  await withModels(db, (transaction) => PastoralLifeEvent.update({ ...values, updatedAt: new Date() }, { where: { orgId: org.id, id: lifeEventId }, transaction }));
+  await withModels(db, (transaction) => PastoralLifeEvent.update(values, { where: { orgId: org.id, id: lifeEventId }, transaction }));
   const updated = await requireVisibleLifeEvent(db, org.id, lifeEventId, true);
   await db.query(`UPDATE timeline_entries t SET restricted = $3
     WHERE t.org_id = $1 AND ((t.source_kind = '${LIFE_EVENT_SOURCE}' AND t.source_id = $2)
@@ -317,12 +317,14 @@ export async function removeLifeEvent(db: Queryable, orgId: string, canSeeRestri
 interface TouchpointRow {
   id: string; life_event_id: string; contact_id: string; event_title: string; label: string; due_on: string; status: GriefTouchpoint['status'];
   surfaced_at: Date | null; completed_at: Date | null; completion_note: string | null;
+  privacy: PastoralPrivacy['privacy']; confidentiality_level: PastoralPrivacy['confidentialityLevel'];
   first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
 }
 
+/** A touchpoint with its bereavement's title and privacy (a touchpoint is as restricted as its bereavement). */
 const SELECT_TOUCHPOINT = `
   SELECT g.id, g.life_event_id, e.contact_id, e.title AS event_title, g.label, to_char(g.due_on, 'YYYY-MM-DD') AS due_on, g.status,
-    g.surfaced_at, g.completed_at, g.completion_note, c.first_name, c.last_name, c.preferred_name, c.email
+    g.surfaced_at, g.completed_at, g.completion_note, e.privacy, e.confidentiality_level, c.first_name, c.last_name, c.preferred_name, c.email
   FROM pastoral_grief_touchpoints g
   JOIN pastoral_life_events e ON e.id = g.life_event_id AND e.org_id = g.org_id
   JOIN contacts c ON c.id = e.contact_id AND c.org_id = e.org_id AND c.deleted_at IS NULL`;
@@ -356,12 +358,11 @@ export async function listGriefTouchpoints(db: Queryable, orgId: string, canSeeR
   return rows.map(touchpointView);
 }
 
-async function requireVisibleTouchpoint(db: Queryable, orgId: string, touchpointId: string, canSeeRestricted: boolean): Promise<GriefTouchpoint & PastoralPrivacy> {
-  const row = await queryOne<TouchpointRow & { privacy: PastoralPrivacy['privacy']; confidentiality_level: PastoralPrivacy['confidentialityLevel'] }>(db, `
-    ${SELECT_TOUCHPOINT.replace('SELECT g.id,', 'SELECT e.privacy, e.confidentiality_level, g.id,')}
+async function requireVisibleTouchpoint(db: Queryable, orgId: string, touchpointId: string, canSeeRestricted: boolean): Promise<{ touchpoint: GriefTouchpoint; restricted: boolean }> {
+  const row = await queryOne<TouchpointRow>(db, `${SELECT_TOUCHPOINT}
     WHERE g.org_id = $1 AND g.id = $2 AND ${visibleRecordSql('e', canSeeRestricted)}`, [orgId, touchpointId]);
   if (!row) throw new StewardError('not_found', `Grief touchpoint ${touchpointId} was not found`, { hint: 'people_list_grief_touchpoints lists them.' });
-  return { ...touchpointView(row), privacy: row.privacy, confidentialityLevel: row.confidentiality_level };
+  return { touchpoint: touchpointView(row), restricted: isRestrictedRecord({ privacy: row.privacy, confidentialityLevel: row.confidentiality_level }) };
 }
 
 /**
@@ -372,16 +373,14 @@ async function requireVisibleTouchpoint(db: Queryable, orgId: string, touchpoint
 export async function completeGriefTouchpoint(
   db: Queryable, orgId: string, userId: string, canSeeRestricted: boolean, input: { touchpointId: string; note?: string },
 ): Promise<{ touchpoint: GriefTouchpoint; restricted: boolean }> {
-  const touchpoint = await requireVisibleTouchpoint(db, orgId, input.touchpointId, canSeeRestricted);
+  const { touchpoint } = await requireVisibleTouchpoint(db, orgId, input.touchpointId, canSeeRestricted);
   const result = await db.query(`UPDATE pastoral_grief_touchpoints SET status = 'completed', completed_at = now(), completed_by_user_id = $3,
       completion_note = $4, updated_at = now()
     WHERE org_id = $1 AND id = $2 AND status <> 'completed'`, [orgId, input.touchpointId, userId, input.note ?? null]);
   if ((result.rowCount ?? 0) === 0) throw new StewardError('conflict', `Touchpoint "${touchpoint.label}" is already completed`);
   await db.query(`UPDATE pastoral_life_events SET status = 'ongoing', updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'new'`,
     [orgId, touchpoint.lifeEventId]);
-  const completed = await requireVisibleTouchpoint(db, orgId, input.touchpointId, true);
-  const { privacy, confidentialityLevel, ...view } = completed;
-  return { touchpoint: view, restricted: isRestrictedRecord({ privacy, confidentialityLevel }) };
+  return requireVisibleTouchpoint(db, orgId, input.touchpointId, true);
 }
 
 /** A contact's name for messages, from the people module's own reader. */
