@@ -5,6 +5,7 @@ import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client 
 import sharp from 'sharp';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { makeImage, putUpload, uploadFile } from '../helpers/media';
+import { S3MediaStorage, s3SettingsOf } from '../../modules/platform/media/storage';
 
 /**
  * The same library on a real S3-compatible server (moto's S3 server from the project's .venv,
@@ -128,5 +129,16 @@ describe('media library on S3-compatible storage', () => {
     expect(completed.body.ok).toBe(false);
     expect(completed.body.error!.code).toBe(put.ok ? 'validation_failed' : 'conflict');
     expect((await harness.call(org.apiKey, 'platform_get_media_library_file', { mediaId: short.mediaId })).file.status).toBe('pending');
+  });
+
+  it('signs URLs for the address clients use when it differs from Steward\'s own (MEDIA_S3_PUBLIC_ENDPOINT)', async () => {
+    const settings = s3SettingsOf({ ...process.env, MEDIA_S3_PUBLIC_ENDPOINT: 'https://media.example.org' })!;
+    expect(settings).toMatchObject({ endpoint, publicEndpoint: 'https://media.example.org', bucket: BUCKET, forcePathStyle: true });
+    const storage = new S3MediaStorage(settings);
+    const key = `media/${org.orgId}/${org.orgId}/abcdefghijkl/original.png`;
+    expect(await storage.presignGet(key, { expiresInSeconds: 60 })).toMatch(new RegExp(`^https://media\\.example\\.org/${BUCKET}/${key}\\?`));
+    expect(await storage.presignPut(key, { contentLength: 10, contentType: 'image/png', expiresInSeconds: 60 })).toMatch(/^https:\/\/media\.example\.org\/.*X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost/);
+    // Steward's own reads still go to the internal endpoint.
+    expect(await storage.size(key)).toBeNull();
   });
 });
