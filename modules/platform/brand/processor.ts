@@ -8,7 +8,7 @@ import { StewardError } from '../../../core/errors';
  * processors' compatible gateways accept too. Configured by environment:
  *   PAYMENT_PROCESSOR_SECRET_KEY  the platform's secret key; without it nothing is sent
  *   PAYMENT_PROCESSOR_API_URL     base URL (default https://api.stripe.com)
- *   PAYMENT_PROCESSOR_TIMEOUT_MS  how long to wait (default 10000)
+ *   PAYMENT_PROCESSOR_TIMEOUT_MS  how long to wait (default 10000, at most 20000)
  */
 
 export const SYNC_STATUSES = ['synced', 'not_configured', 'no_account', 'failed'] as const;
@@ -37,8 +37,16 @@ export function paymentProcessorFromEnv(env: NodeJS.ProcessEnv = process.env): P
   return new HttpPaymentProcessor({
     baseUrl: (env.PAYMENT_PROCESSOR_API_URL ?? 'https://api.stripe.com').replace(/\/+$/, ''),
     secretKey,
-    timeoutMs: Number(env.PAYMENT_PROCESSOR_TIMEOUT_MS ?? 10_000),
+    timeoutMs: processorTimeoutMs(env.PAYMENT_PROCESSOR_TIMEOUT_MS),
   });
+}
+
+/** The tool call's activity has 30 seconds in all; the processor gets at most 20 of them, 10 unless configured. */
+const MAX_TIMEOUT_MS = 20_000;
+
+function processorTimeoutMs(configured: string | undefined): number {
+  const value = Number(configured ?? 10_000);
+  return Number.isFinite(value) && value > 0 ? Math.min(value, MAX_TIMEOUT_MS) : 10_000;
 }
 
 /** The outcome without a processor to talk to: saved here only. */
