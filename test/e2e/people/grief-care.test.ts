@@ -171,6 +171,21 @@ describe('grief care', () => {
     await mcpCall(mcp, 'people_remove_life_event', { lifeEventId: recorded.lifeEvent.id });
   }, 60_000);
 
+  it('completing a touchpoint while its bereavement is removed ends one way or the other, never as a false conflict', async () => {
+    const pat = await contact('Pat');
+    for (let round = 0; round < 3; round += 1) {
+      const recorded = await mcpCall(mcp, 'people_record_life_event', { contactId: pat, type: 'bereavement', title: `Loss ${round}`, eventDate: dayFromToday(0) });
+      const touchpointId = recorded.griefPlan.touchpoints[0].id;
+      const [completion, removal] = await Promise.all([
+        mcp.callTool({ name: 'people_complete_grief_touchpoint', arguments: { touchpointId } }),
+        mcp.callTool({ name: 'people_remove_life_event', arguments: { lifeEventId: recorded.lifeEvent.id } }),
+      ]);
+      expect(removal.isError).toBeFalsy();
+      if (completion.isError) expect(JSON.parse((completion.content as any)[0].text).error.code).toBe('not_found');
+    }
+    expect((await harness.pool.query('SELECT count(*)::int AS n FROM pastoral_life_events WHERE contact_id = $1', [pat])).rows[0].n).toBe(0);
+  }, 60_000);
+
   it('an erased contact\'s plan finds nothing left and ends', async () => {
     const sam = await contact('Sam');
     const recorded = await mcpCall(mcp, 'people_record_life_event', { contactId: sam, type: 'bereavement', title: 'Loss of his wife', eventDate: dayFromToday(0) });

@@ -296,8 +296,10 @@ export async function celebrateLifeEvent(db: Queryable, orgId: string, userId: s
   const result = await db.query(`UPDATE pastoral_life_events SET celebrated_at = now(), celebrated_by_user_id = $3, updated_at = now(),
       status = CASE WHEN status = 'new' THEN 'acknowledged' ELSE status END
     WHERE org_id = $1 AND id = $2 AND celebrated_at IS NULL`, [orgId, lifeEventId, userId]);
+  // Nothing updated: celebrated meanwhile, or removed meanwhile (then the read below answers not_found).
+  const after = await requireVisibleLifeEvent(db, orgId, lifeEventId, true);
   if ((result.rowCount ?? 0) === 0) throw new StewardError('conflict', 'This life event has already been celebrated');
-  return requireVisibleLifeEvent(db, orgId, lifeEventId, true);
+  return after;
 }
 
 /**
@@ -377,7 +379,11 @@ export async function completeGriefTouchpoint(
   const result = await db.query(`UPDATE pastoral_grief_touchpoints SET status = 'completed', completed_at = now(), completed_by_user_id = $3,
       completion_note = $4, updated_at = now()
     WHERE org_id = $1 AND id = $2 AND status <> 'completed'`, [orgId, input.touchpointId, userId, input.note ?? null]);
-  if ((result.rowCount ?? 0) === 0) throw new StewardError('conflict', `Touchpoint "${touchpoint.label}" is already completed`);
+  if ((result.rowCount ?? 0) === 0) {
+    // Completed meanwhile, or its bereavement removed meanwhile (then this read answers not_found).
+    await requireVisibleTouchpoint(db, orgId, input.touchpointId, canSeeRestricted);
+    throw new StewardError('conflict', `Touchpoint "${touchpoint.label}" is already completed`);
+  }
   await db.query(`UPDATE pastoral_life_events SET status = 'ongoing', updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'new'`,
     [orgId, touchpoint.lifeEventId]);
   return requireVisibleTouchpoint(db, orgId, input.touchpointId, true);
