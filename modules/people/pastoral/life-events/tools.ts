@@ -160,7 +160,7 @@ export const listAllLifeEventsTool = defineTool({
   examples: ['who has had a bereavement this year', 'list the births since Easter', 'open support life events'],
   scope: 'people:read',
   effect: 'read',
-  listed: true,
+  listed: false,
   input: z.object({ ...listFilterInput, limit, offset: z.number().int().min(0).max(100000).default(0).describe('Skip this many (paging)') }).strict(),
   output: listOutput,
   run: async (ctx, input) => {
@@ -244,7 +244,7 @@ export const generateLifeEventMessageTool = defineTool({
   examples: ['draft a sympathy note to Margaret', 'write a congratulations text for the new parents'],
   scope: 'people:write',
   effect: 'write',
-  listed: true,
+  listed: false,
   input: z.object({
     lifeEventId,
     channel: z.enum(OUTREACH_CHANNELS).default('email').describe('email (default), sms or whatsapp'),
@@ -263,7 +263,7 @@ export const lifeEventsRadarTool = defineTool({
   examples: ['whose bereavement anniversary is coming up', 'what life events need attention this week'],
   scope: 'people:read',
   effect: 'read',
-  listed: true,
+  listed: false,
   input: z.object({
     daysAhead: z.number().int().min(1).max(366).default(30).describe('How far ahead to look for upcoming events and anniversaries (default 30 days)'),
     unattendedAfterDays: z.number().int().min(0).max(365).default(3).describe('A support event counts as unattended once it is this many days old with no pastoral contact since (default 3)'),
@@ -367,7 +367,7 @@ export const listGriefTouchpointsTool = defineTool({
   examples: ['which bereaved people should we contact this week', 'grief care that is due'],
   scope: 'people:read',
   effect: 'read',
-  listed: true,
+  listed: false,
   input: z.object({
     contactId: contactId.optional().describe('Only this contact\'s touchpoints'),
     lifeEventId: lifeEventId.optional().describe('Only this bereavement\'s touchpoints'),
