@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { BRAND_VOICE_PRESETS } from '../../modules/platform/brand/presets';
+import { currentBrandVoice } from '../../modules/platform/brand/service';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { mcpCall, mcpRefusal } from '../helpers/mcp-calls';
 
@@ -136,10 +137,13 @@ describe('brand voice and public display name', () => {
       expect(saved).toMatchObject({ templateId: 'warm_pastoral', customised: true, emojiUse: 'never', vocabularyDont: ['jargon', 'guilt'], tone: preset.tone, name: preset.name });
     });
 
-    it('saves a custom voice for an organisation with none, from the fallback', async () => {
+    it('saves a custom voice for an organisation with none, from the fallback; other modules read the same voice', async () => {
       const fresh = await harness.createOrg({ name: 'Fresh Start Church' });
+      const fallback = BRAND_VOICE_PRESETS.find((p) => p.id === 'warm_pastoral')!;
+      expect(await currentBrandVoice(harness.pool, fresh.orgId)).toMatchObject({ source: 'fallback', name: fallback.name, tone: fallback.tone });
       const { voice } = await harness.call(fresh.apiKey, 'platform_set_brand_voice', { name: 'Our voice', formality: 'formal' });
       expect(voice).toMatchObject({ name: 'Our voice', formality: 'formal', customised: true, templateId: 'warm_pastoral' });
+      expect(await currentBrandVoice(harness.pool, fresh.orgId)).toMatchObject({ source: 'saved', name: 'Our voice', formality: 'formal', tone: fallback.tone });
     });
 
     it('refuses bad input and volunteers, changing nothing', async () => {

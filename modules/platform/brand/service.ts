@@ -43,6 +43,17 @@ export async function savedBrandVoice(db: Queryable, orgId: string): Promise<Sav
   return row ? voiceOf(row) : null;
 }
 
+/** The voice to write in now: the saved one, or the fallback template. For any module drafting messages. */
+export async function currentBrandVoice(db: Queryable, orgId: string): Promise<BrandVoice & { source: 'saved' | 'fallback' }> {
+  const saved = await savedBrandVoice(db, orgId);
+  if (saved) {
+    const { templateId: _templateId, customised: _customised, updatedAt: _updatedAt, ...voice } = saved;
+    return { ...voice, source: 'saved' };
+  }
+  const { id: _id, suitedTo: _suitedTo, ...voice } = presetById(FALLBACK_TEMPLATE_ID)!;
+  return { ...voice, source: 'fallback' };
+}
+
 /** Changing how the organisation sounds is for staff and above, as deciding its messages is. */
 export function requireMayShapeVoice(principal: Principal): void {
   if (!STAFF_ROLES.includes(principal.role)) {
