@@ -27,7 +27,6 @@ export const sharePrayerRequestTool = tools.write('share_prayer_request', {
   description: 'Puts a prayer request (visibility congregation, confidentiality green, active) into the moderation queue for the prayer wall, with the person\'s consent. Nothing appears on the wall until someone approves it with community_approve_post.',
   keywords: ['prayer wall', 'share prayer', 'public prayer request'],
   examples: ['Margaret is happy for the church to pray for her operation, put it on the prayer wall'],
-  listed: true,
   input: z.object({
     prayerRequestId: z.uuid().describe('The prayer request to share'),
     consentConfirmed: consent,
@@ -79,8 +78,8 @@ export const approvePostTool = tools.write('approve_post', {
 export const rejectPostTool = tools.write('reject_post', {
   title: 'Reject a post',
   description: 'Rejects a pending prayer-wall or celebration post with a reason; it never appears. The prayer request or life event itself is unchanged.',
-  keywords: ['reject', 'decline post', 'moderate'],
-  examples: ['don\'t put that on the wall, it has too many medical details'],
+  keywords: ['reject', 'decline post', 'moderate', 'do not publish', 'refuse'],
+  examples: ['don\'t put that on the wall, it has too many medical details', 'do not publish that prayer request', 'turn down that post'],
   input: z.object({ postId, reason: z.string().trim().min(1).max(1000).describe('Why, for whoever shared it') }).strict(),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({ post: await rejectPost(ctx.db, ctx.org.id, userOf(ctx), input.postId, input.reason) }),

@@ -17,7 +17,6 @@ export const listRosterTool = tools.read('list_roster', {
   description: 'Who is on the community roster, newest joiners first, with a total; joinedWithinDays answers "who joined recently", status left lists those who left.',
   keywords: ['members', 'who is in the community', 'new members', 'roster'],
   examples: ['who joined the church family in the last month', 'list everyone on the community roster'],
-  listed: true,
   input: z.object({
     status: z.enum(['current', 'left', 'all']).default('current').describe('current (default), left or all'),
     joinedWithinDays: z.number().int().min(1).max(3650).optional().describe('Only those who joined in the last so many days'),
@@ -62,8 +61,8 @@ export function followUpRadarTool(modules: readonly ModuleDefinition[]) {
   return tools.read('get_followup_radar', {
     title: 'Follow-up radar',
     description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests and life events (coming up, unattended, grief touchpoints due), each with why. Sources that are not available (guests, attendance) are named as such. Private and confidential records count only with people:safeguarding.',
-    keywords: ['who needs care', 'follow up', 'pastoral radar', 'who to call'],
-    examples: ['who should I be calling this week', 'who has fallen through the cracks'],
+    keywords: ['who needs care', 'follow up', 'pastoral radar', 'who to call', 'who to ring', 'who to visit', 'call list', 'pastoral care list'],
+    examples: ['who should I be calling this week', 'who has fallen through the cracks', 'who should the pastoral team ring or visit', 'anyone we have not been in touch with'],
     listed: true,
     input: z.object({
       withinDays: z.number().int().min(0).max(90).default(7).describe('Note follow-ups and life events due within this many days (and overdue ones)'),

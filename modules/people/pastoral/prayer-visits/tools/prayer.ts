@@ -24,7 +24,6 @@ export const addPrayerRequestTool = tools.write('add_prayer_request', {
   description: 'Records a prayer request for or from a contact and adds it to their care timeline. visibility: private (only people:safeguarding holders), team (default) or congregation (may later be shared to the moderated prayer wall); amber/red confidentiality is restricted like private.',
   keywords: ['prayer', 'pray for', 'prayer need'],
   examples: ['Margaret asked us to pray for her hip operation', 'add a private prayer request for John'],
-  listed: true,
   input: z.object({
     contactId: z.uuid().describe('The contact the request is for or from'),
     request: z.string().trim().min(1).max(4000).describe('What to pray for, naming people by name, never by id'),
@@ -42,7 +41,6 @@ export const listPrayerRequestsTool = tools.read('list_prayer_requests', {
   description: 'Prayer requests, newest first, optionally for one contact or by status, visibility or urgency. Private and amber/red requests are included only for callers holding people:safeguarding.',
   keywords: ['prayer list', 'prayer needs'],
   examples: ['what are we praying for this week', 'show urgent prayer requests'],
-  listed: true,
   input: z.object({
     contactId: z.uuid().optional().describe('Only this contact\'s requests'),
     status: z.enum(PRAYER_STATUSES).optional().describe('active or answered; both when omitted'),

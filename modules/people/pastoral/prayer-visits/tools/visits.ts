@@ -18,7 +18,6 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
   description: 'Records a pastoral visit or call (home, hospital, care home, phone, video, church) on a date, adds it to the care timeline and counts it as pastoral contact for welfare checks. Private or amber/red visits are seen only with people:safeguarding.',
   keywords: ['visit', 'hospital visit', 'home visit', 'pastoral call'],
   examples: ['I visited Edith in hospital yesterday', 'log a phone call with the Browns about the funeral'],
-  listed: true,
   input: z.object({
     contactId: z.uuid().describe('The contact visited'),
     visitDate: dateText().optional().describe("When it happened, in the organisation's date format or YYYY-MM-DD; today when omitted; never in the future"),
@@ -43,7 +42,6 @@ export const listPastoralVisitsTool = tools.read('list_pastoral_visits', {
   description: 'Pastoral visits, most recent first, optionally for one contact, a kind or dates between from and to (YYYY-MM-DD). Private and amber/red visits are included only for callers holding people:safeguarding.',
   keywords: ['visits', 'visit log', 'who was visited'],
   examples: ['who did we visit last month', 'show the hospital visits to Edith'],
-  listed: true,
   input: z.object({
     contactId: z.uuid().optional().describe('Only visits to this contact'),
     kind: z.enum(VISIT_KINDS).optional().describe('Only this kind of visit'),
