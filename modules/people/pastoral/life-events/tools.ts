@@ -54,7 +54,7 @@ export const recordLifeEventTool = defineTool({
   name: 'people_record_life_event',
   module: 'people',
   title: 'Record a life event',
-  description: `Records something that happened in a person's life (birth, marriage, bereavement, illness, new job, moving, baptism, …) with a celebrate or support intent, and adds it to their care timeline. A bereavement opens a grief-care plan (the pastoral settings' touchpoints: by default one week, one month, three and six months, and the first anniversary) that surfaces each touchpoint when due. Privacy defaults come from the pastoral settings. ${RESTRICTED_RULE}`,
+  description: 'Records a life event (birth, marriage, bereavement, illness, new job, moving, baptism…) to celebrate or support, on the care timeline. A bereavement opens a grief-care plan whose touchpoints surface when due. Private or amber/red events are seen only with people:safeguarding.',
   keywords: ['life event', 'bereavement', 'death', 'funeral', 'new baby', 'wedding', 'hospital', 'diagnosis', 'new job', 'moved house', 'grief'],
   examples: ['Margaret\'s husband died last Tuesday', 'the Okafors had a baby girl', 'record that Tom is in hospital'],
   scope: 'people:write',
