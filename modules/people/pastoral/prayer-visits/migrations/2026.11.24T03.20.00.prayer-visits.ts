@@ -13,7 +13,8 @@ const TABLES = ['prayer_requests', 'pastoral_visits'];
  * `shareable_prayer_requests` is people's published read model for the community module's prayer
  * wall: only requests the congregation may see (privacy public, confidentiality green) of live
  * contacts. The wall joins it, so a request made private or confidential after it was shared drops
- * off the wall at once, without the community module reading people's tables.
+ * off the wall at once, without the community module reading people's tables. It carries no contact
+ * column: the wall needs only whether, and in what state, a request may be shown.
  */
 export const prayerVisits: Migration = {
   name: '2026.11.24T03.20.00.prayer-visits',
@@ -54,7 +55,7 @@ CREATE INDEX pastoral_visits_contact ON pastoral_visits (org_id, contact_id);
 ${tenantPolicies(TABLES).up}
 
 CREATE VIEW shareable_prayer_requests WITH (security_invoker = true) AS
-  SELECT p.id, p.org_id, p.contact_id, p.status, p.answered_at
+  SELECT p.id, p.org_id, p.status, p.answered_at
   FROM prayer_requests p JOIN contacts c ON c.id = p.contact_id AND c.org_id = p.org_id AND c.deleted_at IS NULL
   WHERE p.privacy = 'public' AND p.confidentiality_level = 'green';
 GRANT SELECT ON shareable_prayer_requests TO steward_app;
