@@ -269,6 +269,19 @@ describe('media library (embedded store)', () => {
     expect(rows[0].n).toBe(3);
   });
 
+  it('parallel one-shot uploads past the allowance: the refused ones leave no row and no stored object', async () => {
+    const tight = await harness.createOrg({ name: 'Tight Chapel' });
+    await harness.pool.query("INSERT INTO org_allowance_overrides (org_id, feature, monthly_limit) VALUES ($1, 'media_items', 2)", [tight.orgId]);
+    const png = await makeImage('png', 9, 9);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => harness.invoke(tight.apiKey, 'platform_upload_media_library_file', { base64Content: png.toString('base64') })));
+    expect(answers.filter((a) => a.body.ok)).toHaveLength(2);
+    for (const refused of answers.filter((a) => !a.body.ok)) expect(refused.body.error).toMatchObject({ code: 'allowance_exceeded' });
+    const { rows } = await harness.pool.query('SELECT count(*)::int AS n FROM media_files WHERE org_id = $1', [tight.orgId]);
+    expect(rows[0].n).toBe(2);
+    const originals = fs.readdirSync(path.join(dir, 'media', tight.orgId), { recursive: true }).map(String).filter((entry) => entry.endsWith('original.png'));
+    expect(originals).toHaveLength(2);
+  });
+
   it('enforces the storage quota in bytes: a file that does not fit is refused before upload', async () => {
     const full = await harness.createOrg({ name: 'Full Chapel' });
     const quota = await harness.call(full.apiKey, 'platform_get_media_library_quota', {});

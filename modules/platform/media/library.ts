@@ -219,18 +219,34 @@ export interface StoredMedia {
   sizeBytes: number;
 }
 
-/** Writes a checked file and its thumbnails under fresh keys of the file's own. */
-export async function storeProcessed(storage: MediaStorage, orgId: string, fileId: string, bytes: Buffer, processed: ProcessedMedia, segment = newKeySegment()): Promise<StoredMedia> {
+/** A checked file ready to store: its bytes, thumbnails and the keys they go under (fresh ones of the file's own). */
+export interface PlannedMedia {
+  stored: StoredMedia;
+  objects: Array<{ key: string; bytes: Buffer; contentType: string }>;
+}
+
+export function planStorage(orgId: string, fileId: string, bytes: Buffer, processed: ProcessedMedia, segment = newKeySegment()): PlannedMedia {
   const base = `media/${orgId}/${fileId}/${segment}`;
   const storageKey = `${base}/original.${MEDIA_TYPES[processed.type].extensions[0]}`;
-  await storage.write(storageKey, bytes, processed.mimeType);
+  const objects = [{ key: storageKey, bytes, contentType: processed.mimeType }];
   const thumbnails: StoredThumbnail[] = [];
   for (const thumbnail of processed.thumbnails) {
     const key = `${base}/${thumbnail.variant}.webp`;
-    await storage.write(key, thumbnail.bytes, 'image/webp');
+    objects.push({ key, bytes: thumbnail.bytes, contentType: 'image/webp' });
     thumbnails.push({ variant: thumbnail.variant, key, width: thumbnail.width, height: thumbnail.height });
   }
-  return { storageKey, thumbnails, mimeType: processed.mimeType, width: processed.width, height: processed.height, sizeBytes: bytes.length };
+  return { stored: { storageKey, thumbnails, mimeType: processed.mimeType, width: processed.width, height: processed.height, sizeBytes: bytes.length }, objects };
+}
+
+export async function writePlanned(storage: MediaStorage, planned: PlannedMedia): Promise<void> {
+  for (const object of planned.objects) await storage.write(object.key, object.bytes, object.contentType);
+}
+
+/** Writes a checked file and its thumbnails under fresh keys of the file's own. */
+export async function storeProcessed(storage: MediaStorage, orgId: string, fileId: string, bytes: Buffer, processed: ProcessedMedia): Promise<StoredMedia> {
+  const planned = planStorage(orgId, fileId, bytes, processed);
+  await writePlanned(storage, planned);
+  return planned.stored;
 }
 
 /** The key segment a stored file's objects share (reprocessing writes its thumbnails beside the original). */

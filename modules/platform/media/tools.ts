@@ -9,7 +9,7 @@ import { fetchPublicSource } from './fetch-source';
 import {
   FILE_SELECT, TRASH_DAYS, UPLOAD_SESSION_MINUTES, addTags, assertFolder, assertRoom, cleanFileName, ensureTags, findFile, hashSession,
   insertReadyFile, newFileId, newSessionId, publicUrlOf, quotaOf, removeTags, reserveRoom, segmentOf, sessionMatches,
-  storeProcessed, toMediaFile, touchFiles, uploadKeyOf, type FileRow, type StoredMedia, type StoredThumbnail,
+  planStorage, storeProcessed, toMediaFile, touchFiles, uploadKeyOf, writePlanned, type FileRow, type PlannedMedia, type StoredMedia, type StoredThumbnail,
 } from './library';
 import { ACCEPTED_EXTENSIONS, MEDIA_TYPES, THUMBNAIL_VARIANTS, detectType, processMedia, typeForName, type MediaType } from './processing';
 import { maxFileBytes, mediaStorage } from './storage';
@@ -200,8 +200,11 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
     }
     const storage = mediaStorage();
     const key = row.upload_key!;
+    // A completion racing this one may finish first and remove the upload object: then the file is done.
+    const completedMeanwhile = async () => (await queryOne<{ status: string }>(db, 'SELECT status FROM media_files WHERE org_id = $1 AND id = $2', [org.id, row.id]))?.status === 'ready';
     const size = await storage.size(key);
     if (size === null) {
+      if (await completedMeanwhile()) return { stored: null };
       throw new StewardError('conflict', 'No bytes have arrived for this upload yet', { hint: 'PUT the file to the uploadUrl (with the uploadHeaders) first, then complete the upload.' });
     }
     if (size !== row.size_bytes) {
@@ -210,7 +213,13 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
         issues: [{ path: 'fileSize', message: 'size differs from the bytes uploaded' }], hint: 'PUT the file again to the same uploadUrl, or begin a new upload with the right fileSize.',
       });
     }
-    const bytes = await readStored(key);
+    let bytes: Buffer;
+    try {
+      bytes = await readStored(key);
+    } catch (error) {
+      if (await completedMeanwhile()) return { stored: null };
+      throw error;
+    }
     let processed;
     try {
       processed = await processMedia(bytes, typeForName(row.name));
@@ -248,10 +257,15 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
 const INLINE_MAX_BYTES = 64 * 1024;
 const INLINE_MAX_CHARS = Math.ceil(INLINE_MAX_BYTES / 3) * 4 + 4;
 
+/**
+ * A one-shot file, checked and thumbnailed in `prepare` (outside the transaction) and kept in memory:
+ * its objects are written in `run`, after the quota allows it and its row is in, so a refused upload
+ * leaves nothing in storage, and a failed write leaves no row.
+ */
 interface OneShotPrepared {
   id: string;
   name: string;
-  stored: StoredMedia;
+  planned: PlannedMedia;
   source: 'url' | 'inline';
 }
 
@@ -299,16 +313,17 @@ const uploadFileTool = tools.write('upload_media_library_file', {
     const processed = await processMedia(bytes, expected);
     const name = cleanFileName(input.fileName ?? nameWithExtension(suggestedName, detected ?? processed.type));
     const id = newFileId();
-    return { id, name, stored: await storeProcessed(mediaStorage(), org.id, id, bytes, processed), source: input.base64Content !== undefined ? 'inline' : 'url' };
+    return { id, name, planned: planStorage(org.id, id, bytes, processed), source: input.base64Content !== undefined ? 'inline' : 'url' };
   },
   run: async (ctx, input) => {
     const prepared = ctx.prepared as OneShotPrepared;
     if (input.folderId) await assertFolder(ctx.db, ctx.org.id, input.folderId);
-    await reserveRoom(ctx.db, ctx.org.id, ctx.org.planCode, prepared.stored.sizeBytes);
+    await reserveRoom(ctx.db, ctx.org.id, ctx.org.planCode, prepared.planned.stored.sizeBytes);
     await insertReadyFile(ctx.db, {
       id: prepared.id, orgId: ctx.org.id, source: prepared.source, name: prepared.name, displayName: input.displayName, altText: input.altText,
-      isPublic: input.isPublic, folderId: input.folderId, userId: ctx.principal.userId, stored: prepared.stored,
+      isPublic: input.isPublic, folderId: input.folderId, userId: ctx.principal.userId, stored: prepared.planned.stored,
     });
+    await writePlanned(mediaStorage(), prepared.planned);
     const file = await fileOut(ctx.db, ctx.org.id, prepared.id);
     return { file, emailImageUrl: file.isPublic ? file.url : null };
   },
@@ -869,10 +884,11 @@ const aiAnalyzeTool = tools.write('ai_analyze_media', {
   },
 });
 
+/** As OneShotPrepared: the generated image's objects are written in `run`, once the quota allows it. */
 interface GeneratedPrepared {
   id: string;
   name: string;
-  stored: StoredMedia;
+  planned: PlannedMedia;
   description: string;
 }
 
@@ -904,18 +920,19 @@ const aiGenerateTool = tools.write('ai_generate_media', {
     const id = newFileId();
     return {
       id, name: cleanFileName(input.fileName ?? nameWithExtension(slug, processed.type)),
-      stored: await storeProcessed(mediaStorage(), org.id, id, generated.bytes, processed),
+      planned: planStorage(org.id, id, generated.bytes, processed),
       description: `Generated from the prompt: ${generated.revisedPrompt ?? input.prompt}`.slice(0, 2000),
     };
   },
   run: async (ctx, input) => {
     const prepared = ctx.prepared as GeneratedPrepared;
     if (input.folderId) await assertFolder(ctx.db, ctx.org.id, input.folderId);
-    await reserveRoom(ctx.db, ctx.org.id, ctx.org.planCode, prepared.stored.sizeBytes);
+    await reserveRoom(ctx.db, ctx.org.id, ctx.org.planCode, prepared.planned.stored.sizeBytes);
     await insertReadyFile(ctx.db, {
       id: prepared.id, orgId: ctx.org.id, source: 'ai', name: prepared.name, displayName: input.displayName, altText: input.altText,
-      isPublic: input.isPublic, folderId: input.folderId, userId: ctx.principal.userId, stored: prepared.stored, aiDescription: prepared.description,
+      isPublic: input.isPublic, folderId: input.folderId, userId: ctx.principal.userId, stored: prepared.planned.stored, aiDescription: prepared.description,
     });
+    await writePlanned(mediaStorage(), prepared.planned);
     const file = await fileOut(ctx.db, ctx.org.id, prepared.id);
     return { file, emailImageUrl: file.isPublic ? file.url : null };
   },
