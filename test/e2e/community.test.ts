@@ -312,6 +312,30 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
     });
   });
 
+  it('merging a duplicate (an approved proposal) brings its prayer requests, visits, roster place and wall posts to the kept contact', async () => {
+    const keep = await contact('Mabel', 'Twice');
+    const duplicate = await contact('Mabel', 'Twice');
+    const request = await prayer(duplicate, { visibility: 'congregation', request: 'Pray for Mabel\'s sister' });
+    const { post } = await mcpCall(owner, 'community_share_prayer_request', { prayerRequestId: request, consentConfirmed: true });
+    await mcpCall(owner, 'community_approve_post', { postId: post.id });
+    await mcpCall(owner, 'people_log_pastoral_visit', { contactId: duplicate, summary: 'Visited Mabel at home' });
+    await mcpCall(owner, 'people_set_community_membership_bulk', {
+      memberships: [{ contactId: keep, member: true, joinedOn: '2025-09-01' }, { contactId: duplicate, member: true, joinedOn: '2022-02-01' }],
+    });
+    const gated = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: duplicate, actionSummary: 'Merge the two Mabels' });
+    expect(gated.body.error?.code).toBe('approval_required');
+    const decided = await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: gated.body.error!.details.proposalId });
+    expect(decided.execution.status).toBe('succeeded');
+
+    const { rows } = await harness.pool.query(`SELECT
+      (SELECT array_agg(DISTINCT contact_id) FROM prayer_requests WHERE id = $1) AS requests,
+      (SELECT array_agg(DISTINCT contact_id) FROM pastoral_visits WHERE contact_id = ANY($2)) AS visits,
+      (SELECT array_agg(contact_id || ' ' || joined_on) FROM community_memberships WHERE contact_id = ANY($2)) AS roster,
+      (SELECT array_agg(DISTINCT contact_id) FROM community_posts WHERE id = $3) AS posts`, [request, [keep, duplicate], post.id]);
+    expect(rows[0]).toEqual({ requests: [keep], visits: [keep], roster: [`${keep} 2022-02-01`], posts: [keep] });
+    expect((await mcpCall(community, 'community_list_prayer_wall', {})).items.map((i: any) => i.id)).toContain(post.id);
+  });
+
   it('permanent erasure removes the person\'s wall posts with their prayer requests', async () => {
     const gone = await contact('Gwen', 'Gone');
     const request = await prayer(gone, { visibility: 'congregation', request: 'Pray for Gwen' });
