@@ -152,6 +152,15 @@ describe('life events over MCP', () => {
     await mcpCall(mcp, 'people_add_note', { contactId: anna, content: 'Rang Anna about the job; coffee on Friday' });
     const after = await mcpCall(mcp, 'people_get_life_events_radar', { daysAhead: 30, unattendedAfterDays: 0 });
     expect(after.items.some((item: any) => item.reason === 'unattended' && item.lifeEventId === events.job)).toBe(false);
+    // A private note is contact only in the view that may see it: the staff key's radar still shows the
+    // event as unattended (else its absence would tell that a private note exists).
+    const carol = await contact('Carol');
+    const illness = await record({ contactId: carol, type: 'illness', title: 'Flu' });
+    await mcpCall(mcp, 'people_add_note', { contactId: carol, content: 'Private conversation with Carol', privacy: 'private' });
+    const unattended = (view: any) => view.items.some((item: any) => item.reason === 'unattended' && item.lifeEventId === illness.lifeEvent.id);
+    expect(unattended(await mcpCall(mcp, 'people_get_life_events_radar', { unattendedAfterDays: 0 }))).toBe(false);
+    expect(unattended(await mcpCall(staff, 'people_get_life_events_radar', { unattendedAfterDays: 0 }))).toBe(true);
+    await mcpCall(mcp, 'people_remove_life_event', { lifeEventId: illness.lifeEvent.id });
     // Not yet old enough to count as unattended with the default three days.
     const byDefault = await mcpCall(mcp, 'people_get_life_events_radar', {});
     expect(byDefault.items.some((item: any) => item.reason === 'unattended')).toBe(false);
