@@ -179,6 +179,40 @@ describe('care team, pastoral settings and dashboard', () => {
     });
   });
 
+  describe('erasure and merge', () => {
+    it('permanent erasure removes every care record of the person; merging moves them to the kept contact', async () => {
+      const role = (await mcpCall(mcp, 'people_list_care_team_roles', {})).roles.find((r: any) => r.name === 'Pastoral visitor');
+      const fill = async (contactId: string) => {
+        await mcpCall(mcp, 'people_assign_care_team_member', { roleId: role.roleId, userId: org.ownerUserId, contactId });
+        await mcpCall(mcp, 'people_set_contact_care_priority', { contactId, priority: 'high' });
+        await mcpCall(mcp, 'people_create_safeguarding_check', { contactId, checkType: 'DBS', certificateNumber: 'ERASE1234' });
+        await mcpCall(mcp, 'people_analyze_counseling_referral', { text: 'He says he is suicidal.', contactId });
+      };
+      const tables = ['care_team_assignments', 'contact_care_priorities', 'safeguarding_checks', 'crisis_holds'];
+      const rowsOf = async (contactId: string) => {
+        const counts: Record<string, number> = {};
+        for (const table of tables) counts[table] = (await harness.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE contact_id = $1`, [contactId])).rows[0].n;
+        return counts;
+      };
+      const erased = await seedContact(org, 'Erased', 3);
+      await fill(erased);
+      expect(Object.values(await rowsOf(erased)).every((n) => n === 1)).toBe(true);
+      await mcpCall(mcp, 'people_delete_contact', { contactId: erased, permanent: true });
+      expect(await rowsOf(erased)).toEqual({ care_team_assignments: 0, contact_care_priorities: 0, safeguarding_checks: 0, crisis_holds: 0 });
+
+      const kept = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Merge', lastName: 'Kept', email: 'merge-kept@example.org' })).contact.id;
+      const merged = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Merge', lastName: 'Gone', email: 'merge-gone@example.org' })).contact.id;
+      await fill(merged);
+      const result = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: kept, mergeContactId: merged, actionSummary: 'Merge the two' });
+      const proposalId = result.body.error?.details?.proposalId as string;
+      await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId });
+      for (let i = 0; i < 50 && (await rowsOf(kept)).crisis_holds === 0; i++) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await rowsOf(kept)).toEqual({ care_team_assignments: 1, contact_care_priorities: 1, safeguarding_checks: 1, crisis_holds: 1 });
+      // The hold moved with the person: messages to the kept contact wait too.
+      expect((await mcpCall(mcp, 'people_get_contact_care_status', { contactId: kept })).status.onCrisisHold).toBe(true);
+    });
+  });
+
   describe('predictions, dashboard and notes under the visibility rule', () => {
     it('explains every prediction, says which signals it cannot compute, and never counts a restricted record without people:safeguarding', async () => {
       const staff = await harness.createKey(org.orgId, ['people:read', 'people:write'], 'staff');
