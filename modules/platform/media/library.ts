@@ -204,7 +204,6 @@ export function uploadKeyOf(orgId: string, fileId: string, type: MediaType): str
 /** A name without path parts or control characters, at most 200 characters. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-200);
 }
 
