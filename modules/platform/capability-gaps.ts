@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { listPage } from '../kit';
+import { listPage, notFound } from '../kit';
 
 /**
  * Capability gaps: an agent says what it was asked for that no tool could do. Any member's
@@ -18,6 +18,11 @@ export interface CapabilityGapView {
   reportedByUserId: string | null;
   credentialKind: string;
   reportedAt: string;
+  /** Open until an owner or admin says how it was dealt with. */
+  status: 'open' | 'resolved';
+  resolution: string | null;
+  resolvedAt: string | null;
+  resolvedByUserId: string | null;
 }
 
 interface GapRow {
@@ -28,12 +33,17 @@ interface GapRow {
   reported_by_user_id: string | null;
   credential_kind: string;
   created_at: Date;
+  resolved_at: Date | null;
+  resolved_by_user_id: string | null;
+  resolution: string | null;
 }
 
 function viewOf(row: GapRow): CapabilityGapView {
   return {
     gapId: row.id, tool: row.tool, missing: row.missing, example: row.example, reportedByUserId: row.reported_by_user_id,
     credentialKind: row.credential_kind, reportedAt: row.created_at.toISOString(),
+    status: row.resolved_at ? 'resolved' : 'open', resolution: row.resolution, resolvedAt: row.resolved_at?.toISOString() ?? null,
+    resolvedByUserId: row.resolved_by_user_id,
   };
 }
 
@@ -49,19 +59,44 @@ export function mayReadCapabilityGaps(principal: Principal): boolean {
   return principal.role === 'owner' || principal.role === 'admin';
 }
 
-export async function listCapabilityGaps(db: Queryable, principal: Principal, page: { limit: number; cursor?: string }) {
+function requireMayReadCapabilityGaps(principal: Principal): void {
   if (!mayReadCapabilityGaps(principal)) {
-    throw new StewardError('forbidden', 'Only an owner or admin may read capability gap reports', { hint: 'Ask an owner or admin of the organisation.' });
+    throw new StewardError('forbidden', 'Only an owner or admin may read or resolve capability gap reports', { hint: 'Ask an owner or admin of the organisation.' });
   }
-  const { rows, nextCursor } = await listPage<GapRow>(db, { table: 'capability_gaps', orgId: principal.orgId, limit: page.limit, cursor: page.cursor, includeDeleted: true });
+}
+
+export const GAP_STATUS_FILTERS = ['open', 'resolved', 'all'] as const;
+
+export async function listCapabilityGaps(db: Queryable, principal: Principal, page: { limit: number; cursor?: string; status: (typeof GAP_STATUS_FILTERS)[number] }) {
+  requireMayReadCapabilityGaps(principal);
+  const where = page.status === 'all' ? undefined : page.status === 'open' ? 'resolved_at IS NULL' : 'resolved_at IS NOT NULL';
+  const { rows, nextCursor } = await listPage<GapRow>(db, { table: 'capability_gaps', orgId: principal.orgId, limit: page.limit, cursor: page.cursor, where, includeDeleted: true });
   return { gaps: rows.map(viewOf), nextCursor };
 }
 
-/** How many gaps are reported, with the latest few, for the overview. */
+/**
+ * Closes a gap with a word on how it was dealt with (a tool now does it, a workaround, won't do).
+ * Resolving it again is refused rather than overwriting the first answer; another organisation's
+ * gap is not found, as a missing one is.
+ */
+export async function resolveCapabilityGap(db: Queryable, principal: Principal, gapId: string, resolution: string): Promise<CapabilityGapView> {
+  requireMayReadCapabilityGaps(principal);
+  const row = await queryOne<GapRow>(db, 'SELECT * FROM capability_gaps WHERE org_id = $1 AND id = $2 FOR UPDATE', [principal.orgId, gapId]);
+  if (!row) throw notFound('Capability gap', gapId);
+  if (row.resolved_at) {
+    throw new StewardError('conflict', 'That capability gap is already resolved', { details: { gapId, resolvedAt: row.resolved_at.toISOString() } });
+  }
+  const updated = await queryOne<GapRow>(db, `UPDATE capability_gaps SET resolved_at = now(), resolved_by_user_id = $3, resolution = $4
+    WHERE org_id = $1 AND id = $2 RETURNING *`, [principal.orgId, gapId, principal.userId, resolution]);
+  return viewOf(updated!);
+}
+
+/** How many gaps are open, with the latest open few, for the overview. */
 export const LATEST_GAPS_IN_OVERVIEW = 3;
 
-export async function capabilityGapSummary(db: Queryable, orgId: string): Promise<{ count: number; latest: CapabilityGapView[] }> {
-  const count = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM capability_gaps WHERE org_id = $1', [orgId]);
-  const latest = await queryRows<GapRow>(db, 'SELECT * FROM capability_gaps WHERE org_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [orgId, LATEST_GAPS_IN_OVERVIEW]);
-  return { count: count?.n ?? 0, latest: latest.map(viewOf) };
+export async function capabilityGapSummary(db: Queryable, orgId: string): Promise<{ open: number; latest: CapabilityGapView[] }> {
+  const count = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM capability_gaps WHERE org_id = $1 AND resolved_at IS NULL', [orgId]);
+  const latest = await queryRows<GapRow>(db, `SELECT * FROM capability_gaps WHERE org_id = $1 AND resolved_at IS NULL
+    ORDER BY created_at DESC, id DESC LIMIT $2`, [orgId, LATEST_GAPS_IN_OVERVIEW]);
+  return { open: count?.n ?? 0, latest: latest.map(viewOf) };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorInput, cursorOutput, toolsFor } from '../../kit';
-import { listCapabilityGaps, reportCapabilityGap } from '../capability-gaps';
+import { GAP_STATUS_FILTERS, listCapabilityGaps, reportCapabilityGap, resolveCapabilityGap } from '../capability-gaps';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
@@ -12,6 +12,10 @@ export const gapSchema = z.object({
   reportedByUserId: z.uuid().nullable(),
   credentialKind: z.string().describe('api_key or oauth: how the reporting agent was connected'),
   reportedAt: z.string(),
+  status: z.enum(['open', 'resolved']),
+  resolution: z.string().nullable().describe('How it was dealt with, once resolved'),
+  resolvedAt: z.string().nullable(),
+  resolvedByUserId: z.uuid().nullable(),
 }).strict();
 
 export const reportCapabilityGapTool = tools.write('report_capability_gap', {
@@ -33,12 +37,28 @@ export const reportCapabilityGapTool = tools.write('report_capability_gap', {
 
 export const listCapabilityGapsTool = tools.read('list_capability_gaps', {
   title: 'List capability gap reports',
-  description: 'The capability gaps agents reported (platform_report_capability_gap), newest first: what was missing, the tool that fell short, an example. Owners and admins only.',
+  description: 'The capability gaps agents reported (platform_report_capability_gap), newest first: what was missing, the tool that fell short, an example, and whether it is resolved. Owners and admins only.',
   keywords: ['feature requests', 'missing features', 'gaps'],
   examples: ['what have the assistants not been able to do'],
-  input: z.object({ ...cursorInput }).strict(),
+  input: z.object({
+    status: z.enum(GAP_STATUS_FILTERS).default('all').describe('open, resolved or all (default)'),
+    ...cursorInput,
+  }).strict(),
   output: z.object({ gaps: z.array(gapSchema), ...cursorOutput }).strict(),
   run: (ctx, input) => listCapabilityGaps(ctx.db, ctx.principal, input),
 });
 
-export const capabilityGapTools = [reportCapabilityGapTool, listCapabilityGapsTool];
+export const resolveCapabilityGapTool = tools.write('resolve_capability_gap', {
+  title: 'Resolve a capability gap report',
+  description: 'Closes a reported capability gap with how it was dealt with (a tool now does it, a workaround, or a decision not to); platform_overview then stops counting it as open. Owners and admins only.',
+  keywords: ['close feature request', 'gap handled', 'mark gap done'],
+  examples: ['the minibus booking gap is handled now', 'close the rota export request'],
+  input: z.object({
+    gapId: z.uuid().describe('From platform_list_capability_gaps'),
+    resolution: z.string().trim().min(1).max(500).describe('How it was dealt with, in a sentence'),
+  }).strict(),
+  output: z.object({ gap: gapSchema }).strict(),
+  run: async (ctx, input) => ({ gap: await resolveCapabilityGap(ctx.db, ctx.principal, input.gapId, input.resolution) }),
+});
+
+export const capabilityGapTools = [reportCapabilityGapTool, listCapabilityGapsTool, resolveCapabilityGapTool];
