@@ -147,6 +147,8 @@ describe('life events over MCP', () => {
     expect(find('upcoming', events.wedding)).toMatchObject({ date: dayFromToday(10), why: expect.stringContaining('marriage') });
     expect(find('anniversary', events.oldLoss)).toMatchObject({ date: dayFromToday(5), why: expect.stringContaining('2nd anniversary') });
     expect(find('anniversary', events.secretLoss)).toMatchObject({ date: dayFromToday(3), why: expect.stringContaining('1st anniversary') });
+    // The recent restricted bereavement's six-month touchpoint has passed and is due; its anniversary touchpoint is three days ahead.
+    expect(find('touchpoint_upcoming', events.secretLoss)).toMatchObject({ date: dayFromToday(3), why: expect.stringContaining('First anniversary') });
     expect(find('unattended', events.job)).toMatchObject({ why: expect.stringContaining('nobody has been in touch') });
     // A visible note after the event is pastoral contact: the event is no longer unattended.
     await mcpCall(mcp, 'people_add_note', { contactId: anna, content: 'Rang Anna about the job; coffee on Friday' });

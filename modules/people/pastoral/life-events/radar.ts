@@ -7,11 +7,11 @@ import { ANNUAL_EVENT_TYPES, LIFE_EVENT_INTENTS, LIFE_EVENT_REMOVAL_SOURCE, LIFE
 
 /**
  * The life-events radar: what is coming up (dated events ahead, anniversaries of bereavements and
- * other annual events) and what is unattended (support events nobody has been in touch about since,
+ * other annual events, grief-care touchpoints ahead) and what is unattended (support events nobody has been in touch about since,
  * grief touchpoints surfaced and still open). Every item says why it is there.
  */
 
-export const RADAR_REASONS = ['upcoming', 'anniversary', 'unattended', 'touchpoint_due'] as const;
+export const RADAR_REASONS = ['upcoming', 'anniversary', 'touchpoint_upcoming', 'touchpoint_due', 'unattended'] as const;
 
 export const radarItemSchema = z.object({
   reason: z.enum(RADAR_REASONS),
@@ -53,6 +53,7 @@ function whyOf(row: RadarRow, name: string): string {
   switch (row.reason) {
     case 'upcoming': return `${name}'s ${kind} (${row.title}) is on ${row.date}.`;
     case 'anniversary': return `The ${ordinal(row.years ?? 1)} anniversary of ${name}'s ${kind} (${row.title}) is on ${row.date}.`;
+    case 'touchpoint_upcoming': return `Grief-care touchpoint "${row.label}" for ${name} (${row.title}) is due on ${row.date}.`;
     case 'touchpoint_due': return `Grief-care touchpoint "${row.label}" for ${name} (${row.title}) has been due since ${row.date}.`;
     case 'unattended': return `${name}'s ${kind} (${row.title}) was recorded ${row.days_since} days ago and nobody has been in touch since.`;
     default: return row.title;
@@ -97,6 +98,11 @@ export async function lifeEventsRadar(db: Queryable, orgId: string, canSeeRestri
     SELECT 'touchpoint_due', to_char(g.due_on, 'YYYY-MM-DD'), e.id, g.id, e.contact_id, e.event_type, e.intent, e.title, g.label, NULL, NULL,
       to_char(e.event_date, 'YYYY-MM-DD'), e.first_name, e.last_name, e.preferred_name, e.email
     FROM events e JOIN pastoral_grief_touchpoints g ON g.life_event_id = e.id AND g.org_id = e.org_id WHERE g.status = 'due'
+    UNION ALL
+    SELECT 'touchpoint_upcoming', to_char(g.due_on, 'YYYY-MM-DD'), e.id, g.id, e.contact_id, e.event_type, e.intent, e.title, g.label, NULL, NULL,
+      to_char(e.event_date, 'YYYY-MM-DD'), e.first_name, e.last_name, e.preferred_name, e.email
+    FROM events e JOIN pastoral_grief_touchpoints g ON g.life_event_id = e.id AND g.org_id = e.org_id
+    WHERE g.status = 'pending' AND g.due_on <= $2::date + $3::int
     UNION ALL
     SELECT 'unattended', to_char(e.created_at, 'YYYY-MM-DD'), e.id, NULL, e.contact_id, e.event_type, e.intent, e.title, NULL, NULL,
       ($2::date - e.created_at::date), to_char(e.event_date, 'YYYY-MM-DD'), e.first_name, e.last_name, e.preferred_name, e.email

@@ -258,7 +258,7 @@ export const lifeEventsRadarTool = defineTool({
   name: 'people_get_life_events_radar',
   module: 'people',
   title: 'Life events radar',
-  description: `What needs attention: dated life events coming up, anniversaries of bereavements (and weddings, baptisms) ahead, grief-care touchpoints due, and support events nobody has been in touch about since they were recorded. Each item says why it is there. ${RESTRICTED_RULE}`,
+  description: `What needs attention: dated life events coming up, anniversaries of bereavements (and weddings, baptisms) ahead, grief-care touchpoints coming up or due, and support events nobody has been in touch about since they were recorded. Each item says why it is there. ${RESTRICTED_RULE}`,
   keywords: ['coming up', 'anniversaries', 'who needs care', 'unattended', 'grief anniversary', 'this week'],
   examples: ['whose bereavement anniversary is coming up', 'what life events need attention this week'],
   scope: 'people:read',
