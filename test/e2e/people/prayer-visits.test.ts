@@ -130,6 +130,9 @@ describe('prayer requests, pastoral visits and the community roster', () => {
       const owner = await harness.call(org.apiKey, 'people_get_prayer_analytics', { from: dayFromToday(-1), to: dayFromToday(1) });
       expect(owner).toMatchObject({ total: 4, byVisibility: { private: 1, team: 1, congregation: 2 }, answeredRate: 0.25, includesRestricted: true });
       expect(owner.byMonth.reduce((sum: number, m: any) => sum + m.added, 0)).toBe(4);
+      const metric = async (key: string) => (await harness.call(key, 'platform_analytics_query', { metric: 'prayer_requests', from: dayFromToday(-1), to: dayFromToday(0) })).data;
+      expect(await metric(staffKey)).toMatchObject({ added: 2, answered: 1, answeredRate: 0.5 });
+      expect(await metric(org.apiKey)).toMatchObject({ added: 4, answered: 1, answeredRate: 0.25 });
       const none = await harness.call(org.apiKey, 'people_get_prayer_analytics', { to: '2000-01-01' });
       expect(none).toMatchObject({ total: 0, answeredRate: null, byMonth: [] });
       expect((await refusal(staffKey, 'people_get_prayer_analytics', { from: '2026-02-30' })).code).toBe('validation_failed');
@@ -190,6 +193,18 @@ describe('prayer requests, pastoral visits and the community roster', () => {
       expect(recent).toMatchObject({ total: 2, byKind: { home: 1, hospital: 1 } });
       const ranged = await harness.call(staffKey, 'people_list_pastoral_visits', { from: '2025-01-01', to: '2025-12-31' });
       expect(ranged.visits.map((v: any) => v.visitDate)).toEqual(['2025-02-03']);
+    });
+
+    it('platform_analytics_query answers pastoral_visits under the same rule', async () => {
+      const metric = async (key: string) => {
+        const answer = await harness.call(key, 'platform_analytics_query', { metric: 'pastoral_visits', from: dayFromToday(-7), to: dayFromToday(0) });
+        expect(answer).toMatchObject({ metric: 'pastoral_visits', module: 'people' });
+        return answer;
+      };
+      expect((await metric(staffKey)).data).toMatchObject({ visits: 1, peopleVisited: 1 });
+      const owner = await metric(org.apiKey);
+      expect(owner.data).toMatchObject({ visits: 2, peopleVisited: 1 });
+      expect(owner.speakToUser).toMatch(/^2 pastoral visits .*, to 1 person\.$/);
     });
 
     it('refuses impossible and reversed analytics dates', async () => {
@@ -257,9 +272,11 @@ describe('prayer requests, pastoral visits and the community roster', () => {
       expect(rows[0].n).toBe(0);
     });
 
-    it('platform_overview counts communityMembers from the roster, and the dashboard agrees', async () => {
+    it('platform_overview counts communityMembers from the roster, and the dashboard and analytics agree', async () => {
       const overview = await harness.call(staffKey, 'platform_overview', {});
       expect(overview.communityMembers).toBe(2);
+      const metric = await harness.call(staffKey, 'platform_analytics_query', { metric: 'community_members' });
+      expect(metric.data).toMatchObject({ current: 2, joinedRecently: 2, windowDays: 90 });
       const dashboard = await harness.call(staffKey, 'people_get_community_dashboard', {});
       // Ben rejoined today without restating consent: a rejoin starts without consent to public celebrations.
       expect(dashboard.roster).toMatchObject({ current: 2, joinedRecently: 2, leftRecently: 0, withCelebrationConsent: 1, windowDays: 90 });

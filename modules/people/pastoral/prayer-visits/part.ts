@@ -3,6 +3,7 @@ import type { ModulePart } from '../../../module';
 import { urgentPrayerRule } from './alerts';
 import { communityRoster } from './migrations/2026.11.24T03.20.01.community-roster';
 import { prayerVisits } from './migrations/2026.11.24T03.20.00.prayer-visits';
+import { prayerVisitsMetrics } from './metrics';
 import { prayerVisitsModels } from './models';
 import { countRoster, getCommunitySettings } from './roster';
 import { communityRosterTools } from './tools/community';
@@ -16,6 +17,7 @@ export const prayerVisitsPart: ModulePart = {
   models: [...prayerVisitsModels],
   migrations: [prayerVisits, communityRoster],
   alerts: [urgentPrayerRule],
+  metrics: prayerVisitsMetrics,
   // Every row names one person: erasure deletes them; merge moves them (a roster row merges into the kept one by trigger).
   contactRefs: [
     { table: 'prayer_requests', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
