@@ -176,6 +176,11 @@ describe('care team, pastoral settings and dashboard', () => {
       // The owner always may.
       const third = await queue();
       expect((await harness.call(org.apiKey, 'people_approve_outreach', { outreachId: third.id, contentVersion: 1 })).item.status).toBe('sent');
+      // An approver who leaves the team names no one: approval opens to staff again.
+      await harness.call(org.apiKey, 'platform_remove_team_member', { userId: leadKey.userId });
+      expect((await mcpCall(mcp, 'people_get_care_team_overview', {})).approversNamed).toBe(false);
+      const fourth = await queue();
+      expect((await harness.call(staffKey.apiKey, 'people_approve_outreach', { outreachId: fourth.id, contentVersion: 1 })).item.status).toBe('sent');
     });
   });
 

@@ -96,7 +96,8 @@ export async function careTeamOverview(db: Queryable, orgId: string) {
     members: [...members.values()].map((member) => ({ ...member, roles: [...member.roles].sort() })),
     contactsWithCarer: cared.size,
     highPriorityWithoutCarer: raised.filter((contact) => !cared.has(contact.contactId)).map((contact) => ({ contactId: contact.contactId, contactName: contact.name, priority: contact.priority })),
-    approversNamed: roles.some((role) => role.canApproveOutreach && role.memberCount > 0),
+    // From the assignments listed (current team members only), as the approval rule counts them.
+    approversNamed: assignments.some((assignment) => roles.some((role) => role.roleId === assignment.roleId && role.canApproveOutreach)),
   };
 }
 

@@ -254,12 +254,14 @@ export async function removeCareAssignment(db: Queryable, orgId: string, assignm
 export async function requireMayApproveOutreach(db: Queryable, orgId: string, userId: string): Promise<void> {
   const approvers = await queryRows<{ user_id: string }>(db, `SELECT DISTINCT a.user_id FROM care_team_assignments a
     JOIN care_team_roles r ON r.id = a.role_id AND r.org_id = a.org_id WHERE a.org_id = $1 AND r.can_approve_outreach`, [orgId]);
-  if (approvers.length === 0) return;
-  const member = (await teamOf(db, orgId)).get(userId);
+  const team = await teamOf(db, orgId);
+  // Only current members count as the organisation's named approvers: one who left names no one.
+  const named = approvers.filter((approver) => team.has(approver.user_id));
+  if (named.length === 0) return;
+  const member = team.get(userId);
   if (!member) return; // not a member: the workflow's own check has already refused it
   if (member.role === 'owner' || member.role === 'admin') return;
-  // Only current members count as the organisation's named approvers.
-  if (approvers.some((approver) => approver.user_id === userId)) return;
+  if (named.some((approver) => approver.user_id === userId)) return;
   throw new StewardError('forbidden', 'Pastoral messages here are approved by the care team: an owner, an admin, or someone in a care role that approves messages', {
     hint: 'Ask a member of the care team to approve it (people_list_care_team_assignments), or ask an admin to give you such a role.',
   });
