@@ -92,8 +92,10 @@ describe('brand voice and public display name', () => {
       expect(brand.publicDisplayName).toBeNull();
       const lean = await mcpCall(mcp, 'platform_get_brand_voice', { includePresets: false });
       expect(lean).toEqual({ ...brand, presets: [] });
-      const listed = await mcp.listTools();
-      expect(listed.tools.find((t) => t.name === 'platform_get_brand_voice')?.description).toContain(`${BRAND_VOICE_PRESETS.length} starter templates`);
+      const [described] = (await mcpCall(mcp, 'platform_inspect_tools', { names: ['platform_get_brand_voice'] })).tools;
+      expect(described.description).toContain(`${BRAND_VOICE_PRESETS.length} starter templates`);
+      // Unlisted, but found by what people ask for.
+      expect((await mcpCall(mcp, 'platform_search_tools', { query: 'how should our emails sound' })).tools).toContain('platform_get_brand_voice');
     });
 
     it('suggests from what else a name says, and falls back when it says nothing', async () => {

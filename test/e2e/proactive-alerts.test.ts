@@ -54,7 +54,8 @@ describe('platform_proactive_alerts', () => {
   it('says nothing needs attention for a new organisation, and lists every registered rule in its description', async () => {
     const result = await alertsOf(owner);
     expect(result).toEqual({ alerts: [], rulesChecked: registeredAlertRules(MODULES).length, notChecked: [], speakToUser: 'Nothing needs attention right now.' });
-    const tool = (await owner.listTools()).tools.find((t) => t.name === 'platform_proactive_alerts')!;
+    const [tool] = (await mcpCall(owner, 'platform_inspect_tools', { names: ['platform_proactive_alerts'] })).tools;
+    expect((await mcpCall(owner, 'platform_search_tools', { query: 'what needs my attention this week' })).tools).toContain('platform_proactive_alerts');
     for (const { rule: registered } of registeredAlertRules(MODULES)) expect(tool.description).toContain(registered.id);
     for (const id of ['platform.allowance_near_limit', 'platform.failed_sends', 'people.welfare_due', 'people.follow_ups_overdue', 'giving.batches_left_open']) {
       expect(registeredAlertRules(MODULES).map((r) => r.rule.id)).toContain(id);

@@ -74,7 +74,8 @@ export function proactiveAlertsTool(modules: readonly ModuleDefinition[]) {
     examples: ['is there anything I should know about', 'what needs my attention this week'],
     scope: 'platform:read',
     effect: 'read',
-    listed: true,
+    // Unlisted to keep the default listing small (its description grows with every rule); platform_overview's attention field points to it.
+    listed: false,
     input: z.object({
       minimumSeverity: z.enum(ALERT_SEVERITIES).default('info').describe('Leave out alerts less pressing than this (urgent, warning, info)'),
     }).strict(),

@@ -45,7 +45,6 @@ export const getBrandVoiceTool = tools.read('get_brand_voice', {
   description: `How the organisation's messages should sound: the saved voice (or the fallback template when none is saved), the library of ${BRAND_VOICE_PRESETS.length} starter templates, a suggested template for this organisation, and its public display name. Read it before drafting emails, appeals or posts.`,
   keywords: ['tone of voice', 'writing style', 'house style', 'brand', 'templates', 'trading name', 'statement descriptor'],
   examples: ['how should our emails sound', 'what tone does the church use', 'show me brand voice templates'],
-  listed: true,
   input: z.object({
     includePresets: z.boolean().default(true).describe('false leaves the template library out (presets empty) when only the current voice is needed'),
   }).strict(),
