@@ -4,12 +4,16 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PastoralGriefActivities } from '../activities/pastoral-grief';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
-import { griefPlanWorkflowId } from '../modules/people/pastoral/life-events/constants';
 
 const { griefSurfaceDueTouchpoints } = proxyActivities<PastoralGriefActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 50 },
 });
+
+/** The grief plan's workflow id: one plan per bereavement. */
+export function griefPlanWorkflowId(lifeEventId: string): string {
+  return `grief-plan-${lifeEventId}`;
+}
 
 export interface GriefPlanInput {
   orgId: string;

@@ -45,8 +45,3 @@ export const LIFE_EVENT_SOURCE = 'life_event';
 /** The removal of a life event, kept on the timeline without its details; restricted entries only for safeguarding holders. */
 export const LIFE_EVENT_REMOVAL_SOURCE = 'life_event_removal';
 export const GRIEF_TOUCHPOINT_SOURCE = 'grief_touchpoint';
-
-/** The grief plan's workflow id: one plan per bereavement. */
-export function griefPlanWorkflowId(lifeEventId: string): string {
-  return `grief-plan-${lifeEventId}`;
-}
