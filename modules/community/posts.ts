@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound } from '../kit';
-import { requireVisibleLifeEvent, type LifeEvent } from '../people/pastoral/life-events/service';
+import { requireVisibleLifeEvent, type LifeEvent } from '../people/pastoral/life-events/public';
 import { assertNoteMentionsNamesNotIds } from '../people/notes';
 import { findShareablePrayerRequest, getCommunitySettings, markShareablePrayerAnswered } from '../people/pastoral/prayer-visits/public';
 import type { PostStatus, PostView } from './schemas';

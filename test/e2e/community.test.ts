@@ -43,10 +43,15 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
   });
 
   it('a key with only community scopes sees the community tools and no people tools', async () => {
-    const { tools } = await community.listTools();
-    const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['community_list_prayer_wall', 'community_get_followup_radar']));
-    expect(names.filter((name) => name.startsWith('people_'))).toEqual([]);
+    const volunteer = await harness.createKey(org.orgId, ['community:read', 'community:write'], 'staff');
+    const all = await harness.mcpClient(volunteer.apiKey, '?toolsets=all');
+    try {
+      const names = (await all.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['community_list_prayer_wall', 'community_get_followup_radar', 'community_approve_post']));
+      expect(names.filter((name) => !name.startsWith('community_') && !name.startsWith('platform_'))).toEqual([]);
+    } finally {
+      await all.close();
+    }
   });
 
   describe('prayer wall', () => {

@@ -59,7 +59,6 @@ export const listModerationQueueTool = tools.read('list_moderation_queue', {
   description: 'Prayer requests and celebrations shared with the congregation that nobody has approved or rejected yet, oldest first, with exactly the text that would appear.',
   keywords: ['moderation', 'pending posts', 'approve prayer wall'],
   examples: ['anything waiting to go on the prayer wall', 'what needs moderating'],
-  listed: true,
   input: z.object({ kind: z.enum(POST_KINDS).optional().describe('Only prayer or only celebration posts'), limit }).strict(),
   output: z.object({ posts: z.array(postSchema) }).strict(),
   run: async (ctx, input) => ({ posts: await listModerationQueue(ctx.db, ctx.org.id, input) }),
@@ -90,7 +89,6 @@ export const listPrayerWallTool = tools.read('list_prayer_wall', {
   description: 'What the congregation sees on the prayer wall: approved prayer requests (and answered ones, as praise) within the wall\'s lifetime, newest first. Only requests shared with consent and approved; never private or confidential ones.',
   keywords: ['prayer wall', 'prayer list for the church', 'praise reports'],
   examples: ['what is on the prayer wall this week', 'read me the prayer wall for Sunday'],
-  listed: true,
   input: z.object({ limit }).strict(),
   output: z.object({ enabled: z.boolean(), lifetimeDays: z.number().int(), items: z.array(wallItemSchema) }).strict(),
   run: async (ctx, input) => {

@@ -63,7 +63,6 @@ export function followUpRadarTool(modules: readonly ModuleDefinition[]) {
     description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests and life events (coming up, unattended, grief touchpoints due), each with why. Sources that are not available (guests, attendance) are named as such. Private and confidential records count only with people:safeguarding.',
     keywords: ['who needs care', 'follow up', 'pastoral radar', 'who to call', 'who to ring', 'who to visit', 'call list', 'pastoral care list'],
     examples: ['who should I be calling this week', 'who has fallen through the cracks', 'who should the pastoral team ring or visit', 'anyone we have not been in touch with'],
-    listed: true,
     input: z.object({
       withinDays: z.number().int().min(0).max(90).default(7).describe('Note follow-ups and life events due within this many days (and overdue ones)'),
       limitPerSource: z.number().int().min(1).max(100).default(25).describe('At most this many people per source'),

@@ -18,6 +18,8 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
   description: 'Records a pastoral visit or call (home, hospital, care home, phone, video, church) on a date, adds it to the care timeline and counts it as pastoral contact for welfare checks. Private or amber/red visits are seen only with people:safeguarding.',
   keywords: ['visit', 'hospital visit', 'home visit', 'pastoral call'],
   examples: ['I visited Edith in hospital yesterday', 'log a phone call with the Browns about the funeral'],
+  // One of the few pastoral tools in the default tools/list: recording a visit is an everyday act.
+  listed: true,
   input: z.object({
     contactId: z.uuid().describe('The contact visited'),
     visitDate: dateText().optional().describe("When it happened, in the organisation's date format or YYYY-MM-DD; today when omitted; never in the future"),
