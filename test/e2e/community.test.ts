@@ -223,6 +223,14 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       for (const lifeEventId of [privateEvent, amberEvent]) {
         expect((await mcpRefusal(community, 'community_share_celebration', { lifeEventId, consentConfirmed: true })).code).toBe('not_found');
       }
+      // A type the settings do not celebrate publicly, until they do.
+      const retirement = await lifeEvent({ type: 'retirement', intent: 'celebrate', shareWithCommunity: true, title: 'Tom retires' });
+      const notCelebrated = await mcpRefusal(community, 'community_share_celebration', { lifeEventId: retirement, consentConfirmed: true });
+      expect(notCelebrated).toMatchObject({ code: 'conflict' });
+      expect(notCelebrated.message).toContain('retirement is not among the life-event types celebrated publicly');
+      const { settings } = await mcpCall(owner, 'people_get_community_settings', {});
+      await mcpCall(owner, 'people_set_community_settings', { celebratedLifeEventTypes: [...settings.celebratedLifeEventTypes, 'retirement'] });
+      expect((await mcpCall(community, 'community_share_celebration', { lifeEventId: retirement, consentConfirmed: true })).post.status).toBe('pending');
       const support = await lifeEvent({ type: 'illness', shareWithCommunity: true, title: 'In hospital' });
       expect((await mcpRefusal(community, 'community_share_celebration', { lifeEventId: support, consentConfirmed: true })).code).toBe('conflict');
 

@@ -169,6 +169,15 @@ describe('prayer requests, pastoral visits and the community roster', () => {
       expect(timeline.entries.filter((e: any) => e.kind === 'pastoral_visit').map((e: any) => e.sourceId)).toEqual([visit.id]);
     });
 
+    it('removing the only visit puts the person back on the welfare-due list', async () => {
+      const zoe = await createContact('Zoe', 'Removed');
+      await harness.pool.query("UPDATE contacts SET created_at = now() - interval '400 days' WHERE id = $1", [zoe]);
+      const { visit } = await harness.call(staffKey, 'people_log_pastoral_visit', { contactId: zoe, summary: 'Logged for Zoe by mistake' });
+      expect(await welfareDue(staffKey)).not.toContain(zoe);
+      await harness.call(staffKey, 'people_remove_pastoral_visit', { visitId: visit.id });
+      expect(await welfareDue(staffKey)).toContain(zoe);
+    });
+
     it('reads dates the organisation way, and refuses future, impossible and id-bearing visits', async () => {
       const { visit } = await harness.call(staffKey, 'people_log_pastoral_visit', { contactId: edith, kind: 'phone', summary: 'Phone call with Edith', visitDate: '03/02/2025' });
       expect(visit.visitDate).toBe('2025-02-03');
