@@ -93,7 +93,10 @@ describe('grief care', () => {
       await handle.terminate('the rest of the plan is not part of this test');
     });
 
-    // What a person sees: the radar, the care timeline; a surfaced touchpoint is a reminder, not contact.
+    // What a person sees: the proactive alert, the radar, the care timeline; a surfaced touchpoint is a reminder, not contact.
+    const alerts = (await mcpCall(mcp, 'platform_proactive_alerts', {})).alerts.filter((a: any) => a.ruleId === 'people.grief_touchpoints_due');
+    expect(alerts).toEqual([expect.objectContaining({ count: 1, actWith: { tool: 'people_list_grief_touchpoints', args: { status: 'due' } } })]);
+    expect((await mcpCall(staff, 'platform_proactive_alerts', {})).alerts.filter((a: any) => a.ruleId === 'people.grief_touchpoints_due')).toHaveLength(1);
     const radar = await mcpCall(mcp, 'people_get_life_events_radar', {});
     expect(radar.items.find((item: any) => item.reason === 'touchpoint_due' && item.lifeEventId === lifeEventId))
       .toMatchObject({ why: expect.stringContaining('touchpoint "One week" for Margaret Griefcare') });
@@ -144,6 +147,10 @@ describe('grief care', () => {
     expect((await mcpRefusal(staff, 'people_complete_grief_touchpoint', { touchpointId: touchpoint.id })).code).toBe('not_found');
     const staffTimeline = await mcpCall(staff, 'people_list_care_timeline', { contactId: rose });
     expect(staffTimeline.entries.map((e: any) => e.kind)).toEqual(['contact_created']);
+    const grief = (client: McpClient) => mcpCall(client, 'platform_proactive_alerts', {})
+      .then((result) => result.alerts.filter((a: any) => a.ruleId === 'people.grief_touchpoints_due').map((a: any) => a.count));
+    expect(await grief(staff)).toEqual([]);
+    expect(await grief(mcp)).toEqual([1]);
     const staffRadar = await mcpCall(staff, 'people_get_life_events_radar', { unattendedAfterDays: 0 });
     expect(JSON.stringify(staffRadar)).not.toContain(lifeEventId);
 
