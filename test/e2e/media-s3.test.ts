@@ -141,4 +141,18 @@ describe('media library on S3-compatible storage', () => {
     // Steward's own reads still go to the internal endpoint.
     expect(await storage.size(key)).toBeNull();
   });
+
+  it('gives public files a CDN address when MEDIA_PUBLIC_BASE_URL is set, and Steward\'s own otherwise', async () => {
+    const done = await uploadFile(harness, org.apiKey, 'cdn.png', await makeImage('png', 30, 20));
+    expect(done.file.url).toBe(`${harness.url}/media/files/${org.orgId}/${done.file.id}`);
+    const { rows } = await harness.pool.query('SELECT storage_key FROM media_files WHERE id = $1', [done.file.id]);
+    process.env.MEDIA_PUBLIC_BASE_URL = 'https://cdn.example.org/media-bucket/';
+    try {
+      const file = (await harness.call(org.apiKey, 'platform_get_media_library_file', { mediaId: done.file.id })).file;
+      expect(file.url).toBe(`https://cdn.example.org/media-bucket/${rows[0].storage_key}`);
+      expect(file.thumbnails[0].url).toMatch(new RegExp(`^https://cdn\\.example\\.org/media-bucket/media/${org.orgId}/${done.file.id}/.*/small\\.webp$`));
+    } finally {
+      delete process.env.MEDIA_PUBLIC_BASE_URL;
+    }
+  });
 });
