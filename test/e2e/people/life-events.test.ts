@@ -78,6 +78,18 @@ describe('life events over MCP', () => {
     expect(kinds).toEqual(expect.arrayContaining(['Life event (marriage): Anna and Joe married', `Life event (illness): ${SECRET_ILLNESS}`]));
   });
 
+  it('tells a contact\'s story oldest first, each bereavement with its grief-care touchpoints', async () => {
+    const story = await mcpCall(mcp, 'people_get_contact_life_events_timeline', { contactId: ben });
+    expect(story.entries.map((entry: any) => entry.lifeEvent.id)).toEqual([events.oldLoss, events.secretLoss]);
+    expect(story.total).toBe(2);
+    for (const entry of story.entries) {
+      expect(entry.touchpoints).toHaveLength(5);
+      expect(entry.touchpoints.every((t: any) => t.lifeEventId === entry.lifeEvent.id)).toBe(true);
+    }
+    // Heard of two years late: every step but the latest passed one was skipped.
+    expect(story.entries[0].touchpoints.slice(0, 4).map((t: any) => t.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+  });
+
   it('a UK organisation writes dates day first; the same day arrives either way', async () => {
     const [day, month, year] = [dayFromToday(-3).slice(8, 10), dayFromToday(-3).slice(5, 7), dayFromToday(-3).slice(0, 4)];
     const recorded = await record({ contactId: ben, type: 'new_job', title: 'Started at the bakery', eventDate: `${day}/${month}/${year}` });
