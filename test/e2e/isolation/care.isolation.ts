@@ -2,8 +2,8 @@ import type { IsolationPart } from './part';
 
 /** Care team, safeguarding, crisis holds and pastoral settings: B's key with A's ids. */
 export const isolation: IsolationPart = {
-  tables: ['pastoral_settings', 'care_team_roles', 'care_team_assignments', 'contact_care_priorities', 'safeguarding_checks', 'safeguarding_policies', 'crisis_holds'],
-  secrets: ['Isolation care role', 'Isolation check note', 'Isolation policy', 'Isolation priority reason', 'Isolation hold cleared'],
+  tables: ['pastoral_settings', 'care_team_roles', 'care_team_assignments', 'contact_care_priorities', 'safeguarding_checks', 'safeguarding_policies', 'crisis_holds', 'counseling_resources'],
+  secrets: ['Isolation care role', 'Isolation check note', 'Isolation policy', 'Isolation priority reason', 'Isolation hold cleared', 'Isolation counselling service'],
   async seed({ harness, a, b, ids }) {
     await harness.call(a.apiKey, 'people_initialize_pastoral_settings', { welfareIntervalDays: 45 });
     const role = (await harness.call(a.apiKey, 'people_create_care_team_role', { name: 'Isolation care role', description: 'Isolation care role' })).role.roleId;
@@ -14,8 +14,9 @@ export const isolation: IsolationPart = {
     // A cleared hold (so A's messages still flow for the other probes) whose note is A's secret.
     const placed = await harness.call(a.apiKey, 'people_analyze_counseling_referral', { text: 'She said she wants to die.', contactId: ids.relative });
     await harness.call(a.apiKey, 'people_clear_crisis_hold', { holdId: placed.hold.holdId, note: 'Isolation hold cleared' });
+    const resource = (await harness.call(a.apiKey, 'people_add_counseling_resource', { name: 'Isolation counselling service', contact: '01632 960001', how: 'call' })).resource.resourceId;
     const bRole = (await harness.call(b.apiKey, 'people_create_care_team_role', { name: 'B role' })).role.roleId;
-    return { careRole: role, careAssignment: assignment, careCheck: check, carePolicy: policy, careHold: placed.hold.holdId, bCareRole: bRole };
+    return { careResource: resource, careRole: role, careAssignment: assignment, careCheck: check, carePolicy: policy, careHold: placed.hold.holdId, bCareRole: bRole };
   },
   entries: {
     people_set_care_team_role: [{ args: (i) => ({ roleId: i.careRole, name: 'Taken by B' }) }],
@@ -43,6 +44,7 @@ export const isolation: IsolationPart = {
     people_analyze_counseling_referral: [{ args: (i) => ({ text: 'He wants to kill himself.', contactId: i.contact }) }],
     people_list_crisis_holds: [{ args: (i) => ({ contactId: i.relative, status: 'all' }), outcome: 'no_leak' }],
     people_clear_crisis_hold: [{ args: (i) => ({ holdId: i.careHold, note: 'Planted by B' }) }],
+    people_remove_counseling_resource: [{ args: (i) => ({ resourceId: i.careResource }) }],
     people_list_pastoral_notes: [
       { label: 'by contact', args: (i) => ({ contactId: i.contact }), outcome: 'no_leak' },
       { label: 'by author', args: (i) => ({ authorUserId: i.member }), outcome: 'no_leak' },

@@ -273,9 +273,20 @@ describe('crisis holds', () => {
     expect((await harness.call(other.apiKey, 'people_get_pastoral_dashboard', {})).dashboard.crisisHolds).toBe(0);
   });
 
-  it('lists the helplines', async () => {
+  it('lists the national helplines and the organisation\'s own resources, which crisis results include', async () => {
     const { resources } = await mcpCall(mcp, 'people_list_counseling_resources', {});
-    expect(resources.find((r: any) => r.name === 'Samaritans')).toMatchObject({ contact: '116 123' });
+    expect(resources.find((r: any) => r.name === 'Samaritans')).toMatchObject({ contact: '116 123', source: 'national', resourceId: null });
     expect(resources.find((r: any) => r.name === 'Childline')).toMatchObject({ contact: '0800 1111' });
+
+    const added = (await mcpCall(mcp, 'people_add_counseling_resource', { name: 'Riverside Counselling', contact: '01632 960000', how: 'call', forWhat: 'Low-cost counselling' })).resource;
+    expect(added).toMatchObject({ source: 'organisation', name: 'Riverside Counselling' });
+    expect((await mcpRefusal(mcp, 'people_add_counseling_resource', { name: 'riverside counselling', contact: 'x', how: 'web' })).code).toBe('conflict');
+    const crisis = await mcpCall(mcp, 'people_analyze_counseling_referral', { text: 'She feels hopeless.' });
+    expect(crisis.resources.map((r: any) => r.name)).toEqual(expect.arrayContaining(['Samaritans', 'Riverside Counselling']));
+    // Another organisation neither sees nor removes it.
+    expect((await harness.call(other.apiKey, 'people_list_counseling_resources', {})).resources.map((r: any) => r.name)).not.toContain('Riverside Counselling');
+    expect((await harness.invoke(other.apiKey, 'people_remove_counseling_resource', { resourceId: added.resourceId })).body.error?.code).toBe('not_found');
+    expect((await mcpCall(mcp, 'people_remove_counseling_resource', { resourceId: added.resourceId })).removed).toBe(true);
+    expect((await mcpCall(mcp, 'people_list_counseling_resources', {})).resources.filter((r: any) => r.source === 'organisation')).toEqual([]);
   });
 });

@@ -17,27 +17,64 @@ import { CRISIS_CATEGORIES, findCrisisSignals, type CrisisCategory, type CrisisS
  */
 
 /** UK helplines, checked against each service's own published numbers; shown with every crisis result. */
+const national = (name: string, contact: string, how: 'call' | 'text', available: string, forWhat: string): CounsellingResource => ({
+  resourceId: null, name, contact, how, available, forWhat, source: 'national',
+});
+
 export const COUNSELLING_RESOURCES: readonly CounsellingResource[] = [
-  { name: 'Emergency services', contact: '999', how: 'call', available: '24 hours', forWhat: 'Someone is in immediate danger, badly hurt, or has taken an overdose' },
-  { name: 'Samaritans', contact: '116 123', how: 'call', available: '24 hours, every day, free', forWhat: 'Anyone struggling to cope or thinking about suicide' },
-  { name: 'Shout', contact: 'Text SHOUT to 85258', how: 'text', available: '24 hours, every day, free', forWhat: 'Anyone in crisis who would rather text than talk' },
-  { name: 'Childline', contact: '0800 1111', how: 'call', available: '24 hours, free', forWhat: 'Children and young people under 19' },
-  { name: 'NSPCC helpline', contact: '0808 800 5000', how: 'call', available: 'Monday to Friday 8am–10pm, weekends 9am–6pm', forWhat: 'Adults worried about a child' },
-  { name: 'National Domestic Abuse Helpline', contact: '0808 2000 247', how: 'call', available: '24 hours, free', forWhat: 'Anyone experiencing domestic abuse, or worried about someone who is' },
+  national('Emergency services', '999', 'call', '24 hours', 'Someone is in immediate danger, badly hurt, or has taken an overdose'),
+  national('Samaritans', '116 123', 'call', '24 hours, every day, free', 'Anyone struggling to cope or thinking about suicide'),
+  national('Shout', 'Text SHOUT to 85258', 'text', '24 hours, every day, free', 'Anyone in crisis who would rather text than talk'),
+  national('Childline', '0800 1111', 'call', '24 hours, free', 'Children and young people under 19'),
+  national('NSPCC helpline', '0808 800 5000', 'call', 'Opening hours vary: see nspcc.org.uk', 'Adults worried about a child'),
+  national('National Domestic Abuse Helpline', '0808 2000 247', 'call', '24 hours, free', 'Anyone experiencing domestic abuse, or worried about someone who is'),
 ];
 
+export const RESOURCE_HOW = ['call', 'text', 'visit', 'web'] as const;
+
 export interface CounsellingResource {
+  /** Set on the organisation's own resources (they can be removed); null on the national helplines. */
+  resourceId: string | null;
   name: string;
   contact: string;
-  how: 'call' | 'text';
-  available: string;
-  forWhat: string;
+  how: (typeof RESOURCE_HOW)[number];
+  available: string | null;
+  forWhat: string | null;
+  source: 'national' | 'organisation';
 }
 
 export const counsellingResourceSchema = z.object({
-  name: z.string(), contact: z.string().describe('Number, or how to text'), how: z.enum(['call', 'text']),
-  available: z.string(), forWhat: z.string().describe('Who it is for'),
+  resourceId: z.uuid().nullable().describe('The organisation\'s own resource (removable); null for national helplines'),
+  name: z.string(), contact: z.string().describe('Number, address, or how to text'), how: z.enum(RESOURCE_HOW),
+  available: z.string().nullable(), forWhat: z.string().nullable().describe('Who it is for'),
+  source: z.enum(['national', 'organisation']),
 }).strict();
+
+/** The national helplines, then the organisation's own resources by name. */
+export async function listCounsellingResources(db: Queryable, orgId: string): Promise<CounsellingResource[]> {
+  const rows = await queryRows<{ id: string; name: string; contact: string; how: CounsellingResource['how']; available: string | null; for_what: string | null }>(db,
+    'SELECT id, name, contact, how, available, for_what FROM counseling_resources WHERE org_id = $1 ORDER BY lower(name), id', [orgId]);
+  return [...COUNSELLING_RESOURCES, ...rows.map((row) => ({
+    resourceId: row.id, name: row.name, contact: row.contact, how: row.how, available: row.available, forWhat: row.for_what, source: 'organisation' as const,
+  }))];
+}
+
+export async function addCounsellingResource(
+  db: Queryable, orgId: string, input: { name: string; contact: string; how: CounsellingResource['how']; available?: string; forWhat?: string },
+): Promise<CounsellingResource> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`counseling-resources:${orgId}`]);
+  const clash = await queryOne(db, 'SELECT 1 FROM counseling_resources WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, input.name]);
+  if (clash) throw new StewardError('conflict', `A resource named "${input.name}" is already listed`, { hint: 'Remove it first (people_remove_counseling_resource) to change it.' });
+  const id = randomUUID();
+  await db.query('INSERT INTO counseling_resources (id, org_id, name, contact, how, available, for_what) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [id, orgId, input.name, input.contact, input.how, input.available ?? null, input.forWhat ?? null]);
+  return { resourceId: id, name: input.name, contact: input.contact, how: input.how, available: input.available ?? null, forWhat: input.forWhat ?? null, source: 'organisation' };
+}
+
+export async function removeCounsellingResource(db: Queryable, orgId: string, resourceId: string): Promise<void> {
+  const removed = await db.query('DELETE FROM counseling_resources WHERE org_id = $1 AND id = $2', [orgId, resourceId]);
+  if ((removed.rowCount ?? 0) === 0) throw new StewardError('not_found', `Resource ${resourceId} was not found`, { hint: 'people_list_counseling_resources lists them.' });
+}
 
 export const crisisSignalSchema = z.object({
   category: z.enum(CRISIS_CATEGORIES), label: z.string().describe('Which rule matched'),
@@ -182,16 +219,17 @@ export async function analyzeReferral(
   }
   const signals = findCrisisSignals(text);
   const isCrisis = signals.length > 0;
+  const resources = await listCounsellingResources(db, orgId);
   if (!isCrisis) {
     return {
-      isCrisis, signals, hold: null, holdCreated: false, resources: [...COUNSELLING_RESOURCES],
+      isCrisis, signals, hold: null, holdCreated: false, resources,
       guidance: 'No crisis wording was found. This is a rule check, not a judgement: if anything about this person worries you, speak to your pastor or safeguarding lead today.',
     };
   }
   const categories = [...new Set(signals.map((signal) => signal.category))];
   const placed = contactId ? await placeCrisisHold(db, orgId, contactId, categories, caller.userId, caller.canSeeRestricted) : null;
   return {
-    isCrisis, signals, resources: [...COUNSELLING_RESOURCES], hold: placed?.hold ?? null, holdCreated: placed?.created ?? false,
+    isCrisis, signals, resources, hold: placed?.hold ?? null, holdCreated: placed?.created ?? false,
     guidance: contactId ? INVOLVE_A_PERSON_NOW : `${INVOLVE_A_PERSON_NOW} No contact was named, so no hold was placed: call again with contactId to hold their messages.`,
   };
 }

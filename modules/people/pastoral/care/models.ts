@@ -202,11 +202,36 @@ export class CrisisHold extends Model<InferAttributes<CrisisHold>, InferCreation
   }
 }
 
+/** `counseling_resources`: local support an organisation lists beside the national helplines. */
+export class CounselingResource extends Model<InferAttributes<CounselingResource>, InferCreationAttributes<CounselingResource>> {
+  declare id: string;
+  declare orgId: string;
+  declare name: string;
+  declare contact: string;
+  declare how: string;
+  declare available: CreationOptional<string | null>;
+  declare forWhat: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+
+  static initModel(instance: Sequelize): typeof CounselingResource {
+    return CounselingResource.init({
+      id: uuidKey(),
+      orgId: uuid(false),
+      name: text(false),
+      contact: text(false),
+      how: text(false),
+      available: text(true),
+      forWhat: text(true),
+      createdAt: defaulted(DataTypes.DATE),
+    }, { sequelize: instance, tableName: 'counseling_resources', timestamps: true, updatedAt: false });
+  }
+}
+
 export function initCareModels(instance: Sequelize) {
   return [
     PastoralSettings.initModel(instance), CareTeamRole.initModel(instance), CareTeamAssignment.initModel(instance),
     ContactCarePriority.initModel(instance), SafeguardingCheck.initModel(instance), SafeguardingPolicy.initModel(instance),
-    CrisisHold.initModel(instance),
+    CrisisHold.initModel(instance), CounselingResource.initModel(instance),
   ] as const;
 }
 

@@ -1,8 +1,11 @@
 import type { ModulePart } from '../../../module';
 import { careAlertRules } from './alerts';
 import { pastoralCare } from './migrations/2026.11.24T03.10.00.pastoral-care';
+import { counselingResources } from './migrations/2026.11.24T03.10.01.counseling-resources';
 import { careModels } from './models';
-import { analyzeCounselingReferralTool, clearCrisisHoldTool, listCounselingResourcesTool, listCrisisHoldsTool } from './tools/crisis';
+import {
+  addCounselingResourceTool, analyzeCounselingReferralTool, clearCrisisHoldTool, listCounselingResourcesTool, listCrisisHoldsTool, removeCounselingResourceTool,
+} from './tools/crisis';
 import { getPastoralDashboardTool, listPastoralNotesTool } from './tools/dashboard';
 import {
   createSafeguardingCheckTool, createSafeguardingPolicyTool, getSafeguardingSummaryTool, listSafeguardingChecksTool, listSafeguardingPoliciesTool,
@@ -25,11 +28,11 @@ export const carePart: ModulePart = {
     setContactCarePriorityTool, getContactCareStatusTool, listCarePredictionsTool,
     createSafeguardingCheckTool, setSafeguardingCheckTool, removeSafeguardingCheckTool, listSafeguardingChecksTool, getSafeguardingSummaryTool,
     createSafeguardingPolicyTool, setSafeguardingPolicyTool, removeSafeguardingPolicyTool, listSafeguardingPoliciesTool,
-    analyzeCounselingReferralTool, listCrisisHoldsTool, clearCrisisHoldTool, listCounselingResourcesTool,
+    analyzeCounselingReferralTool, listCrisisHoldsTool, clearCrisisHoldTool, listCounselingResourcesTool, addCounselingResourceTool, removeCounselingResourceTool,
     getPastoralDashboardTool, listPastoralNotesTool,
   ],
   models: [...careModels],
-  migrations: [pastoralCare],
+  migrations: [pastoralCare, counselingResources],
   // Merge moves every row to the kept contact (two crisis holds both stay in force); erasure deletes them.
   contactRefs: [
     { table: 'care_team_assignments', column: 'contact_id', onMerge: 'move', onErase: 'delete' },

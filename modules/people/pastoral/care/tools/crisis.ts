@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../../../../tool';
 import { canSeeRestricted } from '../../privacy';
 import {
-  COUNSELLING_RESOURCES, analyzeReferral, clearCrisisHold, counsellingResourceSchema, crisisHoldSchema, crisisSignalSchema, listCrisisHolds,
+  RESOURCE_HOW, addCounsellingResource, analyzeReferral, clearCrisisHold, counsellingResourceSchema, crisisHoldSchema, crisisSignalSchema, listCounsellingResources,
+  listCrisisHolds, removeCounsellingResource,
 } from '../crisis';
 
 const holdId = z.uuid().describe('The crisis hold\'s id');
@@ -81,7 +82,7 @@ export const listCounselingResourcesTool = defineTool({
   name: 'people_list_counseling_resources',
   module: 'people',
   title: 'Crisis and counselling helplines',
-  description: 'UK crisis and counselling helplines (emergency 999, Samaritans, Shout, Childline, NSPCC, National Domestic Abuse Helpline) with who each is for and when it is open. Give these to someone in distress alongside, never instead of, a person reaching them.',
+  description: 'UK crisis and counselling helplines (emergency 999, Samaritans, Shout, Childline, NSPCC, National Domestic Abuse Helpline) with who each is for and when it is open, then the organisation\'s own local resources. Give these to someone in distress alongside, never instead of, a person reaching them.',
   keywords: ['helpline', 'samaritans', 'crisis line', 'domestic abuse helpline', 'childline', 'support numbers'],
   examples: ['what number can she call tonight', 'helplines for someone struggling'],
   scope: 'people:read',
@@ -89,5 +90,45 @@ export const listCounselingResourcesTool = defineTool({
   listed: false,
   input: z.object({}).strict(),
   output: z.object({ resources: z.array(counsellingResourceSchema) }).strict(),
-  run: async () => ({ resources: [...COUNSELLING_RESOURCES] }),
+  run: async (ctx) => ({ resources: await listCounsellingResources(ctx.db, ctx.org.id) }),
+});
+
+export const addCounselingResourceTool = defineTool({
+  name: 'people_add_counseling_resource',
+  module: 'people',
+  title: 'Add a local support resource',
+  description: 'Adds a local support resource (a counselling service, the diocesan safeguarding line, a food bank) listed after the national helplines and given with every crisis result.',
+  keywords: ['local helpline', 'counselling service', 'support contact'],
+  examples: ['add our local counselling centre to the crisis resources'],
+  scope: 'people:write',
+  effect: 'write',
+  listed: false,
+  input: z.object({
+    name: z.string().trim().min(1).max(120).describe('Name of the service'),
+    contact: z.string().trim().min(1).max(200).describe('Phone number, address, text number or web address'),
+    how: z.enum(RESOURCE_HOW).describe('call, text, visit or web'),
+    available: z.string().trim().min(1).max(200).optional().describe('When it is open'),
+    forWhat: z.string().trim().min(1).max(300).optional().describe('Who it is for'),
+  }).strict(),
+  output: z.object({ resource: counsellingResourceSchema }).strict(),
+  run: async (ctx, input) => ({ resource: await addCounsellingResource(ctx.db, ctx.org.id, input) }),
+});
+
+export const removeCounselingResourceTool = defineTool({
+  name: 'people_remove_counseling_resource',
+  module: 'people',
+  title: 'Remove a local support resource',
+  description: 'Removes one of the organisation\'s own support resources; the national helplines always stay.',
+  keywords: ['delete resource'],
+  examples: ['that counselling service has closed, take it off the list'],
+  scope: 'people:write',
+  effect: 'write',
+  destructive: true,
+  listed: false,
+  input: z.object({ resourceId: z.uuid().describe('The resource\'s id (people_list_counseling_resources)') }).strict(),
+  output: z.object({ resourceId: z.uuid(), removed: z.literal(true) }).strict(),
+  run: async (ctx, input) => {
+    await removeCounsellingResource(ctx.db, ctx.org.id, input.resourceId);
+    return { resourceId: input.resourceId, removed: true as const };
+  },
 });
