@@ -241,6 +241,17 @@ describe('media library (embedded store)', () => {
     await harness.call(org.apiKey, 'platform_bulk_media_library_action', { action: 'restore', mediaIds: [a.id, b.id] });
   });
 
+  it('says when a list of tags or folders is cut at its bound instead of dropping the rest silently', async () => {
+    const many = await harness.createOrg({ name: 'Many Tags Chapel' });
+    expect(await harness.call(many.apiKey, 'platform_list_media_tags', {})).toEqual({ tags: [], truncated: false });
+    await harness.pool.query(`INSERT INTO media_tags (id, org_id, name) SELECT gen_random_uuid(), $1, 'tag ' || lpad(n::text, 4, '0') FROM generate_series(1, 1001) n`, [many.orgId]);
+    await harness.pool.query(`INSERT INTO media_folders (id, org_id, name) SELECT gen_random_uuid(), $1, 'folder ' || lpad(n::text, 4, '0') FROM generate_series(1, 1001) n`, [many.orgId]);
+    const tags = await harness.call(many.apiKey, 'platform_list_media_tags', {});
+    expect([tags.tags.length, tags.truncated, tags.tags[999].name]).toEqual([1000, true, 'tag 1000']);
+    const folders = await harness.call(many.apiKey, 'platform_list_media_folders', {});
+    expect([folders.folders.length, folders.truncated, folders.folders[0].name]).toEqual([1000, true, 'folder 0001']);
+  });
+
   it('reprocesses a file whose thumbnails were lost', async () => {
     const done = await uploadFile(harness, org.apiKey, 'poster.webp', await makeImage('webp', 900, 300));
     expect(done.file.thumbnails.map((t: any) => [t.width, t.height])).toEqual([[200, 67], [800, 267]]);

@@ -110,11 +110,14 @@ async function readStored(key: string): Promise<Buffer> {
   return bytes;
 }
 
+/** The most folders or tags one list answers; past it the list says it was cut (`truncated`). */
+const MAX_LISTED = 1000;
+
 async function folderRows(db: Queryable, orgId: string, where = 'TRUE', values: unknown[] = []) {
   const rows = await queryRows<{ id: string; name: string; parent_id: string | null; file_count: number; created_at: Date }>(db, `
     SELECT fo.id, fo.name, fo.parent_id, fo.created_at,
       (SELECT count(*)::int FROM media_files f WHERE f.folder_id = fo.id AND f.status = 'ready' AND f.deleted_at IS NULL) AS file_count
-    FROM media_folders fo WHERE fo.org_id = $1 AND (${where}) ORDER BY lower(fo.name), fo.id LIMIT 1000`, [orgId, ...values]);
+    FROM media_folders fo WHERE fo.org_id = $1 AND (${where}) ORDER BY lower(fo.name), fo.id LIMIT ${MAX_LISTED + 1}`, [orgId, ...values]);
   return rows.map((row) => ({ id: row.id, name: row.name, parentId: row.parent_id, fileCount: row.file_count, createdAt: new Date(row.created_at).toISOString() }));
 }
 
@@ -635,10 +638,11 @@ const listFoldersTool = tools.read('list_media_folders', {
   keywords: ['folders', 'media folders', 'albums'],
   examples: ['what folders do we have for images'],
   input: z.object({ parentId: folderIdInput.optional().describe('Only the folders directly inside this one') }).strict(),
-  output: z.object({ folders: z.array(folderSchema) }).strict(),
+  output: z.object({ folders: z.array(folderSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} folders and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx, input) => {
     if (input.parentId) await assertFolder(ctx.db, ctx.org.id, input.parentId);
-    return { folders: input.parentId ? await folderRows(ctx.db, ctx.org.id, 'fo.parent_id = $2', [input.parentId]) : await folderRows(ctx.db, ctx.org.id) };
+    const folders = input.parentId ? await folderRows(ctx.db, ctx.org.id, 'fo.parent_id = $2', [input.parentId]) : await folderRows(ctx.db, ctx.org.id);
+    return { folders: folders.slice(0, MAX_LISTED), truncated: folders.length > MAX_LISTED };
   },
 });
 
@@ -664,7 +668,7 @@ const getFolderTool = tools.read('get_media_folder', {
   run: async (ctx, input) => {
     await assertFolder(ctx.db, ctx.org.id, input.folderId);
     const [folder] = await folderRows(ctx.db, ctx.org.id, 'fo.id = $2', [input.folderId]);
-    return { folder: folder!, path: await folderPath(ctx.db, ctx.org.id, input.folderId), subfolders: await folderRows(ctx.db, ctx.org.id, 'fo.parent_id = $2', [input.folderId]) };
+    return { folder: folder!, path: await folderPath(ctx.db, ctx.org.id, input.folderId), subfolders: (await folderRows(ctx.db, ctx.org.id, 'fo.parent_id = $2', [input.folderId])).slice(0, MAX_LISTED) };
   },
 });
 
@@ -764,12 +768,12 @@ const listTagsTool = tools.read('list_media_tags', {
   keywords: ['media tags', 'labels'],
   examples: ['what tags do our images have'],
   input: z.object({}).strict(),
-  output: z.object({ tags: z.array(tagSchema) }).strict(),
+  output: z.object({ tags: z.array(tagSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} tags and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx) => {
     const rows = await queryRows<{ id: string; name: string; file_count: number }>(ctx.db, `SELECT t.id, t.name,
         (SELECT count(*)::int FROM media_file_tags ft JOIN media_files f ON f.id = ft.file_id WHERE ft.tag_id = t.id AND f.deleted_at IS NULL AND f.status = 'ready') AS file_count
-      FROM media_tags t WHERE t.org_id = $1 ORDER BY lower(t.name) LIMIT 1000`, [ctx.org.id]);
-    return { tags: rows.map((row) => ({ id: row.id, name: row.name, fileCount: row.file_count })) };
+      FROM media_tags t WHERE t.org_id = $1 ORDER BY lower(t.name), t.id LIMIT ${MAX_LISTED + 1}`, [ctx.org.id]);
+    return { tags: rows.slice(0, MAX_LISTED).map((row) => ({ id: row.id, name: row.name, fileCount: row.file_count })), truncated: rows.length > MAX_LISTED };
   },
 });
 
