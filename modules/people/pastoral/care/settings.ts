@@ -32,7 +32,7 @@ export const griefTouchpointSchema = z.object({
 }).strict();
 
 export const quietHoursSchema = z.object({
-  start: z.string().max(5).regex(TIME_OF_DAY).describe('HH:MM (24-hour, organisation time) when quiet hours begin'),
+  start: z.string().max(5).regex(TIME_OF_DAY).describe('HH:MM (24-hour, UTC) when quiet hours begin'),
   end: z.string().max(5).regex(TIME_OF_DAY).describe('HH:MM when they end; may be earlier than start (overnight)'),
 }).strict();
 
@@ -53,7 +53,7 @@ export const pastoralSettingsInput = {
   defaultPrivacy: z.enum(NOTE_PRIVACY).describe('Privacy given to new pastoral records (visits, life events, prayer requests) when none is chosen'),
   defaultConfidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).describe('Confidentiality given to new pastoral records when none is chosen'),
   griefPlan: z.array(griefTouchpointSchema).min(1).max(20).describe('Touchpoints a bereavement opens, each with days after the loss'),
-  quietHours: quietHoursSchema.nullable().describe('Hours in which no automated pastoral message is sent; null for none'),
+  quietHours: quietHoursSchema.nullable().describe('Hours (HH:MM, UTC) the organisation wants no messages sent, for scheduling tools to respect; pastoral messages here leave only when a person approves them. null for none'),
 };
 
 export type PastoralSettingsChanges = Partial<{
