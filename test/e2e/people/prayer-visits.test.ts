@@ -322,6 +322,18 @@ describe('prayer requests, pastoral visits and the community roster', () => {
     });
   });
 
+  it('unstated privacy follows the pastoral settings for prayer requests and visits', async () => {
+    const careful = await harness.createOrg({ name: 'Careful Chapel' });
+    await harness.call(careful.apiKey, 'people_set_pastoral_settings', { defaultPrivacy: 'private', defaultConfidentialityLevel: 'amber' });
+    const person = (await harness.call(careful.apiKey, 'people_create_contact', { firstName: 'Pia', lastName: 'Private' })).contact.id;
+    const { prayerRequest } = await harness.call(careful.apiKey, 'people_add_prayer_request', { contactId: person, request: 'Pray for Pia' });
+    expect(prayerRequest).toMatchObject({ visibility: 'private', confidentialityLevel: 'amber' });
+    const { visit } = await harness.call(careful.apiKey, 'people_log_pastoral_visit', { contactId: person, summary: 'Visited Pia' });
+    expect(visit).toMatchObject({ privacy: 'private', confidentialityLevel: 'amber' });
+    const stated = await harness.call(careful.apiKey, 'people_add_prayer_request', { contactId: person, request: 'Pray for Pia\'s garden', visibility: 'congregation', confidentialityLevel: 'green' });
+    expect(stated.prayerRequest).toMatchObject({ visibility: 'congregation', confidentialityLevel: 'green' });
+  });
+
   it('permanent erasure removes the person\'s prayer requests, visits and roster membership', async () => {
     const gone = await createContact('Gail', 'Erased');
     await harness.call(org.apiKey, 'people_add_prayer_request', { contactId: gone, request: 'Pray for Gail', visibility: 'private' });

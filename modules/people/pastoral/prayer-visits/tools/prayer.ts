@@ -4,7 +4,8 @@ import type { ToolContext } from '../../../../tool';
 import { CONFIDENTIALITY_LEVELS } from '../../../schemas';
 import { canSeeRestricted } from '../../privacy';
 import { addPrayerRequest, isRestrictedPrayer, listPrayerRequests, prayerAnalytics, setPrayerRequestStatus, updatePrayerRequest } from '../prayer';
-import { PRAYER_STATUSES, PRAYER_VISIBILITIES, assertDayRange, isoDay, prayerRequestSchema, type PrayerRequestView } from '../schemas';
+import { PRAYER_STATUSES, PRAYER_VISIBILITIES, assertDayRange, isoDay, prayerRequestSchema, visibilityOfPrivacy, type PrayerRequestView } from '../schemas';
+import { getPastoralSettings } from '../../care/settings';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 const sees = (ctx: ToolContext) => canSeeRestricted(ctx.principal);
@@ -21,19 +22,28 @@ function prayerTimeline(request: PrayerRequestView, kind: 'prayer_request' | 'pr
 
 export const addPrayerRequestTool = tools.write('add_prayer_request', {
   title: 'Record a prayer request',
-  description: 'Records a prayer request for or from a contact and adds it to their care timeline. visibility: private (only people:safeguarding holders), team (default) or congregation (may later be shared to the moderated prayer wall); amber/red confidentiality is restricted like private.',
+  description: 'Records a prayer request for or from a contact and adds it to their care timeline. visibility: private (only people:safeguarding holders), team or congregation (may later be shared to the moderated prayer wall), by default from the pastoral settings; amber/red confidentiality is restricted like private.',
   keywords: ['prayer', 'pray for', 'prayer need'],
   examples: ['Margaret asked us to pray for her hip operation', 'add a private prayer request for John'],
   input: z.object({
     contactId: z.uuid().describe('The contact the request is for or from'),
     request: z.string().trim().min(1).max(4000).describe('What to pray for, naming people by name, never by id'),
-    visibility: z.enum(PRAYER_VISIBILITIES).default('team').describe('private, team (default) or congregation'),
-    confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).default('green').describe('green (default), amber or red; amber and red are seen only with people:safeguarding'),
+    visibility: z.enum(PRAYER_VISIBILITIES).optional().describe('private, team or congregation; default from the pastoral settings\' default privacy (public counts as congregation), else team'),
+    confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).optional().describe('green, amber or red (amber and red are seen only with people:safeguarding); default from the pastoral settings, else green'),
     urgent: z.boolean().default(false).describe('True when the care lead should see it first'),
   }).strict(),
   output: z.object({ prayerRequest: prayerRequestSchema }).strict(),
   timeline: (_input, output) => [prayerTimeline(output.prayerRequest, 'prayer_request')],
-  run: async (ctx, input) => ({ prayerRequest: await addPrayerRequest(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
+  run: async (ctx, input) => {
+    const settings = await getPastoralSettings(ctx.db, ctx.org.id);
+    return {
+      prayerRequest: await addPrayerRequest(ctx.db, ctx.org.id, ctx.principal.userId, {
+        ...input,
+        visibility: input.visibility ?? visibilityOfPrivacy(settings.defaultPrivacy),
+        confidentialityLevel: input.confidentialityLevel ?? settings.defaultConfidentialityLevel,
+      }),
+    };
+  },
 });
 
 export const listPrayerRequestsTool = tools.read('list_prayer_requests', {

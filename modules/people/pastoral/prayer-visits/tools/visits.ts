@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toolsFor } from '../../../../kit';
 import type { ToolContext } from '../../../../tool';
 import { dateText } from '../../../schemas';
+import { getPastoralSettings } from '../../care/settings';
 import { canSeeRestricted, isRestrictedRecord, pastoralPrivacyInput } from '../../privacy';
 import { VISIT_KINDS, isoDay, pastoralVisitSchema } from '../schemas';
 import { VISIT_REMOVED_TIMELINE_KIND, VISIT_TIMELINE_KIND, listPastoralVisits, logPastoralVisit, removePastoralVisit, visitAnalytics } from '../visits';
@@ -27,8 +28,7 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
     durationMinutes: z.number().int().min(1).max(1440).optional().describe('How long it lasted, in minutes'),
     summary: z.string().trim().min(1).max(4000).describe('How it went, naming people by name, never by id'),
     visitorName: z.string().trim().min(1).max(200).optional().describe('Who made the visit'),
-    privacy: pastoralPrivacyInput.privacy.default('team'),
-    confidentialityLevel: pastoralPrivacyInput.confidentialityLevel.default('green'),
+    ...pastoralPrivacyInput,
   }).strict(),
   output: z.object({ visit: pastoralVisitSchema }).strict(),
   timeline: (_input, output) => [{
@@ -36,7 +36,15 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
     summary: `Pastoral visit (${output.visit.kind.replace('_', ' ')})`, occurredAt: `${output.visit.visitDate}T12:00:00Z`,
     restricted: isRestrictedRecord(output.visit),
   }],
-  run: async (ctx, input) => ({ visit: await logPastoralVisit(ctx.db, ctx.org, ctx.principal.userId, input) }),
+  run: async (ctx, input) => {
+    // Unstated privacy follows the organisation's pastoral settings, as for every pastoral record.
+    const settings = await getPastoralSettings(ctx.db, ctx.org.id);
+    return {
+      visit: await logPastoralVisit(ctx.db, ctx.org, ctx.principal.userId, {
+        ...input, privacy: input.privacy ?? settings.defaultPrivacy, confidentialityLevel: input.confidentialityLevel ?? settings.defaultConfidentialityLevel,
+      }),
+    };
+  },
 });
 
 export const listPastoralVisitsTool = tools.read('list_pastoral_visits', {
