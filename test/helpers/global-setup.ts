@@ -3,6 +3,9 @@ import { buildWorkflowBundle } from '../../worker/bundle';
 import { startDevServer } from '../../scripts/lib/temporal-dev-server';
 import { BUNDLE_PATH_ENV, DEFAULT_TEST_BUNDLE, TEST_DATABASE_URL } from './env';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 /**
  * Once per test run: a real Temporal dev server (unless TEMPORAL_ADDRESS names
@@ -20,6 +23,11 @@ export default async function globalSetup(): Promise<void> {
   }
   // One payload key for the whole run: API, workers and any worker process a test spawns share it.
   process.env.STEWARD_PAYLOAD_KEY ??= randomBytes(32).toString('base64');
+  // Media files the tests store go to a folder of this run's own, removed at teardown, not the checkout's .data/media.
+  if (!process.env.MEDIA_LOCAL_DIR) {
+    process.env.MEDIA_LOCAL_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-test-media-'));
+    (globalThis as Record<string, unknown>).__stewardTestMediaDir = process.env.MEDIA_LOCAL_DIR;
+  }
   if (!process.env.TEMPORAL_ADDRESS) {
     const server = await startDevServer({ headless: true });
     process.env.TEMPORAL_ADDRESS = server.address;

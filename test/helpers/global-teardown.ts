@@ -5,6 +5,8 @@ import { BUNDLE_PATH_ENV, DEFAULT_TEST_BUNDLE } from './env';
 export default async function globalTeardown(): Promise<void> {
   const server = (globalThis as Record<string, unknown>).__stewardDevServer as DevServer | undefined;
   if (server) await server.stop();
+  const mediaDir = (globalThis as Record<string, unknown>).__stewardTestMediaDir as string | undefined;
+  if (mediaDir) fs.rmSync(mediaDir, { recursive: true, force: true });
   // Only the bundle this run built; one named by the caller is theirs to keep.
   if (process.env[BUNDLE_PATH_ENV] === DEFAULT_TEST_BUNDLE) fs.rmSync(DEFAULT_TEST_BUNDLE, { force: true });
 }
