@@ -284,7 +284,7 @@ describe('prayer requests, pastoral visits and the community roster', () => {
     it('platform_overview counts communityMembers from the roster, and the dashboard and analytics agree', async () => {
       const overview = await harness.call(staffKey, 'platform_overview', {});
       expect(overview.communityMembers).toBe(2);
-      const metric = await harness.call(staffKey, 'platform_analytics_query', { metric: 'community_members' });
+      const metric = await harness.call(staffKey, 'platform_analytics_query', { metric: 'roster_members' });
       expect(metric.data).toMatchObject({ current: 2, joinedRecently: 2, windowDays: 90 });
       const dashboard = await harness.call(staffKey, 'people_get_community_dashboard', {});
       // Ben rejoined today without restating consent: a rejoin starts without consent to public celebrations.

@@ -40,8 +40,8 @@ const prayerRequests = defineMetric({
   },
 });
 
-const communityMembers = defineMetric({
-  name: 'community_members',
+const rosterMembers = defineMetric({
+  name: 'roster_members',
   description: 'How many people are on the community roster now, and how many joined or left within the new-member window of the community settings.',
   scope: 'people:read',
   params: [],
@@ -56,4 +56,4 @@ const communityMembers = defineMetric({
   },
 });
 
-export const prayerVisitsMetrics: readonly AnyMetric[] = [pastoralVisits, prayerRequests, communityMembers];
+export const prayerVisitsMetrics: readonly AnyMetric[] = [pastoralVisits, prayerRequests, rosterMembers];
