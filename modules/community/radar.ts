@@ -5,8 +5,7 @@ import { todayIso } from '../people/dates';
 import { listNoteFollowUps } from '../people/notes';
 import { getPastoralSettings } from '../people/pastoral/care/settings';
 import { lifeEventsRadar } from '../people/pastoral/life-events/radar';
-import { listPrayerRequests } from '../people/pastoral/prayer-visits/prayer';
-import { getCommunitySettings, listRoster } from '../people/pastoral/prayer-visits/public';
+import { getCommunitySettings, listPrayerRequests, listRoster } from '../people/pastoral/prayer-visits/public';
 
 export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer', 'life_event'] as const;
 

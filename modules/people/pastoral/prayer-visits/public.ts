@@ -3,6 +3,6 @@
  * never the tables (lint:boundaries). The prayer wall also joins the `shareable_prayer_requests`
  * view people publishes.
  */
-export { findShareablePrayerRequest, markShareablePrayerAnswered } from './prayer';
+export { findShareablePrayerRequest, listPrayerRequests, markShareablePrayerAnswered } from './prayer';
 export { countRoster, getCommunitySettings, getMembership, listRoster, setCommunityMemberships, type RosterMember } from './roster';
 export { countRecentVisits } from './visits';
