@@ -146,6 +146,9 @@ describe('care team, pastoral settings and dashboard', () => {
       const status = (await mcpCall(mcp, 'people_get_contact_care_status', { contactId: patient })).status;
       expect(status).toMatchObject({ priority: 'high', priorityReason: 'In hospital', onCrisisHold: false, welfareDue: false, welfareIntervalDays: 30 });
       expect(status.carers.map((c: any) => c.userId)).toEqual([volunteer.userId]);
+      expect(status).toMatchObject({ daysSinceContact: 10, lastPastoralContactAt: null, openNoteFollowUps: 0, pendingOutreach: 0 });
+      await mcpCall(mcp, 'people_add_note', { contactId: patient, content: 'Visited on the ward.', followUpDate: '2031-01-01' });
+      expect((await mcpCall(mcp, 'people_get_contact_care_status', { contactId: patient })).status).toMatchObject({ daysSinceContact: 0, openNoteFollowUps: 1, lastPastoralContactAt: expect.any(String) });
       expect((await harness.invoke(other.apiKey, 'people_get_contact_care_status', { contactId: patient })).body.error?.code).toBe('not_found');
 
       const removed = await mcpCall(mcp, 'people_remove_care_team_assignment', { assignmentId: assigned.assignment.assignmentId });

@@ -60,7 +60,8 @@ export async function contactCareStatus(db: Queryable, orgId: string, contactId:
     'SELECT first_name, last_name, preferred_name, email FROM contacts WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, contactId]);
   if (!contact) throw new StewardError('not_found', `Contact ${contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
   const settings = await getPastoralSettings(db, orgId);
-  const [contactHistory] = await listWelfareDueContacts(db, orgId, { days: 0, limit: 1, canSeeRestricted, contactIds: [contactId] });
+  // Any gap at all (a negative number of days also admits a future-dated entry, e.g. a life event ahead), so the contact is always found.
+  const [contactHistory] = await listWelfareDueContacts(db, orgId, { days: -36_500, limit: 1, canSeeRestricted, contactIds: [contactId] });
   const priority = await currentPriorityOf(db, orgId, contactId);
   const carers = await listCareAssignments(db, orgId, { contactId, limit: 100 });
   const counts = await queryOne<{ follow_ups: number; outreach: number }>(db, `SELECT
@@ -68,7 +69,7 @@ export async function contactCareStatus(db: Queryable, orgId: string, contactId:
         AND ${visibleNoteSql('n', canSeeRestricted)}) AS follow_ups,
       (SELECT count(*)::int FROM outreach_items o WHERE o.org_id = $1 AND o.contact_id = $2 AND o.status IN ('pending_review', 'approved')) AS outreach`,
   [orgId, contactId]);
-  const daysSinceContact = contactHistory?.daysSinceContact ?? 0;
+  const daysSinceContact = Math.max(0, contactHistory?.daysSinceContact ?? 0);
   return {
     contactId, contactName: displayNameOf(contact), priority: priority.priority, priorityReason: priority.reason, prioritySetAt: priority.setAt,
     carers: carers.map((carer) => ({ assignmentId: carer.assignmentId, roleName: carer.roleName, userId: carer.userId, memberEmail: carer.memberEmail, memberName: carer.memberName })),
