@@ -230,6 +230,10 @@ describe('care team, pastoral settings and dashboard', () => {
       // A private support life event, recent.
       const ill = await seedContact(org, 'Ill', 5);
       await mcpCall(mcp, 'people_record_life_event', { contactId: ill, type: 'illness', title: 'Diagnosis', privacy: 'private' });
+      // A private prayer request and a confidential visit: counted on the dashboard for a safeguarding holder only.
+      await mcpCall(mcp, 'people_add_prayer_request', { contactId: ill, request: 'Healing after the diagnosis', visibility: 'private' });
+      await mcpCall(mcp, 'people_add_prayer_request', { contactId: ill, request: 'Strength for the family', visibility: 'team' });
+      await mcpCall(mcp, 'people_log_pastoral_visit', { contactId: ill, kind: 'hospital', summary: 'Sat with her after the results', confidentialityLevel: 'red' });
 
       const asStaff = await harness.call(staff.apiKey, 'people_list_care_predictions', { limit: 200 });
       const asOwner = await mcpCall(mcp, 'people_list_care_predictions', { limit: 200 });
@@ -251,6 +255,9 @@ describe('care team, pastoral settings and dashboard', () => {
       expect(ownerBoard.welfareDue).toBe((await mcpCall(mcp, 'people_list_welfare_due_contacts', { limit: 500 })).contacts.length);
       expect(staffBoard.welfareDue).toBe((await harness.call(staff.apiKey, 'people_list_welfare_due_contacts', { limit: 500 })).contacts.length);
       expect(ownerBoard.lifeEvents.openSupport).toBe(staffBoard.lifeEvents.openSupport + 1);
+      expect(ownerBoard.prayerAndVisits.activePrayerRequests).toBe(staffBoard.prayerAndVisits.activePrayerRequests + 1);
+      expect(staffBoard.prayerAndVisits.activePrayerRequests).toBeGreaterThanOrEqual(1);
+      expect(ownerBoard.prayerAndVisits.visitsLast30Days).toBe(staffBoard.prayerAndVisits.visitsLast30Days + 1);
       const { rows } = await harness.pool.query("SELECT count(*)::int AS n FROM outreach_items WHERE org_id = $1 AND status = 'pending_review'", [org.orgId]);
       expect(ownerBoard.pendingOutreach).toBe(rows[0].n);
 
