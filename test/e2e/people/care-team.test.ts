@@ -245,6 +245,18 @@ describe('care team, pastoral settings and dashboard', () => {
       expect(reasonsOf(asStaff, ill)).not.toContain('support_life_event');
       expect(JSON.stringify(asStaff)).not.toContain('Diagnosis');
       for (const prediction of asOwner.predictions) expect(prediction.reasons.length).toBeGreaterThan(0);
+
+      // A bereavement ten days ago: its one-week touchpoint is due, and says so.
+      const bereaved = await seedContact(org, 'Bereaved', 2);
+      const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+      await mcpCall(mcp, 'people_record_life_event', { contactId: bereaved, type: 'bereavement', title: 'Loss of her husband', eventDate: tenDaysAgo });
+      let griefReasons: any[] = [];
+      for (let i = 0; i < 50 && griefReasons.length === 0; i++) {
+        const found = (await mcpCall(mcp, 'people_list_care_predictions', { limit: 200 })).predictions.find((p: any) => p.contactId === bereaved);
+        griefReasons = (found?.reasons ?? []).filter((r: any) => r.signal === 'grief_touchpoint_due');
+        if (griefReasons.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(griefReasons[0].detail).toContain('One week');
       const counts = asOwner.predictions.map((p: any) => p.reasons.length);
       expect(counts).toEqual([...counts].sort((a, b) => b - a));
 
