@@ -132,7 +132,7 @@ const beginUploadTool = tools.write('begin_media_library_upload', {
   description: 'Step 1 of uploading a file: give its name and size in bytes and get a presigned uploadUrl to PUT the bytes to (with uploadHeaders), then call platform_complete_media_library_upload with the mediaId and sessionId. The bytes never go in tool arguments. Refused at once when the file is too large or the storage quota is full.',
   keywords: ['upload', 'image', 'photo', 'file', 'media', 'presigned url'],
   examples: ['upload our new logo', 'add this photo to the media library'],
-  listed: true,
+  listed: false,
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
     fileName,
@@ -180,7 +180,7 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
   description: 'Step 2 of uploading: after the bytes were PUT to the uploadUrl, checks they arrived with the declared size and are an image (PNG, JPEG, GIF, WebP) or PDF by their content, reads the dimensions, makes thumbnails and adds the file to the library. Returns the file and emailImageUrl (a stable public URL to use in emails; null for a private file).',
   keywords: ['finish upload', 'confirm upload', 'email image url'],
   examples: ['I have uploaded the file, finish it off'],
-  listed: true,
+  listed: false,
   input: z.object({
     mediaId,
     sessionId: z.string().min(10).max(100).describe('The sessionId platform_begin_media_library_upload returned'),
@@ -345,7 +345,7 @@ const listFilesTool = tools.read('list_media_library_files', {
   description: 'Files in the Media Library, newest first, paginated; filter by folder, tag or kind, or list the trash (inTrash: true). Each file has its serve URL, dimensions, thumbnails, tags and alt text. For words in names or descriptions use platform_search_media_library.',
   keywords: ['media', 'images', 'photos', 'files', 'library', 'trash'],
   examples: ['show me our images', 'what is in the Easter folder', 'what is in the media trash'],
-  listed: true,
+  listed: false,
   input: z.object({
     folderId: folderIdInput.optional().describe('Only files directly in this folder'),
     tag: tagName.optional().describe('Only files with this tag'),
@@ -389,7 +389,7 @@ const searchTool = tools.read('search_media_library', {
   description: 'Finds library files whose name, display name, alt text, AI description, AI labels or tags contain the words given (every word must match somewhere), most recently changed first. For meaning rather than words use platform_ai_search_media_library.',
   keywords: ['find image', 'search photos', 'media search'],
   examples: ['find the photos of the harvest supper', 'do we have a logo file'],
-  listed: true,
+  listed: false,
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('Words to look for'),
     folderId: folderIdInput.optional().describe('Only files directly in this folder'),
