@@ -104,13 +104,27 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['stopped getting', 'opted out', 'opt out', 'unsubscribed'], 'unsubscribe'],
   [['said yes', 'agreed', 'consented', 'permission'], 'consent opt'],
   // Pastoral care and messages.
-  [['visited', 'talked about', 'conversation', 'jot down', 'written about', 'wrote', 'jot'], 'note'],
+  [['talked about', 'conversation', 'jot down', 'written about', 'wrote', 'jot'], 'note'],
+  [['visited'], 'note visit'],
   [['history', 'what happened', 'what has happened', 'everything that'], 'timeline history'],
   [['message', 'text', 'sms', 'email', 'letter', 'wording', 'queued', 'drafted', 'draft'], 'outreach message'],
   [['check on', 'check in on', 'wellbeing', 'welfare', 'slipped through', 'through the cracks', 'not seen', 'haven\'t seen', 'lost touch', 'pastoral contact', 'no contact'], 'welfare'],
-  [['bereavement', 'grief', 'mourning', 'grieving', 'loss'], 'grief'],
+  [['bereavement', 'grief', 'mourning', 'grieving', 'loss', 'funeral'], 'grief bereavement'],
   [['automatic', 'automatically', 'automation', 'recurring message', 'every month', 'every quarter', 'monthly check'], 'automation schedule'],
   [['calls to make', 'call to make', 'overdue', 'due this week', 'to do'], 'follow-up due'],
+  [['passed away', 'died', 'death', 'baby', 'born', 'wedding', 'engaged', 'engagement', 'new job', 'job change', 'lost his job',
+    'lost her job', 'redundant', 'moved house', 'moving house', 'surgery', 'operation', 'diagnosis', 'diagnosed', 'baptised', 'christened',
+    'christening', 'retired', 'retirement', 'big things', 'milestone'], 'life event'],
+  [['went to see', 'popped in', 'popped round', 'called round', 'called on', 'dropped in', 'home visit', 'hospital visit', 'sat with'], 'visit pastoral'],
+  [['pray', 'praying', 'prayed', 'pray for', 'prayer need'], 'prayer request'],
+  [['dbs', 'background check', 'criminal record check', 'vetting', 'pvg', 'disclosure check', 'certificate'], 'safeguarding check'],
+  [['child protection', 'vulnerable adults', 'safeguarding procedure'], 'safeguarding policy'],
+  [['end her life', 'end his life', 'end their life', 'suicidal', 'self harm', 'self-harm', 'harm herself', 'harm himself', 'in danger',
+    'being abused', 'abuse', 'disclosure', 'crisis', 'distress', 'at risk'], 'crisis counseling referral'],
+  [['helpline', 'hotline', 'samaritans', 'where to turn', 'support line'], 'counseling resource'],
+  [['paused because', 'on hold', 'held back', 'messages can go', 'can go again'], 'crisis hold'],
+  [['pastoral team', 'care team', 'visiting team', 'visitor team', 'looks after him', 'looks after her'], 'care team'],
+  [['might need', 'may need', 'need support soon', 'heading for', 'going downhill', 'warning signs'], 'care prediction'],
   // Giving.
   [['offering', 'tithe', 'gift', 'donation', 'contribution', 'give', 'given', 'giving', 'donated', 'gave'], 'donation gift'],
   [['collection', 'plate', 'envelope', 'cheque', 'cash', 'takings', 'deposit'], 'batch donation'],
@@ -139,6 +153,12 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['key', 'login', 'token', 'credential', 'allowed', 'permitted', 'let me touch', 'access'], 'session scope permission'],
   [['limit', 'left on our plan', 'run out', 'quota', 'allowance', 'remaining'], 'usage allowance'],
   [['endpoint', 'url', 'web endpoint', 'raw api', 'admin screens', 'dashboard'], 'dashboard api route'],
+  [['photo', 'picture', 'image', 'pic', 'snap', 'graphic', 'poster', 'logo', 'artwork', 'slides'], 'media library image file'],
+  [['album', 'gallery'], 'media folder'],
+  [['worry', 'worried', 'needs attention', 'attention', 'heads up', 'warning', 'warnings', 'red flags', 'look at first', 'going wrong'], 'alert'],
+  [['missing tool', 'developers', 'feature request', 'cannot do', 'can\'t do', 'not possible', 'wish list', 'was missing'], 'capability gap report'],
+  [['sound', 'tone', 'style', 'house style', 'writing style', 'voice'], 'brand voice'],
+  [['card statement', 'card statements', 'statement descriptor', 'trading name', 'bank statement name', 'shows on statements'], 'public display name'],
   [['big picture', 'at a glance', 'how we are doing', 'how the church is doing', 'state of things'], 'overview snapshot'],
   [['your functions', 'your tools', 'abilities', 'what can you do', 'what can you actually do', 'capabilities'], 'tool search list'],
   [['parameters', 'expects', 'arguments', 'input'], 'schema inspect'],
@@ -268,15 +288,18 @@ function addTerm(query: AnalysedQuery, term: string, weight: number, origin?: st
 export function analyseQuery(text: string): AnalysedQuery {
   const query: AnalysedQuery = { intent: undefined, operations: new Set(), weights: new Map(), origins: new Map() };
   const normalised = normalise(text);
+  const matchedPhrases = PHRASES.filter(({ phrase }) => normalised.includes(phrase));
   const expansions: Expansion[] = [
-    ...PHRASES.filter(({ phrase }) => normalised.includes(phrase)).map(({ expansion }) => expansion),
+    ...matchedPhrases.map(({ expansion }) => expansion),
     ...PHRASAL.filter(({ pattern }) => pattern.test(normalised)).map(({ expansion }) => expansion),
   ];
+  // A word inside a recognised phrase means what the phrase means ("the big picture" is not a photo).
+  const wordsOfPhrases = new Set(matchedPhrases.flatMap(({ phrase }) => phrase.trim().split(' ')));
   // Filler goes after the phrases are read, so "what can you do" still reads as a question about tools.
   for (const word of normalised.replace(FILLER, ' ').replace(FILLER, ' ').trim().split(/[\s-]+/)) {
     const term = processTerm(word);
     if (!term) continue;
-    expansions.push(...(WORDS.get(lookupKey(word)) ?? []));
+    if (!wordsOfPhrases.has(word)) expansions.push(...(WORDS.get(lookupKey(word)) ?? []));
     addTerm(query, term, 1);
   }
   query.intent = intentOf(normalised, new Set(query.weights.keys()), new Set(expansions.flatMap((e) => e.terms)));
