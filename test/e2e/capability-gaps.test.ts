@@ -55,7 +55,7 @@ describe('capability gaps: agents report what Steward could not do, owners and a
     const client = await harness.mcpClient(admin.apiKey);
     try {
       const overview = await client.callTool({ name: 'platform_overview', arguments: {} });
-      const gaps = (overview.structuredContent as { capabilityGaps: { count: number; latest: Array<{ missing: string }> } }).capabilityGaps;
+      const gaps = (overview.structuredContent as { capabilityGaps: { open: number; latest: Array<{ missing: string }> } }).capabilityGaps;
       expect(gaps.open).toBe(4);
       expect(gaps.latest.map((g) => g.missing)).toEqual(['Fourth gap', 'Third gap', 'Second gap']);
     } finally {

@@ -4,7 +4,7 @@ import {
   CHECK_STATUSES, createSafeguardingCheck, createSafeguardingPolicy, listSafeguardingChecks, listSafeguardingPolicies, removeSafeguardingCheck,
   removeSafeguardingPolicy, safeguardingCheckSchema, safeguardingPolicySchema, safeguardingSummary, setSafeguardingCheck, setSafeguardingPolicy,
 } from '../safeguarding';
-import { contactIdArg, isoDate, requireSafeguardingScope } from './common';
+import { contactIdArg, isoDate } from './common';
 
 const checkId = z.uuid().describe('The safeguarding check\'s id');
 const policyId = z.uuid().describe('The safeguarding policy\'s id');
@@ -87,7 +87,7 @@ export const listSafeguardingChecksTool = defineTool({
   description: 'Safeguarding checks, soonest expiry first (needs people:safeguarding); filter by person, status (pending, completed, expiring, overdue) or a certificate number (matched by its hash).',
   keywords: ['dbs list', 'expiring dbs', 'overdue checks', 'who needs a dbs'],
   examples: ['whose DBS is running out', 'is this certificate number already on file'],
-  scope: 'people:read',
+  scope: 'people:safeguarding',
   effect: 'read',
   listed: false,
   input: z.object({
@@ -98,7 +98,6 @@ export const listSafeguardingChecksTool = defineTool({
   }).strict(),
   output: z.object({ checks: z.array(safeguardingCheckSchema) }).strict(),
   run: async (ctx, input) => {
-    requireSafeguardingScope(ctx.principal);
     return { checks: await listSafeguardingChecks(ctx.db, ctx.org.id, input) };
   },
 });
@@ -110,7 +109,7 @@ export const getSafeguardingSummaryTool = defineTool({
   description: 'Needs people:safeguarding. Checks by status, how many people hold a current check, the checks expiring or overdue, and policies due for review.',
   keywords: ['safeguarding overview', 'dbs status', 'compliance'],
   examples: ['how are we doing on safeguarding', 'which checks need renewing'],
-  scope: 'people:read',
+  scope: 'people:safeguarding',
   effect: 'read',
   listed: false,
   input: z.object({}).strict(),
@@ -123,7 +122,6 @@ export const getSafeguardingSummaryTool = defineTool({
     expiringWithinDays: z.number().int(),
   }).strict(),
   run: async (ctx) => {
-    requireSafeguardingScope(ctx.principal);
     return safeguardingSummary(ctx.db, ctx.org.id);
   },
 });
@@ -190,13 +188,12 @@ export const listSafeguardingPoliciesTool = defineTool({
   description: 'The organisation\'s safeguarding policies with version, review date and whether a review is due (needs people:safeguarding).',
   keywords: ['policies', 'policy review dates'],
   examples: ['which policies are due for review'],
-  scope: 'people:read',
+  scope: 'people:safeguarding',
   effect: 'read',
   listed: false,
   input: z.object({}).strict(),
   output: z.object({ policies: z.array(safeguardingPolicySchema) }).strict(),
   run: async (ctx) => {
-    requireSafeguardingScope(ctx.principal);
     return { policies: await listSafeguardingPolicies(ctx.db, ctx.org.id) };
   },
 });
