@@ -171,9 +171,14 @@ export async function recordAutomationRun(db: Queryable, orgId: string, id: stri
   }));
 }
 
-/** Timeline kinds that count as pastoral contact (notes, visits, outreach, prayer, grief care). */
-const PASTORAL_TIMELINE_SQL = `(t.kind LIKE 'note%' OR t.kind LIKE 'outreach%' OR t.kind LIKE '%visit%' OR t.kind LIKE 'pastoral%'
-  OR t.kind LIKE 'prayer%' OR t.kind LIKE 'grief%' OR t.kind LIKE 'life_event%')`;
+/**
+ * Timeline kinds that count as pastoral contact (notes, visits, outreach, prayer, grief care, a life
+ * event celebrated), for the timeline entries aliased `t`. Life-event bookkeeping (recording, editing,
+ * a status change, removal) is not: writing down that something happened is not being in touch about
+ * it. The one definition: welfare-due and the life-events radar both use it.
+ */
+export const PASTORAL_TIMELINE_SQL = `(t.kind LIKE 'note%' OR t.kind LIKE 'outreach%' OR t.kind LIKE '%visit%' OR t.kind LIKE 'pastoral%'
+  OR t.kind LIKE 'prayer%' OR t.kind LIKE 'grief%' OR t.kind = 'life_event_celebrated')`;
 
 export interface WelfareDueContact {
   contactId: string;

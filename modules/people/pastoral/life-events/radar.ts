@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { queryRows, type Queryable } from '../../../../db/pool';
+import { PASTORAL_TIMELINE_SQL } from '../../automations';
 import { displayNameOf } from '../../contacts';
 import { RESTRICTED_NOTE_REMOVAL, visibleNoteSql } from '../../notes';
 import { visibleRecordSql } from '../privacy';
-import { ANNUAL_EVENT_TYPES, LIFE_EVENT_INTENTS, LIFE_EVENT_REMOVAL_SOURCE, LIFE_EVENT_SOURCE, LIFE_EVENT_TYPES } from './constants';
+import { ANNUAL_EVENT_TYPES, LIFE_EVENT_INTENTS, LIFE_EVENT_TYPES } from './constants';
 
 /**
  * The life-events radar: what is coming up (dated events ahead, anniversaries of bereavements and
@@ -26,15 +27,6 @@ export const radarItemSchema = z.object({
   title: z.string(),
 }).strict();
 export type RadarItem = z.infer<typeof radarItemSchema>;
-
-/**
- * Timeline kinds that are pastoral contact; the same families as the welfare-due rule
- * (PASTORAL_TIMELINE_SQL in automations.ts), spelled here until that one is exported. The radar
- * then leaves out life-event bookkeeping (recording, editing, status, removal of any event): writing
- * down that something happened is not being in touch about it; a celebration is.
- */
-const PASTORAL_CONTACT_SQL = `(t.kind LIKE 'note%' OR t.kind LIKE 'outreach%' OR t.kind LIKE '%visit%' OR t.kind LIKE 'pastoral%'
-  OR t.kind LIKE 'prayer%' OR t.kind LIKE 'grief%' OR t.kind LIKE 'life_event%')`;
 
 interface RadarRow {
   reason: RadarItem['reason']; date: string; life_event_id: string; touchpoint_id: string | null; contact_id: string;
@@ -110,8 +102,7 @@ export async function lifeEventsRadar(db: Queryable, orgId: string, canSeeRestri
     WHERE e.intent = 'support' AND e.status <> 'resolved' AND e.created_at::date <= $2::date - $4::int
       AND NOT EXISTS (
         SELECT 1 FROM timeline_entries t LEFT JOIN notes vn ON t.source_kind = 'note' AND vn.id = t.source_id AND vn.org_id = t.org_id
-        WHERE t.org_id = e.org_id AND t.contact_id = e.contact_id AND t.occurred_at > e.created_at AND ${PASTORAL_CONTACT_SQL}
-          AND (t.source_kind NOT IN ('${LIFE_EVENT_SOURCE}', '${LIFE_EVENT_REMOVAL_SOURCE}') OR t.kind = 'life_event_celebrated')
+        WHERE t.org_id = e.org_id AND t.contact_id = e.contact_id AND t.occurred_at > e.created_at AND ${PASTORAL_TIMELINE_SQL}
           AND ($7::boolean OR NOT t.restricted)
           AND (t.source_kind <> 'note' OR (vn.id IS NOT NULL AND ${visibleNote}))
           AND (t.source_kind <> '${RESTRICTED_NOTE_REMOVAL}' OR $7::boolean))
