@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OUTREACH_CHANNELS } from '../../../../core/approvals';
 import { StewardError } from '../../../../core/errors';
-import { defineTool, type TimelineSync } from '../../../tool';
+import { defineTool, type TimelineSync, type ToolContext } from '../../../tool';
 import { parseOrgDate, todayIso } from '../../dates';
 import { outreachItemSchema } from '../../outreach';
 import { dateText } from '../../schemas';
@@ -131,6 +131,14 @@ const listOutput = z.object({
   total: z.number().int().describe('How many match in all (the list is a page of them)'),
 }).strict();
 
+/** Both life-event lists: dates read in the organisation's format, the range checked, the caller's view applied. */
+function listLifeEventsFor(ctx: ToolContext, input: Parameters<typeof listLifeEvents>[3]) {
+  const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
+  const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
+  checkRange(from, to);
+  return listLifeEvents(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
+}
+
 export const listPastoralLifeEventsTool = defineTool({
   name: 'people_list_pastoral_life_events',
   module: 'people',
@@ -143,12 +151,7 @@ export const listPastoralLifeEventsTool = defineTool({
   listed: false,
   input: z.object({ contactId, ...listFilterInput, limit }).strict(),
   output: listOutput,
-  run: async (ctx, input) => {
-    const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
-    const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
-    checkRange(from, to);
-    return listLifeEvents(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
-  },
+  run: (ctx, input) => listLifeEventsFor(ctx, input),
 });
 
 export const listAllLifeEventsTool = defineTool({
@@ -163,12 +166,7 @@ export const listAllLifeEventsTool = defineTool({
   listed: false,
   input: z.object({ ...listFilterInput, limit, offset: z.number().int().min(0).max(100000).default(0).describe('Skip this many (paging)') }).strict(),
   output: listOutput,
-  run: async (ctx, input) => {
-    const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
-    const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
-    checkRange(from, to);
-    return listLifeEvents(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
-  },
+  run: (ctx, input) => listLifeEventsFor(ctx, input),
 });
 
 export const setLifeEventStatusTool = defineTool({
