@@ -3,6 +3,9 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { Harness, type TestOrg } from '../helpers/harness';
 
 /** Autonomous agents and pastoral automations, each on its own Temporal Schedule. */
+// Runs go through Temporal schedules; under load a test waiting on two of them needs more than the default minute.
+jest.setTimeout(120_000);
+
 describe('agents and pastoral automations', () => {
   let harness: Harness;
   let org: TestOrg;
@@ -51,7 +54,8 @@ describe('agents and pastoral automations', () => {
   async function runSchedule(key: string) {
     const before = (await agentRow(key))?.last_run_at?.getTime() ?? 0;
     await harness.temporal.schedule.getHandle(`agent-${org.orgId}-${key}`).trigger('ALLOW_ALL');
-    for (let i = 0; i < 100; i++) {
+    // A deadline rather than a count of polls: on a loaded machine (parallel suites) a run can take tens of seconds to start.
+    for (const deadline = Date.now() + 45_000; Date.now() < deadline;) {
       const row = await agentRow(key);
       if (row?.last_run_at && row.last_run_at.getTime() > before) return row;
       await new Promise((r) => setTimeout(r, 200));
