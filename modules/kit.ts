@@ -158,3 +158,16 @@ export async function restore(db: Queryable, options: { table: string; kind: str
 export function bulkOf<T extends z.ZodType>(item: T, max: number) {
   return z.array(item).min(1, 'give at least one item').max(max, `at most ${max} items in one call; split the rest into further calls`);
 }
+
+/**
+ * A real calendar day written YYYY-MM-DD: zod's ISO date already refuses days that do not exist
+ * (2026-02-30, 2025-02-29), so no module needs a check of its own.
+ */
+export const calendarDate = () => z.iso.date('a date as YYYY-MM-DD');
+
+/** A range whose `from` is after its `to` is a mistake, not an empty answer. */
+export function assertDateRange(range: { from?: string | null; to?: string | null }): void {
+  if (range.from && range.to && range.from > range.to) {
+    throw new StewardError('validation_failed', '`from` is after `to`', { issues: [{ path: 'from', message: 'must be on or before to' }] });
+  }
+}

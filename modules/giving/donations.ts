@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { cursorInput, decodeCursor, encodeCursor, notFound } from '../kit';
+import { calendarDate, cursorInput, decodeCursor, encodeCursor, notFound } from '../kit';
 import { displayNameOf, requireContact } from '../people/contacts';
 import type { OrgSettings } from '../tool';
 import { COMMITTED_DONATION_SQL, lockOpenBatch } from './batches';
@@ -17,7 +17,7 @@ export const GIFT_AID_STATUSES = ['not_claimable', 'unclaimed', 'in_claim', 'cla
 /** Most funds one gift is split across. */
 export const MAX_DESIGNATIONS = 20;
 
-export const isoDate = z.iso.date('a date as YYYY-MM-DD');
+export const isoDate = calendarDate();
 
 export const designationInput = z.object({
   fundId: z.uuid(),

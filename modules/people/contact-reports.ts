@@ -1,4 +1,4 @@
-import { StewardError } from '../../core/errors';
+import { assertDateRange } from '../kit';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { displayNameOf } from './contacts';
 
@@ -20,9 +20,7 @@ export async function upcomingBirthdays(db: Queryable, orgId: string, days: numb
 }
 
 export async function countUnsubscribes(db: Queryable, orgId: string, from: string, to: string) {
-  if (from > to) {
-    throw new StewardError('validation_failed', '`from` is after `to`', { issues: [{ path: 'from', message: 'must be on or before to' }] });
-  }
+  assertDateRange({ from, to });
   const row = await queryOne<{ n: number; contacts: number }>(db, `
     SELECT count(*)::int AS n, count(DISTINCT contact_id)::int AS contacts FROM contact_status_events
     WHERE org_id = $1 AND to_status = 'unsubscribed' AND occurred_at >= $2::date AND occurred_at < $3::date + 1`, [orgId, from, to]);

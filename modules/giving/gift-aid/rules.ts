@@ -25,16 +25,6 @@ function parts(date: string): { year: number; month: number; day: number } {
   return { year, month, day };
 }
 
-/** True for a real calendar date written YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
-  try {
-    parts(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const iso = (year: number, month: number, day: number) => `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
-import { cursorInput, cursorOutput, toolsFor } from '../../kit';
+import { calendarDate, cursorInput, cursorOutput, toolsFor } from '../../kit';
 import type { AnyTool } from '../../tool';
 import { nonNegativeMinorUnits } from '../money';
 import {
@@ -10,13 +10,13 @@ import {
 import { cancelDeclaration, confirmOralDeclaration, listDeclarations, recordDeclaration, todayUtc } from '../gift-aid/declarations';
 import { listGasdsCollections, recordGasdsCollection } from '../gift-aid/gasds';
 import { giftAidProviderFromEnv } from '../gift-aid/hmrc-provider';
-import { DECLARATION_METHODS, DECLARATION_SCOPES, GASDS_MAX_GIFT, GASDS_METHODS, isCalendarDate, parseTaxYear } from '../gift-aid/rules';
+import { DECLARATION_METHODS, DECLARATION_SCOPES, GASDS_MAX_GIFT, GASDS_METHODS, parseTaxYear } from '../gift-aid/rules';
 import { generateStatements, getStatement, listStatements, MAX_STATEMENTS_PER_RUN, queueStatementsForEmail } from '../gift-aid/statements';
 import { exactlyOne } from '../../tool';
 
 const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
 
-const isoDate = z.iso.date().refine(isCalendarDate, 'not a real calendar date');
+const isoDate = calendarDate();
 const reason = z.string().trim().min(1).max(500);
 const money = z.number().int();
 

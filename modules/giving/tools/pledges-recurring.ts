@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { cursorInput, cursorOutput, toolsFor } from '../../kit';
+import { calendarDate, cursorInput, cursorOutput, toolsFor } from '../../kit';
 import { exactlyOne, type AnyTool } from '../../tool';
 import { positiveMinorUnits } from '../money';
 import {
   PLEDGE_PERIODS, campaignProgress, campaignProgressSchema, campaignSchema, cancelPledge, closeCampaign, createCampaign, createPledge,
   getPledge, listCampaigns, listPledges, pledgeSchema,
 } from '../pledges';
-import { RECURRING_FREQUENCIES, isCalendarDate, occurrencesBetween } from '../recurring/calendar';
+import { RECURRING_FREQUENCIES, occurrencesBetween } from '../recurring/calendar';
 import {
   RECURRING_METHODS, cancelRecurringGift, createRecurringGift, getRecurringGift, listRecurringGifts, pauseRecurringGift,
   recurringGiftSchema, resumeRecurringGift, updateRecurringGift,
@@ -15,7 +15,7 @@ import { checkRefund, listRefunds, refundDonation, refundStandingSchema, refundV
 
 const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
 
-const isoDate = z.iso.date().refine(isCalendarDate, 'not a real calendar date');
+const isoDate = calendarDate();
 const reason = z.string().trim().min(1).max(500);
 const actionSummary = z.string().trim().max(500).optional().describe('Plain-English summary of why, kept in the audit log (and shown to the approver of a proposal)');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OUTREACH_CHANNELS } from '../../../../core/approvals';
-import { StewardError } from '../../../../core/errors';
+import { assertDateRange } from '../../../kit';
 import { defineTool, type TimelineSync, type ToolContext } from '../../../tool';
 import { parseOrgDate, todayIso } from '../../dates';
 import { outreachItemSchema } from '../../outreach';
@@ -44,11 +44,6 @@ function parseFilterDate(value: string | undefined, field: string, dateFormat: '
   return value === undefined ? undefined : parseOrgDate(value, dateFormat, field);
 }
 
-function checkRange(from: string | undefined, to: string | undefined): void {
-  if (from && to && from > to) {
-    throw new StewardError('validation_failed', `from (${from}) is after to (${to})`, { issues: [{ path: 'from', message: 'must be on or before to' }] });
-  }
-}
 
 export const recordLifeEventTool = defineTool({
   name: 'people_record_life_event',
@@ -135,7 +130,7 @@ const listOutput = z.object({
 function listLifeEventsFor(ctx: ToolContext, input: Parameters<typeof listLifeEvents>[3]) {
   const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
   const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
-  checkRange(from, to);
+  assertDateRange({ from, to });
   return listLifeEvents(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
 }
 
@@ -325,7 +320,7 @@ export const exportLifeEventsReportTool = defineTool({
   run: async (ctx, input) => {
     const from = parseFilterDate(input.from, 'from', ctx.org.dateFormat);
     const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
-    checkRange(from, to);
+    assertDateRange({ from, to });
     const report = await lifeEventsReportCsv(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
     return { ...report, filename: `life-events-${todayIso()}.csv` };
   },
@@ -350,7 +345,7 @@ export const exportLifeEventsCalendarTool = defineTool({
     const { includeTouchpoints, ...filter } = input;
     const from = parseFilterDate(filter.from, 'from', ctx.org.dateFormat);
     const to = parseFilterDate(filter.to, 'to', ctx.org.dateFormat);
-    checkRange(from, to);
+    assertDateRange({ from, to });
     const calendar = await lifeEventsCalendar(ctx.db, ctx.org, canSeeRestricted(ctx.principal), { filter: { ...filter, from, to }, includeTouchpoints });
     return { ...calendar, filename: 'life-events.ics' };
   },

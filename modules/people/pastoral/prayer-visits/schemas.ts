@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { StewardError } from '../../../../core/errors';
 import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
 
 /** Who may read a prayer request: private (only people:safeguarding holders), the pastoral team, or the whole congregation. */
@@ -48,12 +47,3 @@ export const pastoralVisitSchema = z.object({
 }).strict();
 export type PastoralVisitView = z.infer<typeof pastoralVisitSchema>;
 
-/** An optional YYYY-MM-DD bound; anything else (a day that does not exist, another format) is refused by validation. */
-export const isoDay = () => z.iso.date();
-
-/** A range whose from is after its to is a mistake, not an empty answer. */
-export function assertDayRange(range: { from?: string; to?: string }): void {
-  if (range.from && range.to && range.from > range.to) {
-    throw new StewardError('validation_failed', `from ${range.from} is after to ${range.to}`, { issues: [{ path: 'from', message: 'must not be after to' }] });
-  }
-}

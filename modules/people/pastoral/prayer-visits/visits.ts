@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { assertDateRange, notFound } from '../../../kit';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
-import { notFound } from '../../../kit';
 import type { OrgSettings } from '../../../tool';
 import { displayNameOf, requireContact } from '../../contacts';
 import { parseOrgDate, todayIso } from '../../dates';
 import { assertNoteMentionsNamesNotIds } from '../../notes';
 import type { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
 import { visibleRecordSql } from '../privacy';
-import { assertDayRange, type PastoralVisitView, type VISIT_KINDS } from './schemas';
+import { type PastoralVisitView, type VISIT_KINDS } from './schemas';
 
 /** Timeline kind of a logged visit: it contains "visit", so welfare-due counts it as pastoral contact (automations.ts). */
 export const VISIT_TIMELINE_KIND = 'pastoral_visit';
@@ -75,7 +75,7 @@ export async function requireVisibleVisit(db: Queryable, orgId: string, id: stri
 export async function listPastoralVisits(
   db: Queryable, orgId: string, canSeeRestricted: boolean, filter: { contactId?: string; from?: string; to?: string; kind?: string; limit: number },
 ): Promise<PastoralVisitView[]> {
-  assertDayRange(filter);
+  assertDateRange(filter);
   const rows = await queryRows<VisitRow>(db, `${VISIT_SELECT}
     WHERE v.org_id = $1 AND ${visibleRecordSql('v', canSeeRestricted)} AND ($2::uuid IS NULL OR v.contact_id = $2)
       AND ($3::date IS NULL OR v.visit_date >= $3::date) AND ($4::date IS NULL OR v.visit_date <= $4::date) AND ($5::text IS NULL OR v.kind = $5)
@@ -106,7 +106,7 @@ export interface VisitAnalytics {
 
 /** Visits in [from, to] (dates inclusive) the caller may see: restricted ones are counted only with people:safeguarding. */
 export async function visitAnalytics(db: Queryable, orgId: string, canSeeRestricted: boolean, range: { from?: string; to?: string }): Promise<VisitAnalytics> {
-  assertDayRange(range);
+  assertDateRange(range);
   const where = `v.org_id = $1 AND ${visibleRecordSql('v', canSeeRestricted)}
     AND ($2::date IS NULL OR v.visit_date >= $2::date) AND ($3::date IS NULL OR v.visit_date <= $3::date)
     AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = v.contact_id AND c.org_id = v.org_id AND c.deleted_at IS NULL)`;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { calendarDate } from '../../../../kit';
 import { defineTool } from '../../../../tool';
 import { canSeeRestricted } from '../../privacy';
 import { listPastoralNotes, pastoralDashboard, pastoralDashboardSchema, pastoralNoteListSchema } from '../dashboard';
-import { contactIdArg, isoDate } from './common';
+import { contactIdArg } from './common';
 
 export const getPastoralDashboardTool = defineTool({
   name: 'people_get_pastoral_dashboard',
@@ -32,7 +33,7 @@ export const listPastoralNotesTool = defineTool({
   input: z.object({
     contactId: contactIdArg.optional(),
     authorUserId: z.uuid().optional().describe('Only notes written by this team member'),
-    since: isoDate().optional().describe('Only notes written on or after this date (YYYY-MM-DD)'),
+    since: calendarDate().optional().describe('Only notes written on or after this date (YYYY-MM-DD)'),
     followUp: z.enum(['open', 'any']).default('any').describe('open: only notes with a follow-up still to do'),
     limit: z.number().int().min(1).max(200).default(50).describe('At most this many'),
   }).strict(),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { calendarDate } from '../../../../kit';
 import { defineTool } from '../../../../tool';
 import {
   CHECK_STATUSES, createSafeguardingCheck, createSafeguardingPolicy, listSafeguardingChecks, listSafeguardingPolicies, removeSafeguardingCheck,
   removeSafeguardingPolicy, safeguardingCheckSchema, safeguardingPolicySchema, safeguardingSummary, setSafeguardingCheck, setSafeguardingPolicy,
 } from '../safeguarding';
-import { contactIdArg, isoDate } from './common';
+import { contactIdArg } from './common';
 
 const checkId = z.uuid().describe('The safeguarding check\'s id');
 const policyId = z.uuid().describe('The safeguarding policy\'s id');
@@ -12,15 +13,15 @@ const policyId = z.uuid().describe('The safeguarding policy\'s id');
 const checkFields = {
   checkType: z.string().trim().min(1).max(80).describe('What kind of check, e.g. "Enhanced DBS", "Safeguarding training level 2"'),
   certificateNumber: z.string().trim().min(4).max(60).describe('The certificate number; only a keyed hash and its last four characters are kept'),
-  issuedOn: isoDate().describe('Date issued (YYYY-MM-DD); without it the check is pending'),
-  expiresOn: isoDate().describe('Date it expires or is due for renewal (YYYY-MM-DD)'),
+  issuedOn: calendarDate().describe('Date issued (YYYY-MM-DD); without it the check is pending'),
+  expiresOn: calendarDate().describe('Date it expires or is due for renewal (YYYY-MM-DD)'),
   notes: z.string().trim().max(2000).describe('Notes for the safeguarding lead'),
 };
 
 const policyFields = {
   title: z.string().trim().min(1).max(200).describe('Policy title, e.g. "Safeguarding children and adults at risk"'),
   version: z.string().trim().min(1).max(40).describe('Version label, e.g. "2026.1"'),
-  reviewOn: isoDate().describe('Next review date (YYYY-MM-DD)'),
+  reviewOn: calendarDate().describe('Next review date (YYYY-MM-DD)'),
   ownerUserId: z.uuid().describe('The team member responsible for the policy'),
   notes: z.string().trim().max(2000).describe('Notes'),
 };

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { bulkOf, toolsFor } from '../../../../kit';
+import { bulkOf, calendarDate, toolsFor } from '../../../../kit';
 import { canSeeRestricted } from '../../privacy';
 import { prayerAnalytics } from '../prayer';
 import { countRoster, getCommunitySettings, setCommunityMemberships, setCommunitySettings } from '../roster';
-import { isoDay } from '../schemas';
 import { countRecentVisits } from '../visits';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
@@ -26,7 +25,7 @@ export const communitySettingsSchema = z.object({
 const membershipChange = z.object({
   contactId: z.uuid().describe('The contact'),
   member: z.boolean().describe('true adds them to the community roster (or keeps them on it), false records that they left'),
-  joinedOn: isoDay().optional().describe('When they joined (YYYY-MM-DD); today when omitted'),
+  joinedOn: calendarDate().optional().describe('When they joined (YYYY-MM-DD); today when omitted'),
   celebrationConsent: z.boolean().optional().describe('Whether they agreed to have life events celebrated in front of the congregation'),
 }).strict();
 

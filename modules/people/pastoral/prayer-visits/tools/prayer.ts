@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { toolsFor } from '../../../../kit';
+import { assertDateRange, calendarDate, toolsFor } from '../../../../kit';
 import type { ToolContext } from '../../../../tool';
 import { CONFIDENTIALITY_LEVELS } from '../../../schemas';
 import { canSeeRestricted } from '../../privacy';
 import { addPrayerRequest, isRestrictedPrayer, listPrayerRequests, prayerAnalytics, setPrayerRequestStatus, updatePrayerRequest } from '../prayer';
-import { PRAYER_STATUSES, PRAYER_VISIBILITIES, assertDayRange, isoDay, prayerRequestSchema, visibilityOfPrivacy, type PrayerRequestView } from '../schemas';
+import { PRAYER_STATUSES, PRAYER_VISIBILITIES, prayerRequestSchema, visibilityOfPrivacy, type PrayerRequestView } from '../schemas';
 import { getPastoralSettings } from '../../care/settings';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
@@ -111,8 +111,8 @@ export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
   keywords: ['prayer statistics', 'answered prayers', 'prayer report'],
   examples: ['how many prayers were answered this year', 'prayer request trends by month'],
   input: z.object({
-    from: isoDay().optional().describe('First day (YYYY-MM-DD) a request was added'),
-    to: isoDay().optional().describe('Last day (YYYY-MM-DD) a request was added'),
+    from: calendarDate().optional().describe('First day (YYYY-MM-DD) a request was added'),
+    to: calendarDate().optional().describe('Last day (YYYY-MM-DD) a request was added'),
   }).strict(),
   output: z.object({
     total: z.number().int(),
@@ -125,7 +125,7 @@ export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
     includesRestricted: z.boolean().describe('Whether private and confidential requests were counted (only with people:safeguarding)'),
   }).strict(),
   run: async (ctx, input) => {
-    assertDayRange(input);
+    assertDateRange(input);
     return prayerAnalytics(ctx.db, ctx.org.id, sees(ctx), input);
   },
 });

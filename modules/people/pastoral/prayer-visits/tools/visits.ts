@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { toolsFor } from '../../../../kit';
+import { calendarDate, toolsFor } from '../../../../kit';
 import type { ToolContext } from '../../../../tool';
 import { dateText } from '../../../schemas';
 import { getPastoralSettings } from '../../care/settings';
 import { canSeeRestricted, isRestrictedRecord, pastoralPrivacyInput } from '../../privacy';
-import { VISIT_KINDS, isoDay, pastoralVisitSchema } from '../schemas';
+import { VISIT_KINDS, pastoralVisitSchema } from '../schemas';
 import { VISIT_REMOVED_TIMELINE_KIND, VISIT_TIMELINE_KIND, listPastoralVisits, logPastoralVisit, removePastoralVisit, visitAnalytics } from '../visits';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
@@ -55,8 +55,8 @@ export const listPastoralVisitsTool = tools.read('list_pastoral_visits', {
   input: z.object({
     contactId: z.uuid().optional().describe('Only visits to this contact'),
     kind: z.enum(VISIT_KINDS).optional().describe('Only this kind of visit'),
-    from: isoDay().optional().describe('First visit date (YYYY-MM-DD)'),
-    to: isoDay().optional().describe('Last visit date (YYYY-MM-DD)'),
+    from: calendarDate().optional().describe('First visit date (YYYY-MM-DD)'),
+    to: calendarDate().optional().describe('Last visit date (YYYY-MM-DD)'),
     limit: z.number().int().min(1).max(200).default(50).describe('How many to return (1 to 200)'),
   }).strict(),
   output: z.object({ visits: z.array(pastoralVisitSchema) }).strict(),
@@ -69,8 +69,8 @@ export const getVisitAnalyticsTool = tools.read('get_visit_analytics', {
   keywords: ['visit statistics', 'pastoral report', 'how many visits'],
   examples: ['how many visits did we make this quarter', 'visits per month this year'],
   input: z.object({
-    from: isoDay().optional().describe('First visit date counted (YYYY-MM-DD)'),
-    to: isoDay().optional().describe('Last visit date counted (YYYY-MM-DD)'),
+    from: calendarDate().optional().describe('First visit date counted (YYYY-MM-DD)'),
+    to: calendarDate().optional().describe('Last visit date counted (YYYY-MM-DD)'),
   }).strict(),
   output: z.object({
     from: z.string().nullable(),
