@@ -3,6 +3,9 @@ import { agentScheduleId, automationScheduleId, type AgentRunInput, type Automat
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import { queryOne, queryRows, type Queryable } from '../db/pool';
 import { ensureAgents } from '../modules/platform/agents';
+import type { ModuleJob } from '../modules/module';
+import type { ModuleJobRunInput } from '../workflows/module-job';
+import { moduleJobsByName } from './module-jobs';
 
 /**
  * Each agent and each pastoral automation is a Temporal Schedule: it starts
@@ -13,9 +16,9 @@ import { ensureAgents } from '../modules/platform/agents';
 
 interface DesiredSchedule {
   scheduleId: string;
-  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow' | 'givingRecurringWorkflow' | 'safeguardingStatusWorkflow';
+  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow' | 'givingRecurringWorkflow' | 'safeguardingStatusWorkflow' | 'moduleJobWorkflow';
   workflowId: string;
-  args: [AgentRunInput] | [AutomationRunInput] | [];
+  args: [AgentRunInput] | [AutomationRunInput] | [ModuleJobRunInput] | [];
   everyMs: number;
   paused: boolean;
   note: string;
@@ -189,6 +192,21 @@ export function safeguardingStatusSchedule(taskQueue: string): DesiredSchedule {
   };
 }
 
+/** A module's periodic job (ModuleJob), one schedule per task queue, starting moduleJobWorkflow at the job's interval. */
+export function moduleJobSchedule(job: ModuleJob, taskQueue: string): DesiredSchedule {
+  return {
+    scheduleId: `job-${job.name}-${taskQueue}`,
+    workflowType: 'moduleJobWorkflow',
+    workflowId: `job-${job.name}-run-${taskQueue}`,
+    args: [{ job: job.name }],
+    everyMs: job.everyMs,
+    paused: false,
+    note: job.description,
+    orgId: 'system',
+    kind: 'maintenance',
+  };
+}
+
 export async function syncAllSchedules(client: Client, db: Queryable, taskQueue: string): Promise<{ agents: number; automations: number }> {
   const orgs = await queryRows<{ org_id: string }>(db, 'SELECT DISTINCT org_id FROM agents');
   let agents = 0;
@@ -198,5 +216,6 @@ export async function syncAllSchedules(client: Client, db: Queryable, taskQueue:
   await upsertSchedule(client, maintenanceSchedule(taskQueue), taskQueue);
   await upsertSchedule(client, givingRecurringSchedule(taskQueue), taskQueue);
   await upsertSchedule(client, safeguardingStatusSchedule(taskQueue), taskQueue);
+  for (const job of moduleJobsByName().values()) await upsertSchedule(client, moduleJobSchedule(job, taskQueue), taskQueue);
   return { agents, automations: automations.length };
 }

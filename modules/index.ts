@@ -2,13 +2,18 @@ import { migrate, type Migration } from '../db/migrate';
 import type { Pool } from '../db/pool';
 import { seedPlanAllowances } from './platform/billing';
 import type { ModuleDefinition } from './module';
+import attendance from './attendance';
+import channels from './channels';
 import community from './community';
 import giving from './giving';
+import guests from './guests';
 import people from './people';
 import platform from './platform';
+import schedule from './schedule';
+import templates from './templates';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance];
 export const MODULES: readonly ModuleDefinition[] = registered;
 
 /**

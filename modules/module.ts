@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { AgentKey } from '../core/approvals';
 import type { MeteredFeature } from '../core/billing';
 import type { Scope } from '../core/scopes';
-import type { Queryable } from '../db/pool';
+import type { Pool, Queryable } from '../db/pool';
 import type { AnyTool, OrgSettings, ToolContext } from './tool';
 import type { AnyRoute } from './routes';
 import type { Playbook } from './playbooks';
@@ -65,6 +65,27 @@ export interface ModuleDefinition {
   widgets?: readonly WidgetDefinition[];
   /** Explainable rules over the module's own data that platform_proactive_alerts evaluates (ids `<module>.<what>`). */
   alerts?: readonly AlertRule[];
+  /**
+   * Periodic work (materialising upcoming instances, an end-of-service sweep, a Monday follow-up run):
+   * each job gets its own Temporal Schedule starting moduleJobWorkflow, with no edit outside the module.
+   */
+  jobs?: readonly ModuleJob[];
+}
+
+/**
+ * One periodic job of a module, run by a Temporal Schedule (workflows/module-job.ts) as one activity.
+ * A run must be idempotent: the activity is retried after a failure, and a run that follows an outage
+ * or repeats an earlier one changes nothing more than one run would have (key what it creates).
+ */
+export interface ModuleJob {
+  /** `<module>.<what>`, stable: the schedule id is derived from it. */
+  name: string;
+  /** One sentence, shown as the schedule's note. */
+  description: string;
+  /** How often it runs (at least one minute). */
+  everyMs: number;
+  /** The run's work as of `now` (the workflow's start time), for every organisation or only `orgId`; returns counts for the run's result. */
+  run: (pool: Pool, input: { now: Date; orgId?: string }) => Promise<Record<string, number>>;
 }
 
 /** Where a contact id lives, and what merge and erasure do with the row. */
@@ -193,6 +214,10 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
     if (!rule.id.startsWith(`${definition.name}.`)) throw new Error(`Alert rule ${rule.id} must be named ${definition.name}.<what>`);
     if (!definition.scopes.includes(rule.scope)) throw new Error(`Alert rule ${rule.id} requires ${rule.scope}, which module ${definition.name} does not declare`);
   }
+  for (const job of definition.jobs ?? []) {
+    if (!job.name.startsWith(`${definition.name}.`)) throw new Error(`Job ${job.name} must be named ${definition.name}.<what>`);
+    if (!(job.everyMs >= 60_000)) throw new Error(`Job ${job.name} must run at most once a minute`);
+  }
   for (const source of definition.outboxSources ?? []) {
     if (!source.kind.startsWith(`${definition.name}.`)) throw new Error(`Outbox source ${source.kind} must be named ${definition.name}.<record>`);
   }
@@ -205,10 +230,10 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
  * one value with one name, scopes and schema lock; parts only keep large modules navigable.
  */
 export type ModulePart = { name: string; tools?: ModuleDefinition['tools']; overview?: OverviewContribution } & Partial<Pick<ModuleDefinition,
-  'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts'>>;
+  'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts' | 'jobs'>>;
 
-type ListKey = 'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts';
-const PART_LISTS: readonly ListKey[] = ['models', 'migrations', 'contactRefs', 'retention', 'metrics', 'routes', 'playbooks', 'outboxSources', 'agents', 'widgets', 'meters', 'alerts'];
+type ListKey = 'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts' | 'jobs';
+const PART_LISTS: readonly ListKey[] = ['models', 'migrations', 'contactRefs', 'retention', 'metrics', 'routes', 'playbooks', 'outboxSources', 'agents', 'widgets', 'meters', 'alerts', 'jobs'];
 
 /** The module with each part's lists appended and overview contributions merged; check with defineModule afterwards. */
 export function withParts(base: ModuleDefinition, parts: readonly ModulePart[]): ModuleDefinition {

@@ -8,3 +8,4 @@ export { maintenanceWorkflow } from './maintenance';
 export { givingRecurringWorkflow } from './giving-recurring';
 export { griefPlanWorkflow } from './pastoral-grief';
 export { safeguardingStatusWorkflow } from './safeguarding-status';
+export { moduleJobWorkflow } from './module-job';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { syncAllSchedules } from '../../activities/schedules';
 import { withTransaction } from '../../db/pool';
 import { prepareDatabase, registerModule } from '../../modules';
 import { allTools } from '../../modules/catalogue';
@@ -143,6 +144,24 @@ describe('a module built with the kit', () => {
     expect(erased.deleted).toBe('permanent');
     const after = await harness.call(org.apiKey, 'kitdemo_get_visit', { visitId: visit.id });
     expect(after.visit).toMatchObject({ id: visit.id, contactId: null, place: 'Home' });
+  });
+
+  it('has its periodic job scheduled and run through Temporal, as of the run and per organisation', async () => {
+    await syncAllSchedules(harness.temporal, harness.pool, harness.taskQueue);
+    const described = await harness.temporal.schedule.getHandle(`job-kitdemo.count_visits-${harness.taskQueue}`).describe();
+    expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'moduleJobWorkflow', args: [{ job: 'kitdemo.count_visits' }] });
+    expect(described.spec.intervals?.[0].every).toBe(3_600_000);
+
+    const mine = await harness.call(org.apiKey, 'kitdemo_record_visit', { contactId: await contact(org, 'Job'), place: 'Ward 4' });
+    await harness.call(other.apiKey, 'kitdemo_record_visit', { contactId: await contact(other, 'Elsewhere'), place: 'Home' });
+    const total = async (orgId?: string) =>
+      Number((await harness.pool.query('SELECT count(*)::int AS n FROM kitdemo_visits WHERE deleted_at IS NULL AND ($1::uuid IS NULL OR org_id = $1)', [orgId ?? null])).rows[0].n);
+    expect(await harness.runJob('kitdemo.count_visits', { orgId: org.orgId })).toEqual({ visits: await total(org.orgId) });
+    expect(await harness.runJob('kitdemo.count_visits')).toEqual({ visits: await total() });
+    // As of a moment before the visit was recorded, it is not counted.
+    const before = new Date(new Date(mine.visit.createdAt).getTime() - 1);
+    expect((await harness.runJob('kitdemo.count_visits', { orgId: org.orgId, now: before })).visits).toBe(await total(org.orgId) - 1);
+    await expect(harness.runJob('kitdemo.no_such_job')).rejects.toThrow();
   });
 
   it('has its retention rule run by daily maintenance', async () => {

@@ -128,6 +128,19 @@ export class Harness {
     return body.result as T;
   }
 
+  /**
+   * Runs a module's periodic job now, through Temporal as its schedule would (workflows/module-job.ts),
+   * as of `now` and for `orgId` only when given; resolves with the run's counts.
+   */
+  async runJob(job: string, options: { now?: Date; orgId?: string } = {}): Promise<Record<string, number>> {
+    const result = await this.temporal.workflow.execute('moduleJobWorkflow', {
+      taskQueue: this.taskQueue,
+      workflowId: `test-job-${job}-${randomBytes(6).toString('hex')}`,
+      args: [{ job, now: options.now?.toISOString(), orgId: options.orgId }],
+    });
+    return (result as { counts: Record<string, number> }).counts;
+  }
+
   async mcpClient(apiKey: string, query = ''): Promise<McpClient> {
     const transport = new StreamableHTTPClientTransport(new URL(`${this.url}/api/mcp${query}`), {
       requestInit: { headers: { authorization: `Bearer ${apiKey}` } },

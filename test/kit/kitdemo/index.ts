@@ -107,4 +107,15 @@ export default defineModule({
     name: 'kitdemoRemovedVisits',
     purge: async (db) => (await db.query("DELETE FROM kitdemo_visits WHERE deleted_at < now() - interval '30 days'")).rowCount ?? 0,
   }],
+  jobs: [{
+    name: 'kitdemo.count_visits',
+    description: 'Counts the visits recorded by the time of the run',
+    everyMs: 3_600_000,
+    run: async (pool, { now, orgId }) => {
+      const { rows } = await pool.query<{ visits: number }>(
+        'SELECT count(*)::int AS visits FROM kitdemo_visits WHERE created_at <= $1 AND ($2::uuid IS NULL OR org_id = $2) AND deleted_at IS NULL',
+        [now, orgId ?? null]);
+      return { visits: rows[0].visits };
+    },
+  }],
 });

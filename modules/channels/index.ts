@@ -1,0 +1,19 @@
+import { defineModule, withParts } from '../module';
+import { audiencePart } from './audience/part';
+import { broadcastsPart } from './broadcasts/part';
+import { deliveryPart } from './delivery/part';
+
+/**
+ * Email, SMS and WhatsApp: who may be messaged on which channel for which purpose (consent,
+ * suppression, quiet hours, the WhatsApp window), how one message leaves (the shared outbox, provider
+ * adapters, signed callbacks) and broadcasts to an audience. Three parts, one module.
+ */
+export default defineModule(withParts({
+  name: 'channels',
+  title: 'Channels',
+  description: 'Send email, SMS and WhatsApp to people who consented: sendability checks, single sends, broadcasts, consent and suppression records, senders.',
+  tools: [],
+  migrations: [],
+  scopes: ['channels:read', 'channels:send'],
+  routes: [],
+}, [audiencePart, deliveryPart, broadcastsPart]));
