@@ -1,6 +1,14 @@
 import type { ModulePart } from '../../module';
+import { channelsBroadcasts } from './migrations/2026.11.24T13.00.00.channels-broadcasts';
+import { broadcastModels } from './models/broadcasts';
 
 /** The broadcasts part of the channels module (joined in ../index.ts). */
 export const broadcastsPart: ModulePart = {
   name: 'broadcasts',
+  models: [...broadcastModels],
+  migrations: [channelsBroadcasts],
+  contactRefs: [
+    // Several rows may name one contact after a merge: the message idempotency key (broadcast + contact) still sends once.
+    { table: 'channel_broadcast_recipients', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+  ],
 };
