@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { calendarDate, cursorInput, cursorOutput, toolsFor } from '../kit';
+import { cancelInstance, editInstance, getInstance, listInstances, MATERIALISE_WEEKS, MAX_LIST_DAYS } from './instances';
+import { exportIcal } from './ical';
+import {
+  campus, durationMinutes, instanceSchema, localTime, locationLabel, materialisedSchema, rrule, seriesSchema, startDate, startTime, timeZone, title,
+} from './schemas';
+import { createSeries, deleteSeries, getSeries, listSeries, restoreInstance, updateSeries, upcomingOfSeries } from './series';
+
+const tools = toolsFor('schedule', { read: 'schedule:read', write: 'schedule:write' });
+
+const seriesId = z.uuid().describe('The series (from schedule_list_series)');
+const instanceId = z.uuid().describe('The instance (from schedule_list_upcoming_instances)');
+const UPCOMING_SHOWN = 5;
+const DAY_MS = 86_400_000;
+
+export const listSeriesTool = tools.read('list_series', {
+  title: 'List service series',
+  description: 'The organisation\'s recurring service series (e.g. Sunday 10:30 morning worship), newest first, each with its RRULE in words, zone, start time, length and location. Page with nextCursor. For the dated services themselves use schedule_list_upcoming_instances.',
+  keywords: ['services', 'recurring services', 'service times', 'worship schedule'],
+  examples: ['what services do we run each week', 'list our service times'],
+  input: z.object({ ...cursorInput }).strict(),
+  output: z.object({ series: z.array(seriesSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listSeries(ctx.db, ctx.org.id, input),
+});
+
+export const getSeriesTool = tools.read('get_series', {
+  title: 'Get a service series',
+  description: 'One service series with its rule, zone and next few scheduled instances.',
+  input: z.object({ seriesId }).strict(),
+  output: z.object({ series: seriesSchema, upcoming: z.array(instanceSchema) }).strict(),
+  run: async (ctx, input) => ({
+    series: await getSeries(ctx.db, ctx.org.id, input.seriesId),
+    upcoming: await upcomingOfSeries(ctx.db, ctx.org.id, input.seriesId, new Date(), UPCOMING_SHOWN),
+  }),
+});
+
+export const createSeriesTool = tools.write('create_series', {
+  title: 'Create a service series',
+  description: `Creates a recurring service from an RFC 5545 RRULE evaluated in a time zone (default: the zone the organisation's series use, else Europe/London), a local start date and time, and a length. A 10:30 service stays 10:30 local across clock changes. Instances for the next ${MATERIALISE_WEEKS} weeks are created at once and kept rolling by a periodic job.`,
+  keywords: ['new service', 'add service time', 'weekly service', 'recurring event', 'rrule'],
+  examples: ['we meet every Sunday at 10:30 in the main hall', 'add a midweek prayer meeting on Wednesdays at 7:30pm', 'first Sunday of each month communion at 6pm'],
+  input: z.object({
+    title, rrule, startDate, startTime, durationMinutes,
+    timeZone: timeZone.optional(),
+    locationLabel: locationLabel.optional(),
+    campus: campus.optional(),
+  }).strict(),
+  output: z.object({ series: seriesSchema, materialised: materialisedSchema, upcoming: z.array(instanceSchema) }).strict(),
+  run: async (ctx, input) => {
+    const now = new Date();
+    const { series, materialised } = await createSeries(ctx.db, ctx.org.id, input, now);
+    return { series, materialised, upcoming: await upcomingOfSeries(ctx.db, ctx.org.id, series.id, now, UPCOMING_SHOWN) };
+  },
+});
+
+export const updateSeriesTool = tools.write('update_series', {
+  title: 'Change a service series',
+  description: 'Changes a service series with a scope, as calendars do: "this" changes one instance (its title, local date or start time, length, location), "this_and_following" ends the series before the instance and continues it as a new series carrying the changes, "all" changes the whole series (rule, zone, start date or time, length, title, location). Instances that have already started are never rewritten; instances changed on their own keep their changes.',
+  keywords: ['reschedule service', 'change service time', 'move service', 'edit recurring series', 'from now on'],
+  examples: ['from next month the morning service starts at 11', 'this Sunday only, the service is in the church hall', 'rename the evening service for all weeks'],
+  input: z.object({
+    seriesId,
+    scope: z.enum(['this', 'this_and_following', 'all']).describe('this: one instance; this_and_following: the instance and every later one (splits the series); all: the whole series'),
+    instanceId: instanceId.optional().describe('The instance the change starts from; required for this and this_and_following'),
+    changes: z.object({
+      title: title.optional(),
+      rrule: rrule.optional(),
+      startDate: startDate.optional().describe('The series\' first date (scope all only)'),
+      startTime: startTime.optional(),
+      localDate: calendarDate().optional().describe('Move the one instance to this local date (scope this only)'),
+      durationMinutes: durationMinutes.optional(),
+      timeZone: timeZone.optional(),
+      locationLabel: locationLabel.optional(),
+      campus: campus.optional(),
+    }).strict().refine((changes) => Object.values(changes).some((value) => value !== undefined), 'name at least one change'),
+  }).strict(),
+  output: z.object({
+    scope: z.enum(['this', 'this_and_following', 'all']),
+    series: seriesSchema,
+    newSeries: seriesSchema.nullable().describe('For this_and_following: the new series that continues from the instance'),
+    instance: instanceSchema.nullable().describe('For this: the instance as changed'),
+    materialised: materialisedSchema,
+    upcoming: z.array(instanceSchema).describe('The next instances of the series (of the new series after a split)'),
+  }).strict(),
+  run: async (ctx, input) => {
+    const now = new Date();
+    const result = await updateSeries(ctx.db, ctx.org.id, input.seriesId, input.scope, input.instanceId, input.changes, now);
+    const upcoming = await upcomingOfSeries(ctx.db, ctx.org.id, (result.newSeries ?? result.series).id, now, UPCOMING_SHOWN);
+    return { ...result, upcoming };
+  },
+});
+
+export const deleteSeriesTool = tools.write('delete_series', {
+  title: 'End a service series',
+  description: 'Ends a service series: it leaves the lists and its instances that have not started are removed. Past instances stay as the record of what happened. To drop one date only, use schedule_cancel_instance.',
+  keywords: ['stop service', 'remove series', 'discontinue'],
+  examples: ['we are stopping the Thursday lunchtime service'],
+  input: z.object({ seriesId }).strict(),
+  output: z.object({ series: seriesSchema, removedInstances: z.number().int() }).strict(),
+  run: async (ctx, input) => deleteSeries(ctx.db, ctx.org.id, input.seriesId, new Date()),
+});
+
+export const cancelInstanceTool = tools.write('cancel_instance', {
+  title: 'Cancel one service',
+  description: 'Cancels one instance of a series (an exception: the rest of the series is unchanged), with an optional reason. It stays listed as cancelled; schedule_restore_instance undoes it. An instance that has started cannot be cancelled.',
+  keywords: ['cancel service', 'no service this week', 'exception', 'skip date'],
+  examples: ['no evening service on Christmas Eve', 'cancel next Sunday\'s service because of snow'],
+  input: z.object({ instanceId, reason: z.string().trim().min(1).max(500).optional().describe('Why, e.g. "joint service with St Mark\'s"') }).strict(),
+  output: z.object({ instance: instanceSchema }).strict(),
+  run: async (ctx, input) => ({ instance: await cancelInstance(ctx.db, ctx.org.id, input.instanceId, input.reason ?? null, new Date()) }),
+});
+
+export const moveInstanceTool = tools.write('move_instance', {
+  title: 'Move one service',
+  description: 'Moves one instance to another local date and/or start time in its zone (an exception: the series is unchanged; the rule\'s time is kept as its original start). Same as schedule_update_series with scope "this".',
+  keywords: ['reschedule one service', 'different time this week', 'exception'],
+  examples: ['this Sunday the service starts at 11 instead of 10:30', 'move Easter Sunday\'s service to 6am'],
+  input: z.object({
+    instanceId,
+    localDate: calendarDate().optional().describe('New local date; unchanged when omitted'),
+    localStartTime: localTime().optional().describe('New local start time (HH:MM); unchanged when omitted'),
+  }).strict().refine((input) => input.localDate !== undefined || input.localStartTime !== undefined, { message: 'give localDate or localStartTime', path: ['localDate'] }),
+  output: z.object({ instance: instanceSchema }).strict(),
+  run: async (ctx, input) => ({
+    instance: await editInstance(ctx.db, ctx.org.id, input.instanceId, { localDate: input.localDate, localStartTime: input.localStartTime }, new Date()),
+  }),
+});
+
+export const restoreInstanceTool = tools.write('restore_instance', {
+  title: 'Restore one service',
+  description: 'Puts one instance back as its series\' rule has it: un-cancels it and undoes a move or other one-off change. Not for one-off extra instances.',
+  keywords: ['uncancel', 'undo cancel', 'reinstate service'],
+  examples: ['the Christmas Eve service is back on after all'],
+  input: z.object({ instanceId }).strict(),
+  output: z.object({ instance: instanceSchema }).strict(),
+  run: async (ctx, input) => ({ instance: await restoreInstance(ctx.db, ctx.org.id, input.instanceId, new Date()) }),
+});
+
+export const listUpcomingInstancesTool = tools.read('list_upcoming_instances', {
+  title: 'Upcoming services',
+  description: `Dated service instances from now (or from a date) for the next days (default 14, at most ${MAX_LIST_DAYS}), earliest first, with real UTC start and local date and time in their zone; cancelled ones only when asked. Instances exist up to ${MATERIALISE_WEEKS} weeks ahead.`,
+  keywords: ['next services', 'this sunday', 'service dates', 'calendar'],
+  examples: ['when are our services in the next fortnight', 'what is on this Sunday', 'show cancelled services too'],
+  input: z.object({
+    from: calendarDate().optional().describe('First local date to include (UTC day); from now when omitted'),
+    days: z.number().int().min(1).max(MAX_LIST_DAYS).default(14).describe('How many days ahead'),
+    seriesId: seriesId.optional().describe('Only this series'),
+    includeCancelled: z.boolean().default(false),
+  }).strict(),
+  output: z.object({ instances: z.array(instanceSchema), from: z.string(), to: z.string() }).strict(),
+  run: async (ctx, input) => {
+    const from = input.from ? new Date(`${input.from}T00:00:00Z`) : new Date();
+    const to = new Date(from.getTime() + input.days * DAY_MS);
+    const range = { from: from.toISOString(), to: to.toISOString() };
+    if (input.seriesId) await getSeries(ctx.db, ctx.org.id, input.seriesId);
+    return { instances: await listInstances(ctx.db, ctx.org.id, { ...range, includeCancelled: input.includeCancelled, seriesId: input.seriesId }), ...range };
+  },
+});
+
+export const getInstanceTool = tools.read('get_instance', {
+  title: 'Get one service',
+  description: 'One service instance by id: its series, real UTC start and end, local date and time in its zone, status (scheduled or cancelled, with the reason), whether it was moved, and its location.',
+  input: z.object({ instanceId }).strict(),
+  output: z.object({ instance: instanceSchema }).strict(),
+  run: async (ctx, input) => ({ instance: await getInstance(ctx.db, ctx.org.id, input.instanceId) }),
+});
+
+export const exportIcalTool = tools.read('export_ical', {
+  title: 'Export services as iCalendar',
+  description: 'The organisation\'s service series as an iCalendar (RFC 5545) text: each series one recurring event with its RRULE and zone, cancelled dates as EXDATE and moved or changed dates as their own events, for a website or a calendar app.',
+  keywords: ['ics', 'calendar feed', 'ical', 'subscribe calendar'],
+  examples: ['give me an ics file of our services for the website'],
+  input: z.object({ seriesId: seriesId.optional().describe('Only this series') }).strict(),
+  output: z.object({ ical: z.string().describe('text/calendar content'), events: z.number().int() }).strict(),
+  run: async (ctx, input) => exportIcal(ctx.db, ctx.org.id, input.seriesId),
+});
+
+export const scheduleTools = [
+  listSeriesTool, getSeriesTool, createSeriesTool, updateSeriesTool, deleteSeriesTool, cancelInstanceTool, moveInstanceTool,
+  restoreInstanceTool, listUpcomingInstancesTool, getInstanceTool, exportIcalTool,
+];
