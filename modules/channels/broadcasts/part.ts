@@ -1,10 +1,12 @@
 import type { ModulePart } from '../../module';
 import { channelsBroadcasts } from './migrations/2026.11.24T13.00.00.channels-broadcasts';
 import { broadcastModels } from './models/broadcasts';
+import { broadcastTools } from './tools';
 
-/** The broadcasts part of the channels module (joined in ../index.ts). */
+/** The broadcasts part of the channels module (joined in ../index.ts): preview, approval, throttled sending, cancel. */
 export const broadcastsPart: ModulePart = {
   name: 'broadcasts',
+  tools: broadcastTools,
   models: [...broadcastModels],
   migrations: [channelsBroadcasts],
   contactRefs: [

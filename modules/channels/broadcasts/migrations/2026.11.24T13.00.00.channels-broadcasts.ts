@@ -9,7 +9,10 @@ import { tenantPolicies } from '../../../../db/row-level-security';
  *
  * Recipients are snapshotted when the broadcast is scheduled, in a fixed order (`position`), so the
  * sending workflow's batches are deterministic across restarts. Consent and suppression are not
- * decided here: each message is checked when it is dispatched.
+ * decided here: each message is checked when it is dispatched. A recipient is pending → queued (its
+ * message exists) → sent | skipped (refused at dispatch: no consent, suppressed…) | failed, or
+ * deferred until `not_before` (quiet hours, another attempt holding the message's lease), or
+ * cancelled with the broadcast.
  */
 export const channelsBroadcasts: Migration = {
   name: '2026.11.24T13.00.00.channels-broadcasts',
@@ -55,10 +58,12 @@ CREATE TABLE channel_broadcast_recipients (
   status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'queued', 'sent', 'deferred', 'skipped', 'failed', 'cancelled')),
   message_id uuid,
   reason text CHECK (reason IS NULL OR length(reason) <= 200),
+  attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+  not_before timestamptz,
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (broadcast_id, position)
 );
-CREATE INDEX channel_broadcast_recipients_status ON channel_broadcast_recipients (broadcast_id, status);
+CREATE INDEX channel_broadcast_recipients_status ON channel_broadcast_recipients (broadcast_id, status, position);
 CREATE INDEX channel_broadcast_recipients_contact ON channel_broadcast_recipients (org_id, contact_id);
 ${tenantPolicies(['channel_broadcasts', 'channel_broadcast_recipients']).up}
 `,

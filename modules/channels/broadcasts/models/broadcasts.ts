@@ -71,6 +71,8 @@ export class ChannelBroadcastRecipient extends Model<InferAttributes<ChannelBroa
   declare status: CreationOptional<string>;
   declare messageId: CreationOptional<string | null>;
   declare reason: CreationOptional<string | null>;
+  declare attempts: CreationOptional<number>;
+  declare notBefore: CreationOptional<Date | null>;
   declare updatedAt: CreationOptional<Date>;
 }
 
@@ -82,6 +84,8 @@ ChannelBroadcastRecipient.init({
   status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
   messageId: { type: DataTypes.UUID, allowNull: true },
   reason: { type: DataTypes.TEXT, allowNull: true },
+  attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: databaseDefault() },
+  notBefore: { type: DataTypes.DATE, allowNull: true },
   updatedAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
 }, { sequelize, tableName: 'channel_broadcast_recipients', timestamps: false });
 
