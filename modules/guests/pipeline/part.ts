@@ -1,6 +1,34 @@
 import type { ModulePart } from '../../module';
+import { openFirstTimerCards } from './first-timers';
+import { guestsPipeline } from './migrations/2026.11.24T16.00.00.guests-pipeline';
+import { pipelineModels } from './models';
+import { analyticsTools } from './tools/analytics';
+import { pipelineTools } from './tools/pipeline';
+import { volunteerTools } from './tools/volunteers';
+import { welcomeTools } from './tools/welcome';
 
-/** The pipeline part of the guests module (joined in ../index.ts). */
+/**
+ * The guest pipeline part of the guests module (joined in ../index.ts): stages and one card per guest
+ * with its journey and follow-ups, welcome cards sent and filled in, volunteer schedules, guest
+ * analytics, and the Monday run that opens cards for Sunday's first-time guests.
+ */
 export const pipelinePart: ModulePart = {
   name: 'pipeline',
+  tools: [...pipelineTools, ...welcomeTools, ...volunteerTools, ...analyticsTools],
+  models: [...pipelineModels],
+  migrations: [guestsPipeline],
+  contactRefs: [
+    // One card per guest: merging two guests who both have cards keeps both rows only until the
+    // unique index refuses the move, so the kept contact's card must be completed or the duplicate's removed first.
+    { table: 'guests_pipeline_cards', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'guests_welcome_cards', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'guests_card_submissions', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'guests_volunteer_assignments', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+  ],
+  jobs: [{
+    name: 'guests.first_timer_cards',
+    description: 'Opens a guest pipeline card for each adult checked in for the first time on the last Sunday (once per guest)',
+    everyMs: 3_600_000,
+    run: openFirstTimerCards,
+  }],
 };

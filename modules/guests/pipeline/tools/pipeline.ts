@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { calendarDate, toolsFor } from '../../../kit';
+import type { ToolContext } from '../../../tool';
+import { advanceCard, assignCard, completeCard, openGuestCard, reopenCard, requireCard, snoozeCard, utcToday, CARD_STATUSES } from '../cards';
+import { followupSuggestions, listFollowupsDue, listFollowupTasks, listJourneys, pipelineSummary } from '../followups';
+import { cardSchema, journeyStepSchema, limitSchema, stageSchema } from '../schemas';
+import { listStages, REMOVED_STAGE_CARDS, syncStages } from '../stages';
+
+const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
+const actor = (ctx: ToolContext) => ctx.principal.userId;
+const cardId = z.uuid().describe('The guest card (from guests_list_followup_tasks or guests_list_guest_journeys)');
+const stageRef = {
+  stageId: z.uuid().optional().describe('The stage to move to, by id'),
+  stageName: z.string().trim().min(1).max(100).optional().describe('The stage to move to, by name (case does not matter)'),
+};
+
+export const pipelineSummaryTool = tools.read('pipeline_summary', {
+  title: 'Guest pipeline summary',
+  description: 'How many guests are in each stage of the guest pipeline today (ready, overdue, snoozed), how many cards opened in the last 7 days and completed in the last 30, and the median days from first card to completed.',
+  keywords: ['guest pipeline', 'newcomers', 'follow-up pipeline', 'visitor funnel'],
+  examples: ['how is our guest follow-up going', 'how many newcomers are overdue a call'],
+  input: z.object({}).strict(),
+  output: z.object({
+    asOf: z.string(),
+    stages: z.array(z.object({ stageId: z.uuid(), name: z.string(), position: z.number().int(), expectedDays: z.number().int(), open: z.number().int(), ready: z.number().int(), overdue: z.number().int(), snoozed: z.number().int() }).strict()),
+    open: z.number().int(), overdue: z.number().int(), snoozed: z.number().int(), openedLast7Days: z.number().int(), completedLast30Days: z.number().int(),
+    medianDaysToComplete: z.number().nullable(),
+  }).strict(),
+  run: async (ctx) => pipelineSummary(ctx.db, ctx.org.id),
+});
+
+export const listPipelineStagesTool = tools.read('list_pipeline_stages', {
+  title: 'Guest pipeline stages',
+  description: 'The ordered stages of the guest pipeline, each with the days a guest is expected to spend there and the team member new cards go to. Empty until stages are set or the first card opens (which sets up four default stages).',
+  keywords: ['pipeline stages', 'follow-up steps'],
+  examples: ['what are our guest follow-up stages'],
+  input: z.object({}).strict(),
+  output: z.object({ stages: z.array(stageSchema) }).strict(),
+  run: async (ctx) => ({ stages: await listStages(ctx.db, ctx.org.id) }),
+});
+
+export const syncPipelineStagesTool = tools.write('sync_pipeline_stages', {
+  title: 'Set the guest pipeline stages',
+  description: 'Replaces the guest pipeline\'s stages with the list given, in that order: a stage matching an existing one by id (or by name) is kept and updated, others are added, stages left out are removed. Open cards in removed stages are refused by default; removedStageCards moves them to the previous or first kept stage, or completes them. The same list twice changes nothing.',
+  keywords: ['pipeline stages', 'set up follow-up', 'reorder stages', 'assign stage'],
+  examples: ['our guest stages are Welcome (2 days, Anna), Coffee (7 days), Connected (30 days)'],
+  idempotent: true,
+  input: z.object({
+    stages: z.array(z.object({
+      id: z.uuid().optional().describe('An existing stage to keep (rename or reorder); omit to match by name or add a new one'),
+      name: z.string().trim().min(1).max(100),
+      description: z.string().trim().max(500).nullable().optional(),
+      expectedDays: z.number().int().min(0).max(365).describe('Days a guest should spend in this stage before their follow-up is due'),
+      defaultAssigneeUserId: z.uuid().nullable().optional().describe('Team member (user id, see platform_list_team_members) new cards in this stage go to'),
+    }).strict()).min(1).max(20),
+    removedStageCards: z.enum(REMOVED_STAGE_CARDS).default('refuse').describe('What happens to open cards in stages this sync removes: refuse (default), move_to_previous, move_to_first, complete'),
+  }).strict(),
+  output: z.object({
+    stages: z.array(stageSchema), created: z.array(z.uuid()), updated: z.array(z.uuid()), removed: z.array(z.uuid()),
+    cardsMoved: z.number().int(), cardsCompleted: z.number().int(), changed: z.boolean(),
+  }).strict(),
+  run: async (ctx, input) => syncStages(ctx.db, ctx.org.id, actor(ctx), input.stages, input.removedStageCards),
+});
+
+const journeySchema = cardSchema.extend({ steps: z.array(journeyStepSchema) }).strict();
+
+export const listGuestJourneysTool = tools.read('list_guest_journeys', {
+  title: 'Guest journeys',
+  description: 'Guests\' pipeline cards with every step they went through (opened, advanced, snoozed, completed…), newest cards first; status: ready, snoozed, overdue or completed. Give contactId for one guest\'s journey.',
+  keywords: ['guest journey', 'newcomer history', 'follow-up history'],
+  examples: ['where is Sam in our guest follow-up', 'show completed guest journeys'],
+  input: z.object({ contactId: z.uuid().optional().describe('One guest'), status: z.enum(CARD_STATUSES).optional(), limit: limitSchema }).strict(),
+  output: z.object({ journeys: z.array(journeySchema) }).strict(),
+  run: async (ctx, input) => ({ journeys: await listJourneys(ctx.db, ctx.org.id, input) }),
+});
+
+export const listFollowupTasksTool = tools.read('list_followup_tasks', {
+  title: 'Guest follow-up tasks',
+  description: 'Open guest cards as follow-up tasks, soonest due first: who, which stage, due when, assigned to whom, and whether ready, overdue or snoozed. mine: true gives the caller\'s own.',
+  keywords: ['guest follow-ups', 'my tasks', 'newcomer calls'],
+  examples: ['which guests do I need to follow up', 'overdue newcomer follow-ups'],
+  input: z.object({
+    mine: z.boolean().default(false).describe('Only cards assigned to the caller'),
+    assigneeUserId: z.uuid().optional().describe('Only cards assigned to this team member'),
+    status: z.enum(['ready', 'snoozed', 'overdue']).optional(),
+    stageId: z.uuid().optional(),
+    limit: limitSchema,
+  }).strict(),
+  output: z.object({ tasks: z.array(cardSchema) }).strict(),
+  run: async (ctx, input) => ({
+    tasks: await listFollowupTasks(ctx.db, ctx.org.id, { ...input, assigneeUserId: input.mine ? actor(ctx) : input.assigneeUserId }),
+  }),
+});
+
+export const listFollowupsDueTool = tools.read('list_followups_due', {
+  title: 'Guest follow-ups due',
+  description: 'Guest cards due on or before a date (default today) and not snoozed past it: the follow-ups to do now, overdue first.',
+  keywords: ['due today', 'follow-ups due', 'guest calls today'],
+  examples: ['which guests are due a follow-up today', 'follow-ups due by Friday'],
+  input: z.object({ by: calendarDate().optional().describe('Due on or before this date (default today, UTC)'), assigneeUserId: z.uuid().optional(), limit: limitSchema }).strict(),
+  output: z.object({ by: z.string(), followups: z.array(cardSchema) }).strict(),
+  run: async (ctx, input) => ({ by: input.by ?? utcToday(), followups: await listFollowupsDue(ctx.db, ctx.org.id, input) }),
+});
+
+export const getFollowupSuggestionsTool = tools.read('get_followup_suggestions', {
+  title: 'Suggested next steps for guests',
+  description: 'The next step for each open guest card, from its stage and history, each with the reason in plain words and the tool to do it with: send a welcome card, move on after they came back, follow up now when overdue, complete the last stage, or wait until due. Rules, not scores.',
+  keywords: ['next step', 'what to do with newcomers', 'guest suggestions'],
+  examples: ['what should we do next with our new guests', 'suggest follow-ups for Sam'],
+  input: z.object({ contactId: z.uuid().optional(), assigneeUserId: z.uuid().optional(), limit: limitSchema }).strict(),
+  output: z.object({
+    suggestions: z.array(z.object({
+      cardId: z.uuid(), contactId: z.uuid(), guestName: z.string(), stageName: z.string(), status: z.enum(CARD_STATUSES),
+      action: z.enum(['send_welcome_card', 'follow_up_now', 'advance', 'complete', 'wait']),
+      suggestion: z.string(), reason: z.string().describe('Why, with the dates and figures used'),
+      tool: z.string(), args: z.record(z.string(), z.unknown()),
+    }).strict()),
+  }).strict(),
+  run: async (ctx, input) => ({ suggestions: await followupSuggestions(ctx.db, ctx.org.id, input) }),
+});
+
+export const openGuestCardTool = tools.write('open_guest_card', {
+  title: 'Open a guest card',
+  description: 'Puts a guest (a contact) into the first stage of the guest pipeline. A guest has one card ever: if they already have one it is returned with created: false.',
+  keywords: ['add to pipeline', 'new guest follow-up'],
+  examples: ['add Sam to the guest follow-up'],
+  idempotent: true,
+  input: z.object({
+    contactId: z.uuid().describe('The guest'),
+    assigneeUserId: z.uuid().optional().describe('Team member to follow up (default: the first stage\'s default assignee)'),
+    note: z.string().trim().min(1).max(1000).optional(),
+  }).strict(),
+  output: z.object({ card: cardSchema, created: z.boolean() }).strict(),
+  run: async (ctx, input) => {
+    const opened = await openGuestCard(ctx.db, ctx.org.id, { ...input, source: 'manual', actorUserId: actor(ctx) });
+    return { card: await requireCard(ctx.db, ctx.org.id, opened.cardId, utcToday()), created: opened.created };
+  },
+});
+
+export const advanceGuestCardTool = tools.write('advance_guest_card', {
+  title: 'Move a guest card on',
+  description: 'Moves a guest card to the next stage (or the stage named, forwards or back); its follow-up is due after that stage\'s expected days and it goes to that stage\'s default assignee unless keepAssignee. A card in the last stage is completed instead (guests_complete_guest_card).',
+  keywords: ['advance', 'next stage', 'move guest'],
+  examples: ['Sam came for coffee, move them on', 'move Sam back to Welcome'],
+  input: z.object({ cardId, ...stageRef, note: z.string().trim().min(1).max(1000).optional(), keepAssignee: z.boolean().default(false) }).strict(),
+  output: z.object({ card: cardSchema }).strict(),
+  run: async (ctx, input) => ({ card: await advanceCard(ctx.db, ctx.org.id, actor(ctx), input) }),
+});
+
+export const snoozeGuestCardTool = tools.write('snooze_guest_card', {
+  title: 'Snooze a guest card',
+  description: 'Puts a guest\'s follow-up off until a date (e.g. they are away); it is due again that day.',
+  keywords: ['snooze', 'postpone follow-up', 'later'],
+  examples: ['Sam is away for three weeks, snooze their follow-up'],
+  input: z.object({ cardId, until: calendarDate().describe('The day the follow-up is due again (after today)'), reason: z.string().trim().min(1).max(500).optional() }).strict(),
+  output: z.object({ card: cardSchema }).strict(),
+  run: async (ctx, input) => ({ card: await snoozeCard(ctx.db, ctx.org.id, actor(ctx), input) }),
+});
+
+export const completeGuestCardTool = tools.write('complete_guest_card', {
+  title: 'Complete a guest journey',
+  description: 'Completes a guest card with its outcome (joined a group, moved away, not interested…). It stays in the guest\'s journey.',
+  keywords: ['complete', 'close follow-up', 'connected'],
+  examples: ['Sam joined a home group, close their guest card'],
+  input: z.object({ cardId, outcome: z.string().trim().min(1).max(1000).describe('What came of it') }).strict(),
+  output: z.object({ card: cardSchema }).strict(),
+  run: async (ctx, input) => ({ card: await completeCard(ctx.db, ctx.org.id, actor(ctx), input) }),
+});
+
+export const reopenGuestCardTool = tools.write('reopen_guest_card', {
+  title: 'Reopen a guest journey',
+  description: 'Puts a completed guest card back into a stage (the one it was in, or the stage named), e.g. when a guest comes back after a long gap.',
+  keywords: ['reopen', 'came back'],
+  examples: ['Sam is back after a year, reopen their guest card'],
+  input: z.object({ cardId, ...stageRef, note: z.string().trim().min(1).max(1000).optional() }).strict(),
+  output: z.object({ card: cardSchema }).strict(),
+  run: async (ctx, input) => ({ card: await reopenCard(ctx.db, ctx.org.id, actor(ctx), input) }),
+});
+
+export const assignGuestCardTool = tools.write('assign_guest_card', {
+  title: 'Reassign a guest card',
+  description: 'Gives an open guest card to another team member.',
+  keywords: ['assign', 'hand over follow-up'],
+  examples: ['give Sam\'s follow-up to Anna'],
+  input: z.object({ cardId, assigneeUserId: z.uuid().describe('Team member (see platform_list_team_members)') }).strict(),
+  output: z.object({ card: cardSchema }).strict(),
+  run: async (ctx, input) => ({ card: await assignCard(ctx.db, ctx.org.id, actor(ctx), input) }),
+});
+
+export const pipelineTools = [
+  pipelineSummaryTool, listPipelineStagesTool, syncPipelineStagesTool, listGuestJourneysTool, listFollowupTasksTool, listFollowupsDueTool,
+  getFollowupSuggestionsTool, openGuestCardTool, advanceGuestCardTool, snoozeGuestCardTool, completeGuestCardTool, reopenGuestCardTool, assignGuestCardTool,
+];

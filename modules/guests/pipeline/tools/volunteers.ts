@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { assertDateRange, calendarDate, toolsFor } from '../../../kit';
+import { StewardError } from '../../../../core/errors';
+import type { ToolContext } from '../../../tool';
+import { instanceIdSchema, teamSchema, volunteerAssignmentSchema } from '../schemas';
+import { assignVolunteer, copyTeam, deleteVolunteerAssignment, listVolunteerSchedules, updateVolunteerAssignment, VOLUNTEER_STATUSES, WELCOME_TEAM } from '../volunteers';
+
+const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
+const actor = (ctx: ToolContext) => ctx.principal.userId;
+const assignmentId = z.uuid().describe('The volunteer assignment (from guests_list_volunteer_schedules)');
+
+export const listVolunteerSchedulesTool = tools.read('list_volunteer_schedules', {
+  title: 'Volunteer schedules',
+  description: 'Who serves on which team (welcome, kids, parking…) at one service instance, or at every service between two dates, with role, location and status (scheduled, confirmed, declined).',
+  keywords: ['rota', 'volunteer schedule', 'welcome team', 'who is serving'],
+  examples: ['who is on the welcome team this Sunday', 'what is Anna serving on this month'],
+  input: z.object({
+    instanceId: instanceIdSchema.optional().describe('One service instance'),
+    from: calendarDate().optional().describe('With to: every service starting in this range'),
+    to: calendarDate().optional(),
+    contactId: z.uuid().optional().describe('One volunteer'),
+    team: teamSchema.optional(),
+  }).strict(),
+  output: z.object({ assignments: z.array(volunteerAssignmentSchema) }).strict(),
+  run: async (ctx, input) => {
+    if (!input.instanceId && !(input.from && input.to)) {
+      throw new StewardError('validation_failed', 'Give instanceId, or both from and to', { issues: [{ path: 'instanceId', message: 'or from and to' }] });
+    }
+    assertDateRange(input);
+    return { assignments: await listVolunteerSchedules(ctx.db, ctx.org.id, input) };
+  },
+});
+
+export const assignVolunteerTool = tools.write('assign_volunteer', {
+  title: 'Put a volunteer on a service team',
+  description: 'Schedules a person (a contact) on a team for one service instance, with an optional role and check-in location. The same person twice on one team of one service is refused.',
+  keywords: ['rota', 'schedule volunteer', 'welcome team', 'serve'],
+  examples: ['put Anna on the welcome team on Sunday as door greeter'],
+  input: z.object({
+    instanceId: instanceIdSchema.describe('The service instance (schedule_list_upcoming_instances)'),
+    contactId: z.uuid().describe('The volunteer'),
+    team: teamSchema.default(WELCOME_TEAM),
+    role: z.string().trim().min(1).max(100).optional().describe('e.g. door greeter, coffee'),
+    locationId: z.uuid().optional().describe('A check-in location (guests_list_locations)'),
+    status: z.enum(VOLUNTEER_STATUSES).default('scheduled'),
+    notes: z.string().trim().min(1).max(1000).optional(),
+  }).strict(),
+  output: z.object({ assignment: volunteerAssignmentSchema }).strict(),
+  run: async (ctx, input) => ({ assignment: await assignVolunteer(ctx.db, ctx.org.id, actor(ctx), input) }),
+});
+
+export const updateVolunteerScheduleTool = tools.write('update_volunteer_schedule', {
+  title: 'Change a volunteer assignment',
+  description: 'Changes a volunteer\'s role, location, status (scheduled, confirmed, declined) or notes for one service; null clears role, location or notes.',
+  keywords: ['confirm volunteer', 'decline rota', 'change role'],
+  examples: ['Anna confirmed for Sunday', 'Tom cannot make it on Sunday'],
+  input: z.object({
+    assignmentId,
+    role: z.string().trim().min(1).max(100).nullable().optional(),
+    locationId: z.uuid().nullable().optional(),
+    status: z.enum(VOLUNTEER_STATUSES).optional(),
+    notes: z.string().trim().min(1).max(1000).nullable().optional(),
+  }).strict(),
+  output: z.object({ assignment: volunteerAssignmentSchema }).strict(),
+  run: async (ctx, input) => {
+    const { assignmentId: id, ...patch } = input;
+    if (Object.values(patch).every((value) => value === undefined)) {
+      throw new StewardError('validation_failed', 'Nothing to change: give role, locationId, status or notes', { issues: [{ path: 'status', message: 'give at least one field' }] });
+    }
+    return { assignment: await updateVolunteerAssignment(ctx.db, ctx.org.id, id, patch) };
+  },
+});
+
+export const deleteVolunteerScheduleTool = tools.write('delete_volunteer_schedule', {
+  title: 'Take a volunteer off a service',
+  description: 'Removes a volunteer assignment from a service (to keep a record that they cannot come, set status declined instead).',
+  keywords: ['remove from rota', 'unassign volunteer'],
+  examples: ['take Tom off the welcome team on Sunday'],
+  destructive: true,
+  input: z.object({ assignmentId }).strict(),
+  output: z.object({ removed: volunteerAssignmentSchema }).strict(),
+  run: async (ctx, input) => ({ removed: await deleteVolunteerAssignment(ctx.db, ctx.org.id, input.assignmentId) }),
+});
+
+export const copyWelcomeVolunteersTool = tools.write('copy_welcome_volunteers', {
+  title: 'Copy a service\'s welcome team',
+  description: 'Copies one service instance\'s welcome team (or another team) to another instance: everyone not declined, with role and location, as scheduled. People already on that team there are left alone and counted, so copying twice adds nobody twice.',
+  keywords: ['copy rota', 'same team as last week', 'welcome team'],
+  examples: ['same welcome team as last Sunday'],
+  idempotent: true,
+  input: z.object({
+    fromInstanceId: instanceIdSchema, toInstanceId: instanceIdSchema, team: teamSchema.default(WELCOME_TEAM),
+  }).strict(),
+  output: z.object({ copied: z.array(volunteerAssignmentSchema), alreadyThere: z.number().int(), declinedSkipped: z.number().int() }).strict(),
+  run: async (ctx, input) => copyTeam(ctx.db, ctx.org.id, actor(ctx), input),
+});
+
+export const volunteerTools = [listVolunteerSchedulesTool, assignVolunteerTool, updateVolunteerScheduleTool, deleteVolunteerScheduleTool, copyWelcomeVolunteersTool];

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { cursorInput, cursorOutput, toolsFor } from '../../../kit';
+import type { ToolContext } from '../../../tool';
+import { instanceIdSchema, welcomeCardSchema } from '../schemas';
+import { getInstance } from '../../../schedule/services';
+import { listWelcomeCards, markWelcomeCardSent, sendWelcomeCard, submitWelcomeCard, WELCOME_CHANNELS, WELCOME_TEMPLATES } from '../welcome-cards';
+
+const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
+const actor = (ctx: ToolContext) => ctx.principal.userId;
+const matchField = z.enum(['email', 'phone', 'name']);
+
+export const listWelcomeCardTemplatesTool = tools.read('list_welcome_card_templates', {
+  title: 'Welcome card templates',
+  description: 'The welcome cards that can be sent to guests (first visit, second visit, family…), with the channels each is written for and its text; {firstName} and {churchName} are filled in when sent.',
+  keywords: ['welcome card', 'guest letter', 'thank you for visiting'],
+  examples: ['what welcome cards can we send'],
+  input: z.object({}).strict(),
+  output: z.object({
+    templates: z.array(z.object({ key: z.string(), title: z.string(), channels: z.array(z.enum(WELCOME_CHANNELS)), subject: z.string().nullable(), body: z.string() }).strict()),
+  }).strict(),
+  run: async () => ({ templates: WELCOME_TEMPLATES.map((template) => ({ ...template, channels: [...template.channels] })) }),
+});
+
+export const sendWelcomeCardTool = tools.write('send_welcome_card', {
+  title: 'Send a guest a welcome card',
+  description: 'Prepares a welcome card for a guest from a template, consent-checked (email and text need an address and a contact who has not unsubscribed; post needs a postal address), and queues it for a person to send: the guest\'s follow-up assignee, or the team member named. The card is recorded on the guest\'s journey.',
+  keywords: ['welcome card', 'thank you card', 'write to guest'],
+  examples: ['send Sam a welcome card by post', 'email the new family a welcome'],
+  input: z.object({
+    contactId: z.uuid().describe('The guest'),
+    templateKey: z.string().trim().min(1).max(100).default('first_visit').describe('From guests_list_welcome_card_templates (default first_visit)'),
+    channel: z.enum(WELCOME_CHANNELS).default('email'),
+    queueForUserId: z.uuid().optional().describe('Team member who will send it (default: the guest card\'s assignee, else the caller)'),
+    personalNote: z.string().trim().min(1).max(1000).optional().describe('A line added at the end'),
+  }).strict(),
+  output: z.object({ welcomeCard: welcomeCardSchema, delivery: z.literal('queued_for_person').describe('Sent by a person for now; mark it sent with guests_mark_welcome_card_sent') }).strict(),
+  run: async (ctx, input) => ({ welcomeCard: await sendWelcomeCard(ctx.db, ctx.org, actor(ctx), input), delivery: 'queued_for_person' as const }),
+});
+
+export const markWelcomeCardSentTool = tools.write('mark_welcome_card_sent', {
+  title: 'Mark a welcome card sent',
+  description: 'Records that a person sent a queued welcome card (posted, emailed or texted it). Only a queued card can be marked.',
+  keywords: ['welcome card sent', 'posted card'],
+  examples: ['I posted Sam\'s welcome card'],
+  input: z.object({ welcomeCardId: z.uuid() }).strict(),
+  output: z.object({ welcomeCard: welcomeCardSchema }).strict(),
+  run: async (ctx, input) => ({ welcomeCard: await markWelcomeCardSent(ctx.db, ctx.org.id, actor(ctx), input.welcomeCardId) }),
+});
+
+export const listWelcomeCardsTool = tools.read('list_welcome_cards', {
+  title: 'Welcome cards',
+  description: 'Welcome cards prepared for guests, newest first, with who they are queued for and whether they were sent.',
+  keywords: ['welcome cards', 'cards to send'],
+  examples: ['which welcome cards still need sending'],
+  input: z.object({ contactId: z.uuid().optional(), status: z.enum(['queued', 'sent', 'cancelled']).optional(), ...cursorInput }).strict(),
+  output: z.object({ welcomeCards: z.array(welcomeCardSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => {
+    const page = await listWelcomeCards(ctx.db, ctx.org.id, input);
+    return { welcomeCards: page.cards, nextCursor: page.nextCursor };
+  },
+});
+
+export const submitWelcomeCardTool = tools.write('submit_welcome_card', {
+  title: 'Record a filled-in welcome card',
+  description: 'Records a welcome (connect) card a guest filled in: finds them among contacts by email, phone or full name (reported, strongest match used) or adds them, and opens their guest pipeline card. A guest never gets a second card: a repeat submission reports the card they have.',
+  keywords: ['connect card', 'visitor card', 'new guest form', 'welcome card submission'],
+  examples: ['Sam Green filled in a welcome card: sam@example.com, heard about us from a friend'],
+  input: z.object({
+    firstName: z.string().trim().min(1).max(100),
+    lastName: z.string().trim().min(1).max(100).optional(),
+    email: z.email().max(320).optional(),
+    phone: z.string().trim().min(6).max(40).optional(),
+    instanceId: instanceIdSchema.optional().describe('The service they came to'),
+    howHeard: z.string().trim().min(1).max(500).optional(),
+    interests: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
+    message: z.string().trim().min(1).max(2000).optional().describe('Anything they wrote (a question, a prayer request)'),
+  }).strict(),
+  output: z.object({
+    submissionId: z.uuid(), contactId: z.uuid(), contactOutcome: z.enum(['created', 'matched']), matchedOn: z.array(matchField),
+    otherCandidates: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), matchedOn: z.array(matchField) }).strict()).describe('Other contacts that looked like the same person, for a person to check'),
+    cardId: z.uuid(), cardCreated: z.boolean(),
+  }).strict(),
+  run: async (ctx, input) => {
+    if (input.instanceId) await getInstance(ctx.db, ctx.org.id, input.instanceId);
+    return submitWelcomeCard(ctx.db, ctx.org, actor(ctx), input);
+  },
+});
+
+export const welcomeTools = [listWelcomeCardTemplatesTool, sendWelcomeCardTool, markWelcomeCardSentTool, listWelcomeCardsTool, submitWelcomeCardTool];
