@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { ROLES } from '../../../../core/roles';
+import { toolsFor } from '../../../kit';
+import { exactlyOne, type ToolContext } from '../../../tool';
+import { mayReadMedical } from '../labels';
+import {
+  createLocation, createStation, deleteStation, getCheckinSettings, getChildProfile, getHub, listLocations, listStations, serviceSettingsFor,
+  updateCheckinSettings, updateChildProfile, updateHub, updateLocation, updateServiceSettings, type LocationFields,
+} from '../setup';
+import {
+  childProfileSchema, hubSchema, labelOptionsSchema, locationFields, locationSchema, serviceSettingsSchema, settingsSchema, stationKind, stationSchema,
+} from '../schemas';
+
+const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
+const serviceTarget = {
+  seriesId: z.uuid().optional().describe('A service series (schedule module): applies to each of its instances without settings of their own'),
+  instanceId: z.uuid().optional().describe('One service instance: overrides its series\' settings'),
+};
+
+export const listLocationsTool = tools.read('list_locations', {
+  title: 'List check-in locations',
+  description: 'The rooms and areas people are checked into (children\'s groups, crèche, main hall), with their age/grade filters, capacity, adult:child ratio and whether volunteers need a background check.',
+  keywords: ['rooms', 'kids rooms', 'classrooms', 'check-in locations'],
+  examples: ['which kids rooms do we have', 'what is the capacity of the toddler room'],
+  input: z.object({}).strict(),
+  output: z.object({ locations: z.array(locationSchema) }).strict(),
+  run: async (ctx) => ({ locations: await listLocations(ctx.db, ctx.org.id) }),
+});
+
+export const createLocationTool = tools.write('create_location', {
+  title: 'Create a check-in location',
+  description: 'Adds a room or area for check-in: name, age or grade range (enforced at self-service stations, overridable at manned ones), capacity and adult:child ratio (each block or warn), and whether volunteers serving there need a cleared safeguarding check.',
+  keywords: ['add room', 'new kids room', 'classroom', 'ratio', 'capacity'],
+  examples: ['add a toddler room for ages 2 to 3, 12 places, one leader per 4 children', 'create the youth room, DBS required'],
+  input: z.object({ ...locationFields }).strict(),
+  output: z.object({ location: locationSchema }).strict(),
+  run: async (ctx, input) => ({ location: await createLocation(ctx.db, ctx.org.id, input as LocationFields) }),
+});
+
+export const updateLocationTool = tools.write('update_location', {
+  title: 'Update a check-in location',
+  description: 'Changes a location\'s name, filters, capacity, ratio, gate modes or background-check rule; only the fields given change, and null clears a filter or limit. Takes effect for the next check-in.',
+  keywords: ['change capacity', 'edit room', 'ratio'],
+  examples: ['raise the toddler room capacity to 15', 'make the ratio a warning only in the crèche'],
+  idempotent: true,
+  input: z.object({ locationId: z.uuid().describe('The location'), ...locationFields, name: locationFields.name.optional() }).strict(),
+  output: z.object({ location: locationSchema }).strict(),
+  run: async (ctx, input) => {
+    const { locationId, ...patch } = input;
+    return { location: await updateLocation(ctx.db, ctx.org.id, locationId, patch as Partial<LocationFields>) };
+  },
+});
+
+export const listStationsTool = tools.read('list_stations', {
+  title: 'List check-in stations',
+  description: 'Check-in points: self-service kiosks (self), staffed desks (manned) and room rosters (roster, tied to one location). Children are checked out only at manned or roster stations.',
+  keywords: ['kiosks', 'check-in desks', 'stations'],
+  examples: ['which check-in stations are set up'],
+  input: z.object({}).strict(),
+  output: z.object({ stations: z.array(stationSchema) }).strict(),
+  run: async (ctx) => ({ stations: await listStations(ctx.db, ctx.org.id) }),
+});
+
+export const createStationTool = tools.write('create_check_in_station', {
+  title: 'Create a check-in station',
+  description: 'Adds a check-in point: self (a kiosk families use themselves; age/grade filters cannot be overridden there and children cannot be checked out there), manned (a staffed desk) or roster (one room\'s own list; needs locationId).',
+  keywords: ['add kiosk', 'new check-in desk', 'room roster'],
+  examples: ['set up a kiosk in the foyer', 'add a roster station for the toddler room'],
+  input: z.object({
+    name: z.string().trim().min(1).max(200).describe('e.g. "Foyer kiosk 1"'),
+    kind: stationKind.describe('self, manned or roster'),
+    locationId: z.uuid().optional().describe('The room a roster station serves'),
+  }).strict(),
+  output: z.object({ station: stationSchema }).strict(),
+  run: async (ctx, input) => ({ station: await createStation(ctx.db, ctx.org.id, input) }),
+});
+
+export const deleteStationTool = tools.write('delete_check_in_station', {
+  title: 'Delete a check-in station',
+  description: 'Retires a check-in station; past check-ins keep naming it. A missing or already deleted station is not found.',
+  keywords: ['remove kiosk', 'delete station'],
+  examples: ['remove the old foyer kiosk'],
+  destructive: true,
+  input: z.object({ stationId: z.uuid().describe('The station') }).strict(),
+  output: z.object({ deleted: z.literal(true), stationId: z.uuid() }).strict(),
+  run: async (ctx, input) => {
+    await deleteStation(ctx.db, ctx.org.id, input.stationId);
+    return { deleted: true as const, stationId: input.stationId };
+  },
+});
+
+export const getServiceSettingsTool = tools.read('get_service_checkin_settings', {
+  title: 'Get a service\'s check-in settings',
+  description: 'Which locations are open for check-in and how labels print, for a service series or one instance; an instance without its own settings shows its series\', else the defaults (every location open).',
+  keywords: ['open rooms', 'label settings', 'service check-in setup'],
+  examples: ['which rooms are open for the 10:30 service'],
+  input: z.object({ ...serviceTarget }).strict().refine(...exactlyOne('seriesId', 'instanceId')),
+  output: z.object({ settings: serviceSettingsSchema }).strict(),
+  run: async (ctx, input) => ({ settings: await serviceSettingsFor(ctx.db, ctx.org.id, input) }),
+});
+
+export const updateServiceSettingsTool = tools.write('update_service_checkin_settings', {
+  title: 'Update a service\'s check-in settings',
+  description: 'Sets which locations open for check-in and the label options, for a whole service series or one instance (an instance\'s settings win over its series\'). Fields not given keep their value.',
+  keywords: ['open rooms', 'close room', 'labels', 'parent tag'],
+  examples: ['only open the crèche and toddler room for the evening service', 'print two copies of the labels on Sunday'],
+  idempotent: true,
+  input: z.object({
+    ...serviceTarget,
+    openLocationIds: z.array(z.uuid()).max(200).optional().describe('Locations open for check-in; an empty list opens every location'),
+    labelOptions: labelOptionsSchema.partial().optional().describe('Label options to change'),
+  }).strict().refine(...exactlyOne('seriesId', 'instanceId')),
+  output: z.object({ settings: serviceSettingsSchema }).strict(),
+  run: async (ctx, input) => ({ settings: await updateServiceSettings(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
+});
+
+export const getHubTool = tools.read('get_checkin_hub', {
+  title: 'Get the check-in hub',
+  description: 'The check-in hub (kiosk) configuration: its self-service station, title, welcome message, how families look themselves up, and whether it prints parent tags.',
+  keywords: ['kiosk settings', 'hub'],
+  examples: ['how is the kiosk set up'],
+  input: z.object({}).strict(),
+  output: z.object({ hub: hubSchema }).strict(),
+  run: async (ctx) => ({ hub: await getHub(ctx.db, ctx.org.id) }),
+});
+
+export const updateHubTool = tools.write('update_checkin_hub', {
+  title: 'Update the check-in hub',
+  description: 'Configures the check-in hub (kiosk) that guests_check_in_child_hub uses: its station (must be a self station), title, welcome message, family lookup and parent tag printing. Fields not given keep their value.',
+  keywords: ['kiosk setup', 'hub settings'],
+  examples: ['use the foyer kiosk as the hub and welcome families to St Anne\'s'],
+  idempotent: true,
+  input: z.object({
+    stationId: z.uuid().nullable().optional().describe('The self-service station the hub runs at'),
+    title: z.string().trim().min(1).max(200).nullable().optional(),
+    welcomeMessage: z.string().trim().min(1).max(500).nullable().optional(),
+    allowNewFamilies: z.boolean().optional().describe('Let unknown families start at the hub (a leader completes their details)'),
+    lookup: z.enum(['phone', 'name', 'phone_or_name']).optional(),
+    printParentTag: z.boolean().optional(),
+  }).strict(),
+  output: z.object({ hub: hubSchema }).strict(),
+  run: async (ctx, input) => ({ hub: await updateHub(ctx.db, ctx.org.id, input) }),
+});
+
+export const getSettingsTool = tools.read('get_checkin_settings', {
+  title: 'Get check-in settings',
+  description: 'The organisation\'s check-in settings: security code length, minutes after a service before the sweep reports children still checked in, and the roles allowed to see medical and allergy notes.',
+  keywords: ['security code length', 'medical notes access'],
+  examples: ['who can see allergy notes at check-in'],
+  input: z.object({}).strict(),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx) => ({ settings: await getCheckinSettings(ctx.db, ctx.org.id) as z.input<typeof settingsSchema> }),
+});
+
+export const updateSettingsTool = tools.write('update_settings', {
+  title: 'Update guests check-in settings',
+  description: 'Changes the guests module\'s check-in settings: security code length (3 to 8), the sweep\'s grace minutes after a service ends, and which roles may see medical and allergy notes. Fields not given keep their value.',
+  keywords: ['security code length', 'sweep timing', 'medical notes roles'],
+  examples: ['use 5-character security codes', 'only admins may see medical notes'],
+  idempotent: true,
+  input: z.object({
+    securityCodeLength: z.number().int().min(3).max(8).optional(),
+    sweepGraceMinutes: z.number().int().min(0).max(720).optional(),
+    medicalVisibleRoles: z.array(z.enum(ROLES)).max(4).optional().describe('Roles that see medical and allergy notes on labels, rosters and profiles'),
+  }).strict(),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx, input) => ({ settings: await updateCheckinSettings(ctx.db, ctx.org.id, input) as z.input<typeof settingsSchema> }),
+});
+
+async function profileFor(ctx: ToolContext, contactId: string, profile?: Awaited<ReturnType<typeof getChildProfile>>) {
+  const value = profile ?? await getChildProfile(ctx.db, ctx.org.id, contactId);
+  const mayRead = mayReadMedical(ctx.principal.role, await getCheckinSettings(ctx.db, ctx.org.id));
+  const hasNotes = Boolean(value.allergies || value.medicalNotes);
+  return { ...value, allergies: mayRead ? value.allergies : null, medicalNotes: mayRead ? value.medicalNotes : null, medicalWithheld: hasNotes && !mayRead };
+}
+
+export const getChildProfileTool = tools.read('get_child_profile', {
+  title: 'Get a child\'s check-in profile',
+  description: 'A child\'s grade, allergies, medical notes and the people authorised to collect them besides their household. Medical and allergy notes are shown only to roles the settings allow (medicalWithheld says when they exist but are hidden).',
+  keywords: ['allergies', 'medical notes', 'authorised pickup'],
+  examples: ['does Amy have any allergies', 'who can collect Ben'],
+  input: z.object({ contactId: z.uuid().describe('The child') }).strict(),
+  output: z.object({ profile: childProfileSchema }).strict(),
+  run: async (ctx, input) => ({ profile: await profileFor(ctx, input.contactId) }),
+});
+
+export const updateChildProfileTool = tools.write('update_child_profile', {
+  title: 'Update a child\'s check-in profile',
+  description: 'Records a child\'s school grade, allergies, medical notes and people authorised to collect them (besides their household). Notes print on the child\'s own label only, never on the parent\'s tag.',
+  keywords: ['allergy', 'medical', 'authorised pickup', 'grade'],
+  examples: ['Amy is allergic to peanuts', 'Grandma Joan can collect Ben'],
+  idempotent: true,
+  input: z.object({
+    contactId: z.uuid().describe('The child'),
+    grade: z.number().int().min(-2).max(13).nullable().optional(),
+    allergies: z.string().trim().min(1).max(1000).nullable().optional(),
+    medicalNotes: z.string().trim().min(1).max(2000).nullable().optional(),
+    authorisedPickupIds: z.array(z.uuid()).max(20).optional().describe('Contacts (outside the household) who may collect the child; replaces the list'),
+  }).strict(),
+  output: z.object({ profile: childProfileSchema }).strict(),
+  run: async (ctx, input) => {
+    const { contactId, ...patch } = input;
+    return { profile: await profileFor(ctx, contactId, await updateChildProfile(ctx.db, ctx.org.id, contactId, patch)) };
+  },
+});
+
+export const setupTools = [
+  listLocationsTool, createLocationTool, updateLocationTool, listStationsTool, createStationTool, deleteStationTool, getServiceSettingsTool,
+  updateServiceSettingsTool, getHubTool, updateHubTool, getSettingsTool, updateSettingsTool, getChildProfileTool, updateChildProfileTool,
+];
