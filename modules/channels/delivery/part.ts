@@ -1,6 +1,20 @@
 import type { ModulePart } from '../../module';
+import { channelMessages } from './migrations/2026.11.24T11.00.00.channel-messages';
+import { deliveryModels } from './models/messages';
+import { channelMessageDelivery } from './source';
+import { deliveryTools } from './tools';
 
-/** The delivery part of the channels module (joined in ../index.ts). */
+/**
+ * The delivery part of the channels module (joined in ../index.ts): one message to one contact on
+ * one channel, queued with its rendered snapshot and dispatched through the shared outbox
+ * (`channels.message`), with its status following the provider's signed callbacks (api/channels/).
+ */
 export const deliveryPart: ModulePart = {
   name: 'delivery',
+  tools: deliveryTools,
+  models: [...deliveryModels],
+  migrations: [channelMessages],
+  outboxSources: [channelMessageDelivery],
+  // A message's snapshot holds personal data (the address, a greeting with the name): erased with the contact.
+  contactRefs: [{ table: 'channel_messages', column: 'contact_id', onMerge: 'move', onErase: 'delete' }],
 };

@@ -1,0 +1,131 @@
+import { SEND_NEEDS_REVIEW } from '../../../core/approvals';
+import { StewardError } from '../../../core/errors';
+import { queryOne, type Queryable } from '../../../db/pool';
+import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../../outbox-source';
+import { normaliseAddress, type Channel, type Purpose } from '../audience/addresses';
+import { checkRecipient } from '../audience/services';
+import { listUnsubscribeHeaders, smsStatusCallbackUrl } from './links';
+import type { MessageRow } from './services';
+
+/**
+ * Dispatch of channel messages: the channels module's outbox source. The outbox
+ * (activities/outbox.ts) leases the row, calls the provider with the message's key as
+ * Idempotency-Key and counts the message once (SMS by its segments); this says what a message
+ * allows. At every attempt, under locks, the recipient is checked afresh (consent for the purpose,
+ * suppression of the address, crisis holds, the WhatsApp window for free-form text) and the message
+ * goes to the contact's current address; quiet hours defer it (nothing claimed or counted) until
+ * they end. A message that may not go is failed with the reason; one that went is marked sent.
+ */
+
+export const CHANNEL_MESSAGE_SOURCE_KIND = 'channels.message';
+
+export const channelMessageKeyOf = (messageId: string) => `channel-message-${messageId}`;
+
+interface MessageDraft extends OutboxDraft {
+  messageId: string;
+  contactId: string | null;
+  purpose: Purpose;
+  freeForm: boolean;
+}
+
+/** The sender a message leaves from when the organisation names none: the provider's configured default. */
+function defaultSender(channel: Channel, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (channel === 'sms') return env.SMS_FROM ?? null;
+  if (channel === 'whatsapp') return env.WHATSAPP_PHONE_NUMBER_ID ?? null;
+  return env.SMTP_FROM ?? null;
+}
+
+function draftOf(orgId: string, row: MessageRow): MessageDraft {
+  const sender = row.sender ?? defaultSender(row.channel);
+  return {
+    messageId: row.id,
+    channel: row.channel,
+    subject: row.subject,
+    body: row.body,
+    html: row.html,
+    units: row.metered_units,
+    contactId: row.contact_id,
+    purpose: row.purpose,
+    freeForm: row.channel === 'whatsapp' && row.whatsapp_payload === null,
+    transport: {
+      from: row.channel === 'email' ? null : sender,
+      statusCallbackUrl: row.channel === 'sms' ? smsStatusCallbackUrl(orgId, row.id) : null,
+      // RFC 8058: every marketing email can be left in one click.
+      headers: row.channel === 'email' && row.purpose === 'marketing' ? listUnsubscribeHeaders(orgId, row.id) : undefined,
+      whatsappTemplate: row.channel === 'whatsapp' && row.whatsapp_payload !== null ? row.whatsapp_payload : undefined,
+      callbackData: row.channel === 'whatsapp' ? `${orgId}:${row.id}` : null,
+    },
+  };
+}
+
+async function failMessage(db: Queryable, orgId: string, messageId: string, problem: OutboxProblem): Promise<void> {
+  await db.query(`UPDATE channel_messages SET status = 'failed', error_code = $3, error_message = $4, updated_at = now()
+    WHERE org_id = $1 AND id = $2 AND status IN ('queued', 'sending')`, [orgId, messageId, problem.code, problem.message.slice(0, 2000)]);
+}
+
+export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
+  kind: CHANNEL_MESSAGE_SOURCE_KIND,
+  keyOf: channelMessageKeyOf,
+  // Single sends and broadcasts both meter through the message's own tool name (see recordUsage below).
+  usageTool: 'channels_send',
+  meterFor: (channel) => (channel === 'email' ? 'email_sends' : 'messaging_credits'),
+
+  async lock(db, orgId, messageId) {
+    const row = await queryOne<MessageRow>(db, 'SELECT * FROM channel_messages WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, messageId]);
+    if (!row) throw new StewardError('not_found', `Message ${messageId} was not found`);
+    if (row.status === 'sent' || row.status === 'delivered' || row.status === 'undelivered') return { kind: 'delivered' };
+    if (row.status === 'failed') return { kind: 'not_ready' };
+    return { kind: 'ready', draft: draftOf(orgId, row) };
+  },
+
+  async recipient(db, orgId, draft, channel) {
+    if (!draft.contactId) return { refused: { code: 'contact_missing', message: 'The contact was erased' } };
+    const now = new Date();
+    // Locks what it read (FOR SHARE), so a STOP or a withdrawal cannot slip in between this check and the claim.
+    const check = await checkRecipient(db, orgId, { contactId: draft.contactId, channel, purpose: draft.purpose, now, lock: true, freeForm: draft.freeForm });
+    if (!check.ok) return { refused: { code: check.reason, message: check.hint ? `${check.message} ${check.hint}` : check.message } };
+    if (check.quietUntil && check.quietUntil.getTime() > now.getTime()) {
+      await db.query('UPDATE channel_messages SET deferred_until = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, draft.messageId, check.quietUntil]);
+      return { deferUntil: check.quietUntil };
+    }
+    let to: string;
+    try {
+      to = normaliseAddress(channel, check.address);
+    } catch (error) {
+      if (!(error instanceof StewardError)) throw error;
+      return { refused: { code: 'invalid_address', message: error.message } };
+    }
+    await db.query(`UPDATE channel_messages SET status = 'sending', recipient_address = $3, sender = COALESCE(sender, $4), deferred_until = NULL,
+        error_code = NULL, error_message = NULL, updated_at = now()
+      WHERE org_id = $1 AND id = $2`, [orgId, draft.messageId, to, draft.transport?.from ?? defaultSender(channel)]);
+    return { to };
+  },
+
+  async metered(db, orgId, messageId) {
+    await db.query('UPDATE channel_messages SET metered_at = COALESCE(metered_at, now()) WHERE org_id = $1 AND id = $2', [orgId, messageId]);
+  },
+
+  async delivered(db, orgId, messageId, sent) {
+    await db.query(`UPDATE channel_messages SET
+        status = CASE WHEN status IN ('queued', 'sending') THEN 'sent' ELSE status END,
+        sent_at = COALESCE(sent_at, now()), provider_message_id = COALESCE(provider_message_id, $3), error_code = NULL, error_message = NULL,
+        updated_at = now()
+      WHERE org_id = $1 AND id = $2`, [orgId, messageId, sent?.providerMessageId ?? null]);
+  },
+
+  async undelivered(db, orgId, messageId, problem) {
+    // An email whose acceptance is unknown waits for a person (released, or cancelled): it stays sending with the reason.
+    if (problem.code === SEND_NEEDS_REVIEW) {
+      await db.query('UPDATE channel_messages SET error_code = $3, error_message = $4, updated_at = now() WHERE org_id = $1 AND id = $2',
+        [orgId, messageId, problem.code, problem.message.slice(0, 2000)]);
+      return;
+    }
+    await failMessage(db, orgId, messageId, problem);
+  },
+
+  providerRefused: failMessage,
+
+  async released(db, orgId, messageId) {
+    await db.query('UPDATE channel_messages SET error_code = NULL, error_message = NULL, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, messageId]);
+  },
+});

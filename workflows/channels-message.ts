@@ -1,0 +1,62 @@
+import { ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { OutboxActivities } from '../activities/outbox-activities';
+import type { OutboxOutcome } from '../activities/outbox';
+import { SA_KIND, SA_ORG } from '../core/search-attributes';
+
+/** The outbox source kind of channel messages (modules/channels/delivery/source.ts); a literal, as workflow code imports no database code. */
+const CHANNEL_MESSAGE_SOURCE_KIND = 'channels.message';
+
+// Heartbeats as every outbox send, so a worker dying mid-send is noticed and the send retried under the outbox's lease.
+const { sendOutboxMessage } = proxyActivities<OutboxActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+/** Quiet hours end within a day; a message deferred this many times in a row is left queued for a person to look at. */
+const MAX_DEFERRALS = 14;
+
+export type ChannelMessageOutcome = OutboxOutcome | { status: 'failed'; error: { code: string; message: string } };
+
+/**
+ * One queued channel message on its way out: an outbox attempt (consent, suppression and quiet
+ * hours checked inside it), and when quiet hours defer it, a durable sleep until they end and
+ * another attempt: deferred, never dropped. A provider's refusal is recorded on the message.
+ */
+export async function channelMessageWorkflow(input: { orgId: string; messageId: string }): Promise<ChannelMessageOutcome> {
+  for (let deferral = 0; ; deferral += 1) {
+    let outcome: OutboxOutcome;
+    try {
+      outcome = await sendOutboxMessage(CHANNEL_MESSAGE_SOURCE_KIND, input.orgId, input.messageId);
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      const message = cause instanceof ApplicationFailure ? cause.message : (error as Error).message;
+      return { status: 'failed', error: { code: 'send_failed', message } };
+    }
+    if (outcome.status !== 'deferred' || deferral >= MAX_DEFERRALS) return outcome;
+    await sleep(Math.max(1000, Date.parse(outcome.until) - Date.now()));
+  }
+}
+
+export const channelMessageWorkflowId = (orgId: string, messageId: string) => `channel-message-${orgId}-${messageId}`;
+
+/** The message a send tool's result names. */
+export function channelMessageIdOfResult(result: unknown): string | undefined {
+  const id = (result as { message?: { id?: unknown } } | null)?.message?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Starts the message's dispatch once; a repeated call (same message) finds it started. */
+export async function startChannelMessageChild(orgId: string, messageId: string): Promise<void> {
+  try {
+    await startChild(channelMessageWorkflow, {
+      workflowId: channelMessageWorkflowId(orgId, messageId),
+      args: [{ orgId, messageId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'channel_message' }],
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
