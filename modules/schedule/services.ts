@@ -12,3 +12,5 @@ export {
   type ServiceInstance,
 } from './instances';
 export { localDateAt } from './recurrence';
+export { instanceSchema as serviceInstanceSchema, localTime as localTimeSchema } from './schemas';
+export { localToUtc } from './recurrence';
