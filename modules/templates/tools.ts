@@ -1,0 +1,268 @@
+import { z } from 'zod';
+import { StewardError } from '../../core/errors';
+import { cursorInput, cursorOutput, toolsFor } from '../kit';
+import type { ToolContext } from '../tool';
+import { countScheduledBroadcastsUsingTemplate } from '../channels/broadcasts/usage';
+import { CHANNELS, PURPOSES, analyseContent, exampleValues, renderContent, type Finding } from './content';
+import { standardValuesFor } from './services';
+import {
+  VERSION_STATUSES, WHATSAPP_STATUSES, activateVersion, archiveTemplate, contentOf, createTemplate, createVersion, getTemplate, listTemplates,
+  requireVersion, validateVersion, versionView,
+} from './store';
+import { diffTextLines } from './line-diff';
+import { VARIABLE_NAME } from './syntax';
+import { recordSubmission, submitToProvider, type Submission } from './whatsapp-review';
+
+const tools = toolsFor('templates', { read: 'templates:read', write: 'templates:write' });
+const userOf = (ctx: ToolContext) => ctx.principal.userId;
+
+// ---------------------------------------------------------------- shapes
+
+const channel = z.enum(CHANNELS).describe('email, sms or whatsapp');
+const purpose = z.enum(PURPOSES).describe('marketing, charitable_purpose (news and appeals under the charitable soft opt-in) or service (rotas, reminders, receipts)');
+const templateId = z.uuid().describe('The template');
+const versionId = z.uuid().describe('The template version');
+
+const variableInput = z.object({
+  name: z.string().regex(VARIABLE_NAME, 'lowercase letters, digits and underscores, starting with a letter (at most 64)').describe('Used in the text as {{name}}'),
+  example: z.string().trim().min(1).max(200).optional().describe('A realistic value, for previews and WhatsApp review'),
+  description: z.string().trim().min(1).max(300).optional().describe('What it holds, for whoever sends the template'),
+}).strict();
+
+const contentFields = {
+  subject: z.string().trim().min(1).max(998).nullable().optional().describe('Email subject (required for email) or WhatsApp header; none for SMS'),
+  body: z.string().min(1).max(20000).describe('The text, with variables written {{name}}; the plain-text part of an email'),
+  html: z.string().min(1).max(200000).nullable().optional().describe('Email only: the HTML part; merge data is HTML-escaped in it'),
+  variables: z.array(variableInput).max(50).optional().describe(`Variables the text uses besides the standard first_name, last_name, full_name and organisation_name (filled from the contact)`),
+};
+
+const templateSchema = z.object({
+  id: z.uuid(), name: z.string(), channel, purpose, locale: z.string(), description: z.string().nullable(), archived: z.boolean(), archivedAt: z.string().nullable(),
+  createdAt: z.string(), activeVersion: z.object({ id: z.uuid(), number: z.number().int() }).strict().nullable(), latestVersionNumber: z.number().int(),
+}).strict();
+
+const versionSchema = z.object({
+  id: z.uuid(), templateId: z.uuid(), number: z.number().int(), status: z.enum(VERSION_STATUSES), subject: z.string().nullable(), body: z.string(), html: z.string().nullable(),
+  variables: z.array(z.object({ name: z.string(), example: z.string().nullable(), description: z.string().nullable() }).strict()),
+  createdAt: z.string(), approvedAt: z.string().nullable(), activatedAt: z.string().nullable(), archivedAt: z.string().nullable(),
+  whatsapp: z.object({
+    status: z.enum(WHATSAPP_STATUSES), name: z.string().nullable(), providerTemplateId: z.string().nullable(), category: z.string().nullable(),
+    reason: z.string().nullable(), submittedAt: z.string().nullable(), statusAt: z.string().nullable(),
+  }).strict().nullable().describe('WhatsApp\'s review of this version, once submitted'),
+}).strict();
+
+const findingSchema = z.object({ code: z.string(), message: z.string(), field: z.string().optional() }).strict();
+const findings = (list: Finding[]) => list.map((finding) => ({ code: finding.code, message: finding.message, ...(finding.field ? { field: finding.field } : {}) }));
+
+const smsSchema = z.object({
+  encoding: z.enum(['GSM-7', 'UCS-2']), characters: z.number().int(), units: z.number().int(), segments: z.number().int(), perSegment: z.number().int(),
+}).strict();
+
+// ---------------------------------------------------------------- tools
+
+export const listTemplatesTool = tools.read('list_templates', {
+  title: 'List message templates',
+  description: 'Email, SMS and WhatsApp templates of the organisation, newest first, each with its active version (if any); filter by channel, purpose or name. templates_get_template shows one template\'s versions.',
+  keywords: ['templates', 'message templates', 'email templates', 'sms templates', 'whatsapp templates'],
+  examples: ['which SMS templates do we have', 'show our email templates for appeals'],
+  input: z.object({
+    channel: channel.optional(), purpose: purpose.optional(),
+    nameContains: z.string().trim().min(1).max(200).optional().describe('Only templates whose name contains this (case does not matter)'),
+    includeArchived: z.boolean().default(false).describe('Also list archived templates'),
+    ...cursorInput,
+  }).strict(),
+  output: z.object({ templates: z.array(templateSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listTemplates(ctx.db, ctx.org.id, input),
+});
+
+export const getTemplateTool = tools.read('get_template', {
+  title: 'Get a template and its versions',
+  description: 'One template with every version, newest first: status (draft, approved, active, archived), the words, declared variables and, for WhatsApp, the review state.',
+  keywords: ['template versions', 'template details', 'whatsapp review status'],
+  examples: ['show the versions of the welcome email template', 'has WhatsApp approved the rota reminder yet'],
+  input: z.object({ templateId }).strict(),
+  output: z.object({ template: templateSchema, versions: z.array(versionSchema) }).strict(),
+  run: async (ctx, input) => getTemplate(ctx.db, ctx.org.id, input.templateId),
+});
+
+export const createTemplateTool = tools.write('create_template', {
+  title: 'Create a message template',
+  description: 'Creates a template (channel, purpose, locale, a name unique in the organisation) with its first version as a draft. Variables are written {{name}}; first_name, last_name, full_name and organisation_name come from the contact, others must be declared (with an example). Validate and activate the version before it can be sent.',
+  keywords: ['new template', 'email template', 'sms template', 'whatsapp template', 'message wording'],
+  examples: ['make an SMS template reminding people of their rota slot', 'create a welcome email template for newcomers'],
+  input: z.object({
+    name: z.string().trim().min(1).max(200).describe('Unique among the organisation\'s live templates'),
+    channel, purpose,
+    locale: z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'a language tag such as en or en-GB').default('en-GB').describe('Language of the words, e.g. en-GB (default), cy, es'),
+    description: z.string().trim().min(1).max(1000).optional().describe('What it is for'),
+    ...contentFields,
+  }).strict(),
+  output: z.object({ template: templateSchema, version: versionSchema }).strict(),
+  run: async (ctx, input) => createTemplate(ctx.db, ctx.org.id, userOf(ctx), input),
+});
+
+export const createVersionTool = tools.write('create_version', {
+  title: 'Create a new template version',
+  description: 'Writes a new draft version of a template: the fields given replace the latest version\'s, the rest are copied. The active version stays active (and is never edited) until the new one is activated with templates_activate_version.',
+  keywords: ['edit template', 'change template wording', 'new version', 'update template'],
+  examples: ['change the rota reminder to mention the car park', 'fix the typo in the welcome email'],
+  input: z.object({
+    templateId,
+    subject: contentFields.subject, body: contentFields.body.optional(), html: contentFields.html, variables: contentFields.variables,
+  }).strict(),
+  output: z.object({ version: versionSchema, basedOn: z.object({ id: z.uuid(), number: z.number().int() }).strict().nullable() }).strict(),
+  run: async (ctx, input) => {
+    const { templateId: id, ...changes } = input;
+    if (Object.values(changes).every((value) => value === undefined)) {
+      throw new StewardError('validation_failed', 'Nothing to change', { hint: 'Give at least one of subject, body, html or variables.' });
+    }
+    return createVersion(ctx.db, ctx.org.id, userOf(ctx), id, changes);
+  },
+});
+
+export const renderPreviewTool = tools.read('render_preview', {
+  title: 'Preview a template version',
+  description: 'Renders a version (or a template\'s active version) without sending or changing anything: subject, text, HTML, SMS encoding and segment count, the WhatsApp template message payload, and lint warnings. Values come from `variables`, then the contact (if given), then the declared examples; missing ones are listed and nothing is rendered.',
+  keywords: ['preview', 'render', 'sms segments', 'how many texts', 'sample message', 'dry run'],
+  examples: ['show me what the rota reminder looks like for John', 'how many SMS segments is this template'],
+  input: z.object({
+    versionId: versionId.optional(),
+    templateId: templateId.optional().describe('Preview this template\'s active version'),
+    contactId: z.uuid().optional().describe('Fill first_name, last_name, full_name and organisation_name from this contact'),
+    variables: z.record(z.string().regex(VARIABLE_NAME), z.string().max(2000)).optional().describe('Values by variable name'),
+    useExamples: z.boolean().default(true).describe('Fill what is still missing from the declared examples (default true)'),
+  }).strict().refine((value) => Boolean(value.versionId) !== Boolean(value.templateId), { message: 'give exactly one of versionId or templateId', path: ['versionId'] }),
+  output: z.object({
+    versionId: z.uuid(), status: z.enum(VERSION_STATUSES), channel,
+    ready: z.boolean().describe('false when variables are missing or the syntax is broken; then rendered is null'),
+    missingVariables: z.array(z.string()),
+    rendered: z.object({
+      subject: z.string().nullable(), text: z.string(), html: z.string().nullable(), sms: smsSchema.optional(),
+      whatsapp: z.record(z.string(), z.unknown()).optional().describe('The `template` object of a WhatsApp Cloud API template message'),
+    }).strict().nullable(),
+    errors: z.array(findingSchema), warnings: z.array(findingSchema),
+  }).strict(),
+  run: async (ctx, input) => {
+    const id = input.versionId ?? await activeVersionIdOrRefuse(ctx, input.templateId!);
+    const version = await requireVersion(ctx.db, ctx.org.id, id);
+    const content = contentOf(version);
+    const analysis = analyseContent(content);
+    const values = {
+      ...(input.useExamples ? exampleValues(content) : {}),
+      ...(input.contactId ? await standardValuesFor(ctx.db, ctx.org.id, input.contactId) : {}),
+      ...(input.variables ?? {}),
+    };
+    const attempt = renderContent(content, values, version.whatsapp_name ?? undefined);
+    return {
+      versionId: version.id, status: version.status, channel: version.channel,
+      ready: attempt.ok, missingVariables: attempt.ok || attempt.reason !== 'missing' ? [] : attempt.missing,
+      rendered: attempt.ok ? { ...attempt.rendered, whatsapp: attempt.rendered.whatsapp as unknown as Record<string, unknown> | undefined } : null,
+      errors: findings(analysis.errors), warnings: findings(analysis.warnings),
+    };
+  },
+});
+
+async function activeVersionIdOrRefuse(ctx: ToolContext, id: string): Promise<string> {
+  const { template } = await getTemplate(ctx.db, ctx.org.id, id, false);
+  if (!template.activeVersion) throw new StewardError('conflict', 'This template has no active version', { hint: 'Pass versionId to preview a draft.' });
+  return template.activeVersion.id;
+}
+
+export const validateVersionTool = tools.write('validate_version', {
+  title: 'Validate a template version',
+  description: 'Checks a version: placeholder syntax, undeclared variables, channel rules (email subject, SMS length, WhatsApp\'s review rules) and lint (missing unsubscribe wording in marketing email, link shorteners, long SMS, variables without examples). A clean email or SMS draft becomes approved; a WhatsApp version is approved only by WhatsApp\'s review.',
+  keywords: ['lint template', 'check template', 'approve template'],
+  examples: ['is the appeal email ready to send', 'check the new SMS wording'],
+  input: z.object({ versionId }).strict(),
+  output: z.object({ valid: z.boolean(), errors: z.array(findingSchema), warnings: z.array(findingSchema), version: versionSchema }).strict(),
+  run: async (ctx, input) => {
+    const { analysis, version } = await validateVersion(ctx.db, ctx.org.id, input.versionId);
+    return { valid: analysis.errors.length === 0, errors: findings(analysis.errors), warnings: findings(analysis.warnings), version: versionView(version) };
+  },
+});
+
+export const activateVersionTool = tools.write('activate_version', {
+  title: 'Activate a template version',
+  description: 'Makes a version the one sends use; the previously active version is archived at the same moment (a template never has two). An email or SMS draft is validated and approved on the way; a WhatsApp version must be approved by WhatsApp first. Activating the active version again changes nothing.',
+  keywords: ['publish template', 'use this version', 'go live', 'switch template version'],
+  examples: ['use version 3 of the rota reminder from now on', 'make the new welcome email live'],
+  idempotent: true,
+  input: z.object({ versionId }).strict(),
+  output: z.object({
+    version: versionSchema, previous: z.object({ id: z.uuid(), number: z.number().int() }).strict().nullable().describe('The version that was active until now, archived'),
+    changed: z.boolean(),
+  }).strict(),
+  run: async (ctx, input) => activateVersion(ctx.db, ctx.org.id, input.versionId),
+});
+
+export const submitWhatsAppTemplateTool = tools.write('submit_whatsapp_template', {
+  title: 'Submit a WhatsApp template for review',
+  description: 'Sends a WhatsApp template version to WhatsApp for review (it must pass templates_validate_version\'s rules). The review is then followed until WhatsApp decides (status webhook, with polling as a fallback): approved versions can be activated, rejected ones need a new version. Submitting the same version again changes nothing.',
+  keywords: ['whatsapp approval', 'meta review', 'submit template'],
+  examples: ['send the new WhatsApp reminder to Meta for approval'],
+  idempotent: true,
+  input: z.object({ versionId }).strict(),
+  output: z.object({ version: versionSchema }).strict(),
+  prepare: async (input, { db, org }) => submitToProvider(db, org.id, input.versionId),
+  followUp: { kind: 'whatsapp_template_review' },
+  run: async (ctx, input) => ({ version: await recordSubmission(ctx.db, ctx.org.id, input.versionId, ctx.prepared as Submission | null) }),
+});
+
+export const archiveTemplateTool = tools.write('archive_template', {
+  title: 'Archive a template',
+  description: 'Retires a template: nothing can be sent with it any more and its name is free again; its versions stay, so sent messages keep their record. Refused while a scheduled (or approved, pending approval or sending) broadcast uses it. Archiving again changes nothing.',
+  keywords: ['delete template', 'retire template', 'remove template'],
+  examples: ['we do not use the old Christmas appeal template any more, archive it'],
+  destructive: true,
+  idempotent: true,
+  input: z.object({ templateId }).strict(),
+  output: z.object({ template: templateSchema, versions: z.array(versionSchema) }).strict(),
+  run: async (ctx, input) => archiveTemplate(ctx.db, ctx.org.id, input.templateId, (id) => countScheduledBroadcastsUsingTemplate(ctx.db, ctx.org.id, id)),
+});
+
+const changeSchema = z.object({ kind: z.enum(['same', 'added', 'removed']), lines: z.array(z.string()) }).strict();
+
+function lineDiff(from: string | null, to: string | null) {
+  return diffTextLines(from ?? '', to ?? '');
+}
+
+export const diffVersionsTool = tools.read('diff_versions', {
+  title: 'Compare two template versions',
+  description: 'Line-by-line differences between two versions of the same template: subject, body, HTML and declared variables.',
+  keywords: ['diff', 'compare versions', 'what changed'],
+  examples: ['what changed between version 2 and 3 of the welcome email'],
+  input: z.object({ fromVersionId: versionId, toVersionId: versionId }).strict(),
+  output: z.object({
+    templateId: z.uuid(), from: z.object({ id: z.uuid(), number: z.number().int() }).strict(), to: z.object({ id: z.uuid(), number: z.number().int() }).strict(),
+    changed: z.boolean(),
+    subject: z.array(changeSchema), body: z.array(changeSchema), html: z.array(changeSchema),
+    variables: z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }).strict(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const from = await requireVersion(ctx.db, ctx.org.id, input.fromVersionId);
+    const to = await requireVersion(ctx.db, ctx.org.id, input.toVersionId);
+    if (from.template_id !== to.template_id) {
+      throw new StewardError('validation_failed', 'The two versions belong to different templates', { issues: [{ path: 'toVersionId', message: 'must be a version of the same template' }] });
+    }
+    const before = new Map(from.variables.map((variable) => [variable.name, JSON.stringify(variable)]));
+    const after = new Map(to.variables.map((variable) => [variable.name, JSON.stringify(variable)]));
+    const variables = {
+      added: [...after.keys()].filter((name) => !before.has(name)),
+      removed: [...before.keys()].filter((name) => !after.has(name)),
+      changed: [...after.keys()].filter((name) => before.has(name) && before.get(name) !== after.get(name)),
+    };
+    const subject = lineDiff(from.subject, to.subject);
+    const body = lineDiff(from.body, to.body);
+    const html = lineDiff(from.html, to.html);
+    const changed = [...subject, ...body, ...html].some((part) => part.kind !== 'same') || variables.added.length + variables.removed.length + variables.changed.length > 0;
+    return {
+      templateId: from.template_id, from: { id: from.id, number: from.number }, to: { id: to.id, number: to.number }, changed,
+      subject, body, html, variables,
+    };
+  },
+});
+
+export const templatesTools = [
+  listTemplatesTool, getTemplateTool, createTemplateTool, createVersionTool, renderPreviewTool, validateVersionTool, activateVersionTool,
+  submitWhatsAppTemplateTool, archiveTemplateTool, diffVersionsTool,
+];
