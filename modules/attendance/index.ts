@@ -1,12 +1,43 @@
+import { z } from 'zod';
+import { hasScope } from '../../core/principal';
+import { addDays, todayUtc } from '../metrics';
 import { defineModule } from '../module';
+import { attendanceMetrics } from './metrics';
+import { attendanceHeadcounts } from './migrations/2026.11.24T17.00.00.attendance-headcounts';
+import { attendanceModels } from './models';
+import { attendanceSummary } from './summary';
+import { attendanceTools } from './tools';
 
-/** Headcounts and check-ins turned into attendance summaries and trends. */
+/** The Sunday on or before a date (UTC). */
+function lastSunday(today: string): string {
+  return addDays(today, -new Date(`${today}T00:00:00Z`).getUTCDay());
+}
+
+/**
+ * Headcounts and check-ins turned into attendance summaries and trends. Check-ins belong to the
+ * guests module (read through its published listCheckins), services to the schedule module; this
+ * module owns the headcounts and the figures.
+ */
 export default defineModule({
   name: 'attendance',
   title: 'Attendance',
   description: 'Service headcounts, check-in lists, attendance summaries and trends, and a person\'s attendance history.',
-  tools: [],
-  migrations: [],
+  tools: attendanceTools,
+  models: [...attendanceModels],
+  migrations: [attendanceHeadcounts],
   scopes: ['attendance:read', 'attendance:write'],
   routes: [],
+  metrics: attendanceMetrics,
+  overview: {
+    shape: {
+      lastSundayAttendance: z.object({ date: z.string(), services: z.number().int(), total: z.number().int(), firstTimers: z.number().int() }).strict().nullable()
+        .describe('The most recent Sunday\'s services (UTC date): total attendance and first-timers; null when none took place or without attendance:read'),
+    },
+    compute: async (ctx) => {
+      if (!hasScope(ctx.principal, 'attendance:read')) return { lastSundayAttendance: null };
+      const date = lastSunday(todayUtc());
+      const { totals } = await attendanceSummary(ctx.db, ctx.org.id, { from: date, to: date });
+      return { lastSundayAttendance: totals.services === 0 ? null : { date, services: totals.services, total: totals.total, firstTimers: totals.firstTimers } };
+    },
+  },
 });

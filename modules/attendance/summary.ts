@@ -1,0 +1,181 @@
+import type { Queryable } from '../../db/pool';
+import { listCheckins, type CheckinRecord } from '../guests/checkin/published';
+import { volunteersByInstance } from '../guests/pipeline/published';
+import { addDays } from '../metrics';
+import { listInstances, type ServiceInstance } from '../schedule/services';
+import { headcountsBetween, type HeadcountView } from './headcounts';
+
+/** How far back "regular" looks, and how many of those weeks a regular came on. */
+export const REGULAR_LOOKBACK_WEEKS = 8;
+export const REGULAR_MIN_WEEKS = 3;
+
+export interface ServiceAttendance {
+  instanceId: string;
+  seriesId: string;
+  title: string;
+  localDate: string;
+  localStartTime: string;
+  headcount: number | null;
+  checkedIn: number;
+  regulars: number;
+  guests: number;
+  firstTimers: number;
+  volunteers: number;
+  volunteersScheduled: number;
+  total: number;
+  totalFrom: 'headcount' | 'checkins';
+}
+
+export interface WeekAttendance {
+  weekStart: string;
+  services: number;
+  total: number;
+  change: number | null;
+  changePercent: number | null;
+}
+
+export interface AttendanceSummary {
+  from: string;
+  to: string;
+  locationId: string | null;
+  definitions: { regular: string; guest: string; firstTimer: string; volunteer: string; total: string };
+  totals: { services: number; total: number; checkedIn: number; regulars: number; guests: number; firstTimers: number; volunteers: number; averagePerService: number | null };
+  services: ServiceAttendance[];
+  weeks: WeekAttendance[];
+  byLocation: Array<{ locationId: string | null; area: string; checkedIn: number; headcount: number | null }>;
+}
+
+export const DEFINITIONS = {
+  regular: `Checked in on at least ${REGULAR_MIN_WEEKS} different weeks of the ${REGULAR_LOOKBACK_WEEKS} weeks before the service`,
+  guest: 'Checked in, not for the first time, and not (yet) a regular',
+  firstTimer: 'Checked in for the first time ever at this church',
+  volunteer: 'Checked in as a volunteer (serving); volunteersScheduled counts the volunteer schedule',
+  total: 'The headcount when one was recorded for the service (the sum of its areas), otherwise the people checked in',
+};
+
+/** The Monday starting the ISO week a date falls in. */
+export function mondayOf(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return addDays(date, -((day + 6) % 7));
+}
+
+/** Who counts as what at one service, each person once: volunteer, then first-timer, regular, or guest. */
+function classify(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[]) {
+  const people = new Map<string, CheckinRecord[]>();
+  for (const checkin of checkins) people.set(checkin.contactId, [...(people.get(checkin.contactId) ?? []), checkin]);
+  const lookbackFrom = addDays(instance.localDate, -7 * REGULAR_LOOKBACK_WEEKS);
+  const counts = { checkedIn: people.size, regulars: 0, guests: 0, firstTimers: 0, volunteers: 0 };
+  for (const [contactId, records] of people) {
+    if (records.some((record) => record.personKind === 'volunteer')) {
+      counts.volunteers += 1;
+      continue;
+    }
+    if (records.some((record) => record.firstTime)) {
+      counts.firstTimers += 1;
+      continue;
+    }
+    const weeks = new Set(history.filter((record) => record.contactId === contactId && record.localDate >= lookbackFrom && record.localDate < instance.localDate).map((record) => mondayOf(record.localDate)));
+    if (weeks.size >= REGULAR_MIN_WEEKS) counts.regulars += 1;
+    else counts.guests += 1;
+  }
+  return counts;
+}
+
+/**
+ * Attendance of the services dated in a range (cancelled ones left out): per service, per ISO week
+ * with the change on the week before, per location, and in total. A location narrows check-ins and
+ * headcounts to that location. Every figure comes from check-in records and recorded headcounts.
+ */
+export async function attendanceSummary(
+  db: Queryable, orgId: string, filter: { from: string; to: string; instanceId?: string; seriesId?: string; locationId?: string },
+): Promise<AttendanceSummary> {
+  const instances = (await listInstances(db, orgId, { from: addDays(filter.from, -1), to: addDays(filter.to, 1), seriesId: filter.seriesId }))
+    .filter((instance) => instance.localDate >= filter.from && instance.localDate <= filter.to && (!filter.instanceId || instance.id === filter.instanceId));
+  const historyFrom = addDays(filter.from, -7 * REGULAR_LOOKBACK_WEEKS);
+  const history = await listCheckins(db, orgId, { from: historyFrom, to: filter.to });
+  const inScope = history.filter((record) => !filter.locationId || record.locationId === filter.locationId);
+  const headcounts = await headcountsBetween(db, orgId, { from: filter.from, to: filter.to, locationId: filter.locationId });
+  const scheduled = await volunteersByInstance(db, orgId, instances.map((instance) => instance.id));
+  const services = instances.map((instance) => serviceAttendance(instance, inScope.filter((record) => record.instanceId === instance.id), history, headcounts.filter((h) => h.instanceId === instance.id), scheduled.get(instance.id)?.length ?? 0));
+  const sum = (pick: (service: ServiceAttendance) => number) => services.reduce((total, service) => total + pick(service), 0);
+  const total = sum((service) => service.total);
+  return {
+    from: filter.from, to: filter.to, locationId: filter.locationId ?? null, definitions: DEFINITIONS,
+    totals: {
+      services: services.length, total, checkedIn: sum((s) => s.checkedIn), regulars: sum((s) => s.regulars), guests: sum((s) => s.guests),
+      firstTimers: sum((s) => s.firstTimers), volunteers: sum((s) => s.volunteers), averagePerService: services.length ? Math.round((total / services.length) * 10) / 10 : null,
+    },
+    services,
+    weeks: weeklyTotals(services, filter.from, filter.to),
+    byLocation: locationTotals(inScope.filter((record) => services.some((service) => service.instanceId === record.instanceId)), headcounts),
+  };
+}
+
+function serviceAttendance(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[], headcounts: readonly HeadcountView[], volunteersScheduled: number): ServiceAttendance {
+  const counts = classify(instance, checkins, history);
+  const headcount = headcounts.length > 0 ? headcounts.reduce((sum, h) => sum + h.count, 0) : null;
+  return {
+    instanceId: instance.id, seriesId: instance.seriesId, title: instance.title, localDate: instance.localDate, localStartTime: instance.localStartTime,
+    headcount, ...counts, volunteersScheduled, total: headcount ?? counts.checkedIn, totalFrom: headcount === null ? 'checkins' : 'headcount',
+  };
+}
+
+/** Every ISO week the range touches, with its total and the change on the week before (null for the first, or after a week of nothing). */
+export function weeklyTotals(services: ReadonlyArray<Pick<ServiceAttendance, 'localDate' | 'total'>>, from: string, to: string): WeekAttendance[] {
+  const weeks: WeekAttendance[] = [];
+  for (let monday = mondayOf(from); monday <= to; monday = addDays(monday, 7)) {
+    const inWeek = services.filter((service) => mondayOf(service.localDate) === monday);
+    const total = inWeek.reduce((sum, service) => sum + service.total, 0);
+    const previous = weeks[weeks.length - 1];
+    const change = previous ? total - previous.total : null;
+    weeks.push({ weekStart: monday, services: inWeek.length, total, change, changePercent: previous && previous.total > 0 ? Math.round(((total - previous.total) / previous.total) * 1000) / 10 : null });
+  }
+  return weeks;
+}
+
+function locationTotals(checkins: readonly CheckinRecord[], headcounts: readonly HeadcountView[]): AttendanceSummary['byLocation'] {
+  const rows = new Map<string, { locationId: string | null; area: string; people: Set<string>; headcount: number | null }>();
+  for (const checkin of checkins) {
+    const row = rows.get(checkin.locationId) ?? { locationId: checkin.locationId, area: checkin.locationName, people: new Set<string>(), headcount: null };
+    row.people.add(`${checkin.instanceId}:${checkin.contactId}`);
+    rows.set(checkin.locationId, row);
+  }
+  for (const headcount of headcounts) {
+    const key = headcount.locationId ?? `area:${headcount.area.toLowerCase()}`;
+    const row = rows.get(key) ?? { locationId: headcount.locationId, area: headcount.area, people: new Set<string>(), headcount: null };
+    row.headcount = (row.headcount ?? 0) + headcount.count;
+    rows.set(key, row);
+  }
+  return [...rows.values()].map((row) => ({ locationId: row.locationId, area: row.area, checkedIn: row.people.size, headcount: row.headcount }))
+    .sort((a, b) => a.area.localeCompare(b.area));
+}
+
+export interface PersonVisit {
+  instanceId: string;
+  title: string | null;
+  localDate: string;
+  locations: string[];
+  personKind: CheckinRecord['personKind'];
+  firstTime: boolean;
+  checkedInAt: string;
+  checkedOutAt: string | null;
+}
+
+/** A person's check-ins over a range, one entry per service, newest first, with how many weeks they came. */
+export async function personHistory(db: Queryable, orgId: string, contactId: string, range: { from: string; to: string }) {
+  const checkins = await listCheckins(db, orgId, { ...range, contactId });
+  const instances = new Map((await listInstances(db, orgId, { from: addDays(range.from, -1), to: addDays(range.to, 1), includeCancelled: true })).map((i) => [i.id, i]));
+  const byInstance = new Map<string, CheckinRecord[]>();
+  for (const checkin of checkins) byInstance.set(checkin.instanceId, [...(byInstance.get(checkin.instanceId) ?? []), checkin]);
+  const visits: PersonVisit[] = [...byInstance.values()].map((records) => ({
+    instanceId: records[0].instanceId, title: instances.get(records[0].instanceId)?.title ?? null, localDate: records[0].localDate,
+    locations: [...new Set(records.map((r) => r.locationName))], personKind: records[0].personKind, firstTime: records.some((r) => r.firstTime),
+    checkedInAt: records[0].checkedInAt, checkedOutAt: records[records.length - 1].checkedOutAt,
+  })).sort((a, b) => b.checkedInAt.localeCompare(a.checkedInAt));
+  const weeks = new Set(visits.map((visit) => mondayOf(visit.localDate)));
+  return {
+    contactId, from: range.from, to: range.to, visits, services: visits.length, weeksAttended: weeks.size,
+    firstVisit: visits.length ? visits[visits.length - 1].localDate : null, lastVisit: visits.length ? visits[0].localDate : null,
+    servedAsVolunteer: visits.filter((visit) => visit.personKind === 'volunteer').length,
+  };
+}
