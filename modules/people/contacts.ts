@@ -8,11 +8,12 @@ import { validateCustomFields } from './custom-fields';
 import { parseOrgDate, todayIso } from './dates';
 import type { AddressDerivation } from './postcodes';
 import { Contact as ContactModel, ContactStatusEvent } from './models';
-import type { Contact, ContactSummary, contactFields } from './schemas';
+import type { CONTACT_STATUSES, Contact, ContactSummary, contactFields } from './schemas';
 import { openWelcomeFollowUp } from './welcome-desk';
 import { eraseDeclaredReferences } from './contact-refs';
 import { escapeLike } from '../../db/sql';
 import { forgetStoredMentions } from '../platform/erasure';
+import { applyContactConsentFields } from '../channels/audience/people-sync';
 
 const DATE_FIELDS = ['dateOfBirth', 'baptismDate', 'membershipDate', 'anniversaryDate'] as const;
 
@@ -158,6 +159,8 @@ export async function createContact(db: Queryable, org: OrgSettings, fields: Con
   await withModels(db, (transaction) => ContactModel.create({ ...given, id, orgId: org.id } as ContactModel['_creationAttributes'], { transaction }));
   const contact = (await getContact(db, org.id, id))!;
   await recordStatusChange(db, org.id, id, null, contact.status);
+  // Consent lives in the channels module's evidence records; these fields are kept as its projection.
+  await applyContactConsentFields(db, org.id, id, null, contact, null);
   await openWelcomeFollowUp(db, org.id, contact, null);
   return contact;
 }
@@ -189,8 +192,26 @@ export async function updateContact(
   await withModels(db, (transaction) => ContactModel.update(changes, { where: { orgId: org.id, id: contactId }, transaction }));
   const contact = await requireContact(db, org.id, contactId);
   await recordStatusChange(db, org.id, contactId, before.status, contact.status);
+  await applyContactConsentFields(db, org.id, contactId, before, contact, null);
   await openWelcomeFollowUp(db, org.id, contact, before.membershipStatus);
   return { contact, changed };
+}
+
+/**
+ * Writes the contact's consent fields as the channels module computed them from its consent and
+ * suppression records (it owns consent; these fields are a projection kept in step for lists,
+ * segments and reports). Records the status change like any other; a deleted contact is left alone.
+ */
+export async function setConsentProjection(
+  db: Queryable, orgId: string, contactId: string, projection: { status?: (typeof CONTACT_STATUSES)[number]; whatsappConsent?: boolean },
+): Promise<void> {
+  await withModels(db, (transaction) => ContactModel.findOne({ attributes: ['id'], where: { orgId, id: contactId }, lock: true, transaction }));
+  const before = await getContact(db, orgId, contactId);
+  if (!before) return;
+  const changes = Object.fromEntries(Object.entries(projection).filter(([field, value]) => value !== undefined && value !== before[field as keyof Contact]));
+  if (Object.keys(changes).length === 0) return;
+  await withModels(db, (transaction) => ContactModel.update(changes, { where: { orgId, id: contactId }, transaction }));
+  if (projection.status) await recordStatusChange(db, orgId, contactId, before.status, projection.status);
 }
 
 export async function deleteContact(db: Queryable, orgId: string, contactId: string, permanent: boolean): Promise<{ erasedNotes: number }> {

@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import type { MeteredFeature } from '../../../core/billing';
+import { cursorInput, cursorOutput, toolsFor } from '../../kit';
+import { usageFor } from '../../platform/billing';
+import { activeVersionOf } from '../../templates/services';
+import { CHANNELS, PURPOSES } from './addresses';
+import {
+  addManualSuppression, listConsents, listSuppressions, recordConsent, removeSuppression, withdrawConsent,
+} from './consent';
+import { getChannelSettings, updateChannelSettings } from './quiet-hours';
+import {
+  checkDomainDns, createSender, listSenders, recordDomainCheck, requireEmailSender, senderDnsResolver, type DomainCheck,
+} from './senders';
+import { checkRecipient, whatsappWindow } from './services';
+import { CONSENT_BASES, SUPPRESSION_REASONS } from './store';
+
+const tools = toolsFor('channels', { read: 'channels:read', write: 'channels:send' });
+
+const channel = z.enum(CHANNELS).describe('email, sms or whatsapp');
+const purpose = z.enum(PURPOSES).describe('marketing, charitable_purpose (the church\'s own charitable aims: appeals, events) or service (messages the relationship needs: rota, pastoral care)');
+const iso = z.string().describe('ISO 8601 date-time');
+
+const consentSchema = z.object({
+  id: z.uuid(), contactId: z.uuid(), channel: z.enum(CHANNELS), purpose: z.enum(PURPOSES), basis: z.enum(CONSENT_BASES),
+  source: z.string(), wording: z.string(), capturedAt: iso, recordedBy: z.string().nullable(),
+  state: z.enum(['active', 'withdrawn', 'superseded']), withdrawnAt: iso.nullable(), withdrawalSource: z.string().nullable(), createdAt: iso,
+}).strict();
+
+const suppressionSchema = z.object({
+  id: z.uuid(), channel: z.enum(CHANNELS), address: z.string(), reason: z.enum(SUPPRESSION_REASONS), source: z.string(),
+  note: z.string().nullable(), createdAt: iso, liftedAt: iso.nullable(), liftEvidence: z.string().nullable(),
+}).strict();
+
+const recordCheck = z.object({ name: z.string(), result: z.enum(['pass', 'missing', 'invalid', 'error']), found: z.string().nullable() }).strict();
+const senderSchema = z.object({
+  id: z.uuid(), channel: z.enum(CHANNELS), kind: z.enum(['domain', 'number', 'alphanumeric']), address: z.string(), label: z.string().nullable(),
+  oneWay: z.boolean(), status: z.enum(['unverified', 'pending', 'verified', 'failed', 'active']), dkimSelector: z.string().nullable(),
+  lastCheck: z.object({ spf: recordCheck, dkim: recordCheck, dmarc: recordCheck }).strict().nullable(),
+  checkedAt: iso.nullable(), verifiedAt: iso.nullable(), createdAt: iso, warnings: z.array(z.string()),
+}).strict();
+
+const settingsSchema = z.object({
+  quietHours: z.object({ enabled: z.boolean(), start: z.string(), end: z.string() }).strict(),
+  timeZone: z.string(), updatedAt: iso.nullable(),
+}).strict();
+
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (24 hour)');
+
+const consentEvidence = {
+  contactId: z.uuid().describe('The contact who consented'),
+  purpose,
+  basis: z.enum(CONSENT_BASES).default('consent').describe('consent (they opted in; default) or charitable_soft_opt_in (a supporter who gave contact details while giving or asking, was offered an opt-out and did not take it; charitable_purpose by email or SMS only)'),
+  source: z.string().trim().min(1).max(200).describe('Where and how it was captured, e.g. "welcome card 2026-11-22", "website form /join"'),
+  wording: z.string().trim().min(1).max(2000).describe('The exact wording the person saw and agreed to (or was offered the opt-out under)'),
+  capturedAt: z.iso.datetime({ offset: true }).optional().describe('When they consented (ISO date-time); now when omitted'),
+};
+
+const SENDABILITY_REASONS = ['contact_missing', 'crisis_hold', 'no_address', 'suppressed', 'no_consent', 'no_approved_template', 'window_closed', 'allowance', 'quiet_hours'] as const;
+
+const checkSendabilityTool = tools.read('check_sendability', {
+  title: 'Can this person be messaged?',
+  description: 'Says whether a message to one contact on one channel for one purpose may go now, or the exact reason it may not: crisis_hold, no_address, suppressed (bounce, complaint, STOP, unsubscribe, manual), no_consent, no_approved_template (templateId has no active version for the channel), window_closed (WhatsApp free-form outside 24 h of their last message: use an approved template), allowance (the plan\'s messages are used up) or quiet_hours (it would wait until resumesAt, in the recipient\'s time zone; never dropped). Nothing is sent or recorded. The same checks run again when a message is dispatched.',
+  keywords: ['consent check', 'can I text', 'can I email', 'opted out', 'unsubscribed', 'whatsapp window', 'quiet hours'],
+  examples: ['can we text Margaret about the carol service', 'is it ok to email John the appeal', 'can I WhatsApp Priya now'],
+  input: z.object({
+    contactId: z.uuid().describe('The contact'),
+    channel, purpose,
+    templateId: z.uuid().optional().describe('The template to send; without one a WhatsApp message is free-form text'),
+  }).strict(),
+  output: z.object({
+    allowed: z.boolean(),
+    reason: z.enum(SENDABILITY_REASONS).nullable().describe('Why not; null when allowed'),
+    message: z.string(),
+    hint: z.string().nullable(),
+    address: z.string().nullable().describe('Where it would go (lower-case email or E.164 phone)'),
+    resumesAt: iso.nullable().describe('quiet_hours: when sending resumes'),
+    timeZone: z.string().nullable().describe('The zone quiet hours were read in'),
+    templateVersionId: z.uuid().nullable(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const now = new Date();
+    const refused = (reason: (typeof SENDABILITY_REASONS)[number], message: string, hint?: string | null) =>
+      ({ allowed: false, reason, message, hint: hint ?? null, address: null, resumesAt: null, timeZone: null, templateVersionId: null });
+    let templateVersionId: string | null = null;
+    if (input.templateId) {
+      const active = await activeVersionOf(ctx.db, ctx.org.id, input.templateId);
+      if (!active || active.channel !== input.channel) {
+        return refused('no_approved_template', active ? `Template ${input.templateId} is for ${active.channel}, not ${input.channel}` : `Template ${input.templateId} has no active version`,
+          'templates_list_templates shows templates; templates_activate_version makes an approved version active.');
+      }
+      templateVersionId = active.versionId;
+    }
+    const check = await checkRecipient(ctx.db, ctx.org.id, {
+      contactId: input.contactId, channel: input.channel, purpose: input.purpose, now, freeForm: input.channel === 'whatsapp' && !input.templateId,
+    });
+    if (!check.ok) return refused(check.reason, check.message, check.hint);
+    const feature: MeteredFeature = input.channel === 'email' ? 'email_sends' : 'messaging_credits';
+    const usage = await usageFor(ctx.db, ctx.org.id, feature);
+    if (usage.remaining !== null && usage.remaining < 1) {
+      return refused('allowance', `The plan's ${feature.replace('_', ' ')} for this month are used up (${usage.used} of ${usage.limit})`, 'channels_get_usage shows usage; upgrade the plan or wait for next month.');
+    }
+    const base = { address: check.address, timeZone: check.timeZone, templateVersionId, hint: null };
+    if (check.quietUntil) {
+      return {
+        ...base, allowed: false, reason: 'quiet_hours' as const, resumesAt: check.quietUntil.toISOString(),
+        message: `It is quiet hours for the recipient (${check.timeZone}); a message sent now waits until ${check.quietUntil.toISOString()}`,
+        hint: 'Send anyway to have it go out when quiet hours end, or change them with channels_update_settings.',
+      };
+    }
+    return { ...base, allowed: true, reason: null, resumesAt: null, message: 'May be sent now' };
+  },
+});
+
+const recordConsentTool = tools.write('record_consent', {
+  title: 'Record consent',
+  description: 'Records that a contact consented to messages on one channel for one purpose, as evidence: basis, source, the wording they saw and when. A newer consent supersedes the older one for the same channel and purpose; nothing is overwritten. It does not lift a suppression (use channels_remove_suppression). The contact\'s email status and WhatsApp flag follow.',
+  keywords: ['opt in', 'subscribe', 'marketing consent', 'whatsapp consent', 'gdpr', 'pecr'],
+  examples: ['Margaret ticked the box to get our newsletter by email', 'record that Tom agreed to WhatsApp messages'],
+  input: z.object({ ...consentEvidence, channel }).strict(),
+  output: z.object({ consent: consentSchema, addressSuppressed: z.boolean().describe('true: the address is still suppressed, so nothing will go until the suppression is lifted') }).strict(),
+  run: async (ctx, input) => recordConsent(ctx.db, ctx.org.id, input, ctx.principal.userId),
+});
+
+const withdrawConsentTool = tools.write('withdraw_consent', {
+  title: 'Withdraw consent',
+  description: 'Records that a contact withdrew consent on a channel, for one purpose or (omitting purpose) all. The consent records stay, stamped withdrawn, as evidence. Messages not yet sent stop at dispatch.',
+  keywords: ['opt out', 'unsubscribe', 'stop marketing', 'no more emails'],
+  examples: ['John does not want the newsletter any more', 'Priya asked us to stop WhatsApp messages'],
+  idempotent: true,
+  input: z.object({
+    contactId: z.uuid().describe('The contact'), channel,
+    purpose: z.enum(PURPOSES).optional().describe('Only this purpose; every purpose on the channel when omitted'),
+    source: z.string().trim().min(1).max(200).default('staff').describe('How they withdrew, e.g. "phone call to the office"'),
+  }).strict(),
+  output: z.object({ withdrawn: z.array(consentSchema), count: z.number().int() }).strict(),
+  run: async (ctx, input) => {
+    const withdrawn = await withdrawConsent(ctx.db, ctx.org.id, input);
+    return { withdrawn, count: withdrawn.length };
+  },
+});
+
+const listConsentsTool = tools.read('list_consents', {
+  title: 'Consent records',
+  description: 'Consent records, newest first: a contact\'s (contactId), or the organisation\'s, on one channel or all; active ones only unless includeHistory (then withdrawn and superseded too, with dates: the evidence trail).',
+  keywords: ['consent history', 'opt in evidence', 'who consented'],
+  examples: ['what has Margaret agreed to', 'show the consent history for Tom'],
+  input: z.object({
+    contactId: z.uuid().optional().describe('Only this contact'),
+    channel: z.enum(CHANNELS).optional().describe('Only this channel'),
+    includeHistory: z.boolean().default(false).describe('Include withdrawn and superseded records'),
+    ...cursorInput,
+  }).strict(),
+  output: z.object({ consents: z.array(consentSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listConsents(ctx.db, ctx.org.id, input),
+});
+
+const listSuppressionsTool = tools.read('list_suppressions', {
+  title: 'Suppressed addresses',
+  description: 'Addresses that must not be messaged on a channel and why (hard_bounce, complaint, stop_keyword, unsubscribe, manual), newest first; includeLifted adds lifted ones with the consent evidence that lifted them.',
+  keywords: ['suppression list', 'bounced', 'blocked numbers', 'STOP', 'do not contact'],
+  examples: ['which numbers replied STOP', 'show bounced email addresses'],
+  input: z.object({
+    channel: z.enum(CHANNELS).optional(), reason: z.enum(SUPPRESSION_REASONS).optional(),
+    address: z.string().trim().min(3).max(320).optional().describe('One address (email or phone)'),
+    includeLifted: z.boolean().default(false), ...cursorInput,
+  }).strict(),
+  output: z.object({ suppressions: z.array(suppressionSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listSuppressions(ctx.db, ctx.org.id, input),
+});
+
+const addSuppressionTool = tools.write('add_suppression', {
+  title: 'Suppress an address',
+  description: 'Stops every message to an address on a channel (reason manual), e.g. a number someone asked by phone never to text. An address already suppressed keeps its record (created false). Phones must be E.164 or national in the organisation\'s country.',
+  keywords: ['block', 'do not contact', 'never text', 'never email'],
+  examples: ['never text +447700900123 again', 'block this email address'],
+  idempotent: true,
+  input: z.object({ channel, address: z.string().trim().min(3).max(320).describe('Email address or phone number'), note: z.string().trim().max(1000).optional() }).strict(),
+  output: z.object({ suppression: suppressionSchema, created: z.boolean() }).strict(),
+  run: async (ctx, input) => addManualSuppression(ctx.db, ctx.org.id, input, ctx.principal.userId),
+});
+
+const removeSuppressionTool = tools.write('remove_suppression', {
+  title: 'Lift a suppression',
+  description: 'Lifts a suppression only on fresh consent evidence: the consent of the contact holding that address, captured after it was suppressed (e.g. they texted START or signed up again). The consent is recorded, the suppression stays on record as lifted with that evidence.',
+  keywords: ['unblock', 'resubscribe', 'opt back in'],
+  examples: ['Margaret signed up again, lift the block on her email'],
+  input: z.object({
+    suppressionId: z.uuid().describe('From channels_list_suppressions'),
+    consent: z.object(consentEvidence).strict().describe('The new consent (the channel is the suppression\'s)'),
+  }).strict(),
+  output: z.object({ suppression: suppressionSchema, consent: consentSchema }).strict(),
+  run: async (ctx, input) => removeSuppression(ctx.db, ctx.org.id, input, ctx.principal.userId),
+});
+
+const getWhatsappWindowTool = tools.read('get_whatsapp_window', {
+  title: 'WhatsApp window',
+  description: 'Whether free-form WhatsApp text may go to a contact: open for 24 hours after their last message to us, with when it closes. Outside it only an approved template may be sent.',
+  keywords: ['24 hour window', 'customer service window', 'whatsapp session'],
+  examples: ['can I reply to Priya on WhatsApp without a template'],
+  input: z.object({ contactId: z.uuid().describe('The contact') }).strict(),
+  output: z.object({
+    contactId: z.uuid(), address: z.string().nullable(), open: z.boolean(), lastInboundAt: iso.nullable(), closesAt: iso.nullable(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const window = await whatsappWindow(ctx.db, ctx.org.id, input.contactId, new Date());
+    return { ...window, lastInboundAt: window.lastInboundAt?.toISOString() ?? null, closesAt: window.closesAt?.toISOString() ?? null };
+  },
+});
+
+const listSendersTool = tools.read('list_senders', {
+  title: 'Senders',
+  description: 'The organisation\'s senders: email domains with their verification status and last DNS check, SMS numbers and alphanumeric ids (one-way, flagged), WhatsApp numbers.',
+  keywords: ['sending domain', 'from number', 'sender id'],
+  input: z.object({ channel: z.enum(CHANNELS).optional(), ...cursorInput }).strict(),
+  output: z.object({ senders: z.array(senderSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listSenders(ctx.db, ctx.org.id, input),
+});
+
+const createSenderTool = tools.write('create_sender', {
+  title: 'Add a sender',
+  description: 'Adds an email domain (unverified until channels_verify_sender_domain finds its SPF, DKIM and DMARC records), an SMS number or alphanumeric sender id (up to 11 letters and digits; one-way, so recipients cannot reply STOP), or a WhatsApp number. A number belongs to one organisation.',
+  keywords: ['add domain', 'sender id', 'add number'],
+  examples: ['we send email from mail.stanne.org.uk', 'add our SMS sender name STANNE'],
+  input: z.object({
+    channel,
+    address: z.string().trim().min(1).max(253).describe('Domain (email), E.164 number, or alphanumeric id (SMS only)'),
+    label: z.string().trim().max(200).optional(),
+    dkimSelector: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/).optional().describe('Email only: the DKIM selector published in DNS; default "steward"'),
+  }).strict(),
+  output: z.object({ sender: senderSchema }).strict(),
+  run: async (ctx, input) => ({ sender: await createSender(ctx.db, ctx.org.id, input) }),
+});
+
+const verifySenderDomainTool = tools.write('verify_sender_domain', {
+  title: 'Verify an email domain',
+  description: 'Checks an email sender domain\'s DNS: SPF (v=spf1 … all at the domain), DKIM (a key at <selector>._domainkey) and DMARC (v=DMARC1; p=… at _dmarc). verified when all three pass; pending when some pass or a lookup failed (DNS may still be propagating: check again later); failed when none does. Each record\'s result is returned and kept.',
+  keywords: ['spf', 'dkim', 'dmarc', 'dns', 'domain verification'],
+  examples: ['is our email domain set up properly', 'check the DNS for mail.stanne.org.uk'],
+  input: z.object({ senderId: z.uuid().describe('The email domain sender, from channels_list_senders') }).strict(),
+  output: z.object({ sender: senderSchema }).strict(),
+  // DNS is asked before the transaction opens, so none is held while waiting on the network.
+  prepare: async (input, { db, org }): Promise<DomainCheck> => {
+    const sender = await requireEmailSender(db, org.id, input.senderId);
+    return checkDomainDns(senderDnsResolver(), sender.address, sender.dkim_selector ?? 'steward');
+  },
+  run: async (ctx, input) => ({ sender: await recordDomainCheck(ctx.db, ctx.org.id, input.senderId, ctx.prepared as DomainCheck) }),
+});
+
+const getSettingsTool = tools.read('get_settings', {
+  title: 'Channel settings',
+  description: 'Quiet hours (off by default; 21:00–08:00 when turned on without times) and the time zone they are read in. Messages due in quiet hours wait until they end; none is dropped.',
+  keywords: ['quiet hours', 'do not disturb', 'time zone'],
+  input: z.object({}).strict(),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx) => ({ settings: await getChannelSettings(ctx.db, ctx.org.id) }),
+});
+
+const updateSettingsTool = tools.write('update_settings', {
+  title: 'Change quiet hours',
+  description: 'Turns quiet hours on or off and sets their start and end (HH:MM, local to the recipient; may span midnight) and the organisation\'s time zone (IANA, e.g. Europe/London). Only the fields given change.',
+  keywords: ['quiet hours', 'no texts at night', 'time zone'],
+  examples: ['no messages after 9pm or before 8am', 'turn quiet hours off'],
+  idempotent: true,
+  input: z.object({
+    quietHours: z.object({ enabled: z.boolean().optional(), start: hhmm.optional(), end: hhmm.optional() }).strict().optional(),
+    timeZone: z.string().min(1).max(64).optional().describe('IANA time zone'),
+  }).strict(),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx, input) => ({ settings: await updateChannelSettings(ctx.db, ctx.org.id, input) }),
+});
+
+export const audienceTools = [
+  checkSendabilityTool, recordConsentTool, withdrawConsentTool, listConsentsTool, listSuppressionsTool, addSuppressionTool,
+  removeSuppressionTool, getWhatsappWindowTool, listSendersTool, createSenderTool, verifySenderDomainTool, getSettingsTool, updateSettingsTool,
+];
