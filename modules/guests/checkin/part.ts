@@ -29,7 +29,8 @@ export const checkinPart: ModulePart = {
     allowances: { starter: 2000, growth: 20000, enterprise: 1000000 },
     standingCount: async (db, orgId) => (await queryOne<{ n: number }>(db, `SELECT COALESCE(max(n), 0)::int AS n FROM (
         SELECT count(DISTINCT contact_id) AS n FROM guests_checkins
-        WHERE org_id = $1 AND local_date >= date_trunc('month', now())::date GROUP BY local_date) days`, [orgId]))?.n ?? 0,
+        WHERE org_id = $1 AND local_date >= date_trunc('month', now())::date AND local_date < (date_trunc('month', now()) + interval '1 month')::date
+        GROUP BY local_date) days`, [orgId]))?.n ?? 0,
   }],
   alerts: [childrenStillCheckedInRule],
   jobs: [{

@@ -3,6 +3,8 @@ import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { notFound, softDelete } from '../../kit';
 import { requireContact } from '../../people/contacts';
+import { getInstance } from '../../schedule/services';
+import { getSeries } from '../../schedule/series';
 
 // ---------------------------------------------------------------- locations
 
@@ -228,6 +230,16 @@ const serviceView = (row: ServiceSettingsRow, source: ServiceSettingsView['sourc
   source, seriesId: row.series_id, instanceId: row.instance_id, openLocationIds: row.open_location_ids, labelOptions: { ...DEFAULT_LABELS, ...row.label_options },
 });
 
+/**
+ * The settings a series or instance runs with, after checking it is the organisation's own
+ * (another organisation's id is not found): an instance's own, else its series', else every location open.
+ */
+export async function settingsOfService(db: Queryable, orgId: string, target: { seriesId?: string; instanceId?: string }): Promise<ServiceSettingsView> {
+  if (target.instanceId) return serviceSettingsFor(db, orgId, { instanceId: target.instanceId, seriesId: await seriesOf(db, orgId, target.instanceId) });
+  await getSeries(db, orgId, target.seriesId!);
+  return serviceSettingsFor(db, orgId, { seriesId: target.seriesId });
+}
+
 /** The settings an instance runs with: its own, else its series', else every location open. */
 export async function serviceSettingsFor(db: Queryable, orgId: string, target: { instanceId?: string | null; seriesId?: string | null }): Promise<ServiceSettingsView> {
   const rows = await queryRows<ServiceSettingsRow>(db, `SELECT series_id, instance_id, open_location_ids, label_options FROM guests_service_checkin_settings
@@ -237,15 +249,19 @@ export async function serviceSettingsFor(db: Queryable, orgId: string, target: {
   return serviceView(row, row.instance_id ? 'instance' : 'series');
 }
 
+async function seriesOf(db: Queryable, orgId: string, instanceId: string): Promise<string> {
+  return (await getInstance(db, orgId, instanceId)).seriesId;
+}
+
 export async function updateServiceSettings(
   db: Queryable, orgId: string, userId: string,
   input: { seriesId?: string; instanceId?: string; openLocationIds?: string[]; labelOptions?: Partial<LabelOptions> },
 ): Promise<ServiceSettingsView> {
   for (const locationId of input.openLocationIds ?? []) await requireLocation(db, orgId, locationId);
-  const current = await serviceSettingsFor(db, orgId, input);
-  const own = current.source === (input.instanceId ? 'instance' : 'series');
-  const open = input.openLocationIds ?? (own ? current.openLocationIds : []);
-  const labels = { ...(own ? current.labelOptions : DEFAULT_LABELS), ...input.labelOptions };
+  // An instance's first settings start from its series' (what it ran with until now), then change what is given.
+  const current = await settingsOfService(db, orgId, input);
+  const open = input.openLocationIds ?? current.openLocationIds;
+  const labels = { ...current.labelOptions, ...input.labelOptions };
   const conflictTarget = input.instanceId ? '(org_id, instance_id) WHERE instance_id IS NOT NULL' : '(org_id, series_id) WHERE series_id IS NOT NULL';
   const row = await queryOne<ServiceSettingsRow>(db, `INSERT INTO guests_service_checkin_settings (id, org_id, series_id, instance_id, open_location_ids, label_options, updated_by_user_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7)

@@ -12,14 +12,14 @@ const int = (allowNull: boolean) => ({ type: DataTypes.INTEGER, allowNull });
 const time = (allowNull: boolean) => ({ type: DataTypes.DATE, allowNull });
 const withDefault = <T extends object>(column: T) => ({ ...column, allowNull: false, defaultValue: databaseDefault() });
 
-function modelOf(tableName: string, attributes: ModelAttributes): ModelStatic<Model> {
+function modelOf({ tableName }: { tableName: string }, attributes: ModelAttributes): ModelStatic<Model> {
   class Table extends Model {}
   Table.init(attributes, { sequelize, tableName, modelName: tableName, timestamps: false });
   return Table;
 }
 
 /** `guests_locations`: A room or area people are checked into, with its age/grade filters, capacity, ratio and background-check rule. */
-export const GuestsLocation = modelOf('guests_locations', {
+export const GuestsLocation = modelOf({ tableName: 'guests_locations' }, {
   id, orgId: uuid(false), name: text(false), minAge: int(true), maxAge: int(true), minGrade: int(true), maxGrade: int(true),
   capacity: int(true), capacityMode: withDefault(text(false)), childrenPerAdult: int(true), ratioMode: withDefault(text(false)),
   backgroundCheckRequired: withDefault({ type: DataTypes.BOOLEAN }), backgroundCheckType: text(true),
@@ -27,19 +27,19 @@ export const GuestsLocation = modelOf('guests_locations', {
 });
 
 /** `guests_stations`: A check-in point: a self-service kiosk, a manned desk, or a room's roster. */
-export const GuestsStation = modelOf('guests_stations', {
+export const GuestsStation = modelOf({ tableName: 'guests_stations' }, {
   id, orgId: uuid(false), name: text(false), kind: text(false), locationId: uuid(true), createdAt: withDefault(time(false)), deletedAt: time(true),
 });
 
 /** `guests_service_checkin_settings`: Which locations open and how labels print, for a service series or one instance. */
-export const GuestsServiceCheckinSettings = modelOf('guests_service_checkin_settings', {
+export const GuestsServiceCheckinSettings = modelOf({ tableName: 'guests_service_checkin_settings' }, {
   id, orgId: uuid(false), seriesId: text(true), instanceId: text(true),
   openLocationIds: withDefault({ type: DataTypes.ARRAY(DataTypes.UUID) }), labelOptions: withDefault({ type: DataTypes.JSONB }),
   updatedByUserId: uuid(true), updatedAt: withDefault(time(false)),
 });
 
 /** `guests_checkin_settings`: The organisation's check-in settings and check-in hub (kiosk) configuration. */
-export const GuestsCheckinSettings = modelOf('guests_checkin_settings', {
+export const GuestsCheckinSettings = modelOf({ tableName: 'guests_checkin_settings' }, {
   orgId: { type: DataTypes.UUID, primaryKey: true, allowNull: false },
   securityCodeLength: withDefault(int(false)), sweepGraceMinutes: withDefault(int(false)),
   medicalVisibleRoles: withDefault({ type: DataTypes.ARRAY(DataTypes.TEXT) }), hub: withDefault({ type: DataTypes.JSONB }),
@@ -47,19 +47,19 @@ export const GuestsCheckinSettings = modelOf('guests_checkin_settings', {
 });
 
 /** `guests_child_profiles`: A child's grade, allergies, medical notes and authorised pickup people. */
-export const GuestsChildProfile = modelOf('guests_child_profiles', {
+export const GuestsChildProfile = modelOf({ tableName: 'guests_child_profiles' }, {
   id, orgId: uuid(false), contactId: uuid(false), grade: int(true), allergies: text(true), medicalNotes: text(true),
   authorisedPickupIds: withDefault({ type: DataTypes.ARRAY(DataTypes.UUID) }), createdAt: withDefault(time(false)), updatedAt: withDefault(time(false)),
 });
 
 /** `guests_checkin_groups`: One check-in act (a household or one person) and its security code, held until everyone in it is checked out. */
-export const GuestsCheckinGroup = modelOf('guests_checkin_groups', {
+export const GuestsCheckinGroup = modelOf({ tableName: 'guests_checkin_groups' }, {
   id, orgId: uuid(false), instanceId: text(false), localDate: { type: DataTypes.DATEONLY, allowNull: false }, securityCode: text(true),
   stationId: uuid(false), checkedInByUserId: uuid(true), createdAt: withDefault(time(false)), releasedAt: time(true),
 });
 
 /** `guests_checkins`: One person checked into one location for one service instance, and their checkout. */
-export const GuestsCheckin = modelOf('guests_checkins', {
+export const GuestsCheckin = modelOf({ tableName: 'guests_checkins' }, {
   id, orgId: uuid(false), groupId: uuid(false), instanceId: text(false), localDate: { type: DataTypes.DATEONLY, allowNull: false },
   instanceEndsAt: time(false), locationId: uuid(false), stationId: uuid(false), contactId: uuid(false), personKind: text(false),
   firstTime: { type: DataTypes.BOOLEAN, allowNull: false }, checkedInAt: withDefault(time(false)), checkedInByUserId: uuid(true),
@@ -69,7 +69,7 @@ export const GuestsCheckin = modelOf('guests_checkins', {
 });
 
 /** `guests_sweep_reports`: Children still checked in after their service ended, reported to the staff (never checked out by the sweep). */
-export const GuestsSweepReport = modelOf('guests_sweep_reports', {
+export const GuestsSweepReport = modelOf({ tableName: 'guests_sweep_reports' }, {
   id, orgId: uuid(false), instanceId: text(false), localDate: { type: DataTypes.DATEONLY, allowNull: false }, instanceEndedAt: time(false),
   childrenCount: int(false), checkinIds: { type: DataTypes.ARRAY(DataTypes.UUID), allowNull: false }, staffOnDutyCount: withDefault(int(false)),
   reportedAt: withDefault(time(false)), updatedAt: withDefault(time(false)),

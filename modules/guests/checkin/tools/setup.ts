@@ -4,7 +4,7 @@ import { toolsFor } from '../../../kit';
 import { exactlyOne, type ToolContext } from '../../../tool';
 import { mayReadMedical } from '../labels';
 import {
-  createLocation, createStation, deleteStation, getCheckinSettings, getChildProfile, getHub, listLocations, listStations, serviceSettingsFor,
+  createLocation, createStation, deleteStation, getCheckinSettings, getChildProfile, getHub, listLocations, listStations, settingsOfService,
   updateCheckinSettings, updateChildProfile, updateHub, updateLocation, updateServiceSettings, type LocationFields,
 } from '../setup';
 import {
@@ -96,7 +96,7 @@ export const getServiceSettingsTool = tools.read('get_service_checkin_settings',
   examples: ['which rooms are open for the 10:30 service'],
   input: z.object({ ...serviceTarget }).strict().refine(...exactlyOne('seriesId', 'instanceId')),
   output: z.object({ settings: serviceSettingsSchema }).strict(),
-  run: async (ctx, input) => ({ settings: await serviceSettingsFor(ctx.db, ctx.org.id, input) }),
+  run: async (ctx, input) => ({ settings: await settingsOfService(ctx.db, ctx.org.id, input) }),
 });
 
 export const updateServiceSettingsTool = tools.write('update_service_checkin_settings', {
