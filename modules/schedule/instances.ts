@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { assertDateRange, notFound } from '../kit';
-import { DEFAULT_TIME_ZONE, expand, localToUtc, utcToLocal, type Recurrence } from './recurrence';
+import { DEFAULT_TIME_ZONE, expand, localToUtc, utcToLocal, type Occurrence, type Recurrence } from './recurrence';
 
 /** One service on one day: a materialised occurrence of a series, or a one-off extra. */
 export interface ServiceInstance {
@@ -179,10 +179,13 @@ export async function materialiseSeries(db: Queryable, orgId: string, series: Se
   let created = 0;
   let updated = 0;
   if (occurrences.length > 0) {
+    await rekeyByLocalDate(db, orgId, series.id, occurrences, now);
     const { rows } = await db.query<{ inserted: boolean }>(
       `INSERT INTO schedule_instances AS i (id, org_id, series_id, original_starts_at, title, starts_at, ends_at, local_date, local_start_time, time_zone, location_label, campus)
        SELECT gen_random_uuid(), $1, $2, o.starts_at, $3, o.starts_at, o.starts_at + make_interval(secs => $4::double precision / 1000), o.local_date, o.local_time, $5, $6, $7
          FROM unnest($8::timestamptz[], $9::date[], $10::text[]) AS o(starts_at, local_date, local_time)
+        -- today's earlier occurrences are added only to a day the series has nothing on yet (a new series), never after a change
+        WHERE o.starts_at >= $11 OR NOT EXISTS (SELECT 1 FROM schedule_instances x WHERE x.org_id = $1 AND x.series_id = $2 AND x.local_date = o.local_date)
        ON CONFLICT (series_id, original_starts_at) DO UPDATE
          SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at, local_date = EXCLUDED.local_date,
              local_start_time = EXCLUDED.local_start_time, time_zone = EXCLUDED.time_zone, location_label = EXCLUDED.location_label,
@@ -202,6 +205,42 @@ export async function materialiseSeries(db: Queryable, orgId: string, series: Se
         AND (NOT detached OR (status = 'cancelled' AND starts_at = original_starts_at))`,
     [orgId, series.id, now, to, occurrences.map((o) => o.startsAt)]);
   return { created, updated, removed: removed.rowCount ?? 0 };
+}
+
+/**
+ * When a series' time changes, each future instance whose occurrence the rule no longer has is
+ * re-keyed to the rule's new occurrence on the same local date (a rule has at most one a day, since
+ * it cannot name hours). The instance keeps its id, so what other modules hang on it (check-in
+ * settings, volunteer rotas) and its own exceptions (a cancellation) survive "10:30 becomes 11:00".
+ * An instance not moved on its own follows the new time; a moved one keeps where it was moved to.
+ */
+async function rekeyByLocalDate(db: Queryable, orgId: string, seriesId: string, occurrences: Occurrence[], now: Date): Promise<void> {
+  await db.query(
+    `WITH occurrence AS (
+       SELECT * FROM unnest($3::timestamptz[], $4::date[], $5::text[]) AS o(starts_at, local_date, local_time)
+     ), stale AS (
+       SELECT i.id, i.original_starts_at, (i.original_starts_at AT TIME ZONE i.time_zone)::date AS original_local_date
+         FROM schedule_instances i
+        WHERE i.org_id = $1 AND i.series_id = $2 AND i.original_starts_at IS NOT NULL AND i.starts_at >= $6 AND i.original_starts_at >= $6
+          AND NOT (i.original_starts_at = ANY($3::timestamptz[]))
+     ), candidate AS (
+       SELECT DISTINCT ON (s.id) s.id, s.original_starts_at, o.starts_at AS new_start, o.local_date, o.local_time
+         FROM stale s JOIN occurrence o ON o.local_date = s.original_local_date
+        WHERE o.starts_at >= $6 AND NOT EXISTS (SELECT 1 FROM schedule_instances x WHERE x.series_id = $2 AND x.original_starts_at = o.starts_at)
+        ORDER BY s.id, o.starts_at
+     ), pair AS (
+       SELECT DISTINCT ON (new_start) * FROM candidate ORDER BY new_start, id
+     )
+     UPDATE schedule_instances i
+        SET original_starts_at = p.new_start,
+            starts_at = CASE WHEN i.starts_at = p.original_starts_at THEN p.new_start ELSE i.starts_at END,
+            ends_at = CASE WHEN i.starts_at = p.original_starts_at THEN p.new_start + (i.ends_at - i.starts_at) ELSE i.ends_at END,
+            local_date = CASE WHEN i.starts_at = p.original_starts_at THEN p.local_date ELSE i.local_date END,
+            local_start_time = CASE WHEN i.starts_at = p.original_starts_at THEN p.local_time ELSE i.local_start_time END,
+            updated_at = now()
+       FROM pair p
+      WHERE i.org_id = $1 AND i.id = p.id`,
+    [orgId, seriesId, occurrences.map((o) => o.startsAt), occurrences.map((o) => o.localDate), occurrences.map((o) => o.localStartTime), now]);
 }
 
 /** Removes a series' instances that have not started yet (a deleted series); past ones stay as the record of what happened. */

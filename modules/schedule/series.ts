@@ -257,6 +257,8 @@ export async function deleteSeries(db: Queryable, orgId: string, seriesId: strin
 
 /** Puts one instance back as its series' rule has it: no longer cancelled, moved or edited. */
 export async function restoreInstance(db: Queryable, orgId: string, instanceId: string, now: Date): Promise<ServiceInstance> {
+  // The series is locked before the instance, in the order the job and series changes lock them.
+  const series = await seriesRow(db, orgId, (await instanceRow(db, orgId, instanceId)).series_id, { forUpdate: true });
   const instance = await instanceRow(db, orgId, instanceId, { forUpdate: true });
   if (instance.original_starts_at === null) {
     throw new StewardError('validation_failed', 'A one-off instance has no rule to go back to', {
@@ -266,7 +268,6 @@ export async function restoreInstance(db: Queryable, orgId: string, instanceId: 
   if (instance.starts_at < now || instance.original_starts_at < now) {
     throw new StewardError('conflict', `Service instance ${instanceId} has already started, so it cannot be restored`, { hint: 'Past instances are kept as they happened.' });
   }
-  const series = await seriesRow(db, orgId, instance.series_id, { forUpdate: true });
   await db.query(`UPDATE schedule_instances SET status = 'scheduled', cancel_reason = NULL, detached = false, updated_at = now() WHERE org_id = $1 AND id = $2`,
     [orgId, instanceId]);
   await materialiseSeries(db, orgId, forMaterialising(series), now);

@@ -130,6 +130,44 @@ describe('schedule: service series and instances', () => {
     });
   });
 
+  describe('changing the time of the whole series', () => {
+    it('keeps each date\'s instance id and its cancellation when 10:30 becomes 11:00', async () => {
+      const { series } = await mcpCall(owner, 'schedule_create_series', {
+        title: 'Sung eucharist', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: localDatePlus(1), startTime: '10:30', durationMinutes: 60, timeZone: ZONE,
+      });
+      const before = await upcoming({ seriesId: series.id, days: 84, includeCancelled: true });
+      await mcpCall(owner, 'schedule_cancel_instance', { instanceId: before[2].id, reason: 'Joint service' });
+      await mcpCall(owner, 'schedule_move_instance', { instanceId: before[3].id, localStartTime: '09:00' });
+      const result = await mcpCall(owner, 'schedule_update_series', { seriesId: series.id, scope: 'all', changes: { startTime: '11:00' } });
+      expect(result.materialised.created).toBe(0);
+      const after = await upcoming({ seriesId: series.id, days: 84, includeCancelled: true });
+      expect(after.map((i) => i.id)).toEqual(before.map((i) => i.id));
+      expect(after.map((i) => i.localStartTime)).toEqual(before.map((_, index) => (index === 3 ? '09:00' : '11:00')));
+      expect(after[2]).toMatchObject({ status: 'cancelled', cancelReason: 'Joint service', moved: false });
+      expect(after[3]).toMatchObject({ moved: true, localStartTime: '09:00' });
+      expect(DateTime.fromISO(after[3].originalStartsAt, { zone: ZONE }).toFormat('HH:mm')).toBe('11:00');
+    });
+
+    it('holds under concurrent changes and job runs: one instance per occurrence', async () => {
+      const { series } = await mcpCall(owner, 'schedule_create_series', {
+        title: 'Compline', rrule: 'FREQ=DAILY', startDate: localDatePlus(1), startTime: '21:00', durationMinutes: 20, timeZone: ZONE,
+      });
+      const now = new Date();
+      await Promise.all([
+        ...['21:15', '21:30', '21:45'].map((startTime) => mcpCall(owner, 'schedule_update_series', { seriesId: series.id, scope: 'all', changes: { startTime } })),
+        harness.runJob('schedule.materialise_instances', { orgId: org.orgId, now }),
+        harness.runJob('schedule.materialise_instances', { orgId: org.orgId, now }),
+      ]);
+      const counts = await instanceCount(series.id);
+      expect(counts.n).toBe(counts.keys);
+      const instances = await upcoming({ seriesId: series.id, days: 90 });
+      const finalTime = (await mcpCall(owner, 'schedule_get_series', { seriesId: series.id })).series.startTime;
+      expect(instances.every((i) => i.localStartTime === finalTime)).toBe(true);
+      expect(new Set(instances.map((i) => i.localDate)).size).toBe(instances.length);
+      expect(instances.length).toBeGreaterThanOrEqual(82);
+    });
+  });
+
   describe('the rolling window job', () => {
     it('is idempotent: a second run with the same time creates nothing and leaves no duplicate', async () => {
       const { series } = await mcpCall(owner, 'schedule_create_series', {
@@ -186,6 +224,8 @@ describe('schedule: service series and instances', () => {
       expect(past.localDate).toBe(todayDate());
       await mcpCall(owner, 'schedule_update_series', { seriesId, scope: 'all', changes: { title: 'Night office', startTime: '00:05' } });
       expect((await mcpCall(owner, 'schedule_get_instance', { instanceId: past.id })).instance).toMatchObject({ title: 'Midnight office', localStartTime: '00:00' });
+      // No 00:05 instance appears for today after the fact: today keeps the one that happened.
+      expect((await upcoming({ seriesId, from: todayDate(), days: 1, includeCancelled: true })).filter((i) => i.localDate === todayDate()).map((i) => i.id)).toEqual([past.id]);
       expect((await mcpRefusal(owner, 'schedule_cancel_instance', { instanceId: past.id })).code).toBe('conflict');
       expect((await mcpRefusal(owner, 'schedule_update_series', { seriesId, scope: 'this_and_following', instanceId: past.id, changes: { title: 'x' } })).code).toBe('conflict');
       expect((await mcpRefusal(owner, 'schedule_move_instance', { instanceId: past.id, localStartTime: '23:00' })).code).toBe('conflict');
