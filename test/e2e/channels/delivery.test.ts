@@ -1,0 +1,301 @@
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { withTransaction } from '../../../db/pool';
+import { recordConsent } from '../../../modules/channels/audience/consent';
+import { createSender } from '../../../modules/channels/audience/senders';
+import type { MessagingSandbox } from '../../../sandbox/messaging/server';
+import { Harness, type TestOrg } from '../../helpers/harness';
+import { mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
+import { startSmtpServer, type TestSmtpServer } from '../../helpers/message-servers';
+import { startTestMessagingSandbox } from '../../helpers/messaging-sandbox';
+
+/**
+ * One message leaving Steward, end to end over MCP, against the local sandbox provider (real HTTP,
+ * Twilio- and Meta-shaped) and a real SMTP server: consent and suppression checked inside the send,
+ * segments metered once, signed status callbacks moving a message to delivered, STOP and one-click
+ * unsubscribe suppressing, unsigned and replayed webhooks changing nothing, and bad input refused
+ * with nothing sent.
+ */
+jest.setTimeout(120_000);
+
+describe('channels delivery: single sends, providers, webhooks', () => {
+  let harness: Harness;
+  let org: TestOrg;
+  let other: TestOrg;
+  let mcp: McpClient;
+  let otherMcp: McpClient;
+  let sandbox: MessagingSandbox;
+  let smtp: TestSmtpServer;
+  const saved = { SMTP_HOST: process.env.SMTP_HOST, SMTP_PORT: process.env.SMTP_PORT, SMTP_FROM: process.env.SMTP_FROM };
+  let phoneSeq = 100;
+
+  async function contact(mcpClient: McpClient, firstName: string, extra: Record<string, unknown> = {}): Promise<{ id: string; phone: string; email: string }> {
+    phoneSeq += 1;
+    const phone = `+4477009${String(phoneSeq).padStart(5, '0')}`;
+    const email = `${firstName.toLowerCase()}${phoneSeq}@example.org`;
+    const created = await mcpCall(mcpClient, 'people_create_contact', { firstName, lastName: 'Tester', phone, email, ...extra });
+    return { id: created.contact.id, phone, email };
+  }
+
+  async function consent(orgId: string, contactId: string, channel: 'email' | 'sms' | 'whatsapp', purpose: 'marketing' | 'service' | 'charitable_purpose') {
+    await withTransaction(harness.pool, (db) => recordConsent(db, orgId, {
+      contactId, channel, purpose, basis: 'consent', source: 'test sign-up form', wording: 'Yes, you may message me about church news',
+    }, null));
+  }
+
+  /** Polls the message until `done` holds, within a deadline (not a timing assertion: the deadline only bounds a hang). */
+  async function messageWhen(messageId: string, done: (message: any) => boolean): Promise<any> {
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const { message } = await mcpCall(mcp, 'channels_get_message', { messageId });
+      if (done(message) || Date.now() > deadline) return message;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  const sandboxMessagesTo = (to: string) => sandbox.messages().filter((m) => m.to === to);
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    Object.assign(process.env, { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'St Anne <news@stanne.example.org>' });
+    harness = await Harness.start();
+    sandbox = await startTestMessagingSandbox(harness.url);
+    org = await harness.createOrg({ name: 'St Anne' });
+    other = await harness.createOrg({ name: 'Elsewhere Chapel' });
+    mcp = await harness.mcpClient(org.apiKey);
+    otherMcp = await harness.mcpClient(other.apiKey);
+    await withTransaction(harness.pool, async (db) => {
+      await createSender(db, org.orgId, { channel: 'sms', address: sandbox.config.smsFrom });
+      await createSender(db, org.orgId, { channel: 'whatsapp', address: '+447700900002' });
+    });
+  });
+
+  afterAll(async () => {
+    await otherMcp?.close();
+    await mcp?.close();
+    await harness?.close();
+    await sandbox?.close();
+    await smtp?.close();
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+
+  describe('SMS', () => {
+    let ruth: { id: string; phone: string };
+    let messageId: string;
+
+    beforeAll(async () => {
+      ruth = await contact(mcp, 'Ruth');
+      await consent(org.orgId, ruth.id, 'sms', 'service');
+    });
+
+    it('sends through the sandbox with its segments metered, and a signed status callback marks it delivered', async () => {
+      const body = 'Youth group is cancelled tonight 🙏 see you Sunday'; // one emoji: UCS-2
+      const sent = await mcpCall(mcp, 'channels_send_sms', { contactId: ruth.id, purpose: 'service', body });
+      messageId = sent.message.id;
+      expect(sent.message).toMatchObject({ channel: 'sms', status: 'queued', sms: { encoding: 'UCS-2', segments: 1 }, meteredUnits: 1, body });
+      const out = await messageWhen(messageId, (m) => m.status === 'sent');
+      expect(out).toMatchObject({ status: 'sent', recipientAddress: ruth.phone, sender: sandbox.config.smsFrom });
+      const [atProvider] = sandboxMessagesTo(ruth.phone);
+      expect(atProvider).toMatchObject({ channel: 'sms', body, from: sandbox.config.smsFrom, idempotencyKey: `channel-message-${messageId}` });
+      expect(out.providerMessageId).toBe(atProvider.id);
+
+      const callback = await sandbox.setMessageStatus(atProvider.id, 'delivered');
+      expect(callback.status).toBe(200);
+      const delivered = await mcpCall(mcp, 'channels_get_message', { messageId });
+      expect(delivered.message).toMatchObject({ status: 'delivered' });
+      expect(delivered.message.deliveredAt).not.toBeNull();
+
+      const usage = await mcpCall(mcp, 'channels_get_usage', {});
+      expect(usage.sms).toEqual({ messages: 1, segments: 1 });
+      expect(usage.allowances.messagingCredits.used).toBe(1);
+    });
+
+    it('a replayed callback is ignored and a tampered or unsigned one refused: nothing changes', async () => {
+      const delivered = sandbox.lastWebhook()!;
+      const replay = await sandbox.replay(delivered);
+      expect(replay.status).toBe(200);
+      expect(JSON.parse(replay.body)).toMatchObject({ ignored: 'replay' });
+
+      const tampered = { ...delivered, body: delivered.body.replace('MessageStatus=delivered', 'MessageStatus=undelivered') };
+      expect((await sandbox.replay(tampered)).status).toBe(401);
+      const unsigned = { ...delivered, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      expect((await sandbox.replay(unsigned)).status).toBe(401);
+      expect((await mcpCall(mcp, 'channels_get_message', { messageId })).message.status).toBe('delivered');
+    });
+
+    it('concurrent identical sends make one message, sent once and metered once', async () => {
+      const peter = await contact(mcp, 'Peter');
+      await consent(org.orgId, peter.id, 'sms', 'service');
+      const body = 'A'.repeat(200); // GSM-7, two segments
+      const results = await Promise.all(Array.from({ length: 6 }, () => mcpCall(mcp, 'channels_send_sms', {
+        contactId: peter.id, purpose: 'service', body, idempotencyKey: 'rota-reminder-peter',
+      })));
+      const ids = new Set(results.map((r) => r.message.id));
+      expect(ids.size).toBe(1);
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const [id] = [...ids];
+      await messageWhen(id, (m) => m.status === 'sent');
+      expect(sandboxMessagesTo(peter.phone)).toHaveLength(1);
+      const usage = await harness.pool.query("SELECT units FROM usage_events WHERE org_id = $1 AND idempotency_key = $2", [org.orgId, `channel-message-${id}`]);
+      expect(usage.rows).toEqual([{ units: 2 }]);
+    });
+
+    it('STOP from the phone suppresses it, and the next send is refused with nothing sent', async () => {
+      const reply = await sandbox.inbound({ channel: 'sms', from: ruth.phone, to: sandbox.config.smsFrom, text: ' stop ' });
+      expect(reply.status).toBe(200);
+      expect(reply.body).toContain('<Message>');
+      const before = sandbox.messages().length;
+      const refused = await mcpRefusal(mcp, 'channels_send_sms', { contactId: ruth.id, purpose: 'service', body: 'Are you coming Sunday?' });
+      expect(refused.code).toBe('forbidden');
+      expect(refused.details).toMatchObject({ reason: 'suppressed' });
+      expect(sandbox.messages().length).toBe(before);
+    });
+
+    it('HELP gets the help text as the reply', async () => {
+      const reply = await sandbox.inbound({ channel: 'sms', from: ruth.phone, to: sandbox.config.smsFrom, text: 'help' });
+      expect(reply.status).toBe(200);
+      expect(reply.body).toMatch(/<Message>.*STOP.*<\/Message>/);
+    });
+
+    it('refuses a 10 KB SMS, a phone that is not E.164, an unknown template and another organisation\'s contact, sending nothing', async () => {
+      const before = sandbox.messages().length;
+      const long = await mcpRefusal(mcp, 'channels_send_sms', { contactId: ruth.id, purpose: 'service', body: 'x'.repeat(10_240) });
+      expect(long.code).toBe('validation_failed');
+      expect(long.message).toMatch(/segments/);
+
+      const badPhone = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Odd', lastName: 'Number', phone: '12345' })).contact.id;
+      await consent(org.orgId, badPhone, 'sms', 'service');
+      const invalid = await mcpRefusal(mcp, 'channels_send_sms', { contactId: badPhone, purpose: 'service', body: 'Hello' });
+      expect(invalid.code).toBe('validation_failed');
+      expect(invalid.message).toMatch(/E\.164/);
+
+      const unknownTemplate = await mcpRefusal(mcp, 'channels_send_sms', { contactId: ruth.id, purpose: 'service', templateId: '00000000-0000-4000-8000-000000000000' });
+      expect(unknownTemplate.code).toBe('not_found');
+
+      const foreign = await contact(otherMcp, 'Foreign');
+      const notHere = await mcpRefusal(mcp, 'channels_send_sms', { contactId: foreign.id, purpose: 'service', body: 'Hello' });
+      expect(notHere.code).toBe('not_found');
+      expect(sandbox.messages().length).toBe(before);
+      const stored = await harness.pool.query('SELECT count(*)::int AS n FROM channel_messages WHERE org_id = $1 AND contact_id = ANY($2::uuid[])', [org.orgId, [badPhone, foreign.id]]);
+      expect(stored.rows[0].n).toBe(0);
+    });
+
+    it('refuses before sending when the segments would pass the messaging allowance', async () => {
+      const tight = await harness.createOrg({ name: 'Tight Chapel' });
+      const tightMcp = await harness.mcpClient(tight.apiKey);
+      try {
+        await harness.pool.query("INSERT INTO org_allowance_overrides (org_id, feature, monthly_limit) VALUES ($1, 'messaging_credits', 2)", [tight.orgId]);
+        const anna = await contact(tightMcp, 'Anna');
+        await consent(tight.orgId, anna.id, 'sms', 'service');
+        const refused = await mcpRefusal(tightMcp, 'channels_send_sms', { contactId: anna.id, purpose: 'service', body: 'B'.repeat(400) }); // 3 segments
+        expect(refused.code).toBe('allowance_exceeded');
+        expect(sandboxMessagesTo(anna.phone)).toHaveLength(0);
+      } finally {
+        await tightMcp.close();
+      }
+    });
+
+    it('lists messages by channel and contact, and another organisation cannot read them', async () => {
+      const page = await mcpCall(mcp, 'channels_list_messages', { channel: 'sms', contactId: ruth.id, limit: 10 });
+      expect(page.messages.map((m: any) => m.id)).toEqual([messageId]);
+      const missing = await mcpRefusal(otherMcp, 'channels_get_message', { messageId });
+      expect(missing.code).toBe('not_found');
+    });
+  });
+
+  describe('email', () => {
+    let grace: { id: string; email: string };
+
+    beforeAll(async () => {
+      grace = await contact(mcp, 'Grace');
+      await consent(org.orgId, grace.id, 'email', 'marketing');
+      await consent(org.orgId, grace.id, 'email', 'service');
+    });
+
+    it('a marketing email carries one-click unsubscribe; GET only shows a page, POST leaves marketing and the next marketing send is refused', async () => {
+      const sent = await mcpCall(mcp, 'channels_send_email', {
+        contactId: grace.id, purpose: 'marketing', subject: 'Carol service', body: 'Join us for carols on the 21st.',
+      });
+      await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      const mail = smtp.delivered.find((m) => m.to.includes(grace.email))!;
+      expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+      const link = /^List-Unsubscribe: <(https?:\/\/[^>]+)>, <mailto:[^>]+>$/m.exec(mail.raw.replace(/\r?\n\s+/g, ' '))![1];
+      expect(link.startsWith(harness.url)).toBe(true);
+
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<form method="post"');
+      // A scanner following the link unsubscribed nobody: marketing still goes.
+      const advent = await mcpCall(mcp, 'channels_send_email', { contactId: grace.id, purpose: 'marketing', subject: 'Advent', body: 'Advent lunches', idempotencyKey: 'grace-advent' });
+      await messageWhen(advent.message.id, (m) => m.status === 'sent');
+      const rota = await mcpCall(mcp, 'channels_send_email', { contactId: grace.id, purpose: 'service', subject: 'Rota', body: 'You are on coffee.', idempotencyKey: 'grace-rota' });
+      await messageWhen(rota.message.id, (m) => m.status === 'sent');
+      expect(smtp.delivered.filter((m) => m.to.includes(grace.email))).toHaveLength(3);
+
+      const posted = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      expect(posted.status).toBe(200);
+      const refused = await mcpRefusal(mcp, 'channels_send_email', { contactId: grace.id, purpose: 'marketing', subject: 'Again', body: 'More news' });
+      expect(refused.details).toMatchObject({ reason: 'no_consent' });
+      // The list they left is marketing; service email still reaches them.
+      const service = await mcpCall(mcp, 'channels_send_email', { contactId: grace.id, purpose: 'service', subject: 'Rota change', body: 'Now on welcome.' });
+      expect(service.created).toBe(true);
+
+      const forged = await fetch(`${link.slice(0, -3)}abc`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      expect(forged.status).toBe(404);
+    });
+
+    it('a service email carries no List-Unsubscribe', async () => {
+      const service = smtp.delivered.find((m) => m.to.includes(grace.email) && /Subject: Rota/.test(m.raw));
+      expect(service).toBeDefined();
+      expect(service!.raw).not.toMatch(/^List-Unsubscribe:/m);
+    });
+
+    it('a signed hard bounce suppresses the address; an unsigned one changes nothing', async () => {
+      const tom = await contact(mcp, 'Tom');
+      await consent(org.orgId, tom.id, 'email', 'service');
+      const sent = await mcpCall(mcp, 'channels_send_email', { contactId: tom.id, purpose: 'service', subject: 'Hello', body: 'Welcome' });
+      await messageWhen(sent.message.id, (m) => m.status === 'sent');
+
+      const unsigned = await fetch(`${harness.url}/webhooks/channels/email/events`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'evt_forged', type: 'bounce', address: tom.email, messageId: sent.message.id }),
+      });
+      expect(unsigned.status).toBe(401);
+      await mcpCall(mcp, 'channels_send_email', { contactId: tom.id, purpose: 'service', subject: 'Still fine', body: 'x', idempotencyKey: 'tom-2' });
+
+      const bounce = await sandbox.emailEvent({ type: 'bounce', address: tom.email, messageId: sent.message.id });
+      expect(bounce.status).toBe(200);
+      expect((await mcpCall(mcp, 'channels_get_message', { messageId: sent.message.id })).message.status).toBe('undelivered');
+      const refused = await mcpRefusal(mcp, 'channels_send_email', { contactId: tom.id, purpose: 'service', subject: 'Again', body: 'x' });
+      expect(refused.details).toMatchObject({ reason: 'suppressed' });
+    });
+  });
+
+  describe('WhatsApp', () => {
+    it('free-form outside the 24-hour window is refused with the hint to use a template; an inbound message opens it', async () => {
+      const sam = await contact(mcp, 'Sam');
+      await consent(org.orgId, sam.id, 'whatsapp', 'service');
+      const refused = await mcpRefusal(mcp, 'channels_send_whatsapp', { contactId: sam.id, purpose: 'service', body: 'Thanks for your message' });
+      expect(refused.code).toBe('forbidden');
+      expect(refused.details).toMatchObject({ reason: 'window_closed' });
+      expect(refused.hint).toMatch(/template/);
+
+      const inbound = await sandbox.inbound({ channel: 'whatsapp', from: sam.phone, to: '+447700900002', text: 'Hi, is there parking at church?' });
+      expect(inbound.status).toBe(200);
+      const sent = await mcpCall(mcp, 'channels_send_whatsapp', { contactId: sam.id, purpose: 'service', body: 'Yes, behind the hall.' });
+      expect(sent.message).toMatchObject({ whatsappCategory: 'service', meteredUnits: 1 });
+      await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      const [atProvider] = sandboxMessagesTo(sam.phone);
+      expect(atProvider).toMatchObject({ channel: 'whatsapp', body: 'Yes, behind the hall.' });
+
+      const status = await sandbox.setMessageStatus(atProvider.id, 'delivered');
+      expect(status.status).toBe(200);
+      expect((await mcpCall(mcp, 'channels_get_message', { messageId: sent.message.id })).message.status).toBe('delivered');
+
+      const wrongSignature = { ...sandbox.lastWebhook()!, headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' } };
+      expect((await sandbox.replay(wrongSignature)).status).toBe(401);
+    });
+  });
+});
