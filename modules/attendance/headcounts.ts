@@ -65,7 +65,7 @@ export async function recordHeadcount(db: Queryable, orgId: string, recordedByUs
     [orgId, instance.id, areaKey]);
   const row = await queryOne<HeadcountRow>(db, `INSERT INTO attendance_headcounts (id, org_id, instance_id, local_date, location_id, area, area_key, count, counted_by_user_id, recorded_by_user_id, note)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-    ON CONFLICT (org_id, instance_id, area_key) DO UPDATE SET count = EXCLUDED.count, area = EXCLUDED.area, counted_by_user_id = EXCLUDED.counted_by_user_id,
+    ON CONFLICT (org_id, instance_id, area_key) DO UPDATE SET count = EXCLUDED.count, counted_by_user_id = EXCLUDED.counted_by_user_id,
       recorded_by_user_id = EXCLUDED.recorded_by_user_id, note = EXCLUDED.note, counted_at = now(), updated_at = now()
     RETURNING ${COLUMNS}`,
   [randomUUID(), orgId, instance.id, instance.localDate, location?.id ?? null, area, areaKey, input.count, countedBy, recordedByUserId, input.note ?? null]);

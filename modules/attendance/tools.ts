@@ -10,7 +10,7 @@ import { assertRangeLength } from './metrics';
 import { attendanceSummary, personHistory } from './summary';
 
 const tools = toolsFor('attendance', { read: 'attendance:read', write: 'attendance:write' });
-const instanceId = z.string().trim().min(1).max(200);
+const instanceId = z.uuid();
 const PERSON_KINDS = ['child', 'adult', 'volunteer'] as const;
 const MAX_CHECKINS = 500;
 
