@@ -61,3 +61,16 @@ export async function applyContactConsentFields(
     }
   }
 }
+
+/**
+ * people's bulk WhatsApp opt-in: one WhatsApp consent (purpose service) per contact it newly opted
+ * in, in one statement. Those contacts had no WhatsApp consent (their flag was false), so nothing is superseded.
+ */
+export async function recordBulkWhatsappOptIn(db: Queryable, orgId: string, contactIds: readonly string[]): Promise<void> {
+  if (contactIds.length === 0) return;
+  await db.query(`
+    INSERT INTO channel_consents (id, org_id, contact_id, channel, purpose, basis, source, wording, captured_at)
+    SELECT gen_random_uuid(), $1, contact_id, 'whatsapp', 'service', 'consent', 'people.bulk_opt_in_whatsapp',
+      'Opted in to WhatsApp in bulk by staff; the wording shown was not given.', now()
+    FROM unnest($2::uuid[]) AS contact_id`, [orgId, contactIds]);
+}

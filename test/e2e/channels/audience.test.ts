@@ -121,6 +121,20 @@ describe('channels audience: consent, suppression, sendability, senders', () => 
       await mcpCall(owner, 'people_update_contact', { contactId: wa, whatsappConsent: false });
       expect(await sendability({ contactId: wa, channel: 'whatsapp', purpose: 'service' })).toMatchObject({ allowed: false, reason: 'no_consent' });
     });
+
+    it('the bulk WhatsApp opt-in records WhatsApp consent for each contact it opts in', async () => {
+      const first = await contact({ phone: '+447700900561' });
+      const second = await contact({ phone: '+447700900562' });
+      const result = await mcpCall(owner, 'people_bulk_opt_in_whatsapp', { contactIds: [first, second] });
+      expect(result.optedIn).toBe(2);
+      for (const id of [first, second]) {
+        expect((await mcpCall(owner, 'channels_list_consents', { contactId: id, channel: 'whatsapp' })).consents)
+          .toEqual([expect.objectContaining({ purpose: 'service', source: 'people.bulk_opt_in_whatsapp', state: 'active' })]);
+      }
+      // Repeating it opts nobody in again and records nothing more.
+      expect((await mcpCall(owner, 'people_bulk_opt_in_whatsapp', { contactIds: [first] })).optedIn).toBe(0);
+      expect((await mcpCall(owner, 'channels_list_consents', { contactId: first, includeHistory: true })).consents).toHaveLength(1);
+    });
   });
 
   describe('sendability reasons', () => {
