@@ -2,6 +2,7 @@ import { StewardError } from '../../core/errors';
 import { queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
 import { updateContact, type ContactWrite } from './contacts';
+import { recordBulkWhatsappOptIn } from '../channels/audience/people-sync';
 import type { Contact } from './schemas';
 
 export const MAX_BULK_UPDATE = 50;
@@ -42,9 +43,12 @@ export async function bulkOptInWhatsapp(db: Queryable, orgId: string, target: { 
   const found = new Set(rows.map((row) => row.id));
   const notFound = (target.contactIds ?? []).filter((id) => !found.has(id));
   const eligible = rows.filter((row) => row.has_phone).map((row) => row.id);
-  const updated = eligible.length === 0 ? 0 : (await db.query(
-    'UPDATE contacts SET whatsapp_consent = true, updated_at = now() WHERE org_id = $1 AND id = ANY($2::uuid[]) AND NOT whatsapp_consent',
-    [orgId, eligible])).rowCount ?? 0;
+  const optedIn = eligible.length === 0 ? [] : await queryRows<{ id: string }>(db,
+    'UPDATE contacts SET whatsapp_consent = true, updated_at = now() WHERE org_id = $1 AND id = ANY($2::uuid[]) AND NOT whatsapp_consent RETURNING id',
+    [orgId, eligible]);
+  // Consent evidence lives in the channels module; the flag is its projection.
+  await recordBulkWhatsappOptIn(db, orgId, optedIn.map((row) => row.id));
+  const updated = optedIn.length;
   return {
     optedIn: updated,
     alreadyOptedIn: eligible.length - updated,
