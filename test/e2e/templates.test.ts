@@ -3,6 +3,7 @@ import { withTenantTransaction } from '../../db/pool';
 import { renderForSend } from '../../modules/templates/services';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { mcpCall, mcpRefusal } from '../helpers/mcp-calls';
+import { seedTaggedContacts } from './channels/broadcast-seed';
 
 /**
  * Templates end to end over MCP: create → preview → validate → activate; a new version while one
@@ -194,6 +195,26 @@ describe('templates: versions, preview, validation, activation', () => {
       const sms = await mcpCall(owner, 'templates_create_template', { name: 'Sms html', channel: 'sms', purpose: 'service', body: 'Hi', html: '<p>Hi</p>' });
       expect((await mcpCall(owner, 'templates_validate_version', { versionId: sms.version.id })).errors.map((e: { code: string }) => e.code)).toEqual(['html_not_allowed']);
     });
+  });
+
+  it('archiving is refused while a scheduled broadcast uses the template, and allowed once it is cancelled', async () => {
+    const created = await mcpCall(owner, 'templates_create_template', { name: 'Notice', channel: 'sms', purpose: 'service', body: 'Hi {{first_name}}, the hall is closed on Saturday.' });
+    await mcpCall(owner, 'templates_activate_version', { versionId: created.version.id });
+    const { tagId } = await seedTaggedContacts(harness.pool, org.orgId, { tag: 'Hall users', count: 3, firstNumber: 700 });
+    const preview = await mcpCall(owner, 'channels_preview_broadcast', {
+      name: 'Hall closed', channel: 'sms', purpose: 'service', audience: { kind: 'tag', id: tagId }, templateId: created.template.id,
+    }, { approvalWaitMs: 0 });
+    const broadcastId = preview.broadcast.id;
+    const scheduled = await mcpCall(owner, 'channels_schedule_broadcast', {
+      broadcastId, previewHash: preview.previewHash, sendAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    }, { approvalWaitMs: 0 });
+    expect(scheduled.broadcast.status).toBe('scheduled');
+    const refusal = await mcpRefusal(owner, 'templates_archive_template', { templateId: created.template.id });
+    expect(refusal).toMatchObject({ code: 'conflict', details: { scheduledBroadcasts: 1 } });
+    expect(refusal.hint).toMatch(/channels_cancel_broadcast/);
+    expect((await mcpCall(owner, 'templates_get_template', { templateId: created.template.id })).template.archived).toBe(false);
+    await mcpCall(owner, 'channels_cancel_broadcast', { broadcastId });
+    expect((await mcpCall(owner, 'templates_archive_template', { templateId: created.template.id })).template.archived).toBe(true);
   });
 
   it('concurrent activations of different versions leave exactly one active', async () => {
