@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { assertDateRange, notFound } from '../kit';
+import { notFound } from '../kit';
 import { DEFAULT_TIME_ZONE, expand, localToUtc, utcToLocal, type Occurrence, type Recurrence } from './recurrence';
 
 /** One service on one day: a materialised occurrence of a series, or a one-off extra. */
@@ -52,7 +52,8 @@ export const MATERIALISE_WEEKS = 12;
 const WEEK_MS = 7 * 86_400_000;
 /** The longest range one instance list covers. */
 export const MAX_LIST_DAYS = 400;
-const MAX_LIST_INSTANCES = 500;
+/** The most instances one list returns. */
+export const MAX_LIST_INSTANCES = 500;
 
 export function toInstance(row: InstanceRow): ServiceInstance {
   return {
@@ -123,7 +124,9 @@ function rangeBound(value: string, path: string, edge: 'start' | 'end'): Date {
 
 /** Instances whose local date (in each instance's own zone) is `localDate`, earliest first, cancelled included (their status says so). */
 export async function instancesOnLocalDate(db: Queryable, orgId: string, localDate: string, options: { includeCancelled?: boolean } = {}): Promise<ServiceInstance[]> {
-  assertDateRange({ from: localDate, to: localDate });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(localDate) || Number.isNaN(Date.parse(`${localDate}T00:00:00Z`))) {
+    throw new StewardError('validation_failed', 'The local date is not a date', { issues: [{ path: 'localDate', message: 'expected YYYY-MM-DD' }] });
+  }
   const rows = await queryRows<InstanceRow>(db,
     `SELECT ${INSTANCE_COLUMNS} FROM schedule_instances i
       WHERE i.org_id = $1 AND i.local_date = $2 AND ($3::boolean OR i.status = 'scheduled')

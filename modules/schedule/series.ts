@@ -292,18 +292,31 @@ export async function materialiseRollingWindow(pool: Pool, input: { now: Date; o
     ? [input.orgId]
     : (await queryRows<{ org_id: string }>(pool, 'SELECT DISTINCT org_id FROM schedule_series WHERE deleted_at IS NULL ORDER BY org_id')).map((row) => row.org_id);
   const totals = { organisations: 0, series: 0, created: 0, updated: 0, removed: 0 };
+  let firstFailure: unknown = null;
   for (const orgId of organisations) {
-    await withTenantTransaction(pool, orgId, async (client) => {
-      const rows = await queryRows<SeriesRow>(client, 'SELECT * FROM schedule_series WHERE org_id = $1 AND deleted_at IS NULL ORDER BY id FOR UPDATE', [orgId]);
-      for (const row of rows) {
-        const counts = await materialiseSeries(client, orgId, forMaterialising(row), input.now);
-        totals.series += 1;
-        totals.created += counts.created;
-        totals.updated += counts.updated;
-        totals.removed += counts.removed;
-      }
-    });
-    totals.organisations += 1;
+    try {
+      const counts = await withTenantTransaction(pool, orgId, async (client) => {
+        const rows = await queryRows<SeriesRow>(client, 'SELECT * FROM schedule_series WHERE org_id = $1 AND deleted_at IS NULL ORDER BY id FOR UPDATE', [orgId]);
+        const orgTotals = { series: 0, created: 0, updated: 0, removed: 0 };
+        for (const row of rows) {
+          const one = await materialiseSeries(client, orgId, forMaterialising(row), input.now);
+          orgTotals.series += 1;
+          orgTotals.created += one.created;
+          orgTotals.updated += one.updated;
+          orgTotals.removed += one.removed;
+        }
+        return orgTotals;
+      });
+      totals.organisations += 1;
+      totals.series += counts.series;
+      totals.created += counts.created;
+      totals.updated += counts.updated;
+      totals.removed += counts.removed;
+    } catch (error) {
+      // One organisation's failure must not hold up every other's window; the run still fails (and is retried) at the end.
+      firstFailure ??= error;
+    }
   }
+  if (firstFailure) throw firstFailure;
   return totals;
 }

@@ -8,6 +8,7 @@ export {
   getInstance,
   instancesOnLocalDate,
   listInstances,
+  MAX_LIST_INSTANCES,
   organisationTimeZone,
   type ServiceInstance,
 } from './instances';

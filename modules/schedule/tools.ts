@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { calendarDate, cursorInput, cursorOutput, toolsFor } from '../kit';
-import { cancelInstance, editInstance, getInstance, listInstances, MATERIALISE_WEEKS, MAX_LIST_DAYS } from './instances';
+import { cancelInstance, editInstance, getInstance, listInstances, MATERIALISE_WEEKS, MAX_LIST_DAYS, MAX_LIST_INSTANCES, organisationTimeZone } from './instances';
+import { localToUtc } from './recurrence';
 import { exportIcal } from './ical';
 import {
   campus, durationMinutes, instanceSchema, localTime, locationLabel, materialisedSchema, rrule, seriesSchema, startDate, startTime, timeZone, title,
@@ -143,18 +144,23 @@ export const listUpcomingInstancesTool = tools.read('list_upcoming_instances', {
   keywords: ['next services', 'this sunday', 'service dates', 'calendar'],
   examples: ['when are our services in the next fortnight', 'what is on this Sunday', 'show cancelled services too'],
   input: z.object({
-    from: calendarDate().optional().describe('First local date to include (UTC day); from now when omitted'),
+    from: calendarDate().optional().describe('First local date to include, in the zone the organisation\'s series use; from now when omitted'),
     days: z.number().int().min(1).max(MAX_LIST_DAYS).default(14).describe('How many days ahead'),
     seriesId: seriesId.optional().describe('Only this series'),
     includeCancelled: z.boolean().default(false),
   }).strict(),
-  output: z.object({ instances: z.array(instanceSchema), from: z.string(), to: z.string() }).strict(),
+  output: z.object({
+    instances: z.array(instanceSchema),
+    from: z.string(), to: z.string(),
+    truncated: z.boolean().describe(`True when the range held more than ${MAX_LIST_INSTANCES} instances: ask for fewer days or one series`),
+  }).strict(),
   run: async (ctx, input) => {
-    const from = input.from ? new Date(`${input.from}T00:00:00Z`) : new Date();
+    const from = input.from ? localToUtc(input.from, '00:00', await organisationTimeZone(ctx.db, ctx.org.id)) : new Date();
     const to = new Date(from.getTime() + input.days * DAY_MS);
     const range = { from: from.toISOString(), to: to.toISOString() };
     if (input.seriesId) await getSeries(ctx.db, ctx.org.id, input.seriesId);
-    return { instances: await listInstances(ctx.db, ctx.org.id, { ...range, includeCancelled: input.includeCancelled, seriesId: input.seriesId }), ...range };
+    const instances = await listInstances(ctx.db, ctx.org.id, { ...range, includeCancelled: input.includeCancelled, seriesId: input.seriesId });
+    return { instances, ...range, truncated: instances.length === MAX_LIST_INSTANCES };
   },
 });
 

@@ -268,6 +268,24 @@ describe('schedule: service series and instances', () => {
       expect((await mcpRefusal(owner, 'schedule_list_upcoming_instances', { days: 1000 })).code).toBe('validation_failed');
     });
 
+    it('says when a long range holds more instances than one list returns', async () => {
+      const busy = await harness.createOrg({ name: 'Busy Minster' });
+      const mcp = await harness.mcpClient(busy.apiKey);
+      try {
+        for (const hour of ['07', '08', '09', '10', '11', '12', '13']) {
+          await mcpCall(mcp, 'schedule_create_series', { ...valid, title: `Daily ${hour}:00`, rrule: 'FREQ=DAILY', startDate: localDatePlus(1), startTime: `${hour}:00`, timeZone: ZONE });
+        }
+        const all = await mcpCall(mcp, 'schedule_list_upcoming_instances', { days: 90 });
+        expect(all).toMatchObject({ truncated: true });
+        expect(all.instances).toHaveLength(500);
+        const week = await mcpCall(mcp, 'schedule_list_upcoming_instances', { from: localDatePlus(1), days: 7 });
+        expect(week).toMatchObject({ truncated: false });
+        expect(week.instances).toHaveLength(49);
+      } finally {
+        await mcp.close();
+      }
+    });
+
     it('treats unknown ids and another organisation\'s ids as missing', async () => {
       const { series, upcoming: next } = await mcpCall(owner, 'schedule_create_series', { ...valid, startDate: todayDate(), startTime: '23:50', timeZone: ZONE, title: 'Ours only' });
       expect((await mcpRefusal(owner, 'schedule_get_instance', { instanceId: '00000000-0000-4000-8000-000000000000' })).code).toBe('not_found');

@@ -3,7 +3,7 @@ import { IANAZone } from 'luxon';
 import { StewardError } from '../../../core/errors';
 import { calendarDate, toolsFor } from '../../kit';
 import {
-  addOneOffInstance, instancesOnLocalDate, listInstances, localDateAt, localTimeSchema, localToUtc, organisationTimeZone, serviceInstanceSchema,
+  addOneOffInstance, instancesOnLocalDate, listInstances, localDateAt, localTimeSchema, localToUtc, MAX_LIST_INSTANCES, organisationTimeZone, serviceInstanceSchema,
 } from '../../schedule/services';
 
 const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
@@ -49,7 +49,10 @@ export const listServicesTool = tools.read('list_services', {
     timeZone,
     includeCancelled: z.boolean().default(false),
   }).strict(),
-  output: z.object({ from: z.string(), to: z.string(), timeZone: z.string(), services: z.array(serviceInstanceSchema) }).strict(),
+  output: z.object({
+    from: z.string(), to: z.string(), timeZone: z.string(), services: z.array(serviceInstanceSchema),
+    truncated: z.boolean().describe(`True when the range held more than ${MAX_LIST_INSTANCES} services: ask for a shorter range`),
+  }).strict(),
   run: async (ctx, input) => {
     if (input.from > input.to) throw new StewardError('validation_failed', '`from` is after `to`', { issues: [{ path: 'from', message: 'must be on or before to' }] });
     if (Date.parse(input.to) - Date.parse(input.from) > MAX_RANGE_DAYS * DAY_MS) {
@@ -59,7 +62,7 @@ export const listServicesTool = tools.read('list_services', {
     const start = localToUtc(input.from, '00:00', zone);
     const end = new Date(localToUtc(nextDay(input.to), '00:00', zone).getTime() - 1);
     const services = await listInstances(ctx.db, ctx.org.id, { from: start.toISOString(), to: end.toISOString(), includeCancelled: input.includeCancelled });
-    return { from: input.from, to: input.to, timeZone: zone, services };
+    return { from: input.from, to: input.to, timeZone: zone, services, truncated: services.length === MAX_LIST_INSTANCES };
   },
 });
 
