@@ -9,7 +9,7 @@ import { getInstance, type ServiceInstance } from '../../schedule/services';
 import { randomSecurityCode } from './codes';
 import { labelsFor, mayReadMedical, type Labels } from './labels';
 import {
-  childProfiles, getCheckinSettings, getHub, locationView, requireStation, serviceSettingsFor,
+  childProfiles, getCheckinSettings, getHub, locationView, requireLocation, requireStation, serviceSettingsFor,
   type ChildProfile, type LocationRow, type LocationView, type StationView,
 } from './setup';
 
@@ -323,6 +323,10 @@ export async function checkInHousehold(
 export async function checkInChildAtHub(
   db: Queryable, caller: Caller, input: { instanceId: string; childContactId: string; locationId: string; grade?: number },
 ): Promise<CheckinResult> {
+  // The caller's own instance, child and room first: another organisation's ids are not found, whatever the hub says.
+  await getInstance(db, caller.orgId, input.instanceId);
+  await requireContact(db, caller.orgId, input.childContactId);
+  await requireLocation(db, caller.orgId, input.locationId);
   const hub = await getHub(db, caller.orgId);
   if (!hub.stationId) {
     throw new StewardError('conflict', 'The check-in hub has no station yet', { hint: 'Set one (a self station) with guests_update_checkin_hub.' });
