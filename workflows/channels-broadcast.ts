@@ -14,7 +14,7 @@ import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 const { broadcastBegin, broadcastSendBatch, broadcastFinish } = proxyActivities<BroadcastActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 0 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
 export const broadcastWorkflowId = (broadcastId: string) => `broadcast-${broadcastId}`;

@@ -1,5 +1,6 @@
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../../db/pool';
+import { checkRecipient } from '../audience/services';
 import { queueMessage } from '../delivery/services';
 import { OUTSTANDING, type BroadcastStatus, type RecipientStatus } from './services';
 
@@ -130,6 +131,15 @@ async function queueFor(pool: Pool, orgId: string, broadcastId: string, broadcas
   if (recipient.message_id) return recipient.message_id;
   try {
     return await withTenantTransaction(pool, orgId, async (db) => {
+      // Someone who may not be messaged at all (no address, suppressed, no consent, crisis hold) is skipped without a message;
+      // the dispatch checks again, under locks, for everyone else.
+      const check = await checkRecipient(db, orgId, {
+        contactId: recipient.contact_id, channel: broadcast.channel, purpose: broadcast.purpose, now: new Date(), freeForm: broadcast.channel === 'whatsapp' && !broadcast.template_id,
+      });
+      if (!check.ok) {
+        await recordOutcome(db, orgId, broadcastId, recipient.position, { status: 'skipped', reason: check.reason, attempted: true });
+        return null;
+      }
       const { messageId } = await queueMessage(db, orgId, {
         contactId: recipient.contact_id, channel: broadcast.channel, purpose: broadcast.purpose,
         ...(broadcast.template_id ? { templateId: broadcast.template_id, variables: broadcast.variables ?? {} } : { subject: broadcast.subject, body: broadcast.body ?? '', html: broadcast.html }),
