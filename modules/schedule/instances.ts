@@ -183,11 +183,11 @@ export async function materialiseSeries(db: Queryable, orgId: string, series: Se
   let updated = 0;
   if (occurrences.length > 0) {
     await rekeyByLocalDate(db, orgId, series.id, occurrences, now);
+    // Today's earlier occurrences are added only to a day the series has nothing on yet (a new series), never after a change.
     const { rows } = await db.query<{ inserted: boolean }>(
       `INSERT INTO schedule_instances AS i (id, org_id, series_id, original_starts_at, title, starts_at, ends_at, local_date, local_start_time, time_zone, location_label, campus)
        SELECT gen_random_uuid(), $1, $2, o.starts_at, $3, o.starts_at, o.starts_at + make_interval(secs => $4::double precision / 1000), o.local_date, o.local_time, $5, $6, $7
          FROM unnest($8::timestamptz[], $9::date[], $10::text[]) AS o(starts_at, local_date, local_time)
-        -- today's earlier occurrences are added only to a day the series has nothing on yet (a new series), never after a change
         WHERE o.starts_at >= $11 OR NOT EXISTS (SELECT 1 FROM schedule_instances x WHERE x.org_id = $1 AND x.series_id = $2 AND x.local_date = o.local_date)
        ON CONFLICT (series_id, original_starts_at) DO UPDATE
          SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at, local_date = EXCLUDED.local_date,
