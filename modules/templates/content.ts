@@ -123,9 +123,10 @@ function whatsAppErrors(content: VersionContent, parsed: ParsedContent): Finding
   if ((first && 'variable' in first) || (last && 'variable' in last)) {
     errors.push({ code: 'whatsapp_edge_variable', field: 'body', message: 'WhatsApp rejects a body that starts or ends with a variable; put words around it' });
   }
-  for (let i = 1; i < parsed.body.length; i += 1) {
-    const between = parsed.body[i];
-    if ('variable' in between && 'variable' in parsed.body[i - 1]) {
+  // Variables with nothing but spaces between them are "adjacent" to Meta's reviewers too.
+  const spaced = parsed.body.filter((piece) => !('text' in piece) || piece.text.trim() !== '');
+  for (let i = 1; i < spaced.length; i += 1) {
+    if ('variable' in spaced[i] && 'variable' in spaced[i - 1]) {
       errors.push({ code: 'whatsapp_adjacent_variables', field: 'body', message: 'Two variables side by side are rejected; put words between them' });
       break;
     }
@@ -142,7 +143,8 @@ function whatsAppErrors(content: VersionContent, parsed: ParsedContent): Finding
 function lintWarnings(content: VersionContent, parsed: ParsedContent): Finding[] {
   const warnings: Finding[] = [];
   const allText = [content.subject ?? '', content.body, content.html ?? ''].join('\n');
-  const shorteners = URL_SHORTENERS.filter((host) => new RegExp(`(^|[^a-z0-9.-])${host.replace('.', '\\.')}/`, 'i').test(allText));
+  const hosts = linkHosts(allText);
+  const shorteners = URL_SHORTENERS.filter((host) => hosts.has(host));
   if (shorteners.length > 0) {
     warnings.push({ code: 'url_shortener', field: 'body', message: `Link shorteners (${shorteners.join(', ')}) hide where a link goes and are filtered by carriers and spam checks; use the full address` });
   }
@@ -162,6 +164,26 @@ function lintWarnings(content: VersionContent, parsed: ParsedContent): Finding[]
     }
   }
   return warnings;
+}
+
+/** Hosts of the links in a text: http(s) URLs, and bare host/path words such as bit.ly/x. */
+function linkHosts(text: string): Set<string> {
+  const hosts = new Set<string>();
+  for (const raw of text.split(/[\s<>"'()[\]]+/)) {
+    const word = raw.replace(/^[^a-z0-9]+/i, '');
+    let host: string | undefined;
+    if (/^https?:\/\//i.test(word)) {
+      try {
+        host = new URL(word).hostname;
+      } catch {
+        host = undefined;
+      }
+    } else {
+      host = /^((?:[a-z0-9-]+\.)+[a-z]{2,})\//i.exec(word)?.[1];
+    }
+    if (host) hosts.add(host.toLowerCase().replace(/^www\./, ''));
+  }
+  return hosts;
 }
 
 /** Example values: the declared examples and stand-ins for the standard set. */

@@ -60,7 +60,7 @@ export async function standardValuesFor(db: Queryable, orgId: string, contactId:
 async function versionForSend(db: Queryable, orgId: string, input: { templateId?: string; versionId?: string }): Promise<VersionWithTemplate> {
   if (input.versionId) {
     const version = await requireVersion(db, orgId, input.versionId);
-    if (input.templateId && version.template_id !== input.templateId) throw notFound('Template version', input.versionId);
+    if ((input.templateId && version.template_id !== input.templateId) || version.template_archived_at) throw notFound('Template version', input.versionId);
     if (version.status !== 'active' && version.status !== 'approved') {
       throw new StewardError('conflict', `Template version ${version.number} is ${version.status} and cannot be sent`, { hint: 'Send the template\'s active version (pass templateId), or activate this one with templates_activate_version.' });
     }

@@ -18,7 +18,7 @@ export const WHATSAPP_REVIEW_SIGNAL = 'whatsAppTemplateStatus';
 
 /** WhatsApp template names: lowercase letters, digits and underscores; one per version, since a reviewed template's words are fixed. */
 export function whatsAppNameFor(templateName: string, versionNumber: number): string {
-  const slug = templateName.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 400) || 'template';
+  const slug = templateName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 400) || 'template';
   return `${slug}_v${versionNumber}`;
 }
 
