@@ -3,18 +3,32 @@ import type { MeteredFeature } from '../../core/billing';
 import { StewardError } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../outbox-source';
-import { OUTREACH_SOURCE_KIND, clearSendError, consentRefusal, loadDeliveryContact, requireOutreachItem, type OutreachItem } from './outreach';
+import { checkRecipient } from '../channels/audience/services';
+import { recordPastoralSend } from '../channels/broadcasts/pastoral';
+import { OUTREACH_SOURCE_KIND, clearSendError, requireOutreachItem, type OutreachItem } from './outreach';
 import { syncTimelineEntries } from './timeline';
-import { crisisHoldRefusal, isOnCrisisHold } from './pastoral/care/crisis';
 
 /**
  * Delivery of approved pastoral messages: the people module's outbox source.
  * The outbox (activities/outbox.ts) leases the row, calls the provider and
  * counts the message once; this says what an outreach item allows: only an
- * approved item goes, to a contact who still consents, at their current
- * address; a sent item is marked sent and put on the care timeline; a message
+ * approved item goes. Pastoral outreach sends through the channels module:
+ * at every attempt the recipient is checked by its `checkRecipient` (consent
+ * for a service message, suppression of the address, crisis holds, quiet
+ * hours, which defer it), at their current address; a sent item is marked
+ * sent, put on the care timeline and recorded as a channel message; a message
  * that did not go leaves its reason on the item (sendError).
  */
+
+/** Pastoral messages to one person are service messages: no marketing consent is needed, but a suppression (STOP, unsubscribe, bounce) still stops them. */
+const OUTREACH_PURPOSE = 'service';
+
+/** The refusal codes outreach items have always shown, where the channels check names the same thing. */
+function outreachRefusalCode(reason: string, channel: OutreachChannel): string {
+  if (reason === 'no_address') return channel === 'email' ? 'no_email' : 'no_phone';
+  if (reason === 'no_consent' && channel === 'whatsapp') return 'no_whatsapp_consent';
+  return reason;
+}
 
 export { OUTREACH_SOURCE_KIND };
 
@@ -30,6 +44,12 @@ export const outreachOutboxKeyOf = (itemId: string) => `outreach-${itemId}`;
 
 export async function recordOutreachSendError(db: Queryable, orgId: string, itemId: string, problem: OutboxProblem): Promise<void> {
   await db.query('UPDATE outreach_items SET send_error = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, itemId, JSON.stringify(problem)]);
+}
+
+/** Where the message went: the address the dispatch check gives now (the one it was sent to moments ago). */
+async function currentAddress(db: Queryable, orgId: string, contactId: string, channel: OutreachChannel): Promise<string | null> {
+  const check = await checkRecipient(db, orgId, { contactId, channel, purpose: OUTREACH_PURPOSE, now: new Date() });
+  return check.ok ? check.address : null;
 }
 
 function sentSummary(item: OutreachItem): string {
@@ -54,19 +74,25 @@ export const outreachDelivery = defineOutboxSource<OutreachDraft>({
   },
 
   async recipient(db, orgId, draft, channel) {
-    // Locked (FOR SHARE) so consent cannot be withdrawn between this check and the claim.
-    const contact = await loadDeliveryContact(db, orgId, draft.contactId, true);
+    const now = new Date();
+    // Locked (FOR SHARE and the channels module's advisory locks) so a STOP or a withdrawal cannot slip in between this check and the claim.
     // A crisis hold placed after approval still stops the message: it stays approved and unsent until the hold is cleared and it is approved again.
-    if (contact && await isOnCrisisHold(db, orgId, draft.contactId)) return { refused: crisisHoldRefusal() };
-    const refusal = consentRefusal(contact, channel);
-    if (refusal) return { refused: refusal };
-    return { to: channel === 'email' ? contact!.email! : contact!.phone! };
+    // Free-form WhatsApp keeps outreach's rule (WhatsApp consent) rather than the 24-hour window: a person approved this exact text.
+    const check = await checkRecipient(db, orgId, { contactId: draft.contactId, channel, purpose: OUTREACH_PURPOSE, now, lock: true });
+    if (!check.ok) return { refused: { code: outreachRefusalCode(check.reason, channel), message: check.message } };
+    if (check.quietUntil && check.quietUntil.getTime() > now.getTime()) return { deferUntil: check.quietUntil };
+    return { to: check.address };
   },
 
-  async delivered(db, orgId, itemId) {
+  async delivered(db, orgId, itemId, provider) {
     await db.query(`UPDATE outreach_items SET status = 'sent', sent_at = COALESCE(sent_at, now()), send_error = NULL, updated_at = now()
       WHERE org_id = $1 AND id = $2 AND status = 'approved'`, [orgId, itemId]);
     const sent = await requireOutreachItem(db, orgId, itemId);
+    await recordPastoralSend(db, orgId, {
+      contactId: sent.contactId, channel: sent.channel, subject: sent.subject, body: sent.body, html: null, idempotencyKey: outreachOutboxKeyOf(itemId),
+      recipientAddress: await currentAddress(db, orgId, sent.contactId, sent.channel), providerMessageId: provider?.providerMessageId ?? null,
+      usageTool: 'people_approve_outreach',
+    });
     await syncTimelineEntries(db, orgId, [{
       contactId: sent.contactId, kind: 'outreach_sent', sourceKind: 'outreach', sourceId: itemId, summary: sentSummary(sent),
       occurredAt: sent.sentAt ?? undefined,

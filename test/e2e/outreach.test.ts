@@ -129,7 +129,7 @@ describe('pastoral outreach', () => {
     const before = smtp.delivered.length;
     const approved = await harness.call(org.apiKey, 'people_approve_outreach', { outreachId: item.id, contentVersion: 1 });
     expect(approved.item.status).toBe('approved');
-    expect(approved.item.sendError).toMatchObject({ code: 'unsubscribed' });
+    expect(approved.item.sendError).toMatchObject({ code: 'suppressed' });
     expect(smtp.delivered.length).toBe(before);
     // Approved but unsent can still be cancelled.
     expect((await harness.call(org.apiKey, 'people_cancel_outreach', { outreachId: item.id })).item.status).toBe('cancelled');
@@ -160,8 +160,11 @@ describe('pastoral outreach', () => {
     const item = (await harness.call(org.apiKey, 'people_create_outreach', { contactId: id, channel: 'sms', body: 'See you Sunday!' })).item;
     const sent = await harness.call(org.apiKey, 'people_approve_outreach', { outreachId: item.id, contentVersion: 1 });
     expect(sent.item.status).toBe('sent');
-    expect(messaging.messages).toEqual([{ channel: 'sms', to: '+44 7700 900222', body: 'See you Sunday!', idempotencyKey: `outreach-${item.id}` }]);
+    // Sent through the channels module: to the number in E.164, and recorded as a channel message (counted once, by the outbox).
+    expect(messaging.messages).toEqual([{ channel: 'sms', to: '+447700900222', body: 'See you Sunday!', idempotencyKey: `outreach-${item.id}` }]);
     expect(await usage('messaging_credits')).toBe(1);
+    const listed = await harness.call(org.apiKey, 'channels_list_messages', { contactId: sent.item.contactId });
+    expect(listed.messages).toEqual([expect.objectContaining({ channel: 'sms', purpose: 'service', status: 'sent', body: 'See you Sunday!', recipientAddress: '+447700900222', idempotencyKey: `outreach-${item.id}` })]);
   });
 
   it('over MCP with awaitDecision: waits within the budget, then answers approval_required with the outreach id', async () => {
