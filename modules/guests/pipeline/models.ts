@@ -7,12 +7,13 @@ import { databaseDefault, sequelize } from '../../../db/sequelize';
  * honest against the schema and serve simple reads.
  */
 
-const id = { type: DataTypes.UUID, primaryKey: true, allowNull: false };
-const orgId = { type: DataTypes.UUID, allowNull: false };
-const uuidOrNull = { type: DataTypes.UUID, allowNull: true };
-const textOrNull = { type: DataTypes.TEXT, allowNull: true };
-const text = { type: DataTypes.TEXT, allowNull: false };
-const createdAt = { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() };
+// Fresh objects for every attribute: Sequelize writes each attribute's column name into its definition.
+const id = () => ({ type: DataTypes.UUID, primaryKey: true, allowNull: false });
+const orgId = () => ({ type: DataTypes.UUID, allowNull: false });
+const uuidOrNull = () => ({ type: DataTypes.UUID, allowNull: true });
+const textOrNull = () => ({ type: DataTypes.TEXT, allowNull: true });
+const text = () => ({ type: DataTypes.TEXT, allowNull: false });
+const createdAt = () => ({ type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() });
 
 /** `guests_pipeline_stages`: one ordered step of the guest pipeline, archived when a sync removes it. */
 export class PipelineStage extends Model<InferAttributes<PipelineStage>, InferCreationAttributes<PipelineStage>> {
@@ -28,12 +29,12 @@ export class PipelineStage extends Model<InferAttributes<PipelineStage>, InferCr
   declare updatedAt: CreationOptional<Date>;
 }
 PipelineStage.init({
-  id, orgId, name: text, description: textOrNull,
+  id: id(), orgId: orgId(), name: text(), description: textOrNull(),
   position: { type: DataTypes.INTEGER, allowNull: false },
   expectedDays: { type: DataTypes.INTEGER, allowNull: false },
-  defaultAssigneeUserId: uuidOrNull,
+  defaultAssigneeUserId: uuidOrNull(),
   archivedAt: { type: DataTypes.DATE, allowNull: true },
-  createdAt, updatedAt: createdAt,
+  createdAt: createdAt(), updatedAt: createdAt(),
 }, { sequelize, tableName: 'guests_pipeline_stages', timestamps: false });
 
 /** `guests_pipeline_cards`: a guest's one card, in one stage at a time, until completed. */
@@ -56,14 +57,14 @@ export class PipelineCard extends Model<InferAttributes<PipelineCard>, InferCrea
   declare updatedAt: CreationOptional<Date>;
 }
 PipelineCard.init({
-  id, orgId, contactId: { type: DataTypes.UUID, allowNull: false }, stageId: { type: DataTypes.UUID, allowNull: false },
-  assigneeUserId: uuidOrNull, source: text, instanceId: textOrNull,
-  stageEnteredAt: createdAt,
+  id: id(), orgId: orgId(), contactId: { type: DataTypes.UUID, allowNull: false }, stageId: { type: DataTypes.UUID, allowNull: false },
+  assigneeUserId: uuidOrNull(), source: text(), instanceId: textOrNull(),
+  stageEnteredAt: createdAt(),
   dueDate: { type: DataTypes.DATEONLY, allowNull: false },
   snoozedUntil: { type: DataTypes.DATEONLY, allowNull: true },
-  snoozeReason: textOrNull,
+  snoozeReason: textOrNull(),
   completedAt: { type: DataTypes.DATE, allowNull: true },
-  outcome: textOrNull, createdByUserId: uuidOrNull, createdAt, updatedAt: createdAt,
+  outcome: textOrNull(), createdByUserId: uuidOrNull(), createdAt: createdAt(), updatedAt: createdAt(),
 }, { sequelize, tableName: 'guests_pipeline_cards', timestamps: false });
 
 /** `guests_pipeline_events`: what happened to a card, in order; a journey is read from these. */
@@ -79,8 +80,8 @@ export class PipelineEvent extends Model<InferAttributes<PipelineEvent>, InferCr
   declare at: CreationOptional<Date>;
 }
 PipelineEvent.init({
-  id, orgId, cardId: { type: DataTypes.UUID, allowNull: false }, kind: text,
-  fromStageId: uuidOrNull, toStageId: uuidOrNull, note: textOrNull, actorUserId: uuidOrNull, at: createdAt,
+  id: id(), orgId: orgId(), cardId: { type: DataTypes.UUID, allowNull: false }, kind: text(),
+  fromStageId: uuidOrNull(), toStageId: uuidOrNull(), note: textOrNull(), actorUserId: uuidOrNull(), at: createdAt(),
 }, { sequelize, tableName: 'guests_pipeline_events', timestamps: false });
 
 /** `guests_welcome_cards`: a welcome card for a guest, queued for a person to send until channels delivers it. */
@@ -100,10 +101,10 @@ export class WelcomeCard extends Model<InferAttributes<WelcomeCard>, InferCreati
   declare createdAt: CreationOptional<Date>;
 }
 WelcomeCard.init({
-  id, orgId, contactId: { type: DataTypes.UUID, allowNull: false }, templateKey: text, channel: text,
+  id: id(), orgId: orgId(), contactId: { type: DataTypes.UUID, allowNull: false }, templateKey: text(), channel: text(),
   status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
-  subject: textOrNull, body: text, queuedForUserId: uuidOrNull, createdByUserId: uuidOrNull, sentByUserId: uuidOrNull,
-  sentAt: { type: DataTypes.DATE, allowNull: true }, createdAt,
+  subject: textOrNull(), body: text(), queuedForUserId: uuidOrNull(), createdByUserId: uuidOrNull(), sentByUserId: uuidOrNull(),
+  sentAt: { type: DataTypes.DATE, allowNull: true }, createdAt: createdAt(),
 }, { sequelize, tableName: 'guests_welcome_cards', timestamps: false });
 
 /** `guests_card_submissions`: a connect card a guest filled in, with the contact it created or matched. */
@@ -126,11 +127,11 @@ export class CardSubmission extends Model<InferAttributes<CardSubmission>, Infer
   declare createdAt: CreationOptional<Date>;
 }
 CardSubmission.init({
-  id, orgId, contactId: { type: DataTypes.UUID, allowNull: false }, cardId: uuidOrNull, contactOutcome: text,
+  id: id(), orgId: orgId(), contactId: { type: DataTypes.UUID, allowNull: false }, cardId: uuidOrNull(), contactOutcome: text(),
   matchedOn: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: databaseDefault() },
-  instanceId: textOrNull, firstName: textOrNull, lastName: textOrNull, email: textOrNull, phone: textOrNull, howHeard: textOrNull,
+  instanceId: textOrNull(), firstName: textOrNull(), lastName: textOrNull(), email: textOrNull(), phone: textOrNull(), howHeard: textOrNull(),
   interests: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: databaseDefault() },
-  message: textOrNull, createdByUserId: uuidOrNull, createdAt,
+  message: textOrNull(), createdByUserId: uuidOrNull(), createdAt: createdAt(),
 }, { sequelize, tableName: 'guests_card_submissions', timestamps: false });
 
 /** `guests_volunteer_assignments`: a person on a team (welcome, kids…) for one service instance. */
@@ -150,9 +151,9 @@ export class VolunteerAssignment extends Model<InferAttributes<VolunteerAssignme
   declare updatedAt: CreationOptional<Date>;
 }
 VolunteerAssignment.init({
-  id, orgId, instanceId: text, contactId: { type: DataTypes.UUID, allowNull: false }, team: text, role: textOrNull,
-  locationId: uuidOrNull, status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
-  notes: textOrNull, copiedFromId: uuidOrNull, createdByUserId: uuidOrNull, createdAt, updatedAt: createdAt,
+  id: id(), orgId: orgId(), instanceId: text(), contactId: { type: DataTypes.UUID, allowNull: false }, team: text(), role: textOrNull(),
+  locationId: uuidOrNull(), status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
+  notes: textOrNull(), copiedFromId: uuidOrNull(), createdByUserId: uuidOrNull(), createdAt: createdAt(), updatedAt: createdAt(),
 }, { sequelize, tableName: 'guests_volunteer_assignments', timestamps: false });
 
 export const pipelineModels = [PipelineStage, PipelineCard, PipelineEvent, WelcomeCard, CardSubmission, VolunteerAssignment] as const;
