@@ -38,11 +38,13 @@ function invalidRule(message: string, path = 'rrule'): StewardError {
   return new StewardError('validation_failed', message, { hint: RULE_HINT, issues: [{ path, message }] });
 }
 
-export function assertTimeZone(zone: string, path = 'timeZone'): void {
+/** The zone's canonical IANA spelling ("europe/london" is Europe/London); an unknown zone is a validation error. */
+export function canonicalTimeZone(zone: string, path = 'timeZone'): string {
   if (!IANAZone.isValidZone(zone)) {
     const message = `"${zone.slice(0, 60)}" is not an IANA time zone`;
     throw new StewardError('validation_failed', message, { hint: 'Use an IANA zone name such as Europe/London or America/New_York.', issues: [{ path, message }] });
   }
+  return new Intl.DateTimeFormat('en-GB', { timeZone: zone }).resolvedOptions().timeZone;
 }
 
 /** Wall-clock date and time carried as a UTC Date (floating time, as the rrule library expects). */

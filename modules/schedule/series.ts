@@ -6,7 +6,7 @@ import {
   editInstance, getInstance, instanceRow, listInstances, materialiseSeries, organisationTimeZone, removeFutureInstances,
   type InstanceChanges, type MaterialiseCounts, type ServiceInstance,
 } from './instances';
-import { assertTimeZone, describeRule, firstOccurrence, parseRule, ruleEndingBefore, ruleFrom, utcToLocal, type Recurrence } from './recurrence';
+import { canonicalTimeZone, describeRule, firstOccurrence, parseRule, ruleEndingBefore, ruleFrom, utcToLocal, type Recurrence } from './recurrence';
 
 /** A recurring service. */
 export interface ServiceSeries {
@@ -91,22 +91,23 @@ export interface SeriesFields {
   campus?: string | null;
 }
 
-/** Validates a series' recurrence and returns its normalised rule; a rule that never happens is refused. */
-function checkedRecurrence(recurrence: Recurrence): string {
-  assertTimeZone(recurrence.timeZone);
-  const { text } = parseRule(recurrence.rrule, recurrence.timeZone);
-  const normalised = { ...recurrence, rrule: text };
+/** Validates a series' recurrence and returns it normalised (rule text, zone spelling); a rule that never happens is refused. */
+function checkedRecurrence(recurrence: Recurrence): Recurrence {
+  const timeZone = canonicalTimeZone(recurrence.timeZone);
+  const { text } = parseRule(recurrence.rrule, timeZone);
+  const normalised = { ...recurrence, rrule: text, timeZone };
   if (!firstOccurrence(normalised)) {
     throw new StewardError('validation_failed', 'The rule has no occurrence in the five years from the start date', {
       hint: 'Check BYMONTH, BYMONTHDAY and UNTIL against the start date.', issues: [{ path: 'rrule', message: 'never happens' }],
     });
   }
-  return text;
+  return normalised;
 }
 
 export async function createSeries(db: Queryable, orgId: string, fields: SeriesFields, now: Date): Promise<{ series: ServiceSeries; materialised: MaterialiseCounts }> {
-  const timeZone = fields.timeZone ?? await organisationTimeZone(db, orgId);
-  const rrule = checkedRecurrence({ rrule: fields.rrule, startDate: fields.startDate, startTime: fields.startTime, timeZone });
+  const { rrule, timeZone } = checkedRecurrence({
+    rrule: fields.rrule, startDate: fields.startDate, startTime: fields.startTime, timeZone: fields.timeZone ?? await organisationTimeZone(db, orgId),
+  });
   const row = await queryOne<SeriesRow>(db,
     `INSERT INTO schedule_series (id, org_id, title, rrule, time_zone, start_date, start_time, duration_minutes, location_label, campus)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
@@ -199,11 +200,11 @@ async function changeWholeSeries(db: Queryable, orgId: string, series: SeriesRow
     rrule: changes.rrule ?? series.rrule, startDate: changes.startDate ?? series.start_date,
     startTime: changes.startTime ?? series.start_time, timeZone: changes.timeZone ?? series.time_zone,
   };
-  const rrule = checkedRecurrence(next);
+  const { rrule, timeZone } = checkedRecurrence(next);
   const row = await queryOne<SeriesRow>(db,
     `UPDATE schedule_series SET title = $3, rrule = $4, time_zone = $5, start_date = $6, start_time = $7, duration_minutes = $8,
        location_label = $9, campus = $10, updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING *`,
-    [orgId, series.id, changes.title ?? series.title, rrule, next.timeZone, next.startDate, next.startTime,
+    [orgId, series.id, changes.title ?? series.title, rrule, timeZone, next.startDate, next.startTime,
       changes.durationMinutes ?? series.duration_minutes, pick(changes.locationLabel, series.location_label), pick(changes.campus, series.campus)]);
   const materialised = await materialiseSeries(db, orgId, forMaterialising(row!), now);
   return { series: toSeries(row!), materialised };
@@ -228,13 +229,13 @@ async function splitSeries(
     startTime: changes.startTime ?? series.start_time,
     timeZone: changes.timeZone ?? series.time_zone,
   };
-  const continuedRule = checkedRecurrence(continued);
+  const { rrule: continuedRule, timeZone: continuedZone } = checkedRecurrence(continued);
   const ended = await queryOne<SeriesRow>(db,
     'UPDATE schedule_series SET rrule = $3, updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING *', [orgId, series.id, endedRule]);
   const created = await queryOne<SeriesRow>(db,
     `INSERT INTO schedule_series (id, org_id, title, rrule, time_zone, start_date, start_time, duration_minutes, location_label, campus, split_from_series_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-    [randomUUID(), orgId, changes.title ?? series.title, continuedRule, continued.timeZone, continued.startDate, continued.startTime,
+    [randomUUID(), orgId, changes.title ?? series.title, continuedRule, continuedZone, continued.startDate, continued.startTime,
       changes.durationMinutes ?? series.duration_minutes, pick(changes.locationLabel, series.location_label), pick(changes.campus, series.campus), series.id]);
   await db.query(
     `UPDATE schedule_instances SET series_id = $3, updated_at = now()

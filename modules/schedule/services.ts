@@ -12,6 +12,5 @@ export {
   organisationTimeZone,
   type ServiceInstance,
 } from './instances';
-export { localDateAt } from './recurrence';
+export { canonicalTimeZone, localDateAt, localToUtc } from './recurrence';
 export { instanceSchema as serviceInstanceSchema, localTime as localTimeSchema } from './schemas';
-export { localToUtc } from './recurrence';

@@ -254,6 +254,12 @@ describe('schedule: service series and instances', () => {
       expect(JSON.stringify(error.issues)).toContain(path);
     });
 
+    it('stores a zone in its canonical spelling', async () => {
+      const { series } = await mcpCall(owner, 'schedule_create_series', { ...valid, timeZone: 'america/new_york' });
+      expect(series.timeZone).toBe('America/New_York');
+      await mcpCall(owner, 'schedule_delete_series', { seriesId: series.id });
+    });
+
     it('explains what a rule should look like', async () => {
       const error = await mcpRefusal(owner, 'schedule_create_series', { ...valid, rrule: 'FREQ=WEEKLY;BYDAY=XX' });
       expect(error.hint).toContain('FREQ=WEEKLY;BYDAY=SU');

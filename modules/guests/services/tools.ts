@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { IANAZone } from 'luxon';
 import { StewardError } from '../../../core/errors';
 import { calendarDate, toolsFor } from '../../kit';
 import {
-  addOneOffInstance, instancesOnLocalDate, listInstances, localDateAt, localTimeSchema, localToUtc, MAX_LIST_INSTANCES, organisationTimeZone, serviceInstanceSchema,
+  addOneOffInstance, canonicalTimeZone, instancesOnLocalDate, listInstances, localDateAt, localTimeSchema, localToUtc, MAX_LIST_INSTANCES, organisationTimeZone, serviceInstanceSchema,
 } from '../../schedule/services';
 
 const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
@@ -14,12 +13,7 @@ const timeZone = z.string().trim().min(1).max(64).optional()
   .describe('IANA zone whose calendar day to use; default: the zone the organisation\'s service series use (Europe/London when it has none)');
 
 async function zoneFor(db: Parameters<typeof organisationTimeZone>[0], orgId: string, requested: string | undefined): Promise<string> {
-  if (requested === undefined) return organisationTimeZone(db, orgId);
-  if (!IANAZone.isValidZone(requested)) {
-    const message = `"${requested.slice(0, 60)}" is not an IANA time zone`;
-    throw new StewardError('validation_failed', message, { hint: 'Use a zone name such as Europe/London, or omit timeZone.', issues: [{ path: 'timeZone', message }] });
-  }
-  return requested;
+  return requested === undefined ? organisationTimeZone(db, orgId) : canonicalTimeZone(requested);
 }
 
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
