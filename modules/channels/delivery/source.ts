@@ -44,6 +44,7 @@ function draftOf(orgId: string, row: MessageRow): MessageDraft {
     body: row.body,
     html: row.html,
     units: row.metered_units,
+    usageTool: row.usage_tool,
     contactId: row.contact_id,
     purpose: row.purpose,
     freeForm: row.channel === 'whatsapp' && row.whatsapp_payload === null,
@@ -66,8 +67,8 @@ async function failMessage(db: Queryable, orgId: string, messageId: string, prob
 export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
   kind: CHANNEL_MESSAGE_SOURCE_KIND,
   keyOf: channelMessageKeyOf,
-  // Single sends and broadcasts both meter through the message's own tool name (see recordUsage below).
-  usageTool: 'channels_send',
+  // Each message names the tool it is counted against (its draft's usageTool); this is only the fallback.
+  usageTool: 'channels_send_email',
   meterFor: (channel) => (channel === 'email' ? 'email_sends' : 'messaging_credits'),
 
   async lock(db, orgId, messageId) {

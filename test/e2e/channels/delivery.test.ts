@@ -2,6 +2,8 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import { withTransaction } from '../../../db/pool';
 import { recordConsent } from '../../../modules/channels/audience/consent';
 import { createSender } from '../../../modules/channels/audience/senders';
+import { updateChannelSettings } from '../../../modules/channels/audience/quiet-hours';
+import { createOutbox } from '../../../activities/outbox';
 import type { MessagingSandbox } from '../../../sandbox/messaging/server';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
@@ -296,6 +298,82 @@ describe('channels delivery: single sends, providers, webhooks', () => {
 
       const wrongSignature = { ...sandbox.lastWebhook()!, headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' } };
       expect((await sandbox.replay(wrongSignature)).status).toBe(401);
+    });
+  });
+  describe('templates', () => {
+    it('sends a template\'s active version; a missing variable blocks the send and nothing goes', async () => {
+      const naomi = await contact(mcp, 'Naomi');
+      await consent(org.orgId, naomi.id, 'sms', 'service');
+      const created = await mcpCall(mcp, 'templates_create_template', {
+        name: 'Rota reminder', channel: 'sms', purpose: 'service', body: 'Hi {{first_name}}, you are on {{duty}} this Sunday.',
+        variables: [{ name: 'duty', example: 'coffee' }],
+      });
+      await mcpCall(mcp, 'templates_activate_version', { versionId: created.version.id });
+
+      const before = sandbox.messages().length;
+      const missing = await mcpRefusal(mcp, 'channels_send_sms', { contactId: naomi.id, purpose: 'service', templateId: created.template.id });
+      expect(missing.code).toBe('validation_failed');
+      expect(JSON.stringify(missing)).toContain('duty');
+      expect(sandbox.messages().length).toBe(before);
+
+      const sent = await mcpCall(mcp, 'channels_send_sms', { contactId: naomi.id, purpose: 'service', templateId: created.template.id, variables: { duty: 'coffee' } });
+      expect(sent.message).toMatchObject({ body: 'Hi Naomi, you are on coffee this Sunday.', templateId: created.template.id, templateVersionId: created.version.id });
+      await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      expect(sandboxMessagesTo(naomi.phone).map((m) => m.body)).toEqual(['Hi Naomi, you are on coffee this Sunday.']);
+    });
+
+    it('HTML-escapes merge data in a template email', async () => {
+      const ed = await contact(mcp, 'Ed');
+      await consent(org.orgId, ed.id, 'email', 'service');
+      const created = await mcpCall(mcp, 'templates_create_template', {
+        name: 'Team note', channel: 'email', purpose: 'service', subject: 'Note for {{first_name}}', body: 'From {{team}}', html: '<p>From {{team}}</p>',
+        variables: [{ name: 'team', example: 'Welcome team' }],
+      });
+      await mcpCall(mcp, 'templates_activate_version', { versionId: created.version.id });
+      const sent = await mcpCall(mcp, 'channels_send_email', { contactId: ed.id, purpose: 'service', templateId: created.template.id, variables: { team: '<b>Tom & Co</b>' } });
+      expect(sent.message.html).toBe('<p>From &lt;b&gt;Tom &amp; Co&lt;/b&gt;</p>');
+      expect(sent.message.body).toBe('From <b>Tom & Co</b>');
+    });
+  });
+
+  describe('quiet hours', () => {
+    it('defer a send, never drop it: nothing is sent or metered until they end, then it goes', async () => {
+      const quiet = await harness.createOrg({ name: 'Quiet Chapel' });
+      const quietMcp = await harness.mcpClient(quiet.apiKey);
+      try {
+        const london = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+        const at = (offsetMs: number) => london.format(new Date(Date.now() + offsetMs));
+        await withTransaction(harness.pool, (db) => updateChannelSettings(db, quiet.orgId, {
+          quietHours: { enabled: true, start: at(-3_600_000), end: at(3_600_000) }, timeZone: 'Europe/London',
+        }));
+        const lydia = await contact(quietMcp, 'Lydia');
+        await consent(quiet.orgId, lydia.id, 'sms', 'service');
+        const sent = await mcpCall(quietMcp, 'channels_send_sms', { contactId: lydia.id, purpose: 'service', body: 'Choir practice moved to 7pm' });
+        expect(sent.deferredUntil).not.toBeNull();
+        const deferred = await (async () => {
+          const deadline = Date.now() + 30_000;
+          for (;;) {
+            const { message } = await mcpCall(quietMcp, 'channels_get_message', { messageId: sent.message.id });
+            if (message.deferredUntil || Date.now() > deadline) return message;
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        })();
+        expect(deferred).toMatchObject({ status: 'queued' });
+        expect(Date.parse(deferred.deferredUntil)).toBeGreaterThan(Date.now());
+        expect(sandboxMessagesTo(lydia.phone)).toHaveLength(0);
+        const metered = await harness.pool.query("SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1 AND feature = 'messaging_credits'", [quiet.orgId]);
+        expect(metered.rows[0].n).toBe(0);
+
+        // Quiet hours over (here: switched off): the same message goes, once.
+        await withTransaction(harness.pool, (db) => updateChannelSettings(db, quiet.orgId, { quietHours: { enabled: false } }));
+        const outcome = await createOutbox({ pool: harness.pool }).send('channels.message', quiet.orgId, sent.message.id);
+        expect(outcome.status).toBe('sent');
+        expect(sandboxMessagesTo(lydia.phone)).toHaveLength(1);
+        const after = await harness.pool.query("SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1 AND feature = 'messaging_credits'", [quiet.orgId]);
+        expect(after.rows[0].n).toBe(1);
+      } finally {
+        await quietMcp.close();
+      }
     });
   });
 });
