@@ -24,7 +24,7 @@ const templateId = z.uuid().describe('The template');
 const versionId = z.uuid().describe('The template version');
 
 const variableInput = z.object({
-  name: z.string().regex(VARIABLE_NAME, 'lowercase letters, digits and underscores, starting with a letter (at most 64)').describe('Used in the text as {{name}}'),
+  name: z.string().max(64).regex(VARIABLE_NAME, 'lowercase letters, digits and underscores, starting with a letter (at most 64)').describe('Used in the text as {{name}}'),
   example: z.string().trim().min(1).max(200).optional().describe('A realistic value, for previews and WhatsApp review'),
   description: z.string().trim().min(1).max(300).optional().describe('What it holds, for whoever sends the template'),
 }).strict();
@@ -93,7 +93,7 @@ export const createTemplateTool = tools.write('create_template', {
   input: z.object({
     name: z.string().trim().min(1).max(200).describe('Unique among the organisation\'s live templates'),
     channel, purpose,
-    locale: z.string().regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'a language tag such as en or en-GB').default('en-GB').describe('Language of the words, e.g. en-GB (default), cy, es'),
+    locale: z.string().max(6).regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'a language tag such as en or en-GB').default('en-GB').describe('Language of the words, e.g. en-GB (default), cy, es'),
     description: z.string().trim().min(1).max(1000).optional().describe('What it is for'),
     ...contentFields,
   }).strict(),
@@ -129,7 +129,8 @@ export const renderPreviewTool = tools.read('render_preview', {
     versionId: versionId.optional(),
     templateId: templateId.optional().describe('Preview this template\'s active version'),
     contactId: z.uuid().optional().describe('Fill first_name, last_name, full_name and organisation_name from this contact'),
-    variables: z.record(z.string().regex(VARIABLE_NAME), z.string().max(2000)).optional().describe('Values by variable name'),
+    variables: z.record(z.string().max(64).regex(VARIABLE_NAME), z.string().max(2000))
+      .refine((values) => Object.keys(values).length <= 50, 'at most 50 variables').meta({ maxProperties: 50 }).optional().describe('Values by variable name'),
     useExamples: z.boolean().default(true).describe('Fill what is still missing from the declared examples (default true)'),
   }).strict().refine((value) => Boolean(value.versionId) !== Boolean(value.templateId), { message: 'give exactly one of versionId or templateId', path: ['versionId'] }),
   output: z.object({
