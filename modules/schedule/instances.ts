@@ -304,29 +304,49 @@ export async function editInstance(db: Queryable, orgId: string, instanceId: str
   return getInstance(db, orgId, instanceId);
 }
 
-/**
- * Adds a one-off extra instance of a series (a duplicated service) at a local date and time in the
- * source instance's zone, copying its title, length, location and campus unless given.
- */
-export async function addOneOffInstance(
-  db: Queryable,
-  orgId: string,
-  sourceInstanceId: string,
-  at: { localDate: string; localStartTime: string; title?: string; durationMinutes?: number; locationLabel?: string | null },
-  now: Date = new Date(),
-): Promise<ServiceInstance> {
-  const source = await instanceRow(db, orgId, sourceInstanceId);
-  const startsAt = localToUtc(at.localDate, at.localStartTime, source.time_zone);
+/** What a one-off instance copies when the caller does not say otherwise. */
+export interface OneOffTemplate {
+  seriesId: string;
+  title: string;
+  timeZone: string;
+  durationMs: number;
+  locationLabel: string | null;
+  campus: string | null;
+}
+
+export interface OneOffAt {
+  localDate: string;
+  localStartTime: string;
+  title?: string;
+  durationMinutes?: number;
+  locationLabel?: string | null;
+}
+
+/** Inserts a one-off instance (no occurrence of the rule behind it, so always detached) at a future local date and time in the template's zone. */
+export async function insertOneOff(db: Queryable, orgId: string, template: OneOffTemplate, at: OneOffAt, now: Date): Promise<ServiceInstance> {
+  const startsAt = localToUtc(at.localDate, at.localStartTime, template.timeZone);
   if (startsAt < now) {
     throw new StewardError('validation_failed', 'The new instance would start in the past', { hint: 'Choose a date and time that has not passed.', issues: [{ path: 'localDate', message: 'must be in the future' }] });
   }
-  const durationMs = at.durationMinutes !== undefined ? at.durationMinutes * 60_000 : source.ends_at.getTime() - source.starts_at.getTime();
-  const local = utcToLocal(startsAt, source.time_zone);
+  const durationMs = at.durationMinutes !== undefined ? at.durationMinutes * 60_000 : template.durationMs;
+  const local = utcToLocal(startsAt, template.timeZone);
   const id = randomUUID();
   await db.query(
     `INSERT INTO schedule_instances (id, org_id, series_id, original_starts_at, title, starts_at, ends_at, local_date, local_start_time, time_zone, location_label, campus, detached)
      VALUES ($1, $2, $3, NULL, $4, $5, $6, $7, $8, $9, $10, $11, true)`,
-    [id, orgId, source.series_id, at.title ?? source.title, startsAt, new Date(startsAt.getTime() + durationMs), local.localDate, local.localStartTime,
-      source.time_zone, at.locationLabel !== undefined ? at.locationLabel : source.location_label, source.campus]);
+    [id, orgId, template.seriesId, at.title ?? template.title, startsAt, new Date(startsAt.getTime() + durationMs), local.localDate, local.localStartTime,
+      template.timeZone, at.locationLabel !== undefined ? at.locationLabel : template.locationLabel, template.campus]);
   return getInstance(db, orgId, id);
+}
+
+/**
+ * Adds a one-off extra instance of a series (a duplicated service) at a local date and time in the
+ * source instance's zone, copying its title, length, location and campus unless given.
+ */
+export async function addOneOffInstance(db: Queryable, orgId: string, sourceInstanceId: string, at: OneOffAt, now: Date = new Date()): Promise<ServiceInstance> {
+  const source = await instanceRow(db, orgId, sourceInstanceId);
+  return insertOneOff(db, orgId, {
+    seriesId: source.series_id, title: source.title, timeZone: source.time_zone, durationMs: source.ends_at.getTime() - source.starts_at.getTime(),
+    locationLabel: source.location_label, campus: source.campus,
+  }, at, now);
 }

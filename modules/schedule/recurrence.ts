@@ -185,6 +185,23 @@ export function firstOccurrence(recurrence: Recurrence): Occurrence | null {
   return { startsAt, ...utcToLocal(startsAt, recurrence.timeZone) };
 }
 
+/** The first `limit` occurrences at or after `from` (at most MAX_OCCURRENCES_PER_EXPANSION), looking at most ten years ahead. */
+export function nextOccurrences(recurrence: Recurrence, from: Date, limit: number): Occurrence[] {
+  const rule = ruleOf(recurrence);
+  const wanted = Math.min(limit, MAX_OCCURRENCES_PER_EXPANSION);
+  const floatingFrom = new Date(wallClockOf(from, 'UTC').getTime() - 86_400_000);
+  const horizon = new Date(floatingFrom.getTime() + 10 * 366 * 86_400_000);
+  const occurrences: Occurrence[] = [];
+  // A few more than wanted: the day's margin before `from` may hold occurrences (at most one a day) that are then dropped.
+  for (const wallClock of rule.between(floatingFrom, horizon, true, (_date, index) => index < wanted + 3)) {
+    const startsAt = placeInZone(wallClock, recurrence.timeZone).toUTC().toJSDate();
+    if (startsAt < from) continue;
+    occurrences.push({ startsAt, ...utcToLocal(startsAt, recurrence.timeZone) });
+    if (occurrences.length === wanted) break;
+  }
+  return occurrences;
+}
+
 /**
  * The rule ended just before a local occurrence (the first half of a split series): COUNT becomes
  * the number of occurrences before it, otherwise UNTIL is set one minute before it.

@@ -3,10 +3,10 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { listPage, notFound } from '../kit';
 import {
-  editInstance, getInstance, instanceRow, listInstances, materialiseSeries, organisationTimeZone, removeFutureInstances,
-  type InstanceChanges, type MaterialiseCounts, type ServiceInstance,
+  editInstance, getInstance, insertOneOff, instanceRow, listInstances, materialiseSeries, organisationTimeZone, removeFutureInstances,
+  type InstanceChanges, type MaterialiseCounts, type OneOffAt, type ServiceInstance,
 } from './instances';
-import { canonicalTimeZone, describeRule, firstOccurrence, parseRule, ruleEndingBefore, ruleFrom, utcToLocal, type Recurrence } from './recurrence';
+import { canonicalTimeZone, describeRule, firstOccurrence, localToUtc, nextOccurrences, parseRule, ruleEndingBefore, ruleFrom, utcToLocal, type Recurrence } from './recurrence';
 
 /** A recurring service. */
 export interface ServiceSeries {
@@ -102,6 +102,16 @@ function checkedRecurrence(recurrence: Recurrence): Recurrence {
     });
   }
   return normalised;
+}
+
+/** What a rule would give, saving nothing: the normalised rule, in words, and its first occurrences from the start date. */
+export async function previewRule(db: Queryable, orgId: string, fields: { rrule: string; startDate: string; startTime: string; timeZone?: string }, limit: number) {
+  const recurrence = checkedRecurrence({ ...fields, timeZone: fields.timeZone ?? await organisationTimeZone(db, orgId) });
+  const occurrences = nextOccurrences(recurrence, localToUtc(recurrence.startDate, recurrence.startTime, recurrence.timeZone), limit);
+  return {
+    rrule: recurrence.rrule, ruleText: describeRule(recurrence.rrule), timeZone: recurrence.timeZone,
+    occurrences: occurrences.map((o) => ({ startsAt: o.startsAt.toISOString(), localDate: o.localDate, localStartTime: o.localStartTime })),
+  };
 }
 
 export async function createSeries(db: Queryable, orgId: string, fields: SeriesFields, now: Date): Promise<{ series: ServiceSeries; materialised: MaterialiseCounts }> {
@@ -247,6 +257,15 @@ async function splitSeries(
     series: toSeries(ended!), newSeries: toSeries(created!),
     materialised: { created: before.created + after.created, updated: before.updated + after.updated, removed: before.removed + after.removed },
   };
+}
+
+/** Adds an extra one-off instance to a series (an RDATE: e.g. a Christmas Eve service), in the series' zone, with its title, length and location unless given. */
+export async function addExtraInstance(db: Queryable, orgId: string, seriesId: string, at: OneOffAt, now: Date): Promise<ServiceInstance> {
+  const series = await seriesRow(db, orgId, seriesId, { forUpdate: true });
+  return insertOneOff(db, orgId, {
+    seriesId, title: series.title, timeZone: series.time_zone, durationMs: series.duration_minutes * 60_000,
+    locationLabel: series.location_label, campus: series.campus,
+  }, at, now);
 }
 
 /** Ends a series: it leaves the lists and its instances that have not started are removed; past ones stay. */

@@ -6,7 +6,7 @@ import { exportIcal } from './ical';
 import {
   campus, durationMinutes, instanceSchema, localTime, locationLabel, materialisedSchema, rrule, seriesSchema, startDate, startTime, timeZone, title,
 } from './schemas';
-import { createSeries, deleteSeries, getSeries, listSeries, restoreInstance, updateSeries, upcomingOfSeries } from './series';
+import { addExtraInstance, createSeries, deleteSeries, getSeries, listSeries, previewRule, restoreInstance, updateSeries, upcomingOfSeries } from './series';
 
 const tools = toolsFor('schedule', { read: 'schedule:read', write: 'schedule:write' });
 
@@ -182,7 +182,42 @@ export const exportIcalTool = tools.read('export_ical', {
   run: async (ctx, input) => exportIcal(ctx.db, ctx.org.id, input.seriesId),
 });
 
+export const previewRuleTool = tools.read('preview_rule', {
+  title: 'Preview a recurrence rule',
+  description: 'Checks an RFC 5545 RRULE and shows, without saving anything, what it would give: the rule normalised and in words, and its first occurrences (local date and time, real UTC start) from a start date and time in a zone. Use it to confirm a rule with the person before schedule_create_series or a rule change.',
+  keywords: ['rrule', 'check recurrence', 'which dates', 'test rule', 'recurrence preview'],
+  examples: ['which dates would the first Sunday of every month give', 'check FREQ=MONTHLY;BYDAY=-1SU before I save it'],
+  input: z.object({
+    rrule, startDate, startTime,
+    timeZone: timeZone.optional(),
+    count: z.number().int().min(1).max(52).default(10).describe('How many occurrences to show'),
+  }).strict(),
+  output: z.object({
+    rrule: z.string(), ruleText: z.string(), timeZone: z.string(),
+    occurrences: z.array(z.object({ startsAt: z.string(), localDate: z.string(), localStartTime: z.string() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => previewRule(ctx.db, ctx.org.id, input, input.count),
+});
+
+export const addExtraInstanceTool = tools.write('add_extra_instance', {
+  title: 'Add an extra service to a series',
+  description: 'Adds a one-off extra date to a series (like an RDATE), e.g. a Christmas Eve service, at a local date and time in the series\' zone, with the series\' title, length and location unless given. The rule is unchanged; the extra is cancelled with schedule_cancel_instance. To copy a particular service instead, use guests_duplicate_service.',
+  keywords: ['extra date', 'one-off service', 'rdate', 'special service'],
+  examples: ['add a Christmas Eve service at 11:30pm to the evening series', 'one extra Good Friday service at 2pm'],
+  input: z.object({
+    seriesId,
+    localDate: calendarDate().describe('Local date of the extra service'),
+    localStartTime: localTime().describe('Local start time (HH:MM)'),
+    title: title.optional().describe('A title of its own; the series\' when omitted'),
+    durationMinutes: durationMinutes.optional(),
+    locationLabel: locationLabel.optional(),
+  }).strict(),
+  output: z.object({ instance: instanceSchema }).strict(),
+  run: async (ctx, input) => ({ instance: await addExtraInstance(ctx.db, ctx.org.id, input.seriesId, input, new Date()) }),
+});
+
 export const scheduleTools = [
+  previewRuleTool, addExtraInstanceTool,
   listSeriesTool, getSeriesTool, createSeriesTool, updateSeriesTool, deleteSeriesTool, cancelInstanceTool, moveInstanceTool,
   restoreInstanceTool, listUpcomingInstancesTool, getInstanceTool, exportIcalTool,
 ];

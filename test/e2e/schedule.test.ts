@@ -130,6 +130,39 @@ describe('schedule: service series and instances', () => {
     });
   });
 
+  describe('previews and extra dates', () => {
+    it('previews a rule without saving anything, in local time across a clock change', async () => {
+      const seriesBefore = (await mcpCall(owner, 'schedule_list_series', { limit: 100 })).series.length;
+      const preview = await mcpCall(owner, 'schedule_preview_rule', {
+        rrule: 'FREQ=MONTHLY;BYDAY=-1SU', startDate: '2027-01-01', startTime: '10:30', timeZone: 'europe/london', count: 4,
+      });
+      expect(preview).toMatchObject({ rrule: 'FREQ=MONTHLY;BYDAY=-1SU', timeZone: 'Europe/London' });
+      expect(preview.ruleText).toMatch(/last Sunday/i);
+      expect(preview.occurrences).toEqual([
+        { localDate: '2027-01-31', localStartTime: '10:30', startsAt: '2027-01-31T10:30:00.000Z' },
+        { localDate: '2027-02-28', localStartTime: '10:30', startsAt: '2027-02-28T10:30:00.000Z' },
+        { localDate: '2027-03-28', localStartTime: '10:30', startsAt: '2027-03-28T09:30:00.000Z' },
+        { localDate: '2027-04-25', localStartTime: '10:30', startsAt: '2027-04-25T09:30:00.000Z' },
+      ]);
+      expect((await mcpCall(owner, 'schedule_list_series', { limit: 100 })).series).toHaveLength(seriesBefore);
+      expect((await mcpRefusal(owner, 'schedule_preview_rule', { rrule: 'FREQ=SOMETIMES', startDate: '2027-01-01', startTime: '10:30' })).code).toBe('validation_failed');
+    });
+
+    it('adds an extra date to a series in its zone, kept through the series\' changes and the job', async () => {
+      const { series } = await mcpCall(owner, 'schedule_create_series', {
+        title: 'Evensong', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: localDatePlus(1), startTime: '18:00', durationMinutes: 50, timeZone: 'America/New_York', locationLabel: 'Nave',
+      });
+      const extra = (await mcpCall(owner, 'schedule_add_extra_instance', { seriesId: series.id, localDate: localDatePlus(30), localStartTime: '23:30', title: 'Christmas Eve vigil' })).instance;
+      expect(extra).toMatchObject({ seriesId: series.id, title: 'Christmas Eve vigil', localDate: localDatePlus(30), localStartTime: '23:30', timeZone: 'America/New_York', oneOff: true, locationLabel: 'Nave' });
+      expect(Date.parse(extra.endsAt) - Date.parse(extra.startsAt)).toBe(50 * 60_000);
+      await mcpCall(owner, 'schedule_update_series', { seriesId: series.id, scope: 'all', changes: { startTime: '17:00', title: 'Choral evensong' } });
+      await harness.runJob('schedule.materialise_instances', { orgId: org.orgId });
+      expect((await mcpCall(owner, 'schedule_get_instance', { instanceId: extra.id })).instance).toMatchObject({ title: 'Christmas Eve vigil', localStartTime: '23:30' });
+      expect((await mcpRefusal(owner, 'schedule_add_extra_instance', { seriesId: series.id, localDate: localDatePlus(-1), localStartTime: '10:00' })).code).toBe('validation_failed');
+      await mcpCall(owner, 'schedule_delete_series', { seriesId: series.id });
+    });
+  });
+
   describe('changing the time of the whole series', () => {
     it('keeps each date\'s instance id and its cancellation when 10:30 becomes 11:00', async () => {
       const { series } = await mcpCall(owner, 'schedule_create_series', {

@@ -19,6 +19,7 @@ export const isolation: IsolationPart = {
       { label: 'this', args: (i) => ({ seriesId: i.scheduleSeries, scope: 'this', instanceId: i.scheduleInstance, changes: { title: 'B renames it' } }) },
     ],
     schedule_delete_series: [{ args: (i) => ({ seriesId: i.scheduleSeries }) }],
+    schedule_add_extra_instance: [{ args: (i) => ({ seriesId: i.scheduleSeries, localDate: '2030-01-05', localStartTime: '18:00' }) }],
     schedule_cancel_instance: [{ args: (i) => ({ instanceId: i.scheduleInstance }) }],
     schedule_move_instance: [{ args: (i) => ({ instanceId: i.scheduleInstance, localStartTime: '23:50' }) }],
     schedule_restore_instance: [{ args: (i) => ({ instanceId: i.scheduleInstance }) }],
