@@ -152,9 +152,11 @@ export async function reprintLabels(db: Queryable, caller: Caller, checkinId: st
     throw new StewardError('conflict', 'This check-in has no child label to reprint', { hint: 'Only check-ins with children carry a security code.' });
   }
   const children = await queryRows<{ id: string; contact_id: string; location_name: string; name: string; label_reprints: number }>(db, `
-    UPDATE guests_checkins c SET label_reprints = c.label_reprints + 1 FROM guests_locations l, people_directory d
-    WHERE c.org_id = $1 AND c.group_id = $2 AND c.person_kind = 'child' AND c.checked_out_at IS NULL AND l.id = c.location_id AND d.id = c.contact_id
-    RETURNING c.id, c.contact_id, l.name AS location_name, c.label_reprints, trim(concat_ws(' ', coalesce(d.preferred_name, d.first_name), d.last_name)) AS name`,
+    WITH reprinted AS (
+      UPDATE guests_checkins c SET label_reprints = c.label_reprints + 1 FROM guests_locations l, people_directory d
+      WHERE c.org_id = $1 AND c.group_id = $2 AND c.person_kind = 'child' AND c.checked_out_at IS NULL AND l.id = c.location_id AND d.id = c.contact_id
+      RETURNING c.id, c.contact_id, l.name AS location_name, c.label_reprints, trim(concat_ws(' ', coalesce(d.preferred_name, d.first_name), d.last_name)) AS name)
+    SELECT * FROM reprinted ORDER BY name, id`,
   [caller.orgId, row.group_id]);
   const instance = await getInstance(db, caller.orgId, row.instance_id);
   const service = await serviceSettingsFor(db, caller.orgId, { instanceId: instance.id, seriesId: instance.seriesId });
