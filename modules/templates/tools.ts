@@ -63,8 +63,8 @@ const smsSchema = z.object({
 export const listTemplatesTool = tools.read('list_templates', {
   title: 'List message templates',
   description: 'Email, SMS and WhatsApp templates of the organisation, newest first, each with its active version (if any); filter by channel, purpose or name. templates_get_template shows one template\'s versions.',
-  keywords: ['templates', 'message templates', 'email templates', 'sms templates', 'whatsapp templates'],
-  examples: ['which SMS templates do we have', 'show our email templates for appeals'],
+  keywords: ['templates', 'message templates', 'email templates', 'sms templates', 'whatsapp templates', 'saved wordings', 'standard messages', 'stock replies'],
+  examples: ['which SMS templates do we have', 'show our email templates for appeals', 'list the standard message texts we keep'],
   input: z.object({
     channel: channel.optional(), purpose: purpose.optional(),
     nameContains: z.string().trim().min(1).max(200).optional().describe('Only templates whose name contains this (case does not matter)'),
@@ -104,7 +104,7 @@ export const createTemplateTool = tools.write('create_template', {
 export const createVersionTool = tools.write('create_version', {
   title: 'Create a new template version',
   description: 'Writes a new draft version of a template: the fields given replace the latest version\'s, the rest are copied. The active version stays active (and is never edited) until the new one is activated with templates_activate_version.',
-  keywords: ['edit template', 'change template wording', 'new version', 'update template'],
+  keywords: ['edit template', 'change template wording', 'new version', 'update template', 'keep previous version'],
   examples: ['change the rota reminder to mention the car park', 'fix the typo in the welcome email'],
   input: z.object({
     templateId,
@@ -123,8 +123,8 @@ export const createVersionTool = tools.write('create_version', {
 export const renderPreviewTool = tools.read('render_preview', {
   title: 'Preview a template version',
   description: 'Renders a version (or a template\'s active version) without sending or changing anything: subject, text, HTML, SMS encoding and segment count, the WhatsApp template message payload, and lint warnings. Values come from `variables`, then the contact (if given), then the declared examples; missing ones are listed and nothing is rendered.',
-  keywords: ['preview', 'render', 'sms segments', 'how many texts', 'sample message', 'dry run'],
-  examples: ['show me what the rota reminder looks like for John', 'how many SMS segments is this template'],
+  keywords: ['preview', 'render', 'sms segments', 'how many texts', 'sample message', 'dry run', 'how it will look', 'look like', 'see the template', 'mock up', 'email preview'],
+  examples: ['show me what the rota reminder looks like for John', 'how many SMS segments is this template', 'how would the newsletter email template look for Tom', 'what will the email look like for a given person'],
   input: z.object({
     versionId: versionId.optional(),
     templateId: templateId.optional().describe('Preview this template\'s active version'),
@@ -185,8 +185,8 @@ export const validateVersionTool = tools.write('validate_version', {
 export const activateVersionTool = tools.write('activate_version', {
   title: 'Activate a template version',
   description: 'Makes a version the one sends use; the previously active version is archived at the same moment (a template never has two). An email or SMS draft is validated and approved on the way; a WhatsApp version must be approved by WhatsApp first. Activating the active version again changes nothing.',
-  keywords: ['publish template', 'use this version', 'go live', 'switch template version'],
-  examples: ['use version 3 of the rota reminder from now on', 'make the new welcome email live'],
+  keywords: ['publish template', 'use this version', 'go live', 'switch template version', 'start using wording', 'new wording live'],
+  examples: ['use version 3 of the rota reminder from now on', 'make the new welcome email live', 'start using the updated text of the giving appeal'],
   idempotent: true,
   input: z.object({ versionId }).strict(),
   output: z.object({
