@@ -199,6 +199,20 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       }
     });
 
+    it('a provider failing with 500 is retried with the same Idempotency-Key: one message arrives', async () => {
+      const mary = await contact(mcp, 'Mary');
+      await consent(org.orgId, mary.id, 'sms', 'service');
+      const requestsBefore = sandbox.requestCount();
+      sandbox.failNext(2, 500);
+      const sent = await mcpCall(mcp, 'channels_send_sms', { contactId: mary.id, purpose: 'service', body: 'Bible study is at 8' });
+      const out = await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      expect(out.status).toBe('sent');
+      expect(sandbox.requestCount() - requestsBefore).toBe(3);
+      expect(sandboxMessagesTo(mary.phone)).toHaveLength(1);
+      const usage = await harness.pool.query('SELECT units FROM usage_events WHERE org_id = $1 AND idempotency_key = $2', [org.orgId, `channel-message-${sent.message.id}`]);
+      expect(usage.rows).toEqual([{ units: 1 }]);
+    });
+
     it('lists messages by channel and contact, and another organisation cannot read them', async () => {
       const page = await mcpCall(mcp, 'channels_list_messages', { channel: 'sms', contactId: ruth.id, limit: 10 });
       expect(page.messages.map((m: any) => m.id)).toEqual([messageId]);
@@ -298,6 +312,29 @@ describe('channels delivery: single sends, providers, webhooks', () => {
 
       const wrongSignature = { ...sandbox.lastWebhook()!, headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' } };
       expect((await sandbox.replay(wrongSignature)).status).toBe(401);
+    });
+
+    it('outside the window an approved template goes (reviewed through the signed template webhook), as a Meta template message', async () => {
+      const created = await mcpCall(mcp, 'templates_create_template', {
+        name: 'Service time', channel: 'whatsapp', purpose: 'service', body: 'Hi {{first_name}}, the service starts at {{time}}.',
+        variables: [{ name: 'time', example: '10:30' }],
+      });
+      const submitted = await mcpCall(mcp, 'templates_submit_whatsapp_template', { versionId: created.version.id });
+      const providerTemplateId = submitted.version.whatsapp.providerTemplateId as string;
+      expect(sandbox.templates().map((t) => t.id)).toContain(providerTemplateId);
+      const review = await sandbox.setTemplateStatus(providerTemplateId, 'APPROVED');
+      expect(review!.status).toBe(200);
+      expect(JSON.parse((await sandbox.replay(sandbox.lastWebhook()!)).body)).toMatchObject({ ignored: 'replay' });
+      await mcpCall(mcp, 'templates_activate_version', { versionId: created.version.id });
+
+      const joy = await contact(mcp, 'Joy');
+      await consent(org.orgId, joy.id, 'whatsapp', 'service');
+      const sent = await mcpCall(mcp, 'channels_send_whatsapp', { contactId: joy.id, purpose: 'service', templateId: created.template.id, variables: { time: '10:30' } });
+      expect(sent.message).toMatchObject({ whatsappCategory: 'utility', body: 'Hi Joy, the service starts at 10:30.' });
+      await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      const [atProvider] = sandboxMessagesTo(joy.phone);
+      expect(atProvider.body).toBeNull();
+      expect(JSON.stringify(atProvider.template)).toContain('10:30');
     });
   });
   describe('templates', () => {
