@@ -84,7 +84,7 @@ PipelineEvent.init({
   fromStageId: uuidOrNull(), toStageId: uuidOrNull(), note: textOrNull(), actorUserId: uuidOrNull(), at: createdAt(),
 }, { sequelize, tableName: 'guests_pipeline_events', timestamps: false });
 
-/** `guests_welcome_cards`: a welcome card for a guest, queued for a person to send until channels delivers it. */
+/** `guests_welcome_cards`: a welcome card for a guest: handed to the channels module (email, text) or queued for a person (post). */
 export class WelcomeCard extends Model<InferAttributes<WelcomeCard>, InferCreationAttributes<WelcomeCard>> {
   declare id: string;
   declare orgId: string;
@@ -92,6 +92,8 @@ export class WelcomeCard extends Model<InferAttributes<WelcomeCard>, InferCreati
   declare templateKey: string;
   declare channel: string;
   declare status: CreationOptional<string>;
+  declare purpose: CreationOptional<string | null>;
+  declare channelMessageId: CreationOptional<string | null>;
   declare subject: CreationOptional<string | null>;
   declare body: string;
   declare queuedForUserId: CreationOptional<string | null>;
@@ -103,7 +105,7 @@ export class WelcomeCard extends Model<InferAttributes<WelcomeCard>, InferCreati
 WelcomeCard.init({
   id: id(), orgId: orgId(), contactId: { type: DataTypes.UUID, allowNull: false }, templateKey: text(), channel: text(),
   status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
-  subject: textOrNull(), body: text(), queuedForUserId: uuidOrNull(), createdByUserId: uuidOrNull(), sentByUserId: uuidOrNull(),
+  purpose: textOrNull(), channelMessageId: uuidOrNull(), subject: textOrNull(), body: text(), queuedForUserId: uuidOrNull(), createdByUserId: uuidOrNull(), sentByUserId: uuidOrNull(),
   sentAt: { type: DataTypes.DATE, allowNull: true }, createdAt: createdAt(),
 }, { sequelize, tableName: 'guests_welcome_cards', timestamps: false });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CARD_SOURCES, CARD_STATUSES, EVENT_KINDS } from './cards';
 import { VOLUNTEER_STATUSES } from './volunteers';
-import { WELCOME_CHANNELS } from './welcome-cards';
+import { WELCOME_CHANNELS, WELCOME_PURPOSES } from './welcome-cards';
 
 export const instanceIdSchema = z.uuid();
 export const teamSchema = z.string().trim().regex(/^[a-z][a-z0-9_]{0,49}$/, 'lower-case letters, digits and _ (e.g. welcome, kids, parking)');
@@ -50,7 +50,9 @@ export const welcomeCardSchema = z.object({
   contactId: z.uuid(),
   templateKey: z.string(),
   channel: z.enum(WELCOME_CHANNELS),
-  status: z.enum(['queued', 'sent', 'cancelled']).describe('queued: waiting for the person it is queued for to send it'),
+  status: z.enum(['queued', 'dispatched', 'sent', 'cancelled']).describe('dispatched: handed to channels (email, text; channels_get_message follows it); queued: a posted card waiting for the person it is queued for; sent: they marked it sent'),
+  purpose: z.enum(WELCOME_PURPOSES).nullable().describe('The consent purpose it was sent under (email and text)'),
+  channelMessageId: z.uuid().nullable(),
   subject: z.string().nullable(),
   body: z.string(),
   queuedForUserId: z.uuid().nullable(),

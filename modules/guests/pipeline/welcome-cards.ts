@@ -4,6 +4,9 @@ import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage } from '../../kit';
 import { createContact, findLikelyDuplicates, requireContact } from '../../people/contacts';
 import type { OrgSettings } from '../../tool';
+import { checkRecipient } from '../../channels/audience/services';
+import { queueMessage } from '../../channels/delivery/services';
+import { assertAllowance } from '../../platform/billing';
 import { openGuestCard, recordEvent } from './cards';
 import { assertTeamMember } from './stages';
 
@@ -54,12 +57,17 @@ export function requireTemplate(key: string, channel?: WelcomeChannel): WelcomeT
 
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 
+export const WELCOME_PURPOSES = ['charitable_purpose', 'service', 'marketing'] as const;
+export type WelcomePurpose = (typeof WELCOME_PURPOSES)[number];
+
 export interface WelcomeCardView {
   id: string;
   contactId: string;
   templateKey: string;
   channel: WelcomeChannel;
-  status: 'queued' | 'sent' | 'cancelled';
+  status: 'queued' | 'dispatched' | 'sent' | 'cancelled';
+  purpose: WelcomePurpose | null;
+  channelMessageId: string | null;
   subject: string | null;
   body: string;
   queuedForUserId: string | null;
@@ -68,55 +76,72 @@ export interface WelcomeCardView {
 }
 
 interface WelcomeCardRow {
-  id: string; contact_id: string; template_key: string; channel: WelcomeChannel; status: WelcomeCardView['status']; subject: string | null; body: string;
-  queued_for_user_id: string | null; sent_at: Date | null; created_at: Date;
+  id: string; contact_id: string; template_key: string; channel: WelcomeChannel; status: WelcomeCardView['status']; purpose: WelcomePurpose | null;
+  channel_message_id: string | null; subject: string | null; body: string; queued_for_user_id: string | null; sent_at: Date | null; created_at: Date;
 }
 
 const welcomeCardView = (row: WelcomeCardRow): WelcomeCardView => ({
-  id: row.id, contactId: row.contact_id, templateKey: row.template_key, channel: row.channel, status: row.status, subject: row.subject, body: row.body,
+  id: row.id, contactId: row.contact_id, templateKey: row.template_key, channel: row.channel, status: row.status, purpose: row.purpose,
+  channelMessageId: row.channel_message_id, subject: row.subject, body: row.body,
   queuedForUserId: row.queued_for_user_id, sentAt: row.sent_at?.toISOString() ?? null, createdAt: row.created_at.toISOString(),
 });
 
-/**
- * Why a guest cannot be sent a card on a channel, or null when they can: an email or text needs an
- * address and a contact who has not unsubscribed or bounced; a posted card needs a postal address.
- */
-function consentProblem(contact: Awaited<ReturnType<typeof requireContact>>, channel: WelcomeChannel): string | null {
-  if (channel === 'post') return contact.addressLine1 && contact.addressPostcode ? null : 'has no postal address (address line 1 and postcode)';
-  if (channel === 'email' && !contact.email) return 'has no email address';
-  if (channel === 'sms' && !contact.phone) return 'has no phone number';
-  if (contact.status === 'unsubscribed') return 'has unsubscribed from messages';
-  if (contact.status === 'bounced' && channel === 'email') return 'has an email address that bounced';
-  return null;
+export interface SentWelcomeCard {
+  welcomeCard: WelcomeCardView;
+  delivery: 'channels' | 'queued_for_person';
+  /** The channel message dispatch sends (the tool's follow-up starts it); null for a posted card. */
+  message: { id: string; status: string; deferredUntil: string | null } | null;
 }
 
 /**
- * Queues a welcome card for a guest, consent-checked. Until the channels module delivers guest
- * messages, a queued card waits for a person (the card's assignee, or the caller) to send it and
- * mark it sent; the card's text is filled in now, so they send exactly what was approved.
+ * Sends a guest a welcome card from a template. Email and text go through the channels module: consent
+ * for the purpose, suppression and crisis holds are checked now (a refusal queues nothing) and again at
+ * every dispatch attempt, and the message is metered once when it goes. A posted card, which channels
+ * cannot deliver, needs a postal address and is queued for a person (the card's assignee, the team
+ * member named, or the caller) to write and post, then mark sent.
  */
 export async function sendWelcomeCard(
   db: Queryable, org: OrgSettings, actorUserId: string | null,
-  input: { contactId: string; templateKey: string; channel: WelcomeChannel; queueForUserId?: string; personalNote?: string },
-): Promise<WelcomeCardView> {
+  input: { contactId: string; templateKey: string; channel: WelcomeChannel; purpose: WelcomePurpose; queueForUserId?: string; personalNote?: string },
+): Promise<SentWelcomeCard> {
   const template = requireTemplate(input.templateKey, input.channel);
   const contact = await requireContact(db, org.id, input.contactId);
-  const problem = consentProblem(contact, input.channel);
-  if (problem) {
-    throw new StewardError('conflict', `${contact.displayName} ${problem}, so a welcome card cannot go by ${input.channel}`, {
-      hint: 'Choose another channel (post needs an address), or update the contact with people_update_contact.',
+  if (input.channel === 'post' && !(contact.addressLine1 && contact.addressPostcode)) {
+    throw new StewardError('conflict', `${contact.displayName} has no postal address (address line 1 and postcode), so a welcome card cannot be posted`, {
+      hint: 'Add the address with people_update_contact, or send it by email or text.',
     });
   }
   if (input.queueForUserId) await assertTeamMember(db, org.id, input.queueForUserId, 'queueForUserId');
   const card = await queryOne<{ id: string; assignee_user_id: string | null }>(db, 'SELECT id, assignee_user_id FROM guests_pipeline_cards WHERE org_id = $1 AND contact_id = $2', [org.id, contact.id]);
   const values = { firstName: contact.preferredName ?? contact.firstName ?? 'friend', churchName: org.name };
   const body = fill(template.body, values) + (input.personalNote ? `\n\n${input.personalNote}` : '');
+  const subject = template.subject ? fill(template.subject, values) : null;
   const id = randomUUID();
-  await db.query(`INSERT INTO guests_welcome_cards (id, org_id, contact_id, template_key, channel, subject, body, queued_for_user_id, created_by_user_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-  [id, org.id, contact.id, template.key, input.channel, template.subject ? fill(template.subject, values) : null, body, input.queueForUserId ?? card?.assignee_user_id ?? actorUserId, actorUserId]);
-  if (card) await recordEvent(db, org.id, card.id, 'welcome_card_sent', { note: `${template.title} queued (${input.channel})`, actorUserId });
-  return requireWelcomeCard(db, org.id, id);
+  const message = input.channel === 'post' ? null : await handToChannels(db, org.id, { id, contactId: contact.id, channel: input.channel, purpose: input.purpose, subject, body });
+  await db.query(`INSERT INTO guests_welcome_cards (id, org_id, contact_id, template_key, channel, status, purpose, channel_message_id, subject, body, queued_for_user_id, created_by_user_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+  [id, org.id, contact.id, template.key, input.channel, message ? 'dispatched' : 'queued', message ? input.purpose : null, message?.id ?? null, subject, body,
+    message ? null : (input.queueForUserId ?? card?.assignee_user_id ?? actorUserId), actorUserId]);
+  if (card) await recordEvent(db, org.id, card.id, 'welcome_card_sent', { note: `${template.title} ${message ? 'sent' : 'queued'} (${input.channel})`, actorUserId });
+  return { welcomeCard: await requireWelcomeCard(db, org.id, id), delivery: message ? 'channels' : 'queued_for_person', message };
+}
+
+async function handToChannels(
+  db: Queryable, orgId: string, card: { id: string; contactId: string; channel: 'email' | 'sms'; purpose: WelcomePurpose; subject: string | null; body: string },
+): Promise<{ id: string; status: string; deferredUntil: string | null }> {
+  const check = await checkRecipient(db, orgId, { contactId: card.contactId, channel: card.channel, purpose: card.purpose, now: new Date() });
+  if (!check.ok) {
+    throw new StewardError('forbidden', `${check.message}, so the welcome card was not sent`, {
+      hint: check.reason === 'no_consent' ? 'Record their consent with channels_record_consent, send it by post, or choose purpose service for a reply they asked for.' : check.hint,
+      details: { reason: check.reason },
+    });
+  }
+  const queued = await queueMessage(db, orgId, {
+    contactId: card.contactId, channel: card.channel, purpose: card.purpose, subject: card.channel === 'email' ? card.subject : null, body: card.body,
+    idempotencyKey: `guests-welcome-card:${card.id}`, usageTool: 'guests_send_welcome_card',
+  });
+  await assertAllowance(db, orgId, card.channel === 'email' ? 'email_sends' : 'messaging_credits', queued.message.meteredUnits);
+  return { id: queued.messageId, status: queued.message.status, deferredUntil: check.quietUntil ? check.quietUntil.toISOString() : null };
 }
 
 export async function requireWelcomeCard(db: Queryable, orgId: string, id: string): Promise<WelcomeCardView> {
@@ -131,7 +156,7 @@ export async function markWelcomeCardSent(db: Queryable, orgId: string, actorUse
     WHERE org_id = $1 AND id = $2 AND status = 'queued' RETURNING id`, [orgId, id, actorUserId]);
   if (!row) {
     const card = await requireWelcomeCard(db, orgId, id);
-    throw new StewardError('conflict', `This welcome card is already ${card.status}`, { hint: 'Only a queued card can be marked sent.' });
+    throw new StewardError('conflict', `This welcome card is already ${card.status}`, { hint: card.channelMessageId ? `It went through channels: channels_get_message with ${card.channelMessageId} shows its delivery.` : 'Only a queued card can be marked sent.' });
   }
   return requireWelcomeCard(db, orgId, id);
 }

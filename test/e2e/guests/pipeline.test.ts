@@ -138,35 +138,48 @@ describe('guests: pipeline, welcome cards and volunteers', () => {
       expect(templates.map((t: any) => t.key)).toEqual(expect.arrayContaining(['first_visit', 'second_visit']));
     });
 
-    it('suggests a welcome card first, and queues one for the card\'s assignee with the text filled in', async () => {
+    it('refuses an email welcome without consent, and sends one through channels once they consented', async () => {
       const [before] = (await mcpCall(owner, 'guests_get_followup_suggestions', { contactId: ids.sam })).suggestions;
       expect(before).toMatchObject({ action: 'send_welcome_card', tool: 'guests_send_welcome_card', args: { contactId: ids.sam } });
       expect(before.reason).toMatch(/no welcome card has been sent/);
+      const refused = await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.sam, channel: 'email' });
+      expect(refused).toMatchObject({ code: 'forbidden', details: { reason: 'no_consent' }, message: expect.stringMatching(/charitable purpose consent/) });
+      expect((await mcpCall(owner, 'guests_list_welcome_cards', {})).welcomeCards).toEqual([]);
+      await mcpCall(owner, 'channels_record_consent', {
+        contactId: ids.sam, channel: 'email', purpose: 'charitable_purpose', source: 'welcome card', wording: 'Keep me up to date with church news',
+      });
       const sent = await mcpCall(owner, 'guests_send_welcome_card', { contactId: ids.sam, templateKey: 'first_visit', channel: 'email' });
-      expect(sent).toMatchObject({ delivery: 'queued_for_person', welcomeCard: { status: 'queued', queuedForUserId: anna.userId, subject: 'Lovely to meet you at St Anne' } });
+      expect(sent).toMatchObject({
+        delivery: 'channels',
+        welcomeCard: { status: 'dispatched', purpose: 'charitable_purpose', channelMessageId: sent.message.id, queuedForUserId: null, subject: 'Lovely to meet you at St Anne' },
+      });
       expect(sent.welcomeCard.body).toMatch(/^Dear Sam,\n\nThank you for joining us at St Anne\./);
-      ids.welcomeCard = sent.welcomeCard.id;
+      const { message } = await mcpCall(owner, 'channels_get_message', { messageId: sent.message.id });
+      expect(message).toMatchObject({ channel: 'email', contactId: ids.sam, purpose: 'charitable_purpose', subject: 'Lovely to meet you at St Anne', idempotencyKey: `guests-welcome-card:${sent.welcomeCard.id}` });
       const [after] = (await mcpCall(owner, 'guests_get_followup_suggestions', { contactId: ids.sam })).suggestions;
       expect(after).toMatchObject({ action: 'wait', reason: expect.stringMatching(/due \d{4}-\d{2}-\d{2}/) });
       expect((await journeyOf(ids.sam)).steps.map((s: any) => s.kind)).toContain('welcome_card_sent');
+      expect((await mcpRefusal(owner, 'guests_mark_welcome_card_sent', { welcomeCardId: sent.welcomeCard.id })).code).toBe('conflict');
     });
 
-    it('checks consent and addresses: no email, no postal address, an unsubscribed guest', async () => {
-      expect(await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.pat, channel: 'email', templateKey: 'first_visit' })).toMatchObject({ code: 'conflict', message: expect.stringMatching(/no email address/) });
+    it('queues a posted card for the guest\'s follow-up person, who marks it sent once', async () => {
       expect(await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.sam, channel: 'post' })).toMatchObject({ code: 'conflict', message: expect.stringMatching(/no postal address/) });
-      expect((await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.sam, channel: 'sms' })).code).toBe('validation_failed');
-      await mcpCall(owner, 'people_update_contact', { contactId: ids.ruth, status: 'unsubscribed' });
-      expect(await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.ruth, channel: 'email' })).toMatchObject({ code: 'conflict', message: expect.stringMatching(/unsubscribed/) });
-      expect((await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.sam, templateKey: 'nope' })).code).toBe('not_found');
+      await mcpCall(owner, 'people_update_contact', { contactId: ids.sam, addressLine1: '1 Church Lane', addressPostcode: 'AB1 2CD' });
+      const posted = await mcpCall(owner, 'guests_send_welcome_card', { contactId: ids.sam, channel: 'post', templateKey: 'second_visit', personalNote: 'See you at coffee!' });
+      expect(posted).toMatchObject({ delivery: 'queued_for_person', message: null, welcomeCard: { status: 'queued', queuedForUserId: anna.userId, channelMessageId: null } });
+      expect(posted.welcomeCard.body).toMatch(/See you at coffee!$/);
+      ids.welcomeCard = posted.welcomeCard.id;
+      const marked = await mcpCall(owner, 'guests_mark_welcome_card_sent', { welcomeCardId: ids.welcomeCard });
+      expect(marked.welcomeCard).toMatchObject({ status: 'sent' });
+      expect((await mcpRefusal(owner, 'guests_mark_welcome_card_sent', { welcomeCardId: ids.welcomeCard })).code).toBe('conflict');
+      expect((await mcpCall(owner, 'guests_list_welcome_cards', { status: 'sent' })).welcomeCards.map((c: any) => c.id)).toEqual([ids.welcomeCard]);
+      expect((await mcpCall(owner, 'guests_list_welcome_cards', { contactId: ids.sam })).welcomeCards.map((c: any) => c.status)).toEqual(['sent', 'dispatched']);
     });
 
-    it('marks a queued card sent once and lists cards by status', async () => {
-      const marked = await mcpCall(owner, 'guests_mark_welcome_card_sent', { welcomeCardId: ids.welcomeCard });
-      expect(marked.welcomeCard.status).toBe('sent');
-      expect((await mcpRefusal(owner, 'guests_mark_welcome_card_sent', { welcomeCardId: ids.welcomeCard })).code).toBe('conflict');
-      const sent = await mcpCall(owner, 'guests_list_welcome_cards', { status: 'sent' });
-      expect(sent.welcomeCards.map((c: any) => c.id)).toEqual([ids.welcomeCard]);
-      expect((await mcpCall(owner, 'guests_list_welcome_cards', { status: 'queued' })).welcomeCards).toEqual([]);
+    it('checks addresses and templates: no email, a template not written for texts, an unknown template', async () => {
+      expect(await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.pat, channel: 'email', purpose: 'service' })).toMatchObject({ code: 'forbidden', details: { reason: 'no_address' } });
+      expect((await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.sam, channel: 'sms' })).code).toBe('validation_failed');
+      expect((await mcpRefusal(owner, 'guests_send_welcome_card', { contactId: ids.sam, templateKey: 'nope' })).code).toBe('not_found');
     });
   });
 
@@ -185,7 +198,7 @@ describe('guests: pipeline, welcome cards and volunteers', () => {
       const reopened = await mcpCall(owner, 'guests_reopen_guest_card', { cardId: ids.samCard, stageName: 'welcome' });
       expect(reopened.card).toMatchObject({ status: 'ready', stageName: 'Welcome', completedAt: null });
       expect((await journeyOf(ids.sam)).steps.map((s: any) => [s.kind, s.fromStage, s.toStage])).toEqual([
-        ['opened', null, 'Welcome'], ['card_submitted', null, null], ['welcome_card_sent', null, null], ['advanced', 'Welcome', 'Coffee'],
+        ['opened', null, 'Welcome'], ['card_submitted', null, null], ['welcome_card_sent', null, null], ['welcome_card_sent', null, null], ['advanced', 'Welcome', 'Coffee'],
         ['snoozed', null, null], ['completed', 'Coffee', null], ['reopened', null, 'Welcome'],
       ]);
       expect((await mcpRefusal(owner, 'guests_advance_guest_card', { cardId: ids.samCard, stageName: 'Nowhere' })).code).toBe('not_found');
@@ -200,7 +213,8 @@ describe('guests: pipeline, welcome cards and volunteers', () => {
       const annas = await mcpCall(owner, 'guests_list_followup_tasks', { assigneeUserId: anna.userId });
       expect(annas.tasks.map((t: any) => t.id)).toContain(ids.patCard);
       expect((await mcpCall(owner, 'guests_list_followups_due', {})).followups.map((c: any) => c.id)).toContain(ids.patCard);
-      await mcpCall(owner, 'guests_send_welcome_card', { contactId: ids.pat, channel: 'sms', templateKey: 'first_visit_short' });
+      const text = await mcpCall(owner, 'guests_send_welcome_card', { contactId: ids.pat, channel: 'sms', templateKey: 'first_visit_short', purpose: 'service' });
+      expect(text).toMatchObject({ delivery: 'channels', welcomeCard: { status: 'dispatched', purpose: 'service' } });
       const [suggestion] = (await mcpCall(owner, 'guests_get_followup_suggestions', { contactId: ids.pat })).suggestions;
       expect(suggestion).toMatchObject({ action: 'follow_up_now', status: 'overdue' });
       expect(suggestion.reason).toMatch(/3 day\(s\) overdue/);

@@ -12,7 +12,7 @@ export const isolation: IsolationPart = {
     })).upcoming;
     const stages = (await harness.call(a.apiKey, 'guests_sync_pipeline_stages', { stages: [{ name: 'Apart Welcome stage', expectedDays: 2 }, { name: 'Apart coffee', expectedDays: 7 }] })).stages;
     const submitted = await harness.call(a.apiKey, 'guests_submit_welcome_card', { firstName: 'Apartguest', lastName: 'Visitor', email: 'apartguest@example.org', instanceId: upcoming[0].id });
-    const welcomeCard = (await harness.call(a.apiKey, 'guests_send_welcome_card', { contactId: submitted.contactId })).welcomeCard.id;
+    const welcomeCard = (await harness.call(a.apiKey, 'guests_send_welcome_card', { contactId: submitted.contactId, purpose: 'service' })).welcomeCard.id;
     const assignment = (await harness.call(a.apiKey, 'guests_assign_volunteer', { instanceId: upcoming[0].id, contactId: ids.contact, role: 'Apart door greeter' })).assignment.id;
     return {
       pipelineInstance: upcoming[0].id, pipelineInstance2: upcoming[1].id, pipelineStage: stages[0].id, pipelineGuest: submitted.contactId,

@@ -5,7 +5,8 @@ const TABLES = ['guests_pipeline_stages', 'guests_pipeline_cards', 'guests_pipel
 
 /**
  * The guest pipeline: ordered stages, one card per guest moving through them (with every move kept as
- * an event, so a journey can be read back and a next step explained), welcome cards sent to guests and
+ * an event, so a journey can be read back and a next step explained), welcome cards sent to guests (email
+ * and text through the channels module, `dispatched` with the channel message's id; posted cards queued for a person) and
  * the connect cards guests fill in, and the volunteers on each service's teams.
  *
  * One card per guest, ever (`guests_pipeline_cards_one_per_guest`): a card submission, a first-visit
@@ -72,7 +73,9 @@ CREATE TABLE guests_welcome_cards (
   contact_id uuid NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
   template_key text NOT NULL CHECK (length(template_key) BETWEEN 1 AND 100),
   channel text NOT NULL CHECK (channel IN ('email', 'sms', 'post')),
-  status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'cancelled')),
+  status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'dispatched', 'sent', 'cancelled')),
+  purpose text CHECK (purpose IS NULL OR purpose IN ('marketing', 'charitable_purpose', 'service')),
+  channel_message_id uuid,
   subject text CHECK (subject IS NULL OR length(subject) <= 200),
   body text NOT NULL CHECK (length(body) BETWEEN 1 AND 4000),
   queued_for_user_id uuid,
@@ -80,7 +83,8 @@ CREATE TABLE guests_welcome_cards (
   sent_by_user_id uuid,
   sent_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
-  CHECK ((status = 'sent') = (sent_at IS NOT NULL))
+  CHECK ((status = 'sent') = (sent_at IS NOT NULL)),
+  CHECK ((status = 'dispatched') = (channel_message_id IS NOT NULL))
 );
 CREATE INDEX guests_welcome_cards_list ON guests_welcome_cards (org_id, created_at DESC, id DESC);
 

@@ -11,9 +11,9 @@ const assignmentId = z.uuid().describe('The volunteer assignment (from guests_li
 
 export const listVolunteerSchedulesTool = tools.read('list_volunteer_schedules', {
   title: 'Volunteer schedules',
-  description: 'Who serves on which team (welcome, kids, parking…) at one service instance, or at every service between two dates, with role, location and status (scheduled, confirmed, declined).',
+  description: 'The volunteer rota: who serves on which team (welcome, kids, parking…) at one service instance, or at every service between two dates, with role, location and status (scheduled, confirmed, declined).',
   keywords: ['rota', 'volunteer schedule', 'welcome team', 'who is serving'],
-  examples: ['who is on the welcome team this Sunday', 'what is Anna serving on this month'],
+  examples: ['who is on the welcome team this Sunday', 'what is Anna serving on this month', 'show the door greeters rota for December'],
   input: z.object({
     instanceId: instanceIdSchema.optional().describe('One service instance'),
     from: calendarDate().optional().describe('With to: every service starting in this range'),
@@ -33,9 +33,9 @@ export const listVolunteerSchedulesTool = tools.read('list_volunteer_schedules',
 
 export const assignVolunteerTool = tools.write('assign_volunteer', {
   title: 'Put a volunteer on a service team',
-  description: 'Schedules a person (a contact) on a team for one service instance, with an optional role and check-in location. The same person twice on one team of one service is refused.',
+  description: 'Puts someone on the rota: schedules a person (a contact) on a team for one service instance, with an optional role and check-in location. The same person twice on one team of one service is refused.',
   keywords: ['rota', 'schedule volunteer', 'welcome team', 'serve'],
-  examples: ['put Anna on the welcome team on Sunday as door greeter'],
+  examples: ['put Anna on the welcome team on Sunday as door greeter', 'Tom is doing coffee at the evening service', 'rota Priya into kids church next week'],
   input: z.object({
     instanceId: instanceIdSchema.describe('The service instance (schedule_list_upcoming_instances)'),
     contactId: z.uuid().describe('The volunteer'),
@@ -53,7 +53,7 @@ export const updateVolunteerScheduleTool = tools.write('update_volunteer_schedul
   title: 'Change a volunteer assignment',
   description: 'Changes a volunteer\'s role, location, status (scheduled, confirmed, declined) or notes for one service; null clears role, location or notes.',
   keywords: ['confirm volunteer', 'decline rota', 'change role'],
-  examples: ['Anna confirmed for Sunday', 'Tom cannot make it on Sunday'],
+  examples: ['Anna confirmed for Sunday', 'Tom cannot make it on Sunday', 'move Priya to the crèche on the rota'],
   input: z.object({
     assignmentId,
     role: z.string().trim().min(1).max(100).nullable().optional(),
@@ -75,7 +75,7 @@ export const deleteVolunteerScheduleTool = tools.write('delete_volunteer_schedul
   title: 'Take a volunteer off a service',
   description: 'Removes a volunteer assignment from a service (to keep a record that they cannot come, set status declined instead).',
   keywords: ['remove from rota', 'unassign volunteer'],
-  examples: ['take Tom off the welcome team on Sunday'],
+  examples: ['take Tom off the welcome team on Sunday', 'remove Anna from next week\'s rota'],
   destructive: true,
   input: z.object({ assignmentId }).strict(),
   output: z.object({ removed: volunteerAssignmentSchema }).strict(),
@@ -84,9 +84,9 @@ export const deleteVolunteerScheduleTool = tools.write('delete_volunteer_schedul
 
 export const copyWelcomeVolunteersTool = tools.write('copy_welcome_volunteers', {
   title: 'Copy a service\'s welcome team',
-  description: 'Copies one service instance\'s welcome team (or another team) to another instance: everyone not declined, with role and location, as scheduled. People already on that team there are left alone and counted, so copying twice adds nobody twice.',
+  description: 'Copies a rota: one service instance\'s welcome team (or another team) to another instance: everyone not declined, with role and location, as scheduled. People already on that team there are left alone and counted, so copying twice adds nobody twice.',
   keywords: ['copy rota', 'same team as last week', 'welcome team'],
-  examples: ['same welcome team as last Sunday'],
+  examples: ['same welcome team as last Sunday', 'copy this week\'s door greeters to the carol service', 'repeat the kids team rota for next week'],
   idempotent: true,
   input: z.object({
     fromInstanceId: instanceIdSchema, toInstanceId: instanceIdSchema, team: teamSchema.default(WELCOME_TEAM),

@@ -3,7 +3,7 @@ import { cursorInput, cursorOutput, toolsFor } from '../../../kit';
 import type { ToolContext } from '../../../tool';
 import { instanceIdSchema, welcomeCardSchema } from '../schemas';
 import { getInstance } from '../../../schedule/services';
-import { listWelcomeCards, markWelcomeCardSent, sendWelcomeCard, submitWelcomeCard, WELCOME_CHANNELS, WELCOME_TEMPLATES } from '../welcome-cards';
+import { listWelcomeCards, markWelcomeCardSent, sendWelcomeCard, submitWelcomeCard, WELCOME_CHANNELS, WELCOME_PURPOSES, WELCOME_TEMPLATES } from '../welcome-cards';
 
 const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
 const actor = (ctx: ToolContext) => ctx.principal.userId;
@@ -13,7 +13,7 @@ export const listWelcomeCardTemplatesTool = tools.read('list_welcome_card_templa
   title: 'Welcome card templates',
   description: 'The welcome cards that can be sent to guests (first visit, second visit, family…), with the channels each is written for and its text; {firstName} and {churchName} are filled in when sent.',
   keywords: ['welcome card', 'guest letter', 'thank you for visiting'],
-  examples: ['what welcome cards can we send'],
+  examples: ['what welcome cards can we send', 'show me the wording of our thank-you-for-visiting letter', 'which newcomer letters do we have'],
   input: z.object({}).strict(),
   output: z.object({
     templates: z.array(z.object({ key: z.string(), title: z.string(), channels: z.array(z.enum(WELCOME_CHANNELS)), subject: z.string().nullable(), body: z.string() }).strict()),
@@ -21,27 +21,34 @@ export const listWelcomeCardTemplatesTool = tools.read('list_welcome_card_templa
   run: async () => ({ templates: WELCOME_TEMPLATES.map((template) => ({ ...template, channels: [...template.channels] })) }),
 });
 
-export const sendWelcomeCardTool = tools.write('send_welcome_card', {
+export const sendWelcomeCardTool = tools.send('send_welcome_card', {
   title: 'Send a guest a welcome card',
-  description: 'Prepares a welcome card for a guest from a template, consent-checked (email and text need an address and a contact who has not unsubscribed; post needs a postal address), and queues it for a person to send: the guest\'s follow-up assignee, or the team member named. The card is recorded on the guest\'s journey.',
-  keywords: ['welcome card', 'thank you card', 'write to guest'],
-  examples: ['send Sam a welcome card by post', 'email the new family a welcome'],
+  description: 'Sends a newcomer a welcome card from a template, filled in with their name. Email and text go through channels: their consent for the purpose (default charitable_purpose), unsubscribes, bounces and crisis holds are checked now and again when it goes, quiet hours respected, counted once. A card by post needs their postal address and is queued for a person to write and post: the guest\'s follow-up person, the team member named, or the caller. Recorded on the guest\'s journey.',
+  keywords: ['welcome card', 'thank you card', 'write to a visitor', 'newcomer letter', 'welcome email'],
+  examples: ['send Sam a welcome card by post', 'email the new family a thank-you for coming', 'text the visitor from Sunday a quick welcome', 'send a second-visit card to Priya'],
+  followUp: { kind: 'send_channel_message' },
   input: z.object({
     contactId: z.uuid().describe('The guest'),
     templateKey: z.string().trim().min(1).max(100).default('first_visit').describe('From guests_list_welcome_card_templates (default first_visit)'),
     channel: z.enum(WELCOME_CHANNELS).default('email'),
-    queueForUserId: z.uuid().optional().describe('Team member who will send it (default: the guest card\'s assignee, else the caller)'),
+    purpose: z.enum(WELCOME_PURPOSES).default('charitable_purpose').describe('Consent purpose for email and text: charitable_purpose (default; needs their consent), service (a reply they asked for), marketing'),
+    queueForUserId: z.uuid().optional().describe('For a posted card: the team member who will write it (default: the guest card\'s assignee, else the caller)'),
     personalNote: z.string().trim().min(1).max(1000).optional().describe('A line added at the end'),
   }).strict(),
-  output: z.object({ welcomeCard: welcomeCardSchema, delivery: z.literal('queued_for_person').describe('Sent by a person for now; mark it sent with guests_mark_welcome_card_sent') }).strict(),
-  run: async (ctx, input) => ({ welcomeCard: await sendWelcomeCard(ctx.db, ctx.org, actor(ctx), input), delivery: 'queued_for_person' as const }),
+  output: z.object({
+    welcomeCard: welcomeCardSchema,
+    delivery: z.enum(['channels', 'queued_for_person']),
+    message: z.object({ id: z.uuid(), status: z.string(), deferredUntil: z.string().nullable().describe('Quiet hours: when it will go') }).strict().nullable()
+      .describe('The channel message (email, text); channels_get_message shows its delivery'),
+  }).strict(),
+  run: async (ctx, input) => sendWelcomeCard(ctx.db, ctx.org, actor(ctx), input),
 });
 
 export const markWelcomeCardSentTool = tools.write('mark_welcome_card_sent', {
   title: 'Mark a welcome card sent',
   description: 'Records that a person sent a queued welcome card (posted, emailed or texted it). Only a queued card can be marked.',
   keywords: ['welcome card sent', 'posted card'],
-  examples: ['I posted Sam\'s welcome card'],
+  examples: ['I posted Sam\'s welcome card', 'the handwritten card for the Lees went in the post today'],
   input: z.object({ welcomeCardId: z.uuid() }).strict(),
   output: z.object({ welcomeCard: welcomeCardSchema }).strict(),
   run: async (ctx, input) => ({ welcomeCard: await markWelcomeCardSent(ctx.db, ctx.org.id, actor(ctx), input.welcomeCardId) }),
@@ -51,8 +58,8 @@ export const listWelcomeCardsTool = tools.read('list_welcome_cards', {
   title: 'Welcome cards',
   description: 'Welcome cards prepared for guests, newest first, with who they are queued for and whether they were sent.',
   keywords: ['welcome cards', 'cards to send'],
-  examples: ['which welcome cards still need sending'],
-  input: z.object({ contactId: z.uuid().optional(), status: z.enum(['queued', 'sent', 'cancelled']).optional(), ...cursorInput }).strict(),
+  examples: ['which welcome cards still need sending', 'what welcome letters went out this month', 'has the new family had a card yet'],
+  input: z.object({ contactId: z.uuid().optional(), status: z.enum(['queued', 'dispatched', 'sent', 'cancelled']).optional(), ...cursorInput }).strict(),
   output: z.object({ welcomeCards: z.array(welcomeCardSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => {
     const page = await listWelcomeCards(ctx.db, ctx.org.id, input);
@@ -64,7 +71,7 @@ export const submitWelcomeCardTool = tools.write('submit_welcome_card', {
   title: 'Record a filled-in welcome card',
   description: 'Records a welcome (connect) card a guest filled in: finds them among contacts by email, phone or full name (reported, strongest match used) or adds them, and opens their guest pipeline card. A guest never gets a second card: a repeat submission reports the card they have.',
   keywords: ['connect card', 'visitor card', 'new guest form', 'welcome card submission'],
-  examples: ['Sam Green filled in a welcome card: sam@example.com, heard about us from a friend'],
+  examples: ['Sam Green filled in a welcome card: sam@example.com, heard about us from a friend', 'enter the visitor cards from this morning', 'a new family left their details in the foyer box'],
   input: z.object({
     firstName: z.string().trim().min(1).max(100),
     lastName: z.string().trim().min(1).max(100).optional(),
