@@ -264,6 +264,22 @@ describe('guests: check-in with child safety', () => {
       expect(roster.rooms[0]).toMatchObject({ children: 3, volunteers: 1, ratioMet: false });
     });
 
+    it('checks a household in all or none: one refused child leaves nobody checked in and no code held', async () => {
+      const tiny = await location({ name: 'Tiny room', capacity: 1 });
+      await checkIn(owner, { contactId: await contact('Already', 'Tiny'), locationId: tiny, personKind: 'child' });
+      const dad = await contact('Raj', 'Patel');
+      const [asha, dev] = [await contact('Asha', 'Patel'), await contact('Dev', 'Patel')];
+      for (const child of [asha, dev]) await mcpCall(owner, 'people_add_family_relationship', { contactId: child, relatedContactId: dad, relationship: 'father' });
+      const groupsBefore = (await harness.pool.query('SELECT count(*)::int AS n FROM guests_checkin_groups WHERE org_id = $1', [org.orgId])).rows[0].n;
+      const refusal = await mcpRefusal(owner, 'guests_check_in_household', {
+        instanceId: instance.id, stationId: ids.desk, householdContactId: dad,
+        children: [{ contactId: asha, locationId: ids.hall }, { contactId: dev, locationId: tiny }],
+      });
+      expect(refusal).toMatchObject({ code: 'conflict', details: { gate: 'capacity', locationId: tiny } });
+      expect(await listCheckins(harness.pool, org.orgId, { from: instance.localDate, to: instance.localDate, contactId: asha })).toEqual([]);
+      expect((await harness.pool.query('SELECT count(*)::int AS n FROM guests_checkin_groups WHERE org_id = $1', [org.orgId])).rows[0].n).toBe(groupsBefore);
+    });
+
     it('warns past capacity when the room warns, instead of refusing', async () => {
       const room = await location({ name: 'Overflow', capacity: 1, capacityMode: 'warn' });
       await checkIn(owner, { contactId: await contact('First', 'Overflow'), locationId: room, personKind: 'adult' });
