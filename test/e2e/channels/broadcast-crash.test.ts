@@ -84,7 +84,7 @@ describe('a broadcast survives its worker being killed twice', () => {
     temporal = createTemporalClient(connection, 'default');
     ({ server, url } = await listen({ pool: db.pool, temporal, taskQueue }, 0));
     ({ apiKey, orgId } = await withTransaction(db.pool, async (tx) => {
-      const org = await createOrganisation(tx, { name: 'Crash Cathedral' });
+      const org = await createOrganisation(tx, { name: 'Crash Cathedral', planCode: 'enterprise' });
       const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner', safeguarding: true });
       return { apiKey: (await createApiKey(tx, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey, orgId: org.id };
     }));

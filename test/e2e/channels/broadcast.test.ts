@@ -158,6 +158,44 @@ describe('channels broadcasts over MCP', () => {
     expect((await refusal('channels_schedule_broadcast', { broadcastId, previewHash: again.previewHash })).code).toBe('conflict');
   });
 
+  it('quiet hours defer a broadcast, never drop it: it waits and sends when they end', async () => {
+    const quiet = await harness.createOrg({ name: 'Quiet Chapel' });
+    const quietMcp = await harness.mcpClient(quiet.apiKey);
+    const quietCall = (name: string, args: Record<string, unknown>) => mcpCall(quietMcp, name, args, { approvalWaitMs: 0 });
+    try {
+      // Quiet hours (UTC) that began an hour ago and end one to two minutes from now.
+      const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+      const endsAt = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
+      await quietCall('channels_update_settings', { quietHours: { enabled: true, start: hhmm(Date.now() - 3_600_000), end: hhmm(endsAt) }, timeZone: 'UTC' });
+      const { tagId, contacts } = await seedTaggedContacts(harness.pool, quiet.orgId, { tag: 'Night owls', count: 5, firstNumber: 800 });
+      const preview = await quietCall('channels_preview_broadcast', { name: 'Tomorrow', channel: 'sms', purpose: 'service', audience: { kind: 'tag', id: tagId }, body: 'Prayer breakfast tomorrow at 8.' });
+      expect(preview.preview).toMatchObject({ eligible: 5, deferredForQuietHours: 5, excluded: {} });
+      const before = sms.messages.length;
+      const { broadcast } = await quietCall('channels_schedule_broadcast', { broadcastId: preview.broadcast.id, previewHash: preview.previewHash });
+
+      // Every message waits for the end of quiet hours; nothing is sent, dropped or failed meanwhile.
+      const deadline = Date.now() + 30_000;
+      let waiting = await quietCall('channels_get_broadcast', { broadcastId: broadcast.id });
+      while (waiting.recipients.byStatus.deferred < 5 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        waiting = await quietCall('channels_get_broadcast', { broadcastId: broadcast.id });
+      }
+      expect(Date.now()).toBeLessThan(endsAt);
+      expect(waiting.broadcast.status).toBe('sending');
+      expect(waiting.recipients.byStatus).toMatchObject({ deferred: 5, sent: 0, failed: 0, skipped: 0 });
+      expect(sms.messages.length).toBe(before);
+
+      await harness.temporal.workflow.getHandle(`broadcast-${broadcast.id}`).result();
+      const done = await quietCall('channels_get_broadcast', { broadcastId: broadcast.id });
+      expect(done.broadcast.status).toBe('completed');
+      expect(done.recipients.byStatus).toMatchObject({ sent: 5, deferred: 0 });
+      const arrived = sms.messages.slice(before).map((m) => m.to).sort();
+      expect(arrived).toEqual(contacts.map((c) => c.phone).sort());
+    } finally {
+      await quietMcp.close();
+    }
+  });
+
   it('refuses bad input and another organisation\'s broadcast, writing nothing', async () => {
     const other = await harness.createOrg();
     const otherMcp = await harness.mcpClient(other.apiKey);
