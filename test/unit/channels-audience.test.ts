@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { normaliseAddress, toE164 } from '../../modules/channels/audience/addresses';
 import { quietUntil } from '../../modules/channels/audience/quiet-hours';
-import { checkDomainDns, statusOfCheck, type TxtResolver } from '../../modules/channels/audience/senders';
+import { checkDomainDns, oneWayOptOutRefusal, statusOfCheck, type TxtResolver } from '../../modules/channels/audience/senders';
 import { keywordOf } from '../../modules/channels/audience/services';
 
 describe('inbound keywords', () => {
@@ -94,5 +94,15 @@ describe('sender domain DNS checks', () => {
   it('a failed lookup is pending (try again), nothing found is failed', async () => {
     expect(statusOfCheck(await checkDomainDns(resolverOf(good, ['_dmarc.example.org']), 'example.org', 'sel'))).toBe('pending');
     expect(statusOfCheck(await checkDomainDns(resolverOf({}), 'example.org', 'sel'))).toBe('failed');
+  });
+});
+
+describe('one-way senders', () => {
+  it('marketing through a one-way id needs an opt-out link; service messages and two-way numbers need none', () => {
+    expect(oneWayOptOutRefusal({ oneWay: true }, 'marketing', 'Carols on Sunday at 6!')).toMatchObject({ code: 'no_opt_out' });
+    expect(oneWayOptOutRefusal({ oneWay: true }, 'charitable_purpose', 'Appeal: give at https://x.org. Opt out: https://x.org/u/1')).toBeNull();
+    expect(oneWayOptOutRefusal({ oneWay: true }, 'service', 'Rota: you are on at 9')).toBeNull();
+    expect(oneWayOptOutRefusal({ oneWay: false }, 'marketing', 'Carols on Sunday')).toBeNull();
+    expect(oneWayOptOutRefusal(null, 'marketing', 'Carols on Sunday')).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { StewardError } from '../../../core/errors';
 
 export const CHANNELS = ['email', 'sms', 'whatsapp'] as const;
@@ -8,23 +9,17 @@ export type Purpose = (typeof PURPOSES)[number];
 
 // E.164: a plus, a country code that does not start with 0, at most 15 digits in all.
 const E164 = /^\+[1-9]\d{6,14}$/;
-// Trunk prefixes of countries whose national numbers start with 0 (the UK, Ireland, Australia, New Zealand, …).
-const COUNTRY_CODES: Readonly<Record<string, string>> = { GB: '44', IE: '353', AU: '61', NZ: '64', ZA: '27', DE: '49', FR: '33', NL: '31' };
-const NANP = new Set(['US', 'CA']);
 
 /**
  * A phone number as E.164, or undefined when it cannot be one. Numbers written nationally are read
- * in the organisation's country (a UK "07700 900123" is "+447700900123"); separators are ignored.
+ * in the organisation's country (a UK "07700 900123" is "+447700900123"), international ones with
+ * + or 00; separators are ignored. Accepted when its length is possible for its country
+ * (libphonenumber-js): reserved ranges such as the UK's drama numbers still pass, as carriers decide.
  */
 export function toE164(raw: string, country = 'GB'): string | undefined {
-  const compact = raw.trim().replace(/[\s().-]/g, '');
-  let candidate: string;
-  if (compact.startsWith('+')) candidate = compact;
-  else if (compact.startsWith('00')) candidate = `+${compact.slice(2)}`;
-  else if (NANP.has(country) && /^1?\d{10}$/.test(compact)) candidate = `+1${compact.slice(-10)}`;
-  else if (compact.startsWith('0') && COUNTRY_CODES[country]) candidate = `+${COUNTRY_CODES[country]}${compact.slice(1)}`;
-  else return undefined;
-  return E164.test(candidate) ? candidate : undefined;
+  const parsed = parsePhoneNumberFromString(raw.trim(), { defaultCountry: country.toUpperCase() as CountryCode });
+  if (!parsed || !parsed.isPossible()) return undefined;
+  return E164.test(parsed.number) ? parsed.number : undefined;
 }
 
 /** An email address as suppressions and senders compare it: trimmed, lower-cased. */

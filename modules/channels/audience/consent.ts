@@ -1,7 +1,7 @@
 import { StewardError } from '../../../core/errors';
 import { queryOne, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
-import { requireContact, setConsentProjection } from '../../people/contacts';
+import { findLikelyDuplicates, requireContact, setConsentProjection } from '../../people/contacts';
 import { getOrgSettings } from '../../platform/orgs';
 import { normaliseAddress, normaliseEmail, toE164, type Channel, type Purpose } from './addresses';
 import {
@@ -77,6 +77,12 @@ export async function projectConsent(db: Queryable, orgId: string, contactId: st
     ? (suppression.reason === 'hard_bounce' ? 'bounced' : 'unsubscribed')
     : consents.some((c) => c.channel === 'email' && c.purpose === 'marketing') ? 'subscribed' : 'non_subscribed';
   await setConsentProjection(db, orgId, contactId, { status, whatsappConsent: consents.some((c) => c.channel === 'whatsapp') });
+}
+
+/** After an email address is suppressed: the contacts holding it show bounced or unsubscribed, as the record says. */
+export async function projectEmailSuppression(db: Queryable, orgId: string, address: string): Promise<void> {
+  const holders = await findLikelyDuplicates(db, orgId, { email: address });
+  for (const holder of holders.filter((match) => match.matchedOn.includes('email'))) await projectConsent(db, orgId, holder.id);
 }
 
 export interface RecordConsentInput {
@@ -167,6 +173,7 @@ export async function addManualSuppression(
   const result = await insertSuppression(db, orgId, {
     channel: input.channel, address: normaliseAddress(input.channel, input.address, { country }), reason: 'manual', source: `staff:${actor}`, note: input.note ?? null,
   });
+  if (input.channel === 'email' && result.created) await projectEmailSuppression(db, orgId, result.suppression.address);
   return { suppression: suppressionView(result.suppression), created: result.created };
 }
 

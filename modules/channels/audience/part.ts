@@ -11,4 +11,9 @@ export const audiencePart: ModulePart = {
   models: [...audienceModels],
   migrations: [channelsAudience, channelsConsentFromContacts],
   contactRefs: [{ table: 'channel_consents', column: 'contact_id', onMerge: 'move', onErase: 'delete' }],
+  // A window is only ever read within 24 hours of the message that opened it; a week's margin, then the address goes.
+  retention: [{
+    name: 'channelInboundWindows',
+    purge: async (db) => (await db.query("DELETE FROM channel_inbound_windows WHERE last_inbound_at < now() - interval '7 days'")).rowCount ?? 0,
+  }],
 };

@@ -201,3 +201,40 @@ export async function recordDomainCheck(db: Queryable, orgId: string, senderId: 
     WHERE org_id = $1 AND id = $2 RETURNING *`, [orgId, senderId, status, JSON.stringify(check)]);
   return senderView(row!);
 }
+
+// ---------------------------------------------------------------- one-way senders
+
+export interface SendingSender {
+  id: string;
+  address: string;
+  kind: SenderView['kind'];
+  oneWay: boolean;
+}
+
+/**
+ * The sender a message on this channel leaves from: for email the oldest verified domain, for SMS
+ * the oldest number (two-way) before any alphanumeric id, for WhatsApp the oldest number; null when
+ * the organisation has none (the provider's configured default then applies).
+ */
+export async function senderFor(db: Queryable, orgId: string, channel: Channel): Promise<SendingSender | null> {
+  const row = await queryOne<{ id: string; address: string; kind: SenderView['kind']; one_way: boolean }>(db, `
+    SELECT id, address, kind, one_way FROM channel_senders
+    WHERE org_id = $1 AND channel = $2 AND status IN ('verified', 'active')
+    ORDER BY one_way, created_at, id LIMIT 1`, [orgId, channel]);
+  return row ? { id: row.id, address: row.address, kind: row.kind, oneWay: row.one_way } : null;
+}
+
+/**
+ * A one-way sender (an alphanumeric id) cannot receive STOP, so a marketing or charitable-purpose
+ * message through it must carry another way to opt out: a link. Service messages need none. Returns
+ * the refusal, or null when the message may go.
+ */
+export function oneWayOptOutRefusal(sender: { oneWay: boolean } | null, purpose: 'marketing' | 'charitable_purpose' | 'service', body: string): { code: 'no_opt_out'; message: string; hint: string } | null {
+  if (!sender?.oneWay || purpose === 'service') return null;
+  if (/https:\/\/\S+/i.test(body)) return null;
+  return {
+    code: 'no_opt_out',
+    message: 'This message goes from a one-way sender id that cannot receive STOP, and it has no other way to opt out',
+    hint: 'Add an opt-out link (https://…) to the text, or send from a two-way number.',
+  };
+}

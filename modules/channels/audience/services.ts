@@ -6,6 +6,7 @@ import { loadDeliveryContact, type DeliveryContact } from '../../people/outreach
 import { crisisHoldRefusal, isOnCrisisHold } from '../../people/pastoral/care/crisis';
 import { getOrgSettings } from '../../platform/orgs';
 import { CHANNELS, PURPOSES, normaliseAddress, normaliseEmail, toE164, type Channel, type Purpose } from './addresses';
+import { projectEmailSuppression } from './consent';
 import { getChannelSettings, quietUntil } from './quiet-hours';
 import {
   activeConsents, insertSuppression, liftSuppression, liveSuppression, lockAddress, lockContactConsent,
@@ -20,6 +21,7 @@ import {
  */
 export { CHANNELS, PURPOSES, normaliseAddress, toE164, type Channel, type Purpose };
 export type { SuppressionReason } from './store';
+export { oneWayOptOutRefusal, senderFor, type SendingSender } from './senders';
 
 export type RecipientRefusal = 'contact_missing' | 'no_address' | 'no_consent' | 'suppressed' | 'crisis_hold' | 'window_closed';
 
@@ -133,7 +135,9 @@ async function addressOf(
 export async function suppressAddress(
   db: Queryable, orgId: string, input: { channel: Channel; address: string; reason: SuppressionReason; source: string; note?: string | null },
 ): Promise<{ suppression: SuppressionRow; created: boolean }> {
-  return insertSuppression(db, orgId, { ...input, address: normaliseAddress(input.channel, input.address) });
+  const result = await insertSuppression(db, orgId, { ...input, address: normaliseAddress(input.channel, input.address) });
+  if (input.channel === 'email' && result.created) await projectEmailSuppression(db, orgId, result.suppression.address);
+  return result;
 }
 
 export async function isSuppressed(db: Queryable, orgId: string, channel: Channel, address: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import { withTransaction, withTenantTransaction } from '../../../db/pool';
 import { applyInboundKeyword, checkRecipient, findSenderOrg, recordInbound, suppressAddress } from '../../../modules/channels/audience/services';
 import { setSenderDnsResolver, type TxtResolver } from '../../../modules/channels/audience/senders';
 import { channelsConsentFromContacts } from '../../../modules/channels/audience/migrations/2026.11.24T10.00.01.channels-consent-from-contacts';
+import { audiencePart } from '../../../modules/channels/audience/part';
 import { placeCrisisHold } from '../../../modules/people/pastoral/care/crisis';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
@@ -178,6 +179,15 @@ describe('channels audience: consent, suppression, sendability, senders', () => 
       expect(new Set(results.map((r) => r.suppression.id)).size).toBe(1);
     });
 
+    it('suppressing an email address shows on the contacts holding it: unsubscribed, or bounced for a hard bounce', async () => {
+      const manual = await contact({ email: 'Manual@Example.org', status: 'subscribed' });
+      await mcpCall(owner, 'channels_add_suppression', { channel: 'email', address: 'manual@example.org' });
+      expect((await mcpCall(owner, 'people_get_contact', { contactId: manual })).contact.status).toBe('unsubscribed');
+      const bounced = await contact({ email: 'hard@example.org', status: 'subscribed' });
+      await withTransaction(harness.pool, (db) => suppressAddress(db, org.orgId, { channel: 'email', address: 'Hard@Example.org', reason: 'hard_bounce', source: 'email_events' }));
+      expect((await mcpCall(owner, 'people_get_contact', { contactId: bounced })).contact.status).toBe('bounced');
+    });
+
     it('crisis_hold wins over everything, even a consenting and reachable contact', async () => {
       const id = await contact({ email: 'held@example.org' });
       await mcpCall(owner, 'channels_record_consent', { contactId: id, channel: 'email', purpose: 'marketing', ...evidence });
@@ -202,6 +212,17 @@ describe('channels audience: consent, suppression, sendability, senders', () => 
         contactId: id, channel: 'whatsapp', purpose: 'service', now: new Date(wroteAt.getTime() + 25 * 3600_000), freeForm: true,
       }));
       expect(later).toMatchObject({ ok: false, reason: 'window_closed' });
+    });
+
+    it('windows older than a week are purged by maintenance; fresh ones stay', async () => {
+      await withTenantTransaction(harness.pool, org.orgId, async (db) => {
+        await recordInbound(db, org.orgId, { channel: 'whatsapp', from: '+447700900901', at: new Date(Date.now() - 8 * 86_400_000) });
+        await recordInbound(db, org.orgId, { channel: 'whatsapp', from: '+447700900902', at: new Date() });
+      });
+      const [rule] = audiencePart.retention!;
+      expect(await rule.purge(harness.pool)).toBeGreaterThanOrEqual(1);
+      const left = await harness.pool.query("SELECT address FROM channel_inbound_windows WHERE org_id = $1 AND address LIKE '+44770090090%'", [org.orgId]);
+      expect(left.rows.map((row) => row.address)).toEqual(['+447700900902']);
     });
 
     it('no_approved_template: a template id with no active version', async () => {
