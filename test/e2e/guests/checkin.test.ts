@@ -280,6 +280,15 @@ describe('guests: check-in with child safety', () => {
       expect((await harness.pool.query('SELECT count(*)::int AS n FROM guests_checkin_groups WHERE org_id = $1', [org.orgId])).rows[0].n).toBe(groupsBefore);
     });
 
+    it('draws codes of the length the settings say', async () => {
+      expect((await mcpCall(owner, 'guests_update_settings', { securityCodeLength: 6 })).settings.securityCodeLength).toBe(6);
+      expect((await mcpCall(volunteer, 'guests_get_checkin_settings', {})).settings).toEqual({ securityCodeLength: 6, sweepGraceMinutes: 30, medicalVisibleRoles: ['owner', 'admin', 'staff'] });
+      const longer = await checkIn(owner, { contactId: await contact('Long', 'Code'), locationId: ids.hall, personKind: 'child' });
+      expect(longer.securityCode).toMatch(new RegExp(`^[${SECURITY_CODE_ALPHABET}]{6}$`));
+      await mcpCall(owner, 'guests_update_settings', { securityCodeLength: 4 });
+      expect((await mcpRefusal(owner, 'guests_update_settings', { securityCodeLength: 2 })).code).toBe('validation_failed');
+    });
+
     it('warns past capacity when the room warns, instead of refusing', async () => {
       const room = await location({ name: 'Overflow', capacity: 1, capacityMode: 'warn' });
       await checkIn(owner, { contactId: await contact('First', 'Overflow'), locationId: room, personKind: 'adult' });
