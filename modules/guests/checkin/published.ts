@@ -60,3 +60,6 @@ export async function orgsWithCheckinsBetween(db: Queryable, fromDate: string, t
     'SELECT DISTINCT org_id FROM guests_checkins WHERE local_date BETWEEN $1::date AND $2::date ORDER BY org_id', [fromDate, toDate]);
   return rows.map((row) => row.org_id);
 }
+
+/** Locations for other modules (attendance's headcounts name one): another organisation's id is not found. */
+export { listLocations, requireLocation, type LocationView } from './setup';
