@@ -3,7 +3,7 @@ import { StewardError } from '../../../core/errors';
 import { queryOne, type Queryable } from '../../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../../outbox-source';
 import { normaliseAddress, type Channel, type Purpose } from '../audience/addresses';
-import { checkRecipient } from '../audience/services';
+import { checkRecipient, oneWayOptOutRefusal, senderFor } from '../audience/services';
 import { listUnsubscribeHeaders, smsStatusCallbackUrl } from './links';
 import type { MessageRow } from './services';
 
@@ -26,6 +26,8 @@ interface MessageDraft extends OutboxDraft {
   contactId: string | null;
   purpose: Purpose;
   freeForm: boolean;
+  /** The SMS sender is an alphanumeric id: recipients cannot reply STOP. */
+  oneWaySender: boolean;
 }
 
 /** The sender a message leaves from when the organisation names none: the provider's configured default. */
@@ -35,8 +37,21 @@ function defaultSender(channel: Channel, env: NodeJS.ProcessEnv = process.env): 
   return env.SMTP_FROM ?? null;
 }
 
-function draftOf(orgId: string, row: MessageRow): MessageDraft {
-  const sender = row.sender ?? defaultSender(row.channel);
+/**
+ * The message's sender: the one it was first dispatched from, else the organisation's own SMS number
+ * or sender id (A's senderFor), else the provider's default. WhatsApp and email leave from the
+ * configured phone-number id and SMTP_FROM.
+ */
+async function senderOf(db: Queryable, orgId: string, row: MessageRow): Promise<{ address: string | null; oneWay: boolean }> {
+  if (row.channel === 'sms') {
+    const own = await senderFor(db, orgId, 'sms');
+    if (row.sender) return { address: row.sender, oneWay: Boolean(own?.oneWay && own.address === row.sender) };
+    if (own) return { address: own.address, oneWay: own.oneWay };
+  }
+  return { address: row.sender ?? defaultSender(row.channel), oneWay: false };
+}
+
+function draftOf(orgId: string, row: MessageRow, sender: { address: string | null; oneWay: boolean }): MessageDraft {
   return {
     messageId: row.id,
     channel: row.channel,
@@ -48,8 +63,9 @@ function draftOf(orgId: string, row: MessageRow): MessageDraft {
     contactId: row.contact_id,
     purpose: row.purpose,
     freeForm: row.channel === 'whatsapp' && row.whatsapp_payload === null,
+    oneWaySender: sender.oneWay,
     transport: {
-      from: row.channel === 'email' ? null : sender,
+      from: row.channel === 'email' ? null : sender.address,
       statusCallbackUrl: row.channel === 'sms' ? smsStatusCallbackUrl(orgId, row.id) : null,
       // RFC 8058: every marketing email can be left in one click.
       headers: row.channel === 'email' && row.purpose === 'marketing' ? listUnsubscribeHeaders(orgId, row.id) : undefined,
@@ -76,7 +92,7 @@ export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
     if (!row) throw new StewardError('not_found', `Message ${messageId} was not found`);
     if (row.status === 'sent' || row.status === 'delivered' || row.status === 'undelivered') return { kind: 'delivered' };
     if (row.status === 'failed') return { kind: 'not_ready' };
-    return { kind: 'ready', draft: draftOf(orgId, row) };
+    return { kind: 'ready', draft: draftOf(orgId, row, await senderOf(db, orgId, row)) };
   },
 
   async recipient(db, orgId, draft, channel) {
@@ -85,6 +101,8 @@ export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
     // Locks what it read (FOR SHARE), so a STOP or a withdrawal cannot slip in between this check and the claim.
     const check = await checkRecipient(db, orgId, { contactId: draft.contactId, channel, purpose: draft.purpose, now, lock: true, freeForm: draft.freeForm });
     if (!check.ok) return { refused: { code: check.reason, message: check.hint ? `${check.message} ${check.hint}` : check.message } };
+    const noOptOut = oneWayOptOutRefusal({ oneWay: draft.oneWaySender }, draft.purpose, draft.body);
+    if (noOptOut) return { refused: { code: noOptOut.code, message: `${noOptOut.message}. ${noOptOut.hint}` } };
     if (check.quietUntil && check.quietUntil.getTime() > now.getTime()) {
       await db.query('UPDATE channel_messages SET deferred_until = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, draft.messageId, check.quietUntil]);
       return { deferUntil: check.quietUntil };

@@ -4,7 +4,7 @@ import { assertAllowance, usageFor } from '../../platform/billing';
 import { cursorInput, cursorOutput, toolsFor } from '../../kit';
 import type { ToolContext } from '../../tool';
 import { PURPOSES, type Channel } from '../audience/addresses';
-import { checkRecipient } from '../audience/services';
+import { checkRecipient, oneWayOptOutRefusal, senderFor } from '../audience/services';
 import { PRICE_CURRENCY, SMS_MAX_CHARACTERS, SMS_MAX_SEGMENTS, UNIT_PRICES } from './pricing';
 import { MESSAGE_STATUSES, channelUsageThisPeriod, listMessages, queueMessage, requireMessage, type ChannelMessageView } from './services';
 
@@ -82,6 +82,10 @@ async function send(ctx: ToolContext, channel: Channel, input: {
     contactId: input.contactId, channel, purpose: input.purpose, now: new Date(), freeForm: channel === 'whatsapp' && !input.templateId,
   });
   if (!check.ok) throw refusal(check.reason, check.message, check.hint);
+  if (channel === 'sms') {
+    const noOptOut = oneWayOptOutRefusal(await senderFor(ctx.db, orgId, 'sms'), input.purpose, queued.message.body);
+    if (noOptOut) throw refusal(noOptOut.code, noOptOut.message, noOptOut.hint);
+  }
   await assertAllowance(ctx.db, orgId, channel === 'email' ? 'email_sends' : 'messaging_credits', queued.message.meteredUnits);
   return { message: queued.message, created: true, deferredUntil: check.quietUntil ? check.quietUntil.toISOString() : null };
 }

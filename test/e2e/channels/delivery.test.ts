@@ -45,10 +45,10 @@ describe('channels delivery: single sends, providers, webhooks', () => {
   }
 
   /** Polls the message until `done` holds, within a deadline (not a timing assertion: the deadline only bounds a hang). */
-  async function messageWhen(messageId: string, done: (message: any) => boolean): Promise<any> {
+  async function messageWhen(messageId: string, done: (message: any) => boolean, client?: McpClient): Promise<any> {
     const deadline = Date.now() + 45_000;
     for (;;) {
-      const { message } = await mcpCall(mcp, 'channels_get_message', { messageId });
+      const { message } = await mcpCall(client ?? mcp, 'channels_get_message', { messageId });
       if (done(message) || Date.now() > deadline) return message;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -211,6 +211,26 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       expect(sandboxMessagesTo(mary.phone)).toHaveLength(1);
       const usage = await harness.pool.query('SELECT units FROM usage_events WHERE org_id = $1 AND idempotency_key = $2', [org.orgId, `channel-message-${sent.message.id}`]);
       expect(usage.rows).toEqual([{ units: 1 }]);
+    });
+
+    it('from a one-way sender id, marketing without an opt-out link is refused; with one it leaves from that id', async () => {
+      const oneWay = await harness.createOrg({ name: 'Sender Id Chapel' });
+      const oneWayMcp = await harness.mcpClient(oneWay.apiKey);
+      try {
+        await withTransaction(harness.pool, (db) => createSender(db, oneWay.orgId, { channel: 'sms', address: 'STANNE' }));
+        const jo = await contact(oneWayMcp, 'Jo');
+        await consent(oneWay.orgId, jo.id, 'sms', 'marketing');
+        const refused = await mcpRefusal(oneWayMcp, 'channels_send_sms', { contactId: jo.id, purpose: 'marketing', body: 'Christmas fair on Saturday!' });
+        expect(refused.details).toMatchObject({ reason: 'no_opt_out' });
+        const sent = await mcpCall(oneWayMcp, 'channels_send_sms', {
+          contactId: jo.id, purpose: 'marketing', body: 'Christmas fair on Saturday! Opt out: https://stanne.example.org/optout',
+        });
+        const out = await messageWhen(sent.message.id, (m) => m.status === 'sent', oneWayMcp);
+        expect(out.sender).toBe('STANNE');
+        expect(sandboxMessagesTo(jo.phone).map((m) => m.from)).toEqual(['STANNE']);
+      } finally {
+        await oneWayMcp.close();
+      }
     });
 
     it('lists messages by channel and contact, and another organisation cannot read them', async () => {
