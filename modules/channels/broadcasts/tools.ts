@@ -6,7 +6,7 @@ import { channelMessageCounts, MESSAGE_STATUSES } from '../delivery/services';
 import { audienceSchema } from './audience';
 import { broadcastSchema, CHANNELS, previewSchema, PURPOSES, recipientCountsSchema } from './schemas';
 import {
-  APPROVAL_RECIPIENT_THRESHOLD, BROADCAST_STATUSES, DEFAULT_RATE_PER_MINUTE, cancelBroadcast, getBroadcast, getBroadcastPreview, listBroadcasts,
+  APPROVAL_RECIPIENT_THRESHOLD, BROADCAST_STATUSES, DEFAULT_RATE_PER_MINUTE, SCHEDULE_TOOL, cancelBroadcast, getBroadcast, getBroadcastPreview, listBroadcasts,
   previewBroadcast, recipientCounts, scheduleBroadcast, scheduleNeedsApproval,
 } from './services';
 
@@ -50,7 +50,8 @@ export const previewBroadcastTool = tools.write('preview_broadcast', {
   }, new Date()),
 });
 
-export const scheduleBroadcastTool = tools.send('schedule_broadcast', {
+// Declared by its full name's tail: the bare verb would read as a tool of the schedule module.
+export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.length), {
   title: 'Schedule a broadcast',
   description: `Schedules a previewed broadcast to send now or at sendAt. Needs the previewHash channels_preview_broadcast gave: if the audience or the content changed since, it is refused with conflict (preview again). More than ${APPROVAL_RECIPIENT_THRESHOLD} recipients, or any marketing purpose, waits for a person's approval (the call answers approval_required with a proposal id; platform_approve_proposal). Sending is throttled, pauses for quiet hours, and checks each person's consent and suppression as their message goes, so someone who replies STOP meanwhile gets nothing more. Follow it with channels_get_broadcast.`,
   keywords: ['send broadcast', 'send newsletter', 'bulk sms', 'mass email', 'schedule send'],
