@@ -20,7 +20,7 @@ const LATE_CHILDREN = `
   GROUP BY c.org_id, c.instance_id, c.local_date, c.instance_ends_at`;
 
 /** One run as of `now`: reports (or refreshes the report of) each ended instance with children still in. Idempotent. */
-export async function sweepEndedServices(pool: Queryable, now: Date, orgId?: string): Promise<{ instancesReported: number; childrenStillCheckedIn: number }> {
+export async function sweepEndedServices(pool: Queryable, now: Date, orgId?: string): Promise<{ instancesReported: number; childrenStillCheckedIn: number; codesReleased: number }> {
   const late = await queryRows<LateRow>(pool, LATE_CHILDREN, [now, orgId ?? null]);
   for (const row of late) {
     await pool.query(`INSERT INTO guests_sweep_reports (id, org_id, instance_id, local_date, instance_ended_at, children_count, checkin_ids, staff_on_duty_count)
@@ -29,7 +29,23 @@ export async function sweepEndedServices(pool: Queryable, now: Date, orgId?: str
         staff_on_duty_count = EXCLUDED.staff_on_duty_count, updated_at = now()`,
     [randomUUID(), row.org_id, row.instance_id, row.local_date, row.instance_ends_at, row.checkin_ids.length, row.checkin_ids, row.staff]);
   }
-  return { instancesReported: late.length, childrenStillCheckedIn: late.reduce((total, row) => total + row.checkin_ids.length, 0) };
+  return {
+    instancesReported: late.length,
+    childrenStillCheckedIn: late.reduce((total, row) => total + row.checkin_ids.length, 0),
+    codesReleased: await releaseOrphanedCodes(pool, orgId),
+  };
+}
+
+/**
+ * A code whose group has no child left checked in (the child's record was erased mid-service, so
+ * checkout never released it) is freed, so it cannot hold a code for the rest of the day. A group
+ * and its check-ins are written in one transaction, so a group being created is never seen here.
+ */
+async function releaseOrphanedCodes(pool: Queryable, orgId?: string): Promise<number> {
+  const result = await pool.query(`UPDATE guests_checkin_groups g SET released_at = now()
+    WHERE g.released_at IS NULL AND g.security_code IS NOT NULL AND ($1::uuid IS NULL OR g.org_id = $1)
+      AND NOT EXISTS (SELECT 1 FROM guests_checkins c WHERE c.group_id = g.id AND c.person_kind = 'child' AND c.checked_out_at IS NULL)`, [orgId ?? null]);
+  return result.rowCount ?? 0;
 }
 
 export interface SweepReportView {

@@ -349,10 +349,13 @@ describe('guests: check-in with child safety', () => {
     it('reports children still checked in after the service, to the staff, without checking anyone out', async () => {
       const ended = new Date(Date.parse(instance.endsAt) + 31 * 60_000);
       const before = await mcpCall(owner, 'guests_get_live_roster', { instanceId: instance.id });
+      // A child erased mid-service: checkout never releases their household's code, so the sweep does.
+      const erased = await checkIn(owner, { contactId: await contact('Erased', 'Child'), locationId: ids.hall, personKind: 'child' });
+      await harness.pool.query('DELETE FROM guests_checkins WHERE id = $1', [erased.checkins[0].id]);
       expect(await harness.runJob('guests.checkin_sweep', { now: new Date(Date.parse(instance.endsAt) + 10 * 60_000), orgId: org.orgId }))
-        .toEqual({ instancesReported: 0, childrenStillCheckedIn: 0 });
+        .toEqual({ instancesReported: 0, childrenStillCheckedIn: 0, codesReleased: 1 });
       const first = await harness.runJob('guests.checkin_sweep', { now: ended, orgId: org.orgId });
-      expect(first).toEqual({ instancesReported: 1, childrenStillCheckedIn: before.totals.children });
+      expect(first).toEqual({ instancesReported: 1, childrenStillCheckedIn: before.totals.children, codesReleased: 0 });
       expect(await harness.runJob('guests.checkin_sweep', { now: ended, orgId: org.orgId })).toEqual(first);
       const after = await mcpCall(owner, 'guests_get_live_roster', { instanceId: instance.id });
       expect(after.totals).toEqual(before.totals);
