@@ -284,6 +284,33 @@ describe('channels audience: consent, suppression, sendability, senders', () => 
     });
   });
 
+  describe('a STOP cannot slip between a dispatch\'s check and its claim', () => {
+    it('a STOP arriving while a locked check\'s transaction is open waits for it, and the next check sees the STOP', async () => {
+      const id = await contact({ phone: '+447700900333' });
+      const dispatch = await harness.pool.connect();
+      let stopDone = false;
+      try {
+        await dispatch.query('BEGIN');
+        const first = await checkRecipient(dispatch, org.orgId, { contactId: id, channel: 'sms', purpose: 'service', now: new Date(), lock: true });
+        expect(first.ok).toBe(true);
+        const stop = withTransaction(harness.pool, (db) => applyInboundKeyword(db, org.orgId, { channel: 'sms', from: '+447700900333', text: 'STOP', at: new Date() }))
+          .then((result) => { stopDone = true; return result; });
+        // Wait (by state, not by time) until the STOP's transaction is blocked on the dispatch's lock.
+        for (let waiting = 0; waiting === 0;) {
+          waiting = (await harness.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0].n;
+        }
+        expect(stopDone).toBe(false);
+        await dispatch.query('COMMIT');
+        expect((await stop).action).toBe('stopped');
+      } finally {
+        dispatch.release();
+      }
+      const next = await withTransaction(harness.pool, (db) => checkRecipient(db, org.orgId, { contactId: id, channel: 'sms', purpose: 'service', now: new Date(), lock: true }));
+      expect(next).toMatchObject({ ok: false, reason: 'suppressed' });
+    });
+  });
+
   describe('senders', () => {
     const records: Record<string, string[][]> = {};
     const resolver: TxtResolver = {
