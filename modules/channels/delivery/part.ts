@@ -17,4 +17,10 @@ export const deliveryPart: ModulePart = {
   outboxSources: [channelMessageDelivery],
   // A message's snapshot holds personal data (the address, a greeting with the name): erased with the contact.
   contactRefs: [{ table: 'channel_messages', column: 'contact_id', onMerge: 'move', onErase: 'delete' }],
+  // Providers redeliver within hours or days; 90 days of remembered events covers every redelivery, and
+  // a status older than that cannot move a message backwards anyway.
+  retention: [{
+    name: 'channelWebhookEvents',
+    purge: async (db) => (await db.query("DELETE FROM channel_webhook_events WHERE received_at < now() - interval '90 days'")).rowCount ?? 0,
+  }],
 };
