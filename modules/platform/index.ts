@@ -29,7 +29,6 @@ const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
   { feature: 'messaging_credits', allowances: { starter: 200, growth: 2000, enterprise: 50000 } },
   { feature: 'runsheet_access_seats', allowances: { starter: 5, growth: 25, enterprise: 500 } },
   { feature: 'tickets', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
-  { feature: 'check_ins', allowances: { starter: 2000, growth: 20000, enterprise: 1000000 } },
   { feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 } },
   { feature: 'streams', allowances: { starter: 4, growth: 20, enterprise: 500 } },
 ];
