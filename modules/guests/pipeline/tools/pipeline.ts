@@ -17,7 +17,7 @@ const stageRef = {
 export const pipelineSummaryTool = tools.read('pipeline_summary', {
   title: 'Guest pipeline summary',
   description: 'How many guests are in each stage of the guest pipeline today (ready, overdue, snoozed), how many cards opened in the last 7 days and completed in the last 30, and the median days from first card to completed.',
-  keywords: ['guest pipeline', 'newcomers', 'follow-up pipeline', 'visitor funnel'],
+  keywords: ['guest pipeline', 'newcomers', 'follow-up pipeline', 'visitor funnel', 'pipeline overview', 'how many at each stage', 'stage counts'],
   examples: ['how is our guest follow-up going', 'how many newcomers are overdue a call', 'how many visitors are we following up at the moment', 'is anyone stuck in the newcomer process'],
   input: z.object({}).strict(),
   output: z.object({

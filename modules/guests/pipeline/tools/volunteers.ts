@@ -12,7 +12,7 @@ const assignmentId = z.uuid().describe('The volunteer assignment (from guests_li
 export const listVolunteerSchedulesTool = tools.read('list_volunteer_schedules', {
   title: 'Volunteer schedules',
   description: 'The volunteer rota: who serves on which team (welcome, kids, parking…) at one service instance, or at every service between two dates, with role, location and status (scheduled, confirmed, declined).',
-  keywords: ['rota', 'volunteer schedule', 'welcome team', 'who is serving'],
+  keywords: ['rota', 'volunteer schedule', 'welcome team', 'who is serving', 'serving team', 'on duty', 'volunteers this week'],
   examples: ['who is on the welcome team this Sunday', 'what is Anna serving on this month', 'show the door greeters rota for December'],
   input: z.object({
     instanceId: instanceIdSchema.optional().describe('One service instance'),
@@ -72,10 +72,10 @@ export const updateVolunteerScheduleTool = tools.write('update_volunteer_schedul
 });
 
 export const deleteVolunteerScheduleTool = tools.write('delete_volunteer_schedule', {
-  title: 'Take a volunteer off a service',
+  title: 'Remove a volunteer from a service rota',
   description: 'Removes a volunteer assignment from a service (to keep a record that they cannot come, set status declined instead).',
   keywords: ['remove from rota', 'unassign volunteer'],
-  examples: ['take Tom off the welcome team on Sunday', 'remove Anna from next week\'s rota'],
+  examples: ['Tom is no longer on the welcome team this Sunday', 'drop Anna from next week\'s rota'],
   destructive: true,
   input: z.object({ assignmentId }).strict(),
   output: z.object({ removed: volunteerAssignmentSchema }).strict(),
