@@ -1,5 +1,6 @@
 import { ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { ChannelsDeliveryActivities } from '../activities/channels-delivery';
 import type { OutboxActivities } from '../activities/outbox-activities';
 import type { OutboxOutcome } from '../activities/outbox';
 import { SA_KIND, SA_ORG } from '../core/search-attributes';
@@ -12,6 +13,11 @@ const { sendOutboxMessage } = proxyActivities<OutboxActivities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+const { failChannelMessage } = proxyActivities<ChannelsDeliveryActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 10 },
 });
 
 /** Quiet hours end within a day; a message deferred this many times in a row is left queued for a person to look at. */
@@ -32,7 +38,10 @@ export async function channelMessageWorkflow(input: { orgId: string; messageId: 
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       const message = cause instanceof ApplicationFailure ? cause.message : (error as Error).message;
-      return { status: 'failed', error: { code: 'send_failed', message } };
+      const problem = { code: 'send_failed', message: `Sending gave up after repeated failures: ${message}` };
+      // A provider's refusal is already on the message; anything else would leave it sending forever.
+      await failChannelMessage(input.orgId, input.messageId, problem);
+      return { status: 'failed', error: problem };
     }
     if (outcome.status !== 'deferred' || deferral >= MAX_DEFERRALS) return outcome;
     await sleep(Math.max(1000, Date.parse(outcome.until) - Date.now()));

@@ -213,6 +213,19 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       expect(usage.rows).toEqual([{ units: 1 }]);
     });
 
+    it('a provider refusing the message for good (400) fails it with the reason, sent once and not retried', async () => {
+      const abe = await contact(mcp, 'Abe');
+      await consent(org.orgId, abe.id, 'sms', 'service');
+      const requestsBefore = sandbox.requestCount();
+      sandbox.failNext(1, 400);
+      const sent = await mcpCall(mcp, 'channels_send_sms', { contactId: abe.id, purpose: 'service', body: 'Parish meeting at 7' });
+      const out = await messageWhen(sent.message.id, (m) => m.status === 'failed');
+      expect(out).toMatchObject({ status: 'failed', error: { code: 'provider_refused' } });
+      expect(out.error.message).toMatch(/400/);
+      expect(sandbox.requestCount() - requestsBefore).toBe(1);
+      expect(sandboxMessagesTo(abe.phone)).toHaveLength(0);
+    });
+
     it('from a one-way sender id, marketing without an opt-out link is refused; with one it leaves from that id', async () => {
       const oneWay = await harness.createOrg({ name: 'Sender Id Chapel' });
       const oneWayMcp = await harness.mcpClient(oneWay.apiKey);
