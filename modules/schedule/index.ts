@@ -1,6 +1,7 @@
 import { defineModule } from '../module';
 import { scheduleSeriesInstances } from './migrations/2026.11.24T14.00.00.schedule-series-instances';
 import { scheduleModels } from './models/schedule';
+import { scheduleRoutes } from './routes';
 import { materialiseRollingWindow } from './series';
 import { scheduleTools } from './tools';
 import { MATERIALISE_WEEKS } from './instances';
@@ -23,7 +24,7 @@ export default defineModule({
   models: [...scheduleModels],
   migrations: [scheduleSeriesInstances],
   scopes: ['schedule:read', 'schedule:write'],
-  routes: [],
+  routes: scheduleRoutes,
   jobs: [{
     name: 'schedule.materialise_instances',
     description: `Keeps every service series' instances materialised ${MATERIALISE_WEEKS} weeks ahead`,

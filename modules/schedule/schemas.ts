@@ -3,7 +3,7 @@ import { calendarDate } from '../kit';
 
 /** Shapes the schedule's tools (and the guests module's services tools) answer with. */
 
-export const localTime = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time as HH:MM (24-hour)');
+export const localTime = () => z.string().max(5).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time as HH:MM (24-hour)');
 
 export const instanceSchema = z.object({
   id: z.uuid(),

@@ -130,6 +130,31 @@ describe('schedule: service series and instances', () => {
     });
   });
 
+  describe('dashboard routes through the invoke bridges', () => {
+    it('reads series and instances, and sends writes to the curated tools', async () => {
+      const { series, upcoming: next } = await mcpCall(owner, 'schedule_create_series', {
+        title: 'Routed service', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: localDatePlus(1), startTime: '09:15', durationMinutes: 60, timeZone: ZONE,
+      });
+      const got = await harness.call(org.apiKey, 'schedule_invoke_api_read', { path: `/api/schedule/series/${series.id}` });
+      expect(got.result.series.id).toBe(series.id);
+      const listed = await harness.call(org.apiKey, 'schedule_invoke_api_read', {
+        path: '/api/schedule/instances', query: { from: next[0].localDate, to: next[1].localDate, seriesId: series.id },
+      });
+      expect(listed.result.instances.map((i: any) => i.id)).toEqual([next[0].id, next[1].id]);
+      const one = await harness.call(org.apiKey, 'schedule_invoke_api_read', { path: `/api/schedule/instances/${next[0].id}` });
+      expect(one.result.instance).toEqual(next[0]);
+      const refused = await harness.invoke(org.apiKey, 'schedule_invoke_api_write', {
+        method: 'POST', path: `/api/schedule/instances/${next[0].id}/cancel`, body: {}, actionSummary: 'Cancel it',
+      });
+      expect(refused.status).toBe(405);
+      expect(refused.body.error?.details?.tool).toBe('schedule_cancel_instance');
+      expect((await mcpCall(owner, 'schedule_get_instance', { instanceId: next[0].id })).instance.status).toBe('scheduled');
+      const foreign = await harness.invoke(other.apiKey, 'schedule_invoke_api_read', { path: `/api/schedule/instances/${next[0].id}` });
+      expect(foreign.body.error?.code).toBe('not_found');
+      await mcpCall(owner, 'schedule_delete_series', { seriesId: series.id });
+    });
+  });
+
   describe('previews and extra dates', () => {
     it('previews a rule without saving anything, in local time across a clock change', async () => {
       const seriesBefore = (await mcpCall(owner, 'schedule_list_series', { limit: 100 })).series.length;
