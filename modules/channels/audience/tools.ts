@@ -59,9 +59,9 @@ const SENDABILITY_REASONS = ['contact_missing', 'crisis_hold', 'no_address', 'su
 
 const checkSendabilityTool = tools.read('check_sendability', {
   title: 'Can this person be messaged?',
-  description: 'Says whether a message to one contact on one channel for one purpose may go now, or the exact reason it may not: crisis_hold, no_address, suppressed (bounce, complaint, STOP, unsubscribe, manual), no_consent, no_approved_template (templateId has no active version for the channel), window_closed (WhatsApp free-form outside 24 h of their last message: use an approved template), allowance (the plan\'s messages are used up) or quiet_hours (it would wait until resumesAt, in the recipient\'s time zone; never dropped). Nothing is sent or recorded. The same checks run again when a message is dispatched.',
-  keywords: ['consent check', 'can I text', 'can I email', 'opted out', 'unsubscribed', 'whatsapp window', 'quiet hours'],
-  examples: ['can we text Margaret about the carol service', 'is it ok to email John the appeal', 'can I WhatsApp Priya now'],
+  description: 'Can we text, email or WhatsApp this person, or have they opted out? Says whether a message to one contact on one channel for one purpose may go now, or the exact reason it may not: crisis_hold, no_address, suppressed (bounce, complaint, STOP, unsubscribe, manual), no_consent, no_approved_template (templateId has no active version for the channel), window_closed (WhatsApp free-form outside 24 h of their last message: use an approved template), allowance (the plan\'s messages are used up) or quiet_hours (it would wait until resumesAt, in the recipient\'s time zone; never dropped). Nothing is sent or recorded. The same checks run again when a message is dispatched.',
+  keywords: ['consent check', 'can I text', 'can we text', 'can I email', 'opted out', 'has she opted out', 'unsubscribed', 'allowed to contact', 'permission to message', 'whatsapp window', 'quiet hours'],
+  examples: ['is it alright to message Dave about the harvest supper', 'is it ok to email John the Christmas appeal', 'can I WhatsApp Priya now'],
   input: z.object({
     contactId: z.uuid().describe('The contact'),
     channel, purpose,
@@ -123,9 +123,9 @@ const recordConsentTool = tools.write('record_consent', {
 
 const withdrawConsentTool = tools.write('withdraw_consent', {
   title: 'Withdraw consent',
-  description: 'Records that a contact withdrew consent on a channel, for one purpose or (omitting purpose) all. The consent records stay, stamped withdrawn, as evidence. Messages not yet sent stop at dispatch.',
-  keywords: ['opt out', 'unsubscribe', 'stop marketing', 'no more emails'],
-  examples: ['John does not want the newsletter any more', 'Priya asked us to stop WhatsApp messages'],
+  description: 'Someone no longer wants our emails, texts or WhatsApp messages (newsletters, appeals, fundraising): records that a contact withdrew consent on a channel, for one purpose or (omitting purpose) all. The consent records stay, stamped withdrawn, as evidence. Messages not yet sent stop at dispatch.',
+  keywords: ['opt out', 'opted out', 'unsubscribe', 'stop marketing', 'no more emails', 'no longer wants', 'stop emailing', 'fundraising emails', 'mailing list', 'remove from newsletter'],
+  examples: ['take Ben off the mailing list, he rang to opt out', 'Priya asked us to stop WhatsApp messages'],
   idempotent: true,
   input: z.object({
     contactId: z.uuid().describe('The contact'), channel,
@@ -156,9 +156,9 @@ const listConsentsTool = tools.read('list_consents', {
 
 const listSuppressionsTool = tools.read('list_suppressions', {
   title: 'Suppressed addresses',
-  description: 'Addresses that must not be messaged on a channel and why (hard_bounce, complaint, stop_keyword, unsubscribe, manual), newest first; includeLifted adds lifted ones with the consent evidence that lifted them.',
-  keywords: ['suppression list', 'bounced', 'blocked numbers', 'STOP', 'do not contact'],
-  examples: ['which numbers replied STOP', 'show bounced email addresses'],
+  description: 'The do-not-contact list: numbers that texted STOP, email addresses that bounced or complained, people who unsubscribed. Addresses that must not be messaged on a channel and why (hard_bounce, complaint, stop_keyword, unsubscribe, manual), newest first; includeLifted adds lifted ones with the consent evidence that lifted them.',
+  keywords: ['suppression list', 'bounced', 'blocked numbers', 'STOP', 'replied stop', 'texted stop', 'do not contact', 'opted out numbers', 'unsubscribed addresses'],
+  examples: ['who has asked us never to text them', 'show email addresses that bounce'],
   input: z.object({
     channel: z.enum(CHANNELS).optional(), reason: z.enum(SUPPRESSION_REASONS).optional(),
     address: z.string().trim().min(3).max(320).optional().describe('One address (email or phone)'),
@@ -209,9 +209,9 @@ const getWhatsappWindowTool = tools.read('get_whatsapp_window', {
 
 const listSendersTool = tools.read('list_senders', {
   title: 'Senders',
-  description: 'The organisation\'s senders: email domains with their verification status and last DNS check, SMS numbers and alphanumeric ids (one-way, flagged), WhatsApp numbers.',
+  description: 'Which email domains, phone numbers and sender names we send from. The organisation\'s senders: email domains with their verification status and last DNS check, SMS numbers and alphanumeric ids (one-way, flagged), WhatsApp numbers.',
   keywords: ['sending domain', 'from number', 'sender id'],
-  examples: ['which numbers do we text from', 'is our email domain verified yet'],
+  examples: ['what name do our texts show as coming from', 'is our email domain verified yet'],
   input: z.object({ channel: z.enum(CHANNELS).optional(), ...cursorInput }).strict(),
   output: z.object({ senders: z.array(senderSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listSenders(ctx.db, ctx.org.id, input),
