@@ -18,8 +18,8 @@ export const pipelinePart: ModulePart = {
   models: [...pipelineModels],
   migrations: [guestsPipeline],
   contactRefs: [
-    // One card per guest: merging two guests who both have cards keeps both rows only until the
-    // unique index refuses the move, so the kept contact's card must be completed or the duplicate's removed first.
+    // One card per guest: when both merged contacts have one, the kept contact's card stays and the
+    // duplicate's is left behind with the soft-deleted duplicate (a trigger, see the migration).
     { table: 'guests_pipeline_cards', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'guests_welcome_cards', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'guests_card_submissions', column: 'contact_id', onMerge: 'move', onErase: 'delete' },

@@ -2,6 +2,7 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import { DateTime } from 'luxon';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { dayFromToday, mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
+import { sundayBefore } from '../../../modules/guests/pipeline/first-timers';
 
 /**
  * The guest pipeline end to end over MCP: stages synced idempotently (removed stages' cards handled
@@ -265,6 +266,32 @@ describe('guests: pipeline, welcome cards and volunteers', () => {
       expect(removed.removed.id).toBe(copied.copied[0].id);
       expect((await mcpRefusal(owner, 'guests_delete_volunteer_schedule', { assignmentId: copied.copied[0].id })).code).toBe('not_found');
       expect((await mcpRefusal(owner, 'guests_list_volunteer_schedules', {})).code).toBe('validation_failed');
+    });
+  });
+
+  describe('merging contacts', () => {
+    it('keeps the kept contact\'s card when both had one, and moves a card to a contact without one', async () => {
+      const move = (from: string, to: string) => harness.pool.query('UPDATE guests_pipeline_cards SET contact_id = $3 WHERE org_id = $1 AND contact_id = $2', [org.orgId, from, to]);
+      // Both Sam and Pat have cards: the move the merge makes changes nothing, and does not fail.
+      expect((await move(ids.pat, ids.sam)).rowCount).toBe(0);
+      expect((await journeyOf(ids.sam)).id).toBe(ids.samCard);
+      expect((await journeyOf(ids.pat)).id).toBe(ids.patCard);
+      const newcomer = (await mcpCall(owner, 'people_create_contact', { firstName: 'Mo', lastName: 'Merged' })).contact.id;
+      expect((await move(ids.pat, newcomer)).rowCount).toBe(1);
+      expect((await journeyOf(newcomer)).id).toBe(ids.patCard);
+      await move(newcomer, ids.pat);
+    });
+  });
+
+  describe('which Sunday the Monday run looks back on', () => {
+    it('is the last Sunday before today in the organisation\'s zone, never today', () => {
+      // Monday 00:30 UTC after the spring clock change: Monday in London, still Sunday evening in Los Angeles.
+      const mondayNight = new Date('2026-03-30T00:30:00Z');
+      expect(sundayBefore(mondayNight, 'Europe/London')).toBe('2026-03-29');
+      expect(sundayBefore(mondayNight, 'America/Los_Angeles')).toBe('2026-03-22');
+      expect(sundayBefore(new Date('2026-04-02T12:00:00Z'), 'Europe/London')).toBe('2026-03-29');
+      expect(sundayBefore(new Date('2026-10-26T00:30:00Z'), 'Europe/London')).toBe('2026-10-25');
+      expect(sundayBefore(new Date('2026-10-25T23:30:00Z'), 'Europe/London')).toBe('2026-10-18');
     });
   });
 

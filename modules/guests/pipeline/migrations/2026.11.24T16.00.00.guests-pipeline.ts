@@ -51,6 +51,20 @@ CREATE TABLE guests_pipeline_cards (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE UNIQUE INDEX guests_pipeline_cards_one_per_guest ON guests_pipeline_cards (org_id, contact_id);
+-- Merging two contacts who both have a card: the kept contact keeps its own card and journey; the
+-- duplicate's card is not moved (it stays with the merged, soft-deleted contact, out of every list)
+-- rather than the unique index refusing the whole merge. Any other move goes ahead.
+CREATE FUNCTION guests_pipeline_cards_keep_one() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.contact_id <> OLD.contact_id AND EXISTS (
+    SELECT 1 FROM guests_pipeline_cards WHERE org_id = NEW.org_id AND contact_id = NEW.contact_id AND id <> NEW.id
+  ) THEN
+    RETURN NULL;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER guests_pipeline_cards_keep_one BEFORE UPDATE OF contact_id ON guests_pipeline_cards
+  FOR EACH ROW EXECUTE FUNCTION guests_pipeline_cards_keep_one();
 CREATE INDEX guests_pipeline_cards_due ON guests_pipeline_cards (org_id, due_date) WHERE completed_at IS NULL;
 CREATE INDEX guests_pipeline_cards_stage ON guests_pipeline_cards (org_id, stage_id);
 
@@ -134,6 +148,7 @@ DROP TABLE guests_card_submissions;
 DROP TABLE guests_welcome_cards;
 DROP TABLE guests_pipeline_events;
 DROP TABLE guests_pipeline_cards;
+DROP FUNCTION guests_pipeline_cards_keep_one();
 DROP TABLE guests_pipeline_stages;
 `,
 };
