@@ -5,7 +5,8 @@ import { createOutreachSender, type OutreachSender, type SendOutcome } from '../
 import {
   NotDeliveredError, SmtpEmailProvider, smtpErrorProvesNotAccepted, type MessageProvider,
 } from '../../activities/providers';
-import { withTransaction } from '../../db/pool';
+import { withTenantTransaction, withTransaction } from '../../db/pool';
+import { suppressAddress } from '../../modules/channels/audience/services';
 import { closeOutreach, createOutreachItem, markOutreachApproved } from '../../modules/people/outreach';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
@@ -191,12 +192,14 @@ describe('outbox lease', () => {
     expect(await outbox(itemId)).toMatchObject({ status: 'pending', attempts: 1 });
     expect(await usage(itemId)).toBe(1);
 
-    // Consent withdrawn after the outbox row exists: the next attempt is refused and calls nothing.
+    // Unsubscribed after the outbox row exists (the channels module's suppression list, which the dispatch check reads):
+    // the next attempt is refused and calls nothing.
     provider.failWith = null;
-    await db.pool.query("UPDATE contacts SET status = 'unsubscribed' WHERE id = $1", [contactId]);
+    const { email } = (await db.pool.query('SELECT email FROM contacts WHERE id = $1', [contactId])).rows[0];
+    await withTenantTransaction(db.pool, orgId, (tx) => suppressAddress(tx, orgId, { channel: 'email', address: email, reason: 'unsubscribe', source: 'test' }));
     const refused = await senderFor(provider).send(orgId, itemId);
-    expect(refused).toMatchObject({ status: 'refused', error: { code: 'unsubscribed' } });
-    expect(refused.item.sendError).toMatchObject({ code: 'unsubscribed' });
+    expect(refused).toMatchObject({ status: 'refused', error: { code: 'suppressed' } });
+    expect(refused.item.sendError).toMatchObject({ code: 'suppressed' });
     expect(provider.calls).toHaveLength(1);
 
     // Cancelled meanwhile: not sent either.

@@ -211,6 +211,10 @@ describe('channels broadcasts over MCP', () => {
       expect((await refusal('channels_preview_broadcast', { name: 'x', channel: 'whatsapp', purpose: 'service', audience: { kind: 'tag', id: tagId }, body: 'free text' })))
         .toMatchObject({ code: 'validation_failed', hint: expect.stringContaining('template') });
       expect((await refusal('channels_preview_broadcast', { name: 'x', channel: 'sms', purpose: 'service', audience: { kind: 'segment', id: randomUUID() }, body: 'x' })).code).toBe('not_found');
+      // Marketing always waits for a person, however few it goes to; and without marketing consent nobody is eligible.
+      const marketing = await call('channels_preview_broadcast', { name: 'Gift day', channel: 'sms', purpose: 'marketing', audience: { kind: 'tag', id: tagId }, body: 'Gift day on Sunday' });
+      expect(marketing.preview).toMatchObject({ total: 2, eligible: 0, excluded: { no_consent: 2 }, needsApproval: true });
+      expect((await refusal('channels_schedule_broadcast', { broadcastId: marketing.broadcast.id, previewHash: marketing.previewHash })).code).toBe('approval_required');
       const rows = await harness.pool.query('SELECT count(*)::int AS n FROM channel_broadcasts WHERE org_id = $1', [other.orgId]);
       expect(rows.rows[0].n).toBe(0);
     } finally {
