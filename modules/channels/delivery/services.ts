@@ -4,6 +4,7 @@ import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
 import { requireContact } from '../../people/contacts';
 import type { Contact } from '../../people/schemas';
+import { getOrgSettings } from '../../platform/orgs';
 import { renderForSend } from '../../templates/services';
 import { smsSegments } from '../../templates/sms-encoding';
 import { normaliseAddress, type Channel, type Purpose } from '../audience/addresses';
@@ -225,7 +226,9 @@ export async function queueMessage(db: Queryable, orgId: string, input: QueueMes
   const existing = await findMessageByKey(db, orgId, input.idempotencyKey);
   if (existing) return { messageId: existing.id, created: false, message: messageView(existing) };
   const contact = await requireContact(db, orgId, input.contactId);
-  contactAddress(contact, input.channel);
+  // A number written nationally ("07700 900123") reads in the organisation's country.
+  if (input.channel !== 'email') contactAddress(contact, input.channel, (await getOrgSettings(db, orgId)).country);
+  else contactAddress(contact, input.channel);
   const content = await renderContent(db, orgId, input);
   const metering = meteringOf(input.channel, input.purpose, content);
   const cost = estimateCost(input.channel, metering.units, metering.whatsappCategory);

@@ -199,6 +199,15 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       }
     });
 
+    it('a UK number written nationally is sent to in E.164', async () => {
+      const local = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Local', lastName: 'Number', phone: '07700 900777' })).contact.id;
+      await consent(org.orgId, local, 'sms', 'service');
+      const sent = await mcpCall(mcp, 'channels_send_sms', { contactId: local, purpose: 'service', body: 'Hello' });
+      const out = await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      expect(out.recipientAddress).toBe('+447700900777');
+      expect(sandboxMessagesTo('+447700900777')).toHaveLength(1);
+    });
+
     it('a provider failing with 500 is retried with the same Idempotency-Key: one message arrives', async () => {
       const mary = await contact(mcp, 'Mary');
       await consent(org.orgId, mary.id, 'sms', 'service');
