@@ -196,6 +196,43 @@ describe('channels broadcasts over MCP', () => {
     }
   });
 
+  it('sends a template rendered for each person; missing variables exclude, and a template cannot be archived while a broadcast holds it', async () => {
+    const { tagId, contacts } = await seedTaggedContacts(harness.pool, org.orgId, { tag: 'Harvest', count: 3, firstNumber: 900 });
+    const created = await call('templates_create_template', {
+      name: 'Event invitation', channel: 'sms', purpose: 'service', body: 'Hi {{first_name}}, {{event}} is on {{day}}.',
+      variables: [{ name: 'event', example: 'the parish picnic' }, { name: 'day', example: 'Saturday' }],
+    });
+    await call('templates_validate_version', { versionId: created.version.id });
+    await call('templates_activate_version', { versionId: created.version.id });
+    const args = { name: 'Harvest invitation', channel: 'sms', purpose: 'service', audience: { kind: 'tag', id: tagId }, templateId: created.template.id };
+
+    // A variable missing: nobody would get "… is on {{day}}", so everyone is excluded, by reason.
+    const missing = await call('channels_preview_broadcast', { ...args, variables: { event: 'Harvest supper' } });
+    expect(missing.preview).toMatchObject({ total: 3, eligible: 0, excluded: { missing_variables: 3 }, sample: null });
+
+    const full = await call('channels_preview_broadcast', { ...args, broadcastId: missing.broadcast.id, variables: { event: 'Harvest supper', day: 'Friday' } });
+    expect(full.preview).toMatchObject({ eligible: 3, templateVersionId: created.version.id, sample: { text: 'Hi Member, Harvest supper is on Friday.' } });
+
+    // Scheduled for later: the template is held, and archiving it is refused until the broadcast is done or cancelled.
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await call('channels_schedule_broadcast', { broadcastId: full.broadcast.id, previewHash: full.previewHash, sendAt });
+    expect(scheduled.broadcast).toMatchObject({ status: 'scheduled', sendAt });
+    expect((await refusal('templates_archive_template', { templateId: created.template.id })).code).toBe('conflict');
+    await call('channels_cancel_broadcast', { broadcastId: full.broadcast.id });
+    expect((await finished(full.broadcast.id)).broadcast.status).toBe('cancelled');
+
+    // Sent now: each person gets the text rendered for them.
+    const now = await call('channels_preview_broadcast', { ...args, name: 'Harvest invitation (now)', variables: { event: 'Harvest supper', day: 'Friday' } });
+    const before = sms.messages.length;
+    await call('channels_schedule_broadcast', { broadcastId: now.broadcast.id, previewHash: now.previewHash });
+    expect((await finished(now.broadcast.id)).broadcast.status).toBe('completed');
+    const arrived = sms.messages.slice(before);
+    expect(arrived.map((m) => m.to).sort()).toEqual(contacts.map((c) => c.phone).sort());
+    expect(new Set(arrived.map((m) => m.body))).toEqual(new Set(['Hi Member, Harvest supper is on Friday.']));
+    const listed = await call('channels_list_messages', { broadcastId: now.broadcast.id });
+    expect(listed.messages.every((m: any) => m.templateVersionId === created.version.id)).toBe(true);
+  });
+
   it('refuses bad input and another organisation\'s broadcast, writing nothing', async () => {
     const other = await harness.createOrg();
     const otherMcp = await harness.mcpClient(other.apiKey);
