@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { requireLocation } from '../guests/checkin/setup';
+import { requireLocation } from '../guests/checkin/published';
 import { listTeam } from '../platform/settings';
 import { getInstance } from '../schedule/services';
 

@@ -2,7 +2,7 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import { DateTime } from 'luxon';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { mcpCall, mcpRefusal } from '../helpers/mcp-calls';
-import { attendanceDropFor } from '../../modules/attendance/published';
+import { attendanceDropFor, droppedRegulars } from '../../modules/attendance/published';
 import { withTenantTransaction } from '../../db/pool';
 
 /**
@@ -207,6 +207,12 @@ describe('attendance: headcounts, check-ins and summaries', () => {
     expect(drops.get(ids.regular)).toMatchObject({ dropped: true, recentWeeks: 0, priorWeeks: 4, lastVisit: sundays[3].localDate });
     expect(drops.get(ids.regular)!.reason).toMatch(/Came on 4 of the 8 weeks/);
     expect(drops.get(ids.newcomer)).toMatchObject({ dropped: false, priorWeeks: 1 });
+    const dropped = await withTenantTransaction(harness.pool, org.orgId, (db) => droppedRegulars(db, org.orgId, asOf));
+    expect(dropped.map((drop) => drop.contactId)).toEqual([ids.regular]);
+    const stillComing = await withTenantTransaction(harness.pool, org.orgId, (db) => droppedRegulars(db, org.orgId, DateTime.fromISO(sundays[3].localDate).plus({ days: 1 }).toISODate()!));
+    expect(stillComing).toEqual([]);
+    const elsewhere = await withTenantTransaction(harness.pool, other.orgId, (db) => droppedRegulars(db, other.orgId, asOf));
+    expect(elsewhere).toEqual([]);
   });
 
   it('treats another organisation\'s instances, contacts and locations as missing', async () => {

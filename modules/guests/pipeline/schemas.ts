@@ -4,7 +4,7 @@ import { VOLUNTEER_STATUSES } from './volunteers';
 import { WELCOME_CHANNELS, WELCOME_PURPOSES } from './welcome-cards';
 
 export const instanceIdSchema = z.uuid();
-export const teamSchema = z.string().trim().regex(/^[a-z][a-z0-9_]{0,49}$/, 'lower-case letters, digits and _ (e.g. welcome, kids, parking)');
+export const teamSchema = z.string().trim().max(50).regex(/^[a-z][a-z0-9_]{0,49}$/, 'lower-case letters, digits and _ (e.g. welcome, kids, parking)');
 export const limitSchema = z.number().int().min(1).max(100).default(50).describe('How many to return (1 to 100)');
 
 export const stageSchema = z.object({
