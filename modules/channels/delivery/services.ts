@@ -211,6 +211,17 @@ export function meteringOf(channel: Channel, purpose: Purpose, content: Pick<Ren
 
 const SELECT_MESSAGE = 'SELECT * FROM channel_messages';
 
+/** The message a key already made, provided the request names the same recipient, channel and purpose; a key reused for another message is refused. */
+function sameRequest(existing: MessageRow, input: QueueMessageInput): ChannelMessageView {
+  if (existing.contact_id !== input.contactId || existing.channel !== input.channel || existing.purpose !== input.purpose) {
+    throw new StewardError('idempotency_conflict', `The idempotency key ${input.idempotencyKey} already sent message ${existing.id} to another recipient, channel or purpose`, {
+      hint: 'Use a new key for a different message; repeat a key only to repeat the same send.',
+      details: { messageId: existing.id },
+    });
+  }
+  return messageView(existing);
+}
+
 export async function findMessageByKey(db: Queryable, orgId: string, idempotencyKey: string): Promise<MessageRow | undefined> {
   return queryOne<MessageRow>(db, `${SELECT_MESSAGE} WHERE org_id = $1 AND idempotency_key = $2`, [orgId, idempotencyKey]);
 }
@@ -224,7 +235,7 @@ export async function findMessageByKey(db: Queryable, orgId: string, idempotency
  */
 export async function queueMessage(db: Queryable, orgId: string, input: QueueMessageInput): Promise<{ messageId: string; created: boolean; message: ChannelMessageView }> {
   const existing = await findMessageByKey(db, orgId, input.idempotencyKey);
-  if (existing) return { messageId: existing.id, created: false, message: messageView(existing) };
+  if (existing) return { messageId: existing.id, created: false, message: sameRequest(existing, input) };
   const contact = await requireContact(db, orgId, input.contactId);
   // A number written nationally ("07700 900123") reads in the organisation's country.
   if (input.channel !== 'email') contactAddress(contact, input.channel, (await getOrgSettings(db, orgId)).country);
@@ -248,7 +259,7 @@ export async function queueMessage(db: Queryable, orgId: string, input: QueueMes
   // A concurrent call with the same key committed first: that message is the answer.
   const winner = await findMessageByKey(db, orgId, input.idempotencyKey);
   if (!winner) throw new StewardError('conflict', 'The message could not be queued; try again');
-  return { messageId: winner.id, created: false, message: messageView(winner) };
+  return { messageId: winner.id, created: false, message: sameRequest(winner, input) };
 }
 
 export async function getMessageRow(db: Queryable, orgId: string, messageId: string): Promise<MessageRow | undefined> {

@@ -142,6 +142,10 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       expect(sandboxMessagesTo(peter.phone)).toHaveLength(1);
       const usage = await harness.pool.query("SELECT units FROM usage_events WHERE org_id = $1 AND idempotency_key = $2", [org.orgId, `channel-message-${id}`]);
       expect(usage.rows).toEqual([{ units: 2 }]);
+
+      // The same key for someone else is a mistake, not a repeat.
+      const reused = await mcpRefusal(mcp, 'channels_send_sms', { contactId: ruth.id, purpose: 'service', body, idempotencyKey: 'rota-reminder-peter' });
+      expect(reused.code).toBe('idempotency_conflict');
     });
 
     it('STOP from the phone suppresses it, and the next send is refused with nothing sent', async () => {
