@@ -82,6 +82,16 @@ describe('attendance: headcounts, check-ins and summaries', () => {
     expect(kids.headcount).toMatchObject({ area: 'Kids church', locationId: ids.kids, count: 6 });
   });
 
+  it('keeps one figure per place when counts for it arrive at the same moment', async () => {
+    const counts = [30, 31, 32, 33, 34];
+    const responses = await Promise.all(counts.map((count) => harness.invoke(org.apiKey, 'attendance_record_headcount', { instanceId: sundays[2].id, area: 'Gallery', count })));
+    expect(responses.map((r) => r.status)).toEqual(counts.map(() => 200));
+    const { rows } = await harness.pool.query('SELECT count FROM attendance_headcounts WHERE org_id = $1 AND instance_id = $2', [org.orgId, sundays[2].id]);
+    expect(rows).toHaveLength(1);
+    expect(counts).toContain(rows[0].count);
+    await harness.pool.query('DELETE FROM attendance_headcounts WHERE org_id = $1 AND instance_id = $2', [org.orgId, sundays[2].id]);
+  });
+
   it('refuses bad headcounts clearly', async () => {
     expect((await mcpRefusal(owner, 'attendance_record_headcount', { instanceId: sundays[3].id, count: -1 })).code).toBe('validation_failed');
     const both = await mcpRefusal(owner, 'attendance_record_headcount', { instanceId: sundays[3].id, count: 3, area: 'Hall', locationId: ids.kids });

@@ -246,6 +246,9 @@ describe('guests: pipeline, welcome cards and volunteers', () => {
       await mcpCall(owner, 'guests_assign_volunteer', { instanceId: ids.week1, contactId: ids.volunteer2, status: 'declined' });
       await mcpCall(owner, 'guests_assign_volunteer', { instanceId: ids.week1, contactId: ids.volunteer2, team: 'kids' });
       expect((await mcpRefusal(owner, 'guests_assign_volunteer', { instanceId: ids.week1, contactId: ids.volunteer })).code).toBe('conflict');
+      const racing = await Promise.all(Array.from({ length: 5 }, () => harness.invoke(org.apiKey, 'guests_assign_volunteer', { instanceId: ids.week2, contactId: ids.volunteer2, team: 'parking' })));
+      expect(racing.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+      await mcpCall(owner, 'guests_delete_volunteer_schedule', { assignmentId: (racing.find((r) => r.status === 200)!.body.result as any).assignment.id });
       expect((await mcpRefusal(owner, 'guests_assign_volunteer', { instanceId: ids.week1, contactId: ids.volunteer, team: 'Welcome Team' })).code).toBe('validation_failed');
       const listed = await mcpCall(owner, 'guests_list_volunteer_schedules', { instanceId: ids.week1, team: 'welcome' });
       expect(listed.assignments.map((a: any) => [a.volunteerName, a.status])).toEqual([['Vera Helper', 'scheduled'], ['Dan Door', 'declined']]);
