@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { requireLocation } from '../guests/checkin/published';
+import { listLocations, requireLocation } from '../guests/checkin/published';
 import { listTeam } from '../platform/settings';
 import { getInstance } from '../schedule/services';
 
@@ -41,8 +41,8 @@ export interface HeadcountInput {
 }
 
 /**
- * Records how many were in a place at a service: a check-in location (by id) or a named area (the
- * whole service when neither is given). Counting the same place again replaces the figure, with the
+ * Records how many were in a place at a service: a check-in location (by id, or an area named like
+ * one) or a named area (the whole service when neither is given). Counting the same place again replaces the figure, with the
  * earlier count reported, so the total never counts a room twice.
  */
 export async function recordHeadcount(db: Queryable, orgId: string, recordedByUserId: string, input: HeadcountInput): Promise<{ headcount: HeadcountView; replacedCount: number | null }> {
@@ -51,7 +51,7 @@ export async function recordHeadcount(db: Queryable, orgId: string, recordedByUs
   if (input.locationId && input.area) {
     throw new StewardError('validation_failed', 'Give locationId or area, not both', { issues: [{ path: 'area', message: 'the location\'s name is used as the area' }] });
   }
-  const location = input.locationId ? await requireLocation(db, orgId, input.locationId) : null;
+  const location = input.locationId ? await requireLocation(db, orgId, input.locationId) : await locationNamed(db, orgId, input.area);
   const countedBy = input.countedByUserId ?? recordedByUserId;
   if (input.countedByUserId) {
     const team = await listTeam(db, orgId);
@@ -70,6 +70,12 @@ export async function recordHeadcount(db: Queryable, orgId: string, recordedByUs
     RETURNING ${COLUMNS}`,
   [randomUUID(), orgId, instance.id, instance.localDate, location?.id ?? null, area, areaKey, input.count, countedBy, recordedByUserId, input.note ?? null]);
   return { headcount: view(row!), replacedCount: previous?.count ?? null };
+}
+
+/** An area named like a check-in location is that location, so its count and its check-ins line up. */
+async function locationNamed(db: Queryable, orgId: string, area: string | undefined) {
+  if (!area) return null;
+  return (await listLocations(db, orgId)).find((location) => location.name.toLowerCase() === area.toLowerCase()) ?? null;
 }
 
 /** Headcounts of services dated in a range, optionally of one location. */

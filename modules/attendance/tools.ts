@@ -37,7 +37,7 @@ export const recordHeadcountTool = tools.write('record_headcount', {
     instanceId: instanceId.describe('The service instance (schedule_list_upcoming_instances, guests_list_services_today)'),
     count: z.number().int().min(0).max(100_000),
     locationId: z.uuid().optional().describe('A check-in location (guests_list_locations)'),
-    area: z.string().trim().min(1).max(200).optional().describe('A named area when not a check-in location; the whole service when neither is given'),
+    area: z.string().trim().min(1).max(200).optional().describe('A named area (one named like a check-in location counts as that location); the whole service when neither is given'),
     countedByUserId: z.uuid().optional().describe('The team member who counted (default: the caller)'),
     note: z.string().trim().min(1).max(1000).optional(),
   }).strict(),

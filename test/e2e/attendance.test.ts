@@ -75,7 +75,7 @@ describe('attendance: headcounts, check-ins and summaries', () => {
 
   it('records a headcount per place, and a recount replaces the figure rather than adding to it', async () => {
     const first = await mcpCall(owner, 'attendance_record_headcount', { instanceId: sundays[3].id, area: 'Main hall', count: 40 });
-    expect(first).toMatchObject({ replacedCount: null, headcount: { area: 'Main hall', count: 40, localDate: sundays[3].localDate, countedByUserId: org.ownerUserId } });
+    expect(first).toMatchObject({ replacedCount: null, headcount: { area: 'Main hall', locationId: ids.hall, count: 40, localDate: sundays[3].localDate, countedByUserId: org.ownerUserId } });
     const recount = await mcpCall(owner, 'attendance_record_headcount', { instanceId: sundays[3].id, area: 'main hall', count: 45, note: 'Late arrivals' });
     expect(recount).toMatchObject({ replacedCount: 40, headcount: { id: first.headcount.id, count: 45 } });
     const kids = await mcpCall(owner, 'attendance_record_headcount', { instanceId: sundays[3].id, locationId: ids.kids, count: 6 });
@@ -115,13 +115,14 @@ describe('attendance: headcounts, check-ins and summaries', () => {
     expect(summary.weeks.map((w: any) => [w.total, w.change, w.changePercent])).toEqual([[2, null, null], [1, -1, -50], [1, 0, 0], [51, 50, 5000]]);
     expect(summary.byLocation).toEqual([
       { locationId: ids.kids, area: 'Kids church', checkedIn: 1, headcount: 6 },
-      { locationId: ids.hall, area: 'Main hall', checkedIn: 8, headcount: null },
-      { locationId: null, area: 'Main hall', checkedIn: 0, headcount: 45 },
+      { locationId: ids.hall, area: 'Main hall', checkedIn: 8, headcount: 45 },
     ]);
     expect(summary.definitions.regular).toMatch(/3 different weeks of the 8 weeks/);
   });
 
   it('narrows the summary to one location and one service', async () => {
+    const hall = await mcpCall(reader, 'attendance_get_summary', { from: sundays[0].localDate, to: sundays[3].localDate, locationId: ids.hall });
+    expect(hall.services.map((s: any) => [s.checkedIn, s.total])).toEqual([[2, 2], [1, 1], [1, 1], [4, 45]]);
     const kids = await mcpCall(reader, 'attendance_get_summary', { from: sundays[0].localDate, to: sundays[3].localDate, locationId: ids.kids });
     expect(kids.services.map((s: any) => [s.checkedIn, s.total])).toEqual([[0, 0], [0, 0], [0, 0], [1, 6]]);
     const one = await mcpCall(reader, 'attendance_get_summary', { from: sundays[0].localDate, to: sundays[3].localDate, instanceId: sundays[1].id });
