@@ -36,7 +36,9 @@ export const previewBroadcastTool = tools.write('preview_broadcast', {
     purpose: z.enum(PURPOSES).describe('marketing (fundraising, events to non-members…), charitable_purpose (the church\'s own work with people who gave soft opt-in), service (rota changes, cancellations)'),
     audience: audienceSchema,
     templateId: z.uuid().optional().describe('A template of the same channel (templates_list_templates); its active version is sent, rendered for each person'),
-    variables: z.record(z.string().max(100), z.string().max(2000)).default({}).describe('Template variables shared by every recipient (names come from each contact)'),
+    variables: z.record(z.string().max(64), z.string().max(2000))
+      .refine((values) => Object.keys(values).length <= 50, 'at most 50 variables').meta({ maxProperties: 50 })
+      .default({}).describe('Template variables shared by every recipient (names come from each contact)'),
     subject: z.string().trim().min(1).max(500).optional().describe('Email subject, with free-form content'),
     body: z.string().trim().min(1).max(10_000).optional().describe('Free-form text, the same for everyone, when no template is used'),
     html: z.string().min(1).max(200_000).optional().describe('Email only: HTML beside the text body'),
@@ -65,8 +67,8 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
   },
   input: z.object({
     broadcastId,
-    previewHash: z.string().regex(/^[0-9a-f]{64}$/).describe('previewHash from the latest channels_preview_broadcast of this broadcast'),
-    sendAt: z.iso.datetime({ offset: true }).optional().describe('When to start sending (ISO 8601); omit to send now'),
+    previewHash: z.string().max(64).regex(/^[0-9a-f]{64}$/).describe('previewHash from the latest channels_preview_broadcast of this broadcast'),
+    sendAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When to start sending (ISO 8601); omit to send now'),
     actionSummary,
   }).strict(),
   output: z.object({ broadcast: broadcastSchema, followUp: broadcastChangeSchema }).strict(),
