@@ -86,6 +86,10 @@ export interface MessagingSandbox {
   setWebhookBaseUrl(url: string): void;
   /** The next `count` send requests answer `status` (e.g. 500) without recording anything. */
   failNext(count: number, status: number): void;
+  /** Send requests record the message at once but answer only after `ms` (a caller can die in between). */
+  holdResponses(ms: number): void;
+  /** Resolves when the next send request has recorded its message (before any held answer). */
+  nextRecorded(): Promise<SandboxMessage>;
   setMessageStatus(id: string, status: string, options?: { errorCode?: string }): Promise<WebhookResult>;
   inbound(input: { channel: 'sms' | 'whatsapp'; from: string; to?: string; text: string }): Promise<WebhookResult>;
   setTemplateStatus(id: string, status: string, options?: { reason?: string; webhook?: boolean }): Promise<WebhookResult | null>;
@@ -113,7 +117,17 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
   const messages: SandboxMessage[] = [];
   const byKey = new Map<string, SandboxMessage>();
   const templates = new Map<string, SandboxTemplate>();
-  const state = { requests: 0, failNext: 0, failStatus: 500, webhookBase: config.webhookBaseUrl ?? '', last: null as SentWebhook | null };
+  const state = { requests: 0, failNext: 0, failStatus: 500, holdMs: 0, webhookBase: config.webhookBaseUrl ?? '', last: null as SentWebhook | null };
+  let recordedWaiters: Array<(message: SandboxMessage) => void> = [];
+
+  /** Tells waiters a send was recorded, then answers (after the hold, if one is set). */
+  async function answerSend(res: http.ServerResponse, stored: SandboxMessage, status: number, body: unknown): Promise<void> {
+    const waiting = recordedWaiters;
+    recordedWaiters = [];
+    for (const resolve of waiting) resolve(stored);
+    if (state.holdMs > 0) await new Promise((resolve) => setTimeout(resolve, state.holdMs));
+    if (!res.destroyed) json(res, status, body);
+  }
 
   async function post(webhook: SentWebhook): Promise<WebhookResult> {
     state.last = webhook;
@@ -173,7 +187,7 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
       id: `SM${randomUUID().replace(/-/g, '')}`, channel: 'sms', to, from: form.get('From')!, body, template: null,
       idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null, statusCallback: form.get('StatusCallback'), callbackData: null,
     });
-    json(res, 201, { sid: stored.id, account_sid: config.accountSid, to: stored.to, from: stored.from, body: stored.body, status: stored.status });
+    await answerSend(res, stored, 201, { sid: stored.id, account_sid: config.accountSid, to: stored.to, from: stored.from, body: stored.body, status: stored.status });
   }
 
   async function handleMetaSend(req: http.IncomingMessage, res: http.ServerResponse, phoneNumberId: string): Promise<void> {
@@ -188,7 +202,7 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
       body: payload.text?.body ?? null, template: payload.template ?? null,
       idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null, statusCallback: null, callbackData: payload.biz_opaque_callback_data ?? null,
     });
-    json(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: payload.to, wa_id: payload.to }], messages: [{ id: stored.id }] });
+    await answerSend(res, stored, 200, { messaging_product: 'whatsapp', contacts: [{ input: payload.to, wa_id: payload.to }], messages: [{ id: stored.id }] });
   }
 
   async function handleTemplateCreate(req: http.IncomingMessage, res: http.ServerResponse, wabaId: string): Promise<void> {
@@ -321,6 +335,10 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
       state.failNext = count;
       state.failStatus = status;
     },
+    holdResponses: (ms) => {
+      state.holdMs = ms;
+    },
+    nextRecorded: () => new Promise((resolve) => recordedWaiters.push(resolve)),
     setMessageStatus,
     inbound,
     setTemplateStatus,

@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { listen } from '../../../api/server';
+import { ALL_SCOPES } from '../../../core/scopes';
+import { PROJECT_ROOT } from '../../../db/config';
+import { withTransaction } from '../../../db/pool';
+import { recordConsent } from '../../../modules/channels/audience/consent';
+import { createApiKey } from '../../../modules/platform/api-keys';
+import { createOrganisation } from '../../../modules/platform/orgs';
+import { createMember } from '../../../modules/platform/users';
+import type { MessagingSandbox } from '../../../sandbox/messaging/server';
+import { createTemporalClient } from '../../../temporal/client';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { BUNDLE_PATH_ENV } from '../../helpers/env';
+import { startTestMessagingSandbox } from '../../helpers/messaging-sandbox';
+
+/**
+ * A channel message survives its worker dying mid-send, with real processes: the worker is a
+ * separate `node worker/main.ts`, SIGKILLed after the sandbox provider took the SMS but before the
+ * worker heard back, then started again. The HTTP provider de-duplicates on the Idempotency-Key, so
+ * the restarted worker's retry (once the dead attempt's lease ran out) is recognised: one message
+ * at the provider, the message marked sent, its segments metered once.
+ */
+jest.setTimeout(180_000);
+
+describe('channel message send survives a worker crash', () => {
+  let db: TestDatabase;
+  let connection: Connection;
+  let server: Server;
+  let url: string;
+  let apiKey: string;
+  let orgId: string;
+  let sandbox: MessagingSandbox;
+  const taskQueue = `crash-${randomBytes(6).toString('hex')}`;
+  const workers: ChildProcess[] = [];
+  // One provider call may take 5 s here, so a lease lasts 15 s and a dead attempt's lease runs out quickly.
+  const SEND_TIMEOUT_MS = 5000;
+
+  function startWorker(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'worker', 'main.ts')], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        ...sandbox.env(),
+        CHANNELS_WEBHOOK_BASE_URL: url,
+        DATABASE_URL: db.url,
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
+        STEWARD_TASK_QUEUE: taskQueue,
+        STEWARD_WORKFLOW_BUNDLE: process.env[BUNDLE_PATH_ENV],
+        STEWARD_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    workers.push(child);
+    return new Promise((resolve, reject) => {
+      let output = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('worker polling')) resolve(child);
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before polling: ${output}`)));
+    });
+  }
+
+  function exited(child: ChildProcess): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => child.once('exit', () => resolve()));
+  }
+
+  async function invoke(tool: string, args: unknown) {
+    const response = await fetch(`${url}/api/agent/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ tool, arguments: args }),
+    });
+    return (await response.json()) as { ok: boolean; result?: any; error?: any };
+  }
+
+  async function messageStatusWithin(messageId: string, status: string, timeoutMs: number): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const row = (await db.pool.query('SELECT status FROM channel_messages WHERE id = $1', [messageId])).rows[0];
+      if (row?.status === status || Date.now() > deadline) return row?.status;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+    const temporal = createTemporalClient(connection, 'default');
+    ({ server, url } = await listen({ pool: db.pool, temporal, taskQueue }, 0));
+    sandbox = await startTestMessagingSandbox(url);
+    ({ apiKey, orgId } = await withTransaction(db.pool, async (tx) => {
+      const org = await createOrganisation(tx, { name: 'Crash Chapel' });
+      const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner', safeguarding: true });
+      return { orgId: org.id, apiKey: (await createApiKey(tx, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey };
+    }));
+  });
+
+  afterAll(async () => {
+    for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await sandbox?.close();
+    await new Promise<void>((resolve) => {
+      server?.closeAllConnections();
+      server ? server.close(() => resolve()) : resolve();
+    });
+    await connection?.close();
+    await db?.drop();
+  });
+
+  it('killed after the provider took the SMS: the restarted worker retries with the same key, one message arrives, metered once', async () => {
+    let worker = await startWorker();
+    const phone = '+447700900555';
+    const contact = await invoke('people_create_contact', { firstName: 'Crash', lastName: 'Test', phone });
+    expect(contact.ok).toBe(true);
+    await withTransaction(db.pool, (tx) => recordConsent(tx, orgId, {
+      contactId: contact.result.contact.id, channel: 'sms', purpose: 'service', basis: 'consent', source: 'test', wording: 'Texts about rotas',
+    }, null));
+
+    sandbox.holdResponses(60_000);
+    const recorded = sandbox.nextRecorded();
+    const sent = await invoke('channels_send_sms', { contactId: contact.result.contact.id, purpose: 'service', body: 'Your rota slot is 10:30 on Sunday' });
+    expect(sent.ok).toBe(true);
+    const atProvider = await recorded;
+    // The provider has the message; the worker is waiting for its answer. Kill it there.
+    worker.kill('SIGKILL');
+    await exited(worker);
+    sandbox.holdResponses(0);
+    expect(await messageStatusWithin(sent.result.message.id, 'sent', 1000)).toBe('sending');
+
+    worker = await startWorker();
+    expect(await messageStatusWithin(sent.result.message.id, 'sent', 90_000)).toBe('sent');
+    expect(sandbox.messages().filter((m) => m.to === phone)).toHaveLength(1);
+    expect(sandbox.requestCount()).toBe(2);
+    const row = (await db.pool.query('SELECT provider_message_id FROM channel_messages WHERE id = $1', [sent.result.message.id])).rows[0];
+    expect(row.provider_message_id).toBe(atProvider.id);
+    const usage = await db.pool.query("SELECT units FROM usage_events WHERE feature = 'messaging_credits' AND idempotency_key = $1", [`channel-message-${sent.result.message.id}`]);
+    expect(usage.rows).toEqual([{ units: 1 }]);
+    worker.kill('SIGTERM');
+    await exited(worker);
+  });
+});
