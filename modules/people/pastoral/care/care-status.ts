@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
+import { droppedRegulars } from '../../../attendance/published';
 import { listWelfareDueContacts } from '../../automations';
 import { displayNameOf } from '../../contacts';
 import { visibleNoteSql } from '../../notes';
@@ -21,14 +22,11 @@ export async function tableExists(db: Queryable, table: string): Promise<boolean
   return row!.present;
 }
 
-/** Signals the predictions would use that this deployment cannot compute yet. */
-const ATTENDANCE_UNAVAILABLE = 'attendance_drop';
-
 /** How far back a support life event still counts as recent, and how far ahead a grief touchpoint counts as coming due. */
 export const RECENT_LIFE_EVENT_DAYS = 90;
 export const TOUCHPOINT_HORIZON_DAYS = 7;
 
-export const CARE_SIGNALS = ['no_recent_contact', 'support_life_event', 'grief_touchpoint_due', 'care_priority', 'crisis_hold'] as const;
+export const CARE_SIGNALS = ['no_recent_contact', 'support_life_event', 'grief_touchpoint_due', 'care_priority', 'crisis_hold', 'attendance_drop'] as const;
 export type CareSignal = (typeof CARE_SIGNALS)[number];
 
 export const carePredictionSchema = z.object({
@@ -116,7 +114,7 @@ export async function carePredictions(db: Queryable, orgId: string, canSeeRestri
     entry.reasons.push(reason);
     reasons.set(contactId, entry);
   };
-  const signalsUnavailable: string[] = [ATTENDANCE_UNAVAILABLE];
+  const signalsUnavailable: string[] = [];
 
   const { welfareIntervalDays } = await getPastoralSettings(db, orgId);
   for (const person of await listWelfareDueContacts(db, orgId, { days: welfareIntervalDays, limit: 500, canSeeRestricted })) {
@@ -157,6 +155,16 @@ export async function carePredictions(db: Queryable, orgId: string, canSeeRestri
   const holds = await queryRows<NamedRow & { contact_id: string }>(db, `SELECT DISTINCT h.contact_id, c.first_name, c.last_name, c.preferred_name, c.email
     FROM crisis_holds h JOIN contacts c ON c.id = h.contact_id AND c.org_id = h.org_id AND c.deleted_at IS NULL WHERE h.org_id = $1 AND h.cleared_at IS NULL`, [orgId]);
   for (const hold of holds) add(hold.contact_id, displayNameOf(hold), { signal: 'crisis_hold', detail: 'On a crisis hold: a person should be in touch' });
+
+  // A regular who has stopped coming, from the attendance module's check-ins (explained there, with the weeks it counted).
+  const drops = await droppedRegulars(db, orgId);
+  const dropNames = await queryRows<NamedRow & { id: string }>(db, `SELECT id, first_name, last_name, preferred_name, email
+    FROM contacts WHERE org_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`, [orgId, drops.map((drop) => drop.contactId)]);
+  const nameOf = new Map(dropNames.map((row) => [row.id, displayNameOf(row)]));
+  for (const drop of drops) {
+    const name = nameOf.get(drop.contactId);
+    if (name !== undefined) add(drop.contactId, name, { signal: 'attendance_drop', detail: drop.reason });
+  }
 
   const predictions = [...reasons.entries()]
     .map(([contactId, entry]) => ({ contactId, contactName: entry.name, reasons: entry.reasons }))

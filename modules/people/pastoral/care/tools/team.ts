@@ -212,7 +212,7 @@ export const listCarePredictionsTool = defineTool({
   name: 'people_list_care_predictions',
   module: 'people',
   title: 'Who may need care soon',
-  description: 'People who may need care soon, each with the reasons (no pastoral contact for the welfare interval, a recent support life event, a grief touchpoint coming due, a raised care priority, a crisis hold). No score: more reasons come first. signalsUnavailable names signals this deployment cannot compute (attendance drop until attendance is recorded). Private and confidential records count only with people:safeguarding.',
+  description: 'People who may need care soon, each with the reasons (no pastoral contact for the welfare interval, a recent support life event, a grief touchpoint coming due, a raised care priority, a crisis hold, a regular who has stopped coming to services by the attendance module\'s check-ins). No score: more reasons come first. signalsUnavailable names signals this deployment cannot compute. Private and confidential records count only with people:safeguarding.',
   keywords: ['at risk', 'need care', 'pastoral radar', 'predictions', 'who to visit'],
   examples: ['who should we be checking on this week', 'who might be slipping through the cracks'],
   scope: 'people:read',
