@@ -42,6 +42,10 @@ import {
  *   approves it again (which may deliver a second copy) or cancels it.
  *   So the mail server is handed a message at most once per human decision;
  *   it is not "exactly once": SMTP cannot tell us about a lost 250.
+ * - A message counts the units its draft names (an SMS its segments; one by
+ *   default), checked against the allowance and recorded under its key once.
+ * - A source may defer an attempt (quiet hours): nothing is claimed or counted,
+ *   and the outcome `deferred` says when to try again.
  */
 
 /** What one send attempt came to (a failure worth retrying is thrown instead). */
@@ -50,7 +54,9 @@ export type OutboxOutcome =
   | { status: 'refused'; error: OutboxProblem }
   | { status: 'needs_review' }
   /** The source no longer wants it sent (for outreach: not approved, or cancelled). */
-  | { status: 'not_ready' };
+  | { status: 'not_ready' }
+  /** Not yet (quiet hours): nothing was claimed or counted; send again at `until` (ISO time). */
+  | { status: 'deferred'; until: string };
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'needs_review';
 
@@ -83,6 +89,7 @@ type Claim =
   | { kind: 'not_ready' }
   | { kind: 'refused'; error: OutboxProblem }
   | { kind: 'needs_review' }
+  | { kind: 'deferred'; until: Date }
   | { kind: 'busy'; leaseLeftMs: number; attempt: number }
   | { kind: 'claimed'; token: string; attempt: number; provider: MessageProvider; message: OutboundMessage };
 
@@ -178,9 +185,10 @@ export function createOutbox(deps: OutboxDeps) {
   /** The first attempt creates the row and counts the message, unless the allowance is used up. */
   async function createRow(db: Queryable, ref: RowRef, key: string, draft: OutboxDraft, channel: OutboxChannel, recipient: string): Promise<Claim | null> {
     const feature = ref.source.meterFor(channel);
+    const units = draft.units ?? 1;
     await lockFeature(db, ref.orgId, feature);
     try {
-      await assertAllowance(db, ref.orgId, feature, 1);
+      await assertAllowance(db, ref.orgId, feature, units);
     } catch (error) {
       if (error instanceof StewardError && error.code === 'allowance_exceeded') {
         return { kind: 'refused', error: { code: 'allowance_exceeded', message: `${error.message}. The message stays approved and unsent.` } };
@@ -190,7 +198,8 @@ export function createOutbox(deps: OutboxDeps) {
     await db.query(`INSERT INTO outbox_messages (id, org_id, source_kind, source_id, idempotency_key, channel, recipient, subject, body, html)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [stableUuid(key), ref.orgId, ref.source.kind, ref.sourceId, key, channel, recipient, draft.subject, draft.body, draft.html ?? null]);
-    await recordUsage(db, { orgId: ref.orgId, feature, units: 1, idempotencyKey: key, tool: ref.source.usageTool });
+    await recordUsage(db, { orgId: ref.orgId, feature, units, idempotencyKey: key, tool: draft.usageTool ?? ref.source.usageTool });
+    await ref.source.metered?.(db, ref.orgId, ref.sourceId, units);
     return null;
   }
 
@@ -212,6 +221,7 @@ export function createOutbox(deps: OutboxDeps) {
       // Consent, and the address it goes to, on every attempt.
       const recipient = await ref.source.recipient(db, ref.orgId, state.draft, channel);
       if ('refused' in recipient) return { kind: 'refused', error: recipient.refused };
+      if ('deferUntil' in recipient) return { kind: 'deferred', until: recipient.deferUntil };
       if (!provider) return { kind: 'refused', error: { code: 'channel_not_configured', message: `No ${channel} provider is configured on this server` } };
       const key = outbox?.idempotency_key ?? ref.source.keyOf(ref.sourceId);
       if (!outbox) {
@@ -230,14 +240,17 @@ export function createOutbox(deps: OutboxDeps) {
       if (!claimed) return { kind: 'busy', leaseLeftMs: 1000, attempt: outbox?.attempts ?? 0 };
       return {
         kind: 'claimed', token, attempt: claimed.attempts, provider,
-        message: { idempotencyKey: key, channel, to: recipient.to, subject: claimed.subject, body: claimed.body, html: claimed.html },
+        message: {
+          idempotencyKey: key, channel, to: recipient.to, subject: claimed.subject, body: claimed.body, html: claimed.html,
+          ...(state.draft.transport ? { transport: state.draft.transport } : {}),
+        },
       };
     });
   }
 
   /** Tells the source it went (idempotent, so a repeated report is harmless). */
-  async function finishSent(ref: RowRef): Promise<OutboxOutcome> {
-    await withTransaction(pool, (db) => ref.source.delivered(db, ref.orgId, ref.sourceId));
+  async function finishSent(ref: RowRef, sent?: { providerMessageId: string }): Promise<OutboxOutcome> {
+    await withTransaction(pool, (db) => ref.source.delivered(db, ref.orgId, ref.sourceId, sent));
     return { status: 'sent' };
   }
 
@@ -247,6 +260,7 @@ export function createOutbox(deps: OutboxDeps) {
     if (error instanceof PermanentDeliveryError) {
       await pool.query(`UPDATE outbox_messages SET status = 'failed', last_error = $5, claim_token = NULL, claimed_until = NULL
         WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
+      await ref.source.providerRefused?.(pool, ref.orgId, ref.sourceId, { code: 'provider_refused', message: error.message });
       throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
     }
     if (claimed.provider.idempotent || error instanceof NotDeliveredError) {
@@ -281,6 +295,8 @@ export function createOutbox(deps: OutboxDeps) {
           return { status: 'not_ready' };
         case 'needs_review':
           return { status: 'needs_review' };
+        case 'deferred':
+          return { status: 'deferred', until: claimed.until.toISOString() };
         case 'refused':
           await ref.source.undelivered(pool, orgId, sourceId, claimed.error);
           return { status: 'refused', error: claimed.error };
@@ -303,7 +319,7 @@ export function createOutbox(deps: OutboxDeps) {
       await pool.query(`UPDATE outbox_messages SET status = 'sent', sent_at = now(), provider_message_id = $4, last_error = NULL,
           claim_token = NULL, claimed_until = NULL
         WHERE ${ROW} AND status <> 'sent'`, [...rowParams(ref), providerMessageId]);
-      return finishSent(ref);
+      return finishSent(ref, { providerMessageId });
     },
 
     /**

@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { Pool } from '../db/pool';
 import { OUTREACH_SOURCE_KIND } from '../modules/people/outreach-delivery';
 import { requireOutreachItem, type OutreachItem } from '../modules/people/outreach';
@@ -33,6 +34,12 @@ export function createOutreachSender(deps: OutreachSenderDeps) {
           return { status: 'refused', item, error: outcome.error };
         case 'not_ready':
           return { status: 'not_approved', item };
+        case 'deferred':
+          // Quiet hours: nothing was claimed or counted; the activity is retried once they end.
+          throw ApplicationFailure.create({
+            type: 'send_deferred', message: `Quiet hours: sending resumes at ${outcome.until}`,
+            nextRetryDelay: Math.max(1000, Date.parse(outcome.until) - Date.now()),
+          });
         default:
           return { status: outcome.status, item };
       }

@@ -1,6 +1,10 @@
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { OutreachChannel } from '../core/approvals';
+import type { OutboundTransport } from '../modules/outbox-source';
+import {
+  MetaWhatsAppProvider, TwilioSmsProvider, metaConfigFromEnv, twilioConfigFromEnv, type MetaConfig, type TwilioConfig,
+} from './channels-providers';
 
 /**
  * Where messages leave Steward. Every call carries the outbox row's
@@ -19,7 +23,11 @@ export interface OutboundMessage {
   body: string;
   /** Email only: an HTML alternative to the text body. */
   html?: string | null;
+  /** What a channel's provider needs besides the text; providers ignore what they cannot use. */
+  transport?: OutboundTransport;
 }
+
+export type { OutboundTransport };
 
 export interface MessageProvider {
   /** True when repeating a call with the same idempotency key cannot deliver a second copy. */
@@ -143,7 +151,7 @@ export class SmtpEmailProvider implements MessageProvider {
         text: message.body,
         ...(message.html ? { html: message.html } : {}),
         messageId,
-        headers: { 'X-Steward-Idempotency-Key': message.idempotencyKey },
+        headers: { ...(message.transport?.headers ?? {}), 'X-Steward-Idempotency-Key': message.idempotencyKey },
         signal: options.signal,
       };
       const info = await transport.sendMail(mail);
@@ -189,12 +197,19 @@ export class HttpMessagingProvider implements MessageProvider {
   }
 }
 
-/** The provider for a channel, or null when that channel is not configured. */
+/**
+ * The provider for a channel, or null when that channel is not configured: SMS through a
+ * Twilio-style API when SMS_API_URL is set, WhatsApp through a Meta Cloud API-style one when
+ * WHATSAPP_API_URL is set (./channels-providers.ts), else both through the generic
+ * MESSAGING_API_URL.
+ */
 export function providerFor(channel: OutreachChannel, env: NodeJS.ProcessEnv = process.env): MessageProvider | null {
   if (channel === 'email') {
     const smtp = smtpConfigFromEnv(env);
     return smtp && new SmtpEmailProvider(smtp);
   }
+  const specific = channel === 'sms' ? twilioConfigFromEnv(env) : metaConfigFromEnv(env);
+  if (specific) return channel === 'sms' ? new TwilioSmsProvider(specific as TwilioConfig) : new MetaWhatsAppProvider(specific as MetaConfig);
   const http = messagingConfigFromEnv(env);
   return http && new HttpMessagingProvider(http);
 }

@@ -13,6 +13,7 @@ import { ToolCaller } from './tool-caller';
 import { ApprovalCaller } from './approvals';
 import { dashboardRouter } from './dashboard/approvals';
 import { teamInviteRouter } from './pages/team-invite';
+import { channelsWebhookRouter } from './channels/router';
 import { mediaRouter } from './media/router';
 import { CODEC_PATH, temporalCodecRouter } from './codec/router';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
@@ -65,6 +66,8 @@ export function buildApp(options: AppOptions) {
   app.use(oauth.router);
   // Before the JSON parser: /api/mcp parses its own body and answers parse errors in JSON-RPC's shape.
   app.use(mcpRouter(caller, mcpAuth));
+  // Before the JSON parser: provider webhooks are verified against their raw bytes.
+  app.use(channelsWebhookRouter({ pool: options.pool, temporal: options.temporal }));
   app.use(express.json({ limit: '1mb' }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
   app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));

@@ -26,7 +26,13 @@ export type FollowUp =
   /** Email the giving statements the result names (`statements`, `unchanged`) that still wait for it, through the outbox. */
   | { kind: 'send_statements' }
   /** Start, reschedule or end the grief-care plan of the bereavement the result names (`griefPlan: { lifeEventId, change }`). */
-  | { kind: 'grief_plan' };
+  | { kind: 'grief_plan' }
+  /** Dispatch the channel message the result names (`message.id`) through the outbox, waiting out quiet hours (workflows/channels-message.ts). */
+  | { kind: 'send_channel_message' }
+  /** Start (on preview; it waits to be scheduled) or stop the sending workflow of the broadcast the result names (`followUp: { broadcastId, change }`; workflows/channels-broadcast.ts). */
+  | { kind: 'broadcast' }
+  /** Follow WhatsApp's review of the template version the result names (`version.id`) until it decides (workflows/templates-whatsapp-review.ts). */
+  | { kind: 'whatsapp_template_review' };
 
 /** What the workflow needs to know about a tool, as plain data (no functions cross into workflow code). */
 export interface ToolPolicy {

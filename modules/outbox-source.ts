@@ -11,6 +11,20 @@ export interface OutboxProblem {
   message: string;
 }
 
+/** Per-message details a provider adapter needs beyond the text. */
+export interface OutboundTransport {
+  /** SMS: the sending number or alphanumeric id (else SMS_FROM). WhatsApp: the phone-number id (else WHATSAPP_PHONE_NUMBER_ID). */
+  from?: string | null;
+  /** SMS (Twilio-style): where the provider posts this message's status changes. */
+  statusCallbackUrl?: string | null;
+  /** Email: extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+  /** WhatsApp: a Meta-style `template` object; a free-form text message when absent. */
+  whatsappTemplate?: unknown;
+  /** WhatsApp: echoed back by the provider in status webhooks (biz_opaque_callback_data). */
+  callbackData?: string | null;
+}
+
 /** What a source wants sent: fixed when its outbox row is created, so every attempt sends the same text. */
 export interface OutboxDraft {
   channel: OutboxChannel;
@@ -18,6 +32,12 @@ export interface OutboxDraft {
   body: string;
   /** Email only: an HTML rendering of the same message, sent beside the plain text. */
   html?: string | null;
+  /** Units of the metered feature this message counts (SMS segments); 1 when absent. */
+  units?: number;
+  /** The tool its usage is recorded against, when it differs per record (else the source's usageTool). */
+  usageTool?: string;
+  /** What the provider needs besides the text (sender, status callback, email headers, a WhatsApp template). */
+  transport?: OutboundTransport;
 }
 
 /** Where a source record stands when a send attempt has locked it. */
@@ -55,10 +75,14 @@ export interface OutboxSource<D extends OutboxDraft = OutboxDraft> {
   meterFor(channel: OutboxChannel): MeteredFeature;
   /** Locks the source record (FOR UPDATE) for the attempt and says where it stands; throws not_found when it does not exist. */
   lock(db: Queryable, orgId: string, sourceId: string): Promise<OutboxSourceState<D>>;
-  /** Consent and the current address, checked on every attempt: where it goes now, or why it may not. */
-  recipient(db: Queryable, orgId: string, draft: D, channel: OutboxChannel): Promise<{ to: string } | { refused: OutboxProblem }>;
-  /** Records on the source that the message went; idempotent (a finished send may be reported again). */
-  delivered(db: Queryable, orgId: string, sourceId: string): Promise<void>;
+  /** Consent and the current address, checked on every attempt: where it goes now, why it may not, or when it may (quiet hours: nothing is claimed or counted yet). */
+  recipient(db: Queryable, orgId: string, draft: D, channel: OutboxChannel): Promise<{ to: string } | { refused: OutboxProblem } | { deferUntil: Date }>;
+  /** Records on the source that the message went; idempotent (a finished send may be reported again). The provider's id when known. */
+  delivered(db: Queryable, orgId: string, sourceId: string, sent?: { providerMessageId: string }): Promise<void>;
+  /** Called in the transaction that counted the message (once per message). */
+  metered?(db: Queryable, orgId: string, sourceId: string, units: number): Promise<void>;
+  /** The provider refused the message for good (outside any transaction). */
+  providerRefused?(db: Queryable, orgId: string, sourceId: string, problem: OutboxProblem): Promise<void>;
   /** Records on the source why it did not go (refused, or needs a person's review). */
   undelivered(db: Queryable, orgId: string, sourceId: string, problem: OutboxProblem): Promise<void>;
   /** A person chose to send it again after a review: the source clears the problem it recorded. Called only while it is ready. */

@@ -12,6 +12,7 @@ import { Shutdown } from './lib/shutdown';
 import { installWorkerLogging } from '../worker/logging';
 import { createTemporalClient } from '../temporal/client';
 import { prepareWorker } from '../worker/prepare-worker';
+import { startLocalMessagingSandbox } from '../sandbox/messaging/local';
 
 /** SIGINT/SIGTERM stop everything within this; a second signal exits at once. */
 const SHUTDOWN_TOTAL_MS = 9_500;
@@ -57,6 +58,10 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
     uiUrl = dev.uiUrl;
   }
 
+  // Before the worker: it reads the messaging providers' settings from this environment.
+  const messagingSandbox = await startLocalMessagingSandbox();
+  if (messagingSandbox) shutdown.add('messaging sandbox', 500, () => messagingSandbox.close());
+
   const pool = createPool(databaseUrl);
   shutdown.add('database pool', 1500, () => pool.end());
   const taskQueue = resolveTaskQueue();
@@ -74,6 +79,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
 
   const { server, url } = await listen({ pool, temporal, taskQueue, eagerStart: true, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   shutdown.add('HTTP server', 1500, () => closeServer(server));
+  messagingSandbox?.setWebhookBaseUrl(process.env.CHANNELS_WEBHOOK_BASE_URL ?? process.env.PUBLIC_URL ?? url);
   writeRuntimeInfo({ databaseUrl, temporalAddress, apiUrl: url, pid: process.pid });
   shutdown.add('runtime file', 100, async () => fs.rmSync(RUNTIME_FILE, { force: true }));
 
@@ -82,6 +88,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   MCP          ${url}/api/mcp
   Temporal UI  ${uiUrl ?? '(external cluster: see its own UI)'}
   Database     ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, ${path.join(DATA_DIR, 'postgres')}`}
+  Messaging    ${messagingSandbox ? `local sandbox ${messagingSandbox.url} (messages: ${messagingSandbox.url}/sandbox/messages)` : 'SMS_API_URL / WHATSAPP_API_URL'}
 Create an organisation and API key:  npm run admin -- bootstrap --json`);
 }
 

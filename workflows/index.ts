@@ -9,3 +9,6 @@ export { givingRecurringWorkflow } from './giving-recurring';
 export { griefPlanWorkflow } from './pastoral-grief';
 export { safeguardingStatusWorkflow } from './safeguarding-status';
 export { moduleJobWorkflow } from './module-job';
+export { channelMessageWorkflow } from './channels-message';
+export { broadcastWorkflow } from './channels-broadcast';
+export { whatsAppTemplateReviewWorkflow } from './templates-whatsapp-review';

@@ -5,6 +5,9 @@ import { automationIdOfResult, outreachIdsOfResult } from '../core/approvals';
 import { followUpOf, type ToolPlan } from '../core/tool-plan';
 import { startOutreachChild } from './outreach';
 import { changeGriefPlan, griefPlanChangeOfResult, startGriefPlanChild } from './pastoral-grief';
+import { channelMessageIdOfResult, startChannelMessageChild } from './channels-message';
+import { broadcastChangeOfResult, signalBroadcastCancelled, startBroadcastChild } from './channels-broadcast';
+import { startWhatsAppReviewChild, templateVersionIdOfResult } from './templates-whatsapp-review';
 import { toolCallWorkflow } from './tool-call';
 
 const { syncAgentSchedules, syncAutomationSchedule } = proxyActivities<ApprovalActivities>({
@@ -78,6 +81,22 @@ export async function toolCallWithFollowUpWorkflow(plan: ToolPlan): Promise<unkn
       const change = griefPlanChangeOfResult(result);
       if (change?.change === 'opened') await startGriefPlanChild(orgId, change.lifeEventId);
       else if (change) await changeGriefPlan(change.lifeEventId, change.change);
+      break;
+    }
+    case 'send_channel_message': {
+      const messageId = channelMessageIdOfResult(result);
+      if (messageId) await startChannelMessageChild(orgId, messageId);
+      break;
+    }
+    case 'broadcast': {
+      const change = broadcastChangeOfResult(result);
+      if (change?.change === 'previewed') await startBroadcastChild(orgId, change.broadcastId);
+      else if (change) await signalBroadcastCancelled(change.broadcastId);
+      break;
+    }
+    case 'whatsapp_template_review': {
+      const versionId = templateVersionIdOfResult(result);
+      if (versionId) await startWhatsAppReviewChild(orgId, versionId);
       break;
     }
     default:
