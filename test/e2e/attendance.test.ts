@@ -239,14 +239,14 @@ describe('attendance: headcounts, check-ins and summaries', () => {
   it('tells pastoral care about a regular who stopped coming, through people_list_care_predictions', async () => {
     const before = await mcpCall(owner, 'people_list_care_predictions', { limit: 200 });
     const signalsOf = (result: any, id: string) => (result.predictions.find((p: any) => p.contactId === id)?.reasons ?? []).map((r: any) => r.signal);
-    expect(signalsOf(before, ids.regular)).not.toContain('attendance_drop');
+    expect(signalsOf(before, ids.regular)).not.toContain('stopped_attending');
     // As if those Sundays were five to nine weeks ago and nobody has checked in since.
     await harness.pool.query('UPDATE guests_checkins SET local_date = local_date - 63 WHERE org_id = $1', [org.orgId]);
     const after = await mcpCall(owner, 'people_list_care_predictions', { limit: 200 });
-    const reason = after.predictions.find((p: any) => p.contactId === ids.regular).reasons.find((r: any) => r.signal === 'attendance_drop');
+    const reason = after.predictions.find((p: any) => p.contactId === ids.regular).reasons.find((r: any) => r.signal === 'stopped_attending');
     expect(reason.detail).toMatch(/^Came on 4 of the 8 weeks before .*, and not at all in the 4 weeks since/);
-    expect(signalsOf(after, ids.newcomer)).not.toContain('attendance_drop');
-    expect(after.signalsUsed).toContain('attendance_drop');
+    expect(signalsOf(after, ids.newcomer)).not.toContain('stopped_attending');
+    expect(after.signalsUsed).toContain('stopped_attending');
     const elsewhere = await mcpCall(otherMcp, 'people_list_care_predictions', { limit: 200 });
     expect(elsewhere.predictions.map((p: any) => p.contactId)).not.toContain(ids.regular);
   });

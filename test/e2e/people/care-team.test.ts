@@ -238,7 +238,7 @@ describe('care team, pastoral settings and dashboard', () => {
       const asStaff = await harness.call(staff.apiKey, 'people_list_care_predictions', { limit: 200 });
       const asOwner = await mcpCall(mcp, 'people_list_care_predictions', { limit: 200 });
       expect(asOwner.signalsUnavailable).toEqual([]);
-      expect(asOwner.signalsUsed).toContain('attendance_drop');
+      expect(asOwner.signalsUsed).toContain('stopped_attending');
       const reasonsOf = (result: any, id: string) => (result.predictions.find((p: any) => p.contactId === id)?.reasons ?? []).map((r: any) => r.signal);
       expect(reasonsOf(asStaff, quiet)).toContain('no_recent_contact');
       expect(reasonsOf(asOwner, quiet)).not.toContain('no_recent_contact');

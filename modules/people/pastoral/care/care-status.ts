@@ -26,7 +26,7 @@ export async function tableExists(db: Queryable, table: string): Promise<boolean
 export const RECENT_LIFE_EVENT_DAYS = 90;
 export const TOUCHPOINT_HORIZON_DAYS = 7;
 
-export const CARE_SIGNALS = ['no_recent_contact', 'support_life_event', 'grief_touchpoint_due', 'care_priority', 'crisis_hold', 'attendance_drop'] as const;
+export const CARE_SIGNALS = ['no_recent_contact', 'support_life_event', 'grief_touchpoint_due', 'care_priority', 'crisis_hold', 'stopped_attending'] as const;
 export type CareSignal = (typeof CARE_SIGNALS)[number];
 
 export const carePredictionSchema = z.object({
@@ -163,7 +163,7 @@ export async function carePredictions(db: Queryable, orgId: string, canSeeRestri
   const nameOf = new Map(dropNames.map((row) => [row.id, displayNameOf(row)]));
   for (const drop of drops) {
     const name = nameOf.get(drop.contactId);
-    if (name !== undefined) add(drop.contactId, name, { signal: 'attendance_drop', detail: drop.reason });
+    if (name !== undefined) add(drop.contactId, name, { signal: 'stopped_attending', detail: drop.reason });
   }
 
   const predictions = [...reasons.entries()]
