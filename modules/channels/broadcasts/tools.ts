@@ -16,13 +16,13 @@ const broadcastId = z.uuid().describe("The broadcast's id (channels_list_broadca
 const actionSummary = z.string().trim().min(1).max(500).optional()
   .describe('Plain-English summary shown to the person approving (e.g. "Harvest supper invitation to 120 members by SMS")');
 
-/** What the follow-up step reads from a schedule or cancel result: which broadcast's workflow to start or stop. */
-export interface BroadcastChange {
-  broadcastId: string;
-  change: 'scheduled' | 'cancelled';
-}
-const broadcastChangeSchema = z.object({ broadcastId: z.uuid(), change: z.enum(['scheduled', 'cancelled']) }).strict()
-  .describe('For the durable step after the call: the broadcast whose sending workflow starts or stops');
+/**
+ * What the follow-up step reads from a preview or cancel result: which broadcast's workflow to start
+ * or stop. The workflow starts with the preview and waits until the broadcast is scheduled (a plain
+ * call, or a person's approval of the gated call), since a gated tool has no follow-up of its own.
+ */
+const broadcastChangeSchema = z.object({ broadcastId: z.uuid(), change: z.enum(['previewed', 'cancelled']) }).strict()
+  .describe('For the durable step after the call: the broadcast whose sending workflow starts (and waits for scheduling) or stops');
 
 export const previewBroadcastTool = tools.write('preview_broadcast', {
   title: 'Preview a broadcast',
@@ -44,12 +44,16 @@ export const previewBroadcastTool = tools.write('preview_broadcast', {
     html: z.string().min(1).max(200_000).optional().describe('Email only: HTML beside the text body'),
     ratePerMinute: z.number().int().min(1).max(100_000).default(DEFAULT_RATE_PER_MINUTE).describe('Messages per minute while sending (throttle)'),
   }).strict(),
-  output: z.object({ broadcast: broadcastSchema, preview: previewSchema, previewHash: z.string() }).strict(),
-  run: async (ctx, input) => previewBroadcast(ctx.db, ctx.org, {
-    broadcastId: input.broadcastId, name: input.name, channel: input.channel, purpose: input.purpose, audience: input.audience,
-    templateId: input.templateId ?? null, subject: input.subject ?? null, body: input.body ?? null, html: input.html ?? null,
-    variables: input.variables, ratePerMinute: input.ratePerMinute, userId: ctx.principal.userId,
-  }, new Date()),
+  output: z.object({ broadcast: broadcastSchema, preview: previewSchema, previewHash: z.string(), followUp: broadcastChangeSchema }).strict(),
+  followUp: { kind: 'broadcast' },
+  run: async (ctx, input) => {
+    const previewed = await previewBroadcast(ctx.db, ctx.org, {
+      broadcastId: input.broadcastId, name: input.name, channel: input.channel, purpose: input.purpose, audience: input.audience,
+      templateId: input.templateId ?? null, subject: input.subject ?? null, body: input.body ?? null, html: input.html ?? null,
+      variables: input.variables, ratePerMinute: input.ratePerMinute, userId: ctx.principal.userId,
+    }, new Date());
+    return { ...previewed, followUp: { broadcastId: previewed.broadcast.id, change: 'previewed' as const } };
+  },
 });
 
 // Declared by its full name's tail: the bare verb would read as a tool of the schedule module.
@@ -71,8 +75,7 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
     sendAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When to start sending (ISO 8601); omit to send now'),
     actionSummary,
   }).strict(),
-  output: z.object({ broadcast: broadcastSchema, followUp: broadcastChangeSchema }).strict(),
-  followUp: { kind: 'broadcast' },
+  output: z.object({ broadcast: broadcastSchema }).strict(),
   run: async (ctx, input) => {
     const sendAt = input.sendAt ? new Date(input.sendAt) : null;
     if (sendAt && sendAt.getTime() > Date.now() + 366 * 86_400_000) {
@@ -81,7 +84,8 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
     const broadcast = await scheduleBroadcast(ctx.db, ctx.org.id, {
       broadcastId: input.broadcastId, previewHash: input.previewHash, sendAt, approved: isProposalActionWorkflowId(ctx.org.id, ctx.workflowId),
     });
-    return { broadcast, followUp: { broadcastId: broadcast.id, change: 'scheduled' as const } };
+    // The broadcast's workflow, started with its preview, takes it from here.
+    return { broadcast };
   },
 });
 
