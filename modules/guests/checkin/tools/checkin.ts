@@ -18,10 +18,10 @@ const overrideReason = z.string().trim().min(1).max(1000).optional()
   .describe('At a manned or roster station only: why a child outside a location\'s age or grade range goes in anyway (recorded on the check-in)');
 
 export const checkInTool = tools.write('check_in', {
-  title: 'Check a person in',
+  title: 'Check a person or guest in',
   description: 'Checks one person (child, adult or volunteer serving there) into a location for a service instance at a station. Gates are checked in the same transaction: capacity and adult:child ratio (block or warn), age/grade filters (refused at self stations, overridable at manned ones with overrideReason), and a cleared safeguarding check for volunteers where the location requires one. A child gets a fresh security code and labels. For a family use guests_check_in_household.',
-  keywords: ['check in', 'sign in', 'register arrival', 'kids check-in', 'volunteer check-in'],
-  examples: ['check Amy into the toddler room for this morning', 'sign in Sarah as a leader in the youth room', 'a new family\'s boy is joining the juniors today'],
+  keywords: ['check in', 'checkin', 'sign in', 'register arrival', 'kids check-in', 'volunteer check-in', 'guest check-in'],
+  examples: ['check Amy into the toddler room for this morning', 'sign in Sarah as a leader in the youth room', 'a new family\'s boy is joining the juniors today', 'check a first-time visitor in at the welcome desk'],
   meter,
   input: z.object({
     instanceId, stationId,
