@@ -18,7 +18,7 @@ export const communityPlaybooks = [
       '2. community_list_moderation_queue: each pending post with exactly the words and name the congregation would see. Show each one to the person and ask them to decide; never approve on your own judgement.',
       '3. For each decision: community_approve_post, or community_reject_post with the reason the person gives (too many medical details, a third party named, no clear consent). A conflict answer means someone decided it already, or the request was made private since: community_get_post shows its status; leave it.',
       '4. community_list_prayer_wall and community_list_celebrations: read back what will be shown on Sunday, answered prayers first as praise.',
-      '5. community_get_followup_radar: who the pastoral team should contact this week, with why; mention the sources it says are unavailable.',
+      '5. community_get_followup_radar: who the pastoral team should contact this week, with why (guests due a follow-up and regulars who stopped coming included); mention any source it says is unavailable.',
       HUMAN_FIRST,
     ].join('\n'),
   }),

@@ -1,13 +1,16 @@
-import type { Queryable } from '../../db/pool';
+import { queryRows, type Queryable } from '../../db/pool';
 import type { ModuleDefinition } from '../module';
 import { listWelfareDueContacts } from '../people/automations';
+import { displayNameOf } from '../people/contacts';
 import { todayIso } from '../people/dates';
 import { listNoteFollowUps } from '../people/notes';
 import { getPastoralSettings } from '../people/pastoral/care/settings';
 import { lifeEventsRadar } from '../people/pastoral/life-events/radar';
 import { getCommunitySettings, listPrayerRequests, listRoster } from '../people/pastoral/prayer-visits/public';
+import { droppedRegulars } from '../attendance/published';
+import { listFollowupsDue } from '../guests/pipeline/published';
 
-export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer', 'life_event'] as const;
+export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer', 'life_event', 'guest_follow_up', 'stopped_attending'] as const;
 
 /** A support life event with no pastoral contact for this many days shows on the radar (as on the life-events radar). */
 const UNATTENDED_LIFE_EVENT_DAYS = 3;
@@ -31,18 +34,10 @@ export interface RadarSource {
 }
 
 /**
- * Sources the radar would read once their module exists. Reported as unavailable, by name, so a
- * pastor reading an empty list knows which signals were not looked at rather than assuming all is well.
- */
-const EXTERNAL_SOURCES: ReadonlyArray<{ source: string; module: string; what: string }> = [
-  { source: 'guests', module: 'guests', what: 'first-time guests not yet followed up' },
-  { source: 'attendance', module: 'attendance', what: 'regulars absent for several weeks' },
-];
-
-/**
  * Who needs following up, across what people holds: welfare checks due (no pastoral contact for the
  * welfare interval), open note follow-ups due within `withinDays`, new members on the roster, active
- * urgent prayer requests, and the life-events radar (upcoming, anniversaries, unattended, grief touchpoints due). Computed under the caller's view: restricted notes and requests count only
+ * urgent prayer requests, the life-events radar (upcoming, anniversaries, unattended, grief touchpoints due), guests whose
+ * follow-up is due (the guests module's pipeline) and regulars who have stopped coming (the attendance module). Computed under the caller's view: restricted notes and requests count only
  * with people:safeguarding, exactly as the people tools decide.
  */
 export async function followUpRadar(
@@ -75,18 +70,29 @@ export async function followUpRadar(
     today: todayIso(), daysAhead: Math.max(1, options.withinDays), unattendedAfterDays: UNATTENDED_LIFE_EVENT_DAYS, limit,
   })).map((item) => ({ contactId: item.contactId, name: item.contactName, reason: 'life_event' as const, detail: item.why, since: item.date }));
 
+  // Guests whose pipeline card is due by the window's end, and regulars absent four weeks (the same rules as those modules' own lists).
+  const guests: RadarItem[] = (await listFollowupsDue(db, orgId, { by: dueBy, limit })).map((card) => ({
+    contactId: card.contactId, name: card.guestName, reason: 'guest_follow_up' as const,
+    detail: `Guest follow-up "${card.stageName}" ${card.dueDate < todayIso() ? 'was' : 'is'} due on ${card.dueDate}`, since: card.dueDate,
+  }));
+  const stoppedAttending: RadarItem[] = await namedDrops(db, orgId, limit);
+
   const included: Array<[string, RadarItem[]]> = [
     ['welfare_due', welfare], ['note_follow_ups', followUps], ['new_members', newMembers], ['urgent_prayer', urgent], ['life_events', lifeEvents],
+    ['guests', guests], ['attendance', stoppedAttending],
   ];
-  const installed = new Set(options.modules.map((module) => module.name));
-  const sources: RadarSource[] = [
-    ...included.map(([source, items]) => ({ source, status: 'included' as const, count: items.length, reason: null })),
-    ...EXTERNAL_SOURCES.map((external) => ({
-      source: external.source, status: 'unavailable' as const, count: 0,
-      reason: installed.has(external.module)
-        ? `The ${external.module} module is installed but the radar does not read it yet, so ${external.what} are not listed`
-        : `No ${external.module} module is installed, so ${external.what} are not listed`,
-    })),
-  ];
+  const sources: RadarSource[] = included.map(([source, items]) => ({ source, status: 'included' as const, count: items.length, reason: null }));
   return { items: included.flatMap(([, items]) => items), sources, welfareIntervalDays, newMemberWindowDays };
+}
+
+/** Regulars who have stopped coming, named from the people directory (a removed contact drops out). */
+async function namedDrops(db: Queryable, orgId: string, limit: number): Promise<RadarItem[]> {
+  const drops = (await droppedRegulars(db, orgId)).slice(0, limit);
+  if (drops.length === 0) return [];
+  const rows = await queryRows<{ id: string; preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }>(db,
+    'SELECT id, preferred_name, first_name, last_name, email FROM people_directory WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, drops.map((drop) => drop.contactId)]);
+  const names = new Map(rows.map((row) => [row.id, displayNameOf(row)]));
+  return drops.filter((drop) => names.has(drop.contactId)).map((drop) => ({
+    contactId: drop.contactId, name: names.get(drop.contactId)!, reason: 'stopped_attending' as const, detail: drop.reason, since: drop.lastVisit,
+  }));
 }

@@ -293,8 +293,18 @@ describe('community: prayer wall, celebrations, roster and follow-up radar', () 
       expect(radar.items.find((i: any) => i.contactId === greta && i.reason === 'life_event').detail).toContain('Greta marries Sam');
       expect(JSON.stringify(radar)).not.toMatch(/Red concern|Urgent private|Call Olive|Private operation/);
       expect(radar.includesRestricted).toBe(false);
-      expect(radar.sources.filter((s: any) => s.status === 'unavailable').map((s: any) => s.source).sort()).toEqual(['attendance', 'guests']);
+      expect(radar.sources.filter((s: any) => s.status === 'unavailable')).toEqual([]);
+      expect(radar.sources.map((s: any) => s.source)).toEqual(expect.arrayContaining(['guests', 'attendance']));
       expect(radar.sources.find((s: any) => s.source === 'note_follow_ups')).toMatchObject({ status: 'included', count: radar.items.filter((i: any) => i.reason === 'note_follow_up').length });
+
+      // A guest whose first follow-up (the pipeline's Welcome stage, two days) falls inside the week shows with why.
+      const guest = await contact('Gwen', 'Visitor');
+      const { card } = await mcpCall(owner, 'guests_open_guest_card', { contactId: guest });
+      const withGuest = await mcpCall(community, 'community_get_followup_radar', {});
+      expect(withGuest.items.filter((i: any) => i.contactId === guest)).toEqual([
+        { contactId: guest, name: 'Gwen Visitor', reason: 'guest_follow_up', detail: `Guest follow-up "Welcome" is due on ${card.dueDate}`, since: card.dueDate },
+      ]);
+      expect(withGuest.sources.find((s: any) => s.source === 'guests')).toMatchObject({ status: 'included', count: 1 });
 
       const full = await mcpCall(owner, 'community_get_followup_radar', {});
       const fullReasons = full.items.filter((i: any) => i.contactId === hidden).map((i: any) => i.reason).sort();

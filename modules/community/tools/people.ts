@@ -60,7 +60,7 @@ const radarSourceSchema = z.object({
 export function followUpRadarTool(modules: readonly ModuleDefinition[]) {
   return tools.read('get_followup_radar', {
     title: 'Follow-up radar',
-    description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests and life events (coming up, unattended, grief touchpoints due), each with why. Sources that are not available (guests, attendance) are named as such. Private and confidential records count only with people:safeguarding.',
+    description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests, life events (coming up, unattended, grief touchpoints due), guests whose follow-up is due and regulars who have stopped coming, each with why; sources lists what was read and how many came from each. Private and confidential records count only with people:safeguarding.',
     keywords: ['who needs care', 'follow up', 'pastoral radar', 'who to call', 'who to ring', 'who to visit', 'call list', 'pastoral care list'],
     examples: ['who should I be calling this week', 'who has fallen through the cracks', 'who should the pastoral team ring or visit', 'anyone we have not been in touch with'],
     input: z.object({

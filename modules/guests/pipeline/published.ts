@@ -4,3 +4,4 @@
  */
 export { openGuestCard, type CardSource } from './cards';
 export { volunteersByInstance } from './volunteers';
+export { listFollowupsDue } from './followups';
