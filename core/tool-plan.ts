@@ -29,7 +29,7 @@ export type FollowUp =
   | { kind: 'grief_plan' }
   /** Dispatch the channel message the result names (`message.id`) through the outbox, waiting out quiet hours (workflows/channels-message.ts). */
   | { kind: 'send_channel_message' }
-  /** Start (on preview; it waits to be scheduled) or stop the sending workflow of the broadcast the result names (`followUp: { broadcastId, change }`; workflows/channels-broadcast.ts). */
+  /** Start (once scheduled) or stop the sending workflow of the broadcast the result names (`followUp: { broadcastId, change }`; workflows/channels-broadcast.ts). */
   | { kind: 'broadcast' }
   /** Follow WhatsApp's review of the template version the result names (`version.id`) until it decides (workflows/templates-whatsapp-review.ts). */
   | { kind: 'whatsapp_template_review' };

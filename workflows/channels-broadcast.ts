@@ -27,9 +27,6 @@ export interface BroadcastWorkflowInput {
   broadcastId: string;
   /** Batches run by earlier runs of this workflow (continue-as-new carries it on). */
   batchesSoFar?: number;
-  /** Looks at the broadcast made while waiting for it to be scheduled, and since when (ms), over earlier runs. */
-  pollsSoFar?: number;
-  waitingSinceMs?: number;
 }
 
 export interface BroadcastWorkflowResult {
@@ -38,23 +35,9 @@ export interface BroadcastWorkflowResult {
   batches: number;
 }
 
-/** Each run keeps its history short: after this many batches (or looks while waiting) it continues as a new run. */
+/** Each run keeps its history short: after this many batches it continues as a new run. */
 const BATCHES_PER_RUN = 100;
-const POLLS_PER_RUN = 200;
 const HOUR_MS = 3_600_000;
-/** A previewed broadcast nobody schedules within this long is left alone (scheduling it later needs a new preview's workflow). */
-const MAX_WAIT_MS = 30 * 24 * HOUR_MS;
-
-/**
- * How long to wait before looking again whether a previewed broadcast was scheduled: every 2 s for
- * the first five minutes (a plain schedule or a quick approval starts promptly), then every 30 s for
- * a day, then every 10 minutes (an approval that waits days).
- */
-export function scheduledPollDelayMs(polls: number): number {
-  if (polls < 150) return 2_000;
-  if (polls < 150 + 2_880) return 30_000;
-  return 600_000;
-}
 
 /**
  * Sends a broadcast: waits until sendAt, then sends in throttled batches (ratePerMinute) until no
@@ -68,16 +51,7 @@ export async function broadcastWorkflow(input: BroadcastWorkflowInput): Promise<
   let batches = input.batchesSoFar ?? 0;
   let begun = await broadcastBegin({ orgId: input.orgId, broadcastId: input.broadcastId });
 
-  // Started with the preview: waits until the broadcast is scheduled (directly, or once a person approves), cancelled or left too long.
-  let polls = input.pollsSoFar ?? 0;
-  const waitingSinceMs = input.waitingSinceMs ?? Date.now();
-  for (let inThisRun = 0; begun.waiting && !cancelled; inThisRun += 1) {
-    if (Date.now() - waitingSinceMs > MAX_WAIT_MS) return { broadcastId: input.broadcastId, status: begun.status, batches };
-    if (inThisRun >= POLLS_PER_RUN) await continueAsNew<typeof broadcastWorkflow>({ ...input, pollsSoFar: polls, waitingSinceMs });
-    await condition(() => cancelled, scheduledPollDelayMs(polls));
-    polls += 1;
-    begun = await broadcastBegin({ orgId: input.orgId, broadcastId: input.broadcastId });
-  }
+  // Started by the schedule call's follow-up once the broadcast is scheduled; anything else (cancelled meanwhile) has nothing to send.
   if (cancelled || !begun.sendable) return { broadcastId: input.broadcastId, status: cancelled ? 'cancelled' : begun.status, batches };
 
   // Waits for sendAt in slices, re-reading it: a long wait never overflows a timer.
@@ -134,10 +108,10 @@ export async function signalBroadcastCancelled(broadcastId: string): Promise<voi
   });
 }
 
-/** The broadcast change a preview or cancel result names (`followUp: { broadcastId, change }`). */
-export function broadcastChangeOfResult(result: unknown): { broadcastId: string; change: 'previewed' | 'cancelled' } | undefined {
+/** The broadcast change a schedule or cancel result names (`followUp: { broadcastId, change }`). */
+export function broadcastChangeOfResult(result: unknown): { broadcastId: string; change: 'scheduled' | 'cancelled' } | undefined {
   const change = (result as { followUp?: { broadcastId?: unknown; change?: unknown } | null } | null)?.followUp;
   if (!change || typeof change.broadcastId !== 'string') return undefined;
-  return change.change === 'previewed' || change.change === 'cancelled' ? { broadcastId: change.broadcastId, change: change.change } : undefined;
+  return change.change === 'scheduled' || change.change === 'cancelled' ? { broadcastId: change.broadcastId, change: change.change } : undefined;
 }
 

@@ -90,7 +90,7 @@ export async function toolCallWithFollowUpWorkflow(plan: ToolPlan): Promise<unkn
     }
     case 'broadcast': {
       const change = broadcastChangeOfResult(result);
-      if (change?.change === 'previewed') await startBroadcastChild(orgId, change.broadcastId);
+      if (change?.change === 'scheduled') await startBroadcastChild(orgId, change.broadcastId);
       else if (change) await signalBroadcastCancelled(change.broadcastId);
       break;
     }

@@ -39,8 +39,6 @@ export type Dispatch = (messageId: string) => Promise<DispatchResult>;
 const SKIP_REASONS = new Set(['contact_missing', 'no_address', 'no_consent', 'suppressed', 'crisis_hold', 'window_closed', 'not_ready']);
 
 export interface BroadcastBegin {
-  /** Previewed (or waiting for a person's approval): not scheduled yet. */
-  waiting: boolean;
   sendable: boolean;
   status: BroadcastStatus;
   sendAt: string | null;
@@ -53,14 +51,13 @@ export async function beginBroadcast(pool: Pool, orgId: string, broadcastId: str
   return withTenantTransaction(pool, orgId, async (db) => {
     const row = await queryOne<{ status: BroadcastStatus; send_at: Date | null; rate_per_minute: number }>(db,
       'SELECT status, send_at, rate_per_minute FROM channel_broadcasts WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, broadcastId]);
-    if (!row) return { waiting: false, sendable: false, status: 'cancelled', sendAt: null, ratePerMinute: 1, batchSize: 1 };
+    if (!row) return { sendable: false, status: 'cancelled', sendAt: null, ratePerMinute: 1, batchSize: 1 };
     let status = row.status;
     if (status === 'approved') {
       await db.query("UPDATE channel_broadcasts SET status = 'scheduled', updated_at = now() WHERE org_id = $1 AND id = $2", [orgId, broadcastId]);
       status = 'scheduled';
     }
     return {
-      waiting: status === 'draft' || status === 'previewed',
       sendable: status === 'scheduled' || status === 'sending',
       status,
       sendAt: row.send_at ? row.send_at.toISOString() : null,

@@ -21,7 +21,7 @@ const actionSummary = z.string().trim().min(1).max(500).optional()
  * or stop. The workflow starts with the preview and waits until the broadcast is scheduled (a plain
  * call, or a person's approval of the gated call), since a gated tool has no follow-up of its own.
  */
-const broadcastChangeSchema = z.object({ broadcastId: z.uuid(), change: z.enum(['previewed', 'cancelled']) }).strict()
+const broadcastChangeSchema = z.object({ broadcastId: z.uuid(), change: z.enum(['scheduled', 'cancelled']) }).strict()
   .describe('For the durable step after the call: the broadcast whose sending workflow starts (and waits for scheduling) or stops');
 
 export const previewBroadcastTool = tools.write('preview_broadcast', {
@@ -44,22 +44,21 @@ export const previewBroadcastTool = tools.write('preview_broadcast', {
     html: z.string().min(1).max(200_000).optional().describe('Email only: HTML beside the text body'),
     ratePerMinute: z.number().int().min(1).max(100_000).default(DEFAULT_RATE_PER_MINUTE).describe('Messages per minute while sending (throttle)'),
   }).strict(),
-  output: z.object({ broadcast: broadcastSchema, preview: previewSchema, previewHash: z.string(), followUp: broadcastChangeSchema }).strict(),
-  followUp: { kind: 'broadcast' },
+  output: z.object({ broadcast: broadcastSchema, preview: previewSchema, previewHash: z.string() }).strict(),
   run: async (ctx, input) => {
     const previewed = await previewBroadcast(ctx.db, ctx.org, {
       broadcastId: input.broadcastId, name: input.name, channel: input.channel, purpose: input.purpose, audience: input.audience,
       templateId: input.templateId ?? null, subject: input.subject ?? null, body: input.body ?? null, html: input.html ?? null,
       variables: input.variables, ratePerMinute: input.ratePerMinute, userId: ctx.principal.userId,
     }, new Date());
-    return { ...previewed, followUp: { broadcastId: previewed.broadcast.id, change: 'previewed' as const } };
+    return previewed;
   },
 });
 
 // Declared by its full name's tail: the bare verb would read as a tool of the schedule module.
 export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.length), {
   title: 'Schedule a broadcast',
-  description: `Schedules a previewed broadcast to send now or at sendAt. Needs the previewHash channels_preview_broadcast gave: if the audience or the content changed since, it is refused with conflict (preview again). More than ${APPROVAL_RECIPIENT_THRESHOLD} recipients, or any marketing purpose, waits for a person's approval (the call answers approval_required with a proposal id; platform_approve_proposal). Sending is throttled, pauses for quiet hours, and checks each person's consent and suppression as their message goes, so someone who replies STOP meanwhile gets nothing more. Sending starts within seconds of scheduling (or of the approval); for a preview more than a day old, within ten minutes. Follow it with channels_get_broadcast.`,
+  description: `Schedules a previewed broadcast to send now or at sendAt. Needs the previewHash channels_preview_broadcast gave: if the audience or the content changed since, it is refused with conflict (preview again). More than ${APPROVAL_RECIPIENT_THRESHOLD} recipients, or any marketing purpose, waits for a person's approval (the call answers approval_required with a proposal id; platform_approve_proposal). Sending is throttled, pauses for quiet hours, and checks each person's consent and suppression as their message goes, so someone who replies STOP meanwhile gets nothing more. Sending starts within seconds of scheduling (or of the approval). Follow it with channels_get_broadcast.`,
   keywords: ['send broadcast', 'send newsletter', 'bulk sms', 'mass email', 'schedule send'],
   examples: ['send the harvest supper invitation tomorrow at 9', 'send the previewed text to the youth group now'],
   approval: {
@@ -75,7 +74,9 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
     sendAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When to start sending (ISO 8601); omit to send now'),
     actionSummary,
   }).strict(),
-  output: z.object({ broadcast: broadcastSchema }).strict(),
+  output: z.object({ broadcast: broadcastSchema, followUp: broadcastChangeSchema }).strict(),
+  // Once the broadcast is scheduled (by this call, or by the approved proposal's run of it), the follow-up starts its sending workflow.
+  followUp: { kind: 'broadcast' },
   run: async (ctx, input) => {
     const sendAt = input.sendAt ? new Date(input.sendAt) : null;
     if (sendAt && sendAt.getTime() > Date.now() + 366 * 86_400_000) {
@@ -84,8 +85,7 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
     const broadcast = await scheduleBroadcast(ctx.db, ctx.org.id, {
       broadcastId: input.broadcastId, previewHash: input.previewHash, sendAt, approved: isProposalActionWorkflowId(ctx.org.id, ctx.workflowId),
     });
-    // The broadcast's workflow, started with its preview, takes it from here.
-    return { broadcast };
+    return { broadcast, followUp: { broadcastId: broadcast.id, change: 'scheduled' as const } };
   },
 });
 
