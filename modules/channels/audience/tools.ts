@@ -44,7 +44,7 @@ const settingsSchema = z.object({
   timeZone: z.string(), updatedAt: iso.nullable(),
 }).strict();
 
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (24 hour)');
+const hhmm = z.string().max(5).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (24 hour)');
 
 const consentEvidence = {
   contactId: z.uuid().describe('The contact who consented'),
@@ -52,7 +52,7 @@ const consentEvidence = {
   basis: z.enum(CONSENT_BASES).default('consent').describe('consent (they opted in; default) or charitable_soft_opt_in (a supporter who gave contact details while giving or asking, was offered an opt-out and did not take it; charitable_purpose by email or SMS only)'),
   source: z.string().trim().min(1).max(200).describe('Where and how it was captured, e.g. "welcome card 2026-11-22", "website form /join"'),
   wording: z.string().trim().min(1).max(2000).describe('The exact wording the person saw and agreed to (or was offered the opt-out under)'),
-  capturedAt: z.iso.datetime({ offset: true }).optional().describe('When they consented (ISO date-time); now when omitted'),
+  capturedAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When they consented (ISO date-time); now when omitted'),
 };
 
 const SENDABILITY_REASONS = ['contact_missing', 'crisis_hold', 'no_address', 'suppressed', 'no_consent', 'no_approved_template', 'window_closed', 'allowance', 'quiet_hours'] as const;
@@ -226,7 +226,7 @@ const createSenderTool = tools.write('create_sender', {
     channel,
     address: z.string().trim().min(1).max(253).describe('Domain (email), E.164 number, or alphanumeric id (SMS only)'),
     label: z.string().trim().max(200).optional(),
-    dkimSelector: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/).optional().describe('Email only: the DKIM selector published in DNS; default "steward"'),
+    dkimSelector: z.string().max(63).regex(/^[a-z0-9][a-z0-9._-]{0,62}$/).optional().describe('Email only: the DKIM selector published in DNS; default "steward"'),
   }).strict(),
   output: z.object({ sender: senderSchema }).strict(),
   run: async (ctx, input) => ({ sender: await createSender(ctx.db, ctx.org.id, input) }),

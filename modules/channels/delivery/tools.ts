@@ -43,7 +43,8 @@ export const messageSchema = z.object({
 const contactId = z.uuid().describe('The contact to message (one recipient; their current address is used)');
 const purpose = z.enum(PURPOSES).describe('Why: marketing (appeals, events), charitable_purpose, or service (rotas, receipts); consent is per purpose');
 const templateId = z.uuid().optional().describe('Send this template\'s active version instead of a free-form body');
-const variables = z.record(z.string().max(100), z.string().max(2000)).optional()
+const variables = z.record(z.string().max(100), z.string().max(2000))
+  .refine((values) => Object.keys(values).length <= 50, 'at most 50 variables').meta({ maxProperties: 50 }).optional()
   .describe('Values for the template\'s variables beyond the contact\'s own (first_name, …); a missing one blocks the send');
 const idempotencyKey = z.string().trim().min(1).max(200).optional()
   .describe('Repeat-safe key: the same key returns the same message and never sends twice (default: this call)');
