@@ -9,5 +9,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60000,
-  maxWorkers: 1,
+  // Two suites at a time: each has its own database and task queue against the one dev server, and most of a
+  // suite's time is spent waiting on Postgres and Temporal, so two workers roughly halve the run on two cores.
+  maxWorkers: 2,
 };
