@@ -116,6 +116,12 @@ export function addDays(date: string, days: number): string {
   return isoOf(new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000));
 }
 
+/** The Monday starting the ISO week a date falls in. */
+export function mondayOf(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return addDays(date, -((day + 6) % 7));
+}
+
 /** The last day of the month an ISO date falls in. */
 function monthEnd(date: string): string {
   const [y, m] = date.split('-').map(Number);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
-import { addDays, countOf, defineMetric, periodRange, rangeOr, spokenDate, spokenRange, todayUtc, type AnyMetric, type MetricParams } from '../metrics';
-import { attendanceSummary, mondayOf } from './summary';
+import { addDays, countOf, defineMetric, mondayOf, periodRange, rangeOr, spokenDate, spokenRange, todayUtc, type AnyMetric, type MetricParams } from '../metrics';
+import { attendanceSummary } from './summary';
 
 /** What attendance answers through platform_analytics_query; every figure is attendance_get_summary's. */
 

@@ -1,7 +1,8 @@
-import type { Queryable } from '../../db/pool';
+import { queryRows, type Queryable } from '../../db/pool';
 import { listCheckins, type CheckinRecord } from '../guests/checkin/published';
-import { addDays } from '../metrics';
-import { mondayOf, REGULAR_LOOKBACK_WEEKS, REGULAR_MIN_WEEKS } from './summary';
+import { addDays, mondayOf } from '../metrics';
+import { displayNameOf } from '../people/contacts';
+import { REGULAR_LOOKBACK_WEEKS, REGULAR_MIN_WEEKS } from './summary';
 
 /** Weeks with no check-in that make a regular's absence a drop. */
 export const DROP_RECENT_WEEKS = 4;
@@ -53,13 +54,24 @@ export async function attendanceDropFor(db: Queryable, orgId: string, contactIds
   return new Map(contactIds.map((contactId) => [contactId, dropOf(contactId, grouped.get(contactId) ?? [], recentFrom)]));
 }
 
+/** A dropped regular with the name the people directory gives them now. */
+export interface NamedAttendanceDrop extends AttendanceDrop {
+  contactName: string;
+}
+
 /**
  * Every regular who stopped coming, as of `asOf`: the candidates are the people checked in during the
- * lookback weeks, and the rule is attendanceDropFor's. Longest absent first.
+ * lookback weeks, and the rule is attendanceDropFor's. Named from the people directory, so a removed
+ * contact drops out. Longest absent first.
  */
-export async function droppedRegulars(db: Queryable, orgId: string, asOf = new Date().toISOString().slice(0, 10)): Promise<AttendanceDrop[]> {
+export async function droppedRegulars(db: Queryable, orgId: string, asOf = new Date().toISOString().slice(0, 10)): Promise<NamedAttendanceDrop[]> {
   const { recentFrom, priorFrom, lastDay } = windowsOf(asOf);
   const grouped = byContact(await listCheckins(db, orgId, { from: priorFrom, to: lastDay }));
-  return [...grouped].map(([contactId, mine]) => dropOf(contactId, mine, recentFrom)).filter((drop) => drop.dropped)
+  const drops = [...grouped].map(([contactId, mine]) => dropOf(contactId, mine, recentFrom)).filter((drop) => drop.dropped);
+  if (drops.length === 0) return [];
+  const rows = await queryRows<{ id: string; preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }>(db,
+    'SELECT id, preferred_name, first_name, last_name, email FROM people_directory WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, drops.map((drop) => drop.contactId)]);
+  const names = new Map(rows.map((row) => [row.id, displayNameOf(row)]));
+  return drops.filter((drop) => names.has(drop.contactId)).map((drop) => ({ ...drop, contactName: names.get(drop.contactId)! }))
     .sort((a, b) => (a.lastVisit ?? '').localeCompare(b.lastVisit ?? '') || a.contactId.localeCompare(b.contactId));
 }

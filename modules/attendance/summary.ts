@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool';
 import { listCheckins, type CheckinRecord } from '../guests/checkin/published';
 import { volunteersByInstance } from '../guests/pipeline/published';
-import { addDays } from '../metrics';
+import { addDays, mondayOf } from '../metrics';
 import { listInstances, type ServiceInstance } from '../schedule/services';
 import { headcountsBetween, type HeadcountView } from './headcounts';
 
@@ -52,12 +52,6 @@ export const DEFINITIONS = {
   volunteer: 'Checked in as a volunteer (serving); volunteersScheduled counts the volunteer schedule',
   total: 'The headcount when one was recorded for the service (the sum of its areas), otherwise the people checked in',
 };
-
-/** The Monday starting the ISO week a date falls in. */
-export function mondayOf(date: string): string {
-  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
-  return addDays(date, -((day + 6) % 7));
-}
 
 /** Who counts as what at one service, each person once: volunteer, then first-timer, regular, or guest. */
 function classify(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[]) {

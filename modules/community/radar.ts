@@ -1,7 +1,6 @@
-import { queryRows, type Queryable } from '../../db/pool';
+import type { Queryable } from '../../db/pool';
 import type { ModuleDefinition } from '../module';
 import { listWelfareDueContacts } from '../people/automations';
-import { displayNameOf } from '../people/contacts';
 import { todayIso } from '../people/dates';
 import { listNoteFollowUps } from '../people/notes';
 import { getPastoralSettings } from '../people/pastoral/care/settings';
@@ -75,7 +74,9 @@ export async function followUpRadar(
     contactId: card.contactId, name: card.guestName, reason: 'guest_follow_up' as const,
     detail: `Guest follow-up "${card.stageName}" ${card.dueDate < todayIso() ? 'was' : 'is'} due on ${card.dueDate}`, since: card.dueDate,
   }));
-  const stoppedAttending: RadarItem[] = await namedDrops(db, orgId, limit);
+  const stoppedAttending: RadarItem[] = (await droppedRegulars(db, orgId)).slice(0, limit).map((drop) => ({
+    contactId: drop.contactId, name: drop.contactName, reason: 'stopped_attending' as const, detail: drop.reason, since: drop.lastVisit,
+  }));
 
   const included: Array<[string, RadarItem[]]> = [
     ['welfare_due', welfare], ['note_follow_ups', followUps], ['new_members', newMembers], ['urgent_prayer', urgent], ['life_events', lifeEvents],
@@ -83,16 +84,4 @@ export async function followUpRadar(
   ];
   const sources: RadarSource[] = included.map(([source, items]) => ({ source, status: 'included' as const, count: items.length, reason: null }));
   return { items: included.flatMap(([, items]) => items), sources, welfareIntervalDays, newMemberWindowDays };
-}
-
-/** Regulars who have stopped coming, named from the people directory (a removed contact drops out). */
-async function namedDrops(db: Queryable, orgId: string, limit: number): Promise<RadarItem[]> {
-  const drops = (await droppedRegulars(db, orgId)).slice(0, limit);
-  if (drops.length === 0) return [];
-  const rows = await queryRows<{ id: string; preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }>(db,
-    'SELECT id, preferred_name, first_name, last_name, email FROM people_directory WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, drops.map((drop) => drop.contactId)]);
-  const names = new Map(rows.map((row) => [row.id, displayNameOf(row)]));
-  return drops.filter((drop) => names.has(drop.contactId)).map((drop) => ({
-    contactId: drop.contactId, name: names.get(drop.contactId)!, reason: 'stopped_attending' as const, detail: drop.reason, since: drop.lastVisit,
-  }));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
-import { addDays, countOf, defineMetric, periodRange, rangeOr, spokenDate, spokenRange, todayUtc, type AnyMetric, type MetricParams } from '../metrics';
+import { addDays, countOf, defineMetric, mondayOf, periodRange, rangeOr, spokenDate, spokenRange, todayUtc, type AnyMetric, type MetricParams } from '../metrics';
 import type { ToolContext } from '../tool';
 import { formatMinorUnits } from './money';
 import { givingSettingsOf } from './settings';
@@ -18,11 +18,6 @@ const MIN_TOP_DONOR_MONTHS = 3;
 const DEFAULT_TREND_WEEKS = 12;
 
 const money = (ctx: ToolContext, currency: string | null) => (amount: number) => formatMinorUnits(amount, currency, ctx.org.country);
-
-function mondayOf(date: string): string {
-  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
-  return addDays(date, -((day + 6) % 7));
-}
 
 /** "2026-W45": the ISO week a Monday starts (the week belongs to the year of its Thursday). */
 function isoWeekOf(monday: string): string {

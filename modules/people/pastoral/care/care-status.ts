@@ -157,14 +157,7 @@ export async function carePredictions(db: Queryable, orgId: string, canSeeRestri
   for (const hold of holds) add(hold.contact_id, displayNameOf(hold), { signal: 'crisis_hold', detail: 'On a crisis hold: a person should be in touch' });
 
   // A regular who has stopped coming, from the attendance module's check-ins (explained there, with the weeks it counted).
-  const drops = await droppedRegulars(db, orgId);
-  const dropNames = await queryRows<NamedRow & { id: string }>(db, `SELECT id, first_name, last_name, preferred_name, email
-    FROM contacts WHERE org_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`, [orgId, drops.map((drop) => drop.contactId)]);
-  const nameOf = new Map(dropNames.map((row) => [row.id, displayNameOf(row)]));
-  for (const drop of drops) {
-    const name = nameOf.get(drop.contactId);
-    if (name !== undefined) add(drop.contactId, name, { signal: 'stopped_attending', detail: drop.reason });
-  }
+  for (const drop of await droppedRegulars(db, orgId)) add(drop.contactId, drop.contactName, { signal: 'stopped_attending', detail: drop.reason });
 
   const predictions = [...reasons.entries()]
     .map(([contactId, entry]) => ({ contactId, contactName: entry.name, reasons: entry.reasons }))
