@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { listen } from '../../api/server';
 import { ALL_SCOPES } from '../../core/scopes';
-import { PROJECT_ROOT } from '../../db/config';
 import { withTransaction } from '../../db/pool';
 import { createApiKey } from '../../modules/platform/api-keys';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
 import { createTemporalClient } from '../../temporal/client';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { BUNDLE_PATH_ENV } from '../helpers/env';
+import { exited, startWorkerProcess } from '../helpers/worker-process';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/message-servers';
 
 /**
@@ -38,39 +36,16 @@ describe('outreach send survives a worker crash', () => {
   // One provider call may take 5 s here, so an outbox lease lasts 15 s and a dead attempt's lease runs out quickly.
   const SEND_TIMEOUT_MS = 5000;
 
-  /** `node --import tsx worker/main.ts`: one process, so SIGKILL kills the worker itself. */
   function startWorker(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'worker', 'main.ts')], {
-      cwd: PROJECT_ROOT,
+    return startWorkerProcess(workers, {
+      databaseUrl: db.url, taskQueue,
       env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
-        STEWARD_TASK_QUEUE: taskQueue,
-        STEWARD_WORKFLOW_BUNDLE: process.env[BUNDLE_PATH_ENV],
         STEWARD_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
         SMTP_HOST: '127.0.0.1',
         SMTP_PORT: String(smtp.port),
         SMTP_FROM: 'Steward <office@crash.example>',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    workers.push(child);
-    return new Promise((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('worker polling')) resolve(child);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before polling: ${output}`)));
-    });
-  }
-
-  function exited(child: ChildProcess): Promise<void> {
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
   async function invoke(tool: string, args: unknown) {

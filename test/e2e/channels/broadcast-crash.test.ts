@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { Connection, type Client } from '@temporalio/client';
 import { listen } from '../../../api/server';
 import { ALL_SCOPES } from '../../../core/scopes';
-import { PROJECT_ROOT } from '../../../db/config';
 import { withTransaction } from '../../../db/pool';
 import { createApiKey } from '../../../modules/platform/api-keys';
 import { createOrganisation } from '../../../modules/platform/orgs';
 import { createMember } from '../../../modules/platform/users';
 import { createTemporalClient } from '../../../temporal/client';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { BUNDLE_PATH_ENV } from '../../helpers/env';
+import { startWorkerProcess } from '../../helpers/worker-process';
 import { seedTaggedContacts } from './broadcast-seed';
 import { startSmsServer, type SmsServer } from './broadcast-sms-server';
 
@@ -35,29 +33,13 @@ describe('a broadcast survives its worker being killed twice', () => {
   const workers: ChildProcess[] = [];
 
   function startWorker(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'worker', 'main.ts')], {
-      cwd: PROJECT_ROOT,
+    return startWorkerProcess(workers, {
+      databaseUrl: db.url, taskQueue,
       env: {
-        ...process.env,
         ...sms.env(),
-        DATABASE_URL: db.url,
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
-        STEWARD_TASK_QUEUE: taskQueue,
-        STEWARD_WORKFLOW_BUNDLE: process.env[BUNDLE_PATH_ENV],
         // A provider call may take 2 s, so the lease of a killed attempt runs out 12 s later.
         STEWARD_SEND_TIMEOUT_MS: '2000',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    workers.push(child);
-    return new Promise((resolve, reject) => {
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('worker polling')) resolve(child);
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before polling: ${output}`)));
     });
   }
 

@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { listen } from '../../../api/server';
 import { ALL_SCOPES } from '../../../core/scopes';
-import { PROJECT_ROOT } from '../../../db/config';
 import { withTransaction } from '../../../db/pool';
 import { recordConsent } from '../../../modules/channels/audience/consent';
 import { createApiKey } from '../../../modules/platform/api-keys';
@@ -14,7 +12,7 @@ import { createMember } from '../../../modules/platform/users';
 import type { MessagingSandbox } from '../../../sandbox/messaging/server';
 import { createTemporalClient } from '../../../temporal/client';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { BUNDLE_PATH_ENV } from '../../helpers/env';
+import { exited, startWorkerProcess } from '../../helpers/worker-process';
 import { startTestMessagingSandbox } from '../../helpers/messaging-sandbox';
 
 /**
@@ -40,35 +38,14 @@ describe('channel message send survives a worker crash', () => {
   const SEND_TIMEOUT_MS = 5000;
 
   function startWorker(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'worker', 'main.ts')], {
-      cwd: PROJECT_ROOT,
+    return startWorkerProcess(workers, {
+      databaseUrl: db.url, taskQueue,
       env: {
-        ...process.env,
         ...sandbox.env(),
         CHANNELS_WEBHOOK_BASE_URL: url,
-        DATABASE_URL: db.url,
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
-        STEWARD_TASK_QUEUE: taskQueue,
-        STEWARD_WORKFLOW_BUNDLE: process.env[BUNDLE_PATH_ENV],
         STEWARD_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    workers.push(child);
-    return new Promise((resolve, reject) => {
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('worker polling')) resolve(child);
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before polling: ${output}`)));
-    });
-  }
-
-  function exited(child: ChildProcess): Promise<void> {
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
   async function invoke(tool: string, args: unknown) {
