@@ -1,4 +1,4 @@
-import { PermanentDeliveryError, type MessageProvider, type OutboundMessage } from './providers';
+import { NotDeliveredError, PermanentDeliveryError, type MessageProvider, type OutboundMessage } from './providers';
 
 /**
  * SMS and WhatsApp adapters speaking the request shapes of the two common providers, so the same
@@ -56,14 +56,30 @@ function signalFor(signal?: AbortSignal): AbortSignal {
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
-/** A 4xx other than 408/429 will not change on retry; anything else may. */
+/**
+ * A 4xx other than 408/429 will not change on retry; anything else may. Either way the provider answered that it did not
+ * take the message, so a retry is a fresh attempt (NotDeliveredError), not the completion of one it may have accepted.
+ */
 async function failureOf(response: Response, provider: string): Promise<Error> {
   const detail = await response.text().catch(() => '');
   const summary = detail.slice(0, 300);
   if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
     return new PermanentDeliveryError(`The ${provider} refused the message (${response.status})${summary ? `: ${summary}` : ''}`);
   }
-  return new Error(`The ${provider} answered ${response.status}`);
+  return new NotDeliveredError(`The ${provider} answered ${response.status}`);
+}
+
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A request that never reached the provider (refused connection, unknown host) proves it did not take the message; anything else (a timeout, a dropped connection) leaves it unknown. */
+async function call(url: string, init: RequestInit, provider: string): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    if (typeof code === 'string' && NEVER_CONNECTED.has(code)) throw new NotDeliveredError(`The ${provider} could not be reached (${code})`, { cause: error });
+    throw error;
+  }
 }
 
 export class TwilioSmsProvider implements MessageProvider {
@@ -77,12 +93,12 @@ export class TwilioSmsProvider implements MessageProvider {
     const form = new URLSearchParams({ To: message.to, From: from, Body: message.body });
     if (message.transport?.statusCallbackUrl) form.set('StatusCallback', message.transport.statusCallbackUrl);
     const auth = Buffer.from(`${this.config.accountSid}:${this.config.authToken}`).toString('base64');
-    const response = await fetch(`${this.config.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.config.accountSid)}/Messages.json`, {
+    const response = await call(`${this.config.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.config.accountSid)}/Messages.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${auth}`, 'idempotency-key': message.idempotencyKey },
       body: form.toString(),
       signal: signalFor(options.signal),
-    });
+    }, 'SMS provider');
     if (!response.ok) throw await failureOf(response, 'SMS provider');
     const body = (await response.json().catch(() => ({}))) as { sid?: unknown };
     return { providerMessageId: typeof body.sid === 'string' ? body.sid : message.idempotencyKey };
@@ -105,12 +121,12 @@ export class MetaWhatsAppProvider implements MessageProvider {
       ...(template ? { type: 'template', template } : { type: 'text', text: { preview_url: false, body: message.body } }),
       ...(message.transport?.callbackData ? { biz_opaque_callback_data: message.transport.callbackData } : {}),
     };
-    const response = await fetch(`${this.config.baseUrl}/${this.config.apiVersion}/${encodeURIComponent(phoneNumberId)}/messages`, {
+    const response = await call(`${this.config.baseUrl}/${this.config.apiVersion}/${encodeURIComponent(phoneNumberId)}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.config.accessToken}`, 'idempotency-key': message.idempotencyKey },
       body: JSON.stringify(payload),
       signal: signalFor(options.signal),
-    });
+    }, 'WhatsApp provider');
     if (!response.ok) throw await failureOf(response, 'WhatsApp provider');
     const body = (await response.json().catch(() => ({}))) as { messages?: Array<{ id?: unknown }> };
     const id = body.messages?.[0]?.id;

@@ -218,8 +218,11 @@ export function createOutbox(deps: OutboxDeps) {
       const settled = await settledOrBusy(db, ref, outbox, provider);
       if (settled) return settled;
 
-      // Consent, and the address it goes to, on every attempt.
-      const recipient = await ref.source.recipient(db, ref.orgId, state.draft, channel);
+      // Consent, and the address it goes to, on every attempt. An earlier attempt whose outcome is unknown (its lease ran out, or
+      // its answer was lost) may already have been accepted by an idempotent provider: the source is told, so it can finish that
+      // hand-over under the same key rather than treat it as a new message.
+      const inFlight = outbox?.status === 'sending' && outbox.attempts >= 1 && (provider?.idempotent ?? false);
+      const recipient = await ref.source.recipient(db, ref.orgId, state.draft, channel, { inFlight });
       if ('refused' in recipient) return { kind: 'refused', error: recipient.refused };
       if ('deferUntil' in recipient) return { kind: 'deferred', until: recipient.deferUntil };
       if (!provider) return { kind: 'refused', error: { code: 'channel_not_configured', message: `No ${channel} provider is configured on this server` } };
@@ -263,9 +266,16 @@ export function createOutbox(deps: OutboxDeps) {
       await ref.source.providerRefused?.(pool, ref.orgId, ref.sourceId, { code: 'provider_refused', message: error.message });
       throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
     }
-    if (claimed.provider.idempotent || error instanceof NotDeliveredError) {
-      // Safe to call again: the provider de-duplicates on the key, or it provably did not take the message.
+    if (error instanceof NotDeliveredError) {
+      // Provably not taken: the next attempt is a fresh one.
       await pool.query(`UPDATE outbox_messages SET status = 'pending', last_error = $5, claim_token = NULL, claimed_until = NULL
+        WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
+      throw error;
+    }
+    if (claimed.provider.idempotent) {
+      // Safe to call again (the provider de-duplicates on the key), but it may already have taken the message: the row stays
+      // 'sending' with its lease ended, exactly as after a crash, so the next attempt knows the hand-over may have happened.
+      await pool.query(`UPDATE outbox_messages SET last_error = $5, claim_token = NULL, claimed_until = now()
         WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
       throw error;
     }

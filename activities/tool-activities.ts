@@ -13,6 +13,7 @@ import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/b
 import { getOrgSettings } from '../modules/platform/orgs';
 import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
+import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 
 /**
  * Postgres errors that no retry can cure: bad data (class 22), a NOT NULL or CHECK
@@ -166,6 +167,45 @@ const meterOf = (plan: ToolPlan) => (plan.policy.meter ? { feature: plan.policy.
 export function createToolActivities(deps: { pool: Pool }) {
   const { pool } = deps;
 
+  /** One attempt of a tool call: its transaction, committed or rolled back (see runTool). */
+  function runToolOnce(plan: ToolPlan, workflowId: string): Promise<unknown> {
+    return guarded(async () => {
+      const tool = toolOf(plan);
+      // The API parsed the arguments; parsing once more here applies defaults and guards against a stale or altered plan.
+      const input = tool.input.parse(plan.args);
+      const prepared = await prepareCall(pool, plan, tool, input);
+      if (tool.effect === 'read') {
+        // One snapshot for every query of the read, and a read tool cannot write even by mistake;
+        // as the application role, under row-level security for the caller's organisation.
+        return withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
+      }
+      return withTenantTransaction(pool, plan.principal.orgId, async (db) => {
+        const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
+        if (done) return done.result;
+        // The one allowance check: under the lock, so concurrent calls cannot both take the last unit.
+        // It comes after `prepare`, which would otherwise hold the transaction and lock across its network call.
+        const meter = meterOf(plan);
+        if (meter) {
+          await lockFeature(db, plan.principal.orgId, meter.feature);
+          await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units);
+        }
+        await assertGateStillLifted(db, plan, tool, workflowId, input);
+        const result = await runInside(db, plan, tool, workflowId, input, prepared);
+        // In the same transaction: the record and its timeline entry appear together or not at all.
+        if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
+        await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
+          workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
+        ]);
+        await db.query(`INSERT INTO audit_events (org_id, actor_user_id, credential_id, credential_kind, tool, workflow_id, action_summary)
+          VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+          plan.principal.orgId, plan.principal.userId, plan.principal.credentialId, plan.principal.credentialKind,
+          plan.tool, workflowId, typeof plan.args.actionSummary === 'string' ? plan.args.actionSummary : null,
+        ]);
+        return result;
+      });
+    });
+  }
+
   return {
     /**
      * Kept only for runs started before the allowance check moved into runTool: their
@@ -185,42 +225,18 @@ export function createToolActivities(deps: { pool: Pool }) {
      * lost acknowledgement returns the stored result instead of writing twice.
      */
     async runTool(plan: ToolPlan): Promise<unknown> {
-      return guarded(async () => {
-        const tool = toolOf(plan);
-        const workflowId = currentWorkflowId();
-        // The API parsed the arguments; parsing once more here applies defaults and guards against a stale or altered plan.
-        const input = tool.input.parse(plan.args);
-        const prepared = await prepareCall(pool, plan, tool, input);
-        if (tool.effect === 'read') {
-          // One snapshot for every query of the read, and a read tool cannot write even by mistake;
-          // as the application role, under row-level security for the caller's organisation.
-          return withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
-        }
-        return withTenantTransaction(pool, plan.principal.orgId, async (db) => {
-          const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
-          if (done) return done.result;
-          // The one allowance check: under the lock, so concurrent calls cannot both take the last unit.
-          // It comes after `prepare`, which would otherwise hold the transaction and lock across its network call.
-          const meter = meterOf(plan);
-          if (meter) {
-            await lockFeature(db, plan.principal.orgId, meter.feature);
-            await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units);
-          }
-          await assertGateStillLifted(db, plan, tool, workflowId, input);
-          const result = await runInside(db, plan, tool, workflowId, input, prepared);
-          // In the same transaction: the record and its timeline entry appear together or not at all.
-          if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
-          await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
-            workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
-          ]);
-          await db.query(`INSERT INTO audit_events (org_id, actor_user_id, credential_id, credential_kind, tool, workflow_id, action_summary)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-            plan.principal.orgId, plan.principal.userId, plan.principal.credentialId, plan.principal.credentialKind,
-            plan.tool, workflowId, typeof plan.args.actionSummary === 'string' ? plan.args.actionSummary : null,
-          ]);
-          return result;
-        });
-      });
+      const workflowId = currentWorkflowId();
+      let result: unknown;
+      try {
+        result = await runToolOnce(plan, workflowId);
+      } catch (error) {
+        // A caller waiting in this process turns to the workflow's own outcome (temporal/early-results.ts).
+        reportEarlyFailure(workflowId);
+        throw error;
+      }
+      // Committed: a caller waiting in this process may have it now (see temporal/early-results.ts).
+      offerEarlyResult(workflowId, result);
+      return result;
     },
 
     /** Counted once per workflow id, however many times this activity is retried. */

@@ -35,7 +35,21 @@ export interface ApprovalWaitOptions {
 const SEND_WAIT_MS = Number(process.env.STEWARD_SEND_WAIT_MS ?? 15_000);
 const MAX_WAIT_MS = 10 * 60_000;
 
-const sleep = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms));
+/** Resolves after `ms`, or at once when `signal` aborts: a finished wait leaves no timer behind. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
 
 /**
  * Waits for `work` for at most `budgetMs`, reporting progress every interval.
@@ -56,7 +70,7 @@ export async function waitWithProgress<T>(work: (signal: AbortSignal) => Promise
       const elapsedMs = Date.now() - started;
       if (elapsedMs >= budgetMs) return 'timeout' as const;
       await options.onProgress?.({ elapsedMs, budgetMs, message });
-      await sleep(Math.min(interval, budgetMs - elapsedMs));
+      await sleep(Math.min(interval, budgetMs - elapsedMs), abort.signal);
     }
     return 'timeout' as const;
   })();

@@ -11,6 +11,7 @@ import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes'
 import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
 import { withTenantTransaction } from '../db/pool';
+import { waitForEarlyResult, type EarlyResultWait } from '../temporal/early-results';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { argsHashOf, policyOf, type AnyTool } from '../modules/tool';
 import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
@@ -79,6 +80,48 @@ export function memoOf(plan: ToolPlan): Record<string, unknown> {
   const summary = plan.args.actionSummary;
   if (plan.principal.credentialKind === 'oauth' && plan.policy.effect !== 'read' && typeof summary === 'string') memo.actionSummary = summary;
   return memo;
+}
+
+/**
+ * How long a call that may answer early waits for its activity before also asking Temporal for the
+ * workflow's result: past it the tool is slow, or a worker in another process took the task.
+ */
+const EARLY_RESULT_GRACE_MS = 500;
+
+/**
+ * The call's answer: the committed result handed over in this process when it comes (no request to
+ * the Temporal server needed), else the workflow's own result, which also carries every failure.
+ */
+export async function resultOf(handle: Pick<WorkflowHandle, 'result'>, early: EarlyResultWait | undefined, graceMs = EARLY_RESULT_GRACE_MS): Promise<unknown> {
+  if (!early) return handle.result();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'grace_over'>((resolve) => {
+    timer = setTimeout(() => resolve('grace_over'), graceMs);
+  });
+  try {
+    const first = await Promise.race([early.outcome, graceOver]);
+    if (first !== 'grace_over') return first.kind === 'result' ? first.value : await handle.result();
+    const workflowResult = handle.result();
+    return await Promise.race([early.outcome.then((outcome) => (outcome.kind === 'result' ? outcome.value : workflowResult)), workflowResult]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The caller's idempotency key, refused with a clear error when it is malformed or reserved. */
+function checkedIdempotencyKey(idempotencyKey: string | undefined): string | undefined {
+  if (idempotencyKey === undefined) return undefined;
+  if (isReservedIdempotencyKey(idempotencyKey)) {
+    throw new StewardError('validation_failed', 'Idempotency keys starting with "proposal-" are reserved', {
+      issues: [{ path: 'Idempotency-Key', message: 'reserved prefix' }],
+    });
+  }
+  if (!IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+    throw new StewardError('validation_failed', 'Idempotency key must be 1-128 characters of letters, digits, . _ : -', {
+      issues: [{ path: 'Idempotency-Key', message: 'invalid format' }],
+    });
+  }
+  return idempotencyKey;
 }
 
 /**
@@ -161,14 +204,27 @@ export class ToolCaller {
       return this.approvals.call(principal, tool, args, options);
     }
     const plan = this.planFor(principal, tool, args);
-    const handle = await this.start(plan, options.idempotencyKey);
+    const workflowId = toolCallWorkflowId(plan.principal.orgId, checkedIdempotencyKey(options.idempotencyKey) ?? randomUUID());
+    const early = this.offersEarlyResult(plan) ? waitForEarlyResult(workflowId) : undefined;
     try {
-      const result = await handle.result();
+      const handle = await this.start(plan, workflowId, options.idempotencyKey);
+      const result = await resultOf(handle, early);
       return args.awaitDecision === true && this.approvals ? await this.approvals.awaitOutreach(principal, result, options) : result;
     } catch (error) {
       if (error instanceof WorkflowFailedError) throw errorFromFailure(error);
       throw error;
+    } finally {
+      early?.cancel();
     }
+  }
+
+  /**
+   * With the worker in this process (eager starts), a call whose last step is the tool's own
+   * transaction answers as soon as that commits (temporal/early-results.ts); the workflow's
+   * result still answers failures and calls a worker elsewhere ran.
+   */
+  private offersEarlyResult(plan: ToolPlan): boolean {
+    return this.eagerStart && !plan.policy.meter && workflowTypeForPlan(plan) === 'toolCallWorkflow';
   }
 
   /** True when a conditionally gated tool's condition does not apply to this call (read in one snapshot of the caller's organisation). */
@@ -181,18 +237,7 @@ export class ToolCaller {
     return !applies;
   }
 
-  private async start(plan: ToolPlan, idempotencyKey: string | undefined): Promise<WorkflowHandle> {
-    if (idempotencyKey !== undefined && isReservedIdempotencyKey(idempotencyKey)) {
-      throw new StewardError('validation_failed', 'Idempotency keys starting with "proposal-" are reserved', {
-        issues: [{ path: 'Idempotency-Key', message: 'reserved prefix' }],
-      });
-    }
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-      throw new StewardError('validation_failed', 'Idempotency key must be 1-128 characters of letters, digits, . _ : -', {
-        issues: [{ path: 'Idempotency-Key', message: 'invalid format' }],
-      });
-    }
-    const workflowId = toolCallWorkflowId(plan.principal.orgId, idempotencyKey ?? randomUUID());
+  private async start(plan: ToolPlan, workflowId: string, idempotencyKey: string | undefined): Promise<WorkflowHandle> {
     try {
       return await this.client.workflow.start(workflowTypeForPlan(plan), {
         taskQueue: this.taskQueue,

@@ -14,8 +14,8 @@
  * average before and after, and prints a Markdown table for the README.
  *
  * Knobs (flags or env): --backends / BENCH_BACKENDS (embedded,external),
- * --concurrency / BENCH_CONCURRENCY (1,16,32), --samples / BENCH_SAMPLES (calls at
- * concurrency 1: 200), --calls-per-worker / BENCH_CALLS_PER_WORKER (calls at higher
+ * --concurrency / BENCH_CONCURRENCY (1,16,32), --samples / BENCH_SAMPLES (calls per path at
+ * concurrency 1, MCP and the bridge called in turn: 200), --calls-per-worker / BENCH_CALLS_PER_WORKER (calls at higher
  * concurrency = this × concurrency: 25), --label / BENCH_LABEL, --eval / BENCH_SEARCH_EVAL,
  * --out / BENCH_OUT_DIR (bench/results), --sqlite-pragmas / BENCH_SQLITE_PRAGMAS (the dev
  * server's, comma-separated, e.g. journal_mode=delete,synchronous=full; `default` for SQLite's own).
@@ -45,7 +45,7 @@ import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
 import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
-import { measureSequential, measureThroughput, type LatencySummary, type ThroughputResult } from './stats';
+import { measureInterleaved, measureSequential, measureThroughput, type LatencySummary, type ThroughputResult } from './stats';
 import { createTemporalClient } from '../temporal/client';
 
 type Backend = 'embedded' | 'external';
@@ -273,10 +273,20 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
           if (result.isError) throw new Error(`mcp: ${JSON.stringify(result.content).slice(0, 200)}`);
           check(result.structuredContent);
         });
+      if (cfg.concurrency.includes(1)) {
+        const sequential = { mcp: callerFor('mcp', 0), bridge: callerFor('bridge', 0) } satisfies Record<CallPath, () => Promise<void>>;
+        await measureInterleaved(sequential, 50); // warm-up, both paths
+        const results = await measureInterleaved(sequential, cfg.samples);
+        for (const callPath of PATHS) {
+          const result = results[callPath];
+          cells.push({ backend: stack.backend, path: callPath, tool, ...result });
+          log(`${stack.backend} ${callPath} ${tool} c=1 (interleaved with the other path): p50 ${result.latency.p50} ms, p95 ${result.latency.p95} ms, ${result.callsPerSecond} calls/s, ${result.errors} errors`);
+        }
+      }
       for (const callPath of PATHS) {
-        for (const concurrency of cfg.concurrency) {
+        for (const concurrency of cfg.concurrency.filter((c) => c > 1)) {
           const callers = Array.from({ length: concurrency }, (_, i) => callerFor(callPath, i));
-          const calls = concurrency === 1 ? cfg.samples : concurrency * cfg.callsPerWorker;
+          const calls = concurrency * cfg.callsPerWorker;
           await measureThroughput(callers, Math.max(20, concurrency * 3)); // warm-up at the same concurrency
           const result = await measureThroughput(callers, calls);
           cells.push({ backend: stack.backend, path: callPath, tool, ...result });

@@ -95,3 +95,42 @@ export async function measureThroughput(
     latency: summarise(durations),
   };
 }
+
+/**
+ * One caller per path, called in turn (a, b, a, b, …) `samples` times each, one call at a time: every
+ * path sees the same moments of the machine's load, so a drift in load or a warming cache cannot
+ * favour whichever path happens to be measured first. Each path's result is as measureThroughput's.
+ */
+export async function measureInterleaved<K extends string>(callers: Record<K, () => Promise<void>>, samples: number): Promise<Record<K, ThroughputResult>> {
+  const paths = Object.keys(callers) as K[];
+  const runs = new Map(paths.map((path) => [path, { durations: [] as number[], errors: 0, errorSamples: new Set<string>() }]));
+  for (let i = 0; i < samples; i += 1) {
+    for (const path of paths) {
+      const run = runs.get(path)!;
+      const t0 = performance.now();
+      try {
+        await callers[path]();
+        run.durations.push(performance.now() - t0);
+      } catch (error) {
+        run.errors += 1;
+        if (run.errorSamples.size < 3) run.errorSamples.add((error instanceof Error ? error.message : String(error)).slice(0, 300));
+      }
+    }
+  }
+  const results = {} as Record<K, ThroughputResult>;
+  for (const path of paths) {
+    const { durations, errors, errorSamples } = runs.get(path)!;
+    const seconds = durations.reduce((sum, d) => sum + d, 0) / 1000;
+    results[path] = {
+      concurrency: 1,
+      calls: durations.length + errors,
+      errors,
+      errorSamples: [...errorSamples],
+      seconds: round(seconds),
+      // One call at a time: the path's own calls over the time they took.
+      callsPerSecond: round(durations.length / Math.max(seconds, 1e-9)),
+      latency: summarise(durations),
+    };
+  }
+  return results;
+}

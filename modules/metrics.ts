@@ -102,9 +102,12 @@ export function checkMetrics(module: Pick<ModuleDefinition, 'name' | 'scopes' | 
 
 // ---------------------------------------------------------------- ranges and sentences
 
-/** Today's date in UTC as YYYY-MM-DD, the day every default range ends on. */
-export function todayUtc(): string {
-  return new Date().toISOString().slice(0, 10);
+/**
+ * Today's date in UTC as YYYY-MM-DD: the tools' "today" where no organisation zone applies, and the day
+ * every default range ends on (scheduled runs pass their own `now`). The one definition; import it.
+ */
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
 }
 
 function isoOf(date: Date): string {

@@ -99,6 +99,17 @@ export interface ContactRef {
   onMerge: 'move' | 'custom';
   /** Erasure: 'delete' the row, or set the column to 'null' and keep the row (a money record that must stay). */
   onErase: 'delete' | 'null' | 'custom';
+  /**
+   * The column is a list of contact ids (`uuid[]`, such as a child's authorised pickups) rather than one.
+   * Merge ('move') replaces the merged id in every list with the kept one (once, where it is not there
+   * already); erasure 'null' takes the id out of every list and keeps the row, 'delete' deletes the rows naming it.
+   */
+  list?: boolean;
+  /**
+   * With onErase 'null': other columns of the same row that describe the same person (a name typed
+   * beside the id), cleared together with the id. Plain identifiers only.
+   */
+  alsoClear?: readonly string[];
 }
 
 export interface RetentionRule {

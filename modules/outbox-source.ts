@@ -40,6 +40,15 @@ export interface OutboxDraft {
   transport?: OutboundTransport;
 }
 
+/** What the outbox knows of earlier attempts when it asks a source about the recipient. */
+export interface OutboxAttempt {
+  /**
+   * An earlier attempt handed the message to an idempotent provider and its outcome is unknown (the worker stopped, or the
+   * answer was lost): the provider may already have accepted it, and calling again with the same key only learns which.
+   */
+  inFlight: boolean;
+}
+
 /** Where a source record stands when a send attempt has locked it. */
 export type OutboxSourceState<D extends OutboxDraft = OutboxDraft> =
   /** The source already records the message as delivered. */
@@ -76,7 +85,9 @@ export interface OutboxSource<D extends OutboxDraft = OutboxDraft> {
   /** Locks the source record (FOR UPDATE) for the attempt and says where it stands; throws not_found when it does not exist. */
   lock(db: Queryable, orgId: string, sourceId: string): Promise<OutboxSourceState<D>>;
   /** Consent and the current address, checked on every attempt: where it goes now, why it may not, or when it may (quiet hours: nothing is claimed or counted yet). */
-  recipient(db: Queryable, orgId: string, draft: D, channel: OutboxChannel): Promise<{ to: string } | { refused: OutboxProblem } | { deferUntil: Date }>;
+  recipient(
+    db: Queryable, orgId: string, draft: D, channel: OutboxChannel, attempt?: OutboxAttempt,
+  ): Promise<{ to: string } | { refused: OutboxProblem } | { deferUntil: Date }>;
   /** Records on the source that the message went; idempotent (a finished send may be reported again). The provider's id when known. */
   delivered(db: Queryable, orgId: string, sourceId: string, sent?: { providerMessageId: string }): Promise<void>;
   /** Called in the transaction that counted the message (once per message). */

@@ -4,6 +4,7 @@ import { queryOne, withTransaction, type Pool, type Queryable } from '../../db/p
 import { withdrawConsent } from '../../modules/channels/audience/consent';
 import { applyInboundKeyword, findSenderOrg, recordInbound, suppressAddress } from '../../modules/channels/audience/services';
 import { WEBHOOK_PATHS, readUnsubscribeToken, webhookBaseUrl } from '../../modules/channels/delivery/links';
+import { reportedPrice } from '../../modules/channels/delivery/pricing';
 import { verifyMetaSignature, verifyStewardEventSignature, verifyTwilioSignature } from '../../modules/channels/delivery/signatures';
 import { applyWhatsAppTemplateStatus } from '../../modules/templates/whatsapp-review';
 
@@ -59,6 +60,17 @@ async function applyStatus(db: Queryable, orgId: string, messageId: string, stat
   return true;
 }
 
+/**
+ * Records the price a provider reported for a message (the latest report wins: a provider may price it only once delivered).
+ * A callback without a readable price changes nothing: the actual cost stays what it was, null until one is reported.
+ */
+async function applyPrice(db: Queryable, orgId: string, messageId: string, price: { amountMinor: number; currency: string } | null): Promise<boolean> {
+  if (!price) return false;
+  const result = await db.query(`UPDATE channel_messages SET actual_cost_minor = $3, actual_cost_currency = $4, updated_at = now()
+    WHERE org_id = $1 AND id = $2`, [orgId, messageId, price.amountMinor, price.currency]);
+  return (result.rowCount ?? 0) > 0;
+}
+
 function twilioStatus(value: string): 'sent' | 'delivered' | 'undelivered' | null {
   if (value === 'delivered' || value === 'read') return 'delivered';
   if (value === 'undelivered' || value === 'failed') return 'undelivered';
@@ -66,15 +78,22 @@ function twilioStatus(value: string): 'sent' | 'delivered' | 'undelivered' | nul
   return null;
 }
 
-/** The organisation an inbound message belongs to: the sender number it was sent to, else the last message we sent that address from it. */
-async function orgOfInbound(db: Queryable, channel: 'sms' | 'whatsapp', from: string, to: string[]): Promise<string | null> {
+/**
+ * The organisation an inbound message belongs to: the one that registered the number it was sent to
+ * (channel_senders). Nothing else decides it: a number no organisation registered belongs to none, so
+ * the message is attributed to no one (never to whoever last wrote to the sender).
+ */
+async function orgOfInbound(db: Queryable, channel: 'sms' | 'whatsapp', to: string[]): Promise<string | null> {
   for (const address of to) {
     const org = address ? await findSenderOrg(db, channel, address) : null;
     if (org) return org;
   }
-  const row = await queryOne<{ org_id: string }>(db, `SELECT org_id FROM channel_messages WHERE channel = $1 AND recipient_address = $2
-    ORDER BY (sender = ANY($3::text[])) DESC, created_at DESC LIMIT 1`, [channel, from, to]);
-  return row?.org_id ?? null;
+  return null;
+}
+
+/** The one line logged for an inbound message to an unregistered number: no number, no text, nothing personal. */
+function logUnroutedInbound(channel: 'sms' | 'whatsapp'): void {
+  console.warn(`channels: an inbound ${channel} message to a number no organisation has registered was ignored`);
 }
 
 function e164(raw: string): string {
@@ -124,8 +143,9 @@ export function channelsWebhookRouter(options: { pool: Pool; temporal?: Client }
       const status = twilioStatus(params.MessageStatus ?? '');
       const result = await withTransaction(pool, async (db) => {
         if (!await firstSighting(db, 'sms', `status:${params.MessageSid}:${params.MessageStatus}`)) return 'replay';
-        if (!status) return 'ignored';
-        return await applyStatus(db, req.params.orgId, req.params.messageId, status, params.ErrorCode ?? null, params.MessageSid ?? null) ? 'applied' : 'ignored';
+        const priced = await applyPrice(db, req.params.orgId, req.params.messageId, reportedPrice(params.Price, params.PriceUnit));
+        const moved = status ? await applyStatus(db, req.params.orgId, req.params.messageId, status, params.ErrorCode ?? null, params.MessageSid ?? null) : false;
+        return moved || priced ? 'applied' : 'ignored';
       });
       res.status(200).json(result === 'applied' ? { ok: true } : { ok: true, ignored: result });
     } catch (error) {
@@ -140,9 +160,12 @@ export function channelsWebhookRouter(options: { pool: Pool; temporal?: Client }
       if (!params) return;
       const reply = await withTransaction(pool, async (db) => {
         if (!await firstSighting(db, 'sms', `inbound:${params.MessageSid}`)) return undefined;
+        const orgId = await orgOfInbound(db, 'sms', [params.To ?? '']);
+        if (!orgId) {
+          logUnroutedInbound('sms');
+          return undefined;
+        }
         const from = e164(params.From ?? '');
-        const orgId = await orgOfInbound(db, 'sms', from, [params.To ?? '']);
-        if (!orgId) return undefined;
         const outcome = await applyInboundKeyword(db, orgId, { channel: 'sms', from, text: params.Body ?? '', at: new Date() });
         return outcome.reply;
       });
@@ -205,7 +228,10 @@ export function channelsWebhookRouter(options: { pool: Pool; temporal?: Client }
         }
         const [orgId, messageId] = (status.biz_opaque_callback_data ?? '').split(':');
         const mapped = twilioStatus(status.status === 'failed' ? 'undelivered' : status.status);
-        if (orgId && messageId && mapped && await applyStatus(db, orgId, messageId, mapped, status.errors?.[0]?.code ? String(status.errors[0].code) : null, status.id)) counts.applied += 1;
+        if (!orgId || !messageId) return;
+        const priced = await applyPrice(db, orgId, messageId, reportedPrice(status.pricing?.price, status.pricing?.currency));
+        const moved = mapped ? await applyStatus(db, orgId, messageId, mapped, status.errors?.[0]?.code ? String(status.errors[0].code) : null, status.id) : false;
+        if (moved || priced) counts.applied += 1;
       });
     }
     for (const message of value.messages ?? []) {
@@ -214,10 +240,14 @@ export function channelsWebhookRouter(options: { pool: Pool; temporal?: Client }
           counts.replays += 1;
           return;
         }
+        // Routed by the business number it was written to (display_phone_number); phone_number_id is an id, not a number.
+        const display = value.metadata?.display_phone_number;
+        const orgId = display ? await orgOfInbound(db, 'whatsapp', [e164(display)]) : null;
+        if (!orgId) {
+          logUnroutedInbound('whatsapp');
+          return;
+        }
         const from = e164(message.from);
-        const to = [value.metadata?.display_phone_number, value.metadata?.phone_number_id].filter((x): x is string => Boolean(x));
-        const orgId = await orgOfInbound(db, 'whatsapp', from, [...to, ...to.map(e164)]);
-        if (!orgId) return;
         const at = message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date();
         await recordInbound(db, orgId, { channel: 'whatsapp', from, at });
         if (message.text?.body) await applyInboundKeyword(db, orgId, { channel: 'whatsapp', from, text: message.text.body, at });
@@ -315,7 +345,11 @@ interface MetaChange {
   field?: string;
   value?: {
     metadata?: { display_phone_number?: string; phone_number_id?: string };
-    statuses?: Array<{ id: string; status: string; biz_opaque_callback_data?: string; errors?: Array<{ code?: number }> }>;
+    statuses?: Array<{
+      id: string; status: string; biz_opaque_callback_data?: string; errors?: Array<{ code?: number }>;
+      /** Meta's pricing block (billable, pricing_model, category); `price` and `currency` when the provider states the charge. */
+      pricing?: { billable?: boolean; pricing_model?: string; category?: string; price?: number | string; currency?: string };
+    }>;
     messages?: Array<{ id: string; from: string; timestamp?: string; text?: { body?: string } }>;
     event?: string;
     message_template_id?: string | number;

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool';
 import type { ModuleDefinition } from '../module';
 import { listWelfareDueContacts } from '../people/automations';
-import { todayIso } from '../people/dates';
+import { todayUtc } from '../metrics';
 import { listNoteFollowUps } from '../people/notes';
 import { getPastoralSettings } from '../people/pastoral/care/settings';
 import { lifeEventsRadar } from '../people/pastoral/life-events/radar';
@@ -54,7 +54,7 @@ export async function followUpRadar(
   }));
   const followUps: RadarItem[] = (await listNoteFollowUps(db, orgId, canSeeRestricted, { status: 'open', dueBefore: dueBy, limit })).map((n) => ({
     contactId: n.contactId, name: n.contactName, reason: 'note_follow_up' as const,
-    detail: n.followUpDate! < todayIso() ? `A note's follow-up was due on ${n.followUpDate}` : `A note's follow-up is due on ${n.followUpDate}`,
+    detail: n.followUpDate! < todayUtc() ? `A note's follow-up was due on ${n.followUpDate}` : `A note's follow-up is due on ${n.followUpDate}`,
     since: n.followUpDate,
   }));
   const newMembers: RadarItem[] = (await listRoster(db, orgId, { status: 'current', joinedWithinDays: newMemberWindowDays, limit, offset: 0 })).members.map((m) => ({
@@ -66,13 +66,13 @@ export async function followUpRadar(
 
   // Life events coming up within the same window, anniversaries, unattended support events and grief touchpoints due.
   const lifeEvents: RadarItem[] = (await lifeEventsRadar(db, orgId, canSeeRestricted, {
-    today: todayIso(), daysAhead: Math.max(1, options.withinDays), unattendedAfterDays: UNATTENDED_LIFE_EVENT_DAYS, limit,
+    today: todayUtc(), daysAhead: Math.max(1, options.withinDays), unattendedAfterDays: UNATTENDED_LIFE_EVENT_DAYS, limit,
   })).map((item) => ({ contactId: item.contactId, name: item.contactName, reason: 'life_event' as const, detail: item.why, since: item.date }));
 
   // Guests whose pipeline card is due by the window's end, and regulars absent four weeks (the same rules as those modules' own lists).
   const guests: RadarItem[] = (await listFollowupsDue(db, orgId, { by: dueBy, limit })).map((card) => ({
     contactId: card.contactId, name: card.guestName, reason: 'guest_follow_up' as const,
-    detail: `Guest follow-up "${card.stageName}" ${card.dueDate < todayIso() ? 'was' : 'is'} due on ${card.dueDate}`, since: card.dueDate,
+    detail: `Guest follow-up "${card.stageName}" ${card.dueDate < todayUtc() ? 'was' : 'is'} due on ${card.dueDate}`, since: card.dueDate,
   }));
   const stoppedAttending: RadarItem[] = (await droppedRegulars(db, orgId)).slice(0, limit).map((drop) => ({
     contactId: drop.contactId, name: drop.contactName, reason: 'stopped_attending' as const, detail: drop.reason, since: drop.lastVisit,

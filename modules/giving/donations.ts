@@ -9,6 +9,7 @@ import { COMMITTED_DONATION_SQL, lockOpenBatch } from './batches';
 import { defaultFund, requireFund, type FundView } from './funds';
 import { currencyCode, minorUnits, nonNegativeMinorUnits, positiveMinorUnits, requireCurrency, signedMinorUnits } from './money';
 import { requireOpenPledge } from './pledges';
+import { todayUtc } from '../metrics';
 
 export const DONATION_METHODS = ['cash', 'cheque', 'card', 'bank_transfer', 'standing_order', 'online'] as const;
 export type DonationMethod = (typeof DONATION_METHODS)[number];
@@ -88,10 +89,6 @@ function invalid(path: string, message: string, hint?: string): StewardError {
   return new StewardError('validation_failed', `${path}: ${message}`, { issues: [{ path, message }], ...(hint ? { hint } : {}) });
 }
 
-/** Today in UTC as YYYY-MM-DD. */
-export function todayIso(): string {
-  return new Date().toISOString().slice(0, 10);
-}
 
 /**
  * The Gift Aid status a new gift starts with: 'unclaimed' when it could go on a claim (a known
@@ -114,7 +111,7 @@ export async function resolveDonation(
   requireCurrency(input.currency, currency, at('currency'));
   const fee = input.fee ?? 0;
   if (fee > input.amount) throw invalid(at('fee'), 'the fee cannot be more than the gift');
-  if (input.receivedOn > todayIso()) throw invalid(at('receivedOn'), 'a gift cannot be received in the future');
+  if (input.receivedOn > todayUtc()) throw invalid(at('receivedOn'), 'a gift cannot be received in the future');
   if (input.contactId) await requireContactAt(db, org.id, input.contactId, at('contactId'));
   if (input.fundId && input.designations) throw invalid(at('fundId'), 'give fundId or designations, not both');
   const designations = input.designations ?? [{ fundId: input.fundId ?? (await defaultFund(db, org.id)).id, amount: input.amount }];
@@ -282,8 +279,8 @@ export async function resolveAdjustment(db: Queryable, org: OrgSettings, currenc
   }
   const sum = designations.reduce((total, part) => total + part.amount, 0);
   if (sum !== input.amount) throw invalid('designations', `the parts add up to ${sum}, not the amount ${input.amount}`);
-  const receivedOn = input.receivedOn ?? todayIso();
-  if (receivedOn > todayIso()) throw invalid('receivedOn', 'cannot be in the future');
+  const receivedOn = input.receivedOn ?? todayUtc();
+  if (receivedOn > todayUtc()) throw invalid('receivedOn', 'cannot be in the future');
   return {
     contactId: original.contact_id, amount: input.amount, currency, fee: 0, method: original.method, receivedOn, designations,
     giftAidStatus: 'not_claimable', source: 'adjustment', externalId: null, pledgeId: null, adjustsDonationId: original.id, note: input.reason,

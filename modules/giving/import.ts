@@ -6,7 +6,8 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { parseOrgDate } from '../people/dates';
 import type { OrgSettings } from '../tool';
 import { batchSchema, createBatch, getBatch, lockOpenBatch, type BatchView } from './batches';
-import { DONATION_METHODS, initialGiftAidStatus, insertDonation, todayIso, type DonationMethod, type ResolvedDonation } from './donations';
+import { DONATION_METHODS, initialGiftAidStatus, insertDonation, type DonationMethod, type ResolvedDonation } from './donations';
+import { todayUtc } from '../metrics';
 import { defaultFund, requireFund, type FundView } from './funds';
 import { MAX_MINOR_UNITS } from './money';
 import { organisationCurrency } from './settings';
@@ -227,7 +228,7 @@ async function planRow(
   } catch (error) {
     return fail('date', (error as StewardError).issues?.[0]?.message ?? 'not a date');
   }
-  if (receivedOn > todayIso()) return fail('date', 'is in the future');
+  if (receivedOn > todayUtc()) return fail('date', 'is in the future');
   report.receivedOn = receivedOn;
 
   const amount = cell('amountMinor') ? parseMinorAmount(cell('amountMinor')) : parseMajorAmount(cell('amount'), currency);
@@ -362,7 +363,7 @@ export async function importDonations(db: Queryable, org: OrgSettings, input: Im
     }
     const toRecord = planned.filter((p) => p.report.status === 'created' || p.report.status === 'near_duplicate');
     if (toRecord.length > 0 && !batch) {
-      batch = await createBatch(db, org.id, { name: input.batchName ?? `Import ${input.source} ${todayIso()}`, currency, userId });
+      batch = await createBatch(db, org.id, { name: input.batchName ?? `Import ${input.source} ${todayUtc()}`, currency, userId });
     }
     for (const plan of toRecord) {
       // A fund named by no row falls back to the default fund, created by now if it was missing.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { listPage, notFound } from '../kit';
-import { todayUtc } from './recurring/calendar';
+import { todayUtc } from '../metrics';
 import { minorUnits } from './money';
 
 /**

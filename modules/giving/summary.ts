@@ -5,7 +5,7 @@ import { queryRows, type Queryable } from '../../db/pool';
 import type { OverviewContribution } from '../module';
 import { displayNameOf } from '../people/contacts';
 import type { OrgSettings } from '../tool';
-import { todayIso } from './donations';
+import { todayUtc } from '../metrics';
 import { minorUnits } from './money';
 import { givingSettingsOf } from './settings';
 
@@ -58,7 +58,7 @@ async function totalBetween(db: Queryable, orgId: string, from: string, to: stri
 
 /** This month so far against the same days of the same month last year. */
 export async function thisMonthVersusLastYear(db: Queryable, orgId: string, fundId?: string): Promise<GivingSummary['thisMonth']> {
-  const to = todayIso();
+  const to = todayUtc();
   const from = `${to.slice(0, 8)}01`;
   const now = await totalBetween(db, orgId, from, to, fundId);
   const before = await totalBetween(db, orgId, shiftYear(from, -1), shiftYear(to, -1), fundId);
@@ -68,7 +68,7 @@ export async function thisMonthVersusLastYear(db: Queryable, orgId: string, fund
 export async function givingSummary(
   db: Queryable, org: OrgSettings, input: { from?: string; to?: string; period: (typeof PERIODS)[number]; fundId?: string },
 ): Promise<GivingSummary> {
-  const to = input.to ?? todayIso();
+  const to = input.to ?? todayUtc();
   const from = input.from ?? `${to.slice(0, 4)}-01-01`;
   if (from > to) throw new StewardError('validation_failed', 'to: must not be before from', { issues: [{ path: 'to', message: 'before from' }] });
   const values = [org.id, from, to, input.fundId ?? null];
@@ -105,8 +105,8 @@ export const topGiverSchema = z.object({
  * erased givers are never listed; amounts are net of refunds.
  */
 export async function topGivers(db: Queryable, orgId: string, input: { months: number; endingOn?: string; limit: number }) {
-  const to = input.endingOn ?? todayIso();
-  if (to > todayIso()) throw new StewardError('validation_failed', 'endingOn: cannot be in the future', { issues: [{ path: 'endingOn', message: 'in the future' }] });
+  const to = input.endingOn ?? todayUtc();
+  if (to > todayUtc()) throw new StewardError('validation_failed', 'endingOn: cannot be in the future', { issues: [{ path: 'endingOn', message: 'in the future' }] });
   const [y, m, d] = to.split('-').map(Number);
   const start = new Date(Date.UTC(y, m - 1 - input.months, d + 1));
   const from = start.toISOString().slice(0, 10);

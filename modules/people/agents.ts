@@ -3,7 +3,8 @@ import type { OrgSettings } from '../tool';
 import { queryOne, type Queryable } from '../../db/pool';
 import { listWelfareDueContacts } from './automations';
 import { findDuplicatePairs } from './merge';
-import { consentRefusal, loadDeliveryContact } from './outreach';
+import { loadDeliveryContact } from './outreach';
+import { outreachRefusal } from './outreach-recipient';
 import { getPastoralSettings } from './pastoral/care/settings';
 import { heldContactIds } from './pastoral/care/crisis';
 
@@ -42,7 +43,9 @@ async function pastoralAgentActions(db: Queryable, org: OrgSettings): Promise<Ag
     const open = await queryOne(db, `SELECT 1 FROM outreach_items WHERE org_id = $1 AND contact_id = $2 AND status IN ('pending_review', 'approved')`, [org.id, person.contactId]);
     if (open) continue;
     const contact = await loadDeliveryContact(db, org.id, person.contactId);
-    const channel = !consentRefusal(contact, 'email') ? 'email' : !consentRefusal(contact, 'sms') ? 'sms' : null;
+    // The first channel channels' own rules would let the message go by (the check every dispatch makes).
+    const channel = !(await outreachRefusal(db, org.id, person.contactId, 'email')) ? 'email'
+      : !(await outreachRefusal(db, org.id, person.contactId, 'sms')) ? 'sms' : null;
     if (!channel) continue;
     const firstName = contact!.preferred_name ?? contact!.first_name ?? person.name;
     actions.push({

@@ -8,8 +8,9 @@ import { withModels } from '../../db/sequelize';
 import type { OrgSettings } from '../tool';
 import { RESTRICTED_NOTE_REMOVAL, visibleNoteSql } from './notes';
 import {
-  consentRefusal, createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
+  createOutreachItem, getOutreachItem, loadDeliveryContact, renderTemplate, validateContent, type OutreachItem,
 } from './outreach';
+import { outreachRefusal } from './outreach-recipient';
 import { displayNameOf } from './contacts';
 import { PastoralAutomation } from './models';
 import { getPastoralSettings } from './pastoral/care/settings';
@@ -285,8 +286,7 @@ export async function generateOutreachForAutomation(
       skipped.push({ contactId: target.contactId, reason: crisisHoldRefusal().message });
       continue;
     }
-    const contact = await loadDeliveryContact(db, org.id, target.contactId);
-    const refusal = consentRefusal(contact, automation.channel);
+    const refusal = await outreachRefusal(db, org.id, target.contactId, automation.channel);
     if (refusal) {
       skipped.push({ contactId: target.contactId, reason: refusal.message });
       continue;
@@ -299,6 +299,7 @@ export async function generateOutreachForAutomation(
       skipped.push({ contactId: target.contactId, reason: 'A message to this person is already waiting for review or sending' });
       continue;
     }
+    const contact = await loadDeliveryContact(db, org.id, target.contactId);
     const values = { firstName: contact!.preferred_name ?? contact!.first_name ?? target.name, name: target.name, organisation: org.name };
     items.push(await createOutreachItem(db, org.id, {
       id: randomUUID(), contactId: target.contactId, channel: automation.channel,

@@ -31,6 +31,7 @@ export const peopleContactRefs: readonly ContactRef[] = [
 export function allContactRefs(modules: readonly ModuleDefinition[] = registeredModules()): Array<ContactRef & { module: string }> {
   return modules.flatMap((module) => (module.contactRefs ?? []).map((ref) => ({
     ...ref, table: sqlIdentifier(ref.table), column: sqlIdentifier(ref.column), module: module.name,
+    ...(ref.alsoClear ? { alsoClear: ref.alsoClear.map((column) => sqlIdentifier(column)) } : {}),
   })));
 }
 
@@ -38,7 +39,11 @@ export function allContactRefs(modules: readonly ModuleDefinition[] = registered
 export async function moveDeclaredReferences(db: Queryable, orgId: string, mergeId: string, keepId: string): Promise<Record<string, number>> {
   const moved: Record<string, number> = {};
   for (const ref of allContactRefs().filter((r) => r.onMerge === 'move')) {
-    const result = await db.query(`UPDATE ${ref.table} SET ${ref.column} = $3 WHERE org_id = $1 AND ${ref.column} = $2`, [orgId, mergeId, keepId]);
+    const result = ref.list
+      // A list that already names the kept contact only loses the merged id; otherwise it takes the kept id in its place.
+      ? await db.query(`UPDATE ${ref.table} SET ${ref.column} = CASE WHEN $3::uuid = ANY(${ref.column}) THEN array_remove(${ref.column}, $2::uuid)
+          ELSE array_replace(${ref.column}, $2::uuid, $3::uuid) END WHERE org_id = $1 AND $2::uuid = ANY(${ref.column})`, [orgId, mergeId, keepId])
+      : await db.query(`UPDATE ${ref.table} SET ${ref.column} = $3 WHERE org_id = $1 AND ${ref.column} = $2`, [orgId, mergeId, keepId]);
     moved[`${ref.table}.${ref.column}`] = result.rowCount ?? 0;
   }
   return moved;
@@ -46,12 +51,17 @@ export async function moveDeclaredReferences(db: Queryable, orgId: string, merge
 
 /**
  * Removes what other records hold about an erased contact: 'delete' rows go, 'null' rows stay
- * (a money record must) with the person's id cleared. Runs before the contact row is deleted,
+ * (a money record must) with the person's id cleared (taken out of a list column, and the columns
+ * declared alongside it cleared too). Runs before the contact row is deleted,
  * so it does not depend on each table's ON DELETE rule.
  */
 export async function eraseDeclaredReferences(db: Queryable, orgId: string, contactId: string): Promise<void> {
   for (const ref of allContactRefs()) {
-    if (ref.onErase === 'delete') await db.query(`DELETE FROM ${ref.table} WHERE org_id = $1 AND ${ref.column} = $2`, [orgId, contactId]);
-    else if (ref.onErase === 'null') await db.query(`UPDATE ${ref.table} SET ${ref.column} = NULL WHERE org_id = $1 AND ${ref.column} = $2`, [orgId, contactId]);
+    const names = ref.list ? `$2::uuid = ANY(${ref.column})` : `${ref.column} = $2`;
+    if (ref.onErase === 'delete') await db.query(`DELETE FROM ${ref.table} WHERE org_id = $1 AND ${names}`, [orgId, contactId]);
+    else if (ref.onErase === 'null') {
+      const cleared = [ref.list ? `${ref.column} = array_remove(${ref.column}, $2::uuid)` : `${ref.column} = NULL`, ...(ref.alsoClear ?? []).map((column) => `${column} = NULL`)];
+      await db.query(`UPDATE ${ref.table} SET ${cleared.join(', ')} WHERE org_id = $1 AND ${names}`, [orgId, contactId]);
+    }
   }
 }

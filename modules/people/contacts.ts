@@ -5,7 +5,8 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { sequelize, withModels } from '../../db/sequelize';
 import type { OrgSettings } from '../tool';
 import { validateCustomFields } from './custom-fields';
-import { parseOrgDate, todayIso } from './dates';
+import { parseOrgDate } from './dates';
+import { todayUtc } from '../metrics';
 import type { AddressDerivation } from './postcodes';
 import { Contact as ContactModel, ContactStatusEvent } from './models';
 import type { CONTACT_STATUSES, Contact, ContactSummary, contactFields } from './schemas';
@@ -67,7 +68,7 @@ function normaliseDates(fields: ContactWrite, org: OrgSettings): ContactWrite {
     const value = out[field];
     if (typeof value === 'string') out[field] = parseOrgDate(value, org.dateFormat, field);
   }
-  if (typeof out.dateOfBirth === 'string' && out.dateOfBirth > todayIso()) {
+  if (typeof out.dateOfBirth === 'string' && out.dateOfBirth > todayUtc()) {
     throw new StewardError('validation_failed', 'dateOfBirth is in the future', { issues: [{ path: 'dateOfBirth', message: 'must not be in the future' }] });
   }
   if (typeof out.email === 'string') out.email = out.email.toLowerCase();

@@ -41,6 +41,3 @@ export function isIsoDate(value: unknown): value is string {
   return match !== null && isoIfValid(Number(match[1]), Number(match[2]), Number(match[3])) === value;
 }
 
-export function todayIso(): string {
-  return new Date().toISOString().slice(0, 10);
-}

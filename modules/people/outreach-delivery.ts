@@ -6,6 +6,7 @@ import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../out
 import { checkRecipient } from '../channels/audience/services';
 import { recordPastoralSend } from '../channels/broadcasts/pastoral';
 import { OUTREACH_SOURCE_KIND, clearSendError, requireOutreachItem, type OutreachItem } from './outreach';
+import { OUTREACH_PURPOSE } from './outreach-recipient';
 import { syncTimelineEntries } from './timeline';
 
 /**
@@ -13,22 +14,14 @@ import { syncTimelineEntries } from './timeline';
  * The outbox (activities/outbox.ts) leases the row, calls the provider and
  * counts the message once; this says what an outreach item allows: only an
  * approved item goes. Pastoral outreach sends through the channels module:
- * at every attempt the recipient is checked by its `checkRecipient` (consent
- * for a service message, suppression of the address, crisis holds, quiet
- * hours, which defer it), at their current address; a sent item is marked
+ * at every attempt the recipient is checked by its `checkRecipient`, exactly
+ * as channels' own messages and channels_check_sendability are, with the same
+ * reason codes (consent for a service message, suppression of the address,
+ * crisis holds, WhatsApp's 24-hour window for free text, quiet hours, which
+ * defer it), at their current address; a sent item is marked
  * sent, put on the care timeline and recorded as a channel message; a message
  * that did not go leaves its reason on the item (sendError).
  */
-
-/** Pastoral messages to one person are service messages: no marketing consent is needed, but a suppression (STOP, unsubscribe, bounce) still stops them. */
-const OUTREACH_PURPOSE = 'service';
-
-/** The refusal codes outreach items have always shown, where the channels check names the same thing. */
-function outreachRefusalCode(reason: string, channel: OutreachChannel): string {
-  if (reason === 'no_address') return channel === 'email' ? 'no_email' : 'no_phone';
-  if (reason === 'no_consent' && channel === 'whatsapp') return 'no_whatsapp_consent';
-  return reason;
-}
 
 export { OUTREACH_SOURCE_KIND };
 
@@ -75,11 +68,14 @@ export const outreachDelivery = defineOutboxSource<OutreachDraft>({
 
   async recipient(db, orgId, draft, channel) {
     const now = new Date();
-    // Locked (FOR SHARE and the channels module's advisory locks) so a STOP or a withdrawal cannot slip in between this check and the claim.
+    // Exactly the channels module's sendability check (channels_check_sendability gives the same answer and reason code), locked
+    // (FOR SHARE and the channels module's advisory locks) so a STOP or a withdrawal cannot slip in between this check and the claim.
     // A crisis hold placed after approval still stops the message: it stays approved and unsent until the hold is cleared and it is approved again.
-    // Free-form WhatsApp keeps outreach's rule (WhatsApp consent) rather than the 24-hour window: a person approved this exact text.
-    const check = await checkRecipient(db, orgId, { contactId: draft.contactId, channel, purpose: OUTREACH_PURPOSE, now, lock: true });
-    if (!check.ok) return { refused: { code: outreachRefusalCode(check.reason, channel), message: check.message } };
+    // An outreach WhatsApp message is free text (never a template): WhatsApp consent for the purpose, and the 24-hour window.
+    const check = await checkRecipient(db, orgId, {
+      contactId: draft.contactId, channel, purpose: OUTREACH_PURPOSE, now, lock: true, freeForm: channel === 'whatsapp',
+    });
+    if (!check.ok) return { refused: { code: check.reason, message: check.hint ? `${check.message}. ${check.hint}` : check.message } };
     if (check.quietUntil && check.quietUntil.getTime() > now.getTime()) return { deferUntil: check.quietUntil };
     return { to: check.address };
   },

@@ -9,6 +9,7 @@ import { OutreachItem as OutreachItemModel } from './models';
 import { lockOutboxStateOf } from '../platform/outbox-state';
 import { crisisHoldError, isOnCrisisHold } from './pastoral/care/crisis';
 import { requireMayApproveOutreach } from './pastoral/care/team';
+import { outreachRefusal, type OutreachRefusal } from './outreach-recipient';
 
 /**
  * Pastoral outreach: a message to one contact that waits in an approval queue.
@@ -92,29 +93,11 @@ export async function loadDeliveryContact(db: Queryable, orgId: string, contactI
     FROM contacts WHERE org_id = $1 AND id = $2 ${lock ? 'FOR SHARE' : ''}`, [orgId, contactId]);
 }
 
-/**
- * Why a message on this channel may not go to this person, or null when it may:
- * no email to an unsubscribed (or bounced) contact, no WhatsApp without consent,
- * no SMS or WhatsApp without a phone number.
- */
-export function consentRefusal(contact: DeliveryContact | undefined, channel: OutreachChannel): { code: string; message: string } | null {
-  if (!contact || contact.deleted_at) return { code: 'contact_missing', message: 'The contact no longer exists' };
-  const name = displayNameOf(contact);
-  if (channel === 'email') {
-    if (!contact.email) return { code: 'no_email', message: `${name} has no email address` };
-    if (contact.status === 'unsubscribed') return { code: 'unsubscribed', message: `${name} has unsubscribed from email` };
-    if (contact.status === 'bounced') return { code: 'email_bounced', message: `Email to ${name} has bounced; check the address` };
-    return null;
-  }
-  if (!contact.phone) return { code: 'no_phone', message: `${name} has no phone number for ${channel === 'sms' ? 'SMS' : 'WhatsApp'}` };
-  if (channel === 'whatsapp' && !contact.whatsapp_consent) return { code: 'no_whatsapp_consent', message: `${name} has not consented to WhatsApp messages` };
-  return null;
-}
-
-export function consentError(refusal: { code: string; message: string }): StewardError {
+/** A message that could never reach the person on this channel: refused up front, with channels' reason code. */
+export function consentError(refusal: OutreachRefusal): StewardError {
   return new StewardError('forbidden', refusal.message, {
-    details: { reason: refusal.code },
-    hint: refusal.code === 'no_whatsapp_consent' ? 'Record consent on the contact (whatsappConsent) first, or use another channel.' : 'Use another channel, or update the contact first.',
+    details: { reason: refusal.reason },
+    hint: refusal.hint ?? 'Use another channel, or update the contact first.',
   });
 }
 
@@ -151,7 +134,7 @@ export async function createOutreachItem(db: Queryable, orgId: string, input: Ne
   }
   // Nothing automated is queued for a person on a crisis hold; a person may still draft one, which waits for the hold to clear.
   if (input.source !== 'manual' && await isOnCrisisHold(db, orgId, input.contactId)) throw crisisHoldError();
-  const refusal = consentRefusal(contact, input.channel);
+  const refusal = await outreachRefusal(db, orgId, input.contactId, input.channel, { draftWaitsOutCrisisHold: input.source === 'manual' });
   if (refusal) throw consentError(refusal);
   validateContent(input.channel, input.subject, input.body);
   await db.query(`
@@ -203,7 +186,8 @@ export async function editOutreachContent(
   validateContent(channel, subject, body);
   if (channel !== row.channel) {
     const item = (await getOutreachItem(db, orgId, id))!;
-    const refusal = consentRefusal(await loadDeliveryContact(db, orgId, item.contactId), channel);
+    // A person is editing: like their own draft, the item may wait out a crisis hold.
+    const refusal = await outreachRefusal(db, orgId, item.contactId, channel, { draftWaitsOutCrisisHold: true });
     if (refusal) throw consentError(refusal);
   }
   if (channel === row.channel && subject === row.subject && body === row.body) return (await getOutreachItem(db, orgId, id))!;

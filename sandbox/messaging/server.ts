@@ -17,7 +17,8 @@ import { metaSignature, stewardEventSignature, twilioSignature } from '../../mod
  *   GET  /{version}/{template-id}                     → {id, name, language, category, status, rejected_reason?}
  * Inspection and control (for people and tests):
  *   GET  /sandbox/messages[?channel=&to=]             the messages received, oldest first
- *   POST /sandbox/messages/{id}/status                {status: delivered|undelivered|failed|sent|read, errorCode?} → signed status callback
+ *   POST /sandbox/messages/{id}/status                {status: delivered|undelivered|failed|sent|read, errorCode?, price?, priceUnit?} → signed status callback
+ *                                                     (a price goes as Twilio's Price/PriceUnit, charged as negative, or in the Meta status's pricing)
  *   POST /sandbox/inbound                             {channel: sms|whatsapp, from, to?, text} → signed inbound webhook
  *   POST /sandbox/whatsapp/templates/{id}/status      {status, reason?, webhook?: boolean} → signed message_template_status_update
  *   POST /sandbox/email/events                        {type: bounce|complaint, address, messageId?, bounceType?} → signed email event
@@ -90,7 +91,8 @@ export interface MessagingSandbox {
   holdResponses(ms: number): void;
   /** Resolves when the next send request has recorded its message (before any held answer). */
   nextRecorded(): Promise<SandboxMessage>;
-  setMessageStatus(id: string, status: string, options?: { errorCode?: string }): Promise<WebhookResult>;
+  /** A status callback; with `price` (a decimal such as "0.0400") and `priceUnit` (ISO 4217), it reports what the message cost. */
+  setMessageStatus(id: string, status: string, options?: SandboxStatusOptions): Promise<WebhookResult>;
   inbound(input: { channel: 'sms' | 'whatsapp'; from: string; to?: string; text: string }): Promise<WebhookResult>;
   setTemplateStatus(id: string, status: string, options?: { reason?: string; webhook?: boolean }): Promise<WebhookResult | null>;
   emailEvent(input: { type: 'bounce' | 'complaint'; address: string; messageId?: string; bounceType?: 'hard' | 'soft' }): Promise<WebhookResult>;
@@ -99,6 +101,12 @@ export interface MessagingSandbox {
   /** Sends a webhook again, byte for byte. */
   replay(webhook: SentWebhook): Promise<WebhookResult>;
   close(): Promise<void>;
+}
+
+export interface SandboxStatusOptions {
+  errorCode?: string;
+  price?: string;
+  priceUnit?: string;
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -215,7 +223,7 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
     json(res, 200, { id: template.id, status: template.status, category: template.category });
   }
 
-  async function setMessageStatus(id: string, status: string, options: { errorCode?: string } = {}): Promise<WebhookResult> {
+  async function setMessageStatus(id: string, status: string, options: SandboxStatusOptions = {}): Promise<WebhookResult> {
     const message = messages.find((m) => m.id === id);
     if (!message) throw new Error(`No sandbox message ${id}`);
     message.status = status;
@@ -223,6 +231,11 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
       if (!message.statusCallback) throw new Error('The message was sent without a StatusCallback');
       const params: Record<string, string> = { AccountSid: config.accountSid, MessageSid: message.id, MessageStatus: status, To: message.to, From: message.from };
       if (options.errorCode) params.ErrorCode = options.errorCode;
+      // Twilio reports a charge as a negative amount.
+      if (options.price !== undefined && options.priceUnit) {
+        params.Price = options.price.startsWith('-') ? options.price : `-${options.price}`;
+        params.PriceUnit = options.priceUnit;
+      }
       return post(signedForm(message.statusCallback, params));
     }
     const metaStatus = status === 'undelivered' ? 'failed' : status;
@@ -233,6 +246,9 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
         id: message.id, status: metaStatus, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: message.to.replace(/^\+/, ''),
         ...(message.callbackData ? { biz_opaque_callback_data: message.callbackData } : {}),
         ...(options.errorCode ? { errors: [{ code: Number(options.errorCode) || 131000, title: 'sandbox error' }] } : {}),
+        ...(options.price !== undefined && options.priceUnit ? {
+          pricing: { billable: true, pricing_model: 'PMP', category: message.template ? 'utility' : 'service', price: options.price, currency: options.priceUnit },
+        } : {}),
       }],
     })));
   }
@@ -278,8 +294,11 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
     }
     const body = req.method === 'POST' ? JSON.parse((await readBody(req)) || '{}') as Record<string, string | boolean | undefined> : {};
     let webhook: WebhookResult | null;
-    if (parts[1] === 'messages' && parts[3] === 'status') webhook = await setMessageStatus(parts[2], String(body.status), { errorCode: body.errorCode as string | undefined });
-    else if (url.pathname === '/sandbox/inbound') webhook = await inbound({ channel: body.channel as 'sms' | 'whatsapp', from: String(body.from), to: body.to as string | undefined, text: String(body.text ?? '') });
+    if (parts[1] === 'messages' && parts[3] === 'status') {
+      webhook = await setMessageStatus(parts[2], String(body.status), {
+        errorCode: body.errorCode as string | undefined, price: body.price === undefined ? undefined : String(body.price), priceUnit: body.priceUnit as string | undefined,
+      });
+    } else if (url.pathname === '/sandbox/inbound') webhook = await inbound({ channel: body.channel as 'sms' | 'whatsapp', from: String(body.from), to: body.to as string | undefined, text: String(body.text ?? '') });
     else if (parts[1] === 'whatsapp' && parts[2] === 'templates' && parts[4] === 'status') {
       webhook = await setTemplateStatus(parts[3], String(body.status), { reason: body.reason as string | undefined, webhook: body.webhook as boolean | undefined });
     } else if (url.pathname === '/sandbox/email/events') webhook = await emailEvent(body as never);

@@ -42,6 +42,8 @@ describe('attendance: headcounts, check-ins and summaries', () => {
       title: 'Morning worship', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: firstSunday, startTime: '10:30', durationMinutes: 90, timeZone: ZONE,
     });
     const { instances } = await mcpCall(owner, 'schedule_list_upcoming_instances', { seriesId: series.id, days: 40 });
+    // Four coming Sundays are checked in to now: open check-in up to 30 days ahead (the default is an hour before).
+    await mcpCall(owner, 'guests_update_settings', { checkinOpensMinutesBefore: 30 * 24 * 60 });
     sundays.push(...instances.slice(0, 4));
     ids.series = series.id;
 

@@ -1,16 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import { Connection } from '@temporalio/client';
-import { listen } from '../../api/server';
-import { ALL_SCOPES } from '../../core/scopes';
-import { withTransaction } from '../../db/pool';
-import { createApiKey } from '../../modules/platform/api-keys';
-import { createOrganisation } from '../../modules/platform/orgs';
-import { createMember } from '../../modules/platform/users';
-import { createTemporalClient } from '../../temporal/client';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { exited, startWorkerProcess } from '../helpers/worker-process';
+import type { TestDatabase } from '../helpers/database';
+import { type CrashTestApi, exited, startCrashTestApi, startWorkerProcess } from '../helpers/worker-process';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/message-servers';
 
 /**
@@ -27,8 +18,7 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/message-servers
 describe('outreach send survives a worker crash', () => {
   let db: TestDatabase;
   let smtp: TestSmtpServer;
-  let connection: Connection;
-  let server: Server;
+  let api: CrashTestApi;
   let url: string;
   let apiKey: string;
   const taskQueue = `crash-${randomBytes(6).toString('hex')}`;
@@ -90,27 +80,14 @@ describe('outreach send survives a worker crash', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     smtp = await startSmtpServer();
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-    const temporal = createTemporalClient(connection, 'default');
-    ({ server, url } = await listen({ pool: db.pool, temporal, taskQueue }, 0));
-    apiKey = await withTransaction(db.pool, async (tx) => {
-      const org = await createOrganisation(tx, { name: 'Crash Chapel' });
-      const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner', safeguarding: true });
-      return (await createApiKey(tx, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey;
-    });
+    api = await startCrashTestApi(workers, { taskQueue, orgName: 'Crash Chapel' });
+    ({ db, url, apiKey } = api);
   });
 
   afterAll(async () => {
-    for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await new Promise<void>((resolve) => {
-      server?.closeAllConnections();
-      server ? server.close(() => resolve()) : resolve();
-    });
-    await connection?.close();
+    await api?.close();
     await smtp?.close();
-    await db?.drop();
   });
 
   it('SIGKILL before the server acknowledged: nothing resent automatically (needs_review); the person retries and exactly one message arrives, counted once', async () => {

@@ -109,18 +109,23 @@ describe('pastoral outreach', () => {
     expect(history.items.map((i: any) => i.status).sort()).toEqual(['cancelled', 'declined']);
   });
 
-  it('refuses what consent does not allow, up front and at send time', async () => {
+  it('refuses what consent does not allow, up front (by channels\' rules, with their reason codes) and at send time', async () => {
     const unsubscribed = await contact({ firstName: 'Una', lastName: 'Sub', email: 'una@example.org', status: 'unsubscribed', phone: '+44 7700 900111' });
     const refused = await harness.invoke(org.apiKey, 'people_create_outreach', { contactId: unsubscribed, channel: 'email', subject: 'Hi', body: 'Hello' });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'forbidden', details: { reason: 'unsubscribed' } });
+    expect(refused.body.error).toMatchObject({ code: 'forbidden', details: { reason: 'suppressed' } });
 
     const whatsapp = await harness.invoke(org.apiKey, 'people_create_outreach', { contactId: unsubscribed, channel: 'whatsapp', body: 'Hello' });
-    expect(whatsapp.body.error).toMatchObject({ code: 'forbidden', details: { reason: 'no_whatsapp_consent' } });
+    expect(whatsapp.body.error).toMatchObject({ code: 'forbidden', details: { reason: 'no_consent' }, hint: expect.stringContaining('channels_record_consent') });
 
     const noPhone = await contact({ firstName: 'Nora', lastName: 'Phoneless', email: 'nora@example.org' });
     const sms = await harness.invoke(org.apiKey, 'people_create_outreach', { contactId: noPhone, channel: 'sms', body: 'Hello' });
-    expect(sms.body.error).toMatchObject({ code: 'forbidden', details: { reason: 'no_phone' } });
+    expect(sms.body.error).toMatchObject({ code: 'forbidden', details: { reason: 'no_address' } });
+    // The same answer channels gives when asked directly.
+    const asked = await harness.call(org.apiKey, 'channels_check_sendability', { contactId: noPhone, channel: 'sms', purpose: 'service' });
+    expect(asked).toMatchObject({ allowed: false, reason: 'no_address' });
+    const items = await harness.call(org.apiKey, 'people_list_pending_outreach', { status: 'all', contactId: noPhone });
+    expect(items.items).toEqual([]);
 
     // Consent withdrawn after queueing: approved, but never sent, with the reason.
     const later = await contact({ firstName: 'Leo', lastName: 'Later', email: 'leo@example.org' });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
@@ -64,11 +64,11 @@ export class Harness {
       address, namespace: 'default', pool: db.pool, taskQueue, bundlePath: process.env[BUNDLE_PATH_ENV], wrapActivities: options.wrapActivities,
     });
     const running = worker.run();
-    const connection = await Connection.connect({ address });
-    const temporal = createTemporalClient(connection, 'default');
-    const { server, url } = await listen({ pool: db.pool, temporal, taskQueue, ...options.app }, 0);
+    // As npm start runs it: the API's client on the worker's connection, so starts are eager and a call
+    // whose transaction has committed answers at once (temporal/early-results.ts).
+    const temporal = createTemporalClient(workerConnection, 'default');
+    const { server, url } = await listen({ pool: db.pool, temporal, taskQueue, eagerStart: true, ...options.app }, 0);
     return new Harness(db, temporal, url, taskQueue, worker, running, server, [
-      () => connection.close(),
       () => workerConnection.close(),
     ]);
   }

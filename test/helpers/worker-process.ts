@@ -1,6 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { Connection, type Client } from '@temporalio/client';
+import { listen } from '../../api/server';
+import { ALL_SCOPES } from '../../core/scopes';
 import { PROJECT_ROOT } from '../../db/config';
+import { withTransaction } from '../../db/pool';
+import { createApiKey } from '../../modules/platform/api-keys';
+import { createOrganisation } from '../../modules/platform/orgs';
+import { createMember } from '../../modules/platform/users';
+import { createTemporalClient } from '../../temporal/client';
+import { createTestDatabase, type TestDatabase } from './database';
 import { BUNDLE_PATH_ENV } from './env';
 
 /**
@@ -40,4 +49,44 @@ export function startWorkerProcess(
 export function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * A crash test's API: in this process, on the test's own database, starting calls on `taskQueue` for
+ * the worker processes the test starts (and kills); with one organisation and its owner's key holding
+ * every scope. `close` kills any worker still running, then stops the API and drops the database.
+ */
+export interface CrashTestApi {
+  db: TestDatabase;
+  url: string;
+  temporal: Client;
+  orgId: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export async function startCrashTestApi(
+  workers: ChildProcess[], options: { taskQueue: string; orgName: string; planCode?: string },
+): Promise<CrashTestApi> {
+  const db = await createTestDatabase();
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  const temporal = createTemporalClient(connection, 'default');
+  const { server, url } = await listen({ pool: db.pool, temporal, taskQueue: options.taskQueue }, 0);
+  const { orgId, apiKey } = await withTransaction(db.pool, async (tx) => {
+    const org = await createOrganisation(tx, { name: options.orgName, planCode: options.planCode });
+    const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner', safeguarding: true });
+    return { orgId: org.id, apiKey: (await createApiKey(tx, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey };
+  });
+  return {
+    db, url, temporal, orgId, apiKey,
+    close: async () => {
+      for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      await connection.close();
+      await db.drop();
+    },
+  };
 }

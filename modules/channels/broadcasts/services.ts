@@ -307,10 +307,35 @@ function contentOf(row: BroadcastRow): BroadcastContent {
 }
 
 /** Whether scheduling this broadcast waits for a person (read-only; asked by the approval gate). */
-export async function scheduleNeedsApproval(db: Queryable, orgId: string, broadcastId: string): Promise<boolean> {
-  const row = await queryOne<{ purpose: Purpose; total_recipients: number }>(db,
-    'SELECT purpose, total_recipients FROM channel_broadcasts WHERE org_id = $1 AND id = $2', [orgId, broadcastId]);
-  return row ? needsApproval(row.purpose, row.total_recipients) : false;
+/**
+ * Whether scheduling waits for a person's approval. Asked before any proposal is opened, so a call
+ * that could never be carried out (a broadcast not previewed, a previewHash that is not the latest
+ * preview's) is refused at once instead of waiting in the approval queue to fail when approved.
+ */
+export async function scheduleNeedsApproval(db: Queryable, orgId: string, broadcastId: string, previewHash: string): Promise<boolean> {
+  const row = await queryOne<{ id: string; status: string; preview_hash: string | null; purpose: Purpose; total_recipients: number }>(db,
+    'SELECT id, status, preview_hash, purpose, total_recipients FROM channel_broadcasts WHERE org_id = $1 AND id = $2', [orgId, broadcastId]);
+  if (!row) return false;
+  assertSchedulable(row, previewHash);
+  return needsApproval(row.purpose, row.total_recipients);
+}
+
+function stalePreview(broadcastId: string, why: string): StewardError {
+  return new StewardError('conflict', `The preview is out of date: ${why}`, {
+    hint: 'Preview the broadcast again (channels_preview_broadcast with its broadcastId) and schedule with the new previewHash.',
+    details: { broadcastId },
+  });
+}
+
+/** A broadcast can be scheduled only while previewed, and only with its latest preview's hash. */
+function assertSchedulable(row: { id: string; status: string; preview_hash: string | null }, previewHash: string): void {
+  if (row.status !== 'previewed') {
+    throw new StewardError('conflict', `Broadcast ${row.id} is ${row.status}, not previewed`, {
+      hint: row.status === 'draft' ? 'Preview it first (channels_preview_broadcast).' : 'Only a previewed broadcast can be scheduled; channels_get_broadcast shows where it stands.',
+      details: { status: row.status },
+    });
+  }
+  if (previewHash !== row.preview_hash) throw stalePreview(row.id, 'the previewHash is not the one the latest preview gave');
 }
 
 /**
@@ -323,17 +348,8 @@ export async function scheduleBroadcast(
   db: Queryable, orgId: string, input: { broadcastId: string; previewHash: string; sendAt: Date | null; approved: boolean },
 ): Promise<BroadcastView> {
   const row = await lockBroadcast(db, orgId, input.broadcastId);
-  if (row.status !== 'previewed') {
-    throw new StewardError('conflict', `Broadcast ${row.id} is ${row.status}, not previewed`, {
-      hint: row.status === 'draft' ? 'Preview it first (channels_preview_broadcast).' : 'Only a previewed broadcast can be scheduled; channels_get_broadcast shows where it stands.',
-      details: { status: row.status },
-    });
-  }
-  const stale = (why: string) => new StewardError('conflict', `The preview is out of date: ${why}`, {
-    hint: 'Preview the broadcast again (channels_preview_broadcast with its broadcastId) and schedule with the new previewHash.',
-    details: { broadcastId: row.id },
-  });
-  if (input.previewHash !== row.preview_hash) throw stale('the previewHash is not the one the latest preview gave');
+  assertSchedulable(row, input.previewHash);
+  const stale = (why: string) => stalePreview(row.id, why);
   const content = contentOf(row);
   let templateVersionId: string | null;
   try {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isProposalActionWorkflowId } from '../../../core/approvals';
 import { StewardError } from '../../../core/errors';
 import { cursorInput, cursorOutput, toolsFor } from '../../kit';
-import { channelMessageCounts, MESSAGE_STATUSES } from '../delivery/services';
+import { channelMessageCosts, channelMessageCounts, MESSAGE_STATUSES } from '../delivery/services';
 import { audienceSchema } from './audience';
 import { broadcastSchema, CHANNELS, previewSchema, PURPOSES, recipientCountsSchema } from './schemas';
 import {
@@ -65,7 +65,7 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
     kind: 'gated',
     when: {
       reason: `the broadcast goes to more than ${APPROVAL_RECIPIENT_THRESHOLD} people or is for marketing`,
-      applies: async (args, deps) => scheduleNeedsApproval(deps.db, deps.orgId, String(args.broadcastId)),
+      applies: async (args, deps) => scheduleNeedsApproval(deps.db, deps.orgId, String(args.broadcastId), String(args.previewHash)),
     },
   },
   input: z.object({
@@ -105,7 +105,7 @@ export const cancelBroadcastTool = tools.write('cancel_broadcast', {
 
 export const getBroadcastTool = tools.read('get_broadcast', {
   title: 'Get a broadcast',
-  description: 'One broadcast with where it stands: its status (previewed, pending_approval with the proposal id, approved, scheduled, sending, completed, partially_failed, cancelled), recipients by status (sent, skipped, failed, waiting), the people skipped at dispatch by reason (e.g. suppressed after a STOP, consent withdrawn), failures by reason, its messages by delivery status (queued, sent, delivered, undelivered, failed), and the preview it was scheduled from (excluded counts by reason, cost).',
+  description: 'One broadcast with where it stands: its status (previewed, pending_approval with the proposal id, approved, scheduled, sending, completed, partially_failed, cancelled), recipients by status (sent, skipped, failed, waiting), the people skipped at dispatch by reason (e.g. suppressed after a STOP, consent withdrawn), failures by reason, its messages by delivery status (queued, sent, delivered, undelivered, failed), their estimated cost and the actual cost providers reported (by currency; unpriced messages counted apart), and the preview it was scheduled from (excluded counts by reason, cost).',
   keywords: ['broadcast status', 'delivery report', 'how many were sent'],
   examples: ['how did the newsletter go', 'how many texts have gone out so far'],
   input: z.object({ broadcastId }).strict(),
@@ -114,6 +114,12 @@ export const getBroadcastTool = tools.read('get_broadcast', {
     recipients: recipientCountsSchema,
     messages: z.object(Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, z.number().int()])) as Record<(typeof MESSAGE_STATUSES)[number], z.ZodNumber>).strict()
       .describe('Messages of the broadcast by delivery status (channels_list_messages with broadcastId lists them)'),
+    cost: z.object({
+      estimated: z.object({ amountMinor: z.number().int(), currency: z.string() }).strict().describe('The estimate of the messages queued so far, in minor units'),
+      actual: z.array(z.object({ amountMinor: z.number().int(), currency: z.string(), messages: z.number().int() }).strict())
+        .describe('What the providers reported charging, in minor units, one entry per currency billed; messages: how many reported a price'),
+      messagesWithoutActualCost: z.number().int().describe('Messages no provider has priced yet: their actual cost is unknown, not zero'),
+    }).strict().describe('Estimated and, where a provider reported it in a status callback, actual cost'),
     preview: previewSchema.nullable(),
   }).strict(),
   run: async (ctx, input) => {
@@ -122,6 +128,7 @@ export const getBroadcastTool = tools.read('get_broadcast', {
       broadcast,
       recipients: await recipientCounts(ctx.db, ctx.org.id, broadcast.id),
       messages: await channelMessageCounts(ctx.db, ctx.org.id, broadcast.id),
+      cost: await channelMessageCosts(ctx.db, ctx.org.id, broadcast.id),
       preview: await getBroadcastPreview(ctx.db, ctx.org.id, broadcast.id),
     };
   },

@@ -39,3 +39,37 @@ export function whatsappCategoryFor(freeForm: boolean, purpose: 'marketing' | 'c
   if (freeForm) return 'service';
   return purpose === 'marketing' ? 'marketing' : 'utility';
 }
+
+const PRICE_AMOUNT = /^[-+]?\d{1,12}(\.\d{1,12})?$/;
+
+/** The minor-unit exponent of an ISO 4217 currency (GBP 2, JPY 0, BHD 3); null for a code that is not one. */
+function minorDigits(currency: string): number | null {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A price a provider reported for one message (Twilio-style `Price` "-0.04000" with `PriceUnit` "GBP"; a
+ * Meta-style status's `pricing.price` with `pricing.currency`), as integer minor units of that currency.
+ * Providers report a charge as negative or positive; its size is the cost. Decimal arithmetic on the
+ * digits (no floating point), rounded half up to the currency's minor unit (Twilio quotes some prices
+ * in fractions of a cent). Absent, malformed, or in a code that is no currency: null, never a guess.
+ */
+export function reportedPrice(amount: unknown, currency: unknown): { amountMinor: number; currency: string } | null {
+  if ((typeof amount !== 'string' && typeof amount !== 'number') || typeof currency !== 'string') return null;
+  const text = typeof amount === 'number' ? (Number.isFinite(amount) ? String(amount) : '') : amount.trim();
+  if (!PRICE_AMOUNT.test(text)) return null;
+  const code = currency.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) return null;
+  const digits = minorDigits(code);
+  if (digits === null) return null;
+  const [whole, fraction = ''] = text.replace(/^[-+]/, '').split('.');
+  const padded = fraction.padEnd(digits + 1, '0');
+  let minor = Number(whole) * 10 ** digits + (digits > 0 ? Number(padded.slice(0, digits)) : 0);
+  if (Number(padded[digits]) >= 5) minor += 1;
+  if (!Number.isSafeInteger(minor) || minor > 2_147_483_647) return null;
+  return { amountMinor: minor, currency: code };
+}

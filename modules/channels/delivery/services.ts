@@ -89,6 +89,7 @@ export interface MessageRow {
   metered_units: number;
   estimated_cost_minor: number;
   actual_cost_minor: number | null;
+  actual_cost_currency: string | null;
   currency: string;
   provider_message_id: string | null;
   error_code: string | null;
@@ -122,7 +123,7 @@ export function messageView(row: MessageRow): ChannelMessageView {
     sms: row.sms_encoding && row.segments !== null ? { encoding: row.sms_encoding, segments: row.segments } : null,
     meteredUnits: row.metered_units,
     estimatedCost: { amountMinor: row.estimated_cost_minor, currency: row.currency },
-    actualCost: row.actual_cost_minor === null ? null : { amountMinor: row.actual_cost_minor, currency: row.currency },
+    actualCost: row.actual_cost_minor === null || row.actual_cost_currency === null ? null : { amountMinor: row.actual_cost_minor, currency: row.actual_cost_currency },
     providerMessageId: row.provider_message_id,
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
     deferredUntil: iso(row.deferred_until),
@@ -311,6 +312,31 @@ export async function channelMessageCounts(db: Queryable, orgId: string, broadca
   const counts = Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as Record<MessageStatus, number>;
   for (const row of rows) counts[row.status] = row.n;
   return counts;
+}
+
+export interface BroadcastCost {
+  /** What the messages queued so far were estimated to cost (the preview's estimate, per message). */
+  estimated: { amountMinor: number; currency: string };
+  /** What providers reported they charged, one total per currency billed (messages: how many reported a price). */
+  actual: Array<{ amountMinor: number; currency: string; messages: number }>;
+  /** Messages no provider has reported a price for yet: their actual cost is unknown, not zero. */
+  messagesWithoutActualCost: number;
+}
+
+/** A broadcast's messages' estimated cost and, where providers reported it, their actual cost by currency. */
+export async function channelMessageCosts(db: Queryable, orgId: string, broadcastId: string): Promise<BroadcastCost> {
+  const rows = await queryRows<{ currency: string | null; amount: string; messages: number; estimated: string }>(db, `
+    SELECT actual_cost_currency AS currency, COALESCE(sum(actual_cost_minor), 0)::text AS amount, count(*)::int AS messages,
+      COALESCE(sum(estimated_cost_minor), 0)::text AS estimated
+    FROM channel_messages WHERE org_id = $1 AND broadcast_id = $2
+    GROUP BY actual_cost_currency ORDER BY actual_cost_currency NULLS LAST`, [orgId, broadcastId]);
+  const cost: BroadcastCost = { estimated: { amountMinor: 0, currency: PRICE_CURRENCY }, actual: [], messagesWithoutActualCost: 0 };
+  for (const row of rows) {
+    cost.estimated.amountMinor += Number(row.estimated);
+    if (row.currency === null) cost.messagesWithoutActualCost += row.messages;
+    else cost.actual.push({ amountMinor: Number(row.amount), currency: row.currency, messages: row.messages });
+  }
+  return cost;
 }
 
 export interface ChannelUsage {

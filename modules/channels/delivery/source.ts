@@ -28,6 +28,8 @@ interface MessageDraft extends OutboxDraft {
   freeForm: boolean;
   /** The SMS sender is an alphanumeric id: recipients cannot reply STOP. */
   oneWaySender: boolean;
+  /** Where an earlier attempt sent it (null before the first). */
+  recipientAddress: string | null;
 }
 
 /** The sender a message leaves from when the organisation names none: the provider's configured default. */
@@ -64,6 +66,7 @@ function draftOf(orgId: string, row: MessageRow, sender: { address: string | nul
     purpose: row.purpose,
     freeForm: row.channel === 'whatsapp' && row.whatsapp_payload === null,
     oneWaySender: sender.oneWay,
+    recipientAddress: row.recipient_address,
     transport: {
       from: row.channel === 'email' ? null : sender.address,
       statusCallbackUrl: row.channel === 'sms' ? smsStatusCallbackUrl(orgId, row.id) : null,
@@ -100,7 +103,12 @@ export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
     return { kind: 'ready', draft: draftOf(orgId, row, await senderOf(db, orgId, row)) };
   },
 
-  async recipient(db, orgId, draft, channel) {
+  async recipient(db, orgId, draft, channel, attempt) {
+    // An earlier attempt handed this message to the (idempotent) provider and its answer never came back: the provider may have
+    // accepted it, and its acceptance is the truth. That hand-over was decided before anything that arrived since (a STOP, a
+    // crisis hold, a suppression), so it is finished under the same key and to the same address, which the provider
+    // de-duplicates: a message it accepted comes back as sent, and nothing goes twice. Those apply to later messages.
+    if (attempt?.inFlight && draft.recipientAddress) return { to: draft.recipientAddress };
     if (!draft.contactId) return { refused: { code: 'contact_missing', message: 'The contact was erased' } };
     const now = new Date();
     // Locks what it read (FOR SHARE), so a STOP or a withdrawal cannot slip in between this check and the claim.

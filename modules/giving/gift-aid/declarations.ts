@@ -4,6 +4,7 @@ import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
 import { requireContact } from '../../people/contacts';
 import { checkDeclaration, type DeclarationFacts, type DeclarationInput, type DeclarationMethod, type DeclarationScope } from './rules';
+import { todayUtc } from '../../metrics';
 
 interface DeclarationRow {
   id: string;
@@ -41,7 +42,6 @@ export interface DeclarationView {
   createdAt: string;
 }
 
-export const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 function stateOf(row: DeclarationRow, today: string): DeclarationState {
   if (row.cancelled_on !== null && row.cancelled_on <= today) return 'cancelled';

@@ -74,10 +74,6 @@ export function addMonths(date: string, months: number): string {
   return format(year, month, Math.min(d, daysInMonth(year, month)));
 }
 
-/** Today's date in UTC (the tools' notion of "today"; scheduled runs pass their own date). */
-export function todayUtc(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
 
 /** The n-th occurrence (0 is the anchor itself). */
 export function occurrenceAt(anchor: string, frequency: RecurringFrequency, n: number): string {

@@ -8,7 +8,8 @@ import type { OrgSettings } from '../../tool';
 import { minorUnits } from '../money';
 import { requireActiveFund } from '../pledges';
 import { organisationCurrency } from '../settings';
-import { RECURRING_FREQUENCIES, firstOccurrenceAfter, firstOccurrenceOnOrAfter, todayUtc, type RecurringFrequency } from './calendar';
+import { RECURRING_FREQUENCIES, firstOccurrenceAfter, firstOccurrenceOnOrAfter, type RecurringFrequency } from './calendar';
+import { todayUtc } from '../../metrics';
 
 /**
  * Recurring gifts: a giver's standing promise (a standing order, a card subscription) of an

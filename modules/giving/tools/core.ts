@@ -8,7 +8,7 @@ import {
 } from '../batches';
 import {
   adjustmentDesignationInput, adjustmentIdsOf, DONATION_METHODS, donationFilterShape, donationInput, donationInputShape, donationSchema, getDonation, getDonations,
-  insertDonation, isoDate, listDonations, recordDonations, removeBatchDonation, resolveAdjustment, resolveDonation, todayIso,
+  insertDonation, isoDate, listDonations, recordDonations, removeBatchDonation, resolveAdjustment, resolveDonation,
 } from '../donations';
 import { archiveFund, createFund, fundSchema, listFunds, requireFund, updateFund } from '../funds';
 import { giverSchema, listGivers, requireGiver, upsertGiver } from '../givers';
@@ -17,6 +17,7 @@ import { MAX_MINOR_UNITS, nonNegativeMinorUnits, signedMinorUnits } from '../mon
 import { commitThresholdOf, givingSettingsOf, organisationCurrency, updateGivingSettings } from '../settings';
 import { refundsOf, refundViewSchema } from '../refunds';
 import { givingSummary, PERIODS, summarySchema, TOP_GIVER_PURPOSES, topGiverSchema, topGivers } from '../summary';
+import { todayUtc } from '../../metrics';
 
 const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
 
@@ -273,7 +274,7 @@ const adjustDonationTool = tools.write('adjust_donation', {
     const currency = await organisationCurrency(ctx.db, ctx.org);
     const batch = input.batchId
       ? await lockOpenBatch(ctx.db, ctx.org.id, input.batchId)
-      : await createBatch(ctx.db, ctx.org.id, { name: `Adjustments ${todayIso()}`, currency, userId: ctx.principal.userId });
+      : await createBatch(ctx.db, ctx.org.id, { name: `Adjustments ${todayUtc()}`, currency, userId: ctx.principal.userId });
     const resolved = await resolveAdjustment(ctx.db, ctx.org, currency, input);
     const recorded = await insertDonation(ctx.db, ctx.org.id, batch.id, resolved, ctx.principal.userId);
     return { adjustment: await getDonation(ctx.db, ctx.org.id, recorded.id), batch: await getBatch(ctx.db, ctx.org.id, batch.id) };

@@ -7,7 +7,8 @@ import {
   cancelClaim, checkForSubmission, CLAIM_STATUSES, claimLines, createClaim, getClaim, listClaims, planClaim, recordOutcome,
   recordSubmission, requireSterling, type ClaimPlan,
 } from '../gift-aid/claims';
-import { cancelDeclaration, confirmOralDeclaration, listDeclarations, recordDeclaration, todayUtc } from '../gift-aid/declarations';
+import { cancelDeclaration, confirmOralDeclaration, listDeclarations, recordDeclaration } from '../gift-aid/declarations';
+import { todayUtc } from '../../metrics';
 import { listGasdsCollections, recordGasdsCollection } from '../gift-aid/gasds';
 import { giftAidProviderFromEnv } from '../gift-aid/hmrc-provider';
 import { DECLARATION_METHODS, DECLARATION_SCOPES, GASDS_MAX_GIFT, GASDS_METHODS, parseTaxYear } from '../gift-aid/rules';

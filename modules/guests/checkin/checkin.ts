@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
 import { StewardError } from '../../../core/errors';
 import type { Role } from '../../../core/roles';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
@@ -10,7 +11,7 @@ import { randomSecurityCode } from './codes';
 import { labelsFor, mayReadMedical, type Labels } from './labels';
 import {
   childProfiles, getCheckinSettings, getHub, locationView, requireLocation, requireStation, serviceSettingsFor,
-  type ChildProfile, type LocationRow, type LocationView, type StationView,
+  type CheckinSettings, type ChildProfile, type LocationRow, type LocationView, type StationView,
 } from './setup';
 
 export const PERSON_KINDS = ['child', 'adult', 'volunteer'] as const;
@@ -113,6 +114,28 @@ async function requireOpenInstance(db: Queryable, orgId: string, instanceId: str
     throw refused('instance', `The service on ${instance.localDate} at ${instance.localStartTime} is cancelled`, 'Check people in to another service instance (guests_list_services_today).');
   }
   return instance;
+}
+
+/** A time in the service's own zone, as a person there reads it: "Sun 29 Nov 09:30". */
+const localWhen = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone }).toFormat('ccc d LLL HH:mm');
+
+/**
+ * Check-in to a service is open from `checkinOpensMinutesBefore` before it starts until
+ * `checkinClosesMinutesAfter` after it ends (organisation settings). Outside that, nobody is checked
+ * in (refused before anything is written); checking out is never refused by the window.
+ */
+function assertWindowOpen(instance: ServiceInstance, settings: CheckinSettings, now: Date): void {
+  const opensAt = new Date(Date.parse(instance.startsAt) - settings.checkinOpensMinutesBefore * 60_000);
+  const closesAt = new Date(Date.parse(instance.endsAt) + settings.checkinClosesMinutesAfter * 60_000);
+  if (now >= opensAt && now <= closesAt) return;
+  const service = `${instance.title} on ${instance.localDate} at ${instance.localStartTime}`;
+  const early = now < opensAt;
+  const message = early
+    ? `Check-in for ${service} is not open yet: it opens at ${localWhen(opensAt, instance.timeZone)} (${instance.timeZone})`
+    : `Check-in for ${service} has closed: it closed at ${localWhen(closesAt, instance.timeZone)} (${instance.timeZone})`;
+  throw refused('checkin_closed', message,
+    `Check people in to a service happening now (guests_list_services_today)${early ? ', or come back when check-in opens' : ''}; the window is set with guests_update_settings (checkinOpensMinutesBefore, checkinClosesMinutesAfter). Children already checked in can still be checked out.`,
+    { instanceId: instance.id, opensAt: opensAt.toISOString(), closesAt: closesAt.toISOString(), window: early ? 'not_open_yet' : 'closed' });
 }
 
 /**
@@ -248,8 +271,9 @@ export async function checkIn(db: Queryable, caller: Caller, request: CheckinReq
   assertDistinct(request.arrivals);
   const station = await requireStation(db, orgId, request.stationId);
   const instance = await requireOpenInstance(db, orgId, request.instanceId);
-  const people = await peopleOf(db, orgId, request.arrivals);
   const settings = await getCheckinSettings(db, orgId);
+  assertWindowOpen(instance, settings, new Date());
+  const people = await peopleOf(db, orgId, request.arrivals);
   const service = await serviceSettingsFor(db, orgId, { instanceId: instance.id, seriesId: instance.seriesId });
   const locations = await lockLocations(db, orgId, request.arrivals.map((arrival) => arrival.locationId));
   for (const location of locations.values()) {

@@ -30,7 +30,7 @@ export interface Labels {
   copies: number;
 }
 
-export function mayReadMedical(role: Role, settings: CheckinSettings): boolean {
+export function mayReadMedical(role: Role, settings: Pick<CheckinSettings, 'medicalVisibleRoles'> & Partial<CheckinSettings>): boolean {
   return settings.medicalVisibleRoles.includes(role);
 }
 

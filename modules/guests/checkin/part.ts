@@ -1,6 +1,7 @@
 import { queryOne } from '../../../db/pool';
 import type { ModulePart } from '../../module';
 import { guestsCheckin } from './migrations/2026.11.24T15.00.00.guests-checkin';
+import { guestsCheckinWindowMerge } from './migrations/2026.11.25T02.00.00.guests-checkin-window-merge';
 import { checkinModels } from './models';
 import { childrenStillCheckedInRule, sweepEndedServices } from './sweep';
 import { checkinTools } from './tools/checkin';
@@ -18,11 +19,16 @@ export const checkinPart: ModulePart = {
   name: 'checkin',
   tools: [...setupTools, ...checkinTools],
   models: [...checkinModels],
-  migrations: [guestsCheckin],
+  migrations: [guestsCheckin, guestsCheckinWindowMerge],
   contactRefs: [
+    // Both merged contacts checked in to one service: the earlier check-in stays open, the other closes as merged into it (a trigger, see the migrations).
     { table: 'guests_checkins', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
-    { table: 'guests_checkins', column: 'pickup_contact_id', onMerge: 'move', onErase: 'null' },
+    // The name typed at checkout is the same person's: erased with the id.
+    { table: 'guests_checkins', column: 'pickup_contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['pickup_name'] },
+    // Both merged contacts had a profile: the kept one absorbs the other (a trigger, see the migrations).
     { table: 'guests_child_profiles', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    // Authorised pickups: a merged-away id becomes the kept contact's; an erased person leaves every list.
+    { table: 'guests_child_profiles', column: 'authorised_pickup_ids', list: true, onMerge: 'move', onErase: 'null' },
   ],
   meters: [{
     feature: 'check_ins',

@@ -42,6 +42,8 @@ export async function listCheckins(db: Queryable, orgId: string, filter: Checkin
     FROM guests_checkins c JOIN guests_locations l ON l.id = c.location_id AND l.org_id = c.org_id
     WHERE c.org_id = $1 AND c.local_date BETWEEN $2::date AND $3::date
       AND ($4::text IS NULL OR c.instance_id = $4) AND ($5::uuid IS NULL OR c.location_id = $5) AND ($6::uuid IS NULL OR c.contact_id = $6)
+      -- A check-in closed as merged into another was the same person at the same service, recorded twice.
+      AND c.merged_into_checkin_id IS NULL
     ORDER BY c.checked_in_at, c.id`,
   [orgId, filter.from, filter.to, filter.instanceId ?? null, filter.locationId ?? null, filter.contactId ?? null]);
   return rows.map((row) => ({

@@ -52,6 +52,8 @@ export const hubSchema = z.object({
 
 export const settingsSchema = z.object({
   securityCodeLength: z.number().int(), sweepGraceMinutes: z.number().int(), medicalVisibleRoles: z.array(z.enum(ROLES)),
+  checkinOpensMinutesBefore: z.number().int().describe('Check-in to a service opens this many minutes before it starts'),
+  checkinClosesMinutesAfter: z.number().int().describe('Check-in closes this many minutes after the service ends (checking out stays open)'),
 }).strict();
 
 export const personKind = z.enum(PERSON_KINDS);

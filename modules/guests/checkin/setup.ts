@@ -147,7 +147,14 @@ export interface CheckinSettings {
   securityCodeLength: number;
   sweepGraceMinutes: number;
   medicalVisibleRoles: string[];
+  /** Check-in to a service opens this many minutes before it starts. */
+  checkinOpensMinutesBefore: number;
+  /** ... and closes this many minutes after it ends (checking out is never closed). */
+  checkinClosesMinutesAfter: number;
 }
+
+/** The check-in window when an organisation has not set its own: from an hour before a service until half an hour after it ends. */
+export const DEFAULT_CHECKIN_WINDOW = { opensMinutesBefore: 60, closesMinutesAfter: 30 } as const;
 
 export interface HubSettings {
   title: string | null;
@@ -160,16 +167,25 @@ export interface HubSettings {
 
 const DEFAULT_HUB: HubSettings = { title: null, stationId: null, welcomeMessage: null, allowNewFamilies: false, lookup: 'phone_or_name', printParentTag: true };
 
-interface SettingsRow { security_code_length: number; sweep_grace_minutes: number; medical_visible_roles: string[]; hub: Partial<HubSettings> }
+interface SettingsRow {
+  security_code_length: number; sweep_grace_minutes: number; medical_visible_roles: string[]; hub: Partial<HubSettings>;
+  checkin_opens_minutes_before: number; checkin_closes_minutes_after: number;
+}
 
 async function settingsRow(db: Queryable, orgId: string): Promise<SettingsRow> {
   const row = await queryOne<SettingsRow>(db, 'SELECT * FROM guests_checkin_settings WHERE org_id = $1', [orgId]);
-  return row ?? { security_code_length: 4, sweep_grace_minutes: 30, medical_visible_roles: ['owner', 'admin', 'staff'], hub: {} };
+  return row ?? {
+    security_code_length: 4, sweep_grace_minutes: 30, medical_visible_roles: ['owner', 'admin', 'staff'], hub: {},
+    checkin_opens_minutes_before: DEFAULT_CHECKIN_WINDOW.opensMinutesBefore, checkin_closes_minutes_after: DEFAULT_CHECKIN_WINDOW.closesMinutesAfter,
+  };
 }
 
 export async function getCheckinSettings(db: Queryable, orgId: string): Promise<CheckinSettings> {
   const row = await settingsRow(db, orgId);
-  return { securityCodeLength: row.security_code_length, sweepGraceMinutes: row.sweep_grace_minutes, medicalVisibleRoles: row.medical_visible_roles };
+  return {
+    securityCodeLength: row.security_code_length, sweepGraceMinutes: row.sweep_grace_minutes, medicalVisibleRoles: row.medical_visible_roles,
+    checkinOpensMinutesBefore: row.checkin_opens_minutes_before, checkinClosesMinutesAfter: row.checkin_closes_minutes_after,
+  };
 }
 
 async function ensureSettingsRow(db: Queryable, orgId: string): Promise<void> {
@@ -179,8 +195,10 @@ async function ensureSettingsRow(db: Queryable, orgId: string): Promise<void> {
 export async function updateCheckinSettings(db: Queryable, orgId: string, patch: Partial<CheckinSettings>): Promise<CheckinSettings> {
   await ensureSettingsRow(db, orgId);
   await db.query(`UPDATE guests_checkin_settings SET security_code_length = COALESCE($2, security_code_length),
-    sweep_grace_minutes = COALESCE($3, sweep_grace_minutes), medical_visible_roles = COALESCE($4, medical_visible_roles), updated_at = now()
-    WHERE org_id = $1`, [orgId, patch.securityCodeLength ?? null, patch.sweepGraceMinutes ?? null, patch.medicalVisibleRoles ?? null]);
+    sweep_grace_minutes = COALESCE($3, sweep_grace_minutes), medical_visible_roles = COALESCE($4, medical_visible_roles),
+    checkin_opens_minutes_before = COALESCE($5, checkin_opens_minutes_before), checkin_closes_minutes_after = COALESCE($6, checkin_closes_minutes_after), updated_at = now()
+    WHERE org_id = $1`, [orgId, patch.securityCodeLength ?? null, patch.sweepGraceMinutes ?? null, patch.medicalVisibleRoles ?? null,
+    patch.checkinOpensMinutesBefore ?? null, patch.checkinClosesMinutesAfter ?? null]);
   return getCheckinSettings(db, orgId);
 }
 

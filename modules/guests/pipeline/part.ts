@@ -1,6 +1,7 @@
 import type { ModulePart } from '../../module';
 import { openFirstTimerCards } from './first-timers';
 import { guestsPipeline } from './migrations/2026.11.24T16.00.00.guests-pipeline';
+import { guestsVolunteerMerge } from './migrations/2026.11.25T02.01.00.guests-volunteer-merge';
 import { pipelineModels } from './models';
 import { analyticsTools } from './tools/analytics';
 import { pipelineTools } from './tools/pipeline';
@@ -16,13 +17,14 @@ export const pipelinePart: ModulePart = {
   name: 'pipeline',
   tools: [...pipelineTools, ...welcomeTools, ...volunteerTools, ...analyticsTools],
   models: [...pipelineModels],
-  migrations: [guestsPipeline],
+  migrations: [guestsPipeline, guestsVolunteerMerge],
   contactRefs: [
     // One card per guest: when both merged contacts have one, the kept contact's card stays and the
     // duplicate's is left behind with the soft-deleted duplicate (a trigger, see the migration).
     { table: 'guests_pipeline_cards', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'guests_welcome_cards', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'guests_card_submissions', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    // Both merged contacts on one team for one service: the kept contact's assignment absorbs the other (a trigger, see the migrations).
     { table: 'guests_volunteer_assignments', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
   ],
   jobs: [{

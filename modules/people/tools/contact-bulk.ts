@@ -4,7 +4,8 @@ import { defineTool, exactlyOne } from '../../tool';
 import { countUnsubscribes, upcomingBirthdays } from '../contact-reports';
 import { MAX_BULK_UPDATE, bulkOptInWhatsapp, bulkUpdateContacts } from '../contacts-bulk';
 import { CUSTOM_FIELD_TYPES, createDefinition, listDefinitions } from '../custom-fields';
-import { parseOrgDate, todayIso } from '../dates';
+import { parseOrgDate } from '../dates';
+import { todayUtc } from '../../metrics';
 import { PostcodeProviderUnavailable, defaultPostcodeProvider, lookupPostcode, requireUkPostcode } from '../postcodes';
 import { contactWriteFields } from './contacts';
 import { dateText } from '../schemas';
@@ -113,7 +114,7 @@ export const countUnsubscribesTool = defineTool({
   input: z.object({ from: dateText().optional(), to: dateText().optional() }).strict(),
   output: z.object({ from: z.string(), to: z.string(), unsubscribes: z.number().int(), contacts: z.number().int() }).strict(),
   run: async (ctx, input) => {
-    const to = input.to ? parseOrgDate(input.to, ctx.org.dateFormat, 'to') : todayIso();
+    const to = input.to ? parseOrgDate(input.to, ctx.org.dateFormat, 'to') : todayUtc();
     const from = input.from ? parseOrgDate(input.from, ctx.org.dateFormat, 'from') : new Date(Date.parse(to) - 6 * 86_400_000).toISOString().slice(0, 10);
     return countUnsubscribes(ctx.db, ctx.org.id, from, to);
   },

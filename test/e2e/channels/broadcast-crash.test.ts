@@ -1,16 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import { Connection, type Client } from '@temporalio/client';
-import { listen } from '../../../api/server';
-import { ALL_SCOPES } from '../../../core/scopes';
-import { withTransaction } from '../../../db/pool';
-import { createApiKey } from '../../../modules/platform/api-keys';
-import { createOrganisation } from '../../../modules/platform/orgs';
-import { createMember } from '../../../modules/platform/users';
-import { createTemporalClient } from '../../../temporal/client';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { startWorkerProcess } from '../../helpers/worker-process';
+import type { Client } from '@temporalio/client';
+import type { TestDatabase } from '../../helpers/database';
+import { type CrashTestApi, startCrashTestApi, startWorkerProcess } from '../../helpers/worker-process';
 import { seedTaggedContacts } from './broadcast-seed';
 import { startSmsServer, type SmsServer } from './broadcast-sms-server';
 
@@ -23,9 +15,8 @@ import { startSmsServer, type SmsServer } from './broadcast-sms-server';
 describe('a broadcast survives its worker being killed twice', () => {
   let db: TestDatabase;
   let sms: SmsServer;
-  let connection: Connection;
+  let api: CrashTestApi;
   let temporal: Client;
-  let server: Server;
   let url: string;
   let apiKey: string;
   let orgId: string;
@@ -60,27 +51,14 @@ describe('a broadcast survives its worker being killed twice', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     sms = await startSmsServer();
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-    temporal = createTemporalClient(connection, 'default');
-    ({ server, url } = await listen({ pool: db.pool, temporal, taskQueue }, 0));
-    ({ apiKey, orgId } = await withTransaction(db.pool, async (tx) => {
-      const org = await createOrganisation(tx, { name: 'Crash Cathedral', planCode: 'enterprise' });
-      const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner', safeguarding: true });
-      return { apiKey: (await createApiKey(tx, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey, orgId: org.id };
-    }));
+    api = await startCrashTestApi(workers, { taskQueue, orgName: 'Crash Cathedral', planCode: 'enterprise' });
+    ({ db, url, temporal, apiKey, orgId } = api);
   });
 
   afterAll(async () => {
-    for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await new Promise<void>((resolve) => {
-      server?.closeAllConnections();
-      server ? server.close(() => resolve()) : resolve();
-    });
-    await connection?.close();
+    await api?.close();
     await sms?.close();
-    await db?.drop();
   });
 
   it('1,000 recipients, two SIGKILLs mid-send: one message to each consenting number, none to the suppressed, metered once each', async () => {

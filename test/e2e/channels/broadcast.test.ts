@@ -78,6 +78,12 @@ describe('channels broadcasts over MCP', () => {
     const start = sms.messages.length;
     const broadcastId = previewed.broadcast.id;
 
+    // A hash that is not the latest preview's is refused at once: no proposal waits in the queue only to fail when approved.
+    const wrongHash = await refusal('channels_schedule_broadcast', { broadcastId, previewHash: 'f'.repeat(64), actionSummary: 'Choir practice change to 56 people' });
+    expect(wrongHash).toMatchObject({ code: 'conflict', message: expect.stringContaining('previewHash') });
+    expect((await call('platform_pending_proposals', {})).proposals).toEqual([]);
+    expect((await call('channels_get_broadcast', { broadcastId })).broadcast).toMatchObject({ status: 'previewed' });
+
     const gated = await refusal('channels_schedule_broadcast', { broadcastId, previewHash: previewed.previewHash, actionSummary: 'Choir practice change to 56 people' });
     expect(gated.code).toBe('approval_required');
     const proposalId = gated.details.proposalId as string;

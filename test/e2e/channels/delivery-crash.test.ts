@@ -1,18 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import { Connection } from '@temporalio/client';
-import { listen } from '../../../api/server';
-import { ALL_SCOPES } from '../../../core/scopes';
 import { withTransaction } from '../../../db/pool';
 import { recordConsent } from '../../../modules/channels/audience/consent';
-import { createApiKey } from '../../../modules/platform/api-keys';
-import { createOrganisation } from '../../../modules/platform/orgs';
-import { createMember } from '../../../modules/platform/users';
 import type { MessagingSandbox } from '../../../sandbox/messaging/server';
-import { createTemporalClient } from '../../../temporal/client';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { exited, startWorkerProcess } from '../../helpers/worker-process';
+import type { TestDatabase } from '../../helpers/database';
+import { type CrashTestApi, exited, startCrashTestApi, startWorkerProcess } from '../../helpers/worker-process';
 import { startTestMessagingSandbox } from '../../helpers/messaging-sandbox';
 
 /**
@@ -26,8 +18,7 @@ jest.setTimeout(180_000);
 
 describe('channel message send survives a worker crash', () => {
   let db: TestDatabase;
-  let connection: Connection;
-  let server: Server;
+  let api: CrashTestApi;
   let url: string;
   let apiKey: string;
   let orgId: string;
@@ -67,27 +58,14 @@ describe('channel message send survives a worker crash', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
-    const temporal = createTemporalClient(connection, 'default');
-    ({ server, url } = await listen({ pool: db.pool, temporal, taskQueue }, 0));
+    api = await startCrashTestApi(workers, { taskQueue, orgName: 'Crash Chapel' });
+    ({ db, url, apiKey, orgId } = api);
     sandbox = await startTestMessagingSandbox(url);
-    ({ apiKey, orgId } = await withTransaction(db.pool, async (tx) => {
-      const org = await createOrganisation(tx, { name: 'Crash Chapel' });
-      const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner', safeguarding: true });
-      return { orgId: org.id, apiKey: (await createApiKey(tx, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey };
-    }));
   });
 
   afterAll(async () => {
-    for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await sandbox?.close();
-    await new Promise<void>((resolve) => {
-      server?.closeAllConnections();
-      server ? server.close(() => resolve()) : resolve();
-    });
-    await connection?.close();
-    await db?.drop();
+    await api?.close();
   });
 
   it('killed after the provider took the SMS: the restarted worker retries with the same key, one message arrives, metered once', async () => {

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { listCheckins } from '../../../modules/guests/checkin/published';
 import { SECURITY_CODE_ALPHABET } from '../../../modules/guests/checkin/codes';
 import { Harness, type TestOrg } from '../../helpers/harness';
+import { startingIn } from '../../helpers/service-times';
 import { mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
 
 /**
@@ -38,9 +39,9 @@ describe('guests: check-in with child safety', () => {
     otherMcp = await harness.mcpClient(other.apiKey);
     volunteerKey = (await harness.createKey(org.orgId, ['guests:read', 'guests:write'], 'volunteer')).apiKey;
     volunteer = await harness.mcpClient(volunteerKey);
-    const tomorrow = DateTime.now().setZone(ZONE).plus({ days: 1 }).toISODate()!;
+    // A service starting in half an hour, whatever the time: its check-in window (opens an hour before) is open.
     const created = await mcpCall(owner, 'schedule_create_series', {
-      title: 'Morning worship', rrule: 'FREQ=WEEKLY', startDate: tomorrow, startTime: '10:30', durationMinutes: 90, timeZone: ZONE,
+      title: 'Morning worship', rrule: 'FREQ=WEEKLY', ...startingIn(30, ZONE), durationMinutes: 90, timeZone: ZONE,
     });
     instance = created.upcoming[0];
 
@@ -282,7 +283,9 @@ describe('guests: check-in with child safety', () => {
 
     it('draws codes of the length the settings say', async () => {
       expect((await mcpCall(owner, 'guests_update_settings', { securityCodeLength: 6 })).settings.securityCodeLength).toBe(6);
-      expect((await mcpCall(volunteer, 'guests_get_checkin_settings', {})).settings).toEqual({ securityCodeLength: 6, sweepGraceMinutes: 30, medicalVisibleRoles: ['owner', 'admin', 'staff'] });
+      expect((await mcpCall(volunteer, 'guests_get_checkin_settings', {})).settings).toEqual({
+        securityCodeLength: 6, sweepGraceMinutes: 30, medicalVisibleRoles: ['owner', 'admin', 'staff'], checkinOpensMinutesBefore: 60, checkinClosesMinutesAfter: 30,
+      });
       const longer = await checkIn(owner, { contactId: await contact('Long', 'Code'), locationId: ids.hall, personKind: 'child' });
       expect(longer.securityCode).toMatch(new RegExp(`^[${SECURITY_CODE_ALPHABET}]{6}$`));
       await mcpCall(owner, 'guests_update_settings', { securityCodeLength: 4 });

@@ -1,6 +1,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { DateTime } from 'luxon';
 import { Harness, type TestOrg } from '../../helpers/harness';
+import { DAYTIME_ZONES, daytimeZone } from '../../helpers/service-times';
 import { mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
 
 /**
@@ -16,7 +17,9 @@ describe('guests: services from the schedule', () => {
   let seriesId: string;
   let instances: any[];
 
-  const ZONE = 'America/New_York';
+  // Not London (the default zone, which would not show the zone is the series'), and a zone where it is day
+  // now, so today's 23:50 service is still ahead and no step crosses midnight, whenever the test runs.
+  const ZONE = daytimeZone(DAYTIME_ZONES.filter((zone) => zone !== 'Europe/London'));
   const local = (days = 0) => DateTime.now().setZone(ZONE).plus({ days }).toISODate()!;
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { startingIn } from '../../helpers/service-times';
 import type { IsolationPart } from './part';
 
 /** Attendance: B's key with A's service instances, headcounts, check-ins, locations and contacts. */
@@ -6,7 +7,7 @@ export const isolation: IsolationPart = {
   secrets: ['Apart balcony', 'Apart headcount note'],
   async seed({ harness, a, ids }) {
     const instance = (await harness.call(a.apiKey, 'schedule_create_series', {
-      title: 'Apart attendance service', rrule: 'FREQ=WEEKLY', startDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), startTime: '18:00',
+      title: 'Apart attendance service', rrule: 'FREQ=WEEKLY', ...startingIn(30, 'Europe/London'), // check-in is open from an hour before
       durationMinutes: 60, timeZone: 'Europe/London',
     })).upcoming[0];
     const location = (await harness.call(a.apiKey, 'guests_create_location', { name: 'Apart balcony' })).location.id as string;

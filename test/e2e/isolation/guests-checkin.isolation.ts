@@ -1,3 +1,4 @@
+import { startingIn } from '../../helpers/service-times';
 import type { IsolationPart } from './part';
 
 /** Guests check-in: B's key with A's locations, stations, service instances, children, check-ins and codes. */
@@ -6,7 +7,7 @@ export const isolation: IsolationPart = {
   secrets: ['Apart toddlers', 'Apart peanut allergy', 'Apart welcome desk'],
   async seed({ harness, a, ids }) {
     const instance = (await harness.call(a.apiKey, 'schedule_create_series', {
-      title: 'Apart family service', rrule: 'FREQ=WEEKLY', startDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), startTime: '10:30',
+      title: 'Apart family service', rrule: 'FREQ=WEEKLY', ...startingIn(30, 'Europe/London'), // check-in is open from an hour before
       durationMinutes: 60, timeZone: 'Europe/London',
     })).upcoming[0];
     const location = (await harness.call(a.apiKey, 'guests_create_location', { name: 'Apart toddlers', capacity: 10 })).location.id as string;

@@ -22,6 +22,7 @@ export class ChannelMessage extends Model<InferAttributes<ChannelMessage>, Infer
   declare meteredUnits: number;
   declare estimatedCostMinor: number;
   declare actualCostMinor: CreationOptional<number | null>;
+  declare actualCostCurrency: CreationOptional<string | null>;
   declare currency: string;
   declare status: CreationOptional<string>;
   declare providerMessageId: CreationOptional<string | null>;
@@ -58,6 +59,7 @@ ChannelMessage.init({
   meteredUnits: { type: DataTypes.INTEGER, allowNull: false },
   estimatedCostMinor: { type: DataTypes.INTEGER, allowNull: false },
   actualCostMinor: { type: DataTypes.INTEGER, allowNull: true },
+  actualCostCurrency: { type: DataTypes.TEXT, allowNull: true },
   currency: { type: DataTypes.TEXT, allowNull: false },
   status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
   providerMessageId: { type: DataTypes.TEXT, allowNull: true },

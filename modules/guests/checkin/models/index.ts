@@ -43,7 +43,7 @@ export const GuestsCheckinSettings = modelOf({ tableName: 'guests_checkin_settin
   orgId: { type: DataTypes.UUID, primaryKey: true, allowNull: false },
   securityCodeLength: withDefault(int(false)), sweepGraceMinutes: withDefault(int(false)),
   medicalVisibleRoles: withDefault({ type: DataTypes.ARRAY(DataTypes.TEXT) }), hub: withDefault({ type: DataTypes.JSONB }),
-  updatedAt: withDefault(time(false)),
+  updatedAt: withDefault(time(false)), checkinOpensMinutesBefore: withDefault(int(false)), checkinClosesMinutesAfter: withDefault(int(false)),
 });
 
 /** `guests_child_profiles`: A child's grade, allergies, medical notes and authorised pickup people. */
@@ -66,6 +66,7 @@ export const GuestsCheckin = modelOf({ tableName: 'guests_checkins' }, {
   warnings: withDefault({ type: DataTypes.JSONB }), overrides: withDefault({ type: DataTypes.JSONB }), labelReprints: withDefault(int(false)),
   checkedOutAt: time(true), checkedOutByUserId: uuid(true), checkoutStationId: uuid(true), pickupContactId: uuid(true), pickupName: text(true),
   pickupAuthorised: { type: DataTypes.BOOLEAN, allowNull: true }, checkoutOverrideReason: text(true), checkoutOverrideByUserId: uuid(true),
+  mergedIntoCheckinId: uuid(true),
 });
 
 /** `guests_sweep_reports`: Children still checked in after their service ended, reported to the staff (never checked out by the sweep). */

@@ -144,7 +144,7 @@ export const updateHubTool = tools.write('update_checkin_hub', {
 
 export const getSettingsTool = tools.read('get_checkin_settings', {
   title: 'Get check-in settings',
-  description: 'The organisation\'s check-in settings: security code length, minutes after a service before the sweep reports children still checked in, and the roles allowed to see medical and allergy notes.',
+  description: 'The organisation\'s check-in settings: security code length, minutes after a service before the sweep reports children still checked in, the roles allowed to see medical and allergy notes, and the check-in window (opens minutes before a service starts, closes minutes after it ends).',
   keywords: ['security code length', 'medical notes access'],
   examples: ['who can see allergy notes at check-in', 'how long are our security codes', 'when does the end-of-service check run'],
   input: z.object({}).strict(),
@@ -154,14 +154,18 @@ export const getSettingsTool = tools.read('get_checkin_settings', {
 
 export const updateSettingsTool = tools.write('update_settings', {
   title: 'Update guests check-in settings',
-  description: 'Changes the guests module\'s check-in settings: security code length (3 to 8), the sweep\'s grace minutes after a service ends, and which roles may see medical and allergy notes. Fields not given keep their value.',
-  keywords: ['security code length', 'sweep timing', 'medical notes roles'],
-  examples: ['use 5-character security codes', 'only admins may see medical notes', 'flag children not collected 15 minutes after the service'],
+  description: 'Changes the guests module\'s check-in settings: security code length (3 to 8), the sweep\'s grace minutes after a service ends, which roles may see medical and allergy notes, and the check-in window (how long before a service starts check-in opens, and how long after it ends it closes). Fields not given keep their value.',
+  keywords: ['security code length', 'sweep timing', 'medical notes roles', 'check-in window', 'check-in opens', 'check-in closes'],
+  examples: ['use 5-character security codes', 'only admins may see medical notes', 'flag children not collected 15 minutes after the service', 'open check-in 90 minutes before the service'],
   idempotent: true,
   input: z.object({
     securityCodeLength: z.number().int().min(3).max(8).optional(),
     sweepGraceMinutes: z.number().int().min(0).max(720).optional(),
     medicalVisibleRoles: z.array(z.enum(ROLES)).max(4).optional().describe('Roles that see medical and allergy notes on labels, rosters and profiles'),
+    checkinOpensMinutesBefore: z.number().int().min(0).max(43_200).optional()
+      .describe('Minutes before a service starts that check-in opens (default 60; at most 30 days)'),
+    checkinClosesMinutesAfter: z.number().int().min(0).max(1440).optional()
+      .describe('Minutes after a service ends that check-in closes (default 30; at most a day). Checking out is never closed'),
   }).strict(),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx, input) => ({ settings: await updateCheckinSettings(ctx.db, ctx.org.id, input) as z.input<typeof settingsSchema> }),

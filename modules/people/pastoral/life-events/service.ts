@@ -5,7 +5,8 @@ import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { withModels } from '../../../../db/sequelize';
 import type { OrgSettings } from '../../../tool';
 import { displayNameOf, requireContact } from '../../contacts';
-import { parseOrgDate, todayIso } from '../../dates';
+import { parseOrgDate } from '../../dates';
+import { todayUtc } from '../../../metrics';
 import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
 import { isRestrictedRecord, visibleRecordSql, type PastoralPrivacy } from '../privacy';
 import {
@@ -89,7 +90,7 @@ export function isRestrictedLifeEvent(event: Pick<LifeEvent, 'privacy' | 'confid
 /** Reads an event date the organisation's way and refuses impossible ones (a bereavement cannot be in the future). */
 export function parseEventDate(value: string, org: OrgSettings, type: LifeEventType, field = 'eventDate'): string {
   const date = parseOrgDate(value, org.dateFormat, field);
-  const today = todayIso();
+  const today = todayUtc();
   const latest = `${Number(today.slice(0, 4)) + LATEST_FUTURE_YEARS}${today.slice(4)}`;
   if (date < EARLIEST_EVENT_DATE || date > latest) {
     throw new StewardError('validation_failed', `${field}: ${date} is outside the dates a life event can have`, {
@@ -142,14 +143,14 @@ export async function recordLifeEvent(
   db: Queryable, org: OrgSettings, userId: string, input: RecordLifeEventInput, griefPlan: readonly GriefPlanStep[],
 ): Promise<RecordedLifeEvent> {
   await requireContact(db, org.id, input.contactId);
-  const eventDate = input.eventDate === undefined ? todayIso() : parseEventDate(input.eventDate, org, input.type);
+  const eventDate = input.eventDate === undefined ? todayUtc() : parseEventDate(input.eventDate, org, input.type);
   const id = randomUUID();
   await withModels(db, (transaction) => PastoralLifeEvent.create({
     id, orgId: org.id, contactId: input.contactId, eventType: input.type, intent: input.intent ?? DEFAULT_INTENT[input.type],
     title: input.title, details: input.details ?? null, eventDate, shareWithCommunity: input.shareWithCommunity ?? false,
     privacy: input.privacy, confidentialityLevel: input.confidentialityLevel, recordedByUserId: userId,
   }, { transaction }));
-  if (input.type === 'bereavement') await createGriefTouchpoints(db, org.id, id, eventDate, griefPlan, todayIso());
+  if (input.type === 'bereavement') await createGriefTouchpoints(db, org.id, id, eventDate, griefPlan, todayUtc());
   const lifeEvent = await requireVisibleLifeEvent(db, org.id, id, true);
   const touchpoints = input.type === 'bereavement' ? await listGriefTouchpoints(db, org.id, true, { lifeEventId: id, status: 'all', limit: 100 }) : [];
   return { lifeEvent, touchpoints };

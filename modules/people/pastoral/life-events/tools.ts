@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { OUTREACH_CHANNELS } from '../../../../core/approvals';
 import { assertDateRange } from '../../../kit';
 import { defineTool, type TimelineSync, type ToolContext } from '../../../tool';
-import { parseOrgDate, todayIso } from '../../dates';
+import { parseOrgDate } from '../../dates';
+import { todayUtc } from '../../../metrics';
 import { outreachItemSchema } from '../../outreach';
 import { dateText } from '../../schemas';
 import { canSeeRestricted, pastoralPrivacyInput } from '../privacy';
@@ -264,7 +265,7 @@ export const lifeEventsRadarTool = defineTool({
   }).strict(),
   output: z.object({ items: z.array(radarItemSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
-    const items = await lifeEventsRadar(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, today: todayIso() });
+    const items = await lifeEventsRadar(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, today: todayUtc() });
     return { items, count: items.length };
   },
 });
@@ -322,7 +323,7 @@ export const exportLifeEventsReportTool = defineTool({
     const to = parseFilterDate(input.to, 'to', ctx.org.dateFormat);
     assertDateRange({ from, to });
     const report = await lifeEventsReportCsv(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
-    return { ...report, filename: `life-events-${todayIso()}.csv` };
+    return { ...report, filename: `life-events-${todayUtc()}.csv` };
   },
 });
 

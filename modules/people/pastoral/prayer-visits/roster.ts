@@ -1,7 +1,7 @@
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { StewardError } from '../../../../core/errors';
 import { displayNameOf } from '../../contacts';
-import { todayIso } from '../../dates';
+import { todayUtc } from '../../../metrics';
 import { COMMUNITY_SETTINGS_DEFAULTS } from './defaults';
 
 // ---------------------------------------------------------------- settings
@@ -76,7 +76,7 @@ export interface MembershipOutcome {
 export async function setCommunityMemberships(db: Queryable, orgId: string, changes: readonly MembershipChange[]): Promise<MembershipOutcome[]> {
   const ids = [...new Set(changes.map((change) => change.contactId))];
   const live = new Set((await queryRows<{ id: string }>(db, 'SELECT id FROM contacts WHERE org_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL', [orgId, ids])).map((r) => r.id));
-  const today = todayIso();
+  const today = todayUtc();
   const outcomes: MembershipOutcome[] = [];
   for (const change of changes) {
     if (!live.has(change.contactId)) { outcomes.push({ contactId: change.contactId, outcome: 'not_found' }); continue; }

@@ -4,7 +4,8 @@ import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import type { OrgSettings } from '../../../tool';
 import { displayNameOf, requireContact } from '../../contacts';
-import { parseOrgDate, todayIso } from '../../dates';
+import { parseOrgDate } from '../../dates';
+import { todayUtc } from '../../../metrics';
 import { assertNoteMentionsNamesNotIds } from '../../notes';
 import type { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
 import { visibleRecordSql } from '../privacy';
@@ -51,9 +52,9 @@ export interface NewVisit {
 export async function logPastoralVisit(db: Queryable, org: OrgSettings, userId: string | null, input: NewVisit): Promise<PastoralVisitView> {
   await requireContact(db, org.id, input.contactId);
   assertNoteMentionsNamesNotIds(input.summary);
-  const visitDate = input.visitDate === undefined ? todayIso() : parseOrgDate(input.visitDate, org.dateFormat, 'visitDate');
+  const visitDate = input.visitDate === undefined ? todayUtc() : parseOrgDate(input.visitDate, org.dateFormat, 'visitDate');
   // A visit is logged after it happened; a future date is a plan, and would hide someone from welfare-due early.
-  if (visitDate > todayIso()) {
+  if (visitDate > todayUtc()) {
     throw new StewardError('validation_failed', `visitDate ${visitDate} is in the future`, {
       issues: [{ path: 'visitDate', message: 'must be today or earlier' }], hint: 'Log a visit once it has happened.',
     });
