@@ -22,6 +22,14 @@ export const ROUTE_SEARCH_PARAPHRASE_FILE = path.join(__dirname, 'data', 'route-
 export const TOOL_SEARCH_PARAPHRASE_FILE = path.join(__dirname, 'data', 'tool-search-paraphrase.jsonl');
 
 /**
+ * Requests written blind: from the tools' titles and first sentences only, by a writer who saw neither
+ * the search code, its thesaurus, the tools' keywords and examples, nor the other request sets. Nothing
+ * is tuned on it (no weight, thesaurus entry or example is chosen by looking at its misses), so it says
+ * how search does on wording that nobody who built the index had seen. Never add its misses to tuning.
+ */
+export const TOOL_SEARCH_BLIND_FILE = path.join(__dirname, 'data', 'tool-search-blind.jsonl');
+
+/**
  * Every third request (lines 3, 6, 9, …) is held out: the thesaurus, weights and tool examples are
  * tuned on the others only, so the held-out figures say how search does on wording nobody tuned for.
  * New requests are appended, so the split of earlier lines never changes.

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:search`: tool and route search, in process (no database, no server).
  *   - quality: recall@5 and MRR on the dev set, on the paraphrase set's tuning and held-out splits,
- *     and on the route paraphrases;
+ *     on the requests written blind (search-eval.ts: TOOL_SEARCH_BLIND_FILE) and on the route paraphrases;
  *   - latency: p50/p95 of one search (with its why lines, as platform_search_tools runs it) over the
  *     catalogue as it is and over a catalogue padded to 500 tools, and of one route search;
  *   - context budget: bytes of the default MCP tools/list per toolset and in total, against 40 KB.
@@ -18,7 +18,7 @@ import type { AnyTool } from '../modules/tool';
 import { measureListing, type ListingSize } from './listing-size';
 import {
   evaluateCases, evaluateRouteSearch, readCases, splitParaphrases, ROUTE_SEARCH_PARAPHRASE_FILE, TOOL_SEARCH_EVAL_FILE,
-  TOOL_SEARCH_PARAPHRASE_FILE, type SearchCase, type SearchEvalResult,
+  TOOL_SEARCH_BLIND_FILE, TOOL_SEARCH_PARAPHRASE_FILE, type SearchCase, type SearchEvalResult,
 } from './search-eval';
 import { summarise, type LatencySummary } from './stats';
 
@@ -68,6 +68,7 @@ function qualityOf(dev: SearchCase[], paraphrases: SearchCase[]) {
     paraphraseAll: evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (all)`, paraphrases),
     paraphraseTuning: evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (tuning: lines not divisible by 3)`, tuning),
     paraphraseHeldOut: evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (held out: every 3rd line)`, heldOut),
+    blind: evaluateCases(`${TOOL_SEARCH_BLIND_FILE} (written blind, never tuned on)`, readCases(TOOL_SEARCH_BLIND_FILE)),
     routes: evaluateRouteSearch(ROUTE_SEARCH_PARAPHRASE_FILE),
   };
 }

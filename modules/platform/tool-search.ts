@@ -43,7 +43,12 @@ function documentOf(tool: AnyTool): ToolDocument {
 }
 
 // Names and titles say what a tool does in a few words; descriptions are long and mention neighbours.
-const TOOL_FIELD_BOOST = { title: 3, nameWords: 2.5, keywords: 2, examples: 1.5, description: 0.6, module: 0.5 };
+// Examples weigh as much as the title: each tool carries several requests in a church office's own words
+// (other nouns, everyday verbs, relations by role), the closest text to how people actually ask.
+const TOOL_FIELD_BOOST = { title: 3, nameWords: 2.5, keywords: 2, examples: 3, description: 0.6, module: 0.5 };
+// For the why line only: a word found in the tool's own name, title or keywords explains a hit better than
+// the same word in one of its example requests, which ranks well but says less to the person reading.
+const TOOL_WHY_STRENGTH = { ...TOOL_FIELD_BOOST, examples: 1.5 };
 const FIELD_LABELS: Record<string, string> = {
   nameWords: 'name', title: 'title', keywords: 'keywords', examples: 'examples', description: 'description',
   module: 'module', pathWords: 'path', summary: 'summary', method: 'method',
@@ -131,7 +136,7 @@ export class ToolSearchIndex {
   /** The same ranking, each hit with why it matched. */
   searchWithReasons(query: string, allowed: ReadonlySet<string>, limit: number): SearchHit[] {
     const { query: analysed, hits } = rankedHits(this.index, query, allowed, limit);
-    return hits.map((hit) => ({ name: hit.id as string, why: whyOf(hit, analysed, TOOL_FIELD_BOOST) }));
+    return hits.map((hit) => ({ name: hit.id as string, why: whyOf(hit, analysed, TOOL_WHY_STRENGTH) }));
   }
 }
 

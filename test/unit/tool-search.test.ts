@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Principal } from '../../core/principal';
 import { ALL_SCOPES, type Scope } from '../../core/scopes';
 import {
-  evaluateCases, evaluateRouteSearch, readCases, splitParaphrases, ROUTE_SEARCH_PARAPHRASE_FILE, TOOL_SEARCH_PARAPHRASE_FILE,
+  evaluateCases, evaluateRouteSearch, readCases, splitParaphrases, ROUTE_SEARCH_PARAPHRASE_FILE, TOOL_SEARCH_BLIND_FILE, TOOL_SEARCH_PARAPHRASE_FILE,
 } from '../../bench/search-eval';
 import { DEFAULT_LISTING_BUDGET_BYTES, measureListing } from '../../bench/listing-size';
 import { allModules, allTools, findTool, permittedTools } from '../../modules/catalogue';
@@ -108,10 +108,24 @@ describe('paraphrased requests', () => {
 
   // Thresholds on the tuning split only: the held-out split is reported by the bench, never tuned against.
   it('finds the tuning split\'s tools: recall@5 and MRR', () => {
-    // A little below today's figures (0.986, 0.854), so a new module's tools do not fail this by a hair.
+    // A little below today's figures (0.991, 0.902), so a new module's tools do not fail this by a hair.
     const result = evaluateCases('tuning', tuning);
-    expect(result.recallAt5).toBeGreaterThanOrEqual(0.95);
-    expect(result.mrr).toBeGreaterThanOrEqual(0.82);
+    expect(result.recallAt5).toBeGreaterThanOrEqual(0.97);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.87);
+  });
+
+  // Floors, not targets: they catch a change that loses the tools' examples or their weight (either
+  // would drop these sets well below), while nothing is ever tuned by looking at their misses.
+  it('still finds the tools of requests nobody tuned for (held-out split, and the requests written blind)', () => {
+    const heldOutResult = evaluateCases('held out', heldOut);
+    expect(heldOutResult.recallAt5).toBeGreaterThanOrEqual(0.95);
+    expect(heldOutResult.mrr).toBeGreaterThanOrEqual(0.83);
+    const blind = readCases(TOOL_SEARCH_BLIND_FILE);
+    expect(blind.length).toBeGreaterThanOrEqual(150);
+    expect(blind.flatMap((c) => c.expect).filter((name) => !known.has(name))).toEqual([]);
+    const blindResult = evaluateCases('blind', blind);
+    expect(blindResult.recallAt5).toBeGreaterThanOrEqual(0.9);
+    expect(blindResult.mrr).toBeGreaterThanOrEqual(0.83);
   });
 
   it('finds dashboard routes from paraphrases too', () => {
@@ -185,14 +199,17 @@ describe('why a tool came up', () => {
 });
 
 describe('tool examples', () => {
-  it('are short requests, a few per tool', () => {
+  // Examples feed only the search index (never tools/list or the discovery documents), so a tool may carry
+  // a dozen: each is another way a church office asks for it.
+  it('are short requests, at most a dozen per tool', () => {
     for (const tool of allTools()) {
       for (const example of tool.examples ?? []) {
         expect(example.trim()).toBe(example);
         expect(example.length).toBeGreaterThan(5);
         expect(example.length).toBeLessThanOrEqual(120);
       }
-      expect((tool.examples ?? []).length).toBeLessThanOrEqual(5);
+      expect((tool.examples ?? []).length).toBeLessThanOrEqual(12);
+      expect(new Set(tool.examples ?? []).size).toBe((tool.examples ?? []).length);
     }
   });
 });

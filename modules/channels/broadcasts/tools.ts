@@ -28,7 +28,7 @@ export const previewBroadcastTool = tools.write('preview_broadcast', {
   title: 'Preview a broadcast',
   description: 'Dry run of an email, SMS or WhatsApp broadcast to a segment, tag or CRM group: how many people it reaches, how many are excluded and why (no consent for the channel and purpose, suppressed, no address, crisis hold, missing template variables), SMS segments and the estimated cost, and the message rendered for one recipient. Sends nothing and meters nothing; it saves the broadcast as previewed with a previewHash, which channels_schedule_broadcast needs. Pass broadcastId to change and re-preview a previewed broadcast. Give a template (templateId; its active version is used) or free-form content (body, plus subject for email); WhatsApp needs an approved template.',
   keywords: ['bulk message', 'mass email', 'newsletter', 'group text', 'announcement', 'dry run', 'audience', 'cost estimate', 'sms segments'],
-  examples: ['how many people would get a text to the youth group', 'preview an email to all members before sending', 'what would an SMS to the volunteers tag cost'],
+  examples: ['how many people would get a text to the youth group', 'preview an email to all members before sending', 'what would an SMS to the volunteers tag cost', "draft an email to the whole congregation and show who'd miss out", 'what would it cost to text everyone on the flower rota', 'try the Gift Day email on the givers list without sending', 'how many of the choir group can we actually WhatsApp', 'show me how the carol service group text looks for one person', 'set up a newsletter to the parish list and check it first'],
   input: z.object({
     broadcastId: z.uuid().optional().describe('A previewed broadcast to change and preview again; omit to start a new one'),
     name: z.string().trim().min(1).max(200).describe('A name people recognise it by ("Harvest supper invitation")'),
@@ -60,7 +60,7 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
   title: 'Schedule a broadcast',
   description: `Schedules a previewed broadcast to send now or at sendAt. Needs the previewHash channels_preview_broadcast gave: if the audience or the content changed since, it is refused with conflict (preview again). More than ${APPROVAL_RECIPIENT_THRESHOLD} recipients, or any marketing purpose, waits for a person's approval (the call answers approval_required with a proposal id; platform_approve_proposal). Sending is throttled, pauses for quiet hours, and checks each person's consent and suppression as their message goes, so someone who replies STOP meanwhile gets nothing more. Sending starts within seconds of scheduling (or of the approval). Follow it with channels_get_broadcast.`,
   keywords: ['send broadcast', 'send newsletter', 'bulk sms', 'mass email', 'schedule send'],
-  examples: ['send the harvest supper invitation tomorrow at 9', 'send the previewed text to the youth group now'],
+  examples: ['send the harvest supper invitation tomorrow at 9', 'send the previewed text to the youth group now', 'send the Christmas newsletter on Friday at 8am', 'go ahead and send that group text now', 'the preview looks fine, send it to the choir', 'schedule the Gift Day mailout for Sunday afternoon', 'release the mass email to all parishioners tonight at 7', 'queue the youth group WhatsApp to go out Saturday morning'],
   approval: {
     kind: 'gated',
     when: {
@@ -93,7 +93,7 @@ export const cancelBroadcastTool = tools.write('cancel_broadcast', {
   title: 'Cancel a broadcast',
   description: 'Stops a broadcast: messages not yet sent are cancelled (one being handed to the provider at that moment still goes); messages already sent stay sent. Works on previewed, scheduled and sending broadcasts; cancelling a cancelled one changes nothing. A pending approval for it can then no longer be carried out.',
   keywords: ['stop broadcast', 'abort send', 'cancel newsletter'],
-  examples: ['stop the text going out to the youth group', 'cancel tomorrow\'s newsletter'],
+  examples: ['stop the text going out to the youth group', 'cancel tomorrow\'s newsletter', "don't send the Gift Day email after all", "halt the newsletter, there's a typo in it", 'scrap the group text to the choir', 'pull the Christmas mailout before it goes', 'stop the mass email midway, it has the wrong date', 'call off the scheduled WhatsApp to the youth parents'],
   input: z.object({ broadcastId, reason: z.string().trim().min(1).max(1000).optional() }).strict(),
   output: z.object({ broadcast: broadcastSchema, cancelledRecipients: z.number().int(), followUp: broadcastChangeSchema }).strict(),
   followUp: { kind: 'broadcast' },
@@ -107,7 +107,7 @@ export const getBroadcastTool = tools.read('get_broadcast', {
   title: 'Get a broadcast',
   description: 'One broadcast with where it stands: its status (previewed, pending_approval with the proposal id, approved, scheduled, sending, completed, partially_failed, cancelled), recipients by status (sent, skipped, failed, waiting), the people skipped at dispatch by reason (e.g. suppressed after a STOP, consent withdrawn), failures by reason, its messages by delivery status (queued, sent, delivered, undelivered, failed), their estimated cost and the actual cost providers reported (by currency; unpriced messages counted apart), and the preview it was scheduled from (excluded counts by reason, cost).',
   keywords: ['broadcast status', 'delivery report', 'how many were sent'],
-  examples: ['how did the newsletter go', 'how many texts have gone out so far'],
+  examples: ['how did the newsletter go', 'how many texts have gone out so far', 'how many people actually got the Christmas newsletter', 'has the group text to the choir finished sending', 'why were some people skipped from the Gift Day email', 'is the newsletter still waiting for approval', 'how many of the youth group texts failed and why', 'what did the carol service mailout end up costing'],
   input: z.object({ broadcastId }).strict(),
   output: z.object({
     broadcast: broadcastSchema,
@@ -138,6 +138,7 @@ export const listBroadcastsTool = tools.read('list_broadcasts', {
   title: 'List broadcasts',
   description: 'Broadcasts newest first, optionally only those in one status; page with nextCursor. channels_get_broadcast shows one with its counts.',
   keywords: ['broadcasts', 'newsletters sent', 'bulk messages'],
+  examples: ['which mass emails have we sent this month', 'newsletters waiting to go out', 'list all our group texts', 'what mailouts have gone out since Easter', 'show the newsletters we cancelled', 'which bulk emails are scheduled to send', 'past mass messages to the congregation', 'any group messages still pending approval'],
   input: z.object({ status: z.enum(BROADCAST_STATUSES).optional(), ...cursorInput }).strict(),
   output: z.object({ broadcasts: z.array(broadcastSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listBroadcasts(ctx.db, ctx.org.id, input),

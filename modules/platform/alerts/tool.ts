@@ -71,7 +71,7 @@ export function proactiveAlertsTool(modules: readonly ModuleDefinition[]) {
       ...rules.map(({ rule }) => `${rule.id} (${rule.scope}): ${rule.description}`),
     ].join('\n'),
     keywords: ['alerts', 'warnings', 'attention', 'what needs doing', 'problems', 'health check'],
-    examples: ['is there anything I should know about', 'what needs my attention this week'],
+    examples: ['is there anything I should know about', 'what needs my attention this week', 'anything urgent I need to deal with today', 'run a health check across the church', 'have any messages failed to go out this week', "what's slipping through the cracks", 'any red flags or warnings', 'what should I be worrying about right now'],
     scope: 'platform:read',
     effect: 'read',
     // Unlisted to keep the default listing small (its description grows with every rule); platform_overview's attention field points to it.

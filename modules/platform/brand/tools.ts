@@ -44,7 +44,7 @@ export const getBrandVoiceTool = tools.read('get_brand_voice', {
   title: 'Get the brand voice',
   description: `How the organisation's messages should sound: the saved voice (or the fallback template when none is saved), the library of ${BRAND_VOICE_PRESETS.length} starter templates, a suggested template for this organisation, and its public display name. Read it before drafting emails, appeals or posts.`,
   keywords: ['tone of voice', 'writing style', 'house style', 'brand', 'templates', 'trading name', 'statement descriptor'],
-  examples: ['how should our emails sound', 'what tone does the church use', 'show me brand voice templates'],
+  examples: ['how should our emails sound', 'what tone does the church use', 'show me brand voice templates', "what's our house style for writing", 'remind me how we sound in emails', 'what starter templates are there for our tone', "what's the public name we go by", 'which writing style do you suggest for us', 'before you draft the appeal, check our tone'],
   input: z.object({
     includePresets: z.boolean().default(true).describe('false leaves the template library out (presets empty) when only the current voice is needed'),
   }).strict(),
@@ -80,7 +80,7 @@ export const applyBrandVoiceTemplateTool = tools.write('apply_brand_voice_templa
   title: 'Apply a brand voice template',
   description: 'Saves one of the starter templates (platform_get_brand_voice lists them) as the organisation\'s brand voice, replacing the saved one. Costs no credits. Staff, admins and owners only.',
   keywords: ['set tone of voice', 'choose writing style', 'brand template'],
-  examples: ['use the warm pastoral voice', 'make our messages sound more formal'],
+  examples: ['use the warm pastoral voice', 'make our messages sound more formal', 'switch our tone to the friendly community one', 'pick the traditional Anglican style template', 'use the suggested voice for us', 'start again with the contemporary template', 'set our writing style from the starter list', 'make the formal template our voice'],
   input: z.object({ templateId: z.enum(PRESET_IDS).describe('A template id from platform_get_brand_voice') }).strict(),
   output: z.object({ voice: savedSchema, speakToUser: z.string() }).strict(),
   run: async (ctx, input) => {
@@ -93,7 +93,7 @@ export const setBrandVoiceTool = tools.write('set_brand_voice', {
   title: 'Adjust the brand voice',
   description: 'Saves a custom brand voice: only the fields given change, the rest keep the current voice (or the fallback template when none is saved). Use it to adjust a template; use platform_apply_brand_voice_template to start again from one. Staff, admins and owners only.',
   keywords: ['custom tone of voice', 'edit writing style', 'words to avoid'],
-  examples: ['add "church family" to the words we use', 'never use emoji in our messages'],
+  examples: ['add "church family" to the words we use', 'never use emoji in our messages', "don't ever say guys in our messages", 'tweak our tone to be a bit warmer', 'add parish family as a phrase we like', 'sign off emails with Every blessing', 'we want shorter sentences in our communications', 'avoid jargon like narthex in what we write'],
   input: z.object({
     name: voiceFields.name.optional(), tone: voiceFields.tone.optional(), formality: voiceFields.formality.optional(), emojiUse: voiceFields.emojiUse.optional(),
     vocabularyDo: voiceFields.vocabularyDo.optional(), vocabularyDont: voiceFields.vocabularyDont.optional(), sample: voiceFields.sample.optional(),
@@ -106,7 +106,7 @@ export const setPublicDisplayNameTool = tools.write('set_public_display_name', {
   title: 'Set the public display name',
   description: 'Sets the trading name the public sees and, optionally, the text on givers\' card statements (5 to 22 Latin characters, at least one letter, none of < > \\ \' " *), and updates the payment processor\'s connected account when one is configured; the result says whether it was synced. Owners and admins only.',
   keywords: ['trading name', 'statement descriptor', 'bank statement text', 'card statement', 'business name', 'stripe name'],
-  examples: ['show ST MARKS CHURCH on card statements', 'change our public name to St Mark\'s Church, Anytown'],
+  examples: ['show ST MARKS CHURCH on card statements', 'change our public name to St Mark\'s Church, Anytown', "change our name to St Mark's with St John", "donors' bank statements should say STMARKS GIVING", 'update the card statement text to ST MARKS ANYTOWN', 'our church has been renamed, update the public name', 'the name people see when giving is wrong, fix it', 'set the trading name to Anytown Community Church'],
   input: z.object({
     tradingName: tradingNameSchema,
     statementDescriptor: statementDescriptorSchema.nullable().optional().describe('Text on givers\' card statements (5 to 22 characters, printed in capitals); null clears it, omitted keeps it'),

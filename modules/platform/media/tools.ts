@@ -131,7 +131,7 @@ const beginUploadTool = tools.write('begin_media_library_upload', {
   title: 'Begin a Media Library upload',
   description: 'Step 1 of uploading a file: give its name and size in bytes and get a presigned uploadUrl to PUT the bytes to (with uploadHeaders), then call platform_complete_media_library_upload with the mediaId and sessionId. The bytes never go in tool arguments. Refused at once when the file is too large or the storage quota is full.',
   keywords: ['upload', 'image', 'photo', 'file', 'media', 'presigned url'],
-  examples: ['upload our new logo', 'add this photo to the media library'],
+  examples: ['upload our new logo', 'add this photo to the media library', "I've got a big PDF of the parish magazine to upload", 'upload the high-res photo of the new vicar from my laptop', 'get me an upload link for the annual report PDF', 'start uploading the Christmas poster file', 'put the wedding photo from my computer into the library', 'I need to add a large image, how do I send you the file'],
   listed: false,
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
@@ -179,7 +179,7 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
   title: 'Complete a Media Library upload',
   description: 'Step 2 of uploading: after the bytes were PUT to the uploadUrl, checks they arrived with the declared size and are an image (PNG, JPEG, GIF, WebP) or PDF by their content, reads the dimensions, makes thumbnails and adds the file to the library. Returns the file and emailImageUrl (a stable public URL to use in emails; null for a private file).',
   keywords: ['finish upload', 'confirm upload', 'email image url'],
-  examples: ['I have uploaded the file, finish it off'],
+  examples: ['I have uploaded the file, finish it off', 'the PDF has gone up, finalise it', 'upload done, now make it appear in the library', 'finish the poster upload and give me the email image link', "I've sent the bytes, confirm the upload", 'complete the magazine upload so I can use it', 'wrap up the photo upload I started'],
   listed: false,
   input: z.object({
     mediaId,
@@ -276,7 +276,7 @@ const uploadFileTool = tools.write('upload_media_library_file', {
   title: 'Upload a file from a URL or small inline content',
   description: `One-shot upload into the Media Library: either sourceUrl (a public https:// address; private, loopback and internal network addresses are refused, also after redirects) or base64Content (at most ${INLINE_MAX_BYTES / 1024} KB decoded). For larger files from the user use platform_begin_media_library_upload. The type is checked from the bytes.`,
   keywords: ['import image', 'upload from url', 'save image', 'add picture'],
-  examples: ['save the image at https://example.org/banner.jpg to our media library'],
+  examples: ['save the image at https://example.org/banner.jpg to our media library', 'grab the diocese logo from their website and save it', 'copy this picture link into our image library', 'import the photo from https://example.org/vicar.jpg', "save the poster from the link the bishop's office sent", 'pull the image off this web address into our files', "add the small icon I'm pasting here to the library"],
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
     sourceUrl: z.string().trim().max(2000).optional().describe('A public https:// URL of the file'),
@@ -344,7 +344,7 @@ const listFilesTool = tools.read('list_media_library_files', {
   title: 'List Media Library files',
   description: 'Files in the Media Library, newest first, paginated; filter by folder, tag or kind, or list the trash (inTrash: true). Each file has its serve URL, dimensions, thumbnails, tags and alt text. For words in names or descriptions use platform_search_media_library.',
   keywords: ['media', 'images', 'photos', 'files', 'library', 'trash'],
-  examples: ['show me our images', 'what is in the Easter folder', 'what is in the media trash'],
+  examples: ['show me our images', 'what is in the Easter folder', 'what is in the media trash', "show the latest pictures we've uploaded", 'list the images tagged newsletter', "what's sitting in the deleted files", 'show me all the PDFs in the library', 'list the photos in the Harvest folder', 'page through our media files'],
   listed: false,
   input: z.object({
     folderId: folderIdInput.optional().describe('Only files directly in this folder'),
@@ -388,7 +388,7 @@ const searchTool = tools.read('search_media_library', {
   title: 'Search the Media Library',
   description: 'Finds library files whose name, display name, alt text, AI description, AI labels or tags contain the words given (every word must match somewhere), most recently changed first. For meaning rather than words use platform_ai_search_media_library.',
   keywords: ['find image', 'search photos', 'media search'],
-  examples: ['find the photos of the harvest supper', 'do we have a logo file'],
+  examples: ['find the photos of the harvest supper', 'do we have a logo file', 'find anything with Easter in its name', 'search our pictures for the word baptism', 'any files labelled youth camp', 'look for the church hall photo', 'is there an image called choir 2024', 'search the library for the PCC logo'],
   listed: false,
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('Words to look for'),
@@ -413,7 +413,7 @@ const getFileTool = tools.read('get_media_library_file', {
   title: 'Get a Media Library file',
   description: 'One file with its serve URL, dimensions, type, size, folder, tags, alt text, thumbnails and whether it is public or in the trash; also an upload still pending completion.',
   keywords: ['media file', 'image details', 'dimensions'],
-  examples: ['how big is the banner image'],
+  examples: ['how big is the banner image', 'what size is the new logo file', 'is the safeguarding poster public or private', 'what alt text does the banner have', 'show me the details of the choir photo', 'which folder is the Christmas poster in', 'what format and dimensions is the parish map image'],
   input: z.object({ mediaId }).strict(),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => ({ file: await fileOut(ctx.db, ctx.org.id, input.mediaId, { includePending: true }) }),
@@ -423,7 +423,7 @@ const serveUrlTool = tools.read('get_media_library_serve_url', {
   title: 'Get a serve URL for a Media Library file',
   description: 'A URL that serves the file or one of its thumbnails: the stable CDN-style URL for a public file, or a signed URL that expires (default one hour) for a private one. Files in the trash are not served.',
   keywords: ['download link', 'share image', 'signed url', 'image link'],
-  examples: ['give me a link to the private safeguarding poster'],
+  examples: ['give me a link to the private safeguarding poster', 'get me a link to the harvest poster so I can share it', 'I need a download link for the annual report PDF', 'give me the web address of our logo', 'share the private rota poster with a temporary link', 'URL for the thumbnail of the choir photo', 'copy link for the banner image'],
   input: z.object({
     mediaId,
     variant: variant.default('original'),
@@ -452,7 +452,7 @@ const quotaTool = tools.read('get_media_library_quota', {
   title: 'Media Library storage quota',
   description: 'Storage the plan allows in bytes, how much is used and remains, and the media item allowance with its use; uploads in progress and the trash count. Also the largest file accepted.',
   keywords: ['storage', 'space left', 'quota', 'media usage'],
-  examples: ['how much media storage do we have left'],
+  examples: ['how much media storage do we have left', 'are we running out of space for photos', 'how much storage is the image library using', "what's the biggest file I can upload", 'how many more images can we add on our plan', 'is the bin taking up storage space', 'media space remaining'],
   input: z.object({}).strict(),
   output: quotaSchema,
   run: async (ctx) => ({ ...(await quotaOf(ctx.db, ctx.org.id, ctx.org.planCode)), maxFileBytes: maxFileBytes() }),
@@ -464,7 +464,7 @@ const updateFileTool = tools.write('update_media_library_file', {
   title: 'Update a Media Library file',
   description: 'Changes a file\'s name, display name, alt text, public or private setting, folder (null takes it out of any folder) or tags (tags replaces the set; addTags and removeTags change it). Only the fields given change.',
   keywords: ['rename image', 'alt text', 'move to folder', 'tag image', 'make private'],
-  examples: ['add alt text to the banner', 'make the rota poster private'],
+  examples: ['add alt text to the banner', 'make the rota poster private', 'rename the logo file to St Marks logo 2025', 'move the choir photo into the Music folder', 'put the newsletter label on the harvest picture', 'make the safeguarding poster public', "change the screen reader description on the vicar's photo", 'take the old tag off the Easter banner'],
   input: z.object({
     mediaId,
     name: fileName.optional(),
@@ -511,7 +511,7 @@ const deleteFileTool = tools.write('delete_media_library_file', {
   title: 'Delete a Media Library file',
   description: `Moves a file to the trash: its URLs stop serving, and platform_restore_media_library_file brings it back. Files stay in the trash ${TRASH_DAYS} days before they are removed for good.`,
   keywords: ['remove image', 'trash', 'delete photo'],
-  examples: ['delete the old logo'],
+  examples: ['delete the old logo', 'bin the blurry photo of the choir', "get rid of last year's harvest poster", 'throw away the duplicate logo image', 'remove the wrong PDF I uploaded', 'send the old rota poster to the trash', 'delete that picture of the car park'],
   destructive: true,
   input: z.object({ mediaId }).strict(),
   output: z.object({ file: fileSchema }).strict(),
@@ -526,7 +526,7 @@ const restoreFileTool = tools.write('restore_media_library_file', {
   title: 'Restore a Media Library file from the trash',
   description: 'Brings a file back from the trash with its folder (if the folder still exists), tags and URLs.',
   keywords: ['undelete', 'recover image', 'trash'],
-  examples: ['bring back the logo I deleted'],
+  examples: ['bring back the logo I deleted', 'I deleted the choir photo by mistake, get it back', 'recover the harvest poster from the bin', 'undo deleting the parish map', 'pull the old logo back out of the trash', 'restore the PDF I removed yesterday', 'can I get back the picture I binned last week'],
   input: z.object({ mediaId }).strict(),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => {
@@ -548,7 +548,7 @@ const reprocessTool = tools.write('reprocess_media_library_file', {
   title: 'Reprocess a Media Library file',
   description: 'Reads the stored file again, re-checks its type, dimensions and makes its thumbnails afresh (for example after thumbnail sizes changed, or when thumbnails are missing).',
   keywords: ['regenerate thumbnails', 'fix image', 'refresh metadata'],
-  examples: ['the thumbnails of the banner look wrong, redo them'],
+  examples: ['the thumbnails of the banner look wrong, redo them', "the preview of the poster isn't showing, regenerate it", "rebuild the thumbnails for the vicar's photo", 'the image dimensions look wrong, re-read the file', 'the little previews are missing for the choir photo', "refresh the banner image's details", 'process the magazine PDF again'],
   input: z.object({ mediaId }).strict(),
   output: z.object({ file: fileSchema }).strict(),
   prepare: async (input, { db, org }): Promise<ReprocessPrepared> => {
@@ -582,7 +582,7 @@ const bulkTool = tools.write('bulk_media_library_action', {
   title: 'Act on many Media Library files at once',
   description: `One action on up to ${MAX_BULK_MEDIA} files: move (to folderId, or null for no folder), tag or untag (tags), delete (to the trash) or restore. All or nothing: an unknown id refuses the whole call.`,
   keywords: ['bulk move', 'bulk tag', 'bulk delete', 'organise media'],
-  examples: ['move all these photos into the Easter folder', 'tag these images as newsletter'],
+  examples: ['move all these photos into the Easter folder', 'tag these images as newsletter', 'move every one of these 30 photos to the Harvest folder', 'bin all the pictures from the 2019 fete at once', 'label all these images as website', 'restore all the files I trashed this morning', 'take the newsletter tag off all of these in one go', 'shift these pictures out of any folder together'],
   input: z.object({
     action: z.enum(['move', 'tag', 'untag', 'delete', 'restore']).describe('What to do with every file'),
     mediaIds: bulkOf(mediaId, MAX_BULK_MEDIA).describe(`The files (1 to ${MAX_BULK_MEDIA})`),
@@ -636,7 +636,7 @@ const listFoldersTool = tools.read('list_media_folders', {
   title: 'List Media Library folders',
   description: 'Every folder of the Media Library with its parent and how many files are directly in it, sorted by name.',
   keywords: ['folders', 'media folders', 'albums'],
-  examples: ['what folders do we have for images'],
+  examples: ['what folders do we have for images', 'show me how the photo folders are organised', 'list all the albums in the library', 'how many pictures are in each folder', 'what image folders exist', 'folder structure of our media', 'do we have an album for weddings'],
   input: z.object({ parentId: folderIdInput.optional().describe('Only the folders directly inside this one') }).strict(),
   output: z.object({ folders: z.array(folderSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} folders and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx, input) => {
@@ -658,7 +658,7 @@ const getFolderTool = tools.read('get_media_folder', {
   title: 'Get a Media Library folder',
   description: 'One folder: its name, its path from the top, the folders inside it and how many files it holds.',
   keywords: ['folder', 'album'],
-  examples: ['what is inside the Christmas folder'],
+  examples: ['what is inside the Christmas folder', 'what subfolders are under Events', 'how many files are in the Baptisms album', 'where does the Harvest folder sit in the structure', 'show the details of the Youth folder', 'what folders are inside 2024', 'full path of the Easter Sunday folder'],
   input: z.object({ folderId: folderIdInput }).strict(),
   output: z.object({
     folder: folderSchema,
@@ -680,7 +680,7 @@ const createFolderTool = tools.write('create_media_folder', {
   title: 'Create a Media Library folder',
   description: `Makes a folder, at the top or inside another (parentId), up to ${MAX_FOLDER_DEPTH} levels deep. Names are unique among siblings, ignoring case.`,
   keywords: ['new folder', 'album', 'organise images'],
-  examples: ['make a folder for Easter photos'],
+  examples: ['make a folder for Easter photos', 'start a new album for the summer fete', 'set up a Weddings folder for photos', 'add a subfolder called Choir inside Music', 'create somewhere to keep the Advent images', 'new folder for posters please', 'make a 2026 folder under Events'],
   input: z.object({ name: folderName, parentId: folderIdInput.optional().describe('The folder to create it inside') }).strict(),
   output: z.object({ folder: folderSchema }).strict(),
   run: async (ctx, input) => {
@@ -709,7 +709,7 @@ const updateFolderTool = tools.write('update_media_folder', {
   title: 'Rename or move a Media Library folder',
   description: 'Renames a folder or moves it inside another (parentId; null moves it to the top). A folder cannot move inside itself or its own subfolders.',
   keywords: ['rename folder', 'move folder'],
-  examples: ['rename the Easter folder to Easter 2026'],
+  examples: ['rename the Easter folder to Easter 2026', 'change the Fete album name to Summer Fair', 'move the Choir folder under Music', 'put the 2024 folder inside Archive', 'call the Misc folder Miscellaneous instead', 'move the Youth folder to the top level', "rename the Kids album to Children's Church"],
   input: z.object({
     folderId: folderIdInput,
     name: folderName.optional(),
@@ -746,7 +746,7 @@ const deleteFolderTool = tools.write('delete_media_folder', {
   title: 'Delete a Media Library folder',
   description: 'Deletes an empty-of-subfolders folder; its files stay in the library, in no folder. Delete or move its subfolders first.',
   keywords: ['remove folder'],
-  examples: ['delete the old 2019 folder'],
+  examples: ['delete the old 2019 folder', 'get rid of the empty Test folder', 'remove the Misc album but keep the pictures', 'scrap the 2018 folder', 'delete the Old Posters folder', "we don't need the Lent album any more", 'bin the duplicate Harvest folder'],
   destructive: true,
   input: z.object({ folderId: folderIdInput }).strict(),
   output: z.object({ folderId: z.uuid(), name: z.string(), filesMovedOut: z.number().int().describe('Files (the trash included) now in no folder') }).strict(),
@@ -766,7 +766,7 @@ const listTagsTool = tools.read('list_media_tags', {
   title: 'List Media Library tags',
   description: 'Every tag of the Media Library with how many files (not in the trash) carry it, sorted by name.',
   keywords: ['media tags', 'labels'],
-  examples: ['what tags do our images have'],
+  examples: ['what tags do our images have', 'which labels do we use on pictures', 'how many photos have the newsletter tag', 'show all the image tags', 'what markers are on our media files', 'list photo labels with counts', 'which tags are we actually using'],
   input: z.object({}).strict(),
   output: z.object({ tags: z.array(tagSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} tags and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx) => {
@@ -781,7 +781,7 @@ const createTagTool = tools.write('create_media_tag', {
   title: 'Create a Media Library tag',
   description: 'Makes a tag to put on files (tags are also made when first put on a file with platform_update_media_library_file). Names are unique ignoring case.',
   keywords: ['new tag', 'label'],
-  examples: ['create a tag called newsletter'],
+  examples: ['create a tag called newsletter', 'add a new label for safeguarding posters', 'set up a tag called website banner', 'new image label: youth', 'make a marker for photos we have consent for', 'create an Advent tag for pictures', 'add a harvest tag we can use later'],
   input: z.object({ name: tagName }).strict(),
   output: z.object({ tag: tagSchema }).strict(),
   run: async (ctx, input) => {
@@ -796,7 +796,7 @@ const deleteTagTool = tools.write('delete_media_tag', {
   title: 'Delete a Media Library tag',
   description: 'Deletes a tag and takes it off every file that had it; the files stay.',
   keywords: ['remove tag'],
-  examples: ['delete the old-logo tag'],
+  examples: ['delete the old-logo tag', 'get rid of the test label on photos', 'scrap the old-website tag everywhere', 'remove the draft marker from the tag list', 'bin the tag we made for 2019', 'delete the image label called temp', "we don't need the flyers tag any more"],
   destructive: true,
   input: z.object({ tagId: z.uuid().describe('A tag id from platform_list_media_tags') }).strict(),
   output: z.object({ tagId: z.uuid(), name: z.string(), filesUntagged: z.number().int() }).strict(),
@@ -822,7 +822,7 @@ const aiSearchTool = tools.read('ai_search_media_library', {
   title: 'Search the Media Library by meaning',
   description: `Semantic search: ranks library files by how close their names, descriptions, alt text and tags are in meaning to the question (through the configured AI provider), comparing the newest ${AI_SEARCH_CANDIDATES}. For exact words use platform_search_media_library.`,
   keywords: ['semantic search', 'find similar images', 'ai search'],
-  examples: ['find pictures that feel joyful and celebratory', 'images about community meals'],
+  examples: ['find pictures that feel joyful and celebratory', 'images about community meals', 'find photos that show children having fun', 'pictures that would suit a funeral order of service', 'something peaceful for the Lent newsletter', 'images of people serving food', 'find a picture that looks like an autumn harvest', 'what photos do we have that feel warm and welcoming'],
   input: z.object({
     query: z.string().trim().min(1).max(500).describe('What you are looking for, in plain words'),
     limit: z.number().int().min(1).max(25).default(10).describe('How many to return (1 to 25)'),
@@ -858,7 +858,7 @@ const aiAnalyzeTool = tools.write('ai_analyze_media', {
   title: 'Analyse a Media Library image with AI',
   description: 'Describes an image through the configured AI provider: a description, suggested alt text and labels, kept on the file (they feed search). applyAltText sets the file\'s alt text to the suggestion.',
   keywords: ['describe image', 'alt text', 'ai vision', 'caption'],
-  examples: ['write alt text for the banner image', 'what is in this photo'],
+  examples: ['write alt text for the banner image', 'what is in this photo', 'describe the choir photo for me', 'suggest alt text for the harvest poster and apply it', "what's in the picture I just uploaded", 'caption this image for the website', 'label the new photo automatically with AI', "work out what the vicar's photo shows"],
   input: z.object({
     mediaId,
     focus: z.string().trim().max(300).optional().describe('Something the analysis should pay attention to'),
@@ -900,7 +900,7 @@ const aiGenerateTool = tools.write('ai_generate_media', {
   title: 'Generate an image into the Media Library',
   description: 'Creates an image from a prompt through the configured AI provider and adds it to the library like an upload (it counts against the media item and storage quota).',
   keywords: ['generate image', 'ai image', 'create picture', 'illustration'],
-  examples: ['make an image of a harvest festival table for the newsletter'],
+  examples: ['make an image of a harvest festival table for the newsletter', 'create a picture of a candlelit carol service', 'draw an illustration of a dove for the Pentecost flyer', 'generate a banner image for the summer fete', 'make an AI picture of children in a nativity', 'I need artwork for the Advent email', 'design an image of a cup of tea for the coffee morning poster'],
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
     prompt: z.string().trim().min(3).max(2000).describe('What the image should show'),

@@ -92,7 +92,7 @@ export function analyticsQueryTool(modules: readonly ModuleDefinition[]) {
     title: 'Analytics query',
     description: describe(catalogue),
     keywords: ['analytics', 'metrics', 'how many', 'statistics', 'report', 'trend', 'totals'],
-    examples: ['how much was given last month', 'how many contacts do we have', 'how many first-time visitors this month', 'weekly giving trend'],
+    examples: ['how much was given last month', 'how many contacts do we have', 'how many first-time visitors this month', 'weekly giving trend', 'how many people have we got on the books', 'what did the offerings come to in March', 'who are our ten most generous givers', 'how many pastoral visits did we make in February', 'breakdown of folk by membership stage', 'total attendance across all services this quarter'],
     scope: 'platform:read',
     effect: 'read',
     listed: false,

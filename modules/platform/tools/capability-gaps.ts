@@ -22,7 +22,7 @@ export const reportCapabilityGapTool = tools.write('report_capability_gap', {
   title: 'Report a capability gap',
   description: 'Tell the organisation\'s owners and admins that you were asked for something no Steward tool could do (or a tool could only partly do): what was missing, the tool that fell short if any, and an example request. Use it after searching the tools (platform_search_tools) found nothing fitting, instead of improvising; say to the person that it was reported.',
   keywords: ['missing feature', 'cannot do', 'feature request', 'limitation', 'unsupported'],
-  examples: ['tell the owners Steward cannot book minibuses', 'report that exporting rotas is missing'],
+  examples: ['tell the owners Steward cannot book minibuses', 'report that exporting rotas is missing', "let the admins know you couldn't print name badges", "flag that there's no way to book the minibus", 'log a feature request for exporting the pew sheet', "tell the owners Steward can't handle hymn numbers", "note that the system couldn't invoice recurring hall hire", 'raise it with the owners that the rota tool only half did the job'],
   input: z.object({
     tool: z.string().trim().regex(/^[a-z][a-z0-9_]*$/, 'a tool name in snake_case').max(100).optional().describe('The tool that fell short, if one did'),
     missing: z.string().trim().min(1).max(2000).describe('What could not be done, in a sentence or two'),
@@ -39,7 +39,7 @@ export const listCapabilityGapsTool = tools.read('list_capability_gaps', {
   title: 'List capability gap reports',
   description: 'The capability gaps agents reported (platform_report_capability_gap), newest first: what was missing, the tool that fell short, an example, and whether it is resolved. Owners and admins only.',
   keywords: ['feature requests', 'missing features', 'gaps'],
-  examples: ['what have the assistants not been able to do'],
+  examples: ['what have the assistants not been able to do', "what features have people asked for that we don't have", "show the list of things Steward couldn't do", 'any unresolved missing feature reports', 'what limitations have the agents reported this month', 'list the feature requests logged by the assistants', 'which tools have fallen short recently'],
   input: z.object({
     status: z.enum(GAP_STATUS_FILTERS).default('all').describe('open, resolved or all (default)'),
     ...cursorInput,
@@ -52,7 +52,7 @@ export const resolveCapabilityGapTool = tools.write('resolve_capability_gap', {
   title: 'Resolve a capability gap report',
   description: 'Closes a reported capability gap with how it was dealt with (a tool now does it, a workaround, or a decision not to); platform_overview then stops counting it as open. Owners and admins only.',
   keywords: ['close feature request', 'gap handled', 'mark gap done'],
-  examples: ['the minibus booking gap is handled now', 'close the rota export request'],
+  examples: ['the minibus booking gap is handled now', 'close the rota export request', 'mark the pew sheet export request as sorted', "close the minibus gap, we're using a spreadsheet instead", 'we decided not to do hymn numbers, close that report', 'the name badge printing issue is resolved now', 'tick off the feature request about hall invoices', 'that missing feature has been built, mark it done'],
   input: z.object({
     gapId: z.uuid().describe('From platform_list_capability_gaps'),
     resolution: z.string().trim().min(1).max(500).describe('How it was dealt with, in a sentence'),

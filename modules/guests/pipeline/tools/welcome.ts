@@ -13,7 +13,7 @@ export const listWelcomeCardTemplatesTool = tools.read('list_welcome_card_templa
   title: 'Welcome card templates',
   description: 'The welcome cards that can be sent to guests (first visit, second visit, family…), with the channels each is written for and its text; {firstName} and {churchName} are filled in when sent.',
   keywords: ['welcome card', 'guest letter', 'thank you for visiting'],
-  examples: ['what welcome cards can we send', 'show me the wording of our thank-you-for-visiting letter', 'which newcomer letters do we have'],
+  examples: ['what welcome cards can we send', 'show me the wording of our thank-you-for-visiting letter', 'which newcomer letters do we have', 'what welcome card designs are available', 'show the text of the second-visit card', 'which welcome messages can go by text', 'list our newcomer card wording options', 'do we have a welcome card for families', 'what does the first-visit welcome email say'],
   input: z.object({}).strict(),
   output: z.object({
     templates: z.array(z.object({ key: z.string(), title: z.string(), channels: z.array(z.enum(WELCOME_CHANNELS)), subject: z.string().nullable(), body: z.string() }).strict()),
@@ -25,7 +25,7 @@ export const sendWelcomeCardTool = tools.send('send_welcome_card', {
   title: 'Send a guest a welcome card',
   description: 'Sends a newcomer a welcome card from a template, filled in with their name. Email and text go through channels: their consent for the purpose (default charitable_purpose), unsubscribes, bounces and crisis holds are checked now and again when it goes, quiet hours respected, counted once. A card by post needs their postal address and is queued for a person to write and post: the guest\'s follow-up person, the team member named, or the caller. Recorded on the guest\'s journey.',
   keywords: ['welcome card', 'thank you card', 'write to a visitor', 'newcomer letter', 'welcome email'],
-  examples: ['send Sam a welcome card by post', 'email the new family a thank-you for coming', 'text the visitor from Sunday a quick welcome', 'send a second-visit card to Priya'],
+  examples: ['send Sam a welcome card by post', 'email the new family a thank-you for coming', 'text the visitor from Sunday a quick welcome', 'send a second-visit card to Priya', 'send the Khans our family welcome card', 'post a welcome card to Ben', 'email Jo the first-visit welcome card', 'text Priya a welcome from the template', 'queue a handwritten welcome card for the new couple', 'send the Okafors a card saying lovely to meet you'],
   followUp: { kind: 'send_channel_message' },
   input: z.object({
     contactId: z.uuid().describe('The guest'),
@@ -48,7 +48,7 @@ export const markWelcomeCardSentTool = tools.write('mark_welcome_card_sent', {
   title: 'Mark a welcome card sent',
   description: 'Records that a person sent a queued welcome card (posted, emailed or texted it). Only a queued card can be marked.',
   keywords: ['welcome card sent', 'posted card'],
-  examples: ['I posted Sam\'s welcome card', 'the handwritten card for the Lees went in the post today'],
+  examples: ['I posted Sam\'s welcome card', 'the handwritten card for the Lees went in the post today', 'the card to the Khans has been posted', "I hand-delivered Ben's welcome card", "mark Jo's welcome card as sent", "Anna wrote and posted the Okafors' card", "Priya's card went out second class today", 'tick off the welcome card for the new couple'],
   input: z.object({ welcomeCardId: z.uuid() }).strict(),
   output: z.object({ welcomeCard: welcomeCardSchema }).strict(),
   run: async (ctx, input) => ({ welcomeCard: await markWelcomeCardSent(ctx.db, ctx.org.id, actor(ctx), input.welcomeCardId) }),
@@ -58,7 +58,7 @@ export const listWelcomeCardsTool = tools.read('list_welcome_cards', {
   title: 'Welcome cards',
   description: 'Welcome cards prepared for guests, newest first, with who they are queued for and whether they were sent.',
   keywords: ['welcome cards', 'cards to send'],
-  examples: ['which welcome cards still need sending', 'what welcome letters went out this month', 'has the new family had a card yet'],
+  examples: ['which welcome cards still need sending', 'what welcome letters went out this month', 'has the new family had a card yet', 'welcome cards waiting to be written', 'did Ben get a welcome card', 'list the cards queued for posting', 'which newcomers were sent a card last week', 'show welcome cards emailed this month', 'who still needs a handwritten card'],
   input: z.object({ contactId: z.uuid().optional(), status: z.enum(['queued', 'dispatched', 'sent', 'cancelled']).optional(), ...cursorInput }).strict(),
   output: z.object({ welcomeCards: z.array(welcomeCardSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => {
@@ -71,7 +71,7 @@ export const submitWelcomeCardTool = tools.write('submit_welcome_card', {
   title: 'Record a filled-in welcome card',
   description: 'Records a welcome (connect) card a guest filled in: finds them among contacts by email, phone or full name (reported, strongest match used) or adds them, and opens their guest pipeline card. A guest never gets a second card: a repeat submission reports the card they have.',
   keywords: ['connect card', 'visitor card', 'new guest form', 'welcome card submission'],
-  examples: ['Sam Green filled in a welcome card: sam@example.com, heard about us from a friend', 'enter the visitor cards from this morning', 'a new family left their details in the foyer box'],
+  examples: ['Sam Green filled in a welcome card: sam@example.com, heard about us from a friend', 'enter the visitor cards from this morning', 'a new family left their details in the foyer box', 'type in the connect card from Jo Bell, 07700 900111', 'log the visitor slips from the evening service', 'new visitor card: Priya Shah, priya@example.com, just moved here', 'record the details the Khans wrote on their card', 'a couple filled in a welcome form today, add them', "process this morning's connect cards"],
   input: z.object({
     firstName: z.string().trim().min(1).max(100),
     lastName: z.string().trim().min(1).max(100).optional(),

@@ -33,7 +33,7 @@ export const setCommunityMembershipBulkTool = tools.write('set_community_members
   title: 'Set community roster membership in bulk',
   description: `Adds contacts to the community roster or records that they left, up to ${MAX_MEMBERSHIP_CHANGES} at once, each with an outcome (joined, rejoined, updated, unchanged, left, not_a_member, not_found). Also records consent to have life events celebrated publicly.`,
   keywords: ['community members', 'roster', 'add to community', 'membership'],
-  examples: ['add the new members class to the community roster', 'Tom and Ann have moved away, take them off the roster'],
+  examples: ['add the new members class to the community roster', 'Tom and Ann have moved away, take them off the roster', 'put all 12 confirmation candidates on the community roster', 'record that the Adams, Hills and Crofts have left', "add these new members and note they're happy to be celebrated", "update the roster with this term's newcomers", 'mark a batch of people as having left the church family', 'join everyone from the welcome course to the community list'],
   idempotent: true,
   input: z.object({ memberships: bulkOf(membershipChange, MAX_MEMBERSHIP_CHANGES).describe('The changes, one per contact') }).strict(),
   output: z.object({
@@ -46,7 +46,7 @@ export const getCommunityDashboardTool = tools.read('get_community_dashboard', {
   title: 'Community dashboard',
   description: 'The community at a glance: roster size, who joined or left recently, consent to celebrations, active and urgent prayer requests, the answered rate and recent pastoral visits. Restricted prayer requests and visits are counted only for callers holding people:safeguarding.',
   keywords: ['community overview', 'church family', 'pastoral overview'],
-  examples: ['how is the community doing', 'give me the community numbers'],
+  examples: ['how is the community doing', 'give me the community numbers', 'how big is our church family now', 'who has joined or left recently and how are prayers going', 'community stats', 'church family numbers at a glance', 'roster size, new joiners and recent visits', 'overview of the community for the PCC'],
   input: z.object({}).strict(),
   output: z.object({
     roster: z.object({
@@ -75,7 +75,7 @@ export const getCommunitySettingsTool = tools.read('get_community_settings', {
   title: 'Community settings',
   description: 'The community settings: whether the prayer wall and celebrations are on, which life-event types may be celebrated publicly, how long wall posts stay up and what counts as a new member. Moderation of the wall is always required.',
   keywords: ['prayer wall settings', 'celebration settings'],
-  examples: ['is the prayer wall switched on', 'which life events do we celebrate publicly'],
+  examples: ['is the prayer wall switched on', 'which life events do we celebrate publicly', 'how long do prayer wall posts stay up', 'are celebrations turned on', 'what counts as a new member', 'show our prayer wall and celebrations settings', 'which types of news can go on the celebrations board', 'do wall posts need approving'],
   input: z.object({}).strict(),
   output: z.object({ settings: communitySettingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getCommunitySettings(ctx.db, ctx.org.id) }),
@@ -85,7 +85,7 @@ export const setCommunitySettingsTool = tools.write('set_community_settings', {
   title: 'Change community settings',
   description: 'Changes community settings; only the fields given change. Moderation of the prayer wall cannot be switched off (wallModerationRequired accepts only true).',
   keywords: ['turn on prayer wall', 'celebrations settings'],
-  examples: ['switch off the prayer wall for now', 'also celebrate anniversaries publicly'],
+  examples: ['switch off the prayer wall for now', 'also celebrate anniversaries publicly', 'keep prayer wall posts up for four weeks', 'turn celebrations on', 'stop celebrating baptisms publicly', 'count people as new members for six months', 'switch the prayer wall back on', 'add new babies to the things we celebrate publicly'],
   idempotent: true,
   input: z.object({
     prayerWallEnabled: z.boolean().optional().describe('Whether prayer requests may be shared to the wall'),

@@ -24,7 +24,7 @@ export const addPrayerRequestTool = tools.write('add_prayer_request', {
   title: 'Record a prayer request',
   description: 'Records a prayer request for or from a contact and adds it to their care timeline. visibility: private (only people:safeguarding holders), team or congregation (may later be shared to the moderated prayer wall), by default from the pastoral settings; amber/red confidentiality is restricted like private.',
   keywords: ['prayer', 'pray for', 'prayer need'],
-  examples: ['Margaret asked us to pray for her hip operation', 'add a private prayer request for John'],
+  examples: ['Margaret asked us to pray for her hip operation', 'add a private prayer request for John', "please pray for Dave's job interview on Friday", 'Ann wants prayer for her grandson, keep it private', "add a prayer need for the Wilsons' move", 'Stan asked us to pray for his scan results', 'the Okafors would like prayer for their new baby', "put down a prayer for Jean's daughter, who's unwell"],
   input: z.object({
     contactId: z.uuid().describe('The contact the request is for or from'),
     request: z.string().trim().min(1).max(4000).describe('What to pray for, naming people by name, never by id'),
@@ -50,7 +50,7 @@ export const listPrayerRequestsTool = tools.read('list_prayer_requests', {
   title: 'List prayer requests',
   description: 'Prayer requests, newest first, optionally for one contact or by status, visibility or urgency. Private and amber/red requests are included only for callers holding people:safeguarding.',
   keywords: ['prayer list', 'prayer needs'],
-  examples: ['what are we praying for this week', 'show urgent prayer requests'],
+  examples: ['what are we praying for this week', 'show urgent prayer requests', 'show answered prayer requests', 'what are we praying for for the Joneses', 'any urgent prayer needs', 'list all the current prayer requests', 'prayer requests shared with the whole congregation', 'what has Margaret asked us to pray for'],
   input: z.object({
     contactId: z.uuid().optional().describe('Only this contact\'s requests'),
     status: z.enum(PRAYER_STATUSES).optional().describe('active or answered; both when omitted'),
@@ -66,7 +66,7 @@ export const setPrayerRequestStatusTool = tools.write('set_prayer_request_status
   title: 'Set a prayer request\'s status',
   description: 'Marks a prayer request answered (with an optional note of how) or active again, and records it on the care timeline. Setting the status it already has changes nothing.',
   keywords: ['answered prayer', 'praise report', 'reopen prayer request'],
-  examples: ['her prayer was answered, the surgery went well', 'mark the prayer request for the job as answered'],
+  examples: ['her prayer was answered, the surgery went well', 'mark the prayer request for the job as answered', 'Sue got the job, mark her prayer answered', "reopen the prayer for Tom's health", 'praise report: Lily has recovered', "the scan was clear, close Stan's prayer as answered", "put Jean's prayer request back to active", "answered prayer for the Wilsons, they've found a house"],
   idempotent: true,
   input: z.object({
     prayerRequestId: z.uuid().describe('The prayer request'),
@@ -82,7 +82,7 @@ export const updatePrayerRequestTool = tools.write('update_prayer_request', {
   title: 'Update a prayer request',
   description: 'Changes a prayer request\'s text, visibility (private, team, congregation), confidentiality or urgency; only the fields given change. Making it private or confidential takes it off the prayer wall and hides it, and its timeline entries, from callers without people:safeguarding.',
   keywords: ['edit prayer request', 'make prayer private', 'prayer visibility'],
-  examples: ['Margaret would rather keep her request within the pastoral team', 'mark the prayer for Tom as urgent'],
+  examples: ['Margaret would rather keep her request within the pastoral team', 'mark the prayer for Tom as urgent', "change Ann's prayer to team only", 'reword the prayer request for Bill', "mark Jim's prayer request confidential", "let the whole church see the Wilsons' prayer request", "Stan's prayer is no longer urgent", "edit the wording of Dave's prayer need"],
   idempotent: true,
   input: z.object({
     prayerRequestId: z.uuid().describe('The prayer request'),
@@ -109,7 +109,7 @@ export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
   title: 'Prayer request analytics',
   description: 'Counts of prayer requests by status, visibility and month added, the answered rate and the median days to an answer, optionally for requests added between from and to (YYYY-MM-DD). Restricted requests are counted only for callers holding people:safeguarding.',
   keywords: ['prayer statistics', 'answered prayers', 'prayer report'],
-  examples: ['how many prayers were answered this year', 'prayer request trends by month'],
+  examples: ['how many prayers were answered this year', 'prayer request trends by month', 'what proportion of prayers are answered', 'how long on average before a prayer is answered', 'prayer request statistics for the AGM', 'how many prayer requests came in each month', 'number of prayer requests by status since January', 'prayer figures for the last year'],
   input: z.object({
     from: calendarDate().optional().describe('First day (YYYY-MM-DD) a request was added'),
     to: calendarDate().optional().describe('Last day (YYYY-MM-DD) a request was added'),

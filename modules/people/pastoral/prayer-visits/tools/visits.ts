@@ -18,7 +18,7 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
   title: 'Log a pastoral visit',
   description: 'Records a pastoral visit or call (home, hospital, care home, phone, video, church) on a date, adds it to the care timeline and counts it as pastoral contact for welfare checks. Private or amber/red visits are seen only with people:safeguarding.',
   keywords: ['visit', 'hospital visit', 'home visit', 'pastoral call'],
-  examples: ['I visited Edith in hospital yesterday', 'log a phone call with the Browns about the funeral'],
+  examples: ['I visited Edith in hospital yesterday', 'log a phone call with the Browns about the funeral', 'popped in to see Mavis at the care home this morning', 'had a video call with Stan for 30 minutes', 'record a home visit to the Singhs on 4 June', 'I called Jean on the phone today for twenty minutes', 'went to see Brian at the hospice', 'put down that Revd Sue visited the Khans at home yesterday'],
   // One of the few pastoral tools in the default tools/list: recording a visit is an everyday act.
   listed: true,
   input: z.object({
@@ -51,7 +51,7 @@ export const listPastoralVisitsTool = tools.read('list_pastoral_visits', {
   title: 'List pastoral visits',
   description: 'Pastoral visits, most recent first, optionally for one contact, a kind or dates between from and to (YYYY-MM-DD). Private and amber/red visits are included only for callers holding people:safeguarding.',
   keywords: ['visits', 'visit log', 'who was visited'],
-  examples: ['who did we visit last month', 'show the hospital visits to Edith'],
+  examples: ['who did we visit last month', 'show the hospital visits to Edith', 'list all care home visits in May', 'show visits between 1 and 15 June', "every visit we've made to the Singhs", 'recent home visits', 'who has been visited this week', 'phone calls logged as visits last month'],
   input: z.object({
     contactId: z.uuid().optional().describe('Only visits to this contact'),
     kind: z.enum(VISIT_KINDS).optional().describe('Only this kind of visit'),
@@ -67,7 +67,7 @@ export const getVisitAnalyticsTool = tools.read('get_visit_analytics', {
   title: 'Pastoral visit analytics',
   description: 'Counts of pastoral visits (total, people visited, minutes, by kind, month and visitor) for visit dates between optional from and to (YYYY-MM-DD, inclusive). Restricted visits are counted only for callers holding people:safeguarding.',
   keywords: ['visit statistics', 'pastoral report', 'how many visits'],
-  examples: ['how many visits did we make this quarter', 'visits per month this year'],
+  examples: ['how many visits did we make this quarter', 'visits per month this year', 'how many hours did we spend visiting last year', 'number of visits by each visitor', 'breakdown of hospital versus home visits', 'visit figures for the annual report', 'how many different people did we visit in the spring', 'total pastoral visits in 2024'],
   input: z.object({
     from: calendarDate().optional().describe('First visit date counted (YYYY-MM-DD)'),
     to: calendarDate().optional().describe('Last visit date counted (YYYY-MM-DD)'),
@@ -90,7 +90,7 @@ export const removePastoralVisitTool = tools.write('remove_pastoral_visit', {
   title: 'Remove a pastoral visit',
   description: 'Deletes a pastoral visit logged in error. The care timeline keeps a content-free entry saying a visit record was removed, visible by the same rule as the visit (a restricted visit\'s removal only to people:safeguarding holders).',
   keywords: ['delete visit', 'undo visit'],
-  examples: ['that visit was logged against the wrong person, remove it'],
+  examples: ['that visit was logged against the wrong person, remove it', 'delete the visit I logged twice', "undo the hospital visit entry, it didn't happen", 'scrap the visit to Mavis, wrong date and person', 'bin that home visit record', 'the visit to the Khans was cancelled, remove it', 'take off the phone call I logged by mistake'],
   destructive: true,
   input: z.object({ visitId: z.uuid().describe('The visit to remove') }).strict(),
   output: z.object({ visitId: z.uuid(), contactId: z.uuid(), removed: z.literal(true), restricted: z.boolean() }).strict(),
