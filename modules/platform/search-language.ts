@@ -63,7 +63,9 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['restart', 'start again', 'pick up again', 'unpause'], 'resume'],
   [['for good', 'withdraw', 'call off', 'pull', 'stop', 'scrap'], 'cancel'],
   [['combine', 'dedupe', 'de-duplicate', 'in twice', 'duplicate', 'same person'], 'merge duplicate'],
-  [['upload', 'bring in', 'load in', 'spreadsheet', 'excel'], 'import csv'],
+  [['upload', 'bring in', 'load in'], 'import csv'],
+  // A spreadsheet or Excel file says the format, not the direction: "upload this spreadsheet", "a spreadsheet of members".
+  [['spreadsheet', 'excel'], 'csv'],
   [['download', 'extract', 'dump'], 'export csv'],
   [['tick off', 'done', 'finished', 'dealt with', 'went well', 'completed'], 'complete'],
   [['connect', 'link up', 'add that', 'related to'], 'link family relationship'],
@@ -76,6 +78,7 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['send off', 'file', 'lodge', 'submit'], 'submit'],
   [['finalise', 'finalize', 'bank it', 'banked', 'close off', 'lock'], 'commit'],
   [['key in', 'type in', 'enter', 'log'], 'record add entry'],
+  [['on the system', 'onto the system', 'on our books', 'on the books', 'on file'], 'contact add'],
   // People and their records.
   [['member', 'person', 'people', 'attender', 'folk', 'parishioner', 'congregant', 'congregation', 'somebody', 'individual', 'directory', 'database', 'system', 'profile'], 'contact person'],
   [['husband', 'wife', 'spouse', 'dad', 'mum', 'mom', 'mother', 'father', 'son', 'daughter', 'kid', 'children', 'child',
@@ -87,14 +90,17 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['label', 'badge', 'flag'], 'tag'],
   [['heading', 'grouping of tags', 'tag group'], 'category'],
   [['audience', 'smart list', 'mailing list', 'saved list', 'dynamic list', 'filter list'], 'segment'],
+  [['would reach', 'actually reach', 'would get it', 'would receive', 'who\'d be missed', 'would be missed', 'how many would get'], 'preview audience broadcast'],
   [['catch', 'would match', 'would include', 'before saving', 'what would', 'would we', 'what if', 'if we', 'try out', 'dry run'], 'preview'],
   [['filter on', 'criteria', 'conditions'], 'field rule operator'],
   [['ready-made', 'ready made', 'starting point', 'preset'], 'template'],
   [['team', 'crew', 'rota', 'choir', 'band', 'ministry', 'department', 'committee', 'squad', 'serves', 'serve', 'volunteers'], 'crm group team ministry'],
-  [['rota', 'schedule', 'roster'], 'schedule'],
+  [['rota', 'schedule', 'roster'], 'schedule volunteer'],
   // The organisation's own team: the staff and volunteers who sign in to Steward.
   [['team member', 'staff member', 'colleague', 'staff', 'user', 'sign in', 'log in', 'access'], 'team member staff user invite access'],
-  [['step down', 'stepping down', 'leave', 'leaving', 'quit'], 'remove leave'],
+  [['step down', 'stepping down', 'leave', 'leaving', 'left', 'has left', 'quit', 'shouldn\'t be able', 'no longer be able'], 'remove leave'],
+  [['demote', 'promote', 'lesser role', 'more access', 'less access', 'make her an admin', 'make him an admin', 'admin rights'], 'role update change'],
+  [['hand over', 'hand to', 'pass to', 'pass on to', 'put in charge', 'responsible for', 'in charge of'], 'assign owner'],
   [['who looks after', 'who serves', 'who is on', 'who is in', 'who belongs'], 'members'],
   [['kids church', 'kids\' church', 'children\'s church', 'sunday school', 'creche', 'crèche'], 'check-in children'],
   [['visitor', 'newcomer', 'first time', 'first-time', 'first timer', 'guest', 'got in touch', 'joined us'], 'visitor welcome newcomer'],
@@ -112,6 +118,7 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['bereavement', 'grief', 'mourning', 'grieving', 'loss', 'funeral'], 'grief bereavement'],
   [['automatic', 'automatically', 'automation', 'recurring message', 'every month', 'every quarter', 'monthly check'], 'automation schedule'],
   [['calls to make', 'call to make', 'overdue', 'due this week', 'to do'], 'follow-up due'],
+  [['reminder', 'reminders', 'said i would', 'promised to', 'chase up', 'get back to'], 'followup follow-up'],
   [['passed away', 'died', 'death', 'baby', 'born', 'wedding', 'engaged', 'engagement', 'new job', 'job change', 'lost his job',
     'lost her job', 'redundant', 'moved house', 'moving house', 'surgery', 'operation', 'diagnosis', 'diagnosed', 'baptised', 'christened',
     'christening', 'retired', 'retirement', 'big things', 'milestone'], 'life event'],
@@ -124,6 +131,7 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['helpline', 'hotline', 'samaritans', 'where to turn', 'support line'], 'counseling resource'],
   [['paused because', 'on hold', 'held back', 'messages can go', 'can go again'], 'crisis hold'],
   [['pastoral team', 'care team', 'visiting team', 'visitor team', 'looks after him', 'looks after her'], 'care team'],
+  [['pastoral visitor', 'looking after', 'look after', 'keeps an eye on', 'keep an eye on'], 'care team member assignment'],
   [['might need', 'may need', 'need support soon', 'heading for', 'going downhill', 'warning signs'], 'care prediction'],
   // Giving.
   [['offering', 'tithe', 'gift', 'donation', 'contribution', 'give', 'given', 'giving', 'donated', 'gave'], 'donation gift'],
@@ -142,6 +150,8 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['over the phone', 'by phone', 'oral', 'verbal', 'telephone'], 'oral declaration confirm'],
   [['small donations', 'loose cash', 'loose change', 'gasds'], 'gasds small donations'],
   [['thank', 'thank-you', 'most generous', 'top', 'biggest donors', 'major'], 'top givers thank'],
+  [['envelope number', 'giving number', 'donor number'], 'giver reference'],
+  [['by fund', 'per fund', 'each fund', 'this quarter', 'breakdown', 'broken down'], 'summary total fund'],
   [['how much came in', 'compared with', 'compared to', 'total', 'totals', 'income', 'takings', 'how much did we'], 'summary total'],
   [['sign-off limit', 'threshold', 'needs sign-off', 'treasurer approval', 'above which'], 'approval threshold settings'],
   [['currency', 'pounds or dollars'], 'currency settings'],
@@ -149,6 +159,7 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   // Channels: sending to people who agreed to hear from us.
   [['text', 'texts', 'texting', 'text message', 'sms'], 'sms'],
   [['mailout', 'mail-out', 'mailshot', 'mass text', 'mass email', 'bulk email', 'bulk text', 'blast', 'whole congregation', 'whole church', 'round robin'], 'broadcast'],
+  [['no more texts', 'no more emails', 'no more messages', 'ever again', 'never again', 'never be contacted'], 'suppression block'],
   [['replied stop', 'texted stop', 'sent stop', 'block list', 'blocked', 'bounced', 'do not contact'], 'suppression'],
   [['send from', 'sending domain', 'from address', 'sender id', 'our number'], 'sender'],
   [['spf', 'dkim', 'dmarc', 'dns'], 'sender domain verify'],
@@ -165,7 +176,7 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['coming up', 'next few weeks', 'upcoming', 'next sunday', 'this sunday'], 'upcoming instance service'],
   [['calendar file', 'ical', 'ics', 'outlook calendar', 'google calendar'], 'ical export calendar'],
   [['check in', 'checking in', 'checked in', 'signed in', 'sign the children in', 'sign in the', 'arrived', 'arrival', 'drop off', 'dropped off', 'register at the door'], 'check checkin'],
-  [['collecting', 'collect', 'pick up', 'picking up', 'picked up', 'going home'], 'check-out child code'],
+  [['collecting', 'collect', 'pick up', 'picking up', 'picked up', 'going home', 'here for', 'come for', 'home time'], 'check-out child code'],
   [['room', 'rooms', 'hall', 'crèche', 'creche', 'nursery', 'toddler room'], 'location room'],
   [['adult for every', 'adults per', 'ratio', 'places', 'how many fit', 'capacity'], 'location ratio capacity'],
   [['kiosk', 'ipad', 'tablet', 'self check-in', 'check-in desk'], 'station check checkin'],
@@ -175,6 +186,7 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['welcome team', 'door team', 'stewards', 'welcomers', 'sidespeople', 'greeters', 'on duty'], 'volunteer schedule welcome'],
   // The platform and its agents.
   [['bot', 'assistant', 'ai', 'robot', 'autopilot'], 'agent'],
+  [['notice board', 'on the board', 'goes up', 'go up', 'waiting for me to check', 'before it goes'], 'moderation queue post'],
   [['suggestion', 'suggested', 'recommendation', 'proposed', 'sign off on', 'waiting on me'], 'proposal'],
   [['acting on its own', 'on its own', 'only suggest', 'switch off', 'turn off', 'switch on', 'turn on'], 'autonomy mode agent'],
   [['key', 'login', 'token', 'credential', 'allowed', 'permitted', 'let me touch', 'access'], 'session scope permission'],
@@ -201,6 +213,8 @@ const FILLER = / (give me|show me|tell me|let me|can you|could you|i want to|i n
  */
 const PHRASAL_VERBS: ReadonlyArray<readonly [string, string, string]> = [
   ['take', 'off|out|away', 'remove delete'],
+  ['pop|stick', 'on|in|onto|into', 'add'],
+  ['pick', 'up', 'collect check-out child'],
   ['cross|strike', 'off|out', 'remove delete'],
   ['sign|sign-', 'up|on', 'add join'],
   ['put|bring', 'in|into|on|onto', 'add'],
@@ -226,7 +240,7 @@ const RECORD_NOUN = /('s|\b(?:her|his|their|the|this|that|my|our|your)) records?
 // "How close are we": nearness, not closing anything.
 const CLOSE_ADJECTIVE = /\bhow close\b/g;
 
-const normalise = (text: string) => ` ${text.toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(CLOSE_ADJECTIVE, 'how near').replace(/'s\b/g, '')
+const normalise = (text: string) => ` ${text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(CLOSE_ADJECTIVE, 'how near').replace(/'s\b/g, '')
   .replace(/[^a-z0-9'-]+/g, ' ').trim()} `;
 
 // The stemmer leaves "finalise" but cuts "finalised" to "finalis": a final e is dropped for thesaurus look-ups only.

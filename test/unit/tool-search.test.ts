@@ -108,7 +108,7 @@ describe('paraphrased requests', () => {
 
   // Thresholds on the tuning split only: the held-out split is reported by the bench, never tuned against.
   it('finds the tuning split\'s tools: recall@5 and MRR', () => {
-    // A little below today's figures (0.991, 0.902), so a new module's tools do not fail this by a hair.
+    // A little below today's figures (0.993, 0.902), so a new module's tools do not fail this by a hair.
     const result = evaluateCases('tuning', tuning);
     expect(result.recallAt5).toBeGreaterThanOrEqual(0.97);
     expect(result.mrr).toBeGreaterThanOrEqual(0.87);
@@ -117,15 +117,16 @@ describe('paraphrased requests', () => {
   // Floors, not targets: they catch a change that loses the tools' examples or their weight (either
   // would drop these sets well below), while nothing is ever tuned by looking at their misses.
   it('still finds the tools of requests nobody tuned for (held-out split, and the requests written blind)', () => {
+    // Today: held out 0.953 / 0.859, blind 0.953 / 0.897.
     const heldOutResult = evaluateCases('held out', heldOut);
-    expect(heldOutResult.recallAt5).toBeGreaterThanOrEqual(0.95);
-    expect(heldOutResult.mrr).toBeGreaterThanOrEqual(0.83);
+    expect(heldOutResult.recallAt5).toBeGreaterThanOrEqual(0.93);
+    expect(heldOutResult.mrr).toBeGreaterThanOrEqual(0.82);
     const blind = readCases(TOOL_SEARCH_BLIND_FILE);
     expect(blind.length).toBeGreaterThanOrEqual(150);
     expect(blind.flatMap((c) => c.expect).filter((name) => !known.has(name))).toEqual([]);
     const blindResult = evaluateCases('blind', blind);
-    expect(blindResult.recallAt5).toBeGreaterThanOrEqual(0.9);
-    expect(blindResult.mrr).toBeGreaterThanOrEqual(0.83);
+    expect(blindResult.recallAt5).toBeGreaterThanOrEqual(0.93);
+    expect(blindResult.mrr).toBeGreaterThanOrEqual(0.85);
   });
 
   it('finds dashboard routes from paraphrases too', () => {
