@@ -88,6 +88,13 @@ export function memoOf(plan: ToolPlan): Record<string, unknown> {
  */
 const EARLY_RESULT_GRACE_MS = 500;
 
+let graceExpiries = 0;
+
+/** How many calls waited out the grace period before asking Temporal (tests and the bench read it). */
+export function earlyResultGraceExpiries(): number {
+  return graceExpiries;
+}
+
 /**
  * The call's answer: the committed result handed over in this process when it comes (no request to
  * the Temporal server needed), else the workflow's own result, which also carries every failure.
@@ -101,6 +108,7 @@ export async function resultOf(handle: Pick<WorkflowHandle, 'result'>, early: Ea
   try {
     const first = await Promise.race([early.outcome, graceOver]);
     if (first !== 'grace_over') return first.kind === 'result' ? first.value : await handle.result();
+    graceExpiries += 1;
     const workflowResult = handle.result();
     return await Promise.race([early.outcome.then((outcome) => (outcome.kind === 'result' ? outcome.value : workflowResult)), workflowResult]);
   } finally {
@@ -207,8 +215,10 @@ export class ToolCaller {
     const workflowId = toolCallWorkflowId(plan.principal.orgId, checkedIdempotencyKey(options.idempotencyKey) ?? randomUUID());
     const early = this.offersEarlyResult(plan) ? waitForEarlyResult(workflowId) : undefined;
     try {
-      const handle = await this.start(plan, workflowId, options.idempotencyKey);
-      const result = await resultOf(handle, early);
+      const { handle, replayed } = await this.start(plan, workflowId, options.idempotencyKey);
+      // A replayed key's call ran before (or runs in another request): no activity of this call will offer
+      // its result, so the answer comes straight from the workflow instead of after the grace period.
+      const result = await resultOf(handle, replayed ? undefined : early);
       return args.awaitDecision === true && this.approvals ? await this.approvals.awaitOutreach(principal, result, options) : result;
     } catch (error) {
       if (error instanceof WorkflowFailedError) throw errorFromFailure(error);
@@ -237,9 +247,10 @@ export class ToolCaller {
     return !applies;
   }
 
-  private async start(plan: ToolPlan, workflowId: string, idempotencyKey: string | undefined): Promise<WorkflowHandle> {
+  /** Starts the call's workflow; `replayed` when the idempotency key names a call already started. */
+  private async start(plan: ToolPlan, workflowId: string, idempotencyKey: string | undefined): Promise<{ handle: WorkflowHandle; replayed: boolean }> {
     try {
-      return await this.client.workflow.start(workflowTypeForPlan(plan), {
+      const handle = await this.client.workflow.start(workflowTypeForPlan(plan), {
         taskQueue: this.taskQueue,
         workflowId,
         args: [plan],
@@ -255,9 +266,10 @@ export class ToolCaller {
           { key: SA_ACTOR, value: plan.principal.userId },
         ],
       });
+      return { handle, replayed: false };
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError) || idempotencyKey === undefined) throw error;
-      return this.existingCall(workflowId, plan);
+      return { handle: await this.existingCall(workflowId, plan), replayed: true };
     }
   }
 

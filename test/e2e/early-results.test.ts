@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toolCallWorkflowId } from '../../core/workflow-ids';
+import { earlyResultGraceExpiries } from '../../api/tool-caller';
 import { earlyResultWaiterCount, earlyResultsDelivered } from '../../temporal/early-results';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { mcpCall, mcpRefusal } from '../helpers/mcp-calls';
@@ -59,8 +60,13 @@ describe('a call answered when its transaction commits (API and worker in one pr
     const stored = await harness.pool.query('SELECT result FROM tool_call_results WHERE workflow_id = $1', [toolCallWorkflowId(org.orgId, key)]);
     expect(stored.rows[0].result).toEqual(first.body.result);
     expect(await workflowResult(key)).toEqual(first.body.result);
+    // The replay runs nothing, so it asks the workflow at once rather than waiting out the grace period for an
+    // early result that cannot come (a resent chat conversation replays every call it holds).
+    const expiriesBefore = earlyResultGraceExpiries();
     const replay = await harness.invoke(org.apiKey, 'people_update_contact', { contactId, phone: '+44 7700 900123' }, { 'Idempotency-Key': key });
     expect(replay.body.result).toEqual(first.body.result);
+    expect(earlyResultsDelivered()).toBe(before + 1);
+    expect(earlyResultGraceExpiries()).toBe(expiriesBefore);
     const audits = await harness.pool.query('SELECT count(*)::int AS n FROM audit_events WHERE workflow_id = $1', [toolCallWorkflowId(org.orgId, key)]);
     expect(audits.rows[0].n).toBe(1);
   });
