@@ -7,6 +7,7 @@ import {
 } from '../../bench/search-eval';
 import { DEFAULT_LISTING_BUDGET_BYTES, measureListing } from '../../bench/listing-size';
 import { allModules, allTools, findTool, permittedTools } from '../../modules/catalogue';
+import { mcpToolsFor } from '../../modules/surfaces';
 import { analyseQuery } from '../../modules/platform/search-language';
 import { ToolSearchIndex, stem } from '../../modules/platform/tool-search';
 import { inputSchemaOf, outputSchemaOf } from '../../modules/schema';
@@ -212,6 +213,14 @@ describe('tool examples', () => {
       expect((tool.examples ?? []).length).toBeLessThanOrEqual(12);
       expect(new Set(tool.examples ?? []).size).toBe((tool.examples ?? []).length);
     }
+  });
+
+  it('feed the search index only: no example reaches tools/list', () => {
+    const listing = JSON.stringify(mcpToolsFor(ALL_SCOPES, 'all'));
+    // Long examples only: a short one ("welfare checks due") may stand in a description by its own right.
+    const examples = allTools().flatMap((tool) => tool.examples ?? []).filter((example) => example.length >= 40);
+    expect(examples.length).toBeGreaterThan(1000);
+    expect(examples.filter((example) => listing.includes(JSON.stringify(example).slice(1, -1)))).toEqual([]);
   });
 });
 
