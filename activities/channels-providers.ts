@@ -1,4 +1,4 @@
-import { NotDeliveredError, PermanentDeliveryError, type MessageProvider, type OutboundMessage } from './providers';
+import { PermanentDeliveryError, callProvider as call, providerFailureOf as failureOf, type MessageProvider, type OutboundMessage } from './providers';
 
 /**
  * SMS and WhatsApp adapters speaking the request shapes of the two common providers, so the same
@@ -54,32 +54,6 @@ const CALL_TIMEOUT_MS = 30_000;
 function signalFor(signal?: AbortSignal): AbortSignal {
   const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
-/**
- * A 4xx other than 408/429 will not change on retry; anything else may. Either way the provider answered that it did not
- * take the message, so a retry is a fresh attempt (NotDeliveredError), not the completion of one it may have accepted.
- */
-async function failureOf(response: Response, provider: string): Promise<Error> {
-  const detail = await response.text().catch(() => '');
-  const summary = detail.slice(0, 300);
-  if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
-    return new PermanentDeliveryError(`The ${provider} refused the message (${response.status})${summary ? `: ${summary}` : ''}`);
-  }
-  return new NotDeliveredError(`The ${provider} answered ${response.status}`);
-}
-
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/** A request that never reached the provider (refused connection, unknown host) proves it did not take the message; anything else (a timeout, a dropped connection) leaves it unknown. */
-async function call(url: string, init: RequestInit, provider: string): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
-    if (typeof code === 'string' && NEVER_CONNECTED.has(code)) throw new NotDeliveredError(`The ${provider} could not be reached (${code})`, { cause: error });
-    throw error;
-  }
 }
 
 export class TwilioSmsProvider implements MessageProvider {

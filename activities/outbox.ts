@@ -91,7 +91,8 @@ type Claim =
   | { kind: 'needs_review' }
   | { kind: 'deferred'; until: Date }
   | { kind: 'busy'; leaseLeftMs: number; attempt: number }
-  | { kind: 'claimed'; token: string; attempt: number; provider: MessageProvider; message: OutboundMessage };
+  /** inFlight: this attempt finishes an earlier hand-over whose outcome is unknown (see claim). */
+  | { kind: 'claimed'; token: string; attempt: number; provider: MessageProvider; message: OutboundMessage; inFlight: boolean };
 
 /** One source record's row: every statement names the organisation, the source kind and the record. */
 interface RowRef {
@@ -242,7 +243,7 @@ export function createOutbox(deps: OutboxDeps) {
       // Unreachable while the row lock is held; kept so the claim stands on its own.
       if (!claimed) return { kind: 'busy', leaseLeftMs: 1000, attempt: outbox?.attempts ?? 0 };
       return {
-        kind: 'claimed', token, attempt: claimed.attempts, provider,
+        kind: 'claimed', token, attempt: claimed.attempts, provider, inFlight,
         message: {
           idempotencyKey: key, channel, to: recipient.to, subject: claimed.subject, body: claimed.body, html: claimed.html,
           ...(state.draft.transport ? { transport: state.draft.transport } : {}),
@@ -266,7 +267,7 @@ export function createOutbox(deps: OutboxDeps) {
       await ref.source.providerRefused?.(pool, ref.orgId, ref.sourceId, { code: 'provider_refused', message: error.message });
       throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
     }
-    if (error instanceof NotDeliveredError) {
+    if (error instanceof NotDeliveredError && !claimed.inFlight) {
       // Provably not taken: the next attempt is a fresh one.
       await pool.query(`UPDATE outbox_messages SET status = 'pending', last_error = $5, claim_token = NULL, claimed_until = NULL
         WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
@@ -275,6 +276,7 @@ export function createOutbox(deps: OutboxDeps) {
     if (claimed.provider.idempotent) {
       // Safe to call again (the provider de-duplicates on the key), but it may already have taken the message: the row stays
       // 'sending' with its lease ended, exactly as after a crash, so the next attempt knows the hand-over may have happened.
+      // So too when this attempt was finishing such a hand-over and was refused: that proves nothing about the earlier one.
       await pool.query(`UPDATE outbox_messages SET last_error = $5, claim_token = NULL, claimed_until = now()
         WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
       throw error;

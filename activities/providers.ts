@@ -57,6 +57,38 @@ export class NotDeliveredError extends Error {
   }
 }
 
+/**
+ * What an HTTP messaging provider's error answer proves: a 4xx other than 408/429 will not change on retry
+ * (PermanentDeliveryError); anything else may. Either way the provider answered that it did not take the
+ * message, so a retry is a fresh attempt (NotDeliveredError), not the completion of one it may have accepted.
+ */
+export async function providerFailureOf(response: Response, provider: string): Promise<Error> {
+  const detail = await response.text().catch(() => '');
+  const summary = detail.slice(0, 300);
+  if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
+    return new PermanentDeliveryError(`The ${provider} refused the message (${response.status})${summary ? `: ${summary}` : ''}`);
+  }
+  return new NotDeliveredError(`The ${provider} answered ${response.status}`);
+}
+
+/** Failures before a connection was made: the request never reached the provider. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * fetch for a provider call: a request that never reached the provider (refused connection, unknown host,
+ * connect timeout) proves it did not take the message (NotDeliveredError); anything else (a timeout after
+ * the request went, a dropped connection) leaves it unknown and is thrown as it is.
+ */
+export async function callProvider(url: string, init: RequestInit, provider: string): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    if (typeof code === 'string' && NEVER_CONNECTED.has(code)) throw new NotDeliveredError(`The ${provider} could not be reached (${code})`, { cause: error });
+    throw error;
+  }
+}
+
 export interface SmtpConfig {
   host: string;
   port: number;
@@ -178,7 +210,7 @@ export class HttpMessagingProvider implements MessageProvider {
 
   async send(message: OutboundMessage, options: { signal?: AbortSignal } = {}): Promise<{ providerMessageId: string }> {
     const timeout = AbortSignal.timeout(30_000);
-    const response = await fetch(`${this.config.baseUrl}/messages`, {
+    const response = await callProvider(`${this.config.baseUrl}/messages`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -187,11 +219,10 @@ export class HttpMessagingProvider implements MessageProvider {
       },
       body: JSON.stringify({ channel: message.channel, to: message.to, body: message.body, idempotencyKey: message.idempotencyKey }),
       signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-    });
-    if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
-      throw new PermanentDeliveryError(`The messaging provider refused the message (${response.status})`);
-    }
-    if (!response.ok) throw new Error(`The messaging provider answered ${response.status}`);
+    }, 'messaging provider');
+    // An error answer proves the message was not taken, exactly as for the Twilio- and Meta-style providers: a retry is a
+    // fresh attempt, checked again (a STOP that arrived meanwhile applies), never the completion of an earlier hand-over.
+    if (!response.ok) throw await providerFailureOf(response, 'messaging provider');
     const body = (await response.json().catch(() => ({}))) as { id?: unknown };
     return { providerMessageId: typeof body.id === 'string' ? body.id : message.idempotencyKey };
   }

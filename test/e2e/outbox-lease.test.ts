@@ -166,6 +166,29 @@ describe('outbox lease', () => {
     expect(await usage(itemId)).toBe(1);
   });
 
+  it('keeps a hand-over in flight when the attempt finishing it is refused: that refusal proves nothing about the first call', async () => {
+    const { itemId } = await approvedItem();
+    const provider = new FakeProvider(true);
+    provider.hold = true;
+    const dead = senderFor(provider).send(orgId, itemId);
+    await until(() => provider.calls.length === 1);
+    await expireLease(itemId);
+    // The first call's answer never came; the attempt finishing it is told the provider is busy.
+    provider.hold = false;
+    provider.failWith = new NotDeliveredError('The messaging provider answered 503');
+    await expect(senderFor(provider).send(orgId, itemId)).rejects.toBeInstanceOf(NotDeliveredError);
+    const afterRefusal = await outbox(itemId);
+    expect(afterRefusal).toMatchObject({ status: 'sending', attempts: 2 });
+    expect(new Date(afterRefusal.claimed_until).getTime()).toBeLessThanOrEqual(Date.now());
+    // The next attempt still finishes the same hand-over under the same key, and it is counted once.
+    provider.failWith = null;
+    expect((await senderFor(provider).send(orgId, itemId)).status).toBe('sent');
+    expect(provider.calls.map((call) => call.idempotencyKey)).toEqual(Array(3).fill(`outreach-${itemId}`));
+    provider.open();
+    expect((await dead).status).toBe('sent');
+    expect(await usage(itemId)).toBe(1);
+  });
+
   it('parks a non-idempotent send whose outcome is unknown, and retries one that provably did not arrive', async () => {
     const unknown = await approvedItem();
     const provider = new FakeProvider(false);
