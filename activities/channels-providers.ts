@@ -1,4 +1,4 @@
-import { PermanentDeliveryError, callProvider as call, providerFailureOf as failureOf, type MessageProvider, type OutboundMessage } from './providers';
+import { PermanentDeliveryError, callProvider, providerFailureOf, type MessageProvider, type OutboundMessage } from './providers';
 
 /**
  * SMS and WhatsApp adapters speaking the request shapes of the two common providers, so the same
@@ -67,13 +67,13 @@ export class TwilioSmsProvider implements MessageProvider {
     const form = new URLSearchParams({ To: message.to, From: from, Body: message.body });
     if (message.transport?.statusCallbackUrl) form.set('StatusCallback', message.transport.statusCallbackUrl);
     const auth = Buffer.from(`${this.config.accountSid}:${this.config.authToken}`).toString('base64');
-    const response = await call(`${this.config.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.config.accountSid)}/Messages.json`, {
+    const response = await callProvider(`${this.config.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.config.accountSid)}/Messages.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${auth}`, 'idempotency-key': message.idempotencyKey },
       body: form.toString(),
       signal: signalFor(options.signal),
     }, 'SMS provider');
-    if (!response.ok) throw await failureOf(response, 'SMS provider');
+    if (!response.ok) throw await providerFailureOf(response, 'SMS provider');
     const body = (await response.json().catch(() => ({}))) as { sid?: unknown };
     return { providerMessageId: typeof body.sid === 'string' ? body.sid : message.idempotencyKey };
   }
@@ -95,13 +95,13 @@ export class MetaWhatsAppProvider implements MessageProvider {
       ...(template ? { type: 'template', template } : { type: 'text', text: { preview_url: false, body: message.body } }),
       ...(message.transport?.callbackData ? { biz_opaque_callback_data: message.transport.callbackData } : {}),
     };
-    const response = await call(`${this.config.baseUrl}/${this.config.apiVersion}/${encodeURIComponent(phoneNumberId)}/messages`, {
+    const response = await callProvider(`${this.config.baseUrl}/${this.config.apiVersion}/${encodeURIComponent(phoneNumberId)}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.config.accessToken}`, 'idempotency-key': message.idempotencyKey },
       body: JSON.stringify(payload),
       signal: signalFor(options.signal),
     }, 'WhatsApp provider');
-    if (!response.ok) throw await failureOf(response, 'WhatsApp provider');
+    if (!response.ok) throw await providerFailureOf(response, 'WhatsApp provider');
     const body = (await response.json().catch(() => ({}))) as { messages?: Array<{ id?: unknown }> };
     const id = body.messages?.[0]?.id;
     return { providerMessageId: typeof id === 'string' ? id : message.idempotencyKey };

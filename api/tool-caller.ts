@@ -11,7 +11,7 @@ import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes'
 import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
 import { withTenantTransaction } from '../db/pool';
-import { waitForEarlyResult, type EarlyResultWait } from '../temporal/early-results';
+import { resultOf, waitForEarlyResult } from '../temporal/early-results';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { argsHashOf, policyOf, type AnyTool } from '../modules/tool';
 import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
@@ -80,40 +80,6 @@ export function memoOf(plan: ToolPlan): Record<string, unknown> {
   const summary = plan.args.actionSummary;
   if (plan.principal.credentialKind === 'oauth' && plan.policy.effect !== 'read' && typeof summary === 'string') memo.actionSummary = summary;
   return memo;
-}
-
-/**
- * How long a call that may answer early waits for its activity before also asking Temporal for the
- * workflow's result: past it the tool is slow, or a worker in another process took the task.
- */
-const EARLY_RESULT_GRACE_MS = 500;
-
-let graceExpiries = 0;
-
-/** How many calls waited out the grace period before asking Temporal (tests and the bench read it). */
-export function earlyResultGraceExpiries(): number {
-  return graceExpiries;
-}
-
-/**
- * The call's answer: the committed result handed over in this process when it comes (no request to
- * the Temporal server needed), else the workflow's own result, which also carries every failure.
- */
-export async function resultOf(handle: Pick<WorkflowHandle, 'result'>, early: EarlyResultWait | undefined, graceMs = EARLY_RESULT_GRACE_MS): Promise<unknown> {
-  if (!early) return handle.result();
-  let timer: NodeJS.Timeout | undefined;
-  const graceOver = new Promise<'grace_over'>((resolve) => {
-    timer = setTimeout(() => resolve('grace_over'), graceMs);
-  });
-  try {
-    const first = await Promise.race([early.outcome, graceOver]);
-    if (first !== 'grace_over') return first.kind === 'result' ? first.value : await handle.result();
-    graceExpiries += 1;
-    const workflowResult = handle.result();
-    return await Promise.race([early.outcome.then((outcome) => (outcome.kind === 'result' ? outcome.value : workflowResult)), workflowResult]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The caller's idempotency key, refused with a clear error when it is malformed or reserved. */

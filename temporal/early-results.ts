@@ -11,6 +11,8 @@
  * Nothing is kept unless a caller in this process is waiting for that workflow id.
  */
 
+import type { WorkflowHandle } from '@temporalio/client';
+
 /** What a waiting caller learns: the committed result, or that an attempt failed and the workflow's own result must decide. */
 export type EarlyOutcome = { kind: 'result'; value: unknown } | { kind: 'failed' };
 
@@ -70,4 +72,38 @@ export function earlyResultsDelivered(): number {
 /** How many workflow ids have a waiter (for tests: nothing may be left behind). */
 export function earlyResultWaiterCount(): number {
   return waiters.size;
+}
+
+/**
+ * How long a call that may answer early waits for its activity before also asking Temporal for the
+ * workflow's result: past it the tool is slow, or a worker in another process took the task.
+ */
+const EARLY_RESULT_GRACE_MS = 500;
+
+let graceExpiries = 0;
+
+/** How many calls waited out the grace period before asking Temporal (tests and the bench read it). */
+export function earlyResultGraceExpiries(): number {
+  return graceExpiries;
+}
+
+/**
+ * The call's answer: the committed result handed over in this process when it comes (no request to
+ * the Temporal server needed), else the workflow's own result, which also carries every failure.
+ */
+export async function resultOf(handle: Pick<WorkflowHandle, 'result'>, early: EarlyResultWait | undefined, graceMs = EARLY_RESULT_GRACE_MS): Promise<unknown> {
+  if (!early) return handle.result();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'grace_over'>((resolve) => {
+    timer = setTimeout(() => resolve('grace_over'), graceMs);
+  });
+  try {
+    const first = await Promise.race([early.outcome, graceOver]);
+    if (first !== 'grace_over') return first.kind === 'result' ? first.value : await handle.result();
+    graceExpiries += 1;
+    const workflowResult = handle.result();
+    return await Promise.race([early.outcome.then((outcome) => (outcome.kind === 'result' ? outcome.value : workflowResult)), workflowResult]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

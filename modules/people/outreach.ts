@@ -166,8 +166,8 @@ export async function listOutreach(
 }
 
 async function lockItem(db: Queryable, orgId: string, id: string) {
-  const row = await queryOne<{ status: OutreachStatus; content_version: number; channel: OutreachChannel; subject: string | null; body: string }>(
-    db, 'SELECT status, content_version, channel, subject, body FROM outreach_items WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
+  const row = await queryOne<{ status: OutreachStatus; content_version: number; contact_id: string; channel: OutreachChannel; subject: string | null; body: string }>(
+    db, 'SELECT status, content_version, contact_id, channel, subject, body FROM outreach_items WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
   if (!row) throw new StewardError('not_found', `Outreach item ${id} was not found`);
   return row;
 }
@@ -185,9 +185,8 @@ export async function editOutreachContent(
   const body = changes.body ?? row.body;
   validateContent(channel, subject, body);
   if (channel !== row.channel) {
-    const item = (await getOutreachItem(db, orgId, id))!;
     // A person is editing: like their own draft, the item may wait out a crisis hold.
-    const refusal = await outreachRefusal(db, orgId, item.contactId, channel, { draftWaitsOutCrisisHold: true });
+    const refusal = await outreachRefusal(db, orgId, row.contact_id, channel, { draftWaitsOutCrisisHold: true });
     if (refusal) throw consentError(refusal);
   }
   if (channel === row.channel && subject === row.subject && body === row.body) return (await getOutreachItem(db, orgId, id))!;

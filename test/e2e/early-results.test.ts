@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toolCallWorkflowId } from '../../core/workflow-ids';
-import { earlyResultGraceExpiries } from '../../api/tool-caller';
-import { earlyResultWaiterCount, earlyResultsDelivered } from '../../temporal/early-results';
+import { earlyResultGraceExpiries, earlyResultWaiterCount, earlyResultsDelivered } from '../../temporal/early-results';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { mcpCall, mcpRefusal } from '../helpers/mcp-calls';
 

@@ -72,6 +72,19 @@ describe('outbox lease', () => {
     await db.pool.query("UPDATE outbox_messages SET claimed_until = now() - interval '1 second' WHERE outreach_id = $1 AND status = 'sending'", [itemId]);
   }
 
+  /**
+   * A send whose provider call never answers (held) and whose worker is taken to have died: its lease is run out,
+   * so the next attempt finds the row still 'sending'. Gives back the stuck attempt (wrapped, so awaiting this does not
+   * wait for it), which settles once the provider opens or its call times out.
+   */
+  async function sendThatDies(itemId: string, provider: FakeProvider, timeoutMs?: number): Promise<{ attempt: Promise<SendOutcome> }> {
+    provider.hold = true;
+    const stuck = senderFor(provider, timeoutMs).send(orgId, itemId);
+    await until(() => provider.calls.length === 1);
+    await expireLease(itemId);
+    return { attempt: stuck };
+  }
+
   it('lets only one of many concurrent attempts call the provider; the others are told to retry after the lease', async () => {
     const { itemId } = await approvedItem();
     const provider = new FakeProvider(false);
@@ -106,10 +119,7 @@ describe('outbox lease', () => {
   it('does not call a non-idempotent provider again after an attempt died; a person releases it and it goes once more with the same key', async () => {
     const { itemId } = await approvedItem();
     const provider = new FakeProvider(false);
-    provider.hold = true;
-    const dead = senderFor(provider).send(orgId, itemId);
-    await until(() => provider.calls.length === 1);
-    await expireLease(itemId);
+    const { attempt: dead } = await sendThatDies(itemId, provider);
 
     const parked = await senderFor(provider).send(orgId, itemId);
     expect(parked.status).toBe('needs_review');
@@ -137,10 +147,7 @@ describe('outbox lease', () => {
   it('records the send when a call the lease had given up on still gets its answer', async () => {
     const { itemId } = await approvedItem();
     const provider = new FakeProvider(false);
-    provider.hold = true;
-    const slow = senderFor(provider, 5000).send(orgId, itemId);
-    await until(() => provider.calls.length === 1);
-    await expireLease(itemId);
+    const { attempt: slow } = await sendThatDies(itemId, provider, 5000);
     expect((await senderFor(provider).send(orgId, itemId)).status).toBe('needs_review');
     provider.open();
     // The provider did take it: that is recorded over needs_review, and nothing is sent again.
@@ -152,10 +159,7 @@ describe('outbox lease', () => {
   it('calls an idempotent provider again after an attempt died, with the same key', async () => {
     const { itemId } = await approvedItem();
     const provider = new FakeProvider(true);
-    provider.hold = true;
-    const dead = senderFor(provider).send(orgId, itemId);
-    await until(() => provider.calls.length === 1);
-    await expireLease(itemId);
+    const { attempt: dead } = await sendThatDies(itemId, provider);
     const retry = senderFor(provider).send(orgId, itemId);
     await until(() => provider.calls.length === 2);
     provider.open();
@@ -169,10 +173,7 @@ describe('outbox lease', () => {
   it('keeps a hand-over in flight when the attempt finishing it is refused: that refusal proves nothing about the first call', async () => {
     const { itemId } = await approvedItem();
     const provider = new FakeProvider(true);
-    provider.hold = true;
-    const dead = senderFor(provider).send(orgId, itemId);
-    await until(() => provider.calls.length === 1);
-    await expireLease(itemId);
+    const { attempt: dead } = await sendThatDies(itemId, provider);
     // The first call's answer never came; the attempt finishing it is told the provider is busy.
     provider.hold = false;
     provider.failWith = new NotDeliveredError('The messaging provider answered 503');

@@ -1,5 +1,4 @@
-import { earlyResultWaiterCount, earlyResultsDelivered, offerEarlyResult, reportEarlyFailure, waitForEarlyResult } from '../../temporal/early-results';
-import { resultOf } from '../../api/tool-caller';
+import { earlyResultWaiterCount, earlyResultsDelivered, offerEarlyResult, reportEarlyFailure, resultOf, waitForEarlyResult } from '../../temporal/early-results';
 
 describe('early results (a tool call answered when its transaction commits)', () => {
   afterEach(() => expect(earlyResultWaiterCount()).toBe(0));
