@@ -199,6 +199,16 @@ export async function updateContact(
 }
 
 /**
+ * Locks contact rows (FOR UPDATE, in id order) before a change to what a send's check reads: the check
+ * reads the contact FOR SHARE and then takes the channels module's address and consent locks, so a
+ * writer that will update the contact must take its row first, or the two can deadlock.
+ */
+export async function lockContactsForUpdate(db: Queryable, orgId: string, contactIds: readonly string[]): Promise<void> {
+  if (contactIds.length === 0) return;
+  await db.query('SELECT id FROM contacts WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE', [orgId, [...contactIds]]);
+}
+
+/**
  * Writes the contact's consent fields as the channels module computed them from its consent and
  * suppression records (it owns consent; these fields are a projection kept in step for lists,
  * segments and reports). Records the status change like any other; a deleted contact is left alone.

@@ -1,7 +1,7 @@
 import { StewardError } from '../../../core/errors';
 import { queryOne, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
-import { findLikelyDuplicates, requireContact, setConsentProjection } from '../../people/contacts';
+import { findLikelyDuplicates, lockContactsForUpdate, requireContact, setConsentProjection } from '../../people/contacts';
 import { getOrgSettings } from '../../platform/orgs';
 import { normaliseAddress, normaliseEmail, toE164, type Channel, type Purpose } from './addresses';
 import {
@@ -79,10 +79,20 @@ export async function projectConsent(db: Queryable, orgId: string, contactId: st
   await setConsentProjection(db, orgId, contactId, { status, whatsappConsent: consents.some((c) => c.channel === 'whatsapp') });
 }
 
+/** The contacts holding an email address (whose projection a suppression of it changes). */
+async function emailHolders(db: Queryable, orgId: string, address: string): Promise<string[]> {
+  const holders = await findLikelyDuplicates(db, orgId, { email: address });
+  return holders.filter((match) => match.matchedOn.includes('email')).map((match) => match.id);
+}
+
+/** Before an email address is suppressed: its holders' rows, locked first (see lockContactsForUpdate). */
+export async function lockEmailHolders(db: Queryable, orgId: string, address: string): Promise<void> {
+  await lockContactsForUpdate(db, orgId, await emailHolders(db, orgId, address));
+}
+
 /** After an email address is suppressed: the contacts holding it show bounced or unsubscribed, as the record says. */
 export async function projectEmailSuppression(db: Queryable, orgId: string, address: string): Promise<void> {
-  const holders = await findLikelyDuplicates(db, orgId, { email: address });
-  for (const holder of holders.filter((match) => match.matchedOn.includes('email'))) await projectConsent(db, orgId, holder.id);
+  for (const holder of await emailHolders(db, orgId, address)) await projectConsent(db, orgId, holder);
 }
 
 export interface RecordConsentInput {
@@ -118,6 +128,8 @@ export async function recordConsent(
 ): Promise<{ consent: ConsentView; addressSuppressed: boolean }> {
   assertBasisFits(input);
   const contact = await requireContact(db, orgId, input.contactId);
+  // The contact row before the consent lock insertConsent takes: the order a send's check locks them in.
+  await lockContactsForUpdate(db, orgId, [contact.id]);
   const row = await insertConsent(db, orgId, {
     contactId: contact.id, channel: input.channel, purpose: input.purpose, basis: input.basis, source: input.source,
     wording: input.wording, capturedAt: capturedAtOf(input.capturedAt, now), recordedBy,
@@ -131,6 +143,8 @@ export async function withdrawConsent(
   db: Queryable, orgId: string, input: { contactId: string; channel: Channel; purpose?: Purpose; source: string }, now = new Date(),
 ): Promise<ConsentView[]> {
   const contact = await requireContact(db, orgId, input.contactId);
+  // The contact row before the consent lock withdrawConsents takes: the order a send's check locks them in.
+  await lockContactsForUpdate(db, orgId, [contact.id]);
   const rows = await withdrawConsents(db, orgId, {
     contactId: contact.id, channel: input.channel, purposes: input.purpose ? [input.purpose] : undefined, at: now, source: input.source,
   });

@@ -6,7 +6,7 @@ import { loadDeliveryContact, type DeliveryContact } from '../../people/outreach
 import { crisisHoldRefusal, isOnCrisisHold } from '../../people/pastoral/care/crisis';
 import { getOrgSettings } from '../../platform/orgs';
 import { CHANNELS, PURPOSES, normaliseAddress, normaliseEmail, toE164, type Channel, type Purpose } from './addresses';
-import { projectEmailSuppression } from './consent';
+import { lockEmailHolders, projectEmailSuppression } from './consent';
 import { getChannelSettings, quietUntil } from './quiet-hours';
 import {
   activeConsents, insertSuppression, liftSuppression, liveSuppression, lockAddress, lockContactConsent,
@@ -135,7 +135,11 @@ async function addressOf(
 export async function suppressAddress(
   db: Queryable, orgId: string, input: { channel: Channel; address: string; reason: SuppressionReason; source: string; note?: string | null },
 ): Promise<{ suppression: SuppressionRow; created: boolean }> {
-  const result = await insertSuppression(db, orgId, { ...input, address: normaliseAddress(input.channel, input.address) });
+  const address = normaliseAddress(input.channel, input.address);
+  // The holders' contact rows before the address lock insertSuppression takes: the order a send's check locks them in
+  // (contact, then address), so a bounce or STOP arriving mid-send waits for it instead of deadlocking with it.
+  if (input.channel === 'email') await lockEmailHolders(db, orgId, address);
+  const result = await insertSuppression(db, orgId, { ...input, address });
   if (input.channel === 'email' && result.created) await projectEmailSuppression(db, orgId, result.suppression.address);
   return result;
 }

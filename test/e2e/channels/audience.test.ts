@@ -1,10 +1,12 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { DateTime } from 'luxon';
 import { withTransaction, withTenantTransaction } from '../../../db/pool';
+import { withdrawConsent } from '../../../modules/channels/audience/consent';
 import { applyInboundKeyword, checkRecipient, findSenderOrg, recordInbound, suppressAddress } from '../../../modules/channels/audience/services';
 import { setSenderDnsResolver, type TxtResolver } from '../../../modules/channels/audience/senders';
 import { channelsConsentFromContacts } from '../../../modules/channels/audience/migrations/2026.11.24T10.00.01.channels-consent-from-contacts';
 import { audiencePart } from '../../../modules/channels/audience/part';
+import { loadDeliveryContact } from '../../../modules/people/outreach';
 import { placeCrisisHold } from '../../../modules/people/pastoral/care/crisis';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
@@ -308,6 +310,58 @@ describe('channels audience: consent, suppression, sendability, senders', () => 
       }
       const next = await withTransaction(harness.pool, (db) => checkRecipient(db, org.orgId, { contactId: id, channel: 'sms', purpose: 'service', now: new Date(), lock: true }));
       expect(next).toMatchObject({ ok: false, reason: 'suppressed' });
+    });
+  });
+
+  describe('a bounce or a consent change arriving mid-check waits for it, never deadlocks with it', () => {
+    /** Waits (by state, not by time) until some transaction of this database is blocked on a lock. */
+    async function untilBlocked(): Promise<void> {
+      for (let waiting = 0; waiting === 0;) {
+        waiting = (await harness.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n;
+      }
+    }
+
+    it('a hard bounce after a dispatch has read the contact: the dispatch takes its address lock, then the bounce goes', async () => {
+      const id = await contact({ email: 'mid-check@example.org' });
+      const dispatch = await harness.pool.connect();
+      try {
+        await dispatch.query('BEGIN');
+        // The dispatch has read the contact (FOR SHARE) and is about to lock the address.
+        await loadDeliveryContact(dispatch, org.orgId, id, true);
+        const bounce = withTransaction(harness.pool, (db) => suppressAddress(db, org.orgId, {
+          channel: 'email', address: 'mid-check@example.org', reason: 'hard_bounce', source: 'email_events_webhook',
+        }));
+        await untilBlocked();
+        const check = await checkRecipient(dispatch, org.orgId, { contactId: id, channel: 'email', purpose: 'service', now: new Date(), lock: true });
+        expect(check.ok).toBe(true);
+        await dispatch.query('COMMIT');
+        expect((await bounce).created).toBe(true);
+      } finally {
+        dispatch.release();
+      }
+      const next = await withTransaction(harness.pool, (db) => checkRecipient(db, org.orgId, { contactId: id, channel: 'email', purpose: 'service', now: new Date(), lock: true }));
+      expect(next).toMatchObject({ ok: false, reason: 'suppressed' });
+    });
+
+    it('a consent withdrawn after a dispatch has read the contact: the dispatch takes its consent lock, then the withdrawal goes', async () => {
+      const id = await contact({ email: 'withdraws@example.org' });
+      await mcpCall(owner, 'channels_record_consent', { contactId: id, channel: 'email', purpose: 'marketing', basis: 'consent', ...evidence });
+      const dispatch = await harness.pool.connect();
+      try {
+        await dispatch.query('BEGIN');
+        await loadDeliveryContact(dispatch, org.orgId, id, true);
+        const withdrawal = withTransaction(harness.pool, (db) => withdrawConsent(db, org.orgId, { contactId: id, channel: 'email', purpose: 'marketing', source: 'phone call' }));
+        await untilBlocked();
+        const check = await checkRecipient(dispatch, org.orgId, { contactId: id, channel: 'email', purpose: 'marketing', now: new Date(), lock: true });
+        expect(check.ok).toBe(true);
+        await dispatch.query('COMMIT');
+        expect((await withdrawal).length).toBe(1);
+      } finally {
+        dispatch.release();
+      }
+      const next = await withTransaction(harness.pool, (db) => checkRecipient(db, org.orgId, { contactId: id, channel: 'email', purpose: 'marketing', now: new Date(), lock: true }));
+      expect(next).toMatchObject({ ok: false, reason: 'no_consent' });
     });
   });
 
