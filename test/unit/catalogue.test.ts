@@ -149,7 +149,7 @@ describe('catalogue invariants', () => {
     for (const tool of tools) expect({ tool: tool.name, scopeOwner: declaredBy.get(tool.scope) }).toEqual({ tool: tool.name, scopeOwner: tool.module });
   });
 
-  // Schemas are compared per module against modules/<name>/tools.lock.json (test/unit/tool-schemas.test.ts).
+  // Schemas are compared per tool against modules/<module>/__toolsnaps__/<tool>.json (test/unit/tool-schemas.test.ts).
 });
 
 describe('surfaces', () => {
