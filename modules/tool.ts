@@ -7,6 +7,7 @@ import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
 import type { ApprovalRoute } from '../core/approvals';
 import type { Effect, FollowUp, ToolPolicy } from '../core/tool-plan';
+import { strictInput } from './strict-input';
 
 export interface OrgSettings {
   id: string;
@@ -129,9 +130,12 @@ export interface ToolTask {
 
 export type AnyTool = ToolDefinition<AnyObjectSchema, AnyObjectSchema>;
 
-/** Declares a tool; every input and output object is strict, so unknown keys are refused. */
+/**
+ * Declares a tool. Every object in its input is made strict here (strictInput), so a misspelt or
+ * unknown argument is refused, at the top level and nested, whether or not the declaration says `.strict()`.
+ */
 export function defineTool<I extends AnyObjectSchema, O extends AnyObjectSchema>(tool: ToolDefinition<I, O>): AnyTool {
-  return tool as unknown as AnyTool;
+  return { ...tool, input: strictInput(tool.input) } as unknown as AnyTool;
 }
 
 /**
