@@ -40,7 +40,7 @@ export const recordHeadcountTool = tools.write('record_headcount', {
     area: z.string().trim().min(1).max(200).optional().describe('A named area (one named like a check-in location counts as that location); the whole service when neither is given'),
     countedByUserId: z.uuid().optional().describe('The team member who counted (default: the caller)'),
     note: z.string().trim().min(1).max(1000).optional(),
-  }).strict(),
+  }),
   output: z.object({ headcount: headcountSchema, replacedCount: z.number().int().nullable().describe('The earlier count of the same place at this service, now replaced') }).strict(),
   run: async (ctx, input) => recordHeadcount(ctx.db, ctx.org.id, ctx.principal.userId, input),
 });
@@ -59,7 +59,7 @@ export const listCheckinsTool = tools.read('list_checkins', {
   input: z.object({
     from: calendarDate().optional(), to: calendarDate().optional(), instanceId: instanceId.optional(), locationId: z.uuid().optional(),
     contactId: z.uuid().optional(), personKind: z.enum(PERSON_KINDS).optional(), firstTimeOnly: z.boolean().default(false),
-  }).strict(),
+  }),
   output: z.object({
     from: z.string(), to: z.string(), truncated: z.boolean(),
     checkins: z.array(z.object({
@@ -89,7 +89,7 @@ export const getSummaryTool = tools.read('get_summary', {
   input: z.object({
     from: calendarDate().optional(), to: calendarDate().optional(), instanceId: instanceId.optional(), seriesId: z.uuid().optional().describe('One service series (schedule_list_series)'),
     locationId: z.uuid().optional().describe('One check-in location: its check-ins and headcounts only'),
-  }).strict(),
+  }),
   output: z.object({
     from: z.string(), to: z.string(), locationId: z.uuid().nullable(),
     definitions: z.object({ regular: z.string(), guest: z.string(), firstTimer: z.string(), volunteer: z.string(), total: z.string() }).strict(),
@@ -109,7 +109,7 @@ export const getPersonHistoryTool = tools.read('get_person_history', {
   description: 'One person\'s check-ins over a range (default the last 52 weeks), one entry per service, newest first: service, date, locations, as guest or volunteer, first time; with services and weeks attended, first and last visit.',
   keywords: ['attendance history', 'when did they last come', 'how often'],
   examples: ['when did Sam last come to church', 'how often has the Green family been this year', 'has Margaret been coming regularly', 'how many times has Jean been this year', 'when was the last time the Patels came', 'has Tom stopped coming to the evening service', "list the Sundays Margaret's grandson attended", "when was Ruth's first visit", "show Peter's attendance over the last year"],
-  input: z.object({ contactId: z.uuid(), from: calendarDate().optional(), to: calendarDate().optional() }).strict(),
+  input: z.object({ contactId: z.uuid(), from: calendarDate().optional(), to: calendarDate().optional() }),
   output: z.object({
     contactId: z.uuid(), from: z.string(), to: z.string(), services: z.number().int(), weeksAttended: z.number().int(),
     firstVisit: z.string().nullable(), lastVisit: z.string().nullable(), servedAsVolunteer: z.number().int(),

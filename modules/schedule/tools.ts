@@ -20,7 +20,7 @@ export const listSeriesTool = tools.read('list_series', {
   description: 'The organisation\'s recurring service series (e.g. Sunday 10:30 morning worship), newest first, each with its RRULE in words, zone, start time, length and location. Page with nextCursor. For the dated services themselves use schedule_list_upcoming_instances.',
   keywords: ['services', 'recurring services', 'service times', 'worship schedule'],
   examples: ['what services do we run each week', 'list our service times', 'what regular services do we have', 'show all our weekly and monthly services', 'list the recurring worship times and where they are held', 'which services repeat every week', "what's our pattern of services across the month", 'give me all the standing service slots'],
-  input: z.object({ ...cursorInput }).strict(),
+  input: z.object({ ...cursorInput }),
   output: z.object({ series: z.array(seriesSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listSeries(ctx.db, ctx.org.id, input),
 });
@@ -30,7 +30,7 @@ export const getSeriesTool = tools.read('get_series', {
   description: 'One service series with its rule, zone and next few scheduled instances.',
   keywords: ['service series', 'regular service', 'recurring service'],
   examples: ['when does the evening service happen each week', 'details of our regular Sunday morning service and its next dates', 'tell me about the 8am communion series', 'what pattern does the Wednesday prayer meeting follow', 'which room is the evening service in and how long does it run', 'next few dates for the monthly family service', 'show the setup of the midweek communion', 'how often does the Taize service run'],
-  input: z.object({ seriesId }).strict(),
+  input: z.object({ seriesId }),
   output: z.object({ series: seriesSchema, upcoming: z.array(instanceSchema) }).strict(),
   run: async (ctx, input) => ({
     series: await getSeries(ctx.db, ctx.org.id, input.seriesId),
@@ -48,7 +48,7 @@ export const createSeriesTool = tools.write('create_series', {
     timeZone: timeZone.optional(),
     locationLabel: locationLabel.optional(),
     campus: campus.optional(),
-  }).strict(),
+  }),
   output: z.object({ series: seriesSchema, materialised: materialisedSchema, upcoming: z.array(instanceSchema) }).strict(),
   run: async (ctx, input) => {
     const now = new Date();
@@ -76,8 +76,8 @@ export const updateSeriesTool = tools.write('update_series', {
       timeZone: timeZone.optional(),
       locationLabel: locationLabel.optional(),
       campus: campus.optional(),
-    }).strict().refine((changes) => Object.values(changes).some((value) => value !== undefined), 'name at least one change'),
-  }).strict(),
+    }).refine((changes) => Object.values(changes).some((value) => value !== undefined), 'name at least one change'),
+  }),
   output: z.object({
     scope: z.enum(['this', 'this_and_following', 'all']),
     series: seriesSchema,
@@ -99,7 +99,7 @@ export const deleteSeriesTool = tools.write('delete_series', {
   description: 'Ends a service series: it leaves the lists and its instances that have not started are removed. Past instances stay as the record of what happened. To drop one date only, use schedule_cancel_instance.',
   keywords: ['stop service', 'remove series', 'discontinue'],
   examples: ['we are stopping the Thursday lunchtime service', "we're ending the monthly cafe church", 'scrap the Tuesday lunchtime service for good', 'the 8am communion is finishing altogether', 'get rid of the Friday Compline series', 'no more Wednesday evening prayer meetings ever, remove them', 'discontinue the summer evening services'],
-  input: z.object({ seriesId }).strict(),
+  input: z.object({ seriesId }),
   output: z.object({ series: seriesSchema, removedInstances: z.number().int() }).strict(),
   run: async (ctx, input) => deleteSeries(ctx.db, ctx.org.id, input.seriesId, new Date()),
 });
@@ -109,7 +109,7 @@ export const cancelInstanceTool = tools.write('cancel_instance', {
   description: 'Cancels one instance of a series (an exception: the rest of the series is unchanged), with an optional reason. It stays listed as cancelled; schedule_restore_instance undoes it. An instance that has started cannot be cancelled.',
   keywords: ['cancel service', 'no service this week', 'exception', 'skip date'],
   examples: ['no evening service on Christmas Eve', 'cancel next Sunday\'s service because of snow', 'no 8am communion on 26 December', "call off this week's prayer meeting, the vicar is ill", 'cancel the evening service on Sunday 12 May for the joint service', 'skip the family service on the bank holiday weekend', "scrap Wednesday's midweek communion this week only", "there'll be no Compline this Friday"],
-  input: z.object({ instanceId, reason: z.string().trim().min(1).max(500).optional().describe('Why, e.g. "joint service with St Mark\'s"') }).strict(),
+  input: z.object({ instanceId, reason: z.string().trim().min(1).max(500).optional().describe('Why, e.g. "joint service with St Mark\'s"') }),
   output: z.object({ instance: instanceSchema }).strict(),
   run: async (ctx, input) => ({ instance: await cancelInstance(ctx.db, ctx.org.id, input.instanceId, input.reason ?? null, new Date()) }),
 });
@@ -123,7 +123,7 @@ export const moveInstanceTool = tools.write('move_instance', {
     instanceId,
     localDate: calendarDate().optional().describe('New local date; unchanged when omitted'),
     localStartTime: localTime().optional().describe('New local start time (HH:MM); unchanged when omitted'),
-  }).strict().refine((input) => input.localDate !== undefined || input.localStartTime !== undefined, { message: 'give localDate or localStartTime', path: ['localDate'] }),
+  }).refine((input) => input.localDate !== undefined || input.localStartTime !== undefined, { message: 'give localDate or localStartTime', path: ['localDate'] }),
   output: z.object({ instance: instanceSchema }).strict(),
   run: async (ctx, input) => ({
     instance: await editInstance(ctx.db, ctx.org.id, input.instanceId, { localDate: input.localDate, localStartTime: input.localStartTime }, new Date()),
@@ -135,7 +135,7 @@ export const restoreInstanceTool = tools.write('restore_instance', {
   description: 'Puts one instance back as its series\' rule has it: un-cancels it and undoes a move or other one-off change. Not for one-off extra instances.',
   keywords: ['uncancel', 'undo cancel', 'reinstate service'],
   examples: ['the Christmas Eve service is back on after all', 'we are having the 8am on Boxing Day after all', "uncancel next Sunday's evening service", "put Wednesday's prayer meeting back to its normal time", "undo the change to this week's family service", 'reinstate the service we cancelled for snow on the 14th', 'midweek communion is on again as normal this week'],
-  input: z.object({ instanceId }).strict(),
+  input: z.object({ instanceId }),
   output: z.object({ instance: instanceSchema }).strict(),
   run: async (ctx, input) => ({ instance: await restoreInstance(ctx.db, ctx.org.id, input.instanceId, new Date()) }),
 });
@@ -150,7 +150,7 @@ export const listUpcomingInstancesTool = tools.read('list_upcoming_instances', {
     days: z.number().int().min(1).max(MAX_LIST_DAYS).default(14).describe('How many days ahead'),
     seriesId: seriesId.optional().describe('Only this series'),
     includeCancelled: z.boolean().default(false),
-  }).strict(),
+  }),
   output: z.object({
     instances: z.array(instanceSchema),
     from: z.string(), to: z.string(),
@@ -171,7 +171,7 @@ export const getInstanceTool = tools.read('get_instance', {
   description: 'One service instance by id: its series, real UTC start and end, local date and time in its zone, status (scheduled or cancelled, with the reason), whether it was moved, and its location.',
   keywords: ['one service', 'service date', 'service time'],
   examples: ['what time does this Sunday\'s service start and where is it', 'is next week\'s carol service still on or was it cancelled', 'details of the Christmas Day service', "is Sunday's family service cancelled", 'where is the Ash Wednesday service being held', 'what time does the Easter vigil start and finish', "was this week's evening service moved", "why was last Sunday's 8am cancelled"],
-  input: z.object({ instanceId }).strict(),
+  input: z.object({ instanceId }),
   output: z.object({ instance: instanceSchema }).strict(),
   run: async (ctx, input) => ({ instance: await getInstance(ctx.db, ctx.org.id, input.instanceId) }),
 });
@@ -181,7 +181,7 @@ export const exportIcalTool = tools.read('export_ical', {
   description: 'The organisation\'s service series as an iCalendar (RFC 5545) text: each series one recurring event with its RRULE and zone, cancelled dates as EXDATE and moved or changed dates as their own events, for a website or a calendar app.',
   keywords: ['ics', 'calendar feed', 'ical', 'subscribe calendar'],
   examples: ['give me an ics file of our services for the website', 'calendar file of our services for Google Calendar', 'export the service times so people can subscribe', 'can I get our services into Outlook', 'give me the iCal feed for the church website', 'download the service calendar as an .ics', 'export our regular services as a calendar with the cancelled dates'],
-  input: z.object({ seriesId: seriesId.optional().describe('Only this series') }).strict(),
+  input: z.object({ seriesId: seriesId.optional().describe('Only this series') }),
   output: z.object({ ical: z.string().describe('text/calendar content'), events: z.number().int() }).strict(),
   run: async (ctx, input) => exportIcal(ctx.db, ctx.org.id, input.seriesId),
 });
@@ -195,7 +195,7 @@ export const previewRuleTool = tools.read('preview_rule', {
     rrule, startDate, startTime,
     timeZone: timeZone.optional(),
     count: z.number().int().min(1).max(52).default(10).describe('How many occurrences to show'),
-  }).strict(),
+  }),
   output: z.object({
     rrule: z.string(), ruleText: z.string(), timeZone: z.string(),
     occurrences: z.array(z.object({ startsAt: z.string(), localDate: z.string(), localStartTime: z.string() }).strict()),
@@ -215,7 +215,7 @@ export const addExtraInstanceTool = tools.write('add_extra_instance', {
     title: title.optional().describe('A title of its own; the series\' when omitted'),
     durationMinutes: durationMinutes.optional(),
     locationLabel: locationLabel.optional(),
-  }).strict(),
+  }),
   output: z.object({ instance: instanceSchema }).strict(),
   run: async (ctx, input) => ({ instance: await addExtraInstance(ctx.db, ctx.org.id, input.seriesId, input, new Date()) }),
 });

@@ -70,7 +70,7 @@ export const listTemplatesTool = tools.read('list_templates', {
     nameContains: z.string().trim().min(1).max(200).optional().describe('Only templates whose name contains this (case does not matter)'),
     includeArchived: z.boolean().default(false).describe('Also list archived templates'),
     ...cursorInput,
-  }).strict(),
+  }),
   output: z.object({ templates: z.array(templateSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listTemplates(ctx.db, ctx.org.id, input),
 });
@@ -80,7 +80,7 @@ export const getTemplateTool = tools.read('get_template', {
   description: 'One template with every version, newest first: status (draft, approved, active, archived), the words, declared variables and, for WhatsApp, the review state.',
   keywords: ['template versions', 'template details', 'whatsapp review status'],
   examples: ['show the versions of the welcome email template', 'has WhatsApp approved the rota reminder yet', 'show me all the drafts of the baptism follow-up template', 'which version of the rota text is live', 'has Meta rejected our WhatsApp welcome message', 'what variables does the birthday email use', 'open the appeal template and its history', 'look at the newcomer SMS template in full'],
-  input: z.object({ templateId }).strict(),
+  input: z.object({ templateId }),
   output: z.object({ template: templateSchema, versions: z.array(versionSchema) }).strict(),
   run: async (ctx, input) => getTemplate(ctx.db, ctx.org.id, input.templateId),
 });
@@ -96,7 +96,7 @@ export const createTemplateTool = tools.write('create_template', {
     locale: z.string().max(6).regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'a language tag such as en or en-GB').default('en-GB').describe('Language of the words, e.g. en-GB (default), cy, es'),
     description: z.string().trim().min(1).max(1000).optional().describe('What it is for'),
     ...contentFields,
-  }).strict(),
+  }),
   output: z.object({ template: templateSchema, version: versionSchema }).strict(),
   run: async (ctx, input) => createTemplate(ctx.db, ctx.org.id, userOf(ctx), input),
 });
@@ -109,7 +109,7 @@ export const createVersionTool = tools.write('create_version', {
   input: z.object({
     templateId,
     subject: contentFields.subject, body: contentFields.body.optional(), html: contentFields.html, variables: contentFields.variables,
-  }).strict(),
+  }),
   output: z.object({ version: versionSchema, basedOn: z.object({ id: z.uuid(), number: z.number().int() }).strict().nullable() }).strict(),
   run: async (ctx, input) => {
     const { templateId: id, ...changes } = input;
@@ -132,7 +132,7 @@ export const renderPreviewTool = tools.read('render_preview', {
     variables: z.record(z.string().max(64).regex(VARIABLE_NAME), z.string().max(2000))
       .refine((values) => Object.keys(values).length <= 50, 'at most 50 variables').meta({ maxProperties: 50 }).optional().describe('Values by variable name'),
     useExamples: z.boolean().default(true).describe('Fill what is still missing from the declared examples (default true)'),
-  }).strict().refine((value) => Boolean(value.versionId) !== Boolean(value.templateId), { message: 'give exactly one of versionId or templateId', path: ['versionId'] }),
+  }).refine((value) => Boolean(value.versionId) !== Boolean(value.templateId), { message: 'give exactly one of versionId or templateId', path: ['versionId'] }),
   output: z.object({
     versionId: z.uuid(), status: z.enum(VERSION_STATUSES), channel,
     ready: z.boolean().describe('false when variables are missing or the syntax is broken; then rendered is null'),
@@ -174,7 +174,7 @@ export const validateVersionTool = tools.write('validate_version', {
   description: 'Checks a version: placeholder syntax, undeclared variables, channel rules (email subject, SMS length, WhatsApp\'s review rules) and lint (missing unsubscribe wording in marketing email, link shorteners, long SMS, variables without examples). A clean email or SMS draft becomes approved; a WhatsApp version is approved only by WhatsApp\'s review.',
   keywords: ['lint template', 'check template', 'approve template'],
   examples: ['is the appeal email ready to send', 'check the new SMS wording', 'check the new rota text for problems', 'does the appeal draft have an unsubscribe line', 'run the checks on the newcomer email draft', 'is my WhatsApp wording going to pass the rules', 'lint the birthday template', 'look over the Christmas email draft for mistakes and approve it'],
-  input: z.object({ versionId }).strict(),
+  input: z.object({ versionId }),
   output: z.object({ valid: z.boolean(), errors: z.array(findingSchema), warnings: z.array(findingSchema), version: versionSchema }).strict(),
   run: async (ctx, input) => {
     const { analysis, version } = await validateVersion(ctx.db, ctx.org.id, input.versionId);
@@ -188,7 +188,7 @@ export const activateVersionTool = tools.write('activate_version', {
   keywords: ['publish template', 'use this version', 'go live', 'switch template version', 'start using wording', 'new wording live'],
   examples: ['use version 3 of the rota reminder from now on', 'make the new welcome email live', 'start using the updated text of the giving appeal', 'switch the welcome email to the new wording', 'put the updated rota reminder live', 'from today use the Advent version of the appeal', 'go live with the new birthday text', 'roll back to version 2 of the newcomer email', 'make the corrected SMS the one that goes out'],
   idempotent: true,
-  input: z.object({ versionId }).strict(),
+  input: z.object({ versionId }),
   output: z.object({
     version: versionSchema, previous: z.object({ id: z.uuid(), number: z.number().int() }).strict().nullable().describe('The version that was active until now, archived'),
     changed: z.boolean(),
@@ -202,7 +202,7 @@ export const submitWhatsAppTemplateTool = tools.write('submit_whatsapp_template'
   keywords: ['whatsapp approval', 'meta review', 'submit template'],
   examples: ['send the new WhatsApp reminder to Meta for approval', 'send the WhatsApp welcome message off for approval', 'submit our new WhatsApp text to Meta', 'get WhatsApp to review the event reminder', 'put the youth club WhatsApp template in for review', 'ask Facebook to approve our WhatsApp wording', 'the WhatsApp draft is ready, send it for checking'],
   idempotent: true,
-  input: z.object({ versionId }).strict(),
+  input: z.object({ versionId }),
   output: z.object({ version: versionSchema }).strict(),
   prepare: async (input, { db, org }) => submitToProvider(db, org.id, input.versionId),
   followUp: { kind: 'whatsapp_template_review' },
@@ -216,7 +216,7 @@ export const archiveTemplateTool = tools.write('archive_template', {
   examples: ['we do not use the old Christmas appeal template any more, archive it', 'retire the old harvest appeal wording', 'get rid of the 2023 Christmas template', "we've stopped using the old newcomer text, scrap it", 'remove the obsolete rota SMS template', 'bin the test template I made', 'stop anyone using the old Gift Aid email template'],
   destructive: true,
   idempotent: true,
-  input: z.object({ templateId }).strict(),
+  input: z.object({ templateId }),
   output: z.object({ template: templateSchema, versions: z.array(versionSchema) }).strict(),
   run: async (ctx, input) => archiveTemplate(ctx.db, ctx.org.id, input.templateId, (id) => countScheduledBroadcastsUsingTemplate(ctx.db, ctx.org.id, id)),
 });
@@ -232,7 +232,7 @@ export const diffVersionsTool = tools.read('diff_versions', {
   description: 'Line-by-line differences between two versions of the same template: subject, body, HTML and declared variables.',
   keywords: ['diff', 'compare versions', 'what changed'],
   examples: ['what changed between version 2 and 3 of the welcome email', 'how does the new appeal wording differ from the old one', 'compare the last two drafts of the rota reminder', 'what did we change in the welcome email', 'show the differences between versions 1 and 4', 'side by side of the old and new birthday text', 'which lines were edited in the newcomer SMS'],
-  input: z.object({ fromVersionId: versionId, toVersionId: versionId }).strict(),
+  input: z.object({ fromVersionId: versionId, toVersionId: versionId }),
   output: z.object({
     templateId: z.uuid(), from: z.object({ id: z.uuid(), number: z.number().int() }).strict(), to: z.object({ id: z.uuid(), number: z.number().int() }).strict(),
     changed: z.boolean(),

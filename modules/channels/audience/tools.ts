@@ -66,7 +66,7 @@ const checkSendabilityTool = tools.read('check_sendability', {
     contactId: z.uuid().describe('The contact'),
     channel, purpose,
     templateId: z.uuid().optional().describe('The template to send; without one a WhatsApp message is free-form text'),
-  }).strict(),
+  }),
   output: z.object({
     allowed: z.boolean(),
     reason: z.enum(SENDABILITY_REASONS).nullable().describe('Why not; null when allowed'),
@@ -116,7 +116,7 @@ const recordConsentTool = tools.write('record_consent', {
   description: 'Records that a contact consented to messages on one channel for one purpose, as evidence: basis, source, the wording they saw and when. A newer consent supersedes the older one for the same channel and purpose; nothing is overwritten. It does not lift a suppression (use channels_remove_suppression). The contact\'s email status and WhatsApp flag follow.',
   keywords: ['opt in', 'subscribe', 'marketing consent', 'whatsapp consent', 'gdpr', 'pecr'],
   examples: ['Margaret ticked the box to get our newsletter by email', 'record that Tom agreed to WhatsApp messages', 'Joan said yes to getting the parish news by text', 'note that the Harrises are happy to be emailed about fundraising', 'Pete signed the form agreeing to WhatsApp updates on 3 March', "log Ruth's permission to text her church notices", 'she opted in to appeal emails at the welcome desk today', 'put down that Mr Singh agreed on the phone to get our newsletter'],
-  input: z.object({ ...consentEvidence, channel }).strict(),
+  input: z.object({ ...consentEvidence, channel }),
   output: z.object({ consent: consentSchema, addressSuppressed: z.boolean().describe('true: the address is still suppressed, so nothing will go until the suppression is lifted') }).strict(),
   run: async (ctx, input) => recordConsent(ctx.db, ctx.org.id, input, ctx.principal.userId),
 });
@@ -131,7 +131,7 @@ const withdrawConsentTool = tools.write('withdraw_consent', {
     contactId: z.uuid().describe('The contact'), channel,
     purpose: z.enum(PURPOSES).optional().describe('Only this purpose; every purpose on the channel when omitted'),
     source: z.string().trim().min(1).max(200).default('staff').describe('How they withdrew, e.g. "phone call to the office"'),
-  }).strict(),
+  }),
   output: z.object({ withdrawn: z.array(consentSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const withdrawn = await withdrawConsent(ctx.db, ctx.org.id, input);
@@ -149,7 +149,7 @@ const listConsentsTool = tools.read('list_consents', {
     channel: z.enum(CHANNELS).optional().describe('Only this channel'),
     includeHistory: z.boolean().default(false).describe('Include withdrawn and superseded records'),
     ...cursorInput,
-  }).strict(),
+  }),
   output: z.object({ consents: z.array(consentSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listConsents(ctx.db, ctx.org.id, input),
 });
@@ -163,7 +163,7 @@ const listSuppressionsTool = tools.read('list_suppressions', {
     channel: z.enum(CHANNELS).optional(), reason: z.enum(SUPPRESSION_REASONS).optional(),
     address: z.string().trim().min(3).max(320).optional().describe('One address (email or phone)'),
     includeLifted: z.boolean().default(false), ...cursorInput,
-  }).strict(),
+  }),
   output: z.object({ suppressions: z.array(suppressionSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listSuppressions(ctx.db, ctx.org.id, input),
 });
@@ -174,7 +174,7 @@ const addSuppressionTool = tools.write('add_suppression', {
   keywords: ['block', 'do not contact', 'never text', 'never email'],
   examples: ['never text +447700900123 again', 'block this email address', 'Mrs Baker rang, never text her mobile again', 'block 07700 900456 from all our texts', 'put jean.w@example.com on the do not email list', "that number isn't Dave's any more, stop texting it for good", 'add this WhatsApp number to the never-contact list', 'someone asked us to stop messaging 07911 123456, block it'],
   idempotent: true,
-  input: z.object({ channel, address: z.string().trim().min(3).max(320).describe('Email address or phone number'), note: z.string().trim().max(1000).optional() }).strict(),
+  input: z.object({ channel, address: z.string().trim().min(3).max(320).describe('Email address or phone number'), note: z.string().trim().max(1000).optional() }),
   output: z.object({ suppression: suppressionSchema, created: z.boolean() }).strict(),
   run: async (ctx, input) => addManualSuppression(ctx.db, ctx.org.id, input, ctx.principal.userId),
 });
@@ -186,8 +186,8 @@ const removeSuppressionTool = tools.write('remove_suppression', {
   examples: ['Margaret signed up again, lift the block on her email', 'Bill texted START, unblock his number', 'Jean signed up again yesterday, let our emails reach her', "take Peter's mobile off the blocked list now he's opted back in", 'Ruth has fixed her inbox and agreed again, unblock her email', "lift the STOP on Femi's number, he signed the form on Sunday", 'Mrs Patel has resubscribed, undo the block on her texts'],
   input: z.object({
     suppressionId: z.uuid().describe('From channels_list_suppressions'),
-    consent: z.object(consentEvidence).strict().describe('The new consent (the channel is the suppression\'s)'),
-  }).strict(),
+    consent: z.object(consentEvidence).describe('The new consent (the channel is the suppression\'s)'),
+  }),
   output: z.object({ suppression: suppressionSchema, consent: consentSchema }).strict(),
   run: async (ctx, input) => removeSuppression(ctx.db, ctx.org.id, input, ctx.principal.userId),
 });
@@ -197,7 +197,7 @@ const getWhatsappWindowTool = tools.read('get_whatsapp_window', {
   description: 'Whether free-form WhatsApp text may go to a contact: open for 24 hours after their last message to us, with when it closes. Outside it only an approved template may be sent.',
   keywords: ['24 hour window', 'customer service window', 'whatsapp session'],
   examples: ['can I reply to Priya on WhatsApp without a template', 'has Grace messaged us on WhatsApp in the last 24 hours', 'is the WhatsApp chat with Tom still open', 'when does my chance to reply freely to Femi close', 'do I need an approved template to answer Ruth on WhatsApp', "is Priya's WhatsApp session still live", "how long have I got to reply to Joan's WhatsApp"],
-  input: z.object({ contactId: z.uuid().describe('The contact') }).strict(),
+  input: z.object({ contactId: z.uuid().describe('The contact') }),
   output: z.object({
     contactId: z.uuid(), address: z.string().nullable(), open: z.boolean(), lastInboundAt: iso.nullable(), closesAt: iso.nullable(),
   }).strict(),
@@ -212,7 +212,7 @@ const listSendersTool = tools.read('list_senders', {
   description: 'Which email domains, phone numbers and sender names we send from. The organisation\'s senders: email domains with their verification status and last DNS check, SMS numbers and alphanumeric ids (one-way, flagged), WhatsApp numbers.',
   keywords: ['sending domain', 'from number', 'sender id'],
   examples: ['what name do our texts show as coming from', 'is our email domain verified yet', 'which email addresses and domains do we send from', 'what number do our texts come from', 'list our WhatsApp numbers', "show the sending domains we've set up", "is our text sender a name people can't reply to", 'when was our mail domain last checked'],
-  input: z.object({ channel: z.enum(CHANNELS).optional(), ...cursorInput }).strict(),
+  input: z.object({ channel: z.enum(CHANNELS).optional(), ...cursorInput }),
   output: z.object({ senders: z.array(senderSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listSenders(ctx.db, ctx.org.id, input),
 });
@@ -227,7 +227,7 @@ const createSenderTool = tools.write('create_sender', {
     address: z.string().trim().min(1).max(253).describe('Domain (email), E.164 number, or alphanumeric id (SMS only)'),
     label: z.string().trim().max(200).optional(),
     dkimSelector: z.string().max(63).regex(/^[a-z0-9][a-z0-9._-]{0,62}$/).optional().describe('Email only: the DKIM selector published in DNS; default "steward"'),
-  }).strict(),
+  }),
   output: z.object({ sender: senderSchema }).strict(),
   run: async (ctx, input) => ({ sender: await createSender(ctx.db, ctx.org.id, input) }),
 });
@@ -237,7 +237,7 @@ const verifySenderDomainTool = tools.write('verify_sender_domain', {
   description: 'Checks an email sender domain\'s DNS: SPF (v=spf1 … all at the domain), DKIM (a key at <selector>._domainkey) and DMARC (v=DMARC1; p=… at _dmarc). verified when all three pass; pending when some pass or a lookup failed (DNS may still be propagating: check again later); failed when none does. Each record\'s result is returned and kept.',
   keywords: ['spf', 'dkim', 'dmarc', 'dns', 'domain verification'],
   examples: ['is our email domain set up properly', 'check the DNS for mail.stanne.org.uk', "I've added the SPF and DKIM records, check them now", 'our emails keep going to spam, check the domain DNS records', 'has the DMARC record gone through yet', 'recheck the domain now the IT chap has updated the DNS', 'run the domain check for stmarys-church.org.uk again', 'are SPF, DKIM and DMARC all passing for our email'],
-  input: z.object({ senderId: z.uuid().describe('The email domain sender, from channels_list_senders') }).strict(),
+  input: z.object({ senderId: z.uuid().describe('The email domain sender, from channels_list_senders') }),
   output: z.object({ sender: senderSchema }).strict(),
   // DNS is asked before the transaction opens, so none is held while waiting on the network.
   prepare: async (input, { db, org }): Promise<DomainCheck> => {
@@ -252,7 +252,7 @@ const getSettingsTool = tools.read('get_settings', {
   description: 'Quiet hours (off by default; 21:00–08:00 when turned on without times) and the time zone they are read in. Messages due in quiet hours wait until they end; none is dropped.',
   keywords: ['quiet hours', 'do not disturb', 'time zone'],
   examples: ['what time do our texts stop in the evening', 'are quiet hours switched on', 'when are we not allowed to send texts at night', 'what time zone do our messages go by', 'do we hold messages back overnight', 'show our do-not-disturb hours', 'will a text sent at 11pm go straight away', 'what are the current quiet hours'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getChannelSettings(ctx.db, ctx.org.id) }),
 });
@@ -264,9 +264,9 @@ const updateSettingsTool = tools.write('update_settings', {
   examples: ['no messages after 9pm or before 8am', 'turn quiet hours off', 'stop texts going out after 8 in the evening', 'switch on quiet hours with the usual times', 'nothing to go out before 9am please', 'set our messaging time zone to Europe/London', 'change the night-time cut-off to 10pm', 'let messages go at any time of day'],
   idempotent: true,
   input: z.object({
-    quietHours: z.object({ enabled: z.boolean().optional(), start: hhmm.optional(), end: hhmm.optional() }).strict().optional(),
+    quietHours: z.object({ enabled: z.boolean().optional(), start: hhmm.optional(), end: hhmm.optional() }).optional(),
     timeZone: z.string().min(1).max(64).optional().describe('IANA time zone'),
-  }).strict(),
+  }),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx, input) => ({ settings: await updateChannelSettings(ctx.db, ctx.org.id, input) }),
 });

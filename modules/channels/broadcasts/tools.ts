@@ -43,7 +43,7 @@ export const previewBroadcastTool = tools.write('preview_broadcast', {
     body: z.string().trim().min(1).max(10_000).optional().describe('Free-form text, the same for everyone, when no template is used'),
     html: z.string().min(1).max(200_000).optional().describe('Email only: HTML beside the text body'),
     ratePerMinute: z.number().int().min(1).max(100_000).default(DEFAULT_RATE_PER_MINUTE).describe('Messages per minute while sending (throttle)'),
-  }).strict(),
+  }),
   output: z.object({ broadcast: broadcastSchema, preview: previewSchema, previewHash: z.string() }).strict(),
   run: async (ctx, input) => {
     const previewed = await previewBroadcast(ctx.db, ctx.org, {
@@ -73,7 +73,7 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
     previewHash: z.string().max(64).regex(/^[0-9a-f]{64}$/).describe('previewHash from the latest channels_preview_broadcast of this broadcast'),
     sendAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When to start sending (ISO 8601); omit to send now'),
     actionSummary,
-  }).strict(),
+  }),
   output: z.object({ broadcast: broadcastSchema, followUp: broadcastChangeSchema }).strict(),
   // Once the broadcast is scheduled (by this call, or by the approved proposal's run of it), the follow-up starts its sending workflow.
   followUp: { kind: 'broadcast' },
@@ -94,7 +94,7 @@ export const cancelBroadcastTool = tools.write('cancel_broadcast', {
   description: 'Stops a broadcast: messages not yet sent are cancelled (one being handed to the provider at that moment still goes); messages already sent stay sent. Works on previewed, scheduled and sending broadcasts; cancelling a cancelled one changes nothing. A pending approval for it can then no longer be carried out.',
   keywords: ['stop broadcast', 'abort send', 'cancel newsletter'],
   examples: ['stop the text going out to the youth group', 'cancel tomorrow\'s newsletter', "don't send the Gift Day email after all", "halt the newsletter, there's a typo in it", 'scrap the group text to the choir', 'pull the Christmas mailout before it goes', 'stop the mass email midway, it has the wrong date', 'call off the scheduled WhatsApp to the youth parents'],
-  input: z.object({ broadcastId, reason: z.string().trim().min(1).max(1000).optional() }).strict(),
+  input: z.object({ broadcastId, reason: z.string().trim().min(1).max(1000).optional() }),
   output: z.object({ broadcast: broadcastSchema, cancelledRecipients: z.number().int(), followUp: broadcastChangeSchema }).strict(),
   followUp: { kind: 'broadcast' },
   run: async (ctx, input) => {
@@ -108,7 +108,7 @@ export const getBroadcastTool = tools.read('get_broadcast', {
   description: 'One broadcast with where it stands: its status (previewed, pending_approval with the proposal id, approved, scheduled, sending, completed, partially_failed, cancelled), recipients by status (sent, skipped, failed, waiting), the people skipped at dispatch by reason (e.g. suppressed after a STOP, consent withdrawn), failures by reason, its messages by delivery status (queued, sent, delivered, undelivered, failed), their estimated cost and the actual cost providers reported (by currency; unpriced messages counted apart), and the preview it was scheduled from (excluded counts by reason, cost).',
   keywords: ['broadcast status', 'delivery report', 'how many were sent'],
   examples: ['how did the newsletter go', 'how many texts have gone out so far', 'how many people actually got the Christmas newsletter', 'has the group text to the choir finished sending', 'why were some people skipped from the Gift Day email', 'is the newsletter still waiting for approval', 'how many of the youth group texts failed and why', 'what did the carol service mailout end up costing'],
-  input: z.object({ broadcastId }).strict(),
+  input: z.object({ broadcastId }),
   output: z.object({
     broadcast: broadcastSchema,
     recipients: recipientCountsSchema,
@@ -139,7 +139,7 @@ export const listBroadcastsTool = tools.read('list_broadcasts', {
   description: 'Broadcasts newest first, optionally only those in one status; page with nextCursor. channels_get_broadcast shows one with its counts.',
   keywords: ['broadcasts', 'newsletters sent', 'bulk messages'],
   examples: ['which mass emails have we sent this month', 'newsletters waiting to go out', 'list all our group texts', 'what mailouts have gone out since Easter', 'show the newsletters we cancelled', 'which bulk emails are scheduled to send', 'past mass messages to the congregation', 'any group messages still pending approval'],
-  input: z.object({ status: z.enum(BROADCAST_STATUSES).optional(), ...cursorInput }).strict(),
+  input: z.object({ status: z.enum(BROADCAST_STATUSES).optional(), ...cursorInput }),
   output: z.object({ broadcasts: z.array(broadcastSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listBroadcasts(ctx.db, ctx.org.id, input),
 });

@@ -102,7 +102,7 @@ export const sendEmailTool = tools.send('send_email', {
     body: z.string().min(1).max(100_000).optional().describe('Free-form plain text (needed without a template)'),
     html: z.string().min(1).max(500_000).optional().describe('Optional HTML alternative of the free-form text'),
     idempotencyKey,
-  }).strict(),
+  }),
   output: sendOutput,
   followUp: { kind: 'send_channel_message' },
   run: (ctx, input) => send(ctx, 'email', input, 'channels_send_email'),
@@ -117,7 +117,7 @@ export const sendSmsTool = tools.send('send_sms', {
     contactId, purpose, templateId, variables,
     body: z.string().min(1).max(20_000).optional().describe('Free-form text (needed without a template)'),
     idempotencyKey,
-  }).strict(),
+  }),
   output: sendOutput,
   followUp: { kind: 'send_channel_message' },
   run: (ctx, input) => send(ctx, 'sms', input, 'channels_send_sms'),
@@ -132,7 +132,7 @@ export const sendWhatsAppTool = tools.send('send_whatsapp', {
     contactId, purpose, templateId, variables,
     body: z.string().min(1).max(4096).optional().describe('Free-form text (only inside the 24-hour window)'),
     idempotencyKey,
-  }).strict(),
+  }),
   output: sendOutput,
   followUp: { kind: 'send_channel_message' },
   run: (ctx, input) => send(ctx, 'whatsapp', input, 'channels_send_whatsapp'),
@@ -143,7 +143,7 @@ export const getMessageTool = tools.read('get_message', {
   description: 'One email, SMS or WhatsApp message: its status (queued, sending, sent, delivered, undelivered, failed with the reason), the exact text sent, segments, metered units, estimated cost and provider id.',
   keywords: ['message status', 'was it delivered', 'delivery status'],
   examples: ['did the text to Peter arrive', 'why did that message fail', 'was the email to Jean delivered', 'what exactly did the text to Derek say', 'did my WhatsApp to Grace go through', 'how much did that one text to Ruth cost', 'has the reminder to Colin gone yet or is it still queued', 'why did the email to Mrs Harris bounce'],
-  input: z.object({ messageId: z.uuid().describe('The message') }).strict(),
+  input: z.object({ messageId: z.uuid().describe('The message') }),
   output: z.object({ message: messageSchema }).strict(),
   run: async (ctx, input) => ({ message: await requireMessage(ctx.db, ctx.org.id, input.messageId) }),
 });
@@ -160,7 +160,7 @@ export const listMessagesTool = tools.read('list_messages', {
     purpose: z.enum(PURPOSES).optional(),
     broadcastId: z.uuid().optional().describe('Only the messages of this broadcast'),
     ...cursorInput,
-  }).strict(),
+  }),
   output: z.object({ messages: z.array(messageSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => {
     const page = await listMessages(ctx.db, ctx.org.id, input);
@@ -175,7 +175,7 @@ export const getUsageTool = tools.read('get_usage', {
   description: 'This month\'s email sends, SMS segments and WhatsApp messages by category, with the estimated cost and the plan\'s allowances (email_sends, messaging_credits: SMS segments plus WhatsApp messages) and unit prices.',
   keywords: ['sms credits', 'messaging allowance', 'how many texts left', 'email quota'],
   examples: ['how many SMS credits have we got left', 'what have we spent on texts this month', 'how many texts have we sent this month', "what's the messaging bill looking like so far", 'how close are we to our email sending limit', 'how many WhatsApp messages have we used this month', 'cost of SMS and WhatsApp so far this month', 'are we running low on text credits'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     periodStart: z.string(),
     email: z.object({ sends: z.number().int() }).strict(),

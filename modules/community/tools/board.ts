@@ -32,7 +32,7 @@ export const sharePrayerRequestTool = tools.write('share_prayer_request', {
     consentConfirmed: consent,
     wallText: z.string().trim().min(1).max(2000).optional().describe('The words the congregation will read, if different from the request (e.g. shorter, fewer details)'),
     showName,
-  }).strict(),
+  }),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({ post: await sharePrayerRequest(ctx.db, ctx.org.id, userOf(ctx), input) }),
 });
@@ -47,7 +47,7 @@ export const shareCelebrationTool = tools.write('share_celebration', {
     consentConfirmed: consent,
     message: z.string().trim().min(1).max(2000).optional().describe('The words the congregation will read; the life event\'s title when omitted'),
     showName,
-  }).strict(),
+  }),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({
     post: await shareCelebration(ctx.db, ctx.org.id, userOf(ctx), input),
@@ -59,7 +59,7 @@ export const listModerationQueueTool = tools.read('list_moderation_queue', {
   description: 'Prayer requests and celebrations shared with the congregation that nobody has approved or rejected yet, oldest first, with exactly the text that would appear.',
   keywords: ['moderation', 'pending posts', 'approve prayer wall'],
   examples: ['anything waiting to go on the prayer wall', 'what needs moderating', 'show pending prayer wall posts', 'which celebrations are waiting for approval', 'posts waiting for someone to okay them', 'anything in the moderation queue', "what's been submitted to the wall but not approved yet", 'list unapproved posts, oldest first'],
-  input: z.object({ kind: z.enum(POST_KINDS).optional().describe('Only prayer or only celebration posts'), limit }).strict(),
+  input: z.object({ kind: z.enum(POST_KINDS).optional().describe('Only prayer or only celebration posts'), limit }),
   output: z.object({ posts: z.array(postSchema) }).strict(),
   run: async (ctx, input) => ({ posts: await listModerationQueue(ctx.db, ctx.org.id, input) }),
 });
@@ -69,7 +69,7 @@ export const approvePostTool = tools.write('approve_post', {
   description: 'Approves a pending prayer-wall or celebration post so the congregation sees it. Refused if it was already decided or its source is no longer shareable (made private, consent withdrawn).',
   keywords: ['approve', 'moderate', 'publish to wall'],
   examples: ['approve Margaret\'s prayer request for the wall', 'approve the post about the new baby', 'okay the pending prayer request for Tom', 'publish the wedding celebration to the board', "let the Khans' prayer go up on the wall", 'that celebration looks fine, approve it', 'accept the waiting prayer wall post'],
-  input: z.object({ postId }).strict(),
+  input: z.object({ postId }),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({ post: await approvePost(ctx.db, ctx.org.id, userOf(ctx), input.postId) }),
 });
@@ -79,7 +79,7 @@ export const rejectPostTool = tools.write('reject_post', {
   description: 'Rejects a pending prayer-wall or celebration post with a reason; it never appears. The prayer request or life event itself is unchanged.',
   keywords: ['reject', 'decline post', 'moderate', 'do not publish', 'refuse'],
   examples: ['don\'t put that on the wall, it has too many medical details', 'do not publish that prayer request', 'turn down that post', "reject the celebration post, the family didn't want it public", "don't approve the prayer post, it names someone else", 'knock back that wall post', 'refuse the pending post, reason: too personal', "decline the new baby post, it's a duplicate", "that prayer post isn't suitable, reject it"],
-  input: z.object({ postId, reason: z.string().trim().min(1).max(1000).describe('Why, for whoever shared it') }).strict(),
+  input: z.object({ postId, reason: z.string().trim().min(1).max(1000).describe('Why, for whoever shared it') }),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({ post: await rejectPost(ctx.db, ctx.org.id, userOf(ctx), input.postId, input.reason) }),
 });
@@ -89,7 +89,7 @@ export const listPrayerWallTool = tools.read('list_prayer_wall', {
   description: 'What the congregation sees on the prayer wall: approved prayer requests (and answered ones, as praise) within the wall\'s lifetime, newest first. Only requests shared with consent and approved; never private or confidential ones.',
   keywords: ['prayer wall', 'prayer list for the church', 'praise reports'],
   examples: ['what is on the prayer wall this week', 'read me the prayer wall for Sunday', 'show me the prayer wall', 'what prayers can the congregation see', 'list answered prayers on the wall', "what's on the public prayer board right now", 'prayer wall items for the newsletter', 'current praise reports on the prayer wall'],
-  input: z.object({ limit }).strict(),
+  input: z.object({ limit }),
   output: z.object({ enabled: z.boolean(), lifetimeDays: z.number().int(), items: z.array(wallItemSchema) }).strict(),
   run: async (ctx, input) => {
     const wall = await listPrayerWall(ctx.db, ctx.org.id, input.limit);
@@ -102,7 +102,7 @@ export const listCelebrationsTool = tools.read('list_celebrations', {
   description: 'Approved celebrations of life events (births, weddings, baptisms…) the people agreed to share, newest first; an event made private or whose consent was withdrawn drops off.',
   keywords: ['celebrations', 'good news', 'congratulations'],
   examples: ['what good news can we share on Sunday', 'show the celebrations board', 'recent births and weddings we can announce', "what's on the good news board", 'list approved celebrations this month', 'any happy news for the notices', 'celebrations the congregation can see'],
-  input: z.object({ limit }).strict(),
+  input: z.object({ limit }),
   output: z.object({ enabled: z.boolean(), items: z.array(celebrationItemSchema) }).strict(),
   run: async (ctx, input) => {
     const board = await listCelebrations(ctx.db, ctx.org.id, input.limit);
@@ -119,7 +119,7 @@ export const markPrayerAnsweredTool = tools.write('mark_prayer_answered', {
   keywords: ['answered prayer', 'praise report'],
   examples: ['Margaret\'s operation went well, mark her prayer answered on the wall', 'Tom got the job, mark his wall prayer answered', 'mark the prayer for rain answered with a praise note', "the Khans' baby arrived safely, update the wall as answered", 'add praise to the prayer wall post, Jean is home from hospital', 'answered prayer on the wall for the Smiths', 'mark that wall post as answered'],
   idempotent: true,
-  input: z.object({ postId, answerNote: z.string().trim().min(1).max(2000).optional().describe('How it was answered, as the congregation will read it') }).strict(),
+  input: z.object({ postId, answerNote: z.string().trim().min(1).max(2000).optional().describe('How it was answered, as the congregation will read it') }),
   output: z.object({ post: postSchema }).strict(),
   timeline: (_input, output) => [{
     contactId: output.post.contactId, kind: 'prayer_answered', sourceKind: 'prayer_request', sourceId: output.post.prayerRequestId!,
@@ -135,7 +135,7 @@ export const removePostTool = tools.write('remove_post', {
   examples: ['John asked for his request to come off the prayer wall', "take the Okafors' baby news down", "remove Jean's request from the wall, she's asked us to", 'pull the wedding celebration off the board', 'delete the post from the prayer wall', 'she changed her mind, take her post off the celebrations', 'take down the old prayer post'],
   destructive: true,
   idempotent: true,
-  input: z.object({ postId, reason: z.string().trim().min(1).max(1000).optional().describe('Why it was removed') }).strict(),
+  input: z.object({ postId, reason: z.string().trim().min(1).max(1000).optional().describe('Why it was removed') }),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({ post: await removePost(ctx.db, ctx.org.id, input.postId, input.reason) }),
 });
@@ -145,7 +145,7 @@ export const recordPrayerTool = tools.write('record_prayer', {
   description: 'Counts one prayer said for a request on the prayer wall ("I prayed for this"); every call adds one, including calls at the same moment.',
   keywords: ['prayed', 'i prayed', 'prayer count'],
   examples: ['the prayer meeting prayed for Margaret\'s request', "I prayed for Jean's request", "add one to the prayer count on Tom's wall post", "mark that I've prayed for this", "the home group prayed for the Khans' request", 'log a prayer for the request about the flood', 'count my prayer for Margaret'],
-  input: z.object({ postId }).strict(),
+  input: z.object({ postId }),
   output: z.object({ postId: z.uuid(), prayedCount: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const post = await recordPrayer(ctx.db, ctx.org.id, input.postId);
@@ -158,7 +158,7 @@ export const getPostTool = tools.read('get_post', {
   description: 'One prayer-wall or celebration post with its status and moderation history (who decided, why rejected, answered).',
   keywords: ['post details', 'moderation status'],
   examples: ['was the prayer request for the Browns approved', 'why was the celebration post rejected', 'who approved the prayer for Tom', 'status of the post about the baptism', "is Jean's wall post still pending", 'show the moderation history for that post', 'has the wedding post been published'],
-  input: z.object({ postId }).strict(),
+  input: z.object({ postId }),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({ post: await requirePost(ctx.db, ctx.org.id, input.postId) }),
 });

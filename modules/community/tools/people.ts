@@ -22,7 +22,7 @@ export const listRosterTool = tools.read('list_roster', {
     joinedWithinDays: z.number().int().min(1).max(3650).optional().describe('Only those who joined in the last so many days'),
     limit: z.number().int().min(1).max(200).default(50).describe('How many to return (1 to 200)'),
     offset: z.number().int().min(0).max(100000).default(0).describe('How many to skip, for the next page'),
-  }).strict(),
+  }),
   output: z.object({ members: z.array(rosterMemberSchema), total: z.number().int() }).strict(),
   run: async (ctx, input) => listRoster(ctx.db, ctx.org.id, input),
 });
@@ -38,7 +38,7 @@ export const setRosterMembershipTool = tools.write('set_roster_membership', {
     member: z.boolean().describe('true: on the roster; false: they left'),
     joinedOn: z.iso.date().optional().describe('When they joined (YYYY-MM-DD); today when omitted'),
     celebrationConsent: z.boolean().optional().describe('Whether they agreed to have life events celebrated in front of the congregation'),
-  }).strict(),
+  }),
   output: z.object({
     outcome: z.enum(['joined', 'rejoined', 'updated', 'unchanged', 'left', 'not_a_member']),
     member: rosterMemberSchema.nullable(),
@@ -66,7 +66,7 @@ export function followUpRadarTool(modules: readonly ModuleDefinition[]) {
     input: z.object({
       withinDays: z.number().int().min(0).max(90).default(7).describe('Note follow-ups and life events due within this many days (and overdue ones)'),
       limitPerSource: z.number().int().min(1).max(100).default(25).describe('At most this many people per source'),
-    }).strict(),
+    }),
     output: z.object({
       items: z.array(radarItemSchema),
       sources: z.array(radarSourceSchema),
@@ -87,7 +87,7 @@ export const getSummaryTool = tools.read('get_summary', {
   description: 'The congregation-facing side at a glance: roster size and recent joiners, posts waiting for moderation, prayers on the wall, answered prayers and approved celebrations, and whether the wall and celebrations are switched on.',
   keywords: ['community overview', 'prayer wall status'],
   examples: ['how is the prayer wall doing', 'anything for me to moderate', 'prayer wall and celebrations at a glance', 'how many posts are waiting for moderation', 'how many prayers are on the wall and how many answered', 'is the celebrations board switched on and busy', 'quick overview of the community board', 'how many new joiners and approved celebrations'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     roster: z.object({ current: z.number().int(), joinedRecently: z.number().int(), leftRecently: z.number().int(), withCelebrationConsent: z.number().int(), windowDays: z.number().int() }).strict(),
     board: z.object({ pending: z.number().int(), prayerOnWall: z.number().int(), celebrationsApproved: z.number().int(), answered: z.number().int() }).strict(),

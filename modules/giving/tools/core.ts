@@ -42,7 +42,7 @@ export const getSettingsTool = tools.read('get_settings', {
   description: "The organisation's giving currency (every amount is in its minor units: pence for GBP) and the batch total above which committing a batch needs an owner or admin's approval.",
   keywords: ['currency', 'approval threshold', 'giving settings'],
   examples: ['what currency do we record giving in', 'how big can a batch be before someone has to sign it off', 'are we set up in pounds or euros for giving', "what's the sign-off limit for banking a collection", "above what total does a deposit need the vicar's approval", 'giving setup: currency and approval level', 'do big collections need an admin to okay them before banking', 'which currency are the offering amounts stored in'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx) => ({ settings: await givingSettingsOf(ctx.db, ctx.org) }),
 });
@@ -62,7 +62,7 @@ const updateSettingsTool = tools.write('update_settings', {
   input: z.object({
     currency: z.string().length(3).regex(/^[A-Za-z]{3}$/, 'A three-letter ISO 4217 code such as GBP').optional(),
     commitApprovalThreshold: nonNegativeMinorUnits.optional().describe('Batches whose gross passes this many minor units need approval to commit'),
-  }).strict(),
+  }),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx, input) => {
     requireOwnerOrAdmin(ctx, 'giving settings');
@@ -77,7 +77,7 @@ export const listFundsTool = tools.read('list_funds', {
   description: 'The funds gifts are given to (general, building, missions…), default fund first, with whether each is Gift Aid eligible and active or archived.',
   keywords: ['funds', 'designations', 'giving categories'],
   examples: ['which funds can people give to', 'what giving designations have we got', 'show me all our funds', 'which funds are gift aid eligible', 'what can people put their offering towards', 'list the giving pots including archived ones', 'which one is our default fund', 'what categories can someone designate their giving to'],
-  input: z.object({ status: z.enum(['active', 'archived', 'all']).default('active') }).strict(),
+  input: z.object({ status: z.enum(['active', 'archived', 'all']).default('active') }),
   output: z.object({ funds: z.array(fundSchema) }).strict(),
   run: async (ctx, input) => ({ funds: await listFunds(ctx.db, ctx.org.id, input.status) }),
 });
@@ -90,7 +90,7 @@ const createFundTool = tools.write('create_fund', {
   input: z.object({
     name: fundName, code: fundCode.optional(), description: fundDescription.optional(),
     giftAidEligible: z.boolean().default(true), isDefault: z.boolean().default(false),
-  }).strict(),
+  }),
   output: z.object({ fund: fundSchema }).strict(),
   run: async (ctx, input) => ({ fund: await createFund(ctx.db, ctx.org.id, input) }),
 });
@@ -104,7 +104,7 @@ export const updateFundTool = tools.write('update_fund', {
   input: z.object({
     fundId: z.uuid(), name: fundName.optional(), code: fundCode.nullable().optional(), description: fundDescription.nullable().optional(),
     giftAidEligible: z.boolean().optional(), isDefault: z.boolean().optional(), status: z.literal('active').optional(),
-  }).strict(),
+  }),
   output: z.object({ fund: fundSchema }).strict(),
   run: async (ctx, { fundId, ...changes }) => ({ fund: await updateFund(ctx.db, ctx.org.id, fundId, changes) }),
 });
@@ -115,7 +115,7 @@ const archiveFundTool = tools.write('archive_fund', {
   keywords: ['close fund', 'retire fund'],
   examples: ['we no longer use the organ fund, retire it', 'stop taking gifts into an old fund but keep its history', 'close the tower fund, the work is done', 'archive the bell fund', 'the roof is finished, stop the roof fund taking any more money', 'hide the old Lent fund but keep its totals', "mothball the youth camp fund, we don't run camp any more", 'retire the fund for the 2019 mission trip'],
   idempotent: true,
-  input: z.object({ fundId: z.uuid() }).strict(),
+  input: z.object({ fundId: z.uuid() }),
   output: z.object({ fund: fundSchema }).strict(),
   run: async (ctx, input) => ({ fund: await archiveFund(ctx.db, ctx.org.id, input.fundId) }),
 });
@@ -127,7 +127,7 @@ export const getGiverTool = tools.read('get_giver', {
   description: "A contact's giving details (giver reference, Gift Aid title and address, joint giver, last four digits of their bank account) by giver id or contact id.",
   keywords: ['donor', 'giver details', 'gift aid address'],
   examples: ['what envelope number and gift aid address do we hold for John', "show a donor's giving details", 'what gift aid address do we have for Mrs Patel', "show Dave's envelope number", "who is Margaret's joint giver", "last four digits of the bank account on the Browns' giving record", 'pull up the giving details for Alan Hughes', 'what title and postcode have we got on file for his gift aid'],
-  input: z.object({ giverId: z.uuid().optional(), contactId: z.uuid().optional() }).strict().refine(...exactlyOne('giverId', 'contactId')),
+  input: z.object({ giverId: z.uuid().optional(), contactId: z.uuid().optional() }).refine(...exactlyOne('giverId', 'contactId')),
   output: z.object({ giver: giverSchema }).strict(),
   run: async (ctx, input) => ({ giver: await requireGiver(ctx.db, ctx.org.id, input) }),
 });
@@ -137,7 +137,7 @@ const listGiversTool = tools.read('list_givers', {
   description: 'Contacts with giving details, newest first; query finds a giver reference (envelope number), name or postcode containing it. Page with nextCursor.',
   keywords: ['donors', 'envelope numbers', 'find giver'],
   examples: ['who has envelope number 42', 'list everyone set up as a donor', 'find the giver in postcode SW1', 'find the donor with envelope 117', 'all our givers, newest first', 'which givers live in postcode BS7', 'search the donors for Thompson', 'who has a giving number set up', 'show the latest people added as givers'],
-  input: z.object({ query: z.string().trim().min(1).max(100).optional(), ...cursorInput }).strict(),
+  input: z.object({ query: z.string().trim().min(1).max(100).optional(), ...cursorInput }),
   output: z.object({ givers: z.array(giverSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listGivers(ctx.db, ctx.org.id, input),
 });
@@ -160,7 +160,7 @@ const upsertGiverTool = tools.write('upsert_giver', {
     postcode: z.string().trim().min(2).max(10).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces').nullable().optional(),
     jointContactId: z.uuid().nullable().optional().describe('A joint giver, such as a spouse'),
     bankAccountNumber: z.string().trim().min(4).max(40).nullable().optional().describe('Only the last four digits are kept'),
-  }).strict(),
+  }),
   output: z.object({ giver: giverSchema, created: z.boolean() }).strict(),
   run: async (ctx, input) => upsertGiver(ctx.db, ctx.org.id, input),
 });
@@ -173,7 +173,7 @@ const createBatchTool = tools.write('create_batch', {
   keywords: ['new batch', 'offering', 'collection', 'deposit'],
   examples: ["start entering this Sunday's offering", 'open a new collection to count the plate', "begin a deposit for this week's card payments", 'new batch for the 9.30 service collection', "I'm about to count the plate, open a batch", 'start a batch for the Harvest Festival offering', "create a deposit for Easter Sunday's envelopes", "open a fresh batch for this month's online giving", 'begin a collection record for the midnight mass offering'],
   listed: true,
-  input: z.object({ name: batchName.describe('Such as "Sunday offering 2026-11-22"') }).strict(),
+  input: z.object({ name: batchName.describe('Such as "Sunday offering 2026-11-22"') }),
   output: z.object({ batch: batchSchema }).strict(),
   run: async (ctx, input) => ({
     batch: await createBatch(ctx.db, ctx.org.id, { name: input.name, currency: await organisationCurrency(ctx.db, ctx.org), userId: ctx.principal.userId }),
@@ -185,7 +185,7 @@ export const listBatchesTool = tools.read('list_batches', {
   description: 'Batches, newest first, with their gift count, total and status (in_progress until committed); page with nextCursor.',
   keywords: ['batches', 'uncommitted', 'deposits'],
   examples: ["which collections haven't been banked yet", 'show recent offering batches and their totals', 'show all batches still in progress', 'list the last ten deposits with their totals', 'any counted collections not finalised yet', 'what batches did we do in February', 'which offerings are still waiting to be committed', "recent deposits and whether they've been banked"],
-  input: z.object({ status: z.enum(['in_progress', 'committed']).optional(), ...cursorInput }).strict(),
+  input: z.object({ status: z.enum(['in_progress', 'committed']).optional(), ...cursorInput }),
   output: z.object({ batches: z.array(batchSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listBatches(ctx.db, ctx.org.id, input),
 });
@@ -194,7 +194,7 @@ export const getBatchTool = tools.read('get_batch', {
   title: 'Get a batch',
   description: 'One batch with its gift count, total and status; giving_list_donations { batchId } lists its gifts.',
   examples: ["how much is in last Sunday's collection so far", 'total and count of one deposit', "what's the running total in the open batch", 'has the Easter collection batch been committed', "how many envelopes are in this morning's batch", 'show me the details of the batch from 2 June', 'status of the batch I started yesterday', 'total so far for the harvest offering batch'],
-  input: z.object({ batchId: z.uuid() }).strict(),
+  input: z.object({ batchId: z.uuid() }),
   output: z.object({ batch: batchSchema }).strict(),
   run: async (ctx, input) => ({ batch: await getBatch(ctx.db, ctx.org.id, input.batchId) }),
 });
@@ -207,7 +207,7 @@ const addBatchDonationsTool = tools.write('add_batch_donations', {
   meter: { feature: 'donations', units: 1 },
   meterCount: (input) => input.donations.length,
   meterUsed: (output) => output.donations.length - output.duplicates.length,
-  input: z.object({ batchId: z.uuid(), donations: bulkOf(donationInput, MAX_BATCH_DONATIONS) }).strict(),
+  input: z.object({ batchId: z.uuid(), donations: bulkOf(donationInput, MAX_BATCH_DONATIONS) }),
   output: z.object({
     batch: batchSchema, donations: z.array(donationSchema), duplicates: z.array(z.uuid()).describe('Ids of gifts already recorded, returned instead of recorded again'),
   }).strict(),
@@ -233,7 +233,7 @@ const recordDonationTool = tools.write('record_donation', {
     ...donationInputShape,
     batchId: z.uuid().optional().describe('An open batch; left out, the gift gets a batch of its own'),
     commit: z.boolean().default(false).describe('With no batchId: commit the new batch at once (within the approval threshold only)'),
-  }).strict(),
+  }),
   output: z.object({ donation: donationSchema, batch: batchSchema, duplicate: z.boolean() }).strict(),
   run: async (ctx, { batchId, commit, ...gift }) => {
     if (batchId && commit) {
@@ -264,7 +264,7 @@ const removeBatchDonationTool = tools.write('remove_batch_donation', {
   keywords: ['delete gift', 'undo entry'],
   examples: ['I typed a gift in twice, take it out of the batch', 'delete a gift from an unbanked collection', "take the £40 entry out of today's batch, it's not ours", 'remove the wrong envelope from the open collection', "I put Harry's gift in the wrong batch, delete it from this one", 'scrap that last entry before we bank the count', 'undo the gift I just added to the uncommitted batch', "bin the duplicate £20 in this morning's count"],
   destructive: true,
-  input: z.object({ donationId: z.uuid() }).strict(),
+  input: z.object({ donationId: z.uuid() }),
   output: z.object({ removed: z.object({ donationId: z.uuid(), batchId: z.uuid() }).strict(), batch: batchSchema }).strict(),
   run: async (ctx, input) => {
     const removed = await removeBatchDonation(ctx.db, ctx.org.id, input.donationId);
@@ -284,7 +284,7 @@ const adjustDonationTool = tools.write('adjust_donation', {
     reason: z.string().trim().min(3).max(500),
     batchId: z.uuid().optional().describe('An open batch for the entry; left out, a new batch'),
     receivedOn: isoDate.optional().describe('The date of the entry; today when left out'),
-  }).strict(),
+  }),
   output: z.object({ adjustment: donationSchema, batch: batchSchema }).strict(),
   run: async (ctx, input) => {
     const currency = await organisationCurrency(ctx.db, ctx.org);
@@ -314,7 +314,7 @@ const commitBatchTool = tools.write('commit_batch', {
     batchId: z.uuid(),
     expectedTotal: z.number().int().min(-MAX_MINOR_UNITS).max(MAX_MINOR_UNITS).optional().describe('The total (minor units) you saw; the commit is refused if the batch changed'),
     actionSummary,
-  }).strict(),
+  }),
   output: z.object({ batch: batchSchema }).strict(),
   run: async (ctx, input) => ({
     batch: await commitBatch(ctx.db, ctx.org, input.batchId, {
@@ -331,7 +331,7 @@ const listDonationsTool = tools.read('list_donations', {
   keywords: ['gifts', 'giving history', 'donor history', 'transactions'],
   examples: ['what has Peter given this year', 'every gift to the building fund in March', 'show the donations paid by card last month', 'list all gifts from the Jones family since January', 'show cash donations in the last quarter', 'donations to the missions fund between April and June', "every gift in last Sunday's batch", "show me Margaret's giving history", 'all gifts made by bank transfer in May'],
   listed: true,
-  input: z.object(donationFilterShape).strict(),
+  input: z.object(donationFilterShape),
   output: z.object({ donations: z.array(donationSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listDonations(ctx.db, ctx.org.id, input),
 });
@@ -341,7 +341,7 @@ export const getDonationTool = tools.read('get_donation', {
   description: 'One gift with its funds, batch (and whether it is committed), its refunds, Gift Aid status, links to a pledge, recurring gift or the gift it adjusts, and the adjusting entries made to it.',
   keywords: ['gift details'],
   examples: ['details of one gift and whether it was refunded', 'look at a single donation', 'open the £250 gift from 4 May', 'which batch was that £500 donation in', 'has this particular gift been claimed for gift aid', 'show that one donation and which funds it went to', 'is the gift from Tom linked to his pledge', 'see the corrections made to a particular gift'],
-  input: z.object({ donationId: z.uuid() }).strict(),
+  input: z.object({ donationId: z.uuid() }),
   output: z.object({
     donation: donationSchema,
     refunds: z.array(refundViewSchema),
@@ -374,7 +374,7 @@ const importDonationsTool = tools.write('import_donations', {
     defaultMethod: z.enum(DONATION_METHODS).default('bank_transfer').describe('For rows without a method column'),
     fundId: z.uuid().optional().describe('For rows without a fund column; left out, the default fund'),
     acceptNearDuplicates: z.boolean().default(false),
-  }).strict(),
+  }),
   output: importResultSchema,
   run: async (ctx, input) => importDonations(ctx.db, ctx.org, input, ctx.principal.userId),
 });
@@ -389,7 +389,7 @@ const summaryTool = tools.read('summary', {
   listed: true,
   input: z.object({
     from: isoDate.optional(), to: isoDate.optional(), period: z.enum(PERIODS).default('month'), fundId: z.uuid().optional(),
-  }).strict(),
+  }),
   output: summarySchema,
   run: async (ctx, input) => {
     if (input.fundId) await requireFund(ctx.db, ctx.org.id, input.fundId);
@@ -407,7 +407,7 @@ const listTopGiversTool = tools.read('list_top_givers', {
     months: z.number().int().min(3).max(36).default(12).describe('The period, in whole months, ending on endingOn'),
     endingOn: isoDate.optional().describe('Last day of the period; today when left out'),
     limit: z.number().int().min(1).max(50).default(10),
-  }).strict(),
+  }),
   output: z.object({ purpose: z.enum(TOP_GIVER_PURPOSES), from: z.string(), to: z.string(), givers: z.array(topGiverSchema) }).strict(),
   run: async (ctx, input) => ({ purpose: input.purpose, ...(await topGivers(ctx.db, ctx.org.id, input)) }),
 });

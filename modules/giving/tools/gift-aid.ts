@@ -55,7 +55,7 @@ const recordDeclarationTool = tools.write('record_gift_aid_declaration', {
     confirmationSentOn: isoDate.optional().describe('Oral only: when the written record of it was sent to the giver'),
     donationId: z.uuid().optional().describe('single_gift only: the gift it covers'),
     note: z.string().trim().max(1000).optional(),
-  }).strict(),
+  }),
   output: z.object({ declaration: declarationSchema }).strict(),
   run: async (ctx, input) => {
     await requireSterling(ctx.db, ctx.org);
@@ -72,7 +72,7 @@ const cancelDeclarationTool = tools.write('cancel_gift_aid_declaration', {
     declarationId: z.uuid(),
     cancelledOn: isoDate.optional().describe('Gifts on or after this day are no longer covered (YYYY-MM-DD); today when left out'),
     reason: reason.describe('Why, e.g. "no longer pays enough tax"'),
-  }).strict(),
+  }),
   output: z.object({ declaration: declarationSchema }).strict(),
   run: async (ctx, input) => ({ declaration: await cancelDeclaration(ctx.db, ctx.org.id, input.declarationId, input) }),
 });
@@ -82,7 +82,7 @@ const confirmDeclarationTool = tools.write('confirm_oral_declaration', {
   description: 'Records the day the written record of an oral Gift Aid declaration was sent to the giver. Until then the declaration covers no gift; from then on it covers every gift in its scope.',
   keywords: ['gift aid', 'oral declaration', 'telephone declaration', 'confirmation letter'],
   examples: ['we posted the letter confirming the gift aid he agreed on the phone', 'the written confirmation of a verbal declaration went out', 'we sent Derek the written record of his phone gift aid declaration', 'confirmation letter for a verbal gift aid agreement went out yesterday', 'mark the oral declaration as confirmed in writing', "the letter confirming Ruth's verbal gift aid was emailed on 3 June", "we've written to confirm the gift aid she gave by phone", 'verbal gift aid confirmed by post today'],
-  input: z.object({ declarationId: z.uuid(), sentOn: isoDate.describe('The day it was sent (YYYY-MM-DD)') }).strict(),
+  input: z.object({ declarationId: z.uuid(), sentOn: isoDate.describe('The day it was sent (YYYY-MM-DD)') }),
   output: z.object({ declaration: declarationSchema }).strict(),
   run: async (ctx, input) => ({ declaration: await confirmOralDeclaration(ctx.db, ctx.org.id, input.declarationId, input.sentOn) }),
 });
@@ -92,7 +92,7 @@ const listDeclarationsTool = tools.read('list_gift_aid_declarations', {
   description: "Gift Aid declarations, newest first, optionally one giver's; each with its state (active, awaiting_confirmation for an unconfirmed oral one, cancelled, ended). Page with nextCursor.",
   keywords: ['gift aid', 'declarations', 'GAD'],
   examples: ['who has signed a gift aid form', 'which taxpayers have declarations still waiting for confirmation', 'does Ken have a gift aid declaration', 'list cancelled gift aid declarations', 'all active gift aid forms', 'which phone declarations still need a confirmation letter', "show Susan's gift aid declarations", 'how many people have gift aid in place'],
-  input: z.object({ ...cursorInput, contactId: z.uuid().optional() }).strict(),
+  input: z.object({ ...cursorInput, contactId: z.uuid().optional() }),
   output: z.object({ declarations: z.array(declarationSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listDeclarations(ctx.db, ctx.org.id, input),
 });
@@ -169,7 +169,7 @@ const previewClaimTool = tools.read('preview_gift_aid_claim', {
   description: 'Shows what giving_create_gift_aid_claim would claim today, without claiming: every unclaimed gift in a committed batch checked line by line (a covering declaration, confirmed if oral; title, first and last name, house name or number and UK postcode; not a small-donations entry; a Gift Aid eligible fund; not refunded; within 4 years of the end of its tax year). Gifts with a problem are listed with every reason and left out, so the claim is never rejected whole. Adds negative adjustments for claimed gifts refunded since, and small donations within their caps.',
   keywords: ['gift aid', 'HMRC', 'claim', 'check claim', 'validate', 'GASDS', 'small donations'],
   examples: ['how much tax could we get back from HMRC right now', 'what would a gift aid claim include if we made one today', 'check which gifts would fail a gift aid claim and why', 'dry run of the next HMRC claim', 'which donors are missing a postcode for gift aid', 'how much could we claim back on small donations at the moment', 'any problems before we claim gift aid', 'estimate our next gift aid repayment'],
-  input: z.object({ ...claimWindowInput, listLines: z.number().int().min(0).max(500).default(50).describe('How many lines to show') }).strict(),
+  input: z.object({ ...claimWindowInput, listLines: z.number().int().min(0).max(500).default(50).describe('How many lines to show') }),
   output: z.object({ claimedOn: z.string(), currency: z.literal('GBP'), ...planShape }).strict(),
   run: async (ctx, input) => {
     const currency = await requireSterling(ctx.db, ctx.org);
@@ -208,7 +208,7 @@ const createClaimTool = tools.write('create_gift_aid_claim', {
   description: 'Creates a validated Gift Aid claim from exactly what giving_preview_gift_aid_claim shows: the valid gifts move from unclaimed to in_claim (two claims made at once never take one gift twice), refunded claimed gifts get negative adjustment lines, and small donations are added within their caps. Nothing leaves Steward yet: giving_submit_gift_aid_claim sends it once an owner or admin approves. Refused when no gift passes every check.',
   keywords: ['gift aid', 'HMRC', 'claim', 'reclaim tax'],
   examples: ['put together a gift aid claim for the gifts since the last one', 'make a claim to reclaim tax on donations', "create this quarter's gift aid claim", 'make the HMRC claim now', 'build a gift aid claim ready for approval', 'prepare the gift aid claim for everything unclaimed', 'draw up a new claim after cancelling the old one', 'start a claim to get our tax back'],
-  input: z.object({ ...claimWindowInput }).strict(),
+  input: z.object({ ...claimWindowInput }),
   output: z.object({ claim: claimSchema, ...planShape }).strict(),
   run: async (ctx, input) => {
     const { claim, plan } = await createClaim(ctx.db, ctx.org, ctx.principal.userId, windowOf(input));
@@ -231,7 +231,7 @@ const getClaimTool = tools.read('get_gift_aid_claim', {
     claimId: z.uuid(),
     linesLimit: z.number().int().min(0).max(500).default(50),
     linesOffset: z.number().int().min(0).max(MAX_CLAIM_LINES * 2).default(0),
-  }).strict(),
+  }),
   output: z.object({ claim: claimSchema, lines: z.array(lineSchema) }).strict(),
   run: async (ctx, input) => ({
     claim: await getClaim(ctx.db, ctx.org.id, input.claimId),
@@ -248,7 +248,7 @@ const listClaimsTool = tools.read('list_gift_aid_claims', {
     status: z.enum(CLAIM_STATUSES).optional(),
     limit: z.number().int().min(1).max(100).default(25),
     offset: z.number().int().min(0).max(100_000).default(0),
-  }).strict(),
+  }),
   output: z.object({ claims: z.array(claimSchema) }).strict(),
   run: async (ctx, input) => ({ claims: await listClaims(ctx.db, ctx.org.id, input) }),
 });
@@ -258,7 +258,7 @@ const cancelClaimTool = tools.write('cancel_gift_aid_claim', {
   description: 'Cancels a claim that has not been submitted: its gifts go back to unclaimed and its lines are withdrawn. Use it when something changed after the claim was made (a refund, a corrected address), then create a new one.',
   keywords: ['gift aid', 'discard claim', 'withdraw claim'],
   examples: ['scrap the draft gift aid claim, it has mistakes', 'throw away a claim we have not sent', 'cancel the unsent claim, a refund came in since', 'withdraw the validated claim so we can redo it', 'get rid of this claim, an address was wrong', 'bin the gift aid claim before it goes to HMRC', 'discard the draft claim and put the gifts back', 'cancel claim 12, I need to recreate it'],
-  input: z.object({ claimId: z.uuid(), reason }).strict(),
+  input: z.object({ claimId: z.uuid(), reason }),
   output: z.object({ claim: claimSchema }).strict(),
   run: async (ctx, input) => ({ claim: await cancelClaim(ctx.db, ctx.org.id, input.claimId, input.reason) }),
 });
@@ -328,10 +328,10 @@ const recordOutcomeTool = tools.write('record_claim_outcome', {
     claimId: z.uuid(),
     outcome: z.enum(['accepted', 'rejected', 'paid']),
     reason: z.string().trim().max(500).optional().describe("HMRC's reason (required for rejected)"),
-    rejectedLines: z.array(z.object({ donationId: z.uuid(), reason }).strict()).max(MAX_CLAIM_LINES).optional().describe('accepted only: lines HMRC refused'),
+    rejectedLines: z.array(z.object({ donationId: z.uuid(), reason })).max(MAX_CLAIM_LINES).optional().describe('accepted only: lines HMRC refused'),
     paidOn: isoDate.optional(),
     paidAmount: nonNegativeMinorUnits.optional().describe('paid only: pence received'),
-  }).strict(),
+  }),
   output: z.object({ claim: claimSchema }).strict(),
   run: async (ctx, input) => {
     if (input.rejectedLines?.length && input.outcome !== 'accepted') {
@@ -360,10 +360,10 @@ const recordGasdsTool = tools.write('record_gasds_collection', {
     entries: z.array(z.object({
       amount: z.number().int().min(1).max(100_000).describe(`Pence per gift, at most ${GASDS_MAX_GIFT}`),
       quantity: z.number().int().min(1).max(100_000).default(1).describe('How many gifts of this amount'),
-    }).strict()).min(1).max(500),
+    })).min(1).max(500),
     donationId: z.uuid().optional(),
     description: z.string().trim().max(500).optional(),
-  }).strict(),
+  }),
   output: z.object({ collection: gasdsCollectionSchema }).strict(),
   run: async (ctx, input) => {
     await requireSterling(ctx.db, ctx.org);
@@ -388,7 +388,7 @@ const listGasdsTool = tools.read('list_gasds_collections', {
     taxYear: taxYearInput.optional(),
     limit: z.number().int().min(1).max(100).default(25),
     offset: z.number().int().min(0).max(100_000).default(0),
-  }).strict(),
+  }),
   output: z.object({
     collections: z.array(z.object({
       id: z.uuid(), collectedOn: z.string(), taxYear: z.string(), method: z.enum(GASDS_METHODS), amount: money, giftCount: z.number().int(),
@@ -428,7 +428,7 @@ const generateStatementsTool = tools.send('generate_statements', {
     periodEnd: isoDate.optional(),
     contactIds: z.array(z.uuid()).min(1).max(MAX_STATEMENTS_PER_RUN).optional(),
     delivery: z.enum(['download', 'email']).default('download').describe('download (read them with giving_get_statement) or email (each giver with an address gets theirs)'),
-  }).strict(),
+  }),
   output: z.object({
     run: z.object({
       id: z.uuid(), taxYear: z.string().nullable(), periodStart: z.string(), periodEnd: z.string(), delivery: z.enum(['download', 'email']),
@@ -452,7 +452,7 @@ const resendStatementsTool = tools.send('resend_statements', {
   description: 'Emails the statements of a run (runId) or one statement (statementId) that have not gone: failed ones, ones whose giver had no address (after one was added), and download statements. A statement already sent is never emailed again. Returns each statement named with its delivery as queued; giving_list_statements shows how they went.',
   keywords: ['resend statement', 'email statement', 'statement failed'],
   examples: ['email the giving statements that bounced again', 'send Harold his statement now that we have his email', 'try again sending the statements that failed', "re-email Mrs Hart's giving statement", 'email the statements we only downloaded last time', "resend the 2024-25 statements that didn't go through", "Bob's email address is fixed now, send his statement again", "send the leftover statements from last week's run"],
-  input: z.object({ runId: z.uuid().optional(), statementId: z.uuid().optional() }).strict().refine(...exactlyOne('runId', 'statementId')),
+  input: z.object({ runId: z.uuid().optional(), statementId: z.uuid().optional() }).refine(...exactlyOne('runId', 'statementId')),
   output: z.object({ statements: z.array(statementWithRunSchema) }).strict(),
   followUp: { kind: 'send_statements' },
   run: async (ctx, input) => ({ statements: await queueStatementsForEmail(ctx.db, ctx.org.id, input) }),
@@ -467,7 +467,7 @@ const getStatementTool = tools.read('get_statement', {
   description: "One giver's statement from a run: its gifts, total and Gift Aid claimed, its email delivery (queued, sent, failed with the reason, or no_email), and the text to download or print.",
   keywords: ['statement', 'download statement', 'tax receipt'],
   examples: ["print Margaret's giving statement", "what does one donor's annual statement say", "show me the Robinsons' statement for 2024-25", "why did Alan's statement email fail", 'open one statement so I can print it', "how much gift aid does Jane's statement show", 'text of the giving statement for envelope 42', "was Mary's statement actually sent"],
-  input: z.object({ statementId: z.uuid() }).strict(),
+  input: z.object({ statementId: z.uuid() }),
   output: z.object({
     statement: statementSummarySchema,
     runId: z.uuid(),
@@ -497,7 +497,7 @@ const listStatementsTool = tools.read('list_statements', {
     deliveryStatus: z.enum(DELIVERY_STATUSES).optional().describe('Only statements whose email is in this state'),
     limit: z.number().int().min(1).max(100).default(25),
     offset: z.number().int().min(0).max(100_000).default(0),
-  }).strict(),
+  }),
   output: z.object({
     statements: z.array(statementSummarySchema.extend({
       runId: z.uuid(), periodStart: z.string(), periodEnd: z.string(), taxYear: z.string().nullable(), createdAt: z.string(),

@@ -74,7 +74,7 @@ const listRefundsTool = tools.read('list_refunds', {
     fundId: z.uuid().optional(),
     from: isoDate.optional().describe('Refunded on or after (YYYY-MM-DD)'),
     to: isoDate.optional().describe('Refunded on or before (YYYY-MM-DD)'),
-  }).strict(),
+  }),
   output: z.object({ refunds: z.array(refundViewSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listRefunds(ctx.db, ctx.org.id, input),
 });
@@ -95,7 +95,7 @@ const createCampaignTool = tools.write('create_pledge_campaign', {
     goalAmount: positiveMinorUnits.optional().describe('The target in minor units'),
     startsOn: isoDate.optional().describe('YYYY-MM-DD; today when left out'),
     endsOn: isoDate.optional().describe('YYYY-MM-DD; periodic pledges run to it unless they give their own end'),
-  }).strict(),
+  }),
   output: z.object({ campaign: campaignSchema }).strict(),
   run: async (ctx, input) => ({ campaign: await createCampaign(ctx.db, ctx.org, input) }),
 });
@@ -105,7 +105,7 @@ const listCampaignsTool = tools.read('list_pledge_campaigns', {
   description: 'Pledge campaigns, newest first, each with its progress (pledged, received net of refunds, against its goal); page with nextCursor.',
   keywords: ['appeals', 'campaigns'],
   examples: ['which appeals are running and how close are they to target', 'our fundraising campaigns', 'list our appeals and their progress', 'what campaigns have we run', 'show all pledge drives', 'which appeals are open and which are closed', 'current fundraising appeals and how much is promised', 'every campaign with its goal'],
-  input: z.object({ ...cursorInput, status: z.enum(['active', 'closed']).optional() }).strict(),
+  input: z.object({ ...cursorInput, status: z.enum(['active', 'closed']).optional() }),
   output: z.object({ campaigns: z.array(campaignProgressSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listCampaigns(ctx.db, ctx.org.id, input),
 });
@@ -114,7 +114,7 @@ const closeCampaignTool = tools.write('close_pledge_campaign', {
   title: 'Close a pledge campaign',
   description: 'Closes a campaign to new pledges. Its pledges and their gifts stay, and progress still counts gifts linked to them.',
   examples: ['the hall appeal has ended, stop taking promises', 'no more pledges for the organ appeal', 'close the roof appeal', 'end the minibus campaign to new promises', 'the organ appeal has reached target, close it', 'stop accepting pledges for the mission drive', 'wrap up the building campaign', 'finish the hall appeal now the deadline has passed'],
-  input: z.object({ campaignId }).strict(),
+  input: z.object({ campaignId }),
   output: z.object({ campaign: campaignSchema }).strict(),
   run: async (ctx, input) => ({ campaign: await closeCampaign(ctx.db, ctx.org.id, input.campaignId) }),
 });
@@ -131,7 +131,7 @@ const createPledgeTool = tools.write('create_pledge', {
     period: z.enum(PLEDGE_PERIODS).default('one_off'),
     startsOn: isoDate.optional().describe('YYYY-MM-DD; left out: today, or the campaign\'s start when today is outside its dates'),
     endsOn: isoDate.optional().describe('YYYY-MM-DD, periodic pledges only; the campaign\'s end when left out'),
-  }).strict(),
+  }),
   output: z.object({ pledge: pledgeSchema }).strict(),
   run: async (ctx, input) => ({ pledge: await createPledge(ctx.db, ctx.org, input) }),
 });
@@ -145,7 +145,7 @@ const listPledgesTool = tools.read('list_pledges', {
     campaignId: campaignId.optional(),
     contactId: z.uuid().optional().describe('Only this giver\'s pledges'),
     status: z.enum(['open', 'fulfilled', 'cancelled']).optional(),
-  }).strict(),
+  }),
   output: z.object({ pledges: z.array(pledgeSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listPledges(ctx.db, ctx.org.id, input),
 });
@@ -154,7 +154,7 @@ const cancelPledgeTool = tools.write('cancel_pledge', {
   title: 'Cancel a pledge',
   description: 'Cancels a pledge the giver withdrew: it no longer counts towards what the campaign was promised, and no new gift can be linked to it. Gifts already given stay counted as received.',
   examples: ['Mark can no longer keep his promise to the appeal', "withdraw a family's pledge", 'the Greens have withdrawn their pledge', "cancel Jenny's £10 a week promise", 'remove a pledge that was withdrawn', "he's lost his job, take his pledge off the appeal", "scrap the Nelsons' promise to the building project", "cancel the Khans' pledge to the roof campaign"],
-  input: z.object({ pledgeId, actionSummary }).strict(),
+  input: z.object({ pledgeId, actionSummary }),
   output: z.object({ pledge: pledgeSchema }).strict(),
   run: async (ctx, input) => ({ pledge: await cancelPledge(ctx.db, ctx.org.id, input.pledgeId) }),
 });
@@ -164,7 +164,7 @@ const getPledgeProgressTool = tools.read('get_pledge_progress', {
   description: 'How a pledge or a whole campaign is going: promised in all, expected by today, received (linked gifts in committed batches, net of refunds), outstanding, and percentages of the goal and of what was pledged (whole numbers, rounded down). Give pledgeId or campaignId.',
   keywords: ['pledge progress', 'campaign total', 'how much pledged', 'appeal progress'],
   examples: ['how much of what was promised has actually come in', "how far are we from the appeal's goal", 'how is the roof appeal going', "how much is still outstanding on the Smiths' pledge", 'percentage of the hall target reached so far', 'is Tom on track with his promise', 'what should have come in by now on the organ appeal', 'received versus promised for the mission campaign'],
-  input: z.object({ pledgeId: pledgeId.optional(), campaignId: campaignId.optional() }).strict().refine(...exactlyOne('pledgeId', 'campaignId')),
+  input: z.object({ pledgeId: pledgeId.optional(), campaignId: campaignId.optional() }).refine(...exactlyOne('pledgeId', 'campaignId')),
   output: z.object({ campaign: campaignProgressSchema, pledge: pledgeSchema.nullable() }).strict(),
   run: async (ctx, input) => {
     const pledge = input.pledgeId ? await getPledge(ctx.db, ctx.org.id, input.pledgeId) : null;
@@ -189,7 +189,7 @@ const createRecurringGiftTool = tools.write('create_recurring_gift', {
     method: z.enum(RECURRING_METHODS),
     frequency: z.enum(RECURRING_FREQUENCIES),
     startsOn: isoDate.optional().describe('YYYY-MM-DD, the date every occurrence is counted from; today when left out'),
-  }).strict(),
+  }),
   output: giftOutput,
   run: async (ctx, input) => ({ gift: await createRecurringGift(ctx.db, ctx.org, input) }),
 });
@@ -204,7 +204,7 @@ const listRecurringGiftsTool = tools.read('list_recurring_gifts', {
     status: z.enum(['active', 'paused', 'cancelled']).optional(),
     contactId: z.uuid().optional().describe('Only this giver\'s gifts'),
     fundId: z.uuid().optional(),
-  }).strict(),
+  }),
   output: z.object({ gifts: z.array(recurringGiftSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listRecurringGifts(ctx.db, ctx.org.id, input),
 });
@@ -214,7 +214,7 @@ const getRecurringGiftTool = tools.read('get_recurring_gift', {
   title: 'Get a recurring gift',
   description: `One recurring gift with its next ${UPCOMING} dates (none when cancelled, or paused without a resume date).`,
   examples: ["when is Anne's next standing order due", 'details of one regular gift', "next five dates for Jack's weekly gift", "show Lucy's quarterly card gift", "how many payments have been recorded on the Ahmeds' standing order", "is Sue's direct debit paused", "when does Bill's regular gift resume", 'amount and fund for this standing order'],
-  input: z.object({ recurringGiftId }).strict(),
+  input: z.object({ recurringGiftId }),
   output: z.object({ gift: recurringGiftSchema, upcoming: z.array(z.string()) }).strict(),
   run: async (ctx, input) => {
     const gift = await getRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId);
@@ -233,7 +233,7 @@ const updateRecurringGiftTool = tools.write('update_recurring_gift', {
     amount: positiveMinorUnits.optional().describe('New minor units per occurrence'),
     fundId: z.uuid().optional().describe('New fund'),
     method: z.enum(RECURRING_METHODS).optional(),
-  }).strict().refine((v) => v.amount !== undefined || v.fundId !== undefined || v.method !== undefined, { message: 'give amount, fundId or method', path: ['amount'] }),
+  }).refine((v) => v.amount !== undefined || v.fundId !== undefined || v.method !== undefined, { message: 'give amount, fundId or method', path: ['amount'] }),
   output: giftOutput,
   run: async (ctx, { recurringGiftId: id, ...changes }) => ({ gift: await updateRecurringGift(ctx.db, ctx.org.id, id, changes) }),
 });
@@ -243,7 +243,7 @@ const pauseRecurringGiftTool = tools.write('pause_recurring_gift', {
   description: 'Stops recording a recurring gift from now on, until resumed by hand (giving_resume_recurring_gift) or on resumeOn. Dates that fall while it is paused are skipped for good, never recorded later.',
   keywords: ['pause standing order', 'suspend giving', 'hold'],
   examples: ["hold Sue's direct debit while she is out of work", 'suspend a regular gift until June', "pause Bill's standing order for three months", "put the Ahmeds' regular gift on hold until September", "stop Ann's direct debit for now, she'll restart later", "freeze Jack's weekly gift while he's abroad", 'temporarily halt a monthly gift', "skip Lucy's giving for a while"],
-  input: z.object({ recurringGiftId, resumeOn: isoDate.optional().describe('YYYY-MM-DD after today: it resumes by itself that day') }).strict(),
+  input: z.object({ recurringGiftId, resumeOn: isoDate.optional().describe('YYYY-MM-DD after today: it resumes by itself that day') }),
   output: giftOutput,
   run: async (ctx, input) => ({ gift: await pauseRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId, input.resumeOn) }),
 });
@@ -252,7 +252,7 @@ const resumeRecurringGiftTool = tools.write('resume_recurring_gift', {
   title: 'Resume a recurring gift',
   description: 'Resumes a paused recurring gift from today: the next occurrence on or after today is recorded; the dates skipped while paused stay skipped.',
   examples: ["start Sue's standing order again", 'unpause a regular donation', "restart Bill's paused direct debit", 'Jack is back, resume his weekly gift', "take the Ahmeds' standing order off hold", "carry on recording Ann's monthly gift from today", 'reactivate a paused regular gift', 'Sue is working again, turn her giving back on'],
-  input: z.object({ recurringGiftId }).strict(),
+  input: z.object({ recurringGiftId }),
   output: giftOutput,
   run: async (ctx, input) => ({ gift: await resumeRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId) }),
 });
@@ -262,7 +262,7 @@ const cancelRecurringGiftTool = tools.write('cancel_recurring_gift', {
   description: 'Stops a recurring gift for good: nothing more is recorded and it cannot be resumed (set up a new one instead). Donations already recorded stay.',
   keywords: ['cancel standing order', 'stop giving'],
   examples: ['Jim has stopped his standing order for good', 'end a direct debit permanently', "cancel Bill's standing order", 'the Ahmeds have moved churches, stop their direct debit', "end Lucy's regular card gift", "permanently stop the Trust's yearly gift", 'Ann has passed away, cancel her monthly gift', 'terminate a standing order'],
-  input: z.object({ recurringGiftId, actionSummary }).strict(),
+  input: z.object({ recurringGiftId, actionSummary }),
   output: giftOutput,
   run: async (ctx, input) => ({ gift: await cancelRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId) }),
 });

@@ -23,7 +23,7 @@ export const listServicesTodayTool = tools.read('list_services_today', {
   description: 'Today\'s services (instances from the schedule module) on the organisation\'s local calendar day, earliest first, with their instance ids for check-in, local start times, locations and status (cancelled ones included, marked). Use guests_list_services for other dates.',
   keywords: ['this morning', 'sunday services', 'check-in services', 'what is on today'],
   examples: ['which services are on today', 'what time is this morning\'s service', "what's on this morning for check-in", "today's services and which rooms they're in", "is tonight's service still happening", 'which service should I check the kids into today', 'list the services running today', 'what time is the first service today'],
-  input: z.object({ timeZone, includeCancelled: z.boolean().default(true).describe('Include cancelled services (marked cancelled)') }).strict(),
+  input: z.object({ timeZone, includeCancelled: z.boolean().default(true).describe('Include cancelled services (marked cancelled)') }),
   output: z.object({ date: z.string().describe('Today\'s local date (YYYY-MM-DD)'), timeZone: z.string(), services: z.array(serviceInstanceSchema) }).strict(),
   run: async (ctx, input) => {
     const zone = await zoneFor(ctx.db, ctx.org.id, input.timeZone);
@@ -42,7 +42,7 @@ export const listServicesTool = tools.read('list_services', {
     to: calendarDate().describe('Last local date (inclusive)'),
     timeZone,
     includeCancelled: z.boolean().default(false),
-  }).strict(),
+  }),
   output: z.object({
     from: z.string(), to: z.string(), timeZone: z.string(), services: z.array(serviceInstanceSchema),
     truncated: z.boolean().describe(`True when the range held more than ${MAX_LIST_INSTANCES} services: ask for a shorter range`),
@@ -71,7 +71,7 @@ export const duplicateServiceTool = tools.write('duplicate_service', {
     localStartTime: localTimeSchema().describe('Local start time of the new service (HH:MM)'),
     title: z.string().trim().min(1).max(200).optional().describe('A title of its own; the original\'s when omitted'),
     durationMinutes: z.number().int().min(1).max(1440).optional().describe('Length in minutes; the original\'s when omitted'),
-  }).strict(),
+  }),
   output: z.object({ service: serviceInstanceSchema, copiedFrom: z.uuid() }).strict(),
   run: async (ctx, input) => ({
     service: await addOneOffInstance(ctx.db, ctx.org.id, input.instanceId, input),

@@ -41,7 +41,7 @@ export const createPastoralAutomationTool = defineTool({
     intervalHours: editable.intervalHours.default(24),
     daysWithoutContact: editable.daysWithoutContact.optional().describe('welfare_check: people with no pastoral contact for this many days; default the welfare interval of the pastoral settings (180 unless changed)'),
     targetTag: editable.targetTag.optional(), maxItemsPerRun: editable.maxItemsPerRun.default(25),
-  }).strict(),
+  }),
   output: automationOutput,
   followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => ({ automation: await createAutomation(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
@@ -62,7 +62,7 @@ export const setPastoralAutomationTool = defineTool({
     subjectTemplate: editable.subjectTemplate.optional(), bodyTemplate: editable.bodyTemplate.optional(), enabled: editable.enabled.optional(),
     intervalHours: editable.intervalHours.optional(), daysWithoutContact: editable.daysWithoutContact.optional(),
     targetTag: editable.targetTag.optional(), maxItemsPerRun: editable.maxItemsPerRun.optional(),
-  }).strict(),
+  }),
   output: z.object({ automation: automationSchema, changedFields: z.array(z.string()) }).strict(),
   followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => {
@@ -82,7 +82,7 @@ export const removePastoralAutomationTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ automationId }).strict(),
+  input: z.object({ automationId }),
   output: z.object({ automationId: z.uuid(), removed: z.literal(true) }).strict(),
   followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => {
@@ -101,7 +101,7 @@ export const duplicatePastoralAutomationTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ automationId, name: editable.name.optional() }).strict(),
+  input: z.object({ automationId, name: editable.name.optional() }),
   output: automationOutput,
   followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => ({ automation: await duplicateAutomation(ctx.db, ctx.org.id, input.automationId, ctx.principal.userId, input.name) }),
@@ -117,7 +117,7 @@ export const listPastoralAutomationsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ automations: z.array(automationSchema) }).strict(),
   run: async (ctx) => ({ automations: await listAutomations(ctx.db, ctx.org.id) }),
 });
@@ -132,7 +132,7 @@ export const getPastoralAutomationTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ automationId }).strict(),
+  input: z.object({ automationId }),
   output: automationOutput,
   run: async (ctx, input) => ({ automation: await requireAutomation(ctx.db, ctx.org.id, input.automationId) }),
 });
@@ -147,7 +147,7 @@ export const runPastoralGenerationTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ automationId }).strict(),
+  input: z.object({ automationId }),
   output: z.object({
     automationId: z.uuid(),
     items: z.array(outreachItemSchema),
@@ -174,7 +174,7 @@ export const listWelfareDueContactsTool = defineTool({
   input: z.object({
     days: z.number().int().min(1).max(3650).optional().describe('Days without pastoral contact; default the welfare interval of the pastoral settings'),
     limit: z.number().int().min(1).max(500).default(50),
-  }).strict(),
+  }),
   output: z.object({
     days: z.number().int().describe('The number of days used'),
     contacts: z.array(z.object({

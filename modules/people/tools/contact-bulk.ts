@@ -20,7 +20,7 @@ export const lookupUkPostcodeTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ postcode: z.string().trim().min(2).max(12) }).strict(),
+  input: z.object({ postcode: z.string().trim().min(2).max(12) }),
   output: z.object({ postcode: z.string(), city: z.string().nullable(), county: z.string().nullable(), country: z.string().nullable() }).strict(),
   prepare: async (input, deps) => {
     const postcode = requireUkPostcode(input.postcode);
@@ -52,8 +52,8 @@ export const bulkUpdateContactsTool = defineTool({
   idempotent: true,
   listed: false,
   input: z.object({
-    entries: z.array(z.object({ contactId: z.uuid(), ...contactWriteFields }).strict()).min(1).max(MAX_BULK_UPDATE),
-  }).strict(),
+    entries: z.array(z.object({ contactId: z.uuid(), ...contactWriteFields })).min(1).max(MAX_BULK_UPDATE),
+  }),
   output: z.object({
     updated: z.number().int(),
     results: z.array(z.object({ contactId: z.uuid(), changedFields: z.array(z.string()) }).strict()),
@@ -78,7 +78,7 @@ export const bulkOptInWhatsappTool = defineTool({
   input: z.object({
     contactIds: z.array(z.uuid()).min(1).max(1000).optional(),
     allWithPhone: z.literal(true).optional().describe('true = every contact with any phone number'),
-  }).strict().refine(...exactlyOne('contactIds', 'allWithPhone')),
+  }).refine(...exactlyOne('contactIds', 'allWithPhone')),
   output: z.object({ optedIn: z.number().int(), alreadyOptedIn: z.number().int(), skippedNoPhone: z.array(z.string()), notFound: z.array(z.string()) }).strict(),
   run: async (ctx, input) => bulkOptInWhatsapp(ctx.db, ctx.org.id, input),
 });
@@ -93,7 +93,7 @@ export const upcomingBirthdaysTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ days: z.number().int().min(0).max(366).default(14), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+  input: z.object({ days: z.number().int().min(0).max(366).default(14), limit: z.number().int().min(1).max(500).default(100) }),
   output: z.object({
     days: z.number().int(),
     birthdays: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), dateOfBirth: z.string(), nextBirthday: z.string(), turning: z.number().int() }).strict()),
@@ -111,7 +111,7 @@ export const countUnsubscribesTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ from: dateText().optional(), to: dateText().optional() }).strict(),
+  input: z.object({ from: dateText().optional(), to: dateText().optional() }),
   output: z.object({ from: z.string(), to: z.string(), unsubscribes: z.number().int(), contacts: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const to = input.to ? parseOrgDate(input.to, ctx.org.dateFormat, 'to') : todayUtc();
@@ -134,7 +134,7 @@ export const listCustomFieldDefinitionsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ definitions: z.array(definitionSchema), sections: z.array(z.string()) }).strict(),
   run: async (ctx) => {
     const definitions = await listDefinitions(ctx.db, ctx.org.id);
@@ -158,7 +158,7 @@ export const createCustomFieldDefinitionTool = defineTool({
     type: z.enum(CUSTOM_FIELD_TYPES),
     options: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
     section: z.string().trim().min(1).max(100).optional(),
-  }).strict(),
+  }),
   output: z.object({ definition: definitionSchema }).strict(),
   run: async (ctx, input) => ({ definition: await createDefinition(ctx.db, ctx.org.id, input) }),
 });

@@ -79,7 +79,7 @@ export const getContactTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: true,
-  input: z.object({ contactId }).strict(),
+  input: z.object({ contactId }),
   output: z.object({ contact: contactSchema }).strict(),
   run: async (ctx, input) => ({ contact: await requireContact(ctx.db, ctx.org.id, input.contactId) }),
 });
@@ -98,7 +98,7 @@ export const searchContactsTool = defineTool({
     query: z.string().trim().max(200).optional().describe('Name, email or phone, in any part'),
     ...listFilters,
     limit: z.number().int().min(1).max(100).default(20),
-  }).strict(),
+  }),
   output: z.object({ contacts: z.array(contactSummarySchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const contacts = await searchContacts(ctx.db, ctx.org.id, input.query, input, input.limit);
@@ -120,7 +120,7 @@ export const listContactsTool = defineTool({
     ...listFilters,
     limit: z.number().int().min(1).max(100).default(25),
     offset: z.number().int().min(0).max(100000).default(0),
-  }).strict(),
+  }),
   output: z.object({
     contacts: z.array(contactSummarySchema),
     limit: z.number().int(),
@@ -180,7 +180,7 @@ export const deleteContactTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: true,
-  input: z.object({ contactId, permanent: z.boolean().default(false).describe('Erase for good (GDPR); default false = soft delete') }).strict(),
+  input: z.object({ contactId, permanent: z.boolean().default(false).describe('Erase for good (GDPR); default false = soft delete') }),
   output: z.object({ contactId: z.uuid(), deleted: z.enum(['soft', 'permanent']), erasedNotes: z.number().int() }).strict(),
   run: async (ctx, input) => {
     if (input.permanent) assertMayErase(ctx);

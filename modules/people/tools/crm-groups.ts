@@ -25,7 +25,7 @@ export const listCrmGroupsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ status: z.enum(GROUP_STATUSES).optional() }).strict(),
+  input: z.object({ status: z.enum(GROUP_STATUSES).optional() }),
   output: z.object({ groups: z.array(groupSchema) }).strict(),
   run: async (ctx, input) => ({ groups: await listGroups(ctx.db, ctx.org.id, input.status) }),
 });
@@ -40,7 +40,7 @@ export const listCrmGroupMembersTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object(groupRef).strict(),
+  input: z.object(groupRef),
   output: z.object({
     group: groupSchema,
     members: z.array(z.object({ memberId: z.uuid(), contactId: z.uuid(), displayName: z.string(), email: z.string().nullable(), role: z.string().nullable(), joinedAt: z.string() }).strict()),
@@ -58,7 +58,7 @@ export const createCrmGroupTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ name: z.string().trim().min(1).max(200), description: z.string().max(2000).optional(), status: z.enum(GROUP_STATUSES).default('active') }).strict(),
+  input: z.object({ name: z.string().trim().min(1).max(200), description: z.string().max(2000).optional(), status: z.enum(GROUP_STATUSES).default('active') }),
   output: z.object({ group: groupSchema }).strict(),
   run: async (ctx, input) => ({ group: await createGroup(ctx.db, ctx.org.id, input) }),
 });
@@ -74,7 +74,7 @@ export const updateCrmGroupTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ groupId: z.uuid(), name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).nullable().optional(), status: z.enum(GROUP_STATUSES).optional() }).strict(),
+  input: z.object({ groupId: z.uuid(), name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).nullable().optional(), status: z.enum(GROUP_STATUSES).optional() }),
   output: z.object({ group: groupSchema }).strict(),
   run: async (ctx, input) => ({ group: await updateGroup(ctx.db, ctx.org.id, input) }),
 });
@@ -90,7 +90,7 @@ export const addCrmGroupMemberTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ ...groupRef, ...contactRef, role: z.string().trim().min(1).max(100).optional() }).strict(),
+  input: z.object({ ...groupRef, ...contactRef, role: z.string().trim().min(1).max(100).optional() }),
   output: z.object({ groupId: z.uuid(), groupName: z.string(), contactId: z.uuid(), contactName: z.string(), alreadyMember: z.boolean() }).strict(),
   run: async (ctx, input) => addGroupMember(ctx.db, ctx.org.id, input, input, input.role),
 });
@@ -105,7 +105,7 @@ export const removeCrmGroupMemberTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ ...groupRef, ...contactRef }).strict(),
+  input: z.object({ ...groupRef, ...contactRef }),
   output: z.object({ groupId: z.uuid(), contactId: z.uuid() }).strict(),
   run: async (ctx, input) => removeGroupMember(ctx.db, ctx.org.id, input, input),
 });
@@ -121,7 +121,7 @@ export const deleteCrmGroupTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ groupId: z.uuid() }).strict(),
+  input: z.object({ groupId: z.uuid() }),
   output: z.object({ group: groupSchema, unlinkedMembers: z.number().int() }).strict(),
   run: async (ctx, input) => deleteGroup(ctx.db, ctx.org.id, input.groupId),
 });

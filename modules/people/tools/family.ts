@@ -22,7 +22,7 @@ export const addFamilyRelationshipTool = defineTool({
     relatedContactId: z.uuid(),
     relationship: z.enum(RELATIONSHIP_LABELS as [string, ...string[]]),
     sameHousehold: z.boolean().optional().describe('Default: true for spouse/partner/parent/child/guardian links'),
-  }).strict(),
+  }),
   output: z.object({ link: linkSchema, inverse: linkSchema, familyId: z.string().nullable() }).strict(),
   run: async (ctx, input) => addFamilyRelationship(ctx.db, ctx.org.id, input),
 });
@@ -38,7 +38,7 @@ export const removeFamilyRelationshipTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ contactId: z.uuid(), relatedContactId: z.uuid() }).strict(),
+  input: z.object({ contactId: z.uuid(), relatedContactId: z.uuid() }),
   output: z.object({ removedLinks: z.number().int() }).strict(),
   run: async (ctx, input) => ({ removedLinks: await removeFamilyRelationship(ctx.db, ctx.org.id, input.contactId, input.relatedContactId) }),
 });
@@ -53,7 +53,7 @@ export const listFamilyTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ contactId: z.uuid() }).strict(),
+  input: z.object({ contactId: z.uuid() }),
   output: z.object({ family: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), relationship: z.string() }).strict()) }).strict(),
   run: async (ctx, input) => ({ family: await listFamily(ctx.db, ctx.org.id, input.contactId) }),
 });
@@ -68,7 +68,7 @@ export const listHouseholdTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ contactId: z.uuid() }).strict(),
+  input: z.object({ contactId: z.uuid() }),
   output: z.object({ familyId: z.string().nullable(), members: z.array(memberSchema) }).strict(),
   run: async (ctx, input) => listHousehold(ctx.db, ctx.org.id, input.contactId),
 });

@@ -18,7 +18,7 @@ export const importContactsTool = defineTool({
     csv: z.string().min(1).max(MAX_IMPORT_CHARS).describe('The CSV text, header row first (at most about 900 KB)'),
     mode: z.enum(['preview', 'commit']).default('preview'),
     onDuplicate: z.enum(['skip', 'update']).default('skip').describe('What to do with a row whose email matches an existing contact'),
-  }).strict(),
+  }),
   output: z.object({
     mode: z.enum(['preview', 'commit']), committed: z.boolean(), rows: z.number().int(),
     toCreate: z.number().int(), toUpdate: z.number().int(), toSkip: z.number().int(),
@@ -45,7 +45,7 @@ export const exportContactsTool = defineTool({
     tag: z.string().trim().min(1).max(100).optional(),
     columns: z.array(z.enum(EXPORT_COLUMNS)).min(1).max(EXPORT_COLUMNS.length).optional(),
     offset: z.number().int().min(0).max(MAX_LIST_OFFSET).default(0),
-  }).strict(),
+  }),
   output: z.object({ csv: z.string(), rowCount: z.number().int(), columns: z.array(z.string()), nextOffset: z.number().int().nullable() }).strict(),
   run: async (ctx, input) => exportContacts(ctx.db, ctx.org.id, input, input.columns ?? EXPORT_COLUMNS, input.offset),
 });

@@ -24,7 +24,7 @@ export const updateNoteTool = defineTool({
     privacy: z.enum(NOTE_PRIVACY).optional(),
     confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).optional(),
     followUpDate: dateText().nullable().optional(),
-  }).strict(),
+  }),
   output: z.object({ note: noteSchema, changedFields: z.array(z.string()) }).strict(),
   timeline: (_input, output) => [{
     contactId: output.note.contactId, kind: 'note_added', sourceKind: 'note', sourceId: output.note.id, summary: noteTimelineSummary(output.note.content),
@@ -46,7 +46,7 @@ export const removeNoteTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ noteId: z.uuid() }).strict(),
+  input: z.object({ noteId: z.uuid() }),
   output: z.object({ noteId: z.uuid(), contactId: z.uuid(), removed: z.literal(true), restricted: z.boolean() }).strict(),
   // Removing a restricted note leaves an entry only safeguarding holders see: even its existence was theirs alone.
   timeline: (input, output) => [{
@@ -69,7 +69,7 @@ export const completeNoteFollowupTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ noteId: z.uuid() }).strict(),
+  input: z.object({ noteId: z.uuid() }),
   output: z.object({ note: noteSchema }).strict(),
   timeline: (_input, output) => [{
     contactId: output.note.contactId, kind: 'follow_up_completed', sourceKind: 'note', sourceId: output.note.id,
@@ -92,7 +92,7 @@ export const listPastoralNoteFollowupsTool = defineTool({
     status: z.enum(['open', 'completed', 'all']).default('open'),
     dueBefore: z.iso.date().optional().describe('YYYY-MM-DD'),
     limit: z.number().int().min(1).max(500).default(100),
-  }).strict(),
+  }),
   output: z.object({ followUps: z.array(noteSchema.extend({ contactName: z.string() }).strict()) }).strict(),
   run: async (ctx, input) => ({ followUps: await listNoteFollowUps(ctx.db, ctx.org.id, canSeeRestricted(ctx), input) }),
 });

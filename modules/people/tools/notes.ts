@@ -24,7 +24,7 @@ export const addNoteTool = defineTool({
     privacy: z.enum(NOTE_PRIVACY).default('team'),
     confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).default('green'),
     followUpDate: dateText().optional().describe("When to follow up, in the organisation's date format or YYYY-MM-DD"),
-  }).strict(),
+  }),
   output: z.object({ note: noteSchema }).strict(),
   timeline: (_input, output) => [{
     contactId: output.note.contactId, kind: 'note_added', sourceKind: 'note', sourceId: output.note.id,
@@ -43,7 +43,7 @@ export const listNotesTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }).strict(),
+  input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({ notes: z.array(noteSchema) }).strict(),
   run: async (ctx, input) => ({
     notes: await listNotes(ctx.db, ctx.org.id, input.contactId, hasScope(ctx.principal, SAFEGUARDING_SCOPE), input.limit),
@@ -60,7 +60,7 @@ export const listCareTimelineTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: true,
-  input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }).strict(),
+  input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({ entries: z.array(timelineEntrySchema) }).strict(),
   run: async (ctx, input) => ({
     entries: await listTimeline(ctx.db, ctx.org.id, input.contactId, hasScope(ctx.principal, SAFEGUARDING_SCOPE), input.limit),

@@ -24,7 +24,7 @@ export const listSegmentsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ segments: z.array(segmentSchema) }).strict(),
   run: async (ctx) => ({ segments: await listSegments(ctx.db, ctx.org.id) }),
 });
@@ -39,7 +39,7 @@ export const getSegmentTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ segmentId: z.uuid() }).strict(),
+  input: z.object({ segmentId: z.uuid() }),
   output: z.object({ segment: segmentSchema }).strict(),
   run: async (ctx, input) => ({ segment: await requireSegment(ctx.db, ctx.org.id, input.segmentId) }),
 });
@@ -54,7 +54,7 @@ export const listSegmentFieldsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     fields: z.array(z.object({ field: z.string(), label: z.string(), type: z.string(), operators: z.array(z.string()), values: z.array(z.string()).optional() }).strict()),
   }).strict(),
@@ -71,7 +71,7 @@ export const listSegmentTemplatesTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ templates: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), rules: rulesOut.nullable() }).strict()) }).strict(),
   run: async () => ({ templates: SEGMENT_TEMPLATES.map((t) => ({ ...t })) }),
 });
@@ -91,7 +91,7 @@ export const createSegmentFromTemplateTool = defineTool({
     name: z.string().trim().min(1).max(200).optional(),
     description: z.string().max(1000).optional(),
     rules: ruleSetSchema.optional(),
-  }).strict(),
+  }),
   output: z.object({ segment: segmentSchema }).strict(),
   run: async (ctx, input) => ({ segment: await createSegmentFromTemplate(ctx.db, ctx.org.id, input) }),
 });
@@ -109,7 +109,7 @@ export const updateSegmentTool = defineTool({
   listed: false,
   input: z.object({
     segmentId: z.uuid(), name: z.string().trim().min(1).max(200).optional(), description: z.string().max(1000).nullable().optional(), rules: ruleSetSchema.optional(),
-  }).strict(),
+  }),
   output: z.object({ segment: segmentSchema }).strict(),
   run: async (ctx, input) => ({ segment: await updateSegment(ctx.db, ctx.org.id, input) }),
 });
@@ -125,7 +125,7 @@ export const previewSegmentTool = defineTool({
   effect: 'read',
   listed: false,
   input: z.object({ segmentId: z.uuid().optional(), rules: ruleSetSchema.optional(), limit: z.number().int().min(1).max(100).default(20) })
-    .strict().refine(...exactlyOne('segmentId', 'rules')),
+    .refine(...exactlyOne('segmentId', 'rules')),
   output: z.object({ count: z.number().int(), sample: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), email: z.string().nullable() }).strict()) }).strict(),
   run: async (ctx, input) => {
     const rules = input.rules ?? (await requireSegment(ctx.db, ctx.org.id, input.segmentId!)).rules;
@@ -144,7 +144,7 @@ export const refreshSegmentTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ segmentId: z.uuid() }).strict(),
+  input: z.object({ segmentId: z.uuid() }),
   output: z.object({ segment: segmentSchema, ruleMatchesBefore: z.number().int(), ruleMatchesNow: z.number().int() }).strict(),
   run: async (ctx, input) => refreshSegment(ctx.db, ctx.org.id, input.segmentId),
 });
@@ -159,7 +159,7 @@ export const listSegmentContactsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ segmentId: z.uuid(), limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).max(MAX_LIST_OFFSET).default(0) }).strict(),
+  input: z.object({ segmentId: z.uuid(), limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).max(MAX_LIST_OFFSET).default(0) }),
   output: z.object({
     segmentId: z.uuid(), memberCount: z.number().int(), refreshedAt: z.string().nullable(),
     contacts: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), email: z.string().nullable(), source: z.enum(['rule', 'manual']) }).strict()),
@@ -178,7 +178,7 @@ export const addContactToSegmentTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ segmentId: z.uuid(), contactId: z.uuid() }).strict(),
+  input: z.object({ segmentId: z.uuid(), contactId: z.uuid() }),
   output: z.object({ segmentId: z.uuid(), contactId: z.uuid(), alreadyManualMember: z.boolean(), memberCount: z.number().int() }).strict(),
   run: async (ctx, input) => addContactToSegment(ctx.db, ctx.org.id, input.segmentId, input.contactId),
 });

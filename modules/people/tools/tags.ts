@@ -19,7 +19,7 @@ export const listTagsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ categoryId: z.uuid().optional() }).strict(),
+  input: z.object({ categoryId: z.uuid().optional() }),
   output: z.object({ tags: z.array(tagSchema) }).strict(),
   run: async (ctx, input) => ({ tags: await listTags(ctx.db, ctx.org.id, input.categoryId) }),
 });
@@ -35,7 +35,7 @@ export const addContactTagsTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }).strict(),
+  input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }),
   output: z.object({ added: z.array(z.string()), created: z.array(z.string()) }).strict(),
   run: async (ctx, input) => addContactTags(ctx.db, ctx.org.id, input.contactId, input.tags),
 });
@@ -51,7 +51,7 @@ export const removeContactTagsTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }).strict(),
+  input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }),
   output: z.object({ removed: z.array(z.string()), notTagged: z.array(z.string()) }).strict(),
   run: async (ctx, input) => removeContactTags(ctx.db, ctx.org.id, input.contactId, input.tags),
 });
@@ -66,7 +66,7 @@ export const createCrmTagTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ name: tagName, colour: colour.optional(), categoryId: z.uuid().optional() }).strict(),
+  input: z.object({ name: tagName, colour: colour.optional(), categoryId: z.uuid().optional() }),
   output: z.object({ tag: tagSchema }).strict(),
   run: async (ctx, input) => ({ tag: await createTag(ctx.db, ctx.org.id, input) }),
 });
@@ -82,7 +82,7 @@ export const updateCrmTagTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ tagId: z.uuid(), name: tagName.optional(), colour: colour.nullable().optional(), categoryId: z.uuid().nullable().optional() }).strict(),
+  input: z.object({ tagId: z.uuid(), name: tagName.optional(), colour: colour.nullable().optional(), categoryId: z.uuid().nullable().optional() }),
   output: z.object({ tag: tagSchema }).strict(),
   run: async (ctx, input) => ({ tag: await updateTag(ctx.db, ctx.org.id, input) }),
 });
@@ -98,7 +98,7 @@ export const deleteCrmTagTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ tagId: z.uuid().optional(), name: tagName.optional() }).strict().refine(...exactlyOne('tagId', 'name')),
+  input: z.object({ tagId: z.uuid().optional(), name: tagName.optional() }).refine(...exactlyOne('tagId', 'name')),
   output: z.object({ tag: tagSchema, untaggedContacts: z.number().int() }).strict(),
   run: async (ctx, input) => deleteTag(ctx.db, ctx.org.id, input),
 });
@@ -113,7 +113,7 @@ export const createTagCategoryTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ name: tagName }).strict(),
+  input: z.object({ name: tagName }),
   output: z.object({ category: categorySchema }).strict(),
   run: async (ctx, input) => ({ category: await createTagCategory(ctx.db, ctx.org.id, input.name) }),
 });
@@ -129,7 +129,7 @@ export const updateTagCategoryTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({ categoryId: z.uuid(), name: tagName }).strict(),
+  input: z.object({ categoryId: z.uuid(), name: tagName }),
   output: z.object({ category: categorySchema }).strict(),
   run: async (ctx, input) => ({ category: await updateTagCategory(ctx.db, ctx.org.id, input.categoryId, input.name) }),
 });

@@ -18,7 +18,7 @@ export const listWelcomeDeskVisitorsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ stage: z.enum(VISITOR_STAGES).optional(), since: z.iso.date().optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+  input: z.object({ stage: z.enum(VISITOR_STAGES).optional(), since: z.iso.date().optional(), limit: z.number().int().min(1).max(500).default(100) }),
   output: z.object({
     visitors: z.array(z.object({
       contactId: z.uuid(), displayName: z.string(), email: z.string().nullable(), phone: z.string().nullable(),
@@ -38,7 +38,7 @@ export const listFollowUpTasksTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ status: z.enum(['open', 'completed', 'all']).default('open'), contactId: z.uuid().optional(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+  input: z.object({ status: z.enum(['open', 'completed', 'all']).default('open'), contactId: z.uuid().optional(), limit: z.number().int().min(1).max(500).default(100) }),
   output: z.object({ tasks: z.array(taskSchema) }).strict(),
   run: async (ctx, input) => ({ tasks: await listFollowUpTasks(ctx.db, ctx.org.id, input) }),
 });
@@ -53,7 +53,7 @@ export const completeFollowUpTaskTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ taskId: z.uuid(), outcome: z.string().trim().min(1).max(2000).optional() }).strict(),
+  input: z.object({ taskId: z.uuid(), outcome: z.string().trim().min(1).max(2000).optional() }),
   output: z.object({ task: taskSchema }).strict(),
   run: async (ctx, input) => ({ task: await completeFollowUpTask(ctx.db, ctx.org.id, input.taskId, ctx.principal.userId, input.outcome) }),
 });

@@ -78,7 +78,7 @@ export function proactiveAlertsTool(modules: readonly ModuleDefinition[]) {
     listed: false,
     input: z.object({
       minimumSeverity: z.enum(ALERT_SEVERITIES).default('info').describe('Leave out alerts less pressing than this (urgent, warning, info)'),
-    }).strict(),
+    }),
     output: z.object({
       alerts: z.array(alertSchema).describe('Most pressing first'),
       rulesChecked: z.number().int(),

@@ -47,7 +47,7 @@ export const getBrandVoiceTool = tools.read('get_brand_voice', {
   examples: ['how should our emails sound', 'what tone does the church use', 'show me brand voice templates', "what's our house style for writing", 'remind me how we sound in emails', 'what starter templates are there for our tone', "what's the public name we go by", 'which writing style do you suggest for us', 'before you draft the appeal, check our tone'],
   input: z.object({
     includePresets: z.boolean().default(true).describe('false leaves the template library out (presets empty) when only the current voice is needed'),
-  }).strict(),
+  }),
   output: z.object({
     voice: voiceSchema.extend({ templateId: z.string().nullable(), customised: z.boolean() }).strict().describe('The voice to write in now'),
     source: z.enum(['saved', 'fallback']).describe('saved: the organisation chose it; fallback: nothing saved yet'),
@@ -81,7 +81,7 @@ export const applyBrandVoiceTemplateTool = tools.write('apply_brand_voice_templa
   description: 'Saves one of the starter templates (platform_get_brand_voice lists them) as the organisation\'s brand voice, replacing the saved one. Costs no credits. Staff, admins and owners only.',
   keywords: ['set tone of voice', 'choose writing style', 'brand template'],
   examples: ['use the warm pastoral voice', 'make our messages sound more formal', 'switch our tone to the friendly community one', 'pick the traditional Anglican style template', 'use the suggested voice for us', 'start again with the contemporary template', 'set our writing style from the starter list', 'make the formal template our voice'],
-  input: z.object({ templateId: z.enum(PRESET_IDS).describe('A template id from platform_get_brand_voice') }).strict(),
+  input: z.object({ templateId: z.enum(PRESET_IDS).describe('A template id from platform_get_brand_voice') }),
   output: z.object({ voice: savedSchema, speakToUser: z.string() }).strict(),
   run: async (ctx, input) => {
     const voice = await applyBrandVoiceTemplate(ctx.db, ctx.principal, input.templateId);
@@ -97,7 +97,7 @@ export const setBrandVoiceTool = tools.write('set_brand_voice', {
   input: z.object({
     name: voiceFields.name.optional(), tone: voiceFields.tone.optional(), formality: voiceFields.formality.optional(), emojiUse: voiceFields.emojiUse.optional(),
     vocabularyDo: voiceFields.vocabularyDo.optional(), vocabularyDont: voiceFields.vocabularyDont.optional(), sample: voiceFields.sample.optional(),
-  }).strict().refine((value) => Object.values(value).some((field) => field !== undefined), { message: 'give at least one field to change' }),
+  }).refine((value) => Object.values(value).some((field) => field !== undefined), { message: 'give at least one field to change' }),
   output: z.object({ voice: savedSchema }).strict(),
   run: async (ctx, input) => ({ voice: await setBrandVoice(ctx.db, ctx.principal, input) }),
 });
@@ -111,7 +111,7 @@ export const setPublicDisplayNameTool = tools.write('set_public_display_name', {
     tradingName: tradingNameSchema,
     statementDescriptor: statementDescriptorSchema.nullable().optional().describe('Text on givers\' card statements (5 to 22 characters, printed in capitals); null clears it, omitted keeps it'),
     processorAccountId: processorAccountIdSchema.optional(),
-  }).strict(),
+  }),
   output: z.object({
     publicDisplayName: publicNameSchema,
     suggestedStatementDescriptor: z.string().nullable().describe('When no statement text is set: one made from the trading name that meets the rules'),

@@ -138,7 +138,7 @@ const beginUploadTool = tools.write('begin_media_library_upload', {
     fileName,
     fileSize: z.number().int().min(1).max(2_000_000_000).describe('The file\'s exact size in bytes; the upload must carry exactly this many'),
     folderId: folderIdInput.optional(),
-  }).strict(),
+  }),
   output: z.object({
     mediaId: z.uuid(),
     sessionId: z.string().describe('Pass to platform_complete_media_library_upload; keep it private'),
@@ -187,7 +187,7 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
     isPublic: isPublic.default(true),
     altText: altText.optional(),
     displayName: displayName.optional(),
-  }).strict(),
+  }),
   output: z.object({ file: fileSchema, emailImageUrl: z.string().nullable().describe('Stable public URL for emails; null when the file is private') }).strict(),
   prepare: async (input, { db, org }): Promise<CompletionPrepared> => {
     const row = await queryOne<FileRow>(db, 'SELECT * FROM media_files WHERE org_id = $1 AND id = $2', [org.id, input.mediaId]);
@@ -286,7 +286,7 @@ const uploadFileTool = tools.write('upload_media_library_file', {
     altText: altText.optional(),
     isPublic: isPublic.default(true),
     folderId: folderIdInput.optional(),
-  }).strict().refine(...exactlyOne('sourceUrl', 'base64Content')),
+  }).refine(...exactlyOne('sourceUrl', 'base64Content')),
   output: z.object({ file: fileSchema, emailImageUrl: z.string().nullable() }).strict(),
   prepare: async (input, { db, org }): Promise<OneShotPrepared> => {
     if (input.folderId) await assertFolder(db, org.id, input.folderId);
@@ -352,7 +352,7 @@ const listFilesTool = tools.read('list_media_library_files', {
     kind: z.enum(['image', 'pdf']).optional().describe('Only images, or only PDFs'),
     inTrash: z.boolean().default(false).describe('List the trash instead of the library'),
     ...cursorInput,
-  }).strict(),
+  }),
   output: z.object({ files: z.array(fileSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => {
     if (input.folderId) await assertFolder(ctx.db, ctx.org.id, input.folderId);
@@ -394,7 +394,7 @@ const searchTool = tools.read('search_media_library', {
     query: z.string().trim().min(1).max(200).describe('Words to look for'),
     folderId: folderIdInput.optional().describe('Only files directly in this folder'),
     limit: z.number().int().min(1).max(100).default(25).describe('How many to return (1 to 100)'),
-  }).strict(),
+  }),
   output: z.object({ files: z.array(fileSchema) }).strict(),
   run: async (ctx, input) => {
     if (input.folderId) await assertFolder(ctx.db, ctx.org.id, input.folderId);
@@ -414,7 +414,7 @@ const getFileTool = tools.read('get_media_library_file', {
   description: 'One file with its serve URL, dimensions, type, size, folder, tags, alt text, thumbnails and whether it is public or in the trash; also an upload still pending completion.',
   keywords: ['media file', 'image details', 'dimensions'],
   examples: ['how big is the banner image', 'what size is the new logo file', 'is the safeguarding poster public or private', 'what alt text does the banner have', 'show me the details of the choir photo', 'which folder is the Christmas poster in', 'what format and dimensions is the parish map image'],
-  input: z.object({ mediaId }).strict(),
+  input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => ({ file: await fileOut(ctx.db, ctx.org.id, input.mediaId, { includePending: true }) }),
 });
@@ -428,7 +428,7 @@ const serveUrlTool = tools.read('get_media_library_serve_url', {
     mediaId,
     variant: variant.default('original'),
     expiresInSeconds: z.number().int().min(60).max(7 * 86_400).default(3600).describe('How long a signed URL works (60 seconds to 7 days); public URLs do not expire'),
-  }).strict(),
+  }),
   output: z.object({
     url: z.string(),
     signed: z.boolean().describe('True when the URL is signed and stops working at expiresAt'),
@@ -453,7 +453,7 @@ const quotaTool = tools.read('get_media_library_quota', {
   description: 'Storage the plan allows in bytes, how much is used and remains, and the media item allowance with its use; uploads in progress and the trash count. Also the largest file accepted.',
   keywords: ['storage', 'space left', 'quota', 'media usage'],
   examples: ['how much media storage do we have left', 'are we running out of space for photos', 'how much storage is the image library using', "what's the biggest file I can upload", 'how many more images can we add on our plan', 'is the bin taking up storage space', 'media space remaining'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: quotaSchema,
   run: async (ctx) => ({ ...(await quotaOf(ctx.db, ctx.org.id, ctx.org.planCode)), maxFileBytes: maxFileBytes() }),
 });
@@ -475,7 +475,7 @@ const updateFileTool = tools.write('update_media_library_file', {
     tags: z.array(tagName).max(30).optional().describe('The complete set of tags the file should have'),
     addTags: z.array(tagName).max(30).optional().describe('Tags to add'),
     removeTags: z.array(tagName).max(30).optional().describe('Tags to take off'),
-  }).strict(),
+  }),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => {
     const row = await findFile(ctx.db, ctx.org.id, input.mediaId, { lock: true });
@@ -513,7 +513,7 @@ const deleteFileTool = tools.write('delete_media_library_file', {
   keywords: ['remove image', 'trash', 'delete photo'],
   examples: ['delete the old logo', 'bin the blurry photo of the choir', "get rid of last year's harvest poster", 'throw away the duplicate logo image', 'remove the wrong PDF I uploaded', 'send the old rota poster to the trash', 'delete that picture of the car park'],
   destructive: true,
-  input: z.object({ mediaId }).strict(),
+  input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => {
     const row = await findFile(ctx.db, ctx.org.id, input.mediaId, { lock: true });
@@ -527,7 +527,7 @@ const restoreFileTool = tools.write('restore_media_library_file', {
   description: 'Brings a file back from the trash with its folder (if the folder still exists), tags and URLs.',
   keywords: ['undelete', 'recover image', 'trash'],
   examples: ['bring back the logo I deleted', 'I deleted the choir photo by mistake, get it back', 'recover the harvest poster from the bin', 'undo deleting the parish map', 'pull the old logo back out of the trash', 'restore the PDF I removed yesterday', 'can I get back the picture I binned last week'],
-  input: z.object({ mediaId }).strict(),
+  input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => {
     const row = await findFile(ctx.db, ctx.org.id, input.mediaId, { lock: true });
@@ -549,7 +549,7 @@ const reprocessTool = tools.write('reprocess_media_library_file', {
   description: 'Reads the stored file again, re-checks its type, dimensions and makes its thumbnails afresh (for example after thumbnail sizes changed, or when thumbnails are missing).',
   keywords: ['regenerate thumbnails', 'fix image', 'refresh metadata'],
   examples: ['the thumbnails of the banner look wrong, redo them', "the preview of the poster isn't showing, regenerate it", "rebuild the thumbnails for the vicar's photo", 'the image dimensions look wrong, re-read the file', 'the little previews are missing for the choir photo', "refresh the banner image's details", 'process the magazine PDF again'],
-  input: z.object({ mediaId }).strict(),
+  input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
   prepare: async (input, { db, org }): Promise<ReprocessPrepared> => {
     const row = await findFile(db, org.id, input.mediaId);
@@ -588,7 +588,7 @@ const bulkTool = tools.write('bulk_media_library_action', {
     mediaIds: bulkOf(mediaId, MAX_BULK_MEDIA).describe(`The files (1 to ${MAX_BULK_MEDIA})`),
     folderId: folderIdInput.nullable().optional().describe('move: the folder to move into, or null for none'),
     tags: z.array(tagName).min(1).max(30).optional().describe('tag / untag: the tags to add or take off'),
-  }).strict()
+  })
     .refine((value) => value.action !== 'move' || value.folderId !== undefined, { message: 'move needs folderId (null for no folder)', path: ['folderId'] })
     .refine((value) => !['tag', 'untag'].includes(value.action) || value.tags !== undefined, { message: 'tag and untag need tags', path: ['tags'] }),
   output: z.object({ action: z.string(), changed: z.number().int().describe('Files the action changed'), mediaIds: z.array(z.uuid()) }).strict(),
@@ -637,7 +637,7 @@ const listFoldersTool = tools.read('list_media_folders', {
   description: 'Every folder of the Media Library with its parent and how many files are directly in it, sorted by name.',
   keywords: ['folders', 'media folders', 'albums'],
   examples: ['what folders do we have for images', 'show me how the photo folders are organised', 'list all the albums in the library', 'how many pictures are in each folder', 'what image folders exist', 'folder structure of our media', 'do we have an album for weddings'],
-  input: z.object({ parentId: folderIdInput.optional().describe('Only the folders directly inside this one') }).strict(),
+  input: z.object({ parentId: folderIdInput.optional().describe('Only the folders directly inside this one') }),
   output: z.object({ folders: z.array(folderSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} folders and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx, input) => {
     if (input.parentId) await assertFolder(ctx.db, ctx.org.id, input.parentId);
@@ -659,7 +659,7 @@ const getFolderTool = tools.read('get_media_folder', {
   description: 'One folder: its name, its path from the top, the folders inside it and how many files it holds.',
   keywords: ['folder', 'album'],
   examples: ['what is inside the Christmas folder', 'what subfolders are under Events', 'how many files are in the Baptisms album', 'where does the Harvest folder sit in the structure', 'show the details of the Youth folder', 'what folders are inside 2024', 'full path of the Easter Sunday folder'],
-  input: z.object({ folderId: folderIdInput }).strict(),
+  input: z.object({ folderId: folderIdInput }),
   output: z.object({
     folder: folderSchema,
     path: z.array(z.object({ id: z.uuid(), name: z.string() }).strict()).describe('From the top folder down to this one'),
@@ -681,7 +681,7 @@ const createFolderTool = tools.write('create_media_folder', {
   description: `Makes a folder, at the top or inside another (parentId), up to ${MAX_FOLDER_DEPTH} levels deep. Names are unique among siblings, ignoring case.`,
   keywords: ['new folder', 'album', 'organise images'],
   examples: ['make a folder for Easter photos', 'start a new album for the summer fete', 'set up a Weddings folder for photos', 'add a subfolder called Choir inside Music', 'create somewhere to keep the Advent images', 'new folder for posters please', 'make a 2026 folder under Events'],
-  input: z.object({ name: folderName, parentId: folderIdInput.optional().describe('The folder to create it inside') }).strict(),
+  input: z.object({ name: folderName, parentId: folderIdInput.optional().describe('The folder to create it inside') }),
   output: z.object({ folder: folderSchema }).strict(),
   run: async (ctx, input) => {
     if (input.parentId) {
@@ -714,7 +714,7 @@ const updateFolderTool = tools.write('update_media_folder', {
     folderId: folderIdInput,
     name: folderName.optional(),
     parentId: folderIdInput.nullable().optional().describe('The folder to move it into, or null for the top'),
-  }).strict(),
+  }),
   output: z.object({ folder: folderSchema }).strict(),
   run: async (ctx, input) => {
     const folder = await assertFolder(ctx.db, ctx.org.id, input.folderId);
@@ -748,7 +748,7 @@ const deleteFolderTool = tools.write('delete_media_folder', {
   keywords: ['remove folder'],
   examples: ['delete the old 2019 folder', 'get rid of the empty Test folder', 'remove the Misc album but keep the pictures', 'scrap the 2018 folder', 'delete the Old Posters folder', "we don't need the Lent album any more", 'bin the duplicate Harvest folder'],
   destructive: true,
-  input: z.object({ folderId: folderIdInput }).strict(),
+  input: z.object({ folderId: folderIdInput }),
   output: z.object({ folderId: z.uuid(), name: z.string(), filesMovedOut: z.number().int().describe('Files (the trash included) now in no folder') }).strict(),
   run: async (ctx, input) => {
     const folder = await assertFolder(ctx.db, ctx.org.id, input.folderId);
@@ -767,7 +767,7 @@ const listTagsTool = tools.read('list_media_tags', {
   description: 'Every tag of the Media Library with how many files (not in the trash) carry it, sorted by name.',
   keywords: ['media tags', 'labels'],
   examples: ['what tags do our images have', 'which labels do we use on pictures', 'how many photos have the newsletter tag', 'show all the image tags', 'what markers are on our media files', 'list photo labels with counts', 'which tags are we actually using'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ tags: z.array(tagSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} tags and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx) => {
     const rows = await queryRows<{ id: string; name: string; file_count: number }>(ctx.db, `SELECT t.id, t.name,
@@ -782,7 +782,7 @@ const createTagTool = tools.write('create_media_tag', {
   description: 'Makes a tag to put on files (tags are also made when first put on a file with platform_update_media_library_file). Names are unique ignoring case.',
   keywords: ['new tag', 'label'],
   examples: ['create a tag called newsletter', 'add a new label for safeguarding posters', 'set up a tag called website banner', 'new image label: youth', 'make a marker for photos we have consent for', 'create an Advent tag for pictures', 'add a harvest tag we can use later'],
-  input: z.object({ name: tagName }).strict(),
+  input: z.object({ name: tagName }),
   output: z.object({ tag: tagSchema }).strict(),
   run: async (ctx, input) => {
     const existing = await queryOne(ctx.db, 'SELECT 1 FROM media_tags WHERE org_id = $1 AND lower(name) = lower($2)', [ctx.org.id, input.name]);
@@ -798,7 +798,7 @@ const deleteTagTool = tools.write('delete_media_tag', {
   keywords: ['remove tag'],
   examples: ['delete the old-logo tag', 'get rid of the test label on photos', 'scrap the old-website tag everywhere', 'remove the draft marker from the tag list', 'bin the tag we made for 2019', 'delete the image label called temp', "we don't need the flyers tag any more"],
   destructive: true,
-  input: z.object({ tagId: z.uuid().describe('A tag id from platform_list_media_tags') }).strict(),
+  input: z.object({ tagId: z.uuid().describe('A tag id from platform_list_media_tags') }),
   output: z.object({ tagId: z.uuid(), name: z.string(), filesUntagged: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const tag = await queryOne<{ id: string; name: string }>(ctx.db, 'SELECT id, name FROM media_tags WHERE org_id = $1 AND id = $2', [ctx.org.id, input.tagId]);
@@ -826,7 +826,7 @@ const aiSearchTool = tools.read('ai_search_media_library', {
   input: z.object({
     query: z.string().trim().min(1).max(500).describe('What you are looking for, in plain words'),
     limit: z.number().int().min(1).max(25).default(10).describe('How many to return (1 to 25)'),
-  }).strict(),
+  }),
   output: z.object({ results: z.array(z.object({ score: z.number().describe('Similarity from -1 to 1; higher is closer'), file: fileSchema }).strict()) }).strict(),
   prepare: async (input, { db, org }): Promise<AiSearchPrepared> => {
     const settings = aiSettings();
@@ -863,7 +863,7 @@ const aiAnalyzeTool = tools.write('ai_analyze_media', {
     mediaId,
     focus: z.string().trim().max(300).optional().describe('Something the analysis should pay attention to'),
     applyAltText: z.boolean().default(false).describe('Set the file\'s alt text to the suggested one'),
-  }).strict(),
+  }),
   output: z.object({
     analysis: z.object({ description: z.string(), altText: z.string(), labels: z.array(z.string()) }).strict(),
     file: fileSchema,
@@ -910,7 +910,7 @@ const aiGenerateTool = tools.write('ai_generate_media', {
     altText: altText.optional(),
     isPublic: isPublic.default(true),
     folderId: folderIdInput.optional(),
-  }).strict(),
+  }),
   output: z.object({ file: fileSchema, emailImageUrl: z.string().nullable() }).strict(),
   prepare: async (input, { db, org }): Promise<GeneratedPrepared> => {
     if (input.folderId) await assertFolder(db, org.id, input.folderId);

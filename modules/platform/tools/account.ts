@@ -26,7 +26,7 @@ export const usageTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ plan: z.string(), features: z.array(featureUsage) }).strict(),
   run: async (ctx) => ({ plan: ctx.org.planCode, features: await usageSummary(ctx.db, ctx.org.id) }),
 });
@@ -50,7 +50,7 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
     scope: 'platform:read',
     effect: 'read',
     listed: true,
-    input: z.object({}).strict(),
+    input: z.object({}),
     output: z.object({
       organisation: z.object({ id: z.string(), name: z.string(), country: z.string(), dateFormat: z.string(), plan: z.string() }).strict(),
       ...contributed,

@@ -27,7 +27,7 @@ export const reportCapabilityGapTool = tools.write('report_capability_gap', {
     tool: z.string().trim().regex(/^[a-z][a-z0-9_]*$/, 'a tool name in snake_case').max(100).optional().describe('The tool that fell short, if one did'),
     missing: z.string().trim().min(1).max(2000).describe('What could not be done, in a sentence or two'),
     example: z.string().trim().min(1).max(2000).optional().describe('The request as the person made it'),
-  }).strict(),
+  }),
   output: z.object({ gap: gapSchema, speakToUser: z.string().describe('A sentence to relay to the person') }).strict(),
   run: async (ctx, input) => ({
     gap: await reportCapabilityGap(ctx.db, ctx.principal, input),
@@ -43,7 +43,7 @@ export const listCapabilityGapsTool = tools.read('list_capability_gaps', {
   input: z.object({
     status: z.enum(GAP_STATUS_FILTERS).default('all').describe('open, resolved or all (default)'),
     ...cursorInput,
-  }).strict(),
+  }),
   output: z.object({ gaps: z.array(gapSchema), ...cursorOutput }).strict(),
   run: (ctx, input) => listCapabilityGaps(ctx.db, ctx.principal, input),
 });
@@ -56,7 +56,7 @@ export const resolveCapabilityGapTool = tools.write('resolve_capability_gap', {
   input: z.object({
     gapId: z.uuid().describe('From platform_list_capability_gaps'),
     resolution: z.string().trim().min(1).max(500).describe('How it was dealt with, in a sentence'),
-  }).strict(),
+  }),
   output: z.object({ gap: gapSchema }).strict(),
   run: async (ctx, input) => ({ gap: await resolveCapabilityGap(ctx.db, ctx.principal, input.gapId, input.resolution) }),
 });

@@ -30,7 +30,7 @@ export const listToolsTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: true,
-  input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, e.g. people or platform') }).strict(),
+  input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, e.g. people or platform') }),
   output: z.object({ tools: z.array(toolSummary), count: z.number().int(), modules: z.array(z.string()) }).strict(),
   run: async (ctx, input) => {
     const modules = allModules();
@@ -55,7 +55,7 @@ export const searchToolsTool = defineTool({
   input: z.object({
     query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
     limit: z.number().int().min(1).max(25).default(10),
-  }).strict(),
+  }),
   output: z.object({
     tools: z.array(z.string()).describe('Tool names, best match first (the same order as results)'),
     results: z.array(z.object({
@@ -80,7 +80,7 @@ export const inspectToolsTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: true,
-  input: z.object({ names: z.array(z.string().min(1).max(100)).min(1).max(10).describe('Tool names, at most 10') }).strict(),
+  input: z.object({ names: z.array(z.string().min(1).max(100)).min(1).max(10).describe('Tool names, at most 10') }),
   output: z.object({
     tools: z.array(z.object({
       name: z.string(), title: z.string(), description: z.string(), scope: z.string(),
@@ -115,7 +115,7 @@ export const sessionToolsTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: true,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     credentialKind: z.enum(CREDENTIAL_KINDS),
     intent: z.string().nullable(),
@@ -147,7 +147,7 @@ export const executeWorkflowToolTool = defineTool({
   input: z.object({
     toolName: z.string().min(1).max(100),
     arguments: z.record(z.string().max(100), z.unknown()).default({}),
-  }).strict(),
+  }),
   output: z.object({}).catchall(z.unknown()),
   run: async () => {
     throw new Error('platform_execute_workflow_tool is resolved by the API before a workflow starts');

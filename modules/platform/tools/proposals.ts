@@ -33,7 +33,7 @@ export const pendingProposalsTool = defineTool({
     status: z.enum([...PROPOSAL_STATUSES, 'all']).default('pending'),
     agent: z.enum(AGENT_KEYS).optional(),
     limit: z.number().int().min(1).max(200).default(50),
-  }).strict(),
+  }),
   output: z.object({ proposals: z.array(proposalSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: permittedToolNames(ctx.principal.scopes) });
@@ -51,7 +51,7 @@ export const getProposalTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: false,
-  input: z.object({ proposalId }).strict(),
+  input: z.object({ proposalId }),
   output: z.object({ proposal: proposalSchema }).strict(),
   run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, permittedToolNames(ctx.principal.scopes)) }),
 });
@@ -66,7 +66,7 @@ export const approveProposalTool = defineTool({
   scope: 'platform:write',
   effect: 'write',
   listed: true,
-  input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }).strict(),
+  input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }),
   output: decisionOutput,
   approval: { kind: 'update', target: 'proposal', decision: 'approve', idArg: 'proposalId' },
   run: async () => decidedByWorkflow(),
@@ -82,7 +82,7 @@ export const rejectProposalTool = defineTool({
   scope: 'platform:write',
   effect: 'write',
   listed: true,
-  input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }).strict(),
+  input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }),
   output: decisionOutput,
   approval: { kind: 'update', target: 'proposal', decision: 'reject', idArg: 'proposalId' },
   run: async () => decidedByWorkflow(),
@@ -98,7 +98,7 @@ export const listAgentsTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ agents: z.array(agentSchema) }).strict(),
   // Listing makes sure every agent's schedule exists; it changes none.
   followUp: { kind: 'sync_agent_schedules', ifMissing: true },
@@ -119,7 +119,7 @@ export const setAgentAutonomyTool = defineTool({
     agent: z.enum(AGENT_KEYS),
     autonomy: z.enum(AUTONOMY_MODES),
     intervalMinutes: z.number().int().min(5).max(60 * 24 * 30).optional().describe('How often the agent runs (default daily)'),
-  }).strict(),
+  }),
   output: z.object({ agent: agentSchema }).strict(),
   followUp: { kind: 'sync_agent_schedules', ifMissing: false },
   run: async (ctx, input) => {

@@ -39,7 +39,7 @@ export const routeCatalogTool = defineTool({
   scope: 'platform:read',
   effect: 'read',
   listed: false,
-  input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, to list its routes') }).strict(),
+  input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, to list its routes') }),
   output: z.object({
     total: z.number().int(),
     modules: z.array(z.object({ module: z.string(), routes: z.number().int(), readTool: z.string().nullable(), writeTool: z.string().nullable() }).strict()),
@@ -78,7 +78,7 @@ export const searchDashboardApiTool = defineTool({
   input: z.object({
     query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
     limit: z.number().int().min(1).max(25).default(10),
-  }).strict(),
+  }),
   output: z.object({ routes: z.array(routeSummary) }).strict(),
   run: async (ctx, input) => {
     const byKey = new Map(allRoutes().map((route) => [routeKey(route), route]));

@@ -47,7 +47,7 @@ export const listTeamMembersTool = tools.read('list_team_members', {
   keywords: ['team', 'staff', 'users', 'members', 'roles', 'who has access'],
   examples: ['who is on our team', 'list the admins', 'who has a login to Steward', 'list the staff accounts and their roles', 'which of the office logins can see safeguarding information', 'who are the owners of our account', 'when did the new curate get access', 'show everyone with dashboard access and their permission level'],
   listed: true,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ members: z.array(memberSchema) }).strict(),
   run: async (ctx) => {
     requireTeamManager(ctx.principal, 'see the team');
@@ -60,7 +60,7 @@ export const listTeamRolesTool = tools.read('list_team_roles', {
   description: 'The role ids a team member can have, with a label, what each may do, and whether you may assign it (only an owner makes owners). Use a roleId from here with platform_invite_team_member or platform_update_team_member_role.',
   keywords: ['roles', 'permissions', 'access levels'],
   examples: ['what roles can I give someone', 'what access levels are there', "what's the difference between the staff and volunteer roles", 'which roles am I allowed to hand out', 'what can an admin do compared to an owner', 'list the permission levels for office logins', 'what role id do I use for a volunteer login'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     roles: z.array(z.object({ roleId: z.enum(ROLES), label: z.string(), description: z.string(), assignable: z.boolean() }).strict()),
   }).strict(),
@@ -72,7 +72,7 @@ export const listPendingTeamInvitesTool = tools.read('list_pending_team_invites'
   description: 'Invitations not yet accepted or cancelled, newest first, with whether each has expired and whether its email went. Owner or admin only.',
   keywords: ['invites', 'invitations', 'pending'],
   examples: ['who have we invited who has not joined yet', 'has the churchwarden accepted her invite yet', 'which access invitations are still outstanding', 'any invites that expired without being used', 'did the invite email to the new curate actually go', "list the people we've asked to join the dashboard", 'outstanding login invites'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ invites: z.array(inviteSchema) }).strict(),
   run: async (ctx) => {
     requireTeamManager(ctx.principal, 'see team invites');
@@ -86,7 +86,7 @@ export const inviteTeamMemberTool = tools.send('invite_team_member', {
   keywords: ['invite', 'add user', 'add staff', 'new team member', 'give access'],
   examples: ['invite jo@example.org as staff', 'give our new volunteer access', 'set up a login for our new administrator Claire', 'send the treasurer an invite to join as admin', 'give mary@stmarks.org.uk volunteer access to Steward', 'add the youth worker to the system as staff', 'our new curate starts Monday, invite him in', 'invite the churchwarden to help with the dashboard'],
   listed: true,
-  input: z.object({ email, roleId }).strict(),
+  input: z.object({ email, roleId }),
   output: z.object({ invite: inviteSchema, replacedInviteId: z.uuid().nullable().describe('The pending invite this one replaced') }).strict(),
   followUp: { kind: 'send_team_invite' },
   run: (ctx, input) => inviteMember(ctx.db, ctx.principal, { email: input.email, role: input.roleId }),
@@ -119,7 +119,7 @@ export const removeTeamMemberTool = tools.write('remove_team_member', {
   keywords: ['remove user', 'revoke access', 'offboard', 'delete team member'],
   examples: ['Sam has left, take away their access', 'the old administrator has left, remove her login', 'take the former curate off the system', "revoke all of Tom's access straight away", 'offboard the youth worker who finished last week', "get rid of Sam's account and API keys", 'our treasurer stood down, she should no longer have access'],
   destructive: true,
-  input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members') }).strict(),
+  input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members') }),
   output: z.object({
     userId: z.uuid(), email: z.string(), role: z.enum(ROLES),
     revokedApiKeys: z.number().int(), revokedOAuthGrants: z.number().int(),
@@ -132,7 +132,7 @@ export const updateTeamMemberRoleTool = tools.write('update_team_member_role', {
   description: 'Gives a member another role (a roleId from platform_list_team_roles). Their existing API keys and OAuth tokens are narrowed to what the new role allows from their next request. The last owner cannot be demoted; only an owner makes or changes owners. Owner or admin only.',
   keywords: ['promote', 'demote', 'make admin', 'change permissions'],
   examples: ['make Jo an admin', 'Sam should only be a volunteer now', 'promote Claire to admin', 'bump the youth worker down to volunteer', 'give the new treasurer admin rights instead of staff', 'make the vicar an owner of the account', "change Tom's access level to staff", 'Mary no longer needs admin, reduce her permissions'],
-  input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members'), roleId }).strict(),
+  input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members'), roleId }),
   output: z.object({ userId: z.uuid(), email: z.string(), previousRole: z.enum(ROLES), role: z.enum(ROLES), roleLabel: z.string() }).strict(),
   run: (ctx, input) => updateMemberRole(ctx.db, ctx.principal, input.userId, input.roleId),
 });

@@ -29,7 +29,7 @@ export const checkInTool = tools.write('check_in', {
     locationId: z.uuid().describe('Where they go (guests_list_locations)'),
     personKind: personKind.describe('child, adult, or volunteer (serving in the location: counts toward the ratio and needs a background check where required)'),
     grade, overrideReason,
-  }).strict(),
+  }),
   output: checkinResultSchema,
   run: async (ctx, input) => checkIn(ctx.db, callerOf(ctx), {
     instanceId: input.instanceId, stationId: input.stationId, overrideReason: input.overrideReason,
@@ -47,13 +47,13 @@ export const checkInHouseholdTool = tools.write('check_in_household', {
   input: z.object({
     instanceId, stationId,
     householdContactId: z.uuid().describe('Any member of the household'),
-    children: z.array(z.object({ contactId: z.uuid(), locationId: z.uuid(), grade }).strict()).min(1).max(20).describe('Children and the location each goes to'),
+    children: z.array(z.object({ contactId: z.uuid(), locationId: z.uuid(), grade })).min(1).max(20).describe('Children and the location each goes to'),
     adults: z.array(z.object({
       contactId: z.uuid(), locationId: z.uuid(),
       serving: z.boolean().default(false).describe('Checked in as a volunteer serving in that location'),
-    }).strict()).max(20).optional().describe('Adults of the household attending or serving'),
+    })).max(20).optional().describe('Adults of the household attending or serving'),
     overrideReason,
-  }).strict(),
+  }),
   output: checkinResultSchema,
   run: async (ctx, input) => checkInHousehold(ctx.db, callerOf(ctx), {
     instanceId: input.instanceId, stationId: input.stationId, householdContactId: input.householdContactId, overrideReason: input.overrideReason,
@@ -70,7 +70,7 @@ export const checkInChildHubTool = tools.write('check_in_child_hub', {
   keywords: ['kiosk check-in', 'self check-in', 'hub'],
   examples: ['check Amy in at the kiosk for the 10:30', 'self check-in for Ben at the foyer screen', "Lily's mum is using the self-service screen to check her in", 'kiosk check-in for Noah into juniors', 'self-service check-in for Jack at the hub', 'a parent wants to check their child in at the touch screen', 'check in Chloe via the foyer kiosk', 'check Ben in at the hub for the family service'],
   meter,
-  input: z.object({ instanceId, childContactId: z.uuid().describe('The child'), locationId: z.uuid().describe('Their room'), grade }).strict(),
+  input: z.object({ instanceId, childContactId: z.uuid().describe('The child'), locationId: z.uuid().describe('Their room'), grade }),
   output: checkinResultSchema,
   run: async (ctx, input) => checkInChildAtHub(ctx.db, callerOf(ctx), input),
 });
@@ -80,7 +80,7 @@ export const liveRosterTool = tools.read('get_live_roster', {
   description: 'Who is checked in to each location for a service right now (not yet checked out): children, adults and leaders, counts against capacity, places left and whether the adult:child ratio is met. Allergy and medical notes appear only for roles the settings allow; security codes are never listed.',
   keywords: ['who is in', 'room count', 'headcount now', 'kids in rooms', 'roster'],
   examples: ['how many children are in the toddler room', 'who is still checked in', 'is the crèche full', 'do we have enough leaders in juniors right now', "who's in the creche right now", 'how many kids are in Sunday school at the moment', 'are there spaces left in juniors', 'which leaders are on duty in the youth room now', 'is the ratio OK in the toddler room', 'list the children currently in each room'],
-  input: z.object({ instanceId, locationId: z.uuid().optional().describe('One location only') }).strict(),
+  input: z.object({ instanceId, locationId: z.uuid().optional().describe('One location only') }),
   output: rosterSchema,
   run: async (ctx, input) => liveRoster(ctx.db, callerOf(ctx), input),
 });
@@ -96,8 +96,8 @@ export const checkOutChildTool = tools.write('check_out_child', {
     securityCode: z.string().trim().min(1).max(20).optional().describe('The code on the parent\'s tag'),
     pickupContactId: z.uuid().optional().describe('The person collecting, if a contact'),
     pickupName: z.string().trim().min(1).max(200).optional().describe('The person collecting, when not a contact'),
-    staffOverride: z.object({ reason: z.string().trim().min(1).max(1000).describe('The staff decision: why the child may go despite a missing code or an unauthorised pickup') }).strict().optional(),
-  }).strict(),
+    staffOverride: z.object({ reason: z.string().trim().min(1).max(1000).describe('The staff decision: why the child may go despite a missing code or an unauthorised pickup') }).optional(),
+  }),
   output: checkoutSchema,
   run: async (ctx, input) => checkOutChild(ctx.db, callerOf(ctx), input),
 });
@@ -107,7 +107,7 @@ export const checkOutPersonTool = tools.write('check_out_person', {
   description: 'Checks an adult or volunteer out of their location (a leader going off duty changes the room\'s ratio). Children are checked out with guests_check_out_child.',
   keywords: ['leader leaving', 'volunteer off duty', 'check out adult'],
   examples: ['Sarah has finished leading in the toddler room', 'mum has left the main hall', 'sign out the youth leader', 'Dave is off duty in the creche now', 'the juniors helper has gone home', 'check out the visiting adult from the main hall', 'Anna has finished her stint in the youth room', 'sign out the welcome volunteer', "Mrs Green has left the parents' room"],
-  input: z.object({ checkinId: z.uuid().describe('Their check-in'), stationId }).strict(),
+  input: z.object({ checkinId: z.uuid().describe('Their check-in'), stationId }),
   output: z.object({ checkinId: z.uuid(), checkedOutAt: z.string() }).strict(),
   run: async (ctx, input) => checkOutPerson(ctx.db, callerOf(ctx), input),
 });
@@ -117,7 +117,7 @@ export const reprintLabelTool = tools.write('reprint_label', {
   description: 'Prints a household check-in\'s labels again with the SAME security code (a lost or smudged label); children already checked out are left off. Counted on each child\'s check-in.',
   keywords: ['reprint', 'lost label', 'print again', 'name tag'],
   examples: ['the printer jammed, print Amy\'s label again', 'the Smiths lost their pickup tag, print another with the same code', "Noah's name sticker fell off, print another", "reprint the Okafors' labels", 'the label came out blank, print it again', 'print a fresh parent tag for the Jones family', "Lily's label smudged, need a new one with the same code", 'run the check-in stickers again for the Khans'],
-  input: z.object({ checkinId: z.uuid().describe('Any check-in of the household check-in') }).strict(),
+  input: z.object({ checkinId: z.uuid().describe('Any check-in of the household check-in') }),
   output: z.object({ securityCode: z.string(), labels: labelsSchema, reprints: z.number().int() }).strict(),
   run: async (ctx, input) => reprintLabels(ctx.db, callerOf(ctx), input.checkinId),
 });
@@ -130,7 +130,7 @@ export const listSweepReportsTool = tools.read('list_sweep_reports', {
   input: z.object({
     openOnly: z.boolean().default(true).describe('Only reports with a child still checked in'),
     limit: z.number().int().min(1).max(100).default(20),
-  }).strict(),
+  }),
   output: z.object({ reports: z.array(sweepReportSchema) }).strict(),
   run: async (ctx, input) => ({ reports: await listSweepReports(ctx.db, ctx.org.id, input) }),
 });

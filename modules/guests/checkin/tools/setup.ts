@@ -22,7 +22,7 @@ export const listLocationsTool = tools.read('list_locations', {
   description: 'The rooms and areas people are checked into (children\'s groups, crèche, main hall), with their age/grade filters, capacity, adult:child ratio and whether volunteers need a background check.',
   keywords: ['rooms', 'kids rooms', 'classrooms', 'check-in locations'],
   examples: ['which kids rooms do we have', 'what is the capacity of the toddler room', 'which rooms need a DBS for leaders', 'what rooms do children get checked into', 'list the kids groups and their age ranges', 'how many can the creche take', "what's the leader to child ratio for juniors", 'show all our check-in rooms', 'which areas are set up for Sunday school'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ locations: z.array(locationSchema) }).strict(),
   run: async (ctx) => ({ locations: await listLocations(ctx.db, ctx.org.id) }),
 });
@@ -32,7 +32,7 @@ export const createLocationTool = tools.write('create_location', {
   description: 'Adds a room or area for check-in: name, age or grade range (enforced at self-service stations, overridable at manned ones), capacity and adult:child ratio (each block or warn), and whether volunteers serving there need a cleared safeguarding check.',
   keywords: ['add room', 'new kids room', 'classroom', 'ratio', 'capacity'],
   examples: ['add a toddler room for ages 2 to 3, 12 places, one leader per 4 children', 'create the youth room, DBS required', 'we now use the upstairs hall for the under-fives', 'add a new room for the year 7 to 9 group', 'set up the baby room, under 2s, 8 places', "we've opened a second creche in the vestry", 'create a quiet sensory room for children with additional needs', 'new Sunday school class for reception and year 1', "add a parents' room for mums with babies"],
-  input: z.object({ ...locationFields }).strict(),
+  input: z.object({ ...locationFields }),
   output: z.object({ location: locationSchema }).strict(),
   run: async (ctx, input) => ({ location: await createLocation(ctx.db, ctx.org.id, input as LocationFields) }),
 });
@@ -43,7 +43,7 @@ export const updateLocationTool = tools.write('update_location', {
   keywords: ['change capacity', 'edit room', 'ratio'],
   examples: ['raise the toddler room capacity to 15', 'make the ratio a warning only in the crèche', 'the juniors room now takes years 3 to 6', 'change the creche ratio to one adult per three babies', 'rename Juniors to Explorers', 'the youth room no longer needs DBS-checked leaders', 'drop the capacity limit on the main hall', 'the toddler room is now for 18 months to 3 years', 'make the juniors capacity a hard block, not a warning'],
   idempotent: true,
-  input: z.object({ locationId: z.uuid().describe('The location'), ...locationFields, name: locationFields.name.optional() }).strict(),
+  input: z.object({ locationId: z.uuid().describe('The location'), ...locationFields, name: locationFields.name.optional() }),
   output: z.object({ location: locationSchema }).strict(),
   run: async (ctx, input) => {
     const { locationId, ...patch } = input;
@@ -56,7 +56,7 @@ export const listStationsTool = tools.read('list_stations', {
   description: 'Check-in points: self-service kiosks (self), staffed desks (manned) and room rosters (roster, tied to one location). Children are checked out only at manned or roster stations.',
   keywords: ['kiosks', 'check-in desks', 'stations'],
   examples: ['which check-in stations are set up', 'where can parents collect their children', 'list the kiosks in the foyer', 'what check-in points have we got', 'which check-in desks are staffed', 'is there a roster station for the creche', 'show me all the self check-in screens', 'where do families sign their children in', 'list our check-in desks and kiosks'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ stations: z.array(stationSchema) }).strict(),
   run: async (ctx) => ({ stations: await listStations(ctx.db, ctx.org.id) }),
 });
@@ -70,7 +70,7 @@ export const createStationTool = tools.write('create_check_in_station', {
     name: z.string().trim().min(1).max(200).describe('e.g. "Foyer kiosk 1"'),
     kind: stationKind.describe('self, manned or roster'),
     locationId: z.uuid().optional().describe('The room a roster station serves'),
-  }).strict(),
+  }),
   output: z.object({ station: stationSchema }).strict(),
   run: async (ctx, input) => ({ station: await createStation(ctx.db, ctx.org.id, input) }),
 });
@@ -81,7 +81,7 @@ export const deleteStationTool = tools.write('delete_check_in_station', {
   keywords: ['remove kiosk', 'delete station'],
   examples: ['remove the old foyer kiosk', 'we no longer use the side door desk', 'get rid of the spare check-in station', "bin the kiosk by the hall, it's broken", 'take the juniors roster station out', 'delete the old iPad check-in point', "retire last year's welcome desk station", "we've stopped using the upstairs desk, remove it", 'scrap the second kiosk'],
   destructive: true,
-  input: z.object({ stationId: z.uuid().describe('The station') }).strict(),
+  input: z.object({ stationId: z.uuid().describe('The station') }),
   output: z.object({ deleted: z.literal(true), stationId: z.uuid() }).strict(),
   run: async (ctx, input) => {
     await deleteStation(ctx.db, ctx.org.id, input.stationId);
@@ -94,7 +94,7 @@ export const getServiceSettingsTool = tools.read('get_service_checkin_settings',
   description: 'Which locations are open for check-in and how labels print, for a service series or one instance; an instance without its own settings shows its series\', else the defaults (every location open).',
   keywords: ['open rooms', 'label settings', 'service check-in setup'],
   examples: ['which rooms are open for the 10:30 service', 'how many label copies print on Sunday mornings', 'which kids rooms are open at the evening service', 'is the creche open for check-in this Sunday', 'do parent tags print at the 8am', 'what label setup does the carol service use', 'show the open check-in rooms for the 10:30', 'which rooms can families use at Messy Church'],
-  input: z.object({ ...serviceTarget }).strict().refine(...exactlyOne('seriesId', 'instanceId')),
+  input: z.object({ ...serviceTarget }).refine(...exactlyOne('seriesId', 'instanceId')),
   output: z.object({ settings: serviceSettingsSchema }).strict(),
   run: async (ctx, input) => ({ settings: await settingsOfService(ctx.db, ctx.org.id, input) }),
 });
@@ -109,7 +109,7 @@ export const updateServiceSettingsTool = tools.write('update_service_checkin_set
     ...serviceTarget,
     openLocationIds: z.array(z.uuid()).max(200).optional().describe('Locations open for check-in; an empty list opens every location'),
     labelOptions: labelOptionsSchema.partial().optional().describe('Label options to change'),
-  }).strict().refine(...exactlyOne('seriesId', 'instanceId')),
+  }).refine(...exactlyOne('seriesId', 'instanceId')),
   output: z.object({ settings: serviceSettingsSchema }).strict(),
   run: async (ctx, input) => ({ settings: await updateServiceSettings(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
 });
@@ -119,7 +119,7 @@ export const getHubTool = tools.read('get_checkin_hub', {
   description: 'The check-in hub (kiosk) configuration: its self-service station, title, welcome message, how families look themselves up, and whether it prints parent tags.',
   keywords: ['kiosk settings', 'hub'],
   examples: ['how is the kiosk set up', 'which station does the self check-in screen use', 'what does the kiosk say to families', 'how do parents find themselves on the self check-in screen', 'does the kiosk print parent tags', 'show the check-in hub settings', "what's the welcome message on the foyer screen", 'which kiosk is the hub'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ hub: hubSchema }).strict(),
   run: async (ctx) => ({ hub: await getHub(ctx.db, ctx.org.id) }),
 });
@@ -137,7 +137,7 @@ export const updateHubTool = tools.write('update_checkin_hub', {
     allowNewFamilies: z.boolean().optional().describe('Let unknown families start at the hub (a leader completes their details)'),
     lookup: z.enum(['phone', 'name', 'phone_or_name']).optional(),
     printParentTag: z.boolean().optional(),
-  }).strict(),
+  }),
   output: z.object({ hub: hubSchema }).strict(),
   run: async (ctx, input) => ({ hub: await updateHub(ctx.db, ctx.org.id, input) }),
 });
@@ -147,7 +147,7 @@ export const getSettingsTool = tools.read('get_checkin_settings', {
   description: 'The organisation\'s check-in settings: security code length, minutes after a service before the sweep reports children still checked in, the roles allowed to see medical and allergy notes, and the check-in window (opens minutes before a service starts, closes minutes after it ends).',
   keywords: ['security code length', 'medical notes access'],
   examples: ['who can see allergy notes at check-in', 'how long are our security codes', 'when does the end-of-service check run', 'how long after the service do we flag uncollected kids', 'when does check-in open before the 10:30', "which roles can see children's medical info", 'how many digits are the pickup codes', 'what are our check-in window times', "show the organisation's check-in settings"],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getCheckinSettings(ctx.db, ctx.org.id) as z.input<typeof settingsSchema> }),
 });
@@ -166,7 +166,7 @@ export const updateSettingsTool = tools.write('update_settings', {
       .describe('Minutes before a service starts that check-in opens (default 60; at most 30 days)'),
     checkinClosesMinutesAfter: z.number().int().min(0).max(1440).optional()
       .describe('Minutes after a service ends that check-in closes (default 30; at most a day). Checking out is never closed'),
-  }).strict(),
+  }),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx, input) => ({ settings: await updateCheckinSettings(ctx.db, ctx.org.id, input) as z.input<typeof settingsSchema> }),
 });
@@ -183,7 +183,7 @@ export const getChildProfileTool = tools.read('get_child_profile', {
   description: 'A child\'s grade, allergies, medical notes and the people authorised to collect them besides their household. Medical and allergy notes are shown only to roles the settings allow (medicalWithheld says when they exist but are hidden).',
   keywords: ['allergies', 'medical notes', 'authorised pickup'],
   examples: ['does Amy have any allergies', 'who can collect Ben', 'what grade is Chloe in', 'is Lily allergic to anything', 'has Jack got any medical needs we should know about', "who's allowed to pick up the Okafor twins", 'what school year is Noah in', "can Ben's auntie collect him", "show Chloe's check-in details"],
-  input: z.object({ contactId: z.uuid().describe('The child') }).strict(),
+  input: z.object({ contactId: z.uuid().describe('The child') }),
   output: z.object({ profile: childProfileSchema }).strict(),
   run: async (ctx, input) => ({ profile: await profileFor(ctx, input.contactId) }),
 });
@@ -200,7 +200,7 @@ export const updateChildProfileTool = tools.write('update_child_profile', {
     allergies: z.string().trim().min(1).max(1000).nullable().optional(),
     medicalNotes: z.string().trim().min(1).max(2000).nullable().optional(),
     authorisedPickupIds: z.array(z.uuid()).max(20).optional().describe('Contacts (outside the household) who may collect the child; replaces the list'),
-  }).strict(),
+  }),
   output: z.object({ profile: childProfileSchema }).strict(),
   run: async (ctx, input) => {
     const { contactId, ...patch } = input;

@@ -27,7 +27,7 @@ export const getAnalyticsSummaryTool = tools.read('get_analytics_summary', {
   description: 'Guests over a range of service dates (default the last 4 weeks): check-ins and unique people by kind, first-time guests, guests with an earlier card who came back, pipeline cards opened and completed, welcome cards queued and sent, and welcome card submissions that created or matched a contact.',
   keywords: ['guest statistics', 'newcomers this month', 'first-time guests'],
   examples: ['how many first-time guests did we have this month', 'how many visitors came back after their first visit', 'newcomer numbers since September', 'how many newcomers have we had since Easter', 'guest numbers for the last month', 'how many visitors filled in a welcome card this term', 'how many first-time guests came back', 'new visitor stats for the autumn', 'how many welcome cards did we send this quarter'],
-  input: z.object(range).strict(),
+  input: z.object(range),
   output: z.object({
     from: z.string(), to: z.string(), checkins: z.number().int(), uniquePeople: z.number().int(), firstTimeGuests: z.number().int(), returningGuests: z.number().int(),
     byKind: z.object({ adult: z.number().int(), child: z.number().int(), volunteer: z.number().int() }).strict(),
@@ -42,7 +42,7 @@ export const getAnalyticsHeatmapTool = tools.read('get_analytics_heatmap', {
   description: 'When people arrive, by local time slot (15, 30 or 60 minutes, in the organisation\'s time zone) and check-in location, over a range of service dates (default the last 4 weeks); with totals per slot and the busiest slot, to plan stations and volunteers.',
   keywords: ['arrival times', 'busiest time', 'check-in heatmap', 'peak'],
   examples: ['when do most families arrive on Sunday', 'busiest check-in time in the kids rooms', 'do we need a second welcome desk at ten past ten', 'what time do families start arriving', 'peak arrival time at the creche', 'when is the welcome desk busiest', 'arrivals by quarter hour over the last month', 'do we need more volunteers on the door at 10:15', 'which room gets the rush and when'],
-  input: z.object({ ...range, slotMinutes: z.union([z.literal(15), z.literal(30), z.literal(60)]).default(15), locationId: z.uuid().optional() }).strict(),
+  input: z.object({ ...range, slotMinutes: z.union([z.literal(15), z.literal(30), z.literal(60)]).default(15), locationId: z.uuid().optional() }),
   output: z.object({
     from: z.string(), to: z.string(), timeZone: z.string(), slotMinutes: z.number().int(), slots: z.array(z.string()).describe('Slot start times, HH:MM local'),
     locations: z.array(z.object({ locationId: z.uuid(), locationName: z.string(), arrivals: z.array(z.number().int()).describe('Arrivals per slot, in the order of slots'), total: z.number().int() }).strict()),

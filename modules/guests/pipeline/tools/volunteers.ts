@@ -20,7 +20,7 @@ export const listVolunteerSchedulesTool = tools.read('list_volunteer_schedules',
     to: calendarDate().optional(),
     contactId: z.uuid().optional().describe('One volunteer'),
     team: teamSchema.optional(),
-  }).strict(),
+  }),
   output: z.object({ assignments: z.array(volunteerAssignmentSchema) }).strict(),
   run: async (ctx, input) => {
     if (!input.instanceId && !(input.from && input.to)) {
@@ -44,7 +44,7 @@ export const assignVolunteerTool = tools.write('assign_volunteer', {
     locationId: z.uuid().optional().describe('A check-in location (guests_list_locations)'),
     status: z.enum(VOLUNTEER_STATUSES).default('scheduled'),
     notes: z.string().trim().min(1).max(1000).optional(),
-  }).strict(),
+  }),
   output: z.object({ assignment: volunteerAssignmentSchema }).strict(),
   run: async (ctx, input) => ({ assignment: await assignVolunteer(ctx.db, ctx.org.id, actor(ctx), input) }),
 });
@@ -60,7 +60,7 @@ export const updateVolunteerScheduleTool = tools.write('update_volunteer_schedul
     locationId: z.uuid().nullable().optional(),
     status: z.enum(VOLUNTEER_STATUSES).optional(),
     notes: z.string().trim().min(1).max(1000).nullable().optional(),
-  }).strict(),
+  }),
   output: z.object({ assignment: volunteerAssignmentSchema }).strict(),
   run: async (ctx, input) => {
     const { assignmentId: id, ...patch } = input;
@@ -77,7 +77,7 @@ export const deleteVolunteerScheduleTool = tools.write('delete_volunteer_schedul
   keywords: ['remove from rota', 'unassign volunteer'],
   examples: ['Tom is no longer on the welcome team this Sunday', 'drop Anna from next week\'s rota', 'take Sue off the rota for 12 May', 'remove Mark from the carol service welcome team', 'Jo was put on by mistake, delete her slot', "scrap Dave's sound desk entry next week", 'unassign Priya from stewarding on Sunday', 'clear Anna off the Easter refreshments rota'],
   destructive: true,
-  input: z.object({ assignmentId }).strict(),
+  input: z.object({ assignmentId }),
   output: z.object({ removed: volunteerAssignmentSchema }).strict(),
   run: async (ctx, input) => ({ removed: await deleteVolunteerAssignment(ctx.db, ctx.org.id, input.assignmentId) }),
 });
@@ -90,7 +90,7 @@ export const copyWelcomeVolunteersTool = tools.write('copy_welcome_volunteers', 
   idempotent: true,
   input: z.object({
     fromInstanceId: instanceIdSchema, toInstanceId: instanceIdSchema, team: teamSchema.default(WELCOME_TEAM),
-  }).strict(),
+  }),
   output: z.object({ copied: z.array(volunteerAssignmentSchema), alreadyThere: z.number().int(), declinedSkipped: z.number().int() }).strict(),
   run: async (ctx, input) => copyTeam(ctx.db, ctx.org.id, actor(ctx), input),
 });

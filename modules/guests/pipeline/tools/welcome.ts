@@ -14,7 +14,7 @@ export const listWelcomeCardTemplatesTool = tools.read('list_welcome_card_templa
   description: 'The welcome cards that can be sent to guests (first visit, second visit, family…), with the channels each is written for and its text; {firstName} and {churchName} are filled in when sent.',
   keywords: ['welcome card', 'guest letter', 'thank you for visiting'],
   examples: ['what welcome cards can we send', 'show me the wording of our thank-you-for-visiting letter', 'which newcomer letters do we have', 'what welcome card designs are available', 'show the text of the second-visit card', 'which welcome messages can go by text', 'list our newcomer card wording options', 'do we have a welcome card for families', 'what does the first-visit welcome email say'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     templates: z.array(z.object({ key: z.string(), title: z.string(), channels: z.array(z.enum(WELCOME_CHANNELS)), subject: z.string().nullable(), body: z.string() }).strict()),
   }).strict(),
@@ -34,7 +34,7 @@ export const sendWelcomeCardTool = tools.send('send_welcome_card', {
     purpose: z.enum(WELCOME_PURPOSES).default('charitable_purpose').describe('Consent purpose for email and text: charitable_purpose (default; needs their consent), service (a reply they asked for), marketing'),
     queueForUserId: z.uuid().optional().describe('For a posted card: the team member who will write it (default: the guest card\'s assignee, else the caller)'),
     personalNote: z.string().trim().min(1).max(1000).optional().describe('A line added at the end'),
-  }).strict(),
+  }),
   output: z.object({
     welcomeCard: welcomeCardSchema,
     delivery: z.enum(['channels', 'queued_for_person']),
@@ -49,7 +49,7 @@ export const markWelcomeCardSentTool = tools.write('mark_welcome_card_sent', {
   description: 'Records that a person sent a queued welcome card (posted, emailed or texted it). Only a queued card can be marked.',
   keywords: ['welcome card sent', 'posted card'],
   examples: ['I posted Sam\'s welcome card', 'the handwritten card for the Lees went in the post today', 'the card to the Khans has been posted', "I hand-delivered Ben's welcome card", "mark Jo's welcome card as sent", "Anna wrote and posted the Okafors' card", "Priya's card went out second class today", 'tick off the welcome card for the new couple'],
-  input: z.object({ welcomeCardId: z.uuid() }).strict(),
+  input: z.object({ welcomeCardId: z.uuid() }),
   output: z.object({ welcomeCard: welcomeCardSchema }).strict(),
   run: async (ctx, input) => ({ welcomeCard: await markWelcomeCardSent(ctx.db, ctx.org.id, actor(ctx), input.welcomeCardId) }),
 });
@@ -59,7 +59,7 @@ export const listWelcomeCardsTool = tools.read('list_welcome_cards', {
   description: 'Welcome cards prepared for guests, newest first, with who they are queued for and whether they were sent.',
   keywords: ['welcome cards', 'cards to send'],
   examples: ['which welcome cards still need sending', 'what welcome letters went out this month', 'has the new family had a card yet', 'welcome cards waiting to be written', 'did Ben get a welcome card', 'list the cards queued for posting', 'which newcomers were sent a card last week', 'show welcome cards emailed this month', 'who still needs a handwritten card'],
-  input: z.object({ contactId: z.uuid().optional(), status: z.enum(['queued', 'dispatched', 'sent', 'cancelled']).optional(), ...cursorInput }).strict(),
+  input: z.object({ contactId: z.uuid().optional(), status: z.enum(['queued', 'dispatched', 'sent', 'cancelled']).optional(), ...cursorInput }),
   output: z.object({ welcomeCards: z.array(welcomeCardSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => {
     const page = await listWelcomeCards(ctx.db, ctx.org.id, input);
@@ -81,7 +81,7 @@ export const submitWelcomeCardTool = tools.write('submit_welcome_card', {
     howHeard: z.string().trim().min(1).max(500).optional(),
     interests: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
     message: z.string().trim().min(1).max(2000).optional().describe('Anything they wrote (a question, a prayer request)'),
-  }).strict(),
+  }),
   output: z.object({
     submissionId: z.uuid(), contactId: z.uuid(), contactOutcome: z.enum(['created', 'matched']), matchedOn: z.array(matchField),
     otherCandidates: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), matchedOn: z.array(matchField) }).strict()).describe('Other contacts that looked like the same person, for a person to check'),

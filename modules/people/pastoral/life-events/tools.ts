@@ -65,7 +65,7 @@ export const recordLifeEventTool = defineTool({
     intent: z.enum(LIFE_EVENT_INTENTS).optional().describe('celebrate or support; default from the type (bereavement and illness: support; birth and marriage: celebrate)'),
     shareWithCommunity: z.boolean().optional().describe('The person agreed to it being shared with the congregation (default false)'),
     ...pastoralPrivacyInput,
-  }).strict(),
+  }),
   output: z.object({ lifeEvent: lifeEventSchema, griefPlan: griefPlanOutput }).strict(),
   followUp: { kind: 'grief_plan' },
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_recorded', `Life event (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
@@ -99,7 +99,7 @@ export const updateLifeEventTool = defineTool({
     intent: z.enum(LIFE_EVENT_INTENTS).optional().describe('celebrate or support'),
     shareWithCommunity: z.boolean().optional().describe('Whether the person agreed to it being shared with the congregation'),
     ...pastoralPrivacyInput,
-  }).strict(),
+  }),
   output: z.object({ lifeEvent: lifeEventSchema, changed: z.array(z.string()).describe('The fields that changed'), griefPlan: griefPlanOutput }).strict(),
   followUp: { kind: 'grief_plan' },
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_updated', `Life event updated (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
@@ -145,7 +145,7 @@ export const listPastoralLifeEventsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ contactId, ...listFilterInput, limit }).strict(),
+  input: z.object({ contactId, ...listFilterInput, limit }),
   output: listOutput,
   run: (ctx, input) => listLifeEventsFor(ctx, input),
 });
@@ -160,7 +160,7 @@ export const listAllLifeEventsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ ...listFilterInput, limit, offset: z.number().int().min(0).max(100000).default(0).describe('Skip this many (paging)') }).strict(),
+  input: z.object({ ...listFilterInput, limit, offset: z.number().int().min(0).max(100000).default(0).describe('Skip this many (paging)') }),
   output: listOutput,
   run: (ctx, input) => listLifeEventsFor(ctx, input),
 });
@@ -175,7 +175,7 @@ export const setLifeEventStatusTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ lifeEventId, status: z.enum(LIFE_EVENT_STATUSES).describe('The new status') }).strict(),
+  input: z.object({ lifeEventId, status: z.enum(LIFE_EVENT_STATUSES).describe('The new status') }),
   output: z.object({ lifeEvent: lifeEventSchema, previousStatus: z.enum(LIFE_EVENT_STATUSES) }).strict(),
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_status_changed', `Life event ${output.lifeEvent.status} (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => setLifeEventStatus(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input.lifeEventId, input.status),
@@ -191,7 +191,7 @@ export const celebrateLifeEventTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ lifeEventId }).strict(),
+  input: z.object({ lifeEventId }),
   output: z.object({ lifeEvent: lifeEventSchema }).strict(),
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_celebrated', `Celebrated (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => ({ lifeEvent: await celebrateLifeEvent(ctx.db, ctx.org.id, ctx.principal.userId, canSeeRestricted(ctx.principal), input.lifeEventId) }),
@@ -208,7 +208,7 @@ export const removeLifeEventTool = defineTool({
   effect: 'write',
   listed: false,
   destructive: true,
-  input: z.object({ lifeEventId }).strict(),
+  input: z.object({ lifeEventId }),
   output: z.object({
     removed: z.object({ id: z.uuid(), contactId: z.uuid(), type: z.enum(LIFE_EVENT_TYPES), title: z.string() }).strict(),
     restricted: z.boolean().describe('The removed event was private or confidential'),
@@ -242,7 +242,7 @@ export const generateLifeEventMessageTool = defineTool({
   input: z.object({
     lifeEventId,
     channel: z.enum(OUTREACH_CHANNELS).default('email').describe('email (default), sms or whatsapp'),
-  }).strict(),
+  }),
   output: z.object({ item: outreachItemSchema, lifeEventId: z.uuid() }).strict(),
   followUp: { kind: 'start_outreach' },
   run: async (ctx, input) => generateLifeEventMessage(ctx.db, ctx.org, ctx.principal.userId, canSeeRestricted(ctx.principal), input),
@@ -262,7 +262,7 @@ export const lifeEventsRadarTool = defineTool({
     daysAhead: z.number().int().min(1).max(366).default(30).describe('How far ahead to look for upcoming events and anniversaries (default 30 days)'),
     unattendedAfterDays: z.number().int().min(0).max(365).default(3).describe('A support event counts as unattended once it is this many days old with no pastoral contact since (default 3)'),
     limit,
-  }).strict(),
+  }),
   output: z.object({ items: z.array(radarItemSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const items = await lifeEventsRadar(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, today: todayUtc() });
@@ -280,7 +280,7 @@ export const contactLifeEventsTimelineTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ contactId, limit }).strict(),
+  input: z.object({ contactId, limit }),
   output: z.object({
     contactId: z.uuid(),
     entries: z.array(z.object({ lifeEvent: lifeEventSchema, touchpoints: z.array(griefTouchpointSchema) }).strict()),
@@ -314,7 +314,7 @@ export const exportLifeEventsReportTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object(exportFilterInput).strict(),
+  input: z.object(exportFilterInput),
   output: z.object({
     csv: z.string(), filename: z.string(), rowCount: z.number().int(), total: z.number().int(), truncated: z.boolean(),
   }).strict(),
@@ -340,7 +340,7 @@ export const exportLifeEventsCalendarTool = defineTool({
   input: z.object({
     ...exportFilterInput,
     includeTouchpoints: z.boolean().default(true).describe('Also add open grief-care touchpoints (default true)'),
-  }).strict(),
+  }),
   output: z.object({ ics: z.string(), filename: z.string(), eventCount: z.number().int(), truncated: z.boolean() }).strict(),
   run: async (ctx, input) => {
     const { includeTouchpoints, ...filter } = input;
@@ -368,7 +368,7 @@ export const listGriefTouchpointsTool = defineTool({
     status: z.enum([...GRIEF_TOUCHPOINT_STATUSES, 'open', 'all']).default('open').describe('open (pending and due, the default), pending, due, completed, skipped or all'),
     dueBefore: orgDate('Only touchpoints due on or before this day').optional(),
     limit,
-  }).strict(),
+  }),
   output: z.object({ touchpoints: z.array(griefTouchpointSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
     const dueBefore = parseFilterDate(input.dueBefore, 'dueBefore', ctx.org.dateFormat);
@@ -390,7 +390,7 @@ export const completeGriefTouchpointTool = defineTool({
   input: z.object({
     touchpointId: z.uuid().describe('The touchpoint\'s id'),
     note: z.string().trim().min(1).max(2000).optional().describe('How it went, briefly (kept with the touchpoint, not on the timeline)'),
-  }).strict(),
+  }),
   output: z.object({ touchpoint: griefTouchpointSchema, restricted: z.boolean().describe('The bereavement is private or confidential') }).strict(),
   timeline: (_input, output) => [{
     contactId: output.touchpoint.contactId, kind: 'grief_touchpoint_completed', sourceKind: GRIEF_TOUCHPOINT_SOURCE, sourceId: output.touchpoint.id,

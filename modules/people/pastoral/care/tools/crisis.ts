@@ -21,7 +21,7 @@ export const analyzeCounselingReferralTool = defineTool({
   input: z.object({
     text: z.string().trim().min(1).max(10000).describe('The referral or what was said, in the words given'),
     contactId: z.uuid().optional().describe('The person it is about: a crisis puts them on hold'),
-  }).strict(),
+  }),
   output: z.object({
     isCrisis: z.boolean().describe('true when any rule matched: involve a person now'),
     signals: z.array(crisisSignalSchema),
@@ -51,7 +51,7 @@ export const listCrisisHoldsTool = defineTool({
     status: z.enum(['active', 'cleared', 'all']).default('active').describe('active (default): holds in force'),
     contactId: z.uuid().optional().describe('Only this person\'s holds'),
     limit: z.number().int().min(1).max(200).default(50).describe('At most this many'),
-  }).strict(),
+  }),
   output: z.object({ holds: z.array(crisisHoldSchema) }).strict(),
   run: async (ctx, input) => ({ holds: await listCrisisHolds(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input) }),
 });
@@ -69,7 +69,7 @@ export const clearCrisisHoldTool = defineTool({
   input: z.object({
     holdId,
     note: z.string().trim().min(1).max(2000).describe('What was done (e.g. "Pastor visited; GP involved"); refer to people by name'),
-  }).strict(),
+  }),
   output: z.object({ hold: crisisHoldSchema }).strict(),
   timeline: (_input, output) => [{
     contactId: output.hold.contactId, kind: 'crisis_hold_cleared', sourceKind: 'crisis_hold_clear', sourceId: output.hold.holdId,
@@ -88,7 +88,7 @@ export const listCounselingResourcesTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ resources: z.array(counsellingResourceSchema) }).strict(),
   run: async (ctx) => ({ resources: await listCounsellingResources(ctx.db, ctx.org.id) }),
 });
@@ -109,7 +109,7 @@ export const addCounselingResourceTool = defineTool({
     how: z.enum(RESOURCE_HOW).describe('call, text, visit or web'),
     available: z.string().trim().min(1).max(200).optional().describe('When it is open'),
     forWhat: z.string().trim().min(1).max(300).optional().describe('Who it is for'),
-  }).strict(),
+  }),
   output: z.object({ resource: counsellingResourceSchema }).strict(),
   run: async (ctx, input) => ({ resource: await addCounsellingResource(ctx.db, ctx.org.id, input) }),
 });
@@ -125,7 +125,7 @@ export const removeCounselingResourceTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ resourceId: z.uuid().describe('The resource\'s id (people_list_counseling_resources)') }).strict(),
+  input: z.object({ resourceId: z.uuid().describe('The resource\'s id (people_list_counseling_resources)') }),
   output: z.object({ resourceId: z.uuid(), removed: z.literal(true) }).strict(),
   run: async (ctx, input) => {
     await removeCounsellingResource(ctx.db, ctx.org.id, input.resourceId);

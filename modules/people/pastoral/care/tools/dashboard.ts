@@ -15,7 +15,7 @@ export const getPastoralDashboardTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: true,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ dashboard: pastoralDashboardSchema }).strict(),
   run: async (ctx) => ({ dashboard: await pastoralDashboard(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal)) }),
 });
@@ -36,7 +36,7 @@ export const listPastoralNotesTool = defineTool({
     since: calendarDate().optional().describe('Only notes written on or after this date (YYYY-MM-DD)'),
     followUp: z.enum(['open', 'any']).default('any').describe('open: only notes with a follow-up still to do'),
     limit: z.number().int().min(1).max(200).default(50).describe('At most this many'),
-  }).strict(),
+  }),
   output: z.object({ notes: z.array(pastoralNoteListSchema) }).strict(),
   run: async (ctx, input) => ({ notes: await listPastoralNotes(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input) }),
 });

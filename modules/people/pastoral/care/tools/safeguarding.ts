@@ -39,7 +39,7 @@ export const createSafeguardingCheckTool = defineTool({
   input: z.object({
     contactId: contactIdArg, checkType: checkFields.checkType, certificateNumber: checkFields.certificateNumber.optional(),
     issuedOn: checkFields.issuedOn.optional(), expiresOn: checkFields.expiresOn.optional(), notes: checkFields.notes.optional(),
-  }).strict(),
+  }),
   output: z.object({ check: safeguardingCheckSchema }).strict(),
   run: async (ctx, input) => ({ check: await createSafeguardingCheck(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
 });
@@ -57,7 +57,7 @@ export const setSafeguardingCheckTool = defineTool({
   input: z.object({
     checkId, checkType: checkFields.checkType.optional(), certificateNumber: checkFields.certificateNumber.nullable().optional(),
     issuedOn: checkFields.issuedOn.nullable().optional(), expiresOn: checkFields.expiresOn.nullable().optional(), notes: checkFields.notes.nullable().optional(),
-  }).strict(),
+  }),
   output: z.object({ check: safeguardingCheckSchema, changed: z.array(z.string()).describe('The fields this call changed') }).strict(),
   run: async (ctx, input) => {
     const { checkId: id, ...changes } = input;
@@ -76,7 +76,7 @@ export const removeSafeguardingCheckTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ checkId }).strict(),
+  input: z.object({ checkId }),
   output: z.object({ check: safeguardingCheckSchema, removed: z.literal(true) }).strict(),
   run: async (ctx, input) => ({ check: await removeSafeguardingCheck(ctx.db, ctx.org.id, input.checkId), removed: true as const }),
 });
@@ -96,7 +96,7 @@ export const listSafeguardingChecksTool = defineTool({
     status: z.enum(CHECK_STATUSES).optional().describe('Only checks with this status'),
     certificateNumber: checkFields.certificateNumber.optional().describe('Find the check with this certificate number'),
     limit: z.number().int().min(1).max(500).default(100).describe('At most this many'),
-  }).strict(),
+  }),
   output: z.object({ checks: z.array(safeguardingCheckSchema) }).strict(),
   run: async (ctx, input) => {
     return { checks: await listSafeguardingChecks(ctx.db, ctx.org.id, input) };
@@ -113,7 +113,7 @@ export const getSafeguardingSummaryTool = defineTool({
   scope: 'people:safeguarding',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     checksByStatus: z.object({ pending: z.number().int(), completed: z.number().int(), expiring: z.number().int(), overdue: z.number().int() }).strict(),
     peopleWithCurrentCheck: z.number().int(),
@@ -140,7 +140,7 @@ export const createSafeguardingPolicyTool = defineTool({
   input: z.object({
     title: policyFields.title, version: policyFields.version, reviewOn: policyFields.reviewOn.optional(),
     ownerUserId: policyFields.ownerUserId.optional(), notes: policyFields.notes.optional(),
-  }).strict(),
+  }),
   output: z.object({ policy: safeguardingPolicySchema }).strict(),
   run: async (ctx, input) => ({ policy: await createSafeguardingPolicy(ctx.db, ctx.org.id, input) }),
 });
@@ -158,7 +158,7 @@ export const setSafeguardingPolicyTool = defineTool({
   input: z.object({
     policyId, title: policyFields.title.optional(), version: policyFields.version.optional(), reviewOn: policyFields.reviewOn.nullable().optional(),
     ownerUserId: policyFields.ownerUserId.nullable().optional(), notes: policyFields.notes.nullable().optional(),
-  }).strict(),
+  }),
   output: z.object({ policy: safeguardingPolicySchema, changed: z.array(z.string()).describe('The fields this call changed') }).strict(),
   run: async (ctx, input) => {
     const { policyId: id, ...changes } = input;
@@ -177,7 +177,7 @@ export const removeSafeguardingPolicyTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ policyId }).strict(),
+  input: z.object({ policyId }),
   output: z.object({ policy: safeguardingPolicySchema, removed: z.literal(true) }).strict(),
   run: async (ctx, input) => ({ policy: await removeSafeguardingPolicy(ctx.db, ctx.org.id, input.policyId), removed: true as const }),
 });
@@ -192,7 +192,7 @@ export const listSafeguardingPoliciesTool = defineTool({
   scope: 'people:safeguarding',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ policies: z.array(safeguardingPolicySchema) }).strict(),
   run: async (ctx) => {
     return { policies: await listSafeguardingPolicies(ctx.db, ctx.org.id) };

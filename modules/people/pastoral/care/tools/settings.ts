@@ -14,7 +14,7 @@ export const getPastoralSettingsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ settings: pastoralSettingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getPastoralSettings(ctx.db, ctx.org.id) }),
 });
@@ -36,7 +36,7 @@ export const initializePastoralSettingsTool = defineTool({
     defaultConfidentialityLevel: pastoralSettingsInput.defaultConfidentialityLevel.optional(),
     griefPlan: pastoralSettingsInput.griefPlan.optional(),
     quietHours: pastoralSettingsInput.quietHours.optional(),
-  }).strict(),
+  }),
   output: z.object({ settings: pastoralSettingsSchema, created: z.boolean().describe('false when settings were already stored (nothing changed)') }).strict(),
   run: async (ctx, input) => initializePastoralSettings(ctx.db, ctx.org.id, input),
 });
@@ -57,7 +57,7 @@ export const setPastoralSettingsTool = defineTool({
     defaultConfidentialityLevel: pastoralSettingsInput.defaultConfidentialityLevel.optional(),
     griefPlan: pastoralSettingsInput.griefPlan.optional(),
     quietHours: pastoralSettingsInput.quietHours.optional(),
-  }).strict(),
+  }),
   output: z.object({ settings: pastoralSettingsSchema, changed: z.array(z.string()).describe('The settings this call changed') }).strict(),
   run: async (ctx, input) => setPastoralSettings(ctx.db, ctx.org.id, input),
 });

@@ -26,7 +26,7 @@ export const listCareTeamRolesTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ roles: z.array(careRoleSchema) }).strict(),
   run: async (ctx) => ({ roles: await listCareRoles(ctx.db, ctx.org.id) }),
 });
@@ -44,7 +44,7 @@ export const createCareTeamRoleTool = defineTool({
   input: z.object({
     name: roleFields.name, description: roleFields.description.optional(),
     canApproveOutreach: roleFields.canApproveOutreach.default(false), canViewConfidential: roleFields.canViewConfidential.default(false),
-  }).strict(),
+  }),
   output: z.object({ role: careRoleSchema }).strict(),
   run: async (ctx, input) => ({ role: await createCareRole(ctx.db, ctx.org.id, input) }),
 });
@@ -62,7 +62,7 @@ export const setCareTeamRoleTool = defineTool({
   input: z.object({
     roleId, name: roleFields.name.optional(), description: roleFields.description.nullable().optional(),
     canApproveOutreach: roleFields.canApproveOutreach.optional(), canViewConfidential: roleFields.canViewConfidential.optional(),
-  }).strict(),
+  }),
   output: z.object({ role: careRoleSchema, changed: z.array(z.string()).describe('The fields this call changed') }).strict(),
   run: async (ctx, input) => {
     const { roleId: id, ...changes } = input;
@@ -81,7 +81,7 @@ export const removeCareTeamRoleTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ roleId }).strict(),
+  input: z.object({ roleId }),
   output: z.object({ role: careRoleSchema, removedAssignments: z.number().int() }).strict(),
   run: async (ctx, input) => removeCareRole(ctx.db, ctx.org.id, input.roleId),
 });
@@ -97,7 +97,7 @@ export const seedCareTeamRolesTool = defineTool({
   effect: 'write',
   idempotent: true,
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ created: z.array(careRoleSchema), existing: z.array(careRoleSchema) }).strict(),
   run: async (ctx) => seedCareRoles(ctx.db, ctx.org.id),
 });
@@ -115,7 +115,7 @@ export const listCareTeamAssignmentsTool = defineTool({
   input: z.object({
     roleId: roleId.optional(), userId: z.uuid().optional().describe('Only this team member'), contactId: contactIdArg.optional(),
     limit: z.number().int().min(1).max(500).default(100).describe('At most this many'),
-  }).strict(),
+  }),
   output: z.object({ assignments: z.array(careAssignmentSchema) }).strict(),
   run: async (ctx, input) => ({ assignments: await listCareAssignments(ctx.db, ctx.org.id, input) }),
 });
@@ -130,7 +130,7 @@ export const assignCareTeamMemberTool = defineTool({
   scope: 'people:write',
   effect: 'write',
   listed: false,
-  input: z.object({ roleId, userId: z.uuid().describe('The team member (platform_list_team_members)'), contactId: contactIdArg.optional().describe('The person they care for; leave out for the whole congregation') }).strict(),
+  input: z.object({ roleId, userId: z.uuid().describe('The team member (platform_list_team_members)'), contactId: contactIdArg.optional().describe('The person they care for; leave out for the whole congregation') }),
   output: z.object({ assignment: careAssignmentSchema, created: z.boolean() }).strict(),
   run: async (ctx, input) => assignCareMember(ctx.db, ctx.org.id, ctx.principal.userId, input),
 });
@@ -146,7 +146,7 @@ export const removeCareTeamAssignmentTool = defineTool({
   effect: 'write',
   destructive: true,
   listed: false,
-  input: z.object({ assignmentId: z.uuid().describe('The assignment\'s id') }).strict(),
+  input: z.object({ assignmentId: z.uuid().describe('The assignment\'s id') }),
   output: z.object({ assignment: careAssignmentSchema, removed: z.literal(true) }).strict(),
   run: async (ctx, input) => ({ assignment: await removeCareAssignment(ctx.db, ctx.org.id, input.assignmentId), removed: true as const }),
 });
@@ -161,7 +161,7 @@ export const getCareTeamOverviewTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     roles: z.array(careRoleSchema),
     members: z.array(z.object({
@@ -188,7 +188,7 @@ export const setContactCarePriorityTool = defineTool({
   input: z.object({
     contactId: contactIdArg, priority: z.enum(CARE_PRIORITIES).describe('low, normal, high or urgent'),
     reason: z.string().trim().max(300).optional().describe('Why, in a few words the whole team may see'),
-  }).strict(),
+  }),
   output: z.object({ contactId: z.uuid(), priority: z.enum(CARE_PRIORITIES), reason: z.string().nullable(), setAt: z.string(), previousPriority: z.enum(CARE_PRIORITIES) }).strict(),
   run: async (ctx, input) => setContactCarePriority(ctx.db, ctx.org.id, ctx.principal.userId, input),
 });
@@ -203,7 +203,7 @@ export const getContactCareStatusTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ contactId: contactIdArg }).strict(),
+  input: z.object({ contactId: contactIdArg }),
   output: z.object({ status: contactCareStatusSchema }).strict(),
   run: async (ctx, input) => ({ status: await contactCareStatus(ctx.db, ctx.org.id, input.contactId, canSeeRestricted(ctx.principal)) }),
 });
@@ -218,7 +218,7 @@ export const listCarePredictionsTool = defineTool({
   scope: 'people:read',
   effect: 'read',
   listed: false,
-  input: z.object({ limit: z.number().int().min(1).max(200).default(50).describe('At most this many people') }).strict(),
+  input: z.object({ limit: z.number().int().min(1).max(200).default(50).describe('At most this many people') }),
   output: z.object({
     predictions: z.array(carePredictionSchema),
     total: z.number().int().describe('How many people have at least one reason'),

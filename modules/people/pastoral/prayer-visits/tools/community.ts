@@ -35,7 +35,7 @@ export const setCommunityMembershipBulkTool = tools.write('set_community_members
   keywords: ['community members', 'roster', 'add to community', 'membership'],
   examples: ['add the new members class to the community roster', 'Tom and Ann have moved away, take them off the roster', 'put all 12 confirmation candidates on the community roster', 'record that the Adams, Hills and Crofts have left', "add these new members and note they're happy to be celebrated", "update the roster with this term's newcomers", 'mark a batch of people as having left the church family', 'join everyone from the welcome course to the community list'],
   idempotent: true,
-  input: z.object({ memberships: bulkOf(membershipChange, MAX_MEMBERSHIP_CHANGES).describe('The changes, one per contact') }).strict(),
+  input: z.object({ memberships: bulkOf(membershipChange, MAX_MEMBERSHIP_CHANGES).describe('The changes, one per contact') }),
   output: z.object({
     results: z.array(z.object({ contactId: z.uuid(), outcome: z.enum(['joined', 'rejoined', 'updated', 'unchanged', 'left', 'not_a_member', 'not_found']) }).strict()),
   }).strict(),
@@ -47,7 +47,7 @@ export const getCommunityDashboardTool = tools.read('get_community_dashboard', {
   description: 'The community at a glance: roster size, who joined or left recently, consent to celebrations, active and urgent prayer requests, the answered rate and recent pastoral visits. Restricted prayer requests and visits are counted only for callers holding people:safeguarding.',
   keywords: ['community overview', 'church family', 'pastoral overview'],
   examples: ['how is the community doing', 'give me the community numbers', 'how big is our church family now', 'who has joined or left recently and how are prayers going', 'community stats', 'church family numbers at a glance', 'roster size, new joiners and recent visits', 'overview of the community for the PCC'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({
     roster: z.object({
       current: z.number().int(), joinedRecently: z.number().int(), leftRecently: z.number().int(),
@@ -76,7 +76,7 @@ export const getCommunitySettingsTool = tools.read('get_community_settings', {
   description: 'The community settings: whether the prayer wall and celebrations are on, which life-event types may be celebrated publicly, how long wall posts stay up and what counts as a new member. Moderation of the wall is always required.',
   keywords: ['prayer wall settings', 'celebration settings'],
   examples: ['is the prayer wall switched on', 'which life events do we celebrate publicly', 'how long do prayer wall posts stay up', 'are celebrations turned on', 'what counts as a new member', 'show our prayer wall and celebrations settings', 'which types of news can go on the celebrations board', 'do wall posts need approving'],
-  input: z.object({}).strict(),
+  input: z.object({}),
   output: z.object({ settings: communitySettingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getCommunitySettings(ctx.db, ctx.org.id) }),
 });
@@ -95,7 +95,7 @@ export const setCommunitySettingsTool = tools.write('set_community_settings', {
       .describe('Life-event types that may be celebrated publicly, e.g. birth, marriage, baptism, new_job, anniversary'),
     wallPostLifetimeDays: z.number().int().min(1).max(365).optional().describe('Days an approved wall post stays on the wall'),
     newMemberWindowDays: z.number().int().min(1).max(730).optional().describe('Days after joining that someone counts as a new member'),
-  }).strict(),
+  }),
   output: z.object({ settings: communitySettingsSchema, changedFields: z.array(z.string()) }).strict(),
   run: async (ctx, input) => {
     const { wallModerationRequired: _alwaysTrue, ...change } = input;

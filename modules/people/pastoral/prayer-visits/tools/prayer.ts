@@ -31,7 +31,7 @@ export const addPrayerRequestTool = tools.write('add_prayer_request', {
     visibility: z.enum(PRAYER_VISIBILITIES).optional().describe('private, team or congregation; default from the pastoral settings\' default privacy (public counts as congregation), else team'),
     confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).optional().describe('green, amber or red (amber and red are seen only with people:safeguarding); default from the pastoral settings, else green'),
     urgent: z.boolean().default(false).describe('True when the care lead should see it first'),
-  }).strict(),
+  }),
   output: z.object({ prayerRequest: prayerRequestSchema }).strict(),
   timeline: (_input, output) => [prayerTimeline(output.prayerRequest, 'prayer_request')],
   run: async (ctx, input) => {
@@ -57,7 +57,7 @@ export const listPrayerRequestsTool = tools.read('list_prayer_requests', {
     visibility: z.enum(PRAYER_VISIBILITIES).optional().describe('Only requests with this visibility'),
     urgentOnly: z.boolean().default(false).describe('Only urgent requests'),
     limit: z.number().int().min(1).max(200).default(50).describe('How many to return (1 to 200)'),
-  }).strict(),
+  }),
   output: z.object({ prayerRequests: z.array(prayerRequestSchema) }).strict(),
   run: async (ctx, input) => ({ prayerRequests: await listPrayerRequests(ctx.db, ctx.org.id, sees(ctx), input) }),
 });
@@ -72,7 +72,7 @@ export const setPrayerRequestStatusTool = tools.write('set_prayer_request_status
     prayerRequestId: z.uuid().describe('The prayer request'),
     status: z.enum(PRAYER_STATUSES).describe('answered, or active to reopen it'),
     answerNote: z.string().trim().min(1).max(2000).optional().describe('How the prayer was answered (only with status answered)'),
-  }).strict(),
+  }),
   output: z.object({ prayerRequest: prayerRequestSchema, changed: z.boolean() }).strict(),
   timeline: (_input, output) => (output.changed && output.prayerRequest.status === 'answered' ? [prayerTimeline(output.prayerRequest, 'prayer_answered')] : []),
   run: async (ctx, input) => setPrayerRequestStatus(ctx.db, ctx.org.id, sees(ctx), input),
@@ -90,7 +90,7 @@ export const updatePrayerRequestTool = tools.write('update_prayer_request', {
     visibility: z.enum(PRAYER_VISIBILITIES).optional().describe('private, team or congregation'),
     confidentialityLevel: z.enum(CONFIDENTIALITY_LEVELS).optional().describe('green, amber or red'),
     urgent: z.boolean().optional().describe('Whether the care lead should see it first'),
-  }).strict(),
+  }),
   output: z.object({ prayerRequest: prayerRequestSchema, changedFields: z.array(z.string()) }).strict(),
   // Both entries follow the request's new audience (an upsert rewrites the restricted flag).
   timeline: (_input, output) => [
@@ -113,7 +113,7 @@ export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
   input: z.object({
     from: calendarDate().optional().describe('First day (YYYY-MM-DD) a request was added'),
     to: calendarDate().optional().describe('Last day (YYYY-MM-DD) a request was added'),
-  }).strict(),
+  }),
   output: z.object({
     total: z.number().int(),
     byStatus: z.object({ active: z.number().int(), answered: z.number().int() }).strict(),

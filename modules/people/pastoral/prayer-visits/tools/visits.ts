@@ -29,7 +29,7 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
     summary: z.string().trim().min(1).max(4000).describe('How it went, naming people by name, never by id'),
     visitorName: z.string().trim().min(1).max(200).optional().describe('Who made the visit'),
     ...pastoralPrivacyInput,
-  }).strict(),
+  }),
   output: z.object({ visit: pastoralVisitSchema }).strict(),
   timeline: (_input, output) => [{
     contactId: output.visit.contactId, kind: VISIT_TIMELINE_KIND, sourceKind: VISIT_SOURCE, sourceId: output.visit.id,
@@ -58,7 +58,7 @@ export const listPastoralVisitsTool = tools.read('list_pastoral_visits', {
     from: calendarDate().optional().describe('First visit date (YYYY-MM-DD)'),
     to: calendarDate().optional().describe('Last visit date (YYYY-MM-DD)'),
     limit: z.number().int().min(1).max(200).default(50).describe('How many to return (1 to 200)'),
-  }).strict(),
+  }),
   output: z.object({ visits: z.array(pastoralVisitSchema) }).strict(),
   run: async (ctx, input) => ({ visits: await listPastoralVisits(ctx.db, ctx.org.id, sees(ctx), input) }),
 });
@@ -71,7 +71,7 @@ export const getVisitAnalyticsTool = tools.read('get_visit_analytics', {
   input: z.object({
     from: calendarDate().optional().describe('First visit date counted (YYYY-MM-DD)'),
     to: calendarDate().optional().describe('Last visit date counted (YYYY-MM-DD)'),
-  }).strict(),
+  }),
   output: z.object({
     from: z.string().nullable(),
     to: z.string().nullable(),
@@ -92,7 +92,7 @@ export const removePastoralVisitTool = tools.write('remove_pastoral_visit', {
   keywords: ['delete visit', 'undo visit'],
   examples: ['that visit was logged against the wrong person, remove it', 'delete the visit I logged twice', "undo the hospital visit entry, it didn't happen", 'scrap the visit to Mavis, wrong date and person', 'bin that home visit record', 'the visit to the Khans was cancelled, remove it', 'take off the phone call I logged by mistake'],
   destructive: true,
-  input: z.object({ visitId: z.uuid().describe('The visit to remove') }).strict(),
+  input: z.object({ visitId: z.uuid().describe('The visit to remove') }),
   output: z.object({ visitId: z.uuid(), contactId: z.uuid(), removed: z.literal(true), restricted: z.boolean() }).strict(),
   timeline: (input, output) => [{
     contactId: output.contactId, kind: VISIT_REMOVED_TIMELINE_KIND, sourceKind: VISIT_REMOVAL_SOURCE, sourceId: input.visitId,
