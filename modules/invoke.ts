@@ -28,7 +28,7 @@ const readInput = z.object({
   method: z.literal('GET').default('GET').describe('Only GET: writes go through the _write bridge'),
   path,
   query,
-}).strict();
+});
 
 const writeInput = z.object({
   method: z.enum(WRITE_METHODS),
@@ -39,7 +39,7 @@ const writeInput = z.object({
     message: `at most ${MAX_BODY_FIELDS} fields`,
   }).meta({ maxProperties: MAX_BODY_FIELDS }).optional().describe('JSON body of the request'),
   actionSummary,
-}).strict();
+});
 
 const output = z.object({
   route: z.string().describe('The catalogued route that answered, METHOD /path/{param}'),

@@ -288,7 +288,7 @@ export async function resolveAdjustment(db: Queryable, org: OrgSettings, currenc
 }
 
 /** Signed parts of an adjustment (a part may reduce one fund and add to another). */
-export const adjustmentDesignationInput = z.object({ fundId: z.uuid(), amount: signedMinorUnits }).strict();
+export const adjustmentDesignationInput = z.object({ fundId: z.uuid(), amount: signedMinorUnits });
 
 // ---------------------------------------------------------------- reading
 

@@ -27,7 +27,7 @@ const variableInput = z.object({
   name: z.string().max(64).regex(VARIABLE_NAME, 'lowercase letters, digits and underscores, starting with a letter (at most 64)').describe('Used in the text as {{name}}'),
   example: z.string().trim().min(1).max(200).optional().describe('A realistic value, for previews and WhatsApp review'),
   description: z.string().trim().min(1).max(300).optional().describe('What it holds, for whoever sends the template'),
-}).strict();
+});
 
 const contentFields = {
   subject: z.string().trim().min(1).max(998).nullable().optional().describe('Email subject (required for email) or WhatsApp header; none for SMS'),

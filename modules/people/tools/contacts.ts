@@ -32,7 +32,7 @@ const listFilters = {
 
 const createInput = z.object(
   Object.fromEntries(Object.entries(contactFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof contactFields]: z.ZodOptional<(typeof contactFields)[K]> },
-).strict();
+);
 
 /** Fields that always hold a value: null cannot clear them. */
 const NEVER_NULL = new Set(['status', 'whatsappConsent']);
@@ -41,7 +41,7 @@ export const contactWriteFields = Object.fromEntries(
   Object.entries(contactFields).map(([k, v]) => [k, NEVER_NULL.has(k) ? v.optional() : v.nullable().optional()]),
 ) as { [K in keyof typeof contactFields]: z.ZodOptional<z.ZodNullable<(typeof contactFields)[K]>> };
 
-const updateInput = z.object({ contactId, ...contactWriteFields }).strict();
+const updateInput = z.object({ contactId, ...contactWriteFields });
 
 export const createContactTool = defineTool({
   name: 'people_create_contact',

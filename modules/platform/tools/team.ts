@@ -39,7 +39,7 @@ const inviteSchema = z.object({
 const inviteRef = z.object({
   inviteId: z.uuid().optional().describe('The invite\'s id'),
   email: email.optional().describe('The address the pending invite went to'),
-}).strict().refine(...exactlyOne('inviteId', 'email'));
+}).refine(...exactlyOne('inviteId', 'email'));
 
 export const listTeamMembersTool = tools.read('list_team_members', {
   title: 'List team members',

@@ -27,7 +27,7 @@ const membershipChange = z.object({
   member: z.boolean().describe('true adds them to the community roster (or keeps them on it), false records that they left'),
   joinedOn: calendarDate().optional().describe('When they joined (YYYY-MM-DD); today when omitted'),
   celebrationConsent: z.boolean().optional().describe('Whether they agreed to have life events celebrated in front of the congregation'),
-}).strict();
+});
 
 export const setCommunityMembershipBulkTool = tools.write('set_community_membership_bulk', {
   title: 'Set community roster membership in bulk',
