@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { hasScope } from '../../../core/principal';
 import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
 import { AUTOMATION_TYPES, OUTREACH_CHANNELS } from '../../../core/approvals';
-import { defineTool } from '../../tool';
+import { toolsFor } from '../../kit';
 import {
   automationSchema, createAutomation, duplicateAutomation, generateOutreachForAutomation, listAutomations, listWelfareDueContacts,
   removeAutomation, requireAutomation, updateAutomation,
 } from '../automations';
 import { outreachItemSchema } from '../outreach';
 import { getPastoralSettings } from '../pastoral/care/settings';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 
 const automationId = z.uuid().describe('The pastoral automation\'s id');
 const automationOutput = z.object({ automation: automationSchema }).strict();
@@ -25,16 +27,11 @@ const editable = {
   maxItemsPerRun: z.number().int().min(1).max(500),
 };
 
-export const createPastoralAutomationTool = defineTool({
-  name: 'people_create_pastoral_automation',
-  module: 'people',
+export const createPastoralAutomationTool = tools.write('create_pastoral_automation', {
   title: 'Create a pastoral automation',
   description: 'Creates a scheduled pastoral automation (welfare_check, encouragement or grief_support). Each run queues draft messages in the outreach approval queue; it never sends anything itself. Templates default per type.',
   keywords: ['welfare check automation', 'schedule outreach', 'grief support', 'encouragement'],
   examples: ['regularly draft check-in messages for people', 'automatic grief support messages on a schedule', 'set up a monthly welfare check message for the housebound', 'automatically draft encouragement texts every week', 'create a grief support automation for the bereaved', "schedule regular check-in emails to people we haven't seen", 'draft encouragement messages every Monday automatically', 'new recurring welfare check by WhatsApp'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     name: editable.name, type: z.enum(AUTOMATION_TYPES), channel: editable.channel.default('email'),
     subjectTemplate: editable.subjectTemplate.optional(), bodyTemplate: editable.bodyTemplate.optional(), enabled: editable.enabled.default(true),
@@ -47,16 +44,11 @@ export const createPastoralAutomationTool = defineTool({
   run: async (ctx, input) => ({ automation: await createAutomation(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
 });
 
-export const setPastoralAutomationTool = defineTool({
-  name: 'people_set_pastoral_automation',
-  module: 'people',
+export const setPastoralAutomationTool = tools.write('set_pastoral_automation', {
   title: 'Change a pastoral automation',
   description: 'Changes a pastoral automation; only the fields given change. Setting enabled=false pauses its schedule.',
   keywords: ['edit automation', 'pause automation', 'enable automation'],
   examples: ['change or pause an automation', 'turn a scheduled message automation on or off', 'pause the grief support automation over Christmas', 'change the welfare check automation to run fortnightly', 'switch the encouragement automation back on', 'edit the wording of the monthly check-in automation', 'move the weekly automation to Wednesdays', 'switch the welfare automation from email to SMS'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     automationId, name: editable.name.optional(), type: z.enum(AUTOMATION_TYPES).optional(), channel: editable.channel.optional(),
     subjectTemplate: editable.subjectTemplate.optional(), bodyTemplate: editable.bodyTemplate.optional(), enabled: editable.enabled.optional(),
@@ -71,17 +63,12 @@ export const setPastoralAutomationTool = defineTool({
   },
 });
 
-export const removePastoralAutomationTool = defineTool({
-  name: 'people_remove_pastoral_automation',
-  module: 'people',
+export const removePastoralAutomationTool = tools.write('remove_pastoral_automation', {
   title: 'Remove a pastoral automation',
   description: 'Removes a pastoral automation and stops its schedule. Messages it already queued stay in the approval queue.',
   keywords: ['delete automation'],
   examples: ['delete an automation', 'stop and remove a scheduled pastoral message', 'get rid of the monthly encouragement messages automation', 'scrap the welfare check automation altogether', "bin the grief support schedule, we won't use it again", 'permanently delete the old check-in automation', "we don't want that automated text anymore, remove it completely", 'take the birthday encouragement automation off the system for good'],
-  scope: 'people:write',
-  effect: 'write',
   destructive: true,
-  listed: false,
   input: z.object({ automationId }),
   output: z.object({ automationId: z.uuid(), removed: z.literal(true) }).strict(),
   followUp: { kind: 'sync_automation_schedule' },
@@ -91,62 +78,42 @@ export const removePastoralAutomationTool = defineTool({
   },
 });
 
-export const duplicatePastoralAutomationTool = defineTool({
-  name: 'people_duplicate_pastoral_automation',
-  module: 'people',
+export const duplicatePastoralAutomationTool = tools.write('duplicate_pastoral_automation', {
   title: 'Duplicate a pastoral automation',
   description: 'Copies a pastoral automation with its templates and settings; the copy starts disabled so it can be adjusted first.',
   keywords: ['copy automation', 'clone automation'],
   examples: ['copy an automation to make a variant', 'clone a pastoral automation', 'make a copy of the welfare check automation for the youth', 'duplicate the grief support automation so I can tweak it', 'copy the encouragement texts setup but send by email instead', 'start a new automation based on the existing check-in one', 'clone the monthly messages one for the evening congregation', 'same as our welfare automation but a copy I can edit'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({ automationId, name: editable.name.optional() }),
   output: automationOutput,
   followUp: { kind: 'sync_automation_schedule' },
   run: async (ctx, input) => ({ automation: await duplicateAutomation(ctx.db, ctx.org.id, input.automationId, ctx.principal.userId, input.name) }),
 });
 
-export const listPastoralAutomationsTool = defineTool({
-  name: 'people_list_pastoral_automations',
-  module: 'people',
+export const listPastoralAutomationsTool = tools.read('list_pastoral_automations', {
   title: 'Pastoral automations',
   description: 'The organisation\'s pastoral automations with their type, channel, schedule and last run.',
   keywords: ['automations', 'welfare automations'],
   examples: ['which automations do we have', 'scheduled pastoral messages set up', 'what automatic pastoral messages have we got running', 'show all our scheduled check-in automations', 'list the automations and when each last ran', 'do we have a grief support automation set up already?', 'which welfare message schedules are switched on', "what's set to draft messages automatically each week"],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({}),
   output: z.object({ automations: z.array(automationSchema) }).strict(),
   run: async (ctx) => ({ automations: await listAutomations(ctx.db, ctx.org.id) }),
 });
 
-export const getPastoralAutomationTool = defineTool({
-  name: 'people_get_pastoral_automation',
-  module: 'people',
+export const getPastoralAutomationTool = tools.read('get_pastoral_automation', {
   title: 'One pastoral automation',
   description: 'One pastoral automation with its templates and last run.',
   keywords: ['automation details'],
   examples: ['the message templates of one automation', 'details of a pastoral automation', 'show me the wording of the welfare check automation', 'when did the grief support automation last run and what did it do', 'open the encouragement automation and show its settings', 'what text does the monthly check-in automation use', 'full details of the bereavement messages automation', 'which channel and schedule does that one automation use'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ automationId }),
   output: automationOutput,
   run: async (ctx, input) => ({ automation: await requireAutomation(ctx.db, ctx.org.id, input.automationId) }),
 });
 
-export const runPastoralGenerationTool = defineTool({
-  name: 'people_run_pastoral_generation',
-  module: 'people',
+export const runPastoralGenerationTool = tools.write('run_pastoral_generation', {
   title: 'Run a pastoral automation now',
   description: 'Runs a pastoral automation now instead of waiting for its schedule: queues draft messages for the people it targets in the outreach approval queue (pending_review). Nothing is sent. People who cannot receive the channel, or already have an open message for the same reason, are skipped and listed.',
   keywords: ['generate welfare messages', 'run automation', 'queue outreach'],
   examples: ['run an automation straight away', "draft this week's check-in messages now", 'kick off the grief support automation now rather than waiting', 'generate the welfare check drafts today', 'run the encouragement messages early this week', 'fire the check-in automation now and queue the drafts for review', "produce this month's welfare texts straight away", "trigger the automation so the drafts are ready for Monday's meeting"],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({ automationId }),
   output: z.object({
     automationId: z.uuid(),
@@ -161,16 +128,11 @@ export const runPastoralGenerationTool = defineTool({
   },
 });
 
-export const listWelfareDueContactsTool = defineTool({
-  name: 'people_list_welfare_due_contacts',
-  module: 'people',
+export const listWelfareDueContactsTool = tools.read('list_welfare_due_contacts', {
   title: 'People due a welfare check',
   description: 'Contacts with no pastoral contact (no note, visit, or pastoral message) for the welfare interval of the pastoral settings (180 days unless changed) or the days given, longest first. Someone never contacted counts from when they were added.',
   keywords: ['welfare', 'not seen', 'lost touch', 'pastoral care gaps', 'check in'],
   examples: ['who have we not been in touch with for months', 'people nobody has contacted in a long time', "who hasn't had a visit, call or note in six months", "parishioners we've not contacted for over 90 days", 'members overdue a welfare check', 'folk with no pastoral contact since last year, longest first', "who's gone the longest without anyone from church checking in", 'welfare checks due'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     days: z.number().int().min(1).max(3650).optional().describe('Days without pastoral contact; default the welfare interval of the pastoral settings'),
     limit: z.number().int().min(1).max(500).default(50),

@@ -3,12 +3,15 @@ import type { Queryable } from '../../../db/pool';
 import { StewardError } from '../../../core/errors';
 import { hasScope } from '../../../core/principal';
 import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
-import { defineTool, type ToolContext } from '../../tool';
+import type { ToolContext } from '../../tool';
+import { toolsFor } from '../../kit';
 import {
   createContact, deleteContact, findLikelyDuplicates, listContacts, requireContact, searchContacts, toSummary, updateContact,
 } from '../contacts';
 import { defaultPostcodeProvider, deriveAddress, type AddressDerivation } from '../postcodes';
 import { CONTACT_STATUSES, MEMBERSHIP_STATUSES, contactFields, contactSchema, contactSummarySchema, duplicateSchema } from '../schemas';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 
 export const addressDerivationSchema = z.object({
   derived: z.boolean(),
@@ -43,15 +46,11 @@ export const contactWriteFields = Object.fromEntries(
 
 const updateInput = z.object({ contactId, ...contactWriteFields });
 
-export const createContactTool = defineTool({
-  name: 'people_create_contact',
-  module: 'people',
+export const createContactTool = tools.write('create_contact', {
   title: 'Create a contact',
   description: 'Adds a person to the CRM. Needs an email, or a first and last name. Dates use the organisation\'s format (day before month for UK organisations) or YYYY-MM-DD. A UK postcode alone fills city, county and country (then addressLine1 is house number plus street); if the postcode service is down the contact is still saved and addressDerivation says so. Search first with people_search_contacts: the result lists likely duplicates (same email, phone or name) so you can merge instead. Counts against the plan\'s contact allowance.',
   keywords: ['add person', 'new member', 'register', 'new contact', 'add someone'],
   examples: ['add a new person to our records', 'enter the details of someone who just joined', 'add Margaret Wilson to the database, she started coming in June', 'new family joined today, can you put them on the system', 'set up a record for our new curate, Revd Tom Harris', 'register a newcomer: Priya Shah, priya.shah@gmail.com', 'put the new lady from the coffee morning on our books', 'create a profile for John Ellis, postcode SW1A 1AA'],
-  scope: 'people:write',
-  effect: 'write',
   listed: true,
   meter: { feature: 'contacts', units: 1 },
   input: createInput,
@@ -69,30 +68,22 @@ export const createContactTool = defineTool({
   },
 });
 
-export const getContactTool = defineTool({
-  name: 'people_get_contact',
-  module: 'people',
+export const getContactTool = tools.read('get_contact', {
   title: 'Get a contact',
   description: 'Returns one contact\'s full record by id: name, contact details, address, statuses, church dates, custom fields and tags. Use people_search_contacts to find the id.',
   keywords: ['contact details', 'profile', 'person record'],
   examples: ["open someone's full record", 'show everything we hold on one person', "pull up Dorothy Green's record", 'what address and phone number do we have for Mr Ahmed', 'show me everything on file for Brian Clarke', "what's Jean's date of birth and membership status?", 'bring up the full profile for our churchwarden', "let me see all of Sue Taylor's details"],
-  scope: 'people:read',
-  effect: 'read',
   listed: true,
   input: z.object({ contactId }),
   output: z.object({ contact: contactSchema }).strict(),
   run: async (ctx, input) => ({ contact: await requireContact(ctx.db, ctx.org.id, input.contactId) }),
 });
 
-export const searchContactsTool = defineTool({
-  name: 'people_search_contacts',
-  module: 'people',
+export const searchContactsTool = tools.read('search_contacts', {
   title: 'Search contacts',
   description: 'Finds people by name, email or phone (free text in `query`), optionally narrowed by status, membership status or tag. Best matches first. Use before creating a contact to avoid duplicates.',
   keywords: ['find person', 'look up someone', 'lookup by email', 'who is'],
   examples: ['find a person by their name', 'is this person already in our records', 'who has this email address', 'do we have anyone called Patel?', 'whose mobile is 07700 900456', 'is Gareth Evans already on the system before I add him', 'find the parishioner with the surname Okafor', 'search for anyone named Sue with the choir tag', "who's got the email jbrown@btinternet.com"],
-  scope: 'people:read',
-  effect: 'read',
   listed: true,
   input: z.object({
     query: z.string().trim().max(200).optional().describe('Name, email or phone, in any part'),
@@ -106,16 +97,11 @@ export const searchContactsTool = defineTool({
   },
 });
 
-export const listContactsTool = defineTool({
-  name: 'people_list_contacts',
-  module: 'people',
+export const listContactsTool = tools.read('list_contacts', {
   title: 'List contacts',
   description: 'Pages through contacts, newest first, optionally filtered by status, membership status or tag. The result carries `total` when a filter is given; for the organisation\'s overall total use platform_overview.',
   keywords: ['all contacts', 'browse people', 'paginate', 'church directory'],
   examples: ['browse through all our people', 'list everyone with member status', 'show me all our members, page by page', 'list every regular tagged youth', 'give me the full church directory', 'list all the people marked as visitors', 'run through everyone on our books, newest first', 'who are the most recently added people?'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     ...listFilters,
     limit: z.number().int().min(1).max(100).default(25),
@@ -135,15 +121,11 @@ export const listContactsTool = defineTool({
   },
 });
 
-export const updateContactTool = defineTool({
-  name: 'people_update_contact',
-  module: 'people',
+export const updateContactTool = tools.write('update_contact', {
   title: 'Update a contact',
   description: 'Changes only the fields you give (null clears an optional field); everything else stays. customFields merge key by key and are checked against people_list_custom_field_definitions. A new UK postcode alone refreshes city, county and country. Family links go through people_add_family_relationship, never here.',
   keywords: ['edit contact', 'change details', 'correct email', 'modify person'],
   examples: ["change someone's phone number or address", "correct the spelling of a person's name", 'someone has a new email address', 'Jean has moved, her new postcode is CR0 2AB', "fix the spelling of Siobhan's surname", "change Dave's mobile to 07700 900111", 'Mrs Hughes got married, update her surname to Price', 'mark Peter as a member now instead of a visitor', "correct Alan's birthday, it's 3 March not 3 May"],
-  scope: 'people:write',
-  effect: 'write',
   idempotent: true,
   listed: true,
   input: updateInput,
@@ -169,15 +151,11 @@ function assertMayErase(ctx: ToolContext): void {
   }
 }
 
-export const deleteContactTool = defineTool({
-  name: 'people_delete_contact',
-  module: 'people',
+export const deleteContactTool = tools.write('delete_contact', {
   title: 'Delete a contact',
   description: 'Soft-deletes a contact (hidden, restorable by staff). permanent: true erases the person and all their notes for a GDPR erasure request and cannot be undone; it needs an owner or admin credential holding people:safeguarding. For duplicates, prefer merging.',
   keywords: ['remove contact', 'erase person', 'gdpr erasure', 'soft delete'],
   examples: ['remove a person from our records', 'someone asked us to delete all their data', 'get rid of the test record I made', "bin the entry for Fred Bloggs, it's fake", 'Mrs Allen has asked to be erased from our systems under GDPR', 'take John Smith off the database entirely', 'scrap the contact I added by accident this morning', 'permanently wipe everything we hold on Kevin Lowe'],
-  scope: 'people:write',
-  effect: 'write',
   destructive: true,
   listed: true,
   input: z.object({ contactId, permanent: z.boolean().default(false).describe('Erase for good (GDPR); default false = soft delete') }),

@@ -1,19 +1,16 @@
 import { z } from 'zod';
-import { defineTool } from '../../tool';
+
 import { EXPORT_COLUMNS, MAX_EXPORT_ROWS, MAX_IMPORT_CHARS, MAX_IMPORT_ROWS, exportContacts, importContacts } from '../import-export';
 import { CONTACT_STATUSES, MEMBERSHIP_STATUSES } from '../schemas';
-import { MAX_LIST_OFFSET } from '../../kit';
+import { MAX_LIST_OFFSET, toolsFor } from '../../kit';
 
-export const importContactsTool = defineTool({
-  name: 'people_import_contacts',
-  module: 'people',
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
+
+export const importContactsTool = tools.write('import_contacts', {
   title: 'Import contacts from CSV',
   description: `Imports contacts from CSV text with a header row (columns such as First Name, Last Name, Email, Phone, Date of Birth, Postcode, Tags; custom fields by key). mode "preview" (default) shows what would be created, updated or skipped as a duplicate (same email) and every row error with its row number, writing nothing; mode "commit" writes all rows, or none if any row has an error. At most ${MAX_IMPORT_ROWS} rows.`,
   keywords: ['import csv', 'upload spreadsheet', 'bulk add contacts'],
   examples: ['load people from a spreadsheet', 'bring a CSV file of members into the system', 'upload this spreadsheet of new members', 'import the electoral roll from a CSV', "here's an export of our old database, bring it in", 'check this CSV for errors before importing', 'bulk add people from this list of names and emails', 'load the Alpha course sign-ups from this file'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     csv: z.string().min(1).max(MAX_IMPORT_CHARS).describe('The CSV text, header row first (at most about 900 KB)'),
     mode: z.enum(['preview', 'commit']).default('preview'),
@@ -29,16 +26,11 @@ export const importContactsTool = defineTool({
   run: async (ctx, input) => importContacts(ctx.db, ctx.org, input),
 });
 
-export const exportContactsTool = defineTool({
-  name: 'people_export_contacts',
-  module: 'people',
+export const exportContactsTool = tools.read('export_contacts', {
   title: 'Export contacts to CSV',
   description: `Exports contact fields as CSV (optionally filtered by status, membership status or tag; choose columns), ${MAX_EXPORT_ROWS} rows per call: pass nextOffset back as offset for the next page. Never includes notes.`,
   keywords: ['export csv', 'download contacts', 'spreadsheet'],
   examples: ['get our people out as a spreadsheet', 'download a CSV of contacts', 'export everyone to a spreadsheet', "download the members' names and emails as CSV", 'I need the electoral roll in Excel', 'give me a CSV of all volunteers with phone numbers', 'export just the choir with their addresses', 'a spreadsheet of the whole directory for the AGM'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     status: z.enum(CONTACT_STATUSES).optional(),
     membershipStatus: z.enum(MEMBERSHIP_STATUSES).optional(),

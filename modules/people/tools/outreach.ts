@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { OUTREACH_CHANNELS, OUTREACH_STATUSES } from '../../../core/approvals';
 import { StewardError } from '../../../core/errors';
-import { defineTool, type ToolTask } from '../../tool';
+import type { ToolTask } from '../../tool';
+import { toolsFor } from '../../kit';
 import { mergeContacts, MERGEABLE_FIELDS } from '../merge';
 import { createOutreachItem, listOutreach, outreachItemSchema, requireOutreachItem } from '../outreach';
 import { crisisHoldError, isOnCrisisHold } from '../pastoral/care/crisis';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 
 /** An item's content version counts its edits; no item is edited anywhere near this often. */
 const MAX_CONTENT_VERSION = 1_000_000;
@@ -33,15 +36,11 @@ const outreachTask: ToolTask = {
   },
 };
 
-export const createOutreachTool = defineTool({
-  name: 'people_create_outreach',
-  module: 'people',
+export const createOutreachTool = tools.write('create_outreach', {
   title: 'Queue a pastoral message for approval',
   description: 'Drafts a pastoral message (email, SMS or WhatsApp) to one contact and puts it in the approval queue as pending_review. Nothing is sent until a staff member approves the exact content (people_approve_outreach). Refused up front when the contact cannot receive the channel: no email to unsubscribed contacts, no WhatsApp without consent, no SMS without a phone. Set awaitDecision to wait (within the call\'s time budget) for the decision; otherwise the item id comes back at once.',
   keywords: ['welfare', 'check in', 'message', 'pastoral outreach', 'draft email', 'draft sms', 'whatsapp', 'approval queue'],
   examples: ['write a message to someone for approval before it goes', 'prepare an email or text to check on someone', "draft a text to Jean asking how she's getting on", 'write an email to Ken checking in after his operation, for approval', 'prepare a WhatsApp to the Browns to see how they are', "queue a message to Dennis saying we're thinking of him", 'compose a welfare check email to Mrs Patel', "draft a note to Sam saying we've missed him, don't send yet"],
-  scope: 'people:write',
-  effect: 'write',
   listed: true,
   input: z.object({
     contactId: z.uuid(),
@@ -64,16 +63,11 @@ export const createOutreachTool = defineTool({
   },
 });
 
-export const listPendingOutreachTool = defineTool({
-  name: 'people_list_pending_outreach',
-  module: 'people',
+export const listPendingOutreachTool = tools.read('list_pending_outreach', {
   title: 'Outreach approval queue',
   description: 'Pastoral messages in the approval queue, newest first. Defaults to status pending_review (awaiting a person); pass status approved, sent, declined, cancelled or all to see others.',
   keywords: ['approval queue', 'pending messages', 'welfare queue', 'outreach'],
   examples: ['which messages are waiting to be approved', 'the queue of drafts to review', 'any pastoral messages waiting for sign-off', 'what drafts need my approval', 'show the messages we declined last week', 'list outreach messages already sent', "what's sitting in the welfare message queue", 'how many check-in texts are awaiting review'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     status: z.enum([...OUTREACH_STATUSES, 'all']).default('pending_review'),
     contactId: z.uuid().optional(),
@@ -86,31 +80,21 @@ export const listPendingOutreachTool = defineTool({
   },
 });
 
-export const getOutreachItemTool = defineTool({
-  name: 'people_get_outreach_item',
-  module: 'people',
+export const getOutreachItemTool = tools.read('get_outreach_item', {
   title: 'One outreach item',
   description: 'One pastoral message with its exact content, contentVersion, status and any send error. Show the content to the person before they approve it.',
   keywords: ['outreach', 'message content', 'review message'],
   examples: ['read one queued message in full', 'what exactly does this draft say', 'show me the draft to Jean in full', 'what does the queued text to Ken actually say', 'open the pending WhatsApp for the Browns', 'why did the message to Dennis fail to send', 'let me read the email before I approve it', 'check the wording and status of that draft'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ outreachId }),
   output: itemOutput,
   run: async (ctx, input) => ({ item: await requireOutreachItem(ctx.db, ctx.org.id, input.outreachId) }),
 });
 
-export const editOutreachTool = defineTool({
-  name: 'people_edit_outreach',
-  module: 'people',
+export const editOutreachTool = tools.write('edit_outreach', {
   title: 'Edit a queued message',
   description: 'Changes the subject, body or channel of a message that is still pending_review. Every change bumps contentVersion, so an approval of the old text is refused. Pass contentVersion to refuse the edit if someone else changed it first.',
   keywords: ['edit message', 'reword', 'change outreach'],
   examples: ['change the text of a queued message', 'fix the wording of a draft before it is sent', 'change the draft to Jean to say thinking of you', 'make the queued text to Ken shorter', "switch the Browns' draft from SMS to email", 'fix the subject line on the pending email', 'reword the queued message to sound warmer', 'update the body of the draft to Dennis before approval'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     outreachId,
     subject: z.string().trim().min(1).max(200).nullable().optional(),
@@ -123,48 +107,33 @@ export const editOutreachTool = defineTool({
   run: async () => decidedByWorkflow(),
 });
 
-export const approveOutreachTool = defineTool({
-  name: 'people_approve_outreach',
-  module: 'people',
+export const approveOutreachTool = tools.send('approve_outreach', {
   title: 'Approve and send a queued message',
   description: 'Approves a pending_review message and sends it. The user must have seen the exact content first: pass the contentVersion they saw (from people_get_outreach_item); approval fails if the content changed since. Sending is metered (email sends / messaging credits) and checked for consent; a refused send leaves the item approved but unsent with sendError set, and approving it again retries. sendError code needs_review means an earlier attempt may already have reached the recipient: approving again sends it again (they may get two copies), so only do that when the user has decided to. Needs an owner, admin or staff credential.',
   keywords: ['approve message', 'send outreach', 'approve welfare'],
   examples: ['this message is fine, send it', 'approve a draft and send it', 'that looks good, send it to Jean', 'approve the text to Ken', 'yes, go ahead with the email to Mrs Patel', 'sign off the WhatsApp draft to the Browns', "I've read it, send the check-in message", 'OK the welfare message for Dennis'],
-  scope: 'people:write',
-  effect: 'send',
-  listed: false,
   input: z.object({ outreachId, contentVersion: z.number().int().min(1).max(MAX_CONTENT_VERSION).describe('The version the approver reviewed') }),
   output: itemOutput,
   approval: { kind: 'update', target: 'outreach', decision: 'approve', idArg: 'outreachId' },
   run: async () => decidedByWorkflow(),
 });
 
-export const declineOutreachTool = defineTool({
-  name: 'people_decline_outreach',
-  module: 'people',
+export const declineOutreachTool = tools.write('decline_outreach', {
   title: 'Decline a queued message',
   description: 'Declines a message pending review; it is never sent.',
   keywords: ['reject message', 'decline outreach'],
   examples: ['do not send this draft', 'reject a message waiting for review', "no, don't send that to Jean", 'turn down the draft to Ken', 'knock back the pending text to the Browns', "reject this welfare message, it's not appropriate", 'decline the queued email to Mrs Patel', "that draft isn't right, refuse it"],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }),
   output: itemOutput,
   approval: { kind: 'update', target: 'outreach', decision: 'decline', idArg: 'outreachId' },
   run: async () => decidedByWorkflow(),
 });
 
-export const cancelOutreachTool = defineTool({
-  name: 'people_cancel_outreach',
-  module: 'people',
+export const cancelOutreachTool = tools.write('cancel_outreach', {
   title: 'Cancel a message before it is sent',
   description: 'Cancels a message that is pending review or approved but not yet sent. Refused once it has been sent.',
   keywords: ['cancel message', 'stop outreach', 'withdraw'],
   examples: ['stop a message before it goes out', 'withdraw an approved message that has not been sent', "cancel the approved text to Ken, he's just rung us", 'pull the message to Jean before it goes', "stop the email to Dennis, he's been admitted to hospital", 'call off the WhatsApp I approved for the Browns', "halt that approved message, it hasn't gone yet", 'withdraw the check-in message to Mrs Patel'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }),
   output: itemOutput,
   approval: { kind: 'update', target: 'outreach', decision: 'cancel', idArg: 'outreachId' },
@@ -178,15 +147,11 @@ const mergeResultSchema = z.object({
   fieldsTaken: z.array(z.string()),
 }).strict();
 
-export const mergeContactsTool = defineTool({
-  name: 'people_merge_data_quality_contacts',
-  module: 'people',
+export const mergeContactsTool = tools.write('merge_data_quality_contacts', {
   title: 'Merge duplicate contacts (needs approval)',
   description: 'Merges a duplicate contact into the one kept: notes, tags, care timeline, outreach, family links, CRM group memberships, hand-added segment memberships, Welcome Desk follow-ups and consent history move to the kept contact (moved counts only notes and timeline entries visible without people:safeguarding), its blank fields are filled from the duplicate (fieldChoices picks per field: keep or merge), and the duplicate is soft-deleted. Merging cannot be undone by a tool, so the call creates a proposal for an owner or admin; it runs when they approve (platform_approve_proposal). Prefer this over deleting duplicates.',
   keywords: ['merge contacts', 'duplicate', 'dedupe', 'combine people', 'data quality'],
   examples: ['one person has two records, combine them', 'tidy up duplicate people', 'Jean Smith is on here twice, merge them', 'combine the two records for Ken Brown', "merge Sue's old email record into her main one", 'we have duplicates for the Patel family, fold them together', 'tidy up: John and Jon Ellis are the same man', 'dedupe Margaret, keep the newer record'],
-  scope: 'people:write',
-  effect: 'write',
   destructive: true,
   listed: true,
   input: z.object({

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { hasScope } from '../../../core/principal';
 import { countOf } from '../../metrics';
 import { ALERT_SEVERITIES, type AlertRule, type ModuleDefinition } from '../../module';
-import { defineTool, type ToolContext } from '../../tool';
+import type { ToolContext } from '../../tool';
+import { toolsFor } from '../../kit';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
 /**
  * platform_proactive_alerts: every module's alert rules (`alerts` in its definition or parts),
@@ -62,9 +65,7 @@ function sentence(alerts: readonly AlertView[]): string {
 
 export function proactiveAlertsTool(modules: readonly ModuleDefinition[]) {
   const rules = registeredAlertRules(modules);
-  return defineTool({
-    name: 'platform_proactive_alerts',
-    module: 'platform',
+  return tools.read('proactive_alerts', {
     title: 'Proactive alerts',
     description: [
       'What needs attention in the organisation now, from explainable rules over its data: each alert has its rule, severity, a plain reason with the figures, and the tool to act with. Rules whose scope this credential lacks are listed as not checked. Rules:',
@@ -72,10 +73,7 @@ export function proactiveAlertsTool(modules: readonly ModuleDefinition[]) {
     ].join('\n'),
     keywords: ['alerts', 'warnings', 'attention', 'what needs doing', 'problems', 'health check'],
     examples: ['is there anything I should know about', 'what needs my attention this week', 'anything urgent I need to deal with today', 'run a health check across the church', 'have any messages failed to go out this week', "what's slipping through the cracks", 'any red flags or warnings', 'what should I be worrying about right now'],
-    scope: 'platform:read',
-    effect: 'read',
     // Unlisted to keep the default listing small (its description grows with every rule); platform_overview's attention field points to it.
-    listed: false,
     input: z.object({
       minimumSeverity: z.enum(ALERT_SEVERITIES).default('info').describe('Leave out alerts less pressing than this (urgent, warning, info)'),
     }),

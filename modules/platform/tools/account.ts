@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { METERED_FEATURES } from '../../../core/billing';
 import { allModules, permittedTools } from '../../catalogue';
 import type { ModuleDefinition } from '../../module';
-import { defineTool } from '../../tool';
+import { toolsFor } from '../../kit';
 import { usageSummary } from '../billing';
 import { capabilityGapSummary, LATEST_GAPS_IN_OVERVIEW, mayReadCapabilityGaps } from '../capability-gaps';
 import { gapSchema } from './capability-gaps';
 import { evaluateAlerts, registeredAlertRules } from '../alerts/tool';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
 const featureUsage = z.object({
   feature: z.enum(METERED_FEATURES),
@@ -16,16 +18,11 @@ const featureUsage = z.object({
   period: z.enum(['month', 'standing']),
 }).strict();
 
-export const usageTool = defineTool({
-  name: 'platform_usage',
-  module: 'platform',
+export const usageTool = tools.read('usage', {
   title: 'Usage and allowances',
   description: 'Usage against the plan\'s allowance for each metered feature (email sends, messaging credits, contacts, runsheet access seats, donations, tickets, check-ins, rooms, streams, media items). Contacts count standing records; the others count this calendar month.',
   keywords: ['billing', 'allowance', 'quota', 'limits', 'plan usage', 'credits left'],
   examples: ['how much of our plan have we used this month', 'are we near our limits on texts or contacts', 'have we gone over our subscription allowance', 'how many check-ins and tickets have we used on our plan', 'how close are we to the maximum number of people records we pay for', 'usage this month against what our package includes', 'how many rooms and streams does our subscription still allow', 'is our plan running out of anything this month'],
-  scope: 'platform:read',
-  effect: 'read',
-  listed: false,
   input: z.object({}),
   output: z.object({ plan: z.string(), features: z.array(featureUsage) }).strict(),
   run: async (ctx) => ({ plan: ctx.org.planCode, features: await usageSummary(ctx.db, ctx.org.id) }),
@@ -40,15 +37,11 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
   const contributions = modules.flatMap((module) => (module.overview ? [module.overview] : []));
   const contributed = Object.assign({}, ...contributions.map((c) => c.shape)) as z.ZodRawShape;
   const alertRules = registeredAlertRules(modules);
-  return defineTool({
-    name: 'platform_overview',
-    module: 'platform',
+  return tools.read('overview', {
     title: 'Organisation overview',
     description: 'One-call snapshot of the organisation: CRM contact totals (by status and membership stage), notes with open follow-ups, giving this month (with giving:read), plan and usage, how many things need attention (platform_proactive_alerts has the reasons), open capability gaps agents reported (owners and admins), and which modules and how many tools this credential can use. Start here to orient.',
     keywords: ['snapshot', 'summary', 'dashboard', 'orient', 'totals'],
     examples: ['how are things looking across the church', 'give me a summary of where we stand', 'quick rundown of the whole parish for the PCC meeting', 'where are we at overall, people, giving and everything', 'big picture view of the church before I start the week', "I'm new in the office, give me the lay of the land", "overall state of play at St Mark's", "one-page snapshot of the congregation and this month's giving"],
-    scope: 'platform:read',
-    effect: 'read',
     listed: true,
     input: z.object({}),
     output: z.object({

@@ -3,7 +3,10 @@ import { StewardError } from '../../../core/errors';
 import { hasScope } from '../../../core/principal';
 import { METRIC_PERIODS, metricCatalogue, periodRange, type AnyMetric, type MetricCatalogue, type MetricParams } from '../../metrics';
 import type { ModuleDefinition } from '../../module';
-import { defineTool, type AnyObjectSchema, type ToolContext } from '../../tool';
+import type { AnyObjectSchema, ToolContext } from '../../tool';
+import { toolsFor } from '../../kit';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
 /**
  * platform_analytics_query: one tool over every module's metrics, built from the registry. The
@@ -86,16 +89,11 @@ export function analyticsQueryTool(modules: readonly ModuleDefinition[]) {
     period: z.enum(METRIC_PERIODS).optional().describe('A named range instead of from/to'),
     limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`For lists such as top_donors: how many (1 to ${MAX_LIMIT})`),
   }).strict().superRefine((value, ctx) => checkInput(catalogue, value, ctx));
-  return defineTool({
-    name: 'platform_analytics_query',
-    module: 'platform',
+  return tools.read('analytics_query', {
     title: 'Analytics query',
     description: describe(catalogue),
     keywords: ['analytics', 'metrics', 'how many', 'statistics', 'report', 'trend', 'totals'],
     examples: ['how much was given last month', 'how many contacts do we have', 'how many first-time visitors this month', 'weekly giving trend', 'how many people have we got on the books', 'what did the offerings come to in March', 'who are our ten most generous givers', 'how many pastoral visits did we make in February', 'breakdown of folk by membership stage', 'total attendance across all services this quarter'],
-    scope: 'platform:read',
-    effect: 'read',
-    listed: false,
     input,
     output: z.object({
       metric: z.string(),

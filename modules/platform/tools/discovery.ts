@@ -3,8 +3,11 @@ import { StewardError, quoteInput } from '../../../core/errors';
 import { CREDENTIAL_KINDS } from '../../../core/principal';
 import { allModules, allTools, findTool, permittedTools } from '../../catalogue';
 import { inputSchemaOf, outputSchemaOf } from '../../schema';
-import { defineTool, type AnyTool } from '../../tool';
+import type { AnyTool } from '../../tool';
+import { toolsFor } from '../../kit';
 import { ToolSearchIndex } from '../tool-search';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
 let searchIndex: ToolSearchIndex | undefined;
 function toolSearchIndex(): ToolSearchIndex {
@@ -20,15 +23,11 @@ function summarise(tool: AnyTool) {
   return { name: tool.name, title: tool.title, module: tool.module, scope: tool.scope, effect: tool.effect };
 }
 
-export const listToolsTool = defineTool({
-  name: 'platform_list_tools',
-  module: 'platform',
+export const listToolsTool = tools.read('list_tools', {
   title: 'List workflow tools',
   description: 'Lists the workflow tools this credential may call, optionally for one module. To find a tool by what it does, use platform_search_tools.',
   keywords: ['available tools', 'what can I do', 'catalogue'],
   examples: ['what are all the things you can do', 'list everything available to me', 'show me every tool for the giving side', 'list all the tools in the people area', 'what can you actually help me with here', 'run through all your abilities', 'which tools are there for kids check-in', "full list of what I'm able to do through you"],
-  scope: 'platform:read',
-  effect: 'read',
   listed: true,
   input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, e.g. people or platform') }),
   output: z.object({ tools: z.array(toolSummary), count: z.number().int(), modules: z.array(z.string()) }).strict(),
@@ -42,15 +41,11 @@ export const listToolsTool = defineTool({
   },
 });
 
-export const searchToolsTool = defineTool({
-  name: 'platform_search_tools',
-  module: 'platform',
+export const searchToolsTool = tools.read('search_tools', {
   title: 'Search tools',
   description: 'Finds the workflow tools this credential may call from a plain-words request; best match first, each with why it matched. Then platform_inspect_tools for their input schemas.',
   keywords: ['find a tool', 'which tool', 'discover'],
   examples: ['is there a tool that can do this job', 'which function should I use for this task', 'find me the right tool for sending a birthday card', 'which of your tools would book a room for the youth club', 'which tool deals with wedding bookings', 'hunt out a tool that can merge duplicate people', 'is there something in here for managing the flower rota', 'what tool should I use to send out the pew sheet'],
-  scope: 'platform:read',
-  effect: 'read',
   listed: true,
   input: z.object({
     query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
@@ -70,15 +65,11 @@ export const searchToolsTool = defineTool({
   },
 });
 
-export const inspectToolsTool = defineTool({
-  name: 'platform_inspect_tools',
-  module: 'platform',
+export const inspectToolsTool = tools.read('inspect_tools', {
   title: 'Inspect tool schemas',
   description: 'Returns the JSON input and output schemas of up to 10 tools by name, so you can call them correctly and read their results.',
   keywords: ['input schema', 'arguments', 'parameters', 'how to call'],
   examples: ['what arguments does this tool take', 'show me how to call a tool correctly', 'what fields do I need to fill in for the invite tool', 'show me the input format for creating a template', 'what does that tool expect me to give it', 'which parameters are required for recording a headcount', 'what does the result of the giving tool look like', 'get the schemas for these three tools'],
-  scope: 'platform:read',
-  effect: 'read',
   listed: true,
   input: z.object({ names: z.array(z.string().min(1).max(100)).min(1).max(10).describe('Tool names, at most 10') }),
   output: z.object({
@@ -105,15 +96,11 @@ export const inspectToolsTool = defineTool({
   },
 });
 
-export const sessionToolsTool = defineTool({
-  name: 'platform_session_tools',
-  module: 'platform',
+export const sessionToolsTool = tools.read('session_tools', {
   title: 'Session tools',
   description: 'What this session may do: the credential kind, the OAuth intent (if any), the granted scopes and the tools they permit.',
   keywords: ['permissions', 'my scopes', 'allowed tools', 'intent'],
   examples: ['what is this connection allowed to do', 'which permissions does my sign-in have', 'what am I allowed to do with this login', 'which scopes has this key been granted', 'can this connection see safeguarding things', 'what kind of credential am I using right now', 'what access did I give you when I connected', 'list the tools my current permissions let me use'],
-  scope: 'platform:read',
-  effect: 'read',
   listed: true,
   input: z.object({}),
   output: z.object({
@@ -133,15 +120,12 @@ export const sessionToolsTool = defineTool({
   },
 });
 
-export const executeWorkflowToolTool = defineTool({
-  name: 'platform_execute_workflow_tool',
-  module: 'platform',
+export const executeWorkflowToolTool = tools.write('execute_workflow_tool', {
   title: 'Execute a workflow tool',
   description: 'Runs any workflow tool by name with its arguments, for clients that cannot call tools outside the default list. The target tool\'s own scope applies. Not for *_invoke_api_* route bridges.',
   keywords: ['run tool', 'call tool by name', 'execute'],
   examples: ['call a tool that is not in the menu', 'run a tool by its name for me', "I can't see that tool in my list, run it anyway by name", 'call people_list_contacts through the generic runner', 'my app only shows the basic tools, run this other one for me', 'execute templates_list_templates with channel sms', 'trigger the giving statement tool indirectly', "use the workflow runner to call a tool my client doesn't offer"],
   scope: 'platform:read',
-  effect: 'write',
   listed: true,
   dispatch: 'execute_inner_tool',
   input: z.object({

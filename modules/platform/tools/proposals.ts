@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { AGENTS, AUTONOMY_MODES, PROPOSAL_STATUSES, mayDecideProposals, type AgentKey } from '../../../core/approvals';
 import { StewardError } from '../../../core/errors';
-import { defineTool } from '../../tool';
+import { toolsFor } from '../../kit';
 import { agentSchema, listAgents, setAgentAutonomy } from '../agents';
 import { permittedToolNames } from '../../catalogue';
 import { listProposals, proposalExecutionSchema, proposalSchema, requireVisibleProposal } from '../proposals';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
 const proposalId = z.uuid().describe('The proposal\'s id');
 const AGENT_KEYS = AGENTS.map((agent) => agent.key) as [AgentKey, ...AgentKey[]];
@@ -19,15 +21,11 @@ function decidedByWorkflow(): never {
   throw new StewardError('internal_error', 'This tool is carried out by the proposal\'s workflow, not as a plain tool call');
 }
 
-export const pendingProposalsTool = defineTool({
-  name: 'platform_pending_proposals',
-  module: 'platform',
+export const pendingProposalsTool = tools.read('pending_proposals', {
   title: 'Pending proposals',
   description: 'Actions proposed by the autonomous agents (or by tool calls that need approval) that wait for an owner or admin, newest first. Pass status to see decided ones. Lists only proposals whose action this credential could run itself (it holds the action tool\'s scope).',
   keywords: ['approvals', 'agent proposals', 'awaiting approval', 'review queue'],
   examples: ['what is waiting for my approval', 'things the assistants want me to okay', 'anything the bots are waiting for me to sign off', 'list the suggestions queued for an admin to approve', 'what has the pastoral agent suggested that needs a yes or no', 'show me the approval queue', 'show the proposals I turned down recently', 'any pending actions from the giving assistant'],
-  scope: 'platform:read',
-  effect: 'read',
   listed: true,
   input: z.object({
     status: z.enum([...PROPOSAL_STATUSES, 'all']).default('pending'),
@@ -41,30 +39,21 @@ export const pendingProposalsTool = defineTool({
   },
 });
 
-export const getProposalTool = defineTool({
-  name: 'platform_get_proposal',
-  module: 'platform',
+export const getProposalTool = tools.read('get_proposal', {
   title: 'One proposal',
   description: 'One proposal with its action payload (tool and arguments), status, and, once approved, the outcome of running it. A proposal whose action needs a scope this credential lacks is not found.',
   keywords: ['proposal details', 'action payload'],
   examples: ['show me exactly what the agent is proposing', 'details of one suggestion waiting for approval', 'open that proposal and show me the full details', 'what exactly would happen if I approve this one', 'what did the approved proposal actually do when it ran', "show the arguments in the people agent's suggestion", 'look at proposal 42 in detail', 'did that suggestion I approved run successfully'],
-  scope: 'platform:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ proposalId }),
   output: z.object({ proposal: proposalSchema }).strict(),
   run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, permittedToolNames(ctx.principal.scopes)) }),
 });
 
-export const approveProposalTool = defineTool({
-  name: 'platform_approve_proposal',
-  module: 'platform',
+export const approveProposalTool = tools.write('approve_proposal', {
   title: 'Approve and execute a proposal',
   description: 'Approves a pending proposal and executes its action once, returning the outcome. Needs an owner or admin credential with platform:write (and the scope the action needs). A proposal that was already decided cannot be decided again.',
   keywords: ['approve', 'accept proposal', 'execute proposal'],
   examples: ['go ahead with the suggested action', 'accept what the assistant proposed and carry it out', 'yes, approve that one', 'sign off the welfare visit suggestion and let it run', "okay the agent's idea, go ahead with it", 'green light the proposal to tag the new visitors', "I'm happy with it, approve and carry it out", "approve the giving agent's suggestion about the open batch"],
-  scope: 'platform:write',
-  effect: 'write',
   listed: true,
   input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }),
   output: decisionOutput,
@@ -72,15 +61,11 @@ export const approveProposalTool = defineTool({
   run: async () => decidedByWorkflow(),
 });
 
-export const rejectProposalTool = defineTool({
-  name: 'platform_reject_proposal',
-  module: 'platform',
+export const rejectProposalTool = tools.write('reject_proposal', {
   title: 'Reject a proposal',
   description: 'Rejects a pending proposal; its action is never executed, and the agent does not propose the same thing again. Needs an owner or admin credential with platform:write.',
   keywords: ['reject', 'decline proposal', 'deny'],
   examples: ["say no to the agent's suggestion", 'refuse the proposed action', "no, don't do that one", 'turn down the suggestion to email the lapsed members', 'knock back the proposal from the spaces agent', "bin that suggestion, I don't want it done", "decline it and make sure it isn't suggested again", 'reject the message the pastoral helper wants to send Jean'],
-  scope: 'platform:write',
-  effect: 'write',
   listed: true,
   input: z.object({ proposalId, reason: z.string().trim().max(500).optional() }),
   output: decisionOutput,
@@ -88,16 +73,11 @@ export const rejectProposalTool = defineTool({
   run: async () => decidedByWorkflow(),
 });
 
-export const listAgentsTool = defineTool({
-  name: 'platform_list_agents',
-  module: 'platform',
+export const listAgentsTool = tools.read('list_agents', {
   title: 'Autonomous agents',
   description: 'The autonomous agents (People, Pastoral Care, Giving, Grow, Spaces, Ticketing, Guests, Runsheet, MediaHub, Channels, Live) with their autonomy mode (off, propose, auto), schedule and last run.',
   keywords: ['agents', 'autonomy', 'automation', 'last run'],
   examples: ['which assistants do we have and what mode are they in', 'when did the background helpers last run', 'which automations are switched on at the moment', 'is the pastoral care agent on auto or just suggesting', 'list the background assistants and their schedules', 'when did the giving bot last do anything', 'are any of the agents turned off', 'show me all the automatic helpers we run'],
-  scope: 'platform:read',
-  effect: 'read',
-  listed: false,
   input: z.object({}),
   output: z.object({ agents: z.array(agentSchema) }).strict(),
   // Listing makes sure every agent's schedule exists; it changes none.
@@ -105,16 +85,11 @@ export const listAgentsTool = defineTool({
   run: async (ctx) => ({ agents: await listAgents(ctx.db, ctx.org.id) }),
 });
 
-export const setAgentAutonomyTool = defineTool({
-  name: 'platform_set_agent_autonomy',
-  module: 'platform',
+export const setAgentAutonomyTool = tools.write('set_agent_autonomy', {
   title: 'Set an agent\'s autonomy',
   description: 'Turns an autonomous agent off, to propose (its findings become proposals for an owner or admin) or to auto (it carries them out and records what it did). Pastoral messages are never sent without a person approving them, whatever the mode. Owner or admin only.',
   keywords: ['enable agent', 'disable agent', 'autonomy mode', 'agent schedule'],
   examples: ['let the assistant act without asking', 'make an agent only suggest things, not act', 'switch off the giving agent', 'put the pastoral care assistant into suggest-only mode', 'let the people agent just get on with it automatically', 'stop the ticketing bot doing anything by itself', 'turn the spaces agent back on to propose', 'I want the guests assistant to ask me before acting'],
-  scope: 'platform:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     agent: z.enum(AGENT_KEYS),
     autonomy: z.enum(AUTONOMY_MODES),

@@ -4,8 +4,10 @@ import type { Scope } from '../../../core/scopes';
 import { allModules, allRoutes, allTools } from '../../catalogue';
 import { bridgeToolNameOf } from '../../invoke';
 import { routeKey, type AnyRoute } from '../../routes';
-import { defineTool } from '../../tool';
+import { toolsFor } from '../../kit';
 import { RouteSearchIndex } from '../tool-search';
+
+const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
 /** What a caller needs to call a route: how it is named, what it needs, and which bridge tool reaches it. */
 const routeSummary = z.object({
@@ -29,16 +31,11 @@ function routeSearchIndex(): RouteSearchIndex {
   return searchIndex;
 }
 
-export const routeCatalogTool = defineTool({
-  name: 'platform_route_catalog',
-  module: 'platform',
+export const routeCatalogTool = tools.read('route_catalog', {
   title: 'Dashboard API route catalogue',
   description: 'Counts of the dashboard API routes per module and the invoke tool that reaches each module; with a module named, its routes this credential may call.',
   keywords: ['routes', 'endpoints', 'dashboard api', 'invoke'],
   examples: ['how many dashboard routes does each module have', 'which invoke tool reaches each area', 'how many API routes are there for giving', 'list the dashboard endpoints I can call for people', 'which invoke bridge do I use for the spaces module', 'overview of the raw API routes by area', 'what routes exist under ticketing', 'count of endpoints per module'],
-  scope: 'platform:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, to list its routes') }),
   output: z.object({
     total: z.number().int(),
@@ -65,16 +62,11 @@ export const routeCatalogTool = defineTool({
   },
 });
 
-export const searchDashboardApiTool = defineTool({
-  name: 'platform_search_dashboard_api',
-  module: 'platform',
+export const searchDashboardApiTool = tools.read('search_dashboard_api', {
   title: 'Search dashboard API routes',
   description: 'Natural-language search over the dashboard API routes this credential may call; returns each route with the invoke tool that calls it. Prefer a curated tool where one exists.',
   keywords: ['find a route', 'endpoint', 'dashboard api', 'invoke'],
   examples: ['is there a dashboard route for this screen', 'find the API endpoint for a report', 'find the dashboard endpoint that exports the rota', 'is there an API route for the giving settings page', 'search the raw routes for something about room bookings', 'which endpoint does the dashboard use to show the prayer wall', 'no proper tool for this, is there a dashboard route instead', 'look for the API call behind the livestream screen'],
-  scope: 'platform:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
     limit: z.number().int().min(1).max(25).default(10),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OUTREACH_CHANNELS } from '../../../../core/approvals';
-import { assertDateRange } from '../../../kit';
-import { defineTool, type TimelineSync, type ToolContext } from '../../../tool';
+import { assertDateRange, toolsFor } from '../../../kit';
+import type { TimelineSync, ToolContext } from '../../../tool';
 import { parseOrgDate } from '../../dates';
 import { todayUtc } from '../../../metrics';
 import { outreachItemSchema } from '../../outreach';
@@ -20,6 +20,8 @@ import {
   celebrateLifeEvent, completeGriefTouchpoint, griefTouchpointSchema, isRestrictedLifeEvent, lifeEventSchema, listGriefTouchpoints,
   listLifeEvents, recordLifeEvent, removeLifeEvent, setLifeEventStatus, updateLifeEvent, type LifeEvent,
 } from './service';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 
 const contactId = z.uuid().describe('The contact\'s id');
 const lifeEventId = z.uuid().describe('The life event\'s id');
@@ -46,15 +48,11 @@ function parseFilterDate(value: string | undefined, field: string, dateFormat: '
 }
 
 
-export const recordLifeEventTool = defineTool({
-  name: 'people_record_life_event',
-  module: 'people',
+export const recordLifeEventTool = tools.write('record_life_event', {
   title: 'Record a life event',
   description: 'Records a life event (birth, marriage, bereavement, illness, new job, moving, baptism…) to celebrate or support, on the care timeline. A bereavement opens a grief-care plan whose touchpoints surface when due. Private or amber/red events are seen only with people:safeguarding.',
   keywords: ['life event', 'bereavement', 'death', 'funeral', 'new baby', 'wedding', 'hospital', 'diagnosis', 'new job', 'moved house', 'grief'],
   examples: ['Margaret\'s husband died last Tuesday', 'the Okafors had a baby girl', 'record that Tom is in hospital', 'Doris has been diagnosed with cancer', "Jean's mum passed away on Sunday", 'Dave has started a new job at the hospital', 'the Hendersons have moved house to Leeds', 'note that Amy and Josh got married on Saturday', 'Brian lost his wife last week, please put it down'],
-  scope: 'people:write',
-  effect: 'write',
   listed: true,
   input: z.object({
     contactId,
@@ -81,16 +79,11 @@ export const recordLifeEventTool = defineTool({
   },
 });
 
-export const updateLifeEventTool = defineTool({
-  name: 'people_update_life_event',
-  module: 'people',
+export const updateLifeEventTool = tools.write('update_life_event', {
   title: 'Update a life event',
   description: `Changes a life event's title, details, date, intent, community sharing or privacy; only the fields given change. A new date on a bereavement moves its grief-care touchpoints that are not yet due. ${RESTRICTED_RULE}`,
   keywords: ['edit life event', 'correct date', 'make private'],
   examples: ['the funeral date was wrong, it was the 3rd', 'make that life event confidential', "change the date of Bill's operation to 14 March", 'the baby was born on the 5th not the 6th, fix it', "keep Ruth's diagnosis private to the safeguarding lead", "don't share the Patels' wedding with the church after all", 'correct the date of death for Ken, it was the 2nd', "reword the life event about Sue's redundancy"],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     lifeEventId,
     title: z.string().trim().min(1).max(200).optional().describe('New short title'),
@@ -135,78 +128,53 @@ function listLifeEventsFor(ctx: ToolContext, input: Parameters<typeof listLifeEv
   return listLifeEvents(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), { ...input, from, to });
 }
 
-export const listPastoralLifeEventsTool = defineTool({
-  name: 'people_list_pastoral_life_events',
-  module: 'people',
+export const listPastoralLifeEventsTool = tools.read('list_pastoral_life_events', {
   title: 'A contact\'s life events',
   description: `One contact's life events, newest date first, with status and intent. ${RESTRICTED_RULE}`,
   keywords: ['life events', 'what happened', 'bereavements', 'milestones'],
   examples: ['what has been going on in Sarah\'s life', 'has this family had a bereavement', "any big changes in the Robinsons' lives recently?", 'what life events have we got for Harold', 'latest news recorded for Jean, newest first', 'has Karen had any illnesses or losses we know of', 'show the life events logged against Mr Ahmed', 'anything happening in the Taylor family we should know about'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ contactId, ...listFilterInput, limit }),
   output: listOutput,
   run: (ctx, input) => listLifeEventsFor(ctx, input),
 });
 
-export const listAllLifeEventsTool = defineTool({
-  name: 'people_list_all_life_events',
-  module: 'people',
+export const listAllLifeEventsTool = tools.read('list_all_life_events', {
   title: 'All life events',
   description: `Life events across the congregation, newest date first, filtered by type, intent, status or date range, with the total matching. ${RESTRICTED_RULE}`,
   keywords: ['life events', 'bereavements this year', 'new babies', 'weddings', 'who is unwell'],
   examples: ['who has had a bereavement this year', 'list the births since Easter', 'open support life events', 'how many babies were born in the church family this year', 'all weddings in 2024', 'who in the congregation is poorly at the moment', 'list every death recorded since September', 'which parishioners have moved away this year', 'all new jobs and house moves from the last three months'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ ...listFilterInput, limit, offset: z.number().int().min(0).max(100000).default(0).describe('Skip this many (paging)') }),
   output: listOutput,
   run: (ctx, input) => listLifeEventsFor(ctx, input),
 });
 
-export const setLifeEventStatusTool = defineTool({
-  name: 'people_set_life_event_status',
-  module: 'people',
+export const setLifeEventStatusTool = tools.write('set_life_event_status', {
   title: 'Set a life event\'s status',
   description: `Moves a life event between new, acknowledged (someone has been in touch), ongoing (care continues) and resolved. ${RESTRICTED_RULE}`,
   keywords: ['close life event', 'resolve', 'acknowledge'],
   examples: ['mark Jim\'s illness as resolved', 'we have been in touch about the new baby', "we've been in touch with Pam since her diagnosis, mark it acknowledged", "Ken's cancer care is ongoing", "close off the Greens' house move, nothing more needed", "reopen Steve's illness, he's back in hospital", "Jean's bereavement support is still continuing", 'mark the new job as dealt with'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({ lifeEventId, status: z.enum(LIFE_EVENT_STATUSES).describe('The new status') }),
   output: z.object({ lifeEvent: lifeEventSchema, previousStatus: z.enum(LIFE_EVENT_STATUSES) }).strict(),
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_status_changed', `Life event ${output.lifeEvent.status} (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => setLifeEventStatus(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal), input.lifeEventId, input.status),
 });
 
-export const celebrateLifeEventTool = defineTool({
-  name: 'people_celebrate_life_event',
-  module: 'people',
+export const celebrateLifeEventTool = tools.write('celebrate_life_event', {
   title: 'Mark a life event celebrated',
   description: `Records that the church has celebrated a celebrate-intent life event (a card, a visit, a mention on Sunday); once only. Refused for support events. ${RESTRICTED_RULE}`,
   keywords: ['congratulate', 'celebrate', 'card sent'],
   examples: ['we sent the Browns a card for the new baby', 'mark the wedding as celebrated', 'we gave the Khans a gift for their wedding, tick it off', "Lily's baptism was mentioned in the notices on Sunday", 'record that we congratulated Jo on her new job', "card sent for the Millers' new arrival", 'the vicar visited the new parents with flowers, mark it done', "we celebrated Ruby's engagement at coffee time"],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({ lifeEventId }),
   output: z.object({ lifeEvent: lifeEventSchema }).strict(),
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_celebrated', `Celebrated (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => ({ lifeEvent: await celebrateLifeEvent(ctx.db, ctx.org.id, ctx.principal.userId, canSeeRestricted(ctx.principal), input.lifeEventId) }),
 });
 
-export const removeLifeEventTool = defineTool({
-  name: 'people_remove_life_event',
-  module: 'people',
+export const removeLifeEventTool = tools.write('remove_life_event', {
   title: 'Remove a life event',
   description: `Deletes a life event recorded in error, with its grief-care plan (which stops). The care timeline keeps a life_event_removed entry without the details, visible by the same rule as the event. ${RESTRICTED_RULE}`,
   keywords: ['delete life event', 'recorded in error'],
   examples: ['that bereavement was recorded against the wrong person, remove it', 'scrap the wedding entry, it was a duplicate', 'delete the illness I put on Brian by mistake', "Joan didn't actually move, take that off her record", 'bin that life event, it was never true', 'remove the bereavement and stop the grief calls, wrong family', 'erase the new baby entry I logged twice'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   destructive: true,
   input: z.object({ lifeEventId }),
   output: z.object({
@@ -229,16 +197,11 @@ export const removeLifeEventTool = defineTool({
   },
 });
 
-export const generateLifeEventMessageTool = defineTool({
-  name: 'people_generate_life_event_message',
-  module: 'people',
+export const generateLifeEventMessageTool = tools.write('generate_life_event_message', {
   title: 'Draft a message about a life event',
   description: `Drafts a congratulation or a message of support about a life event and puts it in the outreach approval queue as pending_review; nothing is sent until a person approves the exact text with people_approve_outreach. For a confidential event the draft names nothing about it. ${RESTRICTED_RULE}`,
   keywords: ['sympathy card', 'congratulations message', 'condolence', 'draft message', 'write to'],
   examples: ['draft a sympathy note to Margaret', 'write a congratulations text for the new parents', 'write a condolence message to the Taylor family', 'draft a note congratulating Ben on his new job', 'compose a get-well text for Stan after his operation', 'prepare a message of sympathy for Jean about her mum', 'write something kind to the Okafors about their new baby', 'draft a wedding congratulations email for Amy and Josh'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     lifeEventId,
     channel: z.enum(OUTREACH_CHANNELS).default('email').describe('email (default), sms or whatsapp'),
@@ -248,16 +211,11 @@ export const generateLifeEventMessageTool = defineTool({
   run: async (ctx, input) => generateLifeEventMessage(ctx.db, ctx.org, ctx.principal.userId, canSeeRestricted(ctx.principal), input),
 });
 
-export const lifeEventsRadarTool = defineTool({
-  name: 'people_get_life_events_radar',
-  module: 'people',
+export const lifeEventsRadarTool = tools.read('get_life_events_radar', {
   title: 'Life events radar',
   description: `What needs attention: dated life events coming up, anniversaries of bereavements (and weddings, baptisms) ahead, grief-care touchpoints coming up or due, and support events nobody has been in touch about since they were recorded. Each item says why it is there. ${RESTRICTED_RULE}`,
   keywords: ['coming up', 'anniversaries', 'who needs care', 'unattended', 'grief anniversary', 'this week'],
   examples: ['whose bereavement anniversary is coming up', 'what life events need attention this week', 'any anniversaries of deaths coming up this month', 'whose wedding anniversary is next month', 'which families are nearing a year since their loss', 'illnesses nobody has followed up since we heard', "what's coming up in people's lives over the next fortnight", "life events we've let slip and need to act on"],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     daysAhead: z.number().int().min(1).max(366).default(30).describe('How far ahead to look for upcoming events and anniversaries (default 30 days)'),
     unattendedAfterDays: z.number().int().min(0).max(365).default(3).describe('A support event counts as unattended once it is this many days old with no pastoral contact since (default 3)'),
@@ -270,16 +228,11 @@ export const lifeEventsRadarTool = defineTool({
   },
 });
 
-export const contactLifeEventsTimelineTool = defineTool({
-  name: 'people_get_contact_life_events_timeline',
-  module: 'people',
+export const contactLifeEventsTimelineTool = tools.read('get_contact_life_events_timeline', {
   title: 'A contact\'s life-events timeline',
   description: `One contact's life events in date order, oldest first, each with its grief-care touchpoints, so their story reads in sequence. ${RESTRICTED_RULE}`,
   keywords: ['life story', 'milestones', 'history', 'timeline'],
   examples: ['walk me through what this family has been through', 'show Peter\'s life events in order', "tell Edna's story from the start", 'chronological history of what the Harris family have been through', "everything that's happened to Mike, oldest first", "how has June's year unfolded since her husband died, with the follow-ups", "Bob's milestones in date order with the grief calls", 'give me the life history of the Clarkes in sequence'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ contactId, limit }),
   output: z.object({
     contactId: z.uuid(),
@@ -304,16 +257,11 @@ const exportFilterInput = {
   to: listFilterInput.to,
 };
 
-export const exportLifeEventsReportTool = defineTool({
-  name: 'people_export_life_events_report',
-  module: 'people',
+export const exportLifeEventsReportTool = tools.read('export_life_events_report', {
   title: 'Export life events (CSV)',
   description: `Life events as a CSV file (returned as text in the result), filtered like people_list_all_life_events; up to 2000 rows, truncated says when more matched. ${RESTRICTED_RULE}`,
   keywords: ['csv', 'spreadsheet', 'report', 'export', 'download'],
   examples: ['give me a spreadsheet of this year\'s life events', 'export the bereavements to CSV', 'download all deaths since January as a spreadsheet', 'excel file of births and baptisms for the annual report', "CSV of this year's weddings for the parish magazine", 'I need the life events in a file to share with the PCC', 'export illnesses and hospital stays to a spreadsheet', "put last year's life events into a report I can open in Excel"],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object(exportFilterInput),
   output: z.object({
     csv: z.string(), filename: z.string(), rowCount: z.number().int(), total: z.number().int(), truncated: z.boolean(),
@@ -327,16 +275,11 @@ export const exportLifeEventsReportTool = defineTool({
   },
 });
 
-export const exportLifeEventsCalendarTool = defineTool({
-  name: 'people_export_life_events_calendar',
-  module: 'people',
+export const exportLifeEventsCalendarTool = tools.read('export_life_events_calendar', {
   title: 'Export life events (iCalendar)',
   description: `Life events as an iCalendar (.ics) file, returned as text: all-day events on their dates, anniversaries of bereavements, weddings and baptisms repeating yearly, and optionally open grief-care touchpoints. Details are left out of the file. ${RESTRICTED_RULE}`,
   keywords: ['calendar', 'ics', 'ical', 'outlook', 'google calendar', 'anniversaries'],
   examples: ['put the bereavement anniversaries in my calendar', 'a calendar file of upcoming life events', 'add anniversaries of deaths to my Outlook', 'ics file so I remember when people lost loved ones', 'get the grief follow-up dates into Google Calendar', 'calendar download of baptism and wedding anniversaries', 'sync upcoming life events to my phone calendar', 'a diary file with yearly anniversaries of bereavements'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     ...exportFilterInput,
     includeTouchpoints: z.boolean().default(true).describe('Also add open grief-care touchpoints (default true)'),
@@ -352,16 +295,11 @@ export const exportLifeEventsCalendarTool = defineTool({
   },
 });
 
-export const listGriefTouchpointsTool = defineTool({
-  name: 'people_list_grief_touchpoints',
-  module: 'people',
+export const listGriefTouchpointsTool = tools.read('list_grief_touchpoints', {
   title: 'Grief-care touchpoints',
   description: `Touchpoints of bereavements' grief-care plans (by default one week, one month, three and six months, first anniversary), soonest first. Default status open: pending and due. Touchpoints of a private or confidential bereavement appear only for callers holding people:safeguarding.`,
   keywords: ['grief care', 'bereavement follow up', 'touchpoints due', 'who to call'],
   examples: ['which bereaved people should we contact this week', 'grief care that is due', 'which widows are due a call', 'bereavement follow-ups due this month', 'who is coming up on six months since losing someone', 'list the grief care calls scheduled for the next fortnight', 'overdue bereavement visits', 'which grieving families should I ring today'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     contactId: contactId.optional().describe('Only this contact\'s touchpoints'),
     lifeEventId: lifeEventId.optional().describe('Only this bereavement\'s touchpoints'),
@@ -377,16 +315,11 @@ export const listGriefTouchpointsTool = defineTool({
   },
 });
 
-export const completeGriefTouchpointTool = defineTool({
-  name: 'people_complete_grief_touchpoint',
-  module: 'people',
+export const completeGriefTouchpointTool = tools.write('complete_grief_touchpoint', {
   title: 'Complete a grief-care touchpoint',
   description: 'Records that a grief-care touchpoint happened (a call, a visit, a card), once only; it counts as pastoral contact for the welfare-due list and goes on the care timeline. Completing early is allowed. Touchpoints of a private or confidential bereavement behave as missing without people:safeguarding.',
   keywords: ['grief care done', 'called the widow', 'bereavement visit'],
   examples: ['I rang Margaret for the one-month touchpoint', 'mark the 3 month grief call as done', 'popped round to see Bill for his one-week bereavement visit', 'sent Jean a card at six months, tick it off', 'done the three-month call to the Evans family', 'tick off the first anniversary visit for Mary', 'I phoned Ted a month after the funeral, mark it complete', 'bereavement check-in with Sylvia is done'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     touchpointId: z.uuid().describe('The touchpoint\'s id'),
     note: z.string().trim().min(1).max(2000).optional().describe('How it went, briefly (kept with the touchpoint, not on the timeline)'),

@@ -1,35 +1,28 @@
 import { z } from 'zod';
-import { calendarDate } from '../../../../kit';
-import { defineTool } from '../../../../tool';
+import { calendarDate, toolsFor } from '../../../../kit';
+
 import { canSeeRestricted } from '../../privacy';
 import { listPastoralNotes, pastoralDashboard, pastoralDashboardSchema, pastoralNoteListSchema } from '../dashboard';
 import { contactIdArg } from './common';
 
-export const getPastoralDashboardTool = defineTool({
-  name: 'people_get_pastoral_dashboard',
-  module: 'people',
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
+
+export const getPastoralDashboardTool = tools.read('get_pastoral_dashboard', {
   title: 'Pastoral dashboard',
   description: 'The pastoral picture in numbers: welfare checks due, note follow-ups, messages waiting, crisis holds, safeguarding checks expiring or overdue (with people:safeguarding), open support life events and grief touchpoints due, active prayer requests and recent visits. Counted under the caller\'s view of private and confidential records.',
   keywords: ['pastoral overview', 'care dashboard', 'what needs attention'],
   examples: ['what needs pastoral attention today', 'give me the pastoral overview', 'summary of pastoral care numbers', 'how many welfare checks are due and holds in place', 'pastoral headline figures for the staff meeting', 'where do we stand on pastoral care this week', 'counts of follow-ups, visits and prayer requests', 'pastoral stats at a glance'],
-  scope: 'people:read',
-  effect: 'read',
   listed: true,
   input: z.object({}),
   output: z.object({ dashboard: pastoralDashboardSchema }).strict(),
   run: async (ctx) => ({ dashboard: await pastoralDashboard(ctx.db, ctx.org.id, canSeeRestricted(ctx.principal)) }),
 });
 
-export const listPastoralNotesTool = defineTool({
-  name: 'people_list_pastoral_notes',
-  module: 'people',
+export const listPastoralNotesTool = tools.read('list_pastoral_notes', {
   title: 'Pastoral notes across people',
   description: 'Pastoral notes across everyone, newest first, optionally for one person or author, since a date, or only those with an open follow-up. Private and confidential notes appear only with people:safeguarding.',
   keywords: ['recent notes', 'all notes', 'pastoral log'],
   examples: ['what pastoral notes were written this week', 'notes with follow-ups still open', 'show me all the notes Revd Jo wrote', 'every pastoral note since 1 March', 'latest notes across the whole congregation', 'notes the team made yesterday', 'notes written by the curate since Easter', 'what have the visitors written up recently'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     contactId: contactIdArg.optional(),
     authorUserId: z.uuid().optional().describe('Only notes written by this team member'),

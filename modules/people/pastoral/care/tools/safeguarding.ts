@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { calendarDate } from '../../../../kit';
-import { defineTool } from '../../../../tool';
+import { calendarDate, toolsFor } from '../../../../kit';
+
 import {
   CHECK_STATUSES, createSafeguardingCheck, createSafeguardingPolicy, listSafeguardingChecks, listSafeguardingPolicies, removeSafeguardingCheck,
   removeSafeguardingPolicy, safeguardingCheckSchema, safeguardingPolicySchema, safeguardingSummary, setSafeguardingCheck, setSafeguardingPolicy,
 } from '../safeguarding';
 import { contactIdArg } from './common';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 
 const checkId = z.uuid().describe('The safeguarding check\'s id');
 const policyId = z.uuid().describe('The safeguarding policy\'s id');
@@ -26,16 +28,12 @@ const policyFields = {
   notes: z.string().trim().max(2000).describe('Notes'),
 };
 
-export const createSafeguardingCheckTool = defineTool({
-  name: 'people_create_safeguarding_check',
-  module: 'people',
+export const createSafeguardingCheckTool = tools.write('create_safeguarding_check', {
   title: 'Record a safeguarding check',
   description: 'Records a safeguarding check (DBS or similar, or training) for a person. Status comes from the dates: pending until issued, then completed, expiring within 60 days of expiry, overdue after. The certificate number is kept only as a keyed hash plus its last four characters.',
   keywords: ['dbs', 'dbs check', 'background check', 'safeguarding check', 'pvg', 'vetting'],
   examples: ['record Sarah\'s enhanced DBS', 'add a DBS check for a new children\'s worker', "log Tom's DBS certificate issued 3 May", 'new enhanced disclosure applied for the youth leader', "record Jane's safeguarding training done last week", 'PVG check for our new volunteer in Edinburgh', "Mike's applied for his DBS, put it on as pending", 'add a vetting record for the new crèche helper'],
   scope: 'people:safeguarding',
-  effect: 'write',
-  listed: false,
   input: z.object({
     contactId: contactIdArg, checkType: checkFields.checkType, certificateNumber: checkFields.certificateNumber.optional(),
     issuedOn: checkFields.issuedOn.optional(), expiresOn: checkFields.expiresOn.optional(), notes: checkFields.notes.optional(),
@@ -44,16 +42,12 @@ export const createSafeguardingCheckTool = defineTool({
   run: async (ctx, input) => ({ check: await createSafeguardingCheck(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
 });
 
-export const setSafeguardingCheckTool = defineTool({
-  name: 'people_set_safeguarding_check',
-  module: 'people',
+export const setSafeguardingCheckTool = tools.write('set_safeguarding_check', {
   title: 'Change a safeguarding check',
   description: 'Changes the fields given of a safeguarding check (null clears a date, notes or the certificate number); the status is recomputed from the dates.',
   keywords: ['renew dbs', 'update dbs', 'dbs issued'],
   examples: ['her DBS came back today', 'update the expiry of a check', "Ruth's DBS renewal is through, update the issue date", "correct the certificate number on Bob's DBS", "change the expiry date on Pat's check", "Kate's safeguarding training has been renewed until 2027", "clear the wrong expiry date on Jim's DBS", "add a note to Sarah's check about the portability"],
   scope: 'people:safeguarding',
-  effect: 'write',
-  listed: false,
   input: z.object({
     checkId, checkType: checkFields.checkType.optional(), certificateNumber: checkFields.certificateNumber.nullable().optional(),
     issuedOn: checkFields.issuedOn.nullable().optional(), expiresOn: checkFields.expiresOn.nullable().optional(), notes: checkFields.notes.nullable().optional(),
@@ -65,32 +59,24 @@ export const setSafeguardingCheckTool = defineTool({
   },
 });
 
-export const removeSafeguardingCheckTool = defineTool({
-  name: 'people_remove_safeguarding_check',
-  module: 'people',
+export const removeSafeguardingCheckTool = tools.write('remove_safeguarding_check', {
   title: 'Remove a safeguarding check',
   description: 'Deletes a safeguarding check record, e.g. one entered against the wrong person.',
   keywords: ['delete dbs'],
   examples: ['remove a check recorded by mistake', "delete Mike's DBS, it was entered under Mick", 'that duplicate DBS record, get rid of it', 'bin the DBS I added to the wrong volunteer', 'remove the training record I put in twice', 'scrap the vetting entry for Sam, it was a test', "take the old DBS off Jo's record, it was a mistake"],
   scope: 'people:safeguarding',
-  effect: 'write',
   destructive: true,
-  listed: false,
   input: z.object({ checkId }),
   output: z.object({ check: safeguardingCheckSchema, removed: z.literal(true) }).strict(),
   run: async (ctx, input) => ({ check: await removeSafeguardingCheck(ctx.db, ctx.org.id, input.checkId), removed: true as const }),
 });
 
-export const listSafeguardingChecksTool = defineTool({
-  name: 'people_list_safeguarding_checks',
-  module: 'people',
+export const listSafeguardingChecksTool = tools.read('list_safeguarding_checks', {
   title: 'Safeguarding checks',
   description: 'Safeguarding checks, soonest expiry first (needs people:safeguarding); filter by person, status (pending, completed, expiring, overdue) or a certificate number (matched by its hash).',
   keywords: ['dbs list', 'expiring dbs', 'overdue checks', 'who needs a dbs'],
   examples: ['whose DBS is running out', 'is this certificate number already on file', 'which volunteers have a DBS expiring soon', 'list all pending DBS applications', 'has Karen got a DBS on file', 'who is overdue safeguarding training', 'all our DBS checks, soonest to expire first', 'lapsed checks among the youth team'],
   scope: 'people:safeguarding',
-  effect: 'read',
-  listed: false,
   input: z.object({
     contactId: contactIdArg.optional(),
     status: z.enum(CHECK_STATUSES).optional().describe('Only checks with this status'),
@@ -103,16 +89,12 @@ export const listSafeguardingChecksTool = defineTool({
   },
 });
 
-export const getSafeguardingSummaryTool = defineTool({
-  name: 'people_get_safeguarding_summary',
-  module: 'people',
+export const getSafeguardingSummaryTool = tools.read('get_safeguarding_summary', {
   title: 'Safeguarding summary',
   description: 'Needs people:safeguarding. Checks by status, how many people hold a current check, the checks expiring or overdue, and policies due for review.',
   keywords: ['safeguarding overview', 'dbs status', 'compliance'],
   examples: ['how are we doing on safeguarding', 'which checks need renewing', 'safeguarding compliance at a glance', 'how many of our workers have a current DBS', 'quick safeguarding health check for the PCC report', 'totals of overdue and expiring checks plus policy reviews', 'are we compliant on vetting this term', 'safeguarding position in numbers'],
   scope: 'people:safeguarding',
-  effect: 'read',
-  listed: false,
   input: z.object({}),
   output: z.object({
     checksByStatus: z.object({ pending: z.number().int(), completed: z.number().int(), expiring: z.number().int(), overdue: z.number().int() }).strict(),
@@ -127,16 +109,12 @@ export const getSafeguardingSummaryTool = defineTool({
   },
 });
 
-export const createSafeguardingPolicyTool = defineTool({
-  name: 'people_create_safeguarding_policy',
-  module: 'people',
+export const createSafeguardingPolicyTool = tools.write('create_safeguarding_policy', {
   title: 'Record a safeguarding policy',
   description: 'Records a safeguarding policy with its version, next review date and owner (a team member).',
   keywords: ['safeguarding policy', 'policy review'],
   examples: ['add our safeguarding policy, reviewed every year', 'add our new lone working policy, review next March', 'record the safeguarding policy version 1, owned by Anne', "put the children's safeguarding policy on file", "we've adopted a vulnerable adults policy, record it", 'log our whistleblowing policy with Revd Mark as owner', 'new safeguarding policy to review every two years'],
   scope: 'people:safeguarding',
-  effect: 'write',
-  listed: false,
   input: z.object({
     title: policyFields.title, version: policyFields.version, reviewOn: policyFields.reviewOn.optional(),
     ownerUserId: policyFields.ownerUserId.optional(), notes: policyFields.notes.optional(),
@@ -145,16 +123,12 @@ export const createSafeguardingPolicyTool = defineTool({
   run: async (ctx, input) => ({ policy: await createSafeguardingPolicy(ctx.db, ctx.org.id, input) }),
 });
 
-export const setSafeguardingPolicyTool = defineTool({
-  name: 'people_set_safeguarding_policy',
-  module: 'people',
+export const setSafeguardingPolicyTool = tools.write('set_safeguarding_policy', {
   title: 'Change a safeguarding policy',
   description: 'Changes the fields given of a safeguarding policy (e.g. a new version after review and the next review date).',
   keywords: ['policy reviewed', 'new policy version'],
   examples: ['we reviewed the policy, it is now version 3', 'PCC adopted the updated policy, version 4, next review June 2026', 'change the policy owner to Revd Mark', 'push back the review date of the lone working policy', 'the adults at risk policy has been revised, update it', "mark the children's policy as reviewed today", 'change the name of the safeguarding policy record'],
   scope: 'people:safeguarding',
-  effect: 'write',
-  listed: false,
   input: z.object({
     policyId, title: policyFields.title.optional(), version: policyFields.version.optional(), reviewOn: policyFields.reviewOn.nullable().optional(),
     ownerUserId: policyFields.ownerUserId.nullable().optional(), notes: policyFields.notes.nullable().optional(),
@@ -166,32 +140,24 @@ export const setSafeguardingPolicyTool = defineTool({
   },
 });
 
-export const removeSafeguardingPolicyTool = defineTool({
-  name: 'people_remove_safeguarding_policy',
-  module: 'people',
+export const removeSafeguardingPolicyTool = tools.write('remove_safeguarding_policy', {
   title: 'Remove a safeguarding policy',
   description: 'Deletes a safeguarding policy record, e.g. one replaced by a new policy.',
   keywords: ['delete policy'],
   examples: ['remove an old policy we replaced', 'delete the 2019 safeguarding policy', 'bin the old anti-bullying policy record', 'get rid of the policy that was superseded', 'remove the duplicate lone working policy', 'scrap the policy entered by mistake', 'take the retired online safety policy off our list'],
   scope: 'people:safeguarding',
-  effect: 'write',
   destructive: true,
-  listed: false,
   input: z.object({ policyId }),
   output: z.object({ policy: safeguardingPolicySchema, removed: z.literal(true) }).strict(),
   run: async (ctx, input) => ({ policy: await removeSafeguardingPolicy(ctx.db, ctx.org.id, input.policyId), removed: true as const }),
 });
 
-export const listSafeguardingPoliciesTool = defineTool({
-  name: 'people_list_safeguarding_policies',
-  module: 'people',
+export const listSafeguardingPoliciesTool = tools.read('list_safeguarding_policies', {
   title: 'Safeguarding policies',
   description: 'The organisation\'s safeguarding policies with version, review date and whether a review is due (needs people:safeguarding).',
   keywords: ['policies', 'policy review dates'],
   examples: ['which policies are due for review', 'when is our safeguarding policy next up for review', 'show all our policies and their versions', 'list our safeguarding policies', 'which policies are overdue a review', 'who owns each safeguarding policy', "what version of the children's policy are we on"],
   scope: 'people:safeguarding',
-  effect: 'read',
-  listed: false,
   input: z.object({}),
   output: z.object({ policies: z.array(safeguardingPolicySchema) }).strict(),
   run: async (ctx) => {

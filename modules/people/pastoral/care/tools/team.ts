@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../../../../tool';
+import { toolsFor } from '../../../../kit';
 import { canSeeRestricted } from '../../privacy';
 import { careTeamOverview, carePredictionSchema, carePredictions, contactCareStatus, contactCareStatusSchema } from '../care-status';
 import {
@@ -7,6 +7,8 @@ import {
   removeCareRole, seedCareRoles, setCareRole, setContactCarePriority,
 } from '../team';
 import { contactIdArg } from './common';
+
+const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 
 const roleId = z.uuid().describe('The care team role\'s id');
 const roleFields = {
@@ -16,31 +18,21 @@ const roleFields = {
   canViewConfidential: z.boolean().describe('Holders see confidential records; only members with safeguarding permission may hold it'),
 };
 
-export const listCareTeamRolesTool = defineTool({
-  name: 'people_list_care_team_roles',
-  module: 'people',
+export const listCareTeamRolesTool = tools.read('list_care_team_roles', {
   title: 'Care team roles',
   description: 'The care team roles with what each permits (approving pastoral messages, confidential records) and how many members hold it.',
   keywords: ['care team', 'pastoral roles', 'visitors', 'care roles'],
   examples: ['what roles does our care team have', 'list the care roles and what each allows', 'which care role can see confidential stuff', 'how many pastoral visitors do we have in each role', 'which roles are allowed to approve pastoral messages', 'show the pastoral team roles', 'what care positions have we set up'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({}),
   output: z.object({ roles: z.array(careRoleSchema) }).strict(),
   run: async (ctx) => ({ roles: await listCareRoles(ctx.db, ctx.org.id) }),
 });
 
-export const createCareTeamRoleTool = defineTool({
-  name: 'people_create_care_team_role',
-  module: 'people',
+export const createCareTeamRoleTool = tools.write('create_care_team_role', {
   title: 'Create a care team role',
   description: 'Adds a care team role. canApproveOutreach lets holders approve pastoral messages (and, once held by anyone, limits approval to owners, admins and holders); canViewConfidential may only be held by members with safeguarding permission.',
   keywords: ['new care role', 'add role'],
   examples: ['add a hospital visitor role', 'create a role for bereavement visitors', 'new care role: home communion team', 'add a lay minister role that can approve messages', 'set up a befriender role for lonely older folk', 'we need a new role for our Anna chaplains', 'make a care role for the hospital chaplaincy volunteers'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     name: roleFields.name, description: roleFields.description.optional(),
     canApproveOutreach: roleFields.canApproveOutreach.default(false), canViewConfidential: roleFields.canViewConfidential.default(false),
@@ -49,16 +41,11 @@ export const createCareTeamRoleTool = defineTool({
   run: async (ctx, input) => ({ role: await createCareRole(ctx.db, ctx.org.id, input) }),
 });
 
-export const setCareTeamRoleTool = defineTool({
-  name: 'people_set_care_team_role',
-  module: 'people',
+export const setCareTeamRoleTool = tools.write('set_care_team_role', {
   title: 'Change a care team role',
   description: 'Changes the fields given of a care team role. Granting a permission is refused while a holder may not have it (a volunteer cannot approve; confidential access needs safeguarding permission).',
   keywords: ['rename role', 'role permissions'],
   examples: ['let pastoral care leads approve messages', 'rename the prayer team role to prayer ministry', 'stop pastoral visitors seeing confidential records', 'let the curate role approve pastoral texts', 'change what the befriender role is allowed to do', 'give the senior pastor role access to confidential notes', 'update the description of the hospital visitor role'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     roleId, name: roleFields.name.optional(), description: roleFields.description.nullable().optional(),
     canApproveOutreach: roleFields.canApproveOutreach.optional(), canViewConfidential: roleFields.canViewConfidential.optional(),
@@ -70,48 +57,33 @@ export const setCareTeamRoleTool = defineTool({
   },
 });
 
-export const removeCareTeamRoleTool = defineTool({
-  name: 'people_remove_care_team_role',
-  module: 'people',
+export const removeCareTeamRoleTool = tools.write('remove_care_team_role', {
   title: 'Remove a care team role',
   description: 'Deletes a care team role and every assignment to it (the members stay on the team).',
   keywords: ['delete role'],
   examples: ['we no longer have a prayer team role', 'scrap the hospital chaplain role', 'delete the befriender role altogether', "get rid of the home communion role, it's not used", 'remove the care role we created by mistake', 'bin the old lay visitor role', "we've disbanded the Anna chaplains, delete that role"],
-  scope: 'people:write',
-  effect: 'write',
   destructive: true,
-  listed: false,
   input: z.object({ roleId }),
   output: z.object({ role: careRoleSchema, removedAssignments: z.number().int() }).strict(),
   run: async (ctx, input) => removeCareRole(ctx.db, ctx.org.id, input.roleId),
 });
 
-export const seedCareTeamRolesTool = defineTool({
-  name: 'people_seed_care_team_roles',
-  module: 'people',
+export const seedCareTeamRolesTool = tools.write('seed_care_team_roles', {
   title: 'Add the usual care team roles',
   description: 'Adds the usual care roles that are missing (Senior pastor and Pastoral care lead, who approve messages and see confidential records; Pastoral visitor; Prayer team). Safe to call again: existing roles of those names are left alone.',
   keywords: ['set up care team', 'default roles'],
   examples: ['set up a care team for us', 'add the standard pastoral roles', 'give us the usual senior pastor, visitor and prayer team roles', "fill in the default care roles we're missing", 'create the normal care team roles to start with', 'set up the recommended pastoral roles', 'add pastoral care lead and visitor roles as standard'],
-  scope: 'people:write',
-  effect: 'write',
   idempotent: true,
-  listed: false,
   input: z.object({}),
   output: z.object({ created: z.array(careRoleSchema), existing: z.array(careRoleSchema) }).strict(),
   run: async (ctx) => seedCareRoles(ctx.db, ctx.org.id),
 });
 
-export const listCareTeamAssignmentsTool = defineTool({
-  name: 'people_list_care_team_assignments',
-  module: 'people',
+export const listCareTeamAssignmentsTool = tools.read('list_care_team_assignments', {
   title: 'Care team assignments',
   description: 'Who holds which care role, for the whole congregation or for particular people; filter by role, member or contact.',
   keywords: ['who visits', 'carers', 'assigned visitor'],
   examples: ['who looks after Mrs Patel', 'which people is John visiting', "who's assigned to visit the Hendersons", 'which parishioners is Mary looking after', 'list everyone with the prayer team role', 'who are the carers for our housebound members', 'show me all visiting assignments', "who is Mr Clarke's pastoral visitor"],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({
     roleId: roleId.optional(), userId: z.uuid().optional().describe('Only this team member'), contactId: contactIdArg.optional(),
     limit: z.number().int().min(1).max(500).default(100).describe('At most this many'),
@@ -120,47 +92,32 @@ export const listCareTeamAssignmentsTool = defineTool({
   run: async (ctx, input) => ({ assignments: await listCareAssignments(ctx.db, ctx.org.id, input) }),
 });
 
-export const assignCareTeamMemberTool = defineTool({
-  name: 'people_assign_care_team_member',
-  module: 'people',
+export const assignCareTeamMemberTool = tools.write('assign_care_team_member', {
   title: 'Assign someone to the care team',
   description: 'Gives a team member a care role, for the whole congregation or (with contactId) for one person. Assigning the same again changes nothing (created false). Refused when the role permits what the member may not do.',
   keywords: ['assign visitor', 'care for', 'add to care team'],
   examples: ['make John the pastoral visitor for Mrs Patel', 'add Sarah to the prayer team', 'put Pauline down as visitor for Mr Clarke', 'make Revd Sue a pastoral care lead', 'Jenny will look after Bert from now on', 'give Dave the hospital visitor role', 'ask Mary to be the carer for the Hendersons', 'add Ahmed to the care team as a befriender'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({ roleId, userId: z.uuid().describe('The team member (platform_list_team_members)'), contactId: contactIdArg.optional().describe('The person they care for; leave out for the whole congregation') }),
   output: z.object({ assignment: careAssignmentSchema, created: z.boolean() }).strict(),
   run: async (ctx, input) => assignCareMember(ctx.db, ctx.org.id, ctx.principal.userId, input),
 });
 
-export const removeCareTeamAssignmentTool = defineTool({
-  name: 'people_remove_care_team_assignment',
-  module: 'people',
+export const removeCareTeamAssignmentTool = tools.write('remove_care_team_assignment', {
   title: 'Remove a care team assignment',
   description: 'Takes a care role (for the congregation or one person) away from a team member.',
   keywords: ['unassign visitor'],
   examples: ['John no longer visits Mrs Patel', 'Mary has stepped back from visiting Mrs Green', 'take Dave off the prayer team role', "Jenny won't be Bert's visitor any more", 'unassign Pauline from Mr Clarke', 'Sue is no longer a pastoral care lead', 'remove Tom as carer for the Wilsons'],
-  scope: 'people:write',
-  effect: 'write',
   destructive: true,
-  listed: false,
   input: z.object({ assignmentId: z.uuid().describe('The assignment\'s id') }),
   output: z.object({ assignment: careAssignmentSchema, removed: z.literal(true) }).strict(),
   run: async (ctx, input) => ({ assignment: await removeCareAssignment(ctx.db, ctx.org.id, input.assignmentId), removed: true as const }),
 });
 
-export const getCareTeamOverviewTool = defineTool({
-  name: 'people_get_care_team_overview',
-  module: 'people',
+export const getCareTeamOverviewTool = tools.read('get_care_team_overview', {
   title: 'Care team overview',
   description: 'The care team at a glance: roles, each member with their roles and how many people they care for, how many people have a carer, and high or urgent priority people with none.',
   keywords: ['care team', 'pastoral team overview', 'caseload'],
   examples: ['how is the care team spread', 'who has nobody looking after them', 'how many people has each visitor got', 'is anyone on the pastoral team overloaded', 'urgent cases with no carer assigned', 'care team at a glance', 'how many parishioners have someone looking after them', 'summary of visitors and their caseloads'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({}),
   output: z.object({
     roles: z.array(careRoleSchema),
@@ -175,16 +132,11 @@ export const getCareTeamOverviewTool = defineTool({
   run: async (ctx) => careTeamOverview(ctx.db, ctx.org.id),
 });
 
-export const setContactCarePriorityTool = defineTool({
-  name: 'people_set_contact_care_priority',
-  module: 'people',
+export const setContactCarePriorityTool = tools.write('set_contact_care_priority', {
   title: 'Set a person\'s care priority',
   description: 'Sets how much care attention a person needs now: low, normal (everyone starts here), high or urgent. The reason is seen by the whole team: keep confidential detail in a private note.',
   keywords: ['priority', 'urgent care', 'needs attention'],
   examples: ['mark Mr Jones as high priority while he is in hospital', 'Mrs Ahmed needs urgent care now', "drop Ron back to normal priority, he's home", 'flag Jean as needing extra attention after her fall', "lower Frank's care priority to low", "Stan's going through chemo, raise his priority to high", 'the Browns need urgent pastoral attention'],
-  scope: 'people:write',
-  effect: 'write',
-  listed: false,
   input: z.object({
     contactId: contactIdArg, priority: z.enum(CARE_PRIORITIES).describe('low, normal, high or urgent'),
     reason: z.string().trim().max(300).optional().describe('Why, in a few words the whole team may see'),
@@ -193,31 +145,21 @@ export const setContactCarePriorityTool = defineTool({
   run: async (ctx, input) => setContactCarePriority(ctx.db, ctx.org.id, ctx.principal.userId, input),
 });
 
-export const getContactCareStatusTool = defineTool({
-  name: 'people_get_contact_care_status',
-  module: 'people',
+export const getContactCareStatusTool = tools.read('get_contact_care_status', {
   title: 'A person\'s care status',
   description: 'How one person\'s care stands: priority, assigned carers, crisis hold, last pastoral contact and whether a welfare check is due, open note follow-ups and messages waiting. Private and confidential records count only with people:safeguarding.',
   keywords: ['care status', 'last contact', 'who looks after'],
   examples: ['how are we caring for Mrs Patel', 'when did anyone last see him', 'is anyone looking after Frank and when was he last visited', 'is Mrs Ahmed due a welfare check', "what's the care situation for the Browns", "who are Jean's carers and is she on hold", 'care picture for Ron: priority, visitors, last contact', 'has anyone been in touch with Stan lately'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ contactId: contactIdArg }),
   output: z.object({ status: contactCareStatusSchema }).strict(),
   run: async (ctx, input) => ({ status: await contactCareStatus(ctx.db, ctx.org.id, input.contactId, canSeeRestricted(ctx.principal)) }),
 });
 
-export const listCarePredictionsTool = defineTool({
-  name: 'people_list_care_predictions',
-  module: 'people',
+export const listCarePredictionsTool = tools.read('list_care_predictions', {
   title: 'Who may need care soon',
   description: 'People who may need care soon, each with the reasons (no pastoral contact for the welfare interval, a recent support life event, a grief touchpoint coming due, a raised care priority, a crisis hold, a regular who has stopped coming to services by the attendance module\'s check-ins). No score: more reasons come first. signalsUnavailable names signals this deployment cannot compute. Private and confidential records count only with people:safeguarding.',
   keywords: ['at risk', 'need care', 'pastoral radar', 'predictions', 'who to visit'],
   examples: ['who should we be checking on this week', 'who might be slipping through the cracks', 'which folk are drifting away and might need a visit', "regulars who've stopped coming and may need support", 'who might need pastoral care soon and why', 'people likely to need our help in the coming weeks', 'early warning list of parishioners who may be struggling', 'who could be at risk of being missed'],
-  scope: 'people:read',
-  effect: 'read',
-  listed: false,
   input: z.object({ limit: z.number().int().min(1).max(200).default(50).describe('At most this many people') }),
   output: z.object({
     predictions: z.array(carePredictionSchema),
