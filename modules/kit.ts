@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InferAttributes, Model, ModelStatic } from 'sequelize';
 import { StewardError } from '../core/errors';
 import type { Scope } from '../core/scopes';
 import type { Effect } from '../core/tool-plan';
@@ -79,24 +80,27 @@ export function decodeCursor(cursor: string): CursorPosition {
   });
 }
 
+/** What a page of rows is asked with: `where` adds module filters (with `$n` numbered after the three the page uses). */
+interface PageOptions { orgId: string; limit: number; cursor?: string; where?: string; values?: unknown[]; includeDeleted?: boolean }
+interface Page<R> { rows: R[]; nextCursor: string | null }
+
 /**
  * One page of an organisation's rows, newest first, keyed on (created_at, id) so a row
- * added between pages neither repeats nor goes missing. `where` adds module filters
- * (with `$n` numbered after the three the page uses).
+ * added between pages neither repeats nor goes missing. Given the table's model, the table
+ * and the row type come from it (RowOf); given a table name, the caller names the row type.
  */
-export async function listPage<R extends { id: string; created_at: Date | string }>(
-  db: Queryable,
-  options: { table: string; orgId: string; limit: number; cursor?: string; where?: string; values?: unknown[]; includeDeleted?: boolean },
-): Promise<{ rows: R[]; nextCursor: string | null }> {
-  const table = identifier(options.table);
+export async function listPage<M extends Model>(db: Queryable, options: PageOptions & { model: ModelStatic<M> }): Promise<Page<RowOf<M>>>;
+export async function listPage<R extends { id: string; created_at: Date | string }>(db: Queryable, options: PageOptions & { table: string }): Promise<Page<R>>;
+export async function listPage(db: Queryable, options: PageOptions & ({ model: ModelStatic<Model> } | { table: string })): Promise<Page<PagedRow>> {
+  const table = identifier('model' in options ? pagedTableOf(options.model, options.includeDeleted) : options.table);
   const position = options.cursor ? decodeCursor(options.cursor) : null;
   const clauses = ['org_id = $1', '($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))'];
   if (!options.includeDeleted) clauses.push('deleted_at IS NULL');
   if (options.where) clauses.push(`(${options.where})`);
   const values = [options.orgId, position?.at ?? null, position?.id ?? null, ...(options.values ?? [])];
   values.push(options.limit + 1);
-  // page_at is created_at to the microsecond: rows written in one transaction share it to the millisecond.
-  const rows = await queryRows<R & { page_at?: string }>(db, `SELECT *, to_json(created_at) #>> '{}' AS page_at FROM ${table}
+  // page_at is created_at to the microsecond (a Date keeps milliseconds, and rows written in one transaction share it to the millisecond), so the page stays SQL.
+  const rows = await queryRows<PagedRow & { page_at?: string }>(db, `SELECT *, to_json(created_at) #>> '{}' AS page_at FROM ${table}
     WHERE ${clauses.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values);
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
@@ -104,6 +108,25 @@ export async function listPage<R extends { id: string; created_at: Date | string
   for (const row of page) delete row.page_at;
   return { rows: page, nextCursor };
 }
+
+type PagedRow = { id: string; created_at: Date | string };
+
+/** The model's table, once it is known to have the columns a page reads: refused at the call rather than as an SQL error. */
+function pagedTableOf(model: ModelStatic<Model>, includeDeleted = false): string {
+  const columns = new Set(Object.values(model.getAttributes()).map((attribute) => attribute.field));
+  const needed = ['id', 'org_id', 'created_at', ...(includeDeleted ? [] : ['deleted_at'])];
+  const missing = needed.filter((column) => !columns.has(column));
+  if (missing.length > 0) throw new Error(`listPage: model ${model.name} has no ${missing.join(', ')} column, which a page of its rows needs`);
+  return model.getTableName() as string;
+}
+
+/**
+ * A model's row as `SELECT *` gives it: each attribute under its column name (camelCase to
+ * snake_case, as the models' `underscored` option maps them), with the type the model declares.
+ * So a module's row type is its model, not an interface kept beside it by hand.
+ */
+export type RowOf<M extends Model> = { [K in keyof InferAttributes<M> & string as SnakeCase<K>]: InferAttributes<M>[K] };
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}` ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}` : S;
 
 // ---------------------------------------------------------------- get by id or name
 

@@ -1,25 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { listPage, notFound } from '../kit';
+import { listPage, notFound, type RowOf } from '../kit';
 import { analyseContent, type Analysis, type Channel, type DeclaredVariable, type Purpose, type VersionContent } from './content';
+import { Template, type TemplateVersion } from './models/templates';
 
-export const VERSION_STATUSES = ['draft', 'approved', 'active', 'archived'] as const;
-export type VersionStatus = (typeof VERSION_STATUSES)[number];
-export const WHATSAPP_STATUSES = ['pending', 'approved', 'rejected', 'paused', 'disabled'] as const;
-export type WhatsAppStatus = (typeof WHATSAPP_STATUSES)[number];
+export { VERSION_STATUSES, WHATSAPP_STATUSES, type VersionStatus, type WhatsAppStatus } from './models/templates';
 
-export interface TemplateRow {
-  id: string; org_id: string; name: string; channel: Channel; purpose: Purpose; locale: string; description: string | null;
-  created_at: Date; archived_at: Date | null;
-}
-
-export interface VersionRow {
-  id: string; org_id: string; template_id: string; number: number; status: VersionStatus; subject: string | null; body: string; html: string | null;
-  variables: DeclaredVariable[]; created_at: Date; approved_at: Date | null; activated_at: Date | null; archived_at: Date | null;
-  whatsapp_status: WhatsAppStatus | null; whatsapp_name: string | null; whatsapp_template_id: string | null; whatsapp_category: string | null;
-  whatsapp_reason: string | null; whatsapp_submitted_at: Date | null; whatsapp_status_at: Date | null;
-}
+/** Rows as `SELECT *` reads them, typed by the models (which test/unit/model-columns.test.ts holds to the migrated schema). */
+export type TemplateRow = RowOf<Template>;
+export type VersionRow = RowOf<TemplateVersion>;
 
 /** A version with the template fields its content is judged by. */
 export interface VersionWithTemplate extends VersionRow {
@@ -150,8 +140,8 @@ export async function listTemplates(
   filter: { channel?: Channel; purpose?: Purpose; includeArchived: boolean; nameContains?: string; limit: number; cursor?: string },
 ) {
   const values: unknown[] = [filter.channel ?? null, filter.purpose ?? null, filter.includeArchived, filter.nameContains ?? null];
-  const page = await listPage<TemplateRow & { created_at: Date }>(db, {
-    table: 'templates', orgId, limit: filter.limit, cursor: filter.cursor, includeDeleted: true,
+  const page = await listPage(db, {
+    model: Template, orgId, limit: filter.limit, cursor: filter.cursor, includeDeleted: true,
     where: `($4::text IS NULL OR channel = $4) AND ($5::text IS NULL OR purpose = $5) AND ($6::boolean OR archived_at IS NULL)
       AND ($7::text IS NULL OR strpos(lower(name), lower($7)) > 0)`,
     values,

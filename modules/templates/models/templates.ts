@@ -1,13 +1,19 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../db/sequelize';
+import type { Channel, DeclaredVariable, Purpose } from '../content';
+
+export const VERSION_STATUSES = ['draft', 'approved', 'active', 'archived'] as const;
+export type VersionStatus = (typeof VERSION_STATUSES)[number];
+export const WHATSAPP_STATUSES = ['pending', 'approved', 'rejected', 'paused', 'disabled'] as const;
+export type WhatsAppStatus = (typeof WHATSAPP_STATUSES)[number];
 
 /** `templates`: a named message template of one channel, purpose and locale; its words live in its versions. */
 export class Template extends Model<InferAttributes<Template>, InferCreationAttributes<Template>> {
   declare id: string;
   declare orgId: string;
   declare name: string;
-  declare channel: string;
-  declare purpose: string;
+  declare channel: Channel;
+  declare purpose: Purpose;
   declare locale: string;
   declare description: CreationOptional<string | null>;
   declare createdByUserId: CreationOptional<string | null>;
@@ -34,17 +40,17 @@ export class TemplateVersion extends Model<InferAttributes<TemplateVersion>, Inf
   declare orgId: string;
   declare templateId: string;
   declare number: number;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<VersionStatus>;
   declare subject: CreationOptional<string | null>;
   declare body: string;
   declare html: CreationOptional<string | null>;
-  declare variables: CreationOptional<unknown>;
+  declare variables: CreationOptional<DeclaredVariable[]>;
   declare createdByUserId: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare approvedAt: CreationOptional<Date | null>;
   declare activatedAt: CreationOptional<Date | null>;
   declare archivedAt: CreationOptional<Date | null>;
-  declare whatsappStatus: CreationOptional<string | null>;
+  declare whatsappStatus: CreationOptional<WhatsAppStatus | null>;
   declare whatsappName: CreationOptional<string | null>;
   declare whatsappTemplateId: CreationOptional<string | null>;
   declare whatsappCategory: CreationOptional<string | null>;
