@@ -95,6 +95,8 @@ function classify(root: string, file: string, specifier: string): Target {
 
 interface Rule {
   folder: string;
+  /** Only the files of `folder` this accepts (project-relative path); all of them without it. */
+  files?: (relative: string) => boolean;
   /** `file` is the importing file, relative to the project root with `/` separators. */
   check(target: Target, ref: ImportRef, file: string): string | undefined;
 }
@@ -107,7 +109,29 @@ function moduleOf(relative: string): string | undefined {
 const WORKFLOW_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common']);
 const OUTER_LAYERS = new Set(['activities', 'workflows', 'worker', 'api', 'scripts', 'bin', 'test', 'bench']);
 
+/** A module's workflow code: `modules/<m>/workflows/` (and the kit's demo module under test/kit/). */
+const MODULE_WORKFLOW_FILE = /^(modules|test\/kit)\/[^/]+\/workflows\//;
+
+/**
+ * A module's workflows are bundled and replayed like the kernel's, so the same determinism holds:
+ * only the Temporal workflow packages, core/, and the module's own workflows folder at run time;
+ * anything else only as `import type` (its activities, the kernel's contracts), which is erased.
+ */
+function checkModuleWorkflowImport(target: Target, ref: ImportRef, file: string): string | undefined {
+  const folder = /^((?:modules|test\/kit)\/[^/]+\/workflows)\//.exec(file)?.[1] ?? '';
+  if (target.kind === 'package') {
+    return WORKFLOW_PACKAGES.has(target.name)
+      ? undefined
+      : `${folder}/ may import only @temporalio/workflow and @temporalio/common from packages, not "${target.name}" (workflow code must stay deterministic; do the work in an activity)`;
+  }
+  if (target.kind === 'builtin') return `${folder}/ must not import Node built-in "${target.name}" (workflow code is sandboxed and deterministic; use an activity)`;
+  if (ref.typeOnly || target.folder === 'core' || target.relative.startsWith(`${folder}/`)) return undefined;
+  return `${folder}/ may import only core/ and its own folder, and anything else only with \`import type\` (call activities through proxyActivities), not ${target.relative}`;
+}
+
 const RULES: Rule[] = [
+  { folder: 'modules', files: (relative) => MODULE_WORKFLOW_FILE.test(relative), check: checkModuleWorkflowImport },
+  { folder: 'test/kit', files: (relative) => MODULE_WORKFLOW_FILE.test(relative), check: checkModuleWorkflowImport },
   {
     folder: 'workflows',
     check(target, ref) {
@@ -182,9 +206,11 @@ export function checkBoundaries(root: string): { violations: Violation[]; filesC
   let filesChecked = 0;
   for (const rule of RULES) {
     for (const file of sourceFiles(path.join(root, rule.folder))) {
+      const relative = path.relative(root, file).split(path.sep).join('/');
+      if (rule.files && !rule.files(relative)) continue;
       filesChecked += 1;
       for (const ref of importsOf(file, fs.readFileSync(file, 'utf8'))) {
-        const message = rule.check(classify(root, file, ref.specifier), ref, path.relative(root, file).split(path.sep).join('/'));
+        const message = rule.check(classify(root, file, ref.specifier), ref, relative);
         if (message) violations.push({ file: path.relative(root, file), line: ref.line, specifier: ref.specifier, message });
       }
     }

@@ -1,4 +1,7 @@
 import { defineModule, withParts } from '../module';
+import { createBroadcastActivities } from './activities/broadcast';
+import { createChannelsDeliveryActivities } from './activities/delivery';
+import { channelsWebhooks } from './webhooks/router';
 import { audiencePart } from './audience/part';
 import { broadcastsPart } from './broadcasts/part';
 import { deliveryPart } from './delivery/part';
@@ -16,4 +19,7 @@ export default defineModule(withParts({
   migrations: [],
   scopes: ['channels:read', 'channels:send'],
   routes: [],
+  workflows: require.resolve('./workflows'),
+  activities: [createChannelsDeliveryActivities, createBroadcastActivities],
+  webhooks: [channelsWebhooks],
 }, [audiencePart, deliveryPart, broadcastsPart]));

@@ -205,7 +205,7 @@ export const submitWhatsAppTemplateTool = tools.write('submit_whatsapp_template'
   input: z.object({ versionId }).strict(),
   output: z.object({ version: versionSchema }).strict(),
   prepare: async (input, { db, org }) => submitToProvider(db, org.id, input.versionId),
-  followUp: { kind: 'whatsapp_template_review' },
+  followUp: { kind: 'templates.whatsapp_review' },
   run: async (ctx, input) => ({ version: await recordSubmission(ctx.db, ctx.org.id, input.versionId, ctx.prepared as Submission | null) }),
 });
 

@@ -33,6 +33,41 @@ describe('lint: data layer rules', () => {
     }
   });
 
+  it('keeps every module\'s workflows deterministic as the kernel\'s: packages, built-ins and run-time imports outside core/ and its own folder are flagged', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));
+    try {
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      };
+      write('core/ids.ts', 'export const id = 1;\n');
+      write('modules/giving/services.ts', 'export const total = 1;\n');
+      write('modules/giving/activities/run.ts', 'export const createRun = () => ({});\n');
+      write('modules/giving/workflows/ids.ts', 'export const runId = 1;\n');
+      write('modules/giving/workflows/run.ts', [
+        "import { proxyActivities } from '@temporalio/workflow';",
+        "import type { createRun } from '../activities/run';",
+        "import { id } from '../../../core/ids';",
+        "import { runId } from './ids';",
+        "import { total } from '../services';",
+        "import fs from 'node:fs';",
+        "import { DateTime } from 'luxon';",
+        'export const all = [proxyActivities, id, runId, total, fs, DateTime];',
+        '',
+      ].join('\n'));
+      write('test/kit/demo/workflows/run.ts', "import { total } from '../../../../modules/giving/services';\nexport const x = total;\n");
+      // Outside a workflows folder the same imports are a module's ordinary business.
+      write('modules/giving/report.ts', "import { total } from './services';\nimport { DateTime } from 'luxon';\nexport const y = [total, DateTime];\n");
+      const flagged = checkBoundaries(root).violations.map((v) => [v.file, v.line]);
+      expect(flagged).toEqual([
+        ['modules/giving/workflows/run.ts', 5], ['modules/giving/workflows/run.ts', 6], ['modules/giving/workflows/run.ts', 7],
+        ['test/kit/demo/workflows/run.ts', 1],
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('flags SQL in one module that names another module\'s table, but not views, migrations or its own tables', () => {
     expect(tablesInSql('SELECT a FROM x JOIN y ON true LEFT JOIN z ON true; INSERT INTO w VALUES (1); UPDATE v SET a = 1')).toEqual(['x', 'y', 'z', 'w', 'v']);
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));

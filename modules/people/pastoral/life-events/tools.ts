@@ -67,7 +67,7 @@ export const recordLifeEventTool = defineTool({
     ...pastoralPrivacyInput,
   }).strict(),
   output: z.object({ lifeEvent: lifeEventSchema, griefPlan: griefPlanOutput }).strict(),
-  followUp: { kind: 'grief_plan' },
+  followUp: { kind: 'people.grief_plan' },
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_recorded', `Life event (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => {
     const settings = await getPastoralSettings(ctx.db, ctx.org.id);
@@ -101,7 +101,7 @@ export const updateLifeEventTool = defineTool({
     ...pastoralPrivacyInput,
   }).strict(),
   output: z.object({ lifeEvent: lifeEventSchema, changed: z.array(z.string()).describe('The fields that changed'), griefPlan: griefPlanOutput }).strict(),
-  followUp: { kind: 'grief_plan' },
+  followUp: { kind: 'people.grief_plan' },
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_updated', `Life event updated (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => {
     const { lifeEventId: id, ...changes } = input;
@@ -214,7 +214,7 @@ export const removeLifeEventTool = defineTool({
     restricted: z.boolean().describe('The removed event was private or confidential'),
     griefPlan: griefPlanOutput,
   }).strict(),
-  followUp: { kind: 'grief_plan' },
+  followUp: { kind: 'people.grief_plan' },
   timeline: (_input, output) => [{
     contactId: output.removed.contactId, kind: 'life_event_removed', sourceKind: LIFE_EVENT_REMOVAL_SOURCE, sourceId: output.removed.id,
     summary: `A ${output.removed.type.replace(/_/g, ' ')} life event was removed`, restricted: output.restricted,
@@ -244,7 +244,7 @@ export const generateLifeEventMessageTool = defineTool({
     channel: z.enum(OUTREACH_CHANNELS).default('email').describe('email (default), sms or whatsapp'),
   }).strict(),
   output: z.object({ item: outreachItemSchema, lifeEventId: z.uuid() }).strict(),
-  followUp: { kind: 'start_outreach' },
+  followUp: { kind: 'people.start_outreach' },
   run: async (ctx, input) => generateLifeEventMessage(ctx.db, ctx.org, ctx.principal.userId, canSeeRestricted(ctx.principal), input),
 });
 

@@ -1,12 +1,13 @@
 import express, { type Request, type Response, Router } from 'express';
 import type { Client } from '@temporalio/client';
-import { queryOne, withTransaction, type Pool, type Queryable } from '../../db/pool';
-import { withdrawConsent } from '../../modules/channels/audience/consent';
-import { applyInboundKeyword, findSenderOrg, recordInbound, suppressAddress } from '../../modules/channels/audience/services';
-import { WEBHOOK_PATHS, readUnsubscribeToken, webhookBaseUrl } from '../../modules/channels/delivery/links';
-import { reportedPrice } from '../../modules/channels/delivery/pricing';
-import { verifyMetaSignature, verifyStewardEventSignature, verifyTwilioSignature } from '../../modules/channels/delivery/signatures';
-import { applyWhatsAppTemplateStatus } from '../../modules/templates/whatsapp-review';
+import { queryOne, withTransaction, type Pool, type Queryable } from '../../../db/pool';
+import { withdrawConsent } from '../audience/consent';
+import { applyInboundKeyword, findSenderOrg, recordInbound, suppressAddress } from '../audience/services';
+import { WEBHOOK_PATHS, readUnsubscribeToken, webhookBaseUrl } from '../delivery/links';
+import { reportedPrice } from '../delivery/pricing';
+import { verifyMetaSignature, verifyStewardEventSignature, verifyTwilioSignature } from '../delivery/signatures';
+import { applyWhatsAppTemplateStatus } from '../../templates/whatsapp-review';
+import type { ModuleWebhook } from '../../module';
 
 /**
  * Provider webhooks for the channels module, and the one-click unsubscribe page.
@@ -356,3 +357,9 @@ interface MetaChange {
     reason?: string | null;
   };
 }
+
+/** The channels module's inbound routes, mounted by the kernel before the JSON parser (ModuleWebhook). */
+export const channelsWebhooks: ModuleWebhook = {
+  paths: ['/webhooks/channels/', `${WEBHOOK_PATHS.unsubscribe}/`],
+  router: channelsWebhookRouter,
+};

@@ -1,9 +1,5 @@
-import {
-  CancellationScope, ParentClosePolicy, condition, continueAsNew, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, startChild,
-} from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { BroadcastActivities } from '../activities/channels-broadcast';
-import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
+import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { BroadcastActivities } from '../activities/broadcast';
 
 /**
  * Long waits between batches and the wait for sendAt are timers; the work is activities. One batch
@@ -82,36 +78,3 @@ export async function broadcastWorkflow(input: BroadcastWorkflowInput): Promise<
   const finished = await broadcastFinish({ orgId: input.orgId, broadcastId: input.broadcastId });
   return { broadcastId: input.broadcastId, status: finished.status, batches };
 }
-
-/** Starts a broadcast's sending workflow as a child that outlives the tool call; a second start is a no-op. */
-export async function startBroadcastChild(orgId: string, broadcastId: string): Promise<void> {
-  try {
-    await startChild(broadcastWorkflow, {
-      workflowId: broadcastWorkflowId(broadcastId),
-      args: [{ orgId, broadcastId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'broadcast' }, { key: SA_STATUS, value: 'running' }],
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
-}
-
-/** Tells a broadcast's workflow it was cancelled; one that finished (or never started) has nothing to stop. */
-export async function signalBroadcastCancelled(broadcastId: string): Promise<void> {
-  await CancellationScope.nonCancellable(async () => {
-    try {
-      await getExternalWorkflowHandle(broadcastWorkflowId(broadcastId)).signal(broadcastCancelSignal);
-    } catch {
-      // Not running: nothing left to stop.
-    }
-  });
-}
-
-/** The broadcast change a schedule or cancel result names (`followUp: { broadcastId, change }`). */
-export function broadcastChangeOfResult(result: unknown): { broadcastId: string; change: 'scheduled' | 'cancelled' } | undefined {
-  const change = (result as { followUp?: { broadcastId?: unknown; change?: unknown } | null } | null)?.followUp;
-  if (!change || typeof change.broadcastId !== 'string') return undefined;
-  return change.change === 'scheduled' || change.change === 'cancelled' ? { broadcastId: change.broadcastId, change: change.change } : undefined;
-}
-

@@ -1,26 +1,25 @@
 import {
-  ParentClosePolicy, allHandlersFinished, condition, proxyActivities, setHandler, startChild, upsertSearchAttributes,
+  allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { ApprovalActivities, OutreachStep, SendOutcome } from '../activities/approval-activities';
-import { outreachDecisionUpdate, outreachStateQuery } from '../core/approval-messages';
+import type { OutreachActivities, OutreachStep, SendOutcome } from '../activities/outreach';
+import { outreachDecisionUpdate, outreachStateQuery } from '../../../core/approval-messages';
 import {
-  SEND_NEEDS_REVIEW, mayDecideOutreach, outreachWorkflowId, type OutreachDecision, type OutreachItemRecord, type OutreachState,
+  SEND_NEEDS_REVIEW, mayDecideOutreach, type OutreachDecision, type OutreachItemRecord, type OutreachState,
   type OutreachWorkflowInput,
-} from '../core/approvals';
-import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
-import { errorBodyOf, stewardFailure } from './failures';
+} from '../../../core/approvals';
+import { SA_KIND, SA_ORG, SA_STATUS } from '../../../core/search-attributes';
+import { errorBodyOf, stewardFailure } from '../../../core/failures';
 
 type OutreachItem = OutreachItemRecord;
 
-const records = proxyActivities<ApprovalActivities>({
+const records = proxyActivities<OutreachActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 
 // The send heartbeats every second: a worker that dies mid-send is noticed within seconds and the send retried
 // (the retry waits for the dead attempt's outbox lease to run out; an SMTP send it cannot vouch for goes to needs_review).
-const sender = proxyActivities<ApprovalActivities>({
+const sender = proxyActivities<OutreachActivities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 50 },
@@ -162,20 +161,4 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
   }
   await condition(allHandlersFinished);
   return item;
-}
-
-/** Starts an item's workflow as an independent child (it outlives its starter); an item that has one already is left alone. */
-export async function startOutreachChild(orgId: string, itemId: string): Promise<void> {
-  try {
-    await startChild(outreachWorkflow, {
-      workflowId: outreachWorkflowId(itemId),
-      args: [{ orgId, itemId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [
-        { key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'outreach' }, { key: SA_STATUS, value: 'pending_review' },
-      ],
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
 }

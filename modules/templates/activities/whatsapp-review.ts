@@ -1,6 +1,6 @@
-import type { Pool } from '../db/pool';
-import { checkReview } from '../modules/templates/whatsapp-review';
-import { guarded } from './tool-activities';
+import type { ActivityDeps } from '../../module';
+import { checkReview } from '../whatsapp-review';
+import { guarded } from '../../activity-kit';
 
 /** How often the review workflow asks the provider when no webhook came: first wait, doubling up to the cap. */
 export interface ReviewPolling {
@@ -22,7 +22,7 @@ function numberFromEnv(name: string, fallback: number): number {
  * TEMPLATES_WHATSAPP_POLL_FIRST_MS / _MAX_MS / _GIVE_UP_MS tune the polling fallback
  * (defaults: 5 minutes, doubling to an hour, for 30 days).
  */
-export function createTemplatesReviewActivities(deps: { pool: Pool }) {
+export function createTemplatesReviewActivities(deps: Pick<ActivityDeps, 'pool'>) {
   const { pool } = deps;
   return {
     async templatesReviewPolling(): Promise<ReviewPolling> {

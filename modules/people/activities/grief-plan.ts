@@ -1,13 +1,14 @@
-import { withTenantTransaction, type Pool } from '../db/pool';
-import { surfaceDueTouchpoints, type SurfacedStep } from '../modules/people/pastoral/life-events/grief-surfacing';
-import { guarded } from './tool-activities';
+import { withTenantTransaction } from '../../../db/pool';
+import type { ActivityDeps } from '../../module';
+import { surfaceDueTouchpoints, type SurfacedStep } from '../pastoral/life-events/grief-surfacing';
+import { guarded } from '../../activity-kit';
 
 /**
  * The grief-care plan's one step (workflows/pastoral-grief.ts): in one transaction under the
  * organisation's row-level security, mark the touchpoints due by `asOf` and say when the next one is.
  * Marking is conditional on the touchpoint still being pending, so a retry surfaces nothing twice.
  */
-export function createPastoralGriefActivities(deps: { pool: Pool }) {
+export function createPastoralGriefActivities(deps: Pick<ActivityDeps, 'pool'>) {
   const { pool } = deps;
   return {
     async griefSurfaceDueTouchpoints(input: { orgId: string; lifeEventId: string; asOf: string }): Promise<SurfacedStep> {

@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { Pool } from '../db/pool';
-import { OUTREACH_SOURCE_KIND } from '../modules/people/outreach-delivery';
-import { requireOutreachItem, type OutreachItem } from '../modules/people/outreach';
-import { createOutbox, type OutboxDeps } from './outbox';
+import type { Pool } from '../../../db/pool';
+import type { OutboxPort } from '../../outbox-source';
+import { OUTREACH_SOURCE_KIND } from '../outreach-delivery';
+import { requireOutreachItem, type OutreachItem } from '../outreach';
 
 /**
- * Sending an approved outreach item: the generic outbox (activities/outbox.ts,
+ * Sending an approved outreach item: the shared outbox (activities/outbox.ts,
  * which says what is guaranteed) with the people module's outreach-delivery
  * source, answering with the item as it stands afterwards, which is what the
  * outreach workflow keeps.
@@ -17,11 +17,13 @@ export type SendOutcome =
   | { status: 'needs_review'; item: OutreachItem }
   | { status: 'not_approved'; item: OutreachItem };
 
-export type OutreachSenderDeps = Omit<OutboxDeps, 'sources'> & { pool: Pool };
+export interface OutreachSenderDeps {
+  pool: Pool;
+  outbox: OutboxPort;
+}
 
 export function createOutreachSender(deps: OutreachSenderDeps) {
-  const { pool } = deps;
-  const outbox = createOutbox(deps);
+  const { pool, outbox } = deps;
   const itemOf = (orgId: string, itemId: string) => requireOutreachItem(pool, orgId, itemId);
 
   return {

@@ -1,9 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Pool } from '../db/pool';
-import { beginBroadcast, finishBroadcast, sendBroadcastBatch, type BatchStep, type BroadcastBegin, type DispatchResult } from '../modules/channels/broadcasts/sending';
-import { createOutbox, type OutboxDeps } from './outbox';
-import { guarded } from './tool-activities';
+import type { ActivityDeps } from '../../module';
+import type { OutboxPort } from '../../outbox-source';
+import { beginBroadcast, finishBroadcast, sendBroadcastBatch, type BatchStep, type BroadcastBegin, type DispatchResult } from '../broadcasts/sending';
+import { guarded } from '../../activity-kit';
 
 /** The outbox source channel messages leave through (modules/channels/delivery/source.ts). */
 const CHANNEL_MESSAGE_SOURCE = 'channels.message';
@@ -15,7 +15,7 @@ const BUSY_RETRY_MS = 15_000;
  * past one message that cannot go now (another attempt's live lease, a provider outage), and the
  * recipient records why and when to try again.
  */
-export function outboxDispatch(outbox: ReturnType<typeof createOutbox>, orgId: string) {
+export function outboxDispatch(outbox: OutboxPort, orgId: string) {
   return async (messageId: string): Promise<DispatchResult> => {
     try {
       const outcome = await outbox.send(CHANNEL_MESSAGE_SOURCE, orgId, messageId);
@@ -39,9 +39,9 @@ export function outboxDispatch(outbox: ReturnType<typeof createOutbox>, orgId: s
   };
 }
 
-/** A broadcast's sending as activities (workflows/channels-broadcast.ts); the batch heartbeats after every message. */
-export function createBroadcastActivities(deps: { pool: Pool } & Pick<OutboxDeps, 'providerFor' | 'sources'>) {
-  const outbox = createOutbox(deps);
+/** A broadcast's sending as activities (workflows/broadcast.ts); the batch heartbeats after every message. */
+export function createBroadcastActivities(deps: ActivityDeps) {
+  const { outbox } = deps;
   return {
     async broadcastBegin(input: { orgId: string; broadcastId: string }): Promise<BroadcastBegin> {
       return guarded(() => beginBroadcast(deps.pool, input.orgId, input.broadcastId));

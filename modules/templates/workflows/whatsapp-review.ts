@@ -1,7 +1,5 @@
-import { ParentClosePolicy, condition, defineSignal, proxyActivities, setHandler, startChild } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { TemplatesReviewActivities } from '../activities/templates-whatsapp-review';
-import { SA_KIND, SA_ORG } from '../core/search-attributes';
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { TemplatesReviewActivities } from '../activities/whatsapp-review';
 
 const { templatesReviewPolling, templatesCheckReview } = proxyActivities<TemplatesReviewActivities>({
   startToCloseTimeout: '1 minute',
@@ -51,25 +49,5 @@ export async function whatsAppTemplateReviewWorkflow(input: WhatsAppReviewInput)
     if (status !== 'pending') return { versionId: input.versionId, status, polls };
     if (Date.now() - startedAt >= polling.giveUpMs) return { versionId: input.versionId, status, polls };
     waitMs = Math.min(waitMs * 2, polling.maxMs);
-  }
-}
-
-/** The version a submit result names (`version.id`). */
-export function templateVersionIdOfResult(result: unknown): string | undefined {
-  const id = (result as { version?: { id?: unknown } } | null)?.version?.id;
-  return typeof id === 'string' ? id : undefined;
-}
-
-/** Starts the version's review follower, outliving the call; a second start (a repeated submit) is a no-op. */
-export async function startWhatsAppReviewChild(orgId: string, versionId: string): Promise<void> {
-  try {
-    await startChild(whatsAppTemplateReviewWorkflow, {
-      workflowId: whatsAppReviewWorkflowId(versionId),
-      args: [{ orgId, versionId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'whatsapp_template_review' }],
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
 }

@@ -1,9 +1,7 @@
-import { ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
-import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { ChannelsDeliveryActivities } from '../activities/channels-delivery';
-import type { OutboxActivities } from '../activities/outbox-activities';
-import type { OutboxOutcome } from '../activities/outbox';
-import { SA_KIND, SA_ORG } from '../core/search-attributes';
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ChannelsDeliveryActivities } from '../activities/delivery';
+import type { OutboxActivities, OutboxOutcome } from '../../outbox-source';
 
 /** The outbox source kind of channel messages (modules/channels/delivery/source.ts); a literal, as workflow code imports no database code. */
 const CHANNEL_MESSAGE_SOURCE_KIND = 'channels.message';
@@ -49,23 +47,3 @@ export async function channelMessageWorkflow(input: { orgId: string; messageId: 
 }
 
 export const channelMessageWorkflowId = (orgId: string, messageId: string) => `channel-message-${orgId}-${messageId}`;
-
-/** The message a send tool's result names. */
-export function channelMessageIdOfResult(result: unknown): string | undefined {
-  const id = (result as { message?: { id?: unknown } } | null)?.message?.id;
-  return typeof id === 'string' ? id : undefined;
-}
-
-/** Starts the message's dispatch once; a repeated call (same message) finds it started. */
-export async function startChannelMessageChild(orgId: string, messageId: string): Promise<void> {
-  try {
-    await startChild(channelMessageWorkflow, {
-      workflowId: channelMessageWorkflowId(orgId, messageId),
-      args: [{ orgId, messageId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'channel_message' }],
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
-}

@@ -1,9 +1,9 @@
-import type { Pool } from '../db/pool';
-import { refreshSafeguardingStatuses } from '../modules/people/pastoral/care/safeguarding';
-import { guarded } from './tool-activities';
+import type { ActivityDeps } from '../../module';
+import { refreshSafeguardingStatuses } from '../pastoral/care/safeguarding';
+import { guarded } from '../../activity-kit';
 
 /** The daily safeguarding status run's one step (workflows/safeguarding-status.ts). */
-export function createSafeguardingStatusActivities(deps: { pool: Pool }) {
+export function createSafeguardingStatusActivities(deps: Pick<ActivityDeps, 'pool'>) {
   const { pool } = deps;
   return {
     /** Recomputes every check's status from its dates as of `asOf`; how many changed. One statement, so a retry is harmless. */

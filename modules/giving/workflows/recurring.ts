@@ -1,5 +1,5 @@
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { GivingRecurringActivities } from '../activities/giving-recurring';
+import type { GivingRecurringActivities } from '../activities/recurring';
 
 const { givingOrganisationsWithDueGifts } = proxyActivities<GivingRecurringActivities>({
   startToCloseTimeout: '1 minute',

@@ -1,9 +1,7 @@
 import {
-  CancellationScope, ParentClosePolicy, condition, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, startChild,
+  condition, defineSignal, proxyActivities, setHandler,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { PastoralGriefActivities } from '../activities/pastoral-grief';
-import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
+import type { PastoralGriefActivities } from '../activities/grief-plan';
 
 const { griefSurfaceDueTouchpoints } = proxyActivities<PastoralGriefActivities>({
   startToCloseTimeout: '1 minute',
@@ -65,42 +63,4 @@ export async function griefPlanWorkflow(input: GriefPlanInput): Promise<GriefPla
     // ahead never overflows a timer, and each wake re-reads the plan.
     await condition(() => changed, Math.min(msUntil(step.nextDueOn), 400 * DAY_MS));
   }
-}
-
-/** Starts a bereavement's plan as a child that outlives the tool call that recorded it; a second start is a no-op. */
-export async function startGriefPlanChild(orgId: string, lifeEventId: string): Promise<void> {
-  try {
-    await startChild(griefPlanWorkflow, {
-      workflowId: griefPlanWorkflowId(lifeEventId),
-      args: [{ orgId, lifeEventId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'grief_plan' }, { key: SA_STATUS, value: 'running' }],
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
-}
-
-/**
- * Tells a plan its dates moved, or ends it. A plan that has already finished (or never started) is
- * not an error: there is nothing left to tell. Not cancellable itself, so a follow-up being cancelled
- * does not leave a removed bereavement's plan running.
- */
-export async function changeGriefPlan(lifeEventId: string, change: 'rescheduled' | 'ended'): Promise<void> {
-  const handle = getExternalWorkflowHandle(griefPlanWorkflowId(lifeEventId));
-  await CancellationScope.nonCancellable(async () => {
-    try {
-      if (change === 'ended') await handle.cancel();
-      else await handle.signal(griefPlanChangedSignal);
-    } catch {
-      // Not found or already closed: the plan has nothing left to do.
-    }
-  });
-}
-
-/** The plan change a life-event tool's result names (`griefPlan: { lifeEventId, change }`), if any. */
-export function griefPlanChangeOfResult(result: unknown): { lifeEventId: string; change: 'opened' | 'rescheduled' | 'ended' } | undefined {
-  const plan = (result as { griefPlan?: { lifeEventId?: unknown; change?: unknown } | null } | null)?.griefPlan;
-  if (!plan || typeof plan.lifeEventId !== 'string') return undefined;
-  return plan.change === 'opened' || plan.change === 'rescheduled' || plan.change === 'ended' ? { lifeEventId: plan.lifeEventId, change: plan.change } : undefined;
 }

@@ -1,17 +1,18 @@
 import { Context } from '@temporalio/activity';
-import { withTenantTransaction, type Pool } from '../db/pool';
-import { organisationsWithDueGifts, recordDueOccurrences, type RecordedRun } from '../modules/giving/recurring/record';
-import { guarded } from './tool-activities';
+import { withTenantTransaction } from '../../../db/pool';
+import type { ActivityDeps } from '../../module';
+import { organisationsWithDueGifts, recordDueOccurrences, type RecordedRun } from '../recurring/record';
+import { guarded } from '../../activity-kit';
 
 /** How many organisations one listing returns; the run pages on by id. */
 export const DUE_ORGANISATIONS_PAGE = 500;
 
 /**
- * The scheduled recurring-gift run's steps (workflows/giving-recurring.ts). Recording is one
+ * The scheduled recurring-gift run's steps (workflows/recurring.ts). Recording is one
  * transaction per call under the organisation's row-level security; a retry after a lost
  * acknowledgement finds the occurrences recorded and records nothing (modules/giving/recurring/record.ts).
  */
-export function createGivingRecurringActivities(deps: { pool: Pool }) {
+export function createGivingRecurringActivities(deps: Pick<ActivityDeps, 'pool'>) {
   const { pool } = deps;
   return {
     async givingOrganisationsWithDueGifts(asOf: string, after: string | null): Promise<string[]> {
