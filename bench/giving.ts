@@ -9,7 +9,7 @@
  *   - giving_record_donation beside 10,000 committed donations (bench/giving-record.ts).
  * Further scenarios are added to SCENARIOS.
  *
- * Writes bench/results/<yyyy-mm-dd>-giving.json and prints a Markdown table for the README.
+ * Writes bench/results/<yyyy-mm-dd>-giving.json and prints a Markdown table for bench/README.md.
  * Knobs: BENCH_GIVING_SAMPLES (sequential calls per scenario: 20), BENCH_GIVING_DONATIONS (10000),
  * BENCH_GIVING_GIVERS (1000), BENCH_OUT_DIR (bench/results).
  */

@@ -11,7 +11,7 @@
  * process, and scores platform_search_tools on bench/data/tool-search-dev.jsonl.
  *
  * Writes bench/results/<yyyy-mm-dd>[-<label>].json with the core count and the load
- * average before and after, and prints a Markdown table for the README.
+ * average before and after, and prints a Markdown table for bench/README.md.
  *
  * Knobs (flags or env): --backends / BENCH_BACKENDS (embedded,external),
  * --concurrency / BENCH_CONCURRENCY (1,16,32), --samples / BENCH_SAMPLES (calls per path at
@@ -394,7 +394,7 @@ function writeReport(dir: string, report: Report): string {
   return file;
 }
 
-/** The README's bench table: one row per backend, path, tool and concurrency. */
+/** bench/README.md's results table: one row per backend, path, tool and concurrency. */
 export function markdownTable(report: Report): string {
   const lines = [
     `${report.machine.cpus} CPUs, load average ${report.machine.loadAverageBefore.join(' / ')} before, ${report.machine.loadAverageAfter.join(' / ')} after; ${report.timestamp.slice(0, 10)}${report.label ? ` (${report.label})` : ''}`,

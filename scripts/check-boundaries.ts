@@ -1,5 +1,5 @@
 /**
- * `npm run lint:boundaries`: enforces the import rules of DESIGN.md ("Layout") by
+ * `npm run lint:boundaries`: enforces the import rules of docs/design.md ("Layout") by
  * reading every source file's imports with the TypeScript parser.
  *
  *   workflows/  only @temporalio/workflow, @temporalio/common, core/, its own files,
@@ -343,7 +343,7 @@ function main(): void {
     console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files; table ownership in ${tables.filesChecked} module files)`);
     return;
   }
-  console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see DESIGN.md, "Layout"), the SQL literal rule or table ownership:`);
+  console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see docs/design.md, "Layout"), the SQL literal rule or table ownership:`);
   for (const v of violations) console.error(`  ${v.file}:${v.line}  "${v.specifier}"\n    ${v.message}`);
   process.exitCode = 1;
 }
