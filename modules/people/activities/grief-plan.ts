@@ -4,7 +4,7 @@ import { surfaceDueTouchpoints, type SurfacedStep } from '../pastoral/life-event
 import { guarded } from '../../activity-kit';
 
 /**
- * The grief-care plan's one step (workflows/pastoral-grief.ts): in one transaction under the
+ * The grief-care plan's one step (workflows/grief-plan.ts): in one transaction under the
  * organisation's row-level security, mark the touchpoints due by `asOf` and say when the next one is.
  * Marking is conditional on the touchpoint still being pending, so a retry surfaces nothing twice.
  */
