@@ -307,14 +307,99 @@ export function checkTableOwnership(root: string): { violations: Violation[]; fi
   return { violations, filesChecked };
 }
 
+/** Folders whose runtime import graph must hold no cycle; bench/ is measurement code run on its own, test/ builds fixtures. */
+export const CYCLE_FOLDERS = ['core', 'db', 'temporal', 'modules', 'api', 'activities', 'workflows', 'worker', 'scripts'];
+
+/** The file a relative specifier loads, as Node's resolution (through tsx) would find it; undefined outside the project's sources. */
+function resolveSource(fromFile: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(fromFile), specifier.replace(/\.(m|c)?js$/, ''));
+  const candidates = [base, ...SOURCE_EXTENSIONS.map((ext) => base + ext), ...SOURCE_EXTENSIONS.map((ext) => path.join(base, `index${ext}`))];
+  return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
+}
+
+/**
+ * The import graph of `folders` as it runs: file to the files it loads. `import type` edges are left
+ * out: they are erased at compile time, so they neither decide load order nor can leave a module
+ * half-initialised, which is what a cycle costs.
+ */
+export function runtimeImportGraph(root: string, folders: readonly string[] = CYCLE_FOLDERS, withTypeOnly = false): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  const files = folders.flatMap((folder) => sourceFiles(path.join(root, folder)));
+  const known = new Set(files);
+  for (const file of files) {
+    const edges = new Set<string>();
+    for (const ref of importsOf(file, fs.readFileSync(file, 'utf8'))) {
+      if ((ref.typeOnly && !withTypeOnly) || !ref.specifier.startsWith('.')) continue;
+      const target = resolveSource(file, ref.specifier);
+      if (target && known.has(target)) edges.add(target);
+    }
+    graph.set(file, edges);
+  }
+  return graph;
+}
+
+/** The graph's cycles: each strongly connected set of more than one file (or a file importing itself), files sorted. Tarjan's walk, iterative. */
+export function importCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let next = 0;
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const walk: Array<{ node: string; edges: Iterator<string> }> = [];
+    const enter = (node: string) => {
+      index.set(node, next); low.set(node, next); next += 1;
+      stack.push(node); onStack.add(node);
+      walk.push({ node, edges: (graph.get(node) ?? new Set<string>()).values() });
+    };
+    enter(start);
+    while (walk.length > 0) {
+      const frame = walk[walk.length - 1]!;
+      const step = frame.edges.next();
+      if (!step.done) {
+        const to = step.value;
+        if (!index.has(to)) enter(to);
+        else if (onStack.has(to)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
+        continue;
+      }
+      walk.pop();
+      if (walk.length > 0) {
+        const parent = walk[walk.length - 1]!.node;
+        low.set(parent, Math.min(low.get(parent)!, low.get(frame.node)!));
+      }
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
+      const component: string[] = [];
+      let member: string;
+      do { member = stack.pop()!; onStack.delete(member); component.push(member); } while (member !== frame.node);
+      if (component.length > 1 || graph.get(frame.node)?.has(frame.node)) cycles.push(component.sort());
+    }
+  }
+  return cycles;
+}
+
+export function checkCycles(root: string): { violations: Violation[]; filesChecked: number } {
+  const graph = runtimeImportGraph(root);
+  const violations = importCycles(graph).map((files) => {
+    const shown = files.map((file) => path.relative(root, file).split(path.sep).join('/'));
+    return {
+      file: shown[0]!, line: 1, specifier: `${files.length} file(s)`,
+      message: `an import cycle: ${shown.join(' ⇄ ')}; break it with an extension point the lower file declares, or by passing what is needed in`,
+    };
+  });
+  return { violations, filesChecked: graph.size };
+}
+
 function main(): void {
   const root = path.resolve(process.argv[2] ?? path.join(__dirname, '..'));
   const imports = checkBoundaries(root);
   const sql = checkSqlLiterals(root);
   const tables = checkTableOwnership(root);
-  const violations = [...imports.violations, ...sql.violations, ...tables.violations];
+  const cycles = checkCycles(root);
+  const violations = [...imports.violations, ...sql.violations, ...tables.violations, ...cycles.violations];
   if (violations.length === 0) {
-    console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files; table ownership in ${tables.filesChecked} module files)`);
+    console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files; table ownership in ${tables.filesChecked} module files; no import cycle among ${cycles.filesChecked} files)`);
     return;
   }
   console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see DESIGN.md, "Layout"), the SQL literal rule or table ownership:`);
