@@ -2,6 +2,7 @@ import { migrate, type Migration } from '../db/migrate';
 import type { Pool } from '../db/pool';
 import { seedPlanAllowances } from './platform/billing';
 import type { ModuleDefinition } from './module';
+import { provideModules } from './registry';
 import attendance from './attendance';
 import channels from './channels';
 import community from './community';
@@ -15,6 +16,7 @@ import templates from './templates';
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
 const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance];
 export const MODULES: readonly ModuleDefinition[] = registered;
+provideModules(registered);
 
 /**
  * Adds a module that lives outside this list (the kit's own tests build one under test/).
