@@ -17,5 +17,6 @@ export default defineModule({
   models: [...templatesModels],
   migrations: [templatesTables],
   scopes: ['templates:read', 'templates:write'],
+  uses: ['platform', 'people'],
   routes: [],
 });
