@@ -6,7 +6,7 @@ import { isProposalActionWorkflowId } from '../core/approvals';
 import type { ToolPlan } from '../core/tool-plan';
 import { queryOne, withTenantTransaction, type Pool, type Queryable } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
-import { findTool } from '../modules/catalogue';
+import { catalogue, findTool } from '../modules/catalogue';
 import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
 import { getOrgSettings } from '../modules/platform/orgs';
 import { syncTimelineEntries } from '../modules/people/timeline';
@@ -50,7 +50,7 @@ type ToolInput = Parameters<AnyTool['run']>[1];
 /** Runs the tool on the transaction's connection; parses its output once (it is stored and returned as it is). */
 async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, prepared: Prepared | undefined) {
   const org = prepared?.org ?? await getOrgSettings(db, plan.principal.orgId);
-  const ctx: ToolContext = { db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value };
+  const ctx: ToolContext = { db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value, catalogue: catalogue() };
   const result = tool.output.parse(await tool.run(ctx, input));
   // The result travels back through the workflow, twice in one task (the activity's marker and the completion):
   // one Temporal would refuse must fail the call here, where a write's transaction still rolls back.

@@ -34,7 +34,7 @@ import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { createPool, withTransaction, type Pool } from '../db/pool';
-import { findTool } from '../modules/catalogue';
+import { catalogue, findTool } from '../modules/catalogue';
 import { createApiKey, principalForApiKey } from '../modules/platform/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
@@ -254,7 +254,7 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
   const checkRead = checkerFor(READ_TOOL, contactId);
   const direct = await measureSequential(async () => {
     await withTransaction(stack.pool, async (db) => {
-      const ctx: ToolContext = { db, principal, org: await getOrgSettings(db, principal.orgId), workflowId: 'bench-direct' };
+      const ctx: ToolContext = { db, principal, org: await getOrgSettings(db, principal.orgId), workflowId: 'bench-direct', catalogue: catalogue() };
       checkRead(read.output.parse(await read.run(ctx, read.input.parse({ contactId }))));
     }, { readOnly: true });
   }, cfg.samples, 20);

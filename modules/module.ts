@@ -20,6 +20,15 @@ import { checkMetrics, type AnyMetric } from './metrics';
  * read these values through the registry (`modules/index.ts`); nothing outside the
  * folder names the module's tools or tables.
  */
+/**
+ * Extension points a module declares for others to fill, where it needs them to act in its own
+ * direction (channels keeping people's consent projection, attendance feeding people's care
+ * signals). Empty here: the receiving module adds its points with `declare module` in its
+ * extension-points.ts, so the kernel knows none of them. Read them with contributionsTo (registry.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ModuleContributions {}
+
 export interface ModuleDefinition {
   /** snake_case; every tool name starts with `<name>_`, and it doubles as the MCP toolset name. */
   name: string;
@@ -43,6 +52,14 @@ export interface ModuleDefinition {
    * `contact_id` column not declared here).
    */
   contactRefs?: readonly ContactRef[];
+  /**
+   * The modules whose api.ts this one imports. The registry refuses a cycle among them, and the
+   * boundary lint refuses an import of a module not named here: calls run one way, and the other
+   * way goes through an extension point (`contributes`).
+   */
+  uses?: readonly string[];
+  /** What this module adds to other modules' extension points (see ModuleContributions). */
+  contributes?: ModuleContributions;
   /** Short-lived records this module deletes once they have served their purpose (daily maintenance). */
   retention?: readonly RetentionRule[];
   /**

@@ -29,6 +29,7 @@ export default defineModule({
   migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery],
   outboxSources: [statementDelivery],
   scopes: ['giving:read', 'giving:write'],
+  uses: ['platform', 'people'],
   routes: givingRoutes,
   overview: givingOverview,
   metrics: givingMetrics,

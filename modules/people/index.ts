@@ -38,6 +38,7 @@ export default defineModule(withParts({
   alerts: peopleAlertRules,
   retention: peopleRetention,
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
+  uses: ['platform'],
   routes: peopleRoutes,
   playbooks: peoplePlaybooks,
   widgets: peopleWidgets,

@@ -18,6 +18,7 @@ export default defineModule({
   models: [...templatesModels],
   migrations: [templatesTables],
   scopes: ['templates:read', 'templates:write'],
+  uses: ['platform', 'people'],
   routes: [],
   workflows: require.resolve('./workflows'),
   activities: [createTemplatesReviewActivities],

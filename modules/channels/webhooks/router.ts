@@ -6,7 +6,7 @@ import { applyInboundKeyword, findSenderOrg, recordInbound, suppressAddress } fr
 import { WEBHOOK_PATHS, readUnsubscribeToken, webhookBaseUrl } from '../delivery/links';
 import { reportedPrice } from '../delivery/pricing';
 import { verifyMetaSignature, verifyStewardEventSignature, verifyTwilioSignature } from '../delivery/signatures';
-import { applyWhatsAppTemplateStatus } from '../../templates/whatsapp-review';
+import { applyWhatsAppTemplateStatus } from '../../templates/api';
 import type { ModuleWebhook } from '../../module';
 
 /**

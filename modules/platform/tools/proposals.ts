@@ -3,7 +3,6 @@ import { AGENTS, AUTONOMY_MODES, PROPOSAL_STATUSES, mayDecideProposals, type Age
 import { StewardError } from '../../../core/errors';
 import { defineTool } from '../../tool';
 import { agentSchema, listAgents, setAgentAutonomy } from '../agents';
-import { permittedToolNames } from '../../catalogue';
 import { listProposals, proposalExecutionSchema, proposalSchema, requireVisibleProposal } from '../proposals';
 
 const proposalId = z.uuid().describe('The proposal\'s id');
@@ -36,7 +35,7 @@ export const pendingProposalsTool = defineTool({
   }).strict(),
   output: z.object({ proposals: z.array(proposalSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
-    const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: permittedToolNames(ctx.principal.scopes) });
+    const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name) });
     return { proposals, count: proposals.length };
   },
 });
@@ -53,7 +52,7 @@ export const getProposalTool = defineTool({
   listed: false,
   input: z.object({ proposalId }).strict(),
   output: z.object({ proposal: proposalSchema }).strict(),
-  run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, permittedToolNames(ctx.principal.scopes)) }),
+  run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name)) }),
 });
 
 export const approveProposalTool = defineTool({

@@ -122,6 +122,8 @@ export default defineModule({
   outboxSources: [thanksDelivery],
   webhooks: [kitdemoWebhooks],
   scopes: ['live:read', 'live:write'],
+  // It checks contacts exist through the people module's public surface.
+  uses: ['people'],
   routes: [],
   contactRefs: [{ table: 'kitdemo_visits', column: 'contact_id', onMerge: 'move', onErase: 'null' }],
   widgets: [defineWidget({

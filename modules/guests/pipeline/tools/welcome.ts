@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cursorInput, cursorOutput, toolsFor } from '../../../kit';
 import type { ToolContext } from '../../../tool';
 import { instanceIdSchema, welcomeCardSchema } from '../schemas';
-import { getInstance } from '../../../schedule/services';
+import { getInstance } from '../../../schedule/api';
 import { listWelcomeCards, markWelcomeCardSent, sendWelcomeCard, submitWelcomeCard, WELCOME_CHANNELS, WELCOME_PURPOSES, WELCOME_TEMPLATES } from '../welcome-cards';
 
 const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
