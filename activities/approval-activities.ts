@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import {
-  DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type OutreachChannel, type OutreachState, type ProposalExecution,
+  DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type ProposalExecution,
   type ProposalSnapshot, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { StewardError } from '../core/errors';
@@ -9,10 +9,6 @@ import type { ToolPlan } from '../core/tool-plan';
 import { queryOne, withTransaction, type Pool } from '../db/pool';
 import { findTool } from '../modules/catalogue';
 import { generateOutreachForAutomation, getAutomation, recordAutomationRun } from '../modules/people/automations';
-import {
-  closeOutreach, editOutreachContent, markOutreachApproved, requireOutreachItem, type OutreachItem,
-} from '../modules/people/outreach';
-import { recordOutreachSendError } from '../modules/people/outreach-delivery';
 import { planAgentActions, recordAgentRun } from '../modules/platform/agents';
 import { getOrgSettings } from '../modules/platform/orgs';
 import {
@@ -20,22 +16,8 @@ import {
 } from '../modules/platform/proposals';
 import { findOwner } from '../modules/platform/users';
 import { policyOf } from '../modules/tool';
-import { withHeartbeat } from './outbox-activities';
-import { createOutreachSender, type OutreachSenderDeps, type SendOutcome } from './outreach-sender';
 import { syncAgentSchedules, syncAutomationSchedule } from './schedules';
-import { guarded } from './tool-activities';
-
-/** What the outreach workflow keeps about its item. */
-export function outreachStateOf(item: OutreachItem, orgId: string, sending = false): OutreachState {
-  return { id: item.id, orgId, status: item.status, contentVersion: item.contentVersion, sending, sendError: item.sendError };
-}
-
-export interface OutreachStep {
-  state: OutreachState;
-  item: OutreachItem;
-}
-
-export type { SendOutcome };
+import { guarded } from '../modules/activity-kit';
 
 /**
  * An agent acting on its own (auto mode) acts for the organisation's owner,
@@ -82,76 +64,6 @@ function createProposalActivities(deps: { pool: Pool }) {
 
     async recordProposalExecution(orgId: string, proposalId: string, execution: ProposalExecution): Promise<void> {
       await guarded(() => recordProposalExecution(pool, orgId, proposalId, execution));
-    },
-  };
-}
-
-/** Outreach records and the send, for the outreach workflow. */
-function createOutreachActivities(deps: { pool: Pool; providerFor?: OutreachSenderDeps['providerFor'] }) {
-  const { pool } = deps;
-  const sender = createOutreachSender(deps);
-
-  async function setSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachItem> {
-    await recordOutreachSendError(pool, orgId, itemId, error);
-    return requireOutreachItem(pool, orgId, itemId);
-  }
-
-  return {
-    async loadOutreach(orgId: string, itemId: string): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await requireOutreachItem(pool, orgId, itemId);
-        return { item, state: outreachStateOf(item, orgId) };
-      });
-    },
-
-    async editOutreachRecord(orgId: string, itemId: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel }): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await withTransaction(pool, (db) => editOutreachContent(db, orgId, itemId, changes));
-        return { item, state: outreachStateOf(item, orgId) };
-      });
-    },
-
-    async approveOutreachRecord(orgId: string, itemId: string, version: number, userId: string): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await withTransaction(pool, (db) => markOutreachApproved(db, orgId, itemId, version, userId));
-        return { item, state: outreachStateOf(item, orgId) };
-      });
-    },
-
-    async closeOutreachRecord(orgId: string, itemId: string, to: 'declined' | 'cancelled', userId: string, reason: string | null): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await withTransaction(pool, (db) => closeOutreach(db, orgId, itemId, to, userId, reason));
-        return { item, state: outreachStateOf(item, orgId) };
-      });
-    },
-
-    async recordSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await setSendError(orgId, itemId, error);
-        return { item, state: outreachStateOf(item, orgId) };
-      });
-    },
-
-    /** A person chose to send again an item whose earlier attempt may have been delivered (sendError needs_review). */
-    async releaseOutreachForResend(orgId: string, itemId: string, userId: string): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await sender.releaseForResend(orgId, itemId, userId);
-        return { item, state: outreachStateOf(item, orgId) };
-      });
-    },
-
-    /**
-     * One attempt to send an approved item, through its outbox row (activities/outbox.ts
-     * says exactly what is guaranteed; modules/people/outreach-delivery.ts what an item allows). In short: the row and its usage record are
-     * created once, so the message is counted once; each attempt re-checks approval and
-     * consent and claims the row with a lease before calling the provider, so two
-     * attempts are never inside the provider call together. This is not exactly-once
-     * delivery: an HTTP provider is retried with the same Idempotency-Key and
-     * de-duplicates; an SMTP attempt that may have reached the server without its
-     * answer being recorded is not resent but left `needs_review` for a person.
-     */
-    async sendOutreach(orgId: string, itemId: string): Promise<SendOutcome> {
-      return withHeartbeat(() => guarded(() => sender.send(orgId, itemId)));
     },
   };
 }
@@ -236,8 +148,8 @@ function createAgentActivities(deps: { pool: Pool }) {
   };
 }
 
-export function createApprovalActivities(deps: { pool: Pool; providerFor?: OutreachSenderDeps['providerFor'] }) {
-  return { ...createProposalActivities(deps), ...createOutreachActivities(deps), ...createAgentActivities(deps) };
+export function createApprovalActivities(deps: { pool: Pool }) {
+  return { ...createProposalActivities(deps), ...createAgentActivities(deps) };
 }
 
 export type ApprovalActivities = ReturnType<typeof createApprovalActivities>;

@@ -1,4 +1,4 @@
-import { PermanentDeliveryError, callProvider, providerFailureOf, type MessageProvider, type OutboundMessage } from './providers';
+import { PermanentDeliveryError, callProvider, providerFailureOf, type MessageProvider, type OutboundMessage } from './provider-kit';
 
 /**
  * SMS and WhatsApp adapters speaking the request shapes of the two common providers, so the same

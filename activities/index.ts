@@ -1,22 +1,50 @@
 import type { Pool } from '../db/pool';
+import { MODULES } from '../modules';
+import type { ActivityFunctions, ModuleDefinition } from '../modules/module';
+import type { OutboxPort } from '../modules/outbox-source';
 import { createApprovalActivities } from './approval-activities';
-import { createBroadcastActivities } from './channels-broadcast';
-import { createGivingRecurringActivities } from './giving-recurring';
 import { createMaintenanceActivities } from './maintenance';
 import { createModuleJobActivities } from './module-jobs';
+import { createOutbox, type OutboxDeps } from './outbox';
 import { createOutboxActivities } from './outbox-activities';
-import { createChannelsDeliveryActivities } from './channels-delivery';
-import { createPastoralGriefActivities } from './pastoral-grief';
-import { createSafeguardingStatusActivities } from './safeguarding-status';
-import { createTemplatesReviewActivities } from './templates-whatsapp-review';
 import { createToolActivities } from './tool-activities';
 
-export function createActivities(deps: { pool: Pool }) {
+export interface WorkerActivityDeps {
+  pool: Pool;
+  /** The outbox every module's activities send through; by default one over every registered module's sources, providers from the environment. */
+  outbox?: OutboxPort;
+  /** Modules whose activities the worker runs; by default the registry's. */
+  modules?: readonly ModuleDefinition[];
+}
+
+/** The kernel's activities: tool calls, proposals, agents and automations, the outbox, module jobs, maintenance. */
+function kernelActivities(pool: Pool, outbox: OutboxPort) {
   return {
-    ...createToolActivities(deps), ...createApprovalActivities(deps), ...createOutboxActivities(deps), ...createMaintenanceActivities(deps),
-    ...createGivingRecurringActivities(deps), ...createPastoralGriefActivities(deps), ...createSafeguardingStatusActivities(deps),
-    ...createModuleJobActivities(deps), ...createChannelsDeliveryActivities(deps), ...createBroadcastActivities(deps), ...createTemplatesReviewActivities(deps),
+    ...createToolActivities({ pool }), ...createApprovalActivities({ pool }), ...createOutboxActivities({ outbox }),
+    ...createMaintenanceActivities({ pool }), ...createModuleJobActivities({ pool }),
   };
 }
 
-export type Activities = ReturnType<typeof createActivities>;
+/**
+ * Every activity a worker runs: the kernel's, then each module's own (`activities` on its
+ * definition). Names share one namespace on the task queue, so a name declared twice is refused
+ * at start instead of one quietly replacing the other.
+ */
+export function createActivities(deps: WorkerActivityDeps): ActivityFunctions {
+  const outbox = deps.outbox ?? createOutbox({ pool: deps.pool } satisfies OutboxDeps);
+  const all: ActivityFunctions = { ...kernelActivities(deps.pool, outbox) };
+  const owners = new Map(Object.keys(all).map((name) => [name, 'the kernel']));
+  for (const module of deps.modules ?? MODULES) {
+    for (const factory of module.activities ?? []) {
+      for (const [name, activity] of Object.entries(factory({ pool: deps.pool, outbox }))) {
+        const owner = owners.get(name);
+        if (owner) throw new Error(`Activity ${name} of ${module.name} is declared by ${owner} already`);
+        owners.set(name, module.name);
+        all[name] = activity;
+      }
+    }
+  }
+  return all;
+}
+
+export type Activities = ActivityFunctions;

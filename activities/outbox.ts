@@ -4,7 +4,7 @@ import { SEND_NEEDS_REVIEW } from '../core/approvals';
 import { StewardError } from '../core/errors';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../db/pool';
 import { MODULES } from '../modules';
-import type { OutboxChannel, OutboxDraft, OutboxProblem, OutboxSource } from '../modules/outbox-source';
+import type { OutboxChannel, OutboxDraft, OutboxOutcome, OutboxProblem, OutboxSource } from '../modules/outbox-source';
 import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
 import { stableUuid } from '../modules/platform/proposals';
 import {
@@ -48,15 +48,7 @@ import {
  *   and the outcome `deferred` says when to try again.
  */
 
-/** What one send attempt came to (a failure worth retrying is thrown instead). */
-export type OutboxOutcome =
-  | { status: 'sent' }
-  | { status: 'refused'; error: OutboxProblem }
-  | { status: 'needs_review' }
-  /** The source no longer wants it sent (for outreach: not approved, or cancelled). */
-  | { status: 'not_ready' }
-  /** Not yet (quiet hours): nothing was claimed or counted; send again at `until` (ISO time). */
-  | { status: 'deferred'; until: string };
+export type { OutboxOutcome };
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'needs_review';
 

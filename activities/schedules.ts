@@ -3,7 +3,8 @@ import { agentScheduleId, automationScheduleId, type AgentRunInput, type Automat
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import { queryOne, queryRows, type Queryable } from '../db/pool';
 import { ensureAgents } from '../modules/platform/agents';
-import type { ModuleJob } from '../modules/module';
+import { MODULES } from '../modules';
+import type { ModuleJob, ModuleSchedule } from '../modules/module';
 import type { ModuleJobRunInput } from '../workflows/module-job';
 import { moduleJobsByName } from './module-jobs';
 
@@ -16,7 +17,8 @@ import { moduleJobsByName } from './module-jobs';
 
 interface DesiredSchedule {
   scheduleId: string;
-  workflowType: 'agentRunWorkflow' | 'automationRunWorkflow' | 'maintenanceWorkflow' | 'givingRecurringWorkflow' | 'safeguardingStatusWorkflow' | 'moduleJobWorkflow';
+  /** The kernel's, or a module's (ModuleSchedule). */
+  workflowType: string;
   workflowId: string;
   args: [AgentRunInput] | [AutomationRunInput] | [ModuleJobRunInput] | [];
   everyMs: number;
@@ -159,34 +161,16 @@ export function maintenanceSchedule(taskQueue: string): DesiredSchedule {
   };
 }
 
-/**
- * Recurring gifts (workflows/giving-recurring.ts), one schedule per task queue: hourly, so a gift is
- * recorded within an hour of its date starting (UTC), and a run that follows an outage catches up.
- */
-export function givingRecurringSchedule(taskQueue: string): DesiredSchedule {
+/** A module's own schedule (ModuleSchedule), one per task queue: ids keep the names they had when the kernel declared them. */
+export function moduleSchedule(schedule: ModuleSchedule, taskQueue: string): DesiredSchedule {
   return {
-    scheduleId: `giving-recurring-${taskQueue}`,
-    workflowType: 'givingRecurringWorkflow',
-    workflowId: `giving-recurring-run-${taskQueue}`,
+    scheduleId: `${schedule.id}-${taskQueue}`,
+    workflowType: schedule.workflowType,
+    workflowId: `${schedule.id}-run-${taskQueue}`,
     args: [],
-    everyMs: 3_600_000,
+    everyMs: schedule.everyMs,
     paused: false,
-    note: 'Records recurring gifts that have come due',
-    orgId: 'system',
-    kind: 'maintenance',
-  };
-}
-
-/** Safeguarding check statuses (workflows/safeguarding-status.ts), one schedule per task queue, daily: each check's status follows its dates. */
-export function safeguardingStatusSchedule(taskQueue: string): DesiredSchedule {
-  return {
-    scheduleId: `safeguarding-status-${taskQueue}`,
-    workflowType: 'safeguardingStatusWorkflow',
-    workflowId: `safeguarding-status-run-${taskQueue}`,
-    args: [],
-    everyMs: 24 * 3_600_000,
-    paused: false,
-    note: 'Moves safeguarding checks to expiring or overdue as their dates pass',
+    note: schedule.note,
     orgId: 'system',
     kind: 'maintenance',
   };
@@ -214,8 +198,7 @@ export async function syncAllSchedules(client: Client, db: Queryable, taskQueue:
   const automations = await queryRows<{ org_id: string; id: string }>(db, 'SELECT org_id, id FROM pastoral_automations WHERE deleted_at IS NULL');
   for (const row of automations) await syncAutomationSchedule(client, db, row.org_id, row.id, taskQueue);
   await upsertSchedule(client, maintenanceSchedule(taskQueue), taskQueue);
-  await upsertSchedule(client, givingRecurringSchedule(taskQueue), taskQueue);
-  await upsertSchedule(client, safeguardingStatusSchedule(taskQueue), taskQueue);
+  for (const schedule of MODULES.flatMap((module) => module.schedules ?? [])) await upsertSchedule(client, moduleSchedule(schedule, taskQueue), taskQueue);
   for (const job of moduleJobsByName().values()) await upsertSchedule(client, moduleJobSchedule(job, taskQueue), taskQueue);
   return { agents, automations: automations.length };
 }

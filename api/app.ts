@@ -13,10 +13,11 @@ import { ToolCaller } from './tool-caller';
 import { ApprovalCaller } from './approvals';
 import { dashboardRouter } from './dashboard/approvals';
 import { teamInviteRouter } from './pages/team-invite';
-import { channelsWebhookRouter } from './channels/router';
 import { mediaRouter } from './media/router';
 import { CODEC_PATH, temporalCodecRouter } from './codec/router';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
+import { MODULES } from '../modules';
+import type { ModuleWebhook, WebhookDeps } from '../modules/module';
 
 export interface AppOptions {
   pool: Pool;
@@ -67,7 +68,8 @@ export function buildApp(options: AppOptions) {
   // Before the JSON parser: /api/mcp parses its own body and answers parse errors in JSON-RPC's shape.
   app.use(mcpRouter(caller, mcpAuth));
   // Before the JSON parser: provider webhooks are verified against their raw bytes.
-  app.use(channelsWebhookRouter({ pool: options.pool, temporal: options.temporal }));
+  // Modules' signed inbound routes see the raw body they verify, so they come before the JSON parser.
+  for (const webhook of MODULES.flatMap((module) => module.webhooks ?? [])) app.use(webhookHandler(webhook, { pool: options.pool, temporal: options.temporal }));
   app.use(express.json({ limit: '1mb' }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
   app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));
@@ -86,6 +88,12 @@ export function buildApp(options: AppOptions) {
     res.status(status).json({ ok: false, error: { code: status === 500 ? 'internal_error' : 'invalid_request', message } });
   });
   return { app, caller, oauth };
+}
+
+/** A module's webhook router, reached only by requests under the paths it declares, so no module answers another's. */
+function webhookHandler(webhook: ModuleWebhook, deps: WebhookDeps): express.RequestHandler {
+  const handler = webhook.router(deps);
+  return (req, res, next) => (webhook.paths.some((prefix) => req.path.startsWith(prefix)) ? handler(req, res, next) : next());
 }
 
 async function readiness(options: AppOptions): Promise<{ database: boolean; temporal: boolean }> {

@@ -2,7 +2,7 @@
  * `npx tsx bench/compare.ts <before.json> <after.json>`: one Markdown table of two
  * `npm run bench` reports side by side (p50, p95, calls/s and errors per backend,
  * path, tool and concurrency), with each run's core count and load average, for
- * the README and for change notes.
+ * bench/README.md and for change notes.
  */
 import fs from 'node:fs';
 import path from 'node:path';

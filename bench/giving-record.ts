@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTenantTransaction, type Pool } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
-import { findTool } from '../modules/catalogue';
+import { catalogue, findTool } from '../modules/catalogue';
 import { getOrgSettings } from '../modules/platform/orgs';
 import type { ToolContext } from '../modules/tool';
 import { measureSequential } from './stats';
@@ -38,7 +38,7 @@ async function seedCommittedDonations(pool: Pool, orgId: string, donations: numb
 async function runWriteInProcess(pool: Pool, org: BenchOrg, args: unknown): Promise<unknown> {
   const tool = findTool(TOOL)!;
   return withTenantTransaction(pool, org.orgId, async (db) => {
-    const ctx: ToolContext = { db, transaction: transactionOf(db), principal: org.principal, org: await getOrgSettings(db, org.orgId), workflowId: `bench-${randomUUID()}` };
+    const ctx: ToolContext = { db, transaction: transactionOf(db), principal: org.principal, org: await getOrgSettings(db, org.orgId), workflowId: `bench-${randomUUID()}`, catalogue: catalogue() };
     return tool.output.parse(await tool.run(ctx, tool.input.parse(args)));
   });
 }

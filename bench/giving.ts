@@ -9,7 +9,7 @@
  *   - giving_record_donation beside 10,000 committed donations (bench/giving-record.ts).
  * Further scenarios are added to SCENARIOS.
  *
- * Writes bench/results/<yyyy-mm-dd>-giving.json and prints a Markdown table for the README.
+ * Writes bench/results/<yyyy-mm-dd>-giving.json and prints a Markdown table for bench/README.md.
  * Knobs: BENCH_GIVING_SAMPLES (sequential calls per scenario: 20), BENCH_GIVING_DONATIONS (10000),
  * BENCH_GIVING_GIVERS (1000), BENCH_OUT_DIR (bench/results).
  */
@@ -24,7 +24,7 @@ import type { Principal } from '../core/principal';
 import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
 import { createPool, withTenantTransaction, withTransaction, type Pool } from '../db/pool';
-import { findTool } from '../modules/catalogue';
+import { catalogue, findTool } from '../modules/catalogue';
 import { createApiKey, principalForApiKey } from '../modules/platform/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
@@ -135,7 +135,7 @@ export async function runInProcess(pool: Pool, org: BenchOrg, toolName: string, 
   const tool = findTool(toolName);
   if (!tool) throw new Error(`${toolName} is not in the catalogue`);
   return withTenantTransaction(pool, org.orgId, async (db) => {
-    const ctx: ToolContext = { db, principal: org.principal, org: await getOrgSettings(db, org.orgId), workflowId: 'bench-giving-direct' };
+    const ctx: ToolContext = { db, principal: org.principal, org: await getOrgSettings(db, org.orgId), workflowId: 'bench-giving-direct', catalogue: catalogue() };
     return tool.output.parse(await tool.run(ctx, tool.input.parse(args)));
   }, { readOnly: true });
 }

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { withTenantTransaction, type Pool } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
-import { findTool } from '../modules/catalogue';
+import { catalogue, findTool } from '../modules/catalogue';
 import { SECURITY_CODE_ALPHABET, randomSecurityCode } from '../modules/guests/checkin/codes';
 import { principalForApiKey } from '../modules/platform/api-keys';
 import { getOrgSettings } from '../modules/platform/orgs';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     const arrival = () => ({ instanceId: instance.id, stationId: desk, contactId: extra[next++], locationId: rooms[next % ROOMS], personKind: 'child' });
     const inProcess = (tool: string, args: unknown) => withTenantTransaction(harness.pool, org.orgId, async (db) => {
       const definition = findTool(tool)!;
-      const ctx: ToolContext = { db, transaction: transactionOf(db), principal, org: await getOrgSettings(db, org.orgId), workflowId: `bench-${randomUUID()}` };
+      const ctx: ToolContext = { db, transaction: transactionOf(db), principal, org: await getOrgSettings(db, org.orgId), workflowId: `bench-${randomUUID()}`, catalogue: catalogue() };
       return definition.output.parse(await definition.run(ctx, definition.input.parse(args)));
     });
     const bridge = async (tool: string, args: unknown) => {

@@ -11,7 +11,7 @@
  * process, and scores platform_search_tools on bench/data/tool-search-dev.jsonl.
  *
  * Writes bench/results/<yyyy-mm-dd>[-<label>].json with the core count and the load
- * average before and after, and prints a Markdown table for the README.
+ * average before and after, and prints a Markdown table for bench/README.md.
  *
  * Knobs (flags or env): --backends / BENCH_BACKENDS (embedded,external),
  * --concurrency / BENCH_CONCURRENCY (1,16,32), --samples / BENCH_SAMPLES (calls per path at
@@ -34,7 +34,7 @@ import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { createPool, withTransaction, type Pool } from '../db/pool';
-import { findTool } from '../modules/catalogue';
+import { catalogue, findTool } from '../modules/catalogue';
 import { createApiKey, principalForApiKey } from '../modules/platform/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
@@ -254,7 +254,7 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
   const checkRead = checkerFor(READ_TOOL, contactId);
   const direct = await measureSequential(async () => {
     await withTransaction(stack.pool, async (db) => {
-      const ctx: ToolContext = { db, principal, org: await getOrgSettings(db, principal.orgId), workflowId: 'bench-direct' };
+      const ctx: ToolContext = { db, principal, org: await getOrgSettings(db, principal.orgId), workflowId: 'bench-direct', catalogue: catalogue() };
       checkRead(read.output.parse(await read.run(ctx, read.input.parse({ contactId }))));
     }, { readOnly: true });
   }, cfg.samples, 20);
@@ -394,7 +394,7 @@ function writeReport(dir: string, report: Report): string {
   return file;
 }
 
-/** The README's bench table: one row per backend, path, tool and concurrency. */
+/** bench/README.md's results table: one row per backend, path, tool and concurrency. */
 export function markdownTable(report: Report): string {
   const lines = [
     `${report.machine.cpus} CPUs, load average ${report.machine.loadAverageBefore.join(' / ')} before, ${report.machine.loadAverageAfter.join(' / ')} after; ${report.timestamp.slice(0, 10)}${report.label ? ` (${report.label})` : ''}`,

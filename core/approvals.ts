@@ -88,22 +88,6 @@ export function isProposalActionWorkflowId(orgId: string, workflowId: string): b
   return workflowId.startsWith(proposalActionWorkflowId(orgId, ''));
 }
 
-/** Outreach item ids a follow-up tool's result names (`item` or `items`). */
-export function outreachIdsOfResult(result: unknown): string[] {
-  const out: string[] = [];
-  const value = result as { item?: { id?: unknown }; items?: Array<{ id?: unknown }> } | null;
-  if (value?.item && typeof value.item.id === 'string') out.push(value.item.id);
-  for (const item of value?.items ?? []) if (typeof item?.id === 'string') out.push(item.id);
-  return out;
-}
-
-/** Automation id a follow-up tool's result names. */
-export function automationIdOfResult(result: unknown): string | undefined {
-  const value = result as { automation?: { id?: unknown }; automationId?: unknown } | null;
-  if (typeof value?.automation?.id === 'string') return value.automation.id;
-  return typeof value?.automationId === 'string' ? value.automationId : undefined;
-}
-
 /** What a proposal asks to do: a tool call, fixed when proposed (the hash pins the arguments). */
 export interface ProposalAction {
   tool: string;

@@ -1,4 +1,5 @@
-import { isErrorCode, type ErrorBody } from './errors';
+import { ApplicationFailure } from '@temporalio/common';
+import { isErrorCode, type ErrorBody, type ErrorCode } from './errors';
 
 /**
  * Reading the stable error out of a Temporal failure, for the API and the
@@ -53,4 +54,17 @@ export function failureBodyOf(error: unknown): { code: string; message: string; 
 export function stewardErrorBodyOf(error: unknown): ErrorBody | undefined {
   const body = failureBodyOf(error);
   return body && isErrorCode(body.code) ? (body as ErrorBody) : undefined;
+}
+
+/** A typed, non-retryable failure the API turns back into a StewardError with the same code (thrown by workflows). */
+export function stewardFailure(code: ErrorCode, message: string, extra: { hint?: string; details?: Record<string, unknown> } = {}): ApplicationFailure {
+  const body: ErrorBody = { code, message, ...(extra.hint ? { hint: extra.hint } : {}), ...(extra.details ? { details: extra.details } : {}) };
+  return ApplicationFailure.create({ type: code, message, nonRetryable: true, details: [body] });
+}
+
+/** The stable error a failure carries, wherever it sits in the cause chain (code, message and hint only: it is stored with the record). */
+export function errorBodyOf(error: unknown): { code: string; message: string; hint?: string } {
+  const body = failureBodyOf(error);
+  if (body) return { code: body.code, message: body.message, ...(body.hint ? { hint: body.hint } : {}) };
+  return { code: 'internal_error', message: error instanceof Error ? error.message : 'The action failed' };
 }

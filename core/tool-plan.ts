@@ -8,31 +8,66 @@ export interface MeterPolicy {
 }
 
 /**
- * A durable step after a tool call, declared on the tool (`followUp`) and
- * carried in its plan: new outreach items get their approval workflow, agent
- * and automation changes get their schedules brought in line. A tool with one
- * runs as toolCallWithFollowUpWorkflow, so the step happens even if a process
- * dies between the call and the step.
+ * A durable step after a tool call, declared on the tool (`followUp`) and carried in its plan as
+ * plain data: a kind, and parameters of the tool's own. The kind names a planner
+ * (`FollowUpPlanner`) that the kernel or the tool's module keeps in its workflows folder; the
+ * planner reads the call's result and answers the steps to take (start a workflow, signal or
+ * cancel one, run an activity), which toolCallWithFollowUpWorkflow carries out. A module's kinds
+ * are `<module>.<what>`; the kernel's (agent and automation schedules) have no prefix. Being one
+ * workflow with the call, the steps happen even if a process dies in between.
  */
-export type FollowUp =
-  /** Start the approval workflow of every outreach item the result names (`item` or `items`). */
-  | { kind: 'start_outreach' }
-  /** Bring the organisation's agent schedules in line; `ifMissing` only creates the ones that do not exist yet. */
-  | { kind: 'sync_agent_schedules'; ifMissing: boolean }
-  /** Bring the schedule of the automation the result names in line. */
-  | { kind: 'sync_automation_schedule' }
-  /** Email the team invite the result names (`invite.inviteId`) through the outbox; a failed send leaves the call's result standing. */
-  | { kind: 'send_team_invite' }
-  /** Email the giving statements the result names (`statements`, `unchanged`) that still wait for it, through the outbox. */
-  | { kind: 'send_statements' }
-  /** Start, reschedule or end the grief-care plan of the bereavement the result names (`griefPlan: { lifeEventId, change }`). */
-  | { kind: 'grief_plan' }
-  /** Dispatch the channel message the result names (`message.id`) through the outbox, waiting out quiet hours (workflows/channels-message.ts). */
-  | { kind: 'send_channel_message' }
-  /** Start (once scheduled) or stop the sending workflow of the broadcast the result names (`followUp: { broadcastId, change }`; workflows/channels-broadcast.ts). */
-  | { kind: 'broadcast' }
-  /** Follow WhatsApp's review of the template version the result names (`version.id`) until it decides (workflows/templates-whatsapp-review.ts). */
-  | { kind: 'whatsapp_template_review' };
+export interface FollowUp {
+  kind: string;
+  /** Parameters the planner reads (e.g. `ifMissing`); plain JSON. */
+  [parameter: string]: unknown;
+}
+
+/** Search attributes a started workflow carries besides its organisation. */
+export interface FollowUpSearchAttributes {
+  kind: string;
+  status?: string;
+}
+
+/** Plain-data activity options for an activity step (what proxyActivities takes: durations as strings). */
+export interface FollowUpActivityOptions {
+  startToCloseTimeout: string;
+  heartbeatTimeout?: string;
+  retry?: { initialInterval?: string; backoffCoefficient?: number; maximumInterval?: string; maximumAttempts?: number };
+}
+
+/** One step a follow-up takes, as plain data: what crosses from a planner to the workflow that runs it. */
+export type FollowUpStep =
+  /** Start `workflow` as a child that outlives the call (ABANDON); one already started under `id` is left alone. */
+  | { start: string; id: string; args: unknown[]; searchAttributes: FollowUpSearchAttributes }
+  /** Signal a running workflow; one that finished or never started has nothing left to hear. */
+  | { signal: string; id: string; args?: unknown[] }
+  /** Cancel a running workflow; one that finished or never started is left as it is. */
+  | { cancel: string }
+  /** Run an activity and wait for it; with `ignoreFailure` a failure leaves the call's result standing (a resend is the remedy). */
+  | { activity: string; args: unknown[]; options: FollowUpActivityOptions; ignoreFailure?: boolean };
+
+/** Reads a finished call's result (and the follow-up's parameters) and answers its steps; pure, as it runs in workflow code. */
+export type FollowUpPlanner = (result: unknown, context: { orgId: string; followUp: FollowUp }) => FollowUpStep[];
+
+/**
+ * Follow-up kinds as plans carried them before modules owned their follow-ups: a plan made then
+ * (in a running workflow's history, a proposal's action, an agent run's planned actions) still
+ * names the old kind, so it is read as the kind the module declares today. Frozen, never extended.
+ */
+export const FOLLOW_UP_KINDS_OF_EARLIER_PLANS: Readonly<Record<string, string>> = Object.freeze({
+  start_outreach: 'people.start_outreach',
+  send_team_invite: 'platform.send_team_invite',
+  send_statements: 'giving.send_statements',
+  grief_plan: 'people.grief_plan',
+  send_channel_message: 'channels.send_message',
+  broadcast: 'channels.broadcast',
+  whatsapp_template_review: 'templates.whatsapp_review',
+});
+
+/** The kind a follow-up is planned under today (see FOLLOW_UP_KINDS_OF_EARLIER_PLANS). */
+export function currentFollowUpKind(kind: string): string {
+  return Object.prototype.hasOwnProperty.call(FOLLOW_UP_KINDS_OF_EARLIER_PLANS, kind) ? FOLLOW_UP_KINDS_OF_EARLIER_PLANS[kind] : kind;
+}
 
 /** What the workflow needs to know about a tool, as plain data (no functions cross into workflow code). */
 export interface ToolPolicy {

@@ -2,6 +2,7 @@ import { migrate, type Migration } from '../db/migrate';
 import type { Pool } from '../db/pool';
 import { seedPlanAllowances } from './platform/billing';
 import type { ModuleDefinition } from './module';
+import { checkUses, provideModules } from './registry';
 import attendance from './attendance';
 import channels from './channels';
 import community from './community';
@@ -15,6 +16,8 @@ import templates from './templates';
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
 const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance];
 export const MODULES: readonly ModuleDefinition[] = registered;
+checkUses(registered);
+provideModules(registered);
 
 /**
  * Adds a module that lives outside this list (the kit's own tests build one under test/).
@@ -23,6 +26,7 @@ export const MODULES: readonly ModuleDefinition[] = registered;
  */
 export function registerModule(module: ModuleDefinition): void {
   if (registered.some((existing) => existing.name === module.name)) throw new Error(`Module ${module.name} is registered already`);
+  checkUses([...registered, module]);
   registered.push(module);
 }
 

@@ -1,6 +1,8 @@
 import type { Model, ModelStatic } from 'sequelize';
 import type { Migration } from '../db/migrate';
-import type { OutboxSource } from './outbox-source';
+import type { RequestHandler } from 'express';
+import type { Client } from '@temporalio/client';
+import type { OutboxPort, OutboxSource } from './outbox-source';
 import type { z } from 'zod';
 import type { AgentKey } from '../core/approvals';
 import type { MeteredFeature } from '../core/billing';
@@ -18,6 +20,15 @@ import { checkMetrics, type AnyMetric } from './metrics';
  * read these values through the registry (`modules/index.ts`); nothing outside the
  * folder names the module's tools or tables.
  */
+/**
+ * Extension points a module declares for others to fill, where it needs them to act in its own
+ * direction (channels keeping people's consent projection, attendance feeding people's care
+ * signals). Empty here: the receiving module adds its points with `declare module` in its
+ * extension-points.ts, so the kernel knows none of them. Read them with contributionsTo (registry.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ModuleContributions {}
+
 export interface ModuleDefinition {
   /** snake_case; every tool name starts with `<name>_`, and it doubles as the MCP toolset name. */
   name: string;
@@ -41,6 +52,14 @@ export interface ModuleDefinition {
    * `contact_id` column not declared here).
    */
   contactRefs?: readonly ContactRef[];
+  /**
+   * The modules whose api.ts this one imports. The registry refuses a cycle among them, and the
+   * boundary lint refuses an import of a module not named here: calls run one way, and the other
+   * way goes through an extension point (`contributes`).
+   */
+  uses?: readonly string[];
+  /** What this module adds to other modules' extension points (see ModuleContributions). */
+  contributes?: ModuleContributions;
   /** Short-lived records this module deletes once they have served their purpose (daily maintenance). */
   retention?: readonly RetentionRule[];
   /**
@@ -70,6 +89,57 @@ export interface ModuleDefinition {
    * each job gets its own Temporal Schedule starting moduleJobWorkflow, with no edit outside the module.
    */
   jobs?: readonly ModuleJob[];
+  /**
+   * The module's workflows: the resolved path of its `workflows/index.ts` (`require.resolve('./workflows')`).
+   * Every function that index exports is a workflow type in the worker's bundle, whose entry is
+   * generated from the registry (worker/bundle.ts); its export `followUps` maps the follow-up kinds
+   * the module's tools name (`<module>.<what>`) to their planners. Code there is workflow code: the
+   * boundary lint keeps it deterministic.
+   */
+  workflows?: string;
+  /** Factories of the module's activities (`activities/`), given the worker's pool and the shared outbox; names are unique across the worker. */
+  activities?: readonly ActivityFactory[];
+  /** Signed inbound routes (provider callbacks, links in messages), mounted by the kernel before the JSON parser, so each sees the raw body it verifies. */
+  webhooks?: readonly ModuleWebhook[];
+  /** Temporal Schedules starting one of the module's workflows for the whole deployment (one per task queue), kept in line at every worker start. */
+  schedules?: readonly ModuleSchedule[];
+}
+
+/** What a module's activity factories are given by the worker. */
+export interface ActivityDeps {
+  pool: Pool;
+  /** The shared outbox, serving every registered module's outbox sources. */
+  outbox: OutboxPort;
+}
+
+export type ActivityFunctions = Record<string, (...args: any[]) => Promise<unknown>>;
+export type ActivityFactory = (deps: ActivityDeps) => ActivityFunctions;
+
+/** What a module's webhook router is given by the API. */
+export interface WebhookDeps {
+  pool: Pool;
+  temporal: Client;
+}
+
+/**
+ * A module's inbound routes. The router sees the raw request (no JSON parser before it) and
+ * verifies each request's signature itself before reading anything from it; it answers only
+ * under its `paths`, and leaves every other request to the next handler.
+ */
+export interface ModuleWebhook {
+  /** Path prefixes it serves: `/webhooks/<module>/…`, or `/<module>/…` for a page a person opens from a message. */
+  paths: readonly string[];
+  router: (deps: WebhookDeps) => RequestHandler;
+}
+
+/** A Temporal Schedule for one of the module's workflows: ids are `<id>-<taskQueue>` (schedule) and `<id>-run-<taskQueue>` (its runs). */
+export interface ModuleSchedule {
+  /** Stable: the schedule's id is derived from it, so renaming it would leave the old schedule running. */
+  id: string;
+  workflowType: string;
+  everyMs: number;
+  /** One sentence, shown as the schedule's note. */
+  note: string;
 }
 
 /**
@@ -229,6 +299,16 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
     if (!job.name.startsWith(`${definition.name}.`)) throw new Error(`Job ${job.name} must be named ${definition.name}.<what>`);
     if (!(job.everyMs >= 60_000)) throw new Error(`Job ${job.name} must run at most once a minute`);
   }
+  for (const webhook of definition.webhooks ?? []) {
+    for (const prefix of webhook.paths) {
+      if (!prefix.startsWith(`/webhooks/${definition.name}/`) && !prefix.startsWith(`/${definition.name}/`)) {
+        throw new Error(`Webhook path ${prefix} of ${definition.name} must be under /webhooks/${definition.name}/ or /${definition.name}/`);
+      }
+    }
+  }
+  for (const schedule of definition.schedules ?? []) {
+    if (!(schedule.everyMs >= 60_000)) throw new Error(`Schedule ${schedule.id} of ${definition.name} must run at most once a minute`);
+  }
   for (const source of definition.outboxSources ?? []) {
     if (!source.kind.startsWith(`${definition.name}.`)) throw new Error(`Outbox source ${source.kind} must be named ${definition.name}.<record>`);
   }
@@ -241,10 +321,10 @@ export function defineModule(definition: ModuleDefinition): ModuleDefinition {
  * one value with one name, scopes and schema lock; parts only keep large modules navigable.
  */
 export type ModulePart = { name: string; tools?: ModuleDefinition['tools']; overview?: OverviewContribution } & Partial<Pick<ModuleDefinition,
-  'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts' | 'jobs'>>;
+  'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts' | 'jobs' | 'activities' | 'webhooks' | 'schedules'>>;
 
-type ListKey = 'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts' | 'jobs';
-const PART_LISTS: readonly ListKey[] = ['models', 'migrations', 'contactRefs', 'retention', 'metrics', 'routes', 'playbooks', 'outboxSources', 'agents', 'widgets', 'meters', 'alerts', 'jobs'];
+type ListKey = 'models' | 'migrations' | 'contactRefs' | 'retention' | 'metrics' | 'routes' | 'playbooks' | 'outboxSources' | 'agents' | 'widgets' | 'meters' | 'alerts' | 'jobs' | 'activities' | 'webhooks' | 'schedules';
+const PART_LISTS: readonly ListKey[] = ['models', 'migrations', 'contactRefs', 'retention', 'metrics', 'routes', 'playbooks', 'outboxSources', 'agents', 'widgets', 'meters', 'alerts', 'jobs', 'activities', 'webhooks', 'schedules'];
 
 /** The module with each part's lists appended and overview contributions merged; check with defineModule afterwards. */
 export function withParts(base: ModuleDefinition, parts: readonly ModulePart[]): ModuleDefinition {

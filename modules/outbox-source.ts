@@ -105,3 +105,29 @@ export function defineOutboxSource<D extends OutboxDraft>(source: OutboxSource<D
   if (!/^[a-z][a-z0-9]*\.[a-z][a-z0-9_]*$/.test(source.kind)) throw new Error(`Outbox source kind ${source.kind} must be <module>.<record>`);
   return source as unknown as OutboxSource;
 }
+
+/** What one send attempt came to (a failure worth retrying is thrown instead). */
+export type OutboxOutcome =
+  | { status: 'sent' }
+  | { status: 'refused'; error: OutboxProblem }
+  | { status: 'needs_review' }
+  /** The source no longer wants it sent (for outreach: not approved, or cancelled). */
+  | { status: 'not_ready' }
+  /** Not yet (quiet hours): nothing was claimed or counted; send again at `until` (ISO time). */
+  | { status: 'deferred'; until: string };
+
+/**
+ * The shared outbox as a module's activities see it (activities/outbox.ts; handed to them in
+ * `ActivityDeps`): one leased attempt for a record of a registered source kind, counted once,
+ * never handed to a provider twice without a person deciding.
+ */
+export interface OutboxPort {
+  send(kind: string, orgId: string, sourceId: string): Promise<OutboxOutcome>;
+  release(kind: string, orgId: string, sourceId: string, userId: string): Promise<boolean>;
+}
+
+/** The kernel's outbox activities (activities/outbox-activities.ts), as a module's workflow schedules them. */
+export interface OutboxActivities {
+  sendOutboxMessage(kind: string, orgId: string, sourceId: string): Promise<OutboxOutcome>;
+  releaseOutboxMessage(kind: string, orgId: string, sourceId: string, userId: string): Promise<boolean>;
+}

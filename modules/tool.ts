@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Transaction } from 'sequelize';
 import type { Queryable } from '../db/pool';
+import type { Catalogue } from './tool-catalogue';
 import type { MeteredFeature } from '../core/billing';
 import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
@@ -30,6 +31,8 @@ export interface ToolContext {
   workflowId: string;
   /** What the tool's `prepare` step returned, if it has one. */
   prepared?: unknown;
+  /** Every registered module's tools, routes and widgets: handed in, since no module imports the registry above it. */
+  catalogue: Catalogue;
 }
 
 /** A care-timeline entry a tool asks to have synced after it succeeds. */

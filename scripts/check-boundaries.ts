@@ -1,5 +1,5 @@
 /**
- * `npm run lint:boundaries`: enforces the import rules of DESIGN.md ("Layout") by
+ * `npm run lint:boundaries`: enforces the import rules of docs/design.md ("Layout") by
  * reading every source file's imports with the TypeScript parser.
  *
  *   workflows/  only @temporalio/workflow, @temporalio/common, core/, its own files,
@@ -10,12 +10,16 @@
  *   modules/    never the outer layers (activities/, workflows/, worker/, api/, scripts/, test/, bench/)
  *   api/        never activities/ (the API starts workflows; it does not run their steps)
  *   modules/<x> never modules/<y>/models (a module's tables are reached through its services)
+ *   modules/<x> modules/<y> only as modules/<y>/api, and only when x's definition names y in `uses`
  *
  * and, in modules/<x> outside its migrations, no SQL that names a table modules/<y> declares a
  * model for (join the view a module publishes, such as people_directory, or call its services);
  * and one rule on SQL text in every source file: no `$<digit>` inside a single-quoted SQL literal.
  * Sequelize reads `$n` as a bind placeholder even there and fails the query at run time
  * ("Named bind parameter "$5" has no value"), or quietly binds the wrong value.
+ *
+ *
+ * and no import cycle in the runtime import graph of the source folders (CYCLE_FOLDERS).
  *
  * Exits 1 and lists every violation as file:line when a rule is broken.
  */
@@ -95,8 +99,10 @@ function classify(root: string, file: string, specifier: string): Target {
 
 interface Rule {
   folder: string;
-  /** `file` is the importing file, relative to the project root with `/` separators. */
-  check(target: Target, ref: ImportRef, file: string): string | undefined;
+  /** Only the files of `folder` this accepts (project-relative path); all of them without it. */
+  files?: (relative: string) => boolean;
+  /** `file` is the importing file, relative to `root` with `/` separators. */
+  check(target: Target, ref: ImportRef, file: string, root: string): string | undefined;
 }
 
 /** The module a project-relative path belongs to, if it is inside modules/<name>/. */
@@ -104,10 +110,55 @@ function moduleOf(relative: string): string | undefined {
   return /^modules\/([^/]+)\//.exec(relative)?.[1];
 }
 
+/** The modules a module's definition names in `uses: [...]` (read from its index.ts as text: the lint loads no module). */
+export function usesOf(root: string, module: string): Set<string> {
+  const index = path.join(root, 'modules', module, 'index.ts');
+  const text = fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : '';
+  const list = /\buses:\s*\[([^\]]*)\]/.exec(text)?.[1] ?? '';
+  return new Set([...list.matchAll(/'([a-z0-9_]+)'/g)].map((match) => match[1]!));
+}
+
+/**
+ * modules/<x> reaches modules/<y> only through modules/<y>/api.ts, and only when x's definition
+ * names y in `uses`: the registry refuses a cycle among `uses`, so this keeps imports one-way too.
+ */
+function peerImportProblem(root: string, file: string, targetRelative: string): string | undefined {
+  const from = moduleOf(file);
+  const to = moduleOf(targetRelative);
+  if (!from || !to || from === to) return undefined;
+  if (targetRelative !== `modules/${to}/api`) {
+    return `modules/${from}/ may import the ${to} module only through modules/${to}/api (${targetRelative}); export what it needs there`;
+  }
+  if (!usesOf(root, from).has(to)) return `modules/${from}/ imports modules/${to}/api but its definition does not name '${to}' in uses`;
+  return undefined;
+}
+
 const WORKFLOW_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common']);
 const OUTER_LAYERS = new Set(['activities', 'workflows', 'worker', 'api', 'scripts', 'bin', 'test', 'bench']);
 
+/** A module's workflow code: `modules/<m>/workflows/` (and the kit's demo module under test/kit/). */
+const MODULE_WORKFLOW_FILE = /^(modules|test\/kit)\/[^/]+\/workflows\//;
+
+/**
+ * A module's workflows are bundled and replayed like the kernel's, so the same determinism holds:
+ * only the Temporal workflow packages, core/, and the module's own workflows folder at run time;
+ * anything else only as `import type` (its activities, the kernel's contracts), which is erased.
+ */
+function checkModuleWorkflowImport(target: Target, ref: ImportRef, file: string): string | undefined {
+  const folder = /^((?:modules|test\/kit)\/[^/]+\/workflows)\//.exec(file)?.[1] ?? '';
+  if (target.kind === 'package') {
+    return WORKFLOW_PACKAGES.has(target.name)
+      ? undefined
+      : `${folder}/ may import only @temporalio/workflow and @temporalio/common from packages, not "${target.name}" (workflow code must stay deterministic; do the work in an activity)`;
+  }
+  if (target.kind === 'builtin') return `${folder}/ must not import Node built-in "${target.name}" (workflow code is sandboxed and deterministic; use an activity)`;
+  if (ref.typeOnly || target.folder === 'core' || target.relative.startsWith(`${folder}/`)) return undefined;
+  return `${folder}/ may import only core/ and its own folder, and anything else only with \`import type\` (call activities through proxyActivities), not ${target.relative}`;
+}
+
 const RULES: Rule[] = [
+  { folder: 'modules', files: (relative) => MODULE_WORKFLOW_FILE.test(relative), check: checkModuleWorkflowImport },
+  { folder: 'test/kit', files: (relative) => MODULE_WORKFLOW_FILE.test(relative), check: checkModuleWorkflowImport },
   {
     folder: 'workflows',
     check(target, ref) {
@@ -141,7 +192,7 @@ const RULES: Rule[] = [
   },
   {
     folder: 'modules',
-    check(target, _ref, file) {
+    check(target, _ref, file, root) {
       if (target.kind !== 'internal') return undefined;
       if (OUTER_LAYERS.has(target.folder)) return `modules/ may import core/, db/ and other modules, never ${target.folder}/ (${target.relative})`;
       // The platform is the kernel every module builds on: it reaches product modules only through the registry's extension points.
@@ -153,7 +204,7 @@ const RULES: Rule[] = [
       if (owner && owner !== moduleOf(file)) {
         return `modules/${moduleOf(file)}/ must not import modules/${owner}/models (${target.relative}); call the ${owner} module's services instead`;
       }
-      return undefined;
+      return peerImportProblem(root, file, target.relative);
     },
   },
   {
@@ -182,9 +233,11 @@ export function checkBoundaries(root: string): { violations: Violation[]; filesC
   let filesChecked = 0;
   for (const rule of RULES) {
     for (const file of sourceFiles(path.join(root, rule.folder))) {
+      const relative = path.relative(root, file).split(path.sep).join('/');
+      if (rule.files && !rule.files(relative)) continue;
       filesChecked += 1;
       for (const ref of importsOf(file, fs.readFileSync(file, 'utf8'))) {
-        const message = rule.check(classify(root, file, ref.specifier), ref, path.relative(root, file).split(path.sep).join('/'));
+        const message = rule.check(classify(root, file, ref.specifier), ref, relative, root);
         if (message) violations.push({ file: path.relative(root, file), line: ref.line, specifier: ref.specifier, message });
       }
     }
@@ -307,17 +360,109 @@ export function checkTableOwnership(root: string): { violations: Violation[]; fi
   return { violations, filesChecked };
 }
 
+/** Folders whose runtime import graph must hold no cycle; bench/ is measurement code run on its own, test/ builds fixtures. */
+export const CYCLE_FOLDERS = ['core', 'db', 'temporal', 'modules', 'api', 'activities', 'workflows', 'worker', 'scripts'];
+
+/** The file a relative specifier loads, as Node's resolution (through tsx) would find it; undefined outside the project's sources. */
+function resolveSource(fromFile: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(fromFile), specifier.replace(/\.(m|c)?js$/, ''));
+  const candidates = [base, ...SOURCE_EXTENSIONS.map((ext) => base + ext), ...SOURCE_EXTENSIONS.map((ext) => path.join(base, `index${ext}`))];
+  return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
+}
+
+/**
+ * The import graph of `folders` as it runs: file to the files it loads. `import type` edges are left
+ * out: they are erased at compile time, so they neither decide load order nor can leave a module
+ * half-initialised, which is what a cycle costs.
+ */
+export function runtimeImportGraph(root: string, folders: readonly string[] = CYCLE_FOLDERS, withTypeOnly = false): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  const files = folders.flatMap((folder) => sourceFiles(path.join(root, folder)));
+  const known = new Set(files);
+  for (const file of files) {
+    const edges = new Set<string>();
+    for (const ref of importsOf(file, fs.readFileSync(file, 'utf8'))) {
+      if ((ref.typeOnly && !withTypeOnly) || !ref.specifier.startsWith('.')) continue;
+      const target = resolveSource(file, ref.specifier);
+      if (target && known.has(target)) edges.add(target);
+    }
+    graph.set(file, edges);
+  }
+  return graph;
+}
+
+/** The graph's cycles: each strongly connected set of more than one file (or a file importing itself), files sorted. Tarjan's walk, iterative. */
+export function importCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let next = 0;
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const walk: Array<{ node: string; edges: Iterator<string> }> = [];
+    const enter = (node: string) => {
+      index.set(node, next); low.set(node, next); next += 1;
+      stack.push(node); onStack.add(node);
+      walk.push({ node, edges: (graph.get(node) ?? new Set<string>()).values() });
+    };
+    enter(start);
+    while (walk.length > 0) {
+      const frame = walk[walk.length - 1]!;
+      const step = frame.edges.next();
+      if (!step.done) {
+        const to = step.value;
+        if (!index.has(to)) enter(to);
+        else if (onStack.has(to)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
+        continue;
+      }
+      walk.pop();
+      if (walk.length > 0) {
+        const parent = walk[walk.length - 1]!.node;
+        low.set(parent, Math.min(low.get(parent)!, low.get(frame.node)!));
+      }
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
+      const component: string[] = [];
+      let member: string;
+      do { member = stack.pop()!; onStack.delete(member); component.push(member); } while (member !== frame.node);
+      if (component.length > 1 || graph.get(frame.node)?.has(frame.node)) cycles.push(component.sort());
+    }
+  }
+  return cycles;
+}
+
+/**
+ * Cycles accepted on purpose, each exactly as listed (a cycle that grows or changes is reported):
+ * none. An entry here needs a reason beside it; the fix is nearly always an extension point.
+ */
+const KNOWN_CYCLES = new Set<string>();
+
+export function checkCycles(root: string, known: ReadonlySet<string> = KNOWN_CYCLES): { violations: Violation[]; filesChecked: number } {
+  const graph = runtimeImportGraph(root);
+  const violations = importCycles(graph).flatMap((files) => {
+    const shown = files.map((file) => path.relative(root, file).split(path.sep).join('/'));
+    if (known.has(shown.join(' ⇄ '))) return [];
+    return [{
+      file: shown[0]!, line: 1, specifier: `${files.length} file(s)`,
+      message: `an import cycle: ${shown.join(' ⇄ ')}; break it with an extension point the lower file declares, or by passing what is needed in`,
+    }];
+  });
+  return { violations, filesChecked: graph.size };
+}
+
 function main(): void {
   const root = path.resolve(process.argv[2] ?? path.join(__dirname, '..'));
   const imports = checkBoundaries(root);
   const sql = checkSqlLiterals(root);
   const tables = checkTableOwnership(root);
-  const violations = [...imports.violations, ...sql.violations, ...tables.violations];
+  const cycles = checkCycles(root);
+  const violations = [...imports.violations, ...sql.violations, ...tables.violations, ...cycles.violations];
   if (violations.length === 0) {
-    console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files; table ownership in ${tables.filesChecked} module files)`);
+    console.log(`lint:boundaries: ok (${imports.filesChecked} files in ${RULES.map((r) => `${r.folder}/`).join(', ')}; SQL literals in ${sql.filesChecked} files; table ownership in ${tables.filesChecked} module files; no import cycle among ${cycles.filesChecked} files)`);
     return;
   }
-  console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see DESIGN.md, "Layout"), the SQL literal rule or table ownership:`);
+  console.error(`lint:boundaries: ${violations.length} violation(s) of the import rules (see docs/design.md, "Layout"), the SQL literal rule or table ownership:`);
   for (const v of violations) console.error(`  ${v.file}:${v.line}  "${v.specifier}"\n    ${v.message}`);
   process.exitCode = 1;
 }

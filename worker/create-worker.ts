@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
-import { createActivities } from '../activities';
+import { createActivities, type Activities } from '../activities';
 import type { Pool } from '../db/pool';
-import { DEFAULT_BUNDLE_PATH } from './bundle';
+import { DEFAULT_BUNDLE_PATH, writeWorkflowEntry } from './bundle';
 import { stewardDataConverter } from '../temporal/client';
 
 export interface StewardWorkerOptions {
@@ -14,7 +13,7 @@ export interface StewardWorkerOptions {
   taskQueue?: string;
   bundlePath?: string;
   /** Tests swap single activities (e.g. to fail once after committing). */
-  wrapActivities?: (activities: ReturnType<typeof createActivities>) => Record<string, (...args: any[]) => Promise<unknown>>;
+  wrapActivities?: (activities: Activities) => Record<string, (...args: any[]) => Promise<unknown>>;
 }
 
 export async function createStewardWorker(options: StewardWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -24,7 +23,8 @@ export async function createStewardWorker(options: StewardWorkerOptions): Promis
   const bundlePath = options.bundlePath ?? DEFAULT_BUNDLE_PATH;
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = fs.existsSync(bundlePath)
     ? { workflowBundle: { codePath: bundlePath } }
-    : { workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')) };
+    // No prebuilt bundle: the worker bundles the entry generated from the registry itself (slower to start).
+    : { workflowsPath: writeWorkflowEntry(bundlePath) };
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,

@@ -5,7 +5,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ApprovalActivities } from '../activities/approval-activities';
 import { proposalWorkflowId, type AgentRunInput, type ProposalExecution } from '../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
-import { errorBodyOf } from './failures';
+import { errorBodyOf } from '../core/failures';
 import { executeProposalAction } from './proposal-action';
 import { proposalWorkflow } from './proposal';
 

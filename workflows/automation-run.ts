@@ -2,8 +2,8 @@ import { proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporal
 import type { ApprovalActivities } from '../activities/approval-activities';
 import type { AutomationRunInput } from '../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
-import { errorBodyOf } from './failures';
-import { startOutreachChild } from './outreach';
+import { errorBodyOf } from '../core/failures';
+import { followUpSteps, runFollowUpSteps } from './follow-ups';
 
 const activities = proxyActivities<ApprovalActivities>({
   startToCloseTimeout: '2 minutes',
@@ -25,7 +25,9 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
       setStatus('skipped');
       return { generated: 0, skipped: 0 };
     }
-    for (const itemId of run.itemIds) await startOutreachChild(input.orgId, itemId);
+    // Each item gets its approval workflow as the people module's tools start them (its follow-up 'people.start_outreach').
+    const items = run.itemIds.map((id) => ({ id }));
+    await runFollowUpSteps(input.orgId, followUpSteps({ kind: 'people.start_outreach' }, { items }, input.orgId));
     await activities.recordAutomationRun(input.orgId, input.automationId, 'succeeded', run.itemIds.length);
     setStatus('completed');
     return { generated: run.itemIds.length, skipped: run.skipped };

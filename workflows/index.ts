@@ -1,14 +1,11 @@
+/**
+ * The kernel's workflows: the tool call, proposals, agent and automation runs, module jobs and
+ * maintenance. Modules' workflows join them in the bundle through its generated entry (worker/bundle.ts).
+ */
 export { toolCallWorkflow } from './tool-call';
 export { toolCallWithFollowUpWorkflow } from './tool-call-follow-up';
 export { proposalWorkflow } from './proposal';
-export { outreachWorkflow } from './outreach';
 export { agentRunWorkflow } from './agent-run';
 export { automationRunWorkflow } from './automation-run';
 export { maintenanceWorkflow } from './maintenance';
-export { givingRecurringWorkflow } from './giving-recurring';
-export { griefPlanWorkflow } from './pastoral-grief';
-export { safeguardingStatusWorkflow } from './safeguarding-status';
 export { moduleJobWorkflow } from './module-job';
-export { channelMessageWorkflow } from './channels-message';
-export { broadcastWorkflow } from './channels-broadcast';
-export { whatsAppTemplateReviewWorkflow } from './templates-whatsapp-review';

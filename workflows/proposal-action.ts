@@ -2,7 +2,7 @@ import { executeChild } from '@temporalio/workflow';
 import { proposalActionWorkflowId, type ProposalExecution } from '../core/approvals';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
 import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
-import { errorBodyOf } from './failures';
+import { errorBodyOf } from '../core/failures';
 
 /**
  * Carries out a proposal's action as a child tool call. The child's id is fixed

@@ -8,7 +8,7 @@ import {
   type ProposalSnapshot, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
-import { stewardFailure } from './failures';
+import { stewardFailure } from '../core/failures';
 import { executeProposalAction } from './proposal-action';
 
 const records = proxyActivities<ApprovalActivities>({

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { listLocations, requireLocation } from '../guests/checkin/published';
-import { listTeam } from '../platform/settings';
-import { getInstance } from '../schedule/services';
+import { listLocations, requireLocation } from '../guests/api';
+import { listTeam } from '../platform/api';
+import { getInstance } from '../schedule/api';
 
 export interface HeadcountView {
   id: string;

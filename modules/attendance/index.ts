@@ -3,6 +3,7 @@ import { hasScope } from '../../core/principal';
 import { addDays, todayUtc } from '../metrics';
 import { defineModule } from '../module';
 import { attendanceMetrics } from './metrics';
+import { droppedRegulars } from './published';
 import { attendanceHeadcounts } from './migrations/2026.11.24T17.00.00.attendance-headcounts';
 import { attendanceModels } from './models';
 import { attendanceSummary } from './summary';
@@ -28,6 +29,13 @@ export default defineModule({
   scopes: ['attendance:read', 'attendance:write'],
   routes: [],
   metrics: attendanceMetrics,
+  uses: ['platform', 'people', 'schedule', 'guests'],
+  contributes: {
+    peopleCareSignals: [{
+      signal: 'stopped_attending',
+      contacts: async (db, orgId) => (await droppedRegulars(db, orgId)).map((drop) => ({ contactId: drop.contactId, contactName: drop.contactName, detail: drop.reason })),
+    }],
+  },
   overview: {
     shape: {
       lastSundayAttendance: z.object({ date: z.string(), services: z.number().int(), total: z.number().int(), firstTimers: z.number().int() }).strict().nullable()

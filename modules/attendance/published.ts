@@ -1,7 +1,7 @@
 import { queryRows, type Queryable } from '../../db/pool';
-import { listCheckins, type CheckinRecord } from '../guests/checkin/published';
+import { listCheckins, type CheckinRecord } from '../guests/api';
 import { addDays, mondayOf } from '../metrics';
-import { displayNameOf } from '../people/contacts';
+import { displayNameOf } from '../people/api';
 import { REGULAR_LOOKBACK_WEEKS, REGULAR_MIN_WEEKS } from './summary';
 
 /** Weeks with no check-in that make a regular's absence a drop. */

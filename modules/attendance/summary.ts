@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/pool';
-import { listCheckins, type CheckinRecord } from '../guests/checkin/published';
-import { volunteersByInstance } from '../guests/pipeline/published';
+import { listCheckins, type CheckinRecord } from '../guests/api';
+import { volunteersByInstance } from '../guests/api';
 import { addDays, mondayOf } from '../metrics';
-import { listInstances, type ServiceInstance } from '../schedule/services';
+import { listInstances, type ServiceInstance } from '../schedule/api';
 import { headcountsBetween, type HeadcountView } from './headcounts';
 
 /** How far back "regular" looks, and how many of those weeks a regular came on. */

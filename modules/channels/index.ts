@@ -1,5 +1,12 @@
 import { defineModule, withParts } from '../module';
+import { createBroadcastActivities } from './activities/broadcast';
+import { createChannelsDeliveryActivities } from './activities/delivery';
+import { channelsWebhooks } from './webhooks/router';
+import { checkRecipient } from './audience/services';
+import { applyContactConsentFields, recordBulkWhatsappOptIn } from './audience/people-sync';
 import { audiencePart } from './audience/part';
+import { recordPastoralSend } from './broadcasts/pastoral';
+import { countScheduledBroadcastsUsingTemplate } from './broadcasts/usage';
 import { broadcastsPart } from './broadcasts/part';
 import { deliveryPart } from './delivery/part';
 
@@ -16,4 +23,16 @@ export default defineModule(withParts({
   migrations: [],
   scopes: ['channels:read', 'channels:send'],
   routes: [],
+  workflows: require.resolve('./workflows'),
+  activities: [createChannelsDeliveryActivities, createBroadcastActivities],
+  webhooks: [channelsWebhooks],
+  uses: ['platform', 'people', 'templates'],
+  contributes: {
+    // Consent records are the truth; people's old contact fields are written through to them.
+    peopleContactConsent: { contactWritten: applyContactConsentFields, bulkWhatsappOptIn: recordBulkWhatsappOptIn },
+    // Pastoral outreach is checked and recorded exactly as channels' own messages are.
+    peopleOutreachDelivery: { checkRecipient: (db, orgId, input) => checkRecipient(db, orgId, input), recordSend: recordPastoralSend },
+    // A template is not archived while a broadcast still needs it.
+    templatesInUse: { countUsing: countScheduledBroadcastsUsingTemplate },
+  },
 }, [audiencePart, deliveryPart, broadcastsPart]));

@@ -21,6 +21,7 @@ export default defineModule({
   models: [...communityModels],
   migrations: [communityPosts],
   scopes: ['community:read', 'community:write'],
+  uses: ['people', 'attendance', 'guests'],
   routes: [],
   alerts: [moderationWaitingRule],
   playbooks: communityPlaybooks,

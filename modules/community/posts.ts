@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound } from '../kit';
-import { requireVisibleLifeEvent, type LifeEvent } from '../people/pastoral/life-events/public';
-import { assertNoteMentionsNamesNotIds } from '../people/notes';
-import { findShareablePrayerRequest, getCommunitySettings, markShareablePrayerAnswered } from '../people/pastoral/prayer-visits/public';
+import { requireVisibleLifeEvent, type LifeEvent } from '../people/api';
+import { assertNoteMentionsNamesNotIds } from '../people/api';
+import { findShareablePrayerRequest, getCommunitySettings, markShareablePrayerAnswered } from '../people/api';
 import type { PostStatus, PostView } from './schemas';
 
 interface PostRow {

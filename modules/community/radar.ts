@@ -1,13 +1,13 @@
 import type { Queryable } from '../../db/pool';
 import type { ModuleDefinition } from '../module';
-import { listWelfareDueContacts } from '../people/automations';
+import { listWelfareDueContacts } from '../people/api';
 import { todayUtc } from '../metrics';
-import { listNoteFollowUps } from '../people/notes';
-import { getPastoralSettings } from '../people/pastoral/care/settings';
-import { lifeEventsRadar } from '../people/pastoral/life-events/radar';
-import { getCommunitySettings, listPrayerRequests, listRoster } from '../people/pastoral/prayer-visits/public';
-import { droppedRegulars } from '../attendance/published';
-import { listFollowupsDue } from '../guests/pipeline/published';
+import { listNoteFollowUps } from '../people/api';
+import { getPastoralSettings } from '../people/api';
+import { lifeEventsRadar } from '../people/api';
+import { getCommunitySettings, listPrayerRequests, listRoster } from '../people/api';
+import { droppedRegulars } from '../attendance/api';
+import { listFollowupsDue } from '../guests/api';
 
 export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer', 'life_event', 'guest_follow_up', 'stopped_attending'] as const;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { calendarDate, cursorInput, decodeCursor, encodeCursor, notFound } from '../kit';
-import { displayNameOf, requireContact } from '../people/contacts';
+import { displayNameOf, requireContact } from '../people/api';
 import type { OrgSettings } from '../tool';
 import { COMMITTED_DONATION_SQL, lockOpenBatch } from './batches';
 import { defaultFund, requireFund, type FundView } from './funds';

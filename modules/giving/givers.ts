@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { decodeCursor, encodeCursor, notFound } from '../kit';
-import { displayNameOf, requireContact } from '../people/contacts';
+import { displayNameOf, requireContact } from '../people/api';
 import type { ContactRef } from '../module';
 
 export const giverSchema = z.object({

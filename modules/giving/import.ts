@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { parseOrgDate } from '../people/dates';
+import { parseOrgDate } from '../people/api';
 import type { OrgSettings } from '../tool';
 import { batchSchema, createBatch, getBatch, lockOpenBatch, type BatchView } from './batches';
 import { DONATION_METHODS, initialGiftAidStatus, insertDonation, type DonationMethod, type ResolvedDonation } from './donations';

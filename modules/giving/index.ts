@@ -1,4 +1,6 @@
 import { defineModule } from '../module';
+import { createGivingRecurringActivities } from './activities/recurring';
+import { createStatementActivities } from './activities/statements';
 import { giving } from './migrations/2026.11.24T00.00.00.giving';
 import { givingSettings } from './migrations/2026.11.24T00.05.00.giving-settings';
 import { giftAid } from './migrations/2026.11.24T00.10.00.giving-gift-aid';
@@ -27,6 +29,7 @@ export default defineModule({
   migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery],
   outboxSources: [statementDelivery],
   scopes: ['giving:read', 'giving:write'],
+  uses: ['platform', 'people'],
   routes: givingRoutes,
   overview: givingOverview,
   metrics: givingMetrics,
@@ -34,4 +37,8 @@ export default defineModule({
   playbooks: givingPlaybooks,
   contactRefs: [...coreContactRefs, ...giftAidContactRefs],
   meters: [{ feature: 'donations', allowances: { starter: 1000, growth: 10000, enterprise: 1000000 } }],
+  workflows: require.resolve('./workflows'),
+  activities: [createGivingRecurringActivities, createStatementActivities],
+  // Hourly, so a gift is recorded within an hour of its date starting (UTC), and a run that follows an outage catches up.
+  schedules: [{ id: 'giving-recurring', workflowType: 'givingRecurringWorkflow', everyMs: 3_600_000, note: 'Records recurring gifts that have come due' }],
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { listPage, notFound } from '../kit';
-import { displayNameOf, requireContact } from '../people/contacts';
+import { displayNameOf, requireContact } from '../people/api';
 import type { OrgSettings } from '../tool';
 import { addMonths, countOccurrencesBetween } from './recurring/calendar';
 import { todayUtc } from '../metrics';

@@ -3,7 +3,7 @@ import { StewardError } from '../../core/errors';
 import { hasScope } from '../../core/principal';
 import { queryRows, type Queryable } from '../../db/pool';
 import type { OverviewContribution } from '../module';
-import { displayNameOf } from '../people/contacts';
+import { displayNameOf } from '../people/api';
 import type { OrgSettings } from '../tool';
 import { todayUtc } from '../metrics';
 import { minorUnits } from './money';

@@ -15,5 +15,6 @@ export default defineModule(withParts({
   tools: [],
   migrations: [],
   scopes: ['guests:read', 'guests:write'],
+  uses: ['platform', 'people', 'schedule', 'channels'],
   routes: [],
 }, [servicesPart, checkinPart, pipelinePart]));

@@ -2,7 +2,7 @@ import { StewardError } from '../../core/errors';
 import { queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
 import { updateContact, type ContactWrite } from './contacts';
-import { recordBulkWhatsappOptIn } from '../channels/audience/people-sync';
+import { bulkWhatsappOptedIn } from './extension-points';
 import type { Contact } from './schemas';
 
 export const MAX_BULK_UPDATE = 50;
@@ -47,7 +47,7 @@ export async function bulkOptInWhatsapp(db: Queryable, orgId: string, target: { 
     'UPDATE contacts SET whatsapp_consent = true, updated_at = now() WHERE org_id = $1 AND id = ANY($2::uuid[]) AND NOT whatsapp_consent RETURNING id',
     [orgId, eligible]);
   // Consent evidence lives in the channels module; the flag is its projection.
-  await recordBulkWhatsappOptIn(db, orgId, optedIn.map((row) => row.id));
+  await bulkWhatsappOptedIn(db, orgId, optedIn.map((row) => row.id));
   const updated = optedIn.length;
   return {
     optedIn: updated,

@@ -11,10 +11,14 @@ import type { AddressDerivation } from './postcodes';
 import { Contact as ContactModel, ContactStatusEvent } from './models';
 import type { CONTACT_STATUSES, Contact, ContactSummary, contactFields } from './schemas';
 import { openWelcomeFollowUp } from './welcome-desk';
+
+// Kept here too: other modules and files name it as a contacts service.
+export { displayNameOf } from './display-name';
+import { displayNameOf } from './display-name';
 import { eraseDeclaredReferences } from './contact-refs';
 import { escapeLike } from '../../db/sql';
-import { forgetStoredMentions } from '../platform/erasure';
-import { applyContactConsentFields } from '../channels/audience/people-sync';
+import { forgetStoredMentions } from '../platform/api';
+import { contactConsentWritten } from './extension-points';
 
 const DATE_FIELDS = ['dateOfBirth', 'baptismDate', 'membershipDate', 'anniversaryDate'] as const;
 
@@ -31,11 +35,6 @@ function selectContacts(db: Queryable, rest: string, bind: unknown[]): Promise<C
   return withModels(db, (transaction) => sequelize.query(`${SELECT_CONTACT} ${rest}`, { bind, transaction, model: ContactModel, mapToModel: true }));
 }
 
-export function displayNameOf(row: { preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null }): string {
-  const first = row.preferred_name ?? row.first_name;
-  const name = [first, row.last_name].filter(Boolean).join(' ');
-  return name || row.email || 'Unnamed contact';
-}
 
 function contactView(contact: ContactModel): Contact {
   return {
@@ -161,7 +160,7 @@ export async function createContact(db: Queryable, org: OrgSettings, fields: Con
   const contact = (await getContact(db, org.id, id))!;
   await recordStatusChange(db, org.id, id, null, contact.status);
   // Consent lives in the channels module's evidence records; these fields are kept as its projection.
-  await applyContactConsentFields(db, org.id, id, null, contact, null);
+  await contactConsentWritten(db, org.id, id, null, contact, null);
   await openWelcomeFollowUp(db, org.id, contact, null);
   return contact;
 }
@@ -193,7 +192,7 @@ export async function updateContact(
   await withModels(db, (transaction) => ContactModel.update(changes, { where: { orgId: org.id, id: contactId }, transaction }));
   const contact = await requireContact(db, org.id, contactId);
   await recordStatusChange(db, org.id, contactId, before.status, contact.status);
-  await applyContactConsentFields(db, org.id, contactId, before, contact, null);
+  await contactConsentWritten(db, org.id, contactId, before, contact, null);
   await openWelcomeFollowUp(db, org.id, contact, before.membershipStatus);
   return { contact, changed };
 }

@@ -1,4 +1,7 @@
 import { defineModule, withParts } from '../module';
+import { createPastoralGriefActivities } from './activities/grief-plan';
+import { createOutreachActivities } from './activities/outreach';
+import { createSafeguardingStatusActivities } from './activities/safeguarding-status';
 import { peopleModels } from './models';
 import { people } from './migrations/2026.11.22T01.10.00.people';
 import { rowLevelSecurity } from './migrations/2026.11.23T00.00.01.row-level-security';
@@ -35,6 +38,7 @@ export default defineModule(withParts({
   alerts: peopleAlertRules,
   retention: peopleRetention,
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
+  uses: ['platform'],
   routes: peopleRoutes,
   playbooks: peoplePlaybooks,
   widgets: peopleWidgets,
@@ -42,4 +46,11 @@ export default defineModule(withParts({
   meters: [{ feature: 'contacts', allowances: { starter: 500, growth: 5000, enterprise: 100000 }, standingCount: countLiveContacts }],
   agents: peopleAgents,
   contactRefs: peopleContactRefs,
+  workflows: require.resolve('./workflows'),
+  activities: [createOutreachActivities, createPastoralGriefActivities, createSafeguardingStatusActivities],
+  // Daily: each safeguarding check's status follows its dates.
+  schedules: [{
+    id: 'safeguarding-status', workflowType: 'safeguardingStatusWorkflow', everyMs: 24 * 3_600_000,
+    note: 'Moves safeguarding checks to expiring or overdue as their dates pass',
+  }],
 }, [lifeEventsPart, carePart, prayerVisitsPart]));

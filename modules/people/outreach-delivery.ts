@@ -3,8 +3,7 @@ import type { MeteredFeature } from '../../core/billing';
 import { StewardError } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../outbox-source';
-import { checkRecipient } from '../channels/audience/services';
-import { recordPastoralSend } from '../channels/broadcasts/pastoral';
+import { outreachDelivery as deliveryChannel } from './extension-points';
 import { OUTREACH_SOURCE_KIND, clearSendError, requireOutreachItem, type OutreachItem } from './outreach';
 import { OUTREACH_PURPOSE } from './outreach-recipient';
 import { syncTimelineEntries } from './timeline';
@@ -41,7 +40,7 @@ export async function recordOutreachSendError(db: Queryable, orgId: string, item
 
 /** Where the message went: the address the dispatch check gives now (the one it was sent to moments ago). */
 async function currentAddress(db: Queryable, orgId: string, contactId: string, channel: OutreachChannel): Promise<string | null> {
-  const check = await checkRecipient(db, orgId, { contactId, channel, purpose: OUTREACH_PURPOSE, now: new Date() });
+  const check = await deliveryChannel().checkRecipient(db, orgId, { contactId, channel, purpose: OUTREACH_PURPOSE, now: new Date() });
   return check.ok ? check.address : null;
 }
 
@@ -72,7 +71,7 @@ export const outreachDelivery = defineOutboxSource<OutreachDraft>({
     // (FOR SHARE and the channels module's advisory locks) so a STOP or a withdrawal cannot slip in between this check and the claim.
     // A crisis hold placed after approval still stops the message: it stays approved and unsent until the hold is cleared and it is approved again.
     // An outreach WhatsApp message is free text (never a template): WhatsApp consent for the purpose, and the 24-hour window.
-    const check = await checkRecipient(db, orgId, {
+    const check = await deliveryChannel().checkRecipient(db, orgId, {
       contactId: draft.contactId, channel, purpose: OUTREACH_PURPOSE, now, lock: true, freeForm: channel === 'whatsapp',
     });
     if (!check.ok) return { refused: { code: check.reason, message: check.hint ? `${check.message}. ${check.hint}` : check.message } };
@@ -84,7 +83,7 @@ export const outreachDelivery = defineOutboxSource<OutreachDraft>({
     await db.query(`UPDATE outreach_items SET status = 'sent', sent_at = COALESCE(sent_at, now()), send_error = NULL, updated_at = now()
       WHERE org_id = $1 AND id = $2 AND status = 'approved'`, [orgId, itemId]);
     const sent = await requireOutreachItem(db, orgId, itemId);
-    await recordPastoralSend(db, orgId, {
+    await deliveryChannel().recordSend(db, orgId, {
       contactId: sent.contactId, channel: sent.channel, subject: sent.subject, body: sent.body, html: null, idempotencyKey: outreachOutboxKeyOf(itemId),
       recipientAddress: await currentAddress(db, orgId, sent.contactId, sent.channel), providerMessageId: provider?.providerMessageId ?? null,
       usageTool: 'people_approve_outreach',

@@ -1,9 +1,9 @@
 import type { OutreachChannel } from '../../core/approvals';
 import type { Queryable } from '../../db/pool';
-import { checkRecipient } from '../channels/audience/services';
+import { outreachDelivery } from './extension-points';
 
 /** Pastoral messages to one person are service messages: no marketing consent is needed, but a suppression (STOP, unsubscribe, bounce) still stops them. */
-export const OUTREACH_PURPOSE = 'service';
+export const OUTREACH_PURPOSE = 'service' as const;
 
 export interface OutreachRefusal {
   /** Channels' reason code (no_address, suppressed, no_consent, crisis_hold, contact_missing), as dispatch gives it. */
@@ -21,7 +21,7 @@ export interface OutreachRefusal {
 export async function outreachRefusal(
   db: Queryable, orgId: string, contactId: string, channel: OutreachChannel, options: { draftWaitsOutCrisisHold?: boolean } = {},
 ): Promise<OutreachRefusal | null> {
-  const check = await checkRecipient(db, orgId, { contactId, channel, purpose: OUTREACH_PURPOSE, now: new Date() });
+  const check = await outreachDelivery().checkRecipient(db, orgId, { contactId, channel, purpose: OUTREACH_PURPOSE, now: new Date() });
   if (check.ok) return null;
   if (check.reason === 'crisis_hold' && options.draftWaitsOutCrisisHold) return null;
   return { reason: check.reason, message: check.message, ...(check.hint ? { hint: check.hint } : {}) };

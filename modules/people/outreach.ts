@@ -6,7 +6,7 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
 import { displayNameOf } from './contacts';
 import { OutreachItem as OutreachItemModel } from './models';
-import { lockOutboxStateOf } from '../platform/outbox-state';
+import { lockOutboxStateOf } from '../platform/api';
 import { crisisHoldError, isOnCrisisHold } from './pastoral/care/crisis';
 import { requireMayApproveOutreach } from './pastoral/care/team';
 import { outreachRefusal, type OutreachRefusal } from './outreach-recipient';

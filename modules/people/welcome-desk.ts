@@ -3,7 +3,7 @@ import { StewardError } from '../../core/errors';
 import { fn, literal, type Transaction } from 'sequelize';
 import { queryRows, type Queryable } from '../../db/pool';
 import { sequelize, withModels } from '../../db/sequelize';
-import { displayNameOf } from './contacts';
+import { displayNameOf } from './display-name';
 import { Contact, FollowUpTask } from './models';
 
 const WELCOME_FOLLOW_UP_DAYS = 3;

@@ -1,4 +1,5 @@
 import { platformRoutes } from './routes';
+import { createTeamInviteActivities } from './activities/team-invite';
 import { defineModule, withParts, type MeterDefinition } from '../module';
 import { mediaPart } from './media/part';
 import { brandPart } from './brand/part';
@@ -48,4 +49,6 @@ export default defineModule(withParts({
   routes: platformRoutes,
   widgets: platformWidgets,
   meters: FEATURES_OF_MODULES_TO_COME,
+  workflows: require.resolve('./workflows'),
+  activities: [createTeamInviteActivities],
 }, [mediaPart, brandPart, alertsPart]));

@@ -1,4 +1,5 @@
 import { defineModule } from '../module';
+import { createTemplatesReviewActivities } from './activities/whatsapp-review';
 import { templatesTables } from './migrations/2026.11.24T12.00.00.templates';
 import { templatesModels } from './models/templates';
 import { templatesTools } from './tools';
@@ -17,5 +18,8 @@ export default defineModule({
   models: [...templatesModels],
   migrations: [templatesTables],
   scopes: ['templates:read', 'templates:write'],
+  uses: ['platform', 'people'],
   routes: [],
+  workflows: require.resolve('./workflows'),
+  activities: [createTemplatesReviewActivities],
 });

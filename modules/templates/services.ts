@@ -1,8 +1,8 @@
 import { StewardError } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
 import { notFound } from '../kit';
-import { requireContact } from '../people/contacts';
-import { getOrgSettings } from '../platform/orgs';
+import { requireContact } from '../people/api';
+import { getOrgSettings } from '../platform/api';
 import { renderContent, type Channel, type Purpose, type WhatsAppTemplateMessage } from './content';
 import type { SmsSegments } from './sms-encoding';
 import { contentOf, requireVersion, type VersionWithTemplate } from './store';

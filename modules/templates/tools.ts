@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { cursorInput, cursorOutput, toolsFor } from '../kit';
 import type { ToolContext } from '../tool';
-import { countScheduledBroadcastsUsingTemplate } from '../channels/broadcasts/usage';
 import { CHANNELS, PURPOSES, analyseContent, exampleValues, renderContent, type Finding } from './content';
+import { countTemplateUses } from './extension-points';
 import { standardValuesFor } from './services';
 import {
   VERSION_STATUSES, WHATSAPP_STATUSES, activateVersion, archiveTemplate, contentOf, createTemplate, createVersion, getTemplate, listTemplates,
@@ -205,7 +205,7 @@ export const submitWhatsAppTemplateTool = tools.write('submit_whatsapp_template'
   input: z.object({ versionId }),
   output: z.object({ version: versionSchema }).strict(),
   prepare: async (input, { db, org }) => submitToProvider(db, org.id, input.versionId),
-  followUp: { kind: 'whatsapp_template_review' },
+  followUp: { kind: 'templates.whatsapp_review' },
   run: async (ctx, input) => ({ version: await recordSubmission(ctx.db, ctx.org.id, input.versionId, ctx.prepared as Submission | null) }),
 });
 
@@ -218,7 +218,7 @@ export const archiveTemplateTool = tools.write('archive_template', {
   idempotent: true,
   input: z.object({ templateId }),
   output: z.object({ template: templateSchema, versions: z.array(versionSchema) }).strict(),
-  run: async (ctx, input) => archiveTemplate(ctx.db, ctx.org.id, input.templateId, (id) => countScheduledBroadcastsUsingTemplate(ctx.db, ctx.org.id, id)),
+  run: async (ctx, input) => archiveTemplate(ctx.db, ctx.org.id, input.templateId, (id) => countTemplateUses(ctx.db, ctx.org.id, id)),
 });
 
 const changeSchema = z.object({ kind: z.enum(['same', 'added', 'removed']), lines: z.array(z.string()) }).strict();

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { syncAllSchedules } from '../../activities/schedules';
 import { withTransaction } from '../../db/pool';
 import { prepareDatabase, registerModule } from '../../modules';
@@ -6,14 +9,18 @@ import { allTools } from '../../modules/catalogue';
 import { allContactRefs } from '../../modules/people/contact-refs';
 import { mergeContacts } from '../../modules/people/merge';
 import { purgeExpiredRecords } from '../../modules/platform/retention';
+import { buildWorkflowBundle } from '../../worker/bundle';
 import { Harness, type TestOrg } from '../helpers/harness';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/message-servers';
 import kitdemo from '../kit/kitdemo';
+import { RECEIPTS_PATH, receiptSignature } from '../kit/kitdemo/webhooks/receipts';
 
 /**
  * A module built only with the kit (test/kit/kitdemo), registered here the way modules/index.ts
  * lists the real ones: its tools reach MCP and the bridge with their scopes, its migration
  * runs, its overview contribution shows in platform_overview, merge moves its rows, erasure
- * clears them, and maintenance runs its retention rule, with no edit anywhere else.
+ * clears them, and maintenance runs its retention rule; its own workflow, activity, outbox source
+ * and signed webhook run in the worker and the API; all with no edit anywhere else.
  */
 registerModule(kitdemo);
 
@@ -24,19 +31,38 @@ const UUID_LISTS_OF_OTHER_THINGS = new Set<string>([
   'guests_sweep_reports.checkin_ids', // the check-in rows a sweep closed (their contacts follow merge on the rows themselves)
 ]);
 
+/** Waits for an asynchronous condition (a workflow's work landing), failing after 30 s. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe('a module built with the kit', () => {
   let harness: Harness;
   let org: TestOrg;
   let other: TestOrg;
+  let smtp: TestSmtpServer;
+  const webhookSecret = `kitdemo-${randomUUID()}`;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    smtp = await startSmtpServer();
+    process.env.SMTP_HOST = '127.0.0.1';
+    process.env.SMTP_PORT = String(smtp.port);
+    process.env.KITDEMO_WEBHOOK_SECRET = webhookSecret;
+    // The run's shared bundle was built before this file registered the module; its own holds the module's workflows too.
+    const bundlePath = await buildWorkflowBundle(path.join(os.tmpdir(), `steward-kitdemo-bundle-${process.pid}.js`));
+    harness = await Harness.start({ bundlePath });
     org = await harness.createOrg({ planCode: 'growth' });
     other = await harness.createOrg({ name: 'Other Church' });
   });
 
   afterAll(async () => {
     await harness?.close();
+    await smtp?.close();
+    delete process.env.KITDEMO_WEBHOOK_SECRET;
   });
 
   const contact = async (who: TestOrg, firstName: string) =>
@@ -44,7 +70,10 @@ describe('a module built with the kit', () => {
 
   it('is in the catalogue and on MCP, and its tools need its scopes', async () => {
     const names = allTools().filter((tool) => tool.module === 'kitdemo').map((tool) => tool.name).sort();
-    expect(names).toEqual(['kitdemo_bulk_record_visits', 'kitdemo_get_visit', 'kitdemo_list_visits', 'kitdemo_record_visit', 'kitdemo_remove_visit', 'kitdemo_restore_visit']);
+    expect(names).toEqual([
+      'kitdemo_bulk_record_visits', 'kitdemo_get_thanks', 'kitdemo_get_visit', 'kitdemo_list_visits', 'kitdemo_record_visit', 'kitdemo_remove_visit',
+      'kitdemo_restore_visit', 'kitdemo_send_thanks',
+    ]);
     const client = await harness.mcpClient(org.apiKey, '?toolsets=kitdemo');
     try {
       // The toolset adds every kitdemo tool to the default list (where only listed tools appear).
@@ -169,6 +198,73 @@ describe('a module built with the kit', () => {
     const before = new Date(new Date(mine.visit.createdAt).getTime() - 1);
     expect((await harness.runJob('kitdemo.count_visits', { orgId: org.orgId, now: before })).visits).toBe(await total(org.orgId) - 1);
     await expect(harness.runJob('kitdemo.no_such_job')).rejects.toThrow();
+  });
+
+  it('sends through the outbox from its own workflow and activity, counted once, and takes a signed read receipt', async () => {
+    const { visit } = await harness.call(org.apiKey, 'kitdemo_record_visit', { contactId: await contact(org, 'Thea'), place: 'Home' });
+    const email = `thea-${randomUUID()}@example.org`;
+    const queued = await harness.call(org.apiKey, 'kitdemo_send_thanks', { visitId: visit.id, email });
+    expect(queued.thanks).toMatchObject({ visitId: visit.id, email, status: 'queued', readAt: null });
+    const thanksId = queued.thanks.id as string;
+
+    // The follow-up started the module's workflow, whose activity sent through the shared outbox.
+    await eventually(async () => (await harness.call(org.apiKey, 'kitdemo_get_thanks', { thanksId })).thanks.status === 'sent');
+    await eventually(async () => smtp.delivered.some((mail) => mail.to.includes(email)));
+    const mails = smtp.delivered.filter((mail) => mail.to.includes(email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].raw).toContain('Subject: Thank you for your visit');
+    const usage = await harness.pool.query("SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1 AND feature = 'email_sends' AND idempotency_key = $2", [org.orgId, `kitdemo-thanks-${thanksId}`]);
+    expect(usage.rows[0].n).toBe(1);
+
+    const body = JSON.stringify({ orgId: org.orgId, thanksId });
+    const post = (payload: string, signature?: string) => fetch(`${harness.url}${RECEIPTS_PATH}`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'x-kitdemo-signature': signature } : {}) }, body: payload,
+    });
+    // Unsigned, wrongly signed, or signed for another body: refused, nothing recorded.
+    expect((await post(body)).status).toBe(401);
+    expect((await post(body, receiptSignature('not-the-secret', body))).status).toBe(401);
+    expect((await post(body, receiptSignature(webhookSecret, `${body} `))).status).toBe(401);
+    // Another organisation's id for this thank-you is a missing one.
+    const foreign = JSON.stringify({ orgId: other.orgId, thanksId });
+    expect((await post(foreign, receiptSignature(webhookSecret, foreign))).status).toBe(404);
+    expect((await harness.call(org.apiKey, 'kitdemo_get_thanks', { thanksId })).thanks.readAt).toBeNull();
+
+    const accepted = await post(body, receiptSignature(webhookSecret, body));
+    expect(accepted.status).toBe(200);
+    expect((await harness.call(org.apiKey, 'kitdemo_get_thanks', { thanksId })).thanks.readAt).not.toBeNull();
+    // The receipt reached the workflow, which ends once its thank-you is sent and read.
+    const outcome = await harness.temporal.workflow.getHandle(`kitdemo-thanks-${thanksId}`).result();
+    expect(outcome).toEqual({ sent: 'sent', read: true });
+  });
+
+  it('needed nothing outside its folder and its registry line: no kernel or module source names it', () => {
+    const root = path.join(__dirname, '..', '..');
+    const naming: string[] = [];
+    const visit = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) visit(full);
+        else if (/\.(ts|mts|js|json)$/.test(entry.name) && /kitdemo/i.test(fs.readFileSync(full, 'utf8'))) naming.push(path.relative(root, full));
+      }
+    };
+    for (const folder of ['core', 'db', 'temporal', 'modules', 'api', 'activities', 'workflows', 'worker', 'scripts']) visit(path.join(root, folder));
+    expect(naming).toEqual([]);
+    // And it reaches other modules only through their public surface (modules/<m>/api.ts), never their internals.
+    const kit = path.join(root, 'test', 'kit', 'kitdemo');
+    const reached = new Set<string>();
+    const collect = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) collect(full);
+        else for (const match of fs.readFileSync(full, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+          const target = path.relative(root, path.resolve(path.dirname(full), match[1]));
+          if (!target.startsWith(path.join('test', 'kit', 'kitdemo'))) reached.add(target.split(path.sep).join('/'));
+        }
+      }
+    };
+    collect(kit);
+    const internals = [...reached].filter((target) => /^modules\/[^/]+\//.test(target) && !/^modules\/[^/]+\/api$/.test(target));
+    expect(internals).toEqual([]);
   });
 
   it('has its retention rule run by daily maintenance', async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
-import { createOutreachSender, type OutreachSender, type SendOutcome } from '../../activities/outreach-sender';
+import { createOutreachSender, type OutreachSender, type SendOutcome } from '../../modules/people/activities/outreach-sender';
+import { createOutbox } from '../../activities/outbox';
 import {
   NotDeliveredError, SmtpEmailProvider, smtpErrorProvesNotAccepted, type MessageProvider,
 } from '../../activities/providers';
@@ -56,7 +57,7 @@ describe('outbox lease', () => {
   }
 
   function senderFor(provider: MessageProvider, timeoutMs = 2000): OutreachSender {
-    return createOutreachSender({ pool: db.pool, providerFor: () => provider, sendTimeoutMs: () => timeoutMs });
+    return createOutreachSender({ pool: db.pool, outbox: createOutbox({ pool: db.pool, providerFor: () => provider, sendTimeoutMs: () => timeoutMs }) });
   }
 
   async function outbox(itemId: string) {

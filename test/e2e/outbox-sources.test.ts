@@ -196,7 +196,7 @@ describe('outbox with a second, non-outreach source', () => {
 
   it('is an activity any workflow can schedule: it heartbeats, and its failures are typed for the retry policy', async () => {
     const provider = new FakeProvider(true);
-    const activities = createOutboxActivities({ pool: db.pool, providerFor: () => provider, sources: [...registered, noticeSource] });
+    const activities = createOutboxActivities({ outbox: createOutbox({ pool: db.pool, providerFor: () => provider, sources: [...registered, noticeSource] }) });
     const env = new MockActivityEnvironment();
     let beats = 0;
     env.on('heartbeat', () => (beats += 1));

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { createApprovalActivities } from '../../activities/approval-activities';
+import { createOutbox } from '../../activities/outbox';
+import { createOutreachActivities } from '../../modules/people/activities/outreach';
 import type { MessageProvider } from '../../activities/providers';
 import { payloadCodec } from '../../temporal/client';
 import { BUNDLE_PATH_ENV } from '../helpers/env';
@@ -101,7 +102,7 @@ describe('workflow replay', () => {
       wrapActivities: (activities) => ({
         ...activities,
         sendOutreach: (orgId: string, itemId: string) => (itemId === flakyItem
-          ? createApprovalActivities({ pool: harness.pool, providerFor: () => flaky }).sendOutreach(orgId, itemId)
+          ? createOutreachActivities({ pool: harness.pool, outbox: createOutbox({ pool: harness.pool, providerFor: () => flaky }) }).sendOutreach(orgId, itemId)
           : activities.sendOutreach(orgId, itemId)),
       }),
     });

@@ -56,12 +56,12 @@ export class Harness {
     return this.db.pool;
   }
 
-  static async start(options: { wrapActivities?: StewardWorkerOptions['wrapActivities']; app?: Pick<AppOptions, 'oauthRateLimits'> } = {}): Promise<Harness> {
+  static async start(options: { wrapActivities?: StewardWorkerOptions['wrapActivities']; app?: Pick<AppOptions, 'oauthRateLimits'>; bundlePath?: string } = {}): Promise<Harness> {
     const address = process.env.TEMPORAL_ADDRESS!;
     const db = await createTestDatabase();
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
     const { worker, connection: workerConnection } = await createStewardWorker({
-      address, namespace: 'default', pool: db.pool, taskQueue, bundlePath: process.env[BUNDLE_PATH_ENV], wrapActivities: options.wrapActivities,
+      address, namespace: 'default', pool: db.pool, taskQueue, bundlePath: options.bundlePath ?? process.env[BUNDLE_PATH_ENV], wrapActivities: options.wrapActivities,
     });
     const running = worker.run();
     // As npm start runs it: the API's client on the worker's connection, so starts are eager and a call

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { col, fn, Op, where } from 'sequelize';
 import { sequelize } from '../../db/sequelize';
 import { Tag } from '../../modules/people/models';
-import { checkBoundaries, checkSqlLiterals, checkTableOwnership, placeholdersInQuotedLiterals, tablesInSql } from '../../scripts/check-boundaries';
+import { checkBoundaries, checkCycles, checkSqlLiterals, checkTableOwnership, placeholdersInQuotedLiterals, tablesInSql } from '../../scripts/check-boundaries';
 
 describe('lint: data layer rules', () => {
   it('finds $n inside quoted SQL literals only', () => {
@@ -25,9 +25,94 @@ describe('lint: data layer rules', () => {
       write('modules/giving/gifts.ts', "import { Contact } from '../people/models/contacts';\nimport { own } from '../people/tags';\nexport const x = [Contact, own];\n");
       write('modules/giving/report.ts', "export const sql = `SELECT id FROM gifts WHERE note = '$1' AND org_id = $2`;\n");
       const imports = checkBoundaries(root).violations;
-      expect(imports.map((v) => [v.file, v.line])).toEqual([['modules/giving/gifts.ts', 1]]);
+      // Line 2 reaches a file of people that is not its api.ts (see the peers test below).
+      expect(imports.map((v) => [v.file, v.line])).toEqual([['modules/giving/gifts.ts', 1], ['modules/giving/gifts.ts', 2]]);
       const sql = checkSqlLiterals(root).violations;
       expect(sql.map((v) => [v.file, v.line, v.specifier])).toEqual([['modules/giving/report.ts', 1, '$1']]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('lets a module reach another only through its api.ts, and only one it names in uses', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));
+    try {
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      };
+      write('modules/people/contacts.ts', 'export const listContacts = 1;\n');
+      write('modules/people/api.ts', "export { listContacts } from './contacts';\n");
+      write('modules/people/index.ts', "export default { name: 'people', uses: ['platform'] };\n");
+      write('modules/giving/index.ts', "export default { name: 'giving', uses: ['platform', 'people'] };\n");
+      write('modules/giving/gifts.ts', [
+        "import { listContacts } from '../people/api';",
+        "import { listContacts as direct } from '../people/contacts';",
+        "import type { x } from '../people/contacts';",
+        'export const y = [listContacts, direct];',
+      ].join('\n'));
+      write('modules/templates/index.ts', "export default { name: 'templates', uses: ['platform'] };\n");
+      write('modules/templates/store.ts', "import { listContacts } from '../people/api';\nexport const z = listContacts;\n");
+      const found = checkBoundaries(root).violations.map((v) => [v.file, v.line, v.message]);
+      expect(found).toEqual([
+        ['modules/giving/gifts.ts', 2, expect.stringContaining('only through modules/people/api')],
+        ['modules/giving/gifts.ts', 3, expect.stringContaining('only through modules/people/api')],
+        ['modules/templates/store.ts', 1, expect.stringContaining("does not name 'people' in uses")],
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('finds import cycles at run time, leaving out import type', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));
+    try {
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      };
+      write('db/a.ts', "import { b } from './b';\nexport const a = b;\n");
+      write('db/b.ts', "import { c } from '../core/c';\nexport const b = c;\n");
+      write('core/c.ts', "import type { a } from '../db/a';\nexport const c = 1;\n");
+      expect(checkCycles(root, new Set()).violations).toEqual([]);
+      write('core/c.ts', "import { a } from '../db/a';\nexport const c = () => a;\n");
+      expect(checkCycles(root, new Set()).violations.map((v) => v.message)).toEqual([expect.stringContaining('core/c.ts ⇄ db/a.ts ⇄ db/b.ts')]);
+      expect(checkCycles(root, new Set(['core/c.ts ⇄ db/a.ts ⇄ db/b.ts'])).violations).toEqual([]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps every module\'s workflows deterministic as the kernel\'s: packages, built-ins and run-time imports outside core/ and its own folder are flagged', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));
+    try {
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      };
+      write('core/ids.ts', 'export const id = 1;\n');
+      write('modules/giving/services.ts', 'export const total = 1;\n');
+      write('modules/giving/activities/run.ts', 'export const createRun = () => ({});\n');
+      write('modules/giving/workflows/ids.ts', 'export const runId = 1;\n');
+      write('modules/giving/workflows/run.ts', [
+        "import { proxyActivities } from '@temporalio/workflow';",
+        "import type { createRun } from '../activities/run';",
+        "import { id } from '../../../core/ids';",
+        "import { runId } from './ids';",
+        "import { total } from '../services';",
+        "import fs from 'node:fs';",
+        "import { DateTime } from 'luxon';",
+        'export const all = [proxyActivities, id, runId, total, fs, DateTime];',
+        '',
+      ].join('\n'));
+      write('test/kit/demo/workflows/run.ts', "import { total } from '../../../../modules/giving/services';\nexport const x = total;\n");
+      // Outside a workflows folder the same imports are a module's ordinary business.
+      write('modules/giving/report.ts', "import { total } from './services';\nimport { DateTime } from 'luxon';\nexport const y = [total, DateTime];\n");
+      const flagged = checkBoundaries(root).violations.map((v) => [v.file, v.line]);
+      expect(flagged).toEqual([
+        ['modules/giving/workflows/run.ts', 5], ['modules/giving/workflows/run.ts', 6], ['modules/giving/workflows/run.ts', 7],
+        ['test/kit/demo/workflows/run.ts', 1],
+      ]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@ import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure } from 
 import { errorFromFailure } from '../../api/tool-caller';
 import { failureBodyOf, stewardErrorBodyOf } from '../../core/failures';
 import { StewardError } from '../../core/errors';
-import { errorBodyOf, stewardFailure } from '../../workflows/failures';
+import { errorBodyOf, stewardFailure } from '../../core/failures';
 import { databaseErrorOf } from '../../db/sequelize';
 import { isDeterministicDatabaseError } from '../../activities/tool-activities';
 

@@ -6,7 +6,7 @@ import {
   evaluateCases, evaluateRouteSearch, readCases, splitParaphrases, ROUTE_SEARCH_PARAPHRASE_FILE, TOOL_SEARCH_BLIND_FILE, TOOL_SEARCH_PARAPHRASE_FILE,
 } from '../../bench/search-eval';
 import { DEFAULT_LISTING_BUDGET_BYTES, measureListing } from '../../bench/listing-size';
-import { allModules, allTools, findTool, permittedTools } from '../../modules/catalogue';
+import { allModules, allTools, catalogue, findTool, permittedTools } from '../../modules/catalogue';
 import { mcpToolsFor } from '../../modules/surfaces';
 import { analyseQuery } from '../../modules/platform/search-language';
 import { ToolSearchIndex, stem } from '../../modules/platform/tool-search';
@@ -253,6 +253,7 @@ describe('platform_search_tools (the tool)', () => {
       principal,
       org: { id: principal.orgId, name: 'Test', country: 'GB', dateFormat: 'DMY', planCode: 'starter' },
       workflowId: 'test',
+      catalogue: catalogue(),
     };
   }
 

@@ -1,8 +1,8 @@
 import { StewardError } from '../../../core/errors';
 import { queryOne, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
-import { findLikelyDuplicates, lockContactsForUpdate, requireContact, setConsentProjection } from '../../people/contacts';
-import { getOrgSettings } from '../../platform/orgs';
+import { findLikelyDuplicates, lockContactsForUpdate, requireContact, setConsentProjection } from '../../people/api';
+import { getOrgSettings } from '../../platform/api';
 import { normaliseAddress, normaliseEmail, toE164, type Channel, type Purpose } from './addresses';
 import {
   activeConsents, insertConsent, insertSuppression, liftSuppression, liveSuppression, withdrawConsents,

@@ -1,10 +1,10 @@
 import type { Queryable } from '../../../db/pool';
 import { queryOne } from '../../../db/pool';
 import { notFound } from '../../kit';
-import { displayNameOf } from '../../people/contacts';
-import { loadDeliveryContact, type DeliveryContact } from '../../people/outreach';
-import { crisisHoldRefusal, isOnCrisisHold } from '../../people/pastoral/care/crisis';
-import { getOrgSettings } from '../../platform/orgs';
+import { displayNameOf } from '../../people/api';
+import { loadDeliveryContact, type DeliveryContact } from '../../people/api';
+import { crisisHoldRefusal, isOnCrisisHold } from '../../people/api';
+import { getOrgSettings } from '../../platform/api';
 import { CHANNELS, PURPOSES, normaliseAddress, normaliseEmail, toE164, type Channel, type Purpose } from './addresses';
 import { lockEmailHolders, projectEmailSuppression } from './consent';
 import { getChannelSettings, quietUntil } from './quiet-hours';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { MeteredFeature } from '../../../core/billing';
 import { cursorInput, cursorOutput, toolsFor } from '../../kit';
-import { usageFor } from '../../platform/billing';
-import { activeVersionOf } from '../../templates/services';
+import { usageFor } from '../../platform/api';
+import { activeVersionOf } from '../../templates/api';
 import { CHANNELS, PURPOSES } from './addresses';
 import {
   addManualSuppression, listConsents, listSuppressions, recordConsent, removeSuppression, withdrawConsent,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
 import type { Queryable } from '../../../db/pool';
-import { listContacts } from '../../people/contacts';
-import { listGroupMembers } from '../../people/crm-groups';
-import { listSegmentContacts, requireSegment } from '../../people/segments';
-import { requireTag } from '../../people/tags';
+import { listContacts } from '../../people/api';
+import { listGroupMembers } from '../../people/api';
+import { listSegmentContacts, requireSegment } from '../../people/api';
+import { requireTag } from '../../people/api';
 
 /** The most people one broadcast may go to; a larger audience is split into several broadcasts. */
 export const MAX_AUDIENCE = 10_000;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { smsSegments } from '../../templates/sms-encoding';
+import { smsSegments } from '../../templates/api';
 import type { Channel } from '../audience/addresses';
 import { PRICE_CURRENCY, estimateCost, whatsappCategoryFor } from '../delivery/pricing';
 

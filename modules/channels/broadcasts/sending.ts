@@ -5,7 +5,7 @@ import { queueMessage } from '../delivery/services';
 import { OUTSTANDING, type BroadcastStatus, type RecipientStatus } from './services';
 
 /**
- * The sending side of a broadcast, one batch at a time (the workflow in workflows/channels-broadcast.ts
+ * The sending side of a broadcast, one batch at a time (the workflow in workflows/broadcast.ts
  * calls these through activities). The recipients table is the record of what is done: a batch
  * takes the next outstanding recipients in position order, queues each one's message (idempotent
  * on `broadcast:<id>:<contact>`) and dispatches it through the outbox, and records the outcome on

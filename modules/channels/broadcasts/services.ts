@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { smsSegments } from '../../templates/sms-encoding';
-import { activeVersionOf, renderForSend } from '../../templates/services';
+import { smsSegments } from '../../templates/api';
+import { activeVersionOf, renderForSend } from '../../templates/api';
 import { listPage } from '../../kit';
-import { listProposals } from '../../platform/proposals';
+import { listProposals } from '../../platform/api';
 import type { Channel, Purpose } from '../audience/addresses';
 import { checkRecipient } from '../audience/services';
 import { PRICE_CURRENCY, unitPrice, whatsappCategoryFor, type WhatsAppCategory } from '../delivery/pricing';

@@ -76,7 +76,7 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
   }),
   output: z.object({ broadcast: broadcastSchema, followUp: broadcastChangeSchema }).strict(),
   // Once the broadcast is scheduled (by this call, or by the approved proposal's run of it), the follow-up starts its sending workflow.
-  followUp: { kind: 'broadcast' },
+  followUp: { kind: 'channels.broadcast' },
   run: async (ctx, input) => {
     const sendAt = input.sendAt ? new Date(input.sendAt) : null;
     if (sendAt && sendAt.getTime() > Date.now() + 366 * 86_400_000) {
@@ -96,7 +96,7 @@ export const cancelBroadcastTool = tools.write('cancel_broadcast', {
   examples: ['stop the text going out to the youth group', 'cancel tomorrow\'s newsletter', "don't send the Gift Day email after all", "halt the newsletter, there's a typo in it", 'scrap the group text to the choir', 'pull the Christmas mailout before it goes', 'stop the mass email midway, it has the wrong date', 'call off the scheduled WhatsApp to the youth parents'],
   input: z.object({ broadcastId, reason: z.string().trim().min(1).max(1000).optional() }),
   output: z.object({ broadcast: broadcastSchema, cancelledRecipients: z.number().int(), followUp: broadcastChangeSchema }).strict(),
-  followUp: { kind: 'broadcast' },
+  followUp: { kind: 'channels.broadcast' },
   run: async (ctx, input) => {
     const result = await cancelBroadcast(ctx.db, ctx.org.id, { broadcastId: input.broadcastId, reason: input.reason ?? null });
     return { ...result, followUp: { broadcastId: input.broadcastId, change: 'cancelled' as const } };

@@ -8,7 +8,7 @@ import { deliveryTools } from './tools';
 /**
  * The delivery part of the channels module (joined in ../index.ts): one message to one contact on
  * one channel, queued with its rendered snapshot and dispatched through the shared outbox
- * (`channels.message`), with its status following the provider's signed callbacks (api/channels/).
+ * (`channels.message`), with its status following the provider's signed callbacks (webhooks/router.ts).
  */
 export const deliveryPart: ModulePart = {
   name: 'delivery',

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
-import { requireContact } from '../../people/contacts';
-import type { Contact } from '../../people/schemas';
-import { getOrgSettings } from '../../platform/orgs';
-import { renderForSend } from '../../templates/services';
-import { smsSegments } from '../../templates/sms-encoding';
+import { requireContact } from '../../people/api';
+import type { Contact } from '../../people/api';
+import { getOrgSettings } from '../../platform/api';
+import { renderForSend } from '../../templates/api';
+import { smsSegments } from '../../templates/api';
 import { normaliseAddress, type Channel, type Purpose } from '../audience/addresses';
 import {
   PRICE_CURRENCY, SMS_MAX_CHARACTERS, SMS_MAX_SEGMENTS, WHATSAPP_MAX_CHARACTERS, estimateCost, whatsappCategoryFor, type WhatsAppCategory,

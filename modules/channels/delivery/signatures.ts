@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Provider webhook signatures, as the real providers compute them, used both to verify what
- * arrives (api/channels/) and by the local sandbox provider to sign what it sends.
+ * arrives (webhooks/router.ts) and by the local sandbox provider to sign what it sends.
  *
  * - Twilio-style `X-Twilio-Signature`: base64 HMAC-SHA1, keyed by the account's auth token, of the
  *   full URL the provider requested followed by every POST parameter, sorted by name, as name+value.

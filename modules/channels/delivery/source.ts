@@ -83,7 +83,7 @@ async function failMessage(db: Queryable, orgId: string, messageId: string, prob
     WHERE org_id = $1 AND id = $2 AND status IN ('queued', 'sending')`, [orgId, messageId, problem.code, problem.message.slice(0, 2000)]);
 }
 
-/** Records that dispatch gave up on a message still queued or sending (see workflows/channels-message.ts). */
+/** Records that dispatch gave up on a message still queued or sending (see workflows/message.ts). */
 export async function recordDispatchFailure(db: Queryable, orgId: string, messageId: string, problem: OutboxProblem): Promise<void> {
   await failMessage(db, orgId, messageId, problem);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
-import { assertAllowance, usageFor } from '../../platform/billing';
+import { assertAllowance, usageFor } from '../../platform/api';
 import { cursorInput, cursorOutput, toolsFor } from '../../kit';
 import type { ToolContext } from '../../tool';
 import { PURPOSES, type Channel } from '../audience/addresses';
@@ -104,7 +104,7 @@ export const sendEmailTool = tools.send('send_email', {
     idempotencyKey,
   }),
   output: sendOutput,
-  followUp: { kind: 'send_channel_message' },
+  followUp: { kind: 'channels.send_message' },
   run: (ctx, input) => send(ctx, 'email', input, 'channels_send_email'),
 });
 
@@ -119,7 +119,7 @@ export const sendSmsTool = tools.send('send_sms', {
     idempotencyKey,
   }),
   output: sendOutput,
-  followUp: { kind: 'send_channel_message' },
+  followUp: { kind: 'channels.send_message' },
   run: (ctx, input) => send(ctx, 'sms', input, 'channels_send_sms'),
 });
 
@@ -134,7 +134,7 @@ export const sendWhatsAppTool = tools.send('send_whatsapp', {
     idempotencyKey,
   }),
   output: sendOutput,
-  followUp: { kind: 'send_channel_message' },
+  followUp: { kind: 'channels.send_message' },
   run: (ctx, input) => send(ctx, 'whatsapp', input, 'channels_send_whatsapp'),
 });
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { notFound, toolsFor } from '../../kit';
 import type { ModuleDefinition } from '../../module';
-import { canSeeRestricted } from '../../people/pastoral/privacy';
-import { countRoster, getCommunitySettings, getMembership, listRoster, setCommunityMemberships } from '../../people/pastoral/prayer-visits/public';
+import { canSeeRestricted } from '../../people/api';
+import { countRoster, getCommunitySettings, getMembership, listRoster, setCommunityMemberships } from '../../people/api';
 import { countBoard } from '../posts';
 import { RADAR_REASONS, followUpRadar } from '../radar';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
-import { requireContact } from '../../people/contacts';
+import { requireContact } from '../../people/api';
 import { checkDeclaration, type DeclarationFacts, type DeclarationInput, type DeclarationMethod, type DeclarationScope } from './rules';
 import { todayUtc } from '../../metrics';
 

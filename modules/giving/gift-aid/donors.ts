@@ -1,5 +1,5 @@
 import { queryRows, type Queryable } from '../../../db/pool';
-import { displayNameOf } from '../../people/contacts';
+import { displayNameOf } from '../../people/api';
 import { normalisePostcode, type DonorDetails } from './rules';
 
 export interface Donor extends DonorDetails {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { notFound } from '../../kit';
-import { requireContact } from '../../people/contacts';
+import { requireContact } from '../../people/api';
 import type { OrgSettings } from '../../tool';
 import { minorUnits } from '../money';
 import { organisationCurrency } from '../settings';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../kit';
-import { displayNameOf, requireContact } from '../../people/contacts';
+import { displayNameOf, requireContact } from '../../people/api';
 import type { OrgSettings } from '../../tool';
 import { minorUnits } from '../money';
 import { requireActiveFund } from '../pledges';
@@ -13,7 +13,7 @@ import { todayUtc } from '../../metrics';
 
 /**
  * Recurring gifts: a giver's standing promise (a standing order, a card subscription) of an
- * amount to a fund on a schedule. The scheduled run (workflows/giving-recurring.ts) records
+ * amount to a fund on a schedule. The scheduled run (modules/giving/workflows/recurring.ts) records
  * each occurrence as a donation on its date; these functions keep the gift's state, and
  * `next_on`, the next date the run will record, which only moves forward.
  *

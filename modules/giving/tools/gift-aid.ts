@@ -443,7 +443,7 @@ const generateStatementsTool = tools.send('generate_statements', {
     }).strict(),
   }).strict(),
   // Sending needs only this tool's scope (giving:write), with no approval step: a person asked for the statements, which go to the givers themselves.
-  followUp: { kind: 'send_statements' },
+  followUp: { kind: 'giving.send_statements' },
   run: async (ctx, input) => generateStatements(ctx.db, ctx.org, ctx.principal.userId, input),
 });
 
@@ -454,7 +454,7 @@ const resendStatementsTool = tools.send('resend_statements', {
   examples: ['email the giving statements that bounced again', 'send Harold his statement now that we have his email', 'try again sending the statements that failed', "re-email Mrs Hart's giving statement", 'email the statements we only downloaded last time', "resend the 2024-25 statements that didn't go through", "Bob's email address is fixed now, send his statement again", "send the leftover statements from last week's run"],
   input: z.object({ runId: z.uuid().optional(), statementId: z.uuid().optional() }).refine(...exactlyOne('runId', 'statementId')),
   output: z.object({ statements: z.array(statementWithRunSchema) }).strict(),
-  followUp: { kind: 'send_statements' },
+  followUp: { kind: 'giving.send_statements' },
   run: async (ctx, input) => ({ statements: await queueStatementsForEmail(ctx.db, ctx.org.id, input) }),
 });
 

@@ -3,10 +3,10 @@ import { DateTime } from 'luxon';
 import { StewardError } from '../../../core/errors';
 import type { Role } from '../../../core/roles';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { requireContact } from '../../people/contacts';
-import { listHousehold } from '../../people/family';
-import { hasCurrentSafeguardingCheck } from '../../people/pastoral/care/safeguarding';
-import { getInstance, type ServiceInstance } from '../../schedule/services';
+import { requireContact } from '../../people/api';
+import { listHousehold } from '../../people/api';
+import { hasCurrentSafeguardingCheck } from '../../people/api';
+import { getInstance, type ServiceInstance } from '../../schedule/api';
 import { randomSecurityCode } from './codes';
 import { labelsFor, mayReadMedical, type Labels } from './labels';
 import {

@@ -2,13 +2,13 @@ import { StewardError } from '../../../core/errors';
 import { STAFF_ROLES } from '../../../core/roles';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { notFound } from '../../kit';
-import { requireContact } from '../../people/contacts';
-import { listHousehold } from '../../people/family';
+import { requireContact } from '../../people/api';
+import { listHousehold } from '../../people/api';
 import type { Caller, PersonKind } from './checkin';
 import { normaliseSecurityCode } from './codes';
 import { labelsFor, mayReadMedical, type Labels } from './labels';
 import { childProfiles, getCheckinSettings, requireStation, serviceSettingsFor } from './setup';
-import { getInstance } from '../../schedule/services';
+import { getInstance } from '../../schedule/api';
 
 interface OpenRow {
   id: string; group_id: string; instance_id: string; contact_id: string; person_kind: PersonKind; location_id: string; location_name: string;

@@ -1,5 +1,5 @@
 import { queryRows, type Queryable } from '../../../db/pool';
-import { getInstance } from '../../schedule/services';
+import { getInstance } from '../../schedule/api';
 import type { Caller, PersonKind } from './checkin';
 import { mayReadMedical } from './labels';
 import { childProfiles, getCheckinSettings, listLocations, requireLocation, type LocationView } from './setup';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { notFound, softDelete } from '../../kit';
-import { requireContact } from '../../people/contacts';
-import { getInstance } from '../../schedule/services';
-import { getSeries } from '../../schedule/series';
+import { requireContact } from '../../people/api';
+import { getInstance } from '../../schedule/api';
+import { getSeries } from '../../schedule/api';
 
 // ---------------------------------------------------------------- locations
 

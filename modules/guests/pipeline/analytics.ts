@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { queryOne, type Queryable } from '../../../db/pool';
 import { listCheckins, type CheckinRecord } from '../checkin/published';
-import { organisationTimeZone } from '../../schedule/services';
+import { organisationTimeZone } from '../../schedule/api';
 import { submissionCounts } from './welcome-cards';
 
 export interface AnalyticsSummary {

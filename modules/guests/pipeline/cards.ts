@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { notFound } from '../../kit';
-import { displayNameOf, requireContact } from '../../people/contacts';
+import { displayNameOf, requireContact } from '../../people/api';
 import { assertTeamMember, stagesOrDefaults, type StageView } from './stages';
 
 export const CARD_SOURCES = ['welcome_card', 'first_visit', 'manual'] as const;

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { StewardError } from '../../../core/errors';
 import { withTenantTransaction, type Pool } from '../../../db/pool';
 import { listCheckins, orgsWithCheckinsBetween } from '../checkin/published';
-import { organisationTimeZone } from '../../schedule/services';
+import { organisationTimeZone } from '../../schedule/api';
 import { openGuestCard, utcToday } from './cards';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { listTeam } from '../../platform/settings';
+import { listTeam } from '../../platform/api';
 
 export interface StageView {
   id: string;

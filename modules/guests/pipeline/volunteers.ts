@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { notFound } from '../../kit';
-import { displayNameOf, requireContact } from '../../people/contacts';
-import { getInstance, listInstances, type ServiceInstance } from '../../schedule/services';
+import { displayNameOf, requireContact } from '../../people/api';
+import { getInstance, listInstances, type ServiceInstance } from '../../schedule/api';
 import { requireLocation } from '../checkin/setup';
 
 export const VOLUNTEER_STATUSES = ['scheduled', 'confirmed', 'declined'] as const;

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage } from '../../kit';
-import { createContact, findLikelyDuplicates, requireContact } from '../../people/contacts';
+import { createContact, findLikelyDuplicates, requireContact } from '../../people/api';
 import type { OrgSettings } from '../../tool';
-import { checkRecipient } from '../../channels/audience/services';
-import { queueMessage } from '../../channels/delivery/services';
-import { assertAllowance } from '../../platform/billing';
+import { checkRecipient } from '../../channels/api';
+import { queueMessage } from '../../channels/api';
+import { assertAllowance } from '../../platform/api';
 import { openGuestCard, recordEvent } from './cards';
 import { assertTeamMember } from './stages';
 

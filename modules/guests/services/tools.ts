@@ -3,7 +3,7 @@ import { StewardError } from '../../../core/errors';
 import { calendarDate, toolsFor } from '../../kit';
 import {
   addOneOffInstance, canonicalTimeZone, instancesOnLocalDate, listInstances, localDateAt, localTimeSchema, localToUtc, MAX_LIST_INSTANCES, organisationTimeZone, serviceInstanceSchema,
-} from '../../schedule/services';
+} from '../../schedule/api';
 
 const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
 const DAY_MS = 86_400_000;

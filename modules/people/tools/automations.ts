@@ -120,7 +120,7 @@ export const runPastoralGenerationTool = tools.write('run_pastoral_generation', 
     items: z.array(outreachItemSchema),
     skipped: z.array(z.object({ contactId: z.uuid(), reason: z.string() }).strict()),
   }).strict(),
-  followUp: { kind: 'start_outreach' },
+  followUp: { kind: 'people.start_outreach' },
   run: async (ctx, input) => {
     const automation = await requireAutomation(ctx.db, ctx.org.id, input.automationId);
     const { items, skipped } = await generateOutreachForAutomation(ctx.db, ctx.org, automation, { sourceRun: ctx.workflowId, createdByUserId: ctx.principal.userId });

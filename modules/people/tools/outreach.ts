@@ -51,7 +51,7 @@ export const createOutreachTool = tools.write('create_outreach', {
     awaitDecision: z.boolean().default(false).describe('Wait for a person to decide; returns approval_required with the id if the wait runs out'),
   }),
   output: itemOutput,
-  followUp: { kind: 'start_outreach' },
+  followUp: { kind: 'people.start_outreach' },
   task: outreachTask,
   run: async (ctx, input) => {
     // An agent acting on its own never queues a message for someone on a crisis hold (a person may, and it waits for the hold).

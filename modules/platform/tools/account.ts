@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { METERED_FEATURES } from '../../../core/billing';
-import { allModules, permittedTools } from '../../catalogue';
 import type { ModuleDefinition } from '../../module';
 import { toolsFor } from '../../kit';
 import { usageSummary } from '../billing';
@@ -68,8 +67,8 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
         usage: await usageSummary(ctx.db, ctx.org.id),
         attention: attentionOf((await evaluateAlerts(alertRules, ctx)).alerts),
         capabilityGaps: mayReadCapabilityGaps(ctx.principal) ? await capabilityGapSummary(ctx.db, ctx.org.id) : null,
-        modules: allModules(),
-        toolsAvailable: permittedTools(ctx.principal.scopes).length,
+        modules: ctx.catalogue.modules,
+        toolsAvailable: ctx.catalogue.permittedTools(ctx.principal.scopes).length,
       };
     },
   });

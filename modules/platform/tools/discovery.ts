@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StewardError, quoteInput } from '../../../core/errors';
 import { CREDENTIAL_KINDS } from '../../../core/principal';
-import { allModules, allTools, findTool, permittedTools } from '../../catalogue';
+import type { Catalogue } from '../../tool-catalogue';
 import { inputSchemaOf, outputSchemaOf } from '../../schema';
 import type { AnyTool } from '../../tool';
 import { toolsFor } from '../../kit';
@@ -9,10 +9,12 @@ import { ToolSearchIndex } from '../tool-search';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
-let searchIndex: ToolSearchIndex | undefined;
-function toolSearchIndex(): ToolSearchIndex {
-  searchIndex ??= new ToolSearchIndex(allTools());
-  return searchIndex;
+// One index per catalogue: built on the first search, and again only for a catalogue a module was registered into since.
+const searchIndexes = new WeakMap<Catalogue, ToolSearchIndex>();
+function toolSearchIndex(catalogue: Catalogue): ToolSearchIndex {
+  let index = searchIndexes.get(catalogue);
+  if (!index) searchIndexes.set(catalogue, index = new ToolSearchIndex(catalogue.tools));
+  return index;
 }
 
 const toolSummary = z.object({
@@ -32,11 +34,11 @@ export const listToolsTool = tools.read('list_tools', {
   input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, e.g. people or platform') }),
   output: z.object({ tools: z.array(toolSummary), count: z.number().int(), modules: z.array(z.string()) }).strict(),
   run: async (ctx, input) => {
-    const modules = allModules();
+    const modules = ctx.catalogue.modules;
     if (input.module && !modules.includes(input.module)) {
       throw new StewardError('validation_failed', `Unknown module ${quoteInput(input.module)}`, { hint: `Modules: ${modules.join(', ')}` });
     }
-    const tools = permittedTools(ctx.principal.scopes).filter((tool) => !input.module || tool.module === input.module);
+    const tools = ctx.catalogue.permittedTools(ctx.principal.scopes).filter((tool) => !input.module || tool.module === input.module);
     return { tools: tools.map(summarise), count: tools.length, modules };
   },
 });
@@ -59,8 +61,8 @@ export const searchToolsTool = tools.read('search_tools', {
     }).strict()),
   }).strict(),
   run: async (ctx, input) => {
-    const allowed = new Set(permittedTools(ctx.principal.scopes).map((tool) => tool.name));
-    const results = toolSearchIndex().searchWithReasons(input.query, allowed, input.limit);
+    const allowed = new Set(ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name));
+    const results = toolSearchIndex(ctx.catalogue).searchWithReasons(input.query, allowed, input.limit);
     return { tools: results.map((hit) => hit.name), results };
   },
 });
@@ -87,7 +89,7 @@ export const inspectToolsTool = tools.read('inspect_tools', {
     const notFound: string[] = [];
     const notPermitted: Array<{ name: string; scope: string }> = [];
     for (const name of new Set(input.names)) {
-      const tool = findTool(name);
+      const tool = ctx.catalogue.byName.get(name);
       if (!tool) notFound.push(name);
       else if (!ctx.principal.scopes.includes(tool.scope)) notPermitted.push({ name, scope: tool.scope });
       else tools.push({ name, title: tool.title, description: tool.description, scope: tool.scope, inputSchema: inputSchemaOf(tool), outputSchema: outputSchemaOf(tool) });
@@ -112,7 +114,7 @@ export const sessionToolsTool = tools.read('session_tools', {
     count: z.number().int(),
   }).strict(),
   run: async (ctx) => {
-    const tools = permittedTools(ctx.principal.scopes).map((tool) => tool.name);
+    const tools = ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name);
     return {
       credentialKind: ctx.principal.credentialKind, intent: ctx.principal.intent, role: ctx.principal.role,
       scopes: [...ctx.principal.scopes], tools, count: tools.length,

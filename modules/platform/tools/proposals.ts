@@ -3,7 +3,6 @@ import { AGENTS, AUTONOMY_MODES, PROPOSAL_STATUSES, mayDecideProposals, type Age
 import { StewardError } from '../../../core/errors';
 import { toolsFor } from '../../kit';
 import { agentSchema, listAgents, setAgentAutonomy } from '../agents';
-import { permittedToolNames } from '../../catalogue';
 import { listProposals, proposalExecutionSchema, proposalSchema, requireVisibleProposal } from '../proposals';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
@@ -34,7 +33,7 @@ export const pendingProposalsTool = tools.read('pending_proposals', {
   }),
   output: z.object({ proposals: z.array(proposalSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
-    const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: permittedToolNames(ctx.principal.scopes) });
+    const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name) });
     return { proposals, count: proposals.length };
   },
 });
@@ -46,7 +45,7 @@ export const getProposalTool = tools.read('get_proposal', {
   examples: ['show me exactly what the agent is proposing', 'details of one suggestion waiting for approval', 'open that proposal and show me the full details', 'what exactly would happen if I approve this one', 'what did the approved proposal actually do when it ran', "show the arguments in the people agent's suggestion", 'look at proposal 42 in detail', 'did that suggestion I approved run successfully'],
   input: z.object({ proposalId }),
   output: z.object({ proposal: proposalSchema }).strict(),
-  run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, permittedToolNames(ctx.principal.scopes)) }),
+  run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name)) }),
 });
 
 export const approveProposalTool = tools.write('approve_proposal', {

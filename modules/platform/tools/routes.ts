@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StewardError, quoteInput } from '../../../core/errors';
 import type { Scope } from '../../../core/scopes';
-import { allModules, allRoutes, allTools } from '../../catalogue';
+import type { Catalogue } from '../../tool-catalogue';
 import { bridgeToolNameOf } from '../../invoke';
 import { routeKey, type AnyRoute } from '../../routes';
 import { toolsFor } from '../../kit';
@@ -25,10 +25,12 @@ function describeRoute(route: AnyRoute) {
 
 const callable = (route: AnyRoute, scopes: readonly Scope[]) => scopes.includes(route.scope);
 
-let searchIndex: RouteSearchIndex | undefined;
-function routeSearchIndex(): RouteSearchIndex {
-  searchIndex ??= new RouteSearchIndex(allRoutes());
-  return searchIndex;
+// One index per catalogue: built on the first search, and again only for a catalogue a module was registered into since.
+const searchIndexes = new WeakMap<Catalogue, RouteSearchIndex>();
+function routeSearchIndex(catalogue: Catalogue): RouteSearchIndex {
+  let index = searchIndexes.get(catalogue);
+  if (!index) searchIndexes.set(catalogue, index = new RouteSearchIndex(catalogue.routes));
+  return index;
 }
 
 export const routeCatalogTool = tools.read('route_catalog', {
@@ -43,12 +45,12 @@ export const routeCatalogTool = tools.read('route_catalog', {
     routes: z.array(routeSummary),
   }).strict(),
   run: async (ctx, input) => {
-    const modules = allModules();
+    const modules = ctx.catalogue.modules;
     if (input.module && !modules.includes(input.module)) {
       throw new StewardError('validation_failed', `Unknown module ${quoteInput(input.module)}`, { hint: `Modules: ${modules.join(', ')}` });
     }
-    const routes = allRoutes();
-    const toolNames = new Set(allTools().map((tool) => tool.name));
+    const routes = ctx.catalogue.routes;
+    const toolNames = new Set(ctx.catalogue.byName.keys());
     return {
       total: routes.length,
       modules: modules.map((module) => ({
@@ -73,8 +75,8 @@ export const searchDashboardApiTool = tools.read('search_dashboard_api', {
   }),
   output: z.object({ routes: z.array(routeSummary) }).strict(),
   run: async (ctx, input) => {
-    const byKey = new Map(allRoutes().map((route) => [routeKey(route), route]));
+    const byKey = new Map(ctx.catalogue.routes.map((route) => [routeKey(route), route]));
     const allowed = new Set([...byKey.values()].filter((route) => callable(route, ctx.principal.scopes)).map(routeKey));
-    return { routes: routeSearchIndex().search(input.query, allowed, input.limit).map((key) => describeRoute(byKey.get(key)!)) };
+    return { routes: routeSearchIndex(ctx.catalogue).search(input.query, allowed, input.limit).map((key) => describeRoute(byKey.get(key)!)) };
   },
 });

@@ -88,7 +88,7 @@ export const inviteTeamMemberTool = tools.send('invite_team_member', {
   listed: true,
   input: z.object({ email, roleId }),
   output: z.object({ invite: inviteSchema, replacedInviteId: z.uuid().nullable().describe('The pending invite this one replaced') }).strict(),
-  followUp: { kind: 'send_team_invite' },
+  followUp: { kind: 'platform.send_team_invite' },
   run: (ctx, input) => inviteMember(ctx.db, ctx.principal, { email: input.email, role: input.roleId }),
 });
 
@@ -99,7 +99,7 @@ export const resendTeamInviteTool = tools.send('resend_team_invite', {
   examples: ['send Jo\'s invitation again', 'Claire says she never got the invite email', "the treasurer's invite link has expired, send a new one", 'send the joining link to the curate again', 're-send the access invitation to mary@stmarks.org.uk', 'her invite went to spam, can you send it again', 'refresh the invite for the youth worker'],
   input: inviteRef,
   output: z.object({ invite: inviteSchema }).strict(),
-  followUp: { kind: 'send_team_invite' },
+  followUp: { kind: 'platform.send_team_invite' },
   run: async (ctx, input) => ({ invite: await resendInvite(ctx.db, ctx.principal, input) }),
 });
 

@@ -1,5 +1,6 @@
 import { createPool } from '../../../db/pool';
 import { createStewardWorker } from '../../../worker/create-worker';
+import type { GivingRecurringActivities } from '../../../modules/giving/activities/recurring';
 
 /**
  * A worker process for the recurring-gift crash test: it records due occurrences for real (the
@@ -16,8 +17,8 @@ async function main(): Promise<void> {
     bundlePath: process.env.STEWARD_WORKFLOW_BUNDLE,
     wrapActivities: (activities) => ({
       ...activities,
-      givingRecordDueRecurringGifts: async (input: Parameters<typeof activities.givingRecordDueRecurringGifts>[0]) => {
-        const run = await activities.givingRecordDueRecurringGifts(input);
+      givingRecordDueRecurringGifts: async (input: Parameters<GivingRecurringActivities['givingRecordDueRecurringGifts']>[0]) => {
+        const run = await (activities as unknown as GivingRecurringActivities).givingRecordDueRecurringGifts(input);
         console.log(`RECORDED ${JSON.stringify({ recorded: run.recorded, batchId: run.batchId })}`);
         return new Promise<never>(() => undefined);
       },

@@ -6,7 +6,7 @@ import { syncAllSchedules } from '../../../activities/schedules';
 import { PROJECT_ROOT } from '../../../db/config';
 import { addDays } from '../../../modules/giving/recurring/calendar';
 import { todayUtc } from '../../../modules/metrics';
-import type { GivingRecurringRunResult } from '../../../workflows/giving-recurring';
+import type { GivingRecurringRunResult } from '../../../modules/giving/workflows/recurring';
 import { createStewardWorker } from '../../../worker/create-worker';
 import { BUNDLE_PATH_ENV } from '../../helpers/env';
 import { Harness, type TestOrg } from '../../helpers/harness';

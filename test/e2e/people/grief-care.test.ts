@@ -5,7 +5,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../../activities';
 import { PROJECT_ROOT } from '../../../db/config';
-import { griefPlanWorkflowId, type GriefPlanResult } from '../../../workflows/pastoral-grief';
+import { griefPlanWorkflowId, type GriefPlanResult } from '../../../modules/people/workflows/grief-plan';
 import { BUNDLE_PATH_ENV } from '../../helpers/env';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { dayFromToday, mcpCall, mcpRefusal } from '../../helpers/mcp-calls';

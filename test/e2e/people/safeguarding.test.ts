@@ -1,7 +1,8 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { Harness, type TestOrg } from '../../helpers/harness';
 import { dayFromToday, mcpCall, mcpRefusal } from '../../helpers/mcp-calls';
-import { safeguardingStatusSchedule, syncAllSchedules } from '../../../activities/schedules';
+import { moduleSchedule, syncAllSchedules } from '../../../activities/schedules';
+import people from '../../../modules/people';
 import { certificateHashOf, hasCurrentSafeguardingCheck } from '../../../modules/people/pastoral/care/safeguarding';
 
 /** Safeguarding checks and policies: people:safeguarding only, certificate numbers never stored, status from dates by a daily schedule. */
@@ -83,7 +84,7 @@ describe('safeguarding checks and policies', () => {
     await harness.pool.query('UPDATE safeguarding_checks SET expires_on = CURRENT_DATE - 1 WHERE id = $1', [lapsed.checkId]);
 
     await syncAllSchedules(harness.temporal, harness.pool, harness.taskQueue);
-    const scheduleId = safeguardingStatusSchedule(harness.taskQueue).scheduleId;
+    const scheduleId = moduleSchedule(people.schedules!.find((schedule) => schedule.id === 'safeguarding-status')!, harness.taskQueue).scheduleId;
     const described = await harness.temporal.schedule.getHandle(scheduleId).describe();
     expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'safeguardingStatusWorkflow' });
     expect(described.spec.intervals?.[0].every).toBe(24 * 3_600_000);

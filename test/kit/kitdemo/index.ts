@@ -6,6 +6,9 @@ import { defineModule } from '../../../modules/module';
 import { defineWidget } from '../../../modules/widget';
 import { kitdemoVisitsMigration } from './migration';
 import { countVisits, getVisit, listVisits, recordVisit } from './visits';
+import { createKitdemoActivities } from './activities/thanks';
+import { getThanks, kitdemoThanksMigration, queueThanks, thanksDelivery } from './thanks';
+import { kitdemoWebhooks } from './webhooks/receipts';
 
 /**
  * A module built only with the kit, as a new module would be: one folder, one definition.
@@ -86,13 +89,41 @@ const findVisitTool = tools.read('get_visit', {
   },
 });
 
+const thanksSchema = z.object({
+  id: z.uuid(), visitId: z.uuid(), email: z.string(), status: z.enum(['queued', 'sent', 'refused']), readAt: z.string().nullable(),
+}).strict();
+
+const sendThanksTool = tools.write('send_thanks', {
+  title: 'Send a thank-you',
+  description: 'Emails a thank-you for a visit; it leaves through the outbox and its read receipt is recorded when it comes.',
+  input: z.object({ visitId: z.uuid(), email: z.email().max(320) }).strict(),
+  output: z.object({ thanks: thanksSchema }).strict(),
+  followUp: { kind: 'kitdemo.send_thanks' },
+  run: async (ctx, input) => ({ thanks: await queueThanks(ctx.db, ctx.org.id, input.visitId, input.email) }),
+});
+
+const getThanksTool = tools.read('get_thanks', {
+  title: 'Get a thank-you',
+  description: 'Where a thank-you stands: queued, sent or refused, and when it was read.',
+  input: z.object({ thanksId: z.uuid() }).strict(),
+  output: z.object({ thanks: thanksSchema }).strict(),
+  run: async (ctx, input) => ({ thanks: await getThanks(ctx.db, ctx.org.id, input.thanksId) }),
+});
+
 export default defineModule({
   name: 'kitdemo',
   title: 'Kit demo',
   description: 'Pastoral visits: a sample module built only with the module kit.',
-  tools: [recordVisitTool, bulkRecordVisitsTool, listVisitsTool, removeVisitTool, restoreVisitTool, findVisitTool],
-  migrations: [kitdemoVisitsMigration],
+  tools: [recordVisitTool, bulkRecordVisitsTool, listVisitsTool, removeVisitTool, restoreVisitTool, findVisitTool, sendThanksTool, getThanksTool],
+  migrations: [kitdemoVisitsMigration, kitdemoThanksMigration],
+  // Durable work, all in this folder: its workflow and follow-up, its activity, its outbox source and its signed webhook.
+  workflows: require.resolve('./workflows'),
+  activities: [createKitdemoActivities],
+  outboxSources: [thanksDelivery],
+  webhooks: [kitdemoWebhooks],
   scopes: ['live:read', 'live:write'],
+  // It checks contacts exist through the people module's public surface.
+  uses: ['people'],
   routes: [],
   contactRefs: [{ table: 'kitdemo_visits', column: 'contact_id', onMerge: 'move', onErase: 'null' }],
   widgets: [defineWidget({

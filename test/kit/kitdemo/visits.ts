@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { listPage, notFound } from '../../../modules/kit';
-import { requireContact } from '../../../modules/people/contacts';
+import { requireContact } from '../../../modules/people/api';
 
 /** The sample module's services: everything its tools do with the database. */
 export interface Visit {

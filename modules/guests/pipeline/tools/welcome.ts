@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cursorInput, cursorOutput, toolsFor } from '../../../kit';
 import type { ToolContext } from '../../../tool';
 import { instanceIdSchema, welcomeCardSchema } from '../schemas';
-import { getInstance } from '../../../schedule/services';
+import { getInstance } from '../../../schedule/api';
 import { listWelcomeCards, markWelcomeCardSent, sendWelcomeCard, submitWelcomeCard, WELCOME_CHANNELS, WELCOME_PURPOSES, WELCOME_TEMPLATES } from '../welcome-cards';
 
 const tools = toolsFor('guests', { read: 'guests:read', write: 'guests:write' });
@@ -26,7 +26,7 @@ export const sendWelcomeCardTool = tools.send('send_welcome_card', {
   description: 'Sends a newcomer a welcome card from a template, filled in with their name. Email and text go through channels: their consent for the purpose (default charitable_purpose), unsubscribes, bounces and crisis holds are checked now and again when it goes, quiet hours respected, counted once. A card by post needs their postal address and is queued for a person to write and post: the guest\'s follow-up person, the team member named, or the caller. Recorded on the guest\'s journey.',
   keywords: ['welcome card', 'thank you card', 'write to a visitor', 'newcomer letter', 'welcome email'],
   examples: ['send Sam a welcome card by post', 'email the new family a thank-you for coming', 'text the visitor from Sunday a quick welcome', 'send a second-visit card to Priya', 'send the Khans our family welcome card', 'post a welcome card to Ben', 'email Jo the first-visit welcome card', 'text Priya a welcome from the template', 'queue a handwritten welcome card for the new couple', 'send the Okafors a card saying lovely to meet you'],
-  followUp: { kind: 'send_channel_message' },
+  followUp: { kind: 'channels.send_message' },
   input: z.object({
     contactId: z.uuid().describe('The guest'),
     templateKey: z.string().trim().min(1).max(100).default('first_visit').describe('From guests_list_welcome_card_templates (default first_visit)'),

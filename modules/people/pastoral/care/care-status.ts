@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
-import { droppedRegulars } from '../../../attendance/published';
+import { careSignalSources } from '../../extension-points';
 import { listWelfareDueContacts } from '../../automations';
 import { displayNameOf } from '../../contacts';
 import { visibleNoteSql } from '../../notes';
@@ -156,8 +156,10 @@ export async function carePredictions(db: Queryable, orgId: string, canSeeRestri
     FROM crisis_holds h JOIN contacts c ON c.id = h.contact_id AND c.org_id = h.org_id AND c.deleted_at IS NULL WHERE h.org_id = $1 AND h.cleared_at IS NULL`, [orgId]);
   for (const hold of holds) add(hold.contact_id, displayNameOf(hold), { signal: 'crisis_hold', detail: 'On a crisis hold: a person should be in touch' });
 
-  // A regular who has stopped coming, from the attendance module's check-ins (explained there, with the weeks it counted).
-  for (const drop of await droppedRegulars(db, orgId)) add(drop.contactId, drop.contactName, { signal: 'stopped_attending', detail: drop.reason });
+  // Signals other modules observe (attendance: a regular who stopped coming, explained there with the weeks it counted).
+  for (const source of careSignalSources()) {
+    for (const hit of await source.contacts(db, orgId)) add(hit.contactId, hit.contactName, { signal: source.signal, detail: hit.detail });
+  }
 
   const predictions = [...reasons.entries()]
     .map(([contactId, entry]) => ({ contactId, contactName: entry.name, reasons: entry.reasons }))

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { resolvePayloadKey } from '../../../../temporal/payload-key';
-import { listTeam } from '../../../platform/settings';
+import { listTeam } from '../../../platform/api';
 import { displayNameOf } from '../../contacts';
 
 /**

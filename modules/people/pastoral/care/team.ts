@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
-import { listTeam } from '../../../platform/settings';
+import { listTeam } from '../../../platform/api';
 import { displayNameOf } from '../../contacts';
 
 /**

@@ -65,7 +65,7 @@ export const recordLifeEventTool = tools.write('record_life_event', {
     ...pastoralPrivacyInput,
   }),
   output: z.object({ lifeEvent: lifeEventSchema, griefPlan: griefPlanOutput }).strict(),
-  followUp: { kind: 'grief_plan' },
+  followUp: { kind: 'people.grief_plan' },
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_recorded', `Life event (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => {
     const settings = await getPastoralSettings(ctx.db, ctx.org.id);
@@ -94,7 +94,7 @@ export const updateLifeEventTool = tools.write('update_life_event', {
     ...pastoralPrivacyInput,
   }),
   output: z.object({ lifeEvent: lifeEventSchema, changed: z.array(z.string()).describe('The fields that changed'), griefPlan: griefPlanOutput }).strict(),
-  followUp: { kind: 'grief_plan' },
+  followUp: { kind: 'people.grief_plan' },
   timeline: (_input, output) => [eventTimeline(output.lifeEvent, 'life_event_updated', `Life event updated (${kindWords(output.lifeEvent)}): ${output.lifeEvent.title}`)],
   run: async (ctx, input) => {
     const { lifeEventId: id, ...changes } = input;
@@ -182,7 +182,7 @@ export const removeLifeEventTool = tools.write('remove_life_event', {
     restricted: z.boolean().describe('The removed event was private or confidential'),
     griefPlan: griefPlanOutput,
   }).strict(),
-  followUp: { kind: 'grief_plan' },
+  followUp: { kind: 'people.grief_plan' },
   timeline: (_input, output) => [{
     contactId: output.removed.contactId, kind: 'life_event_removed', sourceKind: LIFE_EVENT_REMOVAL_SOURCE, sourceId: output.removed.id,
     summary: `A ${output.removed.type.replace(/_/g, ' ')} life event was removed`, restricted: output.restricted,
@@ -207,7 +207,7 @@ export const generateLifeEventMessageTool = tools.write('generate_life_event_mes
     channel: z.enum(OUTREACH_CHANNELS).default('email').describe('email (default), sms or whatsapp'),
   }),
   output: z.object({ item: outreachItemSchema, lifeEventId: z.uuid() }).strict(),
-  followUp: { kind: 'start_outreach' },
+  followUp: { kind: 'people.start_outreach' },
   run: async (ctx, input) => generateLifeEventMessage(ctx.db, ctx.org, ctx.principal.userId, canSeeRestricted(ctx.principal), input),
 });
 

@@ -1,0 +1,99 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { ZodError } from 'zod';
+import { StewardError, clipMessage, type ErrorBody } from '../core/errors';
+import { jsonFits } from '../core/payload-limits';
+import { databaseErrorOf } from '../db/sequelize';
+
+/**
+ * What every activity shares, kernel's and modules' alike: how a failure crosses into the
+ * workflow (typed, bounded, retried only when a retry can help), and the heartbeat of a send.
+ */
+
+/**
+ * Postgres errors that no retry can cure: bad data (class 22), a NOT NULL or CHECK
+ * violation, and statement errors (class 42). Unique and foreign-key violations,
+ * serialization failures, deadlocks and lost connections stay retryable: a race
+ * that caused them may be gone on the next attempt.
+ */
+export function isDeterministicDatabaseError(given: unknown): boolean {
+  const error = databaseErrorOf(given);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return false;
+  return code.startsWith('22') || code.startsWith('42') || code === '23502' || code === '23514';
+}
+
+/**
+ * Expected failures cross into the workflow as non-retryable ApplicationFailures typed by their stable code.
+ * Bugs that would fail the same way on every attempt (a result that breaks the tool's output schema,
+ * a deterministic database error) fail at once as internal_error, without their details, instead of
+ * holding the caller through every retry.
+ */
+function describeDatabaseError(given: unknown): string {
+  const { code, constraint, table } = databaseErrorOf(given) as { code?: string; constraint?: string; table?: string };
+  return `pg ${code ?? '?'}${constraint ? ` (constraint ${constraint})` : ''}${table ? ` on ${table}` : ''}`;
+}
+
+/** Room an error's details may take; far more than any error needs, far less than a payload may hold. */
+const MAX_DETAILS_BYTES = 16_384;
+const MAX_ISSUES = 50;
+
+/**
+ * An error body small enough to travel anywhere. A failure crosses into the workflow, its
+ * history and the worker's log, and fails the workflow with its message repeated (message,
+ * details, stack): one built from a huge caller value once made the workflow's completion
+ * larger than Temporal accepts, so its task failed and was retried, re-running the activity
+ * and logging the value, until the execution timed out. Cut here, no tool's message can.
+ */
+export function boundedBody(body: ErrorBody): ErrorBody {
+  const bounded: ErrorBody = { code: body.code, message: clipMessage(body.message) };
+  if (body.hint) bounded.hint = clipMessage(body.hint, 500);
+  if (body.issues) {
+    bounded.issues = body.issues.slice(0, MAX_ISSUES).map((issue) => ({ path: clipMessage(issue.path, 200), message: clipMessage(issue.message, 500) }));
+  }
+  if (body.details && jsonFits(body.details, MAX_DETAILS_BYTES)) bounded.details = body.details;
+  return bounded;
+}
+
+export function toFailure(error: unknown): unknown {
+  if (error instanceof StewardError) {
+    const body = boundedBody(error.toBody());
+    return ApplicationFailure.create({ type: error.code, message: body.message, nonRetryable: true, details: [body] });
+  }
+  if (error instanceof ZodError || isDeterministicDatabaseError(error)) {
+    // Postgres messages quote the offending value (caller data): log the SQLSTATE and constraint only.
+    console.error('tool activity failed deterministically:', error instanceof ZodError ? 'output did not match its schema' : describeDatabaseError(error));
+    const body = new StewardError('internal_error', 'The tool call failed unexpectedly', {
+      hint: 'This is a fault on our side, not in your arguments; retrying will not help.',
+    }).toBody();
+    return ApplicationFailure.create({ type: 'internal_error', message: body.message, nonRetryable: true, details: [body] });
+  }
+  // Retried as it is, but never with a message long enough to swell the workflow's history or the log.
+  if (error instanceof Error && error.message.length > 2_000) error.message = clipMessage(error.message);
+  return error;
+}
+
+/** Runs an activity's work, turning what it throws into the failure the workflow should see (see toFailure). */
+export async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toFailure(error);
+  }
+}
+
+
+/**
+ * Runs a send with a heartbeat every second: a worker that dies mid-send stops
+ * beating, so the attempt is retried within seconds (the retry then waits for
+ * the dead attempt's outbox lease to run out before deciding anything).
+ */
+export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The channels module's public surface: what other modules may call. Another module imports only this
+ * file (the boundary lint refuses any other path into modules/channels/), and names 'channels' in its `uses`.
+ */
+export { checkRecipient } from './audience/services';
+export { queueMessage } from './delivery/services';

@@ -1,0 +1,41 @@
+import type { Router } from 'express';
+import { queryOne, withTransaction } from '../../../db/pool';
+import { suppressAddress } from '../audience/services';
+import { WEBHOOK_PATHS } from '../delivery/links';
+import { verifyStewardEventSignature } from '../delivery/signatures';
+import { applyStatus, firstSighting, notConfigured, unauthorized, type RawRequest, type WebhookContext } from './shared';
+
+const EMAIL_EVENT_MAX_AGE_S = 300;
+
+/** The mail provider's bounce and complaint events, signed with `X-Steward-Signature` (EMAIL_EVENTS_SECRET, timestamp within 5 minutes). */
+export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext): void {
+  // Email bounces and complaints, from the mail provider (Steward's signed JSON shape, modules/channels/README.md).
+  router.post(WEBHOOK_PATHS.emailEvents, raw, async (req, res, next) => {
+    try {
+      const secret = process.env.EMAIL_EVENTS_SECRET;
+      if (!secret) return notConfigured(res, 'EMAIL_EVENTS_SECRET');
+      const body = (req as RawRequest).body;
+      const timestamp = Buffer.isBuffer(body) ? verifyStewardEventSignature(secret, body, req.header('x-steward-signature')) : null;
+      if (timestamp === null) return unauthorized(res, 'The X-Steward-Signature header is missing or does not match');
+      if (Math.abs(Date.now() / 1000 - timestamp) > EMAIL_EVENT_MAX_AGE_S) return unauthorized(res, 'The signature timestamp is more than 5 minutes old');
+      const event = JSON.parse(body.toString('utf8')) as { id?: string; type?: string; bounceType?: string; address?: string; messageId?: string };
+      if (!event.id || !event.address || !event.messageId) {
+        res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'id, address and messageId are required' } });
+        return;
+      }
+      const result = await withTransaction(pool, async (db) => {
+        if (!await firstSighting(db, 'email', event.id!)) return 'replay';
+        const message = await queryOne<{ org_id: string }>(db, "SELECT org_id FROM channel_messages WHERE id = $1 AND channel = 'email'", [event.messageId]);
+        if (!message) return 'unknown_message';
+        const hard = event.type === 'complaint' || (event.type === 'bounce' && event.bounceType !== 'soft');
+        if (!hard) return 'ignored';
+        await suppressAddress(db, message.org_id, { channel: 'email', address: event.address!, reason: event.type === 'complaint' ? 'complaint' : 'hard_bounce', source: 'email_events_webhook' });
+        if (event.type === 'bounce') await applyStatus(db, message.org_id, event.messageId!, 'undelivered', 'hard_bounce', null);
+        return 'applied';
+      });
+      res.status(200).json(result === 'applied' ? { ok: true } : { ok: true, ignored: result });
+    } catch (error) {
+      next(error);
+    }
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * The people module's public surface: what other modules may call. Another module imports only this
+ * file (the boundary lint refuses any other path into modules/people/), and names 'people' in its `uses`.
+ */
+export { listWelfareDueContacts } from './automations';
+export { createContact, displayNameOf, findLikelyDuplicates, listContacts, lockContactsForUpdate, requireContact, setConsentProjection } from './contacts';
+export { listGroupMembers } from './crm-groups';
+export { parseOrgDate } from './dates';
+export { listHousehold } from './family';
+export { assertNoteMentionsNamesNotIds, listNoteFollowUps } from './notes';
+export { loadDeliveryContact } from './outreach';
+export type { DeliveryContact } from './outreach';
+export { crisisHoldRefusal, isOnCrisisHold } from './pastoral/care/crisis';
+export { hasCurrentSafeguardingCheck } from './pastoral/care/safeguarding';
+export { getPastoralSettings } from './pastoral/care/settings';
+export { requireVisibleLifeEvent } from './pastoral/life-events/public';
+export type { LifeEvent } from './pastoral/life-events/public';
+export { lifeEventsRadar } from './pastoral/life-events/radar';
+export { countRoster, findShareablePrayerRequest, getCommunitySettings, getMembership, listPrayerRequests, listRoster, markShareablePrayerAnswered, setCommunityMemberships } from './pastoral/prayer-visits/public';
+export { canSeeRestricted } from './pastoral/privacy';
+export type { Contact } from './schemas';
+export { listSegmentContacts, requireSegment } from './segments';
+export { requireTag } from './tags';

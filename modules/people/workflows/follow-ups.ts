@@ -1,0 +1,41 @@
+import { outreachWorkflowId } from '../../../core/approvals';
+import type { FollowUpPlanner, FollowUpStep } from '../../../core/tool-plan';
+import { griefPlanChangedSignal, griefPlanWorkflowId } from './grief-plan';
+
+/** Outreach item ids a result names (`item` or `items`). */
+function outreachIdsOfResult(result: unknown): string[] {
+  const out: string[] = [];
+  const value = result as { item?: { id?: unknown }; items?: Array<{ id?: unknown }> } | null;
+  if (value?.item && typeof value.item.id === 'string') out.push(value.item.id);
+  for (const item of value?.items ?? []) if (typeof item?.id === 'string') out.push(item.id);
+  return out;
+}
+
+/** The plan change a life-event tool's result names (`griefPlan: { lifeEventId, change }`), if any. */
+function griefPlanChangeOfResult(result: unknown): { lifeEventId: string; change: 'opened' | 'rescheduled' | 'ended' } | undefined {
+  const plan = (result as { griefPlan?: { lifeEventId?: unknown; change?: unknown } | null } | null)?.griefPlan;
+  if (!plan || typeof plan.lifeEventId !== 'string') return undefined;
+  return plan.change === 'opened' || plan.change === 'rescheduled' || plan.change === 'ended' ? { lifeEventId: plan.lifeEventId, change: plan.change } : undefined;
+}
+
+/** The people module's follow-ups, by kind (see FollowUpPlanner in core/tool-plan.ts). */
+export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
+  /** Every outreach item the result names gets its approval workflow (outreach.ts), outliving the call. */
+  'people.start_outreach': (result, { orgId }) => outreachIdsOfResult(result).map((itemId) => ({
+    start: 'outreachWorkflow', id: outreachWorkflowId(itemId), args: [{ orgId, itemId }], searchAttributes: { kind: 'outreach', status: 'pending_review' },
+  })),
+
+  /**
+   * A bereavement's grief-care plan (grief-plan.ts): started when recorded, told when its date
+   * moved, ended when the bereavement (or the person) was removed.
+   */
+  'people.grief_plan': (result, { orgId }): FollowUpStep[] => {
+    const change = griefPlanChangeOfResult(result);
+    if (!change) return [];
+    const id = griefPlanWorkflowId(change.lifeEventId);
+    if (change.change === 'opened') {
+      return [{ start: 'griefPlanWorkflow', id, args: [{ orgId, lifeEventId: change.lifeEventId }], searchAttributes: { kind: 'grief_plan', status: 'running' } }];
+    }
+    return change.change === 'ended' ? [{ cancel: id }] : [{ signal: griefPlanChangedSignal.name, id }];
+  },
+};

@@ -1,0 +1,5 @@
+/** The people module's workflows (bundled through its registry entry: `workflows` in ../index.ts). */
+export { outreachWorkflow } from './outreach';
+export { griefPlanWorkflow } from './grief-plan';
+export { safeguardingStatusWorkflow } from './safeguarding-status';
+export { followUps } from './follow-ups';
