@@ -237,6 +237,11 @@ export interface MeterDefinition {
    * module's own rows. Without it the feature is counted from this month's usage events.
    */
   standingCount?: (db: Queryable, orgId: string) => Promise<number>;
+  /**
+   * A feature held for a module not built yet: seeded and reported by platform_usage, but left
+   * off public pages (pricing) until a module of that name is registered.
+   */
+  forModule?: string;
 }
 
 /** Plans every organisation is on one of (seeded by the first migration). */

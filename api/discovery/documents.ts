@@ -192,7 +192,11 @@ export function mcpManifest(base: string) {
 
 /** Plans and their allowances per metered feature, from the modules' meter declarations. */
 export function plans() {
-  const meters = registeredModules().flatMap((module) => (module.meters ?? []).map((meter) => ({ module: module.name, ...meter })));
+  const modules = registeredModules();
+  const present = new Set(modules.map((module) => module.name));
+  // A feature held for a module still to come is not offered yet.
+  const meters = modules.flatMap((module) => (module.meters ?? []).filter((meter) => !meter.forModule || present.has(meter.forModule))
+    .map((meter) => ({ module: meter.forModule ?? module.name, ...meter })));
   return PLAN_CODES.map((plan) => ({
     plan,
     allowances: meters.map((meter) => ({ feature: meter.feature, module: meter.module, limit: meter.allowances[plan], standing: Boolean(meter.standingCount) })),

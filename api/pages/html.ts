@@ -25,16 +25,16 @@ export function pageStyle(css: string): PageStyle {
  * Headers for every page: never framed (clickjacking on an approve or consent
  * button is the classic attack), never cached, no scripts at all, forms only to
  * us (plus `formTargets`: on the consent page, the client's redirect origin,
- * which Chromium checks on redirects).
+ * which Chromium checks on redirects). Public pages that are the same for everyone may pass a cache policy.
  */
-export function setPageHeaders(res: Response, style: PageStyle, formTargets: readonly string[] = []): void {
+export function setPageHeaders(res: Response, style: PageStyle, formTargets: readonly string[] = [], cacheControl = 'no-store'): void {
   res.set({
     'Content-Security-Policy': [
       "default-src 'none'", `style-src 'sha256-${style.hash}'`, "frame-ancestors 'none'", "base-uri 'none'",
       `form-action 'self'${formTargets.map((t) => ` ${t}`).join('')}`,
     ].join('; '),
     'X-Frame-Options': 'DENY',
-    'Cache-Control': 'no-store',
+    'Cache-Control': cacheControl,
     // Not no-referrer: with it Chromium sends `Origin: null` on our own form posts, which the same-origin check must refuse.
     'Referrer-Policy': 'same-origin',
     'X-Content-Type-Options': 'nosniff',
@@ -42,9 +42,9 @@ export function setPageHeaders(res: Response, style: PageStyle, formTargets: rea
 }
 
 export function sendHtmlPage(
-  res: Response, page: { status: number; title: string; body: string; style: PageStyle; formTargets?: readonly string[] },
+  res: Response, page: { status: number; title: string; body: string; style: PageStyle; formTargets?: readonly string[]; cacheControl?: string },
 ): void {
-  setPageHeaders(res, page.style, page.formTargets);
+  setPageHeaders(res, page.style, page.formTargets, page.cacheControl);
   res.status(page.status).type('html').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · Steward</title><style>${page.style.css}</style></head>

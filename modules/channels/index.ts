@@ -22,6 +22,11 @@ export default defineModule(withParts({
   tools: [],
   migrations: [],
   scopes: ['channels:read', 'channels:send'],
+  // Every email the outbox sends counts one email_send; an SMS or WhatsApp message its units of messaging credit.
+  meters: [
+    { feature: 'email_sends', allowances: { starter: 2000, growth: 25000, enterprise: 500000 } },
+    { feature: 'messaging_credits', allowances: { starter: 200, growth: 2000, enterprise: 50000 } },
+  ],
   routes: [],
   workflows: require.resolve('./workflows'),
   activities: [createChannelsDeliveryActivities, createBroadcastActivities],

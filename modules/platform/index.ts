@@ -23,15 +23,13 @@ import { platformRetention } from './retention';
 /**
  * Metered features of modules not built yet (spec 4.3): the platform holds their plan
  * allowances so platform_usage reports them; each moves to its module's definition when
- * that module lands.
+ * that module lands, and until then public pages leave it out (`forModule`).
  */
 const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
-  { feature: 'email_sends', allowances: { starter: 2000, growth: 25000, enterprise: 500000 } },
-  { feature: 'messaging_credits', allowances: { starter: 200, growth: 2000, enterprise: 50000 } },
-  { feature: 'runsheet_access_seats', allowances: { starter: 5, growth: 25, enterprise: 500 } },
-  { feature: 'tickets', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
-  { feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 } },
-  { feature: 'streams', allowances: { starter: 4, growth: 20, enterprise: 500 } },
+  { feature: 'runsheet_access_seats', forModule: 'runsheet', allowances: { starter: 5, growth: 25, enterprise: 500 } },
+  { feature: 'tickets', forModule: 'ticketing', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
+  { feature: 'rooms', forModule: 'spaces', allowances: { starter: 10, growth: 50, enterprise: 1000 } },
+  { feature: 'streams', forModule: 'live', allowances: { starter: 4, growth: 20, enterprise: 500 } },
 ];
 
 export default defineModule(withParts({

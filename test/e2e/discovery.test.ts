@@ -101,11 +101,29 @@ describe('discovery documents', () => {
     expect(guide.text).toContain('platform_search_dashboard_api');
     expect((await get('/help')).text).toContain('id="privacy"');
 
-    const pricing = (await get('/pricing')).text;
-    for (const meter of MODULES.flatMap((module) => module.meters ?? [])) {
-      expect(pricing).toContain(meter.feature.replace(/_/g, ' '));
+    const pricingPage = await fetch(`${harness.url}/pricing`);
+    // Cacheable like every discovery page: the header is set before the page goes, not after (which threw and left no-store).
+    expect(pricingPage.headers.get('cache-control')).toBe('public, max-age=300');
+    const pricing = await pricingPage.text();
+    const registered = new Set(MODULES.map((module) => module.name));
+    const meters = MODULES.flatMap((module) => module.meters ?? []);
+    const offered = meters.filter((meter) => !meter.forModule || registered.has(meter.forModule));
+    const toCome = meters.filter((meter) => meter.forModule && !registered.has(meter.forModule));
+    expect(offered.length).toBeGreaterThan(0);
+    expect(toCome.length).toBeGreaterThan(0);
+    for (const meter of offered) {
+      expect(pricing).toContain(`<th>${meter.feature.replace(/_/g, ' ')}`);
       for (const plan of PLAN_CODES) expect(pricing).toContain(`<td>${meter.allowances[plan].toLocaleString('en-GB')}</td>`);
     }
+    // Features of modules not built yet are not offered on the public page.
+    for (const meter of toCome) expect(pricing).not.toContain(`<th>${meter.feature.replace(/_/g, ' ')}`);
+
+    const front = await fetch(`${harness.url}/`);
+    expect(front.status).toBe(200);
+    expect(front.headers.get('content-type')).toContain('text/html');
+    const frontText = await front.text();
+    for (const link of ['/connect', '/agents', '/dashboard/approvals', '/llms.txt', '/api/openapi.json']) expect(frontText).toContain(`href="${link}"`);
+    expect(frontText).toContain(`${harness.url}/api/mcp`);
     const connect = await get('/connect');
     expect(connect.text).toContain(`<code id="mcp-url">${harness.url}/api/mcp</code>`);
     expect(connect.text).toContain('/embed/steward-connect.js');
