@@ -23,3 +23,6 @@ export interface Principal {
 export function hasScope(principal: Pick<Principal, 'scopes'>, scope: Scope): boolean {
   return principal.scopes.includes(scope);
 }
+
+/** How every API key begins (the rest is 32 random bytes, base64url); documents that describe keys name it from here. */
+export const API_KEY_PREFIX = 'sk_live_';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ERROR_STATUS } from '../core/errors';
+import { API_KEY_PREFIX } from '../core/principal';
 import { allRoutes } from './catalogue';
 import { pathParameters, type AnyRoute } from './routes';
 import type { JsonSchema } from './schema';
@@ -7,12 +9,24 @@ import type { JsonSchema } from './schema';
  * The OpenAPI 3.1 document of the dashboard API, generated from the route declarations
  * (3.1 uses JSON Schema 2020-12, which zod writes directly). Built once per process.
  */
-let built: Record<string, unknown> | undefined;
+const built = new Map<string, Record<string, unknown>>();
 
-export function openApiDocument(): Record<string, unknown> {
-  built ??= buildDocument(allRoutes());
-  return built;
+/** The document for the server at `origin` (its `servers` entry); built once per origin. */
+export function openApiDocument(origin: string): Record<string, unknown> {
+  let document = built.get(origin);
+  if (!document) built.set(origin, document = buildDocument(allRoutes(), origin));
+  return document;
 }
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+
+/** The refusals a route may answer, by status, each naming its stable codes (core/errors.ts), with the one error body. */
+const ERROR_RESPONSES: Record<string, unknown> = Object.fromEntries(
+  Object.entries(Object.entries(ERROR_STATUS).reduce<Record<number, string[]>>((byStatus, [code, status]) => {
+    if (status >= 400 && status < 500) (byStatus[status] ??= []).push(code);
+    return byStatus;
+  }, {})).map(([status, codes]) => [status, errorResponse(codes.join(' or '))]),
+);
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
@@ -38,6 +52,7 @@ function operationOf(route: AnyRoute): Record<string, unknown> {
     parameters,
     responses: {
       [route.method === 'POST' ? '201' : '200']: { description: 'Success', content: { 'application/json': { schema: schemaOf(route.response, 'output') } } },
+      ...ERROR_RESPONSES,
       default: { description: 'An error: code, message and hint', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     },
   };
@@ -49,7 +64,7 @@ function operationOf(route: AnyRoute): Record<string, unknown> {
   return operation;
 }
 
-function buildDocument(routes: readonly AnyRoute[]): Record<string, unknown> {
+function buildDocument(routes: readonly AnyRoute[], origin: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     paths[route.path] ??= {};
@@ -58,9 +73,10 @@ function buildDocument(routes: readonly AnyRoute[]): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: 'Steward dashboard API', version: '1', description: `Every module's dashboard routes (${routes.length}). Each call runs as a durable tool call of the module's invoke bridge.` },
+    servers: [{ url: origin, description: 'This Steward server' }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (stw_…) or an OAuth access token' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: `An API key (${API_KEY_PREFIX}…) or an OAuth access token` } },
       schemas: {
         Error: {
           type: 'object',

@@ -26,7 +26,7 @@ export function dashboardApiRouter(caller: ToolCaller, auth: express.RequestHand
   const router = express.Router();
 
   router.get('/api/openapi.json', (_req: Request, res: Response) => {
-    res.json(openApiDocument());
+    res.json(openApiDocument(session.origin));
   });
 
   router.post('/api/agent/invoke-dashboard', ...auth, async (req: Request, res: Response) => {

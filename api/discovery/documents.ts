@@ -3,6 +3,7 @@ import { ALL_SCOPES } from '../../core/scopes';
 import { allModules, allPlaybooks, allRoutes, allTools, allWidgets } from '../../modules/catalogue';
 import { PLAN_CODES } from '../../modules/module';
 import { registeredModules } from '../../modules/registry';
+import { API_KEY_PREFIX } from '../../core/principal';
 import { routeKey } from '../../modules/routes';
 import { catalogueCounts, manifestEntryOf } from '../../modules/surfaces';
 import { WIDGET_MIME_TYPE, widgetUri } from '../../modules/widget';
@@ -14,6 +15,8 @@ import { WIDGET_MIME_TYPE, widgetUri } from '../../modules/widget';
  */
 
 export const SERVICE_NAME = 'Steward';
+/** The registry's description: at most 100 characters, whole words. */
+export const SERVICE_SUMMARY = 'Church and nonprofit operations for AI agents: people, pastoral care, giving and messaging.';
 export const SERVICE_DESCRIPTION = 'Church and nonprofit operations for AI agents: people and pastoral care, giving, messaging and more, every action a durable, audited workflow with human approval where a person must decide.';
 export const PROTOCOLS = ['mcp-streamable-http', 'oauth2-pkce', 'openai-functions', 'agent-chat'] as const;
 /** Interface description and manifest versions (spec 9); the registry record is 5.0.x. */
@@ -121,18 +124,27 @@ export function mcpServerJson(base: string) {
   const host = new URL(base).hostname;
   return {
     $schema: SERVER_SCHEMA,
-    name: `${reverseDns(host)}/steward`,
+    name: `${registryNamespace(host)}/steward`,
     title: SERVICE_NAME,
-    description: SERVICE_DESCRIPTION.slice(0, 100),
+    description: SERVICE_SUMMARY,
     version: REGISTRY_VERSION,
     websiteUrl: `${base}/agents`,
-    remotes: [{ type: 'streamable-http', url: endpointsOf(base).mcp }],
+    remotes: [{
+      type: 'streamable-http',
+      url: endpointsOf(base).mcp,
+      // OAuth clients sign in by themselves; others send an API key, so the header is declared (secret, not required).
+      headers: [{ name: 'Authorization', description: `Bearer and an API key (${API_KEY_PREFIX}…) or an OAuth access token`, isRequired: false, isSecret: true }],
+    }],
   };
 }
 
-/** Registry names are reverse-DNS; a bare host such as localhost stays as it is. */
-function reverseDns(host: string): string {
-  return host.includes('.') && !/^[\d.]+$/.test(host) ? host.split('.').reverse().join('.') : host;
+/**
+ * Registry names are the reverse-DNS of a domain the publisher holds. A server reached by an IP
+ * address or a single-label host (localhost) has none, so it is named as a local deployment.
+ */
+function registryNamespace(host: string): string {
+  const isDomain = host.includes('.') && !/^[\d.]+$/.test(host) && !host.startsWith('[');
+  return isDomain ? host.split('.').reverse().join('.') : 'local.steward';
 }
 
 /** What an app directory submission asks for: the server, its auth and what it may do. */

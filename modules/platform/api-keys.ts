@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { API_KEY_PREFIX } from '../../core/principal';
 import type { Principal } from '../../core/principal';
 import { scopesAllowedForRole, type Role } from '../../core/roles';
 import { ALL_SCOPES, isScope, type Scope } from '../../core/scopes';
@@ -8,7 +9,7 @@ import { queryOne, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
 import { ApiKey, Membership } from './models';
 
-export const API_KEY_PREFIX = 'sk_live_';
+export { API_KEY_PREFIX };
 
 /**
  * Keys carry 256 random bits, so a single sha-256 is enough to make the stored

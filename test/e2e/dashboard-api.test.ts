@@ -279,5 +279,11 @@ describe('dashboard API routes and invoke bridges', () => {
     const operations = Object.values(document.body.paths as Record<string, Record<string, unknown>>).reduce((sum, methods) => sum + Object.keys(methods).length, 0);
     expect(operations).toBe(allRoutes().length);
     expect(document.body.paths['/api/people/groups/{groupId}/members'].get.parameters[0]).toMatchObject({ name: 'groupId', in: 'path', required: true });
+    // It says where the API is, what a key looks like, and the refusals a route may answer.
+    expect(document.body.servers).toEqual([{ url: harness.url, description: 'This Steward server' }]);
+    expect(document.body.components.securitySchemes.bearer.description).toContain('sk_live_');
+    const responses = document.body.paths['/api/people/groups/{groupId}/members'].get.responses;
+    for (const status of ['400', '401', '403', '404', '409']) expect(responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(responses['403'].description).toContain('insufficient_scope');
   });
 });

@@ -20,7 +20,10 @@ const registryServer = z.object({
   description: z.string().min(1).max(100),
   version: z.string().min(1).max(255).regex(/^\d+\.\d+\.\d+$/),
   websiteUrl: z.url().optional(),
-  remotes: z.array(z.object({ type: z.enum(['streamable-http', 'sse']), url: z.url() }).strict()).min(1),
+  remotes: z.array(z.object({
+    type: z.enum(['streamable-http', 'sse']), url: z.url(),
+    headers: z.array(z.object({ name: z.string(), description: z.string(), isRequired: z.boolean(), isSecret: z.boolean() }).strict()).optional(),
+  }).strict()).min(1),
 }).strict();
 
 /** Public discovery documents: served without a credential, every count and list equal to the catalogue's. */
@@ -62,7 +65,15 @@ describe('discovery documents', () => {
 
     const server = await json('/.well-known/mcp/server.json');
     expect(registryServer.safeParse(server).error?.issues ?? []).toEqual([]);
-    expect(server.remotes).toEqual([{ type: 'streamable-http', url: `${harness.url}/api/mcp` }]);
+    expect(server.remotes).toEqual([{
+      type: 'streamable-http', url: `${harness.url}/api/mcp`,
+      headers: [{ name: 'Authorization', description: expect.stringContaining('sk_live_'), isRequired: false, isSecret: true }],
+    }]);
+    // Served on 127.0.0.1 there is no domain to reverse, so it is named as a local deployment, not by its address.
+    expect(server.name).toBe('local.steward/steward');
+    // The description is whole words within the registry's 100 characters.
+    expect(server.description.length).toBeLessThanOrEqual(100);
+    expect(server.description).toMatch(/[a-z]\.$/);
     expect(server.version).toMatch(/^5\.0\./);
     // The check above can fail: a record without remotes is refused.
     expect(registryServer.safeParse({ ...server, remotes: [] }).success).toBe(false);
