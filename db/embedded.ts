@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { StartupError, portInUseMessage } from './ports';
 
 /**
  * A real PostgreSQL server for `npm start` without DATABASE_URL: the binaries ship in the
@@ -34,7 +35,7 @@ export interface EmbeddedPostgresOptions {
 }
 
 /** A problem the person running `npm start` can fix; shown as a message, never as a stack trace. */
-export class EmbeddedPostgresError extends Error {
+export class EmbeddedPostgresError extends StartupError {
   override name = 'EmbeddedPostgresError';
 }
 
@@ -112,6 +113,47 @@ function serverUser(): RunAs | undefined {
       return ids();
     } catch {
       throw new EmbeddedPostgresError('PostgreSQL cannot run as root and no `postgres` account could be made. Run `npm start` as an ordinary user, or set DATABASE_URL.');
+    }
+  }
+}
+
+/**
+ * The first folder on the way to `target` (itself included) that an account with `ids` cannot
+ * pass through: the owner's, the group's or everyone's execute bit, whichever applies to it.
+ */
+export function firstUntraversable(target: string, ids: { uid: number; gid: number }): string | undefined {
+  const chain: string[] = [];
+  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+    chain.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const dir of chain) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(dir);
+    } catch {
+      return undefined; // not made yet: whatever is made below a reachable folder is ours to make reachable
+    }
+    const bit = stat.uid === ids.uid ? 0o100 : stat.gid === ids.gid ? 0o010 : 0o001;
+    if ((stat.mode & bit) === 0) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * Running as root, the server runs as the postgres account, which must pass through every folder
+ * above its binaries and its data. A checkout in root's home (700) or a `mktemp -d` folder is not
+ * reachable, and initdb would fail with EACCES: say exactly what to do instead.
+ */
+function assertReachable(runAs: RunAs, binaries: Binaries, dataRoot: string): void {
+  for (const [what, target] of [['its programs', path.dirname(binaries.postgres)], ['its data folder', dataRoot]] as const) {
+    const blocked = firstUntraversable(target, runAs);
+    if (blocked) {
+      throw new EmbeddedPostgresError([
+        `The embedded PostgreSQL server runs as the postgres account (Steward is running as root), and that account cannot pass through ${blocked} to reach ${what} (${target}).`,
+        `Do one of these: let it pass through (\`chmod o+x ${blocked}\`, which lets others open what they already know the path of, not list it);`,
+        'move the checkout to a folder others can reach (such as /srv/steward) and set STEWARD_DATA_DIR there too; run `npm start` as an ordinary user; or use your own PostgreSQL with DATABASE_URL.',
+      ].join(' '));
     }
   }
 }
@@ -247,12 +289,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const logFile = path.join(dataRoot, 'postgres.log');
   const runAs = serverUser();
   // Running as root, the server runs as the postgres account, which must be able to pass through the data folder (not list it).
-  if (runAs) fs.chmodSync(dataRoot, fs.statSync(dataRoot).mode | 0o111);
+  if (runAs) {
+    fs.chmodSync(dataRoot, fs.statSync(dataRoot).mode | 0o111);
+    assertReachable(runAs, binaries, dataRoot);
+  }
   const password = superuserPassword(dataRoot);
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) initialiseCluster(binaries, clusterDir, password, runAs);
   await stopOrphanedServer(clusterDir);
   if (!(await portIsFree(port))) {
-    throw new EmbeddedPostgresError(`Port ${port} on 127.0.0.1 is in use, so the embedded PostgreSQL server cannot start. Stop what is using it, or choose another port with EMBEDDED_PG_PORT.`);
+    throw new EmbeddedPostgresError(portInUseMessage(port, 'the embedded PostgreSQL server', 'EMBEDDED_PG_PORT'));
   }
 
   const log = fs.openSync(logFile, 'a');

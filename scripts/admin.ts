@@ -4,6 +4,7 @@ import { StewardError } from '../core/errors';
 import path from 'node:path';
 import { DATA_DIR, readRuntimeInfo, resolveDatabaseUrl } from '../db/config';
 import { startEmbeddedPostgres } from '../db/embedded';
+import { DEFAULT_PORTS } from '../db/ports';
 import { importPglite, legacyDirOf } from './lib/import-pglite';
 import { prepareDatabase } from '../modules';
 import { createPool, withTransaction, type Pool } from '../db/pool';
@@ -64,7 +65,7 @@ async function importLegacyData(): Promise<Record<string, unknown>> {
     const report = await importPglite(legacyDir, process.env.DATABASE_URL ?? running!.databaseUrl);
     return { imported: report.rows, tables: report.tables, from: legacyDir };
   }
-  const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? 54329) });
+  const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? DEFAULT_PORTS.embeddedPostgres) });
   try {
     const report = await importPglite(legacyDir, embedded.databaseUrl);
     return { imported: report.rows, tables: report.tables, from: legacyDir, into: path.join(DATA_DIR, 'postgres') };

@@ -6,6 +6,8 @@ import { allowedOrigins } from '../api/main';
 import { listen } from '../api/server';
 import { DATA_DIR, RUNTIME_FILE, TEMPORAL_NAMESPACE, resolveTaskQueue, writeRuntimeInfo } from '../db/config';
 import { EmbeddedPostgresError, legacyDataNotice, startEmbeddedPostgres } from '../db/embedded';
+import { DEFAULT_PORTS, StartupError, portInUseMessage } from '../db/ports';
+import { portIsFree } from './lib/temporal-dev-server';
 import { createPool } from '../db/pool';
 import { startDevServer } from './lib/temporal-dev-server';
 import { Shutdown } from './lib/shutdown';
@@ -29,23 +31,26 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   // Runs last: whatever child outlived its own stop step is killed, so none is left behind.
   shutdown.add('leftover children', 500, async () => killAll(children));
 
+  // The API's port is checked before anything starts: a taken port is named with its holder, and nothing is left to stop.
+  const port = Number(process.env.PORT ?? DEFAULT_PORTS.api);
+  if (!(await portIsFree(port))) throw new StartupError(portInUseMessage(port, 'the API', 'PORT'));
+
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     const notice = legacyDataNotice(DATA_DIR);
     if (notice) throw new EmbeddedPostgresError(notice);
-    const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? 54329) });
+    const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? DEFAULT_PORTS.embeddedPostgres) });
     children.push(embedded);
     shutdown.add('embedded PostgreSQL', 6000, () => embedded.stop(5500));
     databaseUrl = embedded.databaseUrl;
   }
 
-  const port = Number(process.env.PORT ?? 3000);
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   let uiUrl = process.env.TEMPORAL_UI_URL;
   if (!temporalAddress) {
     const dev = await startDevServer({
-      port: Number(process.env.TEMPORAL_PORT ?? 7233),
-      uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233),
+      port: Number(process.env.TEMPORAL_PORT ?? DEFAULT_PORTS.temporal),
+      uiPort: Number(process.env.TEMPORAL_UI_PORT ?? DEFAULT_PORTS.temporalUi),
       dbFile: path.join(DATA_DIR, 'temporal.db'),
       logFile: path.join(DATA_DIR, 'temporal.log'),
       ownProcessGroup: true,
@@ -123,7 +128,7 @@ shutdown.handleSignals();
 
 main(shutdown, children).catch(async (error) => {
   // Problems the person can fix get a plain message; anything else keeps its stack for a bug report.
-  if (error instanceof EmbeddedPostgresError) console.error(`\n${error.message}\n`);
+  if (error instanceof StartupError) console.error(`\n${error.message}\n`);
   else console.error(error instanceof Error ? error.stack : error);
   await shutdown.run();
   process.exit(1);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { devServerSearchAttributeFlags } from '../../core/search-attributes';
 import { PROJECT_ROOT } from '../../db/config';
+import { StartupError, commandOf, portInUseMessage } from '../../db/ports';
 
 /** TEMPORAL_CLI_PATH, then the project-local install made by `npm run setup`, then PATH. */
 export function findTemporalCli(): string {
@@ -66,9 +67,55 @@ export interface DevServerOptions {
  */
 export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 
+/** True when nothing listens on `port` on 127.0.0.1. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** Where a file-backed server records its pid, so the next start can stop one a killed launcher left running. */
+const pidFileOf = (dbFile: string) => `${dbFile}.pid`;
+
+/**
+ * A dev server started on this SQLite file by an earlier launcher that was killed outright still
+ * holds its ports and the file: stop it (SIGTERM, then SIGKILL) before starting ours. Only a
+ * process whose command line is a Temporal dev server on this very file is touched.
+ */
+export async function stopLeftoverDevServer(dbFile: string): Promise<number | undefined> {
+  const pidFile = pidFileOf(dbFile);
+  if (!fs.existsSync(pidFile)) return undefined;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+  fs.rmSync(pidFile, { force: true });
+  const command = Number.isInteger(pid) && pid > 0 ? commandOf(pid) : '';
+  if (!command.includes('start-dev') || !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(dbFile)) return undefined;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline && isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  return pid;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts `temporal server start-dev` with our search attributes and waits until it answers. */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  if (options.dbFile) {
+    const stopped = await stopLeftoverDevServer(options.dbFile);
+    if (stopped) console.warn(`Stopped a Temporal dev server left running by an earlier start (pid ${stopped}).`);
+  }
   const port = options.port ?? (await freePort());
+  if (options.port !== undefined && !(await portIsFree(port))) throw new StartupError(portInUseMessage(port, 'the Temporal dev server', 'TEMPORAL_PORT (or TEMPORAL_ADDRESS for a server of your own)'));
+  if (!options.headless && options.uiPort !== undefined && !(await portIsFree(options.uiPort))) throw new StartupError(portInUseMessage(options.uiPort, 'the Temporal UI', 'TEMPORAL_UI_PORT'));
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...devServerSearchAttributeFlags()];
   if (options.dbFile) {
     args.push('--db-filename', options.dbFile);
@@ -80,6 +127,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.codecEndpoint && !options.headless) args.push('--ui-codec-endpoint', options.codecEndpoint);
   const log = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
   const child = spawn(findTemporalCli(), args, { stdio: ['ignore', log, log], detached: options.ownProcessGroup ?? false });
+  if (options.dbFile && child.pid) fs.writeFileSync(pidFileOf(options.dbFile), String(child.pid));
   const address = `127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with code ${code}`))));
   await Promise.race([waitForTemporal(address, 60_000), exited]);
@@ -87,7 +135,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     address,
     uiUrl: options.headless ? undefined : `http://127.0.0.1:${options.uiPort ?? 8233}`,
     process: child,
-    stop: () => stopChild(child),
+    stop: async () => {
+      await stopChild(child);
+      if (options.dbFile) fs.rmSync(pidFileOf(options.dbFile), { force: true });
+    },
   };
 }
 
