@@ -16,6 +16,7 @@ import { teamInviteRouter } from './pages/team-invite';
 import { mediaRouter } from './media/router';
 import { CODEC_PATH, temporalCodecRouter } from './codec/router';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
+import { MAX_ARGS_BYTES, MAX_BODY_BYTES, describeBytes } from '../core/payload-limits';
 import { MODULES } from '../modules';
 import type { ModuleWebhook, WebhookDeps } from '../modules/module';
 
@@ -70,7 +71,7 @@ export function buildApp(options: AppOptions) {
   // Before the JSON parser: provider webhooks are verified against their raw bytes.
   // Modules' signed inbound routes see the raw body they verify, so they come before the JSON parser.
   for (const webhook of MODULES.flatMap((module) => module.webhooks ?? [])) app.use(webhookHandler(webhook, { pool: options.pool, temporal: options.temporal }));
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: MAX_BODY_BYTES }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
   app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));
   app.use(chatBridgeRouter(caller, bridgeAuth));
@@ -82,6 +83,10 @@ export function buildApp(options: AppOptions) {
   });
   // Malformed JSON bodies and other request errors: a clear 400, never a stack trace.
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    if (error.type === 'entity.too.large') {
+      res.status(413).json({ ok: false, error: { code: 'payload_too_large', message: `The body is larger than ${describeBytes(MAX_BODY_BYTES)}`, hint: `Tool arguments may be at most ${describeBytes(MAX_ARGS_BYTES)} of JSON; split the work into smaller calls.` } });
+      return;
+    }
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     const message = status === 500 ? 'Something went wrong on our side' : error.type === 'entity.parse.failed' ? 'Body is not valid JSON' : error.message;
     if (status === 500) console.error('request failed', error.message);

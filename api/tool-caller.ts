@@ -3,7 +3,7 @@ import { Client, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type
 import type { z } from 'zod';
 import { QUOTE_LIMIT, StewardError, quoteInput, type ErrorIssue } from '../core/errors';
 import { unstorableTextIssues } from '../core/input-text';
-import { MAX_ARGS_BYTES, jsonFits } from '../core/payload-limits';
+import { MAX_ARGS_BYTES, describeBytes, jsonFits } from '../core/payload-limits';
 import { stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
@@ -47,7 +47,7 @@ export function validationError(toolName: string, error: z.ZodError | undefined,
 }
 
 function payloadTooLarge(toolName: string): StewardError {
-  return new StewardError('payload_too_large', `The arguments for ${toolName} are larger than ${MAX_ARGS_BYTES} bytes as JSON`, {
+  return new StewardError('payload_too_large', `The arguments for ${toolName} are larger than ${describeBytes(MAX_ARGS_BYTES)} as JSON`, {
     hint: 'Split the work into smaller calls.',
   });
 }

@@ -15,6 +15,18 @@ export const TEMPORAL_BLOB_LIMIT_BYTES = 2 * 1024 * 1024;
  */
 export const MAX_ARGS_BYTES = 1_500_000;
 
+/**
+ * The largest request body the API reads: the largest arguments with room for what surrounds them
+ * (the tool's name, the JSON-RPC envelope), so every call within MAX_ARGS_BYTES reaches validation
+ * and anything larger is answered payload_too_large naming the limit, on every surface.
+ */
+export const MAX_BODY_BYTES = MAX_ARGS_BYTES + 100_000;
+
+/** A byte count as people read it: 1,600,000 bytes (1.6 MB). */
+export function describeBytes(bytes: number): string {
+  return `${bytes.toLocaleString('en-GB')} bytes (${(bytes / 1_000_000).toLocaleString('en-GB', { maximumFractionDigits: 1 })} MB)`;
+}
+
 /** The largest tool result (as JSON, UTF-8) a call may hand back through its workflow. */
 export const MAX_RESULT_BYTES = 1_500_000;
 

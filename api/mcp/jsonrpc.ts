@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { MAX_ARGS_BYTES, MAX_BODY_BYTES, describeBytes } from '../../core/payload-limits';
 import {
   CallToolRequestSchema, CancelTaskRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetTaskPayloadRequestSchema,
   GetTaskRequestSchema, InitializeRequestSchema, ListTasksRequestSchema, ListToolsRequestSchema, PingRequestSchema, SetLevelRequestSchema,
@@ -13,18 +14,19 @@ import {
 
 export interface JsonRpcRefusal {
   status: number;
-  body: { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } };
+  body: { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string; data?: unknown } };
 }
 
-function refusal(status: number, id: string | number | null, code: number, message: string): JsonRpcRefusal {
-  return { status, body: { jsonrpc: '2.0', id, error: { code, message } } };
+/** `data`, when given, carries Steward's stable error (`{ error: { code } }`), as tool errors do. */
+function refusal(status: number, id: string | number | null, code: number, message: string, data?: unknown): JsonRpcRefusal {
+  return { status, body: { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } } };
 }
 
 /** Set by the MCP body parser when the body could not be read; answered after authentication. */
 const BODY_ERROR = Symbol('mcpBodyError');
 type WithBodyError = Request & { [BODY_ERROR]?: JsonRpcRefusal };
 
-const jsonParser = express.json({ limit: '1mb' });
+const jsonParser = express.json({ limit: MAX_BODY_BYTES });
 
 /**
  * The MCP endpoint's own JSON parser: the app-wide one answers malformed JSON
@@ -37,7 +39,8 @@ export function mcpBodyParser(req: Request, res: Response, next: NextFunction): 
     if (error) {
       const failure = error as { status?: number; type?: string };
       (req as WithBodyError)[BODY_ERROR] = failure.type === 'entity.too.large'
-        ? refusal(413, null, ErrorCode.InvalidRequest, 'Invalid Request: the body is larger than 1 MB')
+        ? refusal(413, null, ErrorCode.InvalidRequest, `Invalid Request: the body is larger than ${describeBytes(MAX_BODY_BYTES)}; tool arguments may be at most ${describeBytes(MAX_ARGS_BYTES)}`,
+          { error: { code: 'payload_too_large', limitBytes: MAX_BODY_BYTES } })
         : failure.type === 'entity.parse.failed'
           ? refusal(400, null, ErrorCode.ParseError, 'Parse error: the body is not valid JSON')
           : refusal(failure.status && failure.status < 500 ? failure.status : 400, null, ErrorCode.InvalidRequest, 'Invalid Request: the body could not be read');

@@ -153,10 +153,11 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const meta = request.params._meta as Record<string, unknown> | undefined;
     if (!findTool(request.params.name)) throw unknownToolError(request.params.name);
-    if (request.params.task) return callAsTask(caller, taskStore, principal, request.params.name, request.params.arguments ?? {}, idempotencyKeyOf(req, meta));
+    const args = argumentsAsSent(req.body, extra.requestId) ?? request.params.arguments ?? {};
+    if (request.params.task) return callAsTask(caller, taskStore, principal, request.params.name, args, idempotencyKeyOf(req, meta));
     try {
       const key = idempotencyKeyOf(req, meta);
-      return successResult(await caller.call(principal, request.params.name, request.params.arguments ?? {}, {
+      return successResult(await caller.call(principal, request.params.name, args, {
         idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification),
       }));
     } catch (error) {
@@ -164,6 +165,21 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
     }
   });
   return server;
+}
+
+/**
+ * A tools/call's arguments exactly as the client sent them. The SDK's request schema copies them
+ * into a new object, and a key named `__proto__` is lost in the copy (it sets the copy's prototype),
+ * so a call the bridge refuses as an unknown key would run here without it. The tool's own strict
+ * schema must see every key the client sent, on every surface.
+ */
+function argumentsAsSent(body: unknown, requestId: string | number): unknown {
+  const messages = Array.isArray(body) ? body : [body];
+  const message = messages.find((candidate) => {
+    const sent = candidate as { id?: unknown; method?: unknown } | null;
+    return sent?.method === 'tools/call' && sent.id === requestId;
+  }) as { params?: { arguments?: unknown } } | undefined;
+  return message?.params?.arguments;
 }
 
 /** Whether any message of a POST carries a progressToken (then progress notifications are streamed as SSE). */
