@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { StartupError, portInUseMessage } from './ports';
+import { StartupError, isAlive, portInUseMessage } from './ports';
 
 /**
  * A real PostgreSQL server for `npm start` without DATABASE_URL: the binaries ship in the
@@ -221,15 +221,6 @@ async function stopOrphanedServer(clusterDir: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && isAlive(pid)) await sleep(100);
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isPostgresProcess(pid: number, clusterDir: string): boolean {

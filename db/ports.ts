@@ -53,6 +53,16 @@ export function portInUseMessage(port: number, forWhat: string, setting: string)
   return `Port ${port} on 127.0.0.1 is in use${holder ? ` by ${holder}` : ''}, so ${forWhat} cannot start. Stop it, or choose another port with ${setting}.`;
 }
 
+/** Whether a process of this pid is still there (signal 0 only asks). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function commandOf(pid: string | number): string {
   try {
     const words = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { devServerSearchAttributeFlags } from '../../core/search-attributes';
 import { PROJECT_ROOT } from '../../db/config';
-import { StartupError, commandOf, portInUseMessage } from '../../db/ports';
+import { StartupError, commandOf, isAlive, portInUseMessage } from '../../db/ports';
 
 /** TEMPORAL_CLI_PATH, then the project-local install made by `npm run setup`, then PATH. */
 export function findTemporalCli(): string {
@@ -96,15 +96,6 @@ export async function stopLeftoverDevServer(dbFile: string): Promise<number | un
   while (Date.now() < deadline && isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   return pid;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Starts `temporal server start-dev` with our search attributes and waits until it answers. */

@@ -3,18 +3,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from '../../db/ports';
 import { freePort, startDevServer, stopChild } from '../../scripts/lib/temporal-dev-server';
 
 const ROOT = path.join(__dirname, '..', '..');
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('starting after a crash', () => {
   it('stops a Temporal dev server an earlier, killed start left on the same data, then starts its own', async () => {
