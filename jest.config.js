@@ -1,7 +1,7 @@
-/** Tests run against real Postgres and a real Temporal dev server (see test/helpers). */
+/** Tests run against real Postgres and a real Temporal dev server (see test/helpers); a module's own tests sit beside it, in modules/<m>/__tests__/. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  roots: ['<rootDir>/test', '<rootDir>/modules'],
   testMatch: ['**/*.test.ts'],
   // jose, the OpenAPI validator and the MCP Apps SDK ship only as ES modules; Jest's require cannot load one, so they are compiled like our own code.
   transformIgnorePatterns: ['/node_modules/(?!(jose|@seriousme|@modelcontextprotocol/ext-apps)/)'],

@@ -216,11 +216,15 @@ const RULES: Rule[] = [
   },
 ];
 
+/**
+ * The source files below `dir`. A module's own tests (`modules/<m>/__tests__/`) are left out, as
+ * test/ is: they reach into the module, its neighbours' tables and the test harness by design.
+ */
 function sourceFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   const files: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    if (entry.name === 'node_modules' || entry.name === '__tests__' || entry.name.startsWith('.')) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) files.push(...sourceFiles(full));
     else if (SOURCE_EXTENSIONS.some((ext) => entry.name.endsWith(ext)) && !entry.name.endsWith('.d.ts')) files.push(full);
