@@ -31,7 +31,7 @@ type Toolsets = ReturnType<typeof parseToolsets>['toolsets'];
 
 /** tools/list depends only on scopes and toolsets; entries are cached per scope set (bounded), see mcpToolsFor. */
 function toolsListFor(principal: Principal, toolsets: Toolsets): Tool[] {
-  return mcpToolsFor(principal.scopes, toolsets) as Tool[];
+  return mcpToolsFor(principal, toolsets) as Tool[];
 }
 
 function successResult(result: unknown): CallToolResult {

@@ -48,7 +48,7 @@ async function view(pool: Pool, principal: Principal, taskId: string): Promise<T
   if (!match) return null;
   const [, kind, id] = match;
   if (kind === 'proposal') {
-    const proposal = await getVisibleProposal(pool, principal.orgId, id, permittedToolNames(principal.scopes));
+    const proposal = await getVisibleProposal(pool, principal.orgId, id, permittedToolNames(principal));
     if (!proposal) return null;
     const base = { taskId, ttl: null, createdAt: proposal.createdAt, lastUpdatedAt: proposal.decidedAt ?? proposal.createdAt, pollInterval: TASK_POLL_INTERVAL_MS };
     if (proposal.status === 'pending') return { task: { ...base, status: 'working', statusMessage: `Waiting for an owner or admin to approve: ${proposal.summary}` } };

@@ -93,6 +93,7 @@ export function sendConsentPage(res: Response, view: ConsentView): void {
 <dt>Signed in as</dt><dd>${escapeHtml(view.email)}</dd>
 <dt>Intent</dt><dd id="intent"><strong>${escapeHtml(view.intent.id)}</strong>: ${escapeHtml(view.intent.purpose)}</dd>
 </dl>
+<p id="intent-consent">${escapeHtml(view.intent.consent)}</p>
 <h2>It will be able to</h2>${scopeList(view.granted, 'granted')}
 ${view.withheld.length > 0 ? `<h2>Not included, because your role does not allow it</h2>${scopeList(view.withheld, 'withheld')}` : ''}
 <form method="post" action="/oauth/consent">
