@@ -92,6 +92,21 @@ function grantsPowerAlone(action: AnyTool, proposedBy: string | null, approver: 
   return action.power !== undefined && action.approval?.kind === 'gated' && proposedBy === approver.credentialId;
 }
 
+/**
+ * What a decision answers: the outcome, unless the approved action then failed. That is no approval
+ * carried out, so it answers the action's own error (code, message, hint), with the proposal and its
+ * recorded state (approved, execution failed) in the details; platform_get_proposal shows the same.
+ */
+function answerOfDecision(result: ProposalDecisionResult): ProposalDecisionResult {
+  const execution = result.execution;
+  if (execution?.status !== 'failed') return result;
+  const cause = execution.error ?? { code: 'internal_error', message: 'The approved action failed' };
+  throw new StewardError(isErrorCode(cause.code) ? cause.code : 'internal_error', cause.message, {
+    hint: cause.hint ?? 'platform_get_proposal shows the proposal and how its action failed.',
+    details: { proposalId: result.proposalId, status: result.status, execution: { status: 'failed', workflowId: execution.workflowId, error: cause } },
+  });
+}
+
 /** The StewardError an update was refused or failed with (from its validator or handler), if it carries one. */
 function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
   const body = stewardErrorBodyOf(error);
@@ -142,8 +157,9 @@ export class ApprovalCaller {
     if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);
     const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId);
     try {
-      return await handle.executeUpdate(decideProposalUpdate, { args: [payload] });
+      return answerOfDecision(await handle.executeUpdate(decideProposalUpdate, { args: [payload] }));
     } catch (error) {
+      if (error instanceof StewardError) throw error;
       if (error instanceof WorkflowUpdateFailedError) throw stewardErrorOfUpdate(error) ?? error;
       const again = await getProposalRow(this.pool, principal.orgId, proposalId);
       if (again && again.status !== 'pending') throw this.alreadyDecided(proposalId, again.status);

@@ -50,7 +50,7 @@ export const getProposalTool = tools.read('get_proposal', {
 
 export const approveProposalTool = tools.write('approve_proposal', {
   title: 'Approve and execute a proposal',
-  description: 'Approves a pending proposal and executes its action once, returning the outcome. Needs an owner or admin credential with platform:write (and the scope the action needs). A proposal that was already decided cannot be decided again.',
+  description: 'Approves a pending proposal and executes its action once, returning the outcome. If the action then fails, the call answers the action\'s own error (code, message), with details.execution; the proposal stays approved with that failure recorded (platform_get_proposal). Needs an owner or admin credential with platform:write (and the scope the action needs). A proposal that was already decided cannot be decided again.',
   keywords: ['approve', 'accept proposal', 'execute proposal'],
   examples: ['go ahead with the suggested action', 'accept what the assistant proposed and carry it out', 'yes, approve that one', 'sign off the welfare visit suggestion and let it run', "okay the agent's idea, go ahead with it", 'green light the proposal to tag the new visitors', "I'm happy with it, approve and carry it out", "approve the giving agent's suggestion about the open batch"],
   listed: true,
