@@ -86,10 +86,12 @@ export async function waitWithProgress<T>(work: (signal: AbortSignal) => Promise
 /**
  * Whether approving would let a credential grant power over the organisation to itself: a gated
  * tool exercising a power (an owner or admin role, full autonomy) is approved by a person, never
- * by the credential (an assistant's token or key) that proposed it.
+ * by the credential (an assistant's token or key) that proposed it. A person signed in to the
+ * dashboard is that person, whoever proposed it.
  */
 function grantsPowerAlone(action: AnyTool, proposedBy: string | null, approver: Principal): boolean {
-  return action.power !== undefined && action.approval?.kind === 'gated' && proposedBy === approver.credentialId;
+  if (action.power === undefined || action.approval?.kind !== 'gated') return false;
+  return approver.credentialKind !== 'dashboard' && proposedBy === approver.credentialId;
 }
 
 /**
