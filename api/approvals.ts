@@ -16,6 +16,7 @@ import { findTool } from '../modules/catalogue';
 import { getOutreachItem, type OutreachItem } from '../modules/people/outreach';
 import { actionHashOf, getProposalRow, insertProposal, stableUuid } from '../modules/platform/proposals';
 import { policyOf, type AnyTool } from '../modules/tool';
+import { mayUseTool } from '../modules/tool-catalogue';
 
 /** Progress while a call waits for a person (MCP sends these as notifications/progress). */
 export interface ApprovalProgress {
@@ -82,6 +83,32 @@ export async function waitWithProgress<T>(work: (signal: AbortSignal) => Promise
   }
 }
 
+/**
+ * Whether approving would let a credential grant power over the organisation to itself: a gated
+ * tool exercising a power (an owner or admin role, full autonomy) is approved by a person, never
+ * by the credential (an assistant's token or key) that proposed it. A person signed in to the
+ * dashboard is that person, whoever proposed it.
+ */
+function grantsPowerAlone(action: AnyTool, proposedBy: string | null, approver: Principal): boolean {
+  if (action.power === undefined || action.approval?.kind !== 'gated') return false;
+  return approver.credentialKind !== 'dashboard' && proposedBy === approver.credentialId;
+}
+
+/**
+ * What a decision answers: the outcome, unless the approved action then failed. That is no approval
+ * carried out, so it answers the action's own error (code, message, hint), with the proposal and its
+ * recorded state (approved, execution failed) in the details; platform_get_proposal shows the same.
+ */
+function answerOfDecision(result: ProposalDecisionResult): ProposalDecisionResult {
+  const execution = result.execution;
+  if (execution?.status !== 'failed') return result;
+  const cause = execution.error ?? { code: 'internal_error', message: 'The approved action failed' };
+  throw new StewardError(isErrorCode(cause.code) ? cause.code : 'internal_error', cause.message, {
+    hint: cause.hint ?? 'platform_get_proposal shows the proposal and how its action failed.',
+    details: { proposalId: result.proposalId, status: result.status, execution: { status: 'failed', workflowId: execution.workflowId, error: cause } },
+  });
+}
+
 /** The StewardError an update was refused or failed with (from its validator or handler), if it carries one. */
 function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
   const body = stewardErrorBodyOf(error);
@@ -112,12 +139,17 @@ export class ApprovalCaller {
     const row = await getProposalRow(this.pool, principal.orgId, proposalId);
     const action = row && findTool(row.tool);
     // As in platform_get_proposal: a proposal whose action this credential could not run itself does not exist for it.
-    if (!row || !action || !principal.scopes.includes(action.scope)) {
+    if (!row || !action || !mayUseTool(principal, action)) {
       throw new StewardError('not_found', `Proposal ${proposalId} was not found`, { hint: 'platform_pending_proposals lists open proposals.' });
     }
     if (!mayDecideProposals(principal)) {
       throw new StewardError('forbidden', 'Only an owner or admin credential with platform:write can approve or reject proposals', {
         details: { proposalId, role: principal.role },
+      });
+    }
+    if (decision === 'approve' && grantsPowerAlone(action, row.proposed_by_credential_id, principal)) {
+      throw new StewardError('forbidden', `${action.name} grants power over the organisation: a person approves it with another credential than the one that proposed it`, {
+        details: { proposalId }, hint: 'An owner or admin approves it on the dashboard approvals page, or with their own credential.',
       });
     }
     const payload: ProposalDecision = { decision, principal, reason: typeof args.reason === 'string' ? args.reason : undefined };
@@ -127,8 +159,9 @@ export class ApprovalCaller {
     if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);
     const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId);
     try {
-      return await handle.executeUpdate(decideProposalUpdate, { args: [payload] });
+      return answerOfDecision(await handle.executeUpdate(decideProposalUpdate, { args: [payload] }));
     } catch (error) {
+      if (error instanceof StewardError) throw error;
       if (error instanceof WorkflowUpdateFailedError) throw stewardErrorOfUpdate(error) ?? error;
       const again = await getProposalRow(this.pool, principal.orgId, proposalId);
       if (again && again.status !== 'pending') throw this.alreadyDecided(proposalId, again.status);
@@ -146,9 +179,10 @@ export class ApprovalCaller {
   private async propose(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalWaitOptions & { idempotencyKey?: string }): Promise<unknown> {
     const plan = { tool: tool.name, args };
     await assertNamedContactsExist(this.pool, principal.orgId, args);
-    // The key belongs to the credential that used it, as for plain tool calls.
+    // One proposal per key in the organisation, as one call per key for plain tool calls: the key
+    // belongs to the credential that first used it, so another credential's use is a conflict below.
     const proposalId = options.idempotencyKey
-      ? stableUuid(`${principal.orgId}:${principal.credentialId}:${tool.name}:${options.idempotencyKey}`)
+      ? stableUuid(`${principal.orgId}:${tool.name}:${options.idempotencyKey}`)
       : randomUUID();
     const input: ProposalWorkflowInput = {
       orgId: principal.orgId,
@@ -171,6 +205,9 @@ export class ApprovalCaller {
     const row = await getProposalRow(this.pool, principal.orgId, proposalId);
     if (!row || row.args_hash !== input.create!.action.argsHash || row.tool !== tool.name) {
       throw new StewardError('idempotency_conflict', 'This idempotency key was already used with different arguments', { hint: 'Use a new idempotency key for a different request.' });
+    }
+    if (row.proposed_by_credential_id !== principal.credentialId) {
+      throw new StewardError('idempotency_conflict', 'This idempotency key was already used by another credential', { hint: 'Use a new idempotency key for this request.' });
     }
     const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId, input);
     return this.awaitProposal(tool, proposalId, handle, options);

@@ -7,6 +7,7 @@ import { MAX_ARGS_BYTES, describeBytes, jsonFits } from '../core/payload-limits'
 import { stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
+import { holdsPower, powerNotHeld } from '../core/intents';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
 import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
@@ -50,6 +51,13 @@ function payloadTooLarge(toolName: string): StewardError {
   return new StewardError('payload_too_large', `The arguments for ${toolName} are larger than ${describeBytes(MAX_ARGS_BYTES)} as JSON`, {
     hint: 'Split the work into smaller calls.',
   });
+}
+
+/** The refusal for a tool this credential may not use: its scope first, then its intent's power (see mayUseTool). */
+function accessRefusal(principal: Principal, tool: AnyTool): StewardError | undefined {
+  if (!principal.scopes.includes(tool.scope)) return insufficientScope(tool);
+  if (!holdsPower(principal, tool.power)) return powerNotHeld(tool.name, principal.intent, tool.power!);
+  return undefined;
 }
 
 function insufficientScope(tool: AnyTool): StewardError {
@@ -125,8 +133,8 @@ export class ToolCaller {
   scopeRefusal(principal: Principal, toolName: string, rawArgs: unknown): StewardError | undefined {
     const tool = findTool(toolName);
     if (!tool) return undefined;
-    if (!principal.scopes.includes(tool.scope)) return insufficientScope(tool);
-    if (!tool.dispatch) return undefined;
+    const refusal = accessRefusal(principal, tool);
+    if (refusal || !tool.dispatch) return refusal;
     // The dispatch tool names its inner tool in its arguments: only a full resolve can tell (rare, so not worth a shortcut).
     try {
       this.resolve(principal, toolName, rawArgs);
@@ -141,7 +149,8 @@ export class ToolCaller {
     if (!tool) {
       throw new StewardError('unknown_tool', `There is no tool named ${quoteInput(toolName)}`, { hint: 'Find tools with platform_search_tools or platform_list_tools.' });
     }
-    if (!principal.scopes.includes(tool.scope)) throw insufficientScope(tool);
+    const refusal = accessRefusal(principal, tool);
+    if (refusal) throw refusal;
     const parsed = tool.input.safeParse(rawArgs ?? {});
     // Text Postgres cannot store is refused for every tool alike, whatever its schema says (see core/input-text.ts).
     const textIssues = unstorableTextIssues(rawArgs);

@@ -1,9 +1,8 @@
-import type { Scope } from '../core/scopes';
 import { MODULES } from './index';
 import type { Playbook } from './playbooks';
 import type { AnyRoute } from './routes';
 import type { AnyTool } from './tool';
-import { buildCatalogue, type Catalogue } from './tool-catalogue';
+import { buildCatalogue, type Catalogue, type ToolAccess } from './tool-catalogue';
 import type { WidgetDefinition } from './widget';
 
 export { buildCatalogue, type Catalogue } from './tool-catalogue';
@@ -56,13 +55,13 @@ export function allModules(): string[] {
   return catalogue().modules;
 }
 
-export function permittedTools(scopes: readonly Scope[]): AnyTool[] {
-  return catalogue().permittedTools(scopes);
+export function permittedTools(access: ToolAccess): AnyTool[] {
+  return catalogue().permittedTools(access);
 }
 
-/** Names of the tools a credential with these scopes may call. */
-export function permittedToolNames(scopes: readonly Scope[]): string[] {
-  return permittedTools(scopes).map((tool) => tool.name);
+/** Names of the tools a credential with these scopes and intent may call. */
+export function permittedToolNames(access: ToolAccess): string[] {
+  return permittedTools(access).map((tool) => tool.name);
 }
 
 /** Invoke-bridge tools call raw routes; platform_execute_workflow_tool must never run them. */

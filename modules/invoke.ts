@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { StewardError } from '../core/errors';
 import type { Scope } from '../core/scopes';
+import { holdsPower, powerNotHeld, type Power } from '../core/intents';
 import type { ModuleDefinition } from './module';
-import { parseRouteRequest, resolveRoute, routeKey, WRITE_METHODS, type AnyRoute } from './routes';
+import { parseRouteRequest, resolveRoute, routeKey, routePower, WRITE_METHODS, type AnyRoute } from './routes';
 import { defineTool, type AnyTool, type ToolContext } from './tool';
 
 /**
@@ -59,6 +60,8 @@ export async function invokeRoute(ctx: ToolContext, routes: readonly AnyRoute[],
       details: { requiredScope: route.scope }, hint: 'platform_session_tools lists what this credential can do.',
     });
   }
+  const power = routePower(route);
+  if (!holdsPower(ctx.principal, power)) throw powerNotHeld(routeKey(route), ctx.principal.intent, power!);
   const parsed = parseRouteRequest(route, { params, query: request.query, body: request.body });
   // A route without `run` is a GET-less curated write, refused above; the check keeps the type honest.
   if (!route.run) throw new StewardError('use_workflow_tool', `${routeKey(route)} is done by the tool ${route.curatedTool}`, { details: { tool: route.curatedTool } });
@@ -66,7 +69,7 @@ export async function invokeRoute(ctx: ToolContext, routes: readonly AnyRoute[],
   return { route: routeKey(route), result: result as Record<string, unknown> };
 }
 
-function bridgePair(options: { module: string; prefix: string; scopes: { read: Scope; write: Scope }; routes: () => readonly AnyRoute[]; reach: string }): AnyTool[] {
+function bridgePair(options: { module: string; prefix: string; scopes: { read: Scope; write: Scope }; routes: () => readonly AnyRoute[]; reach: string; power?: Power }): AnyTool[] {
   const read = defineTool({
     name: `${options.prefix}_read`,
     module: options.module,
@@ -74,6 +77,7 @@ function bridgePair(options: { module: string; prefix: string; scopes: { read: S
     description: `Calls a catalogued GET route of ${options.reach} for what no curated tool covers (lists, details, reports). Find routes with platform_search_dashboard_api.`,
     keywords: ['invoke', 'route', 'dashboard', 'api', 'get'],
     scope: options.scopes.read,
+    power: options.power,
     effect: 'read',
     listed: false,
     input: readInput,
@@ -87,6 +91,7 @@ function bridgePair(options: { module: string; prefix: string; scopes: { read: S
     description: `Calls a catalogued POST/PUT/PATCH/DELETE route of ${options.reach}. Where a curated tool exists it answers use_workflow_tool naming it: use that tool. Needs actionSummary.`,
     keywords: ['invoke', 'route', 'dashboard', 'api', 'post', 'patch', 'delete'],
     scope: options.scopes.write,
+    power: options.power,
     effect: 'write',
     listed: false,
     input: writeInput,
@@ -116,7 +121,7 @@ export function bridgeToolsOf(module: ModuleDefinition, modules: readonly Module
       ...bridgePair({ module: 'platform', prefix: 'platform_invoke_dashboard_api', scopes: platformScopes, routes: () => modules.flatMap((each) => each.routes), reach: 'any module' }),
       ...bridgePair({
         module: 'platform', prefix: 'platform_settings_invoke_api', scopes: platformScopes,
-        routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'settings'), reach: 'organisation settings, team, API keys and agents',
+        routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'settings'), reach: 'organisation settings, team, API keys and agents', power: 'organisation',
       }),
     ];
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Power } from '../core/intents';
 import { StewardError, type ErrorIssue } from '../core/errors';
 import type { Scope } from '../core/scopes';
 import type { AnyObjectSchema, ToolContext } from './tool';
@@ -45,6 +46,11 @@ export interface RouteDefinition<P extends AnyObjectSchema, Q extends AnyObjectS
 
 export const ROUTE_SURFACES = ['dashboard', 'settings'] as const;
 export type RouteSurface = (typeof ROUTE_SURFACES)[number];
+
+/** The settings surface (team, API keys, agents, the organisation's settings) is power over the organisation, whichever bridge reaches it. */
+export function routePower(route: Pick<AnyRoute, 'surface'>): Power | undefined {
+  return route.surface === 'settings' ? 'organisation' : undefined;
+}
 
 export type AnyRoute = RouteDefinition<AnyObjectSchema, AnyObjectSchema, AnyObjectSchema, AnyObjectSchema>;
 

@@ -1,7 +1,8 @@
-import type { Scope } from '../core/scopes';
+import { POWERS, holdsPower } from '../core/intents';
 import { allModules, allTools, permittedTools, widgetUriOf } from './catalogue';
 import { inputSchemaOf, outputSchemaOf, type JsonSchema } from './schema';
 import type { AnyTool } from './tool';
+import { namedAccess, type ToolAccess } from './tool-catalogue';
 import { LEGACY_RESOURCE_URI_KEY } from './widget';
 
 export interface ToolAnnotations {
@@ -144,7 +145,11 @@ export class BoundedCache<K, V> {
  */
 export const SURFACE_CACHE_LIMIT = 128;
 
-const scopeKeyOf = (scopes: readonly Scope[]) => [...scopes].sort().join(' ');
+/** A cache key for what a credential may see: its scopes, and the powers its intent carries (not the intent itself, so intents alike share an entry). */
+function accessKeyOf(access: ToolAccess): string {
+  const { scopes, intent } = namedAccess(access);
+  return `${[...scopes].sort().join(' ')}|${POWERS.filter((power) => holdsPower({ intent }, power)).join(' ')}`;
+}
 
 /** An MCP tool entry with what toolset filtering needs beside it. */
 interface ListedMcpTool {
@@ -160,8 +165,8 @@ const mcpToolsCache = new BoundedCache<string, ListedMcpTool[]>(SURFACE_CACHE_LI
  * Cached per scope set only, with toolsets applied to the cached array, so
  * `?toolsets=` combinations (2^modules of them) never become cache keys.
  */
-export function mcpToolsFor(scopes: readonly Scope[], toolsets: string[] | 'all' | 'default'): Array<ReturnType<typeof mcpToolOf>> {
-  const entries = mcpToolsCache.getOrCreate(scopeKeyOf(scopes), () => permittedTools(scopes)
+export function mcpToolsFor(access: ToolAccess, toolsets: string[] | 'all' | 'default'): Array<ReturnType<typeof mcpToolOf>> {
+  const entries = mcpToolsCache.getOrCreate(accessKeyOf(access), () => permittedTools(access)
     .map((tool) => ({ module: tool.module, listed: tool.listed, tool: mcpToolOf(tool) })));
   if (toolsets === 'all') return entries.map((entry) => entry.tool);
   if (toolsets === 'default') return entries.filter((entry) => entry.listed).map((entry) => entry.tool);
@@ -172,9 +177,9 @@ export function mcpToolsFor(scopes: readonly Scope[], toolsets: string[] | 'all'
 /** Serialised `GET /api/agent/tools` bodies, per format and scope set: the same bytes every time, built once. */
 const bridgeListCache = new BoundedCache<string, string>(SURFACE_CACHE_LIMIT);
 
-export function bridgeToolsBodyFor(scopes: readonly Scope[], format: 'openai' | 'manifest'): string {
-  return bridgeListCache.getOrCreate(`${format}|${scopeKeyOf(scopes)}`, () => {
-    const tools = permittedTools(scopes);
+export function bridgeToolsBodyFor(access: ToolAccess, format: 'openai' | 'manifest'): string {
+  return bridgeListCache.getOrCreate(`${format}|${accessKeyOf(access)}`, () => {
+    const tools = permittedTools(access);
     if (format === 'openai') return JSON.stringify({ tools: tools.map(openAiFunctionOf) });
     return JSON.stringify({ schemaVersion: '5', server: 'steward', counts: { permitted: tools.length, catalogue: catalogueCounts().tools }, tools: tools.map(manifestEntryOf) });
   });

@@ -1,3 +1,5 @@
+import { holdsPower } from '../core/intents';
+import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
 import { toolsOf, type ModuleDefinition } from './module';
 import { bridgeToolsOf } from './invoke';
@@ -21,8 +23,33 @@ export interface Catalogue {
   widgets: readonly WidgetDefinition[];
   /** Tool name to the URI of the widget that shows its result. */
   widgetUris: ReadonlyMap<string, string>;
-  /** The tools a credential with these scopes may call. */
-  permittedTools(scopes: readonly Scope[]): AnyTool[];
+  /** The tools a credential with these scopes and intent may see and call. */
+  permittedTools(access: ToolAccess): AnyTool[];
+}
+
+/**
+ * What decides which tools a credential may see and call: its scopes, and its intent for tools
+ * that exercise a power. A bare scope list stands for a credential without an intent (an API key).
+ */
+export type ToolAccess = Pick<Principal, 'scopes' | 'intent'> | readonly Scope[];
+
+function accessOf(access: ToolAccess): { scopes: readonly Scope[]; intent: string | null } {
+  return isScopeList(access) ? { scopes: access, intent: null } : access;
+}
+
+function isScopeList(access: ToolAccess): access is readonly Scope[] {
+  return Array.isArray(access);
+}
+
+/** Whether a credential may see and call a tool: it holds the tool's scope and, for a tool that exercises a power, its intent carries that power. */
+export function mayUseTool(access: ToolAccess, tool: Pick<AnyTool, 'scope' | 'power'>): boolean {
+  const { scopes, intent } = accessOf(access);
+  return scopes.includes(tool.scope) && holdsPower({ intent }, tool.power);
+}
+
+/** The same access with its parts named: a bare scope list has no intent. */
+export function namedAccess(access: ToolAccess): { scopes: readonly Scope[]; intent: string | null } {
+  return accessOf(access);
 }
 
 /** Builds and checks the catalogue of these modules: tool, route and widget names are unique and every reference resolves. */
@@ -38,9 +65,8 @@ export function buildCatalogue(modules: readonly ModuleDefinition[]): Catalogue 
   const widgets = modules.flatMap((module) => module.widgets ?? []);
   return {
     definitions: modules, tools, byName, modules: modules.map((module) => module.name), routes, widgets, widgetUris: widgetUrisOf(widgets, byName),
-    permittedTools(scopes) {
-      const held = new Set(scopes);
-      return tools.filter((tool) => held.has(tool.scope));
+    permittedTools(access) {
+      return tools.filter((tool) => mayUseTool(access, tool));
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Catalogue } from './tool-catalogue';
 import type { MeteredFeature } from '../core/billing';
 import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
+import type { Power } from '../core/intents';
 import type { ApprovalRoute } from '../core/approvals';
 import type { Effect, FollowUp, ToolPolicy } from '../core/tool-plan';
 import { strictInput } from './strict-input';
@@ -78,6 +79,11 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
    */
   examples?: string[];
   scope: Scope;
+  /**
+   * Power over the organisation the tool exercises (team, API keys, agents, settings, billing):
+   * besides its scope, an OAuth credential's intent must carry it (core/intents.ts, holdsPower).
+   */
+  power?: Power;
   effect: Effect;
   input: I;
   output: O;

@@ -83,6 +83,11 @@ export interface Decision {
   tool: string;
   args: Record<string, unknown>;
   success: (data: Record<string, unknown>) => string;
+  /**
+   * For a call that answered but whose effect did not happen (an approved message whose send was
+   * refused): the reason, shown as a failure with the buttons kept so the person can try again.
+   */
+  failure?: (data: Record<string, unknown>) => string | undefined;
 }
 
 /**
@@ -98,7 +103,12 @@ export function decisionBar(runtime: WidgetRuntime, decisions: readonly Decision
     setDisabled(true);
     bar.querySelector('[role=alert]')?.remove();
     void runtime.callTool(decision.tool, decision.args).then((outcome) => {
-      if (outcome.ok) {
+      const failed = outcome.ok ? decision.failure?.(outcome.data) : undefined;
+      if (outcome.ok && failed) {
+        onDecided(outcome.data);
+        setDisabled(false);
+        bar.appendChild(statusLine({ ok: false, code: 'not_done', message: failed }, ''));
+      } else if (outcome.ok) {
         onDecided(outcome.data);
         bar.replaceWith(statusLine(outcome, decision.success(outcome.data)));
       } else {

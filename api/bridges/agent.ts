@@ -16,7 +16,7 @@ export function agentBridgeRouter(caller: ToolCaller, auth: express.RequestHandl
       return;
     }
     // The body depends only on the scopes and the format, so it is serialised once per scope set (bounded cache).
-    res.type('application/json').send(bridgeToolsBodyFor(principalOf(req).scopes, format));
+    res.type('application/json').send(bridgeToolsBodyFor(principalOf(req), format));
   });
 
   router.post('/api/agent/invoke', ...auth, async (req: Request, res: Response) => {

@@ -160,7 +160,7 @@ export function chatBridgeRouter(caller: ToolCaller, auth: express.RequestHandle
       res.status(400).json({ ok: false, error: invalid('format must be openai (default) or anthropic', 'format').toBody() });
       return;
     }
-    const tools = permittedTools(principalOf(req).scopes);
+    const tools = permittedTools(principalOf(req));
     res.json({ format, tools: format === 'openai' ? tools.map(openAiFunctionOf) : tools.map(anthropicToolOf) });
   });
 

@@ -184,7 +184,7 @@ export function dashboardRouter(options: DashboardOptions) {
     if (!staff) return;
     const orgId = staff.membership.orgId;
     const csrf = csrfOf(staff.sessionToken);
-    const proposals = await listProposals(pool, orgId, { status: 'pending', limit: 100, actionTools: permittedToolNames(staff.principal.scopes) });
+    const proposals = await listProposals(pool, orgId, { status: 'pending', limit: 100, actionTools: permittedToolNames(staff.principal) });
     const pending = await listOutreach(pool, orgId, { status: 'pending_review', limit: 100 });
     const stuck = (await listOutreach(pool, orgId, { status: 'approved', limit: 100 })).filter((item) => item.sendError);
     const given = { notice: typeof req.query.notice === 'string' ? req.query.notice : '', error: typeof req.query.error === 'string' ? req.query.error : '' };

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema, McpError, ReadResourceRequestSchema, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
-import { hasScope, type Principal } from '../../core/principal';
+import type { Principal } from '../../core/principal';
+import { mayUseTool } from '../../modules/tool-catalogue';
 import { allWidgets, findTool } from '../../modules/catalogue';
 import { WIDGET_MIME_TYPE, WIDGET_URI_TEMPLATE, widgetResourceMeta, widgetUri, type WidgetDefinition } from '../../modules/widget';
 import { widgetHtml } from '../../modules/widget-html';
@@ -12,7 +13,7 @@ const RESOURCE_NOT_FOUND = -32002;
 function permittedWidgets(principal: Principal): WidgetDefinition[] {
   return allWidgets().filter((widget) => widget.tools.some((name) => {
     const tool = findTool(name);
-    return tool !== undefined && hasScope(principal, tool.scope);
+    return tool !== undefined && mayUseTool(principal, tool);
   }));
 }
 

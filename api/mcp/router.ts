@@ -3,11 +3,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, GetPromptRequestSchema, GetTaskPayloadRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalWaitOptions } from '../approvals';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
-import { approvalTaskStore, taskIdFor } from './tasks';
+import { approvalTaskStore, boundedTaskResult, taskIdFor } from './tasks';
 import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
 import { hasScope, type Principal } from '../../core/principal';
 import { findTool } from '../../modules/catalogue';
@@ -31,7 +31,7 @@ type Toolsets = ReturnType<typeof parseToolsets>['toolsets'];
 
 /** tools/list depends only on scopes and toolsets; entries are cached per scope set (bounded), see mcpToolsFor. */
 function toolsListFor(principal: Principal, toolsets: Toolsets): Tool[] {
-  return mcpToolsFor(principal.scopes, toolsets) as Tool[];
+  return mcpToolsFor(principal, toolsets) as Tool[];
 }
 
 function successResult(result: unknown): CallToolResult {
@@ -76,13 +76,22 @@ function idempotencyKeyOf(req: Request, meta: Record<string, unknown> | undefine
 const APPROVAL_WAIT_MS = Number(process.env.STEWARD_MCP_APPROVAL_WAIT_MS ?? 20_000);
 
 /**
+ * How long a call waits for a person unless it asks: a gated tool's call becomes a proposal an
+ * owner or admin decides, seldom within seconds, so it answers approval_required (with the
+ * proposal) at once; a call that asked to wait on a decision (awaitDecision) waits the default.
+ */
+function defaultWaitFor(toolName: string): number {
+  return findTool(toolName)?.approval?.kind === 'gated' ? 0 : APPROVAL_WAIT_MS;
+}
+
+/**
  * A call that waits for a person (a gated tool, awaitDecision) waits within the
  * caller's budget and, when the request carries a progressToken, sends
  * notifications/progress meanwhile so the client knows it is not hung.
  */
-function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: ServerNotification) => Promise<void>): ApprovalWaitOptions {
+function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: ServerNotification) => Promise<void>, toolName: string): ApprovalWaitOptions {
   const requested = meta?.approvalWaitMs;
-  const approvalWaitMs = typeof requested === 'number' && Number.isFinite(requested) && requested >= 0 ? requested : APPROVAL_WAIT_MS;
+  const approvalWaitMs = typeof requested === 'number' && Number.isFinite(requested) && requested >= 0 ? requested : defaultWaitFor(toolName);
   const progressToken = meta?.progressToken as string | number | undefined;
   if (progressToken === undefined) return { approvalWaitMs };
   return {
@@ -146,6 +155,11 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
     jsonSchemaValidator: SCHEMA_VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: withTaskSupport(toolsListFor(principal, toolsets)) }));
+  // Replaces the SDK's tasks/result, which holds the request until the task ends: a task waiting on a person answers its status within seconds.
+  if (caller.approvals) {
+    const pool = caller.approvals.pool;
+    server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => boundedTaskResult(pool, principal, request.params.taskId, extra.signal));
+  }
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: promptsFor(principal) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => playbookPrompt(principal, request.params.name, request.params.arguments ?? {}));
   // The in-chat widgets (MCP Apps) linked from tools/list entries.
@@ -158,7 +172,7 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
     try {
       const key = idempotencyKeyOf(req, meta);
       return successResult(await caller.call(principal, request.params.name, args, {
-        idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification),
+        idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification, request.params.name),
       }));
     } catch (error) {
       return errorResult(error);

@@ -1,5 +1,5 @@
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
-import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { outreachWorkflowId, proposalWorkflowId } from '../../core/approvals';
 import { hasScope, type Principal } from '../../core/principal';
 import type { Pool } from '../../db/pool';
@@ -20,6 +20,8 @@ import { getVisibleProposal } from '../../modules/platform/proposals';
  */
 
 export const TASK_POLL_INTERVAL_MS = Number(process.env.STEWARD_MCP_TASK_POLL_MS ?? 2000);
+/** The longest tasks/result holds a request for a task still waiting on a person before answering its status (read per call, so tests can tune it). */
+const taskResultWaitMs = () => Number(process.env.STEWARD_MCP_TASK_RESULT_WAIT_MS ?? 5000);
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const TASK_ID = new RegExp(`^(proposal|outreach)-(${UUID})$`, 'i');
 
@@ -48,7 +50,7 @@ async function view(pool: Pool, principal: Principal, taskId: string): Promise<T
   if (!match) return null;
   const [, kind, id] = match;
   if (kind === 'proposal') {
-    const proposal = await getVisibleProposal(pool, principal.orgId, id, permittedToolNames(principal.scopes));
+    const proposal = await getVisibleProposal(pool, principal.orgId, id, permittedToolNames(principal));
     if (!proposal) return null;
     const base = { taskId, ttl: null, createdAt: proposal.createdAt, lastUpdatedAt: proposal.decidedAt ?? proposal.createdAt, pollInterval: TASK_POLL_INTERVAL_MS };
     if (proposal.status === 'pending') return { task: { ...base, status: 'working', statusMessage: `Waiting for an owner or admin to approve: ${proposal.summary}` } };
@@ -101,4 +103,39 @@ export function approvalTaskStore(pool: Pool, principal: Principal): TaskStore {
       return { tasks: [] };
     },
   };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A result of the task, marked as such (as the SDK marks the results it hands out). */
+function relatedTo(result: CallToolResult, taskId: string): CallToolResult {
+  return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+}
+
+/** What tasks/result answers for a task a person has not decided yet: approval_required with where it stands, as a plain call answers. */
+function stillWaiting(task: Task): CallToolResult {
+  return relatedTo(toolError({
+    code: 'approval_required', message: task.statusMessage ?? 'Waiting for a person',
+    hint: 'Poll tasks/get, and ask tasks/result again once the task is completed or failed.',
+    details: { taskId: task.taskId, status: task.status, pollInterval: task.pollInterval },
+  }), task.taskId);
+}
+
+/**
+ * tasks/result: a decided task's result; for one still waiting on a person, its status after at
+ * most a few seconds of polling its record. The SDK's own handler would hold the request until the
+ * task ends, which for a person may be days, so this one replaces it (see api/mcp/router.ts).
+ */
+export async function boundedTaskResult(pool: Pool, principal: Principal, taskId: string, signal?: AbortSignal): Promise<CallToolResult> {
+  const deadline = Date.now() + taskResultWaitMs();
+  for (;;) {
+    const found = await view(pool, principal, taskId);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    if (found.result) return relatedTo(found.result, taskId);
+    const left = deadline - Date.now();
+    if (left <= 0 || signal?.aborted) return stillWaiting(found.task);
+    await sleep(Math.min(left, found.task.pollInterval ?? TASK_POLL_INTERVAL_MS));
+  }
 }

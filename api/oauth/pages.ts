@@ -58,7 +58,8 @@ export function sendOrgChooser(res: Response, input: { requestId: string; member
 
 export function sendIntentChooser(res: Response, input: { requestId: string; orgId: string; clientName: string; intents: Array<{ intent: Intent; granted: Scope[] }> }): void {
   const options = input.intents.map(({ intent, granted }) => `<li><label class="plain"><input type="radio" name="intent" value="${escapeHtml(intent.id)}" required>
-<strong>${escapeHtml(intent.id)}</strong>: ${escapeHtml(intent.purpose)} <span class="muted">(${granted.length} permissions)</span></label></li>`).join('');
+<strong>${escapeHtml(intent.id)}</strong>: ${escapeHtml(intent.purpose)} <span class="muted">(${granted.length} permissions)</span>
+<br><span class="muted">${escapeHtml(intent.consent)}</span></label></li>`).join('');
   sendPage(res, 200, 'Choose what to allow', `<h1>What should ${escapeHtml(input.clientName)} be able to do?</h1>
 <p>The application did not say. Choose one purpose; you will see exactly what it allows before you agree.</p>
 <form method="get" action="/oauth/consent">${hidden('request', input.requestId)}${hidden('org', input.orgId)}<ul class="bare">${options}</ul>
@@ -93,6 +94,7 @@ export function sendConsentPage(res: Response, view: ConsentView): void {
 <dt>Signed in as</dt><dd>${escapeHtml(view.email)}</dd>
 <dt>Intent</dt><dd id="intent"><strong>${escapeHtml(view.intent.id)}</strong>: ${escapeHtml(view.intent.purpose)}</dd>
 </dl>
+<p id="intent-consent">${escapeHtml(view.intent.consent)}</p>
 <h2>It will be able to</h2>${scopeList(view.granted, 'granted')}
 ${view.withheld.length > 0 ? `<h2>Not included, because your role does not allow it</h2>${scopeList(view.withheld, 'withheld')}` : ''}
 <form method="post" action="/oauth/consent">

@@ -113,10 +113,23 @@ export async function batchGross(db: Queryable, batchId: string): Promise<number
  * Whether committing this batch needs an owner/admin's approval: its gross passes the
  * organisation's threshold. A missing or committed batch needs none (the commit itself refuses it).
  */
-export async function commitNeedsApproval(db: Queryable, orgId: string, batchId: string): Promise<boolean> {
+export async function commitNeedsApproval(db: Queryable, orgId: string, batchId: string, expectedTotal?: number): Promise<boolean> {
   const batch = await queryOne<{ status: string }>(db, 'SELECT status FROM giving_batches WHERE org_id = $1 AND id = $2', [orgId, batchId]);
   if (!batch || batch.status !== 'in_progress') return false;
-  return (await batchGross(db, batchId)) > (await commitThresholdOf(db, orgId));
+  if ((await batchGross(db, batchId)) <= (await commitThresholdOf(db, orgId))) return false;
+  if (expectedTotal === undefined) throw unpinnedCommit(batchId, (await batchTotals(db, [batchId])).get(batchId)?.total ?? 0);
+  return true;
+}
+
+/**
+ * A commit an owner or admin approves names the total they will see: without it, gifts added to the
+ * batch after the proposal would be committed under an approval of a smaller batch.
+ */
+function unpinnedCommit(batchId: string, total: number): StewardError {
+  return new StewardError('validation_failed', 'A commit that needs approval names expectedTotal, the batch total the approver will see and the only total it commits', {
+    issues: [{ path: 'expectedTotal', message: 'required when the commit needs approval' }],
+    details: { batchId, total }, hint: `Check the batch (giving_list_donations { batchId }) and commit with expectedTotal: ${total}.`,
+  });
 }
 
 /**

@@ -48,7 +48,7 @@ export type Proposal = z.infer<typeof proposalSchema>;
 /** A proposal as stored, under its column names: what getProposalRow gives the API and the approval activities. */
 interface ProposalRow {
   id: string; org_id: string; status: ProposalStatus; summary: string; agent_key: string | null; tool: string; args: Record<string, unknown>;
-  args_hash: string; proposed_by_user_id: string | null; created_at: Date; expires_at: Date; decided_by_user_id: string | null;
+  args_hash: string; proposed_by_user_id: string | null; proposed_by_credential_id: string | null; created_at: Date; expires_at: Date; decided_by_user_id: string | null;
   decided_at: Date | null; decision_reason: string | null; execution: ProposalExecution | null;
 }
 

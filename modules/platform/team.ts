@@ -226,3 +226,17 @@ export async function cancelInvite(db: Queryable, principal: Principal, by: { in
     WHERE org_id = $1 AND id = $2 RETURNING *`, [principal.orgId, invite.id]);
   return viewOf(row!);
 }
+
+/** Roles that hold power over the organisation: granting one is approved by a person (see grantsPowerfulRole). */
+export const POWERFUL_ROLES: readonly Role[] = ['owner', 'admin'];
+
+/**
+ * Whether giving this member the role grants owner or admin power they do not hold: a promotion to
+ * admin, or to owner from any other role, does; a demotion does not. A member not found is left to
+ * the change itself to refuse. ROLES runs from most to least power.
+ */
+export async function grantsPowerfulRole(db: Queryable, orgId: string, userId: string, role: Role): Promise<boolean> {
+  if (!POWERFUL_ROLES.includes(role)) return false;
+  const row = await queryOne<{ role: Role }>(db, 'SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+  return row !== undefined && row !== null && ROLES.indexOf(role) < ROLES.indexOf(row.role);
+}

@@ -57,11 +57,11 @@ export async function standardValuesFor(db: Queryable, orgId: string, contactId:
   return values;
 }
 
-async function versionForSend(db: Queryable, orgId: string, input: { templateId?: string; versionId?: string }): Promise<VersionWithTemplate> {
+async function versionForSend(db: Queryable, orgId: string, input: { templateId?: string; versionId?: string; approvedSend?: boolean }): Promise<VersionWithTemplate> {
   if (input.versionId) {
     const version = await requireVersion(db, orgId, input.versionId);
     if ((input.templateId && version.template_id !== input.templateId) || version.template_archived_at) throw notFound('Template version', input.versionId);
-    if (version.status !== 'active' && version.status !== 'approved') {
+    if (!sendable(version, input.approvedSend === true)) {
       throw new StewardError('conflict', `Template version ${version.number} is ${version.status} and cannot be sent`, { hint: 'Send the template\'s active version (pass templateId), or activate this one with templates_activate_version.' });
     }
     return version;
@@ -77,6 +77,16 @@ async function versionForSend(db: Queryable, orgId: string, input: { templateId?
 }
 
 /**
+ * Whether a named version may be sent: an active or approved one; for a send a person previewed or
+ * approved (a scheduled broadcast), also the version that was active then and has since been
+ * replaced, since that, not its successor, is what was approved.
+ */
+function sendable(version: VersionWithTemplate, approvedSend: boolean): boolean {
+  if (version.status === 'active' || version.status === 'approved') return true;
+  return approvedSend && version.status === 'archived' && version.activated_at !== null;
+}
+
+/**
  * Renders a template for one contact on one channel: the template's ACTIVE version when given a
  * template id, else the given (active or approved) version. Values are the contact's standard set
  * overlaid by `variables`. Missing variables refuse the whole rendering (validation_failed, with
@@ -84,7 +94,7 @@ async function versionForSend(db: Queryable, orgId: string, input: { templateId?
  */
 export async function renderForSend(
   db: Queryable, orgId: string,
-  input: { templateId?: string; versionId?: string; contactId: string; variables?: Record<string, string>; channel: Channel },
+  input: { templateId?: string; versionId?: string; contactId: string; variables?: Record<string, string>; channel: Channel; approvedSend?: boolean },
 ): Promise<RenderedForSend> {
   const version = await versionForSend(db, orgId, input);
   if (version.channel !== input.channel) {

@@ -124,7 +124,11 @@ describe('agents and pastoral automations', () => {
     await harness.call(org.apiKey, 'platform_reject_proposal', { proposalId: proposed[0].id });
 
     // A rejected merge is not proposed again, not even in auto mode.
-    await harness.call(org.apiKey, 'platform_set_agent_autonomy', { agent: 'people', autonomy: 'auto' });
+    // Raising an agent to auto is approved by a person with another credential than the one proposing it.
+    const autoProposal = await harness.invoke(org.apiKey, 'platform_set_agent_autonomy', { agent: 'people', autonomy: 'auto' });
+    expect(autoProposal.body.error?.code).toBe('approval_required');
+    const approver = await harness.createKey(org.orgId, ['platform:read', 'platform:write'], 'owner');
+    await harness.call(approver.apiKey, 'platform_approve_proposal', { proposalId: autoProposal.body.error!.details.proposalId });
     const rejectedRun = await runSchedule('people');
     expect(rejectedRun.last_run_summary).toBe('Carried out 0 actions');
 

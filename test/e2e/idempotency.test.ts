@@ -50,6 +50,22 @@ describe('idempotency keys', () => {
       expect(JSON.stringify(replay.body)).not.toContain('Held by the first key only');
     });
 
+    it('on an approval-gated tool, another credential using the same key gets a conflict, never a second proposal', async () => {
+      // Raising an agent to auto is gated whatever the credential: the call becomes a proposal.
+      const args = { agent: 'grow', autonomy: 'auto' };
+      const key = newKey();
+      const first = await harness.invoke(org.apiKey, 'platform_set_agent_autonomy', args, { 'Idempotency-Key': key });
+      expect(first.body.error?.code).toBe('approval_required');
+      const again = await harness.invoke(org.apiKey, 'platform_set_agent_autonomy', args, { 'Idempotency-Key': key });
+      expect(again.body.error?.details?.proposalId).toBe(first.body.error?.details?.proposalId);
+      const admin = await harness.createKey(org.orgId, ['platform:read', 'platform:write'], 'admin');
+      const replay = await harness.invoke(admin.apiKey, 'platform_set_agent_autonomy', args, { 'Idempotency-Key': key });
+      expect(replay.status).toBe(409);
+      expect(replay.body.error?.code).toBe('idempotency_conflict');
+      const proposals = await harness.pool.query("SELECT count(*)::int AS n FROM proposals WHERE org_id = $1 AND tool = 'platform_set_agent_autonomy'", [org.orgId]);
+      expect(proposals.rows[0].n).toBe(1);
+    });
+
     it('refuses a replay once the credential has lost a permission it held', async () => {
       const contactId = (await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Lost', lastName: 'Scope' })).contact.id;
       await harness.call(org.apiKey, 'people_add_note', { contactId, content: 'Restricted detail', confidentialityLevel: 'red' });

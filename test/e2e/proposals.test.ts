@@ -201,6 +201,40 @@ describe('proposals', () => {
     }
   });
 
+  it('over MCP: a gated call answers approval_required at once, and tasks/result for an undecided task answers its status within seconds', async () => {
+    const mcp = await harness.mcpClient(org.apiKey);
+    const saved = process.env.STEWARD_MCP_TASK_RESULT_WAIT_MS;
+    process.env.STEWARD_MCP_TASK_RESULT_WAIT_MS = '1000';
+    try {
+      // No approvalWaitMs asked: a proposal is never decided in the seconds a call could wait, so none is spent.
+      const [keep, merge] = await duplicatePair('Lena');
+      const started = Date.now();
+      const answered = await mcp.callTool({ name: 'people_merge_data_quality_contacts', arguments: { keepContactId: keep, mergeContactId: merge } });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(JSON.parse((answered.content as any)[0].text).error).toMatchObject({ code: 'approval_required', details: { status: 'pending' } });
+
+      const [keep2, merge2] = await duplicatePair('Mo');
+      const created = await mcp.request({
+        method: 'tools/call',
+        params: { name: 'people_merge_data_quality_contacts', arguments: { keepContactId: keep2, mergeContactId: merge2 }, task: { ttl: 60_000 } },
+      }, CreateTaskResultSchema);
+      const asked = Date.now();
+      const pending = await mcp.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema, { timeout: 10_000 });
+      expect(Date.now() - asked).toBeLessThan(5000);
+      expect(pending.isError).toBe(true);
+      expect(JSON.parse((pending.content as any)[0].text).error).toMatchObject({ code: 'approval_required', details: { taskId: created.task.taskId, status: 'working' } });
+
+      // Once decided, tasks/result answers the action's result as before.
+      await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: created.task.taskId.slice('proposal-'.length) });
+      const done = await mcp.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema);
+      expect((done.structuredContent as any).merge).toMatchObject({ keptContactId: keep2, mergedContactId: merge2 });
+    } finally {
+      if (saved === undefined) delete process.env.STEWARD_MCP_TASK_RESULT_WAIT_MS;
+      else process.env.STEWARD_MCP_TASK_RESULT_WAIT_MS = saved;
+      await mcp.close();
+    }
+  });
+
   it('shows a proposal only to credentials holding its action\'s scope; others, like another organisation, find nothing', async () => {
     const [keep, merge] = await duplicatePair('Ida');
     const proposalId = await propose(keep, merge);

@@ -74,18 +74,18 @@ describe('team: members, roles and invites', () => {
     expect(members).toContainEqual(expect.objectContaining({ email, role: 'staff', roleLabel: 'Staff', displayName: 'New Person' }));
     expect((await harness.call(org.apiKey, 'platform_list_pending_team_invites', {})).invites).toEqual([]);
     // Inviting a member again is refused: their role is changed instead.
-    const again = await harness.invoke(org.apiKey, 'platform_invite_team_member', { email, roleId: 'admin' });
+    const again = await harness.invoke(org.apiKey, 'platform_invite_team_member', { email, roleId: 'volunteer' });
     expect(again.body.error).toMatchObject({ code: 'conflict' });
   });
 
   it('replaces a pending invite, resends with a fresh link, and cancels to free the address', async () => {
     const email = address();
     const first = (await harness.call(org.apiKey, 'platform_invite_team_member', { email, roleId: 'volunteer' })).invite;
-    const second = await harness.call(org.apiKey, 'platform_invite_team_member', { email, roleId: 'admin' });
+    const second = await harness.call(org.apiKey, 'platform_invite_team_member', { email, roleId: 'staff' });
     expect(second.replacedInviteId).toBe(first.inviteId);
     const [oldLink, newLink] = mailTo(email).map(inviteLinkOf);
     expect((await fetch(oldLink)).status).toBe(410);
-    expect(await (await fetch(newLink)).text()).toContain('Administrator');
+    expect(await (await fetch(newLink)).text()).toContain('Staff');
 
     const resent = (await harness.call(org.apiKey, 'platform_resend_team_invite', { email })).invite;
     expect(resent).toMatchObject({ inviteId: second.invite.inviteId, sends: 2 });
@@ -151,7 +151,11 @@ describe('team: members, roles and invites', () => {
     expect((await harness.invoke(staff.apiKey, 'platform_list_team_members', {})).body.error).toMatchObject({ code: 'forbidden' });
 
     const admin = await harness.createKey(org.orgId, ['platform:read', 'platform:write'], 'admin');
-    expect((await harness.invoke(admin.apiKey, 'platform_invite_team_member', { email: address(), roleId: 'owner' })).body.error).toMatchObject({ code: 'forbidden' });
+    // Inviting an owner is a proposal, and carried out under the approver's role: an admin approving it is refused.
+    const ownerInvite = await harness.invoke(admin.apiKey, 'platform_invite_team_member', { email: address(), roleId: 'owner' });
+    expect(ownerInvite.body.error).toMatchObject({ code: 'approval_required' });
+    const otherAdmin = await harness.createKey(org.orgId, ['platform:read', 'platform:write'], 'admin');
+    expect((await harness.invoke(otherAdmin.apiKey, 'platform_approve_proposal', { proposalId: ownerInvite.body.error!.details.proposalId })).body.error).toMatchObject({ code: 'forbidden' });
     expect((await harness.invoke(admin.apiKey, 'platform_remove_team_member', { userId: org.ownerUserId })).body.error).toMatchObject({ code: 'forbidden' });
     const { roles } = await harness.call(admin.apiKey, 'platform_list_team_roles', {});
     expect(roles.find((r: { roleId: string }) => r.roleId === 'owner').assignable).toBe(false);
@@ -171,7 +175,11 @@ describe('team: members, roles and invites', () => {
     expect(last.body.error).toMatchObject({ code: 'conflict' });
     const lastDemote = await harness.invoke(org.apiKey, 'platform_update_team_member_role', { userId: second.userId, roleId: 'staff' });
     expect(lastDemote.body.error).toMatchObject({ code: 'forbidden' });
-    await harness.call(second.apiKey, 'platform_update_team_member_role', { userId: org.ownerUserId, roleId: 'owner' });
+    // Making them owner again grants power: a proposal another owner approves.
+    const restore = await harness.invoke(second.apiKey, 'platform_update_team_member_role', { userId: org.ownerUserId, roleId: 'owner' });
+    expect(restore.body.error).toMatchObject({ code: 'approval_required' });
+    const third = await harness.createKey(org.orgId, ['platform:read', 'platform:write'], 'owner');
+    await harness.call(third.apiKey, 'platform_approve_proposal', { proposalId: restore.body.error!.details.proposalId });
   });
 
   it('two owners demoting each other at once leave one owner', async () => {

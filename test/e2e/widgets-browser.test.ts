@@ -140,6 +140,21 @@ describe('in-chat widgets in headless Chromium', () => {
     expect(smtp.delivered.flatMap((mail) => mail.to)).toEqual(['olive@example.org']);
   });
 
+  it('outreach queue shows an approved message whose send was refused as not sent, never as a green approval', async () => {
+    const person = await contact('Leo', 'Later', { email: 'leo@example.org' });
+    const item = (await harness.call(org.apiKey, 'people_create_outreach', { contactId: person.id, subject: 'Thinking of you', body: 'Dear Leo, thinking of you.' })).item;
+    // Unsubscribed after the message was queued: the approval stands, the send is refused.
+    await harness.call(org.apiKey, 'people_update_contact', { contactId: person.id, status: 'unsubscribed' });
+    const { frame } = await host.callAndShow('people_list_pending_outreach', { contactId: person.id });
+    const card = frame.locator(`article[data-id="${item.id}"]`);
+    await card.locator('button[data-action=approve]').click();
+    await card.locator('[role=alert]').waitFor();
+    await expect(card.locator('[role=alert]').textContent()).resolves.toContain('Approved but not sent');
+    await expect(card.locator('[role=status]').count()).resolves.toBe(0);
+    await expect(card.locator('[data-field=status]').textContent()).resolves.toBe('approved, not sent');
+    await expect(card.locator('button[data-action=approve]').isEnabled()).resolves.toBe(true);
+  });
+
   it('usage meters show platform_usage\'s plan and every feature', async () => {
     const { frame, result } = await host.callAndShow('platform_usage', {});
     const { plan, features } = result.structuredContent as { plan: string; features: Array<{ feature: string; used: number; limit: number | null }> };

@@ -88,6 +88,7 @@ interface BroadcastSendRow {
   channel: 'email' | 'sms' | 'whatsapp';
   purpose: 'marketing' | 'charitable_purpose' | 'service';
   template_id: string | null;
+  template_version_id: string | null;
   subject: string | null;
   body: string | null;
   html: string | null;
@@ -98,7 +99,7 @@ interface BroadcastSendRow {
 async function nextRecipients(pool: Pool, orgId: string, broadcastId: string, batchSize: number, now: Date) {
   return withTenantTransaction(pool, orgId, async (db) => {
     const broadcast = await queryOne<BroadcastSendRow>(db,
-      'SELECT status, channel, purpose, template_id, subject, body, html, variables FROM channel_broadcasts WHERE org_id = $1 AND id = $2 FOR UPDATE',
+      'SELECT status, channel, purpose, template_id, template_version_id, subject, body, html, variables FROM channel_broadcasts WHERE org_id = $1 AND id = $2 FOR UPDATE',
       [orgId, broadcastId]);
     if (!broadcast || (broadcast.status !== 'scheduled' && broadcast.status !== 'sending')) return { broadcast, recipients: [] as RecipientRow[], nextDueAt: null };
     if (broadcast.status === 'scheduled') {
@@ -126,6 +127,16 @@ async function recordOutcome(
   [orgId, broadcastId, position, outcome.status, outcome.reason ?? null, outcome.notBefore ?? null, outcome.attempted ? 1 : 0]);
 }
 
+/**
+ * A template broadcast sends the version fixed when it was scheduled (the one previewed and, when
+ * gated, approved), never whichever version is active when its turn comes. A broadcast scheduled
+ * before versions were fixed has none and sends the active one, as it always did.
+ */
+function templateContentOf(broadcast: BroadcastSendRow): { templateId: string; templateVersionId?: string; templateVersionApproved?: boolean; variables: Record<string, string> } {
+  const pinned = broadcast.template_version_id ? { templateVersionId: broadcast.template_version_id, templateVersionApproved: true } : {};
+  return { templateId: broadcast.template_id!, ...pinned, variables: broadcast.variables ?? {} };
+}
+
 /** Queues the recipient's message once (its key finds it again); null when it cannot be made (recorded as failed). */
 async function queueFor(pool: Pool, orgId: string, broadcastId: string, broadcast: BroadcastSendRow, recipient: RecipientRow): Promise<string | null> {
   if (recipient.message_id) return recipient.message_id;
@@ -142,7 +153,7 @@ async function queueFor(pool: Pool, orgId: string, broadcastId: string, broadcas
       }
       const { messageId } = await queueMessage(db, orgId, {
         contactId: recipient.contact_id, channel: broadcast.channel, purpose: broadcast.purpose,
-        ...(broadcast.template_id ? { templateId: broadcast.template_id, variables: broadcast.variables ?? {} } : { subject: broadcast.subject, body: broadcast.body ?? '', html: broadcast.html }),
+        ...(broadcast.template_id ? templateContentOf(broadcast) : { subject: broadcast.subject, body: broadcast.body ?? '', html: broadcast.html }),
         broadcastId, idempotencyKey: broadcastMessageKey(broadcastId, recipient.contact_id), usageTool: BROADCAST_USAGE_TOOL,
       });
       await db.query(`UPDATE channel_broadcast_recipients SET message_id = $4, status = 'queued', updated_at = now()

@@ -362,12 +362,13 @@ export async function scheduleBroadcast(
   if (previewHashOf({ contactIds, content, templateVersionId, ratePerMinute: row.rate_per_minute }) !== row.preview_hash) {
     throw stale('the audience or the content changed since it was previewed');
   }
+  // The hash matched, so this is the version the preview showed: it is the one sent, whatever is activated later.
   // Fixed in one statement, in the order the hash covered; positions make the sending batches deterministic.
   await db.query(`INSERT INTO channel_broadcast_recipients (org_id, broadcast_id, position, contact_id)
     SELECT $1, $2, t.ord - 1, t.contact_id FROM unnest($3::uuid[]) WITH ORDINALITY AS t(contact_id, ord)`, [orgId, row.id, contactIds]);
   await db.query(`UPDATE channel_broadcasts SET status = $3, send_at = $4, total_recipients = $5, scheduled_at = now(),
-      approved_at = CASE WHEN $6 THEN now() ELSE approved_at END, updated_at = now()
-    WHERE org_id = $1 AND id = $2`, [orgId, row.id, input.approved ? 'approved' : 'scheduled', input.sendAt, contactIds.length, input.approved]);
+      approved_at = CASE WHEN $6 THEN now() ELSE approved_at END, template_version_id = $7, updated_at = now()
+    WHERE org_id = $1 AND id = $2`, [orgId, row.id, input.approved ? 'approved' : 'scheduled', input.sendAt, contactIds.length, input.approved, templateVersionId]);
   return getBroadcast(db, orgId, row.id);
 }
 

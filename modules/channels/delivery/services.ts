@@ -28,6 +28,8 @@ export interface QueueMessageInput {
   /** Send the template's active version (C's renderForSend); or name a version with templateVersionId. */
   templateId?: string;
   templateVersionId?: string;
+  /** templateVersionId is what a person previewed or approved (a broadcast): it is sent even if a newer version was activated since. */
+  templateVersionApproved?: boolean;
   variables?: Record<string, string>;
   /** Free-form content when no template is named (email needs a subject). */
   subject?: string | null;
@@ -155,6 +157,7 @@ async function renderContent(db: Queryable, orgId: string, input: QueueMessageIn
     }
     const rendered = await renderForSend(db, orgId, {
       templateId: input.templateId, versionId: input.templateVersionId, contactId: input.contactId, variables: input.variables ?? {}, channel: input.channel,
+      approvedSend: input.templateVersionApproved,
     });
     return {
       subject: rendered.subject, body: rendered.text, html: rendered.html, templateId: rendered.templateId ?? input.templateId ?? null,

@@ -299,7 +299,7 @@ const adjustDonationTool = tools.write('adjust_donation', {
 
 const commitBatchTool = tools.write('commit_batch', {
   title: 'Commit a batch',
-  description: "Commits a batch: its gifts then count in totals, giver histories, statements and Gift Aid claims, and the batch never changes again. A batch whose gross passes the organisation's approval threshold (giving_get_settings) becomes a proposal for an owner or admin, and is committed when they approve. expectedTotal, when given, must equal the batch's total.",
+  description: "Commits a batch: its gifts then count in totals, giver histories, statements and Gift Aid claims, and the batch never changes again. A batch whose gross passes the organisation's approval threshold (giving_get_settings) becomes a proposal for an owner or admin, and is committed when they approve; such a commit needs expectedTotal, so the approver commits exactly the total shown. expectedTotal, when given, must equal the batch's total.",
   keywords: ['close batch', 'post batch', 'finalise offering', 'deposit'],
   examples: ["the count is done, bank this Sunday's collection", 'finalise the offering so it shows in the totals', 'commit the batch, the total should be £842.50', "we've finished counting, finalise the deposit", 'bank the Harvest collection', "lock in this week's card payments batch", 'post the batch so it appears in the giving reports', 'close off the Christmas Day offering'],
   listed: true,
@@ -307,7 +307,7 @@ const commitBatchTool = tools.write('commit_batch', {
     kind: 'gated',
     when: {
       reason: "the batch's gross passes the organisation's commit approval threshold",
-      applies: async (args, deps) => commitNeedsApproval(deps.db, deps.orgId, String(args.batchId)),
+      applies: async (args, deps) => commitNeedsApproval(deps.db, deps.orgId, String(args.batchId), typeof args.expectedTotal === 'number' ? args.expectedTotal : undefined),
     },
   },
   input: z.object({

@@ -12,6 +12,8 @@ interface Item {
   body: string;
   contentVersion: number;
   status: string;
+  /** Set when an approved message's send was refused or failed: it was not sent. */
+  sendError?: { code: string; message: string } | null;
   reason: string | null;
   createdAt: string;
 }
@@ -25,6 +27,11 @@ function decisions(item: Item, runtime: WidgetRuntime, onDecided: (data: Record<
       // The version shown here: if someone edited the message since, the server refuses the approval.
       args: { outreachId: item.id, contentVersion: item.contentVersion },
       success: (data) => ((data.item as Item).status === 'sent' ? `Sent to ${item.contactName}` : `Approved (${(data.item as Item).status})`),
+      // Approved but not sent is a failure to show, never a green "Approved": approving again retries the send.
+      failure: (data) => {
+        const sendError = (data.item as Item).sendError;
+        return sendError ? `Approved but not sent: ${sendError.message}` : undefined;
+      },
     },
     { label: 'Decline', action: 'decline', tool: 'people_decline_outreach', args: { outreachId: item.id }, success: () => 'Declined: it will not be sent' },
   ], onDecided);
@@ -41,9 +48,9 @@ function itemCard(item: Item, runtime: WidgetRuntime): HTMLElement {
     el('p', { class: 'muted' }, `Queued ${when(item.createdAt)}`));
   if (item.status === 'pending_review') {
     article.appendChild(decisions(item, runtime, (data) => {
-      const status = (data.item as Item).status;
-      article.dataset.status = status;
-      badge.textContent = status;
+      const decided = data.item as Item;
+      article.dataset.status = decided.status;
+      badge.textContent = decided.sendError ? `${decided.status}, not sent` : decided.status;
     }));
   }
   return article;

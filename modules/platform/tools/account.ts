@@ -68,7 +68,7 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
         attention: attentionOf((await evaluateAlerts(alertRules, ctx)).alerts),
         capabilityGaps: mayReadCapabilityGaps(ctx.principal) ? await capabilityGapSummary(ctx.db, ctx.org.id) : null,
         modules: ctx.catalogue.modules,
-        toolsAvailable: ctx.catalogue.permittedTools(ctx.principal.scopes).length,
+        toolsAvailable: ctx.catalogue.permittedTools(ctx.principal).length,
       };
     },
   });

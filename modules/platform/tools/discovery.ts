@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StewardError, quoteInput } from '../../../core/errors';
 import { CREDENTIAL_KINDS } from '../../../core/principal';
-import type { Catalogue } from '../../tool-catalogue';
+import { mayUseTool, type Catalogue } from '../../tool-catalogue';
 import { inputSchemaOf, outputSchemaOf } from '../../schema';
 import type { AnyTool } from '../../tool';
 import { toolsFor } from '../../kit';
@@ -38,7 +38,7 @@ export const listToolsTool = tools.read('list_tools', {
     if (input.module && !modules.includes(input.module)) {
       throw new StewardError('validation_failed', `Unknown module ${quoteInput(input.module)}`, { hint: `Modules: ${modules.join(', ')}` });
     }
-    const tools = ctx.catalogue.permittedTools(ctx.principal.scopes).filter((tool) => !input.module || tool.module === input.module);
+    const tools = ctx.catalogue.permittedTools(ctx.principal).filter((tool) => !input.module || tool.module === input.module);
     return { tools: tools.map(summarise), count: tools.length, modules };
   },
 });
@@ -61,7 +61,7 @@ export const searchToolsTool = tools.read('search_tools', {
     }).strict()),
   }).strict(),
   run: async (ctx, input) => {
-    const allowed = new Set(ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name));
+    const allowed = new Set(ctx.catalogue.permittedTools(ctx.principal).map((tool) => tool.name));
     const results = toolSearchIndex(ctx.catalogue).searchWithReasons(input.query, allowed, input.limit);
     return { tools: results.map((hit) => hit.name), results };
   },
@@ -91,7 +91,7 @@ export const inspectToolsTool = tools.read('inspect_tools', {
     for (const name of new Set(input.names)) {
       const tool = ctx.catalogue.byName.get(name);
       if (!tool) notFound.push(name);
-      else if (!ctx.principal.scopes.includes(tool.scope)) notPermitted.push({ name, scope: tool.scope });
+      else if (!mayUseTool(ctx.principal, tool)) notPermitted.push({ name, scope: tool.scope });
       else tools.push({ name, title: tool.title, description: tool.description, scope: tool.scope, inputSchema: inputSchemaOf(tool), outputSchema: outputSchemaOf(tool) });
     }
     return { tools, notFound, notPermitted };
@@ -114,7 +114,7 @@ export const sessionToolsTool = tools.read('session_tools', {
     count: z.number().int(),
   }).strict(),
   run: async (ctx) => {
-    const tools = ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name);
+    const tools = ctx.catalogue.permittedTools(ctx.principal).map((tool) => tool.name);
     return {
       credentialKind: ctx.principal.credentialKind, intent: ctx.principal.intent, role: ctx.principal.role,
       scopes: [...ctx.principal.scopes], tools, count: tools.length,

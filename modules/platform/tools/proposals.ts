@@ -33,7 +33,7 @@ export const pendingProposalsTool = tools.read('pending_proposals', {
   }),
   output: z.object({ proposals: z.array(proposalSchema), count: z.number().int() }).strict(),
   run: async (ctx, input) => {
-    const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name) });
+    const proposals = await listProposals(ctx.db, ctx.org.id, { ...input, actionTools: ctx.catalogue.permittedTools(ctx.principal).map((tool) => tool.name) });
     return { proposals, count: proposals.length };
   },
 });
@@ -45,12 +45,12 @@ export const getProposalTool = tools.read('get_proposal', {
   examples: ['show me exactly what the agent is proposing', 'details of one suggestion waiting for approval', 'open that proposal and show me the full details', 'what exactly would happen if I approve this one', 'what did the approved proposal actually do when it ran', "show the arguments in the people agent's suggestion", 'look at proposal 42 in detail', 'did that suggestion I approved run successfully'],
   input: z.object({ proposalId }),
   output: z.object({ proposal: proposalSchema }).strict(),
-  run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, ctx.catalogue.permittedTools(ctx.principal.scopes).map((tool) => tool.name)) }),
+  run: async (ctx, input) => ({ proposal: await requireVisibleProposal(ctx.db, ctx.org.id, input.proposalId, ctx.catalogue.permittedTools(ctx.principal).map((tool) => tool.name)) }),
 });
 
 export const approveProposalTool = tools.write('approve_proposal', {
   title: 'Approve and execute a proposal',
-  description: 'Approves a pending proposal and executes its action once, returning the outcome. Needs an owner or admin credential with platform:write (and the scope the action needs). A proposal that was already decided cannot be decided again.',
+  description: 'Approves a pending proposal and executes its action once, returning the outcome. If the action then fails, the call answers the action\'s own error (code, message), with details.execution; the proposal stays approved with that failure recorded (platform_get_proposal). Needs an owner or admin credential with platform:write (and the scope the action needs). A proposal that was already decided cannot be decided again.',
   keywords: ['approve', 'accept proposal', 'execute proposal'],
   examples: ['go ahead with the suggested action', 'accept what the assistant proposed and carry it out', 'yes, approve that one', 'sign off the welfare visit suggestion and let it run', "okay the agent's idea, go ahead with it", 'green light the proposal to tag the new visitors', "I'm happy with it, approve and carry it out", "approve the giving agent's suggestion about the open batch"],
   listed: true,
@@ -85,9 +85,12 @@ export const listAgentsTool = tools.read('list_agents', {
 });
 
 export const setAgentAutonomyTool = tools.write('set_agent_autonomy', {
+  power: 'organisation',
   title: 'Set an agent\'s autonomy',
   description: 'Turns an autonomous agent off, to propose (its findings become proposals for an owner or admin) or to auto (it carries them out and records what it did). Pastoral messages are never sent without a person approving them, whatever the mode. Owner or admin only.',
   keywords: ['enable agent', 'disable agent', 'autonomy mode', 'agent schedule'],
+  // An agent acting alone is power over the organisation: raising one to auto waits for a person to approve it.
+  approval: { kind: 'gated', when: { reason: 'the agent is raised to full autonomy (auto)', applies: async (args) => args.autonomy === 'auto' } },
   examples: ['let the assistant act without asking', 'make an agent only suggest things, not act', 'switch off the giving agent', 'put the pastoral care assistant into suggest-only mode', 'let the people agent just get on with it automatically', 'stop the ticketing bot doing anything by itself', 'turn the spaces agent back on to propose', 'I want the guests assistant to ask me before acting'],
   input: z.object({
     agent: z.enum(AGENT_KEYS),

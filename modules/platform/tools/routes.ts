@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { StewardError, quoteInput } from '../../../core/errors';
-import type { Scope } from '../../../core/scopes';
-import type { Catalogue } from '../../tool-catalogue';
+import { mayUseTool, type Catalogue, type ToolAccess } from '../../tool-catalogue';
 import { bridgeToolNameOf } from '../../invoke';
-import { routeKey, type AnyRoute } from '../../routes';
+import { routeKey, routePower, type AnyRoute } from '../../routes';
 import { toolsFor } from '../../kit';
 import { RouteSearchIndex } from '../tool-search';
 
@@ -23,7 +22,8 @@ function describeRoute(route: AnyRoute) {
   };
 }
 
-const callable = (route: AnyRoute, scopes: readonly Scope[]) => scopes.includes(route.scope);
+/** A route is callable with its scope and, for a settings route, an intent carrying power over the organisation. */
+const callable = (route: AnyRoute, access: ToolAccess) => mayUseTool(access, { scope: route.scope, power: routePower(route) });
 
 // One index per catalogue: built on the first search, and again only for a catalogue a module was registered into since.
 const searchIndexes = new WeakMap<Catalogue, RouteSearchIndex>();
@@ -59,7 +59,7 @@ export const routeCatalogTool = tools.read('route_catalog', {
         readTool: toolNames.has(`${module}_invoke_api_read`) ? `${module}_invoke_api_read` : null,
         writeTool: toolNames.has(`${module}_invoke_api_write`) ? `${module}_invoke_api_write` : null,
       })),
-      routes: input.module ? routes.filter((route) => route.module === input.module && callable(route, ctx.principal.scopes)).map(describeRoute) : [],
+      routes: input.module ? routes.filter((route) => route.module === input.module && callable(route, ctx.principal)).map(describeRoute) : [],
     };
   },
 });
@@ -76,7 +76,7 @@ export const searchDashboardApiTool = tools.read('search_dashboard_api', {
   output: z.object({ routes: z.array(routeSummary) }).strict(),
   run: async (ctx, input) => {
     const byKey = new Map(ctx.catalogue.routes.map((route) => [routeKey(route), route]));
-    const allowed = new Set([...byKey.values()].filter((route) => callable(route, ctx.principal.scopes)).map(routeKey));
+    const allowed = new Set([...byKey.values()].filter((route) => callable(route, ctx.principal)).map(routeKey));
     return { routes: routeSearchIndex(ctx.catalogue).search(input.query, allowed, input.limit).map((key) => describeRoute(byKey.get(key)!)) };
   },
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ROLES } from '../../../core/roles';
+import { ROLES, type Role } from '../../../core/roles';
 import { exactlyOne } from '../../tool';
 import { toolsFor } from '../../kit';
 import {
-  cancelInvite, inviteMember, listMembers, listPendingInvites, listRoles, removeMember, requireTeamManager, resendInvite, updateMemberRole,
+  cancelInvite, grantsPowerfulRole, inviteMember, listMembers, listPendingInvites, listRoles, POWERFUL_ROLES, removeMember, requireTeamManager, resendInvite, updateMemberRole,
 } from '../team';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
@@ -42,6 +42,7 @@ const inviteRef = z.object({
 }).refine(...exactlyOne('inviteId', 'email'));
 
 export const listTeamMembersTool = tools.read('list_team_members', {
+  power: 'organisation',
   title: 'List team members',
   description: 'Everyone with access to the organisation: email, name, role id with its label, safeguarding permission, when they joined. Pending invitations are in platform_list_pending_team_invites. Owner or admin only.',
   keywords: ['team', 'staff', 'users', 'members', 'roles', 'who has access'],
@@ -56,6 +57,7 @@ export const listTeamMembersTool = tools.read('list_team_members', {
 });
 
 export const listTeamRolesTool = tools.read('list_team_roles', {
+  power: 'organisation',
   title: 'List team roles',
   description: 'The role ids a team member can have, with a label, what each may do, and whether you may assign it (only an owner makes owners). Use a roleId from here with platform_invite_team_member or platform_update_team_member_role.',
   keywords: ['roles', 'permissions', 'access levels'],
@@ -68,6 +70,7 @@ export const listTeamRolesTool = tools.read('list_team_roles', {
 });
 
 export const listPendingTeamInvitesTool = tools.read('list_pending_team_invites', {
+  power: 'organisation',
   title: 'List pending team invites',
   description: 'Invitations not yet accepted or cancelled, newest first, with whether each has expired and whether its email went. Owner or admin only.',
   keywords: ['invites', 'invitations', 'pending'],
@@ -81,11 +84,17 @@ export const listPendingTeamInvitesTool = tools.read('list_pending_team_invites'
 });
 
 export const inviteTeamMemberTool = tools.send('invite_team_member', {
+  power: 'organisation',
   title: 'Invite a team member',
   description: 'Emails someone a link to join the organisation with a role (a roleId from platform_list_team_roles). One live invite per address: inviting an address again replaces its pending invite and its link. The link works once and expires after 7 days; accepting creates their account or links the existing one. Owner or admin only; only an owner invites owners. Someone already on the team is refused: change their role instead.',
   keywords: ['invite', 'add user', 'add staff', 'new team member', 'give access'],
   examples: ['invite jo@example.org as staff', 'give our new volunteer access', 'set up a login for our new administrator Claire', 'send the treasurer an invite to join as admin', 'give mary@stmarks.org.uk volunteer access to Steward', 'add the youth worker to the system as staff', 'our new curate starts Monday, invite him in', 'invite the churchwarden to help with the dashboard'],
   listed: true,
+  // An agent never grants power alone: an owner or admin invite waits for a person to approve it.
+  approval: {
+    kind: 'gated',
+    when: { reason: 'the invite grants the owner or admin role', applies: async (args) => POWERFUL_ROLES.includes(args.roleId as Role) },
+  },
   input: z.object({ email, roleId }),
   output: z.object({ invite: inviteSchema, replacedInviteId: z.uuid().nullable().describe('The pending invite this one replaced') }).strict(),
   followUp: { kind: 'platform.send_team_invite' },
@@ -93,6 +102,7 @@ export const inviteTeamMemberTool = tools.send('invite_team_member', {
 });
 
 export const resendTeamInviteTool = tools.send('resend_team_invite', {
+  power: 'organisation',
   title: 'Resend a team invite',
   description: 'Sends a pending invite again with a fresh link (the previous link stops working) and a new 7-day expiry; name it by inviteId or by email. Owner or admin only.',
   keywords: ['resend invite', 'invite expired', 'did not get the invite'],
@@ -104,6 +114,7 @@ export const resendTeamInviteTool = tools.send('resend_team_invite', {
 });
 
 export const cancelTeamInviteTool = tools.write('cancel_team_invite', {
+  power: 'organisation',
   title: 'Cancel a team invite',
   description: 'Withdraws a pending invite, by inviteId or email: its link stops working and the address can be invited afresh. Owner or admin only.',
   keywords: ['revoke invite', 'withdraw invitation'],
@@ -114,6 +125,7 @@ export const cancelTeamInviteTool = tools.write('cancel_team_invite', {
 });
 
 export const removeTeamMemberTool = tools.write('remove_team_member', {
+  power: 'organisation',
   title: 'Remove a team member',
   description: 'Takes someone off the team: their membership ends and, in the same step, their API keys and OAuth grants for this organisation are revoked, so their credentials stop working at once. Never yourself, never the last owner; only an owner removes an owner. Owner or admin only.',
   keywords: ['remove user', 'revoke access', 'offboard', 'delete team member'],
@@ -128,10 +140,19 @@ export const removeTeamMemberTool = tools.write('remove_team_member', {
 });
 
 export const updateTeamMemberRoleTool = tools.write('update_team_member_role', {
+  power: 'organisation',
   title: 'Change a team member\'s role',
   description: 'Gives a member another role (a roleId from platform_list_team_roles). Their existing API keys and OAuth tokens are narrowed to what the new role allows from their next request. The last owner cannot be demoted; only an owner makes or changes owners. Owner or admin only.',
   keywords: ['promote', 'demote', 'make admin', 'change permissions'],
   examples: ['make Jo an admin', 'Sam should only be a volunteer now', 'promote Claire to admin', 'bump the youth worker down to volunteer', 'give the new treasurer admin rights instead of staff', 'make the vicar an owner of the account', "change Tom's access level to staff", 'Mary no longer needs admin, reduce her permissions'],
+  // Raising someone to owner or admin waits for a person to approve it; lowering or moving between the two does not.
+  approval: {
+    kind: 'gated',
+    when: {
+      reason: 'the change raises the member to owner or admin',
+      applies: async (args, deps) => grantsPowerfulRole(deps.db, deps.orgId, String(args.userId), args.roleId as Role),
+    },
+  },
   input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members'), roleId }),
   output: z.object({ userId: z.uuid(), email: z.string(), previousRole: z.enum(ROLES), role: z.enum(ROLES), roleLabel: z.string() }).strict(),
   run: (ctx, input) => updateMemberRole(ctx.db, ctx.principal, input.userId, input.roleId),

@@ -239,6 +239,30 @@ describe('channels broadcasts over MCP', () => {
     expect(listed.messages.every((m: any) => m.templateVersionId === created.version.id)).toBe(true);
   });
 
+  it('sends the template version that was previewed and scheduled, not one activated afterwards', async () => {
+    const { tagId, contacts } = await seedTaggedContacts(harness.pool, org.orgId, { tag: 'Pinned', count: 2, firstNumber: 950 });
+    const created = await call('templates_create_template', { name: 'Rota note', channel: 'sms', purpose: 'service', body: 'Hi {{first_name}}, the rota is out.' });
+    await call('templates_validate_version', { versionId: created.version.id });
+    await call('templates_activate_version', { versionId: created.version.id });
+    const previewed = await call('channels_preview_broadcast', { name: 'Rota note', channel: 'sms', purpose: 'service', audience: { kind: 'tag', id: tagId }, templateId: created.template.id });
+    expect(previewed.preview.sample.text).toBe('Hi Member, the rota is out.');
+    const sendAt = new Date(Date.now() + 4_000).toISOString();
+    await call('channels_schedule_broadcast', { broadcastId: previewed.broadcast.id, previewHash: previewed.previewHash, sendAt });
+
+    // A newer version becomes active between scheduling and sending: nobody saw or approved it.
+    const newer = await call('templates_create_version', { templateId: created.template.id, body: 'Hi {{first_name}}, IGNORE the rota.' });
+    await call('templates_validate_version', { versionId: newer.version.id });
+    await call('templates_activate_version', { versionId: newer.version.id });
+
+    const before = sms.messages.length;
+    expect((await finished(previewed.broadcast.id)).broadcast.status).toBe('completed');
+    const arrived = sms.messages.slice(before).filter((m) => contacts.some((c) => c.phone === m.to));
+    expect(arrived).toHaveLength(2);
+    expect(new Set(arrived.map((m) => m.body))).toEqual(new Set(['Hi Member, the rota is out.']));
+    const listed = await call('channels_list_messages', { broadcastId: previewed.broadcast.id });
+    expect(listed.messages.map((m: any) => m.templateVersionId)).toEqual([created.version.id, created.version.id]);
+  });
+
   it('refuses bad input and another organisation\'s broadcast, writing nothing', async () => {
     const other = await harness.createOrg();
     const otherMcp = await harness.mcpClient(other.apiKey);

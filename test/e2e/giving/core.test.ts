@@ -187,7 +187,9 @@ describe('giving core over MCP', () => {
     await call('giving_record_donation', { amount: 20_000, method: 'cash', receivedOn: today, batchId: batch.id });
     await call('giving_update_settings', { commitApprovalThreshold: 10_000 });
     try {
-      expect((await refusal('giving_commit_batch', { batchId: batch.id })).code).toBe('approval_required');
+      // A commit that needs approval names the total the approver will see.
+      expect(await refusal('giving_commit_batch', { batchId: batch.id })).toMatchObject({ code: 'validation_failed', details: { total: 20_000 } });
+      expect((await refusal('giving_commit_batch', { batchId: batch.id, expectedTotal: 20_000 })).code).toBe('approval_required');
       await call('giving_update_settings', { commitApprovalThreshold: 20_000 });
       expect((await call('giving_commit_batch', { batchId: batch.id })).batch.status).toBe('committed');
     } finally {
@@ -208,7 +210,7 @@ describe('giving core over MCP', () => {
     await call('giving_record_donation', { amount: 600_000, method: 'cheque', receivedOn: today, batchId: batch.id });
     // As a worker would run it if a call reached it without going through the API's gate (or the batch grew after routing).
     const tool = findTool('giving_commit_batch')!;
-    const args = { batchId: batch.id };
+    const args = { batchId: batch.id, expectedTotal: 600_000 };
     const principal: Principal = {
       orgId: org.orgId, userId: org.ownerUserId, role: 'owner', scopes: [...ALL_SCOPES], intent: null, credentialId: randomUUID(), credentialKind: 'api_key',
     };

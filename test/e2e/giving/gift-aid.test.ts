@@ -304,8 +304,10 @@ describe('Gift Aid end to end', () => {
     await harness.pool.query("UPDATE giving_givers SET postcode = 'ZZ' WHERE contact_id = $1", [people.bob]);
     const asked = await refusal(mcp, 'giving_submit_gift_aid_claim', { claimId: target, charityReference: 'AB12345' }, { approvalWaitMs: 300 });
     const before = sandbox.requests;
-    const approved = await call(mcp, 'platform_approve_proposal', { proposalId: asked.details.proposalId });
-    expect(approved.execution).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
+    // The approval did not happen as asked: it answers the action's own error, and the proposal says so.
+    const approved = await refusal(mcp, 'platform_approve_proposal', { proposalId: asked.details.proposalId });
+    expect(approved).toMatchObject({ code: 'validation_failed', details: { proposalId: asked.details.proposalId, status: 'approved', execution: { status: 'failed' } } });
+    expect((await call(mcp, 'platform_get_proposal', { proposalId: asked.details.proposalId })).proposal.execution).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
     expect(sandbox.requests).toBe(before);
     expect((await call(mcp, 'giving_get_gift_aid_claim', { claimId: target, linesLimit: 0 })).claim.status).toBe('validated');
   });

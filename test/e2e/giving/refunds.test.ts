@@ -92,13 +92,12 @@ describe('giving refunds', () => {
     }
     expect(new Set(proposalIds).size).toBe(50);
     const decisions = await Promise.all(proposalIds.map((proposalId) => harness.invoke(org.apiKey, 'platform_approve_proposal', { proposalId })));
-    const executions = decisions.map((decision) => decision.body.result?.execution);
-    expect(decisions.every((decision) => decision.status === 200)).toBe(true);
-    const succeeded = executions.filter((execution) => execution?.status === 'succeeded');
-    const failed = executions.filter((execution) => execution?.status === 'failed');
+    // An approval whose refund then failed answers the refund's own error, never a bare "approved".
+    const succeeded = decisions.filter((decision) => decision.status === 200 && decision.body.result?.execution?.status === 'succeeded');
+    const failed = decisions.filter((decision) => decision.status !== 200);
     expect(succeeded).toHaveLength(10);
     expect(failed).toHaveLength(40);
-    for (const execution of failed) expect(execution.error.code).toBe('conflict');
+    for (const decision of failed) expect(decision.body.error).toMatchObject({ code: 'conflict', details: { status: 'approved', execution: { status: 'failed' } } });
     expect(await refundedTotal(harness.pool, donationId)).toBe(10_000);
     const { rows } = await harness.pool.query('SELECT count(*)::int AS n FROM giving_refunds WHERE donation_id = $1', [donationId]);
     expect(rows[0].n).toBe(10);
@@ -176,9 +175,12 @@ describe('giving refunds', () => {
     const a = await propose({ donationId, amount: 3000, reason: 'First' });
     const b = await propose({ donationId, amount: 3000, reason: 'Second' });
     expect((await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: a })).execution.status).toBe('succeeded');
-    const second = await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: b });
-    expect(second.execution).toMatchObject({ status: 'failed', error: { code: 'conflict' } });
-    expect(second.execution.error.message).toContain('Only 1000 of 4000 is left');
+    const second = await harness.invoke(org.apiKey, 'platform_approve_proposal', { proposalId: b });
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatchObject({ code: 'conflict', details: { proposalId: b, status: 'approved', execution: { status: 'failed' } } });
+    expect(second.body.error?.message).toContain('Only 1000 of 4000 is left');
+    const { proposal } = await harness.call(org.apiKey, 'platform_get_proposal', { proposalId: b });
+    expect(proposal.execution).toMatchObject({ status: 'failed', error: { code: 'conflict' } });
     expect(await refundedTotal(harness.pool, donationId)).toBe(3000);
   });
 

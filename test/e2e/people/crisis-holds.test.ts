@@ -177,7 +177,11 @@ describe('crisis holds', () => {
 
     // The pastoral agent in auto mode (it would send a welfare message to everyone due without an open one).
     await harness.pool.query("UPDATE outreach_items SET status = 'cancelled' WHERE org_id = $1 AND contact_id = $2", [org.orgId, free]);
-    await harness.call(org.apiKey, 'platform_set_agent_autonomy', { agent: 'pastoral_care', autonomy: 'auto' });
+    // Raising an agent to auto is approved by a person with another credential than the one proposing it.
+    const autoProposal = await harness.invoke(org.apiKey, 'platform_set_agent_autonomy', { agent: 'pastoral_care', autonomy: 'auto' });
+    expect(autoProposal.body.error?.code).toBe('approval_required');
+    const approver = await harness.createKey(org.orgId, ['platform:read', 'platform:write'], 'owner');
+    await harness.call(approver.apiKey, 'platform_approve_proposal', { proposalId: autoProposal.body.error!.details.proposalId });
     const before = Date.now();
     await harness.temporal.schedule.getHandle(`agent-${org.orgId}-pastoral_care`).trigger('ALLOW_ALL');
     let ran = false;

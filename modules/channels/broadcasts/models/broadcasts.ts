@@ -10,6 +10,8 @@ export class ChannelBroadcast extends Model<InferAttributes<ChannelBroadcast>, I
   declare purpose: string;
   declare audience: unknown;
   declare templateId: CreationOptional<string | null>;
+  /** The version sent, fixed at scheduling to the one the preview showed. */
+  declare templateVersionId: CreationOptional<string | null>;
   declare subject: CreationOptional<string | null>;
   declare body: CreationOptional<string | null>;
   declare html: CreationOptional<string | null>;
@@ -40,6 +42,7 @@ ChannelBroadcast.init({
   purpose: { type: DataTypes.TEXT, allowNull: false },
   audience: { type: DataTypes.JSONB, allowNull: false },
   templateId: { type: DataTypes.UUID, allowNull: true },
+  templateVersionId: { type: DataTypes.UUID, allowNull: true },
   subject: { type: DataTypes.TEXT, allowNull: true },
   body: { type: DataTypes.TEXT, allowNull: true },
   html: { type: DataTypes.TEXT, allowNull: true },
