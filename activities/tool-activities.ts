@@ -13,6 +13,7 @@ import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { guarded } from '../modules/activity-kit';
+import { errorFields, log } from '../core/log';
 
 export { boundedBody, guarded, isDeterministicDatabaseError, toFailure } from '../modules/activity-kit';
 
@@ -93,6 +94,18 @@ async function usedUnits(pool: Pool, plan: ToolPlan, planned: number, workflowId
 
 const meterOf = (plan: ToolPlan) => (plan.policy.meter ? { feature: plan.policy.meter.feature as MeteredFeature, units: plan.policy.meter.units } : null);
 
+/**
+ * The one log line of a failed call: code, tool, ids and attempt. Never the error's message: a
+ * tool's message quotes what the caller sent (an email, a name, an age).
+ */
+function logFailedCall(plan: ToolPlan, workflowId: string, error: unknown): void {
+  const { principal } = plan;
+  log('warn', 'tool call failed', {
+    ...errorFields(error), tool: plan.tool, orgId: principal.orgId, userId: principal.userId,
+    credentialId: principal.credentialId, workflowId, attempt: Context.current().info.attempt,
+  });
+}
+
 export function createToolActivities(deps: { pool: Pool }) {
   const { pool } = deps;
 
@@ -161,6 +174,7 @@ export function createToolActivities(deps: { pool: Pool }) {
       } catch (error) {
         // A caller waiting in this process turns to the workflow's own outcome (temporal/early-results.ts).
         reportEarlyFailure(workflowId);
+        logFailedCall(plan, workflowId, error);
         throw error;
       }
       // Committed: a caller waiting in this process may have it now (see temporal/early-results.ts).

@@ -18,6 +18,7 @@ import { CODEC_PATH, temporalCodecRouter } from './codec/router';
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 import { MODULES } from '../modules';
 import type { ModuleWebhook, WebhookDeps } from '../modules/module';
+import { errorFields, log } from '../core/log';
 
 export interface AppOptions {
   pool: Pool;
@@ -84,7 +85,7 @@ export function buildApp(options: AppOptions) {
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     const message = status === 500 ? 'Something went wrong on our side' : error.type === 'entity.parse.failed' ? 'Body is not valid JSON' : error.message;
-    if (status === 500) console.error('request failed', error.message);
+    if (status === 500) log('error', 'request failed', errorFields(error));
     res.status(status).json({ ok: false, error: { code: status === 500 ? 'internal_error' : 'invalid_request', message } });
   });
   return { app, caller, oauth };
