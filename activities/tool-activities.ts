@@ -14,6 +14,7 @@ import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { guarded } from '../modules/activity-kit';
 import { errorFields, log } from '../core/log';
+import { sizeInWords } from '../core/sizes';
 
 export { boundedBody, guarded, isDeterministicDatabaseError, toFailure } from '../modules/activity-kit';
 
@@ -56,7 +57,7 @@ async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowI
   // The result travels back through the workflow, twice in one task (the activity's marker and the completion):
   // one Temporal would refuse must fail the call here, where a write's transaction still rolls back.
   if (!jsonFits(result, MAX_RESULT_BYTES)) {
-    throw new StewardError('payload_too_large', `The result of ${plan.tool} is larger than ${MAX_RESULT_BYTES} bytes as JSON`, {
+    throw new StewardError('payload_too_large', `The result of ${plan.tool} is larger than ${sizeInWords(MAX_RESULT_BYTES)} as JSON`, {
       hint: 'Ask for less at once: a smaller limit, fewer columns or a narrower filter.',
     });
   }
