@@ -88,7 +88,8 @@ function conflictFailure(): ApplicationFailure {
  * parameters Sequelize adds; those would otherwise travel into the workflow's history and the log.
  */
 function scrubbedDatabaseError(error: unknown): Error {
-  return Object.assign(new Error(`database error ${describeDatabaseError(error)}`), { name: 'DatabaseError' });
+  const { code, constraint, table } = databaseErrorOf(error) as { code?: string; constraint?: string; table?: string };
+  return Object.assign(new Error(`database error ${describeDatabaseError(error)}`), { name: 'DatabaseError', code, constraint, table });
 }
 
 function sqlstateOf(error: unknown): string | undefined {

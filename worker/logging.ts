@@ -31,8 +31,10 @@ function sdkFields(meta: LogMetadata | undefined): LogFields {
  * crosses out of the workflow sandbox as a bare Error, its code lost, so it cannot be told apart:
  * at info, one failed call stays one line at the default level.
  */
-function levelOf(level: SdkLevel, message: string): LogLevel {
+function levelOf(level: SdkLevel, message: string, fields: LogFields): LogLevel {
   if (message === 'Workflow failed') return 'info';
+  // runTool logs its own failures with the tool's name (activities/tool-activities.ts); the SDK's line would be a second.
+  if (message === 'Activity failed' && fields.activityType === 'runTool') return 'debug';
   return LEVEL_OF[level];
 }
 
@@ -46,7 +48,7 @@ function sdkEvent(message: string): string {
 export function temporalLogger(): Logger {
   const write = (level: SdkLevel, message: string, meta?: LogMetadata) => {
     const fields = sdkFields(meta);
-    log(levelOf(level, message), sdkEvent(message), fields);
+    log(levelOf(level, message, fields), sdkEvent(message), fields);
   };
   return {
     log: write,
