@@ -36,7 +36,8 @@ function state(): LogState {
   const holder = globalThis as unknown as Record<symbol, LogState | undefined>;
   holder[STATE_KEY] ??= {
     write: (line) => process.stderr.write(`${line}\n`),
-    level: parseLevel(process.env.STEWARD_LOG_LEVEL) ?? 'info',
+    // STEWARD_WORKER_LOG_LEVEL is the name the worker's level had before this log; it is still read.
+    level: parseLevel(process.env.STEWARD_LOG_LEVEL ?? process.env.STEWARD_WORKER_LOG_LEVEL) ?? 'info',
   };
   return holder[STATE_KEY]!;
 }
