@@ -29,10 +29,10 @@ function sdkFields(meta: LogMetadata | undefined): LogFields {
  * tool in runTool, other activities by the SDK's "Activity failed") or because it answered a
  * caller with a Steward error (not_found, an expired proposal), which is no fault. Its error
  * crosses out of the workflow sandbox as a bare Error, its code lost, so it cannot be told apart:
- * at info, one failed call stays one line at the default level.
+ * at debug, one failed call stays one line at the default level (info).
  */
 function levelOf(level: SdkLevel, message: string, fields: LogFields): LogLevel {
-  if (message === 'Workflow failed') return 'info';
+  if (message === 'Workflow failed') return 'debug';
   // runTool logs its own failures with the tool's name (activities/tool-activities.ts); the SDK's line would be a second.
   if (message === 'Activity failed' && fields.activityType === 'runTool') return 'debug';
   return LEVEL_OF[level];
