@@ -13,6 +13,8 @@ import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { guarded } from '../modules/activity-kit';
+import { errorFields, log } from '../core/log';
+import { sizeInWords } from '../core/sizes';
 
 export { boundedBody, guarded, isDeterministicDatabaseError, toFailure } from '../modules/activity-kit';
 
@@ -55,7 +57,7 @@ async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowI
   // The result travels back through the workflow, twice in one task (the activity's marker and the completion):
   // one Temporal would refuse must fail the call here, where a write's transaction still rolls back.
   if (!jsonFits(result, MAX_RESULT_BYTES)) {
-    throw new StewardError('payload_too_large', `The result of ${plan.tool} is larger than ${MAX_RESULT_BYTES} bytes as JSON`, {
+    throw new StewardError('payload_too_large', `The result of ${plan.tool} is larger than ${sizeInWords(MAX_RESULT_BYTES)} as JSON`, {
       hint: 'Ask for less at once: a smaller limit, fewer columns or a narrower filter.',
     });
   }
@@ -92,6 +94,18 @@ async function usedUnits(pool: Pool, plan: ToolPlan, planned: number, workflowId
 }
 
 const meterOf = (plan: ToolPlan) => (plan.policy.meter ? { feature: plan.policy.meter.feature as MeteredFeature, units: plan.policy.meter.units } : null);
+
+/**
+ * The one log line of a failed call: code, tool, ids and attempt. Never the error's message: a
+ * tool's message quotes what the caller sent (an email, a name, an age).
+ */
+function logFailedCall(plan: ToolPlan, workflowId: string, error: unknown): void {
+  const { principal } = plan;
+  log('warn', 'tool call failed', {
+    ...errorFields(error), tool: plan.tool, orgId: principal.orgId, userId: principal.userId,
+    credentialId: principal.credentialId, workflowId, attempt: Context.current().info.attempt,
+  });
+}
 
 export function createToolActivities(deps: { pool: Pool }) {
   const { pool } = deps;
@@ -161,6 +175,7 @@ export function createToolActivities(deps: { pool: Pool }) {
       } catch (error) {
         // A caller waiting in this process turns to the workflow's own outcome (temporal/early-results.ts).
         reportEarlyFailure(workflowId);
+        logFailedCall(plan, workflowId, error);
         throw error;
       }
       // Committed: a caller waiting in this process may have it now (see temporal/early-results.ts).

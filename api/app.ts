@@ -19,6 +19,7 @@ import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 import { MAX_ARGS_BYTES, MAX_BODY_BYTES, describeBytes } from '../core/payload-limits';
 import { MODULES } from '../modules';
 import type { ModuleWebhook, WebhookDeps } from '../modules/module';
+import { errorFields, log } from '../core/log';
 
 export interface AppOptions {
   pool: Pool;
@@ -89,7 +90,7 @@ export function buildApp(options: AppOptions) {
     }
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     const message = status === 500 ? 'Something went wrong on our side' : error.type === 'entity.parse.failed' ? 'Body is not valid JSON' : error.message;
-    if (status === 500) console.error('request failed', error.message);
+    if (status === 500) log('error', 'request failed', errorFields(error));
     res.status(status).json({ ok: false, error: { code: status === 500 ? 'internal_error' : 'invalid_request', message } });
   });
   return { app, caller, oauth };

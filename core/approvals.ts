@@ -159,6 +159,8 @@ export interface OutreachItemRecord {
   approvedAt: string | null;
   decidedAt: string | null;
   decisionReason: string | null;
+  /** The contact is on a crisis hold now (read with the item; nothing is sent while it holds). */
+  crisisHold: boolean;
   sendError: { code: string; message: string } | null;
   sentAt: string | null;
   createdAt: string;

@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { ZodError } from 'zod';
 import { StewardError, clipMessage, type ErrorBody } from '../core/errors';
+import { errorFields, log } from '../core/log';
 import { jsonFits } from '../core/payload-limits';
 import { databaseErrorOf } from '../db/sequelize';
 
@@ -55,22 +56,69 @@ export function boundedBody(body: ErrorBody): ErrorBody {
   return bounded;
 }
 
-export function toFailure(error: unknown): unknown {
-  if (error instanceof StewardError) {
-    const body = boundedBody(error.toBody());
-    return ApplicationFailure.create({ type: error.code, message: body.message, nonRetryable: true, details: [body] });
-  }
+/** A unique violation is retried once (a concurrent insert it raced may now be visible and reused); after that it is the caller's conflict. */
+const UNIQUE_VIOLATION = '23505';
+const UNIQUE_VIOLATION_ATTEMPTS = 2;
+
+/**
+ * Expected failures are BENIGN: the SDK logs them at debug instead of once per layer with their
+ * message and stack (the message quotes the caller's data); the call is logged once, by code.
+ */
+function stewardFailure(body: ErrorBody): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: body.code, message: body.message, nonRetryable: true, details: [body], category: ApplicationFailureCategory.BENIGN,
+  });
+}
+
+function internalFailure(): ApplicationFailure {
+  return stewardFailure(new StewardError('internal_error', 'The tool call failed unexpectedly', {
+    hint: 'This is a fault on our side, not in your arguments; retrying will not help.',
+  }).toBody());
+}
+
+function conflictFailure(): ApplicationFailure {
+  return stewardFailure(new StewardError('conflict', 'The call conflicts with a record that already exists', {
+    hint: 'Look the record up and update it, or change the value that must be unique.',
+  }).toBody());
+}
+
+/**
+ * A database error as it may be retried: its SQLSTATE, constraint and table, without the
+ * message and detail Postgres fills with the offending values, or the SQL and bound
+ * parameters Sequelize adds; those would otherwise travel into the workflow's history and the log.
+ */
+function scrubbedDatabaseError(error: unknown): Error {
+  const { code, constraint, table } = databaseErrorOf(error) as { code?: string; constraint?: string; table?: string };
+  return Object.assign(new Error(`database error ${describeDatabaseError(error)}`), { name: 'DatabaseError', code, constraint, table });
+}
+
+function sqlstateOf(error: unknown): string | undefined {
+  const code = (databaseErrorOf(error) as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+export function toFailure(error: unknown, attempt = 1): unknown {
+  if (error instanceof StewardError) return stewardFailure(boundedBody(error.toBody()));
   if (error instanceof ZodError || isDeterministicDatabaseError(error)) {
     // Postgres messages quote the offending value (caller data): log the SQLSTATE and constraint only.
-    console.error('tool activity failed deterministically:', error instanceof ZodError ? 'output did not match its schema' : describeDatabaseError(error));
-    const body = new StewardError('internal_error', 'The tool call failed unexpectedly', {
-      hint: 'This is a fault on our side, not in your arguments; retrying will not help.',
-    }).toBody();
-    return ApplicationFailure.create({ type: 'internal_error', message: body.message, nonRetryable: true, details: [body] });
+    log('error', 'tool activity failed deterministically', error instanceof ZodError ? { errorName: 'ZodError' } : errorFields(databaseErrorOf(error)));
+    return internalFailure();
   }
+  const sqlstate = sqlstateOf(error);
+  if (sqlstate === UNIQUE_VIOLATION && attempt >= UNIQUE_VIOLATION_ATTEMPTS) return conflictFailure();
+  if (sqlstate) return scrubbedDatabaseError(error);
   // Retried as it is, but never with a message long enough to swell the workflow's history or the log.
   if (error instanceof Error && error.message.length > 2_000) error.message = clipMessage(error.message);
   return error;
+}
+
+/** The attempt of the activity running now; 1 outside an activity (a test, a script). */
+function currentAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
 }
 
 /** Runs an activity's work, turning what it throws into the failure the workflow should see (see toFailure). */
@@ -78,7 +126,7 @@ export async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw toFailure(error);
+    throw toFailure(error, currentAttempt());
   }
 }
 

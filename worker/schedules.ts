@@ -2,6 +2,7 @@ import type { Connection } from '@temporalio/client';
 import { syncAllSchedules } from '../activities/schedules';
 import type { Queryable } from '../db/pool';
 import { createTemporalClient } from '../temporal/client';
+import { errorFields, log } from '../core/log';
 
 /**
  * Brings every agent's and automation's Temporal Schedule in line with the
@@ -13,8 +14,8 @@ export async function bootstrapSchedules(connection: Connection, namespace: stri
   try {
     const client = createTemporalClient(connection, namespace);
     const synced = await syncAllSchedules(client, db, taskQueue);
-    if (synced.agents + synced.automations > 0) console.log(`schedules: ${synced.agents} agents, ${synced.automations} automations`);
+    if (synced.agents + synced.automations > 0) log('info', 'schedules synced', { agents: synced.agents, automations: synced.automations });
   } catch (error) {
-    console.error(`schedules: could not sync (${error instanceof Error ? error.message : String(error)})`);
+    log('error', 'schedules could not sync', errorFields(error));
   }
 }

@@ -13,6 +13,7 @@ import { sessionTokenOf, setSessionCookie } from '../oauth/session-cookie';
 import { csrfTokenOf, fromOurPages, safeEqual } from '../pages/forms';
 import { escapeHtml, pageStyle, sendHtmlPage } from '../pages/html';
 import type { ToolCaller } from '../tool-caller';
+import { errorFields, log } from '../../core/log';
 
 /**
  * /dashboard/approvals: a small server-rendered page where signed-in staff see
@@ -140,7 +141,7 @@ export function dashboardRouter(options: DashboardOptions) {
     try {
       await handler(req, res);
     } catch (error) {
-      console.error('dashboard request failed', error instanceof Error ? error.message : error);
+      log('error', 'dashboard request failed', errorFields(error));
       sendPage(res, 500, 'Error', '<h1>Something went wrong</h1><p>Please try again.</p>');
     }
   };

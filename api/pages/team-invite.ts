@@ -5,6 +5,7 @@ import { INVITE_PAGE_PATH } from '../../modules/platform/team-invite-delivery';
 import { sendPage } from '../oauth/pages';
 import { csrfTokenOf, fromOurPages, safeEqual } from './forms';
 import { escapeHtml } from './html';
+import { errorFields, log } from '../../core/log';
 
 /**
  * The page an emailed team invitation links to. No session exists yet, so the form's CSRF
@@ -68,7 +69,7 @@ export function teamInviteRouter(options: TeamInviteOptions) {
     try {
       await handler(req, res);
     } catch (error) {
-      console.error('team invite page failed', error instanceof Error ? error.message : error);
+      log('error', 'team invite page failed', errorFields(error));
       sendPage(res, 500, 'Error', '<h1>Something went wrong</h1><p>Please try again.</p>');
     }
   };

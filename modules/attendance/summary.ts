@@ -3,7 +3,7 @@ import { listCheckins, type CheckinRecord } from '../guests/api';
 import { volunteersByInstance } from '../guests/api';
 import { addDays, mondayOf } from '../metrics';
 import { listInstances, type ServiceInstance } from '../schedule/api';
-import { headcountsBetween, type HeadcountView } from './headcounts';
+import { MAIN_AREA, headcountsBetween, type HeadcountView } from './headcounts';
 
 /** How far back "regular" looks, and how many of those weeks a regular came on. */
 export const REGULAR_LOOKBACK_WEEKS = 8;
@@ -50,7 +50,7 @@ export const DEFINITIONS = {
   guest: 'Checked in, not for the first time, and not (yet) a regular',
   firstTimer: 'Checked in for the first time ever at this church',
   volunteer: 'Checked in as a volunteer (serving); volunteersScheduled counts the volunteer schedule',
-  total: 'The headcount when one was recorded for the service (the sum of its areas), otherwise the people checked in',
+  total: 'The headcount when one was recorded for the service (the whole-service count when there is one, as it already includes every area; otherwise the sum of its areas), otherwise the people checked in',
 };
 
 /** Who counts as what at one service, each person once: volunteer, then first-timer, regular, or guest. */
@@ -105,9 +105,22 @@ export async function attendanceSummary(
   };
 }
 
+const isWholeService = (headcount: HeadcountView) => headcount.locationId === null && headcount.area.toLowerCase() === MAIN_AREA.toLowerCase();
+
+/**
+ * One service's headcount. A whole-service count already includes everyone in every area, so it is
+ * the figure when recorded (adding an area's count to it counted those people twice: 140 + 13 gave
+ * 153); without one, the areas are separate rooms and add up.
+ */
+export function serviceHeadcount(headcounts: readonly HeadcountView[]): number | null {
+  if (headcounts.length === 0) return null;
+  const whole = headcounts.find(isWholeService);
+  return whole ? whole.count : headcounts.reduce((sum, h) => sum + h.count, 0);
+}
+
 function serviceAttendance(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[], headcounts: readonly HeadcountView[], volunteersScheduled: number): ServiceAttendance {
   const counts = classify(instance, checkins, history);
-  const headcount = headcounts.length > 0 ? headcounts.reduce((sum, h) => sum + h.count, 0) : null;
+  const headcount = serviceHeadcount(headcounts);
   return {
     instanceId: instance.id, seriesId: instance.seriesId, title: instance.title, localDate: instance.localDate, localStartTime: instance.localStartTime,
     headcount, ...counts, volunteersScheduled, total: headcount ?? counts.checkedIn, totalFrom: headcount === null ? 'checkins' : 'headcount',

@@ -83,7 +83,7 @@ const counts = {
 
 export const getSummaryTool = tools.read('get_summary', {
   title: 'Attendance summary',
-  description: 'Attendance of the services in a range (default the last 4 weeks), by service, ISO week (with the change on the week before) and location: total (headcount when recorded, else people checked in), regulars, guests, first-timers and volunteers, with the definition of each. Narrow to one service instance, series or location.',
+  description: 'Attendance of the services in a range (default the last 4 weeks), by service, ISO week (with the change on the week before) and location: total (headcount when recorded: the whole-service count when there is one, else the sum of the areas counted; otherwise people checked in), regulars, guests, first-timers and volunteers, with the definition of each. Narrow to one service instance, series or location.',
   keywords: ['attendance', 'how many came', 'weekly attendance', 'trend', 'first-timers'],
   examples: ['how was attendance this month', 'how many came to the 10:30 each week', 'how many first-timers last Sunday', 'are numbers up or down on last week', 'what were our numbers like over Lent', 'compare attendance at the 8am and the 10:30', 'how many regulars versus guests this month', 'attendance figures by room for the last four weeks', 'how many volunteers served each week in October', 'is the evening service growing'],
   input: z.object({

@@ -37,7 +37,7 @@ export const donationInputShape = {
   designations: z.array(designationInput).min(1).max(MAX_DESIGNATIONS).optional()
     .describe('A split across funds; the parts must add up to amount exactly. Use instead of fundId'),
   externalId: z.string().trim().min(1).max(200).optional().describe('The gift\'s id at its source (card processor, bank); one donation per source and id'),
-  pledgeId: z.uuid().optional().describe('An open pledge this gift pays towards'),
+  pledgeId: z.uuid().optional().describe("An open pledge this gift pays towards; the gift must be wholly to the pledge's campaign fund unless the pledge spans funds"),
   note: z.string().trim().max(1000).optional(),
 };
 export const donationInput = z.object(donationInputShape).strict();
@@ -116,7 +116,7 @@ export async function resolveDonation(
   if (input.fundId && input.designations) throw invalid(at('fundId'), 'give fundId or designations, not both');
   const designations = input.designations ?? [{ fundId: input.fundId ?? (await defaultFund(db, org.id)).id, amount: input.amount }];
   const funds = await checkDesignations(db, org.id, designations, input.amount, at);
-  if (input.pledgeId) await requireOpenPledge(db, org.id, input.pledgeId, at('pledgeId'));
+  if (input.pledgeId) await requireOpenPledge(db, org.id, input.pledgeId, designations.map((d) => d.fundId), at('pledgeId'));
   const contactId = input.contactId ?? null;
   return {
     contactId, amount: input.amount, currency, fee, method: input.method, receivedOn: input.receivedOn, designations,

@@ -6,6 +6,7 @@ import { givingSettings } from './migrations/2026.11.24T00.05.00.giving-settings
 import { giftAid } from './migrations/2026.11.24T00.10.00.giving-gift-aid';
 import { givingGiversMerge } from './migrations/2026.11.24T00.40.00.giving-givers-merge';
 import { givingStatementDelivery } from './migrations/2026.11.24T01.20.05.giving-statement-delivery';
+import { givingPledgeFunds } from './migrations/2026.11.27T21.45.00.giving-pledge-funds';
 import { statementDelivery } from './gift-aid/statement-delivery';
 import { giftAidModels } from './models/gift-aid';
 import { giftAidContactRefs } from './gift-aid/contact-refs';
@@ -26,7 +27,7 @@ export default defineModule({
   description: 'Funds, givers, donations in batches, pledges, recurring gifts, refunds, statements and UK Gift Aid.',
   tools: [...coreTools, ...giftAidTools, ...pledgeAndRecurringTools],
   models: [...givingModels, ...giftAidModels],
-  migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery],
+  migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery, givingPledgeFunds],
   outboxSources: [statementDelivery],
   scopes: ['giving:read', 'giving:write'],
   uses: ['platform', 'people'],

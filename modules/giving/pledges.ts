@@ -51,6 +51,7 @@ export const pledgeSchema = z.object({
   startsOn: z.string(),
   endsOn: z.string().nullable().describe("The pledge's own end date; null when it runs to the campaign's end"),
   status: z.enum(['open', 'fulfilled', 'cancelled']),
+  spansFunds: z.boolean().describe("Gifts to any fund may pay it; otherwise only gifts to the campaign's fund may be linked"),
   pledgedTotal: z.number().int().describe('What the pledge promises in all, in minor units'),
   expectedToDate: z.number().int().describe('What should have been given by today at the promised rate'),
   received: z.number().int().describe('Linked donations in committed batches, net of refunds'),
@@ -152,7 +153,7 @@ export async function closeCampaign(db: Queryable, orgId: string, campaignId: st
 
 interface PledgeRow {
   id: string; campaign_id: string; contact_id: string | null; amount: number | string; currency: string; period: PledgePeriod;
-  starts_on: string; ends_on: string | null; status: 'open' | 'fulfilled' | 'cancelled'; created_at: Date;
+  starts_on: string; ends_on: string | null; status: 'open' | 'fulfilled' | 'cancelled'; spans_funds: boolean; created_at: Date;
   campaign_ends_on: string | null;
   preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null;
 }
@@ -197,7 +198,7 @@ function toPledge(row: PledgeRow, received: Received | undefined, today: string)
     id: row.id, campaignId: row.campaign_id, contactId: row.contact_id,
     contactName: row.contact_id ? displayNameOf(row) : null,
     amount: minorUnits(row.amount), currency: row.currency, period: row.period, startsOn: row.starts_on, endsOn: row.ends_on,
-    status: row.status, pledgedTotal, expectedToDate: Math.min(expectedToDate, pledgedTotal), received: net,
+    status: row.status, spansFunds: row.spans_funds, pledgedTotal, expectedToDate: Math.min(expectedToDate, pledgedTotal), received: net,
     outstanding: row.status === 'cancelled' ? 0 : Math.max(0, pledgedTotal - net), fulfilled: net >= pledgedTotal,
     donationCount: received?.count ?? 0, lastGiftOn: received?.lastOn ?? null, createdAt: new Date(row.created_at).toISOString(),
   };
@@ -217,13 +218,23 @@ export async function getPledge(db: Queryable, orgId: string, pledgeId: string, 
 
 /**
  * For linking a donation to a pledge (donations.pledge_id): the organisation's pledge, not
- * cancelled. A missing or foreign id is not_found; a cancelled pledge is validation_failed.
+ * cancelled, and (unless the pledge spans funds) a gift wholly to the campaign's fund: otherwise
+ * a General-fund gift would count towards a Building-fund promise. A missing or foreign id is
+ * not_found; a cancelled pledge or a gift to another fund is validation_failed.
  */
-export async function requireOpenPledge(db: Queryable, orgId: string, pledgeId: string, field = 'pledgeId'): Promise<{ id: string; campaignId: string; contactId: string | null; currency: string }> {
-  const row = await queryOne<{ id: string; campaign_id: string; contact_id: string | null; currency: string; status: string }>(db,
-    'SELECT id, campaign_id, contact_id, currency, status FROM giving_pledges WHERE org_id = $1 AND id = $2', [orgId, pledgeId]);
+export async function requireOpenPledge(
+  db: Queryable, orgId: string, pledgeId: string, giftFundIds: readonly string[], field = 'pledgeId',
+): Promise<{ id: string; campaignId: string; contactId: string | null; currency: string }> {
+  const row = await queryOne<{ id: string; campaign_id: string; contact_id: string | null; currency: string; status: string; spans_funds: boolean; fund_id: string; fund_name: string }>(db,
+    `SELECT p.id, p.campaign_id, p.contact_id, p.currency, p.status, p.spans_funds, c.fund_id, f.name AS fund_name
+     FROM giving_pledges p JOIN giving_pledge_campaigns c ON c.id = p.campaign_id JOIN giving_funds f ON f.id = c.fund_id
+     WHERE p.org_id = $1 AND p.id = $2`, [orgId, pledgeId]);
   if (!row) throw notFound('Pledge', pledgeId, 'giving_list_pledges lists pledges.');
   if (row.status === 'cancelled') throw invalid(field, 'The pledge was cancelled; a gift cannot be linked to it', 'Record the gift without pledgeId, or link it to an open pledge.');
+  if (!row.spans_funds && giftFundIds.some((fundId) => fundId !== row.fund_id)) {
+    throw invalid(field, `The pledge is to the ${row.fund_name} fund; a gift linked to it must be wholly to that fund`,
+      `Designate the gift to ${row.fund_name}, record it without pledgeId, or record the pledge with spansFunds when it is to any fund.`);
+  }
   return { id: row.id, campaignId: row.campaign_id, contactId: row.contact_id, currency: row.currency };
 }
 
@@ -234,6 +245,7 @@ export interface PledgeInput {
   period: PledgePeriod;
   startsOn?: string;
   endsOn?: string;
+  spansFunds?: boolean;
 }
 
 /** Today, within the campaign's dates; a campaign already over (pledge cards entered late) starts its pledges with it. */
@@ -262,9 +274,9 @@ export async function createPledge(db: Queryable, org: OrgSettings, input: Pledg
     if (countOccurrencesBetween(startsOn, input.period, startsOn, end) === 0) throw invalid('endsOn', 'The pledge has no payment between its start and end');
   }
   const id = randomUUID();
-  await db.query(`INSERT INTO giving_pledges (id, org_id, campaign_id, contact_id, amount, currency, period, starts_on, ends_on)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-  [id, org.id, campaign.id, input.contactId, input.amount, campaign.currency, input.period, startsOn, input.endsOn ?? null]);
+  await db.query(`INSERT INTO giving_pledges (id, org_id, campaign_id, contact_id, amount, currency, period, starts_on, ends_on, spans_funds)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  [id, org.id, campaign.id, input.contactId, input.amount, campaign.currency, input.period, startsOn, input.endsOn ?? null, input.spansFunds ?? false]);
   return getPledge(db, org.id, id);
 }
 

@@ -39,6 +39,7 @@ export const outreachItemSchema = z.object({
   approvedAt: z.string().nullable(),
   decidedAt: z.string().nullable(),
   decisionReason: z.string().nullable(),
+  crisisHold: z.boolean().describe('The contact is on a crisis hold now: nothing is sent until a staff member has reached them and cleared it (people_list_crisis_holds, people_clear_crisis_hold)'),
   sendError: z.object({ code: z.string(), message: z.string() }).strict().nullable()
     .describe('Set when an approved item was not sent (allowance, consent): it stays approved and unsent. Code needs_review: an earlier attempt may already have been delivered, so it was not resent automatically; approving again sends it again'),
   sentAt: z.string().nullable(),
@@ -54,10 +55,12 @@ interface OutreachRow {
   approved_version: number | null; approved_at: Date | null; decided_at: Date | null; decision_reason: string | null;
   send_error: { code: string; message: string } | null; sent_at: Date | null; created_at: Date; updated_at: Date;
   first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; phone: string | null;
+  crisis_hold: boolean;
 }
 
 const SELECT_ITEM = `
-  SELECT o.*, c.first_name, c.last_name, c.preferred_name, c.email, c.phone
+  SELECT o.*, c.first_name, c.last_name, c.preferred_name, c.email, c.phone,
+    EXISTS (SELECT 1 FROM crisis_holds h WHERE h.org_id = o.org_id AND h.contact_id = o.contact_id AND h.cleared_at IS NULL) AS crisis_hold
   FROM outreach_items o JOIN contacts c ON c.id = o.contact_id AND c.org_id = o.org_id`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -69,7 +72,7 @@ function toItem(row: OutreachRow): OutreachItem {
     recipient: row.channel === 'email' ? row.email : row.phone,
     subject: row.subject, body: row.body, contentVersion: row.content_version, status: row.status, source: row.source,
     automationId: row.automation_id, reason: row.reason, approvedVersion: row.approved_version, approvedAt: iso(row.approved_at),
-    decidedAt: iso(row.decided_at), decisionReason: row.decision_reason, sendError: row.send_error, sentAt: iso(row.sent_at),
+    decidedAt: iso(row.decided_at), decisionReason: row.decision_reason, crisisHold: row.crisis_hold, sendError: row.send_error, sentAt: iso(row.sent_at),
     createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
   };
 }
@@ -122,6 +125,8 @@ export interface NewOutreach {
   dedupeKey?: string | null;
   sourceRun?: string | null;
   createdByUserId?: string | null;
+  /** Drafted from a template rather than written by the person queuing it (a life-event message): refused while the contact is held. */
+  templated?: boolean;
 }
 
 /** Inserts a pending_review item; refuses up front what could never be sent. Idempotent on id. */
@@ -132,8 +137,9 @@ export async function createOutreachItem(db: Queryable, orgId: string, input: Ne
   if (!contact || contact.deleted_at) {
     throw new StewardError('not_found', `Contact ${input.contactId} was not found`, { hint: 'Find contacts with people_search_contacts.' });
   }
-  // Nothing automated is queued for a person on a crisis hold; a person may still draft one, which waits for the hold to clear.
-  if (input.source !== 'manual' && await isOnCrisisHold(db, orgId, input.contactId)) throw crisisHoldError();
+  // Nothing automated or templated is queued for a person on a crisis hold (the hold says so: no automated or
+  // templated messages); a person may still write one by hand, which is marked held and waits for the hold to clear.
+  if ((input.source !== 'manual' || input.templated) && await isOnCrisisHold(db, orgId, input.contactId)) throw crisisHoldError();
   const refusal = await outreachRefusal(db, orgId, input.contactId, input.channel, { draftWaitsOutCrisisHold: input.source === 'manual' });
   if (refusal) throw consentError(refusal);
   validateContent(input.channel, input.subject, input.body);

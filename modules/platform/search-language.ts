@@ -128,6 +128,13 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['child protection', 'vulnerable adults', 'safeguarding procedure'], 'safeguarding policy'],
   [['end her life', 'end his life', 'end their life', 'suicidal', 'self harm', 'self-harm', 'harm herself', 'harm himself', 'in danger',
     'being abused', 'abuse', 'disclosure', 'crisis', 'distress', 'at risk'], 'crisis counseling referral'],
+  // Words of someone at risk of taking their own life. As phrases, "kill" in them is never the "kill" of
+  // revoking a key, which would put team and key removal above the one tool that helps.
+  [['kill herself', 'kill himself', 'kill themselves', 'kill themself', 'kill myself', 'killing herself', 'killing himself',
+    'killing themselves', 'ending her life', 'ending his life', 'ending their life', 'ending my life', 'end my life',
+    'take her own life', 'take his own life', 'take their own life', 'taking her own life', 'taking his own life',
+    'taking their own life', 'own life', 'wants to die', 'want to die', 'end it all', 'ending it all', 'hurt herself',
+    'hurt himself', 'hurting herself', 'hurting himself', 'suicide', 'overdose'], 'crisis counseling referral'],
   [['helpline', 'hotline', 'samaritans', 'where to turn', 'support line'], 'counseling resource'],
   [['paused because', 'on hold', 'held back', 'messages can go', 'can go again'], 'crisis hold'],
   [['pastoral team', 'care team', 'visiting team', 'visitor team', 'looks after him', 'looks after her'], 'care team'],

@@ -122,6 +122,19 @@ describe('attendance: headcounts, check-ins and summaries', () => {
     expect(summary.definitions.regular).toMatch(/3 different weeks of the 8 weeks/);
   });
 
+  it('takes a whole-service count as the service\'s headcount, never adding an area\'s count to it', async () => {
+    const sunday = sundays[2];
+    await mcpCall(owner, 'attendance_record_headcount', { instanceId: sunday.id, count: 140 });
+    await mcpCall(owner, 'attendance_record_headcount', { instanceId: sunday.id, area: 'Balcony', count: 13 });
+    const one = async () => (await mcpCall(reader, 'attendance_get_summary', { from: sunday.localDate, to: sunday.localDate })).services[0];
+    expect(await one()).toMatchObject({ headcount: 140, total: 140, totalFrom: 'headcount' });
+    // Without a whole-service count, the areas are separate rooms and add up.
+    await harness.pool.query("DELETE FROM attendance_headcounts WHERE org_id = $1 AND instance_id = $2 AND location_id IS NULL AND area = 'Whole service'", [org.orgId, sunday.id]);
+    await mcpCall(owner, 'attendance_record_headcount', { instanceId: sunday.id, area: 'Nave', count: 90 });
+    expect(await one()).toMatchObject({ headcount: 103, total: 103 });
+    await harness.pool.query('DELETE FROM attendance_headcounts WHERE org_id = $1 AND instance_id = $2', [org.orgId, sunday.id]);
+  });
+
   it('narrows the summary to one location and one service', async () => {
     const hall = await mcpCall(reader, 'attendance_get_summary', { from: sundays[0].localDate, to: sundays[3].localDate, locationId: ids.hall });
     expect(hall.services.map((s: any) => [s.checkedIn, s.total])).toEqual([[2, 2], [1, 1], [1, 1], [4, 45]]);

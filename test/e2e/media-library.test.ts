@@ -150,6 +150,8 @@ describe('media library (embedded store)', () => {
   it('refuses over-size files and unknown types up front, before any URL is handed out', async () => {
     const big = await harness.invoke(org.apiKey, 'platform_begin_media_library_upload', { fileName: 'huge.png', fileSize: 26 * 1024 * 1024 });
     expect(big.body.error).toMatchObject({ code: 'payload_too_large' });
+    // The limit in the user's units, not a byte count.
+    expect(big.body.error?.message).toContain('(26 MB) is larger than the library takes (25 MB)');
     const exe = await harness.invoke(org.apiKey, 'platform_begin_media_library_upload', { fileName: 'setup.exe', fileSize: 100 });
     expect(exe.body.error).toMatchObject({ code: 'validation_failed', issues: [{ path: 'fileName' }] });
     const svg = await harness.invoke(org.apiKey, 'platform_begin_media_library_upload', { fileName: 'logo.svg', fileSize: 100 });
@@ -164,6 +166,15 @@ describe('media library (embedded store)', () => {
     const tooBig = Buffer.alloc(64 * 1024 + 1, 1);
     const refused = await harness.invoke(org.apiKey, 'platform_upload_media_library_file', { base64Content: tooBig.toString('base64') });
     expect(refused.body.error).toMatchObject({ code: 'payload_too_large' });
+    expect(refused.body.error?.message).toContain('at most 64 KB of file are taken inline');
+    expect(refused.body.error?.hint).toContain('platform_begin_media_library_upload');
+    // Far over: refused by the argument's bound, in the same words (the file's size, not base64 characters), naming the tool to use.
+    const farTooBig = await harness.invoke(org.apiKey, 'platform_upload_media_library_file', { base64Content: Buffer.alloc(100 * 1024, 1).toString('base64') });
+    const answer = JSON.stringify(farTooBig.body.error);
+    expect(farTooBig.body.error?.code).toBe('validation_failed');
+    expect(answer).toContain('at most 64 KB of file are taken inline');
+    expect(answer).toContain('platform_begin_media_library_upload');
+    expect(answer).not.toMatch(/87,?38\d/);
     const both = await harness.invoke(org.apiKey, 'platform_upload_media_library_file', { base64Content: 'aGk=', sourceUrl: 'https://example.org/a.png' });
     expect(both.body.error).toMatchObject({ code: 'validation_failed' });
   });

@@ -220,10 +220,25 @@ describe('which activity failures are retried', () => {
     expect(toFailure(zodError)).toMatchObject({ type: 'internal_error', nonRetryable: true });
   });
 
-  it.each(['23505', '23503', '40001', '40P01', '57P01', '08006', 'ECONNRESET'])('transient or racy error %s stays retryable', (code) => {
-    const error = pgError(code);
+  it.each(['23505', '23503', '40001', '40P01', '57P01', '08006'])('transient or racy database error %s stays retryable, without the values Postgres quoted', (code) => {
+    const error = Object.assign(new Error('duplicate key value'), { code, detail: 'Key (email)=(maria@example.org) already exists.', constraint: 'contacts_email_key', table: 'contacts' });
     expect(isDeterministicDatabaseError(error)).toBe(false);
-    expect(toFailure(error)).toBe(error);
+    const retried = toFailure(error) as Error;
+    expect(retried).not.toBeInstanceOf(ApplicationFailure);
+    expect(retried.message).toBe(`database error pg ${code} (constraint contacts_email_key) on contacts`);
+    expect(JSON.stringify({ ...retried, message: retried.message })).not.toContain('maria@example.org');
+  });
+
+  it('answers conflict for a unique violation that a retry did not cure, not internal_error after every attempt', () => {
+    const failure = toFailure(Object.assign(new Error('Validation error'), { name: 'SequelizeUniqueConstraintError', parameters: ['maria@example.org'], original: pgError('23505') }), 2) as ApplicationFailure;
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: 'conflict', nonRetryable: true });
+    expect(failure.message).not.toContain('maria');
+  });
+
+  it('leaves other errors retryable as they are', () => {
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(toFailure(reset)).toBe(reset);
     const plain = new Error('lost ack');
     expect(toFailure(plain)).toBe(plain);
   });

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Client } from '@temporalio/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import type { AppOptions } from '../../api/app';
 import { listen } from '../../api/server';
 import { ALL_SCOPES, type Scope } from '../../core/scopes';
@@ -16,10 +16,13 @@ import { createStewardWorker, type StewardWorkerOptions } from '../../worker/cre
 import { createTestDatabase, type TestDatabase } from './database';
 import { BUNDLE_PATH_ENV } from './env';
 import { createTemporalClient } from '../../temporal/client';
+import { installWorkerLogging } from '../../worker/logging';
 
-// Expected tool errors (not_found, validation) fail activities by design; only real errors are worth printing.
+// Expected tool errors (not_found, validation) fail calls by design; only real errors are worth printing.
+// The worker logs through the service's log (core/log.ts), as in production, so a test can capture it.
+process.env.STEWARD_LOG_LEVEL ??= 'error';
 try {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  installWorkerLogging();
 } catch {
   // Already installed by an earlier file in this process.
 }

@@ -46,6 +46,16 @@ describe('tool search', () => {
     expect(index.search(query, everything, 5)[0]).toBe(expected);
   });
 
+  // Someone at risk must reach the crisis tool first, never a tool that removes or revokes ("kill" a key).
+  const crisisCases = answerable.filter((c) => c.expect[0] === 'people_analyze_counseling_referral');
+  it('has crisis wording in the dev set', () => {
+    expect(crisisCases.map((c) => c.q)).toEqual(expect.arrayContaining(['she wants to kill herself', 'thinking of ending their life']));
+  });
+
+  it.each(crisisCases.map((c) => [c.q]))('"%s" ranks the crisis tool first', (query) => {
+    expect(index.search(query, everything, 5)[0]).toBe('people_analyze_counseling_referral');
+  });
+
   it('finds the expected tool in the top 3 for every answerable dev query', () => {
     const misses = answerable
       .filter((c) => !c.expect.some((name) => index.search(c.q, everything, 3).includes(name)))

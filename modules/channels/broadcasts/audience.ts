@@ -10,7 +10,7 @@ import { requireTag } from '../../people/api';
 export const MAX_AUDIENCE = 10_000;
 
 export const audienceSchema = z.object({
-  kind: z.enum(['segment', 'tag', 'group']).describe('segment (people_list_segments_api), tag (people_list_tags) or CRM group (people_list_groups)'),
+  kind: z.enum(['segment', 'tag', 'group']).describe('segment (people_list_segments_api), tag (people_list_tags) or CRM group (people_list_crm_groups)'),
   id: z.uuid().describe("The segment's, tag's or group's id"),
 }).strict();
 

@@ -80,6 +80,21 @@ export async function unclaimedFigures(db: Queryable, orgId: string, window: Can
   return rows.map(toFigures);
 }
 
+/**
+ * Gifts recorded as never claimable (anonymous, or given only to funds that are not Gift Aid
+ * eligible) in the window and young enough to have been claimed: a claim never takes them, but a
+ * preview lists them with their reasons, so every gift left out is accounted for. Adjusting entries
+ * are corrections of other gifts, and small donations (GASDS) are claimed under their own scheme,
+ * so neither is listed.
+ */
+export async function notClaimableFigures(db: Queryable, orgId: string, window: CandidateWindow, asOf: string, claimYears: number): Promise<DonationFigures[]> {
+  const rows = await queryRows<FiguresRow>(db, `${FIGURES}
+    WHERE d.org_id = $1 AND d.gift_aid_status = 'not_claimable' AND d.amount > 0 AND NOT d.is_gasds AND d.adjusts_donation_id IS NULL
+      AND d.received_on <= $2 AND ($3::date IS NULL OR d.received_on >= $3) AND d.received_on >= $4::date - make_interval(years => $5 + 1)
+    ORDER BY d.received_on, d.id`, [orgId, window.receivedTo, window.receivedFrom ?? null, asOf, claimYears]);
+  return rows.map(toFigures);
+}
+
 /** Figures of named donations (lines of a claim being re-checked), whatever their status. */
 export async function figuresOf(db: Queryable, orgId: string, ids: readonly string[]): Promise<Map<string, DonationFigures>> {
   const rows = await queryRows<FiguresRow>(db, `${FIGURES} WHERE d.org_id = $1 AND d.id = ANY($2::uuid[])`, [orgId, ids]);

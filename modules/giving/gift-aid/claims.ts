@@ -6,14 +6,14 @@ import type { OrgSettings } from '../../tool';
 import { minorUnits } from '../money';
 import { organisationCurrency } from '../settings';
 import {
-  figuresOf, lockTouchedClaimed, lockUnclaimed, touchedClaimedFigures, unclaimedFigures, type CandidateWindow, type DonationFigures,
+  figuresOf, lockTouchedClaimed, lockUnclaimed, notClaimableFigures, touchedClaimedFigures, unclaimedFigures, type CandidateWindow, type DonationFigures,
 } from './candidates';
 import { declarationsByContact } from './declarations';
 import { donorsOf, type Donor } from './donors';
 import type { ClaimSubmission } from './hmrc-provider';
 import { planGasds, type GasdsYear, type PlannedGasdsLine } from './gasds';
 import {
-  checkClaimLine, claimGiftAid, giftAidOn, LINE_PROBLEM_TEXT, normalisePostcode, taxYearOf, type LineProblem,
+  checkClaimLine, claimGiftAid, GIFT_AID_CLAIM_YEARS, giftAidOn, LINE_PROBLEM_TEXT, normalisePostcode, taxYearOf, type LineProblem,
 } from './rules';
 
 export const CLAIM_STATUSES = ['draft', 'validated', 'submitted', 'accepted', 'rejected', 'paid', 'cancelled'] as const;
@@ -81,6 +81,13 @@ function adjustmentLines(claimed: Awaited<ReturnType<typeof touchedClaimedFigure
   return lines;
 }
 
+function excludedGift(gift: DonationFigures, eligibleGross: number, problems: readonly LineProblem[]): ExcludedGift {
+  return {
+    donationId: gift.id, contactId: gift.contactId, receivedOn: gift.receivedOn, amount: eligibleGross,
+    problems: problems.map((code) => ({ code, message: LINE_PROBLEM_TEXT[code] })),
+  };
+}
+
 /**
  * Builds a claim: every unclaimed gift in the window checked line by line (a gift with any
  * problem is left out and listed with its reasons, so the claim is never rejected whole),
@@ -96,7 +103,10 @@ export async function planClaim(db: Queryable, orgId: string, options: ClaimOpti
   } else {
     candidates = await unclaimedFigures(db, orgId, options);
   }
-  const contactIds = [...new Set(candidates.map((c) => c.contactId).filter((id): id is string => id !== null))];
+  // Never claimable, so never locked or taken: only listed with their reasons.
+  // A year beyond the claim window reaches back far enough; the rules then say outside_claim_window for what is too old.
+  const neverClaimable = await notClaimableFigures(db, orgId, options, options.asOf, GIFT_AID_CLAIM_YEARS);
+  const contactIds = [...new Set([...candidates, ...neverClaimable].map((c) => c.contactId).filter((id): id is string => id !== null))];
   const [donors, declarations] = await Promise.all([donorsOf(db, orgId, contactIds), declarationsByContact(db, orgId, contactIds)]);
 
   const lines: PlannedLine[] = [];
@@ -110,10 +120,7 @@ export async function planClaim(db: Queryable, orgId: string, options: ClaimOpti
       donor, declarations.get(gift.contactId ?? '') ?? [], options.asOf,
     );
     if (checked.declarationId === null) {
-      excluded.push({
-        donationId: gift.id, contactId: gift.contactId, receivedOn: gift.receivedOn, amount: eligibleGross,
-        problems: checked.problems.map((code) => ({ code, message: LINE_PROBLEM_TEXT[code] })),
-      });
+      excluded.push(excludedGift(gift, eligibleGross, checked.problems));
     } else if (lines.length >= options.maxLines) {
       deferred += 1;
     } else {
@@ -123,6 +130,16 @@ export async function planClaim(db: Queryable, orgId: string, options: ClaimOpti
       });
     }
   }
+  for (const gift of neverClaimable) {
+    const donor = gift.contactId ? donors.get(gift.contactId) ?? null : null;
+    const eligibleGross = gift.eligibleBefore - gift.refunded;
+    const checked = checkClaimLine(
+      { id: gift.id, date: gift.receivedOn, eligibleGross, eligibleBeforeRefunds: gift.eligibleBefore, isGasds: gift.isGasds, anonymous: gift.contactId === null },
+      donor, declarations.get(gift.contactId ?? '') ?? [], options.asOf,
+    );
+    if (checked.problems.length > 0) excluded.push(excludedGift(gift, eligibleGross, checked.problems));
+  }
+  excluded.sort((a, b) => a.receivedOn.localeCompare(b.receivedOn) || a.donationId.localeCompare(b.donationId));
   lines.push(...adjustmentLines(await touchedClaimedFigures(db, orgId)));
   const giftAidLines = lines.map((l) => ({ date: l.date, amount: l.amount }));
   const gasds = options.includeGasds ? await planGasds(db, orgId, options.asOf, giftAidLines, lock) : { lines: [], years: [] };

@@ -13,6 +13,7 @@ export class GivingPledge extends Model<InferAttributes<GivingPledge>, InferCrea
   declare startsOn: string;
   declare endsOn: CreationOptional<string | null>;
   declare status: CreationOptional<string>;
+  declare spansFunds: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -28,6 +29,7 @@ export class GivingPledge extends Model<InferAttributes<GivingPledge>, InferCrea
       startsOn: { type: DataTypes.DATEONLY, allowNull: false },
       endsOn: { type: DataTypes.DATEONLY, allowNull: true },
       status: { type: DataTypes.TEXT, allowNull: false, defaultValue: databaseDefault() },
+      spansFunds: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: databaseDefault() },
       createdAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
       updatedAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
     }, { sequelize, tableName: 'giving_pledges', timestamps: true });

@@ -131,6 +131,7 @@ const createPledgeTool = tools.write('create_pledge', {
     period: z.enum(PLEDGE_PERIODS).default('one_off'),
     startsOn: isoDate.optional().describe('YYYY-MM-DD; left out: today, or the campaign\'s start when today is outside its dates'),
     endsOn: isoDate.optional().describe('YYYY-MM-DD, periodic pledges only; the campaign\'s end when left out'),
+    spansFunds: z.boolean().default(false).describe("A promise to the church's work as a whole: gifts to any fund may be linked. Otherwise only gifts to the campaign's fund"),
   }),
   output: z.object({ pledge: pledgeSchema }).strict(),
   run: async (ctx, input) => ({ pledge: await createPledge(ctx.db, ctx.org, input) }),

@@ -244,7 +244,7 @@ async function backgroundGate(db: Queryable, orgId: string, person: Person, loca
   const cleared = await hasCurrentSafeguardingCheck(db, orgId, person.contactId, instance.localDate, location.backgroundCheckType ?? undefined);
   if (!cleared) {
     throw refused('background_check', `${person.name} has no current${location.backgroundCheckType ? ` ${location.backgroundCheckType}` : ''} safeguarding check, which ${location.name} requires of its volunteers`,
-      'Record a cleared check with people_record_safeguarding_check, or have them serve where none is required.', { contactId: person.contactId, locationId: location.id });
+      'Record a cleared check with people_create_safeguarding_check, or have them serve where none is required.', { contactId: person.contactId, locationId: location.id });
   }
 }
 

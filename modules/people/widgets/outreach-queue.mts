@@ -15,6 +15,7 @@ interface Item {
   /** Set when an approved message's send was refused or failed: it was not sent. */
   sendError?: { code: string; message: string } | null;
   reason: string | null;
+  crisisHold?: boolean;
   createdAt: string;
 }
 
@@ -42,6 +43,8 @@ function itemCard(item: Item, runtime: WidgetRuntime): HTMLElement {
   const article = el('article', { class: 'card', 'data-id': item.id, 'data-status': item.status },
     el('h2', {}, `${CHANNEL_LABELS[item.channel] ?? item.channel} to ${item.contactName} `, badge),
     item.recipient ? el('p', { class: 'muted' }, item.recipient) : null,
+    // Shown on every held item, whoever queued it: approving it is refused until the hold is cleared.
+    item.crisisHold ? el('p', { 'data-field': 'crisis-hold' }, el('strong', {}, 'On a crisis hold: nothing is sent until a staff member has reached them and cleared the hold.')) : null,
     item.reason ? el('p', { class: 'muted' }, `Why: ${item.reason}`) : null,
     item.subject ? el('p', {}, el('strong', {}, item.subject)) : null,
     el('blockquote', {}, item.body),

@@ -4,6 +4,7 @@ import { BlockList, isIP } from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { StewardError } from '../../../core/errors';
+import { sizeInWords } from '../../../core/sizes';
 
 /**
  * Fetches a file from a caller's URL without letting the URL reach inside the network Steward
@@ -141,7 +142,7 @@ function requestOnce(url: URL, address: string, maxBytes: number, deadline: numb
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
         response.destroy();
-        reject(new StewardError('payload_too_large', `The file at sourceUrl is larger than the library takes (${maxBytes} bytes)`));
+        reject(new StewardError('payload_too_large', `The file at sourceUrl is larger than the library takes (${sizeInWords(maxBytes)})`));
         return;
       }
       const chunks: Buffer[] = [];
@@ -150,7 +151,7 @@ function requestOnce(url: URL, address: string, maxBytes: number, deadline: numb
         received += chunk.length;
         if (received > maxBytes) {
           response.destroy();
-          reject(new StewardError('payload_too_large', `The file at sourceUrl is larger than the library takes (${maxBytes} bytes)`));
+          reject(new StewardError('payload_too_large', `The file at sourceUrl is larger than the library takes (${sizeInWords(maxBytes)})`));
           return;
         }
         chunks.push(chunk);

@@ -7,6 +7,7 @@ import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCom
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DATA_DIR } from '../../../db/config';
 import { StewardError } from '../../../core/errors';
+import { sizeInWords } from '../../../core/sizes';
 
 /**
  * Where Media Library bytes live, behind one interface: any S3-compatible service (production,
@@ -305,7 +306,7 @@ function isMissing(error: unknown): boolean {
 }
 
 function tooLarge(maxBytes: number): StewardError {
-  return new StewardError('payload_too_large', `The file is larger than the library takes (${maxBytes} bytes)`);
+  return new StewardError('payload_too_large', `The file is larger than the library takes (${sizeInWords(maxBytes)})`, { hint: 'Make the file smaller (resize or compress it) and try again.' });
 }
 
 function expiryOf(expiresInSeconds: number): number {

@@ -13,6 +13,7 @@ import {
 } from './library';
 import { ACCEPTED_EXTENSIONS, MEDIA_TYPES, THUMBNAIL_VARIANTS, detectType, processMedia, typeForName, type MediaType } from './processing';
 import { maxFileBytes, mediaStorage } from './storage';
+import { sizeInWords } from '../../../core/sizes';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 
@@ -94,7 +95,7 @@ function inTrashRefusal(id: string, action: string): StewardError {
 }
 
 function maxBytesRefusal(size: number): StewardError {
-  return new StewardError('payload_too_large', `The file (${size} bytes) is larger than the library takes (${maxFileBytes()} bytes)`, {
+  return new StewardError('payload_too_large', `The file (${sizeInWords(size)}) is larger than the library takes (${sizeInWords(maxFileBytes())})`, {
     hint: 'Make the file smaller (resize or compress it) and try again.',
   });
 }
@@ -259,6 +260,9 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
 /** The decoded size of base64 text, before decoding it. */
 const INLINE_MAX_BYTES = 64 * 1024;
 const INLINE_MAX_CHARS = Math.ceil(INLINE_MAX_BYTES / 3) * 4 + 4;
+/** What a caller is told when inline content is too big: the limit as they think of it (the file's size, not base64 characters) and the tool that takes more. */
+const INLINE_INSTEAD = 'Use platform_begin_media_library_upload for larger files: it uploads the file directly, without base64.';
+const inlineTooLarge = (what: string) => `${what}; at most ${sizeInWords(INLINE_MAX_BYTES)} of file are taken inline`;
 
 /**
  * A one-shot file, checked and thumbnailed in `prepare` (outside the transaction) and kept in memory:
@@ -274,13 +278,13 @@ interface OneShotPrepared {
 
 const uploadFileTool = tools.write('upload_media_library_file', {
   title: 'Upload a file from a URL or small inline content',
-  description: `One-shot upload into the Media Library: either sourceUrl (a public https:// address; private, loopback and internal network addresses are refused, also after redirects) or base64Content (at most ${INLINE_MAX_BYTES / 1024} KB decoded). For larger files from the user use platform_begin_media_library_upload. The type is checked from the bytes.`,
+  description: `One-shot upload into the Media Library: either sourceUrl (a public https:// address; private, loopback and internal network addresses are refused, also after redirects) or base64Content (at most ${sizeInWords(INLINE_MAX_BYTES)} decoded). For larger files from the user use platform_begin_media_library_upload. The type is checked from the bytes.`,
   keywords: ['import image', 'upload from url', 'save image', 'add picture'],
   examples: ['save the image at https://example.org/banner.jpg to our media library', 'grab the diocese logo from their website and save it', 'copy this picture link into our image library', 'import the photo from https://example.org/vicar.jpg', "save the poster from the link the bishop's office sent", 'pull the image off this web address into our files', "add the small icon I'm pasting here to the library"],
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
     sourceUrl: z.string().trim().max(2000).optional().describe('A public https:// URL of the file'),
-    base64Content: z.string().max(INLINE_MAX_CHARS).optional().describe(`The file's bytes as base64, at most ${INLINE_MAX_BYTES} bytes decoded`),
+    base64Content: z.string().max(INLINE_MAX_CHARS, { error: `${inlineTooLarge('The file is too large to send inline')}. ${INLINE_INSTEAD}` }).optional().describe(`The file's bytes as base64, at most ${sizeInWords(INLINE_MAX_BYTES)} decoded`),
     fileName: fileName.optional().describe('The name to store it under; by default taken from the URL or made from the type'),
     displayName: displayName.optional(),
     altText: altText.optional(),
@@ -298,8 +302,8 @@ const uploadFileTool = tools.write('upload_media_library_file', {
       }
       bytes = Buffer.from(input.base64Content, 'base64');
       if (bytes.length > INLINE_MAX_BYTES) {
-        throw new StewardError('payload_too_large', `base64Content decodes to ${bytes.length} bytes; at most ${INLINE_MAX_BYTES} are taken inline`, {
-          hint: 'Use platform_begin_media_library_upload for larger files.',
+        throw new StewardError('payload_too_large', inlineTooLarge(`base64Content decodes to ${sizeInWords(bytes.length)}`), {
+          hint: INLINE_INSTEAD,
         });
       }
       suggestedName = 'upload';

@@ -70,6 +70,27 @@ describe('Gift Aid on gifts recorded through the giving tools', () => {
     expect(lines.map((l: any) => l.status)).toEqual(['rejected', 'rejected']);
   });
 
+  it('the preview lists every gift it leaves out with its reason: anonymous gifts and gifts to funds that are not eligible too', async () => {
+    const general = (await call(mcp, 'giving_list_funds', {})).funds.find((f: any) => f.name === 'General').id;
+    const building = (await call(mcp, 'giving_create_fund', { name: 'Building', giftAidEligible: false })).fund.id;
+    const contactId = (await call(mcp, 'people_create_contact', { firstName: 'Ivy', lastName: 'Declared' })).contact.id;
+    await call(mcp, 'giving_upsert_giver', { contactId, houseNameOrNumber: '3', postcode: 'ls1 4ap' });
+    await call(mcp, 'giving_record_gift_aid_declaration', { contactId, scope: 'past_and_future', method: 'written', madeOn: day(-30) });
+    const anonymous = (await call(mcp, 'giving_record_donation', { fundId: general, amount: 2000, method: 'cash', receivedOn: day(-3), commit: true })).donation;
+    const toBuilding = (await call(mcp, 'giving_record_donation', { contactId, fundId: building, amount: 3000, method: 'card', receivedOn: day(-3), commit: true })).donation;
+    expect([anonymous.giftAidStatus, toBuilding.giftAidStatus]).toEqual(['not_claimable', 'not_claimable']);
+
+    const preview = await call(mcp, 'giving_preview_gift_aid_claim', {});
+    const reasons = Object.fromEntries(preview.excluded.map((e: any) => [e.donationId, e.problems.map((p: any) => p.code)]));
+    expect(reasons[anonymous.id]).toEqual(['anonymous_gift']);
+    expect(reasons[toBuilding.id]).toEqual(['fund_not_eligible']);
+    expect(preview.excludedCount).toBe(preview.excluded.length);
+    expect(preview.lines.map((l: any) => l.donationId)).not.toEqual(expect.arrayContaining([anonymous.id]));
+    // Listed, never claimed.
+    await harness.invoke(org.apiKey, 'giving_create_gift_aid_claim', {});
+    expect(Object.values(await giftAidStatuses(harness.pool, [anonymous.id, toBuilding.id]))).toEqual(['not_claimable', 'not_claimable']);
+  });
+
   it('a volunteer sees no Gift Aid data; a read-only key cannot claim', async () => {
     const volunteer = await harness.createKey(org.orgId, ['people:read'], 'volunteer');
     const readOnly = await harness.createKey(org.orgId, ['giving:read'], 'staff');

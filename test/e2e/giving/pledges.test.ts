@@ -187,14 +187,35 @@ describe('giving pledges', () => {
     expect((await harness.invoke(volunteer.apiKey, 'giving_get_pledge_progress', { pledgeId: pledge.id })).body.error?.code).toBe('insufficient_scope');
 
     // What recording a donation with pledgeId checks.
-    const linkable = await withTenantTransaction(harness.pool, org.orgId, (db) => requireOpenPledge(db, org.orgId, pledge.id));
+    const linkable = await withTenantTransaction(harness.pool, org.orgId, (db) => requireOpenPledge(db, org.orgId, pledge.id, [fundId]));
     expect(linkable).toEqual({ id: pledge.id, campaignId: campaign.id, contactId: ann, currency: 'GBP' });
-    await expect(withTenantTransaction(harness.pool, other.orgId, (db) => requireOpenPledge(db, other.orgId, pledge.id))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(withTenantTransaction(harness.pool, other.orgId, (db) => requireOpenPledge(db, other.orgId, pledge.id, [fundId]))).rejects.toMatchObject({ code: 'not_found' });
     await harness.call(org.apiKey, 'giving_cancel_pledge', { pledgeId: pledge.id });
-    const refused = await withTenantTransaction(harness.pool, org.orgId, (db) => requireOpenPledge(db, org.orgId, pledge.id)).catch((error: unknown) => error);
+    const refused = await withTenantTransaction(harness.pool, org.orgId, (db) => requireOpenPledge(db, org.orgId, pledge.id, [fundId])).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StewardError);
     expect(refused).toMatchObject({ code: 'validation_failed', issues: [{ path: 'pledgeId' }] });
     const again = await harness.invoke(org.apiKey, 'giving_cancel_pledge', { pledgeId: pledge.id });
     expect(again.body.error?.code).toBe('conflict');
+  });
+  it("links a gift to a pledge only when it is to the pledge's fund, unless the pledge spans funds", async () => {
+    const general = await insertFund(harness.pool, org.orgId, 'General');
+    const { campaign } = await harness.call(org.apiKey, 'giving_create_pledge_campaign', { name: 'Funds 2025', fundId, startsOn: '2025-01-01', endsOn: '2025-12-31' });
+    const pledge = (await harness.call(org.apiKey, 'giving_create_pledge', { campaignId: campaign.id, contactId: ann, amount: 10_000, startsOn: '2025-02-01' })).pledge;
+    expect(pledge.spansFunds).toBe(false);
+    const gift = { contactId: ann, amount: 5_000, method: 'online', receivedOn: '2025-03-01', pledgeId: pledge.id, commit: true };
+
+    const wrongFund = await harness.invoke(org.apiKey, 'giving_record_donation', { ...gift, fundId: general });
+    expect(wrongFund.body.error).toMatchObject({ code: 'validation_failed', issues: [{ path: 'pledgeId' }] });
+    expect(wrongFund.body.error?.message).toContain('Building');
+    // Part of a split to another fund would count towards the promise too.
+    const split = await harness.invoke(org.apiKey, 'giving_record_donation', { ...gift, designations: [{ fundId, amount: 2_500 }, { fundId: general, amount: 2_500 }] });
+    expect(split.body.error?.code).toBe('validation_failed');
+    await harness.call(org.apiKey, 'giving_record_donation', { ...gift, fundId });
+    expect((await harness.call(org.apiKey, 'giving_get_pledge_progress', { pledgeId: pledge.id })).pledge.received).toBe(5_000);
+
+    const anyFund = (await harness.call(org.apiKey, 'giving_create_pledge', { campaignId: campaign.id, contactId: bob, amount: 10_000, startsOn: '2025-02-01', spansFunds: true })).pledge;
+    expect(anyFund.spansFunds).toBe(true);
+    await harness.call(org.apiKey, 'giving_record_donation', { ...gift, contactId: bob, pledgeId: anyFund.id, fundId: general });
+    expect((await harness.call(org.apiKey, 'giving_get_pledge_progress', { pledgeId: anyFund.id })).pledge.received).toBe(5_000);
   });
 });

@@ -200,6 +200,25 @@ describe('crisis holds', () => {
     await harness.call(org.apiKey, 'platform_set_agent_autonomy', { agent: 'pastoral_care', autonomy: 'off' });
   });
 
+  it('refuses a templated draft for a held contact, takes a hand-written one marked held, and shows the hold on every queued item', async () => {
+    const held = await seedContact('Jude', 'jude@example.org');
+    const lifeEvent = (await mcpCall(mcp, 'people_record_life_event', { contactId: held, type: 'job_loss', title: 'Made redundant' })).lifeEvent.id;
+    const before = (await mcpCall(mcp, 'people_create_outreach', { contactId: held, channel: 'email', subject: 'Hello', body: 'Hi Jude' })).item;
+    expect(before.crisisHold).toBe(false);
+    await mcpCall(mcp, 'people_analyze_counseling_referral', { text: 'Jude says he wants to kill himself.', contactId: held });
+
+    const templated = await mcpRefusal(mcp, 'people_generate_life_event_message', { lifeEventId: lifeEvent });
+    expect(templated).toMatchObject({ code: 'conflict', details: { reason: 'crisis_hold' } });
+    expect((await outreachFor(held)).map((row: any) => row.id)).toEqual([before.id]);
+
+    // A person writing by hand may still queue one: it says it is held.
+    const byHand = (await mcpCall(mcp, 'people_create_outreach', { contactId: held, channel: 'email', subject: 'Thinking of you', body: 'Jude, I am here.' })).item;
+    expect(byHand).toMatchObject({ status: 'pending_review', crisisHold: true });
+    const queued = (await mcpCall(mcp, 'people_list_pending_outreach', { contactId: held })).items;
+    expect(queued.map((item: any) => [item.id, item.crisisHold]).sort()).toEqual([[before.id, true], [byHand.id, true]].sort());
+    expect((await mcpCall(mcp, 'people_get_outreach_item', { outreachId: before.id })).item.crisisHold).toBe(true);
+  });
+
   it('a message a person drafts for a held contact cannot be approved or delivered until the hold is cleared', async () => {
     const held = await seedContact('Iris', 'iris@example.org');
     const item = (await mcpCall(mcp, 'people_create_outreach', { contactId: held, channel: 'email', subject: 'Thinking of you', body: 'Hi Iris' })).item;

@@ -63,7 +63,7 @@ export async function generateLifeEventMessage(
   const draft = draftOf(event, firstName, org.name, input.channel);
   const item = await createOutreachItem(db, org.id, {
     id: randomUUID(), contactId: event.contactId, channel: input.channel, subject: draft.subject, body: draft.body,
-    source: 'manual', reason: draft.reason, createdByUserId: userId,
+    source: 'manual', reason: draft.reason, createdByUserId: userId, templated: true,
   });
   return { item, lifeEventId: event.id };
 }
