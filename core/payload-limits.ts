@@ -1,3 +1,5 @@
+import { sizeInWords } from './sizes';
+
 /**
  * Sizes that keep every Temporal payload well inside the server's limits. Temporal
  * refuses a single payload over 2 MiB (its default blob limit), and the SDK then fails
@@ -22,9 +24,9 @@ export const MAX_ARGS_BYTES = 1_500_000;
  */
 export const MAX_BODY_BYTES = MAX_ARGS_BYTES + 100_000;
 
-/** A byte count as people read it: 1,600,000 bytes (1.6 MB). */
+/** A limit both exactly and as people say it: 1,600,000 bytes (1.6 MB). */
 export function describeBytes(bytes: number): string {
-  return `${bytes.toLocaleString('en-GB')} bytes (${(bytes / 1_000_000).toLocaleString('en-GB', { maximumFractionDigits: 1 })} MB)`;
+  return `${bytes.toLocaleString('en-GB')} bytes (${sizeInWords(bytes)})`;
 }
 
 /** The largest tool result (as JSON, UTF-8) a call may hand back through its workflow. */
