@@ -30,7 +30,8 @@ describe('a module built with the kit', () => {
   let other: TestOrg;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: it registers a module the worker and API must know, and runs jobs for every organisation.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ planCode: 'growth' });
     other = await harness.createOrg({ name: 'Other Church' });
   });

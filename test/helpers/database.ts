@@ -40,7 +40,7 @@ export async function createTemplateDatabase(): Promise<string> {
     await prepareDatabase(pool);
   } catch (error) {
     await pool.end();
-    await dropTemplateDatabase(name);
+    await dropDatabase(name);
     throw error;
   }
   await pool.end();
@@ -48,8 +48,28 @@ export async function createTemplateDatabase(): Promise<string> {
   return name;
 }
 
-export async function dropTemplateDatabase(name: string): Promise<void> {
+export async function dropDatabase(name: string): Promise<void> {
   await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+/** A new database: a copy of the run's template when there is one (and `bare` is not asked for), else empty. */
+async function newDatabase(options: { bare?: boolean } = {}): Promise<{ name: string; url: string }> {
+  const name = `steward_test_${randomBytes(6).toString('hex')}`;
+  const template = options.bare ? undefined : process.env[TEMPLATE_DATABASE_ENV];
+  await admin((client) => client.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`));
+  return { name, url: databaseUrl(name) };
+}
+
+/** A copy of the run's template database, brought up to date with the registry (for a shared test stack, test/helpers/shared-stack.ts). */
+export async function copyTemplateDatabase(): Promise<{ name: string; url: string }> {
+  const { name, url } = await newDatabase();
+  const pool = createPool(url, { max: 1 });
+  try {
+    await prepareDatabase(pool);
+  } finally {
+    await pool.end();
+  }
+  return { name, url };
 }
 
 /**
@@ -60,10 +80,7 @@ export async function dropTemplateDatabase(name: string): Promise<void> {
  * database migrated with those only (an empty list leaves it bare, e.g. to build an older schema by hand).
  */
 export async function createTestDatabase(options: { migrations?: readonly Migration[] } = {}): Promise<TestDatabase> {
-  const name = `steward_test_${randomBytes(6).toString('hex')}`;
-  const template = options.migrations ? undefined : process.env[TEMPLATE_DATABASE_ENV];
-  await admin((client) => client.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`));
-  const url = databaseUrl(name);
+  const { name, url } = await newDatabase({ bare: Boolean(options.migrations) });
   const pool = createPool(url, { max: 10 });
   if (options.migrations) {
     if (options.migrations.length > 0) await migrate(pool, options.migrations);
@@ -75,7 +92,7 @@ export async function createTestDatabase(options: { migrations?: readonly Migrat
     url,
     async drop() {
       await pool.end();
-      await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await dropDatabase(name);
     },
   };
 }

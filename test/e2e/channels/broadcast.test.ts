@@ -29,7 +29,8 @@ describe('channels broadcasts over MCP', () => {
       saved[key] = process.env[key];
       process.env[key] = value;
     }
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMS server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ country: 'GB' });
     mcp = await harness.mcpClient(org.apiKey);
   });
