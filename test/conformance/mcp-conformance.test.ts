@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -18,10 +18,12 @@ const HERE = __dirname;
 const NODE22 = join(HERE, 'node_modules', '.bin', 'node');
 const SUITE = join(HERE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
-/** Installs the suite on first use (needs the npm registry); the lock file pins its version. */
+/** `npm run setup` installs the suite (this directory's lock file pins its version); the test never installs it. */
 function ensureSuite(): void {
-  if (existsSync(NODE22) && existsSync(SUITE)) return;
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: HERE, stdio: 'inherit' });
+  const missing = [NODE22, SUITE].filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new Error(`The MCP conformance suite is not installed (missing ${missing.join(', ')}): run \`npm run setup\`, which installs it into test/conformance/node_modules`);
+  }
 }
 
 /** Forwards every request to `target`, adding the bearer key; everything else passes through as sent. */
@@ -72,7 +74,7 @@ describe('MCP conformance suite', () => {
     proxy = await bearerProxy(harness.url, org.apiKey);
     // The suite writes its results/ folder into its working directory.
     workDir = mkdtempSync(join(tmpdir(), 'steward-conformance-'));
-  }, 300_000);
+  });
 
   afterAll(async () => {
     proxy?.server.closeAllConnections();

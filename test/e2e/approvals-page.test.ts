@@ -20,7 +20,8 @@ describe('/dashboard/approvals in headless Chromium', () => {
     smtp = await startSmtpServer();
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'Page Parish' });
     browser = await chromium.launch(CHROMIUM);
   });

@@ -29,7 +29,8 @@ describe('attendance: headcounts, check-ins and summaries', () => {
   const mondayAfter = (sunday: number, hour = 9) => DateTime.fromISO(`${sundays[sunday].localDate}T${String(hour).padStart(2, '0')}:00`, { zone: ZONE }).plus({ days: 1 }).toJSDate();
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: it runs the first-timer job for every organisation and counts what it did.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'St Anne' });
     other = await harness.createOrg({ name: 'Elsewhere Chapel' });
     owner = await harness.mcpClient(org.apiKey);

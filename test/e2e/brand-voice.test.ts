@@ -53,7 +53,8 @@ describe('brand voice and public display name', () => {
   let processor: ProcessorServer;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: the payment processor the worker calls is set in this suite's environment, test by test.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'St Barnabas Methodist Church' });
     mcp = await harness.mcpClient(org.apiKey);
     processor = new ProcessorServer();

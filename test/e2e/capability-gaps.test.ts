@@ -104,11 +104,12 @@ describe('capability gaps: agents report what Steward could not do, owners and a
   });
 
   it('refuses bad input and writes nothing', async () => {
-    const before = await harness.pool.query('SELECT count(*)::int AS n FROM capability_gaps');
+    // The organisation's gaps: the database is its jest worker's shared stack's, with other suites' organisations in it.
+    const before = await harness.pool.query('SELECT count(*)::int AS n FROM capability_gaps WHERE org_id = $1', [org.orgId]);
     for (const args of [{ missing: '' }, { missing: 'x'.repeat(2001) }, { missing: 'ok', tool: 'Not A Tool!' }, { missing: 'ok', colour: 'red' }]) {
       expect((await harness.invoke(org.apiKey, 'platform_report_capability_gap', args)).body.error?.code).toBe('validation_failed');
     }
     expect((await harness.invoke(org.apiKey, 'platform_list_capability_gaps', { cursor: 'made-up' })).body.error?.code).toBe('validation_failed');
-    expect((await harness.pool.query('SELECT count(*)::int AS n FROM capability_gaps')).rows[0].n).toBe(before.rows[0].n);
+    expect((await harness.pool.query('SELECT count(*)::int AS n FROM capability_gaps WHERE org_id = $1', [org.orgId])).rows[0].n).toBe(before.rows[0].n);
   });
 });

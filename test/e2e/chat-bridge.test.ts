@@ -10,7 +10,8 @@ describe('chat bridge /api/agent/chat', () => {
   let org: TestOrg;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: the API reads the approval wait and progress interval this suite sets in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg();
   });
   afterAll(async () => harness?.close());

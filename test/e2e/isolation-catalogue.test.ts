@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CallToolResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { allTools } from '../../modules/catalogue';
+import { MODULES } from '../../modules';
+import { allTools, findTool } from '../../modules/catalogue';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { loadIsolationParts } from './isolation/part';
 
@@ -191,18 +192,31 @@ function idArguments(input: unknown): string[] {
   return Object.keys(shape).filter((key) => key === 'id' || /Ids?$/.test(key));
 }
 
-/** Every table an organisation owns that these tools read or write, row by row. */
-const OWNED_TABLES = [
-  'contacts', 'notes', 'timeline_entries', 'usage_events', 'tool_call_results', 'family_relationships', 'tags', 'tag_categories', 'contact_tags',
-  'segments', 'segment_members', 'crm_groups', 'crm_group_members', 'follow_up_tasks', 'outreach_items', 'outbox_messages', 'proposals',
-  'pastoral_automations', 'contact_merges', 'audit_events',
-  'giving_funds', 'giving_batches', 'giving_donations', 'giving_refunds', 'giving_pledge_campaigns', 'giving_pledges', 'giving_recurring_gifts',
-  'giving_givers', 'giving_designations', 'giving_settings',
-  'giving_gift_aid_declarations', 'giving_gift_aid_claims', 'giving_gift_aid_claim_lines', 'giving_gasds_collections', 'giving_gasds_entries',
-  'giving_statement_runs', 'giving_statements',
-  'team_invites', 'memberships', 'api_keys',
-  ...PARTS.flatMap((part) => part.tables),
-];
+/**
+ * Tables of the kernel beneath the modules, which a call of any module's tool may write whatever
+ * its module: the organisation's own row (its settings), the call's usage and result (metering,
+ * idempotency), its audit row, a proposal when it is gated, the shared outbox and the message record
+ * of any send, the care timeline synced after it, and the contacts every module's records name (several
+ * create or update them through people's services). Checked around every probe, with the probed
+ * tool's module's own tables.
+ */
+const KERNEL_TABLES = ['organisations', 'usage_events', 'tool_call_results', 'audit_events', 'proposals', 'outbox_messages', 'channel_messages', 'timeline_entries', 'contacts'];
+
+/** The column naming a row's organisation: `org_id`, or the organisation's own id in its own table. */
+const orgColumn = (table: string) => (table === 'organisations' ? 'id' : 'org_id');
+
+/** The tables a module declares (its models, parts included): the registry's, so a new table is checked without a list to keep. */
+function tablesOfModule(name: string): string[] {
+  const module = MODULES.find((candidate) => candidate.name === name);
+  if (!module) throw new Error(`No module ${name} in the registry`);
+  return (module.models ?? []).map((model) => {
+    const table = model.getTableName() as string | { tableName: string };
+    return typeof table === 'string' ? table : table.tableName;
+  });
+}
+
+/** One table's rows of one organisation: how many, and an md5 of their text in order. */
+interface Checksum { rows: number; sum: string }
 
 describe('every tool that takes an id: organisation B can neither see nor change A\'s record', () => {
   let harness: Harness;
@@ -212,10 +226,41 @@ describe('every tool that takes an id: organisation B can neither see nor change
   /** Strings only A's records contain: none may reach B. */
   const secrets = ['Isolda', 'isolda@a.example', 'Isolation tag', 'Isolation category', 'Isolation group', 'A pastoral message for Isolda', 'Isolation automation', 'A team note about Isolda', 'Visit Isolda', 'Isolation fund', 'Isolation appeal', ...PARTS.flatMap((part) => part.secrets)];
 
-  async function snapshotOfA() {
-    const snapshot: Record<string, unknown[]> = {};
-    for (const table of OWNED_TABLES) snapshot[table] = (await harness.pool.query(`SELECT * FROM ${table} WHERE org_id = $1 ORDER BY 1`, [a.orgId])).rows;
-    return snapshot;
+  /** Every table that holds organisations' rows (an `org_id` column, from the catalogue), and the organisations themselves. */
+  let orgTables: Set<string>;
+  /** A's rows in every table, taken once the records are made: the probes together must leave all of it as it was. */
+  let wholeOfA: Map<string, Checksum>;
+
+  /**
+   * A's rows in each of `tables`, as a count and an md5 of the rows' text in order, in one query: a row
+   * added, removed or changed in any column changes its table's checksum.
+   */
+  async function checksumsOfA(tables: Iterable<string>): Promise<Map<string, Checksum>> {
+    const selects = [...tables].map((table) => `SELECT '${table}' AS name, count(*)::int AS rows, md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), '')) AS sum FROM "${table}" r WHERE r.${orgColumn(table)} = $1`);
+    const { rows } = await harness.pool.query<{ name: string } & Checksum>(selects.join(' UNION ALL '), [a.orgId]);
+    return new Map(rows.map((row) => [row.name, { rows: row.rows, sum: row.sum }]));
+  }
+
+  /** The tables whose checksums differ, each with its row counts before and after. */
+  function changed(before: Map<string, Checksum>, after: Map<string, Checksum>): string[] {
+    return [...before].filter(([table, sum]) => after.get(table)?.sum !== sum.sum)
+      .map(([table, sum]) => `${table}: ${sum.rows} row(s) before, ${after.get(table)?.rows} after`);
+  }
+
+  /** What a probe of `tool` checks: its module's tables that hold organisations' rows, the kernel's, and those its isolation part names. */
+  const tablesOfProbe = new Map<string, string[]>();
+  function probeTables(tool: string): string[] {
+    let tables = tablesOfProbe.get(tool);
+    if (!tables) {
+      const declared = findTool(tool);
+      if (!declared) throw new Error(`No tool ${tool} in the catalogue`);
+      const named = [...KERNEL_TABLES, ...(PARTS.find((part) => tool in part.entries)?.tables ?? [])];
+      const unknown = named.filter((table) => !orgTables.has(table));
+      if (unknown.length > 0) throw new Error(`Not tables holding organisations' rows: ${unknown.join(', ')}`);
+      tables = [...new Set([...tablesOfModule(declared.module).filter((table) => orgTables.has(table)), ...named])];
+      tablesOfProbe.set(tool, tables);
+    }
+    return tables;
   }
 
   beforeAll(async () => {
@@ -261,6 +306,9 @@ describe('every tool that takes an id: organisation B can neither see nor change
       invite: (await call(a.apiKey, 'platform_invite_team_member', { email: 'isolda@a.example', roleId: 'staff' })).invite.inviteId, member: a.ownerUserId,
     };
     for (const part of PARTS) Object.assign(ids, await part.seed({ harness, a, b, ids: ids as unknown as Record<string, string> }));
+    orgTables = new Set((await harness.pool.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'org_id'")).rows.map((row) => row.table_name).concat('organisations'));
+    wholeOfA = await checksumsOfA(orgTables);
   });
 
   async function fundOf(orgId: string, name: string): Promise<string> {
@@ -319,7 +367,8 @@ describe('every tool that takes an id: organisation B can neither see nor change
     Array.isArray(entry) ? entry.map((probe) => [`${tool}${probe.label ? ` (${probe.label})` : ''}`, tool, probe] as const) : []);
 
   it.each(probes)('%s with B\'s key finds nothing of A\'s and changes nothing', async (_label, tool, probe) => {
-    const before = await snapshotOfA();
+    const tables = probeTables(tool);
+    const before = await checksumsOfA(tables);
     const args = probe.args(ids);
     const response = await harness.invoke(b.apiKey, tool, args);
     const text = JSON.stringify(response.body);
@@ -332,7 +381,14 @@ describe('every tool that takes an id: organisation B can neither see nor change
     } else {
       expect(response.status).toBe(200);
     }
-    expect(await snapshotOfA()).toEqual(before);
+    expect(changed(before, await checksumsOfA(tables))).toEqual([]);
+  });
+
+  // Each probe checks the tables it may reach; this catches a write anywhere else (another module's table reached
+  // through its services): name that table in the part's `tables` (or the kernel's) and the probe that wrote it fails.
+  // Before the tests below, which call A's own tools.
+  it('after every probe, none of A\'s rows changed in any table, of any module', async () => {
+    expect(changed(wholeOfA, await checksumsOfA(orgTables))).toEqual([]);
   });
 
   it('over MCP, B cannot follow A\'s approval tasks (pending or decided) as tasks', async () => {

@@ -7,7 +7,8 @@ describe('daily maintenance', () => {
   let org: TestOrg;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: maintenance sweeps every organisation and schedules on the task queue.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg();
   });
 

@@ -11,7 +11,8 @@ describe('MCP logging', () => {
   beforeAll(async () => {
     // Several wait reports within a short approval budget.
     process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS = '300';
-    harness = await Harness.start();
+    // Its own stack: the API reads the progress interval this suite sets in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg();
   });
 

@@ -67,7 +67,8 @@ describe('media library: AI tools through an OpenAI-compatible provider', () => 
     });
     await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
     providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
-    harness = await Harness.start();
+    // Its own stack: media storage, the AI provider and the public URL are set in this suite's environment.
+    harness = await Harness.start({ own: true });
     process.env.PUBLIC_URL = harness.url;
     org = await harness.createOrg({ name: 'AI Chapel' });
   });

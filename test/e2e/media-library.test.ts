@@ -26,7 +26,8 @@ describe('media library (embedded store)', () => {
     process.env.MEDIA_LOCAL_DIR = dir;
     delete process.env.MEDIA_S3_BUCKET;
     delete process.env.MEDIA_AI_API_URL;
-    harness = await Harness.start();
+    // Its own stack: media storage and the public URL are set in this suite's environment.
+    harness = await Harness.start({ own: true });
     process.env.PUBLIC_URL = harness.url;
     org = await harness.createOrg({ name: 'Media Chapel' });
     mcp = await harness.mcpClient(org.apiKey);

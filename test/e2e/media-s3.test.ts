@@ -58,7 +58,8 @@ describe('media library on S3-compatible storage', () => {
     delete process.env.MEDIA_PUBLIC_BASE_URL;
     s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'testing', secretAccessKey: 'testing-secret' } });
     await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    harness = await Harness.start();
+    // Its own stack: the S3 server and the public URL are set in this suite's environment.
+    harness = await Harness.start({ own: true });
     process.env.PUBLIC_URL = harness.url;
     org = await harness.createOrg({ name: 'Bucket Chapel' });
   }, 60_000);

@@ -83,7 +83,8 @@ describe('media library: fetching a sourceUrl cannot reach private networks', ()
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     serverPort = (server.address() as AddressInfo).port;
-    harness = await Harness.start();
+    // Its own stack: media storage and the public URL are set in this suite's environment.
+    harness = await Harness.start({ own: true });
     process.env.PUBLIC_URL = harness.url;
     org = await harness.createOrg({ name: 'Fetch Chapel' });
   });

@@ -52,9 +52,10 @@ describe('a module built with the kit', () => {
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
     process.env.KITDEMO_WEBHOOK_SECRET = webhookSecret;
-    // The run's shared bundle was built before this file registered the module; its own holds the module's workflows too.
+    // Its own stack, on a bundle of its own: it registers a module the worker and API must know (the run's
+    // bundle was built before), sets the mail server and webhook secret, and runs jobs for every organisation.
     const bundlePath = await buildWorkflowBundle(path.join(os.tmpdir(), `steward-kitdemo-bundle-${process.pid}.js`));
-    harness = await Harness.start({ bundlePath });
+    harness = await Harness.start({ own: true, bundlePath });
     org = await harness.createOrg({ planCode: 'growth' });
     other = await harness.createOrg({ name: 'Other Church' });
   });

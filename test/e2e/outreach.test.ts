@@ -16,7 +16,8 @@ describe('pastoral outreach', () => {
     process.env.SMTP_PORT = String(smtp.port);
     process.env.SMTP_FROM = 'Grace Church <office@grace.example>';
     process.env.MESSAGING_API_URL = messaging.url;
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP and messaging servers this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'Grace Church' });
   });
 

@@ -17,7 +17,8 @@ describe('team invite acceptance page in headless Chromium', () => {
     smtp = await startSmtpServer();
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP server this suite starts, and the public URL, named in its environment.
+    harness = await Harness.start({ own: true });
     process.env.PUBLIC_URL = harness.url;
     org = await harness.createOrg({ name: 'Browser Baptist' });
     browser = await chromium.launch(CHROMIUM);

@@ -23,7 +23,8 @@ describe('team: members, roles and invites', () => {
     smtp = await startSmtpServer();
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     // The worker builds the link when it sends; this API listens on a port chosen at start.
     process.env.PUBLIC_URL = harness.url;
     org = await harness.createOrg({ name: 'Team Chapel' });

@@ -21,7 +21,8 @@ describe('templates: WhatsApp review', () => {
   const pollEnv = ['TEMPLATES_WHATSAPP_POLL_FIRST_MS', 'TEMPLATES_WHATSAPP_POLL_MAX_MS'] as const;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: the worker calls the WhatsApp provider this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     sandbox = await startTestMessagingSandbox(harness.url);
     org = await harness.createOrg({ name: 'St Anne' });
     owner = await harness.mcpClient(org.apiKey);

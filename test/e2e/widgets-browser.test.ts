@@ -26,7 +26,8 @@ describe('in-chat widgets in headless Chromium', () => {
     smtp = await startSmtpServer();
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'Widget Parish' });
     // Every toolset, as a host that found the tools by search would have them listed.
     mcp = await harness.mcpClient(org.apiKey, '?toolsets=all');

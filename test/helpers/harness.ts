@@ -1,31 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { Client } from '@temporalio/client';
+import fs from 'node:fs';
+import { Connection, type Client } from '@temporalio/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Worker } from '@temporalio/worker';
 import type { AppOptions } from '../../api/app';
-import { listen } from '../../api/server';
 import { ALL_SCOPES, type Scope } from '../../core/scopes';
 import type { Role } from '../../core/roles';
-import { withTransaction, type Pool } from '../../db/pool';
+import { createPool, withTransaction, type Pool } from '../../db/pool';
 import { createApiKey } from '../../modules/platform/api-keys';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
-import { createStewardWorker, type StewardWorkerOptions } from '../../worker/create-worker';
+import type { StewardWorkerOptions } from '../../worker/create-worker';
 import { createTestDatabase, type TestDatabase } from './database';
 import { BUNDLE_PATH_ENV } from './env';
+import { sharedStack, type SharedStack } from './shared-stack';
 import { createTemporalClient } from '../../temporal/client';
 import { installWorkerLogging } from '../../worker/logging';
 
 // Expected tool errors (not_found, validation) fail calls by design; only real errors are worth printing.
-// The worker logs through the service's log (core/log.ts), as in production, so a test can capture it.
 process.env.STEWARD_LOG_LEVEL ??= 'error';
-try {
-  installWorkerLogging();
-} catch {
-  // Already installed by an earlier file in this process.
-}
 
 export interface TestOrg {
   orgId: string;
@@ -39,9 +32,30 @@ export interface InvokeResponse {
   body: { ok: boolean; result?: any; error?: { code: string; message: string; hint?: string; issues?: Array<{ path: string; message: string }>; details?: any } };
 }
 
+export interface HarnessOptions {
+  /**
+   * A stack of the suite's own (its own database, worker and API, in this process) instead of its jest
+   * worker's shared one. For a suite that changes what the stack does (environment set before it
+   * starts, jest mocks of modules the worker or API use, in-process providers or counters it reads,
+   * a module it registers), stops or crashes it, or looks across organisations (a job or sweep run
+   * for every organisation, a count over a whole table). wrapActivities and app imply it.
+   */
+  own?: boolean;
+  wrapActivities?: StewardWorkerOptions['wrapActivities'];
+  app?: Pick<AppOptions, 'oauthRateLimits'>;
+  /** A workflow bundle of the suite's own (built after it registered a module); implies `own`. */
+  bundlePath?: string;
+}
+
 /**
- * A whole Steward stack for one test file: its own database, a worker on its
- * own task queue against the shared dev server, and the API on a free port.
+ * A Steward stack for one test file: the API, a worker on a task queue against the run's dev server,
+ * and a database, with helpers to make organisations and call tools.
+ *
+ * By default the suite's jest worker's shared stack (test/helpers/shared-stack.ts): one API + worker
+ * process and database for every suite that worker runs, each suite in organisations of its own;
+ * `close` closes only what the harness opened and shows what the stack printed while the suite ran.
+ * With `own` (see HarnessOptions) a whole stack of the suite's own, closed and dropped with it; so
+ * too outside a jest run (benches).
  */
 export class Harness {
   private constructor(
@@ -49,9 +63,6 @@ export class Harness {
     readonly temporal: Client,
     readonly url: string,
     readonly taskQueue: string,
-    private readonly worker: Worker,
-    private readonly running: Promise<void>,
-    private readonly server: Server,
     private readonly closers: Array<() => Promise<void>>,
   ) {}
 
@@ -59,7 +70,49 @@ export class Harness {
     return this.db.pool;
   }
 
-  static async start(options: { wrapActivities?: StewardWorkerOptions['wrapActivities']; app?: Pick<AppOptions, 'oauthRateLimits'>; bundlePath?: string } = {}): Promise<Harness> {
+  static async start(options: HarnessOptions = {}): Promise<Harness> {
+    const own = options.own || options.wrapActivities || options.app || options.bundlePath;
+    const stack = own ? undefined : await sharedStack();
+    return stack ? Harness.attach(stack) : Harness.startOwn(options);
+  }
+
+  /** Attaches to a running shared stack: a pool on its database and a Temporal client, both closed with the harness. */
+  private static async attach(stack: SharedStack): Promise<Harness> {
+    const pool = createPool(stack.databaseUrl, { max: 5 });
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+    const temporal = createTemporalClient(connection, 'default');
+    const logFrom = fs.statSync(stack.logFile).size;
+    // The stack's database outlives the suite: "dropping" it closes this harness's pool only.
+    const db: TestDatabase = { pool, url: stack.databaseUrl, drop: () => pool.end() };
+    return new Harness(db, temporal, stack.url, stack.taskQueue, [
+      () => connection.close(),
+      () => db.drop(),
+      async () => {
+        // What the stack printed while this suite ran (errors from the API and worker), as an own stack's would show.
+        const size = fs.statSync(stack.logFile).size;
+        if (size <= logFrom) return;
+        const output = Buffer.alloc(size - logFrom);
+        const fd = fs.openSync(stack.logFile, 'r');
+        try {
+          fs.readSync(fd, output, 0, output.length, logFrom);
+        } finally {
+          fs.closeSync(fd);
+        }
+        console.log(`The shared stack (${stack.url}, pid ${stack.pid}) printed while this suite ran:\n${output.toString('utf8')}`);
+      },
+    ]);
+  }
+
+  private static async startOwn(options: HarnessOptions): Promise<Harness> {
+    // Loaded only for a stack of the suite's own: a suite on the shared stack needs neither in its process.
+    const { listen } = require('../../api/server') as typeof import('../../api/server');
+    const { createStewardWorker } = require('../../worker/create-worker') as typeof import('../../worker/create-worker');
+    // The worker logs through the service's log (core/log.ts), as in production, so a suite can capture it.
+    try {
+      installWorkerLogging();
+    } catch {
+      // Already installed by an earlier suite in this process.
+    }
     const address = process.env.TEMPORAL_ADDRESS!;
     const db = await createTestDatabase();
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
@@ -71,20 +124,22 @@ export class Harness {
     // whose transaction has committed answers at once (temporal/early-results.ts).
     const temporal = createTemporalClient(workerConnection, 'default');
     const { server, url } = await listen({ pool: db.pool, temporal, taskQueue, eagerStart: true, ...options.app }, 0);
-    return new Harness(db, temporal, url, taskQueue, worker, running, server, [
+    return new Harness(db, temporal, url, taskQueue, [
+      () => new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+      async () => {
+        worker.shutdown();
+        await running;
+      },
       () => workerConnection.close(),
+      () => db.drop(),
     ]);
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      this.server.closeAllConnections();
-      this.server.close(() => resolve());
-    });
-    this.worker.shutdown();
-    await this.running;
     for (const close of this.closers) await close();
-    await this.db.drop();
   }
 
   async createOrg(options: { name?: string; country?: string; planCode?: string } = {}): Promise<TestOrg> {

@@ -30,7 +30,8 @@ describe('channels audience: consent, suppression, sendability, senders', () => 
   const evidence = { source: 'welcome card, 22 Nov', wording: 'Yes, send me news of events and appeals by email.' };
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: it sets the sender DNS resolver in this process and counts locks across the database.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'St Anne' });
     other = await harness.createOrg({ name: 'Elsewhere Chapel' });
     owner = await harness.mcpClient(org.apiKey);

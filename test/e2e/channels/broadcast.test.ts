@@ -29,7 +29,8 @@ describe('channels broadcasts over MCP', () => {
       saved[key] = process.env[key];
       process.env[key] = value;
     }
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMS server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ country: 'GB' });
     mcp = await harness.mcpClient(org.apiKey);
   });
@@ -169,9 +170,11 @@ describe('channels broadcasts over MCP', () => {
     const quietMcp = await harness.mcpClient(quiet.apiKey);
     const quietCall = (name: string, args: Record<string, unknown>) => mcpCall(quietMcp, name, args, { approvalWaitMs: 0 });
     try {
-      // Quiet hours (UTC) that began an hour ago and end one to two minutes from now.
+      // Quiet hours (UTC) that began an hour ago and end at the first minute boundary at least 30 s away (the time
+      // the check below may take to see every message deferred). The wait is real: the outbox and Postgres decide
+      // deferral on the wall clock, which Temporal's time-skipping test server cannot move (only workflow timers).
       const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
-      const endsAt = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
+      const endsAt = Math.ceil((Date.now() + 30_000) / 60_000) * 60_000;
       await quietCall('channels_update_settings', { quietHours: { enabled: true, start: hhmm(Date.now() - 3_600_000), end: hhmm(endsAt) }, timeZone: 'UTC' });
       const { tagId, contacts } = await seedTaggedContacts(harness.pool, quiet.orgId, { tag: 'Night owls', count: 5, firstNumber: 800 });
       const preview = await quietCall('channels_preview_broadcast', { name: 'Tomorrow', channel: 'sms', purpose: 'service', audience: { kind: 'tag', id: tagId }, body: 'Prayer breakfast tomorrow at 8.' });

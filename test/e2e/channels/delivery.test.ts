@@ -59,7 +59,8 @@ describe('channels delivery: single sends, providers, webhooks', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     Object.assign(process.env, { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'St Anne <news@stanne.example.org>' });
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the providers this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     sandbox = await startTestMessagingSandbox(harness.url);
     org = await harness.createOrg({ name: 'St Anne' });
     other = await harness.createOrg({ name: 'Elsewhere Chapel' });

@@ -25,7 +25,8 @@ describe('channels: an email broadcast', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     Object.assign(process.env, { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'St Anne <news@stanne.example.org>' });
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     process.env.CHANNELS_WEBHOOK_BASE_URL = harness.url;
     org = await harness.createOrg({ name: 'St Anne' });
     mcp = await harness.mcpClient(org.apiKey);

@@ -50,7 +50,8 @@ describe('channels hardening', () => {
   const sandboxMessagesTo = (to: string) => sandbox.messages().filter((m) => m.to === to);
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: jest mocks and providers in this suite's environment must reach the worker.
+    harness = await Harness.start({ own: true });
     sandbox = await startTestMessagingSandbox(harness.url);
     org = await harness.createOrg({ name: 'St Anne' });
     mcp = await harness.mcpClient(org.apiKey);

@@ -20,7 +20,8 @@ describe('channels journey: template to delivered SMS', () => {
   let sandbox: MessagingSandbox;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the messaging sandbox this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     sandbox = await startTestMessagingSandbox(harness.url);
     org = await harness.createOrg({ name: 'St Anne' });
     mcp = await harness.mcpClient(org.apiKey);

@@ -30,7 +30,8 @@ describe('Gift Aid end to end', () => {
   beforeAll(async () => {
     sandbox = await startHmrcSandbox();
     process.env.HMRC_GIFT_AID_URL = sandbox.url;
-    harness = await Harness.start();
+    // Its own stack: the worker submits claims to the HMRC sandbox this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'St Aidan' });
     mcp = await harness.mcpClient(org.apiKey);
     general = await fund(harness.pool, org.orgId, 'General');

@@ -33,7 +33,8 @@ describe('giving statements by email', () => {
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
     process.env.SMTP_FROM = 'Steward <statements@st-bede.example>';
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'St Bede & Friends' });
     mcp = await harness.mcpClient(org.apiKey);
     const general = await fund(harness.pool, org.orgId, 'General');

@@ -12,7 +12,11 @@ export interface PartProbe { label?: string; args: (ids: Record<string, string>)
 export type PartEntry = PartProbe[] | { notOwned: string };
 
 export interface IsolationPart {
-  /** Tables of this part that organisation A owns rows in; snapshotted before and after every probe. */
+  /**
+   * Tables this part's tools may write that organisation A owns rows in, checksummed before and after
+   * each of this part's probes with the probed tool's module's tables and the kernel's; name here a
+   * table of another module the tools reach through its services (the guests services reach schedule's instances).
+   */
   tables: readonly string[];
   /** Strings only A's records hold: none may reach B. */
   secrets: readonly string[];

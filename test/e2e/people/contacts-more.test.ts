@@ -36,7 +36,8 @@ describe('contacts: postcodes, custom fields, bulk rules and usage rules', () =>
 
   beforeAll(async () => {
     process.env.POSTCODES_API_URL = await postcodes.start();
-    harness = await Harness.start();
+    // Its own stack: the postcode service is set in this suite's environment and its cache cleared in this process.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ country: 'GB' });
   });
 

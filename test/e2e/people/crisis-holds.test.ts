@@ -105,7 +105,8 @@ describe('crisis holds', () => {
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
     process.env.SMTP_FROM = 'Grace Church <office@grace.example>';
-    harness = await Harness.start();
+    // Its own stack: the worker sends through the SMTP server this suite starts, named in its environment.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'Grace Church' });
     other = await harness.createOrg({ name: 'Other Church' });
     mcp = await harness.mcpClient(org.apiKey, '?toolsets=people');

@@ -14,7 +14,8 @@ describe('safeguarding checks and policies', () => {
   let contactId: string;
 
   beforeAll(async () => {
-    harness = await Harness.start();
+    // Its own stack: it syncs the schedules of every organisation on the task queue.
+    harness = await Harness.start({ own: true });
     org = await harness.createOrg({ name: 'Grace Church' });
     other = await harness.createOrg({ name: 'Other Church' });
     mcp = await harness.mcpClient(org.apiKey, '?toolsets=people');
