@@ -15,8 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Harness } from '../test/helpers/harness';
-import { seedTaggedContacts } from '../test/e2e/channels/broadcast-seed';
-import { startSmsServer } from '../test/e2e/channels/broadcast-sms-server';
+import { seedTaggedContacts } from '../modules/channels/__tests__/broadcast-seed';
+import { startSmsServer } from '../modules/channels/__tests__/broadcast-sms-server';
 
 const RECIPIENTS = Number(process.env.BENCH_BROADCAST_RECIPIENTS ?? 500);
 

@@ -269,7 +269,7 @@ describe('approval routes, follow-ups and tasks (declared on the tool values)', 
     const gated = routed.filter((tool) => tool.approval!.kind === 'gated');
     expect(gated.map((tool) => tool.name)).toEqual(expect.arrayContaining(['people_merge_data_quality_contacts', 'giving_commit_batch']));
     // A gated tool may have a follow-up (channels_schedule_broadcast starts its sending workflow): the approved
-    // action runs the same plan, so the follow-up runs after approval as after a plain call (test/e2e/channels/broadcast.test.ts).
+    // action runs the same plan, so the follow-up runs after approval as after a plain call (modules/channels/__tests__/broadcast.test.ts).
     for (const tool of gated) {
       expect(tool.effect).not.toBe('read');
       const route = tool.approval as Extract<ApprovalRoute, { kind: 'gated' }>;

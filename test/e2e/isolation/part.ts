@@ -1,11 +1,12 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness, TestOrg } from '../../helpers/harness';
 
 /**
  * Isolation probes for a part of the catalogue kept beside the main table in
- * isolation-catalogue.test.ts: every `*.isolation.ts` file in this folder exports one `isolation`
- * value, found by name, so a module part brings its own probes with its own tools.
+ * isolation-catalogue.test.ts: every `*.isolation.ts` file (beside its module, in
+ * `modules/<m>/__tests__/isolation/`) exports one `isolation` value, found by name, so a module
+ * part brings its own probes with its own tools.
  */
 export type PartOutcome = 'not_found' | 'no_leak';
 export interface PartProbe { label?: string; args: (ids: Record<string, string>) => Record<string, unknown>; outcome?: PartOutcome }
@@ -25,8 +26,16 @@ export interface IsolationPart {
   entries: Readonly<Record<string, PartEntry>>;
 }
 
+const MODULES_DIR = path.join(__dirname, '..', '..', '..', 'modules');
+
+/** Every part's probes: kept beside their module (`modules/<m>/__tests__/isolation/*.isolation.ts`), or in this folder. */
 export function loadIsolationParts(): IsolationPart[] {
-  return readdirSync(__dirname).filter((file) => file.endsWith('.isolation.ts')).sort()
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    .map((file) => (require(path.join(__dirname, file)) as { isolation: IsolationPart }).isolation);
+  const folders = [
+    __dirname,
+    ...readdirSync(MODULES_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(MODULES_DIR, entry.name, '__tests__', 'isolation')).filter((folder) => existsSync(folder)),
+  ];
+  const files = folders.flatMap((folder) => readdirSync(folder).filter((file) => file.endsWith('.isolation.ts')).map((file) => path.join(folder, file)));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return files.sort().map((file) => (require(file) as { isolation: IsolationPart }).isolation);
 }
