@@ -13,7 +13,7 @@ import { planAgentActions, recordAgentRun } from '../modules/platform/agents';
 import { getOrgSettings } from '../modules/platform/orgs';
 import {
   actionHashOf, decideProposal, getProposalRow, insertProposal, recordProposalExecution, stableUuid,
-} from '../modules/platform/proposals';
+} from '../kernel/proposals';
 import { findOwner } from '../modules/platform/users';
 import { policyOf } from '../modules/tool';
 import { syncAgentSchedules, syncAutomationSchedule } from './schedules';

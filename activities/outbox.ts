@@ -5,8 +5,8 @@ import { StewardError } from '../core/errors';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../db/pool';
 import { MODULES } from '../modules';
 import type { OutboxChannel, OutboxDraft, OutboxOutcome, OutboxProblem, OutboxSource } from '../modules/outbox-source';
-import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
-import { stableUuid } from '../modules/platform/proposals';
+import { assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
+import { stableUuid } from '../kernel/proposals';
 import {
   NotDeliveredError, PermanentDeliveryError, providerFor as providerFromEnv, type MessageProvider, type OutboundMessage,
 } from './providers';

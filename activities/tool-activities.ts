@@ -7,7 +7,7 @@ import type { ToolPlan } from '../core/tool-plan';
 import { queryOne, withTenantTransaction, type Pool, type Queryable } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
 import { catalogue, findTool } from '../modules/catalogue';
-import { assertAllowance, lockFeature, recordUsage } from '../modules/platform/billing';
+import { assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
 import { getOrgSettings } from '../modules/platform/orgs';
 import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';

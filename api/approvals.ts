@@ -14,7 +14,7 @@ import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import type { Pool } from '../db/pool';
 import { findTool } from '../modules/catalogue';
 import { getOutreachItem, type OutreachItem } from '../modules/people/outreach';
-import { actionHashOf, getProposalRow, insertProposal, stableUuid } from '../modules/platform/proposals';
+import { actionHashOf, getProposalRow, insertProposal, stableUuid } from '../kernel/proposals';
 import { policyOf, type AnyTool } from '../modules/tool';
 import { mayUseTool } from '../modules/tool-catalogue';
 

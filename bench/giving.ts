@@ -25,7 +25,7 @@ import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
 import { createPool, withTenantTransaction, withTransaction, type Pool } from '../db/pool';
 import { catalogue, findTool } from '../modules/catalogue';
-import { createApiKey, principalForApiKey } from '../modules/platform/api-keys';
+import { createApiKey, principalForApiKey } from '../kernel/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
 import type { ToolContext } from '../modules/tool';

@@ -20,7 +20,7 @@ import { withTenantTransaction, type Pool } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
 import { catalogue, findTool } from '../modules/catalogue';
 import { SECURITY_CODE_ALPHABET, randomSecurityCode } from '../modules/guests/checkin/codes';
-import { principalForApiKey } from '../modules/platform/api-keys';
+import { principalForApiKey } from '../kernel/api-keys';
 import { getOrgSettings } from '../modules/platform/orgs';
 import type { ToolContext } from '../modules/tool';
 import { Harness } from '../test/helpers/harness';

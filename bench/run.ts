@@ -35,7 +35,7 @@ import { PROJECT_ROOT } from '../db/config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { createPool, withTransaction, type Pool } from '../db/pool';
 import { catalogue, findTool } from '../modules/catalogue';
-import { createApiKey, principalForApiKey } from '../modules/platform/api-keys';
+import { createApiKey, principalForApiKey } from '../kernel/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
 import type { ToolContext } from '../modules/tool';

@@ -1,6 +1,6 @@
 import { migrate, type Migration } from '../db/migrate';
 import type { Pool } from '../db/pool';
-import { seedPlanAllowances } from './platform/billing';
+import { seedPlanAllowances } from '../kernel/billing';
 import type { ModuleDefinition } from './module';
 import { checkUses, provideModules } from './registry';
 import attendance from './attendance';

@@ -8,7 +8,7 @@ import { DEFAULT_PORTS } from '../db/ports';
 import { importPglite, legacyDirOf } from './lib/import-pglite';
 import { prepareDatabase } from '../modules';
 import { createPool, withTransaction, type Pool } from '../db/pool';
-import { createApiKey, revokeApiKey } from '../modules/platform/api-keys';
+import { createApiKey, revokeApiKey } from '../kernel/api-keys';
 import { createOrganisation } from '../modules/platform/orgs';
 import { createMember, findOwner, generatePassword } from '../modules/platform/users';
 

@@ -7,6 +7,7 @@
  *   core/       nothing internal outside core/; no Node built-ins (it is pure and
  *               ends up in the workflow bundle); external libraries are fine
  *   db/         nothing internal outside db/ and core/
+ *   kernel/     core/, db/, itself and the module kit's files (modules/*.ts), never a module folder
  *   modules/    never the outer layers (activities/, workflows/, worker/, api/, scripts/, test/, bench/)
  *   api/        never activities/ (the API starts workflows; it does not run their steps)
  *   modules/<x> never modules/<y>/models (a module's tables are reached through its services)
@@ -191,6 +192,16 @@ const RULES: Rule[] = [
     },
   },
   {
+    // Credentials (API keys, OAuth), the usage ledger and proposals sit beneath every module: they
+    // use the module kit's own files (modules/*.ts: the definition, the tool, the registry), never a module.
+    folder: 'kernel',
+    check(target) {
+      if (target.kind !== 'internal' || ['kernel', 'core', 'db'].includes(target.folder)) return undefined;
+      if (target.folder === 'modules' && !target.relative.slice('modules/'.length).includes('/')) return undefined;
+      return `kernel/ may import core/, db/ and the module kit's files (modules/*.ts), never a module or an outer layer (${target.relative})`;
+    },
+  },
+  {
     folder: 'modules',
     check(target, _ref, file, root) {
       if (target.kind !== 'internal') return undefined;
@@ -288,7 +299,7 @@ export function sqlLiteralViolations(fileName: string, text: string): Array<{ li
 }
 
 /** Folders whose files may send SQL; tests are left out (they build SQL to probe the database itself). */
-const SQL_FOLDERS = ['modules', 'db', 'activities', 'api', 'scripts', 'bench', 'worker'];
+const SQL_FOLDERS = ['modules', 'kernel', 'db', 'activities', 'api', 'scripts', 'bench', 'worker'];
 
 export function checkSqlLiterals(root: string): { violations: Violation[]; filesChecked: number } {
   const violations: Violation[] = [];
@@ -365,7 +376,7 @@ export function checkTableOwnership(root: string): { violations: Violation[]; fi
 }
 
 /** Folders whose runtime import graph must hold no cycle; bench/ is measurement code run on its own, test/ builds fixtures. */
-export const CYCLE_FOLDERS = ['core', 'db', 'temporal', 'modules', 'api', 'activities', 'workflows', 'worker', 'scripts'];
+export const CYCLE_FOLDERS = ['core', 'db', 'temporal', 'kernel', 'modules', 'api', 'activities', 'workflows', 'worker', 'scripts'];
 
 /** The file a relative specifier loads, as Node's resolution (through tsx) would find it; undefined outside the project's sources. */
 function resolveSource(fromFile: string, specifier: string): string | undefined {

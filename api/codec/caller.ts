@@ -5,7 +5,7 @@ import type { Principal } from '../../core/principal';
 import { scopesAllowedForRole, type Role } from '../../core/roles';
 import type { Scope } from '../../core/scopes';
 import type { Pool } from '../../db/pool';
-import { membershipsOf, sessionUser } from '../../modules/platform/oauth/sessions';
+import { membershipsOf, sessionUser } from '../../kernel/oauth/sessions';
 import { createTokenVerifier } from '../middleware/auth';
 import { sessionTokenOf } from '../oauth/session-cookie';
 

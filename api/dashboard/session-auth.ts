@@ -2,7 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { STAFF_ROLES } from '../../core/roles';
 import type { Pool } from '../../db/pool';
-import { membershipsOf, sessionUser } from '../../modules/platform/oauth/sessions';
+import { membershipsOf, sessionUser } from '../../kernel/oauth/sessions';
 import { sessionTokenOf } from '../oauth/session-cookie';
 import { fromOurPages } from '../pages/forms';
 import { staffPrincipalOf } from './approvals';

@@ -5,7 +5,7 @@ import { hasScope, type Principal } from '../../core/principal';
 import type { Pool } from '../../db/pool';
 import { permittedToolNames } from '../../modules/catalogue';
 import { getOutreachItem } from '../../modules/people/outreach';
-import { getVisibleProposal } from '../../modules/platform/proposals';
+import { getVisibleProposal } from '../../kernel/proposals';
 
 /**
  * MCP tasks (experimental in the SDK) for calls that wait on a person. The task

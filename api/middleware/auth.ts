@@ -6,7 +6,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import type { Pool } from '../../db/pool';
-import { looksLikeApiKey, principalForApiKey } from '../../modules/platform/api-keys';
+import { looksLikeApiKey, principalForApiKey } from '../../kernel/api-keys';
 
 // The SDK middleware wants an expiry. API keys have none; this bounds how long one
 // verification may be trusted (each request verifies again, so revocation is immediate).

@@ -2,8 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { Intent } from '../../core/intents';
 import type { Scope } from '../../core/scopes';
-import { clientDisplayName, redirectUriMatches } from '../../modules/platform/oauth/clients';
-import { parseScopeRequest } from '../../modules/platform/oauth/scopes';
+import { clientDisplayName, redirectUriMatches } from '../../kernel/oauth/clients';
+import { parseScopeRequest } from '../../kernel/oauth/scopes';
 import { logFailure } from './log';
 import { sendErrorPage } from './pages';
 

@@ -1,12 +1,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { findIntent, INTENTS, type Intent } from '../../core/intents';
 import type { Pool } from '../../db/pool';
-import { clientDisplayName, type PostgresClientsStore } from '../../modules/platform/oauth/clients';
-import { issueCode } from '../../modules/platform/oauth/codes';
-import { createGrant } from '../../modules/platform/oauth/grants';
-import { completeRequest, findOpenRequest, type AuthorizationRequest } from '../../modules/platform/oauth/requests';
-import { grantScopes } from '../../modules/platform/oauth/scopes';
-import { checkPassword, createSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../modules/platform/oauth/sessions';
+import { clientDisplayName, type PostgresClientsStore } from '../../kernel/oauth/clients';
+import { issueCode } from '../../kernel/oauth/codes';
+import { createGrant } from '../../kernel/oauth/grants';
+import { completeRequest, findOpenRequest, type AuthorizationRequest } from '../../kernel/oauth/requests';
+import { grantScopes } from '../../kernel/oauth/scopes';
+import { checkPassword, createSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../kernel/oauth/sessions';
 import { withTransaction } from '../../db/pool';
 import { csrfTokenOf, fromOurPages, safeEqual } from '../pages/forms';
 import { logFailure } from './log';

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { hashSecret } from '../../modules/platform/oauth/secrets';
+import { hashSecret } from '../../kernel/oauth/secrets';
 
 function oauthError(res: Response, status: number, error: string, description: string): void {
   res.status(status).json({ error, error_description: description });

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import type { Intent } from '../../core/intents';
 import type { Scope } from '../../core/scopes';
-import { SCOPE_WORDS } from '../../modules/platform/oauth/scopes';
-import type { OrgMembership } from '../../modules/platform/oauth/sessions';
+import { SCOPE_WORDS } from '../../kernel/oauth/scopes';
+import type { OrgMembership } from '../../kernel/oauth/sessions';
 import { escapeHtml, pageStyle, sendHtmlPage } from '../pages/html';
 
 const STYLE = pageStyle(`

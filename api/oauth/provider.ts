@@ -4,10 +4,10 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Pool } from '../../db/pool';
-import type { PostgresClientsStore } from '../../modules/platform/oauth/clients';
-import { createAuthorizationRequest } from '../../modules/platform/oauth/requests';
-import { sessionUser } from '../../modules/platform/oauth/sessions';
-import type { OAuthTokenService } from '../../modules/platform/oauth/token-service';
+import type { PostgresClientsStore } from '../../kernel/oauth/clients';
+import { createAuthorizationRequest } from '../../kernel/oauth/requests';
+import { sessionUser } from '../../kernel/oauth/sessions';
+import type { OAuthTokenService } from '../../kernel/oauth/token-service';
 import { CHECKED_AUTHORIZATION, type CheckedAuthorization } from './authorize-guard';
 import { logFailure } from './log';
 import { sessionTokenOf } from './session-cookie';

@@ -10,11 +10,11 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontex
 import { INTENTS } from '../../core/intents';
 import { ALL_SCOPES } from '../../core/scopes';
 import type { Pool } from '../../db/pool';
-import { AccessTokens } from '../../modules/platform/oauth/access-tokens';
-import { PostgresClientsStore, redirectUriProblem, TOKEN_AUTH_METHODS } from '../../modules/platform/oauth/clients';
-import { SigningKeys } from '../../modules/platform/oauth/keys';
-import { INTENT_SCOPE_PREFIX, SCOPE_WORDS } from '../../modules/platform/oauth/scopes';
-import { OAuthTokenService } from '../../modules/platform/oauth/token-service';
+import { AccessTokens } from '../../kernel/oauth/access-tokens';
+import { PostgresClientsStore, redirectUriProblem, TOKEN_AUTH_METHODS } from '../../kernel/oauth/clients';
+import { SigningKeys } from '../../kernel/oauth/keys';
+import { INTENT_SCOPE_PREFIX, SCOPE_WORDS } from '../../kernel/oauth/scopes';
+import { OAuthTokenService } from '../../kernel/oauth/token-service';
 import { authorizeGuard } from './authorize-guard';
 import { browserRoutes } from './browser';
 import { clientAuthentication } from './client-auth';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 
-export { safeEqual } from '../../modules/platform/oauth/secrets';
+export { safeEqual } from '../../kernel/oauth/secrets';
 
 /**
  * Form posts must come from our own pages. SameSite=Lax already keeps the

@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
-import { assertAllowance, lockFeature } from '../platform/api';
+import { assertAllowance, lockFeature } from '../../kernel/billing';
 import type { OrgSettings } from '../tool';
 import { createContact, listContacts, updateContact, type ContactFilters, type ContactWrite } from './contacts';
 import { listDefinitions } from './custom-fields';

@@ -8,7 +8,7 @@ import { registeredModules } from '../registry';
 import { MAX_AGENT_ACTIONS_PER_RUN, type AgentAction } from '../module';
 import type { OrgSettings } from '../tool';
 import { Agent as AgentModel } from './models';
-import { blockedDedupeKeys } from './proposals';
+import { blockedDedupeKeys } from '../../kernel/proposals';
 
 /**
  * The eleven autonomous agents of spec 4.3, per organisation. Each runs on a

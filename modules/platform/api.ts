@@ -1,10 +1,9 @@
 /**
  * The platform module's public surface: what other modules may call. Another module imports only this
  * file (the boundary lint refuses any other path into modules/platform/), and names 'platform' in its `uses`.
+ * The usage ledger, API keys, OAuth and proposals are the kernel's (kernel/), beneath every module.
  */
-export { assertAllowance, lockFeature, recordUsage, usageFor } from './billing';
 export { forgetStoredMentions } from './erasure';
 export { getOrgSettings } from './orgs';
 export { lockOutboxStateOf } from './outbox-state';
-export { listProposals } from './proposals';
 export { listTeam } from './settings';

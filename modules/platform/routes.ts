@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../kit';
 import { routesFor } from '../routes';
 import { agentSchema, listAgents } from './agents';
-import { revokeApiKey } from './api-keys';
+import { revokeApiKey } from '../../kernel/api-keys';
 import { listApiKeys, listTeam, requireOwnerOrAdmin, updateOrgSettings } from './settings';
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isRole, type Role } from '../../core/roles';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../../db/pool';
-import { hashSecret } from './oauth/secrets';
-import { checkPassword } from './oauth/sessions';
+import { hashSecret } from '../../kernel/oauth/secrets';
+import { checkPassword } from '../../kernel/oauth/sessions';
 import { hashPassword } from './users';
 import { ROLE_LABELS } from './team';
 

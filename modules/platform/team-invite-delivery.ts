@@ -1,6 +1,6 @@
 import { queryOne, type Queryable } from '../../db/pool';
 import { defineOutboxSource, type OutboxDraft } from '../outbox-source';
-import { hashSecret, newSecret } from './oauth/secrets';
+import { hashSecret, newSecret } from '../../kernel/oauth/secrets';
 import { INVITE_LIFETIME_DAYS, ROLE_LABELS } from './team';
 import type { Role } from '../../core/roles';
 

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import type { Role } from '../../core/roles';
 import { queryOne, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
+import { hashPassword, verifyPassword } from '../../kernel/passwords';
 import { Membership, User } from './models';
 
 export interface Member {
@@ -12,14 +12,7 @@ export interface Member {
   safeguarding: boolean;
 }
 
-/** argon2id with the library's defaults (19 MiB, 2 passes), which follow the OWASP baseline. */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
-}
-
-export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  return verify(passwordHash, password).catch(() => false);
-}
+export { hashPassword, verifyPassword };
 
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ALL_SCOPES } from '../../core/scopes';
-import { principalForApiKey } from '../../modules/platform/api-keys';
+import { principalForApiKey } from '../../kernel/api-keys';
 import { verifyPassword } from '../../modules/platform/users';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 

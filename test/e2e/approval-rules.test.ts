@@ -10,7 +10,7 @@ import { ALL_SCOPES, type Scope } from '../../core/scopes';
 import { withTransaction } from '../../db/pool';
 import { findTool } from '../../modules/catalogue';
 import { markOutreachApproved } from '../../modules/people/outreach';
-import { actionHashOf } from '../../modules/platform/proposals';
+import { actionHashOf } from '../../kernel/proposals';
 import { policyOf } from '../../modules/tool';
 import { Harness, type TestOrg } from '../helpers/harness';
 

@@ -1,4 +1,4 @@
-import { revokeApiKey } from '../../modules/platform/api-keys';
+import { revokeApiKey } from '../../kernel/api-keys';
 import { allTools, permittedTools } from '../../modules/catalogue';
 import { inputSchemaOf } from '../../modules/schema';
 import { Harness, type TestOrg } from '../helpers/harness';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ALL_SCOPES } from '../../core/scopes';
-import { createSession } from '../../modules/platform/oauth/sessions';
+import { createSession } from '../../kernel/oauth/sessions';
 import { SESSION_COOKIE } from '../../api/oauth/session-cookie';
 import { Harness, type TestOrg } from '../helpers/harness';
 

@@ -1,5 +1,5 @@
 import { allRoutes, allTools } from '../../modules/catalogue';
-import { createSession } from '../../modules/platform/oauth/sessions';
+import { createSession } from '../../kernel/oauth/sessions';
 import { SESSION_COOKIE } from '../../api/oauth/session-cookie';
 import { Harness, type TestOrg } from '../helpers/harness';
 

@@ -5,7 +5,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { jose } from '../../modules/platform/oauth/jose';
+import { jose } from '../../kernel/oauth/jose';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { CallbackServer, CHROMIUM, OutputCapture } from '../helpers/oauth';
 

@@ -8,7 +8,7 @@ import type { ProposalDecisionResult } from '../../core/approvals';
 import { withTransaction } from '../../db/pool';
 import { PROJECT_ROOT } from '../../db/config';
 import { createOrganisation } from '../../modules/platform/orgs';
-import { actionHashOf } from '../../modules/platform/proposals';
+import { actionHashOf } from '../../kernel/proposals';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { BUNDLE_PATH_ENV } from '../helpers/env';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ProposalDecisionResult } from '../../core/approvals';
-import { actionHashOf, insertProposal } from '../../modules/platform/proposals';
+import { actionHashOf, insertProposal } from '../../kernel/proposals';
 import { Harness, type TestOrg } from '../helpers/harness';
 
 /** Agent proposals: a merge needs an owner or admin; approval runs it exactly once, rejection never. */

@@ -10,7 +10,7 @@ import { createDefinition, listDefinitions } from '../../modules/people/custom-f
 import { addNote, listNotes } from '../../modules/people/notes';
 import { createSegmentFromTemplate, listSegments, refreshSegment } from '../../modules/people/segments';
 import { addContactTags, createTagCategory, listTags } from '../../modules/people/tags';
-import { createApiKey, principalForApiKey } from '../../modules/platform/api-keys';
+import { createApiKey, principalForApiKey } from '../../kernel/api-keys';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';

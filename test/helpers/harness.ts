@@ -7,7 +7,7 @@ import type { AppOptions } from '../../api/app';
 import { ALL_SCOPES, type Scope } from '../../core/scopes';
 import type { Role } from '../../core/roles';
 import { createPool, withTransaction, type Pool } from '../../db/pool';
-import { createApiKey } from '../../modules/platform/api-keys';
+import { createApiKey } from '../../kernel/api-keys';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
 import type { StewardWorkerOptions } from '../../worker/create-worker';

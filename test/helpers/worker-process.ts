@@ -5,7 +5,7 @@ import { listen } from '../../api/server';
 import { ALL_SCOPES } from '../../core/scopes';
 import { PROJECT_ROOT } from '../../db/config';
 import { withTransaction } from '../../db/pool';
-import { createApiKey } from '../../modules/platform/api-keys';
+import { createApiKey } from '../../kernel/api-keys';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
 import { createTemporalClient } from '../../temporal/client';

@@ -118,6 +118,29 @@ describe('lint: data layer rules', () => {
     }
   });
 
+  it('keeps the kernel beneath the modules: the kit\'s own files, never a module\'s', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));
+    try {
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      };
+      write('modules/registry.ts', 'export const registeredModules = () => [];\n');
+      write('modules/platform/orgs.ts', 'export const getOrg = 1;\n');
+      write('core/ids.ts', 'export const id = 1;\n');
+      write('kernel/billing.ts', [
+        "import { registeredModules } from '../modules/registry';",
+        "import { id } from '../core/ids';",
+        "import { getOrg } from '../modules/platform/orgs';",
+        'export const x = [registeredModules, id, getOrg];',
+        '',
+      ].join('\n'));
+      expect(checkBoundaries(root).violations.map((v) => [v.file, v.line])).toEqual([['kernel/billing.ts', 3]]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('flags SQL in one module that names another module\'s table, but not views, migrations or its own tables', () => {
     expect(tablesInSql('SELECT a FROM x JOIN y ON true LEFT JOIN z ON true; INSERT INTO w VALUES (1); UPDATE v SET a = 1')).toEqual(['x', 'y', 'z', 'w', 'v']);
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-lint-'));

@@ -2,8 +2,8 @@ import { memoOf } from '../../api/tool-caller';
 import { findIntent } from '../../core/intents';
 import type { Principal } from '../../core/principal';
 import type { ToolPlan } from '../../core/tool-plan';
-import { redirectUriMatches, redirectUriProblem } from '../../modules/platform/oauth/clients';
-import { grantScopes, parseScopeRequest, SCOPE_WORDS } from '../../modules/platform/oauth/scopes';
+import { redirectUriMatches, redirectUriProblem } from '../../kernel/oauth/clients';
+import { grantScopes, parseScopeRequest, SCOPE_WORDS } from '../../kernel/oauth/scopes';
 import { ALL_SCOPES } from '../../core/scopes';
 
 const principal = (kind: Principal['credentialKind']): Principal => ({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MeteredFeature } from '../../../core/billing';
 import { cursorInput, cursorOutput, toolsFor } from '../../kit';
-import { usageFor } from '../../platform/api';
+import { usageFor } from '../../../kernel/billing';
 import { activeVersionOf } from '../../templates/api';
 import { CHANNELS, PURPOSES } from './addresses';
 import {

@@ -4,7 +4,7 @@ import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { smsSegments } from '../../templates/api';
 import { activeVersionOf, renderForSend } from '../../templates/api';
 import { listPage } from '../../kit';
-import { listProposals } from '../../platform/api';
+import { listProposals } from '../../../kernel/proposals';
 import type { Channel, Purpose } from '../audience/addresses';
 import { checkRecipient } from '../audience/services';
 import { PRICE_CURRENCY, unitPrice, whatsappCategoryFor, type WhatsAppCategory } from '../delivery/pricing';

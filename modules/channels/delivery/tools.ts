@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
-import { assertAllowance, usageFor } from '../../platform/api';
+import { assertAllowance, usageFor } from '../../../kernel/billing';
 import { cursorInput, cursorOutput, toolsFor } from '../../kit';
 import type { ToolContext } from '../../tool';
 import { PURPOSES, type Channel } from '../audience/addresses';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { queryRows, type Queryable } from '../../../db/pool';
-import { recordUsage } from '../../platform/api';
+import { recordUsage } from '../../../kernel/billing';
 import { initialGiftAidStatus } from '../donations';
 import { minorUnits } from '../money';
 import { firstOccurrenceAfter, occurrencesBetween } from './calendar';

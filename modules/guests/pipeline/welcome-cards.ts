@@ -6,7 +6,7 @@ import { createContact, findLikelyDuplicates, requireContact } from '../../peopl
 import type { OrgSettings } from '../../tool';
 import { checkRecipient } from '../../channels/api';
 import { queueMessage } from '../../channels/api';
-import { assertAllowance } from '../../platform/api';
+import { assertAllowance } from '../../../kernel/billing';
 import { openGuestCard, recordEvent } from './cards';
 import { assertTeamMember } from './stages';
 

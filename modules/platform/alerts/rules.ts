@@ -1,7 +1,7 @@
 import { queryRows } from '../../../db/pool';
 import type { Alert, AlertRule } from '../../module';
 import { countOf } from '../../metrics';
-import { usageSummary } from '../billing';
+import { usageSummary } from '../../../kernel/billing';
 
 /**
  * The platform's own alert rules: allowances running out, and messages the outbox could not

@@ -3,7 +3,7 @@ import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import type { MeterDefinition, PlanCode, RetentionRule } from '../../module';
 import { notFound } from '../../kit';
-import { allowanceFor, lockFeature } from '../billing';
+import { allowanceFor, lockFeature } from '../../../kernel/billing';
 import { mediaStorage, newKeySegment, publicOrigin, type MediaStorage } from './storage';
 import { MEDIA_TYPES, type MediaType, type ProcessedMedia, type ThumbnailVariant } from './processing';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { METERED_FEATURES } from '../../../core/billing';
 import type { ModuleDefinition } from '../../module';
 import { toolsFor } from '../../kit';
-import { usageSummary } from '../billing';
+import { usageSummary } from '../../../kernel/billing';
 import { capabilityGapSummary, LATEST_GAPS_IN_OVERVIEW, mayReadCapabilityGaps } from '../capability-gaps';
 import { gapSchema } from './capability-gaps';
 import { evaluateAlerts, registeredAlertRules } from '../alerts/tool';

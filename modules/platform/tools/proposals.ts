@@ -3,7 +3,7 @@ import { AGENTS, AUTONOMY_MODES, PROPOSAL_STATUSES, mayDecideProposals, type Age
 import { StewardError } from '../../../core/errors';
 import { toolsFor } from '../../kit';
 import { agentSchema, listAgents, setAgentAutonomy } from '../agents';
-import { listProposals, proposalExecutionSchema, proposalSchema, requireVisibleProposal } from '../proposals';
+import { listProposals, proposalExecutionSchema, proposalSchema, requireVisibleProposal } from '../../../kernel/proposals';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
 

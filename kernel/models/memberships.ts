@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `memberships`: A user's role in one organisation. */
 export class Membership extends Model<InferAttributes<Membership>, InferCreationAttributes<Membership>> {

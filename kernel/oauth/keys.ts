@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jose, type JWK } from './jose';
-import { queryOne, queryRows, withTransaction, type Pool, type Queryable } from '../../../db/pool';
+import { queryOne, queryRows, withTransaction, type Pool, type Queryable } from '../../db/pool';
 
 export const SIGNING_ALG = 'ES256';
 // Any constant works; it only has to be the same for every replica creating the first key.

@@ -1,7 +1,7 @@
 import { InvalidGrantError, InvalidScopeError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Principal } from '../../../core/principal';
-import type { Pool } from '../../../db/pool';
+import type { Principal } from '../../core/principal';
+import type { Pool } from '../../db/pool';
 import { AccessTokens, type VerifiedAccessToken } from './access-tokens';
 import { challengeForCode, redeemCode } from './codes';
 import { grantHolder, revokeGrant, type Grant } from './grants';

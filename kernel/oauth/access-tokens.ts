@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { isScope, type Scope } from '../../../core/scopes';
+import { isScope, type Scope } from '../../core/scopes';
 import { jose, type JWTPayload } from './jose';
 import { SIGNING_ALG, type SigningKeys } from './keys';
 import { LIFETIMES } from './secrets';

@@ -1,13 +1,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { API_KEY_PREFIX } from '../../core/principal';
-import type { Principal } from '../../core/principal';
-import { scopesAllowedForRole, type Role } from '../../core/roles';
-import { ALL_SCOPES, isScope, type Scope } from '../../core/scopes';
-import { StewardError } from '../../core/errors';
+import { API_KEY_PREFIX } from '../core/principal';
+import type { Principal } from '../core/principal';
+import { scopesAllowedForRole, type Role } from '../core/roles';
+import { ALL_SCOPES, isScope, type Scope } from '../core/scopes';
+import { StewardError } from '../core/errors';
 import { fn } from 'sequelize';
-import { queryOne, type Queryable } from '../../db/pool';
-import { withModels } from '../../db/sequelize';
-import { ApiKey, Membership } from './models';
+import { queryOne, type Queryable } from '../db/pool';
+import { withModels } from '../db/sequelize';
+import { ApiKey } from './models/api-keys';
+import { Membership } from './models/memberships';
 
 export { API_KEY_PREFIX };
 

@@ -1,7 +1,7 @@
 import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { queryOne, type Queryable } from '../../../db/pool';
+import { queryOne, type Queryable } from '../../db/pool';
 import { hashSecret } from './secrets';
 import { parseScopeRequest } from './scopes';
 

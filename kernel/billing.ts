@@ -1,8 +1,8 @@
-import { METERED_FEATURES, type MeteredFeature } from '../../core/billing';
-import type { MeterDefinition } from '../module';
-import { StewardError } from '../../core/errors';
-import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { registeredModules } from '../registry';
+import { METERED_FEATURES, type MeteredFeature } from '../core/billing';
+import type { MeterDefinition } from '../modules/module';
+import { StewardError } from '../core/errors';
+import { queryOne, queryRows, type Queryable } from '../db/pool';
+import { registeredModules } from '../modules/registry';
 
 /** The declaration of a metered feature, from the module that owns it. */
 function meterOf(feature: MeteredFeature): MeterDefinition | undefined {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { isScope, type Scope } from '../../../core/scopes';
-import { queryOne, type Queryable } from '../../../db/pool';
+import { isScope, type Scope } from '../../core/scopes';
+import { queryOne, type Queryable } from '../../db/pool';
 import { LIFETIMES } from './secrets';
 
 /** An authorization request, kept while the person signs in and consents. */

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { PROPOSAL_STATUSES, type ProposalExecution, type ProposalStatus } from '../../core/approvals';
-import { StewardError } from '../../core/errors';
+import { PROPOSAL_STATUSES, type ProposalExecution, type ProposalStatus } from '../core/approvals';
+import { StewardError } from '../core/errors';
 import { fn } from 'sequelize';
-import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { withModels } from '../../db/sequelize';
-import { argsHashOf } from '../tool';
-import { Proposal as ProposalModel } from './models';
+import { queryOne, queryRows, type Queryable } from '../db/pool';
+import { withModels } from '../db/sequelize';
+import { argsHashOf } from '../modules/tool';
+import { Proposal as ProposalModel } from './models/proposals';
 
 /**
  * Agent proposals: an action (a tool call) that waits for an owner or admin.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isRole, scopesAllowedForRole, type Role } from '../../../core/roles';
-import { isScope, type Scope } from '../../../core/scopes';
-import { queryOne, type Queryable } from '../../../db/pool';
+import { isRole, scopesAllowedForRole, type Role } from '../../core/roles';
+import { isScope, type Scope } from '../../core/scopes';
+import { queryOne, type Queryable } from '../../db/pool';
 
 /** One person's consent for one client in one organisation; codes and tokens descend from it. */
 export interface Grant {

@@ -1,6 +1,6 @@
-import { findIntent, INTENTS, type Intent } from '../../../core/intents';
-import { scopesAllowedForRole, type Role } from '../../../core/roles';
-import { ALL_SCOPES, isScope, type Scope } from '../../../core/scopes';
+import { findIntent, INTENTS, type Intent } from '../../core/intents';
+import { scopesAllowedForRole, type Role } from '../../core/roles';
+import { ALL_SCOPES, isScope, type Scope } from '../../core/scopes';
 
 /** Each scope in plain words, for the consent page and the intent catalogue. */
 export const SCOPE_WORDS: Record<Scope, string> = {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isRole, type Role } from '../../../core/roles';
-import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { hashPassword, verifyPassword } from '../users';
+import { isRole, type Role } from '../../core/roles';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { hashPassword, verifyPassword } from '../passwords';
 import { hashSecret, LIFETIMES, newSecret } from './secrets';
 
 export interface SignedInUser {

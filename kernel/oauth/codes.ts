@@ -1,5 +1,5 @@
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { queryOne, withTransaction, type Pool, type Queryable } from '../../../db/pool';
+import { queryOne, withTransaction, type Pool, type Queryable } from '../../db/pool';
 import { findGrant, revokeGrant, type Grant } from './grants';
 import { hashSecret, LIFETIMES, newSecret } from './secrets';
 

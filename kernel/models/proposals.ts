@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `proposals`: An agent or caller proposing a tool call for a person to approve. */
 export class Proposal extends Model<InferAttributes<Proposal>, InferCreationAttributes<Proposal>> {
