@@ -334,7 +334,7 @@ describe('approval routes, follow-ups and tasks (declared on the tool values)', 
         }
       }
     };
-    for (const dir of ['api', 'core', 'workflows', 'activities', 'modules', 'worker']) visit(path.join(root, dir));
+    for (const dir of ['api', 'core', 'kernel', 'workflows', 'activities', 'modules', 'worker']) visit(path.join(root, dir));
     expect(unknown).toEqual([]);
   });
 });
