@@ -1,5 +1,6 @@
 import { DataTypes, Model, type ModelAttributes, type ModelStatic } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../../db/sequelize';
+import type { PersonKind } from '../checkin';
 import type { GateMode, HubSettings, LabelOptions, StationKind } from '../setup';
 
 /*
@@ -71,13 +72,22 @@ export const GuestsChildProfile = modelOf<{
 });
 
 /** `guests_checkin_groups`: One check-in act (a household or one person) and its security code, held until everyone in it is checked out. */
-export const GuestsCheckinGroup = modelOf({ tableName: 'guests_checkin_groups' }, {
+export const GuestsCheckinGroup = modelOf<{
+  id: string; orgId: string; instanceId: string; localDate: string; securityCode: string | null; stationId: string; checkedInByUserId: string | null;
+  createdAt: Date; releasedAt: Date | null;
+}>({ tableName: 'guests_checkin_groups' }, {
   id, orgId: uuid(false), instanceId: text(false), localDate: { type: DataTypes.DATEONLY, allowNull: false }, securityCode: text(true),
   stationId: uuid(false), checkedInByUserId: uuid(true), createdAt: withDefault(time(false)), releasedAt: time(true),
 });
 
 /** `guests_checkins`: One person checked into one location for one service instance, and their checkout. */
-export const GuestsCheckin = modelOf({ tableName: 'guests_checkins' }, {
+export const GuestsCheckin = modelOf<{
+  id: string; orgId: string; groupId: string; instanceId: string; localDate: string; instanceEndsAt: Date; locationId: string; stationId: string;
+  contactId: string; personKind: PersonKind; firstTime: boolean; checkedInAt: Date; checkedInByUserId: string | null; warnings: unknown;
+  overrides: unknown[]; labelReprints: number; checkedOutAt: Date | null; checkedOutByUserId: string | null; checkoutStationId: string | null;
+  pickupContactId: string | null; pickupName: string | null; pickupAuthorised: boolean | null; checkoutOverrideReason: string | null;
+  checkoutOverrideByUserId: string | null; mergedIntoCheckinId: string | null;
+}>({ tableName: 'guests_checkins' }, {
   id, orgId: uuid(false), groupId: uuid(false), instanceId: text(false), localDate: { type: DataTypes.DATEONLY, allowNull: false },
   instanceEndsAt: time(false), locationId: uuid(false), stationId: uuid(false), contactId: uuid(false), personKind: text(false),
   firstTime: { type: DataTypes.BOOLEAN, allowNull: false }, checkedInAt: withDefault(time(false)), checkedInByUserId: uuid(true),
