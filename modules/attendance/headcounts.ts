@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import type { RowOf } from '../kit';
 import { listLocations, requireLocation } from '../guests/api';
 import { listTeam } from '../platform/api';
 import { getInstance } from '../schedule/api';
+import type { Headcount } from './models';
 
 export interface HeadcountView {
   id: string;
@@ -17,10 +19,7 @@ export interface HeadcountView {
   countedAt: string;
 }
 
-interface HeadcountRow {
-  id: string; instance_id: string; local_date: string; location_id: string | null; area: string; count: number;
-  counted_by_user_id: string | null; note: string | null; counted_at: Date;
-}
+type HeadcountRow = Pick<RowOf<Headcount>, 'id' | 'instance_id' | 'local_date' | 'location_id' | 'area' | 'count' | 'counted_by_user_id' | 'note' | 'counted_at'>;
 
 const COLUMNS = `id, instance_id, to_char(local_date, 'YYYY-MM-DD') AS local_date, location_id, area, count, counted_by_user_id, note, counted_at`;
 

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { notFound } from '../kit';
+import { notFound, type RowOf } from '../kit';
 import { requireVisibleLifeEvent, type LifeEvent } from '../people/api';
 import { assertNoteMentionsNamesNotIds } from '../people/api';
 import { findShareablePrayerRequest, getCommunitySettings, markShareablePrayerAnswered } from '../people/api';
-import type { PostStatus, PostView } from './schemas';
+import type { CommunityPost } from './models/posts';
+import type { PostView } from './schemas';
 
-interface PostRow {
-  id: string; kind: 'prayer' | 'celebration'; status: PostStatus; display_name: string; body: string; contact_id: string;
-  prayer_request_id: string | null; life_event_id: string | null; event_type: string | null; event_date: string | null;
-  submitted_at: Date; decided_at: Date | null; rejection_reason: string | null; answered_at: Date | null; answer_note: string | null; prayed_count: number;
-}
+type PostRow = Pick<RowOf<CommunityPost>, 'id' | 'kind' | 'status' | 'display_name' | 'body' | 'contact_id' | 'prayer_request_id' | 'life_event_id'
+  | 'event_type' | 'event_date' | 'submitted_at' | 'decided_at' | 'rejection_reason' | 'answered_at' | 'answer_note' | 'prayed_count'>;
 
 /** The columns a post is read with; the wall passes its own status and answered_at (see listPrayerWall). */
 function postColumns(status = 'p.status', answeredAt = 'p.answered_at'): string {

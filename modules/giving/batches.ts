@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { listPage, notFound } from '../kit';
+import { listPage, notFound, type RowOf } from '../kit';
+import type { GivingBatch } from './models/batches';
 import { minorUnits } from './money';
 import { commitThresholdOf } from './settings';
 import type { OrgSettings } from '../tool';
@@ -34,10 +35,7 @@ export const batchSchema = z.object({
 }).strict();
 export type BatchView = z.infer<typeof batchSchema>;
 
-interface BatchRow {
-  id: string; name: string; status: 'in_progress' | 'committed'; currency: string; created_by_user_id: string | null;
-  created_at: Date; committed_at: Date | null; committed_by_user_id: string | null;
-}
+type BatchRow = Pick<RowOf<GivingBatch>, 'id' | 'name' | 'status' | 'currency' | 'created_by_user_id' | 'created_at' | 'committed_at' | 'committed_by_user_id'>;
 
 const BATCH_COLUMNS = 'id, name, status, currency, created_by_user_id, created_at, committed_at, committed_by_user_id';
 

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { calendarDate, cursorInput, decodeCursor, encodeCursor, notFound } from '../kit';
+import { calendarDate, cursorInput, decodeCursor, encodeCursor, notFound, type RowOf } from '../kit';
 import { displayNameOf, requireContact } from '../people/api';
 import type { OrgSettings } from '../tool';
 import { COMMITTED_DONATION_SQL, lockOpenBatch } from './batches';
 import { defaultFund, requireFund, type FundView } from './funds';
+import type { GivingBatch } from './models/batches';
+import type { GivingDonation } from './models/donations';
 import { currencyCode, minorUnits, nonNegativeMinorUnits, positiveMinorUnits, requireCurrency, signedMinorUnits } from './money';
 import { requireOpenPledge } from './pledges';
 import { todayUtc } from '../metrics';
@@ -292,13 +294,12 @@ export const adjustmentDesignationInput = z.object({ fundId: z.uuid(), amount: s
 
 // ---------------------------------------------------------------- reading
 
-interface DonationRow {
-  id: string; batch_id: string; batch_status: 'in_progress' | 'committed'; contact_id: string | null; amount: number; currency: string; fee: number;
-  method: DonationMethod; received_on: string; source: string; external_id: string | null; gift_aid_status: DonationView['giftAidStatus'];
-  is_gasds: boolean; pledge_id: string | null; recurring_gift_id: string | null; adjusts_donation_id: string | null; note: string | null;
-  created_at: Date; page_at: string;
+type DonationRow = Pick<RowOf<GivingDonation>, 'id' | 'batch_id' | 'contact_id' | 'amount' | 'currency' | 'fee' | 'method' | 'received_on' | 'source'
+  | 'external_id' | 'gift_aid_status' | 'is_gasds' | 'pledge_id' | 'recurring_gift_id' | 'adjusts_donation_id' | 'note' | 'created_at'> & {
+  batch_status: RowOf<GivingBatch>['status'];
+  page_at: string;
   preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null; contact_live: boolean | null;
-}
+};
 
 const DONATION_SELECT = `SELECT d.id, d.batch_id, b.status AS batch_status, d.contact_id, d.amount, d.currency, d.fee, d.method, d.received_on,
     d.source, d.external_id, d.gift_aid_status, d.is_gasds, d.pledge_id, d.recurring_gift_id, d.adjusts_donation_id, d.note, d.created_at,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { notFound } from '../kit';
+import { notFound, type RowOf } from '../kit';
+import type { GivingFund } from './models/funds';
 
 /** The fund a gift goes to when nobody names one; created the first time it is needed. */
 export const DEFAULT_FUND_NAME = 'General Fund';
@@ -19,10 +20,7 @@ export const fundSchema = z.object({
 }).strict();
 export type FundView = z.infer<typeof fundSchema>;
 
-interface FundRow {
-  id: string; name: string; code: string | null; description: string | null; gift_aid_eligible: boolean;
-  status: 'active' | 'archived'; is_default: boolean; created_at: Date;
-}
+type FundRow = Pick<RowOf<GivingFund>, 'id' | 'name' | 'code' | 'description' | 'gift_aid_eligible' | 'status' | 'is_default' | 'created_at'>;
 
 const FUND_COLUMNS = 'id, name, code, description, gift_aid_eligible, status, is_default, created_at';
 

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { decodeCursor, encodeCursor, notFound } from '../kit';
+import { decodeCursor, encodeCursor, notFound, type RowOf } from '../kit';
 import { displayNameOf, requireContact } from '../people/api';
 import type { ContactRef } from '../module';
+import type { GivingGiver } from './models/givers';
 
 export const giverSchema = z.object({
   id: z.uuid(),
@@ -24,13 +25,11 @@ export const giverSchema = z.object({
 }).strict();
 export type GiverView = z.infer<typeof giverSchema>;
 
-interface GiverRow {
-  id: string; contact_id: string; giver_reference: string; title: string | null; house_name_or_number: string | null;
-  address_line: string | null; town: string | null; postcode: string | null; joint_contact_id: string | null;
-  bank_account_last4: string | null; created_at: Date; updated_at: Date;
+/** Every giving_givers column but org_id, with the names of the giver and joint giver from people's published view. */
+type GiverRow = Omit<RowOf<GivingGiver>, 'org_id'> & {
   preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null;
   joint_preferred_name: string | null; joint_first_name: string | null; joint_last_name: string | null; joint_email: string | null;
-}
+};
 
 const GIVER_SELECT = `SELECT g.id, g.contact_id, g.giver_reference, g.title, g.house_name_or_number, g.address_line, g.town, g.postcode,
     g.joint_contact_id, g.bank_account_last4, g.created_at, g.updated_at,

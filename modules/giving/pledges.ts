@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { listPage, notFound } from '../kit';
+import { listPage, notFound, type RowOf } from '../kit';
 import { displayNameOf, requireContact } from '../people/api';
 import type { OrgSettings } from '../tool';
 import { addMonths, countOccurrencesBetween } from './recurring/calendar';
 import { todayUtc } from '../metrics';
 import { requireFund } from './funds';
+import type { GivingPledgeCampaign } from './models/pledge-campaigns';
+import type { GivingPledge } from './models/pledges';
 import { minorUnits } from './money';
 import { organisationCurrency } from './settings';
 
@@ -92,10 +94,7 @@ export async function requireActiveFund(db: Queryable, orgId: string, fundId: st
 
 // ---------------------------------------------------------------- campaigns
 
-interface CampaignRow {
-  id: string; name: string; fund_id: string; fund_name: string; goal_amount: number | string | null; currency: string;
-  starts_on: string; ends_on: string | null; status: 'active' | 'closed'; created_at: Date;
-}
+type CampaignRow = RowOf<GivingPledgeCampaign> & { fund_name: string };
 
 const toCampaign = (row: CampaignRow): CampaignView => ({
   id: row.id, name: row.name, fundId: row.fund_id, fundName: row.fund_name,
@@ -151,12 +150,10 @@ export async function closeCampaign(db: Queryable, orgId: string, campaignId: st
 
 // ---------------------------------------------------------------- pledges
 
-interface PledgeRow {
-  id: string; campaign_id: string; contact_id: string | null; amount: number | string; currency: string; period: PledgePeriod;
-  starts_on: string; ends_on: string | null; status: 'open' | 'fulfilled' | 'cancelled'; spans_funds: boolean; created_at: Date;
+type PledgeRow = RowOf<GivingPledge> & {
   campaign_ends_on: string | null;
   preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null;
-}
+};
 
 const PLEDGE_SELECT = `SELECT p.*, c.ends_on AS campaign_ends_on, ct.preferred_name, ct.first_name, ct.last_name, ct.email
   FROM giving_pledges p JOIN giving_pledge_campaigns c ON c.id = p.campaign_id LEFT JOIN people_directory ct ON ct.id = p.contact_id`;

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { listPage, notFound } from '../kit';
+import { listPage, notFound, type RowOf } from '../kit';
 import { todayUtc } from '../metrics';
+import type { GivingDonation } from './models/donations';
+import type { GivingRefund } from './models/refunds';
 import { minorUnits } from './money';
 
 /**
@@ -52,18 +54,8 @@ export interface RefundRequest {
   refundedOn?: string;
 }
 
-interface RefundRow {
-  id: string;
-  donation_id: string;
-  fund_id: string;
-  fund_name: string;
-  amount: number | string;
-  currency: string;
-  reason: string;
-  refunded_on: string;
-  created_by_user_id: string | null;
-  created_at: Date;
-}
+type RefundRow = Pick<RowOf<GivingRefund>, 'id' | 'donation_id' | 'fund_id' | 'amount' | 'reason' | 'refunded_on' | 'created_by_user_id' | 'created_at'>
+  & Pick<RowOf<GivingDonation>, 'currency'> & { fund_name: string };
 
 const REFUND_COLUMNS = `r.id, r.donation_id, r.fund_id, f.name AS fund_name, r.amount, d.currency, r.reason, r.refunded_on,
   r.created_by_user_id, r.created_at`;

@@ -4,7 +4,9 @@ import { StewardError } from '../../core/errors';
 import { fn, literal } from 'sequelize';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
+import type { RowOf } from '../kit';
 import { displayNameOf } from './contacts';
+import type { Contact } from './models/contacts';
 import { OutreachItem as OutreachItemModel } from './models';
 import { lockOutboxStateOf } from '../platform/api';
 import { crisisHoldError, isOnCrisisHold } from './pastoral/care/crisis';
@@ -49,14 +51,9 @@ export const outreachItemSchema = z.object({
 
 export type OutreachItem = z.infer<typeof outreachItemSchema>;
 
-interface OutreachRow {
-  id: string; contact_id: string; channel: OutreachChannel; subject: string | null; body: string; content_version: number;
-  status: OutreachStatus; source: OutreachItem['source']; automation_id: string | null; reason: string | null;
-  approved_version: number | null; approved_at: Date | null; decided_at: Date | null; decision_reason: string | null;
-  send_error: { code: string; message: string } | null; sent_at: Date | null; created_at: Date; updated_at: Date;
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; phone: string | null;
+type OutreachRow = RowOf<OutreachItemModel> & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email' | 'phone'> & {
   crisis_hold: boolean;
-}
+};
 
 const SELECT_ITEM = `
   SELECT o.*, c.first_name, c.last_name, c.preferred_name, c.email, c.phone,

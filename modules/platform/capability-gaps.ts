@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { listPage, notFound } from '../kit';
+import { listPage, notFound, type RowOf } from '../kit';
+import type { CapabilityGap } from './models/capability-gaps';
 
 /**
  * Capability gaps: an agent says what it was asked for that no tool could do. Any member's
@@ -25,18 +26,8 @@ export interface CapabilityGapView {
   resolvedByUserId: string | null;
 }
 
-interface GapRow {
-  id: string;
-  tool: string | null;
-  missing: string;
-  example: string | null;
-  reported_by_user_id: string | null;
-  credential_kind: string;
-  created_at: Date;
-  resolved_at: Date | null;
-  resolved_by_user_id: string | null;
-  resolution: string | null;
-}
+/** A gap as `SELECT *` reads it, typed by its model. */
+type GapRow = RowOf<CapabilityGap>;
 
 function viewOf(row: GapRow): CapabilityGapView {
   return {

@@ -3,6 +3,10 @@ import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { ROLES, type Role } from '../../core/roles';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import type { RowOf } from '../kit';
+import type { Membership } from '../../kernel/models/memberships';
+import type { TeamInvite } from './models/team-invites';
+import type { User } from './models/users';
 import { listTeam } from './settings';
 
 /**
@@ -53,11 +57,8 @@ export async function listMembers(db: Queryable, orgId: string) {
 
 // ---------------------------------------------------------------- members
 
-interface MembershipRow {
-  user_id: string;
-  email: string;
-  role: Role;
-}
+// role holds only the roles (a CHECK constraint), which the model types as text.
+type MembershipRow = Pick<RowOf<Membership>, 'user_id'> & Pick<RowOf<User>, 'email'> & { role: Role };
 
 /** The member, locked for the change; another organisation's user is not found. */
 async function lockMember(db: Queryable, orgId: string, userId: string): Promise<MembershipRow> {
@@ -137,18 +138,8 @@ export interface InviteView {
   createdAt: string;
 }
 
-interface InviteRow {
-  id: string;
-  email: string;
-  role: Role;
-  status: InviteView['status'];
-  send_id: string;
-  sends: number;
-  expires_at: Date;
-  sent_at: Date | null;
-  send_error: { code: string; message: string } | null;
-  created_at: Date;
-}
+/** An invite as `SELECT *` reads it, typed by its model. */
+type InviteRow = RowOf<TeamInvite>;
 
 function viewOf(row: InviteRow): InviteView {
   return {

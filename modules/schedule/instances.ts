@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { notFound } from '../kit';
+import { notFound, type RowOf } from '../kit';
+import type { ScheduleInstance } from './models/schedule';
 import { DEFAULT_TIME_ZONE, expand, localToUtc, utcToLocal, type Occurrence, type Recurrence } from './recurrence';
 
 /** One service on one day: a materialised occurrence of a series, or a one-off extra. */
@@ -30,22 +31,8 @@ export interface ServiceInstance {
   detached: boolean;
 }
 
-export interface InstanceRow {
-  id: string;
-  series_id: string;
-  original_starts_at: Date | null;
-  title: string;
-  starts_at: Date;
-  ends_at: Date;
-  local_date: string;
-  local_start_time: string;
-  time_zone: string;
-  location_label: string | null;
-  campus: string | null;
-  status: 'scheduled' | 'cancelled';
-  cancel_reason: string | null;
-  detached: boolean;
-}
+export type InstanceRow = Pick<RowOf<ScheduleInstance>, 'id' | 'series_id' | 'original_starts_at' | 'title' | 'starts_at' | 'ends_at' | 'local_date'
+  | 'local_start_time' | 'time_zone' | 'location_label' | 'campus' | 'status' | 'cancel_reason' | 'detached'>;
 
 /** How far ahead instances are kept materialised. */
 export const MATERIALISE_WEEKS = 12;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
-import { listPage, notFound } from '../kit';
+import { listPage, notFound, type RowOf } from '../kit';
 import {
   editInstance, getInstance, insertOneOff, instanceRow, listInstances, materialiseSeries, organisationTimeZone, removeFutureInstances,
   type InstanceChanges, type MaterialiseCounts, type OneOffAt, type ServiceInstance,
 } from './instances';
+import type { ScheduleSeries } from './models/schedule';
 import { canonicalTimeZone, describeRule, firstOccurrence, localToUtc, nextOccurrences, parseRule, ruleEndingBefore, ruleFrom, utcToLocal, type Recurrence } from './recurrence';
 
 /** A recurring service. */
@@ -28,20 +29,8 @@ export interface ServiceSeries {
   updatedAt: string;
 }
 
-interface SeriesRow {
-  id: string;
-  title: string;
-  rrule: string;
-  time_zone: string;
-  start_date: string;
-  start_time: string;
-  duration_minutes: number;
-  location_label: string | null;
-  campus: string | null;
-  split_from_series_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A series as `SELECT *` reads it, typed by its model. */
+type SeriesRow = RowOf<ScheduleSeries>;
 
 function toSeries(row: SeriesRow): ServiceSeries {
   return {

@@ -1,14 +1,17 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../db/sequelize';
+import type { Channel, Purpose } from './addresses';
+import type { DomainCheck, SenderView } from './senders';
+import type { ConsentBasis, SuppressionReason } from './store';
 
 /** `channel_consents`: one consent as captured (evidence); withdrawn or superseded, never deleted. */
 export class ChannelConsent extends Model<InferAttributes<ChannelConsent>, InferCreationAttributes<ChannelConsent>> {
   declare id: string;
   declare orgId: string;
   declare contactId: string;
-  declare channel: string;
-  declare purpose: string;
-  declare basis: string;
+  declare channel: Channel;
+  declare purpose: Purpose;
+  declare basis: ConsentBasis;
   declare source: string;
   declare wording: string;
   declare capturedAt: Date;
@@ -40,9 +43,9 @@ ChannelConsent.init({
 export class ChannelSuppression extends Model<InferAttributes<ChannelSuppression>, InferCreationAttributes<ChannelSuppression>> {
   declare id: string;
   declare orgId: string;
-  declare channel: string;
+  declare channel: Channel;
   declare address: string;
-  declare reason: string;
+  declare reason: SuppressionReason;
   declare source: string;
   declare note: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
@@ -69,14 +72,14 @@ ChannelSuppression.init({
 export class ChannelSender extends Model<InferAttributes<ChannelSender>, InferCreationAttributes<ChannelSender>> {
   declare id: string;
   declare orgId: string;
-  declare channel: string;
-  declare kind: string;
+  declare channel: Channel;
+  declare kind: SenderView['kind'];
   declare address: string;
   declare label: CreationOptional<string | null>;
   declare oneWay: CreationOptional<boolean>;
-  declare status: string;
+  declare status: SenderView['status'];
   declare dkimSelector: CreationOptional<string | null>;
-  declare lastCheck: CreationOptional<unknown>;
+  declare lastCheck: CreationOptional<DomainCheck | null>;
   declare checkedAt: CreationOptional<Date | null>;
   declare verifiedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;

@@ -1,6 +1,8 @@
 import { DateTime, IANAZone } from 'luxon';
 import { StewardError } from '../../../core/errors';
 import { queryOne, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
+import type { ChannelSettings } from './models';
 
 /**
  * Quiet hours: an organisation setting, off until someone turns it on (so nothing an organisation
@@ -19,7 +21,7 @@ export const DEFAULT_SETTINGS: ChannelSettingsView = {
   quietHours: { enabled: false, start: '21:00', end: '08:00' }, timeZone: 'Europe/London', updatedAt: null,
 };
 
-interface SettingsRow { quiet_hours_enabled: boolean; quiet_start: string; quiet_end: string; time_zone: string; updated_at: Date }
+type SettingsRow = RowOf<ChannelSettings>;
 
 export async function getChannelSettings(db: Queryable, orgId: string): Promise<ChannelSettingsView> {
   const row = await queryOne<SettingsRow>(db, 'SELECT * FROM channel_settings WHERE org_id = $1', [orgId]);

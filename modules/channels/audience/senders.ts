@@ -2,8 +2,9 @@ import { Resolver } from 'node:dns/promises';
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, type Queryable } from '../../../db/pool';
-import { listPage, notFound } from '../../kit';
+import { listPage, notFound, type RowOf } from '../../kit';
 import { toE164, type Channel } from './addresses';
+import type { ChannelSender } from './models';
 
 /**
  * Senders: an email domain (unverified → verified | pending | failed by a DNS check of SPF, DKIM and
@@ -28,11 +29,8 @@ export interface SenderView {
   warnings: string[];
 }
 
-interface SenderRow {
-  id: string; channel: Channel; kind: SenderView['kind']; address: string; label: string | null; one_way: boolean;
-  status: SenderView['status']; dkim_selector: string | null; last_check: DomainCheck | null; checked_at: Date | null;
-  verified_at: Date | null; created_at: Date;
-}
+/** A sender as `SELECT *` reads it, typed by its model. */
+type SenderRow = RowOf<ChannelSender>;
 
 export const ONE_WAY_WARNING = 'One-way sender: recipients cannot reply STOP. Marketing through it must carry another way to opt out (a link or a number to text), or it is refused.';
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
 import type { Channel, Purpose } from './addresses';
+import type { ChannelConsent, ChannelSuppression } from './models';
 
 /**
  * The audience part's own rows, read and written without any other module: people's contact
@@ -13,36 +15,9 @@ export type ConsentBasis = (typeof CONSENT_BASES)[number];
 export const SUPPRESSION_REASONS = ['hard_bounce', 'complaint', 'stop_keyword', 'unsubscribe', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
-export interface ConsentRow {
-  id: string;
-  org_id: string;
-  contact_id: string;
-  channel: Channel;
-  purpose: Purpose;
-  basis: ConsentBasis;
-  source: string;
-  wording: string;
-  captured_at: Date;
-  recorded_by: string | null;
-  withdrawn_at: Date | null;
-  withdrawal_source: string | null;
-  superseded_by: string | null;
-  created_at: Date;
-}
-
-export interface SuppressionRow {
-  id: string;
-  org_id: string;
-  channel: Channel;
-  address: string;
-  reason: SuppressionReason;
-  source: string;
-  note: string | null;
-  created_at: Date;
-  lifted_at: Date | null;
-  lifted_by: string | null;
-  lift_evidence: string | null;
-}
+/** Rows as `SELECT *` reads them, typed by the models. */
+export type ConsentRow = RowOf<ChannelConsent>;
+export type SuppressionRow = RowOf<ChannelSuppression>;
 
 type LockMode = 'share' | 'exclusive';
 

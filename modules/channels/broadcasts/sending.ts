@@ -1,7 +1,9 @@
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
 import { checkRecipient } from '../audience/services';
 import { queueMessage } from '../delivery/services';
+import type { ChannelBroadcast, ChannelBroadcastRecipient } from './models/broadcasts';
 import { OUTSTANDING, type BroadcastStatus, type RecipientStatus } from './services';
 
 /**
@@ -76,24 +78,9 @@ export interface BatchStep {
   nextDueAt: string | null;
 }
 
-interface RecipientRow {
-  position: number;
-  contact_id: string;
-  message_id: string | null;
-  attempts: number;
-}
+type RecipientRow = Pick<RowOf<ChannelBroadcastRecipient>, 'position' | 'contact_id' | 'message_id' | 'attempts'>;
 
-interface BroadcastSendRow {
-  status: BroadcastStatus;
-  channel: 'email' | 'sms' | 'whatsapp';
-  purpose: 'marketing' | 'charitable_purpose' | 'service';
-  template_id: string | null;
-  template_version_id: string | null;
-  subject: string | null;
-  body: string | null;
-  html: string | null;
-  variables: Record<string, string>;
-}
+type BroadcastSendRow = Pick<RowOf<ChannelBroadcast>, 'status' | 'channel' | 'purpose' | 'template_id' | 'template_version_id' | 'subject' | 'body' | 'html' | 'variables'>;
 
 /** Takes the next outstanding recipients; a scheduled broadcast starts sending with its first batch. */
 async function nextRecipients(pool: Pool, orgId: string, broadcastId: string, batchSize: number, now: Date) {

@@ -3,12 +3,13 @@ import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { smsSegments } from '../../templates/api';
 import { activeVersionOf, renderForSend } from '../../templates/api';
-import { listPage } from '../../kit';
+import { listPage, type RowOf } from '../../kit';
 import { listProposals } from '../../../kernel/proposals';
 import type { Channel, Purpose } from '../audience/addresses';
 import { checkRecipient } from '../audience/services';
 import { PRICE_CURRENCY, unitPrice, whatsappCategoryFor, type WhatsAppCategory } from '../delivery/pricing';
 import { resolveAudience, type Audience } from './audience';
+import type { ChannelBroadcast } from './models/broadcasts';
 
 /**
  * Broadcasts: one message to an audience. A preview works out who it would reach, who is excluded
@@ -51,35 +52,8 @@ export interface BroadcastDefinition extends BroadcastContent {
   ratePerMinute: number;
 }
 
-interface BroadcastRow {
-  id: string;
-  org_id: string;
-  name: string;
-  channel: Channel;
-  purpose: Purpose;
-  audience: Audience;
-  template_id: string | null;
-  subject: string | null;
-  body: string | null;
-  html: string | null;
-  variables: Record<string, string>;
-  status: BroadcastStatus;
-  preview_hash: string | null;
-  preview: BroadcastPreview | null;
-  previewed_at: Date | null;
-  send_at: Date | null;
-  rate_per_minute: number;
-  total_recipients: number;
-  created_by_user_id: string | null;
-  approved_at: Date | null;
-  scheduled_at: Date | null;
-  started_at: Date | null;
-  finished_at: Date | null;
-  cancelled_at: Date | null;
-  cancel_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A broadcast as `SELECT *` reads it, typed by its model. */
+type BroadcastRow = RowOf<ChannelBroadcast>;
 
 export interface BroadcastPreview {
   total: number;

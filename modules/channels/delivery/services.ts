@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { listPage, notFound } from '../../kit';
+import { listPage, notFound, type RowOf } from '../../kit';
 import { requireContact } from '../../people/api';
 import type { Contact } from '../../people/api';
 import { getOrgSettings } from '../../platform/api';
@@ -11,6 +11,7 @@ import { normaliseAddress, type Channel, type Purpose } from '../audience/addres
 import {
   PRICE_CURRENCY, SMS_MAX_CHARACTERS, SMS_MAX_SEGMENTS, WHATSAPP_MAX_CHARACTERS, estimateCost, whatsappCategoryFor, type WhatsAppCategory,
 } from './pricing';
+import type { ChannelMessage } from './models/messages';
 
 /**
  * Messages on the channels: queueing one (render, snapshot, validate, idempotent on its key),
@@ -70,40 +71,8 @@ export interface ChannelMessageView {
   deliveredAt: string | null;
 }
 
-export interface MessageRow {
-  id: string;
-  org_id: string;
-  channel: Channel;
-  contact_id: string | null;
-  purpose: Purpose;
-  status: MessageStatus;
-  recipient_address: string | null;
-  sender: string | null;
-  template_id: string | null;
-  template_version_id: string | null;
-  subject: string | null;
-  body: string;
-  html: string | null;
-  whatsapp_payload: unknown;
-  whatsapp_category: WhatsAppCategory | null;
-  sms_encoding: 'GSM-7' | 'UCS-2' | null;
-  segments: number | null;
-  metered_units: number;
-  estimated_cost_minor: number;
-  actual_cost_minor: number | null;
-  actual_cost_currency: string | null;
-  currency: string;
-  provider_message_id: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  deferred_until: Date | null;
-  broadcast_id: string | null;
-  idempotency_key: string;
-  usage_tool: string;
-  created_at: Date;
-  sent_at: Date | null;
-  delivered_at: Date | null;
-}
+/** A message as `SELECT *` reads it, typed by its model. */
+export type MessageRow = RowOf<ChannelMessage>;
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 

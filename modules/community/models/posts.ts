@@ -1,11 +1,12 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../db/sequelize';
+import type { POST_KINDS, PostStatus } from '../schemas';
 
 /** `community_posts`: A prayer request or life event shared with the congregation, shown only once a person approved it. */
 export class CommunityPost extends Model<InferAttributes<CommunityPost>, InferCreationAttributes<CommunityPost>> {
   declare id: string;
   declare orgId: string;
-  declare kind: string;
+  declare kind: (typeof POST_KINDS)[number];
   declare prayerRequestId: CreationOptional<string | null>;
   declare lifeEventId: CreationOptional<string | null>;
   declare contactId: string;
@@ -13,7 +14,7 @@ export class CommunityPost extends Model<InferAttributes<CommunityPost>, InferCr
   declare body: string;
   declare eventType: CreationOptional<string | null>;
   declare eventDate: CreationOptional<string | null>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<PostStatus>;
   declare submittedByUserId: CreationOptional<string | null>;
   declare submittedAt: CreationOptional<Date>;
   declare decidedByUserId: CreationOptional<string | null>;

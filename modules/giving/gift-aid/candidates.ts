@@ -1,4 +1,6 @@
 import { queryRows, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
+import type { GivingDonation } from '../models/donations';
 import { minorUnits } from '../money';
 
 /**
@@ -17,15 +19,11 @@ export interface DonationFigures {
   refunded: number;
 }
 
-interface FiguresRow {
-  id: string;
-  contact_id: string | null;
-  received_on: string;
-  is_gasds: boolean;
+type FiguresRow = Pick<RowOf<GivingDonation>, 'id' | 'contact_id' | 'received_on' | 'is_gasds'> & {
   eligible_before: string | number;
   refunded: string | number;
   claimed?: string | number | null;
-}
+};
 
 // Committed adjusting entries, summed per donation they correct, once for the whole query (no index leads from a donation to its corrections).
 const FIGURES = `

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { notFound } from '../../kit';
+import { notFound, type RowOf } from '../../kit';
 import type { OrgSettings } from '../../tool';
+import type { GivingGiftAidClaim } from '../models/gift-aid-claims';
 import { minorUnits } from '../money';
 import { organisationCurrency } from '../settings';
 import {
@@ -155,29 +156,8 @@ export async function planClaim(db: Queryable, orgId: string, options: ClaimOpti
 
 // ---------------------------------------------------------------- claims
 
-interface ClaimRow {
-  id: string;
-  status: ClaimStatus;
-  currency: string;
-  claimed_on: string;
-  gross_total: number;
-  gift_aid_total: number;
-  gasds_total: number;
-  gasds_top_up: number;
-  line_count: number;
-  accepted_gift_aid: number | null;
-  paid_amount: number | null;
-  paid_on: string | null;
-  charity_reference: string | null;
-  provider_reference: string | null;
-  validated_at: Date | null;
-  submitted_at: Date | null;
-  approved_by_user_id: string | null;
-  decided_at: Date | null;
-  decision_reason: string | null;
-  cancelled_at: Date | null;
-  created_at: Date;
-}
+/** A claim as `SELECT *` reads it, typed by its model. */
+type ClaimRow = RowOf<GivingGiftAidClaim>;
 
 export interface ClaimView {
   id: string;

@@ -1,27 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { listPage, notFound } from '../../kit';
+import { listPage, notFound, type RowOf } from '../../kit';
 import { requireContact } from '../../people/api';
+import type { GivingGiftAidDeclaration } from '../models/gift-aid-declarations';
 import { checkDeclaration, type DeclarationFacts, type DeclarationInput, type DeclarationMethod, type DeclarationScope } from './rules';
 import { todayUtc } from '../../metrics';
 
-interface DeclarationRow {
-  id: string;
-  contact_id: string | null;
-  scope: DeclarationScope;
-  method: DeclarationMethod;
-  made_on: string;
-  start_on: string;
-  end_on: string | null;
-  confirmation_sent_on: string | null;
-  donation_id: string | null;
-  note: string | null;
-  cancelled_at: Date | null;
-  cancelled_on: string | null;
-  cancel_reason: string | null;
-  created_at: Date;
-}
+/** A declaration as `SELECT *` reads it, typed by its model. */
+type DeclarationRow = RowOf<GivingGiftAidDeclaration>;
 
 export type DeclarationState = 'active' | 'awaiting_confirmation' | 'cancelled' | 'ended';
 

@@ -1,5 +1,7 @@
 import { queryRows, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
 import { displayNameOf } from '../../people/api';
+import type { GivingGiver } from '../models/givers';
 import { normalisePostcode, type DonorDetails } from './rules';
 
 export interface Donor extends DonorDetails {
@@ -7,7 +9,8 @@ export interface Donor extends DonorDetails {
   displayName: string;
 }
 
-interface DonorRow {
+/** The contact's columns from people's published view (people_directory), the giving record's from its model. */
+type DonorRow = Pick<RowOf<GivingGiver>, 'title' | 'house_name_or_number' | 'address_line' | 'postcode'> & {
   contact_id: string;
   first_name: string | null;
   last_name: string | null;
@@ -16,11 +19,7 @@ interface DonorRow {
   prefix: string | null;
   address_line1: string | null;
   address_postcode: string | null;
-  title: string | null;
-  house_name_or_number: string | null;
-  address_line: string | null;
-  postcode: string | null;
-}
+};
 
 /** A house number at the start of an address line ("12 High Street" → "12", "12a Mill Lane" → "12a"). */
 function leadingHouseNumber(line: string | null | undefined): string | null {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { notFound } from '../../kit';
+import { notFound, type RowOf } from '../../kit';
 import { requireContact } from '../../people/api';
 import type { OrgSettings } from '../../tool';
+import type { GivingDonation } from '../models/donations';
+import type { GivingStatement } from '../models/statements';
 import { minorUnits } from '../money';
 import { organisationCurrency } from '../settings';
 import { donorsOf } from './donors';
@@ -83,17 +85,13 @@ function periodOf(request: StatementRequest): { start: string; end: string; taxY
   return { start: request.periodStart, end: request.periodEnd, taxYear: null };
 }
 
-interface GiftRow {
-  id: string;
+type GiftRow = Pick<RowOf<GivingDonation>, 'id' | 'received_on' | 'amount' | 'method' | 'gift_aid_status'> & {
+  /** Never null here: the query reads givers' gifts only. */
   contact_id: string;
-  received_on: string;
-  amount: number;
   refunded: string | number;
-  method: string;
   funds: string[];
-  gift_aid_status: string;
   gift_aid: string | number | null;
-}
+};
 
 export interface GeneratedStatements {
   run: StatementRunView;
@@ -194,10 +192,8 @@ async function emailAddresses(db: Queryable, orgId: string, contactIds: readonly
   return new Set(rows.map((row) => row.id));
 }
 
-interface StatementRow {
-  id: string; run_id: string; contact_id: string | null; donation_count: number; total_amount: number; gift_aid_claimed: number;
-  delivery_status: StatementDeliveryStatus | null; delivery_error: { code: string; message: string } | null; sent_at: Date | null;
-}
+type StatementRow = Pick<RowOf<GivingStatement>, 'id' | 'run_id' | 'contact_id' | 'donation_count' | 'total_amount' | 'gift_aid_claimed'
+  | 'delivery_status' | 'delivery_error' | 'sent_at'>;
 
 function summaryOf(row: StatementRow): StatementSummary {
   return {

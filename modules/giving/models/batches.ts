@@ -6,7 +6,7 @@ export class GivingBatch extends Model<InferAttributes<GivingBatch>, InferCreati
   declare id: string;
   declare orgId: string;
   declare name: string;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<'in_progress' | 'committed'>;
   declare currency: string;
   declare createdByUserId: CreationOptional<string | null>;
   declare committedAt: CreationOptional<Date | null>;

@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../db/sequelize';
+import type { DonationMethod, GIFT_AID_STATUSES } from '../donations';
 
 /** `giving_donations`: One gift (or an adjusting entry) in integer minor units of the organisation's currency. */
 export class GivingDonation extends Model<InferAttributes<GivingDonation>, InferCreationAttributes<GivingDonation>> {
@@ -10,7 +11,7 @@ export class GivingDonation extends Model<InferAttributes<GivingDonation>, Infer
   declare amount: number;
   declare currency: string;
   declare fee: CreationOptional<number>;
-  declare method: string;
+  declare method: DonationMethod;
   declare receivedOn: string;
   declare source: CreationOptional<string>;
   declare externalId: CreationOptional<string | null>;
@@ -18,7 +19,7 @@ export class GivingDonation extends Model<InferAttributes<GivingDonation>, Infer
   declare recurringGiftId: CreationOptional<string | null>;
   declare occurrenceOn: CreationOptional<string | null>;
   declare adjustsDonationId: CreationOptional<string | null>;
-  declare giftAidStatus: CreationOptional<string>;
+  declare giftAidStatus: CreationOptional<(typeof GIFT_AID_STATUSES)[number]>;
   declare isGasds: CreationOptional<boolean>;
   declare note: CreationOptional<string | null>;
   declare createdByUserId: CreationOptional<string | null>;

@@ -9,7 +9,7 @@ export class GivingFund extends Model<InferAttributes<GivingFund>, InferCreation
   declare code: CreationOptional<string | null>;
   declare description: CreationOptional<string | null>;
   declare giftAidEligible: CreationOptional<boolean>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<'active' | 'archived'>;
   declare isDefault: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;

@@ -1,11 +1,12 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../db/sequelize';
+import type { ClaimStatus } from '../gift-aid/claims';
 
 /** `giving_gift_aid_claims`: A Gift Aid claim to HMRC, its totals and its progress from draft to paid. */
 export class GivingGiftAidClaim extends Model<InferAttributes<GivingGiftAidClaim>, InferCreationAttributes<GivingGiftAidClaim>> {
   declare id: string;
   declare orgId: string;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<ClaimStatus>;
   declare currency: string;
   declare claimedOn: string;
   declare grossTotal: number;

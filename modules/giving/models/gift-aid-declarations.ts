@@ -1,13 +1,14 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../db/sequelize';
+import type { DeclarationMethod, DeclarationScope } from '../gift-aid/rules';
 
 /** `giving_gift_aid_declarations`: A donor's Gift Aid declaration: scope, dates, method, and cancellation. */
 export class GivingGiftAidDeclaration extends Model<InferAttributes<GivingGiftAidDeclaration>, InferCreationAttributes<GivingGiftAidDeclaration>> {
   declare id: string;
   declare orgId: string;
   declare contactId: CreationOptional<string | null>;
-  declare scope: string;
-  declare method: string;
+  declare scope: DeclarationScope;
+  declare method: DeclarationMethod;
   declare madeOn: string;
   declare startOn: string;
   declare endOn: CreationOptional<string | null>;

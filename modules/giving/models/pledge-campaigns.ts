@@ -11,7 +11,7 @@ export class GivingPledgeCampaign extends Model<InferAttributes<GivingPledgeCamp
   declare currency: string;
   declare startsOn: string;
   declare endsOn: CreationOptional<string | null>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<'active' | 'closed'>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 

@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../db/sequelize';
+import type { PledgePeriod } from '../pledges';
 
 /** `giving_pledges`: A giver's promise within a campaign; progress is computed from linked donations. */
 export class GivingPledge extends Model<InferAttributes<GivingPledge>, InferCreationAttributes<GivingPledge>> {
@@ -9,10 +10,10 @@ export class GivingPledge extends Model<InferAttributes<GivingPledge>, InferCrea
   declare contactId: CreationOptional<string | null>;
   declare amount: number;
   declare currency: string;
-  declare period: CreationOptional<string>;
+  declare period: CreationOptional<PledgePeriod>;
   declare startsOn: string;
   declare endsOn: CreationOptional<string | null>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<'open' | 'fulfilled' | 'cancelled'>;
   declare spansFunds: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;

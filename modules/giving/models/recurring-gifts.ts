@@ -1,5 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../db/sequelize';
+import type { RecurringFrequency } from '../recurring/calendar';
+import type { RecurringMethod } from '../recurring/gifts';
 
 /** `giving_recurring_gifts`: A gift repeated on a schedule; each occurrence records exactly one donation. */
 export class GivingRecurringGift extends Model<InferAttributes<GivingRecurringGift>, InferCreationAttributes<GivingRecurringGift>> {
@@ -9,11 +11,11 @@ export class GivingRecurringGift extends Model<InferAttributes<GivingRecurringGi
   declare fundId: string;
   declare amount: number;
   declare currency: string;
-  declare method: string;
-  declare frequency: string;
+  declare method: RecurringMethod;
+  declare frequency: RecurringFrequency;
   declare startsOn: string;
   declare nextOn: CreationOptional<string | null>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<'active' | 'paused' | 'cancelled'>;
   declare pausedAt: CreationOptional<Date | null>;
   declare resumeOn: CreationOptional<string | null>;
   declare cancelledAt: CreationOptional<Date | null>;

@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../db/sequelize';
+import type { StatementDeliveryStatus } from '../gift-aid/statement-delivery';
 
 /** `giving_statements`: One giver's statement in a run: the gifts counted and their total. */
 export class GivingStatement extends Model<InferAttributes<GivingStatement>, InferCreationAttributes<GivingStatement>> {
@@ -12,8 +13,8 @@ export class GivingStatement extends Model<InferAttributes<GivingStatement>, Inf
   declare totalAmount: number;
   declare giftAidClaimed: CreationOptional<number>;
   declare content: Record<string, unknown>;
-  declare deliveryStatus: CreationOptional<string | null>;
-  declare deliveryError: CreationOptional<Record<string, unknown> | null>;
+  declare deliveryStatus: CreationOptional<StatementDeliveryStatus | null>;
+  declare deliveryError: CreationOptional<{ code: string; message: string } | null>;
   declare sentAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
 

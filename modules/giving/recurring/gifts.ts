@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { listPage, notFound } from '../../kit';
+import { listPage, notFound, type RowOf } from '../../kit';
 import { displayNameOf, requireContact } from '../../people/api';
 import type { OrgSettings } from '../../tool';
+import type { GivingRecurringGift } from '../models/recurring-gifts';
 import { minorUnits } from '../money';
 import { requireActiveFund } from '../pledges';
 import { organisationCurrency } from '../settings';
@@ -53,17 +54,14 @@ export const recurringGiftSchema = z.object({
 }).strict();
 export type RecurringGiftView = z.infer<typeof recurringGiftSchema>;
 
-export interface RecurringGiftRow {
-  id: string; org_id: string; contact_id: string | null; fund_id: string; amount: number | string; currency: string;
-  method: RecurringMethod; frequency: RecurringFrequency; starts_on: string; next_on: string | null;
-  status: 'active' | 'paused' | 'cancelled'; paused_at: Date | null; resume_on: string | null; cancelled_at: Date | null; created_at: Date;
-}
+/** A recurring gift as `SELECT *` reads it, typed by its model. */
+export type RecurringGiftRow = RowOf<GivingRecurringGift>;
 
-interface GiftViewRow extends RecurringGiftRow {
+type GiftViewRow = RecurringGiftRow & {
   fund_name: string;
   preferred_name: string | null; first_name: string | null; last_name: string | null; email: string | null;
   last_recorded_on: string | null; recorded_count: number;
-}
+};
 
 const GIFT_SELECT = `SELECT g.*, f.name AS fund_name, ct.preferred_name, ct.first_name, ct.last_name, ct.email,
     o.last_recorded_on, COALESCE(o.recorded_count, 0)::int AS recorded_count

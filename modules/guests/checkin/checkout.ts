@@ -1,19 +1,18 @@
 import { StewardError } from '../../../core/errors';
 import { STAFF_ROLES } from '../../../core/roles';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { notFound } from '../../kit';
+import { notFound, type RowOf } from '../../kit';
 import { requireContact } from '../../people/api';
 import { listHousehold } from '../../people/api';
-import type { Caller, PersonKind } from './checkin';
+import type { Caller } from './checkin';
 import { normaliseSecurityCode } from './codes';
 import { labelsFor, mayReadMedical, type Labels } from './labels';
+import type { GuestsCheckin, GuestsCheckinGroup } from './models';
 import { childProfiles, getCheckinSettings, requireStation, serviceSettingsFor } from './setup';
 import { getInstance } from '../../schedule/api';
 
-interface OpenRow {
-  id: string; group_id: string; instance_id: string; contact_id: string; person_kind: PersonKind; location_id: string; location_name: string;
-  security_code: string | null; checked_out_at: Date | null; overrides: unknown[];
-}
+type OpenRow = Pick<RowOf<InstanceType<typeof GuestsCheckin>>, 'id' | 'group_id' | 'instance_id' | 'contact_id' | 'person_kind' | 'location_id' | 'checked_out_at' | 'overrides'>
+  & Pick<RowOf<InstanceType<typeof GuestsCheckinGroup>>, 'security_code'> & { location_name: string };
 
 async function lockCheckin(db: Queryable, orgId: string, checkinId: string): Promise<OpenRow> {
   const row = await queryOne<OpenRow>(db, `SELECT c.id, c.group_id, c.instance_id, c.contact_id, c.person_kind, c.location_id, l.name AS location_name,

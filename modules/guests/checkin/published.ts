@@ -1,4 +1,6 @@
 import { queryRows, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
+import type { GuestsCheckin } from './models';
 
 /**
  * What the rest of the guests module and the attendance module read of check-ins. Records of
@@ -29,10 +31,8 @@ export interface CheckinFilter {
   contactId?: string;
 }
 
-interface CheckinRow {
-  id: string; instance_id: string; local_date: string; location_id: string; location_name: string; contact_id: string;
-  person_kind: CheckinRecord['personKind']; first_time: boolean; checked_in_at: Date; checked_out_at: Date | null;
-}
+type CheckinRow = Pick<RowOf<InstanceType<typeof GuestsCheckin>>, 'id' | 'instance_id' | 'local_date' | 'location_id' | 'contact_id' | 'person_kind' | 'first_time'
+  | 'checked_in_at' | 'checked_out_at'> & { location_name: string };
 
 /** Check-ins of instances whose local date falls in the range, oldest first. */
 export async function listCheckins(db: Queryable, orgId: string, filter: CheckinFilter): Promise<CheckinRecord[]> {

@@ -1,7 +1,9 @@
 import { queryRows, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
 import { getInstance } from '../../schedule/api';
 import type { Caller, PersonKind } from './checkin';
 import { mayReadMedical } from './labels';
+import type { GuestsCheckin } from './models';
 import { childProfiles, getCheckinSettings, listLocations, requireLocation, type LocationView } from './setup';
 
 export interface RosterPerson {
@@ -31,9 +33,7 @@ export interface RosterRoom {
   people: RosterPerson[];
 }
 
-interface RosterRow {
-  id: string; contact_id: string; location_id: string; person_kind: PersonKind; first_time: boolean; checked_in_at: Date; name: string | null;
-}
+type RosterRow = Pick<RowOf<InstanceType<typeof GuestsCheckin>>, 'id' | 'contact_id' | 'location_id' | 'person_kind' | 'first_time' | 'checked_in_at'> & { name: string | null };
 
 /**
  * Who is in each location for one service now (checked in, not out), with counts against capacity

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { notFound, softDelete } from '../../kit';
+import { notFound, softDelete, type RowOf } from '../../kit';
 import { requireContact } from '../../people/api';
 import { getInstance } from '../../schedule/api';
 import { getSeries } from '../../schedule/api';
+import type { GuestsCheckinSettings, GuestsChildProfile, GuestsLocation, GuestsServiceCheckinSettings, GuestsStation } from './models';
 
 // ---------------------------------------------------------------- locations
 
@@ -30,11 +31,8 @@ export interface LocationView extends Required<LocationFields> {
   updatedAt: string;
 }
 
-export interface LocationRow {
-  id: string; name: string; min_age: number | null; max_age: number | null; min_grade: number | null; max_grade: number | null;
-  capacity: number | null; capacity_mode: GateMode; children_per_adult: number | null; ratio_mode: GateMode;
-  background_check_required: boolean; background_check_type: string | null; created_at: Date; updated_at: Date;
-}
+/** A location as `SELECT *` reads it, typed by its model. */
+export type LocationRow = RowOf<InstanceType<typeof GuestsLocation>>;
 
 export function locationView(row: LocationRow): LocationView {
   return {
@@ -111,7 +109,7 @@ export type StationKind = (typeof STATION_KINDS)[number];
 
 export interface StationView { id: string; name: string; kind: StationKind; locationId: string | null; createdAt: string }
 
-interface StationRow { id: string; name: string; kind: StationKind; location_id: string | null; created_at: Date }
+type StationRow = RowOf<InstanceType<typeof GuestsStation>>;
 
 const stationView = (row: StationRow): StationView => ({ id: row.id, name: row.name, kind: row.kind, locationId: row.location_id, createdAt: row.created_at.toISOString() });
 
@@ -167,10 +165,9 @@ export interface HubSettings {
 
 const DEFAULT_HUB: HubSettings = { title: null, stationId: null, welcomeMessage: null, allowNewFamilies: false, lookup: 'phone_or_name', printParentTag: true };
 
-interface SettingsRow {
-  security_code_length: number; sweep_grace_minutes: number; medical_visible_roles: string[]; hub: Partial<HubSettings>;
-  checkin_opens_minutes_before: number; checkin_closes_minutes_after: number;
-}
+/** The settings' columns this part reads (the defaults stand in for a missing row). */
+type SettingsRow = Pick<RowOf<InstanceType<typeof GuestsCheckinSettings>>, 'security_code_length' | 'sweep_grace_minutes' | 'medical_visible_roles' | 'hub'
+  | 'checkin_opens_minutes_before' | 'checkin_closes_minutes_after'>;
 
 async function settingsRow(db: Queryable, orgId: string): Promise<SettingsRow> {
   const row = await queryOne<SettingsRow>(db, 'SELECT * FROM guests_checkin_settings WHERE org_id = $1', [orgId]);
@@ -242,7 +239,7 @@ export interface ServiceSettingsView {
   labelOptions: LabelOptions;
 }
 
-interface ServiceSettingsRow { series_id: string | null; instance_id: string | null; open_location_ids: string[]; label_options: Partial<LabelOptions> }
+type ServiceSettingsRow = Pick<RowOf<InstanceType<typeof GuestsServiceCheckinSettings>>, 'series_id' | 'instance_id' | 'open_location_ids' | 'label_options'>;
 
 const serviceView = (row: ServiceSettingsRow, source: ServiceSettingsView['source']): ServiceSettingsView => ({
   source, seriesId: row.series_id, instanceId: row.instance_id, openLocationIds: row.open_location_ids, labelOptions: { ...DEFAULT_LABELS, ...row.label_options },
@@ -300,7 +297,7 @@ export interface ChildProfile {
   authorisedPickupIds: string[];
 }
 
-interface ProfileRow { contact_id: string; grade: number | null; allergies: string | null; medical_notes: string | null; authorised_pickup_ids: string[] }
+type ProfileRow = Pick<RowOf<InstanceType<typeof GuestsChildProfile>>, 'contact_id' | 'grade' | 'allergies' | 'medical_notes' | 'authorised_pickup_ids'>;
 
 const profileView = (row: ProfileRow): ChildProfile => ({
   contactId: row.contact_id, grade: row.grade, allergies: row.allergies, medicalNotes: row.medical_notes, authorisedPickupIds: row.authorised_pickup_ids,

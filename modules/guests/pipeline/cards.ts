@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { notFound } from '../../kit';
+import { notFound, type RowOf } from '../../kit';
 import { displayNameOf, requireContact } from '../../people/api';
+import type { PipelineCard } from './models';
 import { assertTeamMember, stagesOrDefaults, type StageView } from './stages';
 
 export const CARD_SOURCES = ['welcome_card', 'first_visit', 'manual'] as const;
@@ -31,12 +32,11 @@ export interface CardView {
   openedAt: string;
 }
 
-interface CardRow {
-  id: string; contact_id: string; stage_id: string; stage_name: string; stage_position: number | null; source: CardSource; instance_id: string | null;
-  assignee_user_id: string | null; stage_entered_at: Date; due_date: string; snoozed_until: string | null; snooze_reason: string | null;
-  completed_at: Date | null; outcome: string | null; created_at: Date;
+type CardRow = Pick<RowOf<PipelineCard>, 'id' | 'contact_id' | 'stage_id' | 'source' | 'instance_id' | 'assignee_user_id' | 'stage_entered_at'
+  | 'due_date' | 'snoozed_until' | 'snooze_reason' | 'completed_at' | 'outcome' | 'created_at'> & {
+  stage_name: string; stage_position: number | null;
   first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; status: CardStatus;
-}
+};
 
 /** Today as the pipeline counts it (UTC), so due dates and statuses agree across every list. */
 export const utcToday = (now = new Date()) => now.toISOString().slice(0, 10);

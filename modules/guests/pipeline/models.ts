@@ -1,5 +1,8 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../db/sequelize';
+import type { CardSource } from './cards';
+import type { VolunteerStatus } from './volunteers';
+import type { WelcomeCardView, WelcomeChannel, WelcomePurpose } from './welcome-cards';
 
 /**
  * The pipeline part's tables (migrations/2026.11.24T16.00.00.guests-pipeline.ts). Services read and
@@ -44,7 +47,7 @@ export class PipelineCard extends Model<InferAttributes<PipelineCard>, InferCrea
   declare contactId: string;
   declare stageId: string;
   declare assigneeUserId: CreationOptional<string | null>;
-  declare source: string;
+  declare source: CardSource;
   declare instanceId: CreationOptional<string | null>;
   declare stageEnteredAt: CreationOptional<Date>;
   declare dueDate: string;
@@ -90,9 +93,9 @@ export class WelcomeCard extends Model<InferAttributes<WelcomeCard>, InferCreati
   declare orgId: string;
   declare contactId: string;
   declare templateKey: string;
-  declare channel: string;
-  declare status: CreationOptional<string>;
-  declare purpose: CreationOptional<string | null>;
+  declare channel: WelcomeChannel;
+  declare status: CreationOptional<WelcomeCardView['status']>;
+  declare purpose: CreationOptional<WelcomePurpose | null>;
   declare channelMessageId: CreationOptional<string | null>;
   declare subject: CreationOptional<string | null>;
   declare body: string;
@@ -145,7 +148,7 @@ export class VolunteerAssignment extends Model<InferAttributes<VolunteerAssignme
   declare team: string;
   declare role: CreationOptional<string | null>;
   declare locationId: CreationOptional<string | null>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<VolunteerStatus>;
   declare notes: CreationOptional<string | null>;
   declare copiedFromId: CreationOptional<string | null>;
   declare createdByUserId: CreationOptional<string | null>;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
+import type { RowOf } from '../../kit';
 import { listTeam } from '../../platform/api';
+import type { PipelineStage } from './models';
 
 export interface StageView {
   id: string;
@@ -12,9 +14,7 @@ export interface StageView {
   defaultAssigneeUserId: string | null;
 }
 
-interface StageRow {
-  id: string; name: string; description: string | null; position: number; expected_days: number; default_assignee_user_id: string | null;
-}
+type StageRow = Pick<RowOf<PipelineStage>, 'id' | 'name' | 'description' | 'position' | 'expected_days' | 'default_assignee_user_id'>;
 
 /** What a church starts with when it has not set its own stages: the first month after a first visit. */
 export const DEFAULT_STAGES: ReadonlyArray<Omit<StageView, 'id' | 'position' | 'defaultAssigneeUserId'>> = [

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { notFound } from '../../kit';
+import { notFound, type RowOf } from '../../kit';
 import { displayNameOf, requireContact } from '../../people/api';
 import { getInstance, listInstances, type ServiceInstance } from '../../schedule/api';
 import { requireLocation } from '../checkin/setup';
+import type { VolunteerAssignment } from './models';
 
 export const VOLUNTEER_STATUSES = ['scheduled', 'confirmed', 'declined'] as const;
 export type VolunteerStatus = (typeof VOLUNTEER_STATUSES)[number];
@@ -27,10 +28,9 @@ export interface VolunteerAssignmentView {
   copiedFromId: string | null;
 }
 
-interface AssignmentRow {
-  id: string; instance_id: string; contact_id: string; team: string; role: string | null; location_id: string | null; status: VolunteerStatus;
-  notes: string | null; copied_from_id: string | null; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type AssignmentRow = Pick<RowOf<VolunteerAssignment>, 'id' | 'instance_id' | 'contact_id' | 'team' | 'role' | 'location_id' | 'status' | 'notes' | 'copied_from_id'> & {
+  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
+};
 
 const SELECT = `SELECT a.id, a.instance_id, a.contact_id, a.team, a.role, a.location_id, a.status, a.notes, a.copied_from_id,
     d.first_name, d.last_name, d.preferred_name, d.email

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
-import { listPage } from '../../kit';
+import { listPage, type RowOf } from '../../kit';
 import { createContact, findLikelyDuplicates, requireContact } from '../../people/api';
 import type { OrgSettings } from '../../tool';
 import { checkRecipient } from '../../channels/api';
 import { queueMessage } from '../../channels/api';
 import { assertAllowance } from '../../../kernel/billing';
 import { openGuestCard, recordEvent } from './cards';
+import type { WelcomeCard } from './models';
 import { assertTeamMember } from './stages';
 
 export const WELCOME_CHANNELS = ['email', 'sms', 'post'] as const;
@@ -75,10 +76,7 @@ export interface WelcomeCardView {
   createdAt: string;
 }
 
-interface WelcomeCardRow {
-  id: string; contact_id: string; template_key: string; channel: WelcomeChannel; status: WelcomeCardView['status']; purpose: WelcomePurpose | null;
-  channel_message_id: string | null; subject: string | null; body: string; queued_for_user_id: string | null; sent_at: Date | null; created_at: Date;
-}
+type WelcomeCardRow = RowOf<WelcomeCard>;
 
 const welcomeCardView = (row: WelcomeCardRow): WelcomeCardView => ({
   id: row.id, contactId: row.contact_id, templateKey: row.template_key, channel: row.channel, status: row.status, purpose: row.purpose,

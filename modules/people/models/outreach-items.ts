@@ -1,17 +1,19 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import type { OutreachChannel, OutreachStatus } from '../../../core/approvals';
 import { databaseDefault } from '../../../db/sequelize';
+import type { OutreachItem as OutreachItemView } from '../outreach';
 
 /** `outreach_items`: A pastoral message waiting for, or past, a human decision. */
 export class OutreachItem extends Model<InferAttributes<OutreachItem>, InferCreationAttributes<OutreachItem>> {
   declare id: string;
   declare orgId: string;
   declare contactId: string;
-  declare channel: string;
+  declare channel: OutreachChannel;
   declare subject: CreationOptional<string | null>;
   declare body: string;
   declare contentVersion: CreationOptional<number>;
-  declare status: CreationOptional<string>;
-  declare source: CreationOptional<string>;
+  declare status: CreationOptional<OutreachStatus>;
+  declare source: CreationOptional<OutreachItemView['source']>;
   declare automationId: CreationOptional<string | null>;
   declare sourceRun: CreationOptional<string | null>;
   declare dedupeKey: CreationOptional<string | null>;
@@ -24,7 +26,7 @@ export class OutreachItem extends Model<InferAttributes<OutreachItem>, InferCrea
   declare decidedAt: CreationOptional<Date | null>;
   declare decisionReason: CreationOptional<string | null>;
   // object, not unknown: CreationOptional<unknown> reduces to a brand-only type that update() refuses null for.
-  declare sendError: CreationOptional<object | null>;
+  declare sendError: CreationOptional<{ code: string; message: string } | null>;
   declare sentAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;

@@ -2,7 +2,9 @@ import { StewardError } from '../../../core/errors';
 import type { Principal } from '../../../core/principal';
 import { STAFF_ROLES } from '../../../core/roles';
 import { queryOne, type Queryable } from '../../../db/pool';
-import { FALLBACK_TEMPLATE_ID, presetById, type BrandVoice, type EmojiUse, type Formality } from './presets';
+import type { RowOf } from '../../kit';
+import type { BrandVoiceProfile, PublicProfile } from './models';
+import { FALLBACK_TEMPLATE_ID, presetById, type BrandVoice } from './presets';
 import type { SyncOutcome, SyncStatus } from './processor';
 
 /**
@@ -18,18 +20,8 @@ export interface SavedBrandVoice extends BrandVoice {
   updatedAt: string;
 }
 
-interface VoiceRow {
-  template_id: string | null;
-  customised: boolean;
-  name: string;
-  tone: string;
-  formality: Formality;
-  emoji_use: EmojiUse;
-  vocabulary_do: string[];
-  vocabulary_dont: string[];
-  sample: string;
-  updated_at: Date;
-}
+/** Rows as `SELECT *` reads them, typed by the models. */
+type VoiceRow = RowOf<BrandVoiceProfile>;
 
 function voiceOf(row: VoiceRow): SavedBrandVoice {
   return {
@@ -111,15 +103,7 @@ export interface PublicDisplayName {
   updatedAt: string;
 }
 
-interface PublicRow {
-  trading_name: string;
-  statement_descriptor: string | null;
-  processor_account_id: string | null;
-  sync_status: SyncStatus;
-  sync_message: string | null;
-  synced_at: Date | null;
-  updated_at: Date;
-}
+type PublicRow = RowOf<PublicProfile>;
 
 function publicOf(row: PublicRow): PublicDisplayName {
   return {

@@ -2,8 +2,9 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import type { MeterDefinition, PlanCode, RetentionRule } from '../../module';
-import { notFound } from '../../kit';
+import { notFound, type RowOf } from '../../kit';
 import { allowanceFor, lockFeature } from '../../../kernel/billing';
+import type { MediaFile } from './models';
 import { mediaStorage, newKeySegment, publicOrigin, type MediaStorage } from './storage';
 import { MEDIA_TYPES, type MediaType, type ProcessedMedia, type ThumbnailVariant } from './processing';
 
@@ -93,35 +94,11 @@ export async function reserveRoom(db: Queryable, orgId: string, planCode: string
 
 // ---------------------------------------------------------------- rows and their public shape
 
-export interface FileRow {
-  id: string;
-  org_id: string;
-  status: 'pending' | 'ready';
-  source: 'upload' | 'url' | 'inline' | 'ai';
-  upload_session_hash: string | null;
-  upload_key: string | null;
-  upload_expires_at: Date | null;
-  name: string;
-  display_name: string | null;
-  alt_text: string | null;
-  mime_type: string | null;
-  size_bytes: number;
-  width: number | null;
-  height: number | null;
-  folder_id: string | null;
-  is_public: boolean;
-  storage_key: string | null;
-  thumbnails: StoredThumbnail[];
-  ai_description: string | null;
-  ai_labels: string[];
-  created_by_user_id: string | null;
-  processed_at: Date | null;
-  deleted_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+/** A file as `SELECT *` reads it, typed by its model; the list and bulk reads add its tags and folder's name. */
+export type FileRow = RowOf<MediaFile> & {
   tags?: string[] | null;
   folder_name?: string | null;
-}
+};
 
 export interface StoredThumbnail {
   variant: ThumbnailVariant;

@@ -1,4 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import type { Role } from '../../../core/roles';
 import { databaseDefault } from '../../../db/sequelize';
 
 /** `team_invites`: An invitation to join the team with a role; only its emailed token's hash is kept. */
@@ -6,8 +7,8 @@ export class TeamInvite extends Model<InferAttributes<TeamInvite>, InferCreation
   declare id: string;
   declare orgId: string;
   declare email: string;
-  declare role: string;
-  declare status: CreationOptional<string>;
+  declare role: Role;
+  declare status: CreationOptional<'pending' | 'accepted' | 'cancelled' | 'replaced'>;
   declare sendId: string;
   declare sends: CreationOptional<number>;
   declare tokenHash: CreationOptional<string | null>;

@@ -50,7 +50,7 @@ export class ScheduleInstance extends Model<InferAttributes<ScheduleInstance>, I
   declare timeZone: string;
   declare locationLabel: CreationOptional<string | null>;
   declare campus: CreationOptional<string | null>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<'scheduled' | 'cancelled'>;
   declare cancelReason: CreationOptional<string | null>;
   declare detached: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;

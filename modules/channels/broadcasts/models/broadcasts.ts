@@ -1,14 +1,17 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../../db/sequelize';
+import type { Channel, Purpose } from '../../audience/addresses';
+import type { Audience } from '../audience';
+import type { BroadcastPreview, BroadcastStatus, RecipientStatus } from '../services';
 
 /** `channel_broadcasts`: one message to an audience, previewed, possibly approved, then sent by a long-running workflow. */
 export class ChannelBroadcast extends Model<InferAttributes<ChannelBroadcast>, InferCreationAttributes<ChannelBroadcast>> {
   declare id: string;
   declare orgId: string;
   declare name: string;
-  declare channel: string;
-  declare purpose: string;
-  declare audience: unknown;
+  declare channel: Channel;
+  declare purpose: Purpose;
+  declare audience: Audience;
   declare templateId: CreationOptional<string | null>;
   /** The version sent, fixed at scheduling to the one the preview showed. */
   declare templateVersionId: CreationOptional<string | null>;
@@ -16,9 +19,9 @@ export class ChannelBroadcast extends Model<InferAttributes<ChannelBroadcast>, I
   declare body: CreationOptional<string | null>;
   declare html: CreationOptional<string | null>;
   declare variables: CreationOptional<Record<string, string>>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<BroadcastStatus>;
   declare previewHash: CreationOptional<string | null>;
-  declare preview: CreationOptional<unknown>;
+  declare preview: CreationOptional<BroadcastPreview | null>;
   declare previewedAt: CreationOptional<Date | null>;
   declare sendAt: CreationOptional<Date | null>;
   declare ratePerMinute: CreationOptional<number>;
@@ -71,7 +74,7 @@ export class ChannelBroadcastRecipient extends Model<InferAttributes<ChannelBroa
   declare broadcastId: string;
   declare position: number;
   declare contactId: string;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<RecipientStatus>;
   declare messageId: CreationOptional<string | null>;
   declare reason: CreationOptional<string | null>;
   declare attempts: CreationOptional<number>;

@@ -1,13 +1,16 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../../db/sequelize';
+import type { Channel, Purpose } from '../../audience/addresses';
+import type { WhatsAppCategory } from '../pricing';
+import type { MessageStatus } from '../services';
 
 /** `channel_messages`: one message to one contact on one channel, its rendered snapshot and what became of it. */
 export class ChannelMessage extends Model<InferAttributes<ChannelMessage>, InferCreationAttributes<ChannelMessage>> {
   declare id: string;
   declare orgId: string;
-  declare channel: string;
+  declare channel: Channel;
   declare contactId: string | null;
-  declare purpose: string;
+  declare purpose: Purpose;
   declare recipientAddress: CreationOptional<string | null>;
   declare sender: CreationOptional<string | null>;
   declare templateId: CreationOptional<string | null>;
@@ -16,15 +19,15 @@ export class ChannelMessage extends Model<InferAttributes<ChannelMessage>, Infer
   declare body: string;
   declare html: CreationOptional<string | null>;
   declare whatsappPayload: CreationOptional<unknown | null>;
-  declare whatsappCategory: CreationOptional<string | null>;
-  declare smsEncoding: CreationOptional<string | null>;
+  declare whatsappCategory: CreationOptional<WhatsAppCategory | null>;
+  declare smsEncoding: CreationOptional<'GSM-7' | 'UCS-2' | null>;
   declare segments: CreationOptional<number | null>;
   declare meteredUnits: number;
   declare estimatedCostMinor: number;
   declare actualCostMinor: CreationOptional<number | null>;
   declare actualCostCurrency: CreationOptional<string | null>;
   declare currency: string;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<MessageStatus>;
   declare providerMessageId: CreationOptional<string | null>;
   declare errorCode: CreationOptional<string | null>;
   declare errorMessage: CreationOptional<string | null>;

@@ -3,7 +3,9 @@ import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { careSignalSources } from '../../extension-points';
 import { listWelfareDueContacts } from '../../automations';
+import type { RowOf } from '../../../kit';
 import { displayNameOf } from '../../contacts';
+import type { Contact } from '../../models/contacts';
 import { visibleNoteSql } from '../../notes';
 import { visibleRecordSql } from '../privacy';
 import { heldContactIds } from './crisis';
@@ -167,4 +169,4 @@ export async function carePredictions(db: Queryable, orgId: string, canSeeRestri
   return { predictions: predictions.slice(0, limit), total: predictions.length, signalsUsed: CARE_SIGNALS.filter((signal) => !signalsUnavailable.includes(signal)), signalsUnavailable };
 }
 
-interface NamedRow { first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null }
+type NamedRow = Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
+import type { RowOf } from '../../../kit';
 import { displayNameOf } from '../../contacts';
+import type { Contact } from '../../models/contacts';
+import type { CrisisHold } from './models';
 import { CRISIS_CATEGORIES, findCrisisSignals, type CrisisCategory, type CrisisSignal } from './crisis-rules';
 
 /**
@@ -123,11 +126,7 @@ export async function heldContactIds(db: Queryable, orgId: string, contactIds: r
   return new Set(rows.map((row) => row.contact_id));
 }
 
-interface HoldRow {
-  id: string; contact_id: string; signals: CrisisCategory[]; placed_at: Date; placed_by_user_id: string | null; cleared_at: Date | null;
-  cleared_by_user_id: string | null; clear_note: string | null;
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type HoldRow = RowOf<CrisisHold> & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;
 
 const SELECT_HOLD = `SELECT h.*, c.first_name, c.last_name, c.preferred_name, c.email
   FROM crisis_holds h JOIN contacts c ON c.id = h.contact_id AND c.org_id = h.org_id AND c.deleted_at IS NULL`;

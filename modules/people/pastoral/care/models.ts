@@ -1,5 +1,8 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault, sequelize } from '../../../../db/sequelize';
+import type { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
+import type { CrisisCategory } from './crisis-rules';
+import type { CheckStatus } from './safeguarding';
 
 /**
  * The care part's tables. Its services read and write them with SQL on the Queryable they are
@@ -17,8 +20,8 @@ const defaulted = (type: DataTypes.DataType) => ({ type, allowNull: false, defau
 export class PastoralSettings extends Model<InferAttributes<PastoralSettings>, InferCreationAttributes<PastoralSettings>> {
   declare orgId: string;
   declare welfareIntervalDays: CreationOptional<number>;
-  declare defaultPrivacy: CreationOptional<string>;
-  declare defaultConfidentialityLevel: CreationOptional<string>;
+  declare defaultPrivacy: CreationOptional<(typeof NOTE_PRIVACY)[number]>;
+  declare defaultConfidentialityLevel: CreationOptional<(typeof CONFIDENTIALITY_LEVELS)[number]>;
   declare griefPlan: Array<{ label: string; offsetDays: number }>;
   declare quietHoursStart: CreationOptional<string | null>;
   declare quietHoursEnd: CreationOptional<string | null>;
@@ -121,7 +124,7 @@ export class SafeguardingCheck extends Model<InferAttributes<SafeguardingCheck>,
   declare certificateLast4: CreationOptional<string | null>;
   declare issuedOn: CreationOptional<string | null>;
   declare expiresOn: CreationOptional<string | null>;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<CheckStatus>;
   declare statusComputedOn: CreationOptional<string>;
   declare notes: CreationOptional<string | null>;
   declare createdByUserId: CreationOptional<string | null>;
@@ -180,7 +183,7 @@ export class CrisisHold extends Model<InferAttributes<CrisisHold>, InferCreation
   declare id: string;
   declare orgId: string;
   declare contactId: string;
-  declare signals: string[];
+  declare signals: CrisisCategory[];
   declare placedByUserId: CreationOptional<string | null>;
   declare placedAt: CreationOptional<Date>;
   declare clearedAt: CreationOptional<Date | null>;

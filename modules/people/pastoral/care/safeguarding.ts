@@ -4,7 +4,10 @@ import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { resolvePayloadKey } from '../../../../temporal/payload-key';
 import { listTeam } from '../../../platform/api';
+import type { RowOf } from '../../../kit';
 import { displayNameOf } from '../../contacts';
+import type { Contact } from '../../models/contacts';
+import type { SafeguardingCheck, SafeguardingPolicy } from './models';
 
 /**
  * Safeguarding checks (DBS and the like) and policies. Everything here is for callers holding
@@ -90,11 +93,8 @@ function certificateColumns(orgId: string, number: string | null | undefined): {
 
 // ---------------------------------------------------------------- checks
 
-interface CheckRow {
-  id: string; contact_id: string; check_type: string; certificate_last4: string | null; issued_on: string | null; expires_on: string | null;
-  status: CheckStatus; notes: string | null; created_at: Date; updated_at: Date;
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type CheckRow = Pick<RowOf<SafeguardingCheck>, 'id' | 'contact_id' | 'check_type' | 'certificate_last4' | 'issued_on' | 'expires_on' | 'status' | 'notes'
+  | 'created_at' | 'updated_at'> & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;
 
 const SELECT_CHECK = `SELECT s.id, s.contact_id, s.check_type, s.certificate_last4, s.issued_on::text, s.expires_on::text, s.status, s.notes, s.created_at, s.updated_at,
     c.first_name, c.last_name, c.preferred_name, c.email
@@ -214,10 +214,9 @@ export async function countChecksByStatus(db: Queryable, orgId: string): Promise
 
 // ---------------------------------------------------------------- policies
 
-interface PolicyRow {
-  id: string; title: string; version: string; review_on: string | null; review_status: SafeguardingPolicyView['reviewStatus'];
-  owner_user_id: string | null; notes: string | null; created_at: Date; updated_at: Date;
-}
+type PolicyRow = Pick<RowOf<SafeguardingPolicy>, 'id' | 'title' | 'version' | 'review_on' | 'owner_user_id' | 'notes' | 'created_at' | 'updated_at'> & {
+  review_status: SafeguardingPolicyView['reviewStatus'];
+};
 
 const SELECT_POLICY = `SELECT p.id, p.title, p.version, p.review_on::text, p.owner_user_id, p.notes, p.created_at, p.updated_at,
     CASE WHEN p.review_on IS NULL THEN 'no_review_date' WHEN p.review_on < CURRENT_DATE THEN 'overdue'

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, type Queryable } from '../../../../db/pool';
+import type { RowOf } from '../../../kit';
 import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
+import type { PastoralSettings as PastoralSettingsModel } from './models';
 
 /**
  * An organisation's pastoral settings. Until someone initialises or sets them there is no row,
@@ -64,15 +66,8 @@ export type PastoralSettingsChanges = Partial<{
   quietHours: { start: string; end: string } | null;
 }>;
 
-interface SettingsRow {
-  welfare_interval_days: number;
-  default_privacy: PastoralSettings['defaultPrivacy'];
-  default_confidentiality_level: PastoralSettings['defaultConfidentialityLevel'];
-  grief_plan: GriefTouchpoint[];
-  quiet_hours_start: string | null;
-  quiet_hours_end: string | null;
-  updated_at: Date;
-}
+/** The settings as `SELECT *` reads them, typed by their model. */
+type SettingsRow = RowOf<PastoralSettingsModel>;
 
 export function defaultPastoralSettings(): PastoralSettings {
   return {

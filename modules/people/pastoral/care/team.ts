@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { listTeam } from '../../../platform/api';
+import type { RowOf } from '../../../kit';
 import { displayNameOf } from '../../contacts';
+import type { Contact } from '../../models/contacts';
+import type { CareTeamAssignment, CareTeamRole } from './models';
 
 /**
  * The care team: roles (Senior pastor, Pastoral visitor…) that team members hold, for the whole
@@ -58,10 +61,7 @@ export const careAssignmentSchema = z.object({
 }).strict();
 export type CareAssignment = z.infer<typeof careAssignmentSchema>;
 
-interface RoleRow {
-  id: string; name: string; description: string | null; can_approve_outreach: boolean; can_view_confidential: boolean;
-  member_count: number; created_at: Date; updated_at: Date;
-}
+type RoleRow = RowOf<CareTeamRole> & { member_count: number };
 
 const SELECT_ROLE = `SELECT r.*, (SELECT count(DISTINCT a.user_id)::int FROM care_team_assignments a WHERE a.org_id = r.org_id AND a.role_id = r.id) AS member_count
   FROM care_team_roles r`;
@@ -183,10 +183,8 @@ async function requireMayHold(db: Queryable, orgId: string, role: Pick<CareRole,
   }
 }
 
-interface AssignmentRow {
-  id: string; role_id: string; role_name: string; user_id: string; contact_id: string | null; created_at: Date;
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type AssignmentRow = Pick<RowOf<CareTeamAssignment>, 'id' | 'role_id' | 'user_id' | 'contact_id' | 'created_at'> & { role_name: string }
+  & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;
 
 const SELECT_ASSIGNMENT = `SELECT a.id, a.role_id, r.name AS role_name, a.user_id, a.contact_id, a.created_at,
     c.first_name, c.last_name, c.preferred_name, c.email

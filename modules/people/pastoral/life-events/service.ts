@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { withModels } from '../../../../db/sequelize';
+import type { RowOf } from '../../../kit';
 import type { OrgSettings } from '../../../tool';
 import { displayNameOf, requireContact } from '../../contacts';
+import type { Contact } from '../../models/contacts';
 import { parseOrgDate } from '../../dates';
 import { todayUtc } from '../../../metrics';
 import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
@@ -60,12 +62,8 @@ export type GriefTouchpoint = z.infer<typeof griefTouchpointSchema>;
 const EARLIEST_EVENT_DATE = '1900-01-01';
 const LATEST_FUTURE_YEARS = 3;
 
-interface LifeEventRow {
-  id: string; contact_id: string; event_type: LifeEventType; intent: LifeEventIntent; status: LifeEventStatus; title: string;
-  details: string | null; event_date: string; share_with_community: boolean; privacy: PastoralPrivacy['privacy'];
-  confidentiality_level: PastoralPrivacy['confidentialityLevel']; celebrated_at: Date | null; created_at: Date; updated_at: Date;
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type LifeEventRow = Pick<RowOf<PastoralLifeEvent>, 'id' | 'contact_id' | 'event_type' | 'intent' | 'status' | 'title' | 'details' | 'event_date'
+  | 'share_with_community' | 'privacy' | 'confidentiality_level' | 'celebrated_at' | 'created_at' | 'updated_at'> & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;
 
 /** event_date as text, so no time zone ever shifts a calendar date. */
 const SELECT_EVENT = `
@@ -317,12 +315,8 @@ export async function removeLifeEvent(db: Queryable, orgId: string, canSeeRestri
   return event;
 }
 
-interface TouchpointRow {
-  id: string; life_event_id: string; contact_id: string; event_title: string; label: string; due_on: string; status: GriefTouchpoint['status'];
-  surfaced_at: Date | null; completed_at: Date | null; completion_note: string | null;
-  privacy: PastoralPrivacy['privacy']; confidentiality_level: PastoralPrivacy['confidentialityLevel'];
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type TouchpointRow = Pick<RowOf<PastoralGriefTouchpoint>, 'id' | 'life_event_id' | 'label' | 'due_on' | 'status' | 'surfaced_at' | 'completed_at' | 'completion_note'>
+  & Pick<RowOf<PastoralLifeEvent>, 'contact_id' | 'privacy' | 'confidentiality_level'> & { event_title: string } & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;
 
 /** A touchpoint with its bereavement's title and privacy (a touchpoint is as restricted as its bereavement). */
 const SELECT_TOUCHPOINT = `

@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
-import { notFound } from '../../../kit';
+import { notFound, type RowOf } from '../../../kit';
 import { displayNameOf, requireContact } from '../../contacts';
+import type { Contact } from '../../models/contacts';
 import { assertNoteMentionsNamesNotIds } from '../../notes';
 import type { CONFIDENTIALITY_LEVELS } from '../../schemas';
 import { isRestrictedRecord, visibleRecordSql } from '../privacy';
+import type { PrayerRequest } from './models';
 import { privacyOfVisibility, visibilityOfPrivacy, type PrayerRequestView, type PrayerStatus, type PrayerVisibility } from './schemas';
 
-interface PrayerRow {
-  id: string; contact_id: string; request: string; privacy: string; confidentiality_level: string; urgent: boolean; status: string;
-  answered_at: Date | null; answer_note: string | null; created_at: Date;
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type PrayerRow = Pick<RowOf<PrayerRequest>, 'id' | 'contact_id' | 'request' | 'privacy' | 'confidentiality_level' | 'urgent' | 'status' | 'answered_at'
+  | 'answer_note' | 'created_at'> & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;
 
-/** The columns every prayer read selects: the request and its contact's name columns. */
 const PRAYER_SELECT = `SELECT p.id, p.contact_id, p.request, p.privacy, p.confidentiality_level, p.urgent, p.status, p.answered_at, p.answer_note,
   p.created_at, c.first_name, c.last_name, c.preferred_name, c.email
   FROM prayer_requests p JOIN contacts c ON c.id = p.contact_id AND c.org_id = p.org_id AND c.deleted_at IS NULL`;

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { assertDateRange, notFound } from '../../../kit';
+import { assertDateRange, notFound, type RowOf } from '../../../kit';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import type { OrgSettings } from '../../../tool';
 import { displayNameOf, requireContact } from '../../contacts';
+import type { Contact } from '../../models/contacts';
 import { parseOrgDate } from '../../dates';
 import { todayUtc } from '../../../metrics';
 import { assertNoteMentionsNamesNotIds } from '../../notes';
 import type { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY } from '../../schemas';
 import { visibleRecordSql } from '../privacy';
+import type { PastoralVisit } from './models';
 import { type PastoralVisitView, type VISIT_KINDS } from './schemas';
 
 /** Timeline kind of a logged visit: it contains "visit", so welfare-due counts it as pastoral contact (automations.ts). */
@@ -19,11 +21,8 @@ export const VISIT_TIMELINE_KIND = 'pastoral_visit';
  */
 export const VISIT_REMOVED_TIMELINE_KIND = 'care_record_removed';
 
-interface VisitRow {
-  id: string; contact_id: string; visit_date: string; kind: string; duration_minutes: number | null; summary: string;
-  visitor_name: string | null; privacy: string; confidentiality_level: string; created_at: Date;
-  first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null;
-}
+type VisitRow = Pick<RowOf<PastoralVisit>, 'id' | 'contact_id' | 'visit_date' | 'kind' | 'duration_minutes' | 'summary' | 'visitor_name' | 'privacy'
+  | 'confidentiality_level' | 'created_at'> & Pick<RowOf<Contact>, 'first_name' | 'last_name' | 'preferred_name' | 'email'>;
 
 const VISIT_SELECT = `SELECT v.id, v.contact_id, v.visit_date, v.kind, v.duration_minutes, v.summary, v.visitor_name, v.privacy,
   v.confidentiality_level, v.created_at, c.first_name, c.last_name, c.preferred_name, c.email

@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../../db/sequelize';
+import type { EmojiUse, Formality } from '../presets';
 
 /** `brand_voice_profiles`: The organisation's saved brand voice: how its messages should sound. */
 export class BrandVoiceProfile extends Model<InferAttributes<BrandVoiceProfile>, InferCreationAttributes<BrandVoiceProfile>> {
@@ -8,8 +9,8 @@ export class BrandVoiceProfile extends Model<InferAttributes<BrandVoiceProfile>,
   declare customised: CreationOptional<boolean>;
   declare name: string;
   declare tone: string;
-  declare formality: string;
-  declare emojiUse: string;
+  declare formality: Formality;
+  declare emojiUse: EmojiUse;
   declare vocabularyDo: CreationOptional<string[]>;
   declare vocabularyDont: CreationOptional<string[]>;
   declare sample: string;

@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../../db/sequelize';
+import type { SyncStatus } from '../processor';
 
 /** `public_profiles`: The name the public sees (trading name, card statement text) and its sync to the payment processor. */
 export class PublicProfile extends Model<InferAttributes<PublicProfile>, InferCreationAttributes<PublicProfile>> {
@@ -7,7 +8,7 @@ export class PublicProfile extends Model<InferAttributes<PublicProfile>, InferCr
   declare tradingName: string;
   declare statementDescriptor: string | null;
   declare processorAccountId: string | null;
-  declare syncStatus: string;
+  declare syncStatus: SyncStatus;
   declare syncMessage: string | null;
   declare syncedAt: Date | null;
   declare updatedByUserId: string | null;

@@ -1,6 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { sequelize } from '../../../../db/sequelize';
 import { databaseDefault } from '../../../../db/sequelize';
+import type { StoredThumbnail } from '../library';
 
 /** `media_folders`: a folder of the Media Library, optionally inside another. */
 export class MediaFolder extends Model<InferAttributes<MediaFolder>, InferCreationAttributes<MediaFolder>> {
@@ -44,8 +45,8 @@ export class MediaTag extends Model<InferAttributes<MediaTag>, InferCreationAttr
 export class MediaFile extends Model<InferAttributes<MediaFile>, InferCreationAttributes<MediaFile>> {
   declare id: string;
   declare orgId: string;
-  declare status: string;
-  declare source: string;
+  declare status: 'pending' | 'ready';
+  declare source: 'upload' | 'url' | 'inline' | 'ai';
   declare uploadSessionHash: string | null;
   declare uploadKey: string | null;
   declare uploadExpiresAt: Date | null;
@@ -59,7 +60,7 @@ export class MediaFile extends Model<InferAttributes<MediaFile>, InferCreationAt
   declare folderId: string | null;
   declare isPublic: CreationOptional<boolean>;
   declare storageKey: string | null;
-  declare thumbnails: CreationOptional<unknown>;
+  declare thumbnails: CreationOptional<StoredThumbnail[]>;
   declare aiDescription: string | null;
   declare aiLabels: CreationOptional<string[]>;
   declare createdByUserId: string | null;

@@ -1,5 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../../../db/sequelize';
+import type { GriefTouchpoint } from '../service';
 
 /** `pastoral_grief_touchpoints`: one step of a bereavement's grief-care plan (1 week, 1 month, …). */
 export class PastoralGriefTouchpoint extends Model<InferAttributes<PastoralGriefTouchpoint>, InferCreationAttributes<PastoralGriefTouchpoint>> {
@@ -9,7 +10,7 @@ export class PastoralGriefTouchpoint extends Model<InferAttributes<PastoralGrief
   declare position: number;
   declare label: string;
   declare dueOn: string;
-  declare status: CreationOptional<string>;
+  declare status: CreationOptional<GriefTouchpoint['status']>;
   declare surfacedAt: CreationOptional<Date | null>;
   declare completedAt: CreationOptional<Date | null>;
   declare completedByUserId: CreationOptional<string | null>;

@@ -1,20 +1,22 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../../../../db/sequelize';
+import type { PastoralPrivacy } from '../../privacy';
+import type { LifeEventIntent, LifeEventStatus, LifeEventType } from '../constants';
 
 /** `pastoral_life_events`: something that happened in a person's life, to celebrate or to support them through. */
 export class PastoralLifeEvent extends Model<InferAttributes<PastoralLifeEvent>, InferCreationAttributes<PastoralLifeEvent>> {
   declare id: string;
   declare orgId: string;
   declare contactId: string;
-  declare eventType: string;
-  declare intent: string;
-  declare status: CreationOptional<string>;
+  declare eventType: LifeEventType;
+  declare intent: LifeEventIntent;
+  declare status: CreationOptional<LifeEventStatus>;
   declare title: string;
   declare details: CreationOptional<string | null>;
   declare eventDate: string;
   declare shareWithCommunity: CreationOptional<boolean>;
-  declare privacy: CreationOptional<string>;
-  declare confidentialityLevel: CreationOptional<string>;
+  declare privacy: CreationOptional<PastoralPrivacy['privacy']>;
+  declare confidentialityLevel: CreationOptional<PastoralPrivacy['confidentialityLevel']>;
   declare celebratedAt: CreationOptional<Date | null>;
   declare celebratedByUserId: CreationOptional<string | null>;
   declare recordedByUserId: CreationOptional<string | null>;
