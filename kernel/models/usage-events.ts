@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `usage_events`: Metered usage, counted once per (idempotency key, feature). */
 export class UsageEvent extends Model<InferAttributes<UsageEvent>, InferCreationAttributes<UsageEvent>> {

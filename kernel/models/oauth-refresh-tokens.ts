@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `oauth_refresh_tokens`: A one-time refresh token (stored hashed). */
 export class OAuthRefreshToken extends Model<InferAttributes<OAuthRefreshToken>, InferCreationAttributes<OAuthRefreshToken>> {

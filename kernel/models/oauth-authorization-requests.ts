@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `oauth_authorization_requests`: An authorization request waiting for sign-in and consent. */
 export class OAuthAuthorizationRequest extends Model<InferAttributes<OAuthAuthorizationRequest>, InferCreationAttributes<OAuthAuthorizationRequest>> {

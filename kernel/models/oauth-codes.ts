@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `oauth_codes`: A one-time authorization code (stored hashed). */
 export class OAuthCode extends Model<InferAttributes<OAuthCode>, InferCreationAttributes<OAuthCode>> {

@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `oauth_signing_keys`: A key access tokens are signed with. */
 export class OAuthSigningKey extends Model<InferAttributes<OAuthSigningKey>, InferCreationAttributes<OAuthSigningKey>> {

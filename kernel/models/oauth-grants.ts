@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `oauth_grants`: What one person consented to for one client; codes and refresh tokens descend from it. */
 export class OAuthGrant extends Model<InferAttributes<OAuthGrant>, InferCreationAttributes<OAuthGrant>> {

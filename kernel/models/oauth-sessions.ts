@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `oauth_sessions`: A browser signed in on the authorize pages (token stored hashed). */
 export class OAuthSession extends Model<InferAttributes<OAuthSession>, InferCreationAttributes<OAuthSession>> {

@@ -1,5 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { databaseDefault } from '../../../db/sequelize';
+import { databaseDefault } from '../../db/sequelize';
 
 /** `oauth_clients`: A dynamically registered OAuth client. */
 export class OAuthClient extends Model<InferAttributes<OAuthClient>, InferCreationAttributes<OAuthClient>> {
