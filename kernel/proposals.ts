@@ -1,3 +1,4 @@
+import type { RowOf } from '../modules/kit';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PROPOSAL_STATUSES, type ProposalExecution, type ProposalStatus } from '../core/approvals';
@@ -46,11 +47,10 @@ export const proposalSchema = z.object({
 export type Proposal = z.infer<typeof proposalSchema>;
 
 /** A proposal as stored, under its column names: what getProposalRow gives the API and the approval activities. */
-interface ProposalRow {
-  id: string; org_id: string; status: ProposalStatus; summary: string; agent_key: string | null; tool: string; args: Record<string, unknown>;
-  args_hash: string; proposed_by_user_id: string | null; proposed_by_credential_id: string | null; created_at: Date; expires_at: Date; decided_by_user_id: string | null;
-  decided_at: Date | null; decision_reason: string | null; execution: ProposalExecution | null;
-}
+/** A proposal's row; status, arguments and execution as they were checked when written (the model types them loosely). */
+type ProposalRow = Pick<RowOf<ProposalModel>, 'id' | 'org_id' | 'summary' | 'agent_key' | 'tool' | 'args_hash' | 'proposed_by_user_id'
+  | 'proposed_by_credential_id' | 'created_at' | 'expires_at' | 'decided_by_user_id' | 'decided_at' | 'decision_reason'>
+  & { status: ProposalStatus; args: Record<string, unknown>; execution: ProposalExecution | null };
 
 function proposalView(proposal: ProposalModel): Proposal {
   // status, args and execution were checked when written (CHECK constraint, tool schema, proposalExecutionSchema); the model types them loosely.

@@ -1,3 +1,4 @@
+import type { JWK } from '../oauth/jose';
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { databaseDefault } from '../../db/sequelize';
 
@@ -5,8 +6,8 @@ import { databaseDefault } from '../../db/sequelize';
 export class OAuthSigningKey extends Model<InferAttributes<OAuthSigningKey>, InferCreationAttributes<OAuthSigningKey>> {
   declare kid: string;
   declare alg: string;
-  declare publicJwk: unknown;
-  declare privateJwk: unknown;
+  declare publicJwk: JWK;
+  declare privateJwk: JWK;
   declare createdAt: CreationOptional<Date>;
   declare retiredAt: CreationOptional<Date | null>;
 

@@ -1,3 +1,5 @@
+import type { RowOf } from '../../modules/kit';
+import type { OAuthCode } from '../models/oauth-codes';
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../../db/pool';
 import { findGrant, revokeGrant, type Grant } from './grants';
@@ -12,15 +14,8 @@ export const CODE_ERRORS = {
   revoked: 'The grant behind this authorization code has been revoked',
 } as const;
 
-interface CodeRow {
-  grant_id: string;
-  client_id: string;
-  redirect_uri: string;
-  redirect_uri_explicit: boolean;
-  code_challenge: string;
-  expired: boolean;
-  used_at: Date | null;
-}
+/** A code's row as its columns read it, with whether it has expired (computed in SQL). */
+type CodeRow = Pick<RowOf<OAuthCode>, 'grant_id' | 'client_id' | 'redirect_uri' | 'redirect_uri_explicit' | 'code_challenge' | 'used_at'> & { expired: boolean };
 
 const CODE_COLUMNS = 'grant_id, client_id, redirect_uri, redirect_uri_explicit, code_challenge, expires_at <= now() AS expired, used_at';
 

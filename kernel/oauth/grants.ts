@@ -1,3 +1,5 @@
+import type { RowOf } from '../../modules/kit';
+import type { OAuthGrant } from '../models/oauth-grants';
 import { randomUUID } from 'node:crypto';
 import { isRole, scopesAllowedForRole, type Role } from '../../core/roles';
 import { isScope, type Scope } from '../../core/scopes';
@@ -15,16 +17,7 @@ export interface Grant {
   revokedAt: Date | null;
 }
 
-interface GrantRow {
-  id: string;
-  client_id: string;
-  org_id: string;
-  user_id: string;
-  intent: string;
-  scopes: string[];
-  resource: string;
-  revoked_at: Date | null;
-}
+type GrantRow = Pick<RowOf<OAuthGrant>, 'id' | 'client_id' | 'org_id' | 'user_id' | 'intent' | 'scopes' | 'resource' | 'revoked_at'>;
 
 const GRANT_COLUMNS = 'g.id, g.client_id, g.org_id, g.user_id, g.intent, g.scopes, g.resource, g.revoked_at';
 

@@ -1,3 +1,5 @@
+import type { RowOf } from '../../modules/kit';
+import type { OAuthSigningKey } from '../models/oauth-signing-keys';
 import { randomUUID } from 'node:crypto';
 import { jose, type JWK } from './jose';
 import { queryOne, queryRows, withTransaction, type Pool, type Queryable } from '../../db/pool';
@@ -13,12 +15,7 @@ export interface SigningKey {
   privateKey: Key;
 }
 
-interface KeyRow {
-  kid: string;
-  alg: string;
-  public_jwk: JWK;
-  private_jwk: JWK;
-}
+type KeyRow = Pick<RowOf<OAuthSigningKey>, 'kid' | 'alg' | 'public_jwk' | 'private_jwk'>;
 
 /**
  * Access-token signing keys, persisted in Postgres so every API replica signs

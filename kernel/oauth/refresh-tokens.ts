@@ -1,3 +1,5 @@
+import type { RowOf } from '../../modules/kit';
+import type { OAuthRefreshToken } from '../models/oauth-refresh-tokens';
 import { InvalidGrantError, type OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../../db/pool';
 import { findGrant, revokeGrant, type Grant } from './grants';
@@ -22,12 +24,8 @@ export async function issueRefreshToken(db: Queryable, grantId: string, clientId
   return token;
 }
 
-interface RefreshRow {
-  grant_id: string;
-  client_id: string;
-  expired: boolean;
-  used_at: Date | null;
-}
+/** A refresh token's row, with whether it has expired (computed in SQL). */
+type RefreshRow = Pick<RowOf<OAuthRefreshToken>, 'grant_id' | 'client_id' | 'used_at'> & { expired: boolean };
 
 /**
  * Spends a refresh token and hands back its grant; the caller issues the next

@@ -1,3 +1,5 @@
+import type { RowOf } from '../../modules/kit';
+import type { OAuthAuthorizationRequest } from '../models/oauth-authorization-requests';
 import { randomBytes } from 'node:crypto';
 import { isScope, type Scope } from '../../core/scopes';
 import { queryOne, type Queryable } from '../../db/pool';
@@ -18,17 +20,7 @@ export interface AuthorizationRequest {
   resource: string;
 }
 
-interface RequestRow {
-  id: string;
-  client_id: string;
-  redirect_uri: string;
-  redirect_uri_explicit: boolean;
-  code_challenge: string;
-  state: string | null;
-  intent: string | null;
-  requested_scopes: string[];
-  resource: string;
-}
+type RequestRow = Pick<RowOf<OAuthAuthorizationRequest>, 'id' | 'client_id' | 'redirect_uri' | 'redirect_uri_explicit' | 'code_challenge' | 'state' | 'intent' | 'requested_scopes' | 'resource'>;
 
 function requestOf(row: RequestRow): AuthorizationRequest {
   return {
