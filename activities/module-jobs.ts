@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Pool } from '../db/pool';
 import { MODULES } from '../modules';
 import type { ModuleJob } from '../modules/module';
-import { guarded } from './tool-activities';
+import { guarded } from '../modules/activity-kit';
 
 /** Every module's periodic jobs by name; a name declared twice is a mistake caught at start. */
 export function moduleJobsByName(jobs: readonly ModuleJob[] = MODULES.flatMap((module) => module.jobs ?? [])): Map<string, ModuleJob> {

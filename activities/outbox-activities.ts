@@ -1,5 +1,5 @@
 import { guarded, withHeartbeat } from '../modules/activity-kit';
-import type { OutboxOutcome, OutboxPort } from '../modules/outbox-source';
+import type { OutboxActivities, OutboxOutcome, OutboxPort } from '../modules/outbox-source';
 
 /**
  * The outbox as activities, for any module's workflow: one send attempt for a
@@ -7,7 +7,7 @@ import type { OutboxOutcome, OutboxPort } from '../modules/outbox-source';
  * Schedule the send with a heartbeat timeout and retries (as the outreach
  * workflow does): a lease held by another attempt is a retryable failure.
  */
-export function createOutboxActivities(deps: { outbox: OutboxPort }) {
+export function createOutboxActivities(deps: { outbox: OutboxPort }): OutboxActivities {
   const { outbox } = deps;
   return {
     async sendOutboxMessage(kind: string, orgId: string, sourceId: string): Promise<OutboxOutcome> {
@@ -20,4 +20,3 @@ export function createOutboxActivities(deps: { outbox: OutboxPort }) {
   };
 }
 
-export type OutboxActivities = ReturnType<typeof createOutboxActivities>;

@@ -7,9 +7,8 @@ import { MODULES } from '../modules';
 import type { OutboxChannel, OutboxDraft, OutboxOutcome, OutboxProblem, OutboxSource } from '../modules/outbox-source';
 import { assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
 import { stableUuid } from '../kernel/proposals';
-import {
-  NotDeliveredError, PermanentDeliveryError, providerFor as providerFromEnv, type MessageProvider, type OutboundMessage,
-} from './providers';
+import { NotDeliveredError, PermanentDeliveryError, type MessageProvider, type OutboundMessage } from './provider-kit';
+import { providerFor as providerFromEnv } from './providers';
 
 /**
  * The outbox: how an approved message of any module leaves, through one
@@ -47,8 +46,6 @@ import {
  * - A source may defer an attempt (quiet hours): nothing is claimed or counted,
  *   and the outcome `deferred` says when to try again.
  */
-
-export type { OutboxOutcome };
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'needs_review';
 

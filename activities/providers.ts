@@ -8,10 +8,6 @@ import {
   MetaWhatsAppProvider, TwilioSmsProvider, metaConfigFromEnv, twilioConfigFromEnv, type MetaConfig, type TwilioConfig,
 } from './channels-providers';
 
-export {
-  NotDeliveredError, PermanentDeliveryError, callProvider, providerFailureOf, type MessageProvider, type OutboundMessage, type OutboundTransport,
-} from './provider-kit';
-
 export interface SmtpConfig {
   host: string;
   port: number;

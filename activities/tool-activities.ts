@@ -16,8 +16,6 @@ import { guarded } from '../modules/activity-kit';
 import { errorFields, log } from '../core/log';
 import { sizeInWords } from '../core/sizes';
 
-export { boundedBody, guarded, isDeterministicDatabaseError, toFailure } from '../modules/activity-kit';
-
 function toolOf(plan: ToolPlan): AnyTool {
   const tool = findTool(plan.tool);
   if (!tool) throw new StewardError('unknown_tool', `Unknown tool ${plan.tool}`);

@@ -1,4 +1,5 @@
 import { Connection } from '@temporalio/client';
+import { DEFAULT_PORTS } from '../db/ports';
 import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTaskQueue, resolveTemporalAddress } from '../db/config';
 import { prepareDatabase } from '../modules';
 import { createPool } from '../db/pool';
@@ -11,7 +12,7 @@ async function main() {
   await prepareDatabase(pool);
   const connection = await Connection.connect({ address: resolveTemporalAddress() });
   const temporal = createTemporalClient(connection, TEMPORAL_NAMESPACE);
-  const port = Number(process.env.PORT ?? 3000);
+  const port = Number(process.env.PORT ?? DEFAULT_PORTS.api);
   const { url } = await listen({ pool, temporal, taskQueue: resolveTaskQueue(), allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   console.log(`API ${url}  MCP ${url}/api/mcp`);
 }

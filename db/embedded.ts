@@ -1,11 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { StartupError, isAlive, portInUseMessage } from './ports';
+import { StartupError, isAlive, portInUseMessage, portIsFree } from './ports';
 
 /**
  * A real PostgreSQL server for `npm start` without DATABASE_URL: the binaries ship in the
@@ -201,14 +200,6 @@ function initialiseCluster(binaries: Binaries, clusterDir: string, password: str
   } finally {
     fs.rmSync(pwfile, { force: true });
   }
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 }
 
 /** A server left running by a launcher that was killed outright holds the data folder: stop it before starting ours. */

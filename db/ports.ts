@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 
 /**
  * Ports and the processes holding them, for the launcher's start-up checks: which port is taken,
@@ -7,6 +8,15 @@ import fs from 'node:fs';
 
 /** The ports `npm start` and its parts listen on unless told otherwise; each outside Linux's ephemeral range (32768–60999), where an outgoing connection could already hold it. */
 export const DEFAULT_PORTS = { api: 3000, temporal: 7233, temporalUi: 8233, embeddedPostgres: 25432 } as const;
+
+/** True when nothing listens on `port` on 127.0.0.1 (a listen that fails says so). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
 
 /** A problem the person starting Steward can fix (a port in use, a folder it cannot reach); shown as a message, never as a stack trace. */
 export class StartupError extends Error {
@@ -63,14 +73,18 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export function commandOf(pid: string | number): string {
+/** A process's command line, word by word; empty when it is gone or not ours to read. */
+export function argsOf(pid: string | number): string[] {
   try {
-    const words = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    const shown = words.join(' ');
-    return shown.length > 120 ? `${shown.slice(0, 117)}…` : shown || 'unknown command';
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   } catch {
-    return 'unknown command';
+    return [];
   }
+}
+
+export function commandOf(pid: string | number): string {
+  const shown = argsOf(pid).join(' ');
+  return shown.length > 120 ? `${shown.slice(0, 117)}…` : shown || 'unknown command';
 }
 
 function safeReadDir(dir: string): string[] {

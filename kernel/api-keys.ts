@@ -10,7 +10,6 @@ import { withModels } from '../db/sequelize';
 import { ApiKey } from './models/api-keys';
 import { Membership } from './models/memberships';
 
-export { API_KEY_PREFIX };
 
 /**
  * Keys carry 256 random bits, so a single sha-256 is enough to make the stored

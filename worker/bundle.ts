@@ -102,11 +102,12 @@ export async function buildWorkflowBundle(outPath = DEFAULT_BUNDLE_PATH, modules
 
 /**
  * The prebuilt bundle, rebuilt only when workflow code may have changed since: the kernel's
- * workflows or core/, any module's workflows folder (and what it imports of its module), or the registry.
+ * workflows or core/, any module's workflows folder (workflow code imports nothing else at run
+ * time, as the boundary lint keeps it), or the registry.
  */
 export async function ensureWorkflowBundle(outPath = DEFAULT_BUNDLE_PATH, modules: readonly ModuleDefinition[] = MODULES): Promise<string> {
   const built = fs.existsSync(outPath) ? fs.statSync(outPath).mtimeMs : 0;
-  const folders = [KERNEL_WORKFLOWS, path.join(PROJECT_ROOT, 'core'), ...modules.flatMap((module) => (module.workflows ? [path.dirname(path.dirname(module.workflows))] : []))];
+  const folders = [KERNEL_WORKFLOWS, path.join(PROJECT_ROOT, 'core'), ...modules.flatMap((module) => (module.workflows ? [path.dirname(module.workflows)] : []))];
   const sources = Math.max(...folders.map(newestSourceMtime), fs.statSync(path.join(PROJECT_ROOT, 'modules', 'index.ts')).mtimeMs);
   if (built > sources) return outPath;
   return buildWorkflowBundle(outPath, modules);

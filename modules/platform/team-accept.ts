@@ -3,7 +3,7 @@ import { isRole, type Role } from '../../core/roles';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../../db/pool';
 import { hashSecret } from '../../kernel/oauth/secrets';
 import { checkPassword } from '../../kernel/oauth/sessions';
-import { hashPassword } from './users';
+import { hashPassword } from '../../kernel/passwords';
 import { ROLE_LABELS } from './team';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '../../core/roles';
 import { queryOne, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
-import { hashPassword, verifyPassword } from '../../kernel/passwords';
+import { hashPassword } from '../../kernel/passwords';
 import { Membership, User } from './models';
 
 export interface Member {
@@ -11,8 +11,6 @@ export interface Member {
   role: Role;
   safeguarding: boolean;
 }
-
-export { hashPassword, verifyPassword };
 
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');

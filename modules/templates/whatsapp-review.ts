@@ -3,6 +3,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { analyseContent, whatsAppTemplateDefinition, type Purpose } from './content';
 import { contentOf, requireVersion, versionView, type WhatsAppStatus } from './store';
+import { whatsAppReviewWorkflowId, whatsAppTemplateStatusSignal } from './workflows/whatsapp-review';
 import { whatsAppTemplateProvider, type ProviderReviewStatus, type ProviderTemplate } from './whatsapp-provider';
 
 /**
@@ -12,9 +13,8 @@ import { whatsAppTemplateProvider, type ProviderReviewStatus, type ProviderTempl
  * whichever arrives first wins and the other changes nothing.
  */
 
-/** The review workflow of a version (workflows/templates-whatsapp-review.ts uses the same id and signal name). */
-export const whatsAppReviewWorkflowId = (versionId: string) => `templates-whatsapp-review-${versionId}`;
-export const WHATSAPP_REVIEW_SIGNAL = 'whatsAppTemplateStatus';
+// The review workflow's id and signal are its own (workflows/whatsapp-review.ts); this side only names them.
+export { whatsAppReviewWorkflowId };
 
 /** WhatsApp template names: lowercase letters, digits and underscores; one per version, since a reviewed template's words are fixed. */
 export function whatsAppNameFor(templateName: string, versionNumber: number): string {
@@ -109,7 +109,7 @@ export async function applyWhatsAppTemplateStatus(pool: Pool, update: StatusUpda
   const reason = update.reason && update.reason !== 'NONE' ? update.reason.slice(0, 1000) : null;
   const result = await withTenantTransaction(pool, owner.org_id, (client) => applyStatus(client, owner.org_id, owner.id, providerStatus, reason));
   if (result.changed && options.temporal) {
-    await options.temporal.workflow.getHandle(whatsAppReviewWorkflowId(owner.id)).signal(WHATSAPP_REVIEW_SIGNAL).catch(() => undefined);
+    await options.temporal.workflow.getHandle(whatsAppReviewWorkflowId(owner.id)).signal(whatsAppTemplateStatusSignal).catch(() => undefined);
   }
   return { matched: true, ...result };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { devServerSearchAttributeFlags } from '../../core/search-attributes';
 import { PROJECT_ROOT } from '../../db/config';
-import { StartupError, commandOf, isAlive, portInUseMessage } from '../../db/ports';
+import { StartupError, argsOf, isAlive, portInUseMessage, portIsFree } from '../../db/ports';
 
 /** TEMPORAL_CLI_PATH, then the project-local install made by `npm run setup`, then PATH. */
 export function findTemporalCli(): string {
@@ -67,15 +67,6 @@ export interface DevServerOptions {
  */
 export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 
-/** True when nothing listens on `port` on 127.0.0.1. */
-export function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
 /** Where a file-backed server records its pid, so the next start can stop one a killed launcher left running. */
 const pidFileOf = (dbFile: string) => `${dbFile}.pid`;
 
@@ -89,8 +80,8 @@ export async function stopLeftoverDevServer(dbFile: string): Promise<number | un
   if (!fs.existsSync(pidFile)) return undefined;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
   fs.rmSync(pidFile, { force: true });
-  const command = Number.isInteger(pid) && pid > 0 ? commandOf(pid) : '';
-  if (!command.includes('start-dev') || !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(dbFile)) return undefined;
+  const args = Number.isInteger(pid) && pid > 0 ? argsOf(pid) : [];
+  if (!args.includes('start-dev') || !args.includes(dbFile)) return undefined;
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 5000;
   while (Date.now() < deadline && isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ALL_SCOPES } from '../../core/scopes';
 import { principalForApiKey } from '../../kernel/api-keys';
-import { verifyPassword } from '../../modules/platform/users';
+import { verifyPassword } from '../../kernel/passwords';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
-import { guarded } from '../../activities/tool-activities';
+import { guarded } from '../../modules/activity-kit';
 import type { ToolPlan } from '../../core/tool-plan';
 import { allTools } from '../../modules/catalogue';
 import { inputSchemaOf, type JsonSchema } from '../../modules/schema';

@@ -3,9 +3,8 @@ import net from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { createOutreachSender, type OutreachSender, type SendOutcome } from '../../modules/people/activities/outreach-sender';
 import { createOutbox } from '../../activities/outbox';
-import {
-  NotDeliveredError, SmtpEmailProvider, smtpErrorProvesNotAccepted, type MessageProvider,
-} from '../../activities/providers';
+import { NotDeliveredError, type MessageProvider } from '../../activities/provider-kit';
+import { SmtpEmailProvider, smtpErrorProvesNotAccepted } from '../../activities/providers';
 import { withTenantTransaction, withTransaction } from '../../db/pool';
 import { suppressAddress } from '../../modules/channels/audience/services';
 import { closeOutreach, createOutreachItem, markOutreachApproved } from '../../modules/people/outreach';

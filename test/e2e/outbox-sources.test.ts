@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createOutbox, outboxSourcesByKind, type Outbox, type OutboxOutcome } from '../../activities/outbox';
+import { createOutbox, outboxSourcesByKind, type Outbox } from '../../activities/outbox';
+import type { OutboxOutcome } from '../../modules/outbox-source';
 import { createOutboxActivities } from '../../activities/outbox-activities';
-import type { MessageProvider } from '../../activities/providers';
+import type { MessageProvider } from '../../activities/provider-kit';
 import { StewardError } from '../../core/errors';
 import { queryOne, withTransaction } from '../../db/pool';
 import { MODULES } from '../../modules';

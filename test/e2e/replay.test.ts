@@ -5,7 +5,7 @@ import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createOutbox } from '../../activities/outbox';
 import { createOutreachActivities } from '../../modules/people/activities/outreach';
-import type { MessageProvider } from '../../activities/providers';
+import type { MessageProvider } from '../../activities/provider-kit';
 import { payloadCodec } from '../../temporal/client';
 import { BUNDLE_PATH_ENV } from '../helpers/env';
 import { Harness, type TestOrg } from '../helpers/harness';

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { isDeterministicDatabaseError, toFailure } from '../../activities/tool-activities';
+import { isDeterministicDatabaseError, toFailure } from '../../modules/activity-kit';
 import { StewardError } from '../../core/errors';
 import type { ToolPlan } from '../../core/tool-plan';
 import { Harness, type TestOrg } from '../helpers/harness';

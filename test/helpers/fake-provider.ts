@@ -1,4 +1,4 @@
-import type { MessageProvider, OutboundMessage } from '../../activities/providers';
+import type { MessageProvider, OutboundMessage } from '../../activities/provider-kit';
 
 /** A message provider that records every call, and can hold calls open or fail them. */
 export class FakeProvider implements MessageProvider {

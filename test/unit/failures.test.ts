@@ -4,7 +4,7 @@ import { failureBodyOf, stewardErrorBodyOf } from '../../core/failures';
 import { StewardError } from '../../core/errors';
 import { errorBodyOf, stewardFailure } from '../../core/failures';
 import { databaseErrorOf } from '../../db/sequelize';
-import { isDeterministicDatabaseError } from '../../activities/tool-activities';
+import { isDeterministicDatabaseError } from '../../modules/activity-kit';
 
 /** One reader of a failure's cause chain, shared by the API (tool calls, approval updates) and the workflows. */
 describe('reading the stable error out of a Temporal failure', () => {

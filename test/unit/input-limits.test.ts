@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { boundedBody, toFailure } from '../../activities/tool-activities';
+import { boundedBody, toFailure } from '../../modules/activity-kit';
 import { ToolCaller } from '../../api/tool-caller';
 import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
 import { unstorableTextIssues } from '../../core/input-text';

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MetaWhatsAppProvider, TwilioSmsProvider } from '../../activities/channels-providers';
-import { HttpMessagingProvider, NotDeliveredError, PermanentDeliveryError, type MessageProvider, type OutboundMessage } from '../../activities/providers';
+import { NotDeliveredError, PermanentDeliveryError, type MessageProvider, type OutboundMessage } from '../../activities/provider-kit';
+import { HttpMessagingProvider } from '../../activities/providers';
 
 /**
  * What each HTTP messaging provider's failure proves, against a real local HTTP server. The outbox relies

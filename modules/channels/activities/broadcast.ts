@@ -4,9 +4,8 @@ import type { ActivityDeps } from '../../module';
 import type { OutboxPort } from '../../outbox-source';
 import { beginBroadcast, finishBroadcast, sendBroadcastBatch, type BatchStep, type BroadcastBegin, type DispatchResult } from '../broadcasts/sending';
 import { guarded } from '../../activity-kit';
+import { CHANNEL_MESSAGE_SOURCE_KIND } from '../delivery/source';
 
-/** The outbox source channel messages leave through (modules/channels/delivery/source.ts). */
-const CHANNEL_MESSAGE_SOURCE = 'channels.message';
 /** When an attempt holding a message's lease gives no hint how long it has left. */
 const BUSY_RETRY_MS = 15_000;
 
@@ -18,7 +17,7 @@ const BUSY_RETRY_MS = 15_000;
 export function outboxDispatch(outbox: OutboxPort, orgId: string) {
   return async (messageId: string): Promise<DispatchResult> => {
     try {
-      const outcome = await outbox.send(CHANNEL_MESSAGE_SOURCE, orgId, messageId);
+      const outcome = await outbox.send(CHANNEL_MESSAGE_SOURCE_KIND, orgId, messageId);
       switch (outcome.status) {
         case 'sent': return { kind: 'sent' };
         case 'refused': return { kind: 'refused', code: outcome.error.code };

@@ -6,7 +6,7 @@ const { templatesReviewPolling, templatesCheckReview } = proxyActivities<Templat
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 
-/** modules/templates/whatsapp-review.ts signals this name and id (workflow code imports no module code). */
+/** The review's id and the signal applyWhatsAppTemplateStatus (../whatsapp-review.ts) sends when the webhook decides it. */
 export const whatsAppTemplateStatusSignal = defineSignal('whatsAppTemplateStatus');
 export const whatsAppReviewWorkflowId = (versionId: string) => `templates-whatsapp-review-${versionId}`;
 

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { Router } from 'express';
+import { z } from 'zod';
 import { withTenantTransaction } from '../../../../db/pool';
 import type { ModuleWebhook, WebhookDeps } from '../../../../modules/module';
 import { markThanksRead } from '../thanks';
@@ -18,12 +19,15 @@ function signedBy(secret: string, body: Buffer, given: string | undefined): bool
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-function parseReceipt(body: Buffer): { orgId?: unknown; thanksId?: unknown } {
+/** A receipt names the organisation and the thank-you; anything else is refused before it is read further. */
+const receiptSchema = z.object({ orgId: z.uuid(), thanksId: z.uuid() });
+
+function parseReceipt(body: Buffer): { orgId: string; thanksId: string } | undefined {
   try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    return parsed && typeof parsed === 'object' ? parsed : {};
+    const parsed = receiptSchema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
 
@@ -44,11 +48,8 @@ function receiptsRouter(deps: WebhookDeps): Router {
         return void res.status(401).json({ ok: false, error: { code: 'unauthorized', message: 'The X-Kitdemo-Signature header is missing or does not match' } });
       }
       const receipt = parseReceipt(body);
-      const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-      if (typeof receipt.orgId !== 'string' || typeof receipt.thanksId !== 'string' || !uuid.test(receipt.orgId) || !uuid.test(receipt.thanksId)) {
-        return void res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'A receipt names orgId and thanksId (uuids)' } });
-      }
-      const { orgId, thanksId } = receipt as { orgId: string; thanksId: string };
+      if (!receipt) return void res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'A receipt names orgId and thanksId (uuids)' } });
+      const { orgId, thanksId } = receipt;
       const marked = await withTenantTransaction(deps.pool, orgId, (db) => markThanksRead(db, orgId, thanksId));
       if (!marked) return void res.status(404).json({ ok: false, error: { code: 'not_found', message: `No sent thank-you ${thanksId}` } });
       await deps.temporal.workflow.getHandle(thanksWorkflowId(thanksId)).signal(thanksReadSignal).catch(() => undefined);
