@@ -14,6 +14,8 @@ ENV NODE_ENV=production \
 # Dependencies first, so code changes do not reinstall them. Runtime code runs through tsx
 # (a dependency); the Temporal CLI from `npm run setup` is only for local development.
 COPY package.json package-lock.json ./
+# The SDK patch (patches/) is applied by npm's postinstall, so it must be here before npm ci.
+COPY patches ./patches
 RUN npm ci --omit=dev && npm cache clean --force
 
 COPY . .
