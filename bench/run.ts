@@ -4,11 +4,15 @@
  * connection, the Temporal dev server on a SQLite file), once per Postgres backend:
  *   - embedded: what `startEmbeddedPostgres` gives `npm start` when DATABASE_URL is unset;
  *   - external: a fresh database on DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
- * For each backend, each tool (the read people_get_contact, and platform_search_tools,
- * which does no database work of its own), each path (MCP tools/call over streamable
- * HTTP, the HTTP bridge POST /api/agent/invoke) and each concurrency (1, 16, 32) it
- * reports p50/p95, calls per second and errors. It also times the read's run() in
- * process, and scores platform_search_tools on bench/data/tool-search-dev.jsonl.
+ * For each backend and each state of the Temporal SDK (patched, as npm install leaves it, and
+ * unpatched, STEWARD_WORKFLOW_WATCHDOG=on: see patches/), each tool (the read people_get_contact,
+ * and platform_search_tools, which does no database work of its own), each path (MCP tools/call
+ * over streamable HTTP, the HTTP bridge POST /api/agent/invoke) and each concurrency (1, 16, 32)
+ * it reports p50/p95, calls per second, errors and CPU per call by process and thread. Beside the
+ * read it runs the floor (bench/floor/): a bare workflow with one local activity doing the same
+ * primary-key read, started the same way, which is what a durable call costs on this machine at
+ * the least. It also times the read's run() in process, and scores platform_search_tools on
+ * bench/data/tool-search-dev.jsonl.
  *
  * Writes bench/results/<yyyy-mm-dd>[-<label>].json with the core count and the load
  * average before and after, and prints a Markdown table for bench/README.md.
@@ -18,16 +22,20 @@
  * concurrency 1, MCP and the bridge called in turn: 200), --calls-per-worker / BENCH_CALLS_PER_WORKER (calls at higher
  * concurrency = this × concurrency: 25), --label / BENCH_LABEL, --eval / BENCH_SEARCH_EVAL,
  * --out / BENCH_OUT_DIR (bench/results), --sqlite-pragmas / BENCH_SQLITE_PRAGMAS (the dev
- * server's, comma-separated, e.g. journal_mode=delete,synchronous=full; `default` for SQLite's own).
+ * server's, comma-separated, e.g. journal_mode=delete,synchronous=full; `default` for SQLite's own),
+ * --sdk / BENCH_SDK (patched,unpatched), --tools / BENCH_TOOLS (people_get_contact,platform_search_tools),
+ * --profile / BENCH_PROFILE (a folder: main-thread CPU profiles of the read's MCP cells).
+ * STEWARD_WORKFLOW_THREADS sets the workflow threads of both workers, as it does for npm start.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type NativeConnection } from '@temporalio/worker';
+import { Client as TemporalClient } from '@temporalio/client';
 import { listen } from '../api/server';
 import type { Principal } from '../core/principal';
 import { ALL_SCOPES } from '../core/scopes';
@@ -44,19 +52,33 @@ import { createTestDatabase } from '../test/helpers/database';
 import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
+import { workerTuning, workflowThreads } from '../worker/create-worker';
+import { cpuPerCall, cpuSnapshot, processTree, type CpuPerCall, type CpuSource } from './cpu';
+import { createFloorActivities } from './floor/activities';
+import { checkerFor, invokeBridge, READ_TOOL, startLoadClient } from './load-client';
 import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
 import { measureInterleaved, measureSequential, measureThroughput, type LatencySummary, type ThroughputResult } from './stats';
 import { createTemporalClient } from '../temporal/client';
 
 type Backend = 'embedded' | 'external';
-type CallPath = 'mcp' | 'bridge';
-const READ_TOOL = 'people_get_contact';
+/** patched: the SDK as npm install leaves it (patches/); unpatched: STEWARD_WORKFLOW_WATCHDOG=on, the SDK's own behaviour. */
+type SdkMode = 'patched' | 'unpatched';
+type CallPath = 'mcp' | 'bridge' | 'floor';
 const SEARCH_TOOL = 'platform_search_tools';
-const TOOLS = [READ_TOOL, SEARCH_TOOL] as const;
-const PATHS: CallPath[] = ['mcp', 'bridge'];
+const KNOWN_TOOLS = [READ_TOOL, SEARCH_TOOL];
+/** The floor's row in the table: bench/floor/, the same read as READ_TOOL without Steward around it. */
+const FLOOR_TOOL = 'floor (workflow + local activity read)';
+const FLOOR_TASK_QUEUE = 'steward-bench-floor';
+const TOOL_PATHS: CallPath[] = ['mcp', 'bridge'];
+/** Calls per path, one at a time, over which CPU per call at concurrency 1 is taken. */
+const CPU_SAMPLES_AT_ONE = 100;
+/** The bench's callers (bench/load-client.ts): reported, never counted in a call's CPU. */
+const CALLERS_GROUP = 'callers (not counted)';
 
 interface Config {
   backends: Backend[];
+  sdkModes: SdkMode[];
+  tools: string[];
   concurrency: number[];
   samples: number;
   callsPerWorker: number;
@@ -65,6 +87,8 @@ interface Config {
   sqlitePragmas?: string[];
   evalFile: string;
   outDir: string;
+  /** Where to write main-thread CPU profiles of the read's MCP cells (.cpuprofile, for DevTools or bench/profile-summary.ts). */
+  profileDir?: string;
 }
 
 function config(): Config {
@@ -72,7 +96,7 @@ function config(): Config {
     options: {
       backends: { type: 'string' }, concurrency: { type: 'string' }, samples: { type: 'string' },
       'calls-per-worker': { type: 'string' }, label: { type: 'string' }, eval: { type: 'string' }, out: { type: 'string' },
-      'sqlite-pragmas': { type: 'string' },
+      'sqlite-pragmas': { type: 'string' }, sdk: { type: 'string' }, tools: { type: 'string' }, profile: { type: 'string' },
     },
   });
   const int = (raw: string, what: string) => {
@@ -83,10 +107,16 @@ function config(): Config {
   const list = (flag: string | undefined, env: string, fallback: string) => (flag ?? process.env[env] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
   const backends = list(values.backends, 'BENCH_BACKENDS', 'embedded,external');
   for (const backend of backends) if (backend !== 'embedded' && backend !== 'external') throw new Error(`unknown backend ${backend}: embedded or external`);
+  const sdkModes = list(values.sdk, 'BENCH_SDK', 'patched,unpatched');
+  for (const mode of sdkModes) if (mode !== 'patched' && mode !== 'unpatched') throw new Error(`unknown SDK state ${mode}: patched or unpatched`);
+  const tools = list(values.tools, 'BENCH_TOOLS', KNOWN_TOOLS.join(','));
+  for (const tool of tools) if (!KNOWN_TOOLS.includes(tool)) throw new Error(`unknown bench tool ${tool}: ${KNOWN_TOOLS.join(' or ')}`);
   const label = values.label ?? process.env.BENCH_LABEL;
   if (label !== undefined && !/^[a-z0-9-]+$/.test(label)) throw new Error('label: lower-case letters, digits and -');
   return {
     backends: backends as Backend[],
+    sdkModes: sdkModes as SdkMode[],
+    tools,
     concurrency: list(values.concurrency, 'BENCH_CONCURRENCY', '1,16,32').map((c) => int(c, 'concurrency')),
     samples: int(values.samples ?? process.env.BENCH_SAMPLES ?? '200', 'samples'),
     callsPerWorker: int(values['calls-per-worker'] ?? process.env.BENCH_CALLS_PER_WORKER ?? '25', 'calls-per-worker'),
@@ -96,19 +126,77 @@ function config(): Config {
       : undefined,
     evalFile: path.resolve(values.eval ?? process.env.BENCH_SEARCH_EVAL ?? TOOL_SEARCH_EVAL_FILE),
     outDir: path.resolve(values.out ?? process.env.BENCH_OUT_DIR ?? path.join(PROJECT_ROOT, 'bench', 'results')),
+    ...(values.profile ?? process.env.BENCH_PROFILE ? { profileDir: path.resolve((values.profile ?? process.env.BENCH_PROFILE)!) } : {}),
   };
 }
 
 /** One `npm start`-shaped stack on one Postgres backend. */
 interface Stack {
   backend: Backend;
+  sdk: SdkMode;
   pool: Pool;
   url: string;
   postgres: string;
+  /** A plain client (no payload codec) on the workers' connection, so the floor's starts are eager as the API's are. */
+  floorClient: TemporalClient;
+  /** Processes whose CPU each cell accounts, beside this process's own threads. */
+  cpuSources: CpuSource[];
   close(): Promise<void>;
 }
 
-async function startStack(backend: Backend, bundlePath: string, sqlitePragmas: string[] | undefined): Promise<Stack> {
+/** Runs `work` with the SDK patch on or off: the SDK reads the switch when a worker and its threads are made. */
+async function withSdkMode<T>(sdk: SdkMode, work: () => Promise<T>): Promise<T> {
+  const before = process.env.STEWARD_WORKFLOW_WATCHDOG;
+  if (sdk === 'unpatched') process.env.STEWARD_WORKFLOW_WATCHDOG = 'on';
+  else delete process.env.STEWARD_WORKFLOW_WATCHDOG;
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env.STEWARD_WORKFLOW_WATCHDOG;
+    else process.env.STEWARD_WORKFLOW_WATCHDOG = before;
+  }
+}
+
+/** The floor's worker: its own task queue, on the same connection and with the same tuning as Steward's worker. */
+async function startFloorWorker(connection: NativeConnection, pool: Pool, floorBundle: string): Promise<Worker> {
+  return Worker.create({
+    connection,
+    namespace: 'default',
+    taskQueue: FLOOR_TASK_QUEUE,
+    workflowBundle: { code: floorBundle },
+    activities: createFloorActivities(pool),
+    ...workerTuning(),
+  });
+}
+
+/** The V8 profiler on this (the main) thread, for the length of one measurement. */
+async function startProfiler(): Promise<{ stopInto(file: string): Promise<void> }> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => {
+    session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 1000 });
+  await post('Profiler.start');
+  return {
+    async stopInto(file) {
+      const { profile } = await post('Profiler.stop') as { profile: unknown };
+      session.disconnect();
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      log(`main-thread CPU profile written to ${file}`);
+    },
+  };
+}
+
+/** The Postgres backends serving this database (an external server is shared; its other databases are not ours). */
+async function backendPids(pool: Pool): Promise<number[]> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  return rows.map((row) => row.pid);
+}
+
+async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, floorBundle: string, sqlitePragmas: string[] | undefined): Promise<Stack> {
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const step of closers.reverse()) await step().catch((error) => console.error(`cleanup: ${String(error)}`));
@@ -120,12 +208,15 @@ async function startStack(backend: Backend, bundlePath: string, sqlitePragmas: s
     closers.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
 
     let databaseUrl: string;
+    let postgresPids: (pool: Pool) => number[] | Promise<number[]>;
     if (backend === 'embedded') {
       log('embedded: starting the embedded Postgres');
       const embedded = await startEmbeddedPostgres({ dataRoot: dataDir, port: await freePort() });
       closers.push(() => embedded.stop());
       databaseUrl = embedded.databaseUrl;
+      postgresPids = () => processTree(embedded.pid);
     } else {
+      postgresPids = backendPids;
       log(`external: creating a fresh database on ${redact(TEST_DATABASE_URL)}`);
       const db = await createTestDatabase();
       closers.push(() => db.drop());
@@ -141,22 +232,32 @@ async function startStack(backend: Backend, bundlePath: string, sqlitePragmas: s
     closers.push(() => pool.end());
     const previousBundle = process.env.STEWARD_WORKFLOW_BUNDLE;
     process.env.STEWARD_WORKFLOW_BUNDLE = bundlePath;
-    const { worker, connection } = await prepareWorker({ pool, address: dev.address, namespace: 'default', taskQueue: 'steward-tools' })
-      .finally(() => {
-        if (previousBundle === undefined) delete process.env.STEWARD_WORKFLOW_BUNDLE;
-        else process.env.STEWARD_WORKFLOW_BUNDLE = previousBundle;
-      });
-    closers.push(() => connection.close());
-    const running = worker.run();
-    closers.push(async () => {
-      worker.shutdown();
-      await running;
+    log(`${backend}: starting the workers, SDK ${sdk}`);
+    const { worker, connection, floorWorker } = await withSdkMode(sdk, async () => {
+      const prepared = await prepareWorker({ pool, address: dev.address, namespace: 'default', taskQueue: 'steward-tools' });
+      return { ...prepared, floorWorker: await startFloorWorker(prepared.connection, pool, floorBundle) };
+    }).finally(() => {
+      if (previousBundle === undefined) delete process.env.STEWARD_WORKFLOW_BUNDLE;
+      else process.env.STEWARD_WORKFLOW_BUNDLE = previousBundle;
     });
+    closers.push(() => connection.close());
+    for (const running of [worker, floorWorker]) {
+      const done = running.run();
+      closers.push(async () => {
+        running.shutdown();
+        await done;
+      });
+    }
     const temporal = createTemporalClient(connection, 'default');
     const { server, url } = await listen({ pool, temporal, taskQueue: 'steward-tools', eagerStart: true }, 0);
     closers.push(() => closeServer(server));
     const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
-    return { backend, pool, url, postgres: rows[0]?.server_version ?? '?', close };
+    const cpuSources: CpuSource[] = [
+      { name: 'Temporal dev server', pids: () => (dev.process.pid ? [dev.process.pid] : []) },
+      { name: 'Postgres', pids: () => postgresPids(pool) },
+    ];
+    const floorClient = new TemporalClient({ connection, namespace: 'default' });
+    return { backend, sdk, pool, url, postgres: rows[0]?.server_version ?? '?', floorClient, cpuSources, close };
   } catch (error) {
     await close();
     throw error;
@@ -170,7 +271,7 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-async function seed(stack: Stack): Promise<{ apiKey: string; principal: Principal; contactId: string }> {
+async function seed(stack: Stack): Promise<{ apiKey: string; principal: Principal; orgId: string; contactId: string }> {
   const { apiKey, orgId } = await withTransaction(stack.pool, async (db) => {
     const org = await createOrganisation(db, { name: 'Bench Church', country: 'GB' });
     const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner', safeguarding: true });
@@ -183,51 +284,33 @@ async function seed(stack: Stack): Promise<{ apiKey: string; principal: Principa
     firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', phone: '+44 7700 900001', dateOfBirth: '10/12/1985',
   });
   const contactId = (created as { contact: { id: string } }).contact.id;
-  return { apiKey, principal, contactId };
+  return { apiKey, principal, orgId, contactId };
 }
 
-async function invokeBridge(url: string, apiKey: string, tool: string, args: unknown): Promise<unknown> {
-  const response = await fetch(`${url}/api/agent/invoke`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify({ tool, arguments: args }),
-  });
-  const body = (await response.json()) as { ok: boolean; result?: unknown; error?: unknown };
-  if (!body.ok) throw new Error(`${tool} via /api/agent/invoke failed (${response.status}): ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
-async function mcpClient(url: string, apiKey: string): Promise<McpClient> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
-  });
-  const client = new McpClient({ name: 'steward-bench', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
-
-/** Each call's answer is checked, so a fast wrong answer counts as an error, not as speed. */
-function checkerFor(tool: string, contactId: string): (result: unknown) => void {
-  if (tool === READ_TOOL) {
-    return (result) => {
-      const id = (result as { contact?: { id?: string } } | undefined)?.contact?.id;
-      if (id !== contactId) throw new Error(`expected contact ${contactId}, got ${JSON.stringify(result).slice(0, 200)}`);
-    };
-  }
-  return (result) => {
-    const tools = (result as { tools?: unknown } | undefined)?.tools;
-    if (!Array.isArray(tools) || !tools.includes('people_create_contact')) throw new Error(`unexpected search answer ${JSON.stringify(result).slice(0, 200)}`);
-  };
+/** One floor call, started as Steward starts a tool call: eagerly, on the worker's connection. */
+async function callFloor(stack: Stack, orgId: string, contactId: string): Promise<void> {
+  const row = await stack.floorClient.workflow.execute('floorReadWorkflow', {
+    taskQueue: FLOOR_TASK_QUEUE,
+    workflowId: `bench-floor-${randomUUID()}`,
+    workflowExecutionTimeout: '1 minute',
+    args: [orgId, contactId],
+    requestEagerStart: true,
+  }) as { id?: string } | null;
+  if (row?.id !== contactId) throw new Error(`floor: expected contact ${contactId}, got ${JSON.stringify(row)}`);
 }
 
 export interface Cell extends ThroughputResult {
   backend: Backend;
+  sdk: SdkMode;
   path: CallPath;
   tool: string;
+  /** CPU per call over the cell's calls (at concurrency 1: over CPU_SAMPLES_AT_ONE calls of this path alone). */
+  cpu?: CpuPerCall;
 }
 
 interface BackendReport {
   backend: Backend;
+  sdk: SdkMode;
   postgres: string;
   direct: LatencySummary;
   cells: Cell[];
@@ -245,8 +328,9 @@ export interface Report {
 }
 
 async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
-  const { apiKey, principal, contactId } = await seed(stack);
+  const { apiKey, principal, orgId, contactId } = await seed(stack);
   const argsOf = (tool: string) => (tool === READ_TOOL ? { contactId } : { query: 'add a new person to the church', limit: 10 });
+  const label = `${stack.backend} (SDK ${stack.sdk})`;
 
   // The read tool's own work, in process: what every other row adds to.
   const read = findTool(READ_TOOL);
@@ -260,63 +344,100 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
   }, cfg.samples, 20);
 
   const maxConcurrency = Math.max(...cfg.concurrency);
-  const clients = await Promise.all(Array.from({ length: maxConcurrency }, () => mcpClient(stack.url, apiKey)));
+  const client = await startLoadClient({ url: stack.url, apiKey, contactId }, maxConcurrency);
+  // The callers' own CPU is shown apart and left out of each call's total: an agent spends it on its own machine.
+  const sources: CpuSource[] = [...stack.cpuSources, { name: CALLERS_GROUP, pids: () => [client.pid] }];
   const cells: Cell[] = [];
+  const floor = () => callFloor(stack, orgId, contactId);
+  const cpuOf = async (run: () => Promise<number>, profileName?: string): Promise<CpuPerCall> => {
+    const profiler = profileName && cfg.profileDir ? await startProfiler() : undefined;
+    const before = await cpuSnapshot(sources);
+    const calls = await run();
+    const cpu = cpuPerCall(before, await cpuSnapshot(sources), calls, [CALLERS_GROUP]);
+    if (profiler) await profiler.stopInto(path.join(cfg.profileDir!, `${stack.backend}-${stack.sdk}-${profileName}.cpuprofile`));
+    return cpu;
+  };
+  const profileNameOf = (tool: string, callPath: CallPath, concurrency: number) => (tool === READ_TOOL && callPath !== 'bridge' ? `${callPath}-c${concurrency}` : undefined);
   try {
-    for (const tool of TOOLS) {
+    for (const tool of cfg.tools) {
       const args = argsOf(tool);
-      const check = checkerFor(tool, contactId);
-      const callerFor = (callPath: CallPath, index: number) => (callPath === 'bridge'
-        ? async () => check(await invokeBridge(stack.url, apiKey, tool, args))
-        : async () => {
-          const result = await clients[index].callTool({ name: tool, arguments: args });
-          if (result.isError) throw new Error(`mcp: ${JSON.stringify(result.content).slice(0, 200)}`);
-          check(result.structuredContent);
-        });
+      // The floor does the read's database work, so it stands beside the read only.
+      const paths: CallPath[] = tool === READ_TOOL ? ['floor', ...TOOL_PATHS] : TOOL_PATHS;
+      const toolOf = (callPath: CallPath) => (callPath === 'floor' ? FLOOR_TOOL : tool);
+      /** One call one at a time: the floor here (it is the API's own work), a tool through the callers' process. */
+      const once = (callPath: CallPath): (() => Promise<void | number>) => (callPath === 'floor' ? floor : () => client.call(callPath, tool, args, 0));
       if (cfg.concurrency.includes(1)) {
-        const sequential = { mcp: callerFor('mcp', 0), bridge: callerFor('bridge', 0) } satisfies Record<CallPath, () => Promise<void>>;
-        await measureInterleaved(sequential, 50); // warm-up, both paths
+        const sequential = Object.fromEntries(paths.map((callPath) => [callPath, once(callPath)])) as Record<CallPath, () => Promise<void | number>>;
+        await measureInterleaved(sequential, 50); // warm-up, every path
         const results = await measureInterleaved(sequential, cfg.samples);
-        for (const callPath of PATHS) {
+        for (const callPath of paths) {
           const result = results[callPath];
-          cells.push({ backend: stack.backend, path: callPath, tool, ...result });
-          log(`${stack.backend} ${callPath} ${tool} c=1 (interleaved with the other path): p50 ${result.latency.p50} ms, p95 ${result.latency.p95} ms, ${result.callsPerSecond} calls/s, ${result.errors} errors`);
+          // CPU cannot be split between paths called in turn: each path alone, one call at a time.
+          const cpu = await cpuOf(async () => {
+            for (let i = 0; i < CPU_SAMPLES_AT_ONE; i += 1) await sequential[callPath]();
+            return CPU_SAMPLES_AT_ONE;
+          }, profileNameOf(tool, callPath, 1));
+          cells.push({ backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...result, cpu });
+          log(`${label} ${callPath} ${tool} c=1 (interleaved): p50 ${result.latency.p50} ms, p95 ${result.latency.p95} ms, ${result.callsPerSecond} calls/s, ${result.errors} errors, CPU ${cpu.totalMs} ms/call`);
         }
       }
-      for (const callPath of PATHS) {
+      for (const callPath of paths) {
         for (const concurrency of cfg.concurrency.filter((c) => c > 1)) {
-          const callers = Array.from({ length: concurrency }, (_, i) => callerFor(callPath, i));
           const calls = concurrency * cfg.callsPerWorker;
-          await measureThroughput(callers, Math.max(20, concurrency * 3)); // warm-up at the same concurrency
-          const result = await measureThroughput(callers, calls);
-          cells.push({ backend: stack.backend, path: callPath, tool, ...result });
-          log(`${stack.backend} ${callPath} ${tool} c=${concurrency}: p50 ${result.latency.p50} ms, p95 ${result.latency.p95} ms, ${result.callsPerSecond} calls/s, ${result.errors} errors`);
+          const measure = (n: number) => (callPath === 'floor'
+            ? measureThroughput(Array.from({ length: concurrency }, () => floor), n)
+            : client.throughput(callPath, tool, args, concurrency, n));
+          await measure(Math.max(20, concurrency * 3)); // warm-up at the same concurrency
+          let result: ThroughputResult | undefined;
+          const cpu = await cpuOf(async () => {
+            result = await measure(calls);
+            return result.calls;
+          }, profileNameOf(tool, callPath, concurrency));
+          const measured = result!;
+          cells.push({ backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...measured, cpu });
+          log(`${label} ${callPath} ${tool} c=${concurrency}: p50 ${measured.latency.p50} ms, p95 ${measured.latency.p95} ms, ${measured.callsPerSecond} calls/s, ${measured.errors} errors, CPU ${cpu.totalMs} ms/call`);
         }
       }
     }
   } finally {
-    await Promise.all(clients.map((client) => client.close()));
+    await client.close();
   }
-  return { backend: stack.backend, postgres: stack.postgres, direct, cells };
+  return { backend: stack.backend, sdk: stack.sdk, postgres: stack.postgres, direct, cells };
 }
 
-/** The issue's targets, read off the embedded backend (what a new user runs). */
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+/**
+ * The targets, read off one backend (embedded, what a new user runs, when it ran): Steward's read
+ * against the floor with the patched SDK, the floor patched against unpatched, CPU per read.
+ */
 function targetsOf(backends: BackendReport[]): Report['targets'] {
-  const embedded = backends.find((b) => b.backend === 'embedded');
-  if (!embedded) return {};
-  const cell = (p: CallPath, c: number) => embedded.cells.find((x) => x.path === p && x.tool === READ_TOOL && x.concurrency === c);
+  const chosen = backends.find((b) => b.backend === 'embedded') ?? backends[0];
+  if (!chosen) return {};
+  const cell = (sdk: SdkMode, p: CallPath, c: number) => backends
+    .find((b) => b.backend === chosen.backend && b.sdk === sdk)?.cells
+    .find((x) => x.path === p && (x.tool === READ_TOOL || x.tool === FLOOR_TOOL) && x.concurrency === c);
   const out: Report['targets'] = {};
-  const mcp1 = cell('mcp', 1);
-  const bridge1 = cell('bridge', 1);
-  const mcp32 = cell('mcp', 32);
-  if (mcp1) {
-    out.readMcpP50 = { value: mcp1.latency.p50, target: '≤ 20 ms', met: mcp1.latency.p50 <= 20 };
-    out.readMcpP95 = { value: mcp1.latency.p95, target: '≤ 35 ms', met: mcp1.latency.p95 <= 35 };
+  const top = Math.max(...backends.flatMap((b) => b.cells.map((c) => c.concurrency)));
+  const [floor1, mcp1, floorTop, mcpTop] = [cell('patched', 'floor', 1), cell('patched', 'mcp', 1), cell('patched', 'floor', top), cell('patched', 'mcp', top)];
+  if (floor1 && mcp1) {
+    const value = ratio(mcp1.latency.p50, floor1.latency.p50);
+    out.readMcpP50OverFloorAt1 = { value, target: '≤ 1.1', met: value <= 1.1 };
   }
-  if (mcp32) out.readMcpCallsPerSecondAt32 = { value: mcp32.callsPerSecond, target: '≥ 100 calls/s, 0 errors', met: mcp32.callsPerSecond >= 100 && mcp32.errors === 0 };
-  if (mcp1 && bridge1) {
-    const ratio = Math.round((mcp1.latency.p50 / bridge1.latency.p50) * 100) / 100;
-    out.mcpOverBridgeP50 = { value: ratio, target: '≤ 1.1', met: ratio <= 1.1 };
+  if (floorTop && mcpTop) {
+    const value = ratio(mcpTop.callsPerSecond, floorTop.callsPerSecond);
+    out[`readMcpCallsPerSecondOverFloorAt${top}`] = { value, target: '≥ 0.85, 0 errors', met: value >= 0.85 && mcpTop.errors === 0 };
+  }
+  if (mcpTop?.cpu) out[`readMcpCpuMsPerCallAt${top}`] = { value: mcpTop.cpu.totalMs, target: '< 25 ms', met: mcpTop.cpu.totalMs < 25 };
+  if (mcp1?.cpu) out.readMcpCpuMsPerCallAt1 = { value: mcp1.cpu.totalMs, target: '< 25 ms', met: mcp1.cpu.totalMs < 25 };
+  const [oldFloor1, oldFloorTop] = [cell('unpatched', 'floor', 1), cell('unpatched', 'floor', top)];
+  if (floor1 && oldFloor1) {
+    const value = ratio(oldFloor1.latency.p50 - floor1.latency.p50, oldFloor1.latency.p50);
+    out.floorP50FasterPatchedAt1 = { value, target: '≥ 0.25', met: value >= 0.25 };
+  }
+  if (floorTop && oldFloorTop) {
+    const value = ratio(floorTop.callsPerSecond - oldFloorTop.callsPerSecond, oldFloorTop.callsPerSecond);
+    out[`floorMoreCallsPerSecondPatchedAt${top}`] = { value, target: '≥ 0.20', met: value >= 0.20 };
   }
   return out;
 }
@@ -336,8 +457,12 @@ async function main(): Promise<void> {
     console.warn(`tool search eval skipped: ${toolSearch.error}`);
   }
 
-  log('building the workflow bundle');
+  log('building the workflow bundles (Steward and the floor)');
   const bundlePath = await ensureWorkflowBundle(path.join(os.tmpdir(), `steward-bench-workflow-bundle-${process.pid}.js`));
+  const { code: floorBundle } = await bundleWorkflowCode({
+    workflowsPath: path.join(__dirname, 'floor', 'workflows.ts'),
+    logger: new DefaultLogger('ERROR'),
+  });
   const backends: BackendReport[] = [];
   let current: Stack | undefined;
   const stop = () => {
@@ -347,12 +472,14 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
   try {
     for (const backend of cfg.backends) {
-      current = await startStack(backend, bundlePath, cfg.sqlitePragmas);
-      try {
-        backends.push(await benchBackend(current, cfg));
-      } finally {
-        await current.close();
-        current = undefined;
+      for (const sdk of cfg.sdkModes) {
+        current = await startStack(backend, sdk, bundlePath, floorBundle, cfg.sqlitePragmas);
+        try {
+          backends.push(await benchBackend(current, cfg));
+        } finally {
+          await current.close();
+          current = undefined;
+        }
       }
     }
   } finally {
@@ -371,10 +498,10 @@ async function main(): Promise<void> {
       loadAverageAfter: loadAverage(),
     },
     config: {
-      backends: cfg.backends, concurrency: cfg.concurrency, samples: cfg.samples, callsPerWorker: cfg.callsPerWorker, label: cfg.label,
+      backends: cfg.backends, sdkModes: cfg.sdkModes, tools: cfg.tools, concurrency: cfg.concurrency, samples: cfg.samples, callsPerWorker: cfg.callsPerWorker, label: cfg.label,
       sqlitePragmas: cfg.sqlitePragmas ?? DEV_SERVER_SQLITE_PRAGMAS, evalFile: cfg.evalFile,
     },
-    topology: 'as npm start: API, worker and bench clients in one Node process; one pg pool for API and worker; API client on the worker\'s connection (eager starts); Temporal dev server on a SQLite file',
+    topology: `as npm start: API, worker and bench clients in one Node process; one pg pool for API and worker; API client on the worker's connection (eager starts); Temporal dev server on a SQLite file; the floor's worker on the same connection, its own task queue; workflows ${workflowThreads() === 0 ? 'on the main thread' : `on ${workflowThreads()} threads per worker`}`,
     backends,
     targets: targetsOf(backends),
     toolSearch,
@@ -394,23 +521,32 @@ function writeReport(dir: string, report: Report): string {
   return file;
 }
 
-/** bench/README.md's results table: one row per backend, path, tool and concurrency. */
+/** bench/README.md's results table: one row per backend, SDK state, path, tool and concurrency; then where the CPU went. */
 export function markdownTable(report: Report): string {
   const lines = [
     `${report.machine.cpus} CPUs, load average ${report.machine.loadAverageBefore.join(' / ')} before, ${report.machine.loadAverageAfter.join(' / ')} after; ${report.timestamp.slice(0, 10)}${report.label ? ` (${report.label})` : ''}`,
     '',
-    '| Postgres | path | tool | concurrency | p50 ms | p95 ms | calls/s | errors |',
-    '|---|---|---|---:|---:|---:|---:|---:|',
+    '| Postgres | SDK | path | tool | concurrency | p50 ms | p95 ms | calls/s | errors | CPU ms/call |',
+    '|---|---|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const backend of report.backends) {
-    lines.push(`| ${backend.backend} | in-process run() | ${READ_TOOL} | 1 | ${backend.direct.p50.toFixed(2)} | ${backend.direct.p95.toFixed(2)} | | |`);
+    lines.push(`| ${backend.backend} | ${backend.sdk} | in-process run() | ${READ_TOOL} | 1 | ${backend.direct.p50.toFixed(2)} | ${backend.direct.p95.toFixed(2)} | | | |`);
     for (const c of backend.cells) {
-      lines.push(`| ${c.backend} | ${c.path} | ${c.tool} | ${c.concurrency} | ${c.latency.p50.toFixed(1)} | ${c.latency.p95.toFixed(1)} | ${c.callsPerSecond.toFixed(1)} | ${c.errors} |`);
+      lines.push(`| ${c.backend} | ${c.sdk} | ${c.path} | ${c.tool} | ${c.concurrency} | ${c.latency.p50.toFixed(1)} | ${c.latency.p95.toFixed(1)} | ${c.callsPerSecond.toFixed(1)} | ${c.errors} | ${c.cpu ? c.cpu.totalMs.toFixed(1) : ''} |`);
+    }
+  }
+  const groups = [...new Set(report.backends.flatMap((b) => b.cells.flatMap((c) => Object.keys(c.cpu?.byGroup ?? {}))))].sort();
+  if (groups.length > 0) {
+    lines.push('', 'CPU per call in ms, by process and thread (the floor and the read):', '');
+    lines.push(`| Postgres | SDK | path | concurrency | ${groups.join(' | ')} | total |`, `|---|---|---|---:|${groups.map(() => '---:').join('|')}|---:|`);
+    for (const c of report.backends.flatMap((b) => b.cells)) {
+      if (!c.cpu || (c.tool !== READ_TOOL && c.tool !== FLOOR_TOOL)) continue;
+      lines.push(`| ${c.backend} | ${c.sdk} | ${c.path} | ${c.concurrency} | ${groups.map((g) => (c.cpu!.byGroup[g] ?? 0).toFixed(2)).join(' | ')} | ${c.cpu.totalMs.toFixed(2)} |`);
     }
   }
   const targets = Object.entries(report.targets);
   if (targets.length > 0) {
-    lines.push('', 'Targets (embedded, people_get_contact): ' + targets.map(([name, t]) => `${name} ${t.value} (${t.target}) ${t.met ? 'met' : 'not met'}`).join('; '));
+    lines.push('', 'Targets (embedded when it ran, people_get_contact): ' + targets.map(([name, t]) => `${name} ${t.value} (${t.target}) ${t.met ? 'met' : 'not met'}`).join('; '));
   }
   if (!('error' in report.toolSearch)) {
     lines.push(`platform_search_tools quality: recall@5 ${report.toolSearch.recallAt5.toFixed(4)}, MRR ${report.toolSearch.mrr.toFixed(4)} (${report.toolSearch.counted} queries)`);

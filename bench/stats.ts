@@ -100,8 +100,9 @@ export async function measureThroughput(
  * One caller per path, called in turn (a, b, a, b, …) `samples` times each, one call at a time: every
  * path sees the same moments of the machine's load, so a drift in load or a warming cache cannot
  * favour whichever path happens to be measured first. Each path's result is as measureThroughput's.
+ * A caller may answer its own duration (one timed in another process), which is used instead.
  */
-export async function measureInterleaved<K extends string>(callers: Record<K, () => Promise<void>>, samples: number): Promise<Record<K, ThroughputResult>> {
+export async function measureInterleaved<K extends string>(callers: Record<K, () => Promise<void | number>>, samples: number): Promise<Record<K, ThroughputResult>> {
   const paths = Object.keys(callers) as K[];
   const runs = new Map(paths.map((path) => [path, { durations: [] as number[], errors: 0, errorSamples: new Set<string>() }]));
   for (let i = 0; i < samples; i += 1) {
@@ -109,8 +110,9 @@ export async function measureInterleaved<K extends string>(callers: Record<K, ()
       const run = runs.get(path)!;
       const t0 = performance.now();
       try {
-        await callers[path]();
-        run.durations.push(performance.now() - t0);
+        // A caller in another process answers the duration it timed around the call alone.
+        const timedThere = await callers[path]();
+        run.durations.push(typeof timedThere === 'number' ? timedThere : performance.now() - t0);
       } catch (error) {
         run.errors += 1;
         if (run.errorSamples.size < 3) run.errorSamples.add((error instanceof Error ? error.message : String(error)).slice(0, 300));

@@ -50,6 +50,8 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
     const dev = await startDevServer({
       port: Number(process.env.TEMPORAL_PORT ?? DEFAULT_PORTS.temporal),
       uiPort: Number(process.env.TEMPORAL_UI_PORT ?? DEFAULT_PORTS.temporalUi),
+      // TEMPORAL_UI=off: no Web UI (it listens and serves assets from the server process) when nobody will look.
+      headless: process.env.TEMPORAL_UI === 'off',
       dbFile: path.join(DATA_DIR, 'temporal.db'),
       logFile: path.join(DATA_DIR, 'temporal.log'),
       ownProcessGroup: true,
@@ -90,7 +92,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   console.log(`Steward is running
   API          ${url}
   MCP          ${url}/api/mcp
-  Temporal UI  ${uiUrl ?? '(external cluster: see its own UI)'}
+  Temporal UI  ${uiUrl ?? (process.env.TEMPORAL_ADDRESS ? '(external cluster: see its own UI)' : '(off: TEMPORAL_UI=off)')}
   Database     ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, ${path.join(DATA_DIR, 'postgres')}`}
   Messaging    ${messagingSandbox ? `local sandbox ${messagingSandbox.url} (messages: ${messagingSandbox.url}/sandbox/messages)` : 'SMS_API_URL / WHATSAPP_API_URL'}
 Create an organisation and API key:  npm run admin -- bootstrap --json`);

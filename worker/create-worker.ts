@@ -16,6 +16,37 @@ export interface StewardWorkerOptions {
   wrapActivities?: (activities: Activities) => Record<string, (...args: any[]) => Promise<unknown>>;
 }
 
+/**
+ * How the worker runs workflows and activities; the bench's floor worker uses the same, so the
+ * two differ only in what their workflows do.
+ */
+export function workerTuning(): Pick<WorkerOptions, 'maxConcurrentLocalActivityExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'workflowThreadPoolSize' | 'debugMode'> {
+  const threads = workflowThreads();
+  return {
+    maxConcurrentLocalActivityExecutions: 32,
+    // An eager start is handed straight back only while a workflow task slot is free; past the default
+    // 40, starts went through task-queue matching instead, which cost the dev server more CPU per call
+    // and left some calls waiting over a second. Measured at concurrency 32 (bench/): 256 slots gave
+    // about +15% calls/s, a fifth less server CPU per call and p95 about 600 ms instead of 1.3-1.5 s.
+    // The SDK lowers it to maxCachedWorkflows if that is smaller.
+    maxConcurrentWorkflowTaskExecutions: 256,
+    // 0: the sandbox runs on the main thread (the SDK's debug mode), which saves handing every
+    // activation to a thread and back; see docs/configuration.md for when that wins.
+    ...(threads === 0 ? { debugMode: true } : { workflowThreadPoolSize: threads }),
+  };
+}
+
+/** STEWARD_WORKFLOW_THREADS: the workflow sandbox's threads, 0 for the main thread (default 2; see docs/configuration.md). */
+export function workflowThreads(): number {
+  const raw = process.env.STEWARD_WORKFLOW_THREADS;
+  if (raw === undefined || raw === '') return 2;
+  const threads = Number(raw);
+  if (!Number.isInteger(threads) || threads < 0 || threads > 16) {
+    throw new Error(`STEWARD_WORKFLOW_THREADS must be a whole number from 0 (the main thread) to 16, not ${JSON.stringify(raw)}`);
+  }
+  return threads;
+}
+
 export async function createStewardWorker(options: StewardWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
   const base = createActivities({ pool: options.pool });
@@ -31,17 +62,7 @@ export async function createStewardWorker(options: StewardWorkerOptions): Promis
     taskQueue: options.taskQueue ?? TOOL_TASK_QUEUE,
     activities,
     ...workflowSource,
-    maxConcurrentLocalActivityExecutions: 32,
-    // An eager start is handed straight back only while a workflow task slot is free; past the default
-    // 40, starts went through task-queue matching instead, which cost the dev server more CPU per call
-    // and left some calls waiting over a second. Measured at concurrency 32 (bench/): 256 slots gave
-    // about +15% calls/s, a fifth less server CPU per call and p95 about 600 ms instead of 1.3-1.5 s.
-    // The SDK lowers it to maxCachedWorkflows if that is smaller.
-    maxConcurrentWorkflowTaskExecutions: 256,
-    // Every call into the workflow sandbox runs under a timeout watchdog (about 0.2 ms each, several per
-    // activation), so one workflow thread became the ceiling on calls per second; a second thread lets a
-    // two-core machine use both cores (bench: about +40% calls/s at concurrency 32, embedded Postgres).
-    workflowThreadPoolSize: 2,
+    ...workerTuning(),
     dataConverter: stewardDataConverter(),
   });
   return { worker, connection };

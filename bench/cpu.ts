@@ -1,0 +1,113 @@
+/**
+ * CPU time by process and thread, read from /proc (Linux), so a bench cell can say what each call
+ * cost in CPU and where: the bench's own Node process thread by thread (its main thread runs the
+ * API, the Temporal client and the activities; the workflow threads run the sandbox; the SDK's
+ * core runs on its own threads), the Temporal dev server, and Postgres. Wall time on a shared
+ * two-core machine hides most of this; CPU per call is what the next decision should be made on.
+ */
+import fs from 'node:fs';
+
+/** Clock ticks per second of /proc's utime and stime (USER_HZ; 100 on every Linux this runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** A named set of processes (each with all its threads) to account together. */
+export interface CpuSource {
+  name: string;
+  /** The pids to sum, asked again at every snapshot (Postgres backends come and go). */
+  pids(): number[] | Promise<number[]>;
+}
+
+/** Milliseconds of CPU (user + system) per group at one moment. */
+export type CpuSnapshot = Map<string, number>;
+
+/** utime + stime of one /proc stat line, in milliseconds; fields counted after the command's closing parenthesis. */
+function cpuMsOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After ")": state is field 3 of stat(5), so utime (14) and stime (15) are at indexes 11 and 12.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined; // the process or thread ended between listing and reading
+  }
+}
+
+function processCpuMs(pid: number): number {
+  const stat = readOrUndefined(`/proc/${pid}/stat`);
+  return stat ? cpuMsOfStat(stat) : 0;
+}
+
+/** The threads of this process, grouped: the main thread alone, every other by its name (comm). */
+function ownThreadsCpuMs(into: CpuSnapshot): void {
+  const taskDir = `/proc/${process.pid}/task`;
+  for (const tid of fs.readdirSync(taskDir)) {
+    const stat = readOrUndefined(`${taskDir}/${tid}/stat`);
+    if (!stat) continue;
+    const comm = (readOrUndefined(`${taskDir}/${tid}/comm`) ?? '?').trim();
+    const group = Number(tid) === process.pid ? 'node: main thread' : `node: ${threadGroupName(comm)}`;
+    into.set(group, (into.get(group) ?? 0) + cpuMsOfStat(stat));
+  }
+}
+
+/** Thread names as Linux shows them (15 characters), read as what they are. */
+function threadGroupName(comm: string): string {
+  if (comm.startsWith('tokio') || comm.startsWith('temporal')) return 'SDK core threads (Rust)';
+  if (comm.startsWith('V8') || comm.startsWith('node') && comm.includes('Worker')) return 'V8 helper threads';
+  if (comm.startsWith('libuv')) return 'libuv pool';
+  return `thread "${comm}"`;
+}
+
+export async function cpuSnapshot(sources: readonly CpuSource[]): Promise<CpuSnapshot> {
+  const snapshot: CpuSnapshot = new Map();
+  if (!fs.existsSync('/proc/self/task')) return snapshot; // not Linux: the bench reports no CPU split
+  const pidLists = await Promise.all(sources.map((source) => source.pids()));
+  ownThreadsCpuMs(snapshot);
+  sources.forEach((source, index) => {
+    snapshot.set(source.name, pidLists[index].reduce((sum, pid) => sum + processCpuMs(pid), 0));
+  });
+  return snapshot;
+}
+
+/** CPU per call in milliseconds, per group and in total, between two snapshots. */
+export interface CpuPerCall {
+  totalMs: number;
+  byGroup: Record<string, number>;
+}
+
+/** `notCounted`: groups shown but left out of the total (the bench's own callers). */
+export function cpuPerCall(before: CpuSnapshot, after: CpuSnapshot, calls: number, notCounted: readonly string[] = []): CpuPerCall {
+  const byGroup: Record<string, number> = {};
+  let total = 0;
+  for (const [group, ms] of after) {
+    const used = Math.max(0, ms - (before.get(group) ?? 0));
+    if (used === 0) continue;
+    byGroup[group] = Math.round((used / calls) * 100) / 100;
+    if (!notCounted.includes(group)) total += used;
+  }
+  return { totalMs: Math.round((total / Math.max(1, calls)) * 100) / 100, byGroup };
+}
+
+/** The process and every descendant (a server that forks per connection, as Postgres does). */
+export function processTree(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readOrUndefined(`/proc/${entry}/stat`);
+    if (!stat) continue;
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(parent) ?? [];
+    list.push(Number(entry));
+    children.set(parent, list);
+  }
+  const out: number[] = [];
+  const visit = (pid: number) => {
+    out.push(pid);
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(rootPid);
+  return out;
+}
