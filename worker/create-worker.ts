@@ -36,10 +36,16 @@ export function workerTuning(): Pick<WorkerOptions, 'maxConcurrentLocalActivityE
   };
 }
 
-/** STEWARD_WORKFLOW_THREADS: the workflow sandbox's threads, 0 for the main thread (default 2; see docs/configuration.md). */
+/**
+ * STEWARD_WORKFLOW_THREADS: the workflow sandbox's threads, 0 for the main thread (docs/configuration.md).
+ * One by default. Two paid off only while the SDK's watchdog made every sandbox entry start a thread;
+ * with the patch (patches/) a second thread added hand-off work and no capacity on two cores: measured
+ * at concurrency 32 in two rounds (bench/README.md), one thread gave the read 70-82 calls/s against
+ * 57-63 with two and 61-72 on the main thread, and less CPU per call.
+ */
 export function workflowThreads(): number {
   const raw = process.env.STEWARD_WORKFLOW_THREADS;
-  if (raw === undefined || raw === '') return 2;
+  if (raw === undefined || raw === '') return 1;
   const threads = Number(raw);
   if (!Number.isInteger(threads) || threads < 0 || threads > 16) {
     throw new Error(`STEWARD_WORKFLOW_THREADS must be a whole number from 0 (the main thread) to 16, not ${JSON.stringify(raw)}`);

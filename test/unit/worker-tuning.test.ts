@@ -13,13 +13,13 @@ function withThreads<T>(value: string | undefined, run: () => T): T {
 }
 
 describe('STEWARD_WORKFLOW_THREADS', () => {
-  it('defaults to two sandbox threads', () => {
-    expect(withThreads(undefined, workerTuning)).toMatchObject({ workflowThreadPoolSize: 2 });
+  it('defaults to one sandbox thread', () => {
+    expect(withThreads(undefined, workerTuning)).toMatchObject({ workflowThreadPoolSize: 1 });
     expect(withThreads(undefined, workerTuning).debugMode).toBeUndefined();
   });
 
   it('takes a thread count, or 0 for the main thread (the SDK debug mode)', () => {
-    expect(withThreads('1', workerTuning)).toMatchObject({ workflowThreadPoolSize: 1 });
+    expect(withThreads('2', workerTuning)).toMatchObject({ workflowThreadPoolSize: 2 });
     const onMain = withThreads('0', workerTuning);
     expect(onMain.debugMode).toBe(true);
     expect(onMain.workflowThreadPoolSize).toBeUndefined();
