@@ -20,8 +20,12 @@ export function compareTable(before: Report, after: Report, names: [string, stri
   const describe = (name: string, r: Report) => `${name}: ${r.timestamp.slice(0, 16).replace('T', ' ')} UTC, ${r.machine.cpus} CPUs, load average ${r.machine.loadAverageBefore.join(' / ')} at start, ${r.machine.loadAverageAfter.join(' / ')} at end`;
   const cellsOf = (r: Report) => new Map(r.backends.flatMap((b) => b.cells).map((c) => [keyOf(c), c]));
   const old = cellsOf(before);
+  // A before run of one SDK state (the unpatched baseline) is compared with every state of the after run.
+  const beforeSdks = new Set(before.backends.flatMap((b) => b.cells).map(sdkOf));
+  const withoutSdk = (c: Pick<Cell, 'backend' | 'path' | 'tool' | 'concurrency'>) => `${c.backend}|${c.path}|${c.tool}|${c.concurrency}`;
+  const oldAnySdk = beforeSdks.size === 1 ? new Map(before.backends.flatMap((b) => b.cells).map((c) => [withoutSdk(c), c])) : new Map<string, Cell>();
   const lines = [
-    `Each cell: ${names[0]} → ${names[1]}.`,
+    `Each cell: ${names[0]} → ${names[1]}${beforeSdks.size === 1 ? ` (the before run's SDK was ${[...beforeSdks][0]}; each after row is compared with it)` : ''}.`,
     '',
     `- ${describe(names[0], before)}`,
     `- ${describe(names[1], after)}`,
@@ -30,7 +34,7 @@ export function compareTable(before: Report, after: Report, names: [string, stri
     '|---|---|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const cell of after.backends.flatMap((b) => b.cells)) {
-    const prior = old.get(keyOf(cell));
+    const prior = old.get(keyOf(cell)) ?? oldAnySdk.get(withoutSdk(cell));
     const pair = (a: number | undefined, b: number, digits: number) => `${a === undefined ? '–' : a.toFixed(digits)} → ${b.toFixed(digits)}`;
     const cpu = cell.cpu ? pair(prior?.cpu?.totalMs, cell.cpu.totalMs, 1) : '';
     lines.push(`| ${cell.backend} | ${sdkOf(cell)} | ${cell.path} | ${cell.tool} | ${cell.concurrency} | ${pair(prior?.latency.p50, cell.latency.p50, 1)} | ${pair(prior?.latency.p95, cell.latency.p95, 1)} | ${pair(prior?.callsPerSecond, cell.callsPerSecond, 1)} | ${prior ? prior.errors : '–'} → ${cell.errors} | ${cpu} |`);
