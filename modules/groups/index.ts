@@ -4,6 +4,7 @@ import { closeEnrolmentPastClosingDate } from './jobs';
 import { groupsMigration } from './migrations/2026.11.28T02.00.00.groups';
 import { groupsModels } from './models';
 import { groupsOverview } from './overview';
+import { groupsRoutes } from './routes';
 import { groupsTools } from './tools';
 
 /**
@@ -22,7 +23,7 @@ export default defineModule({
   models: [...groupsModels],
   migrations: [groupsMigration],
   scopes: ['groups:read', 'groups:write'],
-  routes: [],
+  routes: groupsRoutes,
   uses: ['platform', 'people', 'schedule', 'channels'],
   workflows: require.resolve('./workflows'),
   overview: groupsOverview,

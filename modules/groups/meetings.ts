@@ -180,7 +180,7 @@ export async function recordAttendance(db: Queryable, orgId: string, viewer: Vie
   assertCanManage(viewer, group);
   assertNotArchived(group);
   if (new Date(meeting.startsAt).getTime() - Date.now() > EARLIEST_BEFORE_START_MS) {
-    throw new StewardError('conflict', `This meeting is on ${meeting.localDate} at ${meeting.localTime}: attendance is recorded once it has met`, { hint: 'Record RSVPs for a coming meeting instead (groups_invoke_api_write, meetings/{meetingId}/rsvps).' });
+    throw new StewardError('conflict', `This meeting is on ${meeting.localDate} at ${meeting.localTime}: attendance is recorded once it has met`, { hint: 'Record RSVPs for a coming meeting instead: PUT meetings/{meetingId}/rsvps through groups_invoke_api_write.' });
   }
   const overlap = input.present.find((id) => input.absent?.includes(id));
   if (overlap) throw new StewardError('validation_failed', `Contact ${overlap} is named both present and absent`, { issues: [{ path: 'absent', message: 'a person is present or absent, not both' }] });

@@ -52,7 +52,6 @@ export const listGroupsTool = tools.read('list', {
   description: `Small groups you can see, by name: type, schedule, place, enrolment (open, full, closed) and members. Staff see every group (hidden ones too); a leader's credential sees only the groups it leads. ${NOT_CRM_GROUPS} To find a group for someone by day, area, age or openness, use groups_search.`,
   keywords: ['small groups', 'home groups', 'cell groups', 'house groups', 'life groups', 'bible study groups', 'connect groups'],
   examples: ['list our small groups', 'which home groups do we run', 'show all the cell groups', 'what house groups are there', 'list the groups I lead', 'show archived home groups too', 'how many life groups have we got and how full are they', 'all the bible study groups'],
-  listed: true,
   input: z.object({
     type: text(100).optional().describe('Only groups of this type'),
     ledByMe: z.boolean().default(false).describe('Only groups your credential leads'),
@@ -88,7 +87,6 @@ export const createGroupTool = tools.write('create', {
   description: `Starts a small group (home group, cell, class): schedule, place or online link, listed or hidden, confidential roster, capacity, age range, tags and enrolment (default request_to_join), optionally with its first leader. Staff only. ${NOT_CRM_GROUPS}`,
   keywords: ['new small group', 'start a home group', 'new cell group', 'set up a group'],
   examples: ['start a new home group on Wednesdays at the Smiths', 'create a cell group for young adults', "set up an Alpha small group, Thursdays 7pm online", 'new house group in Kingsbury led by Anna', 'create a confidential recovery group', 'start a parents and toddlers group capped at 12', 'open a new life group for over-60s', 'set up a midweek bible study group'],
-  listed: true,
   input: z.object({
     name: text(200),
     ...editable,
@@ -111,6 +109,24 @@ export const createGroupTool = tools.write('create', {
   },
 });
 
+/** One group as groups_get answers it (the dashboard's group page reads the same). */
+export async function groupDetail(ctx: ToolContext, id: string, includeFormerMembers: boolean) {
+  const who = await viewer(ctx);
+  const row = await requireGroup(ctx.db, ctx.org.id, who, id);
+  const visible = canSeeRoster(who, row);
+  const today = await orgToday(ctx.db, ctx.org.id);
+  const past = await listMeetings(ctx.db, ctx.org.id, row.id, { to: today, limit: 1000 });
+  const upcoming = await listMeetings(ctx.db, ctx.org.id, row.id, { from: today, limit: 20 });
+  const now = Date.now();
+  return {
+    group: groupView(row, who, today), rosterHidden: !visible,
+    roster: visible ? await rosterOf(ctx.db, ctx.org.id, row.id, { includeFormer: includeFormerMembers }) : [],
+    pendingJoinRequests: visible ? await listJoinRequests(ctx.db, ctx.org.id, row.id, 'pending') : [],
+    recentMeetings: past.filter((m) => Date.parse(m.startsAt) <= now).slice(-5).reverse(),
+    upcomingMeetings: upcoming.filter((m) => Date.parse(m.startsAt) > now).slice(0, 5),
+  };
+}
+
 export const getGroupTool = tools.read('get', {
   title: 'A small group',
   description: 'One small group: details, enrolment, roster (leaders first; former members with includeFormerMembers), pending join requests, and recent and coming meetings. A confidential group\'s roster and requests are shown only to its leaders and staff holding people:safeguarding (rosterHidden says so).',
@@ -125,22 +141,7 @@ export const getGroupTool = tools.read('get', {
     recentMeetings: z.array(meetingSchema).describe('The last 5 that have started'),
     upcomingMeetings: z.array(meetingSchema).describe('The next 5'),
   }).strict(),
-  run: async (ctx, input) => {
-    const who = await viewer(ctx);
-    const row = await requireGroup(ctx.db, ctx.org.id, who, input.groupId);
-    const visible = canSeeRoster(who, row);
-    const today = await orgToday(ctx.db, ctx.org.id);
-    const past = await listMeetings(ctx.db, ctx.org.id, row.id, { to: today, limit: 1000 });
-    const upcoming = await listMeetings(ctx.db, ctx.org.id, row.id, { from: today, limit: 20 });
-    const now = Date.now();
-    return {
-      group: groupView(row, who, today), rosterHidden: !visible,
-      roster: visible ? await rosterOf(ctx.db, ctx.org.id, row.id, { includeFormer: input.includeFormerMembers }) : [],
-      pendingJoinRequests: visible ? await listJoinRequests(ctx.db, ctx.org.id, row.id, 'pending') : [],
-      recentMeetings: past.filter((m) => Date.parse(m.startsAt) <= now).slice(-5).reverse(),
-      upcomingMeetings: upcoming.filter((m) => Date.parse(m.startsAt) > now).slice(0, 5),
-    };
-  },
+  run: async (ctx, input) => groupDetail(ctx, input.groupId, input.includeFormerMembers),
 });
 
 export const updateGroupTool = tools.write('update', {

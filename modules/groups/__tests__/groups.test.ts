@@ -20,6 +20,7 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
   let outsider: McpClient;
   let otherMcp: McpClient;
   let leaderUserId: string;
+  let leaderApiKey: string;
   const ids: Record<string, string> = {};
 
   const contact = async (firstName: string, lastName: string, extra: Record<string, unknown> = {}) =>
@@ -35,6 +36,7 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     staff = await harness.mcpClient((await harness.createKey(org.orgId, ['groups:read', 'groups:write', 'people:read'], 'staff')).apiKey);
     const leaderKey = await harness.createKey(org.orgId, ['groups:read', 'groups:write', 'people:read'], 'volunteer');
     leaderUserId = leaderKey.userId;
+    leaderApiKey = leaderKey.apiKey;
     leader = await harness.mcpClient(leaderKey.apiKey);
     outsider = await harness.mcpClient((await harness.createKey(org.orgId, ['groups:read', 'groups:write'], 'volunteer')).apiKey);
     ids.anna = await contact('Anna', 'Leader');
@@ -49,8 +51,11 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
   });
 
   it('tool descriptions tell small groups from the people module\'s CRM groups, both ways', async () => {
-    const { tools } = await owner.listTools();
+    const toolset = await harness.mcpClient(org.apiKey, '?toolsets=groups,people');
+    const { tools } = await toolset.listTools();
+    await toolset.close();
     const listed = new Map(tools.map((tool) => [tool.name, tool.description ?? '']));
+    expect(listed.get('people_list_crm_groups')).toMatch(/not Small Groups/);
     expect(listed.get('groups_list')).toMatch(/not the people module's CRM groups/);
     expect(listed.get('groups_create')).toMatch(/people_list_crm_groups/);
     const homeGroups = await mcpCall(owner, 'platform_search_tools', { query: 'list our home groups' });
@@ -129,6 +134,28 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect(got.roster.map((m: any) => [m.name, m.role])).toEqual([['Anna Leader', 'leader'], ['Ruth Regular', 'member'], ['Sam Seeker', 'member']]);
     expect(got.recentMeetings.at(-1)).toMatchObject({ id: ids.meeting1, attendance: { present: 2, visitors: 2 } });
     expect(got.group.enrolment).toMatchObject({ members: 2, placesLeft: 8 });
+  });
+
+  it('dashboard routes through the invoke bridges: RSVPs, a meeting\'s register, join requests; curated writes point at their tool', async () => {
+    const coming = (await mcpCall(leader, 'groups_schedule_meeting', { groupId: ids.tuesday, startDate: dayFromToday(10), startTime: '19:30' })).meetings[0].id;
+    const rsvpPath = `/api/groups/meetings/${coming}/rsvps`;
+    const rsvp = await harness.call(leaderApiKey, 'groups_invoke_api_write', { method: 'PUT', path: rsvpPath, body: { contactId: ids.sam, response: 'yes' }, actionSummary: 'Sam is coming' });
+    expect(rsvp.result.meeting.rsvps).toEqual({ yes: 1, no: 0, maybe: 0 });
+    const changed = await harness.call(leaderApiKey, 'groups_invoke_api_write', { method: 'PUT', path: rsvpPath, body: { contactId: ids.sam, response: 'no' }, actionSummary: 'Sam cannot come' });
+    expect(changed.result.meeting.rsvps).toEqual({ yes: 0, no: 1, maybe: 0 });
+    const register = await harness.call(org.apiKey, 'groups_invoke_api_read', { path: `/api/groups/meetings/${ids.meeting1}/attendance` });
+    expect(register.result.records.map((r: any) => r.name)).toContain('Alex Friend');
+    const requests = await harness.call(org.apiKey, 'groups_invoke_api_read', { path: `/api/groups/groups/${ids.tuesday}/join-requests`, query: { status: 'all' } });
+    expect(requests.result.requests.map((r: any) => r.declineReason)).toContain('Joining the Thursday group instead');
+    const detail = await harness.call(leaderApiKey, 'groups_invoke_api_read', { path: `/api/groups/groups/${ids.tuesday}` });
+    expect(detail.result.group.youLead).toBe(true);
+    const curated = await harness.invoke(org.apiKey, 'groups_invoke_api_write', {
+      method: 'POST', path: `/api/groups/groups/${ids.tuesday}/members`, body: { groupId: ids.tuesday, contactId: ids.tom }, actionSummary: 'Add Tom',
+    });
+    expect(curated.status).toBe(405);
+    expect(curated.body.error?.details?.tool).toBe('groups_add_member');
+    const foreign = await harness.invoke(other.apiKey, 'groups_invoke_api_read', { path: `/api/groups/meetings/${ids.meeting1}/attendance` });
+    expect(foreign.body.error?.code).toBe('not_found');
   });
 
   it('a leader\'s credential sees and manages only the groups it leads; another credential sees none', async () => {
