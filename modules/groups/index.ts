@@ -4,6 +4,7 @@ import { closeEnrolmentPastClosingDate } from './jobs';
 import { groupsMigration } from './migrations/2026.11.28T02.00.00.groups';
 import { groupsModels } from './models';
 import { groupsOverview } from './overview';
+import { groupsPlaybooks } from './playbooks';
 import { groupsRoutes } from './routes';
 import { groupsTools } from './tools';
 
@@ -27,6 +28,7 @@ export default defineModule({
   uses: ['platform', 'people', 'schedule', 'channels'],
   workflows: require.resolve('./workflows'),
   overview: groupsOverview,
+  playbooks: groupsPlaybooks,
   contactRefs: [
     { table: 'groups_memberships', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'groups_join_requests', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
