@@ -1,6 +1,7 @@
 import { defineModule } from '../module';
 import { membersMissingMeetings } from './health';
 import { closeEnrolmentPastClosingDate } from './jobs';
+import { groupsMetrics } from './metrics';
 import { groupsMigration } from './migrations/2026.11.28T02.00.00.groups';
 import { groupsModels } from './models';
 import { groupsOverview } from './overview';
@@ -29,6 +30,7 @@ export default defineModule({
   workflows: require.resolve('./workflows'),
   overview: groupsOverview,
   playbooks: groupsPlaybooks,
+  metrics: groupsMetrics,
   contactRefs: [
     { table: 'groups_memberships', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'groups_join_requests', column: 'contact_id', onMerge: 'move', onErase: 'delete' },

@@ -34,7 +34,7 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     otherMcp = await harness.mcpClient(other.apiKey);
     // Staff without people:safeguarding; a volunteer who will lead one group; a volunteer who leads none.
     staff = await harness.mcpClient((await harness.createKey(org.orgId, ['groups:read', 'groups:write', 'people:read'], 'staff')).apiKey);
-    const leaderKey = await harness.createKey(org.orgId, ['groups:read', 'groups:write', 'people:read'], 'volunteer');
+    const leaderKey = await harness.createKey(org.orgId, ['groups:read', 'groups:write', 'people:read', 'platform:read'], 'volunteer');
     leaderUserId = leaderKey.userId;
     leaderApiKey = leaderKey.apiKey;
     leader = await harness.mcpClient(leaderKey.apiKey);
@@ -281,6 +281,16 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     const all = await mcpCall(owner, 'groups_get_health_report', {});
     expect(all.groupsWithNoAttendanceLogged.map((g: any) => g.name)).toEqual(expect.arrayContaining(['Friday youth cell']));
     expect(all.groupsWithNoAttendanceLogged.map((g: any) => g.name)).not.toContain('Wednesday cell');
+
+    // The same meetings through platform_analytics_query; a leader's credential counts only its own groups.
+    const attended = await mcpCall(owner, 'platform_analytics_query', { metric: 'small_group_attendance', from: dayFromToday(-40), to: dayFromToday(0) });
+    expect(attended.data).toMatchObject({ meetingsLogged: expect.any(Number), visitors: expect.any(Number) });
+    const forLeader = await mcpCall(leader, 'platform_analytics_query', { metric: 'small_group_attendance', from: dayFromToday(-40), to: dayFromToday(0) });
+    expect(forLeader.data.meetingsLogged).toBeGreaterThanOrEqual(5);
+    expect(attended.data.meetingsLogged).toBeGreaterThanOrEqual(forLeader.data.meetingsLogged);
+    const overview = await mcpCall(owner, 'platform_overview', {});
+    expect(overview.smallGroups).toMatchObject({ pendingJoinRequests: expect.any(Number) });
+    expect(overview.smallGroups.active).toBeGreaterThanOrEqual(5);
 
     const radar = await mcpCall(owner, 'community_get_followup_radar', {});
     expect(radar.sources).toEqual(expect.arrayContaining([{ source: 'small_groups', status: 'included', count: 1, reason: null }]));
