@@ -234,6 +234,17 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect(await mcpRefusal(owner, 'groups_request_to_join', { groupId: small, contactId: ids.anna })).toMatchObject({ code: 'conflict', details: { reason: 'enrolment_closed' } });
   });
 
+  it('the daily job records enrolment closed for groups past their closing date, once', async () => {
+    const lapsed = (await mcpCall(owner, 'groups_create', { name: 'Autumn course', enrolment: 'open', closesOn: dayFromToday(-2) })).group.id;
+    expect((await mcpCall(owner, 'groups_get', { groupId: lapsed })).group.enrolment).toMatchObject({ open: false, closedBy: 'closing_date', autoClosedAt: null });
+    expect(await harness.runJob('groups.close_enrolment', { orgId: org.orgId })).toMatchObject({ organisations: 1, closed: 1 });
+    expect((await mcpCall(owner, 'groups_get', { groupId: lapsed })).group.enrolment.autoClosedAt).not.toBeNull();
+    expect(await harness.runJob('groups.close_enrolment', { orgId: org.orgId })).toMatchObject({ closed: 0 });
+    // Moving the date on reopens it.
+    const reopened = await mcpCall(owner, 'groups_update_enrolment', { groupId: lapsed, closesOn: dayFromToday(10) });
+    expect(reopened.group.enrolment).toMatchObject({ open: true, closedBy: null, autoClosedAt: null });
+  });
+
   it('holds the member limit under 20 concurrent join requests, and under 20 concurrent approvals', async () => {
     const people = await Promise.all(Array.from({ length: 20 }, (_, i) => contact(`Joiner${i}`, 'Crowd')));
     const open = (await mcpCall(owner, 'groups_create', { name: 'Popular open group', enrolment: 'open', memberLimit: 5 })).group.id;
