@@ -8,6 +8,7 @@ import { groupsOverview } from './overview';
 import { groupsPlaybooks } from './playbooks';
 import { groupsRoutes } from './routes';
 import { groupsTools } from './tools';
+import { groupsWidgets } from './widgets';
 
 /**
  * Small groups: cell, home and house groups, classes. Group types; groups with their schedule,
@@ -31,6 +32,7 @@ export default defineModule({
   overview: groupsOverview,
   playbooks: groupsPlaybooks,
   metrics: groupsMetrics,
+  widgets: groupsWidgets,
   contactRefs: [
     { table: 'groups_memberships', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'groups_join_requests', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
