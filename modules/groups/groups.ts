@@ -79,7 +79,7 @@ export function groupView(row: GroupRow, viewer: Viewer, today: string): GroupVi
       autoClosedAt: row.auto_closed_at?.toISOString() ?? null,
       // A confidential roster's size is part of the roster.
       members: canSeeRoster(viewer, row) ? row.members : 0,
-      placesLeft: row.member_limit === null ? null : Math.max(0, row.member_limit - row.members),
+      placesLeft: row.member_limit === null || !canSeeRoster(viewer, row) ? null : Math.max(0, row.member_limit - row.members),
     },
     leaders: canSeeRoster(viewer, row) ? row.leaders : 0,
     youLead: viewer.leads.has(row.id), createdAt: row.created_at.toISOString(),
@@ -184,6 +184,9 @@ export async function updateGroup(db: Queryable, orgId: string, viewer: Viewer, 
   assertCanManage(viewer, group);
   if (input.archived !== undefined && !viewer.staff) {
     throw new StewardError('forbidden', 'Only staff archive or restore a group', { hint: 'Ask a staff member to use groups_archive.' });
+  }
+  if (input.confidential !== undefined && input.confidential !== group.confidential && !viewer.staff) {
+    throw new StewardError('forbidden', 'Only staff make a group confidential or not', { hint: 'Whether a roster is confidential is a privacy decision: ask a staff member to use groups_update.' });
   }
   const sets: Record<string, unknown> = {};
   if (input.name !== undefined) sets.name = input.name;

@@ -25,7 +25,7 @@ export const groupSchema = z.object({
     closesOn: z.string().nullable(),
     autoClosedAt: z.string().nullable().describe('When reaching the member limit or the closing date closed it'),
     members: z.number().int().describe('Current members (leaders not counted); 0 when the roster is confidential to you'),
-    placesLeft: z.number().int().nullable(),
+    placesLeft: z.number().int().nullable().describe('Null without a limit, or when the roster is confidential to you'),
   }).strict(),
   leaders: z.number().int(),
   youLead: z.boolean().describe('Your credential is linked to one of its leaders'),

@@ -50,8 +50,8 @@ const stripNulls = <T extends Record<string, unknown>>(input: T): GroupFields =>
 export const listGroupsTool = tools.read('list', {
   title: 'List small groups',
   description: `Small groups you can see, by name: type, schedule, place, enrolment (open, full, closed) and members. Staff see every group (hidden ones too); a leader's credential sees only the groups it leads. ${NOT_CRM_GROUPS} To find a group for someone by day, area, age or openness, use groups_search.`,
-  keywords: ['small groups', 'home groups', 'cell groups', 'house groups', 'life groups', 'bible study groups', 'connect groups'],
-  examples: ['list our small groups', 'which home groups do we run', 'show all the cell groups', 'what house groups are there', 'list the groups I lead', 'show archived home groups too', 'how many life groups have we got and how full are they', 'all the bible study groups'],
+  keywords: ['small groups', 'home groups', 'cell groups', 'house groups', 'life groups', 'bible study groups', 'connect groups', 'fellowship groups', 'groups running'],
+  examples: ['list our small groups', 'which home groups do we run', 'show all the cell groups', 'what house groups are there', 'list the groups I lead', 'show archived home groups too', 'how many life groups have we got and how full are they', 'all the bible study groups', 'what house groups are running at the moment', 'which fellowship groups meet during the week'],
   input: z.object({
     type: text(100).optional().describe('Only groups of this type'),
     ledByMe: z.boolean().default(false).describe('Only groups your credential leads'),
@@ -66,8 +66,8 @@ export const listGroupsTool = tools.read('list', {
 export const searchGroupsTool = tools.read('search', {
   title: 'Find a small group',
   description: `The group finder: listed small groups matching a type, meeting day, area, age, tag or words, optionally only those taking members now (openOnly). Hidden and confidential groups are never found here. ${NOT_CRM_GROUPS}`,
-  keywords: ['group finder', 'find a group', 'join a group', 'groups near', 'groups for'],
-  examples: ['find a home group that meets on Tuesdays', 'is there a small group in Kingsbury with space', 'groups for someone aged 19', 'which groups are open to new people', 'a midweek bible study near the town centre', 'any online groups taking members', "find a women's group on a Thursday morning", 'which groups have room for a new couple'],
+  keywords: ['group finder', 'find a group', 'join a group', 'groups near', 'groups for', 'room in a group', 'space for one more', 'evening group'],
+  examples: ['find a home group that meets on Tuesdays', 'is there a small group in Kingsbury with space', 'groups for someone aged 19', 'which groups are open to new people', 'a midweek bible study near the town centre', 'any online groups taking members', "find a women's group on a Thursday morning", 'which groups have room for a new couple', 'any house group on a Wednesday evening with space for one more'],
   input: z.object({
     query: text(100).optional().describe('Words in the name, description or tags'),
     type: text(100).optional(),
@@ -130,8 +130,8 @@ export async function groupDetail(ctx: ToolContext, id: string, includeFormerMem
 export const getGroupTool = tools.read('get', {
   title: 'A small group',
   description: 'One small group: details, enrolment, roster (leaders first; former members with includeFormerMembers), pending join requests, and recent and coming meetings. A confidential group\'s roster and requests are shown only to its leaders and staff holding people:safeguarding (rosterHidden says so).',
-  keywords: ['group details', 'who is in the group', 'group roster', 'group members'],
-  examples: ["who is in Anna's home group", 'show the Tuesday cell group', 'members of the young adults group', 'when does the Kingsbury group next meet', 'who leads the Alpha group', 'any join requests waiting for the Wednesday group', 'who has left the parents group', 'details of the recovery group'],
+  keywords: ['group details', 'who is in the group', 'group roster', 'group members', 'who belongs to the group', 'group register of members'],
+  examples: ["who is in Anna's home group", 'show the Tuesday cell group', 'members of the young adults group', 'when does the Kingsbury group next meet', 'who leads the Alpha group', 'any join requests waiting for the Wednesday group', 'who has left the parents group', 'details of the recovery group', 'who belongs to the Monday house group'],
   input: z.object({ groupId, includeFormerMembers: z.boolean().default(false) }),
   output: z.object({
     group: groupSchema,
@@ -147,8 +147,8 @@ export const getGroupTool = tools.read('get', {
 export const updateGroupTool = tools.write('update', {
   title: 'Update a small group',
   description: 'Changes a small group\'s details: name, type, schedule, place or online link, listed or hidden, confidential, capacity, age range, tags. Only the fields given change (null clears). Staff, or a leader of the group. Enrolment has groups_update_enrolment; archiving groups_archive.',
-  keywords: ['edit group', 'change group details', 'move group'],
-  examples: ['the Tuesday group now meets at the Patels', 'move the young adults group online', 'hide the recovery group from the finder', 'rename the Kingsbury group to Kingsbury Life Group', 'the parents group is for ages 25 to 45', 'tag the Alpha group as newcomers', 'change the Wednesday group to 8pm', 'make the care group confidential'],
+  keywords: ['edit group', 'change group details', 'move group', 'group moving venue', 'private group', 'confidential roster', 'members private', 'support group', 'group meets somewhere new'],
+  examples: ['the Tuesday group now meets at the Patels', 'move the young adults group online', 'hide the recovery group from the finder', 'rename the Kingsbury group to Kingsbury Life Group', 'the parents group is for ages 25 to 45', 'tag the Alpha group as newcomers', 'change the Wednesday group to 8pm', 'make the care group confidential', 'the Monday fellowship is moving to the vicarage', "keep the recovery group's member list private", 'hide who is in the care group from everyone but its leaders', 'the cell group meets somewhere new from next week'],
   idempotent: true,
   input: z.object({ groupId, name: text(200).optional(), ...editable }),
   output: z.object({ group: groupSchema, changed: z.array(z.string()) }).strict(),
@@ -206,8 +206,8 @@ const joinOutput = z.object({
 export const requestToJoinTool = tools.write('request_to_join', {
   title: 'Ask to join a small group',
   description: 'Someone asks to join a small group: an open group takes them at once while places last; a request-to-join group records a pending request for its leaders (groups_decide_join_request); a closed, full, archived or past-closing-date group refuses (details.reason group_full or enrolment_closed). Asking again answers the pending request or the membership.',
-  keywords: ['join a group', 'sign up for a group', 'join request', 'wants to join'],
-  examples: ['Sam would like to join the Tuesday home group', 'sign Priya up for the Alpha group', 'the Okafors want to join a group near them', 'put in a request for Ben to join the young adults cell', 'can Jo join the parents group', 'Margaret asked to come to the Wednesday bible study'],
+  keywords: ['join a group', 'sign up for a group', 'join request', 'wants to join', 'be part of a group', 'wants a home group'],
+  examples: ['Sam would like to join the Tuesday home group', 'sign Priya up for the Alpha group', 'the Okafors want to join a group near them', 'put in a request for Ben to join the young adults cell', 'can Jo join the parents group', 'Margaret asked to come to the Wednesday bible study', 'Grace would like to be part of a weekday house group'],
   input: z.object({ groupId, contactId: z.uuid().describe('The person asking'), message: z.string().trim().min(1).max(1000).optional() }),
   output: joinOutput,
   run: async (ctx, input) => requestToJoin(ctx.db, ctx.org.id, await viewer(ctx), input),
@@ -237,8 +237,8 @@ export const addMemberTool = tools.write('add_member', {
 export const removeMemberTool = tools.write('remove_member', {
   title: 'Remove a small group member',
   description: 'Someone leaves a small group: the membership is closed with when and why, and kept as history (groups_get with includeFormerMembers). A group its member limit had closed reopens. Staff, or a leader of the group; the last leader cannot leave a group that has members.',
-  keywords: ['leave group', 'remove from group', 'left the group'],
-  examples: ['Ruth has left the Wednesday group', 'take Tom out of my cell group', 'the Khans moved away, remove them from the Kingsbury group', 'Jean is stepping back from the parents group', 'Ben dropped out of Alpha'],
+  keywords: ['leave group', 'remove from group', 'left the group', 'no longer comes', 'take off the group list'],
+  examples: ['Ruth has left the Wednesday group', 'take Tom out of my cell group', 'the Khans moved away, remove them from the Kingsbury group', 'Jean is stepping back from the parents group', 'Ben dropped out of Alpha', 'Jim no longer comes to the house group, take him off the list'],
   input: z.object({ groupId, contactId: z.uuid(), reason: z.string().trim().min(1).max(500).optional() }),
   output: z.object({ membershipId: z.uuid(), leftAt: z.string(), enrolmentReopened: z.boolean() }).strict(),
   run: async (ctx, input) => removeMember(ctx.db, ctx.org.id, await viewer(ctx), input),
@@ -247,8 +247,8 @@ export const removeMemberTool = tools.write('remove_member', {
 export const setLeaderTool = tools.write('set_leader', {
   title: 'Set a small group leader',
   description: 'Makes someone a leader of a small group (adding them if needed; leaders do not count towards the member limit), or a member again (leader false). userId links the team login that acts as this leader: that credential then sees and manages this group (and only the groups it leads, if it is not staff). Without userId, the one team member whose sign-in email is the contact\'s email is linked. Staff only.',
-  keywords: ['group leader', 'co-leader', 'lead the group', 'step down as leader'],
-  examples: ['make Anna the leader of the Kingsbury group', 'Tom will co-lead the young adults cell', 'Ruth is stepping down as leader of the Wednesday group', 'Priya leads the new Alpha group; her login is priya@church.org', 'give the parents group a second leader'],
+  keywords: ['group leader', 'co-leader', 'lead the group', 'step down as leader', 'run the group', 'take over the group'],
+  examples: ['make Anna the leader of the Kingsbury group', 'Tom will co-lead the young adults cell', 'Ruth is stepping down as leader of the Wednesday group', 'Priya leads the new Alpha group; her login is priya@church.org', 'give the parents group a second leader', 'Grace is going to run the house group from now on', 'who will take over leading the cell group: make it Paul'],
   idempotent: true,
   input: z.object({ groupId, contactId: z.uuid(), leader: z.boolean().default(true), userId: z.uuid().optional().describe('The team member (platform_list_team_members) acting as this leader') }),
   output: z.object({ membershipId: z.uuid(), role: z.enum(['leader', 'member']), leaderUserId: z.uuid().nullable(), linkedBy: z.enum(['given', 'email']).nullable() }).strict(),
@@ -258,8 +258,8 @@ export const setLeaderTool = tools.write('set_leader', {
 export const scheduleMeetingTool = tools.write('schedule_meeting', {
   title: 'Schedule small group meetings',
   description: `Puts a small group's meetings in the diary: one meeting, or a recurring pattern (RRULE such as FREQ=WEEKLY;BYDAY=TU or FREQ=WEEKLY;INTERVAL=2;COUNT=10) made into one meeting per date, at most 60 within about a year, at a local time in the organisation's zone (or timeZone). A meeting already at that time is kept, not doubled. A past date records a meeting that already took place. Staff, or a leader of the group.`,
-  keywords: ['group meeting', 'schedule meeting', 'recurring meeting', 'next meeting'],
-  examples: ['the Tuesday group meets every week at 7:30pm from 6 January', 'schedule the Alpha group for ten Thursdays from next week', 'add a one-off social for the Kingsbury group on 14 February', 'my cell group meets fortnightly on Sundays at 6', 'book the parents group every Wednesday at 10am this term', 'we met last Tuesday, put that meeting in'],
+  keywords: ['group meeting', 'schedule meeting', 'recurring meeting', 'next meeting', 'gets together', 'meets every other week'],
+  examples: ['the Tuesday group meets every week at 7:30pm from 6 January', 'schedule the Alpha group for ten Thursdays from next week', 'add a one-off social for the Kingsbury group on 14 February', 'my cell group meets fortnightly on Sundays at 6', 'book the parents group every Wednesday at 10am this term', 'we met last Tuesday, put that meeting in', 'the cell group gets together every other Monday at 8'],
   input: z.object({
     groupId,
     startDate: calendarDate().describe('The first (or only) meeting\'s local date'),
@@ -295,8 +295,8 @@ export const recordAttendanceTool = tools.write('record_attendance', {
 export const healthReportTool = tools.read('get_health_report', {
   title: 'Small groups health',
   description: 'How small groups are doing over the last weeks (default 12): attendance per meeting and its trend, meetings with no attendance logged, groups with no attendance logged at all, and members who missed 3 or more logged meetings in a row (they also appear on the community follow-up radar). One group, or every group you can see. A confidential group\'s absent members are counted, not named, unless you may see its roster.',
-  keywords: ['group health', 'group attendance trend', 'missing members', 'drifting from group'],
-  examples: ['how are our small groups doing', 'who has stopped coming to their home group', 'which groups have not logged attendance', 'is the Tuesday group growing or shrinking', 'members who missed three weeks of cell group', 'small group attendance this term', 'which leaders are not taking a register'],
+  keywords: ['group health', 'group attendance trend', 'missing members', 'drifting from group', 'register not taken', 'group registers'],
+  examples: ['how are our small groups doing', 'who has stopped coming to their home group', 'which groups have not logged attendance', 'is the Tuesday group growing or shrinking', 'members who missed three weeks of cell group', 'small group attendance this term', 'which leaders are not taking a register', 'which groups have not been filling in registers'],
   input: z.object({ groupId: groupId.optional(), weeks: z.number().int().min(1).max(52).default(12) }),
   output: z.object({
     from: z.string(), to: z.string(),
@@ -330,8 +330,8 @@ export const healthReportTool = tools.read('get_health_report', {
 export const messageMembersTool = tools.send('message_members', {
   title: 'Message a small group',
   description: `Sends each current member of a small group (leaders too unless includeLeaders is false) the same email or text through channels, each as their own message: consent for the purpose (default charitable_purpose), unsubscribes, bounces and crisis holds are checked now and again when it goes, quiet hours respected, counted once; anyone it may not reach is listed under skipped with the reason. At most ${MAX_GROUP_MESSAGE_RECIPIENTS} members. Staff, or a leader of the group; a confidential group's only by those who may see its roster.`,
-  keywords: ['message group', 'email the group', 'text the group', 'group announcement'],
-  examples: ['text the Tuesday group that tonight is cancelled', 'email my cell group the study notes for next week', 'let the Alpha group know we start at 7:15 this week', 'remind the parents group to bring snacks', 'email everyone in the Kingsbury group about the social', 'message the young adults group that we are meeting at the pub'],
+  keywords: ['message group', 'email the group', 'text the group', 'group announcement', 'text the group', 'tell the whole group'],
+  examples: ['text the Tuesday group that tonight is cancelled', 'email my cell group the study notes for next week', 'let the Alpha group know we start at 7:15 this week', 'remind the parents group to bring snacks', 'email everyone in the Kingsbury group about the social', 'message the young adults group that we are meeting at the pub', 'text the whole cell group that the venue has changed'],
   followUp: { kind: 'groups.message_members' },
   input: z.object({
     groupId,

@@ -183,7 +183,8 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
 
     const forStaff = await mcpCall(staff, 'groups_get', { groupId: ids.care, includeFormerMembers: true });
     expect(forStaff).toMatchObject({ rosterHidden: true, roster: [], pendingJoinRequests: [] });
-    expect(forStaff.group.enrolment.members).toBe(0);
+    expect(forStaff.group.enrolment).toMatchObject({ members: 0, placesLeft: null });
+    expect((await mcpRefusal(leader, 'groups_update', { groupId: ids.care, confidential: false })).code).toBe('forbidden');
     expect(JSON.stringify(forStaff)).not.toContain('Tom');
     expect((await mcpRefusal(staff, 'groups_message_members', { groupId: ids.care, channel: 'email', purpose: 'service', subject: 'Hi', body: 'Hello' })).code).toBe('forbidden');
 
