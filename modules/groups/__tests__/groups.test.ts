@@ -326,6 +326,9 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect(sent.skipped.map((s: any) => [s.contactId, s.reason]).sort()).toEqual([[noEmail, 'no_address'], [silent, 'no_consent']].sort());
     const message = await mcpCall(owner, 'channels_get_message', { messageId: sent.sent[0].messageId });
     expect(message.message).toMatchObject({ contactId: consenting, channel: 'email' });
+    // The call's follow-up started channels' own message workflow for it, under channels' id.
+    const started = await harness.temporal.workflow.getHandle(`channel-message-${org.orgId}-${sent.sent[0].messageId}`).describe();
+    expect(started.type).toBe('channelMessageWorkflow');
     const repeat = await mcpCall(leader, 'groups_message_members', args);
     expect(repeat.sent[0].messageId).toBe(sent.sent[0].messageId);
     expect((await mcpRefusal(leader, 'groups_message_members', { groupId: group, channel: 'email', body: 'No subject' })).code).toBe('validation_failed');
