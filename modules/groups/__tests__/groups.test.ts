@@ -260,6 +260,13 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect(after.group.enrolment).toMatchObject({ members: 5, open: false, closedBy: 'member_limit' });
     expect(after.group.enrolment.autoClosedAt).not.toBeNull();
 
+    // One person asking twenty times at once joins once.
+    const repeat = (await mcpCall(owner, 'groups_create', { name: 'Repeat open group', enrolment: 'open' })).group.id;
+    const same = await Promise.all(Array.from({ length: 20 }, () => owner.callTool({ name: 'groups_request_to_join', arguments: { groupId: repeat, contactId: people[0] } })));
+    expect(same.every((r) => !r.isError)).toBe(true);
+    expect(same.map((r) => (r.structuredContent as any).outcome).sort()).toEqual(['joined', ...Array(19).fill('already_member')].sort());
+    expect((await mcpCall(owner, 'groups_get', { groupId: repeat, includeFormerMembers: true })).roster).toHaveLength(1);
+
     // Twenty pending requests, the leader approving them all at once: three places, three approvals.
     const asking = (await mcpCall(owner, 'groups_create', { name: 'Popular asking group', memberLimit: 3, leaderContactId: ids.anna, leaderUserId })).group.id;
     const requests = [];
