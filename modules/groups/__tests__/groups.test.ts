@@ -199,6 +199,20 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect((await mcpRefusal(owner, 'groups_update', { groupId: ids.care, listed: true })).code).toBe('validation_failed');
   });
 
+  it('links a leader to the team member with their email when no login is named', async () => {
+    const member = await harness.createMember(org.orgId, { role: 'volunteer', email: 'priya.patel@example.org' });
+    const priya = await contact('Priya', 'Patel');
+    const linked = await mcpCall(owner, 'groups_set_leader', { groupId: ids.tuesday, contactId: priya });
+    expect(linked).toMatchObject({ role: 'leader', leaderUserId: member.userId, linkedBy: 'email' });
+    // A contact nobody on the team shares an email with is a leader without a login.
+    const unlinked = await mcpCall(owner, 'groups_set_leader', { groupId: ids.tuesday, contactId: ids.tom });
+    expect(unlinked).toMatchObject({ role: 'leader', leaderUserId: null, linkedBy: null });
+    expect(await mcpCall(owner, 'groups_set_leader', { groupId: ids.tuesday, contactId: ids.tom, leader: false })).toMatchObject({ role: 'member', leaderUserId: null });
+    await mcpCall(owner, 'groups_remove_member', { groupId: ids.tuesday, contactId: ids.tom, reason: 'Only helping out for a week' });
+    await mcpCall(owner, 'groups_set_leader', { groupId: ids.tuesday, contactId: priya, leader: false });
+    await mcpCall(owner, 'groups_remove_member', { groupId: ids.tuesday, contactId: priya });
+  });
+
   it('the finder filters by type, day, area, age and openness', async () => {
     await mcpCall(owner, 'groups_create', { name: 'Over-60s fellowship', type: 'Fellowship', meetingDay: 'thursday', area: 'Westfield', minAge: 60, enrolment: 'closed' });
     const byDay = await mcpCall(owner, 'groups_search', { day: 'tuesday' });
