@@ -333,6 +333,19 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     }]);
   });
 
+  it('health report trend: the last three logged meetings against the three before', async () => {
+    const group = (await mcpCall(owner, 'groups_create', { name: 'Trend group' })).group.id;
+    const members = await Promise.all(['One', 'Two', 'Three'].map((last) => contact('Trend', last)));
+    for (const contactId of members) await mcpCall(owner, 'groups_add_member', { groupId: group, contactId });
+    const { meetings } = await mcpCall(owner, 'groups_schedule_meeting', { groupId: group, startDate: dayFromToday(-42), startTime: '19:00', rrule: 'FREQ=WEEKLY;COUNT=6' });
+    const present = [3, 3, 3, 1, 2, 1];
+    for (const [i, meeting] of meetings.entries()) await mcpCall(owner, 'groups_record_attendance', { meetingId: meeting.id, present: members.slice(0, present[i]) });
+    const [health] = (await mcpCall(owner, 'groups_get_health_report', { groupId: group })).groups;
+    expect(health).toMatchObject({ meetingsLogged: 6, averagePresent: 2.2, trend: 'falling' });
+    expect(health.trendReason).toBe('An average of 1.3 present at the last three logged meetings against 3.0 at the three before');
+    expect(health.meetings.map((m: any) => m.present)).toEqual(present);
+  });
+
   it('messages members through channels: consent honoured, the unreachable listed with why, a repeat sends nothing twice', async () => {
     const group = (await mcpCall(owner, 'groups_create', { name: 'Book group', leaderContactId: ids.anna, leaderUserId })).group.id;
     const consenting = await contact('Cara', 'Consent');
