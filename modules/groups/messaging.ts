@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { StewardError } from '../../core/errors';
-import { queryRows, type Queryable } from '../../db/pool';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { assertAllowance } from '../../kernel/billing';
 import { checkRecipient, queueMessage } from '../channels/api';
 import { canSeeRoster, type Viewer } from './access';
@@ -9,6 +9,15 @@ import { assertCanManage, assertNotArchived, nameOf, requireGroup } from './grou
 export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
 export const MESSAGE_PURPOSES = ['charitable_purpose', 'service'] as const;
 export const MAX_GROUP_MESSAGE_RECIPIENTS = 200;
+/** A message to more members than this waits for an owner or admin to approve it. */
+export const APPROVAL_RECIPIENTS = 50;
+
+/** How many people a group message would go to (another organisation's group: none). */
+export async function recipientsOf(db: Queryable, orgId: string, groupId: string, includeLeaders: boolean): Promise<number> {
+  const row = await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM groups_memberships WHERE org_id = $1 AND group_id = $2::uuid AND left_at IS NULL AND ($3::boolean OR role = 'member')`,
+    [orgId, groupId, includeLeaders]);
+  return row!.n;
+}
 
 export interface GroupMessageInput {
   groupId: string;

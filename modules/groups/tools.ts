@@ -11,7 +11,7 @@ import {
 } from './groups';
 import { groupsHealth } from './health';
 import { listMeetings, recordAttendance, scheduleMeeting } from './meetings';
-import { MAX_GROUP_MESSAGE_RECIPIENTS, MESSAGE_CHANNELS, MESSAGE_PURPOSES, messageMembers } from './messaging';
+import { APPROVAL_RECIPIENTS, MAX_GROUP_MESSAGE_RECIPIENTS, MESSAGE_CHANNELS, MESSAGE_PURPOSES, messageMembers, recipientsOf } from './messaging';
 import { attendanceRecordSchema, groupSchema, joinRequestSchema, meetingSchema, NOT_CRM_GROUPS, rosterEntrySchema } from './schemas';
 
 const tools = toolsFor('groups', { read: 'groups:read', write: 'groups:write' });
@@ -329,10 +329,18 @@ export const healthReportTool = tools.read('get_health_report', {
 
 export const messageMembersTool = tools.send('message_members', {
   title: 'Message a small group',
-  description: `Sends each current member of a small group (leaders too unless includeLeaders is false) the same email or text through channels, each as their own message: consent for the purpose (default charitable_purpose), unsubscribes, bounces and crisis holds are checked now and again when it goes, quiet hours respected, counted once; anyone it may not reach is listed under skipped with the reason. At most ${MAX_GROUP_MESSAGE_RECIPIENTS} members. Staff, or a leader of the group; a confidential group's only by those who may see its roster.`,
+  description: `Sends each current member of a small group (leaders too unless includeLeaders is false) the same email or text through channels, each as their own message: consent for the purpose (default charitable_purpose), unsubscribes, bounces and crisis holds are checked now and again when it goes, quiet hours respected, counted once; anyone it may not reach is listed under skipped with the reason. At most ${MAX_GROUP_MESSAGE_RECIPIENTS} members; more than ${APPROVAL_RECIPIENTS} waits for an owner or admin to approve it. Staff, or a leader of the group; a confidential group's only by those who may see its roster.`,
   keywords: ['message group', 'email the group', 'text the group', 'group announcement', 'text the group', 'tell the whole group'],
   examples: ['text the Tuesday group that tonight is cancelled', 'email my cell group the study notes for next week', 'let the Alpha group know we start at 7:15 this week', 'remind the parents group to bring snacks', 'email everyone in the Kingsbury group about the social', 'message the young adults group that we are meeting at the pub', 'text the whole cell group that the venue has changed'],
   followUp: { kind: 'groups.message_members' },
+  approval: {
+    kind: 'gated',
+    when: {
+      reason: `the message would reach more than ${APPROVAL_RECIPIENTS} members`,
+      applies: async (args, deps) => z.uuid().safeParse(args.groupId).success
+        && (await recipientsOf(deps.db, deps.orgId, String(args.groupId), args.includeLeaders !== false)) > APPROVAL_RECIPIENTS,
+    },
+  },
   input: z.object({
     groupId,
     channel: z.enum(MESSAGE_CHANNELS).default('email'),
@@ -341,6 +349,7 @@ export const messageMembersTool = tools.send('message_members', {
     body: z.string().trim().min(1).max(5000),
     includeLeaders: z.boolean().default(true),
     idempotencyKey: text(100).optional().describe('Repeat-safe: the same key sends the same messages once'),
+    actionSummary: z.string().trim().min(1).max(500).optional().describe('Plain-English summary shown to the approver of a large send'),
   }),
   output: z.object({
     sent: z.array(z.object({ contactId: z.uuid(), name: z.string(), messageId: z.uuid().describe('channels_get_message shows its delivery'), deferredUntil: z.string().nullable() }).strict()),

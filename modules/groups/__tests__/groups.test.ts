@@ -368,6 +368,21 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect((await mcpRefusal(leader, 'groups_message_members', { groupId: group, channel: 'email', body: 'No subject' })).code).toBe('validation_failed');
   });
 
+  it('a message to more than 50 members waits for approval, then goes to each of them', async () => {
+    const big = (await mcpCall(owner, 'groups_create', { name: 'Big congregation group', enrolment: 'open' })).group.id;
+    const crowd = await Promise.all(Array.from({ length: 51 }, (_, i) => contact(`Many${i}`, 'Members')));
+    await Promise.all(crowd.map((contactId) => mcpCall(owner, 'groups_request_to_join', { groupId: big, contactId })));
+    const args = { groupId: big, channel: 'email', purpose: 'service', subject: 'Venue change', body: 'We meet in the hall this week.', actionSummary: 'Tell the big group about the hall' };
+    const gated = await harness.invoke(org.apiKey, 'groups_message_members', args);
+    expect(gated.body.error?.code).toBe('approval_required');
+    expect(await harness.pool.query('SELECT count(*)::int AS n FROM channel_messages WHERE org_id = $1 AND usage_tool = $2 AND contact_id = ANY($3::uuid[])', [org.orgId, 'groups_message_members', crowd]))
+      .toMatchObject({ rows: [{ n: 0 }] });
+    const approved = await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: gated.body.error!.details!.proposalId });
+    expect(JSON.stringify(approved)).toContain('approved');
+    const sent = await harness.pool.query('SELECT count(*)::int AS n FROM channel_messages WHERE org_id = $1 AND usage_tool = $2 AND contact_id = ANY($3::uuid[])', [org.orgId, 'groups_message_members', crowd]);
+    expect(sent.rows[0].n).toBe(51);
+  });
+
   it('bad input is refused with a clear error and changes nothing', async () => {
     const badRule = await mcpRefusal(owner, 'groups_schedule_meeting', { groupId: ids.tuesday, startDate: dayFromToday(3), startTime: '19:30', rrule: 'FREQ=HOURLY' });
     expect(badRule).toMatchObject({ code: 'validation_failed', issues: [{ path: 'rrule' }] });
