@@ -7,6 +7,7 @@ import attendance from './attendance';
 import channels from './channels';
 import community from './community';
 import giving from './giving';
+import groups from './groups';
 import guests from './guests';
 import people from './people';
 import platform from './platform';
@@ -14,7 +15,7 @@ import schedule from './schedule';
 import templates from './templates';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

@@ -8,8 +8,9 @@ import { lifeEventsRadar } from '../people/api';
 import { getCommunitySettings, listPrayerRequests, listRoster } from '../people/api';
 import { droppedRegulars } from '../attendance/api';
 import { listFollowupsDue } from '../guests/api';
+import { radarContributions } from './extension-points';
 
-export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer', 'life_event', 'guest_follow_up', 'stopped_attending'] as const;
+export const RADAR_REASONS = ['welfare_due', 'note_follow_up', 'new_member', 'urgent_prayer', 'life_event', 'guest_follow_up', 'stopped_attending', 'missing_group_meetings'] as const;
 
 /** A support life event with no pastoral contact for this many days shows on the radar (as on the life-events radar). */
 const UNATTENDED_LIFE_EVENT_DAYS = 3;
@@ -82,6 +83,13 @@ export async function followUpRadar(
     ['welfare_due', welfare], ['note_follow_ups', followUps], ['new_members', newMembers], ['urgent_prayer', urgent], ['life_events', lifeEvents],
     ['guests', guests], ['attendance', stoppedAttending],
   ];
+  // Sources other modules contribute (small groups: members missing meetings), each under its own name.
+  for (const contribution of radarContributions()) {
+    const items = (await contribution.items(db, orgId, { canSeeRestricted, limit })).map((item) => ({
+      contactId: item.contactId, name: item.contactName, reason: contribution.reason, detail: item.detail, since: item.since,
+    }));
+    included.push([contribution.source, items]);
+  }
   const sources: RadarSource[] = included.map(([source, items]) => ({ source, status: 'included' as const, count: items.length, reason: null }));
   return { items: included.flatMap(([, items]) => items), sources, welfareIntervalDays, newMemberWindowDays };
 }

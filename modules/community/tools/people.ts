@@ -60,7 +60,7 @@ const radarSourceSchema = z.object({
 export function followUpRadarTool(modules: readonly ModuleDefinition[]) {
   return tools.read('get_followup_radar', {
     title: 'Follow-up radar',
-    description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests, life events (coming up, unattended, grief touchpoints due), guests whose follow-up is due and regulars who have stopped coming, each with why; sources lists what was read and how many came from each. Private and confidential records count only with people:safeguarding.',
+    description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests, life events (coming up, unattended, grief touchpoints due), guests whose follow-up is due, regulars who have stopped coming and small group members missing meetings, each with why; sources lists what was read and how many came from each. Private and confidential records count only with people:safeguarding.',
     keywords: ['who needs care', 'follow up', 'pastoral radar', 'who to call', 'who to ring', 'who to visit', 'call list', 'pastoral care list'],
     examples: ['who should I be calling this week', 'who has fallen through the cracks', 'who should the pastoral team ring or visit', 'anyone we have not been in touch with', 'who needs a visit or a phone call', 'which guests and members need following up', 'people we ought to ring this week', 'pastoral to-do: who needs contacting and why', "who hasn't been to church lately and needs a call", 'newcomers, grieving families and urgent prayers needing follow-up'],
     input: z.object({
