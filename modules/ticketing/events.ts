@@ -44,6 +44,11 @@ export async function eventRow(db: Queryable, orgId: string, eventId: string, op
   return row;
 }
 
+/** Whether the organisation has this event (another organisation's id answers false, as a missing one). */
+export async function eventExists(db: Queryable, orgId: string, eventId: string): Promise<boolean> {
+  return Boolean(await queryOne(db, 'SELECT 1 FROM ticketing_events WHERE org_id = $1 AND id = $2', [orgId, eventId]));
+}
+
 async function poolsOfEvent(db: Queryable, orgId: string, eventId: string): Promise<PoolView[]> {
   return queryRows<PoolView>(db, `SELECT id, name, kind, capacity FROM ticketing_pools WHERE org_id = $1 AND event_id = $2
     ORDER BY CASE kind WHEN 'event' THEN 0 WHEN 'shared' THEN 1 ELSE 2 END, created_at, id`, [orgId, eventId]);

@@ -24,6 +24,8 @@ export default defineModule({
   workflows: require.resolve('./workflows'),
   activities: [createTicketingActivities],
   webhooks: [ticketingWebhooks],
+  // Tickets issued (sold or complimentary) count against the plan's monthly allowance.
+  meters: [{ feature: 'tickets', allowances: { starter: 500, growth: 5000, enterprise: 100000 } }],
   contactRefs: [
     { table: 'ticketing_orders', column: 'contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['buyer_name', 'buyer_email'] },
     { table: 'ticketing_tickets', column: 'contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['holder_name'] },

@@ -5,7 +5,7 @@ import { cursorInput, cursorOutput, toolsFor } from '../kit';
 import type { ToolContext } from '../tool';
 import { availability } from './capacity';
 import { exportAttendees, checkInTicket } from './doors';
-import { createEvent, createTicketType, EVENT_STATUSES, eventRow, getEvent, listEvents, listTicketTypes, publishEvent, updateEvent, updateTicketType } from './events';
+import { createEvent, createTicketType, EVENT_STATUSES, eventExists, eventRow, getEvent, listEvents, listTicketTypes, publishEvent, updateEvent, updateTicketType } from './events';
 import { cancelEvent, refundNeedsApproval, refundOrder } from './refunds';
 import { salesReport } from './reports';
 import {
@@ -55,7 +55,6 @@ const listEventsTool = tools.read('list_events', {
   description: 'Ticketed events (concerts, dinners, conferences), soonest first, with status (draft, published, sales_closed, completed, cancelled), capacity and pools; filter by status or a start range. ticketing_get_availability shows what is left.',
   keywords: ['events', 'concerts', 'ticketed events', 'what is on sale'],
   examples: ['what events are we selling tickets for', 'list upcoming ticketed events', 'show our concerts this Christmas', 'which events are still drafts', 'is the carol concert published yet'],
-  listed: true,
   input: z.object({ status: z.enum(EVENT_STATUSES).optional(), from: instant('Starting at or after').optional(), to: instant('Starting before').optional(), limit: z.number().int().min(1).max(100).default(50) }),
   output: z.object({ events: z.array(eventSchema) }).strict(),
   run: async (ctx, input) => ({ events: await listEvents(ctx.db, ctx.org.id, input) }),
@@ -107,7 +106,9 @@ const cancelEventTool = tools.write('cancel_event', {
   description: 'Cancels an event: every paid order is refunded in full through the payment provider, tickets voided, unpaid orders, holds, carts and the waitlist ended. Always needs a person\'s approval (an owner or admin), then runs.',
   keywords: ['call off event', 'refund everyone', 'cancel concert'],
   examples: ['cancel the quiz night and refund everyone', 'the concert is off, call it off', 'we have to cancel the harvest supper', 'cancel the youth weekend and give people their money back'],
-  approval: { kind: 'gated' },
+  // Every cancellation of an event of the caller's is proposed; an id that is not theirs runs plainly, and is not found.
+  approval: { kind: 'gated', when: { reason: 'cancelling an event refunds every paid order', applies: async (args, deps) => eventExists(deps.db, deps.orgId, String(args.eventId)) } },
+  task: {},
   input: z.object({ eventId, reason: z.string().trim().min(1).max(500).optional(), actionSummary }),
   output: z.object({
     event: eventSchema, ordersRefunded: z.number().int(), refundedTotal: z.number().int(), pendingOrdersCancelled: z.number().int(), currency: z.string(),
@@ -152,7 +153,6 @@ const getAvailabilityTool = tools.read('get_availability', {
   description: 'What is left of an event: sold, pending (carts, unpaid orders, waitlist offers), held and remaining per ticket type and per capacity pool, with the ticket types themselves.',
   keywords: ['tickets left', 'sold out', 'how many left', 'capacity'],
   examples: ['how many tickets are left for the carol concert', 'is the quiz night sold out', 'how many adult tickets have we sold', 'what is still available for the harvest supper', 'how many seats are on hold'],
-  listed: true,
   input: z.object({ eventId }),
   output: z.object({ event: eventSchema, ticketTypes: z.array(ticketTypeSchema), availability: availabilitySchema }).strict(),
   run: async (ctx, input) => ({
@@ -205,7 +205,6 @@ const createOrderTool = tools.write('create_order', {
   description: 'Sells tickets: from a reservation or straight from items, priced by Steward (ticket prices and an optional promo code, never the caller). A free order is paid at once with its tickets; otherwise the buyer pays at checkoutUrl and the order becomes paid only when the payment provider\'s signed webhook says so; unpaid, its places return when the reservation runs out.',
   keywords: ['buy tickets', 'book tickets', 'checkout', 'sell tickets', 'promo code'],
   examples: ['book 2 adult tickets for the carol concert for Jane Smith', 'sell 4 quiz night tickets with code CHOIR10', 'get me a payment link for 3 tickets to the harvest supper', 'order the reserved tickets', 'buy a family ticket for the Easter breakfast'],
-  listed: true,
   followUp: { kind: 'ticketing.reservation_timers' },
   meter: { feature: 'tickets', units: 1 },
   meterCount: (input) => (input.items ? input.items.reduce((sum, item) => sum + item.quantity, 0) : 100),

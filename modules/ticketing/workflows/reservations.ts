@@ -9,7 +9,7 @@ const { ticketingCloseCheckout, ticketingExpireReservation } = proxyActivities<T
 });
 
 export const reservationWorkflowId = (reservationId: string) => `ticketing-reservation-${reservationId}`;
-export const RESERVATION_KIND = 'ticketing_reservation';
+export const RESERVATION_KIND = 'ticket-reservation';
 
 /** How long a reservation whose checkout was paid waits for the provider's signed webhook before looking again. */
 const AWAIT_WEBHOOK_MS = 5 * 60_000;
