@@ -303,7 +303,10 @@ const offerWaitlistSpotsTool = tools.write('offer_waitlist_spots', {
   keywords: ['waiting list', 'release to waitlist', 'offer tickets'],
   examples: ['offer the returned tickets to the waiting list', 'give the next people in line their places', 'we have 5 more seats, offer them to the waitlist'],
   followUp: { kind: 'ticketing.reservation_timers' },
-  input: z.object({ eventId, ticketTypeId: ticketTypeId.optional(), maxOffers: z.number().int().min(1).max(100).default(20) }),
+  input: z.object({
+    eventId, ticketTypeId: ticketTypeId.optional(), maxOffers: z.number().int().min(1).max(100).default(20),
+    offerSeconds: z.number().int().min(5).max(1_209_600).optional().describe('How long these offers keep their places (default the event\'s offer minutes); later offers use the event\'s'),
+  }),
   output: z.object({
     offers: z.array(z.object({ entry: waitlistEntrySchema, reservation: z.object({ id: z.uuid(), status: z.literal('pending'), expiresAt: z.string() }).strict() }).strict()),
     waitlist: z.array(waitlistEntrySchema),

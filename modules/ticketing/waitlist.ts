@@ -55,7 +55,7 @@ export interface Offer { entry: WaitlistEntryView; reservation: { id: string; st
  * until it expires; the first person whose group does not fit stops the round, so nobody is
  * passed over for a smaller group behind them. Runs under the locks of the type's pools.
  */
-export async function offerSpots(db: Queryable, orgId: string, event: EventRow, ticketTypeId: string, maxOffers: number): Promise<Offer[]> {
+export async function offerSpots(db: Queryable, orgId: string, event: EventRow, ticketTypeId: string, maxOffers: number, offerSeconds?: number): Promise<Offer[]> {
   const pools = await queryRows<{ pool_id: string }>(db, 'SELECT pool_id FROM ticketing_type_pools WHERE org_id = $1 AND ticket_type_id = $2', [orgId, ticketTypeId]);
   await db.query('SELECT id FROM ticketing_pools WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE', [orgId, pools.map((row) => row.pool_id)]);
   const waiting = await queryRows<EntryRow>(db, `SELECT * FROM ticketing_waitlist_entries WHERE org_id = $1 AND ticket_type_id = $2 AND status = 'waiting' ORDER BY position LIMIT $3 FOR UPDATE`,
@@ -64,7 +64,7 @@ export async function offerSpots(db: Queryable, orgId: string, event: EventRow, 
   let remaining = (await availability(db, orgId, event.id)).types.find((type) => type.ticketTypeId === ticketTypeId)?.remaining ?? null;
   for (const entry of waiting) {
     if (remaining !== null && entry.quantity > remaining) break;
-    const expiresAt = new Date(Date.now() + event.offer_minutes * 60_000);
+    const expiresAt = new Date(Date.now() + (offerSeconds ?? event.offer_minutes * 60) * 1000);
     const reservationId = randomUUID();
     await db.query(`INSERT INTO ticketing_reservations (id, org_id, event_id, expires_at, contact_id, waitlist_entry_id) VALUES ($1, $2, $3, $4, $5, $6)`,
       [reservationId, orgId, event.id, expiresAt, entry.contact_id, entry.id]);
@@ -77,7 +77,7 @@ export async function offerSpots(db: Queryable, orgId: string, event: EventRow, 
   return offers;
 }
 
-export async function offerWaitlistSpots(db: Queryable, orgId: string, input: { eventId: string; ticketTypeId?: string; maxOffers: number }): Promise<Offer[]> {
+export async function offerWaitlistSpots(db: Queryable, orgId: string, input: { eventId: string; ticketTypeId?: string; maxOffers: number; offerSeconds?: number }): Promise<Offer[]> {
   const event = await eventRow(db, orgId, input.eventId);
   if (event.status !== 'published') throw new StewardError('conflict', `${event.title} is ${event.status}: offers are made while it is on sale`);
   const types = input.ticketTypeId
@@ -89,7 +89,7 @@ export async function offerWaitlistSpots(db: Queryable, orgId: string, input: { 
   const offers: Offer[] = [];
   for (const typeId of types) {
     if (offers.length >= input.maxOffers) break;
-    offers.push(...await offerSpots(db, orgId, event, typeId, input.maxOffers - offers.length));
+    offers.push(...await offerSpots(db, orgId, event, typeId, input.maxOffers - offers.length, input.offerSeconds));
   }
   return offers;
 }
