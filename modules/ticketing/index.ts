@@ -1,7 +1,14 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
+import { defineWidget } from '../widget';
 import { createTicketingActivities } from './activities/reservations';
 import { ticketingMigration } from './migrations/2026.11.28T04.00.00.ticketing';
+import { ticketingMetrics, upcomingEvents } from './metrics';
 import { ticketingModels } from './models';
+import { ticketingPlaybooks } from './playbooks';
+import { ticketingRoutes } from './routes';
 import { ticketingTools } from './tools';
 import { ticketingWebhooks } from './webhooks/payments';
 
@@ -20,7 +27,21 @@ export default defineModule({
   migrations: [ticketingMigration],
   scopes: ['ticketing:read', 'ticketing:write', 'ticketing:refund'],
   uses: ['people', 'schedule'],
-  routes: [],
+  routes: ticketingRoutes,
+  playbooks: ticketingPlaybooks,
+  metrics: ticketingMetrics,
+  widgets: [defineWidget({
+    id: 'ticketing-event-sales', module: 'ticketing', title: 'Event sales',
+    description: 'An event\'s sales at a glance: tickets sold, takings, discounts, refunds and what is left of each ticket type.',
+    tools: ['ticketing_get_sales_report'], script: path.join(__dirname, 'widgets', 'event-sales.mts'),
+  })],
+  overview: {
+    shape: {
+      upcomingEvents: z.array(z.object({ eventId: z.uuid(), title: z.string(), startsAt: z.string(), status: z.string(), sold: z.number().int(), capacity: z.number().int().nullable() }).strict()).nullable()
+        .describe('The next ticketed events on sale (up to 5): tickets sold and capacity; null without ticketing:read'),
+    },
+    compute: async (ctx) => ({ upcomingEvents: hasScope(ctx.principal, 'ticketing:read') ? await upcomingEvents(ctx.db, ctx.org.id, 5) : null }),
+  },
   workflows: require.resolve('./workflows'),
   activities: [createTicketingActivities],
   webhooks: [ticketingWebhooks],
