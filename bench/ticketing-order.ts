@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { paymentsSandboxConfigFromEnv, startPaymentsSandbox } from '../sandbox/payments/server';
+import { freePort, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { Harness } from '../test/helpers/harness';
 import { measureThroughput, type ThroughputResult } from './stats';
 
@@ -24,6 +25,9 @@ const CALLS_PER_WORKER = Number(process.env.BENCH_TICKETING_CALLS_PER_WORKER ?? 
 const CONCURRENCY = (process.env.BENCH_TICKETING_CONCURRENCY ?? '1,32').split(',').map(Number);
 
 async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-ticketing-'));
+  const dev = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ headless: true, dbFile: path.join(dataDir, 'temporal.db'), port: await freePort() });
+  if (dev) process.env.TEMPORAL_ADDRESS = dev.address;
   const sandbox = await startPaymentsSandbox(paymentsSandboxConfigFromEnv({}));
   Object.assign(process.env, sandbox.env());
   const harness = await Harness.start({ own: true });
@@ -70,6 +74,8 @@ async function main(): Promise<void> {
     for (const client of clients) await client.close().catch(() => undefined);
     await harness.close();
     await sandbox.close();
+    await dev?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -96,12 +96,13 @@ export async function availability(db: Queryable, orgId: string, eventId: string
 }
 
 /**
- * Takes `wants` (ticket type → places) under the locks of every pool those types count against,
+ * Takes `wants` (ticket type → places) under the locks of every pool those types count against
+ * (or, with `counted`, checks them after the caller wrote the rows that take them),
  * refusing with `conflict` (and what is left of each type) if any pool would pass its capacity.
  * The caller writes the rows that take the places (reservation items, holds, tickets) in the same
  * transaction, before it commits and so releases the locks.
  */
-export async function claimPlaces(db: Queryable, orgId: string, eventId: string, wants: ReadonlyMap<string, number>, options: { lock?: boolean } = {}): Promise<void> {
+export async function claimPlaces(db: Queryable, orgId: string, eventId: string, wants: ReadonlyMap<string, number>, options: { lock?: boolean; counted?: boolean } = {}): Promise<void> {
   const typeIds = [...wants.keys()];
   const linked = await queryRows<{ pool_id: string }>(db, 'SELECT DISTINCT pool_id FROM ticketing_type_pools WHERE org_id = $1 AND ticket_type_id = ANY($2::uuid[])', [orgId, typeIds]);
   // Without the lock it is only a first look (refusing early what is plainly sold out); the locked claim decides.
@@ -111,7 +112,10 @@ export async function claimPlaces(db: Queryable, orgId: string, eventId: string,
     const wanted = pool.type_ids.reduce((sum, typeId) => sum + (wants.get(typeId) ?? 0), 0);
     if (wanted === 0) continue;
     const view = poolAvailability(pool, usage);
+    // `counted`: the caller wrote its rows first, so they are in the count: it fits if the pool is not past its capacity.
+    if (options.counted) view.remaining = pool.capacity - view.sold - view.pending - view.held + wanted;
     if (wanted > view.remaining) {
+      view.remaining = Math.max(0, view.remaining);
       throw new StewardError('conflict', view.remaining === 0
         ? `${pool.kind === 'type' ? pool.name.replace(/ places$/, '') : pool.name} is sold out`
         : `Only ${view.remaining} place${view.remaining === 1 ? '' : 's'} left in ${pool.name}; ${wanted} asked for`, {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { paymentProviderFromEnv, stableUuid, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
+import { paymentProviderFromEnv, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
 import { listPage, notFound } from '../kit';
 import { requireContact } from '../people/api';
 import { claimPlaces } from './capacity';
@@ -337,83 +337,114 @@ export function requireProvider(): PaymentProvider {
   return provider;
 }
 
+interface OrderBasis {
+  event: EventRow;
+  reservation: ReservationRow | undefined;
+  items: ItemInput[];
+  contactId: string | null;
+  promo: PromoRow | null;
+  priced: { lines: PricedLine[]; subtotal: number; discount: number };
+}
+
+/** What an order is for and what it costs, from the database's prices (never the caller's); checks everything but places. */
+async function orderBasis(db: Queryable, orgId: string, input: CreateOrderInput, options: { lockReservation: boolean }): Promise<OrderBasis> {
+  let reservation: ReservationRow | undefined;
+  let items: ItemInput[];
+  let event: EventRow;
+  if (input.reservationId) {
+    reservation = await queryOne<ReservationRow>(db, `SELECT * FROM ticketing_reservations WHERE org_id = $1 AND id = $2${options.lockReservation ? ' FOR UPDATE' : ''}`, [orgId, input.reservationId]);
+    if (!reservation) throw notFound('Reservation', input.reservationId);
+    if (reservation.status !== 'pending') throw new StewardError('conflict', `The reservation is ${reservation.status}`, { hint: 'Reserve again (ticketing_reserve_tickets), or order straight from items.', details: { reason: `reservation_${reservation.status}` } });
+    const taken = await queryOne<{ id: string }>(db, `SELECT id FROM ticketing_orders WHERE org_id = $1 AND reservation_id = $2 AND status <> 'cancelled'`, [orgId, reservation.id]);
+    if (taken) throw new StewardError('conflict', `The reservation already has order ${taken.id}`, { hint: 'ticketing_get_order shows it.', details: { orderId: taken.id } });
+    items = (await queryRows<{ ticket_type_id: string; quantity: number }>(db, 'SELECT ticket_type_id, quantity FROM ticketing_reservation_items WHERE org_id = $1 AND reservation_id = $2 ORDER BY ticket_type_id', [orgId, reservation.id]))
+      .map((item) => ({ ticketTypeId: item.ticket_type_id, quantity: item.quantity }));
+    event = await eventRow(db, orgId, reservation.event_id);
+  } else {
+    event = await eventRow(db, orgId, input.eventId!);
+    items = input.items!;
+  }
+  assertOnSale(event);
+  if (input.contactId) await requireContact(db, orgId, input.contactId);
+  const types = await sellableTypes(db, orgId, event, items, input.accessCode ?? reservation?.access_code);
+  const promo = input.promoCode ? await promoFor(db, orgId, event.id, input.promoCode) : null;
+  const priced = priceOrder(items.map((item) => ({ type: types.get(item.ticketTypeId)!, quantity: item.quantity })), promo);
+  return { event, reservation, items, contactId: input.contactId ?? reservation?.contact_id ?? null, promo, priced };
+}
+
+/** What create_order's prepare step hands its run: the order's id, its price, and the checkout session opened for it. */
+export interface PreparedOrder { orderId: string; total: number; session: CheckoutSession | null; expiresAt: string }
+
+/**
+ * Before the call's transaction (so no lock, the allowance's included, is held across the network):
+ * the order is priced and, when it costs anything, a checkout session is opened at the provider for
+ * exactly that amount. A plainly sold-out event is refused here, before any session is opened.
+ */
+export async function prepareOrder(db: Queryable, orgId: string, input: CreateOrderInput): Promise<PreparedOrder> {
+  const basis = await orderBasis(db, orgId, input, { lockReservation: false });
+  if (!basis.reservation) await claimPlaces(db, orgId, basis.event.id, wantsOf(basis.items), { lock: false });
+  const orderId = randomUUID();
+  const total = basis.priced.subtotal - basis.priced.discount;
+  const expiresAt = basis.reservation?.expires_at ?? new Date(Date.now() + basis.event.reservation_minutes * 60_000);
+  let session: CheckoutSession | null = null;
+  if (total > 0) {
+    const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
+    session = await requireProvider().createCheckoutSession({
+      idempotencyKey: `ticketing-order-${orderId}`, currency: basis.event.currency, discountMinor: basis.priced.discount,
+      lineItems: basis.priced.lines.map((line) => ({ name: `${basis.event.title}: ${line.name}`, unitAmountMinor: line.unitPrice, quantity: line.quantity })),
+      metadata: { steward_module: 'ticketing', org_id: orgId, order_id: orderId }, successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
+      expiresAt, customerEmail: input.buyerEmail ?? null,
+    });
+  }
+  return { orderId, total, session, expiresAt: expiresAt.toISOString() };
+}
+
 /**
  * An order, priced here from the ticket types' prices and the promo code, never from the caller.
  * From a reservation (a cart, or a waitlist offer) or straight from items (reserved in the same
  * transaction). A free order is paid at once and its tickets issued; any other waits for the
  * payment provider's signed webhook (webhooks/payments.ts), the buyer paying at `checkoutUrl`
- * before the reservation runs out. Its id comes from the call's workflow, so a retried call asks
- * the provider for the same checkout session.
+ * before the reservation runs out. Every row is written first and the places are checked last,
+ * under the pools' locks with the order's own rows counted, so the locks are held only for that
+ * check and the commit.
  */
-export async function createOrder(db: Queryable, orgId: string, userId: string | null, workflowId: string, input: CreateOrderInput): Promise<{ order: OrderView; ticketsIssued: number }> {
-  const orderId = stableUuid(`${workflowId}:ticketing-order`);
-  let reservation: ReservationRow | undefined;
-  let items: ItemInput[];
-  let event: EventRow;
-  if (input.reservationId) {
-    reservation = await queryOne<ReservationRow>(db, 'SELECT * FROM ticketing_reservations WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, input.reservationId]);
-    if (!reservation) throw notFound('Reservation', input.reservationId);
-    if (reservation.status !== 'pending') throw new StewardError('conflict', `The reservation is ${reservation.status}`, { hint: 'Reserve again (ticketing_reserve_tickets), or order straight from items.', details: { reason: `reservation_${reservation.status}` } });
-    const taken = await queryOne<{ id: string }>(db, `SELECT id FROM ticketing_orders WHERE org_id = $1 AND reservation_id = $2 AND status <> 'cancelled'`, [orgId, reservation.id]);
-    if (taken) throw new StewardError('conflict', `The reservation already has order ${taken.id}`, { hint: 'ticketing_get_order shows it.', details: { orderId: taken.id } });
-    items = (await queryRows<{ ticket_type_id: string; quantity: number }>(db, 'SELECT ticket_type_id, quantity FROM ticketing_reservation_items WHERE org_id = $1 AND reservation_id = $2', [orgId, reservation.id]))
-      .map((item) => ({ ticketTypeId: item.ticket_type_id, quantity: item.quantity }));
-    event = await eventRow(db, orgId, reservation.event_id);
-    assertOnSale(event);
-  } else {
-    event = await eventRow(db, orgId, input.eventId!);
-    assertOnSale(event);
-    items = input.items!;
-  }
-  const contactId = input.contactId ?? reservation?.contact_id ?? null;
-  if (input.contactId) await requireContact(db, orgId, input.contactId);
-  const types = await sellableTypes(db, orgId, event, items, input.accessCode ?? reservation?.access_code);
-  const promo = input.promoCode ? await promoFor(db, orgId, event.id, input.promoCode) : null;
-  const priced = priceOrder(items.map((item) => ({ type: types.get(item.ticketTypeId)!, quantity: item.quantity })), promo);
+export async function createOrder(db: Queryable, orgId: string, userId: string | null, input: CreateOrderInput, prepared: PreparedOrder): Promise<{ order: OrderView; ticketsIssued: number }> {
+  const { event, reservation, items, contactId, promo, priced } = await orderBasis(db, orgId, input, { lockReservation: true });
   const total = priced.subtotal - priced.discount;
-  const expiresAt = reservation?.expires_at ?? new Date(Date.now() + event.reservation_minutes * 60_000);
-
-  // A sold-out event is refused before a checkout session is opened for it; the claim below decides under the locks.
-  if (!reservation) await claimPlaces(db, orgId, event.id, wantsOf(items), { lock: false });
-  let session: CheckoutSession | null = null;
-  const provider = total > 0 ? requireProvider() : null;
-  if (provider) {
-    const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
-    session = await provider.createCheckoutSession({
-      idempotencyKey: `ticketing-order-${orderId}`, currency: event.currency, discountMinor: priced.discount,
-      lineItems: priced.lines.map((line) => ({ name: `${event.title}: ${line.name}`, unitAmountMinor: line.unitPrice, quantity: line.quantity })),
-      metadata: { steward_module: 'ticketing', org_id: orgId, order_id: orderId }, successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
-      expiresAt, customerEmail: input.buyerEmail ?? null,
-    });
+  const session = prepared.session;
+  const closeSession = () => (session ? requireProvider().expireCheckoutSession(session.id).catch(() => undefined) : Promise.resolve(undefined));
+  if (total !== prepared.total || (total > 0) !== (session !== null)) {
+    await closeSession();
+    throw new StewardError('conflict', 'The price changed while the order was being made', { hint: 'Ask again: the order is priced afresh.' });
   }
   try {
-    const reservationId = reservation?.id ?? await (async () => {
-      await claimPlaces(db, orgId, event.id, wantsOf(items));
-      return insertReservation(db, orgId, event, items, { contactId, expiresAt, accessCode: input.accessCode ?? null });
-    })();
-    if (promo) {
-      // The promo code's row is the lock its use limit is checked under: two orders never take its last use together.
-      await db.query('SELECT id FROM ticketing_promo_codes WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, promo.id]);
-      if (promo.max_uses !== null && await promoUses(db, orgId, promo.id) >= promo.max_uses) {
-        throw new StewardError('conflict', `${promo.code} has been used its ${promo.max_uses} time${promo.max_uses === 1 ? '' : 's'}`, { issues: [{ path: 'promoCode', message: 'no uses left' }], details: { reason: 'promo_used_up' } });
-      }
-    }
+    const orderId = prepared.orderId;
+    const reservationId = reservation?.id ?? await insertReservation(db, orgId, event, items, { contactId, expiresAt: new Date(prepared.expiresAt), accessCode: input.accessCode ?? null });
     const paidNow = total === 0;
     await db.query(`INSERT INTO ticketing_orders (id, org_id, event_id, reservation_id, status, contact_id, buyer_name, buyer_email, currency, subtotal_minor, discount_minor, total_minor,
         promo_code_id, provider, checkout_session_id, checkout_url, paid_at, created_by_user_id)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     [orderId, orgId, event.id, reservationId, paidNow ? 'paid' : 'pending', contactId, input.buyerName ?? null, input.buyerEmail ?? null, event.currency,
-      priced.subtotal, priced.discount, total, promo?.id ?? null, provider?.name ?? null, session?.id ?? null, session?.url ?? null, paidNow ? new Date() : null, userId]);
+      priced.subtotal, priced.discount, total, promo?.id ?? null, session ? 'stripe' : null, session?.id ?? null, session?.url ?? null, paidNow ? new Date() : null, userId]);
     for (const line of priced.lines) {
       await db.query('INSERT INTO ticketing_order_lines (id, org_id, order_id, ticket_type_id, name, quantity, unit_price_minor, discount_minor) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
         [randomUUID(), orgId, orderId, line.ticketTypeId, line.name, line.quantity, line.unitPrice, line.discount]);
     }
-    let issued = 0;
-    if (paidNow) issued = await confirmPaid(db, orgId, orderId);
-    return { order: await orderView(db, orgId, orderId), ticketsIssued: issued };
+    const issued = paidNow ? await confirmPaid(db, orgId, orderId) : 0;
+    const order = await orderView(db, orgId, orderId);
+    if (promo) {
+      // The promo code's row is the lock its use limit is checked under, this order counted: two orders never take its last use together.
+      await db.query('SELECT id FROM ticketing_promo_codes WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, promo.id]);
+      if (promo.max_uses !== null && await promoUses(db, orgId, promo.id) > promo.max_uses) {
+        throw new StewardError('conflict', `${promo.code} has been used its ${promo.max_uses} time${promo.max_uses === 1 ? '' : 's'}`, { issues: [{ path: 'promoCode', message: 'no uses left' }], details: { reason: 'promo_used_up' } });
+      }
+    }
+    // Last: the places, this order's own rows already counted (a cart's places were taken when it was made).
+    if (!reservation) await claimPlaces(db, orgId, event.id, wantsOf(items), { counted: true });
+    return { order, ticketsIssued: issued };
   } catch (error) {
-    // The order was refused under the locks: the checkout session opened for it is closed, so nobody can pay for nothing.
-    if (session && provider) await provider.expireCheckoutSession(session.id).catch(() => undefined);
+    // The order was refused: the checkout session opened for it is closed, so nobody can pay for nothing.
+    await closeSession();
     throw error;
   }
 }

@@ -9,7 +9,7 @@ import { createEvent, createTicketType, EVENT_STATUSES, eventExists, eventRow, g
 import { cancelEvent, refundNeedsApproval, refundOrder } from './refunds';
 import { salesReport } from './reports';
 import {
-  createHold, createOrder, createPromoCode, issueCompTickets, listOrders, orderView, releaseHold, reserveTickets,
+  createHold, createOrder, createPromoCode, prepareOrder, type PreparedOrder, issueCompTickets, listOrders, orderView, releaseHold, reserveTickets,
 } from './sales';
 import {
   availabilitySchema, eventSchema, holdSchema, orderSchema, promoSchema, reservationSchema, ticketTypeSchema, waitlistEntrySchema,
@@ -217,7 +217,9 @@ const createOrderTool = tools.write('create_order', {
     returnUrl: z.url().max(2000).optional().describe('Where the checkout sends the buyer afterwards'),
   }).refine((input) => (input.reservationId === undefined) === (input.eventId !== undefined && input.items !== undefined), { message: 'give reservationId, or eventId and items', path: ['reservationId'] }),
   output: z.object({ order: orderSchema, ticketsIssued: z.number().int() }).strict(),
-  run: async (ctx, input) => createOrder(ctx.db, ctx.org.id, ctx.principal.userId, ctx.workflowId, input),
+  // The price and the provider's checkout session, before the call's transaction and its locks.
+  prepare: async (input, deps) => prepareOrder(deps.db, deps.org.id, input),
+  run: async (ctx, input) => createOrder(ctx.db, ctx.org.id, ctx.principal.userId, input, ctx.prepared as PreparedOrder),
 });
 
 const getOrderTool = tools.read('get_order', {
