@@ -110,4 +110,29 @@ describe('ticketing rules', () => {
     expect(refused).toMatchObject({ code: 'not_configured', hint: expect.stringContaining('Free tickets need no provider') });
     expect((await call(mcp, 'ticketing_get_availability', { eventId: event.id })).availability.pools[0]).toMatchObject({ pending: 0, remaining: 10 });
   });
+  it('moves orders, tickets and waitlist places on a merge, and clears the person from them on erasure', async () => {
+    const person = async (firstName: string) => (await call(mcp, 'people_create_contact', { firstName, lastName: 'Ticket', email: `${firstName.toLowerCase()}-${Date.now()}@example.org` })).contact.id as string;
+    const kept = await person('Kept');
+    const duplicate = await person('Dupe');
+    const erased = await person('Gone');
+    const { event } = await call(mcp, 'ticketing_create_event', { title: 'Family fun day', startsAt: inDays(15), timeZone: 'Europe/London', currency: 'GBP', capacity: 10 });
+    const type = (await call(mcp, 'ticketing_create_ticket_type', { eventId: event.id, name: 'Entry', price: 0 })).ticketType;
+    await call(mcp, 'ticketing_publish_event', { eventId: event.id });
+    const dupeOrder = (await call(mcp, 'ticketing_create_order', { eventId: event.id, items: [{ ticketTypeId: type.id, quantity: 1 }], contactId: duplicate, buyerName: 'Dupe Ticket' })).order;
+    const goneOrder = (await call(mcp, 'ticketing_create_order', { eventId: event.id, items: [{ ticketTypeId: type.id, quantity: 1 }], contactId: erased, buyerName: 'Gone Ticket', buyerEmail: 'gone@example.org' })).order;
+    const goneEntry = (await call(mcp, 'ticketing_join_waitlist', { eventId: event.id, ticketTypeId: type.id, contactId: erased, name: 'Gone Ticket', email: 'gone@example.org' })).entry;
+
+    const gated = await refusal(mcp, 'people_merge_data_quality_contacts', { keepContactId: kept, mergeContactId: duplicate });
+    await call(mcp, 'platform_approve_proposal', { proposalId: gated.details.proposalId });
+    const merged = (await call(mcp, 'ticketing_get_order', { orderId: dupeOrder.id })).order;
+    expect(merged.contactId).toBe(kept);
+    expect(merged.tickets[0].contactId).toBe(kept);
+
+    await call(mcp, 'people_delete_contact', { contactId: erased, permanent: true });
+    const cleared = (await call(mcp, 'ticketing_get_order', { orderId: goneOrder.id })).order;
+    expect(cleared).toMatchObject({ contactId: null, buyerName: null, buyerEmail: null, status: 'paid', total: 0 });
+    expect(cleared.tickets[0]).toMatchObject({ contactId: null, holderName: null, status: 'active' });
+    const entry = (await harness.pool.query('SELECT contact_id, name, email FROM ticketing_waitlist_entries WHERE id = $1', [goneEntry.id])).rows[0];
+    expect(entry).toEqual({ contact_id: null, name: null, email: null });
+  });
 });
