@@ -171,4 +171,47 @@ describe('ticketing: capacity, payments, refunds and the door', () => {
     expect((await refusal(mcp, 'ticketing_check_in_ticket', { barcode: b.barcode })).details.reason).toBe('ticket_void');
     expect((await refusal(mcp, 'ticketing_check_in_ticket', { barcode: 'TKT-AAAAAAAAAAAAAAAAAAAAAAAAAA' })).code).toBe('not_found');
   });
+  it('keeps the places of a checkout paid in time whose webhook comes after the reservation\'s end', async () => {
+    const { eventId, typeId } = await newEvent('Advent breakfast', 2, 700);
+    const { reservation } = await call(mcp, 'ticketing_reserve_tickets', { eventId, items: [{ ticketTypeId: typeId, quantity: 1 }], ttlSeconds: 5 });
+    const { order } = await call(mcp, 'ticketing_create_order', { reservationId: reservation.id });
+    // Paid at the provider before the time ran out; its webhook is held back past the reservation's end.
+    const held = await sandbox.pay(sandbox.sessions().find((s) => s.metadata.order_id === order.id)!.id, { deliver: false });
+    // The timer runs out and asks the provider to close the session, which answers that it was paid.
+    const timer = harness.temporal.workflow.getHandle(`ticketing-reservation-${reservation.id}`);
+    const closed = async () => (await timer.fetchHistory()).events?.filter((e) => e.activityTaskCompletedEventAttributes).length ?? 0;
+    await eventually(closed, (n) => n >= 1, 40_000);
+    expect(sandbox.sessions().find((s) => s.metadata.order_id === order.id)!.status).toBe('complete');
+    // So the places are kept, awaiting the signed word.
+    expect((await call(mcp, 'ticketing_get_order', { orderId: order.id })).order).toMatchObject({ status: 'pending', reservation: { status: 'pending' } });
+    expect((await availabilityOf(eventId)).pools[0]).toMatchObject({ pending: 1, remaining: 1 });
+    expect(JSON.parse((await sandbox.deliver(held.webhook)).body).outcome).toBe('paid');
+    expect((await call(mcp, 'ticketing_get_order', { orderId: order.id })).order).toMatchObject({ status: 'paid', reservation: { status: 'confirmed' }, tickets: [{ status: 'active' }] });
+  });
+
+  it('takes the places again for a payment that lands after its order expired, or refunds it in full when none are left', async () => {
+    const { eventId, typeId } = await newEvent('Organ recital', 1, 1_000);
+    const expireNow = async (orderId: string) => {
+      const { rows } = await harness.pool.query('SELECT reservation_id FROM ticketing_orders WHERE id = $1', [orderId]);
+      await harness.pool.query(`UPDATE ticketing_reservations SET expires_at = now() - interval '1 second' WHERE id = $1`, [rows[0].reservation_id]);
+      // As if the provider's expiry had not reached it: the reservation runs out with the session still open.
+      expect(await withTenantTransaction(harness.pool, org.orgId, (db) => expireReservation(db, org.orgId, rows[0].reservation_id))).toEqual({ outcome: 'expired', next: [] });
+    };
+    const first = (await call(mcp, 'ticketing_create_order', { eventId, items: [{ ticketTypeId: typeId, quantity: 1 }] })).order;
+    await expireNow(first.id);
+    expect((await call(mcp, 'ticketing_get_order', { orderId: first.id })).order.status).toBe('cancelled');
+    expect(JSON.parse((await sandbox.pay(sandbox.sessions().find((s) => s.metadata.order_id === first.id)!.id)).result!.body).outcome).toBe('late_paid');
+    expect((await call(mcp, 'ticketing_get_order', { orderId: first.id })).order).toMatchObject({ status: 'paid', tickets: [{ status: 'active' }] });
+
+    // The one place is now sold: a second late payment cannot have it and is refunded in full.
+    await call(mcp, 'ticketing_update_event', { eventId, capacity: 2 });
+    const second = (await call(mcp, 'ticketing_create_order', { eventId, items: [{ ticketTypeId: typeId, quantity: 1 }] })).order;
+    await expireNow(second.id);
+    await call(mcp, 'ticketing_issue_comp_tickets', { eventId, ticketTypeId: typeId, quantity: 1, holderName: 'Organist' });
+    const session = sandbox.sessions().find((s) => s.metadata.order_id === second.id)!;
+    expect(JSON.parse((await sandbox.pay(session.id)).result!.body).outcome).toBe('late_refunded');
+    expect((await call(mcp, 'ticketing_get_order', { orderId: second.id })).order).toMatchObject({ status: 'refunded', refunded: 1_000, tickets: [] });
+    expect(sandbox.refunds().filter((r) => r.payment_intent === session.payment_intent).map((r) => r.amount)).toEqual([1_000]);
+    expect((await availabilityOf(eventId)).pools[0]).toMatchObject({ sold: 2, remaining: 0 });
+  });
 });
