@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isProposalActionWorkflowId } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import { cursorInput, cursorOutput, toolsFor } from '../kit';
 import type { ToolContext } from '../tool';
@@ -264,13 +263,8 @@ const refundOrderTool = tools.write('refund_order', {
   task: {},
   input: z.object({ orderId: z.uuid(), ticketIds: z.array(z.uuid()).min(1).max(100).optional().describe('Only these tickets; omit for the whole order'), reason: z.string().trim().min(1).max(500).optional(), actionSummary }),
   output: z.object({ order: orderSchema, refunded: z.number().int().describe('Minor units returned by this refund'), ticketsVoided: z.number().int() }).strict(),
-  run: async (ctx, input) => {
-    // An approved proposal's action is not asked again; a plain call over the threshold was caught before it ran.
-    if (!isProposalActionWorkflowId(ctx.org.id, ctx.workflowId) && await refundNeedsApproval(ctx.db, ctx.org.id, input)) {
-      throw new StewardError('conflict', 'This refund now needs approval', { hint: 'Call again: it will be proposed for approval.' });
-    }
-    return refundOrder(ctx.db, ctx.org.id, ctx.principal.userId, ctx.workflowId, input);
-  },
+  // The gate is asked again inside a plain call's transaction by the kernel; an approved proposal's action is not.
+  run: async (ctx, input) => refundOrder(ctx.db, ctx.org.id, ctx.principal.userId, ctx.workflowId, input),
 });
 
 const createPromoCodeTool = tools.write('create_promo_code', {

@@ -156,6 +156,15 @@ describe('ticketing: capacity, payments, refunds and the door', () => {
     expect(sandbox.refunds().filter((r) => r.payment_intent === sandbox.sessions().find((s) => s.metadata.order_id === order.id)!.payment_intent).reduce((sum, r) => sum + r.amount, 0)).toBe(5_000);
     expect((await refusal(mcp, 'ticketing_refund_order', { orderId: order.id })).code).toBe('conflict');
     expect((await availabilityOf(eventId)).pools[0]).toMatchObject({ sold: 0, remaining: 10 });
+
+    // Five people refunding the same order at once: it is refunded once, for what was paid.
+    const again = (await call(mcp, 'ticketing_create_order', { eventId, items: [{ ticketTypeId: typeId, quantity: 1 }] })).order;
+    await sandbox.pay(sandbox.sessions().find((s) => s.metadata.order_id === again.id)!.id);
+    const racing = await Promise.all(Array.from({ length: 5 }, (_, i) => attempt(clients[i]!, 'ticketing_refund_order', { orderId: again.id })));
+    expect(racing.filter((o) => o.ok)).toHaveLength(1);
+    expect(racing.filter((o) => !o.ok).map((o) => (o as any).error.code)).toEqual(['conflict', 'conflict', 'conflict', 'conflict']);
+    const intent = sandbox.sessions().find((s) => s.metadata.order_id === again.id)!.payment_intent;
+    expect(sandbox.refunds().filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual([2_500]);
   });
 
   it('admits a barcode once, even scanned at two doors at once, and refuses a void one', async () => {
