@@ -103,7 +103,7 @@ describe('ticketing: capacity, payments, refunds and the door', () => {
 
   it('returns an expired cart\'s places exactly once, by its timer, and closes its checkout', async () => {
     const { eventId, typeId } = await newEvent('Quiz night', 4, 500);
-    const { reservation } = await call(mcp, 'ticketing_reserve_tickets', { eventId, items: [{ ticketTypeId: typeId, quantity: 3 }], ttlSeconds: 5 });
+    const { reservation } = await call(mcp, 'ticketing_reserve_tickets', { eventId, items: [{ ticketTypeId: typeId, quantity: 3 }], ttlSeconds: 10 });
     expect(reservation).toMatchObject({ status: 'pending', items: [{ quantity: 3, unitPrice: 500 }] });
     const { order } = await call(mcp, 'ticketing_create_order', { reservationId: reservation.id, buyerEmail: 'late@example.org' });
     expect(order).toMatchObject({ status: 'pending', total: 1_500, reservation: { id: reservation.id } });
@@ -182,10 +182,12 @@ describe('ticketing: capacity, payments, refunds and the door', () => {
   });
   it('keeps the places of a checkout paid in time whose webhook comes after the reservation\'s end', async () => {
     const { eventId, typeId } = await newEvent('Advent breakfast', 2, 700);
-    const { reservation } = await call(mcp, 'ticketing_reserve_tickets', { eventId, items: [{ ticketTypeId: typeId, quantity: 1 }], ttlSeconds: 5 });
+    // Long enough for a loaded machine to make the order and pay before the time runs out.
+    const { reservation } = await call(mcp, 'ticketing_reserve_tickets', { eventId, items: [{ ticketTypeId: typeId, quantity: 1 }], ttlSeconds: 12 });
     const { order } = await call(mcp, 'ticketing_create_order', { reservationId: reservation.id });
     // Paid at the provider before the time ran out; its webhook is held back past the reservation's end.
     const held = await sandbox.pay(sandbox.sessions().find((s) => s.metadata.order_id === order.id)!.id, { deliver: false });
+    expect(Date.now()).toBeLessThan(Date.parse(reservation.expiresAt));
     // The timer runs out and asks the provider to close the session, which answers that it was paid.
     const timer = harness.temporal.workflow.getHandle(`ticketing-reservation-${reservation.id}`);
     const closed = async () => (await timer.fetchHistory()).events?.filter((e) => e.activityTaskCompletedEventAttributes).length ?? 0;

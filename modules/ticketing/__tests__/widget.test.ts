@@ -44,7 +44,7 @@ describe('ticketing event sales widget in headless Chromium', () => {
     await expect(frame.locator('h1').textContent()).resolves.toBe(report.title);
     expect(report.title).toContain(HOSTILE);
     await expect(frame.locator('[data-field=status]').textContent()).resolves.toBe('published');
-    const rows = await frame.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await frame.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     expect(rows).toEqual([[HOSTILE, '£0.00', '3', '2', '7'], ['Child', '£0.00', '0', '0', '15']]);
     expect(await frame.locator('dl').textContent()).toContain('Tickets sold3');
     expect(host.errors).toEqual([]);
