@@ -132,6 +132,17 @@ export function sessionOf(raw: StripeSession): CheckoutSession {
   };
 }
 
+/**
+ * Stripe keeps a session open between 30 minutes and 24 hours: a seller's shorter hold (a 15-minute
+ * cart) opens the session for 31 minutes and closes it itself when the hold ends
+ * (expireCheckoutSession), so nobody pays after the places were given back.
+ */
+export function sessionExpiry(wanted: Date, now = Date.now()): number {
+  const earliest = now + 31 * 60_000;
+  const latest = now + 23 * 3_600_000 + 59 * 60_000;
+  return Math.floor(Math.min(latest, Math.max(earliest, wanted.getTime())) / 1000);
+}
+
 /** The Stripe Checkout API (or the sandbox that speaks it). */
 export class StripeCheckoutProvider implements PaymentProvider {
   readonly name = 'stripe';
@@ -167,7 +178,7 @@ export class StripeCheckoutProvider implements PaymentProvider {
       : input.lineItems.map((item) => ({ price_data: { currency: input.currency.toLowerCase(), unit_amount: item.unitAmountMinor, product_data: { name: item.name.slice(0, 250) } }, quantity: item.quantity }));
     const body = formEncode({
       mode: 'payment', line_items: lineItems, metadata: input.metadata, payment_intent_data: { metadata: input.metadata },
-      success_url: input.successUrl, cancel_url: input.cancelUrl, expires_at: Math.floor(input.expiresAt.getTime() / 1000),
+      success_url: input.successUrl, cancel_url: input.cancelUrl, expires_at: sessionExpiry(input.expiresAt),
       ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
     });
     return sessionOf(await this.request<StripeSession>('POST', '/v1/checkout/sessions', body, input.idempotencyKey));

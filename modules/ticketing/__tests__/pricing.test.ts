@@ -1,4 +1,4 @@
-import { formEncode, paymentSignature, stableUuid, verifyPaymentSignature } from '../../../kernel/payments';
+import { formEncode, paymentSignature, sessionExpiry, stableUuid, verifyPaymentSignature } from '../../../kernel/payments';
 import { formDecode } from '../../../sandbox/payments/server';
 import { pendingReservations } from '../workflows/follow-ups';
 import { newBarcode, priceOrder } from '../sales';
@@ -46,6 +46,13 @@ describe('ticketing pricing, barcodes and the payment adapter (pure)', () => {
     expect(stableUuid('w1')).toBe(stableUuid('w1'));
     expect(stableUuid('w1')).not.toBe(stableUuid('w2'));
     expect(stableUuid('w1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('keeps a checkout session open within Stripe\'s 30 minutes to 24 hours', () => {
+    const now = Date.UTC(2026, 11, 1, 12, 0, 0);
+    expect(sessionExpiry(new Date(now + 15 * 60_000), now)).toBe((now + 31 * 60_000) / 1000);
+    expect(sessionExpiry(new Date(now + 2 * 3_600_000), now)).toBe((now + 2 * 3_600_000) / 1000);
+    expect(sessionExpiry(new Date(now + 3 * 86_400_000), now)).toBe((now + 1_439 * 60_000) / 1000);
   });
 
   it('starts timers only for pending reservations a result names', () => {
