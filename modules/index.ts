@@ -13,9 +13,10 @@ import people from './people';
 import platform from './platform';
 import schedule from './schedule';
 import templates from './templates';
+import ticketing from './ticketing';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, ticketing];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

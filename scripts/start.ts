@@ -14,6 +14,7 @@ import { installWorkerLogging } from '../worker/logging';
 import { createTemporalClient } from '../temporal/client';
 import { prepareWorker } from '../worker/prepare-worker';
 import { startLocalMessagingSandbox } from '../sandbox/messaging/local';
+import { startLocalPaymentsSandbox } from '../sandbox/payments/local';
 
 /** SIGINT/SIGTERM stop everything within this; a second signal exits at once. */
 const SHUTDOWN_TOTAL_MS = 9_500;
@@ -67,6 +68,9 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   // Before the worker: it reads the messaging providers' settings from this environment.
   const messagingSandbox = await startLocalMessagingSandbox();
   if (messagingSandbox) shutdown.add('messaging sandbox', 500, () => messagingSandbox.close());
+  // Likewise the payment adapter (kernel/payments.ts), unless PAYMENTS_API_URL names a real provider.
+  const paymentsSandbox = await startLocalPaymentsSandbox();
+  if (paymentsSandbox) shutdown.add('payments sandbox', 500, () => paymentsSandbox.close());
 
   const pool = createPool(databaseUrl);
   shutdown.add('database pool', 1500, () => pool.end());
@@ -86,6 +90,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   const { server, url } = await listen({ pool, temporal, taskQueue, eagerStart: true, allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   shutdown.add('HTTP server', 1500, () => closeServer(server));
   messagingSandbox?.setWebhookBaseUrl(process.env.CHANNELS_WEBHOOK_BASE_URL ?? process.env.PUBLIC_URL ?? url);
+  paymentsSandbox?.setWebhookBaseUrl(process.env.PUBLIC_URL ?? url);
   writeRuntimeInfo({ databaseUrl, temporalAddress, apiUrl: url, pid: process.pid });
   shutdown.add('runtime file', 100, async () => fs.rmSync(RUNTIME_FILE, { force: true }));
 
@@ -95,6 +100,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   Temporal UI  ${uiUrl ?? (process.env.TEMPORAL_ADDRESS ? '(external cluster: see its own UI)' : '(off: TEMPORAL_UI=off)')}
   Database     ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, ${path.join(DATA_DIR, 'postgres')}`}
   Messaging    ${messagingSandbox ? `local sandbox ${messagingSandbox.url} (messages: ${messagingSandbox.url}/sandbox/messages)` : 'SMS_API_URL / WHATSAPP_API_URL'}
+  Payments     ${paymentsSandbox ? `local sandbox ${paymentsSandbox.url} (sessions: ${paymentsSandbox.url}/sandbox/sessions)` : 'PAYMENTS_API_URL'}
 Create an organisation and API key:  npm run admin -- bootstrap --json`);
 }
 

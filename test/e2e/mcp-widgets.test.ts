@@ -9,6 +9,7 @@ const WIDGETS: Record<string, string> = {
   'platform-proposal-review': 'platform_get_proposal',
   'platform-proposal-queue': 'platform_pending_proposals',
   'groups-group-card': 'groups_get',
+  'ticketing-event-sales': 'ticketing_get_sales_report',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };

@@ -29,6 +29,8 @@ registerModule(kitdemo);
 const UUID_LISTS_OF_OTHER_THINGS = new Set<string>([
   'guests_service_checkin_settings.open_location_ids', // rooms open for a service
   'guests_sweep_reports.checkin_ids', // the check-in rows a sweep closed (their contacts follow merge on the rows themselves)
+  'ticketing_promo_codes.ticket_type_ids', // the ticket types a promo code applies to
+  'ticketing_refunds.ticket_ids', // the tickets a refund voided
 ]);
 
 /** Waits for an asynchronous condition (a workflow's work landing), failing after 30 s. */

@@ -1,0 +1,267 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The payment-provider adapter every selling module shares (ticketing now; store and billing
+ * later): a Stripe Checkout-shaped contract, one HTTP implementation of it, and the webhook
+ * signature. It speaks Stripe's own API shape (form-encoded `POST /v1/checkout/sessions`,
+ * `POST /v1/checkout/sessions/{id}/expire`, `POST /v1/refunds`, `Idempotency-Key`, and the
+ * `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">` webhook header), so the
+ * local sandbox (`sandbox/payments/`, which `npm start` runs when no provider is configured) and a
+ * real Stripe account are configured the same way:
+ *
+ *   PAYMENTS_API_URL         https://api.stripe.com, or the sandbox's address
+ *   PAYMENTS_SECRET_KEY      the secret API key (Bearer)
+ *   PAYMENTS_WEBHOOK_SECRET  the signing secret of the webhook endpoints
+ *
+ * It lives beneath the modules (kernel/) so modules reach it without importing each other.
+ * A module routes its own payments: sessions carry `metadata.steward_module` and
+ * `metadata.org_id`, and each module's webhook (`/webhooks/<module>/payments`) ignores events of
+ * sessions another module created. An order is paid only when the signed webhook says so: the
+ * adapter has no "mark paid" of its own.
+ */
+
+export interface CheckoutLineItem {
+  name: string;
+  unitAmountMinor: number;
+  quantity: number;
+}
+
+export interface CheckoutSessionInput {
+  /** The same key always answers the same session (a retried call creates nothing new). */
+  idempotencyKey: string;
+  currency: string;
+  lineItems: readonly CheckoutLineItem[];
+  /** A discount the seller already applied, in minor units (sent as a negative line is not allowed, so the session carries the total). */
+  discountMinor: number;
+  /** Names the selling module and organisation (`steward_module`, `org_id`) and the record paid for. */
+  metadata: Record<string, string>;
+  successUrl: string;
+  cancelUrl: string;
+  expiresAt: Date;
+  customerEmail?: string | null;
+}
+
+export type CheckoutStatus = 'open' | 'complete' | 'expired';
+
+export interface CheckoutSession {
+  id: string;
+  url: string | null;
+  status: CheckoutStatus;
+  paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
+  paymentIntentId: string | null;
+  amountTotal: number;
+  currency: string;
+  metadata: Record<string, string>;
+}
+
+export interface RefundInput {
+  paymentIntentId: string;
+  amountMinor: number;
+  idempotencyKey: string;
+  metadata?: Record<string, string>;
+}
+
+export interface ProviderRefund {
+  id: string;
+  status: 'succeeded' | 'pending' | 'failed';
+  amountMinor: number;
+}
+
+export interface PaymentProvider {
+  readonly name: string;
+  createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession>;
+  getCheckoutSession(id: string): Promise<CheckoutSession>;
+  /** Expires an open session; a session already paid answers as it is (status complete), so the caller waits for its webhook. */
+  expireCheckoutSession(id: string): Promise<CheckoutSession>;
+  refund(input: RefundInput): Promise<ProviderRefund>;
+}
+
+/** The provider refused a request for good (a 4xx other than 408/429): retrying the same request will not help. */
+export class PaymentRefusedError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+    this.name = 'PaymentRefusedError';
+  }
+}
+
+export interface PaymentsConfig {
+  apiUrl: string;
+  secretKey: string;
+}
+
+/** Read at call time, so a process picks up the sandbox `npm start` points it at. Null when no provider is configured. */
+export function paymentsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PaymentsConfig | null {
+  if (!env.PAYMENTS_API_URL || !env.PAYMENTS_SECRET_KEY) return null;
+  return { apiUrl: env.PAYMENTS_API_URL.replace(/\/+$/, ''), secretKey: env.PAYMENTS_SECRET_KEY };
+}
+
+export function paymentsWebhookSecret(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.PAYMENTS_WEBHOOK_SECRET || null;
+}
+
+export function paymentProviderFromEnv(env: NodeJS.ProcessEnv = process.env): PaymentProvider | null {
+  const config = paymentsConfigFromEnv(env);
+  return config ? new StripeCheckoutProvider(config) : null;
+}
+
+/** Stripe's nested form encoding: `line_items[0][price_data][currency]=gbp`. */
+export function formEncode(value: unknown, prefix = '', out: URLSearchParams = new URLSearchParams()): URLSearchParams {
+  if (value === undefined || value === null) return out;
+  if (Array.isArray(value)) value.forEach((item, index) => formEncode(item, `${prefix}[${index}]`, out));
+  else if (typeof value === 'object') {
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) formEncode(item, prefix ? `${prefix}[${key}]` : key, out);
+  } else out.append(prefix, String(value));
+  return out;
+}
+
+interface StripeSession {
+  id: string;
+  url: string | null;
+  status: CheckoutStatus;
+  payment_status: CheckoutSession['paymentStatus'];
+  payment_intent: string | null;
+  amount_total: number;
+  currency: string;
+  metadata?: Record<string, string>;
+}
+
+export function sessionOf(raw: StripeSession): CheckoutSession {
+  return {
+    id: raw.id, url: raw.url ?? null, status: raw.status, paymentStatus: raw.payment_status, paymentIntentId: raw.payment_intent ?? null,
+    amountTotal: raw.amount_total, currency: raw.currency, metadata: raw.metadata ?? {},
+  };
+}
+
+/**
+ * Stripe keeps a session open between 30 minutes and 24 hours: a seller's shorter hold (a 15-minute
+ * cart) opens the session for 31 minutes and closes it itself when the hold ends
+ * (expireCheckoutSession), so nobody pays after the places were given back.
+ */
+export function sessionExpiry(wanted: Date, now = Date.now()): number {
+  const earliest = now + 31 * 60_000;
+  const latest = now + 23 * 3_600_000 + 59 * 60_000;
+  return Math.floor(Math.min(latest, Math.max(earliest, wanted.getTime())) / 1000);
+}
+
+/** The Stripe Checkout API (or the sandbox that speaks it). */
+export class StripeCheckoutProvider implements PaymentProvider {
+  readonly name = 'stripe';
+
+  constructor(private readonly config: PaymentsConfig) {}
+
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: URLSearchParams, idempotencyKey?: string): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.config.secretKey}` };
+    if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const response = await fetch(`${this.config.apiUrl}${path}`, { method, headers, body: body?.toString(), signal: AbortSignal.timeout(15_000) });
+    const text = await response.text();
+    if (!response.ok) {
+      let message = text.slice(0, 300);
+      try {
+        message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+      } catch {
+        // keep the text
+      }
+      if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
+        throw new PaymentRefusedError(`The payment provider refused the request (${response.status}): ${message}`, response.status);
+      }
+      throw new Error(`The payment provider answered ${response.status}`);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  async createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession> {
+    const total = input.lineItems.reduce((sum, item) => sum + item.unitAmountMinor * item.quantity, 0) - input.discountMinor;
+    // Stripe has no negative line: a discounted order is sent as one line of its total, its items named in the description.
+    const lineItems = input.discountMinor > 0
+      ? [{ price_data: { currency: input.currency.toLowerCase(), unit_amount: total, product_data: { name: input.lineItems.map((item) => `${item.quantity} × ${item.name}`).join(', ').slice(0, 250) } }, quantity: 1 }]
+      : input.lineItems.map((item) => ({ price_data: { currency: input.currency.toLowerCase(), unit_amount: item.unitAmountMinor, product_data: { name: item.name.slice(0, 250) } }, quantity: item.quantity }));
+    const body = formEncode({
+      mode: 'payment', line_items: lineItems, metadata: input.metadata, payment_intent_data: { metadata: input.metadata },
+      success_url: input.successUrl, cancel_url: input.cancelUrl, expires_at: sessionExpiry(input.expiresAt),
+      ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
+    });
+    return sessionOf(await this.request<StripeSession>('POST', '/v1/checkout/sessions', body, input.idempotencyKey));
+  }
+
+  async getCheckoutSession(id: string): Promise<CheckoutSession> {
+    return sessionOf(await this.request<StripeSession>('GET', `/v1/checkout/sessions/${encodeURIComponent(id)}`));
+  }
+
+  async expireCheckoutSession(id: string): Promise<CheckoutSession> {
+    try {
+      return sessionOf(await this.request<StripeSession>('POST', `/v1/checkout/sessions/${encodeURIComponent(id)}/expire`, new URLSearchParams()));
+    } catch (error) {
+      // Stripe refuses to expire a session that is no longer open; read it instead.
+      if (error instanceof PaymentRefusedError && error.status === 400) return this.getCheckoutSession(id);
+      throw error;
+    }
+  }
+
+  async refund(input: RefundInput): Promise<ProviderRefund> {
+    const body = formEncode({ payment_intent: input.paymentIntentId, amount: input.amountMinor, metadata: input.metadata ?? {} });
+    const raw = await this.request<{ id: string; status: ProviderRefund['status']; amount: number }>('POST', '/v1/refunds', body, input.idempotencyKey);
+    return { id: raw.id, status: raw.status, amountMinor: raw.amount };
+  }
+}
+
+// ---------------------------------------------------------------- webhooks
+
+/** How old a signed event may be (seconds) before it is refused as a replay of an old capture. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, as Stripe signs its webhooks. */
+export function paymentSignature(secret: string, rawBody: Buffer | string, timestamp: number): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+  return `t=${timestamp},v1=${mac}`;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Whether a `Stripe-Signature` header signs this raw body with this secret, within the tolerance.
+ * Several `v1=` entries (a secret being rolled) are accepted if any matches.
+ */
+export function verifyPaymentSignature(secret: string, rawBody: Buffer, header: string | undefined, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+  if (!header) return false;
+  const parts = header.split(',').map((part) => part.trim().split('='));
+  const timestamp = Number(parts.find(([key]) => key === 't')?.[1]);
+  if (!Number.isSafeInteger(timestamp) || Math.abs(nowSeconds - timestamp) > WEBHOOK_TOLERANCE_SECONDS) return false;
+  const expected = paymentSignature(secret, rawBody, timestamp).split('v1=')[1]!;
+  return parts.filter(([key]) => key === 'v1').some(([, value]) => safeEqual(value ?? '', expected));
+}
+
+/** A provider event as it arrives: Stripe's envelope. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, unknown> };
+}
+
+export function parsePaymentEvent(rawBody: Buffer): PaymentEvent | null {
+  try {
+    const event = JSON.parse(rawBody.toString('utf8')) as PaymentEvent;
+    if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null) return null;
+    return event;
+  } catch {
+    return null;
+  }
+}
+
+/** A checkout session object from an event's data. */
+export function sessionFromEvent(event: PaymentEvent): CheckoutSession | null {
+  const raw = event.data.object as Partial<StripeSession> & { object?: string };
+  if (raw.object !== 'checkout.session' || typeof raw.id !== 'string') return null;
+  return sessionOf(raw as StripeSession);
+}
+
+/** A stable uuid (version 5 layout) from a name: the same workflow's retries get the same record id, so the provider's idempotency holds. */
+export function stableUuid(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}

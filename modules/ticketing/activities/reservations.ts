@@ -1,0 +1,18 @@
+import { withTenantTransaction } from '../../../db/pool';
+import { guarded } from '../../activity-kit';
+import type { ActivityDeps } from '../../module';
+import { closeCheckoutFor, expireReservation, type ExpiryOutcome } from '../waitlist';
+
+/** Ticketing's activities: a reservation's timer closes its checkout at the provider, then returns its places. */
+export function createTicketingActivities(deps: ActivityDeps) {
+  return {
+    async ticketingCloseCheckout(orgId: string, reservationId: string): Promise<'closed' | 'paid' | 'none' | 'not_due'> {
+      return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => closeCheckoutFor(db, orgId, reservationId), { readOnly: true }));
+    },
+    async ticketingExpireReservation(orgId: string, reservationId: string): Promise<ExpiryOutcome> {
+      return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => expireReservation(db, orgId, reservationId)));
+    },
+  };
+}
+
+export type TicketingActivities = ReturnType<typeof createTicketingActivities>;

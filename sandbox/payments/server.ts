@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { paymentSignature } from '../../kernel/payments';
+
+/**
+ * A local payment provider for development and tests, shaped like Stripe Checkout: it speaks the
+ * API Steward's adapter (kernel/payments.ts) calls, keeps every session and refund in memory (one
+ * per Idempotency-Key, as Stripe does), serves a checkout page a person can pay on, and sends
+ * Steward the signed webhooks a real provider would. Nothing leaves the machine; no card is asked for.
+ *
+ * Provider endpoints (Bearer secret key; form-encoded bodies):
+ *   POST /v1/checkout/sessions                  → session {id, url, status: open, payment_status: unpaid, amount_total, …}
+ *   GET  /v1/checkout/sessions/{id}             → the session
+ *   POST /v1/checkout/sessions/{id}/expire      → expired (400 when it is no longer open)
+ *   POST /v1/refunds                            payment_intent, amount → {id, status: succeeded, amount} (400 past what was paid)
+ * A person's page:
+ *   GET  /checkout/{id}                         the hosted page; its button pays (POST /checkout/{id}/pay)
+ * Inspection and control (for people and tests):
+ *   GET  /sandbox/sessions                      every session, oldest first
+ *   POST /sandbox/sessions/{id}/pay             completes it → signed checkout.session.completed
+ *   POST /sandbox/sessions/{id}/expire          expires it → signed checkout.session.expired
+ * Events go to `<webhookBaseUrl>/webhooks/<metadata.steward_module>/payments`, signed
+ * `Stripe-Signature: t=…,v1=…` with the webhook secret.
+ */
+
+export interface PaymentsSandboxConfig {
+  port?: number;
+  host?: string;
+  secretKey: string;
+  webhookSecret: string;
+  /** Where Steward listens; may be set after start. */
+  webhookBaseUrl?: string;
+}
+
+export interface SandboxSession {
+  id: string;
+  object: 'checkout.session';
+  url: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'paid' | 'unpaid';
+  payment_intent: string | null;
+  amount_total: number;
+  amount_refunded: number;
+  currency: string;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  expires_at: number;
+  customer_email: string | null;
+  line_items: Array<{ name: string; unit_amount: number; quantity: number }>;
+  created: number;
+}
+
+export interface SandboxRefund {
+  id: string;
+  object: 'refund';
+  payment_intent: string;
+  amount: number;
+  status: 'succeeded';
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface SentWebhook {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface WebhookResult {
+  status: number;
+  body: string;
+}
+
+export interface PaymentsSandbox {
+  url: string;
+  config: PaymentsSandboxConfig;
+  /** The environment Steward needs to take payments through this sandbox. */
+  env(): Record<string, string>;
+  sessions(): SandboxSession[];
+  refunds(): SandboxRefund[];
+  setWebhookBaseUrl(url: string): void;
+  /** Completes a session as a paying customer would; the signed webhook is sent unless `deliver` is false (then it is returned, to send later). */
+  pay(sessionId: string, options?: { deliver?: boolean }): Promise<{ webhook: SentWebhook; result: WebhookResult | null }>;
+  /** Expires an open session; the signed webhook is sent unless `deliver` is false. */
+  expire(sessionId: string, options?: { deliver?: boolean }): Promise<{ webhook: SentWebhook; result: WebhookResult | null }>;
+  /** Sends a webhook (again), byte for byte. */
+  deliver(webhook: SentWebhook): Promise<WebhookResult>;
+  /** Every provider API request made (retries with a known Idempotency-Key included). */
+  requestCount(): number;
+  close(): Promise<void>;
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Stripe's nested form keys (`line_items[0][price_data][currency]`) back into objects and arrays. */
+export function formDecode(text: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const path = key.replace(/\]/g, '').split('[');
+    let node: Record<string, unknown> = root;
+    path.forEach((part, index) => {
+      if (index === path.length - 1) node[part] = value;
+      else node = (node[part] ??= {}) as Record<string, unknown>;
+    });
+  }
+  return root;
+}
+
+const listOf = (value: unknown): Array<Record<string, unknown>> => (value && typeof value === 'object' ? Object.values(value as Record<string, Record<string, unknown>>) : []);
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promise<PaymentsSandbox> {
+  const sessions = new Map<string, SandboxSession>();
+  const refunds: SandboxRefund[] = [];
+  const byKey = new Map<string, { status: number; body: unknown }>();
+  const state = { requests: 0, webhookBase: config.webhookBaseUrl ?? '', url: '' };
+
+  const id = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+  const now = () => Math.floor(Date.now() / 1000);
+
+  function signedEvent(type: string, object: unknown, module: string): SentWebhook {
+    if (!state.webhookBase) throw new Error('The payments sandbox does not know Steward\'s address: set webhookBaseUrl');
+    const body = JSON.stringify({ id: id('evt'), object: 'event', type, created: now(), data: { object } });
+    return {
+      url: `${state.webhookBase.replace(/\/+$/, '')}/webhooks/${module}/payments`,
+      headers: { 'content-type': 'application/json', 'stripe-signature': paymentSignature(config.webhookSecret, body, now()) },
+      body,
+    };
+  }
+
+  async function deliver(webhook: SentWebhook): Promise<WebhookResult> {
+    const response = await fetch(webhook.url, { method: 'POST', headers: webhook.headers, body: webhook.body });
+    return { status: response.status, body: await response.text() };
+  }
+
+  function sessionFor(sessionId: string): SandboxSession {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`No sandbox checkout session ${sessionId}`);
+    return session;
+  }
+
+  async function pay(sessionId: string, options: { deliver?: boolean } = {}) {
+    const session = sessionFor(sessionId);
+    if (session.status === 'open') {
+      session.status = 'complete';
+      session.payment_status = 'paid';
+      session.payment_intent = id('pi');
+    }
+    const webhook = signedEvent('checkout.session.completed', session, session.metadata.steward_module ?? 'unknown');
+    return { webhook, result: options.deliver === false ? null : await deliver(webhook) };
+  }
+
+  async function expire(sessionId: string, options: { deliver?: boolean } = {}) {
+    const session = sessionFor(sessionId);
+    if (session.status === 'open') session.status = 'expired';
+    const webhook = signedEvent('checkout.session.expired', session, session.metadata.steward_module ?? 'unknown');
+    return { webhook, result: options.deliver === false ? null : await deliver(webhook) };
+  }
+
+  /** One answer per Idempotency-Key, as Stripe keeps them. */
+  function idempotent(req: http.IncomingMessage, res: http.ServerResponse, work: () => { status: number; body: unknown }): void {
+    const key = req.headers['idempotency-key'] as string | undefined;
+    const known = key ? byKey.get(key) : undefined;
+    const answer = known ?? work();
+    if (key && !known && answer.status < 500) byKey.set(key, answer);
+    json(res, answer.status, answer.body);
+  }
+
+  function createSession(form: Record<string, unknown>): { status: number; body: unknown } {
+    const items = listOf(form.line_items).map((item) => {
+      const price = (item.price_data ?? {}) as Record<string, unknown>;
+      return { name: String((price.product_data as Record<string, unknown> | undefined)?.name ?? ''), unit_amount: Number(price.unit_amount), quantity: Number(item.quantity), currency: String(price.currency ?? '') };
+    });
+    if (items.length === 0) return { status: 400, body: { error: { message: 'line_items is required', type: 'invalid_request_error' } } };
+    if (items.some((item) => !Number.isSafeInteger(item.unit_amount) || item.unit_amount < 0 || !Number.isSafeInteger(item.quantity) || item.quantity < 1 || !/^[a-z]{3}$/.test(item.currency))) {
+      return { status: 400, body: { error: { message: 'Each line item needs a currency, a whole unit_amount and a quantity of at least 1', type: 'invalid_request_error' } } };
+    }
+    if (!form.success_url) return { status: 400, body: { error: { message: 'success_url is required', type: 'invalid_request_error' } } };
+    const sessionId = id('cs_test');
+    const session: SandboxSession = {
+      id: sessionId, object: 'checkout.session', url: `${state.url}/checkout/${sessionId}`, status: 'open', payment_status: 'unpaid', payment_intent: null,
+      amount_total: items.reduce((sum, item) => sum + item.unit_amount * item.quantity, 0), amount_refunded: 0, currency: items[0]!.currency,
+      metadata: Object.fromEntries(Object.entries((form.metadata ?? {}) as Record<string, string>)), success_url: String(form.success_url), cancel_url: String(form.cancel_url ?? form.success_url),
+      expires_at: Number(form.expires_at ?? now() + 86_400), customer_email: (form.customer_email as string | undefined) ?? null,
+      line_items: items.map(({ name, unit_amount, quantity }) => ({ name, unit_amount, quantity })), created: now(),
+    };
+    sessions.set(sessionId, session);
+    return { status: 200, body: session };
+  }
+
+  function refund(form: Record<string, unknown>): { status: number; body: unknown } {
+    const session = [...sessions.values()].find((s) => s.payment_intent !== null && s.payment_intent === form.payment_intent);
+    if (!session) return { status: 404, body: { error: { message: `No such payment_intent: '${String(form.payment_intent)}'`, type: 'invalid_request_error' } } };
+    const amount = form.amount === undefined ? session.amount_total - session.amount_refunded : Number(form.amount);
+    if (!Number.isSafeInteger(amount) || amount < 1) return { status: 400, body: { error: { message: 'amount must be a positive whole number', type: 'invalid_request_error' } } };
+    if (amount > session.amount_total - session.amount_refunded) {
+      return { status: 400, body: { error: { message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${session.amount_total - session.amount_refunded})`, type: 'invalid_request_error', code: 'charge_already_refunded' } } };
+    }
+    session.amount_refunded += amount;
+    const made: SandboxRefund = { id: id('re'), object: 'refund', payment_intent: session.payment_intent!, amount, status: 'succeeded', metadata: (form.metadata ?? {}) as Record<string, string>, created: now() };
+    refunds.push(made);
+    return { status: 200, body: made };
+  }
+
+  function checkoutPage(res: http.ServerResponse, session: SandboxSession): void {
+    const rows = session.line_items.map((item) => `<li>${item.quantity} × ${escapeHtml(item.name)}: ${(item.unit_amount / 100).toFixed(2)} ${session.currency.toUpperCase()}</li>`).join('');
+    const action = session.status === 'open'
+      ? `<form method="post" action="/checkout/${session.id}/pay"><button>Pay ${(session.amount_total / 100).toFixed(2)} ${session.currency.toUpperCase()}</button></form>`
+      : `<p>This checkout is ${session.status}.</p>`;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox checkout</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font-size:1rem;padding:.6rem 1.2rem}</style></head>
+<body><h1>Sandbox checkout</h1><p>No card is charged: this is Steward's local payment sandbox.</p><ul>${rows}</ul>${action}</body></html>`);
+  }
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const parts = url.pathname.split('/').filter(Boolean);
+    if (parts[0] === 'sandbox') {
+      if (req.method === 'GET' && parts[1] === 'sessions' && parts.length === 2) return json(res, 200, { sessions: [...sessions.values()] });
+      if (req.method === 'POST' && parts[1] === 'sessions' && parts[3] === 'pay' && sessions.has(parts[2] ?? '')) return json(res, 200, { webhook: (await pay(parts[2]!)).result });
+      if (req.method === 'POST' && parts[1] === 'sessions' && parts[3] === 'expire' && sessions.has(parts[2] ?? '')) return json(res, 200, { webhook: (await expire(parts[2]!)).result });
+      return json(res, 404, { error: 'no such sandbox endpoint' });
+    }
+    if (parts[0] === 'checkout' && parts[1] && sessions.has(parts[1])) {
+      if (req.method === 'GET' && parts.length === 2) return checkoutPage(res, sessions.get(parts[1])!);
+      if (req.method === 'POST' && parts[2] === 'pay') {
+        const session = sessions.get(parts[1])!;
+        if (session.status === 'open') await pay(session.id);
+        res.writeHead(303, { location: session.success_url }).end();
+        return;
+      }
+    }
+    if (parts[0] !== 'v1') return json(res, 404, { error: { message: 'Unrecognized request URL', type: 'invalid_request_error' } });
+    state.requests += 1;
+    if (req.headers.authorization !== `Bearer ${config.secretKey}`) return json(res, 401, { error: { message: 'Invalid API Key provided', type: 'invalid_request_error' } });
+    const form = req.method === 'POST' ? formDecode(await readBody(req)) : {};
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') return idempotent(req, res, () => createSession(form));
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') return idempotent(req, res, () => refund(form));
+    if (parts[1] === 'checkout' && parts[2] === 'sessions' && parts[3]) {
+      const session = sessions.get(parts[3]);
+      if (!session) return json(res, 404, { error: { message: `No such checkout.session: '${parts[3]}'`, type: 'invalid_request_error' } });
+      if (req.method === 'GET' && parts.length === 4) return json(res, 200, session);
+      if (req.method === 'POST' && parts[4] === 'expire') {
+        if (session.status !== 'open') return json(res, 400, { error: { message: `Only Checkout Sessions with a status of "open" can be expired; this one is "${session.status}"`, type: 'invalid_request_error' } });
+        session.status = 'expired';
+        return json(res, 200, session);
+      }
+    }
+    json(res, 404, { error: { message: 'Unrecognized request URL', type: 'invalid_request_error' } });
+  }
+
+  const server = http.createServer((req, res) => {
+    route(req, res).catch((error: Error) => json(res, 500, { error: { message: error.message } }));
+  });
+  await new Promise<void>((resolve) => server.listen(config.port ?? 0, config.host ?? '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  state.url = `http://${config.host ?? '127.0.0.1'}:${port}`;
+
+  return {
+    url: state.url,
+    config,
+    env: () => ({ PAYMENTS_API_URL: state.url, PAYMENTS_SECRET_KEY: config.secretKey, PAYMENTS_WEBHOOK_SECRET: config.webhookSecret }),
+    sessions: () => [...sessions.values()],
+    refunds: () => [...refunds],
+    setWebhookBaseUrl: (base) => {
+      state.webhookBase = base;
+    },
+    pay,
+    expire,
+    deliver,
+    requestCount: () => state.requests,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Sandbox credentials for local use: random per start unless given in the environment. */
+export function paymentsSandboxConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PaymentsSandboxConfig {
+  const secret = () => randomUUID().replace(/-/g, '');
+  return {
+    port: env.PAYMENTS_SANDBOX_PORT ? Number(env.PAYMENTS_SANDBOX_PORT) : 0,
+    secretKey: env.PAYMENTS_SECRET_KEY ?? `sk_test_${secret()}`,
+    webhookSecret: env.PAYMENTS_WEBHOOK_SECRET ?? `whsec_${secret()}`,
+  };
+}
