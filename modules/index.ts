@@ -11,10 +11,11 @@ import guests from './guests';
 import people from './people';
 import platform from './platform';
 import schedule from './schedule';
+import spaces from './spaces';
 import templates from './templates';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, spaces];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

@@ -5,3 +5,5 @@
 export { getSeries } from './series';
 export { MAX_LIST_INSTANCES, addOneOffInstance, canonicalTimeZone, getInstance, instancesOnLocalDate, listInstances, localDateAt, localTimeSchema, localToUtc, organisationTimeZone, serviceInstanceSchema } from './services';
 export type { ServiceInstance } from './services';
+export { expand as expandRecurrence, parseRule as parseRecurrenceRule, MAX_OCCURRENCES_PER_EXPANSION } from './recurrence';
+export type { Occurrence, Recurrence } from './recurrence';
