@@ -1,9 +1,11 @@
 import { defineModule } from '../module';
 import { materialiseBookings, releaseCancelledInstances } from './conflicts';
 import { spacesTables } from './migrations/2026.11.28T03.00.00.spaces';
-import { spacesModels } from './models';
+import { spacesFacilities } from './migrations/2026.11.28T03.10.00.spaces-facilities';
+import { facilitiesModels, spacesModels } from './models';
 import { countRooms } from './sites';
 import { bookingTools } from './tools/bookings';
+import { facilitiesTools } from './tools/facilities';
 import { siteTools } from './tools/sites';
 
 /**
@@ -16,9 +18,9 @@ export default defineModule({
   name: 'spaces',
   title: 'Spaces',
   description: 'Buildings, rooms and resources, bookings that never double-book, approvals, blockouts and conflicts.',
-  tools: [...siteTools, ...bookingTools],
-  models: [...spacesModels],
-  migrations: [spacesTables],
+  tools: [...siteTools, ...bookingTools, ...facilitiesTools],
+  models: [...spacesModels, ...facilitiesModels],
+  migrations: [spacesTables, spacesFacilities],
   scopes: ['spaces:read', 'spaces:write'],
   routes: [],
   uses: ['platform', 'people', 'schedule'],

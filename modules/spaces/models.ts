@@ -203,3 +203,97 @@ Conflict.init({
 }, { sequelize, tableName: 'spaces_conflicts', timestamps: false });
 
 export const spacesModels = [Campus, Building, Room, Resource, Booking, BookingResource, Blockout, Occurrence, Conflict] as const;
+
+export const INCIDENT_STATUSES = ['new', 'triaged', 'in_progress', 'done'] as const;
+export const INCIDENT_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+
+/** `spaces_incidents`: an incident or work order (new → triaged → in_progress → done). */
+export class Incident extends Model<InferAttributes<Incident>, InferCreationAttributes<Incident>> {
+  declare id: string;
+  declare orgId: string;
+  declare title: string;
+  declare description: CreationOptional<string | null>;
+  declare status: CreationOptional<(typeof INCIDENT_STATUSES)[number]>;
+  declare priority: CreationOptional<(typeof INCIDENT_PRIORITIES)[number]>;
+  declare roomId: CreationOptional<string | null>;
+  declare buildingId: CreationOptional<string | null>;
+  declare locationNote: CreationOptional<string | null>;
+  declare assigneeUserId: CreationOptional<string | null>;
+  declare reportedByUserId: CreationOptional<string | null>;
+  declare resolutionNote: CreationOptional<string | null>;
+  declare doneAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+Incident.init({
+  id, orgId: uuid(), title: text(), description: text(true), status: { ...text(), defaultValue: databaseDefault() }, priority: { ...text(), defaultValue: databaseDefault() },
+  roomId: uuid(true), buildingId: uuid(true), locationNote: text(true), assigneeUserId: uuid(true), reportedByUserId: uuid(true), resolutionNote: text(true),
+  doneAt: date(true), createdAt: stamp(), updatedAt: stamp(),
+}, { sequelize, tableName: 'spaces_incidents', timestamps: false });
+
+export const UTILITY_KINDS = ['electric', 'gas', 'water'] as const;
+
+/** `spaces_utility_meters`: one utility supply of a building. */
+export class UtilityMeter extends Model<InferAttributes<UtilityMeter>, InferCreationAttributes<UtilityMeter>> {
+  declare id: string;
+  declare orgId: string;
+  declare buildingId: string;
+  declare kind: (typeof UTILITY_KINDS)[number];
+  declare unit: string;
+  declare createdAt: CreationOptional<Date>;
+}
+UtilityMeter.init({ id, orgId: uuid(), buildingId: uuid(), kind: text(), unit: text(), createdAt: stamp() }, { sequelize, tableName: 'spaces_utility_meters', timestamps: false });
+
+/** `spaces_utility_bills`: one bill period of a meter (usage and cost). */
+export class UtilityBill extends Model<InferAttributes<UtilityBill>, InferCreationAttributes<UtilityBill>> {
+  declare id: string;
+  declare orgId: string;
+  declare meterId: string;
+  declare periodStart: string;
+  declare periodEnd: string;
+  declare usage: number;
+  declare costMinor: number;
+  declare currency: string;
+  declare supplier: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+UtilityBill.init({
+  id, orgId: uuid(), meterId: uuid(), periodStart: dateOnly(), periodEnd: dateOnly(), usage: int(), costMinor: int(), currency: text(), supplier: text(true), createdAt: stamp(),
+}, { sequelize, tableName: 'spaces_utility_bills', timestamps: false });
+
+/** `spaces_booking_charges`: what a hirer owes for a booking (hire, deposit), and how much is paid. */
+export class BookingCharge extends Model<InferAttributes<BookingCharge>, InferCreationAttributes<BookingCharge>> {
+  declare id: string;
+  declare orgId: string;
+  declare bookingId: string;
+  declare kind: 'hire' | 'deposit' | 'other';
+  declare description: string;
+  declare amountMinor: number;
+  declare currency: string;
+  declare dueDate: string;
+  declare paidMinor: CreationOptional<number>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+BookingCharge.init({
+  id, orgId: uuid(), bookingId: uuid(), kind: text(), description: text(), amountMinor: int(), currency: text(), dueDate: dateOnly(),
+  paidMinor: { ...int(), defaultValue: databaseDefault() }, createdAt: stamp(), updatedAt: stamp(),
+}, { sequelize, tableName: 'spaces_booking_charges', timestamps: false });
+
+/** `spaces_charge_payments`: a payment against a charge. */
+export class ChargePayment extends Model<InferAttributes<ChargePayment>, InferCreationAttributes<ChargePayment>> {
+  declare id: string;
+  declare orgId: string;
+  declare chargeId: string;
+  declare amountMinor: number;
+  declare paidOn: string;
+  declare method: string;
+  declare reference: CreationOptional<string | null>;
+  declare recordedByUserId: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+ChargePayment.init({
+  id, orgId: uuid(), chargeId: uuid(), amountMinor: int(), paidOn: dateOnly(), method: text(), reference: text(true), recordedByUserId: uuid(true), createdAt: stamp(),
+}, { sequelize, tableName: 'spaces_charge_payments', timestamps: false });
+
+export const facilitiesModels = [Incident, UtilityMeter, UtilityBill, BookingCharge, ChargePayment] as const;

@@ -102,7 +102,7 @@ async function assertTeamMembers(db: Queryable, orgId: string, userIds: readonly
   const missing = userIds.filter((userId) => !team.has(userId));
   if (missing.length > 0) {
     throw new StewardError('validation_failed', `${missing.length} of the approvers ${missing.length === 1 ? 'is' : 'are'} not on the team`, {
-      hint: 'An approval group lists team members (platform_list_team) by user id.',
+      hint: 'An approval group lists team members (platform_list_team_members) by user id.',
       issues: missing.map((userId) => ({ path: 'approverUserIds', message: `${userId} is not a team member` })),
     });
   }
