@@ -13,7 +13,7 @@ import { listRooms, type RoomJoined } from './sites';
  *
  * Concurrency: every write that can add or move a room's busy time takes that room's row lock first
  * (`FOR UPDATE`, READ COMMITTED), so checks and inserts on one room run one after another; and the
- * exclusion constraint `spaces_occurrences_no_double_booking` refuses an overlap in Postgres itself
+ * exclusion constraint on occurrences (see the migration) refuses an overlap in Postgres itself
  * whatever the code above it does. Resources are counted under their rows' locks.
  */
 
