@@ -3,6 +3,7 @@ import { materialiseBookings, releaseCancelledInstances } from './conflicts';
 import { spacesTables } from './migrations/2026.11.28T03.00.00.spaces';
 import { spacesFacilities } from './migrations/2026.11.28T03.10.00.spaces-facilities';
 import { facilitiesModels, spacesModels } from './models';
+import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
 import { countRooms } from './sites';
 import { bookingTools } from './tools/bookings';
 import { facilitiesTools } from './tools/facilities';
@@ -25,6 +26,9 @@ export default defineModule({
   routes: [],
   uses: ['platform', 'people', 'schedule'],
   meters: [{ feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 }, standingCount: countRooms }],
+  metrics: spacesMetrics,
+  overview: spacesOverview,
+  playbooks: spacesPlaybooks,
   contactRefs: [{ table: 'spaces_bookings', column: 'hirer_contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['hirer_organisation'] }],
   jobs: [
     {

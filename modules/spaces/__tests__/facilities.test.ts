@@ -97,4 +97,20 @@ describe('spaces: facilities and the published surface', () => {
     const rooms = await withTenantTransaction(harness.pool, org.orgId, (db) => roomsForCheckIn(db, org.orgId));
     expect(rooms).toEqual([{ roomId: hallId, name: 'Hall', building: 'Hall block', campus: 'Main site', capacity: 120 }]);
   });
+
+  it('adds bookings this week to platform_overview and answers room_bookings', async () => {
+    const today = DateTime.now().setZone(ZONE);
+    const monday = today.startOf('week');
+    const overview = await call('platform_overview', {});
+    expect(overview.bookingsThisWeek).toMatchObject({ from: monday.toISODate(), openConflicts: 0, openIncidents: 1 });
+    const inWeek = await harness.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM spaces_occurrences WHERE org_id = $1 AND status IN ('pending', 'approved')
+      AND starts_at >= $2 AND starts_at < $3`, [org.orgId, monday.toUTC().toJSDate(), monday.plus({ weeks: 1 }).toUTC().toJSDate()]);
+    expect(overview.bookingsThisWeek.bookings).toBe(inWeek.rows[0].n);
+    const metric = await call('platform_analytics_query', { metric: 'room_bookings', from: today.toISODate(), to: today.plus({ days: 60 }).toISODate() });
+    expect(metric.data.rooms[0]).toMatchObject({ room: 'Hall' });
+    expect(metric.data.bookings).toBe(metric.data.rooms.reduce((sum: number, room: any) => sum + room.bookings, 0));
+    expect(metric.speakToUser).toMatch(/busiest room is Hall/);
+    const elsewhere = await call('platform_analytics_query', { metric: 'room_bookings', from: today.toISODate(), to: today.plus({ days: 60 }).toISODate() }, other.apiKey);
+    expect(elsewhere.data.bookings).toBe(0);
+  });
 });
