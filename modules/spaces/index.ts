@@ -4,6 +4,7 @@ import { spacesTables } from './migrations/2026.11.28T03.00.00.spaces';
 import { spacesFacilities } from './migrations/2026.11.28T03.10.00.spaces-facilities';
 import { facilitiesModels, spacesModels } from './models';
 import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
+import { spacesRoutes } from './routes';
 import { countRooms } from './sites';
 import { bookingTools } from './tools/bookings';
 import { facilitiesTools } from './tools/facilities';
@@ -23,7 +24,7 @@ export default defineModule({
   models: [...spacesModels, ...facilitiesModels],
   migrations: [spacesTables, spacesFacilities],
   scopes: ['spaces:read', 'spaces:write'],
-  routes: [],
+  routes: spacesRoutes,
   uses: ['platform', 'people', 'schedule'],
   meters: [{ feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 }, standingCount: countRooms }],
   metrics: spacesMetrics,

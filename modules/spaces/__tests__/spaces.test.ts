@@ -230,6 +230,20 @@ describe('spaces: rooms and bookings', () => {
     expect((await call('spaces_list_bookings', { days: 366 }, other.apiKey)).occurrences).toEqual([]);
   });
 
+  it('serves the dashboard routes through the invoke bridges, and sends writes to their tools', async () => {
+    const week = await call('spaces_invoke_api_read', { path: `/api/spaces/rooms/${hallId}/week`, query: { from: fridayPlus(3) } });
+    expect(week.result.days).toBe(7);
+    expect(week.result.entries.map((e: any) => e.title)).toEqual(expect.arrayContaining(['Lunch club', 'Tea dance']));
+    const rooms = await call('spaces_invoke_api_read', { path: '/api/spaces/rooms', query: { minCapacity: '100' } });
+    expect(rooms.result.rooms.map((r: any) => r.name)).toEqual(['Main hall']);
+    const write = await harness.invoke(org.apiKey, 'spaces_invoke_api_write', {
+      method: 'POST', path: '/api/spaces/bookings', body: { title: 'Bypass', roomId: hallId, localDate: fridayPlus(9), startTime: '10:00', durationMinutes: 30 }, actionSummary: 'Book',
+    });
+    expect(write.status).toBe(405);
+    expect(write.body.error).toMatchObject({ code: 'use_workflow_tool', details: { tool: 'spaces_create_booking' } });
+    expect((await refusal('spaces_invoke_api_read', { path: `/api/spaces/rooms/${hallId}/week` }, other.apiKey)).code).toBe('not_found');
+  });
+
   describe('journey over MCP: a recurring booking with a conflict resolved by a person', () => {
     it('books youth night every Friday, holds the clash with the wedding, and a person resolves it', async () => {
       const weddingDay = fridayPlus(5);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { StewardError } from '../../../core/errors';
-import { queryRows } from '../../../db/pool';
+import { queryRows, type Queryable } from '../../../db/pool';
 import { calendarDate } from '../../kit';
 import { canonicalTimeZone, organisationTimeZone, parseRecurrenceRule } from '../../schedule/api';
 import { cancelBooking, createBooking, decideBooking, listOccurrences, updateBooking } from '../bookings';
@@ -139,6 +139,17 @@ function rangeIn(zone: string, from: string | undefined, days: number): { from: 
   return { from: start.toUTC().toJSDate(), to: start.plus({ days }).toUTC().toJSDate(), fromDate: start.toISODate()! };
 }
 
+/** Occurrences from a local date (default today) for some days, in the organisation's zone. */
+export async function bookingsFrom(db: Queryable, orgId: string, input: {
+  from?: string; days: number; roomId?: string; bookingId?: string; statuses?: Array<(typeof OCCURRENCE_STATUSES)[number]>; scheduleInstanceId?: string; hirerContactId?: string; limit: number;
+}) {
+  const zone = await organisationTimeZone(db, orgId);
+  if (input.roomId) await requireRoom(db, orgId, input.roomId, { includeArchived: true });
+  const range = rangeIn(zone, input.from, input.days);
+  const listed = await listOccurrences(db, orgId, { ...input, from: range.from, to: range.to });
+  return { from: range.fromDate, days: input.days, timeZone: zone, ...listed };
+}
+
 export const listBookingsTool = tools.read('list_bookings', {
   title: 'Bookings',
   description: 'Booked occurrences from a date (default today, in the organisation\'s zone) for some days (default 7), earliest first: room, times with set-up and clear-up, status (pending, approved, held). Narrow by room, booking, status, service instance or hirer; at most 500.',
@@ -150,14 +161,34 @@ export const listBookingsTool = tools.read('list_bookings', {
     limit: z.number().int().min(1).max(500).default(100),
   }),
   output: z.object({ from: z.string(), days: z.number().int(), timeZone: z.string(), truncated: z.boolean(), occurrences: z.array(listedOccurrence) }).strict(),
-  run: async (ctx, input) => {
-    const zone = await organisationTimeZone(ctx.db, ctx.org.id);
-    if (input.roomId) await requireRoom(ctx.db, ctx.org.id, input.roomId, { includeArchived: true });
-    const range = rangeIn(zone, input.from, input.days);
-    const listed = await listOccurrences(ctx.db, ctx.org.id, { ...input, from: range.from, to: range.to });
-    return { from: range.fromDate, days: input.days, timeZone: zone, ...listed };
-  },
+  run: async (ctx, input) => bookingsFrom(ctx.db, ctx.org.id, input),
 });
+
+/** A room's day sheet: its bookings with set-up and clear-up, and its blockouts. */
+export async function roomSchedule(db: Queryable, orgId: string, input: { roomId: string; localDate?: string; days: number }) {
+  const room = await requireRoom(db, orgId, input.roomId, { includeArchived: true });
+  const zone = await organisationTimeZone(db, orgId);
+  const range = rangeIn(zone, input.localDate, input.days);
+  const rows = await queryRows<{ id: string; booking_id: string; title: string; local_date: string; busy_from: Date; starts_at: Date; ends_at: Date; busy_to: Date; status: string; shared: boolean; layout: string | null; expected_attendance: number | null; notes: string | null; resources: Array<{ name: string; quantity: number }> | null }>(db, `
+    SELECT o.id, o.booking_id, b.title, o.local_date, o.busy_from, o.starts_at, o.ends_at, o.busy_to, o.status, o.shared, o.layout, b.expected_attendance, b.notes,
+      (SELECT json_agg(json_build_object('name', r.name, 'quantity', br.quantity) ORDER BY lower(r.name)) FROM spaces_booking_resources br JOIN spaces_resources r ON r.id = br.resource_id WHERE br.booking_id = b.id) AS resources
+      FROM spaces_occurrences o JOIN spaces_bookings b ON b.id = o.booking_id
+     WHERE o.org_id = $1 AND o.room_id = $2 AND o.busy_from < $4 AND o.busy_to > $3 AND o.status IN ('pending', 'approved')
+     ORDER BY o.busy_from LIMIT 500`, [orgId, room.id, range.from, range.to]);
+  const blockouts = await queryRows<{ id: string; reason: string; starts_at: Date; ends_at: Date }>(db, `SELECT id, reason, starts_at, ends_at FROM spaces_blockouts
+    WHERE org_id = $1 AND (room_id = $2 OR building_id = $3 OR campus_id = $4) AND starts_at < $6 AND ends_at > $5 ORDER BY starts_at`, [orgId, room.id, room.building_id, room.campus_id, range.from, range.to]);
+  const hhmm = (date: Date) => DateTime.fromJSDate(date, { zone }).toFormat('HH:mm');
+  return {
+    room: { id: room.id, name: room.name, building: room.building, capacity: room.capacity }, from: range.fromDate, days: input.days, timeZone: zone,
+    entries: rows.map((row) => ({
+      occurrenceId: row.id, bookingId: row.booking_id, title: row.title, localDate: row.local_date, setupFrom: hhmm(row.busy_from), start: hhmm(row.starts_at), end: hhmm(row.ends_at),
+      clearedBy: hhmm(row.busy_to), status: row.status, shared: row.shared, layout: row.layout,
+      layoutSeats: row.layout ? room.layouts.find((l) => l.name.toLowerCase() === row.layout!.toLowerCase())?.capacity ?? null : null,
+      expectedAttendance: row.expected_attendance, resources: row.resources ?? [], notes: row.notes,
+    })),
+    blockouts: blockouts.map((row) => ({ id: row.id, reason: row.reason, startsAt: row.starts_at.toISOString(), endsAt: row.ends_at.toISOString() })),
+  };
+}
 
 export const getRoomScheduleTool = tools.read('get_room_schedule', {
   title: 'Room day sheet',
@@ -174,30 +205,7 @@ export const getRoomScheduleTool = tools.read('get_room_schedule', {
     }).strict()),
     blockouts: z.array(z.object({ id: z.uuid(), reason: z.string(), startsAt: z.string(), endsAt: z.string() }).strict()),
   }).strict(),
-  run: async (ctx, input) => {
-    const room = await requireRoom(ctx.db, ctx.org.id, input.roomId, { includeArchived: true });
-    const zone = await organisationTimeZone(ctx.db, ctx.org.id);
-    const range = rangeIn(zone, input.localDate, input.days);
-    const rows = await queryRows<{ id: string; booking_id: string; title: string; local_date: string; busy_from: Date; starts_at: Date; ends_at: Date; busy_to: Date; status: string; shared: boolean; layout: string | null; expected_attendance: number | null; notes: string | null; resources: Array<{ name: string; quantity: number }> | null }>(ctx.db, `
-      SELECT o.id, o.booking_id, b.title, o.local_date, o.busy_from, o.starts_at, o.ends_at, o.busy_to, o.status, o.shared, o.layout, b.expected_attendance, b.notes,
-        (SELECT json_agg(json_build_object('name', r.name, 'quantity', br.quantity) ORDER BY lower(r.name)) FROM spaces_booking_resources br JOIN spaces_resources r ON r.id = br.resource_id WHERE br.booking_id = b.id) AS resources
-        FROM spaces_occurrences o JOIN spaces_bookings b ON b.id = o.booking_id
-       WHERE o.org_id = $1 AND o.room_id = $2 AND o.busy_from < $4 AND o.busy_to > $3 AND o.status IN ('pending', 'approved')
-       ORDER BY o.busy_from LIMIT 500`, [ctx.org.id, room.id, range.from, range.to]);
-    const blockouts = await queryRows<{ id: string; reason: string; starts_at: Date; ends_at: Date }>(ctx.db, `SELECT id, reason, starts_at, ends_at FROM spaces_blockouts
-      WHERE org_id = $1 AND (room_id = $2 OR building_id = $3 OR campus_id = $4) AND starts_at < $6 AND ends_at > $5 ORDER BY starts_at`, [ctx.org.id, room.id, room.building_id, room.campus_id, range.from, range.to]);
-    const hhmm = (date: Date) => DateTime.fromJSDate(date, { zone }).toFormat('HH:mm');
-    return {
-      room: { id: room.id, name: room.name, building: room.building, capacity: room.capacity }, from: range.fromDate, days: input.days, timeZone: zone,
-      entries: rows.map((row) => ({
-        occurrenceId: row.id, bookingId: row.booking_id, title: row.title, localDate: row.local_date, setupFrom: hhmm(row.busy_from), start: hhmm(row.starts_at), end: hhmm(row.ends_at),
-        clearedBy: hhmm(row.busy_to), status: row.status, shared: row.shared, layout: row.layout,
-        layoutSeats: row.layout ? room.layouts.find((l) => l.name.toLowerCase() === row.layout!.toLowerCase())?.capacity ?? null : null,
-        expectedAttendance: row.expected_attendance, resources: row.resources ?? [], notes: row.notes,
-      })),
-      blockouts: blockouts.map((row) => ({ id: row.id, reason: row.reason, startsAt: row.starts_at.toISOString(), endsAt: row.ends_at.toISOString() })),
-    };
-  },
+  run: async (ctx, input) => roomSchedule(ctx.db, ctx.org.id, input),
 });
 
 const decisionInput = z.object({ bookingId: z.uuid(), note: z.string().trim().min(1).max(1000).optional() });
