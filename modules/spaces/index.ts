@@ -6,6 +6,7 @@ import { facilitiesModels, spacesModels } from './models';
 import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
 import { spacesRoutes } from './routes';
 import { countRooms } from './sites';
+import { spacesWidgets } from './widgets';
 import { bookingTools } from './tools/bookings';
 import { facilitiesTools } from './tools/facilities';
 import { siteTools } from './tools/sites';
@@ -25,6 +26,7 @@ export default defineModule({
   migrations: [spacesTables, spacesFacilities],
   scopes: ['spaces:read', 'spaces:write'],
   routes: spacesRoutes,
+  widgets: spacesWidgets,
   uses: ['platform', 'people', 'schedule'],
   meters: [{ feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 }, standingCount: countRooms }],
   metrics: spacesMetrics,
