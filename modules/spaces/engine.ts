@@ -137,9 +137,9 @@ export async function clashCounts(db: Queryable, orgId: string, roomIds: readonl
     WITH w AS (SELECT bf, bt, idx FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS w(bf, bt, idx)),
     rooms AS (SELECT r.id, r.building_id, b.campus_id FROM spaces_rooms r JOIN spaces_buildings b ON b.id = r.building_id WHERE r.org_id = $1 AND r.id = ANY($2::uuid[])),
     hits AS (
-      SELECT o.room_id, w.idx FROM w JOIN spaces_occurrences o ON o.room_id = ANY($2::uuid[]) AND o.status IN ('pending', 'approved')
+      SELECT o.room_id, w.idx FROM w JOIN spaces_occurrences o ON o.org_id = $1 AND o.status IN ('pending', 'approved')
         AND tstzrange(o.busy_from, o.busy_to) && tstzrange(w.bf, w.bt)
-       WHERE o.org_id = $1 AND ($5::uuid IS NULL OR o.booking_id <> $5) AND NOT (o.id = ANY($6::uuid[]))
+       WHERE o.room_id = ANY($2::uuid[]) AND ($5::uuid IS NULL OR o.booking_id <> $5) AND NOT (o.id = ANY($6::uuid[]))
       UNION
       SELECT rooms.id, w.idx FROM w JOIN spaces_blockouts k ON k.org_id = $1 AND tstzrange(k.starts_at, k.ends_at) && tstzrange(w.bf, w.bt)
         JOIN rooms ON k.room_id = rooms.id OR k.building_id = rooms.building_id OR k.campus_id = rooms.campus_id

@@ -165,6 +165,8 @@ CREATE TABLE spaces_occurrences (
 );
 CREATE UNIQUE INDEX spaces_occurrences_key ON spaces_occurrences (booking_id, original_local_date);
 CREATE INDEX spaces_occurrences_room_busy ON spaces_occurrences USING gist (room_id, tstzrange(busy_from, busy_to));
+-- availability across many rooms: the organisation's live busy windows overlapping a window
+CREATE INDEX spaces_occurrences_live_busy ON spaces_occurrences USING gist (org_id, tstzrange(busy_from, busy_to)) WHERE status IN ('pending', 'approved');
 CREATE INDEX spaces_occurrences_org_start ON spaces_occurrences (org_id, starts_at);
 
 CREATE TABLE spaces_conflicts (
