@@ -1,6 +1,6 @@
 import { queryRows, type Queryable } from '../../db/pool';
 import { requireBooking } from './bookings';
-import { requireRoom } from './sites';
+import { requireBuilding, requireRoom } from './sites';
 
 /**
  * What other modules read of spaces (through api.ts): a booking's room and the seats it gives
@@ -77,8 +77,9 @@ export async function bookingsForInstance(db: Queryable, orgId: string, instance
 
 export interface CheckInRoom { roomId: string; name: string; building: string; campus: string; capacity: number }
 
-/** Live rooms as check-in locations would take them (name, capacity), by campus, building and name. */
+/** Live rooms as check-in locations would take them (name, capacity), by campus, building and name; another organisation's building is not found. */
 export async function roomsForCheckIn(db: Queryable, orgId: string, options: { buildingId?: string } = {}): Promise<CheckInRoom[]> {
+  if (options.buildingId) await requireBuilding(db, orgId, options.buildingId);
   const rows = await queryRows<{ id: string; name: string; building: string; campus: string; capacity: number }>(db, `
     SELECT r.id, r.name, b.name AS building, c.name AS campus, r.capacity FROM spaces_rooms r JOIN spaces_buildings b ON b.id = r.building_id JOIN spaces_campuses c ON c.id = b.campus_id
      WHERE r.org_id = $1 AND r.archived_at IS NULL AND ($2::uuid IS NULL OR r.building_id = $2) ORDER BY lower(c.name), lower(b.name), lower(r.name)`, [orgId, options.buildingId ?? null]);
