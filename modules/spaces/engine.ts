@@ -139,7 +139,8 @@ export async function clashCounts(db: Queryable, orgId: string, roomIds: readonl
     hits AS (
       SELECT o.room_id, w.idx FROM w JOIN spaces_occurrences o ON o.org_id = $1 AND o.status IN ('pending', 'approved')
         AND tstzrange(o.busy_from, o.busy_to) && tstzrange(w.bf, w.bt)
-       WHERE o.room_id = ANY($2::uuid[]) AND ($5::uuid IS NULL OR o.booking_id <> $5) AND NOT (o.id = ANY($6::uuid[]))
+        JOIN rooms ON rooms.id = o.room_id
+       WHERE ($5::uuid IS NULL OR o.booking_id <> $5) AND NOT (o.id = ANY($6::uuid[]))
       UNION
       SELECT rooms.id, w.idx FROM w JOIN spaces_blockouts k ON k.org_id = $1 AND tstzrange(k.starts_at, k.ends_at) && tstzrange(w.bf, w.bt)
         JOIN rooms ON k.room_id = rooms.id OR k.building_id = rooms.building_id OR k.campus_id = rooms.campus_id

@@ -230,6 +230,19 @@ describe('spaces: rooms and bookings', () => {
     expect((await call('spaces_list_bookings', { days: 366 }, other.apiKey)).occurrences).toEqual([]);
   });
 
+  it('cancelling what held an occurrence back withdraws the conflict and books the held date', async () => {
+    const date = fridayPlus(7);
+    const recital = await call('spaces_create_booking', { title: 'Recital', roomId: chapelId, localDate: date, startTime: '12:00', durationMinutes: 60 });
+    const lunch = await call('spaces_create_booking', { title: 'Lunchtime prayers', roomId: chapelId, localDate: fridayPlus(6), startTime: '12:30', durationMinutes: 30, rrule: 'FREQ=WEEKLY;COUNT=3', onConflict: 'hold' });
+    expect(lunch).toMatchObject({ occurrencesBooked: 2, occurrencesHeld: 1, conflictsOpened: 1 });
+    const cancelled = await call('spaces_cancel_booking', { bookingId: recital.booking.id, reason: 'Soloist ill' });
+    expect(cancelled.othersReleased).toBe(1);
+    const held = await call('spaces_list_bookings', { bookingId: lunch.booking.id, from: date, days: 1 });
+    expect(held.occurrences).toEqual([expect.objectContaining({ localDate: date, status: 'approved' })]);
+    const conflicts = await call('spaces_list_conflicts', { bookingId: lunch.booking.id, status: 'all' });
+    expect(conflicts.conflicts).toEqual([expect.objectContaining({ status: 'resolved', resolution: 'withdrawn' })]);
+  });
+
   it('serves the dashboard routes through the invoke bridges, and sends writes to their tools', async () => {
     const week = await call('spaces_invoke_api_read', { path: `/api/spaces/rooms/${hallId}/week`, query: { from: fridayPlus(3) } });
     expect(week.result.days).toBe(7);
