@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
+import { STAFF_ROLES } from '../../core/roles';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound } from '../kit';
 import { requireContact } from '../people/api';
@@ -373,9 +374,14 @@ export async function cancelBooking(db: Queryable, orgId: string, input: { booki
   return { booking: await bookingView(db, orgId, booking.id, now), occurrencesCancelled: ids.length, othersReleased: released };
 }
 
-async function assertApprover(db: Queryable, orgId: string, booking: BookingRow, principal: Pick<Principal, 'userId'>): Promise<void> {
+/**
+ * Who decides a pending booking: a member of its room's approval group; for a room whose group was
+ * emptied since (nobody else could ever decide it), staff and above.
+ */
+async function assertApprover(db: Queryable, orgId: string, booking: BookingRow, principal: Pick<Principal, 'userId' | 'role'>): Promise<void> {
   const room = booking.room_id ? await requireRoom(db, orgId, booking.room_id, { includeArchived: true }) : null;
-  if (!room || !room.approver_user_ids.includes(principal.userId)) {
+  const allowed = room && (room.approver_user_ids.length > 0 ? room.approver_user_ids.includes(principal.userId) : STAFF_ROLES.includes(principal.role));
+  if (!allowed) {
     throw new StewardError('forbidden', 'Only a member of the room\'s approval group may decide this booking', {
       hint: room ? 'spaces_list_rooms shows each room\'s approverUserIds; ask one of them.' : 'A booking without a room needs no approval.',
     });
@@ -383,7 +389,7 @@ async function assertApprover(db: Queryable, orgId: string, booking: BookingRow,
 }
 
 /** Approves or rejects a pending booking; only a member of its room's approval group decides. A rejected booking blocks nothing. */
-export async function decideBooking(db: Queryable, orgId: string, principal: Pick<Principal, 'userId'>, input: { bookingId: string; decision: 'approved' | 'rejected'; note?: string }, now: Date) {
+export async function decideBooking(db: Queryable, orgId: string, principal: Pick<Principal, 'userId' | 'role'>, input: { bookingId: string; decision: 'approved' | 'rejected'; note?: string }, now: Date) {
   const booking = await requireBooking(db, orgId, input.bookingId, { forUpdate: true });
   await assertApprover(db, orgId, booking, principal);
   if (booking.status !== 'pending') {

@@ -213,7 +213,7 @@ const decisionOutput = z.object({ ...bookingResult, othersReleased: z.number().i
 
 export const approveBookingTool = tools.write('approve_booking', {
   title: 'Approve a booking',
-  description: 'Approves a pending booking (all its pending occurrences); only a member of the room\'s approval group may.',
+  description: 'Approves a pending booking (all its pending occurrences); only a member of the room\'s approval group may (staff, for a room whose group is empty).',
   keywords: ['approve booking', 'accept booking request'],
   examples: ['approve the Scouts\' hall booking', 'yes, the choir can have the church on Thursday', 'accept the pending booking for the lounge'],
   input: decisionInput,
