@@ -29,6 +29,7 @@ registerModule(kitdemo);
 const UUID_LISTS_OF_OTHER_THINGS = new Set<string>([
   'guests_service_checkin_settings.open_location_ids', // rooms open for a service
   'guests_sweep_reports.checkin_ids', // the check-in rows a sweep closed (their contacts follow merge on the rows themselves)
+  'spaces_rooms.approver_user_ids', // a room's approval group: team members' user ids, not contacts
 ]);
 
 /** Waits for an asynchronous condition (a workflow's work landing), failing after 30 s. */

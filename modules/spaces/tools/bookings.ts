@@ -11,7 +11,7 @@ import { OCCURRENCE_STATUSES } from '../models';
 import { listRooms, requireRoom } from '../sites';
 import { tools } from './sites';
 
-const localTime = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'a time as HH:MM (24-hour)');
+const localTime = z.string().max(5).regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'a time as HH:MM (24-hour)');
 const minutes = z.number().int().min(0).max(1440);
 const duration = z.number().int().min(5).max(1440);
 const onConflict = z.enum(['refuse', 'hold']).default('refuse')

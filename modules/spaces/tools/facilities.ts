@@ -6,7 +6,7 @@ import { INCIDENT_PRIORITIES, INCIDENT_STATUSES, UTILITY_KINDS } from '../models
 import { requireBuilding, requireRoom } from '../sites';
 import { tools } from './sites';
 
-const currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP').describe('ISO 4217 currency code, e.g. GBP');
+const currency = z.string().max(3).regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP').describe('ISO 4217 currency code, e.g. GBP');
 const minorUnits = z.number().int().min(1).max(2_000_000_000).describe('Minor units: pence or cents (£12.50 is 1250)');
 
 const incidentSchema = z.object({
