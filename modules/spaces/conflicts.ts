@@ -211,10 +211,17 @@ export async function releaseCancelledInstances(pool: Pool, input: { now: Date; 
   const organisations = input.orgId ? [input.orgId]
     : (await queryRows<{ org_id: string }>(pool, `SELECT DISTINCT b.org_id FROM spaces_bookings b WHERE b.schedule_instance_id IS NOT NULL AND b.status IN ('pending', 'approved') ORDER BY b.org_id`)).map((row) => row.org_id);
   const totals = { organisations: 0, released: 0 };
+  let firstFailure: unknown = null;
   for (const orgId of organisations) {
-    totals.released += await withTenantTransaction(pool, orgId, async (db) => releaseForOrg(db, orgId, input.now));
-    totals.organisations += 1;
+    try {
+      totals.released += await withTenantTransaction(pool, orgId, async (db) => releaseForOrg(db, orgId, input.now));
+      totals.organisations += 1;
+    } catch (error) {
+      // One organisation's failure must not hold up every other's release; the run still fails (and is retried) at the end.
+      firstFailure ??= error;
+    }
   }
+  if (firstFailure) throw firstFailure;
   return totals;
 }
 
