@@ -231,7 +231,11 @@ export async function releaseForOrg(db: Queryable, orgId: string, now: Date): Pr
     WHERE b.org_id = $1 AND b.schedule_instance_id IS NOT NULL AND b.status IN ('pending', 'approved')`, [orgId, now]);
   let released = 0;
   for (const booking of linked) {
-    const cancelled = await getInstance(db, orgId, booking.schedule_instance_id).then((instance) => instance.status === 'cancelled', () => true);
+    // Cancelled, or removed with its series (not found); any other failure is thrown, never taken as a cancellation.
+    const cancelled = await getInstance(db, orgId, booking.schedule_instance_id).then((instance) => instance.status === 'cancelled', (error: unknown) => {
+      if (error instanceof StewardError && error.code === 'not_found') return true;
+      throw error;
+    });
     if (!cancelled) continue;
     await cancelBooking(db, orgId, { bookingId: booking.id, scope: 'all', reason: 'The service instance was cancelled' }, now);
     released += 1;
