@@ -8,6 +8,7 @@ const WIDGETS: Record<string, string> = {
   'platform-usage-meters': 'platform_usage',
   'platform-proposal-review': 'platform_get_proposal',
   'platform-proposal-queue': 'platform_pending_proposals',
+  'spaces-room-week': 'spaces_get_room_schedule',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };
