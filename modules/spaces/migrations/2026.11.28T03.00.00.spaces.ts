@@ -160,13 +160,18 @@ CREATE TABLE spaces_occurrences (
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT spaces_occurrences_busy_covers CHECK (busy_from <= starts_at AND busy_to >= ends_at),
+  -- a day's length plus a day of set-up and one of clear-up at most: searches bound their index scans by it
+  CONSTRAINT spaces_occurrences_busy_span CHECK (busy_to - busy_from <= interval '3 days'),
   CONSTRAINT spaces_occurrences_no_double_booking EXCLUDE USING gist (room_id WITH =, tstzrange(busy_from, busy_to) WITH &&)
     WHERE (room_id IS NOT NULL AND NOT shared AND status IN ('pending', 'approved'))
 );
 CREATE UNIQUE INDEX spaces_occurrences_key ON spaces_occurrences (booking_id, original_local_date);
 CREATE INDEX spaces_occurrences_room_busy ON spaces_occurrences USING gist (room_id, tstzrange(busy_from, busy_to));
--- availability across many rooms: the organisation's live busy windows overlapping a window
-CREATE INDEX spaces_occurrences_live_busy ON spaces_occurrences USING gist (org_id, tstzrange(busy_from, busy_to)) WHERE status IN ('pending', 'approved');
+-- clash searches: live busy windows by room, and across the organisation's rooms, by start. Searches
+-- compare timestamps (leakproof, so usable in an index scan under the tenant policy, where a range
+-- overlap is not) between a window's start less the longest busy span and its end.
+CREATE INDEX spaces_occurrences_room_live ON spaces_occurrences (room_id, busy_from) WHERE status IN ('pending', 'approved');
+CREATE INDEX spaces_occurrences_org_live ON spaces_occurrences (org_id, busy_from) WHERE status IN ('pending', 'approved');
 CREATE INDEX spaces_occurrences_org_start ON spaces_occurrences (org_id, starts_at);
 
 CREATE TABLE spaces_conflicts (
