@@ -7,8 +7,8 @@ import { notFound } from '../kit';
 import { requireContact } from '../people/api';
 import { canonicalTimeZone, getInstance, organisationTimeZone, parseRecurrenceRule } from '../schedule/api';
 import {
-  ACTIVE, alternativesFor, clashesByWindow, describeClashes, guardOverlap, horizonFrom, insertOccurrences, liveStatus, openConflicts, planOccurrences,
-  plannedAt, reviveHeld, resourceShortages, roomClashes, settleHeldAgainst, shapeOf, withdrawConflictsOf,
+  alternativesFor, clashesByWindow, describeClashes, guardOverlap, horizonFrom, insertOccurrences, liveStatus, openConflicts, planOccurrences,
+  plannedAt, resourceShortages, roomClashes, settleHeldAgainst, shapeOf, withdrawConflictsOf,
   type BookingRow, type BookingShape, type Clash, type OccurrenceRow, type Planned, type ResourceLine, type Shortage,
 } from './engine';
 import type { BookingStatus, OccurrenceStatus } from './models';
@@ -429,4 +429,3 @@ export async function listOccurrences(db: Queryable, orgId: string, filter: {
   };
 }
 
-export { ACTIVE, reviveHeld };

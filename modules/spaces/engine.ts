@@ -19,7 +19,6 @@ import { listRooms, type RoomJoined } from './sites';
 
 /** How far ahead a recurring booking's occurrences are materialised (and checked). */
 export const HORIZON_DAYS = 365;
-export const ACTIVE: readonly OccurrenceStatus[] = ['pending', 'approved'];
 /**
  * The longest busy window there can be (a day, plus a day of set-up and one of clear-up; the table
  * checks it). Clash searches look for busy windows starting after a window's start less this, so
