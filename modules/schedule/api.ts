@@ -5,5 +5,5 @@
 export { getSeries } from './series';
 export { MAX_LIST_INSTANCES, addOneOffInstance, canonicalTimeZone, getInstance, instancesOnLocalDate, listInstances, localDateAt, localTimeSchema, localToUtc, organisationTimeZone, serviceInstanceSchema } from './services';
 export type { ServiceInstance } from './services';
-export { expand as expandRecurrence, parseRule as parseRecurrenceRule, MAX_OCCURRENCES_PER_EXPANSION } from './recurrence';
-export type { Occurrence, Recurrence } from './recurrence';
+// A rule expanded in wall-clock time in its zone, and a rule's text checked and normalised, for other modules that recur on the same rules.
+export { expand as expandRecurrence, parseRule as parseRecurrenceRule } from './recurrence';
