@@ -213,6 +213,20 @@ describe('spaces: rooms and bookings', () => {
     expect(again.created).toBe(0);
   });
 
+  it('an occurrence the rolling window reaches later is checked too: a clash there is held, never double-booked', async () => {
+    const far = DateTime.fromISO(friday, { zone: ZONE }).plus({ weeks: 58 }).toISODate()!;
+    const gala = await call('spaces_create_booking', { title: 'Anniversary gala', roomId: loungeId, localDate: far, startTime: '12:00', durationMinutes: 120 });
+    const club = await call('spaces_create_booking', { title: 'Friday lunch club', roomId: loungeId, localDate: friday, startTime: '12:30', durationMinutes: 60, rrule: 'FREQ=WEEKLY;BYDAY=FR' });
+    expect(club.occurrencesHeld).toBe(0);
+    const run = await harness.runJob('spaces.materialise_occurrences', { orgId: org.orgId, now: new Date(Date.now() + 70 * 86_400_000) });
+    expect(run.held).toBeGreaterThanOrEqual(1);
+    const onTheDay = await call('spaces_list_bookings', { roomId: loungeId, from: far, days: 1 });
+    const midday = onTheDay.occurrences.filter((o: any) => o.startTime < '14:00');
+    expect(midday.map((o: any) => [o.title, o.status])).toEqual([['Anniversary gala', 'approved'], ['Friday lunch club', 'held']]);
+    const conflicts = await call('spaces_list_conflicts', { bookingId: club.booking.id });
+    expect(conflicts.conflicts).toEqual([expect.objectContaining({ booking: expect.objectContaining({ localDate: far }), against: expect.objectContaining({ bookingId: gala.booking.id }) })]);
+  });
+
   it('archiving a room with upcoming bookings is refused with the bookings named', async () => {
     const error = await refusal('spaces_archive_room', { roomId: loungeId });
     expect(error.code).toBe('conflict');
