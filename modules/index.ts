@@ -12,11 +12,12 @@ import guests from './guests';
 import people from './people';
 import platform from './platform';
 import schedule from './schedule';
+import spaces from './spaces';
 import templates from './templates';
 import ticketing from './ticketing';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, ticketing];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, spaces, ticketing];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

@@ -15,6 +15,6 @@ export default defineModule(withParts({
   tools: [],
   migrations: [],
   scopes: ['guests:read', 'guests:write'],
-  uses: ['platform', 'people', 'schedule', 'channels'],
+  uses: ['platform', 'people', 'schedule', 'channels', 'spaces'],
   routes: [],
 }, [servicesPart, checkinPart, pipelinePart]));

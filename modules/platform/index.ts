@@ -27,7 +27,6 @@ import { platformRetention } from './retention';
  */
 const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
   { feature: 'runsheet_access_seats', forModule: 'runsheet', allowances: { starter: 5, growth: 25, enterprise: 500 } },
-  { feature: 'rooms', forModule: 'spaces', allowances: { starter: 10, growth: 50, enterprise: 1000 } },
   { feature: 'streams', forModule: 'live', allowances: { starter: 4, growth: 20, enterprise: 500 } },
 ];
 

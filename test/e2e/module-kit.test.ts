@@ -31,6 +31,7 @@ const UUID_LISTS_OF_OTHER_THINGS = new Set<string>([
   'guests_sweep_reports.checkin_ids', // the check-in rows a sweep closed (their contacts follow merge on the rows themselves)
   'ticketing_promo_codes.ticket_type_ids', // the ticket types a promo code applies to
   'ticketing_refunds.ticket_ids', // the tickets a refund voided
+  'spaces_rooms.approver_user_ids', // a room's approval group: team members' user ids, not contacts
 ]);
 
 /** Waits for an asynchronous condition (a workflow's work landing), failing after 30 s. */

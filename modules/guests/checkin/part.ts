@@ -2,10 +2,12 @@ import { queryOne } from '../../../db/pool';
 import type { ModulePart } from '../../module';
 import { guestsCheckin } from './migrations/2026.11.24T15.00.00.guests-checkin';
 import { guestsCheckinWindowMerge } from './migrations/2026.11.25T02.00.00.guests-checkin-window-merge';
+import { guestsSpacesRooms } from './migrations/2026.11.28T03.20.00.guests-spaces-rooms';
 import { checkinModels } from './models';
 import { childrenStillCheckedInRule, sweepEndedServices } from './sweep';
 import { checkinTools } from './tools/checkin';
 import { setupTools } from './tools/setup';
+import { importSpacesRoomsTool } from './tools/spaces-rooms';
 
 /**
  * The check-in part of the guests module: locations, stations, settings, check-in with child
@@ -17,9 +19,9 @@ import { setupTools } from './tools/setup';
  */
 export const checkinPart: ModulePart = {
   name: 'checkin',
-  tools: [...setupTools, ...checkinTools],
+  tools: [...setupTools, importSpacesRoomsTool, ...checkinTools],
   models: [...checkinModels],
-  migrations: [guestsCheckin, guestsCheckinWindowMerge],
+  migrations: [guestsCheckin, guestsCheckinWindowMerge, guestsSpacesRooms],
   contactRefs: [
     // Both merged contacts checked in to one service: the earlier check-in stays open, the other closes as merged into it (a trigger, see the migrations).
     { table: 'guests_checkins', column: 'contact_id', onMerge: 'move', onErase: 'delete' },

@@ -27,12 +27,12 @@ function modelOf<A extends object = object>({ tableName }: { tableName: string }
 export const GuestsLocation = modelOf<{
   id: string; orgId: string; name: string; minAge: number | null; maxAge: number | null; minGrade: number | null; maxGrade: number | null;
   capacity: number | null; capacityMode: GateMode; childrenPerAdult: number | null; ratioMode: GateMode;
-  backgroundCheckRequired: boolean; backgroundCheckType: string | null; createdAt: Date; updatedAt: Date; deletedAt: Date | null;
+  backgroundCheckRequired: boolean; backgroundCheckType: string | null; createdAt: Date; updatedAt: Date; deletedAt: Date | null; spacesRoomId: string | null;
 }>({ tableName: 'guests_locations' }, {
   id, orgId: uuid(false), name: text(false), minAge: int(true), maxAge: int(true), minGrade: int(true), maxGrade: int(true),
   capacity: int(true), capacityMode: withDefault(text(false)), childrenPerAdult: int(true), ratioMode: withDefault(text(false)),
   backgroundCheckRequired: withDefault({ type: DataTypes.BOOLEAN }), backgroundCheckType: text(true),
-  createdAt: withDefault(time(false)), updatedAt: withDefault(time(false)), deletedAt: time(true),
+  createdAt: withDefault(time(false)), updatedAt: withDefault(time(false)), deletedAt: time(true), spacesRoomId: uuid(true),
 });
 
 /** `guests_stations`: A check-in point: a self-service kiosk, a manned desk, or a room's roster. */

@@ -1,0 +1,301 @@
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { DateTime } from 'luxon';
+import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
+
+/**
+ * Spaces over the real stack: rooms and resources, bookings that never double-book (Postgres'
+ * exclusion constraint under 20 parallel MCP calls), pending blocks and rejected frees, countable
+ * resources, recurring bookings checked on every occurrence, series edits re-checked, the approval
+ * group, DST, conflicts resolved by a person, blockouts, and another organisation's ids.
+ */
+describe('spaces: rooms and bookings', () => {
+  let harness: Harness;
+  let org: TestOrg;
+  let other: TestOrg;
+  let owner: McpClient;
+  let buildingId: string;
+  let hallId: string;
+  let loungeId: string;
+  let chapelId: string;
+  const ZONE = 'Europe/London';
+  /** A Friday at least two weeks ahead, as a local date. */
+  const friday = DateTime.now().setZone(ZONE).plus({ weeks: 2 }).set({ weekday: 5 }).toISODate()!;
+  const fridayPlus = (weeks: number) => DateTime.fromISO(friday, { zone: ZONE }).plus({ weeks }).toISODate()!;
+  const call = (tool: string, args: Record<string, unknown>, key = org.apiKey) => harness.call(key, tool, args);
+  const refusal = async (tool: string, args: Record<string, unknown>, key = org.apiKey) => {
+    const { body } = await harness.invoke(key, tool, args);
+    expect(body.ok).toBe(false);
+    return body.error!;
+  };
+  const countRows = async (sql: string, values: unknown[]) => (await harness.pool.query<{ n: number }>(sql, values)).rows[0].n;
+
+  beforeAll(async () => {
+    harness = await Harness.start();
+    org = await harness.createOrg({ name: 'St Brigid', planCode: 'growth' });
+    other = await harness.createOrg({ name: 'Elsewhere' });
+    owner = await harness.mcpClient(org.apiKey);
+    buildingId = (await call('spaces_create_building', { name: 'Church centre', campus: 'Town' })).building.id;
+    hallId = (await call('spaces_create_room', {
+      buildingId, name: 'Main hall', capacity: 150, features: ['Stage', 'Piano'], layouts: [{ name: 'Cabaret', capacity: 90 }, { name: 'Theatre', capacity: 150 }],
+      defaultSetupMinutes: 30, defaultTeardownMinutes: 15,
+    })).room.id;
+    loungeId = (await call('spaces_create_room', { buildingId, name: 'Lounge', capacity: 40, features: ['kitchen'] })).room.id;
+    chapelId = (await call('spaces_create_room', { buildingId, name: 'Chapel', capacity: 60, approverUserIds: [org.ownerUserId] })).room.id;
+  });
+
+  afterAll(async () => {
+    await owner?.close();
+    await harness?.close();
+  });
+
+  it('lists buildings and rooms, filtered by capacity and features (case does not matter)', async () => {
+    const buildings = await call('spaces_list_buildings', {});
+    expect(buildings.buildings).toEqual([expect.objectContaining({ id: buildingId, campus: 'Town', rooms: 3 })]);
+    const big = await call('spaces_list_rooms', { minCapacity: 100, features: ['PIANO'] });
+    expect(big.rooms.map((r: any) => r.name)).toEqual(['Main hall']);
+    expect(big.rooms[0].features).toEqual(['piano', 'stage']);
+    const usage = await call('platform_usage', {});
+    expect(JSON.stringify(usage)).toContain('rooms');
+  });
+
+  it('refuses bad room input with a stable error and changes nothing', async () => {
+    const before = await countRows('SELECT count(*)::int AS n FROM spaces_rooms WHERE org_id = $1', [org.orgId]);
+    expect((await refusal('spaces_create_room', { buildingId, name: 'Tiny', capacity: 10, layouts: [{ name: 'Theatre', capacity: 20 }] })).code).toBe('validation_failed');
+    expect((await refusal('spaces_create_room', { buildingId, name: 'main HALL', capacity: 10 })).code).toBe('conflict');
+    expect((await refusal('spaces_create_room', { buildingId, name: 'X', capacity: 10, approverUserIds: [other.ownerUserId] })).code).toBe('validation_failed');
+    expect((await refusal('spaces_create_room', { buildingId: (await call('spaces_create_building', { name: 'Other hall' }, other.apiKey)).building.id, name: 'X', capacity: 10 })).code).toBe('not_found');
+    expect(await countRows('SELECT count(*)::int AS n FROM spaces_rooms WHERE org_id = $1', [org.orgId])).toBe(before);
+  });
+
+  it('20 parallel MCP calls booking the same room and hour make exactly one booking', async () => {
+    const clients = await Promise.all(Array.from({ length: 4 }, () => harness.mcpClient(org.apiKey)));
+    try {
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => clients[i % 4].callTool({
+        name: 'spaces_create_booking', arguments: { title: `Race ${i}`, roomId: loungeId, localDate: fridayPlus(1), startTime: '10:00', durationMinutes: 60 },
+      })));
+      const ok = results.filter((r) => !r.isError);
+      expect(ok).toHaveLength(1);
+      for (const refused of results.filter((r) => r.isError)) expect(JSON.parse((refused.content as any)[0].text).error.code).toBe('conflict');
+      expect(await countRows(`SELECT count(*)::int AS n FROM spaces_occurrences WHERE room_id = $1 AND status IN ('pending', 'approved')`, [loungeId])).toBe(1);
+    } finally {
+      for (const client of clients) await client.close();
+    }
+  });
+
+  it('the database itself refuses overlapping live occurrences of a room (exclusion constraint)', async () => {
+    const row = (await harness.pool.query('SELECT * FROM spaces_occurrences WHERE room_id = $1 LIMIT 1', [loungeId])).rows[0];
+    await expect(harness.pool.query(`INSERT INTO spaces_occurrences (id, org_id, booking_id, room_id, original_local_date, local_date, local_start_time, starts_at, ends_at, busy_from, busy_to, status)
+      VALUES (gen_random_uuid(), $1, $2, $3, '1999-01-01', $4, $5, $6, $7, $8, $9, 'pending')`,
+    [row.org_id, row.booking_id, row.room_id, row.local_date, row.local_start_time, row.starts_at, row.ends_at, row.busy_from, row.busy_to])).rejects.toMatchObject({ code: '23P01' });
+  });
+
+  it('a clash answers with the conflicts and free alternatives, never a bare refusal', async () => {
+    const error = await refusal('spaces_create_booking', { title: 'Bible study', roomId: loungeId, localDate: fridayPlus(1), startTime: '10:30', durationMinutes: 60, expectedAttendance: 20 });
+    expect(error.code).toBe('conflict');
+    expect(error.details.conflicts[0]).toMatchObject({ localDate: fridayPlus(1), with: { kind: 'booking', title: expect.stringMatching(/^Race/) } });
+    expect(error.details.alternatives.rooms.map((r: any) => r.name)).toEqual(expect.arrayContaining(['Chapel', 'Main hall']));
+    expect(error.details.alternatives.times.length).toBeGreaterThan(0);
+  });
+
+  it('set-up and clear-up are part of the busy window', async () => {
+    // the hall's default 30 minutes set-up: a booking ending at 14:45 clashes with one starting at 15:00
+    await call('spaces_create_booking', { title: 'Lunch club', roomId: hallId, localDate: fridayPlus(3), startTime: '12:00', durationMinutes: 165, setupMinutes: 0, teardownMinutes: 0 });
+    const error = await refusal('spaces_create_booking', { title: 'Tea dance', roomId: hallId, localDate: fridayPlus(3), startTime: '15:00', durationMinutes: 60 });
+    expect(error.code).toBe('conflict');
+    await call('spaces_create_booking', { title: 'Tea dance', roomId: hallId, localDate: fridayPlus(3), startTime: '15:00', durationMinutes: 60, setupMinutes: 15 });
+    const search = await call('spaces_search_availability', { localDate: fridayPlus(3), startTime: '13:00', durationMinutes: 60, minCapacity: 30 });
+    expect(search.rooms.find((r: any) => r.name === 'Main hall')).toMatchObject({ free: false, clashingTimes: 1 });
+    expect(search.rooms.find((r: any) => r.name === 'Lounge')).toMatchObject({ free: true });
+  });
+
+  it('a requester outside the approval group gets pending; pending blocks, rejected does not; only the group decides', async () => {
+    const volunteer = await harness.createKey(org.orgId, ['spaces:read', 'spaces:write'], 'staff');
+    const pending = await call('spaces_create_booking', { title: 'Prayer vigil', roomId: chapelId, localDate: fridayPlus(2), startTime: '20:00', durationMinutes: 120 }, volunteer.apiKey);
+    expect(pending.booking.status).toBe('pending');
+    expect(pending.booking.upcoming.next[0].status).toBe('pending');
+    expect((await refusal('spaces_create_booking', { title: 'Rival', roomId: chapelId, localDate: fridayPlus(2), startTime: '21:00', durationMinutes: 30 })).code).toBe('conflict');
+    expect((await refusal('spaces_approve_booking', { bookingId: pending.booking.id }, volunteer.apiKey)).code).toBe('forbidden');
+    const rejected = await call('spaces_reject_booking', { bookingId: pending.booking.id, note: 'Chapel being cleaned' });
+    expect(rejected.booking.status).toBe('rejected');
+    const mine = await call('spaces_create_booking', { title: 'Rival', roomId: chapelId, localDate: fridayPlus(2), startTime: '21:00', durationMinutes: 30 });
+    expect(mine.booking.status).toBe('approved');
+  });
+
+  it('a countable resource is never over-booked, even by parallel calls', async () => {
+    const chairs = (await call('spaces_create_resource', { name: 'Stacking chairs', quantity: 100 })).resource;
+    const date = fridayPlus(4);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => harness.invoke(org.apiKey, 'spaces_create_booking', {
+      title: `Chairs ${i}`, resources: [{ resourceId: chairs.id, quantity: 30 }], localDate: date, startTime: '18:00', durationMinutes: 60,
+    })));
+    expect(results.filter((r) => r.body.ok)).toHaveLength(3);
+    const short = results.find((r) => !r.body.ok)!.body.error!;
+    expect(short.code).toBe('conflict');
+    expect(short.details.shortages[0]).toMatchObject({ resource: 'Stacking chairs', wanted: 30, available: 10 });
+    // back to back is fine: 19:00 starts as the others end
+    await call('spaces_create_booking', { title: 'Later chairs', resources: [{ resourceId: chairs.id, quantity: 100 }], localDate: date, startTime: '19:00', durationMinutes: 60 });
+  });
+
+  it('keeps local times across a clock change (weekly at 19:00 in London)', async () => {
+    const booking = await call('spaces_create_booking', { title: 'Choir', roomId: hallId, localDate: friday, startTime: '19:00', durationMinutes: 90, rrule: 'FREQ=WEEKLY;BYDAY=TH' });
+    const rows = (await harness.pool.query<{ local_start_time: string; starts_at: Date }>('SELECT local_start_time, starts_at FROM spaces_occurrences WHERE booking_id = $1 ORDER BY starts_at', [booking.booking.id])).rows;
+    expect(rows.length).toBeGreaterThanOrEqual(50);
+    expect(new Set(rows.map((r) => r.local_start_time))).toEqual(new Set(['19:00']));
+    const utcHours = new Set(rows.map((r) => r.starts_at.getUTCHours()));
+    expect(utcHours).toEqual(new Set([18, 19]));
+  });
+
+  it('a recurring booking is checked on every occurrence; editing a series re-checks every future one', async () => {
+    // the lounge is taken on the fourth Friday at 19:30
+    await call('spaces_create_booking', { title: 'Quiz night', roomId: loungeId, localDate: fridayPlus(3), startTime: '19:30', durationMinutes: 90 });
+    const youth = await call('spaces_create_booking', { title: 'Youth night', roomId: loungeId, localDate: friday, startTime: '18:00', durationMinutes: 60, rrule: 'FREQ=WEEKLY;BYDAY=FR' });
+    expect(youth.occurrencesHeld).toBe(0);
+    // moving every Friday to 19:00 now clashes with the quiz: refused as a whole, nothing changed
+    const moved = await refusal('spaces_update_booking', { bookingId: youth.booking.id, scope: 'all', changes: { startTime: '19:00' } });
+    expect(moved.code).toBe('conflict');
+    expect(moved.details.conflicts).toEqual([expect.objectContaining({ localDate: fridayPlus(3), with: expect.objectContaining({ title: 'Quiz night' }) })]);
+    expect(await countRows(`SELECT count(*)::int AS n FROM spaces_occurrences WHERE booking_id = $1 AND local_start_time <> '18:00'`, [youth.booking.id])).toBe(0);
+    // this and following from the second Friday, held where it clashes
+    const second = (await harness.pool.query<{ id: string }>('SELECT id FROM spaces_occurrences WHERE booking_id = $1 AND original_local_date = $2', [youth.booking.id, fridayPlus(1)])).rows[0].id;
+    const split = await call('spaces_update_booking', { bookingId: youth.booking.id, scope: 'this_and_following', occurrenceId: second, changes: { startTime: '19:00' }, onConflict: 'hold' });
+    expect(split.splitFromBookingId).toBe(youth.booking.id);
+    expect(split.occurrencesHeld).toBe(1);
+    expect(split.conflictsOpened).toBe(1);
+    const first = await call('spaces_list_bookings', { bookingId: youth.booking.id, from: friday, days: 366 });
+    expect(first.occurrences.map((o: any) => o.startTime)).toEqual(['18:00']);
+    const later = await call('spaces_list_bookings', { bookingId: split.booking.id, from: friday, days: 60 });
+    expect(later.occurrences[0]).toMatchObject({ localDate: fridayPlus(1), startTime: '19:00' });
+    expect(later.occurrences.find((o: any) => o.localDate === fridayPlus(3)).status).toBe('held');
+    // just one Friday back to 18:00: its own check only
+    const single = await call('spaces_update_booking', { bookingId: split.booking.id, scope: 'this', occurrenceId: second, changes: { startTime: '17:30' } });
+    expect(single.occurrencesChecked).toBe(1);
+    const conflicts = await call('spaces_list_conflicts', { bookingId: split.booking.id });
+    expect(conflicts.conflicts).toHaveLength(1);
+  });
+
+  it('a blockout opens conflicts for bookings already there and refuses new ones', async () => {
+    const date = DateTime.fromISO(fridayPlus(6)).plus({ days: 1 }).toISODate()!;
+    const gig = await call('spaces_create_booking', { title: 'Concert', roomId: hallId, localDate: date, startTime: '19:00', durationMinutes: 120 });
+    const blockout = await call('spaces_create_blockout', { buildingId, from: `${date}T18:00`, to: `${date}T23:00`, reason: 'Electrical inspection' });
+    expect(blockout).toMatchObject({ roomsClosed: 3, bookingsAffected: 1, conflictsOpened: 1 });
+    const refused = await refusal('spaces_create_booking', { title: 'Late', roomId: loungeId, localDate: date, startTime: '20:00', durationMinutes: 30 });
+    expect(refused.details.conflicts[0].with).toMatchObject({ kind: 'blockout' });
+    const open = (await call('spaces_list_conflicts', { bookingId: gig.booking.id })).conflicts;
+    expect(open[0].against).toMatchObject({ kind: 'blockout', reason: 'Electrical inspection' });
+    expect((await refusal('spaces_resolve_conflict', { conflictId: open[0].id, keep: 'both' })).code).toBe('validation_failed');
+    const resolved = await call('spaces_resolve_conflict', { conflictId: open[0].id, keep: 'other', note: 'Inspection wins' });
+    expect(resolved.conflict).toMatchObject({ status: 'resolved', resolution: 'other_kept' });
+    expect((await call('spaces_list_bookings', { bookingId: gig.booking.id, from: date, days: 1, statuses: ['cancelled'] })).occurrences).toHaveLength(1);
+  });
+
+  it('a cancelled service instance releases its bookings', async () => {
+    const series = await call('schedule_create_series', { title: 'Evensong', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: fridayPlus(0), startTime: '18:30', durationMinutes: 60, timeZone: ZONE });
+    const instance = series.upcoming[0];
+    const booking = await call('spaces_create_booking', { title: 'Evensong', roomId: hallId, scheduleInstanceId: instance.id, setupMinutes: 30 });
+    expect(booking.booking.upcoming.next[0]).toMatchObject({ localDate: instance.localDate, startTime: '18:30' });
+    await call('schedule_cancel_instance', { instanceId: instance.id, reason: 'Snow' });
+    const run = await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId });
+    expect(run.released).toBe(1);
+    const after = await call('spaces_list_bookings', { bookingId: booking.booking.id, from: instance.localDate, days: 1, statuses: ['cancelled'] });
+    expect(after.occurrences).toHaveLength(1);
+    expect((await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId })).released).toBe(0);
+  });
+
+  it('the rolling window job materialises further occurrences, checked, and is idempotent', async () => {
+    const booking = await call('spaces_create_booking', { title: 'Toddlers', roomId: chapelId, localDate: friday, startTime: '09:30', durationMinutes: 90, rrule: 'FREQ=WEEKLY;BYDAY=MO' });
+    const before = await countRows('SELECT count(*)::int AS n FROM spaces_occurrences WHERE booking_id = $1', [booking.booking.id]);
+    const later = new Date(Date.now() + 60 * 86_400_000);
+    const first = await harness.runJob('spaces.materialise_occurrences', { orgId: org.orgId, now: later });
+    expect(first.created).toBeGreaterThan(0);
+    const after = await countRows('SELECT count(*)::int AS n FROM spaces_occurrences WHERE booking_id = $1', [booking.booking.id]);
+    expect(after).toBeGreaterThan(before);
+    const again = await harness.runJob('spaces.materialise_occurrences', { orgId: org.orgId, now: later });
+    expect(again.created).toBe(0);
+  });
+
+  it('an occurrence the rolling window reaches later is checked too: a clash there is held, never double-booked', async () => {
+    const far = DateTime.fromISO(friday, { zone: ZONE }).plus({ weeks: 58 }).toISODate()!;
+    const gala = await call('spaces_create_booking', { title: 'Anniversary gala', roomId: loungeId, localDate: far, startTime: '12:00', durationMinutes: 120 });
+    const club = await call('spaces_create_booking', { title: 'Friday lunch club', roomId: loungeId, localDate: friday, startTime: '12:30', durationMinutes: 60, rrule: 'FREQ=WEEKLY;BYDAY=FR' });
+    expect(club.occurrencesHeld).toBe(0);
+    const run = await harness.runJob('spaces.materialise_occurrences', { orgId: org.orgId, now: new Date(Date.now() + 70 * 86_400_000) });
+    expect(run.held).toBeGreaterThanOrEqual(1);
+    const onTheDay = await call('spaces_list_bookings', { roomId: loungeId, from: far, days: 1 });
+    const midday = onTheDay.occurrences.filter((o: any) => o.startTime < '14:00');
+    expect(midday.map((o: any) => [o.title, o.status])).toEqual([['Anniversary gala', 'approved'], ['Friday lunch club', 'held']]);
+    const conflicts = await call('spaces_list_conflicts', { bookingId: club.booking.id });
+    expect(conflicts.conflicts).toEqual([expect.objectContaining({ booking: expect.objectContaining({ localDate: far }), against: expect.objectContaining({ bookingId: gala.booking.id }) })]);
+  });
+
+  it('archiving a room with upcoming bookings is refused with the bookings named', async () => {
+    const error = await refusal('spaces_archive_room', { roomId: loungeId });
+    expect(error.code).toBe('conflict');
+    expect(error.details.bookings.length).toBeGreaterThan(0);
+    const spare = (await call('spaces_create_room', { buildingId, name: 'Store', capacity: 0 })).room.id;
+    expect((await call('spaces_archive_room', { roomId: spare })).room.archived).toBe(true);
+    expect((await refusal('spaces_create_booking', { title: 'x', roomId: spare, localDate: friday, startTime: '10:00', durationMinutes: 30 })).code).toBe('not_found');
+  });
+
+  it('another organisation\'s room and booking behave as missing', async () => {
+    const theirs = await call('spaces_create_booking', { title: 'Secret', roomId: hallId, localDate: fridayPlus(8), startTime: '10:00', durationMinutes: 30 });
+    expect((await refusal('spaces_get_room_schedule', { roomId: hallId }, other.apiKey)).code).toBe('not_found');
+    expect((await refusal('spaces_cancel_booking', { bookingId: theirs.booking.id }, other.apiKey)).code).toBe('not_found');
+    expect((await refusal('spaces_create_booking', { title: 'x', roomId: hallId, localDate: friday, startTime: '10:00', durationMinutes: 30 }, other.apiKey)).code).toBe('not_found');
+    expect((await call('spaces_list_bookings', { days: 366 }, other.apiKey)).occurrences).toEqual([]);
+  });
+
+  it('cancelling what held an occurrence back withdraws the conflict and books the held date', async () => {
+    const date = fridayPlus(7);
+    const recital = await call('spaces_create_booking', { title: 'Recital', roomId: chapelId, localDate: date, startTime: '12:00', durationMinutes: 60 });
+    const lunch = await call('spaces_create_booking', { title: 'Lunchtime prayers', roomId: chapelId, localDate: fridayPlus(6), startTime: '12:30', durationMinutes: 30, rrule: 'FREQ=WEEKLY;COUNT=3', onConflict: 'hold' });
+    expect(lunch).toMatchObject({ occurrencesBooked: 2, occurrencesHeld: 1, conflictsOpened: 1 });
+    const cancelled = await call('spaces_cancel_booking', { bookingId: recital.booking.id, reason: 'Soloist ill' });
+    expect(cancelled.othersReleased).toBe(1);
+    const held = await call('spaces_list_bookings', { bookingId: lunch.booking.id, from: date, days: 1 });
+    expect(held.occurrences).toEqual([expect.objectContaining({ localDate: date, status: 'approved' })]);
+    const conflicts = await call('spaces_list_conflicts', { bookingId: lunch.booking.id, status: 'all' });
+    expect(conflicts.conflicts).toEqual([expect.objectContaining({ status: 'resolved', resolution: 'withdrawn' })]);
+  });
+
+  it('serves the dashboard routes through the invoke bridges, and sends writes to their tools', async () => {
+    const week = await call('spaces_invoke_api_read', { path: `/api/spaces/rooms/${hallId}/week`, query: { from: fridayPlus(3) } });
+    expect(week.result.days).toBe(7);
+    expect(week.result.entries.map((e: any) => e.title)).toEqual(expect.arrayContaining(['Lunch club', 'Tea dance']));
+    const rooms = await call('spaces_invoke_api_read', { path: '/api/spaces/rooms', query: { minCapacity: '100' } });
+    expect(rooms.result.rooms.map((r: any) => r.name)).toEqual(['Main hall']);
+    const write = await harness.invoke(org.apiKey, 'spaces_invoke_api_write', {
+      method: 'POST', path: '/api/spaces/bookings', body: { title: 'Bypass', roomId: hallId, localDate: fridayPlus(9), startTime: '10:00', durationMinutes: 30 }, actionSummary: 'Book',
+    });
+    expect(write.status).toBe(405);
+    expect(write.body.error).toMatchObject({ code: 'use_workflow_tool', details: { tool: 'spaces_create_booking' } });
+    expect((await refusal('spaces_invoke_api_read', { path: `/api/spaces/rooms/${hallId}/week` }, other.apiKey)).code).toBe('not_found');
+  });
+
+  describe('journey over MCP: a recurring booking with a conflict resolved by a person', () => {
+    it('books youth night every Friday, holds the clash with the wedding, and a person resolves it', async () => {
+      const weddingDay = fridayPlus(5);
+      const wedding = await mcpCall(owner, 'spaces_create_booking', { title: 'Wedding reception', roomId: hallId, localDate: weddingDay, startTime: '16:00', durationMinutes: 360, expectedAttendance: 120, layout: 'Cabaret' }).catch((e) => e);
+      expect(String(wedding)).toMatch(/holds 90, fewer than the 120 expected/);
+      const booked = await mcpCall(owner, 'spaces_create_booking', { title: 'Wedding reception', roomId: hallId, localDate: weddingDay, startTime: '16:00', durationMinutes: 360, expectedAttendance: 120, layout: 'Theatre' });
+      const search = await mcpCall(owner, 'spaces_search_availability', { localDate: friday, startTime: '19:30', durationMinutes: 120, rrule: 'FREQ=WEEKLY;BYDAY=FR', minCapacity: 100, setupMinutes: 30 });
+      expect(search.rooms[0]).toMatchObject({ name: 'Main hall', free: false, clashingTimes: expect.any(Number) });
+      const refused = await mcpRefusal(owner, 'spaces_create_booking', { title: 'Youth night', roomId: hallId, localDate: friday, startTime: '19:30', durationMinutes: 120, rrule: 'FREQ=WEEKLY;BYDAY=FR' });
+      expect(refused.code).toBe('conflict');
+      expect(refused.details.conflicts.map((c: any) => c.with.title)).toContain('Wedding reception');
+      const youth = await mcpCall(owner, 'spaces_create_booking', { title: 'Youth night', roomId: hallId, localDate: friday, startTime: '19:30', durationMinutes: 120, rrule: 'FREQ=WEEKLY;BYDAY=FR', onConflict: 'hold' });
+      expect(youth.occurrencesHeld).toBeGreaterThanOrEqual(1);
+      const conflicts = await mcpCall(owner, 'spaces_list_conflicts', { bookingId: youth.booking.id });
+      const clash = conflicts.conflicts.find((c: any) => c.against.kind === 'booking' && c.against.title === 'Wedding reception');
+      expect(clash).toMatchObject({ status: 'open', booking: { localDate: weddingDay, status: 'held' } });
+      // the wedding keeps the hall: the youth night that week is cancelled
+      const resolved = await mcpCall(owner, 'spaces_resolve_conflict', { conflictId: clash.id, keep: 'other', note: 'Wedding booked first' });
+      expect(resolved.conflict).toMatchObject({ status: 'resolved', resolution: 'other_kept', resolvedByUserId: org.ownerUserId });
+      const sheet = await mcpCall(owner, 'spaces_get_room_schedule', { roomId: hallId, localDate: weddingDay });
+      expect(sheet.entries.map((e: any) => e.title)).toEqual(['Wedding reception']);
+      expect(sheet.entries[0]).toMatchObject({ setupFrom: '15:30', start: '16:00', end: '22:00', clearedBy: '22:15', layout: 'Theatre', layoutSeats: 150 });
+      // and when the wedding is cancelled later, nothing is left held or double-booked
+      await mcpCall(owner, 'spaces_cancel_booking', { bookingId: booked.booking.id, reason: 'Postponed' });
+      expect((await mcpCall(owner, 'spaces_list_conflicts', { bookingId: youth.booking.id })).conflicts).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,50 @@
+import { defineModule } from '../module';
+import { materialiseBookings, releaseCancelledInstances } from './conflicts';
+import { spacesTables } from './migrations/2026.11.28T03.00.00.spaces';
+import { spacesFacilities } from './migrations/2026.11.28T03.10.00.spaces-facilities';
+import { facilitiesModels, spacesModels } from './models';
+import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
+import { spacesRoutes } from './routes';
+import { countRooms } from './sites';
+import { spacesWidgets } from './widgets';
+import { bookingTools } from './tools/bookings';
+import { facilitiesTools } from './tools/facilities';
+import { siteTools } from './tools/sites';
+
+/**
+ * Spaces: campuses, buildings, rooms and countable resources; bookings (once or an RRULE in the
+ * organisation's zone) with set-up and clear-up, approvals, blockouts and conflicts a person
+ * resolves. Occurrences are materialised a year ahead and kept so by a job; Postgres' exclusion
+ * constraint refuses two live occurrences of one room with overlapping busy windows.
+ */
+export default defineModule({
+  name: 'spaces',
+  title: 'Spaces',
+  description: 'Buildings, rooms and resources, bookings that never double-book, approvals, blockouts and conflicts.',
+  tools: [...siteTools, ...bookingTools, ...facilitiesTools],
+  models: [...spacesModels, ...facilitiesModels],
+  migrations: [spacesTables, spacesFacilities],
+  scopes: ['spaces:read', 'spaces:write'],
+  routes: spacesRoutes,
+  widgets: spacesWidgets,
+  uses: ['platform', 'people', 'schedule'],
+  meters: [{ feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 }, standingCount: countRooms }],
+  metrics: spacesMetrics,
+  overview: spacesOverview,
+  playbooks: spacesPlaybooks,
+  contactRefs: [{ table: 'spaces_bookings', column: 'hirer_contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['hirer_organisation'] }],
+  jobs: [
+    {
+      name: 'spaces.materialise_occurrences',
+      description: 'Keeps every recurring booking\'s occurrences materialised (and checked) a year ahead',
+      everyMs: 6 * 3_600_000,
+      run: materialiseBookings,
+    },
+    {
+      name: 'spaces.release_cancelled_instances',
+      description: 'Cancels bookings whose service instance was cancelled or removed, freeing their rooms',
+      everyMs: 5 * 60_000,
+      run: releaseCancelledInstances,
+    },
+  ],
+});
