@@ -6,6 +6,7 @@ import { facilitiesModels, spacesModels } from './models';
 import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
 import { spacesRoutes } from './routes';
 import { countRooms } from './sites';
+import { venueCapacity } from './venue-capacity';
 import { spacesWidgets } from './widgets';
 import { bookingTools } from './tools/bookings';
 import { facilitiesTools } from './tools/facilities';
@@ -33,6 +34,8 @@ export default defineModule({
   overview: spacesOverview,
   playbooks: spacesPlaybooks,
   contactRefs: [{ table: 'spaces_bookings', column: 'hirer_contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['hirer_organisation'] }],
+  // Ticketing asks how many the booked room holds before it publishes an event linked to a booking.
+  contributes: { ticketingVenueCapacity: { venueCapacity } },
   jobs: [
     {
       name: 'spaces.materialise_occurrences',

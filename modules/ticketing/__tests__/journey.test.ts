@@ -57,12 +57,16 @@ describe('ticketing journey: the carol concert', () => {
     const adult = (await call(mcp, 'ticketing_create_ticket_type', { eventId: event.id, name: 'Adult', price: 1_200, maxPerOrder: 2 })).ticketType;
     expect((await refusal(mcp, 'ticketing_create_ticket_type', { eventId: event.id, name: 'adult', price: 100 })).code).toBe('conflict');
     await call(mcp, 'ticketing_create_promo_code', { eventId: event.id, code: 'CAROL25', kind: 'percent', amount: 25, maxUses: 5 });
-    await call(mcp, 'ticketing_update_event', { eventId: event.id, spacesBookingId: '00000000-0000-4000-8000-000000000001' });
+    // The concert's room, booked through spaces: publishing checks the event fits it.
+    const buildingId = (await call(mcp, 'spaces_create_building', { name: 'St Nicholas' })).building.id;
+    const roomId = (await call(mcp, 'spaces_create_room', { buildingId, name: 'Nave', capacity: 200 })).room.id;
+    const bookingId = (await call(mcp, 'spaces_create_booking', { title: 'Carol concert', roomId, localDate: inDays(25).slice(0, 10), startTime: '18:00', durationMinutes: 180 })).booking.id;
+    await call(mcp, 'ticketing_update_event', { eventId: event.id, spacesBookingId: bookingId });
     const published = await call(mcp, 'ticketing_publish_event', { eventId: event.id });
     expect(published.event.status).toBe('published');
     expect(published.checks).toEqual([
       { check: 'ticket_types', outcome: 'passed', detail: '1 ticket type on sale' },
-      { check: 'venue_capacity', outcome: 'skipped', detail: expect.stringContaining('spaces module is not installed') },
+      { check: 'venue_capacity', outcome: 'passed', detail: '3 places fit Nave (holds 200)' },
     ]);
     expect((await call(mcp, 'ticketing_list_events', { status: 'published' })).events.map((e: any) => e.id)).toEqual([event.id]);
 

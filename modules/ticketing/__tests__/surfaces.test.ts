@@ -6,16 +6,14 @@ import type { TicketCheckin } from '../extension-points';
 import { call, inDays, refusal } from './stack';
 
 /**
- * Ticketing's extension points filled by a module of the test's own (as spaces and attendance would
- * fill them): publishing checks an event's capacity against the booked room, and a first scan at the
- * door is told to the listener. Also the dashboard routes and their bridges, the overview and the metrics.
+ * Ticketing's extension points: the spaces module answers how many a booked room holds, so publishing
+ * checks an event's capacity against it; a module of the test's own listens for first scans at the
+ * door (as attendance would). Also the dashboard routes and their bridges, the overview and the metrics.
  */
-const BOOKING = '11111111-1111-4111-8111-111111111111';
 const checkins: TicketCheckin[] = [];
 registerModule(defineModule({
-  name: 'venuetest', title: 'Venue test', description: 'Fills ticketing\'s extension points for a test.', tools: [], migrations: [], scopes: [], routes: [],
+  name: 'venuetest', title: 'Venue test', description: 'Fills ticketing\'s check-in extension point for a test.', tools: [], migrations: [], scopes: [], routes: [],
   contributes: {
-    ticketingVenueCapacity: { venueCapacity: async (_db, _orgId, bookingId) => (bookingId === BOOKING ? { capacity: 100, roomName: 'Church hall' } : null) },
     ticketingCheckins: { ticketCheckedIn: async (_db, _orgId, checkin) => { checkins.push(checkin); } },
   },
 }));
@@ -37,14 +35,19 @@ describe('ticketing: extension points, routes, overview and metrics', () => {
   });
 
   it('publishes only a capacity the booked room holds, and tells the door\'s first scans to the listener', async () => {
-    const { event } = await call(mcp, 'ticketing_create_event', { title: 'Hall supper', startsAt: inDays(12), timeZone: 'Europe/London', currency: 'GBP', capacity: 150, spacesBookingId: BOOKING });
+    const buildingId = (await call(mcp, 'spaces_create_building', { name: 'Church centre' })).building.id;
+    const roomId = (await call(mcp, 'spaces_create_room', { buildingId, name: 'Church hall', capacity: 100 })).room.id;
+    const bookingId = (await call(mcp, 'spaces_create_booking', {
+      title: 'Hall supper', roomId, localDate: inDays(12).slice(0, 10), startTime: '18:00', durationMinutes: 180,
+    })).booking.id;
+    const { event } = await call(mcp, 'ticketing_create_event', { title: 'Hall supper', startsAt: inDays(12), timeZone: 'Europe/London', currency: 'GBP', capacity: 150, spacesBookingId: bookingId });
     const type = (await call(mcp, 'ticketing_create_ticket_type', { eventId: event.id, name: 'Supper', price: 0 })).ticketType;
     const over = await refusal(mcp, 'ticketing_publish_event', { eventId: event.id });
     expect(over).toMatchObject({ code: 'conflict', details: { reason: 'over_venue_capacity', capacity: 150, roomCapacity: 100 } });
     expect(over.message).toContain('Church hall holds 100');
     await call(mcp, 'ticketing_update_event', { eventId: event.id, spacesBookingId: '22222222-2222-4222-8222-222222222222' });
     expect((await refusal(mcp, 'ticketing_publish_event', { eventId: event.id })).code).toBe('not_found');
-    await call(mcp, 'ticketing_update_event', { eventId: event.id, spacesBookingId: BOOKING, capacity: 90 });
+    await call(mcp, 'ticketing_update_event', { eventId: event.id, spacesBookingId: bookingId, capacity: 90 });
     const published = await call(mcp, 'ticketing_publish_event', { eventId: event.id });
     expect(published.checks[1]).toEqual({ check: 'venue_capacity', outcome: 'passed', detail: '90 places fit Church hall (holds 100)' });
 
