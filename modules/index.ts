@@ -9,12 +9,13 @@ import community from './community';
 import giving from './giving';
 import guests from './guests';
 import people from './people';
+import runsheet from './runsheet';
 import platform from './platform';
 import schedule from './schedule';
 import templates from './templates';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

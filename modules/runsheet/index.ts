@@ -1,0 +1,38 @@
+import { defineModule } from '../module';
+import { createRunsheetActivities } from './activities';
+import { runsheetMessageDelivery } from './messages';
+import { runsheetMigration } from './migrations/2026.11.28T01.00.00.runsheet';
+import { runsheetModels } from './models';
+import { countSeats } from './teams';
+import { peopleTools } from './tools/people';
+import { planTools } from './tools/plans';
+import { songTools } from './tools/songs';
+
+/**
+ * Service planning: plans past and future with their running order, songs and arrangements, teams and
+ * positions, volunteer scheduling with conflicts, autofill, rota requests through channels, and declines
+ * that fix themselves (a durable substitute search per vacated place, workflows/substitution.ts).
+ */
+export default defineModule({
+  name: 'runsheet',
+  title: 'Runsheet',
+  description: 'Service plans and running orders, songs for CCLI, teams, positions and volunteer rotas with declines replaced automatically.',
+  tools: [...planTools, ...songTools, ...peopleTools],
+  models: runsheetModels,
+  migrations: [runsheetMigration],
+  scopes: ['runsheet:read', 'runsheet:write'],
+  routes: [],
+  uses: ['platform', 'people', 'channels', 'schedule'],
+  meters: [{ feature: 'runsheet_access_seats', allowances: { starter: 5, growth: 25, enterprise: 500 }, standingCount: countSeats }],
+  contactRefs: [
+    { table: 'runsheet_team_members', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'runsheet_plan_people', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'runsheet_blockouts', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'runsheet_preferences', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'runsheet_offers', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'runsheet_messages', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+  ],
+  outboxSources: [runsheetMessageDelivery],
+  workflows: require.resolve('./workflows'),
+  activities: [createRunsheetActivities],
+});
