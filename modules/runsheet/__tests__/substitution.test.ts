@@ -1,0 +1,110 @@
+import { DateTime } from 'luxon';
+import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
+
+/**
+ * Declines that fix themselves, end to end on a stack of its own with a real mail server: a sound
+ * desk volunteer declines → the substitute search (a Temporal workflow) offers the place to the best
+ * ranked substitute by email → that offer expires unanswered → the next substitute is offered it and
+ * accepts → the place is filled, and every step shows in runsheet_get_plan. Then a blockout gives up a
+ * place on a team whose only substitute declines: the scheduler is emailed that nobody could cover it.
+ */
+jest.setTimeout(180_000);
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not reached within 60 s: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('declines that fix themselves', () => {
+  let harness: Harness;
+  let smtp: TestSmtpServer;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    process.env.SMTP_HOST = '127.0.0.1';
+    process.env.SMTP_PORT = String(smtp.port);
+    // Its own stack: the mail server's address is read from the environment when the worker starts.
+    harness = await Harness.start({ own: true });
+    org = await harness.createOrg({ name: 'St Luke', planCode: 'growth' });
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+    await smtp?.close();
+    delete process.env.SMTP_HOST;
+    delete process.env.SMTP_PORT;
+  });
+
+  const call = (tool: string, args: Record<string, unknown>) => harness.call(org.apiKey, tool, args);
+  const contact = async (firstName: string) => (await call('people_create_contact', { firstName, lastName: 'Sub', email: `${firstName.toLowerCase()}.sub@example.org` })).contact.id as string;
+  const mailTo = (address: string) => smtp.delivered.filter((mail) => mail.to.includes(address));
+
+  async function planWithDesk(teamName: string, members: string[], offerExpiresSeconds: number) {
+    const { serviceType } = await call('runsheet_create_service_type', { name: `${teamName} service` });
+    const team = (await call('runsheet_create_team', { name: teamName, autoReplace: true, offerExpiresSeconds })).teamId;
+    const desk = (await call('runsheet_add_position', { teamId: team, name: 'Sound desk' })).positionId;
+    for (const member of members) await call('runsheet_add_team_member', { positionId: desk, contactId: member });
+    const date = DateTime.now().plus({ days: 10 }).toISODate();
+    const plan = (await call('runsheet_create_plan', { serviceTypeId: serviceType.id, date, times: [{ kind: 'service', startTime: '10:30', durationMinutes: 90 }] })).plan;
+    await call('runsheet_set_needed_positions', { planId: plan.id, positions: [{ positionId: desk, quantity: 1 }] });
+    return { plan, desk, team, date };
+  }
+
+  it('replaces a decline with the second substitute after the first lets the offer expire', async () => {
+    const [ben, kim, lee] = [await contact('Ben'), await contact('Kim'), await contact('Lee')];
+    const { plan, desk } = await planWithDesk('Sound', [ben, kim, lee], 5);
+    // Kim and Lee have never served: equal on every ranking rule, they are asked in id order.
+    const benRow = (await call('runsheet_schedule_person', { planId: plan.id, positionId: desk, contactId: ben })).planPersonId;
+    const declined = await call('runsheet_respond_to_request', { planPersonId: benRow, response: 'decline', reason: 'Away with work' });
+    expect(declined).toMatchObject({ status: 'declined', substitutionId: expect.any(String) });
+    const substitutionId = declined.substitutionId as string;
+
+    const firstOffer = await eventually(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0]?.offers[0], Boolean, 'the first offer');
+    const [first, second] = [kim, lee].sort();
+    expect(firstOffer).toMatchObject({ contactId: first, rank: 1, status: 'offered' });
+    await eventually(async () => mailTo(`${firstOffer.name.split(' ')[0].toLowerCase()}.sub@example.org`).length, (n) => n === 1, 'the first offer email');
+
+    // Nobody answers: after five seconds the offer expires and the second substitute is asked.
+    const secondOffer = await eventually(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0].offers, (offers: any[]) => offers.length === 2, 'the second offer');
+    expect(secondOffer.map((o: any) => [o.contactId, o.rank, o.status])).toEqual([[first, 1, 'expired'], [second, 2, 'offered']]);
+    const late = await harness.invoke(org.apiKey, 'runsheet_respond_to_request', { offerId: firstOffer.id, response: 'accept' });
+    expect(late.body.error).toMatchObject({ code: 'conflict', details: { status: 'expired' } });
+
+    const accepted = await call('runsheet_respond_to_request', { offerId: secondOffer[1].id, response: 'accept' });
+    expect(accepted).toMatchObject({ status: 'accepted', offerAnswered: { offerId: secondOffer[1].id } });
+    const outcome = await harness.temporal.workflow.getHandle(`runsheet-substitution-${substitutionId}`).result();
+    expect(outcome).toEqual({ status: 'filled', offers: 2 });
+
+    const after = (await call('runsheet_get_plan', { planId: plan.id })).plan;
+    expect(after.substitutions[0]).toMatchObject({ status: 'filled', cause: 'declined', finishedAt: expect.any(String) });
+    expect(after.people.map((p: any) => [p.contactId, p.status]).sort()).toEqual([[ben, 'declined'], [second, 'accepted']].sort());
+    expect(after.neededPositions[0]).toMatchObject({ quantity: 1, filled: 1, accepted: 1, open: 0 });
+    expect(after.people.find((p: any) => p.contactId === second).substitutionId).toBe(substitutionId);
+  });
+
+  it('tells the scheduler when nobody takes a place a blockout gave up', async () => {
+    const [ada, cal] = [await contact('Ada'), await contact('Cal')];
+    const { plan, desk, date } = await planWithDesk('Projection', [ada, cal], 600);
+    await call('runsheet_schedule_person', { planId: plan.id, positionId: desk, contactId: ada });
+    const blockout = await call('runsheet_record_blockout', { contactId: ada, startsOn: date, reason: 'Holiday' });
+    expect(blockout.released).toHaveLength(1);
+    const offer = await eventually(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0]?.offers[0], Boolean, 'the offer');
+    expect(offer).toMatchObject({ contactId: cal, status: 'offered' });
+    await call('runsheet_respond_to_request', { offerId: offer.id, response: 'decline', reason: 'Busy' });
+    const outcome = await harness.temporal.workflow.getHandle(`runsheet-substitution-${blockout.released[0].substitutionId}`).result();
+    expect(outcome).toEqual({ status: 'unfilled', offers: 1 });
+    const scheduler = `owner-${org.orgId}@test.local`;
+    const notice = await eventually(async () => mailTo(scheduler), (mails) => mails.length === 1, 'the scheduler\'s notice');
+    expect(notice[0].raw).toMatch(/Nobody could cover Sound desk/);
+    const after = (await call('runsheet_get_plan', { planId: plan.id })).plan;
+    expect(after.substitutions[0]).toMatchObject({ status: 'unfilled', cause: 'blockout' });
+    expect(after.neededPositions[0]).toMatchObject({ filled: 0, open: 1 });
+  });
+});
