@@ -6,6 +6,7 @@ import { runsheetModels } from './models';
 import { countSeats } from './teams';
 import { peopleTools } from './tools/people';
 import { planTools } from './tools/plans';
+import { checkReadinessTool } from './tools/readiness';
 import { songTools } from './tools/songs';
 
 /**
@@ -17,12 +18,12 @@ export default defineModule({
   name: 'runsheet',
   title: 'Runsheet',
   description: 'Service plans and running orders, songs for CCLI, teams, positions and volunteer rotas with declines replaced automatically.',
-  tools: [...planTools, ...songTools, ...peopleTools],
+  tools: [...planTools, ...songTools, ...peopleTools, checkReadinessTool],
   models: runsheetModels,
   migrations: [runsheetMigration],
   scopes: ['runsheet:read', 'runsheet:write'],
   routes: [],
-  uses: ['platform', 'people', 'channels', 'schedule'],
+  uses: ['platform', 'people', 'channels', 'schedule', 'guests'],
   meters: [{ feature: 'runsheet_access_seats', allowances: { starter: 5, growth: 25, enterprise: 500 }, standingCount: countSeats }],
   contactRefs: [
     { table: 'runsheet_team_members', column: 'contact_id', onMerge: 'move', onErase: 'delete' },

@@ -11,7 +11,7 @@ import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/mess
  */
 jest.setTimeout(180_000);
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+async function eventually<T = any>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const value = await read();
@@ -66,7 +66,7 @@ describe('declines that fix themselves', () => {
     expect(declined).toMatchObject({ status: 'declined', substitutionId: expect.any(String) });
     const substitutionId = declined.substitutionId as string;
 
-    const firstOffer = await eventually(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0]?.offers[0], Boolean, 'the first offer');
+    const firstOffer = await eventually<any>(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0]?.offers[0], Boolean, 'the first offer');
     const [first, second] = [kim, lee].sort();
     expect(firstOffer).toMatchObject({ contactId: first, rank: 1, status: 'offered' });
     await eventually(async () => mailTo(`${firstOffer.name.split(' ')[0].toLowerCase()}.sub@example.org`).length, (n) => n === 1, 'the first offer email');
@@ -95,7 +95,7 @@ describe('declines that fix themselves', () => {
     await call('runsheet_schedule_person', { planId: plan.id, positionId: desk, contactId: ada });
     const blockout = await call('runsheet_record_blockout', { contactId: ada, startsOn: date, reason: 'Holiday' });
     expect(blockout.released).toHaveLength(1);
-    const offer = await eventually(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0]?.offers[0], Boolean, 'the offer');
+    const offer = await eventually<any>(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0]?.offers[0], Boolean, 'the offer');
     expect(offer).toMatchObject({ contactId: cal, status: 'offered' });
     await call('runsheet_respond_to_request', { offerId: offer.id, response: 'decline', reason: 'Busy' });
     const outcome = await harness.temporal.workflow.getHandle(`runsheet-substitution-${blockout.released[0].substitutionId}`).result();
