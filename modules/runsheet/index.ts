@@ -31,7 +31,7 @@ export default defineModule({
     { table: 'runsheet_blockouts', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'runsheet_preferences', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'runsheet_offers', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
-    { table: 'runsheet_messages', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'runsheet_notifications', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
   ],
   outboxSources: [runsheetMessageDelivery],
   workflows: require.resolve('./workflows'),

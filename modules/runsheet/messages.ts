@@ -22,7 +22,7 @@ export async function queueRunsheetMessage(db: Queryable, orgId: string, input: 
   kind: 'request' | 'offer' | 'scheduler_notice'; contactId?: string; toUserId?: string; planId: string; channel: MessageChannel; subject: string | null; body: string;
 }): Promise<string> {
   const id = randomUUID();
-  await db.query(`INSERT INTO runsheet_messages (id, org_id, kind, contact_id, to_user_id, plan_id, channel, subject, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  await db.query(`INSERT INTO runsheet_notifications (id, org_id, kind, contact_id, to_user_id, plan_id, channel, subject, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [id, orgId, input.kind, input.contactId ?? null, input.toUserId ?? null, input.planId, input.channel, input.channel === 'email' ? input.subject : null, input.body]);
   return id;
 }
@@ -44,7 +44,7 @@ export const runsheetMessageDelivery = defineOutboxSource<MessageDraft>({
   meterFor: (channel) => (channel === 'email' ? 'email_sends' : 'messaging_credits'),
 
   async lock(db, orgId, messageId) {
-    const row = await queryOne<MessageRow>(db, 'SELECT * FROM runsheet_messages WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, messageId]);
+    const row = await queryOne<MessageRow>(db, 'SELECT * FROM runsheet_notifications WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, messageId]);
     if (!row) throw notFound('Runsheet message', messageId);
     if (row.status === 'sent') return { kind: 'delivered' };
     if (row.status !== 'queued') return { kind: 'not_ready' };
@@ -63,7 +63,7 @@ export const runsheetMessageDelivery = defineOutboxSource<MessageDraft>({
   },
 
   async delivered(db, orgId, messageId) {
-    const row = await queryOne<MessageRow>(db, `UPDATE runsheet_messages SET status = 'sent', sent_at = COALESCE(sent_at, now()), problem = NULL
+    const row = await queryOne<MessageRow>(db, `UPDATE runsheet_notifications SET status = 'sent', sent_at = COALESCE(sent_at, now()), problem = NULL
       WHERE org_id = $1 AND id = $2 RETURNING *`, [orgId, messageId]);
     if (row?.kind === 'request') {
       await db.query(`UPDATE runsheet_plan_people SET notified_at = COALESCE(notified_at, now()) WHERE org_id = $1 AND plan_id = $2 AND contact_id = $3 AND status <> 'declined'`,
@@ -72,11 +72,11 @@ export const runsheetMessageDelivery = defineOutboxSource<MessageDraft>({
   },
 
   async undelivered(db, orgId, messageId, problem) {
-    await db.query("UPDATE runsheet_messages SET status = 'refused', problem = $3 WHERE org_id = $1 AND id = $2", [orgId, messageId, JSON.stringify(problem)]);
+    await db.query("UPDATE runsheet_notifications SET status = 'refused', problem = $3 WHERE org_id = $1 AND id = $2", [orgId, messageId, JSON.stringify(problem)]);
   },
 
   async released(db, orgId, messageId) {
-    await db.query("UPDATE runsheet_messages SET status = 'queued', problem = NULL WHERE org_id = $1 AND id = $2", [orgId, messageId]);
+    await db.query("UPDATE runsheet_notifications SET status = 'queued', problem = NULL WHERE org_id = $1 AND id = $2", [orgId, messageId]);
   },
 });
 
@@ -87,7 +87,7 @@ export async function pendingRequests(db: Queryable, orgId: string, planId: stri
   return queryRows<{ contact_id: string; positions: string[] }>(db, `SELECT pp.contact_id, array_agg(p.name ORDER BY lower(p.name)) AS positions
     FROM runsheet_plan_people pp JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id
     WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.status = 'unconfirmed' AND pp.notified_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM runsheet_messages m WHERE m.org_id = pp.org_id AND m.plan_id = pp.plan_id AND m.contact_id = pp.contact_id
+      AND NOT EXISTS (SELECT 1 FROM runsheet_notifications m WHERE m.org_id = pp.org_id AND m.plan_id = pp.plan_id AND m.contact_id = pp.contact_id
         AND m.kind = 'request' AND m.status <> 'refused')
     GROUP BY pp.contact_id ORDER BY pp.contact_id`, [orgId, planId]);
 }
@@ -124,7 +124,7 @@ export async function sendRequests(db: Queryable, orgId: string, input: { planId
 
 export async function listPlanMessages(db: Queryable, orgId: string, planId: string) {
   const rows = await queryRows<MessageRow & { sent_at: Date | null; created_at: Date }>(db,
-    'SELECT * FROM runsheet_messages WHERE org_id = $1 AND plan_id = $2 ORDER BY created_at, id', [orgId, planId]);
+    'SELECT * FROM runsheet_notifications WHERE org_id = $1 AND plan_id = $2 ORDER BY created_at, id', [orgId, planId]);
   return rows.map((row) => ({ id: row.id, kind: row.kind, contactId: row.contact_id, channel: row.channel, status: row.status, sentAt: iso(row.sent_at) }));
 }
 

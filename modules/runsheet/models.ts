@@ -63,7 +63,7 @@ export const runsheetModels: readonly ModelStatic<Model>[] = [
     ...owned, plan_id: 'uuid', position_id: 'uuid', vacated_plan_person_id: 'uuid?', cause: 'text', status: 'text', filled_plan_person_id: 'uuid?',
     notify_user_id: 'uuid?', workflow_id: 'text', created_at: 'ts', finished_at: 'ts?',
   }),
-  table('runsheet_messages', {
+  table('runsheet_notifications', {
     ...owned, kind: 'text', contact_id: 'uuid?', to_user_id: 'uuid?', plan_id: 'uuid?', channel: 'text', subject: 'text?', body: 'text', status: 'text',
     problem: 'jsonb?', sent_at: 'ts?', created_at: 'ts',
   }),

@@ -5,7 +5,7 @@ const TABLES = [
   'runsheet_service_types', 'runsheet_plans', 'runsheet_plan_times', 'runsheet_items', 'runsheet_songs', 'runsheet_arrangements',
   'runsheet_teams', 'runsheet_positions', 'runsheet_team_members', 'runsheet_needed_positions', 'runsheet_plan_people',
   'runsheet_blockouts', 'runsheet_preferences', 'runsheet_templates', 'runsheet_autofill_runs', 'runsheet_substitutions',
-  'runsheet_offers', 'runsheet_messages',
+  'runsheet_offers', 'runsheet_notifications',
 ];
 
 /**
@@ -230,7 +230,7 @@ CREATE TABLE runsheet_substitutions (
 );
 CREATE INDEX runsheet_substitutions_plan ON runsheet_substitutions (org_id, plan_id);
 
-CREATE TABLE runsheet_messages (
+CREATE TABLE runsheet_notifications (
   id uuid PRIMARY KEY,
   org_id uuid NOT NULL REFERENCES organisations(id) ON DELETE CASCADE,
   kind text NOT NULL CHECK (kind IN ('request', 'offer', 'scheduler_notice')),
@@ -246,7 +246,7 @@ CREATE TABLE runsheet_messages (
   created_at timestamptz NOT NULL DEFAULT now(),
   CHECK ((contact_id IS NULL) <> (to_user_id IS NULL))
 );
-CREATE INDEX runsheet_messages_plan ON runsheet_messages (org_id, plan_id);
+CREATE INDEX runsheet_notifications_plan ON runsheet_notifications (org_id, plan_id);
 
 CREATE TABLE runsheet_offers (
   id uuid PRIMARY KEY,
@@ -256,7 +256,7 @@ CREATE TABLE runsheet_offers (
   rank integer NOT NULL CHECK (rank >= 1),
   status text NOT NULL DEFAULT 'offered' CHECK (status IN ('offered', 'accepted', 'declined', 'expired', 'unreachable', 'withdrawn')),
   reason text CHECK (reason IS NULL OR length(reason) <= 500),
-  message_id uuid REFERENCES runsheet_messages(id) ON DELETE SET NULL,
+  message_id uuid REFERENCES runsheet_notifications(id) ON DELETE SET NULL,
   offered_at timestamptz NOT NULL DEFAULT now(),
   expires_at timestamptz NOT NULL,
   responded_at timestamptz
@@ -302,7 +302,7 @@ ${tenantPolicies(TABLES).up}
 `,
   down: `
 ${tenantPolicies(TABLES).down}
-DROP TABLE runsheet_offers, runsheet_messages, runsheet_substitutions, runsheet_templates, runsheet_preferences, runsheet_blockouts,
+DROP TABLE runsheet_offers, runsheet_notifications, runsheet_substitutions, runsheet_templates, runsheet_preferences, runsheet_blockouts,
   runsheet_plan_people, runsheet_autofill_runs, runsheet_needed_positions, runsheet_team_members, runsheet_positions, runsheet_teams,
   runsheet_items, runsheet_arrangements, runsheet_songs, runsheet_plan_times, runsheet_plans, runsheet_service_types;
 DROP FUNCTION runsheet_merge_gives_way();

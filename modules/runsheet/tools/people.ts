@@ -13,7 +13,6 @@ const planId = z.uuid().describe('The plan (runsheet_list_plans)');
 export const listTeamsTool = tools.read('list_teams', {
   title: 'List teams and positions',
   description: 'Teams (band, sound, welcome…) with their positions, who is on each, whether a position needs safeguarding clearance, and whether declines fix themselves for the team.',
-  listed: true,
   keywords: ['teams', 'positions', 'rota', 'volunteers', 'band members'],
   examples: ['who is on the sound team', 'list our worship team positions', 'which positions need a DBS check', 'show the welcome team members'],
   input: z.object({ serviceTypeId: z.uuid().optional() }),
@@ -90,7 +89,6 @@ export const setNeededPositionsTool = tools.write('set_needed_positions', {
 export const schedulePersonTool = tools.write('schedule_person', {
   title: 'Schedule someone on a plan',
   description: 'Puts a person in a position on a plan, unconfirmed until they answer. Refused, with each conflict listed, when they are blocked out, already serving at that time, over their monthly maximum, against their household rule, or the position needs safeguarding clearance they lack; allowConflicts overrides all but clearance. Two schedulers filling the same places take turns: the needed count holds.',
-  listed: true,
   keywords: ['rota', 'schedule volunteer', 'put on rota', 'book musician'],
   examples: ['put Sam on drums this Sunday', 'schedule Priya for the sound desk on the 14th', 'add Jo to vocals for Christmas Eve', 'book Ben for kids church even though he is blocked out'],
   input: z.object({ planId, positionId: z.uuid(), contactId: z.uuid(), allowConflicts: z.boolean().default(false) }),
@@ -155,7 +153,6 @@ export const setPreferencesTool = tools.write('set_preferences', {
 export const autofillTool = tools.write('autofill_positions', {
   title: 'Autofill a plan\'s open positions',
   description: 'Fills the plan\'s open places from each position\'s team members: only people who are cleared where needed, not blocked out, not serving then, under their monthly maximum and within their household rule, least recently served first. Answers with a run id: runsheet_undo_autofill takes back what it added that is still unconfirmed.',
-  listed: true,
   keywords: ['auto schedule', 'fill rota', 'autofill', 'auto assign'],
   examples: ['fill the rota for Sunday', 'autofill the open band positions', 'schedule whoever is free for the 14th', 'fill the gaps on the welcome team'],
   input: z.object({ planId, positionIds: z.array(z.uuid()).min(1).max(200).optional().describe('Only these positions (default all needed)') }),

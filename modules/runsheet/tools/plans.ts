@@ -45,7 +45,6 @@ export const listServiceTypesTool = tools.read('list_service_types', {
 export const listPlansTool = tools.read('list_plans', {
   title: 'List service plans',
   description: 'Service plans (runsheets), upcoming soonest first or past latest first, optionally for one service type; each with its date and state (draft, scheduled, locked, live, past).',
-  listed: true,
   keywords: ['service plans', 'runsheets', 'order of service', 'upcoming services'],
   examples: ['what services are we planning', 'show the plans for the next few Sundays', 'list last month\'s service plans', 'which runsheets are coming up', 'show past plans for the evening service'],
   input: z.object({ serviceTypeId: z.uuid().optional(), when: z.enum(['upcoming', 'past']).default('upcoming'), ...cursorInput }),
@@ -66,7 +65,6 @@ export const findPreviousPlanTool = tools.read('find_previous_plan', {
 export const getPlanTool = tools.read('get_plan', {
   title: 'Get a service plan',
   description: 'One plan in full: times, running order (headers with their items, lengths, songs, keys, notes), needed positions with how many are filled, the people scheduled with their answers, and every substitute search with its offers.',
-  listed: true,
   keywords: ['runsheet', 'running order', 'rota', 'who is serving'],
   examples: ['show Sunday\'s running order', 'who is on the rota this week', 'open the plan for the 7th', 'is the band confirmed for Sunday', 'what happened with the sound desk replacement'],
   input: z.object({ planId }),
@@ -91,7 +89,6 @@ export const createPlanTool = tools.write('create_plan', {
 export const copyPlanTool = tools.write('copy_plan', {
   title: 'Copy a plan to a new date',
   description: 'Plans a service from an earlier plan (or a template): a new plan on the date or schedule instance given, its times moved to that date at the same clock times, with the items, needed positions and people chosen (people copied are reset to unconfirmed and not yet asked). From a template, give the service type and times as for runsheet_create_plan.',
-  listed: true,
   keywords: ['copy last week', 'duplicate plan', 'plan next Sunday', 'from template'],
   examples: ['plan next Sunday by copying last week', 'copy the 1st\'s plan to the 8th with the same band', 'duplicate last Sunday\'s order of service without the people', 'start next week from the communion template', 'copy the carol service plan to this year'],
   input: z.object({

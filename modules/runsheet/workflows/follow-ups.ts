@@ -2,7 +2,7 @@ import type { FollowUpPlanner, FollowUpStep } from '../../../core/tool-plan';
 import { offerAnsweredSignal, runsheetMessageWorkflowId, substitutionWorkflowId } from './substitution';
 
 const startSearch = (orgId: string, substitutionId: string): FollowUpStep => ({
-  start: 'runsheetSubstitutionWorkflow', id: substitutionWorkflowId(substitutionId), args: [{ orgId, substitutionId }], searchAttributes: { kind: 'runsheet_substitution' },
+  start: 'runsheetSubstitutionWorkflow', id: substitutionWorkflowId(substitutionId), args: [{ orgId, substitutionId }], searchAttributes: { kind: 'substitute_search' },
 });
 
 /** The runsheet module's follow-ups (see FollowUpPlanner in core/tool-plan.ts). */
@@ -25,7 +25,7 @@ export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
   'runsheet.send_requests': (result, { orgId }) => {
     const queued = (result as { queued?: Array<{ messageId?: unknown }> } | null)?.queued ?? [];
     return queued.flatMap((row) => (typeof row.messageId === 'string'
-      ? [{ start: 'runsheetMessageWorkflow', id: runsheetMessageWorkflowId(orgId, row.messageId), args: [{ orgId, messageId: row.messageId }], searchAttributes: { kind: 'runsheet_message' } }]
+      ? [{ start: 'runsheetMessageWorkflow', id: runsheetMessageWorkflowId(orgId, row.messageId), args: [{ orgId, messageId: row.messageId }], searchAttributes: { kind: 'rota_message' } }]
       : []));
   },
 };
