@@ -461,3 +461,33 @@ export async function liveView(db: Queryable, orgId: string, planId: string, opt
 export async function planToday(db: Queryable, orgId: string) {
   return todayIn(await organisationTimeZone(db, orgId));
 }
+
+// ---------------------------------------------------------------- the rota across plans
+
+/** Who serves where on each upcoming plan (optionally one service type) in a span of weeks: plans by date, positions with their people and open places. */
+export async function getRota(db: Queryable, orgId: string, input: { serviceTypeId?: string; weeks: number }) {
+  if (input.serviceTypeId) await requireServiceType(db, orgId, input.serviceTypeId);
+  const plans = await queryRows<SummaryRow>(db, `SELECT p.*, s.name AS service_type_name FROM runsheet_plans p
+    JOIN runsheet_service_types s ON s.id = p.service_type_id AND s.org_id = p.org_id
+    WHERE p.org_id = $1 AND ($2::uuid IS NULL OR p.service_type_id = $2) AND p.ends_at > now() AND p.starts_at < now() + make_interval(weeks => $3::int)
+    ORDER BY p.starts_at, p.id LIMIT 60`, [orgId, input.serviceTypeId ?? null, input.weeks]);
+  const ids = plans.map((plan) => plan.id);
+  const needed = await queryRows<{ plan_id: string; position_id: string; position_name: string; team_name: string; quantity: number }>(db, `SELECT n.plan_id, n.position_id, p.name AS position_name, t.name AS team_name, n.quantity
+    FROM runsheet_needed_positions n JOIN runsheet_positions p ON p.id = n.position_id AND p.org_id = n.org_id JOIN runsheet_teams t ON t.id = p.team_id AND t.org_id = p.org_id
+    WHERE n.org_id = $1 AND n.plan_id = ANY($2::uuid[]) ORDER BY lower(t.name), lower(p.name)`, [orgId, ids]);
+  const people = await queryRows<{ plan_id: string; position_id: string; contact_id: string; status: 'unconfirmed' | 'accepted' | 'declined' }>(db,
+    "SELECT plan_id, position_id, contact_id, status FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = ANY($2::uuid[]) AND status <> 'declined' ORDER BY scheduled_at, id", [orgId, ids]);
+  const names = await namesOf(db, orgId, people.map((row) => row.contact_id));
+  return {
+    plans: plans.map((plan) => ({
+      ...summaryOf(plan),
+      positions: needed.filter((row) => row.plan_id === plan.id).map((row) => {
+        const serving = people.filter((person) => person.plan_id === plan.id && person.position_id === row.position_id);
+        return {
+          positionId: row.position_id, positionName: row.position_name, teamName: row.team_name, quantity: row.quantity, open: Math.max(0, row.quantity - serving.length),
+          people: serving.map((person) => ({ contactId: person.contact_id, name: nameOr(names, person.contact_id), status: person.status as 'unconfirmed' | 'accepted' })),
+        };
+      }),
+    })),
+  };
+}

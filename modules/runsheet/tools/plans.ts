@@ -4,7 +4,7 @@ import { calendarDate, cursorInput, cursorOutput, notFound, toolsFor } from '../
 import { exactlyOne } from '../../tool';
 import { localTimeSchema } from '../../schedule/api';
 import {
-  addItem, copyPlan, createPlan, createServiceType, findPreviousPlan, getPlan, ITEM_KINDS, listPlans, listServiceTypes, liveView, lockPlan, removeItem, reorderItems,
+  addItem, copyPlan, createPlan, createServiceType, findPreviousPlan, getPlan, getRota, ITEM_KINDS, listPlans, listServiceTypes, liveView, lockPlan, removeItem, reorderItems,
   TIME_KINDS, updateItem,
 } from '../plans';
 import { itemSchema, planSchema, planStateSchema, planSummarySchema } from '../schemas';
@@ -205,6 +205,25 @@ export const getLiveViewTool = tools.read('get_live_view', {
   run: async (ctx, input) => liveView(ctx.db, ctx.org.id, input.planId, { startedAt: input.startedAt }),
 });
 
+export const rotaOutput = z.object({
+  plans: z.array(planSummarySchema.extend({
+    positions: z.array(z.object({
+      positionId: z.uuid(), positionName: z.string(), teamName: z.string(), quantity: z.number().int(), open: z.number().int(),
+      people: z.array(z.object({ contactId: z.uuid(), name: z.string(), status: z.enum(['unconfirmed', 'accepted']) }).strict()),
+    }).strict()),
+  }).strict()),
+}).strict();
+
+export const getRotaTool = tools.read('get_rota', {
+  title: 'The rota for the coming weeks',
+  description: 'Who serves in each needed position on every upcoming plan over the next weeks (default 4, optionally one service type), with open places; declined people are left out.',
+  keywords: ['rota', 'serving schedule', 'who is on when'],
+  examples: ['show the rota for the next month', 'who is serving over the next few Sundays', 'print the band rota for December', 'where are the gaps in the rota this month'],
+  input: z.object({ serviceTypeId: z.uuid().optional(), weeks: z.number().int().min(1).max(26).default(4) }),
+  output: rotaOutput,
+  run: async (ctx, input) => getRota(ctx.db, ctx.org.id, input),
+});
+
 // ---------------------------------------------------------------- templates
 
 export const createTemplateTool = tools.write('create_template', {
@@ -252,5 +271,5 @@ export const applyTemplateTool = tools.write('apply_template', {
 
 export const planTools = [
   createServiceTypeTool, listServiceTypesTool, listPlansTool, findPreviousPlanTool, getPlanTool, createPlanTool, copyPlanTool, addItemTool, updateItemTool, removeItemTool,
-  reorderItemsTool, lockPlanTool, getLiveViewTool, createTemplateTool, listTemplatesTool, applyTemplateTool,
+  reorderItemsTool, lockPlanTool, getLiveViewTool, getRotaTool, createTemplateTool, listTemplatesTool, applyTemplateTool,
 ];

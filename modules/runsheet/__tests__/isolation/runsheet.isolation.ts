@@ -50,6 +50,7 @@ export const isolation: IsolationPart = {
     runsheet_remove_item: [{ args: (i) => ({ planId: i.runsheetPlan, itemId: i.runsheetItem }) }],
     runsheet_reorder_items: [{ args: (i) => ({ planId: i.runsheetPlan, itemIds: [i.runsheetHeader] }) }],
     runsheet_lock_plan: [{ args: (i) => ({ planId: i.runsheetPlan }) }],
+    runsheet_get_rota: [{ args: (i) => ({ serviceTypeId: i.runsheetServiceType }) }],
     runsheet_get_live_view: [{ args: (i) => ({ planId: i.runsheetPlan }) }],
     runsheet_create_template: [{ args: (i) => ({ name: 'B template', fromPlanId: i.runsheetPlan }) }],
     runsheet_list_templates: [{ args: (i) => ({ serviceTypeId: i.runsheetServiceType }) }],
