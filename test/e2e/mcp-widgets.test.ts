@@ -8,6 +8,8 @@ const WIDGETS: Record<string, string> = {
   'platform-usage-meters': 'platform_usage',
   'platform-proposal-review': 'platform_get_proposal',
   'platform-proposal-queue': 'platform_pending_proposals',
+  'runsheet-running-order': 'runsheet_get_plan',
+  'runsheet-rota': 'runsheet_get_rota',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };

@@ -107,4 +107,38 @@ describe('declines that fix themselves', () => {
     expect(after.substitutions[0]).toMatchObject({ status: 'unfilled', cause: 'blockout' });
     expect(after.neededPositions[0]).toMatchObject({ filled: 0, open: 1 });
   });
+
+  it('sends rota requests through the outbox, skipping who cannot be reached, and holds a large send for approval', async () => {
+    const { serviceType } = await call('runsheet_create_service_type', { name: 'Requests service' });
+    const team = (await call('runsheet_create_team', { name: 'Welcome' })).teamId;
+    const door = (await call('runsheet_add_position', { teamId: team, name: 'Door' })).positionId;
+    const date = DateTime.now().plus({ days: 11 }).toISODate();
+    const plan = (await call('runsheet_create_plan', { serviceTypeId: serviceType.id, date, times: [{ kind: 'service', startTime: '10:30', durationMinutes: 90 }] })).plan;
+    await call('runsheet_set_needed_positions', { planId: plan.id, positions: [{ positionId: door, quantity: 40 }] });
+    const reachable = await contact('Rhea');
+    const noAddress = (await call('people_create_contact', { firstName: 'Nora', lastName: 'Noemail' })).contact.id;
+    for (const person of [reachable, noAddress]) await call('runsheet_schedule_person', { planId: plan.id, positionId: door, contactId: person });
+
+    const sent = await call('runsheet_send_requests', { planId: plan.id, note: 'Coffee from 9:45.' });
+    expect(sent.queued.map((q: any) => q.contactId)).toEqual([reachable]);
+    expect(sent.skipped).toEqual([{ contactId: noAddress, name: 'Nora Noemail', reason: expect.any(String), message: expect.any(String) }]);
+    const mail = await eventually(async () => mailTo('rhea.sub@example.org'), (mails) => mails.length === 1, 'the request email');
+    expect(mail[0].raw).toMatch(/Coffee from 9:45\./);
+    const asked = await eventually(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan, (p: any) => p.people.find((x: any) => x.contactId === reachable).notifiedAt !== null, 'notifiedAt');
+    expect(asked.state).toBe('scheduled');
+    // Asking again asks nobody new: Rhea has her request, Nora still has no address.
+    expect((await call('runsheet_send_requests', { planId: plan.id })).queued).toEqual([]);
+
+    // Twenty-six more at once: the send waits for a person's approval, then goes.
+    for (let i = 0; i < 26; i += 1) {
+      const person = (await call('people_create_contact', { firstName: `Greeter${i}`, lastName: 'Many', email: `greeter${i}@example.org` })).contact.id;
+      await call('runsheet_schedule_person', { planId: plan.id, positionId: door, contactId: person });
+    }
+    const gated = await harness.invoke(org.apiKey, 'runsheet_send_requests', { planId: plan.id });
+    expect(gated.body.error?.code).toBe('approval_required');
+    expect(smtp.delivered.filter((m) => m.to.some((to) => to.startsWith('greeter')))).toHaveLength(0);
+    const decided = await call('platform_approve_proposal', { proposalId: gated.body.error!.details.proposalId });
+    expect(decided.execution).toMatchObject({ status: 'succeeded' });
+    await eventually(async () => smtp.delivered.filter((m) => m.to.some((to) => to.startsWith('greeter'))).length, (n) => n === 26, 'the approved requests');
+  });
 });
