@@ -14,6 +14,7 @@ import { planTools } from './tools/plans';
 import { checkReadinessTool } from './tools/readiness';
 import { songTools } from './tools/songs';
 import { runsheetWidgets } from './widgets';
+import { runsheetWebhooks } from './webhooks/respond';
 
 /**
  * Service planning: plans past and future with their running order, songs and arrangements, teams and
@@ -58,4 +59,5 @@ export default defineModule({
   outboxSources: [runsheetMessageDelivery],
   workflows: require.resolve('./workflows'),
   activities: [createRunsheetActivities],
+  webhooks: [runsheetWebhooks],
 });

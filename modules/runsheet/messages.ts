@@ -6,6 +6,7 @@ import { checkRecipient } from '../channels/api';
 import { notFound } from '../kit';
 import { defineOutboxSource, type OutboxDraft } from '../outbox-source';
 import { listTeam } from '../platform/api';
+import { respondUrl } from './links';
 import { iso, nameOr, namesOf, requireEditablePlan, type PlanRow } from './common';
 
 /**
@@ -18,12 +19,17 @@ export const MESSAGE_SOURCE_KIND = 'runsheet.message';
 export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
+/**
+ * Queues one message. A request or an offer to a volunteer ends with their own link to answer it
+ * (links.ts), so nobody has to sign in to accept or decline.
+ */
 export async function queueRunsheetMessage(db: Queryable, orgId: string, input: {
   kind: 'request' | 'offer' | 'scheduler_notice'; contactId?: string; toUserId?: string; planId: string; channel: MessageChannel; subject: string | null; body: string;
 }): Promise<string> {
   const id = randomUUID();
+  const body = input.contactId ? `${input.body}\n\nAnswer here: ${respondUrl(orgId, id)}` : input.body;
   await db.query(`INSERT INTO runsheet_notifications (id, org_id, kind, contact_id, to_user_id, plan_id, channel, subject, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, orgId, input.kind, input.contactId ?? null, input.toUserId ?? null, input.planId, input.channel, input.channel === 'email' ? input.subject : null, input.body]);
+    [id, orgId, input.kind, input.contactId ?? null, input.toUserId ?? null, input.planId, input.channel, input.channel === 'email' ? input.subject : null, body]);
   return id;
 }
 
@@ -113,7 +119,7 @@ export async function sendRequests(db: Queryable, orgId: string, input: { planId
       skipped.push({ contactId: row.contact_id, name: nameOr(names, row.contact_id), reason: check.reason, message: check.message });
       continue;
     }
-    const body = `Hello ${nameOr(names, row.contact_id)}, you are down for ${row.positions.join(' and ')} at ${label}. Please let your scheduler know whether you can serve.`
+    const body = `Hello ${nameOr(names, row.contact_id)}, you are down for ${row.positions.join(' and ')} at ${label}. Can you serve?`
       + (input.note ? `\n\n${input.note}` : '');
     const messageId = await queueRunsheetMessage(db, orgId, { kind: 'request', contactId: row.contact_id, planId: plan.id, channel: input.channel, subject: `Can you serve? ${label}`, body });
     queued.push({ messageId, contactId: row.contact_id, name: nameOr(names, row.contact_id) });

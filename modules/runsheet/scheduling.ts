@@ -179,6 +179,13 @@ export async function respond(db: Queryable, orgId: string, input: RespondInput)
   if (planState(plan) === 'past') throw new StewardError('conflict', 'The plan is past; its answers are history', { hint: 'Nothing to answer now.' });
   const status = input.response === 'accept' ? 'accepted' : 'declined';
   if (row.status === status) return { planPersonId: row.id, status, substitutionId: null, offerAnswered: null };
+  if (row.status === 'declined') {
+    // Taking back a decline takes a place again: only while one is open (a substitute may have taken it).
+    const places = await openPlaces(db, orgId, plan.id, row.position_id);
+    if (places.filled >= places.quantity) {
+      throw new StewardError('conflict', 'Their place has been filled since they declined', { hint: 'Raise the number needed with runsheet_set_needed_positions to take them as well.', details: { reason: 'position_full', ...places } });
+    }
+  }
   await db.query('UPDATE runsheet_plan_people SET status = $3, decline_reason = $4, responded_at = now() WHERE org_id = $1 AND id = $2',
     [orgId, row.id, status, status === 'declined' ? input.reason ?? null : null]);
   const substitutionId = status === 'declined'

@@ -141,4 +141,43 @@ describe('declines that fix themselves', () => {
     expect(decided.execution).toMatchObject({ status: 'succeeded' });
     await eventually(async () => smtp.delivered.filter((m) => m.to.some((to) => to.startsWith('greeter'))).length, (n) => n === 26, 'the approved requests');
   });
+
+  /** The token of the answer link in a delivered email (quoted-printable soft breaks undone). */
+  function linkToken(raw: string): string {
+    const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const token = /\/runsheet\/respond\/([A-Za-z0-9._-]+)/.exec(text)?.[1];
+    if (!token) throw new Error('no answer link in the email');
+    return token;
+  }
+  const answer = (token: string, form?: Record<string, string>) => fetch(`${harness.url}/runsheet/respond/${token}`, form
+    ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }
+    : {});
+
+  it('lets volunteers answer from their own link: a decline starts the search, and the substitute accepts from theirs', async () => {
+    const [ivy, jon] = [await contact('Ivy'), await contact('Jon')];
+    const { plan, desk } = await planWithDesk('Lighting', [ivy, jon], 600);
+    await call('runsheet_schedule_person', { planId: plan.id, positionId: desk, contactId: ivy });
+    await call('runsheet_send_requests', { planId: plan.id });
+    const request = await eventually(async () => mailTo('ivy.sub@example.org'), (mails) => mails.length === 1, 'Ivy\'s request');
+    const token = linkToken(request[0].raw);
+
+    const shown = await answer(token);
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toMatch(/Sound desk/);
+    expect((await answer(`${token.slice(0, -2)}xx`)).status).toBe(404);
+    expect((await answer(token, { response: 'maybe' })).status).toBe(400);
+    const declined = await answer(token, { response: 'decline', reason: 'Away' });
+    expect(declined.status).toBe(200);
+
+    const offerMail = await eventually(async () => mailTo('jon.sub@example.org'), (mails) => mails.length === 1, 'Jon\'s offer');
+    const accepted = await answer(linkToken(offerMail[0].raw), { response: 'accept' });
+    expect(accepted.status).toBe(200);
+    const search = (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0];
+    expect(await harness.temporal.workflow.getHandle(search.workflowId).result()).toEqual({ status: 'filled', offers: 1 });
+    const after = (await call('runsheet_get_plan', { planId: plan.id })).plan;
+    expect(after.people.map((p: any) => [p.contactId, p.status, p.declineReason]).sort()).toEqual([[ivy, 'declined', 'Away'], [jon, 'accepted', null]].sort());
+    // The offer is answered: its link now says so, and answering again changes nothing.
+    expect(await (await answer(linkToken(offerMail[0].raw))).text()).toMatch(/This offer is accepted/);
+    expect((await answer(linkToken(offerMail[0].raw), { response: 'decline' })).status).toBe(409);
+  });
 });
