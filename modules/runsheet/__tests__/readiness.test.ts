@@ -71,6 +71,19 @@ describe('runsheet_check_readiness', () => {
     expect(after.fixes.filter((f: any) => f.area === 'songs')).toHaveLength(1);
   });
 
+  it('serves planning pages through the dashboard API bridge: reads answer, a curated write names its tool', async () => {
+    const { serviceType } = await mcpCall(mcp, 'runsheet_create_service_type', { name: 'Bridge service' });
+    const plan = (await mcpCall(mcp, 'runsheet_create_plan', { serviceTypeId: serviceType.id, date: DateTime.now().plus({ days: 6 }).toISODate(), times: [{ kind: 'service', startTime: '10:00', durationMinutes: 60 }] })).plan;
+    const read = await mcpCall(mcp, 'runsheet_invoke_api_read', { path: `/api/runsheet/plans/${plan.id}` });
+    expect(read).toMatchObject({ route: 'GET /api/runsheet/plans/{planId}', result: { plan: { id: plan.id, state: 'draft' } } });
+    const ready = await mcpCall(mcp, 'runsheet_invoke_api_read', { path: `/api/runsheet/plans/${plan.id}/readiness` });
+    expect(ready.result.notChecked).toContain('Rooms and setup times were not checked: the spaces module is not installed.');
+    const rota = await mcpCall(mcp, 'runsheet_invoke_api_read', { path: '/api/runsheet/rota', query: { serviceTypeId: serviceType.id } });
+    expect(rota.result.plans.map((p: any) => p.id)).toEqual([plan.id]);
+    const write = await mcpRefusal(mcp, 'runsheet_invoke_api_write', { method: 'POST', path: `/api/runsheet/plans/${plan.id}/lock`, body: { locked: true }, actionSummary: 'Lock' });
+    expect(write).toMatchObject({ code: 'use_workflow_tool', details: { tool: 'runsheet_lock_plan' } });
+  });
+
   it('treats another organisation\'s plan as missing', async () => {
     const other = await harness.createOrg({ name: 'Elsewhere' });
     const { serviceType } = await harness.call(other.apiKey, 'runsheet_create_service_type', { name: 'Evening' });
