@@ -59,6 +59,9 @@ describe('runsheet templates, songs and history', () => {
     const gated = await harness.invoke(org.apiKey, 'runsheet_apply_template', { planId: target, templateId, mode: 'replace' });
     expect(gated.body.error?.code).toBe('approval_required');
     expect((await call('runsheet_get_plan', { planId: target })).plan.people).toHaveLength(1);
+    // The readiness check names the approval waiting on this plan, with the call that decides it.
+    const waiting = (await call('runsheet_check_readiness', { planId: target })).fixes.find((f: any) => f.area === 'approvals');
+    expect(waiting).toMatchObject({ severity: 'warning', fix: { tool: 'platform_approve_proposal', args: { proposalId: gated.body.error!.details.proposalId } } });
     const decided = await call('platform_approve_proposal', { proposalId: gated.body.error!.details.proposalId });
     expect(decided.execution).toMatchObject({ status: 'succeeded', result: { mode: 'replace', peopleRemoved: 1, itemsAdded: 2 } });
     const replaced = (await call('runsheet_get_plan', { planId: target })).plan;
