@@ -71,6 +71,38 @@ describe('runsheet_check_readiness', () => {
     expect(after.fixes.filter((f: any) => f.area === 'songs')).toHaveLength(1);
   });
 
+  it('expects children per room from the series\' earlier services, against capacity and ratio', async () => {
+    // A weekly series from two days on: its first service has already been checked in (check-in opens eight days ahead here),
+    // and the plan is for the second, whose expectation comes from the first.
+    await mcpCall(mcp, 'guests_update_settings', { checkinOpensMinutesBefore: 8 * 24 * 60 });
+    const zone = 'Europe/London';
+    const first = DateTime.now().setZone(zone).plus({ days: 2 }).toISODate()!;
+    const { series } = await mcpCall(mcp, 'schedule_create_series', { title: 'Family service', rrule: 'FREQ=WEEKLY', startDate: first, startTime: '10:00', durationMinutes: 60, timeZone: zone });
+    const [earlier, next] = (await mcpCall(mcp, 'schedule_get_series', { seriesId: series.id })).upcoming;
+    const room = (await mcpCall(mcp, 'guests_create_location', { name: 'Rainbows', capacity: 10, childrenPerAdult: 2, ratioMode: 'warn' })).location.id;
+    const desk = (await mcpCall(mcp, 'guests_create_check_in_station', { name: 'Kids desk', kind: 'manned' })).station.id;
+    const parent = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Pat', lastName: 'Parent' })).contact.id;
+    const children: string[] = [];
+    for (const name of ['Ada', 'Bo', 'Cy']) {
+      const child = (await mcpCall(mcp, 'people_create_contact', { firstName: name, lastName: 'Parent', dateOfBirth: DateTime.now().minus({ years: 5 }).toISODate() })).contact.id;
+      await mcpCall(mcp, 'people_add_family_relationship', { contactId: child, relatedContactId: parent, relationship: 'father' });
+      children.push(child);
+    }
+    await mcpCall(mcp, 'guests_check_in_household', { instanceId: earlier.id, stationId: desk, householdContactId: parent, children: children.map((contactId) => ({ contactId, locationId: room })) });
+    await mcpCall(mcp, 'guests_update_location', { locationId: room, capacity: 2 });
+
+    const { serviceType } = await mcpCall(mcp, 'runsheet_create_service_type', { name: 'Family', scheduleSeriesId: series.id });
+    const plan = (await mcpCall(mcp, 'runsheet_create_plan', { serviceTypeId: serviceType.id, instanceId: next.id })).plan;
+    expect(plan).toMatchObject({ instanceId: next.id, date: next.localDate });
+    const report = await mcpCall(mcp, 'runsheet_check_readiness', { planId: plan.id });
+    expect(report.children).toEqual([{ locationId: room, name: 'Rainbows', expectedChildren: 3, capacity: 2, childrenPerAdult: 2, adultsNeeded: 2 }]);
+    expect(report.fixes.find((f: any) => f.area === 'children' && f.severity === 'warning')).toMatchObject({
+      title: 'Rainbows: about 3 children expected, room holds 2', fix: { tool: 'guests_update_location', args: { locationId: room } },
+    });
+    expect(report.notChecked).toEqual(['Rooms and setup times were not checked: the spaces module is not installed.']);
+    expect((await mcpRefusal(mcp, 'runsheet_create_plan', { serviceTypeId: serviceType.id, instanceId: next.id })).details).toEqual({ planId: plan.id });
+  });
+
   it('serves planning pages through the dashboard API bridge: reads answer, a curated write names its tool', async () => {
     const { serviceType } = await mcpCall(mcp, 'runsheet_create_service_type', { name: 'Bridge service' });
     const plan = (await mcpCall(mcp, 'runsheet_create_plan', { serviceTypeId: serviceType.id, date: DateTime.now().plus({ days: 6 }).toISODate(), times: [{ kind: 'service', startTime: '10:00', durationMinutes: 60 }] })).plan;
