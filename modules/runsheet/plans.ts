@@ -356,6 +356,11 @@ export async function addItem(db: Queryable, orgId: string, planId: string, inpu
   let order: number;
   if (input.afterItemId) {
     const after = await requireItem(db, orgId, planId, input.afterItemId);
+    if ((after.parent_id ?? null) !== (input.parentId ?? null)) {
+      throw new StewardError('validation_failed', `Item ${input.afterItemId} is ${after.parent_id ? 'inside a header' : 'at the top level'}, not where the new item goes`, {
+        hint: 'Name an item at the same level (the same parentId), or leave afterItemId out to add at the end.', issues: [{ path: 'afterItemId', message: 'must be at the same level as the new item' }],
+      });
+    }
     order = after.sort_order + 1;
     await db.query(`UPDATE runsheet_items SET sort_order = sort_order + 1 WHERE org_id = $1 AND plan_id = $2 AND parent_id IS NOT DISTINCT FROM $3 AND sort_order >= $4`,
       [orgId, planId, input.parentId ?? null, order]);

@@ -78,6 +78,10 @@ describe('runsheet journey: plan next Sunday from last week\'s, schedule a band'
     await mcpCall(mcp, 'runsheet_add_item', { planId: first.id, kind: 'song', songId: grace, parentId: worship, lengthSeconds: 240 });
     const sermon = (await mcpCall(mcp, 'runsheet_add_item', { planId: first.id, kind: 'item', title: 'Sermon', lengthSeconds: 1500 })).itemId;
     expect((await mcpRefusal(mcp, 'runsheet_add_item', { planId: first.id, kind: 'item', title: 'Nested', parentId: opener })).code).toBe('validation_failed');
+    expect((await mcpRefusal(mcp, 'runsheet_add_item', { planId: first.id, kind: 'item', title: 'Misplaced', afterItemId: opener })).code).toBe('validation_failed');
+    const call = await mcpCall(mcp, 'runsheet_add_item', { planId: first.id, kind: 'item', title: 'Call to worship', lengthSeconds: 60, parentId: worship, afterItemId: opener });
+    expect(call.items.filter((i: any) => i.parentId === worship).map((i: any) => i.title)).toEqual(['Cornerstone', 'Call to worship', 'Amazing Grace']);
+    await mcpCall(mcp, 'runsheet_remove_item', { planId: first.id, itemId: call.itemId });
     const reordered = (await mcpCall(mcp, 'runsheet_reorder_items', { planId: first.id, itemIds: [worship, welcome, sermon] })).items;
     expect(reordered.map((i: any) => i.title)).toEqual(['Worship', 'Cornerstone', 'Amazing Grace', 'Welcome', 'Sermon']);
     expect(reordered[1]).toMatchObject({ key: 'G', lengthSeconds: 300, notes: { band: 'Soft intro' }, parentId: worship });
