@@ -3,7 +3,7 @@ import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
 import { createRunsheetActivities } from './activities';
 import { runsheetMessageDelivery } from './messages';
-import { openPlaces, runsheetMetrics } from './metrics';
+import { openPlaces, openPlacesRule, runsheetMetrics } from './metrics';
 import { runsheetMigration } from './migrations/2026.11.28T01.00.00.runsheet';
 import { runsheetModels } from './models';
 import { runsheetPlaybooks } from './playbooks';
@@ -33,6 +33,7 @@ export default defineModule({
   widgets: runsheetWidgets,
   playbooks: runsheetPlaybooks,
   metrics: runsheetMetrics,
+  alerts: [openPlacesRule],
   overview: {
     shape: {
       servicePlans: z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { countOf, defineMetric, periodRange, rangeOr, spokenRange, type AnyMetric } from '../metrics';
+import type { AlertRule } from '../module';
 
 /** Open places (needed minus scheduled, declines not counted) over the upcoming plans within `days`. */
 export async function openPlaces(db: Queryable, orgId: string, days: number): Promise<{ plans: number; needed: number; open: number }> {
@@ -54,3 +55,29 @@ const declines = defineMetric({
 });
 
 export const runsheetMetrics: AnyMetric[] = [rotaFill, declines];
+
+/** Plans in the next 7 days with needed places nobody fills: a warning, acted on with the readiness check of the soonest. */
+export const openPlacesRule: AlertRule = {
+  id: 'runsheet.open_places',
+  description: 'Service plans in the next 7 days with needed rota places nobody fills (declines not counted as filled): a warning per organisation, naming the soonest plan.',
+  scope: 'runsheet:read',
+  async evaluate(ctx) {
+    const plans = await queryRows<{ id: string; plan_date: string; title: string | null; open: number }>(ctx.db, `SELECT p.id, p.plan_date::text AS plan_date, p.title,
+        sum(GREATEST(0, n.quantity - (SELECT count(*) FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id
+          AND pp.position_id = n.position_id AND pp.status <> 'declined')))::int AS open
+      FROM runsheet_plans p JOIN runsheet_needed_positions n ON n.plan_id = p.id AND n.org_id = p.org_id
+      WHERE p.org_id = $1 AND p.starts_at > now() AND p.starts_at < now() + interval '7 days'
+      GROUP BY p.id ORDER BY min(p.starts_at), p.id`, [ctx.org.id]);
+    const short = plans.filter((plan) => plan.open > 0);
+    if (short.length === 0) return [];
+    const places = short.reduce((sum, plan) => sum + plan.open, 0);
+    const first = short[0];
+    return [{
+      severity: 'warning',
+      title: `${countOf(places, 'rota place')} open in the next 7 days`,
+      reason: `${countOf(short.length, 'service plan')} in the next 7 days ${short.length === 1 ? 'has' : 'have'} needed places nobody fills; the soonest is ${first.title ?? 'the plan'} on ${first.plan_date} with ${first.open} open.`,
+      count: places,
+      actWith: { tool: 'runsheet_check_readiness', args: { planId: first.id } },
+    }];
+  },
+};

@@ -28,7 +28,7 @@ describe('runsheet_check_readiness', () => {
   });
 
   it('finds a double-booked volunteer and an unfilled position, with their fixes', async () => {
-    const date = DateTime.now().plus({ days: 9 }).toISODate()!;
+    const date = DateTime.now().plus({ days: 5 }).toISODate()!;
     const { serviceType } = await mcpCall(mcp, 'runsheet_create_service_type', { name: 'Sunday' });
     const sound = (await mcpCall(mcp, 'runsheet_create_team', { name: 'Sound' })).teamId;
     const band = (await mcpCall(mcp, 'runsheet_create_team', { name: 'Band' })).teamId;
@@ -46,6 +46,9 @@ describe('runsheet_check_readiness', () => {
     await mcpCall(mcp, 'runsheet_add_item', { planId: early, kind: 'song', songId: unlicensed });
 
     const report = await mcpCall(mcp, 'runsheet_check_readiness', { planId: early });
+    // The proactive alert points at the same gap: one place open (Drums) within the week, acted on with this check.
+    const [alert] = (await mcpCall(mcp, 'platform_proactive_alerts', {})).alerts.filter((a: any) => a.ruleId === 'runsheet.open_places');
+    expect(alert).toMatchObject({ module: 'runsheet', severity: 'warning', count: 1, actWith: { tool: 'runsheet_check_readiness', args: { planId: early } } });
     expect(report).toMatchObject({ planId: early, date, ready: false, blockers: 2 });
     const [first, second] = report.fixes;
     expect([first, second].map((f: any) => f.severity)).toEqual(['blocker', 'blocker']);
