@@ -116,11 +116,16 @@ export const copyPlanTool = tools.write('copy_plan', {
   },
 });
 
+/** Note categories an item holds at most (band, sound, lighting, …). */
+const MAX_NOTE_CATEGORIES = 20;
+
 const itemFields = {
   title: z.string().trim().min(1).max(200).optional(),
   lengthSeconds: z.number().int().min(0).max(86_400).optional(),
   songId: z.uuid().optional(), arrangementId: z.uuid().optional(), key: z.string().trim().min(1).max(10).optional(),
-  notes: z.record(z.string().trim().min(1).max(50), z.string().max(2000)).optional().describe('Notes per category, e.g. { "band": "…", "sound": "…" }'),
+  notes: z.record(z.string().trim().min(1).max(50), z.string().max(2000))
+    .refine((values) => Object.keys(values).length <= MAX_NOTE_CATEGORIES, `at most ${MAX_NOTE_CATEGORIES} note categories`).meta({ maxProperties: MAX_NOTE_CATEGORIES })
+    .optional().describe('Notes per category, e.g. { "band": "…", "sound": "…" }'),
 };
 
 export const addItemTool = tools.write('add_item', {
@@ -196,7 +201,7 @@ export const getLiveViewTool = tools.read('get_live_view', {
   description: 'What is on now in a service, what is next and the time left, from the running order laid end to end from the service start (or from when it actually started); also how far the running order overruns the service time.',
   keywords: ['live', 'what is on now', 'time left', 'next item'],
   examples: ['what\'s on now in the service', 'how long left on this song', 'what comes next', 'are we running over'],
-  input: z.object({ planId, startedAt: z.iso.datetime().optional().describe('When the service actually began, if not on time') }),
+  input: z.object({ planId, startedAt: z.iso.datetime().max(40).optional().describe('When the service actually began, if not on time') }),
   output: z.object({
     planId: z.uuid(), state: planStateSchema, now: z.string(), serviceStartedAt: z.string(),
     current: slotSchema.extend({ secondsLeft: z.number().int() }).strict().nullable(), next: slotSchema.extend({ startsInSeconds: z.number().int() }).strict().nullable(),

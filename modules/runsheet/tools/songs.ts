@@ -3,7 +3,7 @@ import { calendarDate } from '../../kit';
 import { addArrangement, createSong, listSongs, setSong, songUsageReport } from '../songs';
 import { tools } from './plans';
 
-const ccliNumber = z.string().trim().regex(/^[0-9]{1,10}$/, 'digits only').describe('The song\'s CCLI number');
+const ccliNumber = z.string().trim().max(10).regex(/^[0-9]{1,10}$/, 'digits only').describe('The song\'s CCLI number');
 
 export const listSongsTool = tools.read('list_songs', {
   title: 'List songs',
@@ -40,7 +40,7 @@ export const addArrangementTool = tools.write('add_arrangement', {
   examples: ['add a G arrangement of Cornerstone at 72 bpm', 'our acoustic version of Amazing Grace is in D, 3/4', 'save the sequence V1 C V2 C B C'],
   input: z.object({
     songId: z.uuid(), name: z.string().trim().min(1).max(200), key: z.string().trim().min(1).max(10).optional(), bpm: z.number().int().min(20).max(400).optional(),
-    meter: z.string().regex(/^[0-9]{1,2}\/[0-9]{1,2}$/, 'like 4/4').optional(), sequence: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
+    meter: z.string().max(5).regex(/^[0-9]{1,2}\/[0-9]{1,2}$/, 'like 4/4').optional(), sequence: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
     lyrics: z.string().max(20_000).optional(), lengthSeconds: z.number().int().min(0).max(86_400).optional(),
   }),
   output: z.object({ arrangementId: z.uuid() }).strict(),
