@@ -79,7 +79,7 @@ async function lockPerson(db: Queryable, orgId: string, contactId: string): Prom
 }
 
 /** Open places of a position on a plan (its needed row locked for the rest of the transaction; made with quantity 1 when the plan did not list it). */
-async function openPlaces(db: Queryable, orgId: string, planId: string, positionId: string): Promise<{ quantity: number; filled: number }> {
+export async function openPlaces(db: Queryable, orgId: string, planId: string, positionId: string): Promise<{ quantity: number; filled: number }> {
   await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, quantity) VALUES ($1, $2, $3, $4, 1)
     ON CONFLICT (org_id, plan_id, position_id) DO NOTHING`, [randomUUID(), orgId, planId, positionId]);
   const row = await queryOne<{ quantity: number }>(db, 'SELECT quantity FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 FOR UPDATE', [orgId, planId, positionId]);
@@ -213,6 +213,10 @@ async function respondToOffer(db: Queryable, orgId: string, offerId: string, res
   await lockPerson(db, orgId, offer.contact_id);
   const plan = await requirePlan(db, orgId, substitution.plan_id, true);
   const position = await requirePosition(db, orgId, substitution.position_id);
+  const places = await openPlaces(db, orgId, plan.id, position.id);
+  if (places.filled >= places.quantity) {
+    throw new StewardError('conflict', `${position.name} has been filled since this offer was made`, { hint: 'Nothing to do: runsheet_get_plan shows who took it.', details: { reason: 'position_full', ...places } });
+  }
   const facts = (await gatherFacts(db, orgId, plan, position, [offer.contact_id])).get(offer.contact_id)!;
   const conflicts = conflictsOf(facts);
   if (conflicts.length > 0) {

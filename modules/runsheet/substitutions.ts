@@ -4,7 +4,7 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { nameOr, namesOf, planState, requirePlan, requirePosition, requireServiceType } from './common';
 import { planLabel, queueRunsheetMessage } from './messages';
 import { rankCandidates } from './ranking';
-import { gatherFacts, poolFor } from './scheduling';
+import { gatherFacts, openPlaces, poolFor } from './scheduling';
 
 /**
  * The steps of a substitute search (workflows/substitution.ts runs them as activities, one at a time):
@@ -33,6 +33,12 @@ export async function nextOffer(db: Queryable, orgId: string, substitutionId: st
     return { kind: 'done', status: 'cancelled', noticeMessageId: null };
   }
   const position = await requirePosition(db, orgId, search.position_id);
+  const places = await openPlaces(db, orgId, plan.id, position.id);
+  if (places.filled >= places.quantity) {
+    // Someone was scheduled into the place by hand meanwhile: nothing is left to fill.
+    await db.query("UPDATE runsheet_substitutions SET status = 'cancelled', finished_at = now() WHERE org_id = $1 AND id = $2", [orgId, substitutionId]);
+    return { kind: 'done', status: 'cancelled', noticeMessageId: null };
+  }
   const asked = await queryRows<{ contact_id: string }>(db, 'SELECT contact_id FROM runsheet_offers WHERE org_id = $1 AND substitution_id = $2', [orgId, substitutionId]);
   const vacated = search.vacated_plan_person_id
     ? await queryOne<{ contact_id: string }>(db, 'SELECT contact_id FROM runsheet_plan_people WHERE org_id = $1 AND id = $2', [orgId, search.vacated_plan_person_id])

@@ -89,6 +89,22 @@ describe('declines that fix themselves', () => {
     expect(after.people.find((p: any) => p.contactId === second).substitutionId).toBe(substitutionId);
   });
 
+  it('ends the search when the place is filled by hand meanwhile: a late acceptance is refused', async () => {
+    const [una, vic, wes] = [await contact('Una'), await contact('Vic'), await contact('Wes')];
+    const { plan, desk } = await planWithDesk('Streaming', [una, vic], 5);
+    const unaRow = (await call('runsheet_schedule_person', { planId: plan.id, positionId: desk, contactId: una })).planPersonId;
+    const { substitutionId } = await call('runsheet_respond_to_request', { planPersonId: unaRow, response: 'decline' });
+    const offer = await eventually<any>(async () => (await call('runsheet_get_plan', { planId: plan.id })).plan.substitutions[0]?.offers[0], Boolean, 'the offer');
+    expect(offer.contactId).toBe(vic);
+    await call('runsheet_schedule_person', { planId: plan.id, positionId: desk, contactId: wes });
+    const late = await harness.invoke(org.apiKey, 'runsheet_respond_to_request', { offerId: offer.id, response: 'accept' });
+    expect(late.body.error).toMatchObject({ code: 'conflict', details: { reason: 'position_full' } });
+    expect(await harness.temporal.workflow.getHandle(`runsheet-substitution-${substitutionId}`).result()).toEqual({ status: 'cancelled', offers: 1 });
+    const after = (await call('runsheet_get_plan', { planId: plan.id })).plan;
+    expect(after.substitutions[0]).toMatchObject({ status: 'cancelled' });
+    expect(after.people.filter((p: any) => p.status !== 'declined').map((p: any) => p.contactId)).toEqual([wes]);
+  });
+
   it('tells the scheduler when nobody takes a place a blockout gave up', async () => {
     const [ada, cal] = [await contact('Ada'), await contact('Cal')];
     const { plan, desk, date } = await planWithDesk('Projection', [ada, cal], 600);
