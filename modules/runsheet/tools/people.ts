@@ -43,8 +43,8 @@ export const createTeamTool = tools.write('create_team', {
 export const updateTeamTool = tools.write('update_team', {
   title: 'Update a team',
   description: 'Renames a team, switches declines that fix themselves on or off for it (autoReplace), or sets how long substitute offers stay open.',
-  keywords: ['auto replace', 'find substitutes automatically', 'offer expiry'],
-  examples: ['turn on automatic replacements for the sound team', 'give substitutes 12 hours to answer', 'stop auto-replacing on the band'],
+  keywords: ['auto replace', 'find substitutes automatically', 'find cover', 'drops out', 'offer expiry'],
+  examples: ['let the sound team sort out their own cover', 'when a volunteer drops out, find a replacement automatically', 'turn on automatic replacements for the sound team', 'give substitutes 12 hours to answer', 'stop auto-replacing on the band'],
   input: z.object({ teamId: z.uuid(), name: z.string().trim().min(1).max(200).optional(), autoReplace: z.boolean().optional(), offerExpiresSeconds: offerExpiresSeconds.optional() }),
   output: z.object({ teamId: z.uuid() }).strict(),
   run: async (ctx, input) => {
@@ -153,8 +153,8 @@ export const setPreferencesTool = tools.write('set_preferences', {
 export const autofillTool = tools.write('autofill_positions', {
   title: 'Autofill a plan\'s open positions',
   description: 'Fills the plan\'s open places from each position\'s team members: only people who are cleared where needed, not blocked out, not serving then, under their monthly maximum and within their household rule, least recently served first. Answers with a run id: runsheet_undo_autofill takes back what it added that is still unconfirmed.',
-  keywords: ['auto schedule', 'fill rota', 'autofill', 'auto assign'],
-  examples: ['fill the rota for Sunday', 'autofill the open band positions', 'schedule whoever is free for the 14th', 'fill the gaps on the welcome team'],
+  keywords: ['auto schedule', 'fill rota', 'autofill', 'auto assign', 'fill empty slots', 'music team gaps'],
+  examples: ['automatically fill the empty places on the worship team', 'auto-fill the music team for Sunday', 'fill the rota for Sunday', 'autofill the open band positions', 'schedule whoever is free for the 14th', 'fill the gaps on the welcome team'],
   input: z.object({ planId, positionIds: z.array(z.uuid()).min(1).max(200).optional().describe('Only these positions (default all needed)') }),
   output: z.object({
     runId: z.uuid(),
@@ -177,8 +177,8 @@ export const undoAutofillTool = tools.write('undo_autofill', {
 export const sendRequestsTool = tools.send('send_requests', {
   title: 'Send rota requests',
   description: `Asks everyone on the plan who has not been asked yet, one message each through channels' delivery checks (address, suppression, crisis hold, quiet hours; as a service message). Anyone who cannot be reached is reported and not asked. More than ${LARGE_SEND} requests at once wait for a person's approval.`,
-  keywords: ['ask volunteers', 'send rota', 'notify team', 'scheduling emails'],
-  examples: ['send out the requests for Sunday', 'ask the band if they can do the 14th', 'email everyone on the rota', 'text the welcome team their requests'],
+  keywords: ['ask volunteers', 'send rota', 'notify team', 'scheduling emails', 'confirm serving', 'rota email'],
+  examples: ['email the team so they can confirm they are on', 'ask everyone on the rota to confirm', 'send out the requests for Sunday', 'ask the band if they can do the 14th', 'email everyone on the rota', 'text the welcome team their requests'],
   followUp: { kind: 'runsheet.send_requests' },
   input: z.object({ planId, channel: z.enum(MESSAGE_CHANNELS).default('email'), note: z.string().trim().min(1).max(1000).optional().describe('A line added to each request') }),
   output: z.object({

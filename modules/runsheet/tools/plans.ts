@@ -65,8 +65,8 @@ export const findPreviousPlanTool = tools.read('find_previous_plan', {
 export const getPlanTool = tools.read('get_plan', {
   title: 'Get a service plan',
   description: 'One plan in full: times, running order (headers with their items, lengths, songs, keys, notes), needed positions with how many are filled, the people scheduled with their answers, and every substitute search with its offers.',
-  keywords: ['runsheet', 'running order', 'rota', 'who is serving'],
-  examples: ['show Sunday\'s running order', 'who is on the rota this week', 'open the plan for the 7th', 'is the band confirmed for Sunday', 'what happened with the sound desk replacement'],
+  keywords: ['runsheet', 'running order', 'rota', 'who is serving', 'worship band', 'who is playing', 'musicians'],
+  examples: ['who is playing in the band this Sunday', 'which musicians are on for the 14th', 'show Sunday\'s running order', 'who is on the rota this week', 'open the plan for the 7th', 'is the band confirmed for Sunday', 'what happened with the sound desk replacement'],
   input: z.object({ planId }),
   output: planOutput,
   run: async (ctx, input) => getPlan(ctx.db, ctx.org.id, input.planId),
