@@ -71,7 +71,7 @@ export function buildApp(options: AppOptions) {
   app.use(mcpRouter(caller, mcpAuth));
   // Before the JSON parser: provider webhooks are verified against their raw bytes.
   // Modules' signed inbound routes see the raw body they verify, so they come before the JSON parser.
-  for (const webhook of MODULES.flatMap((module) => module.webhooks ?? [])) app.use(webhookHandler(webhook, { pool: options.pool, temporal: options.temporal }));
+  for (const webhook of MODULES.flatMap((module) => module.webhooks ?? [])) app.use(webhookHandler(webhook, { pool: options.pool, temporal: options.temporal, taskQueue: options.taskQueue ?? TOOL_TASK_QUEUE }));
   app.use(express.json({ limit: MAX_BODY_BYTES }));
   app.use(agentBridgeRouter(caller, bridgeAuth));
   app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));

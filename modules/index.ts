@@ -10,6 +10,7 @@ import giving from './giving';
 import groups from './groups';
 import guests from './guests';
 import people from './people';
+import runsheet from './runsheet';
 import platform from './platform';
 import schedule from './schedule';
 import spaces from './spaces';
@@ -17,7 +18,7 @@ import templates from './templates';
 import ticketing from './ticketing';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, spaces, ticketing];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

@@ -119,6 +119,8 @@ export type ActivityFactory = (deps: ActivityDeps) => ActivityFunctions;
 export interface WebhookDeps {
   pool: Pool;
   temporal: Client;
+  /** The task queue the worker serves, for a route that starts one of the module's workflows (a link answered in a message). */
+  taskQueue: string;
 }
 
 /**

@@ -26,7 +26,6 @@ import { platformRetention } from './retention';
  * that module lands, and until then public pages leave it out (`forModule`).
  */
 const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
-  { feature: 'runsheet_access_seats', forModule: 'runsheet', allowances: { starter: 5, growth: 25, enterprise: 500 } },
   { feature: 'streams', forModule: 'live', allowances: { starter: 4, growth: 20, enterprise: 500 } },
 ];
 

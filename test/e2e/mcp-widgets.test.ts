@@ -11,6 +11,8 @@ const WIDGETS: Record<string, string> = {
   'groups-group-card': 'groups_get',
   'ticketing-event-sales': 'ticketing_get_sales_report',
   'spaces-room-week': 'spaces_get_room_schedule',
+  'runsheet-running-order': 'runsheet_get_plan',
+  'runsheet-rota': 'runsheet_get_rota',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };

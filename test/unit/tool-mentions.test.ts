@@ -5,6 +5,7 @@ import { allModules, allTools } from '../../modules/catalogue';
 import { metricCatalogue } from '../../modules/metrics';
 import { inputSchemaOf, outputSchemaOf } from '../../modules/schema';
 import { sizeInWords } from '../../core/sizes';
+import { METERED_FEATURES } from '../../core/billing';
 
 /**
  * Every tool a description, hint or error names exists: an agent told to call a tool that is not
@@ -12,7 +13,8 @@ import { sizeInWords } from '../../core/sizes';
  */
 const ROOT = path.resolve(__dirname, '../..');
 const tools = allTools();
-const known = new Set<string>([...tools.map((tool) => tool.name), ...metricCatalogue(MODULES).available.keys()]);
+// Metered feature names are the spec's and may share a module's prefix (runsheet_access_seats).
+const known = new Set<string>([...tools.map((tool) => tool.name), ...metricCatalogue(MODULES).available.keys(), ...METERED_FEATURES]);
 const mention = new RegExp(`\\b(?:${allModules().join('|')})_[a-z0-9_]*[a-z0-9]\\b`, 'g');
 
 function unknownIn(text: string): string[] {

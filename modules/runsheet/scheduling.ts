@@ -1,0 +1,332 @@
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import { StewardError } from '../../core/errors';
+import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { notFound } from '../kit';
+import { hasCurrentSafeguardingCheck, listHousehold, requireContact } from '../people/api';
+import { iso, planState, requireEditablePlan, requirePlan, requirePosition, type PlanRow, type PositionRow } from './common';
+import { substitutionWorkflowId } from './workflows/substitution';
+import { conflictsOf, HARD_CONFLICTS, rankCandidates, type CandidateFacts, type Conflict } from './ranking';
+
+// ---------------------------------------------------------------- facts
+
+/** Everything the rules need about each candidate for one position on one plan, in a handful of set queries. */
+export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, position: PositionRow, contactIds: readonly string[]): Promise<Map<string, CandidateFacts>> {
+  const ids = [...new Set(contactIds)];
+  const facts = new Map<string, CandidateFacts>();
+  if (ids.length === 0) return facts;
+  const blocked = new Set((await queryRows<{ contact_id: string }>(db, `SELECT DISTINCT contact_id FROM runsheet_blockouts
+    WHERE org_id = $1 AND contact_id = ANY($2::uuid[]) AND starts_on <= $3::date AND ends_on >= $3::date`, [orgId, ids, plan.plan_date])).map((row) => row.contact_id));
+  const serving = new Map((await queryRows<{ contact_id: string; n: number }>(db, `SELECT pp.contact_id, count(DISTINCT pp.id)::int AS n FROM runsheet_plan_people pp
+    JOIN runsheet_plan_times t ON t.org_id = pp.org_id AND t.plan_id = pp.plan_id
+    JOIN runsheet_plan_times mine ON mine.org_id = pp.org_id AND mine.plan_id = $2 AND t.starts_at < mine.ends_at AND mine.starts_at < t.ends_at
+    WHERE pp.org_id = $1 AND pp.contact_id = ANY($4::uuid[]) AND pp.status <> 'declined' AND NOT (pp.plan_id = $2 AND pp.position_id = $3)
+    GROUP BY pp.contact_id`, [orgId, plan.id, position.id, ids])).map((row) => [row.contact_id, row.n]));
+  const month = await queryRows<{ contact_id: string; n: number }>(db, `SELECT pp.contact_id, count(DISTINCT pp.plan_id)::int AS n FROM runsheet_plan_people pp
+    JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
+    WHERE pp.org_id = $1 AND pp.contact_id = ANY($3::uuid[]) AND pp.status <> 'declined' AND pp.plan_id <> $2
+      AND date_trunc('month', p.plan_date) = date_trunc('month', $4::date) GROUP BY pp.contact_id`, [orgId, plan.id, ids, plan.plan_date]);
+  const monthCounts = new Map(month.map((row) => [row.contact_id, row.n]));
+  const last = new Map((await queryRows<{ contact_id: string; at: Date }>(db, `SELECT pp.contact_id, max(p.starts_at) AS at FROM runsheet_plan_people pp
+    JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
+    WHERE pp.org_id = $1 AND pp.contact_id = ANY($2::uuid[]) AND pp.status <> 'declined' AND p.starts_at < $3 GROUP BY pp.contact_id`,
+  [orgId, ids, plan.starts_at])).map((row) => [row.contact_id, row.at]));
+  const preferences = new Map((await queryRows<{ contact_id: string; max_per_month: number | null; household_rule: 'together' | 'apart' | null }>(db,
+    'SELECT contact_id, max_per_month, household_rule FROM runsheet_preferences WHERE org_id = $1 AND contact_id = ANY($2::uuid[])', [orgId, ids]))
+    .map((row) => [row.contact_id, row]));
+  for (const contactId of ids) {
+    const preference = preferences.get(contactId);
+    let householdOnPlan = 0;
+    let householdElsewhereThatDay = 0;
+    if (preference?.household_rule) {
+      const household = (await listHousehold(db, orgId, contactId)).members.map((member) => member.contactId).filter((id) => id !== contactId);
+      if (household.length > 0) {
+        const rows = await queryRows<{ same: boolean; n: number }>(db, `SELECT (pp.plan_id = $2) AS same, count(*)::int AS n FROM runsheet_plan_people pp
+          JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
+          WHERE pp.org_id = $1 AND pp.contact_id = ANY($3::uuid[]) AND pp.status <> 'declined' AND p.plan_date = $4::date GROUP BY 1`, [orgId, plan.id, household, plan.plan_date]);
+        householdOnPlan = rows.find((row) => row.same)?.n ?? 0;
+        householdElsewhereThatDay = rows.find((row) => !row.same)?.n ?? 0;
+      }
+    }
+    facts.set(contactId, {
+      contactId,
+      cleared: position.requires_clearance ? await hasCurrentSafeguardingCheck(db, orgId, contactId, plan.plan_date, position.clearance_check_type ?? undefined) : null,
+      blockedOut: blocked.has(contactId),
+      servingElsewhere: serving.get(contactId) ?? 0,
+      servedThisMonth: monthCounts.get(contactId) ?? 0,
+      maxPerMonth: preference?.max_per_month ?? null,
+      householdRule: preference?.household_rule ?? null,
+      householdOnPlan,
+      householdElsewhereThatDay,
+      lastServedAt: last.get(contactId) ?? null,
+    });
+  }
+  return facts;
+}
+
+/** Position members who are live contacts, not already on this plan in this position (in any state). */
+export async function poolFor(db: Queryable, orgId: string, planId: string, positionId: string, exclude: readonly string[] = []): Promise<string[]> {
+  const rows = await queryRows<{ contact_id: string }>(db, `SELECT m.contact_id FROM runsheet_team_members m
+    JOIN people_directory d ON d.id = m.contact_id AND d.org_id = m.org_id
+    WHERE m.org_id = $1 AND m.position_id = $3 AND NOT (m.contact_id = ANY($4::uuid[]))
+      AND NOT EXISTS (SELECT 1 FROM runsheet_plan_people pp WHERE pp.org_id = m.org_id AND pp.plan_id = $2 AND pp.position_id = m.position_id AND pp.contact_id = m.contact_id)
+    ORDER BY m.contact_id`, [orgId, planId, positionId, [...exclude]]);
+  return rows.map((row) => row.contact_id);
+}
+
+async function lockPerson(db: Queryable, orgId: string, contactId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`runsheet-person:${orgId}:${contactId}`]);
+}
+
+/** Open places of a position on a plan (its needed row locked for the rest of the transaction; made with quantity 1 when the plan did not list it). */
+export async function openPlaces(db: Queryable, orgId: string, planId: string, positionId: string): Promise<{ quantity: number; filled: number }> {
+  await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, quantity) VALUES ($1, $2, $3, $4, 1)
+    ON CONFLICT (org_id, plan_id, position_id) DO NOTHING`, [randomUUID(), orgId, planId, positionId]);
+  const row = await queryOne<{ quantity: number }>(db, 'SELECT quantity FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 FOR UPDATE', [orgId, planId, positionId]);
+  const filled = await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 AND status <> 'declined'`,
+    [orgId, planId, positionId]);
+  return { quantity: row!.quantity, filled: filled?.n ?? 0 };
+}
+
+// ---------------------------------------------------------------- scheduling one person
+
+export interface ScheduleInput { planId: string; positionId: string; contactId: string; allowConflicts?: boolean }
+
+/**
+ * Schedules a person, unconfirmed. The plan row is locked first, so two schedulers filling the same
+ * places take turns and the needed count holds. Conflicts refuse the call with each listed; with
+ * allowConflicts the soft ones are overridden and recorded, never a missing safeguarding clearance.
+ */
+export async function schedulePerson(db: Queryable, orgId: string, userId: string | null, input: ScheduleInput) {
+  const plan = await requireEditablePlan(db, orgId, input.planId);
+  const position = await requirePosition(db, orgId, input.positionId);
+  await requireContact(db, orgId, input.contactId);
+  await lockPerson(db, orgId, input.contactId);
+  const existing = await queryOne<{ id: string; status: string }>(db, 'SELECT id, status FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 AND contact_id = $4',
+    [orgId, plan.id, position.id, input.contactId]);
+  if (existing && existing.status !== 'declined') {
+    throw new StewardError('conflict', `They are already scheduled for ${position.name} on this plan (${existing.status})`, { details: { planPersonId: existing.id } });
+  }
+  const places = await openPlaces(db, orgId, plan.id, position.id);
+  if (places.filled >= places.quantity) {
+    throw new StewardError('conflict', `${position.name} needs ${places.quantity} and has ${places.filled} scheduled already`, {
+      hint: 'Raise the number needed with runsheet_set_needed_positions, or remove someone first.', details: { reason: 'position_full', ...places },
+    });
+  }
+  const facts = (await gatherFacts(db, orgId, plan, position, [input.contactId])).get(input.contactId)!;
+  const conflicts = conflictsOf(facts);
+  const hard = conflicts.filter((conflict) => HARD_CONFLICTS.includes(conflict.code));
+  if (hard.length > 0 || (conflicts.length > 0 && !input.allowConflicts)) {
+    throw new StewardError('conflict', `They cannot be scheduled for ${position.name} as things stand: ${conflicts.map((conflict) => conflict.message).join('; ')}`, {
+      hint: hard.length > 0 ? 'Record a current safeguarding check for them (people module) first, or choose someone cleared.'
+        : 'Choose someone else (runsheet_autofill_positions ranks who is free), or pass allowConflicts: true to schedule them anyway.',
+      details: { conflicts },
+    });
+  }
+  const id = existing?.id ?? randomUUID();
+  if (existing) {
+    await db.query(`UPDATE runsheet_plan_people SET status = 'unconfirmed', decline_reason = NULL, responded_at = NULL, notified_at = NULL, scheduled_by_user_id = $3,
+      scheduled_at = now(), conflicts_overridden = $4 WHERE org_id = $1 AND id = $2`, [orgId, id, userId, conflicts.map((conflict) => conflict.code)]);
+  } else {
+    await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, contact_id, scheduled_by_user_id, conflicts_overridden) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, orgId, plan.id, position.id, input.contactId, userId, conflicts.map((conflict) => conflict.code)]);
+  }
+  return { planPersonId: id, status: 'unconfirmed' as const, conflictsOverridden: conflicts };
+}
+
+export async function removePerson(db: Queryable, orgId: string, planPersonId: string): Promise<void> {
+  const row = await queryOne<{ plan_id: string }>(db, 'SELECT plan_id FROM runsheet_plan_people WHERE org_id = $1 AND id = $2', [orgId, planPersonId]);
+  if (!row) throw notFound('Scheduled person', planPersonId, 'runsheet_get_plan lists who is scheduled.');
+  await requireEditablePlan(db, orgId, row.plan_id);
+  await db.query('DELETE FROM runsheet_plan_people WHERE org_id = $1 AND id = $2', [orgId, planPersonId]);
+}
+
+// ---------------------------------------------------------------- substitutions
+
+
+/** Opens a substitute search for a vacated place when the position's team has it switched on; null otherwise. */
+export async function openSubstitution(db: Queryable, orgId: string, input: {
+  plan: PlanRow; positionId: string; vacatedId: string; cause: 'declined' | 'blockout'; notifyUserId: string | null;
+}): Promise<string | null> {
+  const position = await requirePosition(db, orgId, input.positionId);
+  if (!position.auto_replace || planState(input.plan) === 'past' || planState(input.plan) === 'live') return null;
+  const id = randomUUID();
+  await db.query(`INSERT INTO runsheet_substitutions (id, org_id, plan_id, position_id, vacated_plan_person_id, cause, notify_user_id, workflow_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [id, orgId, input.plan.id, position.id, input.vacatedId, input.cause, input.notifyUserId ?? input.plan.created_by_user_id ?? null,
+    substitutionWorkflowId(id)]);
+  return id;
+}
+
+// ---------------------------------------------------------------- responses
+
+export interface RespondInput { planPersonId?: string; offerId?: string; response: 'accept' | 'decline'; reason?: string }
+
+export interface RespondResult {
+  planPersonId: string | null;
+  status: 'accepted' | 'declined';
+  /** A substitute search this decline opened (its team has declines that fix themselves switched on). */
+  substitutionId: string | null;
+  /** The running substitute search an answer to an offer wakes. */
+  offerAnswered: { offerId: string; workflowId: string } | null;
+}
+
+export async function respond(db: Queryable, orgId: string, input: RespondInput): Promise<RespondResult> {
+  if (input.offerId) return respondToOffer(db, orgId, input.offerId, input.response, input.reason);
+  const row = await queryOne<{ id: string; plan_id: string; position_id: string; status: string; scheduled_by_user_id: string | null }>(db,
+    'SELECT id, plan_id, position_id, status, scheduled_by_user_id FROM runsheet_plan_people WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, input.planPersonId]);
+  if (!row) throw notFound('Scheduled person', input.planPersonId!, 'runsheet_get_plan lists who is scheduled, with their ids.');
+  const plan = await requirePlan(db, orgId, row.plan_id);
+  if (planState(plan) === 'past') throw new StewardError('conflict', 'The plan is past; its answers are history', { hint: 'Nothing to answer now.' });
+  const status = input.response === 'accept' ? 'accepted' : 'declined';
+  if (row.status === status) return { planPersonId: row.id, status, substitutionId: null, offerAnswered: null };
+  if (row.status === 'declined') {
+    // Taking back a decline takes a place again: only while one is open (a substitute may have taken it).
+    const places = await openPlaces(db, orgId, plan.id, row.position_id);
+    if (places.filled >= places.quantity) {
+      throw new StewardError('conflict', 'Their place has been filled since they declined', { hint: 'Raise the number needed with runsheet_set_needed_positions to take them as well.', details: { reason: 'position_full', ...places } });
+    }
+  }
+  await db.query('UPDATE runsheet_plan_people SET status = $3, decline_reason = $4, responded_at = now() WHERE org_id = $1 AND id = $2',
+    [orgId, row.id, status, status === 'declined' ? input.reason ?? null : null]);
+  const substitutionId = status === 'declined'
+    ? await openSubstitution(db, orgId, { plan, positionId: row.position_id, vacatedId: row.id, cause: 'declined', notifyUserId: row.scheduled_by_user_id })
+    : null;
+  return { planPersonId: row.id, status, substitutionId, offerAnswered: null };
+}
+
+async function respondToOffer(db: Queryable, orgId: string, offerId: string, response: 'accept' | 'decline', reason?: string): Promise<RespondResult> {
+  const offer = await queryOne<{ id: string; substitution_id: string; contact_id: string; status: string; expires_at: Date }>(db,
+    'SELECT id, substitution_id, contact_id, status, expires_at FROM runsheet_offers WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, offerId]);
+  if (!offer) throw notFound('Offer', offerId, 'runsheet_get_plan lists each substitute search with its offers.');
+  const substitution = (await queryOne<{ id: string; plan_id: string; position_id: string; status: string; workflow_id: string }>(db,
+    'SELECT id, plan_id, position_id, status, workflow_id FROM runsheet_substitutions WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, offer.substitution_id]))!;
+  if (offer.status !== 'offered' || offer.expires_at <= new Date()) {
+    throw new StewardError('conflict', `This offer is ${offer.status === 'offered' ? 'expired' : offer.status}`, {
+      hint: 'The search has moved on; runsheet_get_plan shows where it stands.', details: { status: offer.status === 'offered' ? 'expired' : offer.status },
+    });
+  }
+  const answered = { offerId: offer.id, workflowId: substitution.workflow_id };
+  if (response === 'decline') {
+    await db.query("UPDATE runsheet_offers SET status = 'declined', reason = $3, responded_at = now() WHERE org_id = $1 AND id = $2", [orgId, offer.id, reason ?? null]);
+    return { planPersonId: null, status: 'declined', substitutionId: null, offerAnswered: answered };
+  }
+  await lockPerson(db, orgId, offer.contact_id);
+  const plan = await requirePlan(db, orgId, substitution.plan_id, true);
+  const position = await requirePosition(db, orgId, substitution.position_id);
+  const places = await openPlaces(db, orgId, plan.id, position.id);
+  if (places.filled >= places.quantity) {
+    throw new StewardError('conflict', `${position.name} has been filled since this offer was made`, { hint: 'Nothing to do: runsheet_get_plan shows who took it.', details: { reason: 'position_full', ...places } });
+  }
+  const facts = (await gatherFacts(db, orgId, plan, position, [offer.contact_id])).get(offer.contact_id)!;
+  const conflicts = conflictsOf(facts);
+  if (conflicts.length > 0) {
+    throw new StewardError('conflict', `They can no longer take this place: ${conflicts.map((conflict) => conflict.message).join('; ')}`, { details: { conflicts } });
+  }
+  const planPerson = await queryOne<{ id: string }>(db, `INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, contact_id, status, responded_at, notified_at, substitution_id)
+    VALUES ($1, $2, $3, $4, $5, 'accepted', now(), now(), $6)
+    ON CONFLICT (org_id, plan_id, position_id, contact_id) DO UPDATE SET status = 'accepted', decline_reason = NULL, responded_at = now(), substitution_id = EXCLUDED.substitution_id
+    RETURNING id`, [randomUUID(), orgId, plan.id, position.id, offer.contact_id, substitution.id]);
+  await db.query("UPDATE runsheet_offers SET status = 'accepted', responded_at = now() WHERE org_id = $1 AND id = $2", [orgId, offer.id]);
+  await db.query("UPDATE runsheet_substitutions SET status = 'filled', filled_plan_person_id = $3, finished_at = now() WHERE org_id = $1 AND id = $2",
+    [orgId, substitution.id, planPerson!.id]);
+  return { planPersonId: planPerson!.id, status: 'accepted', substitutionId: null, offerAnswered: answered };
+}
+
+// ---------------------------------------------------------------- blockouts and preferences
+
+export async function recordBlockout(db: Queryable, orgId: string, input: { contactId: string; startsOn: string; endsOn?: string; reason?: string }) {
+  await requireContact(db, orgId, input.contactId);
+  const endsOn = input.endsOn ?? input.startsOn;
+  if (endsOn < input.startsOn) throw new StewardError('validation_failed', 'The blockout ends before it starts', { issues: [{ path: 'endsOn', message: 'must be on or after startsOn' }] });
+  const id = randomUUID();
+  await db.query('INSERT INTO runsheet_blockouts (id, org_id, contact_id, starts_on, ends_on, reason) VALUES ($1, $2, $3, $4, $5, $6)',
+    [id, orgId, input.contactId, input.startsOn, endsOn, input.reason ?? null]);
+  // Places they hold on upcoming plans in those dates are given up, each opening a substitute search where its team wants one.
+  const held = await queryRows<{ id: string; plan_id: string; position_id: string; scheduled_by_user_id: string | null }>(db, `SELECT pp.id, pp.plan_id, pp.position_id, pp.scheduled_by_user_id
+    FROM runsheet_plan_people pp JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
+    WHERE pp.org_id = $1 AND pp.contact_id = $2 AND pp.status <> 'declined' AND p.plan_date BETWEEN $3::date AND $4::date AND p.starts_at > now()
+    ORDER BY p.starts_at FOR UPDATE OF pp`, [orgId, input.contactId, input.startsOn, endsOn]);
+  const released: Array<{ planPersonId: string; planId: string; substitutionId: string | null }> = [];
+  for (const row of held) {
+    await db.query("UPDATE runsheet_plan_people SET status = 'declined', decline_reason = 'Blocked out', responded_at = now() WHERE org_id = $1 AND id = $2", [orgId, row.id]);
+    const plan = await requirePlan(db, orgId, row.plan_id);
+    const substitutionId = await openSubstitution(db, orgId, { plan, positionId: row.position_id, vacatedId: row.id, cause: 'blockout', notifyUserId: row.scheduled_by_user_id });
+    released.push({ planPersonId: row.id, planId: row.plan_id, substitutionId });
+  }
+  return { blockoutId: id, startsOn: input.startsOn, endsOn, released };
+}
+
+export async function setPreferences(db: Queryable, orgId: string, input: { contactId: string; maxPerMonth?: number | null; householdRule?: 'together' | 'apart' | null }) {
+  await requireContact(db, orgId, input.contactId);
+  const row = await queryOne<{ max_per_month: number | null; household_rule: 'together' | 'apart' | null }>(db, `INSERT INTO runsheet_preferences (id, org_id, contact_id, max_per_month, household_rule)
+    VALUES ($1, $2, $3, $4, $5) ON CONFLICT (org_id, contact_id) DO UPDATE SET
+      max_per_month = CASE WHEN $6::boolean THEN EXCLUDED.max_per_month ELSE runsheet_preferences.max_per_month END,
+      household_rule = CASE WHEN $7::boolean THEN EXCLUDED.household_rule ELSE runsheet_preferences.household_rule END, updated_at = now()
+    RETURNING max_per_month, household_rule`,
+  [randomUUID(), orgId, input.contactId, input.maxPerMonth ?? null, input.householdRule ?? null, input.maxPerMonth !== undefined, input.householdRule !== undefined]);
+  return { contactId: input.contactId, maxPerMonth: row!.max_per_month, householdRule: row!.household_rule };
+}
+
+// ---------------------------------------------------------------- autofill
+
+/**
+ * Fills every open place of the plan's needed positions from each position's team members: eligible
+ * people only (cleared, not blocked out, not serving then, under their monthly maximum, household
+ * rule), least recently served first; one person takes one place per plan. Every row it adds carries
+ * the run's id, which runsheet_undo_autofill takes.
+ */
+export async function autofill(db: Queryable, orgId: string, userId: string | null, planId: string, positionIds?: readonly string[]) {
+  const plan = await requireEditablePlan(db, orgId, planId);
+  const needs = await queryRows<{ position_id: string; quantity: number; filled: number }>(db, `SELECT n.position_id, n.quantity,
+      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id AND pp.status <> 'declined') AS filled
+    FROM runsheet_needed_positions n WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY n.position_id FOR UPDATE`, [orgId, planId]);
+  if (positionIds) {
+    for (const positionId of positionIds) {
+      if (!needs.some((need) => need.position_id === positionId)) {
+        await requirePosition(db, orgId, positionId);
+        throw new StewardError('validation_failed', `The plan does not need position ${positionId}`, { hint: 'Set it with runsheet_set_needed_positions first.', issues: [{ path: 'positionIds', message: 'not needed on this plan' }] });
+      }
+    }
+  }
+  const runId = randomUUID();
+  await db.query('INSERT INTO runsheet_autofill_runs (id, org_id, plan_id, created_by_user_id) VALUES ($1, $2, $3, $4)', [runId, orgId, planId, userId]);
+  const onPlan = new Set((await queryRows<{ contact_id: string }>(db, "SELECT contact_id FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND status <> 'declined'", [orgId, planId]))
+    .map((row) => row.contact_id));
+  const filled: Array<{ planPersonId: string; positionId: string; contactId: string }> = [];
+  const unfilled: Array<{ positionId: string; open: number; reason: string }> = [];
+  for (const need of needs) {
+    if (positionIds && !positionIds.includes(need.position_id)) continue;
+    let open = need.quantity - need.filled;
+    if (open <= 0) continue;
+    const position = await requirePosition(db, orgId, need.position_id);
+    const pool = await poolFor(db, orgId, planId, need.position_id, [...onPlan]);
+    const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool)).values()]);
+    for (const candidate of ranked) {
+      if (open === 0) break;
+      await lockPerson(db, orgId, candidate.contactId);
+      const id = randomUUID();
+      await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, contact_id, scheduled_by_user_id, autofill_run_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [id, orgId, planId, need.position_id, candidate.contactId, userId, runId]);
+      onPlan.add(candidate.contactId);
+      filled.push({ planPersonId: id, positionId: need.position_id, contactId: candidate.contactId });
+      open -= 1;
+    }
+    if (open > 0) unfilled.push({ positionId: need.position_id, open, reason: pool.length === 0 ? 'no free team members for this position' : `only ${ranked.length} eligible team member(s) were free` });
+  }
+  await db.query('UPDATE runsheet_autofill_runs SET filled = $3 WHERE org_id = $1 AND id = $2', [orgId, runId, filled.length]);
+  return { runId, filled, unfilled };
+}
+
+/** Takes back what an autofill run added that is still unconfirmed; people who have answered stay. */
+export async function undoAutofill(db: Queryable, orgId: string, runId: string) {
+  const run = await queryOne<{ plan_id: string; undone_at: Date | null }>(db, 'SELECT plan_id, undone_at FROM runsheet_autofill_runs WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, runId]);
+  if (!run) throw notFound('Autofill run', runId, 'runsheet_autofill_positions answers with its run id.');
+  await requireEditablePlan(db, orgId, run.plan_id);
+  const removed = await db.query("DELETE FROM runsheet_plan_people WHERE org_id = $1 AND autofill_run_id = $2 AND status = 'unconfirmed'", [orgId, runId]);
+  const kept = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM runsheet_plan_people WHERE org_id = $1 AND autofill_run_id = $2', [orgId, runId]);
+  await db.query('UPDATE runsheet_autofill_runs SET undone_at = COALESCE(undone_at, now()) WHERE org_id = $1 AND id = $2', [orgId, runId]);
+  return { runId, planId: run.plan_id, removed: removed.rowCount ?? 0, kept: kept?.n ?? 0, undoneBefore: iso(run.undone_at) };
+}
+
+export const monthOf = (date: string) => DateTime.fromISO(date).toFormat('yyyy-LL');
+export type { Conflict };

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { calendarDate } from '../../kit';
+import { addArrangement, createSong, listSongs, setSong, songUsageReport } from '../songs';
+import { tools } from './plans';
+
+const ccliNumber = z.string().trim().max(10).regex(/^[0-9]{1,10}$/, 'digits only').describe('The song\'s CCLI number');
+
+export const listSongsTool = tools.read('list_songs', {
+  title: 'List songs',
+  description: 'The song library by title (search by title, author or CCLI number), each with its arrangements (key, BPM, meter, sequence), how often it was used and when last.',
+  keywords: ['songs', 'song library', 'worship songs', 'arrangements'],
+  examples: ['what songs do we know', 'find Amazing Grace in the library', 'which key do we do Cornerstone in', 'when did we last sing 10000 Reasons'],
+  input: z.object({ search: z.string().trim().min(1).max(200).optional(), limit: z.number().int().min(1).max(200).default(50) }),
+  output: z.object({
+    songs: z.array(z.object({
+      id: z.uuid(), title: z.string(), author: z.string().nullable(), ccliNumber: z.string().nullable(), publicDomain: z.boolean(), lastUsedAt: z.string().nullable(), timesUsed: z.number().int(),
+      arrangements: z.array(z.object({
+        id: z.uuid(), name: z.string(), key: z.string().nullable(), bpm: z.number().int().nullable(), meter: z.string().nullable(), sequence: z.array(z.string()),
+        lengthSeconds: z.number().int().nullable(), hasLyrics: z.boolean(),
+      }).strict()),
+    }).strict()),
+  }).strict(),
+  run: async (ctx, input) => ({ songs: await listSongs(ctx.db, ctx.org.id, input) }),
+});
+
+export const createSongTool = tools.write('create_song', {
+  title: 'Add a song',
+  description: 'Adds a song to the library with its author and CCLI number (or marked public domain), for song items and the CCLI usage report.',
+  keywords: ['new song', 'add to song library'],
+  examples: ['add Amazing Grace (public domain)', 'add Cornerstone, CCLI 6158927', 'put a new song in the library'],
+  input: z.object({ title: z.string().trim().min(1).max(200), author: z.string().trim().min(1).max(200).optional(), ccliNumber: ccliNumber.optional(), publicDomain: z.boolean().optional() }),
+  output: z.object({ songId: z.uuid() }).strict(),
+  run: async (ctx, input) => ({ songId: await createSong(ctx.db, ctx.org.id, input) }),
+});
+
+export const addArrangementTool = tools.write('add_arrangement', {
+  title: 'Add an arrangement to a song',
+  description: 'An arrangement of a song: key, BPM, meter, sequence (verse, chorus…), lyrics and length.',
+  keywords: ['arrangement', 'key', 'bpm', 'chord chart'],
+  examples: ['add a G arrangement of Cornerstone at 72 bpm', 'our acoustic version of Amazing Grace is in D, 3/4', 'save the sequence V1 C V2 C B C'],
+  input: z.object({
+    songId: z.uuid(), name: z.string().trim().min(1).max(200), key: z.string().trim().min(1).max(10).optional(), bpm: z.number().int().min(20).max(400).optional(),
+    meter: z.string().max(5).regex(/^[0-9]{1,2}\/[0-9]{1,2}$/, 'like 4/4').optional(), sequence: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
+    lyrics: z.string().max(20_000).optional(), lengthSeconds: z.number().int().min(0).max(86_400).optional(),
+  }),
+  output: z.object({ arrangementId: z.uuid() }).strict(),
+  run: async (ctx, input) => ({ arrangementId: await addArrangement(ctx.db, ctx.org.id, input) }),
+});
+
+export const setSongTool = tools.write('set_song', {
+  title: 'Set the song on a song item',
+  description: 'Puts a song (and arrangement, key) on a plan\'s song item. Warns, without refusing, when the song was used in the weeks before the plan (withinWeeks, default 4).',
+  keywords: ['choose song', 'change song', 'song repetition'],
+  examples: ['make the opener Cornerstone in G', 'swap the second song for Amazing Grace', 'use the acoustic arrangement for the last song'],
+  input: z.object({ planId: z.uuid(), itemId: z.uuid(), songId: z.uuid(), arrangementId: z.uuid().optional(), key: z.string().trim().min(1).max(10).optional(), withinWeeks: z.number().int().min(1).max(52).default(4) }),
+  output: z.object({
+    itemId: z.uuid(), songId: z.uuid(), arrangementId: z.uuid().nullable(),
+    recentUses: z.array(z.object({ planId: z.uuid(), date: z.string(), title: z.string().nullable() }).strict()), warnings: z.array(z.string()),
+  }).strict(),
+  run: async (ctx, input) => setSong(ctx.db, ctx.org.id, input),
+});
+
+export const songUsageReportTool = tools.read('get_song_usage_report', {
+  title: 'Song usage report (CCLI)',
+  description: 'Songs used in services in a date range, counted as CCLI asks: each distinct use per service time (two services, two uses), with CCLI numbers; songs missing a CCLI number are listed.',
+  keywords: ['CCLI', 'song report', 'copyright report', 'licence reporting'],
+  examples: ['CCLI report for last quarter', 'which songs did we sing in October', 'how many times did we use Cornerstone this year', 'song usage for the licence return'],
+  input: z.object({ from: calendarDate(), to: calendarDate() }),
+  output: z.object({
+    from: z.string(), to: z.string(),
+    songs: z.array(z.object({
+      songId: z.uuid(), title: z.string(), author: z.string().nullable(), ccliNumber: z.string().nullable(), publicDomain: z.boolean(), uses: z.number().int(), firstUsed: z.string(), lastUsed: z.string(),
+    }).strict()),
+    totalUses: z.number().int(), missingCcliNumber: z.array(z.string()),
+  }).strict(),
+  run: async (ctx, input) => songUsageReport(ctx.db, ctx.org.id, input),
+});
+
+export const songTools = [listSongsTool, createSongTool, addArrangementTool, setSongTool, songUsageReportTool];
