@@ -201,9 +201,10 @@ export async function publishEvent(db: Queryable, orgId: string, eventId: string
   if (!event.spaces_booking_id) {
     checks.push({ check: 'venue_capacity', outcome: 'skipped', detail: 'The event is not linked to a spaces booking' });
   } else {
-    const venue = await venueCapacityOf(db, orgId, event.spaces_booking_id);
+    const bookingId = event.spaces_booking_id;
+    const venue = await venueCapacityOf(db, orgId, bookingId);
     if (venue === 'not_installed') checks.push({ check: 'venue_capacity', outcome: 'skipped', detail: 'The spaces module is not installed, so the room\'s capacity could not be checked' });
-    else if (venue === 'not_found') throw notFound('Spaces booking', event.spaces_booking_id, 'ticketing_update_event { spacesBookingId } links the event to another booking, or null to unlink it.');
+    else if (venue === 'not_found') throw notFound('Spaces booking', bookingId, 'ticketing_update_event { spacesBookingId } links the event to another booking, or null to unlink it.');
     else if (capacity === null || capacity > venue.capacity) {
       throw new StewardError('conflict', `${event.title} could sell ${capacity ?? 'unlimited'} places but ${venue.roomName} holds ${venue.capacity}`, {
         hint: 'Give the event a capacity no larger than the room (ticketing_update_event { capacity }), or book a larger room.',
