@@ -7,6 +7,7 @@ import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
 import { spacesRoutes } from './routes';
 import { countRooms } from './sites';
 import { venueCapacity } from './venue-capacity';
+import { roomsReadiness } from './readiness';
 import { spacesWidgets } from './widgets';
 import { bookingTools } from './tools/bookings';
 import { facilitiesTools } from './tools/facilities';
@@ -34,8 +35,12 @@ export default defineModule({
   overview: spacesOverview,
   playbooks: spacesPlaybooks,
   contactRefs: [{ table: 'spaces_bookings', column: 'hirer_contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['hirer_organisation'] }],
-  // Ticketing asks how many the booked room holds before it publishes an event linked to a booking.
-  contributes: { ticketingVenueCapacity: { venueCapacity } },
+  contributes: {
+    // Ticketing asks how many the booked room holds before it publishes an event linked to a booking.
+    ticketingVenueCapacity: { venueCapacity },
+    // Runsheet's Sunday-readiness check asks whether the service's rooms are booked and ready.
+    runsheetReadiness: [{ area: 'rooms', check: roomsReadiness }],
+  },
   jobs: [
     {
       name: 'spaces.materialise_occurrences',

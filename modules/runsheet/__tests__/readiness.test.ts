@@ -6,8 +6,9 @@ import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 /**
  * The Sunday-readiness check over MCP finds a volunteer double-booked across two overlapping services
  * and a position nobody fills, ranks them first with the tool calls that fix them, flags a song that
- * cannot be licensed and people not yet asked, says plainly that rooms (spaces) and children per room
- * could not be checked, and clears once the fixes are made.
+ * cannot be licensed and people not yet asked, says plainly what it could not check, finds the
+ * service's room bookings through spaces (none, too short, no set-up time), and clears once the fixes
+ * are made.
  */
 jest.setTimeout(120_000);
 
@@ -59,10 +60,9 @@ describe('runsheet_check_readiness', () => {
     expect(doubleBooked).toMatchObject({ severity: 'blocker', title: 'Tom Twice (Desk): double-booked', fix: { tool: 'runsheet_unschedule_person' } });
     expect(report.fixes.filter((f: any) => f.area === 'songs').map((f: any) => f.fix.tool).sort()).toEqual(['runsheet_list_songs', 'runsheet_set_song']);
     expect(report.fixes.find((f: any) => f.fix?.tool === 'runsheet_send_requests')).toMatchObject({ severity: 'warning', fix: { args: { planId: early }, approvalGated: false } });
-    expect(report.notChecked).toEqual([
-      expect.stringMatching(/not linked to a schedule instance/),
-      'Rooms and setup times were not checked: the spaces module is not installed.',
-    ]);
+    expect(report.notChecked).toEqual([expect.stringMatching(/not linked to a schedule instance/)]);
+    // Spaces finds a service's rooms through its schedule instance, and says so for a plan with none.
+    expect(report.fixes.find((f: any) => f.area === 'rooms')).toMatchObject({ severity: 'info', title: expect.stringMatching(/not linked to a service instance/), fix: null });
 
     // The fixes, as the list gives them: Tom comes off the early service, the drums place gets its own fix, the song is set.
     await mcpCall(mcp, doubleBooked.fix.tool, doubleBooked.fix.args);
@@ -102,8 +102,32 @@ describe('runsheet_check_readiness', () => {
     expect(report.fixes.find((f: any) => f.area === 'children' && f.severity === 'warning')).toMatchObject({
       title: 'Rainbows: about 3 children expected, room holds 2', fix: { tool: 'guests_update_location', args: { locationId: room } },
     });
-    expect(report.notChecked).toEqual(['Rooms and setup times were not checked: the spaces module is not installed.']);
+    expect(report.notChecked).toEqual([]);
     expect((await mcpRefusal(mcp, 'runsheet_create_plan', { serviceTypeId: serviceType.id, instanceId: next.id })).details).toEqual({ planId: plan.id });
+
+    // Rooms (the spaces module): none booked for the service, then the hall booked too short and with no set-up time.
+    expect(report.fixes.find((f: any) => f.area === 'rooms')).toMatchObject({
+      severity: 'blocker', title: 'No room is booked for this service',
+      fix: { tool: 'spaces_search_availability', args: { localDate: next.localDate, startTime: '10:00', durationMinutes: 60 } },
+    });
+    const buildingId = (await mcpCall(mcp, 'spaces_create_building', { name: 'Church centre' })).building.id;
+    const hall = (await mcpCall(mcp, 'spaces_create_room', { buildingId, name: 'Hall', capacity: 80 })).room.id;
+    await mcpCall(mcp, 'spaces_create_booking', {
+      title: 'Family service', roomId: hall, localDate: next.localDate, startTime: '10:00', durationMinutes: 45, setupMinutes: 0, teardownMinutes: 0, scheduleInstanceId: next.id,
+    });
+    const rooms = async () => (await mcpCall(mcp, 'runsheet_check_readiness', { planId: plan.id })).fixes.filter((f: any) => f.area === 'rooms');
+    const found = await rooms();
+    expect(found.map((f: any) => `${f.severity}: ${f.title}`).sort()).toEqual([
+      'blocker: Hall: booked 10:00–10:45, the service runs 10:00–11:00',
+      'warning: Hall: no set-up time booked',
+    ]);
+    // The fixes are spaces tool calls: the set-up one as given, the length with the minutes the service needs.
+    const setup = found.find((f: any) => /set-up/.test(f.title)).fix;
+    expect(setup).toMatchObject({ tool: 'spaces_update_booking', args: { changes: { setupMinutes: 30 } } });
+    await mcpCall(mcp, setup.tool, setup.args);
+    const short = found.find((f: any) => /booked 10:00/.test(f.title)).fix;
+    await mcpCall(mcp, short.tool, { ...short.args, changes: { durationMinutes: 60 } });
+    expect(await rooms()).toEqual([]);
   });
 
   it('serves planning pages through the dashboard API bridge: reads answer, a curated write names its tool', async () => {
@@ -112,7 +136,7 @@ describe('runsheet_check_readiness', () => {
     const read = await mcpCall(mcp, 'runsheet_invoke_api_read', { path: `/api/runsheet/plans/${plan.id}` });
     expect(read).toMatchObject({ route: 'GET /api/runsheet/plans/{planId}', result: { plan: { id: plan.id, state: 'draft' } } });
     const ready = await mcpCall(mcp, 'runsheet_invoke_api_read', { path: `/api/runsheet/plans/${plan.id}/readiness` });
-    expect(ready.result.notChecked).toContain('Rooms and setup times were not checked: the spaces module is not installed.');
+    expect(ready.result.fixes.find((f: any) => f.area === 'rooms')).toMatchObject({ severity: 'info', fix: null });
     const rota = await mcpCall(mcp, 'runsheet_invoke_api_read', { path: '/api/runsheet/rota', query: { serviceTypeId: serviceType.id } });
     expect(rota.result.plans.map((p: any) => p.id)).toEqual([plan.id]);
     const write = await mcpRefusal(mcp, 'runsheet_invoke_api_write', { method: 'POST', path: `/api/runsheet/plans/${plan.id}/lock`, body: { locked: true }, actionSummary: 'Lock' });
