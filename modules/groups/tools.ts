@@ -147,7 +147,7 @@ export const getGroupTool = tools.read('get', {
 export const updateGroupTool = tools.write('update', {
   title: 'Update a small group',
   description: 'Changes a small group\'s details: name, type, schedule, place or online link, listed or hidden, confidential, capacity, age range, tags. Only the fields given change (null clears). Staff, or a leader of the group. Enrolment has groups_update_enrolment; archiving groups_archive.',
-  keywords: ['edit group', 'change group details', 'move group', 'group moving venue', 'private group', 'confidential roster', 'members private', 'support group', 'group meets somewhere new'],
+  keywords: ['edit group', 'change group details', 'move group', 'group moving venue', 'private group', 'confidential roster', 'members private', 'support group', 'group meets somewhere new', 'fellowship is moving', 'moving to the hall', 'new meeting place'],
   examples: ['the Tuesday group now meets at the Patels', 'move the young adults group online', 'hide the recovery group from the finder', 'rename the Kingsbury group to Kingsbury Life Group', 'the parents group is for ages 25 to 45', 'tag the Alpha group as newcomers', 'change the Wednesday group to 8pm', 'make the care group confidential', 'the Monday fellowship is moving to the vicarage', "keep the recovery group's member list private", 'hide who is in the care group from everyone but its leaders', 'the cell group meets somewhere new from next week'],
   idempotent: true,
   input: z.object({ groupId, name: text(200).optional(), ...editable }),

@@ -175,7 +175,7 @@ const createHoldTool = tools.write('create_hold', {
 const releaseHoldTool = tools.write('release_hold', {
   title: 'Release a hold',
   description: 'Puts held places back on sale at once. Releasing a hold already released changes nothing (alreadyReleased says so).',
-  keywords: ['unblock seats', 'release seats'],
+  keywords: ['unblock seats', 'release seats', 'let the seats go', 'seats no longer needed', 'held seats', 'reserved seats back'],
   examples: ['release the choir seats', 'put the held tickets back on sale', 'we do not need the wheelchair places held any more'],
   idempotent: true,
   input: z.object({ holdId: z.uuid() }),
@@ -234,7 +234,7 @@ const getOrderTool = tools.read('get_order', {
 const listOrdersTool = tools.read('list_orders', {
   title: 'List orders',
   description: 'Orders, newest first, for an event, a status or a buyer; page with nextCursor.',
-  keywords: ['sales', 'bookings', 'who bought'],
+  keywords: ['sales', 'bookings', 'who bought', 'who has booked', 'booked so far', 'ticket holders', 'sign-ups for the event'],
   examples: ['who has bought tickets for the carol concert', 'list unpaid orders', 'show refunded orders for the quiz night', 'what tickets has Sam bought'],
   input: z.object({ ...cursorInput, eventId: eventId.optional(), status: orderSchema.shape.status.optional(), contactId: z.uuid().optional() }),
   output: z.object({ orders: z.array(orderSchema), ...cursorOutput }).strict(),

@@ -199,7 +199,7 @@ const slotSchema = z.object({ itemId: z.uuid(), title: z.string(), kind: z.strin
 export const getLiveViewTool = tools.read('get_live_view', {
   title: 'Live view of a service',
   description: 'What is on now in a service, what is next and the time left, from the running order laid end to end from the service start (or from when it actually started); also how far the running order overruns the service time.',
-  keywords: ['live', 'what is on now', 'time left', 'next item'],
+  keywords: ['live', 'what is on now', 'time left', 'next item', 'happening now', 'on stage', 'right now', 'how long is left', 'running late'],
   examples: ['what\'s on now in the service', 'how long left on this song', 'what comes next', 'are we running over'],
   input: z.object({ planId, startedAt: z.iso.datetime().max(40).optional().describe('When the service actually began, if not on time') }),
   output: z.object({
