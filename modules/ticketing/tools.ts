@@ -17,9 +17,9 @@ import { joinWaitlist, listWaitlist, offerWaitlistSpots } from './waitlist';
 
 const tools = toolsFor('ticketing', { read: 'ticketing:read', write: 'ticketing:write' });
 
-const instant = (what: string) => z.iso.datetime({ offset: true }).describe(`${what}: an ISO date-time with its offset, e.g. 2026-12-20T19:00:00+00:00`);
+const instant = (what: string) => z.iso.datetime({ offset: true }).max(40).describe(`${what}: an ISO date-time with its offset, e.g. 2026-12-20T19:00:00+00:00`);
 const money = (what: string) => z.number().int().min(0).max(100_000_000).describe(`${what}, in minor units (pence, cents)`);
-const currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP').describe('ISO 4217 currency (default: the organisation\'s country\'s)');
+const currency = z.string().max(3).regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP').describe('ISO 4217 currency (default: the organisation\'s country\'s)');
 const eventId = z.uuid().describe('The event (ticketing_list_events)');
 const ticketTypeId = z.uuid().describe('A ticket type of the event (ticketing_get_availability)');
 const items = z.array(z.object({ ticketTypeId, quantity: z.number().int().min(1).max(100) })).min(1).max(20);
@@ -273,7 +273,7 @@ const createPromoCodeTool = tools.write('create_promo_code', {
   keywords: ['discount code', 'voucher', 'coupon'],
   examples: ['make a code CHOIR10 for 10% off the carol concert', 'create a £5 off voucher for the first 20 quiz night bookings', 'discount code for church members on adult tickets'],
   input: z.object({
-    eventId, code: z.string().trim().regex(/^[A-Za-z0-9_-]{3,40}$/, '3 to 40 letters, digits, _ or -'), kind: z.enum(['percent', 'fixed']),
+    eventId, code: z.string().trim().max(40).regex(/^[A-Za-z0-9_-]{3,40}$/, '3 to 40 letters, digits, _ or -'), kind: z.enum(['percent', 'fixed']),
     amount: z.number().int().min(1).max(100_000_000).describe('Percent (1-100) or minor units off'), maxUses: z.number().int().min(1).max(1_000_000).optional(),
     validFrom: instant('Valid from').optional(), validUntil: instant('Valid until').optional(), ticketTypeIds: z.array(z.uuid()).max(20).optional().describe('Only these types (default all)'),
   }),
