@@ -44,8 +44,8 @@ const shopFields = {
 const listShopsTool = tools.read('list_shops', {
   title: 'List shops',
   description: 'The organisation\'s shops (the bookstall, the online shop): status (draft, open, paused, closed), currency, fulfilment modes (pickup, ship, digital), limits and stock locations.',
-  keywords: ['shops', 'bookstall', 'online shop', 'storefront'],
-  examples: ['what shops do we have', 'is the bookstall open', 'list our online shops', 'show the church shop settings'],
+  keywords: ['shops', 'bookstall', 'online shop', 'storefront', 'shop status', 'which shops', 'open or paused'],
+  examples: ['what shops do we have', 'is the bookstall open', 'list our online shops', 'show the church shop settings', 'which of our shops are set up', 'is any shop closed or paused'],
   input: z.object({ status: z.enum(['draft', 'open', 'paused', 'closed']).optional() }),
   output: z.object({ shops: z.array(shopSchema) }).strict(),
   run: async (ctx, input) => ({ shops: await listShops(ctx.db, ctx.org.id, input.status) }),
@@ -64,7 +64,7 @@ const createShopTool = tools.write('create_shop', {
 const updateShopTool = tools.write('update_shop', {
   title: 'Update a shop',
   description: 'Changes a shop\'s name, fulfilment modes, limits, checkout time, adds locations, or moves it: open → paused → open, or closed (for good). Opening a draft is store_open_shop (approval).',
-  keywords: ['pause shop', 'close shop', 'edit shop', 'reopen shop'],
+  keywords: ['pause shop', 'close shop', 'edit shop', 'reopen shop', 'shut shop', 'temporarily closed', 'holiday'],
   examples: ['pause the bookstall over the summer', 'close the online shop for good', 'reopen the bookstall', 'raise the cash sale limit to £200', 'add a store room location'],
   input: z.object({ shopId, name: z.string().trim().min(1).max(200).optional(), currency: currency.optional(), fulfilmentModes: modes.optional(), ...shopFields, status: z.enum(['open', 'paused', 'closed']).optional() }),
   output: z.object({ shop: shopSchema }).strict(),
@@ -95,8 +95,8 @@ const variantInput = z.object({
 const listProductsTool = tools.read('list_products', {
   title: 'List products',
   description: 'A shop\'s products (physical, digital, ticket) with status, variants (SKU, price, oversell policy) and stock per location in Shopify\'s states: available, committed, unavailable and on hand.',
-  keywords: ['products', 'stock', 'inventory', 'catalogue', 'price list'],
-  examples: ['what do we sell on the bookstall', 'how many hymn books are in stock', 'show the shop\'s products and prices', 'list digital downloads we sell'],
+  keywords: ['products', 'stock', 'inventory', 'catalogue', 'price list', 'items for sale', 'what we sell', 'prices', 'cost'],
+  examples: ['what do we sell on the bookstall', 'how many hymn books are in stock', 'show the shop\'s products and prices', 'list digital downloads we sell', 'what items are on sale in the shop and how much are they'],
   input: z.object({ shopId: shopId.optional(), status: z.enum(['draft', 'active', 'archived']).optional(), kind: z.enum(['physical', 'digital', 'ticket']).optional(), limit: z.number().int().min(1).max(100).default(50) }),
   output: z.object({ products: z.array(productSchema) }).strict(),
   run: async (ctx, input) => ({ products: await listProducts(ctx.db, ctx.org.id, input) }),
@@ -121,8 +121,8 @@ const createProductTool = tools.write('create_product', {
 const updateProductTool = tools.write('update_product', {
   title: 'Update a product',
   description: 'Changes a product (title, description, image, status draft/active, download settings), its variants\' prices, titles, oversell policy and low-stock thresholds, or adds variants. A price change applies to new checkouts only: orders already made keep the prices they were sold at.',
-  keywords: ['change price', 'edit product', 'activate product'],
-  examples: ['make the devotional £9.50', 'activate the choir CD', 'allow the mugs to be back-ordered', 'add a large size to the T-shirt'],
+  keywords: ['change price', 'edit product', 'activate product', 'raise price', 'increase price', 'new price', 'reprice', 'price of item'],
+  examples: ['make the devotional £9.50', 'activate the choir CD', 'allow the mugs to be back-ordered', 'add a large size to the T-shirt', 'put the price of the shop\'s candles up to £4', 'the shop item should cost more now'],
   input: z.object({
     productId, title: z.string().trim().min(1).max(200).optional(), description: z.string().trim().max(4000).nullable().optional(), status: z.enum(['draft', 'active']).optional(),
     imageMediaId: z.uuid().nullable().optional(), downloadUrl: z.url().max(2000).optional(), downloadLimit: z.number().int().min(1).max(100).optional(), downloadDays: z.number().int().min(1).max(365).optional(),
@@ -149,7 +149,7 @@ const archiveProductTool = tools.write('archive_product', {
 const adjustInventoryTool = tools.write('adjust_inventory', {
   title: 'Adjust inventory',
   description: 'Changes a variant\'s stock at a location by a delta with a reason (received, damaged, count, returned…) and a reference, in the available state or unavailable (damaged, quality control). Refuses to go below zero under the deny policy, and changes nothing then.',
-  keywords: ['add stock', 'received books', 'damaged', 'stock take'],
+  keywords: ['add stock', 'received books', 'damaged', 'delivery arrived', 'came in', 'new stock', 'more copies', 'broken'],
   examples: ['we received 20 more devotionals', '3 mugs arrived broken', 'take 2 CDs off stock, given to the choir', 'mark 5 books as damaged'],
   input: z.object({
     variantId, locationId: z.uuid().optional().describe('Default: the shop\'s default location'), delta: z.number().int().min(-1_000_000).max(1_000_000).refine((n) => n !== 0, 'not 0'),
@@ -162,8 +162,8 @@ const adjustInventoryTool = tools.write('adjust_inventory', {
 const setInventoryTool = tools.write('set_inventory', {
   title: 'Set inventory',
   description: 'Sets a variant\'s stock at a location to a counted quantity, only if it still holds `expected` (what you last read): compare-and-set, so a count never overwrites a sale made meanwhile (refused with the actual value).',
-  keywords: ['stock count', 'set stock', 'recount'],
-  examples: ['we counted 34 hymn books, set it', 'the stock take says 12 mugs', 'correct the CD stock to 8'],
+  keywords: ['stock count', 'set stock', 'recount', 'stock take', 'counted', 'correct stock', 'fix stock level', 'shelf count'],
+  examples: ['we counted 34 hymn books, set it', 'the stock take says 12 mugs', 'correct the CD stock to 8', 'the real number of books on the shelf is 20, update the stock'],
   input: z.object({
     variantId, locationId: z.uuid().optional(), quantity: z.number().int().min(0).max(1_000_000), expected: z.number().int().min(-1_000_000).max(1_000_000).describe('The quantity last read'),
     state: z.enum(['available', 'unavailable']).optional(), reason: z.string().trim().min(1).max(100).default('count'), reference: z.string().trim().max(200).optional(),
@@ -203,7 +203,7 @@ const createCheckoutLinkTool = tools.write('create_checkout_link', {
 const listOrdersTool = tools.read('list_orders', {
   title: 'List orders',
   description: 'Shop orders, newest first: filter by shop, financial status (pending, paid, partially_refunded, refunded, voided, expired), fulfilment status or buyer; page with nextCursor.',
-  keywords: ['sales', 'shop orders', 'unfulfilled', 'who bought'],
+  keywords: ['sales', 'shop orders', 'unfulfilled', 'who bought', 'not collected', 'awaiting pickup', 'recent orders'],
   examples: ['which shop orders still need posting', 'list unpaid checkouts', 'what has Sam bought from the shop', 'show refunded orders'],
   input: z.object({
     ...cursorInput, shopId: shopId.optional(), financialStatus: orderSchema.shape.financialStatus.optional(), fulfilmentStatus: orderSchema.shape.fulfilmentStatus.optional(), contactId: z.uuid().optional(),
@@ -225,8 +225,8 @@ const getOrderTool = tools.read('get_order', {
 const fulfilOrderTool = tools.write('fulfil_order', {
   title: 'Fulfil an order',
   description: 'Records a paid order (or chosen lines and quantities) handed over, collected or posted (mode pickup, ship with tracking, in_person): the units leave stock (committed and on hand go down). Digital lines are delivered when paid.',
-  keywords: ['posted', 'collected', 'shipped', 'dispatch'],
-  examples: ['Jane collected her books', 'mark the mug order as posted with tracking AB123', 'the order was handed over after church'],
+  keywords: ['posted', 'collected', 'shipped', 'dispatch', 'picked up', 'handed over', 'delivered', 'fulfil', 'fulfilled'],
+  examples: ['Jane collected her books', 'mark the mug order as posted with tracking AB123', 'the order was handed over after church', 'Tom came and picked up what he ordered from the shop'],
   input: z.object({
     orderId, mode: z.enum(['pickup', 'ship', 'in_person']), lines: z.array(z.object({ lineId: z.uuid(), quantity: z.number().int().min(1).max(1000) })).max(50).optional().describe('Default: everything left'),
     tracking: z.string().trim().max(200).optional(),
