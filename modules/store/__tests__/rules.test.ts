@@ -1,6 +1,8 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { withTenantTransaction } from '../../../db/pool';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import type { PaymentsSandbox } from '../../../sandbox/payments/server';
+import { expireCheckout } from '../orders';
 import { attempt, call, eventually, paymentsStack, refusal } from './stack';
 
 /**
@@ -74,8 +76,6 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     expect(await level(variantId)).toEqual({ available: 3, committed: 0, unavailable: 0 });
     expect(sessionOf(order.id).status).toBe('expired');
     // A second expiry (a retried activity) returns nothing more.
-    const { expireCheckout } = await import('../orders');
-    const { withTenantTransaction } = await import('../../../db/pool');
     expect(await withTenantTransaction(harness.pool, org.orgId, (db) => expireCheckout(db, org.orgId, order.id))).toEqual({ outcome: 'not_pending' });
     expect(await level(variantId)).toEqual({ available: 3, committed: 0, unavailable: 0 });
     const ledger = (await harness.pool.query(`SELECT count(*)::int AS n FROM store_inventory_adjustments WHERE order_id = $1 AND reason = 'checkout_expired' AND state = 'available'`, [order.id])).rows[0].n;
