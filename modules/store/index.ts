@@ -1,7 +1,12 @@
+import { z } from 'zod';
+import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
 import { createStoreActivities } from './activities/checkouts';
 import { storeMigration } from './migrations/2026.11.28T05.00.00.store';
+import { storeMetrics, storeOverview } from './metrics';
 import { storeModels } from './models';
+import { storePlaybooks } from './playbooks';
+import { storeRoutes } from './routes';
 import { storeTools } from './tools';
 import { storeWebhooks } from './webhooks/payments';
 
@@ -22,7 +27,16 @@ export default defineModule({
   migrations: [storeMigration],
   scopes: ['store:read', 'store:write'],
   uses: ['people'],
-  routes: [],
+  routes: storeRoutes,
+  playbooks: storePlaybooks,
+  metrics: storeMetrics,
+  overview: {
+    shape: {
+      store: z.object({ openShops: z.number().int(), pendingCheckouts: z.number().int(), ordersToFulfil: z.number().int(), lowStockVariants: z.number().int() }).strict().nullable()
+        .describe('Shops open, checkouts awaiting payment, paid orders still to hand over, variants at or below their low-stock threshold; null without store:read'),
+    },
+    compute: async (ctx) => ({ store: hasScope(ctx.principal, 'store:read') ? await storeOverview(ctx.db, ctx.org.id) : null }),
+  },
   workflows: require.resolve('./workflows'),
   activities: [createStoreActivities],
   webhooks: [storeWebhooks],
