@@ -75,6 +75,13 @@ describe('store journey: the bookstall sells a download', () => {
     expect((await fetch(tampered, { redirect: 'manual' })).status).toBe(404);
     expect((await fetch(`${harness.url}/store/downloads/not-a-token`, { redirect: 'manual' })).status).toBe(404);
     expect((await call(mcp, 'store_get_order', { orderId: order.id })).order.downloads[0]).toMatchObject({ downloads: 1, status: 'active' });
+    // The second download is the last the link allows.
+    expect((await fetch(at, { redirect: 'manual' })).status).toBe(302);
+    const third = await fetch(at, { redirect: 'manual' });
+    expect(third.status).toBe(410);
+    expect((await third.json()).error.reason).toBe('used_up');
+    expect((await call(mcp, 'store_get_order', { orderId: order.id })).order.downloads[0]).toMatchObject({ downloads: 2, status: 'used_up' });
+    expect((await refusal(mcp, 'store_resend_download_link', { orderId: order.id })).details.reason).toBe('no_live_downloads');
 
     // Another organisation sees nothing.
     expect((await refusal(otherMcp, 'store_get_order', { orderId: order.id })).code).toBe('not_found');
@@ -90,7 +97,7 @@ describe('store journey: the bookstall sells a download', () => {
     const revoked = await fetch(at, { redirect: 'manual' });
     expect(revoked.status).toBe(410);
     expect((await revoked.json()).error.reason).toBe('revoked');
-    expect((await call(mcp, 'store_get_order', { orderId: order.id })).order.downloads[0]).toMatchObject({ status: 'revoked', downloads: 1 });
+    expect((await call(mcp, 'store_get_order', { orderId: order.id })).order.downloads[0]).toMatchObject({ status: 'revoked', downloads: 2 });
     expect((await refusal(mcp, 'store_resend_download_link', { orderId: order.id })).details.reason).toBe('order_refunded');
     expect((await refusal(mcp, 'store_refund_order', { orderId: order.id, amount: 1 })).details.reason).toBe('order_refunded');
 
