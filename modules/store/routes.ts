@@ -51,7 +51,7 @@ export const storeRoutes = [
   routes.post('orders/{orderId}/refunds', {
     summary: 'Refund a shop order',
     params: z.object({ orderId: z.uuid() }).strict(),
-    body: z.object({ amount: z.number().int().min(0).optional() }).strict(),
+    body: z.object({ amount: z.number().int().min(0).max(100_000_000).optional() }).strict(),
     response: z.object({}).passthrough(),
     curatedTool: 'store_refund_order',
   }),

@@ -15,7 +15,7 @@ import { downloadLinkSchema, levelSchema, orderSchema, productSchema, shopSchema
 const tools = toolsFor('store', { read: 'store:read', write: 'store:write' });
 
 const money = (what: string) => z.number().int().min(0).max(100_000_000).describe(`${what}, in minor units (pence, cents)`);
-const currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP').describe('ISO 4217 currency (default: the organisation\'s country\'s)');
+const currency = z.string().max(3).regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP').describe('ISO 4217 currency (default: the organisation\'s country\'s)');
 const shopId = z.uuid().describe('The shop (store_list_shops)');
 const productId = z.uuid().describe('The product (store_list_products)');
 const variantId = z.uuid().describe('A product variant (store_list_products shows each product\'s variants)');
@@ -86,7 +86,7 @@ const openShopTool = tools.write('open_shop', {
 // ---------------------------------------------------------------- products
 
 const variantInput = z.object({
-  sku: z.string().trim().regex(/^[A-Za-z0-9._-]{1,64}$/, '1 to 64 letters, digits, . _ or -'), title: z.string().trim().min(1).max(200).optional().describe('e.g. "Large" (default "Default")'),
+  sku: z.string().trim().max(64).regex(/^[A-Za-z0-9._-]{1,64}$/, '1 to 64 letters, digits, . _ or -'), title: z.string().trim().min(1).max(200).optional().describe('e.g. "Large" (default "Default")'),
   price: money('Price'), trackInventory: z.boolean().optional().describe('Count stock (default: yes, except digital)'),
   oversell: z.enum(['deny', 'continue']).optional().describe('deny (default): never sell what is not there'), lowStockThreshold: z.number().int().min(0).max(1_000_000).optional(),
   initialStock: z.number().int().min(0).max(1_000_000).optional().describe('Units available at the default location'),
