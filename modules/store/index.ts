@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
+import { defineWidget } from '../widget';
 import { createStoreActivities } from './activities/checkouts';
 import { storeMigration } from './migrations/2026.11.28T05.00.00.store';
 import { storeMetrics, storeOverview } from './metrics';
@@ -30,6 +32,11 @@ export default defineModule({
   routes: storeRoutes,
   playbooks: storePlaybooks,
   metrics: storeMetrics,
+  widgets: [defineWidget({
+    id: 'store-order', module: 'store', title: 'Shop order',
+    description: 'A shop order at a glance: payment and fulfilment status, its lines at the prices sold, refunds and download use.',
+    tools: ['store_get_order'], script: path.join(__dirname, 'widgets', 'order.mts'),
+  })],
   overview: {
     shape: {
       store: z.object({ openShops: z.number().int(), pendingCheckouts: z.number().int(), ordersToFulfil: z.number().int(), lowStockVariants: z.number().int() }).strict().nullable()
