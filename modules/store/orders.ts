@@ -438,6 +438,14 @@ export async function refundOrder(db: Queryable, orgId: string, userId: string |
   return { order: await orderView(db, orgId, order.id), refunded: plan.amount, downloadsRevoked: revoked };
 }
 
+/** Whether cancelling refunds more than the shop's refund threshold (a paid order): then a person approves, as for a refund. Read-only. */
+export async function cancelNeedsApproval(db: Queryable, orgId: string, args: Record<string, unknown>): Promise<boolean> {
+  const order = await queryOne<OrderRow>(db, 'SELECT * FROM store_orders WHERE org_id = $1 AND id = $2', [orgId, String(args.orderId)]);
+  if (!order || order.financial_status !== 'paid') return false;
+  const shop = await shopRow(db, orgId, order.shop_id);
+  return order.total_minor - order.refunded_minor > shop.refund_approval_above_minor;
+}
+
 /** Cancels an unpaid order (its checkout closed, its units back at once) or a paid, unfulfilled one (refunded in full, units back). */
 export async function cancelOrder(db: Queryable, orgId: string, userId: string | null, workflowId: string, input: { orderId: string; reason?: string }): Promise<{ order: OrderView; refunded: number }> {
   const order = await orderRow(db, orgId, input.orderId, { forUpdate: true });

@@ -7,7 +7,7 @@ import {
   adjustInventory, archiveProduct, createProduct, createShop, listProducts, listShops, lowStock, openShop, setInventory, shopExists, shopView, updateProduct, updateShop,
 } from './catalogue';
 import {
-  cancelOrder, cashSaleTotal, createCheckout, downloadLinks, fulfilOrder, listOrders, orderView, prepareCheckout, recordCashSale, refundNeedsApproval, refundOrder,
+  cancelNeedsApproval, cancelOrder, cashSaleTotal, createCheckout, downloadLinks, fulfilOrder, listOrders, orderView, prepareCheckout, recordCashSale, refundNeedsApproval, refundOrder,
   salesReport, type PreparedCheckout,
 } from './orders';
 import { downloadLinkSchema, levelSchema, orderSchema, productSchema, shopSchema } from './schemas';
@@ -237,10 +237,12 @@ const fulfilOrderTool = tools.write('fulfil_order', {
 
 const cancelOrderTool = tools.write('cancel_order', {
   title: 'Cancel an order',
-  description: 'Cancels an unpaid order (its checkout closed, units back at once: voided) or a paid, unfulfilled one (refunded in full through the provider, units back). A fulfilled order is refunded instead (store_refund_order).',
+  description: 'Cancels an unpaid order (its checkout closed, units back at once: voided) or a paid, unfulfilled one (refunded in full through the provider, units back; above the shop\'s refund threshold a person approves). A fulfilled order is refunded instead (store_refund_order).',
   keywords: ['cancel order', 'void checkout'],
   examples: ['cancel Jane\'s unpaid order', 'they changed their mind, cancel the book order', 'void that checkout link'],
-  input: z.object({ orderId, reason: z.string().trim().min(1).max(500).optional() }),
+  approval: { kind: 'gated', when: { reason: 'cancelling a paid order refunds more than the shop\'s refund approval threshold', applies: async (args, deps) => cancelNeedsApproval(deps.db, deps.orgId, args) } },
+  task: {},
+  input: z.object({ orderId, reason: z.string().trim().min(1).max(500).optional(), actionSummary }),
   output: z.object({ order: orderSchema, refunded: z.number().int() }).strict(),
   run: async (ctx, input) => cancelOrder(ctx.db, ctx.org.id, ctx.principal.userId, ctx.workflowId, input),
 });

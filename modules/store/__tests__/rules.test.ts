@@ -118,6 +118,33 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     expect((await refusal(mcp, 'store_refund_order', { orderId: order.id, amount: 401 })).details.reason).toBe('exceeds_paid');
   });
 
+  it('cancels an unpaid order (units back) and a paid, unfulfilled one (refunded in full), gated above the refund threshold', async () => {
+    const { variantId } = await product('Tea towel', 700, 4);
+    const unpaid = (await call(mcp, 'store_create_checkout_link', { shopId, items: [{ variantId, quantity: 1 }] })).order;
+    const voided = await call(mcp, 'store_cancel_order', { orderId: unpaid.id, reason: 'Changed their mind' });
+    expect(voided).toMatchObject({ refunded: 0, order: { financialStatus: 'voided', checkoutUrl: null } });
+    expect(sessionOf(unpaid.id).status).toBe('expired');
+    expect(await level(variantId)).toEqual({ available: 4, committed: 0, unavailable: 0 });
+    const paidOrders = [];
+    for (let i = 0; i < 2; i += 1) {
+      const { order } = await call(mcp, 'store_create_checkout_link', { shopId, items: [{ variantId, quantity: 2 }] });
+      await sandbox.pay(sessionOf(order.id).id);
+      paidOrders.push(order);
+    }
+    expect(await level(variantId)).toEqual({ available: 0, committed: 4, unavailable: 0 });
+    const cancelled = await call(mcp, 'store_cancel_order', { orderId: paidOrders[0].id });
+    expect(cancelled).toMatchObject({ refunded: 1_400, order: { financialStatus: 'refunded', refundable: 0 } });
+    expect(await level(variantId)).toEqual({ available: 2, committed: 2, unavailable: 0 });
+    await call(mcp, 'store_update_shop', { shopId, refundApprovalAbove: 1_000 });
+    try {
+      const gated = await refusal(mcp, 'store_cancel_order', { orderId: paidOrders[1].id });
+      expect(gated.code).toBe('approval_required');
+      expect((await call(mcp, 'store_get_order', { orderId: paidOrders[1].id })).order.financialStatus).toBe('paid');
+    } finally {
+      await call(mcp, 'store_update_shop', { shopId, refundApprovalAbove: 100_000 });
+    }
+  });
+
   it('adjusts with a reason, refuses below zero under deny, and sets only by compare-and-set', async () => {
     const { variantId } = await product('Mug', 600, 2);
     expect((await call(mcp, 'store_adjust_inventory', { variantId, delta: 5, reason: 'received', reference: 'PO-7' })).level).toMatchObject({ available: 7, onHand: 7 });
