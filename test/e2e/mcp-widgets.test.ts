@@ -10,6 +10,7 @@ const WIDGETS: Record<string, string> = {
   'platform-proposal-queue': 'platform_pending_proposals',
   'groups-group-card': 'groups_get',
   'ticketing-event-sales': 'ticketing_get_sales_report',
+  'store-order': 'store_get_order',
   'spaces-room-week': 'spaces_get_room_schedule',
   'runsheet-running-order': 'runsheet_get_plan',
   'runsheet-rota': 'runsheet_get_rota',

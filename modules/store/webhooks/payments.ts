@@ -1,0 +1,73 @@
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { withTenantTransaction } from '../../../db/pool';
+import { parsePaymentEvent, paymentsWebhookSecret, sessionFromEvent, verifyPaymentSignature } from '../../../kernel/payments';
+import type { ModuleWebhook, WebhookDeps } from '../../module';
+import { applyCheckoutCompleted, DOWNLOAD_PATH, parseDownloadToken, takeDownload } from '../orders';
+
+export const PAYMENTS_WEBHOOK_PATH = '/webhooks/store/payments';
+
+/**
+ * The payment provider's events for store orders (kernel/payments.ts), verified before anything is
+ * read (401 for a missing, wrong or stale signature, 503 without a secret). Each event is recorded
+ * once by its id in the same transaction as its effect, so a replay changes nothing; sessions
+ * another module opened are left to it. Only `checkout.session.completed` pays an order, whatever
+ * order the events come in; expiry is Steward's own timer's to apply.
+ *
+ * Also the download route a digital buyer's link opens (`/store/downloads/<signed token>`): a
+ * valid, live link counts one download and redirects to the file; a revoked, expired or used-up
+ * one answers 410, anything else 404.
+ */
+function storeRouter(deps: WebhookDeps): Router {
+  const router = Router();
+  router.post(PAYMENTS_WEBHOOK_PATH, express.raw({ type: () => true, limit: '256kb' }), async (req, res, next) => {
+    try {
+      const secret = paymentsWebhookSecret();
+      if (!secret) return void res.status(503).json({ ok: false, error: { code: 'not_configured', message: 'PAYMENTS_WEBHOOK_SECRET is not set on this server' } });
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      if (!verifyPaymentSignature(secret, body, req.header('stripe-signature'))) {
+        return void res.status(401).json({ ok: false, error: { code: 'unauthorized', message: 'The Stripe-Signature header is missing, does not match, or is too old' } });
+      }
+      const event = parsePaymentEvent(body);
+      if (!event) return void res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'Not a payment event' } });
+      const session = sessionFromEvent(event);
+      const orgId = session?.metadata.org_id;
+      if (!session || session.metadata.steward_module !== 'store' || !z.uuid().safeParse(orgId).success) {
+        return void res.json({ ok: true, ignored: 'not a store checkout session' });
+      }
+      const outcome = await withTenantTransaction(deps.pool, orgId!, async (db) => {
+        const first = await db.query('INSERT INTO store_payment_events (provider_event_id, org_id, type, outcome) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+          [event.id, orgId, event.type.slice(0, 100), 'received']);
+        if ((first.rowCount ?? 0) === 0) return { outcome: 'duplicate', orderId: null as string | null };
+        const applied = event.type === 'checkout.session.completed'
+          ? await applyCheckoutCompleted(db, orgId!, session)
+          : { outcome: 'noted', orderId: session.metadata.order_id ?? null };
+        await db.query('UPDATE store_payment_events SET outcome = $2, order_id = $3 WHERE provider_event_id = $1',
+          [event.id, applied.outcome, z.uuid().safeParse(applied.orderId).success ? applied.orderId : null]);
+        return applied;
+      });
+      res.json({ ok: true, outcome: outcome.outcome });
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.get(`${DOWNLOAD_PATH}:token`, async (req, res, next) => {
+    try {
+      res.setHeader('cache-control', 'no-store');
+      res.setHeader('referrer-policy', 'no-referrer');
+      const parsed = parseDownloadToken(String(req.params.token ?? ''));
+      if (!parsed) return void res.status(404).json({ ok: false, error: { code: 'not_found', message: 'This download link is not valid' } });
+      const outcome = await withTenantTransaction(deps.pool, parsed.orgId, (db) => takeDownload(db, parsed));
+      if (!outcome.ok) {
+        const messages = { not_found: 'This download link is not valid', revoked: 'This download was withdrawn (the order was refunded)', expired: 'This download link has expired', used_up: 'This download link has been used as many times as it allows' };
+        return void res.status(outcome.status).json({ ok: false, error: { code: outcome.status === 404 ? 'not_found' : 'gone', reason: outcome.reason, message: messages[outcome.reason] } });
+      }
+      res.redirect(302, outcome.url);
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
+
+export const storeWebhooks: ModuleWebhook = { paths: ['/webhooks/store/', '/store/'], router: storeRouter };
