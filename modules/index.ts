@@ -15,9 +15,10 @@ import schedule from './schedule';
 import spaces from './spaces';
 import templates from './templates';
 import ticketing from './ticketing';
+import billing from './billing';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, spaces, ticketing];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, spaces, ticketing, billing];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);
