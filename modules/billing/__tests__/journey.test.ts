@@ -92,7 +92,7 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     const first = await sandbox.deliver(webhook);
     expect(first.status).toBe(200);
     expect(JSON.parse(first.body)).toMatchObject({ outcome: 'plan_granted' });
-    expect(JSON.parse((await sandbox.deliver(webhook)).body)).toMatchObject({ outcome: 'duplicate_or_unknown' });
+    expect(JSON.parse((await sandbox.deliver(webhook)).body)).toMatchObject({ outcome: 'duplicate' });
     const after = await status();
     expect(after.subscription).toMatchObject({ planCode: 'growth', status: 'active', billed: true, cancelAtPeriodEnd: false });
     expect(await planOf(org.orgId)).toBe('growth');

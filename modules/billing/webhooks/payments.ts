@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { withTenantTransaction } from '../../../db/pool';
 import { parsePaymentEvent, paymentsWebhookSecret, sessionFromEvent, verifyPaymentSignature, type PaymentEvent } from '../../../kernel/payments';
+import { planOf } from '../../../kernel/billing';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
 import { applyCheckoutCompleted, applyCheckoutExpired, applyInvoiceEvent, applySubscriptionEvent } from '../service';
 
@@ -39,10 +40,12 @@ function paymentsRouter(deps: WebhookDeps): Router {
       if (!orgId) return void res.json({ ok: true, ignored: 'not a billing event' });
       const eventAt = new Date(event.created * 1000);
       const outcome = await withTenantTransaction(deps.pool, orgId, async (db) => {
+        // An organisation that does not exist (deleted since, or a made-up id) is noted nowhere.
+        if (!await planOf(db, orgId)) return 'unknown_organisation';
         const first = await db.query(`INSERT INTO billing_webhook_events (provider_event_id, org_id, type, event_created_at, outcome)
-          SELECT $1, $2, $3, $4, 'received' WHERE EXISTS (SELECT 1 FROM organisations WHERE id = $2) ON CONFLICT DO NOTHING`,
+          VALUES ($1, $2, $3, $4, 'received') ON CONFLICT DO NOTHING`,
         [event.id.slice(0, 255), orgId, event.type.slice(0, 100), eventAt]);
-        if ((first.rowCount ?? 0) === 0) return 'duplicate_or_unknown';
+        if ((first.rowCount ?? 0) === 0) return 'duplicate';
         let applied = 'noted';
         const session = sessionFromEvent(event);
         if (event.type === 'checkout.session.completed' && session) applied = await applyCheckoutCompleted(db, orgId, session, eventAt);
