@@ -178,7 +178,7 @@ export function createOutbox(deps: OutboxDeps) {
     const units = draft.units ?? 1;
     await lockFeature(db, ref.orgId, feature);
     try {
-      await assertAllowance(db, ref.orgId, feature, units, { tool: draft.usageTool ?? ref.source.usageTool });
+      await assertAllowance(db, ref.orgId, feature, units, { tool: draft.usageTool ?? ref.source.usageTool, purpose: draft.purpose });
     } catch (error) {
       if (error instanceof StewardError && ALLOWANCE_REFUSALS.has(error.code)) {
         return { kind: 'refused', error: { code: error.code, message: `${error.message}. The message stays approved and unsent.` } };

@@ -2,6 +2,8 @@ import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
 import { billingMigration } from './migrations/2026.11.28T06.00.00.billing';
 import { billingModels } from './models';
+import { billingPlaybooks } from './playbooks';
+import { billingRoutes } from './routes';
 import { billingAllowanceGuard, usageWithCaps } from './service';
 import { billingTools } from './tools';
 import { billingWebhooks } from './webhooks/payments';
@@ -20,7 +22,8 @@ export default defineModule({
   models: [...billingModels],
   migrations: [billingMigration],
   scopes: ['billing:read', 'billing:write'],
-  routes: [],
+  routes: billingRoutes,
+  playbooks: billingPlaybooks,
   webhooks: [billingWebhooks],
   allowanceGuards: [billingAllowanceGuard],
   alerts: [{

@@ -478,9 +478,10 @@ export async function setSpendCap(db: Queryable, orgId: string, name: MeteredFea
   return (await usageWithCaps(db, orgId, name))[0]!;
 }
 
-/** A message use the past-due grace window stops: a marketing-purpose message, or a broadcast. */
+/** A message use the past-due grace window stops: a marketing-purpose message, or a broadcast whose purpose is not known. */
 export function isMarketingUse(check: Pick<AllowanceCheck, 'tool' | 'purpose'>): boolean {
-  return check.purpose === 'marketing' || /broadcast/.test(check.tool ?? '');
+  if (check.purpose !== undefined) return check.purpose === 'marketing';
+  return /broadcast/.test(check.tool ?? '');
 }
 
 const MESSAGE_FEATURES: readonly MeteredFeature[] = ['email_sends', 'messaging_credits'];

@@ -1,4 +1,6 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { withTenantTransaction } from '../../../db/pool';
+import { assertAllowance } from '../../../kernel/billing';
 import { paymentSignature } from '../../../kernel/payments';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
@@ -114,6 +116,10 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     const pastDue = await status();
     expect(pastDue.subscription.status).toBe('past_due');
     expect(pastDue.entitlements).toMatchObject({ status: 'past_due', serviceMessages: true, marketingSends: false, readOnly: false, graceEndsAt: expect.any(String) });
+    // The kernel's allowance check asks billing: a marketing message is refused, a service one allowed.
+    const check = (purpose: string) => withTenantTransaction(harness.pool, org.orgId, (db) => assertAllowance(db, org.orgId, 'messaging_credits', 1, { tool: 'channels_send_sms', purpose }));
+    await expect(check('marketing')).rejects.toMatchObject({ code: 'subscription_inactive' });
+    await expect(check('service')).resolves.toBeUndefined();
     await sandbox.sendEvent('invoice.paid', { object: 'invoice', id: 'in_test_2', amount_due: 4900, currency: 'gbp', metadata: meta() }, 'billing', { created: now + 40 });
     expect((await status()).subscription.status).toBe('active');
     const both = (await call('billing_list_invoices', {})).invoices;
