@@ -291,18 +291,19 @@ async function nextInvoiceNumber(db: Queryable, orgId: string): Promise<string> 
 
 async function upsertInvoice(db: Queryable, orgId: string, input: {
   providerRef: string; planCode: string; status: 'open' | 'paid' | 'void' | 'uncollectible'; amountDueMinor: number; amountPaidMinor: number; currency: string; periodStart: Date; periodEnd: Date;
-}): Promise<void> {
+}): Promise<'recorded' | 'kept_paid'> {
   const existing = await queryOne<{ id: string; status: string }>(db, 'SELECT id, status FROM billing_invoices WHERE provider_ref = $1 AND org_id = $2', [input.providerRef, orgId]);
   if (existing) {
     // A paid invoice stays paid, whatever arrives after it.
-    if (existing.status === 'paid') return;
+    if (existing.status === 'paid') return 'kept_paid';
     await db.query(`UPDATE billing_invoices SET status = $3, amount_paid_minor = $4, paid_at = CASE WHEN $3 = 'paid' THEN now() ELSE paid_at END WHERE id = $1 AND org_id = $2`,
       [existing.id, orgId, input.status, input.amountPaidMinor]);
-    return;
+    return 'recorded';
   }
   await db.query(`INSERT INTO billing_invoices (id, org_id, number, provider_ref, plan_code, status, amount_due_minor, amount_paid_minor, currency, period_start, period_end, paid_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $6 = 'paid' THEN now() END)`,
   [randomUUID(), orgId, await nextInvoiceNumber(db, orgId), input.providerRef, input.planCode, input.status, input.amountDueMinor, input.amountPaidMinor, input.currency.toUpperCase(), input.periodStart, input.periodEnd]);
+  return 'recorded';
 }
 
 /** A paid checkout: the plan is granted here, once, and only here (never on the redirect). */
@@ -381,10 +382,12 @@ export async function applyInvoiceEvent(db: Queryable, orgId: string, type: stri
   const paid = type === 'invoice.paid';
   const start = seconds(object.period_start) ?? new Date();
   const end = seconds(object.period_end) ?? addMonth(start);
-  await upsertInvoice(db, orgId, {
+  const recorded = await upsertInvoice(db, orgId, {
     providerRef: object.id.slice(0, 255), planCode: planCode!, status: paid ? 'paid' : 'open', amountDueMinor: object.amount_due as number,
     amountPaidMinor: paid ? object.amount_due as number : 0, currency: object.currency, periodStart: start, periodEnd: end > start ? end : addMonth(start),
   });
+  // A failure reported for an invoice already paid is older news: nothing changes.
+  if (recorded === 'kept_paid' && !paid) return 'stale_ignored';
   if (!row || (row.last_event_at && eventAt < new Date(row.last_event_at))) return paid ? 'invoice_paid' : 'invoice_payment_failed';
   if (paid && (row.status === 'past_due' || row.status === 'unpaid')) {
     await db.query(`UPDATE billing_subscriptions SET status = 'active', past_due_since = NULL, last_event_at = $2, updated_at = now() WHERE org_id = $1`, [orgId, eventAt]);

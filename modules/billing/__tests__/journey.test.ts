@@ -135,6 +135,15 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     const stored = await harness.pool.query("SELECT count(*)::int AS n FROM tool_call_results WHERE org_id = $1 AND result::text LIKE '%' || $2 || '%'", [org.orgId, portal.url]);
     expect(stored.rows[0].n).toBe(0);
 
+    // The dashboard routes through the invoke pair: the checkouts opened, the provider events and what each did.
+    const checkouts = (await call('billing_invoke_api_read', { method: 'GET', path: '/api/billing/checkouts' })).result.checkouts;
+    expect(checkouts).toEqual([expect.objectContaining({ id: checkout.id, planCode: 'growth', status: 'complete', completedAt: expect.any(String) })]);
+    const events = (await call('billing_invoke_api_read', { method: 'GET', path: '/api/billing/provider-events' })).result.events;
+    expect(events.map((event: any) => event.outcome).sort()).toEqual(['invoice_paid', 'invoice_payment_failed', 'plan_granted', 'stale_ignored', 'stale_ignored', 'subscription_active'].sort());
+    const curated = await refusal('billing_invoke_api_write', { method: 'PUT', path: '/api/billing/spend-caps/messaging_credits', body: { capUnits: 5 }, actionSummary: 'Cap SMS' });
+    expect(curated.code).toBe('use_workflow_tool');
+    expect((await mcpCall(otherMcp, 'billing_invoke_api_read', { method: 'GET', path: '/api/billing/checkouts' })).result.checkouts).toEqual([]);
+
     // Another organisation sees none of it.
     expect((await mcpRefusal(otherMcp, 'billing_get_invoice', { invoiceId: invoices[0].id })).code).toBe('not_found');
     expect((await mcpCall(otherMcp, 'billing_get_plan_status', {})).subscription).toMatchObject({ planCode: 'starter', billed: false });
