@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
+import { defineWidget } from '../widget';
 import { billingMigration } from './migrations/2026.11.28T06.00.00.billing';
 import { billingModels } from './models';
 import { billingPlaybooks } from './playbooks';
@@ -24,6 +26,11 @@ export default defineModule({
   scopes: ['billing:read', 'billing:write'],
   routes: billingRoutes,
   playbooks: billingPlaybooks,
+  widgets: [defineWidget({
+    id: 'billing-plan-status', module: 'billing', title: 'Plan status',
+    description: 'The organisation\'s plan at a glance: subscription state, renewal or end date, what is paused, and usage against each allowance and spend cap.',
+    tools: ['billing_get_plan_status'], script: path.join(__dirname, 'widgets', 'plan-status.mts'),
+  })],
   webhooks: [billingWebhooks],
   allowanceGuards: [billingAllowanceGuard],
   alerts: [{
