@@ -88,6 +88,13 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     const { webhook } = await sandbox.pay(session.id, { deliver: false });
     const forged = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': paymentSignature('wrong', webhook.body, Math.floor(Date.now() / 1000)) }, body: webhook.body });
     expect(forged.status).toBe(401);
+    const unsigned = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: webhook.body });
+    expect(unsigned.status).toBe(401);
+    // Another module's session, or one naming an organisation that does not exist, grants nothing.
+    const foreign = await sandbox.sendEvent('checkout.session.completed', { ...session, metadata: { ...session.metadata, steward_module: 'ticketing' } }, 'billing');
+    expect(JSON.parse(foreign.result!.body)).toMatchObject({ ignored: 'not a billing event' });
+    const ghost = await sandbox.sendEvent('checkout.session.completed', { ...session, metadata: { ...session.metadata, org_id: '00000000-0000-4000-8000-000000000000' } }, 'billing');
+    expect(JSON.parse(ghost.result!.body)).toMatchObject({ outcome: 'unknown_organisation' });
     expect(await planOf(org.orgId)).toBe('starter');
 
     // The signed webhook grants it; the same event again changes nothing.
