@@ -225,4 +225,22 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     expect((await call('billing_list_invoices', {})).invoices).toHaveLength(2);
     await ownerMcp.close();
   });
+  it('resubscribes after cancelling: the same payment reported 20 times at once grants the plan once', async () => {
+    expect((await status()).subscription.status).toBe('canceled');
+    const { checkout } = await call('billing_create_checkout_link', { planCode: 'growth' });
+    const session = sandbox.sessions().find((s) => s.metadata.checkout_id === checkout.id)!;
+    const { webhook } = await sandbox.pay(session.id, { deliver: false });
+    // Ten deliveries of one event and ten distinct events for the same payment, all at once.
+    const again = await Promise.all(Array.from({ length: 10 }, () => sandbox.pay(session.id, { deliver: false })));
+    const results = await Promise.all([...Array.from({ length: 10 }, () => webhook), ...again.map((entry) => entry.webhook)].map((hook) => sandbox.deliver(hook)));
+    expect(results.every((result) => result.status === 200)).toBe(true);
+    const outcomes = results.map((result) => JSON.parse(result.body).outcome as string);
+    expect(outcomes.filter((outcome) => outcome === 'plan_granted')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome !== 'plan_granted').every((outcome) => outcome === 'duplicate' || outcome === 'already_applied')).toBe(true);
+    const after = await status();
+    expect(after.subscription).toMatchObject({ planCode: 'growth', status: 'active', cancelAtPeriodEnd: false });
+    expect(after.entitlements.readOnly).toBe(false);
+    expect((await call('billing_list_invoices', {})).invoices).toHaveLength(3);
+    await call('people_create_contact', { firstName: 'Back', lastName: 'Again' });
+  });
 });
