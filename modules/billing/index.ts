@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { z } from 'zod';
 import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
 import { defineWidget } from '../widget';
@@ -6,7 +7,7 @@ import { billingMigration } from './migrations/2026.11.28T06.00.00.billing';
 import { billingModels } from './models';
 import { billingPlaybooks } from './playbooks';
 import { billingRoutes } from './routes';
-import { billingAllowanceGuard, usageWithCaps } from './service';
+import { billingAllowanceGuard, entitlementsFor, SUBSCRIPTION_STATUSES, usageWithCaps } from './service';
 import { billingTools } from './tools';
 import { billingWebhooks } from './webhooks/payments';
 
@@ -33,6 +34,17 @@ export default defineModule({
   })],
   webhooks: [billingWebhooks],
   allowanceGuards: [billingAllowanceGuard],
+  overview: {
+    shape: {
+      plan: z.object({ planCode: z.string(), status: z.enum(SUBSCRIPTION_STATUSES), readOnly: z.boolean(), marketingSends: z.boolean(), reason: z.string() }).strict().nullable()
+        .describe('The organisation\'s Steward plan, its subscription state and what it allows now; null without billing:read'),
+    },
+    compute: async (ctx) => {
+      if (!hasScope(ctx.principal, 'billing:read')) return { plan: null };
+      const entitlements = await entitlementsFor(ctx.db, ctx.org.id);
+      return { plan: { planCode: entitlements.plan, status: entitlements.status, readOnly: entitlements.readOnly, marketingSends: entitlements.marketingSends, reason: entitlements.reason } };
+    },
+  },
   alerts: [{
     id: 'billing.spend_cap',
     description: 'A metered feature has used 50, 80 or 100 % of the spend cap the organisation set for it this month.',

@@ -216,6 +216,7 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     expect(canceled.execution.result.subscription.status).toBe('canceled');
     const after = await status();
     expect(after.entitlements).toMatchObject({ status: 'canceled', readOnly: true, meteredUse: false });
+    expect((await call('platform_overview', {})).plan).toMatchObject({ planCode: 'enterprise', status: 'canceled', readOnly: true });
     const contactsBefore = (await call('billing_get_usage', { feature: 'contacts' })).usage[0].used;
     const refused = await refusal('people_create_contact', { firstName: 'After', lastName: 'Cancel' });
     expect(refused.code).toBe('subscription_inactive');
