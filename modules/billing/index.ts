@@ -4,6 +4,7 @@ import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
 import { defineWidget } from '../widget';
 import { billingMigration } from './migrations/2026.11.28T06.00.00.billing';
+import { billingMetrics } from './metrics';
 import { billingModels } from './models';
 import { billingPlaybooks } from './playbooks';
 import { billingRoutes } from './routes';
@@ -27,6 +28,7 @@ export default defineModule({
   scopes: ['billing:read', 'billing:write'],
   routes: billingRoutes,
   playbooks: billingPlaybooks,
+  metrics: billingMetrics,
   widgets: [defineWidget({
     id: 'billing-plan-status', module: 'billing', title: 'Plan status',
     description: 'The organisation\'s plan at a glance: subscription state, renewal or end date, what is paused, and usage against each allowance and spend cap.',

@@ -242,6 +242,9 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     expect(after.subscription).toMatchObject({ planCode: 'growth', status: 'active', cancelAtPeriodEnd: false });
     expect(after.entitlements.readOnly).toBe(false);
     expect((await call('billing_list_invoices', {})).invoices).toHaveLength(3);
+    const invoiced = await call('platform_analytics_query', { metric: 'steward_invoiced' });
+    expect(invoiced.data).toMatchObject({ invoices: 3, open: 0, totals: [{ currency: 'GBP', due: 4900 * 3, paid: 4900 * 3 }] });
+    expect(invoiced.speakToUser).toContain('3 Steward invoices');
     await call('people_create_contact', { firstName: 'Back', lastName: 'Again' });
   });
 });
