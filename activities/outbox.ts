@@ -5,7 +5,7 @@ import { StewardError } from '../core/errors';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../db/pool';
 import { MODULES } from '../modules';
 import type { OutboxChannel, OutboxDraft, OutboxOutcome, OutboxProblem, OutboxSource } from '../modules/outbox-source';
-import { assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
+import { ALLOWANCE_REFUSALS, assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
 import { stableUuid } from '../kernel/proposals';
 import { NotDeliveredError, PermanentDeliveryError, type MessageProvider, type OutboundMessage } from './provider-kit';
 import { providerFor as providerFromEnv } from './providers';
@@ -178,10 +178,10 @@ export function createOutbox(deps: OutboxDeps) {
     const units = draft.units ?? 1;
     await lockFeature(db, ref.orgId, feature);
     try {
-      await assertAllowance(db, ref.orgId, feature, units);
+      await assertAllowance(db, ref.orgId, feature, units, { tool: draft.usageTool ?? ref.source.usageTool, purpose: draft.purpose });
     } catch (error) {
-      if (error instanceof StewardError && error.code === 'allowance_exceeded') {
-        return { kind: 'refused', error: { code: 'allowance_exceeded', message: `${error.message}. The message stays approved and unsent.` } };
+      if (error instanceof StewardError && ALLOWANCE_REFUSALS.has(error.code)) {
+        return { kind: 'refused', error: { code: error.code, message: `${error.message}. The message stays approved and unsent.` } };
       }
       throw error;
     }

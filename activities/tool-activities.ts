@@ -128,7 +128,7 @@ export function createToolActivities(deps: { pool: Pool }) {
         const meter = meterOf(plan);
         if (meter) {
           await lockFeature(db, plan.principal.orgId, meter.feature);
-          await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units);
+          await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units, { tool: plan.tool });
         }
         await assertGateStillLifted(db, plan, tool, workflowId, input);
         const result = await runInside(db, plan, tool, workflowId, input, prepared);

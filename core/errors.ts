@@ -17,6 +17,10 @@ export const ERROR_STATUS = {
   conflict: 409,
   idempotency_conflict: 409,
   allowance_exceeded: 402,
+  // The organisation's own spend cap on a metered feature (billing_set_spend_cap) is reached.
+  spend_cap_reached: 402,
+  // The subscription's state does not allow the use now (canceled, unpaid, paused, or a marketing send while past due).
+  subscription_inactive: 402,
   approval_required: 202,
   internal_error: 500,
   // A promised capability whose module this server does not have yet: 501 Not Implemented, since the

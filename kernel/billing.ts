@@ -1,4 +1,4 @@
-import { METERED_FEATURES, type MeteredFeature } from '../core/billing';
+import { METERED_FEATURES, isMeteredFeature, type MeteredFeature } from '../core/billing';
 import type { MeterDefinition } from '../modules/module';
 import { StewardError } from '../core/errors';
 import { queryOne, queryRows, type Queryable } from '../db/pool';
@@ -71,14 +71,26 @@ export async function usageSummary(db: Queryable, orgId: string): Promise<Featur
   return out;
 }
 
-/** Refuses, with `allowance_exceeded`, an operation that would take the org past its allowance. */
-export async function assertAllowance(db: Queryable, orgId: string, feature: MeteredFeature, units: number): Promise<void> {
+/** The codes an allowance check refuses with: the plan's limit, a spend cap, a subscription that no longer allows the use. */
+export const ALLOWANCE_REFUSALS: ReadonlySet<string> = new Set(['allowance_exceeded', 'spend_cap_reached', 'subscription_inactive']);
+
+/**
+ * Refuses, with `allowance_exceeded`, an operation that would take the org past its allowance;
+ * then asks every module's `allowanceGuards` (billing's spend caps and subscription state), which
+ * may refuse it too.
+ */
+export async function assertAllowance(
+  db: Queryable, orgId: string, feature: MeteredFeature, units: number, context: { tool?: string; purpose?: string } = {},
+): Promise<void> {
   const usage = await usageFor(db, orgId, feature);
   if (usage.limit !== null && usage.used + units > usage.limit) {
     throw new StewardError('allowance_exceeded', `The plan allows ${usage.limit} ${feature.replace(/_/g, ' ')}${usage.period === 'month' ? ' a month' : ''}; ${usage.used} used`, {
       hint: 'platform_usage shows usage against each allowance; upgrade the plan or free capacity first.',
       details: { feature, used: usage.used, limit: usage.limit, requested: units },
     });
+  }
+  for (const guard of registeredModules().flatMap((module) => module.allowanceGuards ?? [])) {
+    await guard(db, { orgId, feature, units, used: usage.used, limit: usage.limit, ...context });
   }
 }
 
@@ -103,4 +115,27 @@ export async function recordUsage(
 export async function countUsageEvents(db: Queryable, orgId: string, feature: MeteredFeature): Promise<number> {
   const rows = await queryRows<{ n: number }>(db, 'SELECT count(*)::int AS n FROM usage_events WHERE org_id = $1 AND feature = $2', [orgId, feature]);
   return rows[0]?.n ?? 0;
+}
+
+/** The plan an organisation is on (null for an unknown org). */
+export async function planOf(db: Queryable, orgId: string): Promise<string | null> {
+  const row = await queryOne<{ plan_code: string }>(db, 'SELECT plan_code FROM organisations WHERE id = $1', [orgId]);
+  return row?.plan_code ?? null;
+}
+
+/** Puts an organisation on a plan (billing applies a paid or approved change); its data is never touched. */
+export async function setOrgPlan(db: Queryable, orgId: string, planCode: string): Promise<void> {
+  await db.query('UPDATE organisations SET plan_code = $2 WHERE id = $1 AND plan_code IS DISTINCT FROM $2', [orgId, planCode]);
+}
+
+export interface PlanInfo { code: string; name: string; allowances: Partial<Record<MeteredFeature, number>> }
+
+/** Every plan with its allowances per metered feature (a feature without a row is unmetered on it). */
+export async function listPlanAllowances(db: Queryable): Promise<PlanInfo[]> {
+  const plans = await queryRows<{ code: string; name: string }>(db, 'SELECT code, name FROM plans ORDER BY code');
+  const rows = await queryRows<{ plan_code: string; feature: string; monthly_limit: number }>(db, 'SELECT plan_code, feature, monthly_limit FROM plan_allowances');
+  return plans.map((plan) => ({
+    code: plan.code, name: plan.name,
+    allowances: Object.fromEntries(rows.filter((row) => row.plan_code === plan.code && isMeteredFeature(row.feature)).map((row) => [row.feature, row.monthly_limit])),
+  }));
 }

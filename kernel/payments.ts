@@ -52,6 +52,8 @@ export interface CheckoutSession {
   amountTotal: number;
   currency: string;
   metadata: Record<string, string>;
+  /** The provider's customer the session paid as, when it made one (Stripe's `customer`). */
+  customerId?: string | null;
 }
 
 export interface RefundInput {
@@ -74,6 +76,23 @@ export interface PaymentProvider {
   /** Expires an open session; a session already paid answers as it is (status complete), so the caller waits for its webhook. */
   expireCheckoutSession(id: string): Promise<CheckoutSession>;
   refund(input: RefundInput): Promise<ProviderRefund>;
+  /**
+   * A customer-portal session (Stripe's `POST /v1/billing_portal/sessions`): a short-lived bearer
+   * URL where the customer manages their payment method and invoices. Optional: a provider
+   * without one leaves it out.
+   */
+  createPortalSession?(input: PortalSessionInput): Promise<PortalSession>;
+}
+
+export interface PortalSessionInput {
+  customerId: string;
+  returnUrl: string;
+}
+
+export interface PortalSession {
+  id: string;
+  /** A bearer URL: whoever holds it manages the customer's billing. Never log it. */
+  url: string;
 }
 
 /** The provider refused a request for good (a 4xx other than 408/429): retrying the same request will not help. */
@@ -123,12 +142,13 @@ interface StripeSession {
   amount_total: number;
   currency: string;
   metadata?: Record<string, string>;
+  customer?: string | null;
 }
 
 export function sessionOf(raw: StripeSession): CheckoutSession {
   return {
     id: raw.id, url: raw.url ?? null, status: raw.status, paymentStatus: raw.payment_status, paymentIntentId: raw.payment_intent ?? null,
-    amountTotal: raw.amount_total, currency: raw.currency, metadata: raw.metadata ?? {},
+    amountTotal: raw.amount_total, currency: raw.currency, metadata: raw.metadata ?? {}, customerId: raw.customer ?? null,
   };
 }
 
@@ -196,6 +216,11 @@ export class StripeCheckoutProvider implements PaymentProvider {
       if (error instanceof PaymentRefusedError && error.status === 400) return this.getCheckoutSession(id);
       throw error;
     }
+  }
+
+  async createPortalSession(input: PortalSessionInput): Promise<PortalSession> {
+    const raw = await this.request<{ id: string; url: string }>('POST', '/v1/billing_portal/sessions', formEncode({ customer: input.customerId, return_url: input.returnUrl }));
+    return { id: raw.id, url: raw.url };
   }
 
   async refund(input: RefundInput): Promise<ProviderRefund> {

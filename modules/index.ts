@@ -17,9 +17,10 @@ import spaces from './spaces';
 import templates from './templates';
 import store from './store';
 import ticketing from './ticketing';
+import billing from './billing';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store, billing];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

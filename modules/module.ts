@@ -76,6 +76,12 @@ export interface ModuleDefinition {
   routes: readonly AnyRoute[];
   /** Metered features this module owns, with each plan's allowance (seeded into plan_allowances when missing). */
   meters?: readonly MeterDefinition[];
+  /**
+   * Checks the kernel's allowance check (`assertAllowance`, kernel/billing.ts) runs after the
+   * plan's own limit, for every metered use: each may refuse the use with a StewardError (a spend
+   * cap reached, a subscription that no longer allows it). Billing fills it.
+   */
+  allowanceGuards?: readonly AllowanceGuard[];
   /** Multi-step procedures served as MCP prompts (`modules/playbooks.ts`). */
   playbooks?: readonly Playbook[];
   /** Planning for the autonomous agents this module owns (keys from core/approvals AGENTS). */
@@ -245,6 +251,23 @@ export interface MeterDefinition {
    */
   forModule?: string;
 }
+
+/** A metered use about to happen: what `allowanceGuards` are asked about (the plan's limit already passed). */
+export interface AllowanceCheck {
+  orgId: string;
+  feature: MeteredFeature;
+  units: number;
+  /** Used so far this period (or standing), before this use. */
+  used: number;
+  /** The plan's (or override's) limit; null when unmetered for the org. */
+  limit: number | null;
+  /** The tool the use is counted against, when known. */
+  tool?: string;
+  /** A message's purpose, when the use is a message (marketing, service…). */
+  purpose?: string;
+}
+
+export type AllowanceGuard = (db: Queryable, check: AllowanceCheck) => Promise<void>;
 
 /** Plans every organisation is on one of (seeded by the first migration). */
 export const PLAN_CODES = ['starter', 'growth', 'enterprise'] as const;

@@ -36,6 +36,8 @@ export interface OutboxDraft {
   units?: number;
   /** The tool its usage is recorded against, when it differs per record (else the source's usageTool). */
   usageTool?: string;
+  /** Why the message is sent (marketing, service…), when the source knows: billing pauses marketing sends while a payment is past due. */
+  purpose?: string;
   /** What the provider needs besides the text (sender, status callback, email headers, a WhatsApp template). */
   transport?: OutboundTransport;
 }

@@ -14,12 +14,15 @@ import { paymentSignature } from '../../kernel/payments';
  *   GET  /v1/checkout/sessions/{id}             → the session
  *   POST /v1/checkout/sessions/{id}/expire      → expired (400 when it is no longer open)
  *   POST /v1/refunds                            payment_intent, amount → {id, status: succeeded, amount} (400 past what was paid)
+ *   POST /v1/billing_portal/sessions            customer, return_url → {id, url} (a customer-portal page)
  * A person's page:
  *   GET  /checkout/{id}                         the hosted page; its button pays (POST /checkout/{id}/pay)
  * Inspection and control (for people and tests):
  *   GET  /sandbox/sessions                      every session, oldest first
  *   POST /sandbox/sessions/{id}/pay             completes it → signed checkout.session.completed
  *   POST /sandbox/sessions/{id}/expire          expires it → signed checkout.session.expired
+ * A paid session names the customer it made (`customer: cus_…`); `sendEvent` sends any other
+ * signed event (a subscription or invoice update) as the provider would.
  * Events go to `<webhookBaseUrl>/webhooks/<metadata.steward_module>/payments`, signed
  * `Stripe-Signature: t=…,v1=…` with the webhook secret.
  */
@@ -48,6 +51,8 @@ export interface SandboxSession {
   cancel_url: string;
   expires_at: number;
   customer_email: string | null;
+  /** Set when paid: the customer the payment made. */
+  customer: string | null;
   line_items: Array<{ name: string; unit_amount: number; quantity: number }>;
   created: number;
 }
@@ -85,6 +90,10 @@ export interface PaymentsSandbox {
   pay(sessionId: string, options?: { deliver?: boolean }): Promise<{ webhook: SentWebhook; result: WebhookResult | null }>;
   /** Expires an open session; the signed webhook is sent unless `deliver` is false. */
   expire(sessionId: string, options?: { deliver?: boolean }): Promise<{ webhook: SentWebhook; result: WebhookResult | null }>;
+  /** Signs an event of any type about `object` for `module`'s webhook; sent unless `deliver` is false. */
+  sendEvent(type: string, object: unknown, module: string, options?: { deliver?: boolean; created?: number }): Promise<{ webhook: SentWebhook; result: WebhookResult | null }>;
+  /** Customer-portal sessions opened, oldest first. */
+  portalSessions(): Array<{ id: string; customer: string; url: string; return_url: string }>;
   /** Sends a webhook (again), byte for byte. */
   deliver(webhook: SentWebhook): Promise<WebhookResult>;
   /** Every provider API request made (retries with a known Idempotency-Key included). */
@@ -128,9 +137,11 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
   const id = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
   const now = () => Math.floor(Date.now() / 1000);
 
-  function signedEvent(type: string, object: unknown, module: string): SentWebhook {
+  const portals: Array<{ id: string; customer: string; url: string; return_url: string }> = [];
+
+  function signedEvent(type: string, object: unknown, module: string, created = now()): SentWebhook {
     if (!state.webhookBase) throw new Error('The payments sandbox does not know Steward\'s address: set webhookBaseUrl');
-    const body = JSON.stringify({ id: id('evt'), object: 'event', type, created: now(), data: { object } });
+    const body = JSON.stringify({ id: id('evt'), object: 'event', type, created, data: { object } });
     return {
       url: `${state.webhookBase.replace(/\/+$/, '')}/webhooks/${module}/payments`,
       headers: { 'content-type': 'application/json', 'stripe-signature': paymentSignature(config.webhookSecret, body, now()) },
@@ -155,6 +166,7 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
       session.status = 'complete';
       session.payment_status = 'paid';
       session.payment_intent = id('pi');
+      session.customer = id('cus');
     }
     const webhook = signedEvent('checkout.session.completed', session, session.metadata.steward_module ?? 'unknown');
     return { webhook, result: options.deliver === false ? null : await deliver(webhook) };
@@ -191,7 +203,7 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
       id: sessionId, object: 'checkout.session', url: `${state.url}/checkout/${sessionId}`, status: 'open', payment_status: 'unpaid', payment_intent: null,
       amount_total: items.reduce((sum, item) => sum + item.unit_amount * item.quantity, 0), amount_refunded: 0, currency: items[0]!.currency,
       metadata: Object.fromEntries(Object.entries((form.metadata ?? {}) as Record<string, string>)), success_url: String(form.success_url), cancel_url: String(form.cancel_url ?? form.success_url),
-      expires_at: Number(form.expires_at ?? now() + 86_400), customer_email: (form.customer_email as string | undefined) ?? null,
+      expires_at: Number(form.expires_at ?? now() + 86_400), customer_email: (form.customer_email as string | undefined) ?? null, customer: null,
       line_items: items.map(({ name, unit_amount, quantity }) => ({ name, unit_amount, quantity })), created: now(),
     };
     sessions.set(sessionId, session);
@@ -240,12 +252,23 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
         return;
       }
     }
+    if (parts[0] === 'portal' && req.method === 'GET' && portals.some((portal) => portal.id === parts[1])) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox billing portal</title></head><body><h1>Sandbox billing portal</h1><p>No card is kept: this is Steward\'s local payment sandbox.</p></body></html>');
+      return;
+    }
     if (parts[0] !== 'v1') return json(res, 404, { error: { message: 'Unrecognized request URL', type: 'invalid_request_error' } });
     state.requests += 1;
     if (req.headers.authorization !== `Bearer ${config.secretKey}`) return json(res, 401, { error: { message: 'Invalid API Key provided', type: 'invalid_request_error' } });
     const form = req.method === 'POST' ? formDecode(await readBody(req)) : {};
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') return idempotent(req, res, () => createSession(form));
     if (req.method === 'POST' && url.pathname === '/v1/refunds') return idempotent(req, res, () => refund(form));
+    if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+      if (typeof form.customer !== 'string' || !form.customer) return json(res, 400, { error: { message: 'customer is required', type: 'invalid_request_error' } });
+      const portalId = id('bps');
+      const portal = { id: portalId, customer: form.customer, url: `${state.url}/portal/${portalId}`, return_url: String(form.return_url ?? '') };
+      portals.push(portal);
+      return json(res, 200, { id: portal.id, object: 'billing_portal.session', customer: portal.customer, url: portal.url, return_url: portal.return_url });
+    }
     if (parts[1] === 'checkout' && parts[2] === 'sessions' && parts[3]) {
       const session = sessions.get(parts[3]);
       if (!session) return json(res, 404, { error: { message: `No such checkout.session: '${parts[3]}'`, type: 'invalid_request_error' } });
@@ -277,6 +300,11 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
     },
     pay,
     expire,
+    sendEvent: async (type, object, module, options = {}) => {
+      const webhook = signedEvent(type, object, module, options.created ?? now());
+      return { webhook, result: options.deliver === false ? null : await deliver(webhook) };
+    },
+    portalSessions: () => [...portals],
     deliver,
     requestCount: () => state.requests,
     close: () => new Promise((resolve) => {

@@ -87,7 +87,7 @@ async function send(ctx: ToolContext, channel: Channel, input: {
     const noOptOut = oneWayOptOutRefusal(await senderFor(ctx.db, orgId, 'sms'), input.purpose, queued.message.body);
     if (noOptOut) throw refusal(noOptOut.code, noOptOut.message, noOptOut.hint);
   }
-  await assertAllowance(ctx.db, orgId, channel === 'email' ? 'email_sends' : 'messaging_credits', queued.message.meteredUnits);
+  await assertAllowance(ctx.db, orgId, channel === 'email' ? 'email_sends' : 'messaging_credits', queued.message.meteredUnits, { tool: usageTool, purpose: input.purpose });
   return { message: queued.message, created: true, deferredUntil: check.quietUntil ? check.quietUntil.toISOString() : null };
 }
 

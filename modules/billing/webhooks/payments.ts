@@ -1,0 +1,66 @@
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { withTenantTransaction } from '../../../db/pool';
+import { parsePaymentEvent, paymentsWebhookSecret, sessionFromEvent, verifyPaymentSignature, type PaymentEvent } from '../../../kernel/payments';
+import { planOf } from '../../../kernel/billing';
+import type { ModuleWebhook, WebhookDeps } from '../../module';
+import { applyCheckoutCompleted, applyCheckoutExpired, applyInvoiceEvent, applySubscriptionEvent } from '../service';
+
+export const PAYMENTS_WEBHOOK_PATH = '/webhooks/billing/payments';
+
+/** The organisation an event is about: billing's sessions, subscriptions and invoices carry `metadata.steward_module` and `metadata.org_id`. */
+function billingOrgOf(event: PaymentEvent): string | null {
+  const object = event.data.object as { metadata?: Record<string, string>; subscription_details?: { metadata?: Record<string, string> } };
+  const metadata = object.metadata && Object.keys(object.metadata).length > 0 ? object.metadata : object.subscription_details?.metadata ?? {};
+  if (metadata.steward_module !== 'billing') return null;
+  return z.uuid().safeParse(metadata.org_id).success ? metadata.org_id! : null;
+}
+
+/**
+ * The payment provider's events for the organisation's own plan (kernel/payments.ts). The
+ * signature is verified before anything is read: 401 for a missing, wrong or stale one, 503 when
+ * no secret is set. Each event is recorded once by its id in the same transaction as its effect,
+ * so a replay changes nothing; events of another module's sessions are left to it. Only
+ * `checkout.session.completed` grants a plan bought through a checkout link; subscription events
+ * older than the newest applied are ignored (Stripe does not promise order); a paid invoice stays paid.
+ */
+function paymentsRouter(deps: WebhookDeps): Router {
+  const router = Router();
+  router.post(PAYMENTS_WEBHOOK_PATH, express.raw({ type: () => true, limit: '256kb' }), async (req, res, next) => {
+    try {
+      const secret = paymentsWebhookSecret();
+      if (!secret) return void res.status(503).json({ ok: false, error: { code: 'not_configured', message: 'PAYMENTS_WEBHOOK_SECRET is not set on this server' } });
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      if (!verifyPaymentSignature(secret, body, req.header('stripe-signature'))) {
+        return void res.status(401).json({ ok: false, error: { code: 'unauthorized', message: 'The Stripe-Signature header is missing, does not match, or is too old' } });
+      }
+      const event = parsePaymentEvent(body);
+      if (!event || !Number.isSafeInteger(event.created)) return void res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'Not a payment event' } });
+      const orgId = billingOrgOf(event);
+      if (!orgId) return void res.json({ ok: true, ignored: 'not a billing event' });
+      const eventAt = new Date(event.created * 1000);
+      const outcome = await withTenantTransaction(deps.pool, orgId, async (db) => {
+        // An organisation that does not exist (deleted since, or a made-up id) is noted nowhere.
+        if (!await planOf(db, orgId)) return 'unknown_organisation';
+        const first = await db.query(`INSERT INTO billing_webhook_events (provider_event_id, org_id, type, event_created_at, outcome)
+          VALUES ($1, $2, $3, $4, 'received') ON CONFLICT DO NOTHING`,
+        [event.id.slice(0, 255), orgId, event.type.slice(0, 100), eventAt]);
+        if ((first.rowCount ?? 0) === 0) return 'duplicate';
+        let applied = 'noted';
+        const session = sessionFromEvent(event);
+        if (event.type === 'checkout.session.completed' && session) applied = await applyCheckoutCompleted(db, orgId, session, eventAt);
+        else if (event.type === 'checkout.session.expired' && session) applied = await applyCheckoutExpired(db, orgId, session);
+        else if (event.type.startsWith('customer.subscription.')) applied = await applySubscriptionEvent(db, orgId, event.type, event.data.object, eventAt);
+        else if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') applied = await applyInvoiceEvent(db, orgId, event.type, event.data.object, eventAt);
+        await db.query('UPDATE billing_webhook_events SET outcome = $2 WHERE provider_event_id = $1', [event.id.slice(0, 255), applied]);
+        return applied;
+      });
+      res.json({ ok: true, outcome });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
+
+export const billingWebhooks: ModuleWebhook = { paths: ['/webhooks/billing/'], router: paymentsRouter };
