@@ -11,6 +11,7 @@ const WIDGETS: Record<string, string> = {
   'groups-group-card': 'groups_get',
   'ticketing-event-sales': 'ticketing_get_sales_report',
   'store-order': 'store_get_order',
+  'billing-plan-status': 'billing_get_plan_status',
   'spaces-room-week': 'spaces_get_room_schedule',
   'runsheet-running-order': 'runsheet_get_plan',
   'runsheet-rota': 'runsheet_get_rota',
