@@ -13,6 +13,7 @@ import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { guarded } from '../modules/activity-kit';
+import { auditEventOf, insertAuditEvent } from '../modules/audit/record';
 import { errorFields, log } from '../core/log';
 import { sizeInWords } from '../core/sizes';
 
@@ -131,17 +132,16 @@ export function createToolActivities(deps: { pool: Pool }) {
           await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units);
         }
         await assertGateStillLifted(db, plan, tool, workflowId, input);
+        // Previous values, only for a tool that declares how to read them (ToolAudit.before).
+        const before = tool.audit?.before ? await tool.audit.before(db, plan.principal.orgId, input) : null;
         const result = await runInside(db, plan, tool, workflowId, input, prepared);
         // In the same transaction: the record and its timeline entry appear together or not at all.
         if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
         await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
           workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
         ]);
-        await db.query(`INSERT INTO audit_events (org_id, actor_user_id, credential_id, credential_kind, tool, workflow_id, action_summary)
-          VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-          plan.principal.orgId, plan.principal.userId, plan.principal.credentialId, plan.principal.credentialKind,
-          plan.tool, workflowId, typeof plan.args.actionSummary === 'string' ? plan.args.actionSummary : null,
-        ]);
+        // Its audit event, in the same transaction: one INSERT, linked into the organisation's chain by its trigger.
+        await insertAuditEvent(db, auditEventOf(plan, tool, workflowId, result, before));
         return result;
       });
     });

@@ -4,6 +4,7 @@ import { seedPlanAllowances } from '../kernel/billing';
 import type { ModuleDefinition } from './module';
 import { checkUses, provideModules } from './registry';
 import attendance from './attendance';
+import audit from './audit';
 import channels from './channels';
 import community from './community';
 import giving from './giving';
@@ -17,7 +18,7 @@ import templates from './templates';
 import ticketing from './ticketing';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, spaces, ticketing];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, groups, spaces, ticketing, audit];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);
