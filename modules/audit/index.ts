@@ -18,7 +18,7 @@ export default defineModule({
   tools: auditTools,
   models: [...auditModels],
   migrations: [auditTrail, auditRetentionMigration],
-  scopes: ['audit:read'],
+  scopes: ['audit:read', 'audit:export'],
   routes: [],
   retention: auditRetention,
   playbooks: auditPlaybooks,

@@ -1,12 +1,17 @@
 import { z } from 'zod';
+import { hasScope } from '../../core/principal';
+import { StewardError } from '../../core/errors';
 import { toolsFor, notFound } from '../kit';
 import { ACTOR_KINDS, AUDIT_CATEGORIES } from './record';
 import {
   approvalSchema, approvalsOf, eventSchema, getEventRow, listEvents, verifyChain, viewOf, type EventFilters,
 } from './events';
 
-/** Every audit tool needs audit:read; the export writes only its own audit event (and needs an approval). */
-const tools = toolsFor('audit', { read: 'audit:read', write: 'audit:read' });
+/**
+ * Reading needs audit:read. The export takes the log out of the organisation: a write needing
+ * audit:export (owners and admins only) and an approval, and its caller must hold audit:read too.
+ */
+const tools = toolsFor('audit', { read: 'audit:read', write: 'audit:export' });
 
 const OUTCOMES = ['success', 'denied', 'failed'] as const;
 const time = z.iso.datetime({ offset: true, message: 'an ISO date-time, e.g. 2026-11-28T09:00:00Z' });
@@ -162,8 +167,13 @@ const exportEventsTool = tools.write('export_events', {
   input: z.object({ ...filterInput, limit: z.number().int().min(1).max(MAX_EXPORT).default(MAX_EXPORT), cursor: pageInput.cursor }),
   output: z.object({ events: z.array(exportedEventSchema), exportedAt: z.string(), ...pageOutput }).strict(),
   approval: { kind: 'gated' },
-  audit: { category: 'export', target: () => ({ type: 'audit_export', id: 'events' }) },
+  audit: { category: 'export', target: () => ({ type: 'export', id: 'audit_events' }) },
   run: async (ctx, { limit, cursor, ...filters }) => {
+    if (!hasScope(ctx.principal, 'audit:read')) {
+      throw new StewardError('insufficient_scope', 'Exporting the audit log needs audit:read as well as audit:export', {
+        hint: 'Use an owner or admin credential that holds audit:read.',
+      });
+    }
     const page = await listEvents(ctx.db, ctx.org.id, filters as EventFilters, { limit, cursor });
     return {
       events: page.rows.map((row) => {

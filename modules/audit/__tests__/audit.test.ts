@@ -27,7 +27,7 @@ describe('audit trail', () => {
     other = await harness.createOrg({ name: 'Elsewhere Chapel' });
     agent = await harness.mcpClient(org.apiKey);
     otherMcp = await harness.mcpClient(other.apiKey);
-    admin = await harness.createKey(org.orgId, ['platform:read', 'platform:write', 'giving:read', 'giving:write', 'audit:read'], 'admin');
+    admin = await harness.createKey(org.orgId, ['platform:read', 'platform:write', 'giving:read', 'giving:write', 'audit:read', 'audit:export'], 'admin');
   });
 
   afterAll(async () => {
@@ -154,7 +154,7 @@ describe('audit trail', () => {
     expect(exported.map((e) => e.action)).toEqual(['giving.donation.refund', 'giving.donation.adjust']);
     expect(exported.every((e) => !('summary' in e))).toBe(true);
     const exports = await mcpCall(agent, 'audit_list_events', { category: 'export' });
-    expect(exports.events).toEqual([expect.objectContaining({ action: 'audit.events.export', approvalId: proposalId, target: { type: 'audit_export', id: 'events' } })]);
+    expect(exports.events).toEqual([expect.objectContaining({ action: 'audit.events.export', approvalId: proposalId, target: { type: 'export', id: 'audit_events' } })]);
   });
 
   it('shows tampering: a changed, removed or altered event breaks the chain', async () => {

@@ -2,7 +2,7 @@ import type { Migration } from '../../../db/migrate';
 
 /**
  * Retention of audit events by category, without breaking the chain: the years each category is
- * kept after the year it was written in (finance six plus the current one), `audit_purge` deleting
+ * kept after the year it was written in (finance six plus the current one), `expire_audit_events` deleting
  * the expired oldest events of each organisation (a prefix of its chain, so what remains verifies
  * from its first event) and redacting the personal fields of expired events that still sit behind
  * a kept one (a finance event keeps the general ones after it; their people are gone, the facts stay).
@@ -24,7 +24,7 @@ CREATE FUNCTION audit_redacted_changes(changes jsonb) RETURNS jsonb LANGUAGE sql
     ELSE jsonb_build_object('redacted', true, 'fields', (SELECT coalesce(jsonb_agg(k ORDER BY k), '[]'::jsonb) FROM jsonb_object_keys(coalesce(changes -> 'fields', '{}'::jsonb)) AS k)) END
 $fn$;
 
-CREATE FUNCTION audit_purge(p_now timestamptz) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
+CREATE FUNCTION expire_audit_events(p_now timestamptz) RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $fn$
 DECLARE
   deleted integer;
 BEGIN
@@ -39,10 +39,10 @@ BEGIN
   RETURN deleted;
 END
 $fn$;
-REVOKE ALL ON FUNCTION audit_purge(timestamptz) FROM PUBLIC;
+REVOKE ALL ON FUNCTION expire_audit_events(timestamptz) FROM PUBLIC;
 `,
   down: `
-DROP FUNCTION audit_purge(timestamptz);
+DROP FUNCTION expire_audit_events(timestamptz);
 DROP FUNCTION audit_redacted_changes(jsonb);
 DROP FUNCTION audit_expired(text, timestamptz, timestamptz);
 DROP FUNCTION audit_retention_years(text);
