@@ -112,7 +112,9 @@ BEGIN
     END IF;
     n := n + 1;
     r.seq := n;
-    r.action := coalesce(r.action, replace(r.tool, '_', '.'));
+    -- module.noun.verb from <module>_<verb>_<noun> (record.ts, actionOf).
+    r.action := coalesce(r.action, CASE WHEN split_part(r.tool, '_', 3) = '' THEN replace(r.tool, '_', '.')
+      ELSE split_part(r.tool, '_', 1) || '.' || substr(r.tool, length(split_part(r.tool, '_', 1)) + length(split_part(r.tool, '_', 2)) + 3) || '.' || split_part(r.tool, '_', 2) END);
     r.operation := coalesce(r.operation, 'execute');
     r.prev_hash := h;
     r.personal_digest := audit_personal_digest(r.changes, r.action_summary);
