@@ -13,7 +13,7 @@ import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { guarded } from '../modules/activity-kit';
-import { auditEventOf, insertAuditEvent } from '../modules/audit/record';
+import { accessEventOf, auditEventOf, insertAuditEvent } from '../modules/audit/record';
 import { errorFields, log } from '../core/log';
 import { sizeInWords } from '../core/sizes';
 
@@ -119,7 +119,11 @@ export function createToolActivities(deps: { pool: Pool }) {
       if (tool.effect === 'read') {
         // One snapshot for every query of the read, and a read tool cannot write even by mistake;
         // as the application role, under row-level security for the caller's organisation.
-        return withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
+        const read = await withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
+        // A read that showed restricted records (ToolAudit.access) leaves an access event; every other read writes nothing.
+        const access = tool.audit?.access?.(input, read);
+        if (access) await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, accessEventOf(plan, tool, workflowId, access)));
+        return read;
       }
       return withTenantTransaction(pool, plan.principal.orgId, async (db) => {
         const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);

@@ -82,6 +82,12 @@ export interface ToolAudit<I = unknown, O = unknown> {
   after?: (input: I, output: O) => Record<string, unknown>;
   money?: (input: I, output: O) => { amountMinor: number | null; currency: string | null } | null;
   category?: 'general' | 'finance' | 'pastoral' | 'access' | 'export';
+  /**
+   * For a read tool: the restricted records a call showed (private or confidential pastoral notes),
+   * or null when it showed none. The kernel then records an access event after the read, in a short
+   * transaction of its own (only such calls pay for it).
+   */
+  access?: (input: I, output: O) => { target: { type: string; id: string }; records: string[] } | null;
 }
 
 export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema> {

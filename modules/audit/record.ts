@@ -207,6 +207,16 @@ export function auditEventOf(plan: ToolPlan, tool: AnyTool, workflowId: string, 
   };
 }
 
+/** The access event of a read that showed restricted records: which (by id), of whom, by whom; never their contents. */
+export function accessEventOf(plan: ToolPlan, tool: AnyTool, workflowId: string, access: { target: { type: string; id: string }; records: string[] }): AuditEventRow {
+  const base = auditEventOf({ ...plan, args: {} }, { ...tool, audit: undefined }, workflowId, null, null);
+  const contactIds = access.target.type === 'contact' && UUID.test(access.target.id) ? [access.target.id.toLowerCase()] : [];
+  return {
+    ...base, action: `${actionOf(tool.name, tool.module)}`, operation: 'access', category: 'access', targetType: access.target.type, targetId: access.target.id,
+    changes: { fields: { records: { after: access.records.slice(0, 200) } } }, contactIds, units: null,
+  };
+}
+
 const COLUMNS = ['org_id', 'tool', 'workflow_id', 'action', 'operation', 'category', 'actor_kind', 'actor_user_id', 'on_behalf_of_user_id',
   'credential_id', 'credential_kind', 'credential_hash', 'scopes', 'target_type', 'target_id', 'changes', 'contact_ids', 'outcome',
   'approval_id', 'amount_minor', 'currency', 'units', 'action_summary'] as const;

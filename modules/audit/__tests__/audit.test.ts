@@ -144,6 +144,23 @@ describe('audit trail', () => {
     expect((await harness.call(owner.apiKey, 'audit_verify_chain', {})).ok).toBe(true);
   });
 
+  it('records reads of restricted pastoral notes as access events, and nothing for plain reads', async () => {
+    const carer = await harness.createKey(org.orgId, ['people:read', 'people:write', 'people:safeguarding', 'audit:read'], 'admin', { safeguarding: true });
+    const { contact } = await harness.call(carer.apiKey, 'people_create_contact', { firstName: 'Pat', lastName: 'Pastoral' });
+    await harness.call(carer.apiKey, 'people_add_note', { contactId: contact.id, content: 'Plain hello at the door' });
+    const count = async () => Number((await harness.pool.query("SELECT count(*) FROM audit_events WHERE org_id = $1 AND category = 'access'", [org.orgId])).rows[0].count);
+    const before = await count();
+    await harness.call(carer.apiKey, 'people_list_notes', { contactId: contact.id });
+    expect(await count()).toBe(before);
+    const { note } = await harness.call(carer.apiKey, 'people_add_note', { contactId: contact.id, content: 'Confided a private worry', confidentialityLevel: 'red' });
+    await harness.call(carer.apiKey, 'people_list_notes', { contactId: contact.id });
+    const { events } = await harness.call(carer.apiKey, 'audit_list_events', { category: 'access', targetId: contact.id });
+    expect(events).toEqual([expect.objectContaining({ action: 'people.notes.list', operation: 'access', target: { type: 'contact', id: contact.id }, actor: expect.objectContaining({ userId: carer.userId }) })]);
+    const event = await harness.call(carer.apiKey, 'audit_get_event', { eventId: events[0].id });
+    expect(event.changes).toEqual([{ field: 'records', after: [note.id] }]);
+    expect(JSON.stringify(event)).not.toContain('private worry');
+  });
+
   it('exports need approval, are redacted and are audited themselves', async () => {
     const response = await harness.invoke(org.apiKey, 'audit_export_events', { actionPrefix: 'giving.', limit: 50 });
     expect(response.body.error).toMatchObject({ code: 'approval_required' });
