@@ -21,6 +21,10 @@ export default defineModule({
   scopes: ['audit:read', 'audit:export'],
   routes: [],
   retention: auditRetention,
+  // The contacts an event names. Never moved by a merge (an event records what happened to the id it
+  // named) and never changed by erasure's generic step: the trigger on contacts redacts those events
+  // (migration 2026.11.28T07.00.00), as the application role may not update audit events.
+  contactRefs: [{ table: 'audit_events', column: 'contact_ids', list: true, onMerge: 'custom', onErase: 'custom' }],
   playbooks: auditPlaybooks,
   uses: [],
 });
