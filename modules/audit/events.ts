@@ -42,6 +42,7 @@ export interface EventRow {
   redacted_at: Date | null; prev_hash: string | null; hash: string; personal_digest: string;
 }
 
+/** The columns a view needs (id and seq as text: bigints; order by e.seq, never by these aliases). */
 export const EVENT_COLUMNS = `id::text, seq::text, to_json(created_at) #>> '{}' AS at, action, operation, category, tool, workflow_id, actor_kind, actor_user_id,
   on_behalf_of_user_id, credential_id, credential_kind, credential_hash, scopes, target_type, target_id, outcome, approval_id, amount_minor::text,
   currency, units, action_summary, changes, redacted_at, prev_hash, hash, personal_digest`;
@@ -140,7 +141,7 @@ export async function listEvents(db: Queryable, orgId: string, filters: EventFil
     clauses.push(`seq < $${values.length}`);
   }
   values.push(page.limit + 1);
-  const rows = await queryRows<EventRow>(db, `SELECT ${EVENT_COLUMNS} FROM audit_events WHERE ${clauses.join(' AND ')} ORDER BY seq DESC LIMIT $${values.length}`, values);
+  const rows = await queryRows<EventRow>(db, `SELECT ${EVENT_COLUMNS} FROM audit_events e WHERE ${clauses.join(' AND ')} ORDER BY e.seq DESC LIMIT $${values.length}`, values);
   const shown = rows.slice(0, page.limit);
   const last = shown[shown.length - 1];
   return { rows: shown, nextCursor: rows.length > page.limit && last ? encodeSeqCursor(Number(last.seq)) : null };

@@ -119,6 +119,12 @@ describe('audit trail', () => {
     const first = await mcpCall(agent, 'audit_list_events', { limit: 5 });
     const second = await mcpCall(agent, 'audit_list_events', { limit: 5, cursor: first.nextCursor });
     expect(first.events).toHaveLength(5);
+    // Newest first in chain order, by number (seq 40 before seq 9).
+    const all = await mcpCall(agent, 'audit_list_events', { limit: 100 });
+    const seqs = all.events.map((e: any) => e.seq);
+    expect(seqs.length).toBeGreaterThan(20);
+    expect(seqs).toEqual([...seqs].sort((a: number, b: number) => b - a));
+    expect(first.events[0].seq).toBe(seqs[0]);
     expect(second.events[0].seq).toBe(first.events[4].seq - 1);
     expect((await mcpCall(agent, 'audit_list_events', { outcome: 'failed' })).events).toEqual([]);
     expect((await mcpCall(agent, 'audit_list_events', { from: '2000-01-01T00:00:00Z', to: '2000-01-02T00:00:00Z' })).events).toEqual([]);

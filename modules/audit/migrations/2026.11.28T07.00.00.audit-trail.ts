@@ -129,8 +129,8 @@ $do$;
 ALTER TABLE audit_events ALTER COLUMN seq SET NOT NULL, ALTER COLUMN action SET NOT NULL, ALTER COLUMN operation SET NOT NULL,
   ALTER COLUMN hash SET NOT NULL, ALTER COLUMN personal_digest SET NOT NULL;
 CREATE UNIQUE INDEX audit_events_chain_idx ON audit_events (org_id, seq);
-CREATE INDEX audit_events_target_idx ON audit_events (org_id, target_type, target_id, created_at DESC);
-CREATE INDEX audit_events_actor_idx ON audit_events (org_id, actor_user_id, created_at DESC);
+CREATE INDEX audit_events_target_idx ON audit_events (org_id, target_id, seq);
+CREATE INDEX audit_events_actor_idx ON audit_events (org_id, actor_user_id, seq);
 CREATE INDEX audit_events_action_idx ON audit_events (org_id, action text_pattern_ops, created_at DESC);
 CREATE INDEX audit_events_contacts_idx ON audit_events USING gin (contact_ids);
 CREATE INDEX audit_events_org_time_id_idx ON audit_events (org_id, created_at DESC, id DESC);
