@@ -13,6 +13,7 @@ import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { guarded } from '../modules/activity-kit';
+import { accessEventOf, auditEventOf, insertAuditEvent } from '../modules/audit/record';
 import { errorFields, log } from '../core/log';
 import { sizeInWords } from '../core/sizes';
 
@@ -118,7 +119,11 @@ export function createToolActivities(deps: { pool: Pool }) {
       if (tool.effect === 'read') {
         // One snapshot for every query of the read, and a read tool cannot write even by mistake;
         // as the application role, under row-level security for the caller's organisation.
-        return withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
+        const read = await withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
+        // A read that showed restricted records (ToolAudit.access) leaves an access event; every other read writes nothing.
+        const access = tool.audit?.access?.(input, read);
+        if (access) await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, accessEventOf(plan, tool, workflowId, access)));
+        return read;
       }
       return withTenantTransaction(pool, plan.principal.orgId, async (db) => {
         const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
@@ -131,17 +136,16 @@ export function createToolActivities(deps: { pool: Pool }) {
           await assertAllowance(db, plan.principal.orgId, meter.feature, meter.units, { tool: plan.tool });
         }
         await assertGateStillLifted(db, plan, tool, workflowId, input);
+        // Previous values, only for a tool that declares how to read them (ToolAudit.before).
+        const before = tool.audit?.before ? await tool.audit.before(db, plan.principal.orgId, input) : null;
         const result = await runInside(db, plan, tool, workflowId, input, prepared);
         // In the same transaction: the record and its timeline entry appear together or not at all.
         if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
         await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
           workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
         ]);
-        await db.query(`INSERT INTO audit_events (org_id, actor_user_id, credential_id, credential_kind, tool, workflow_id, action_summary)
-          VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-          plan.principal.orgId, plan.principal.userId, plan.principal.credentialId, plan.principal.credentialKind,
-          plan.tool, workflowId, typeof plan.args.actionSummary === 'string' ? plan.args.actionSummary : null,
-        ]);
+        // Its audit event, in the same transaction: one INSERT, linked into the organisation's chain by its trigger.
+        await insertAuditEvent(db, auditEventOf(plan, tool, workflowId, result, before));
         return result;
       });
     });

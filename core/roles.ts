@@ -10,10 +10,10 @@ export function isRole(value: string): value is Role {
 /**
  * The most a role may ever be granted. Volunteers read and write people and
  * rosters but never see safeguarding material or billing; staff get everything
- * but audit; owners and admins get everything.
+ * but audit (reading and exporting it); owners and admins get everything.
  */
 const VOLUNTEER_DENIED = new Set<Scope>([
-  'people:safeguarding', 'audit:read', 'billing:read', 'billing:write',
+  'people:safeguarding', 'audit:read', 'audit:export', 'billing:read', 'billing:write',
   'giving:read', 'giving:write', 'ticketing:refund', 'store:write', 'channels:send',
 ]);
 
@@ -21,7 +21,7 @@ export function scopesAllowedForRole(role: Role, holdsSafeguarding: boolean): Sc
   return ALL_SCOPES.filter((scope) => {
     if (scope === 'people:safeguarding') return holdsSafeguarding && role !== 'volunteer';
     if (role === 'volunteer') return !VOLUNTEER_DENIED.has(scope);
-    if (role === 'staff') return scope !== 'audit:read';
+    if (role === 'staff') return scope !== 'audit:read' && scope !== 'audit:export';
     return true;
   });
 }

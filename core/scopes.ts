@@ -19,7 +19,7 @@ export const ALL_SCOPES = [
   'attendance:read', 'attendance:write',
   'schedule:read', 'schedule:write',
   'people:safeguarding',
-  'audit:read',
+  'audit:read', 'audit:export',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

@@ -4,6 +4,7 @@ import { seedPlanAllowances } from '../kernel/billing';
 import type { ModuleDefinition } from './module';
 import { checkUses, provideModules } from './registry';
 import attendance from './attendance';
+import audit from './audit';
 import channels from './channels';
 import community from './community';
 import giving from './giving';
@@ -20,7 +21,7 @@ import ticketing from './ticketing';
 import billing from './billing';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store, billing];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store, billing, audit];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

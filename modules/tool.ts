@@ -65,6 +65,31 @@ export interface ApprovalCondition {
 
 export type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;
 
+/** The changed fields an audit event keeps: each field's value after the call, and before it where known. */
+export interface AuditChanges {
+  fields: Record<string, { before?: unknown; after: unknown }>;
+}
+
+/**
+ * What a write tool tells the audit trail beyond what it derives by itself (modules/audit/record.ts:
+ * the target from the id arguments or the created record, the arguments as after values, `amount`
+ * as money). `before` reads, inside the call's transaction and before it runs, the previous values of
+ * the fields `after` names.
+ */
+export interface ToolAudit<I = unknown, O = unknown> {
+  target?: (input: I, output: O) => { type: string; id: string } | null;
+  before?: (db: Queryable, orgId: string, input: I) => Promise<Record<string, unknown> | null>;
+  after?: (input: I, output: O) => Record<string, unknown>;
+  money?: (input: I, output: O) => { amountMinor: number | null; currency: string | null } | null;
+  category?: 'general' | 'finance' | 'pastoral' | 'access' | 'export';
+  /**
+   * For a read tool: the restricted records a call showed (private or confidential pastoral notes),
+   * or null when it showed none. The kernel then records an access event after the read, in a short
+   * transaction of its own (only such calls pay for it).
+   */
+  access?: (input: I, output: O) => { target: { type: string; id: string }; records: string[] } | null;
+}
+
 export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O extends AnyObjectSchema = AnyObjectSchema> {
   name: string;
   module: string;
@@ -119,6 +144,8 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
   approval?: ApprovalRoute<ApprovalCondition>;
   /** A durable step after the call; the tool then runs as toolCallWithFollowUpWorkflow. */
   followUp?: FollowUp;
+  /** What the audit trail records beyond what it derives (previous values, target, money); see ToolAudit. */
+  audit?: ToolAudit<z.output<I>, z.output<O>>;
   /** Set on tools whose result waits on a person, so they may run as MCP tasks (gated tools may without it: see taskOf). */
   task?: ToolTask;
   run: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;

@@ -43,6 +43,7 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'schedule:write': 'Create and change recurring service series',
   'people:safeguarding': 'See private and confidential pastoral notes and safeguarding records',
   'audit:read': 'Read the audit log',
+  'audit:export': 'Export the audit log (each export approved by an owner or admin)',
 };
 
 /** Scope values that name an intent: `intent:<id>`. */

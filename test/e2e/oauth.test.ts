@@ -98,7 +98,7 @@ describe('OAuth 2.1 authorization server', () => {
       const body = await (await fetch(`${harness.url}/api/oauth/intents`)).json() as any;
       expect(body.intents).toHaveLength(16);
       expect(body.intents).toEqual(INTENTS.map((i) => ({ id: i.id, purpose: i.purpose, scopes: [...i.scopes] })));
-      expect(body.scopes).toHaveLength(39);
+      expect(body.scopes).toHaveLength(ALL_SCOPES.length);
       expect(body.scopes.every((s: any) => typeof s.description === 'string' && s.description.length > 0)).toBe(true);
     });
   });

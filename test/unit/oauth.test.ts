@@ -50,7 +50,7 @@ describe('intent and scope requests', () => {
     expect(grantScopes(pastoral, 'staff', true).granted).toContain('people:safeguarding');
     expect(grantScopes(pastoral, 'admin', false).withheld).toEqual(['people:safeguarding']);
     expect(grantScopes(findIntent('platform')!, 'owner', true).granted).toEqual([...ALL_SCOPES]);
-    expect(grantScopes(findIntent('platform')!, 'staff', true).withheld).toEqual(['audit:read']);
+    expect(grantScopes(findIntent('platform')!, 'staff', true).withheld).toEqual(['audit:read', 'audit:export']);
     expect(grantScopes(pastoral, 'staff', false, ['people:read']).granted).toEqual(['people:read']);
   });
 

@@ -11,7 +11,7 @@ import {
   RECURRING_METHODS, cancelRecurringGift, createRecurringGift, getRecurringGift, listRecurringGifts, pauseRecurringGift,
   recurringGiftSchema, resumeRecurringGift, updateRecurringGift,
 } from '../recurring/gifts';
-import { checkRefund, listRefunds, refundDonation, refundStandingSchema, refundViewSchema } from '../refunds';
+import { checkRefund, listRefunds, refundDonation, refundStanding, refundStandingSchema, refundViewSchema } from '../refunds';
 
 const tools = toolsFor('giving', { read: 'giving:read', write: 'giving:write' });
 
@@ -56,6 +56,16 @@ const refundDonationTool = tools.write('refund_donation', {
   },
   // Gated calls answer with a proposal to follow, so they can run as MCP tasks.
   task: {},
+  // The audit trail keeps the gift's refunded and refundable totals before and after.
+  audit: {
+    target: (input) => ({ type: 'donation', id: input.donationId }),
+    before: async (db, orgId, input) => {
+      const { standing } = await refundStanding(db, orgId, input.donationId, false);
+      return { refunded: standing.refunded, refundable: standing.refundable };
+    },
+    after: (input, output) => ({ refunded: output.donation.refunded, refundable: output.donation.refundable, reason: input.reason }),
+    money: (_input, output) => ({ amountMinor: output.refunds.reduce((sum, refund) => sum + refund.amount, 0), currency: output.donation.currency }),
+  },
   run: async (ctx, input) => {
     const { refunds, standing } = await refundDonation(ctx.db, ctx.org.id, input, ctx.principal.userId);
     const claimed = standing.giftAidStatus === 'claimed' || standing.giftAidStatus === 'in_claim';

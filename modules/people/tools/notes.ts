@@ -38,6 +38,13 @@ export const listNotesTool = tools.read('list_notes', {
   examples: ['read the notes on a person', 'what notes do we have on someone', 'show me the notes on Brenda Hall', 'what have we written about Ken?', 'read back the pastoral notes for the Wilsons', 'any notes on file for Mr Okafor?', 'list everything noted against Rita, newest first', 'have any of the team left notes about Dennis'],
   input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({ notes: z.array(noteSchema) }).strict(),
+  // Reading private or confidential notes is recorded in the audit log (the ids, never the words).
+  audit: {
+    access: (input, output) => {
+      const restricted = output.notes.filter((note) => note.privacy === 'private' || note.confidentialityLevel !== 'green').map((note) => note.id);
+      return restricted.length > 0 ? { target: { type: 'contact', id: input.contactId }, records: restricted } : null;
+    },
+  },
   run: async (ctx, input) => ({
     notes: await listNotes(ctx.db, ctx.org.id, input.contactId, hasScope(ctx.principal, SAFEGUARDING_SCOPE), input.limit),
   }),

@@ -2,7 +2,6 @@ import type { Sequelize } from 'sequelize';
 import { sequelize } from '../../../db/sequelize';
 import { Agent } from './agents';
 import { ApiKey } from '../../../kernel/models/api-keys';
-import { AuditEvent } from './audit-events';
 import { Membership } from '../../../kernel/models/memberships';
 import { OAuthAuthorizationRequest } from '../../../kernel/models/oauth-authorization-requests';
 import { OAuthClient } from '../../../kernel/models/oauth-clients';
@@ -24,7 +23,7 @@ import { UsageEvent } from '../../../kernel/models/usage-events';
 import { User } from './users';
 
 export {
-  Agent, ApiKey, AuditEvent, CapabilityGap, Membership, OAuthAuthorizationRequest, OAuthClient, OAuthCode, OAuthGrant, OAuthRefreshToken,
+  Agent, ApiKey, CapabilityGap, Membership, OAuthAuthorizationRequest, OAuthClient, OAuthCode, OAuthGrant, OAuthRefreshToken,
   OAuthSession, OAuthSigningKey, OrgAllowanceOverride, Organisation, OutboxMessage, Plan, PlanAllowance, Proposal,
   TeamInvite, ToolCallResult, UsageEvent, User,
 };
@@ -36,7 +35,7 @@ export function initPlatformModels(instance: Sequelize) {
   const models = [
     Plan.initModel(instance), PlanAllowance.initModel(instance), Organisation.initModel(instance),
     OrgAllowanceOverride.initModel(instance), User.initModel(instance), Membership.initModel(instance), ApiKey.initModel(instance),
-    UsageEvent.initModel(instance), ToolCallResult.initModel(instance), AuditEvent.initModel(instance),
+    UsageEvent.initModel(instance), ToolCallResult.initModel(instance),
     OAuthClient.initModel(instance), OAuthSigningKey.initModel(instance), OAuthSession.initModel(instance),
     OAuthAuthorizationRequest.initModel(instance), OAuthGrant.initModel(instance), OAuthCode.initModel(instance),
     OAuthRefreshToken.initModel(instance), Agent.initModel(instance), Proposal.initModel(instance), OutboxMessage.initModel(instance),

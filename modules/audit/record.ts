@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { proposalActionWorkflowId } from '../../core/approvals';
+import type { ToolPlan } from '../../core/tool-plan';
+import type { Queryable } from '../../db/pool';
+import type { AnyTool, AuditChanges } from '../tool';
+
+/**
+ * The audit event of one write tool call, derived from the call itself so no module has to
+ * remember to write one: the kernel inserts it in the call's transaction (activities/tool-activities.ts),
+ * one INSERT, whose trigger links it into the organisation's hash chain.
+ */
+export interface AuditEventRow {
+  orgId: string;
+  tool: string;
+  workflowId: string;
+  action: string;
+  operation: string;
+  category: AuditCategory;
+  actorKind: ActorKind;
+  actorUserId: string | null;
+  onBehalfOfUserId: string | null;
+  credentialId: string | null;
+  credentialKind: string | null;
+  credentialHash: string | null;
+  scopes: string[];
+  targetType: string | null;
+  targetId: string | null;
+  changes: AuditChanges | null;
+  contactIds: string[];
+  outcome: 'success' | 'denied' | 'failed';
+  approvalId: string | null;
+  amountMinor: number | null;
+  currency: string | null;
+  units: number | null;
+  actionSummary: string | null;
+}
+
+export const AUDIT_CATEGORIES = ['general', 'finance', 'pastoral', 'access', 'export'] as const;
+export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
+export const ACTOR_KINDS = ['human', 'agent', 'system', 'webhook'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+/** Modules whose records are financial (kept six years plus the current one). */
+const FINANCE_MODULES = new Set(['giving', 'store', 'billing', 'ticketing']);
+const PASTORAL_TOOL = /pastoral|prayer|care|safeguard|life_event|visit|crisis/;
+
+/** Verbs by the operation they are. */
+const OPERATIONS: Record<string, string> = {
+  create: 'create', add: 'create', record: 'create', import: 'create', duplicate: 'create', invite: 'create', upsert: 'upsert',
+  update: 'update', set: 'update', adjust: 'update', edit: 'update', rename: 'update', move: 'update', merge: 'update', assign: 'update', confirm: 'update', commit: 'update', close: 'update', open: 'update', approve: 'decide', reject: 'decide', decide: 'decide',
+  delete: 'delete', remove: 'delete', archive: 'delete', cancel: 'delete', revoke: 'delete', erase: 'delete', void: 'delete', restore: 'restore',
+  send: 'send', broadcast: 'send', schedule: 'schedule', refund: 'refund', export: 'export', submit: 'submit',
+};
+
+/** Input keys whose values are secrets or message bodies: kept by reference (a digest) only. */
+const BY_REFERENCE = /(secret|password|token|apikey|api_key|^key$|body|html|^text$|message|content|template|signature)/i;
+/** Fields the call's framing carries, not the record's. */
+const FRAMING = new Set(['actionSummary', 'cursor', 'limit', 'idempotencyKey']);
+
+/** `giving_refund_donation` → `giving.donation.refund`; a tool named by its module alone keeps the rest as the noun. */
+export function actionOf(tool: string, module: string): string {
+  const rest = tool.startsWith(`${module}_`) ? tool.slice(module.length + 1) : tool;
+  const [verb, ...noun] = rest.split('_');
+  return noun.length === 0 ? `${module}.${verb}` : `${module}.${noun.join('_')}.${verb}`;
+}
+
+export function operationOf(tool: string, module: string): string {
+  const rest = tool.startsWith(`${module}_`) ? tool.slice(module.length + 1) : tool;
+  return OPERATIONS[rest.split('_')[0]] ?? 'execute';
+}
+
+export function categoryOf(tool: string, module: string): AuditCategory {
+  if (FINANCE_MODULES.has(module)) return 'finance';
+  if (module === 'people' && PASTORAL_TOOL.test(tool)) return 'pastoral';
+  return 'general';
+}
+
+/**
+ * Who acted: a person at the dashboard is a human; an API key, an OAuth client (an assistant) or an
+ * autonomous agent's run is an agent acting for the person who holds the credential.
+ */
+export function actorKindOf(credentialKind: string | null): ActorKind {
+  return credentialKind === 'dashboard' ? 'human' : 'agent';
+}
+
+/** A credential is named by its id and a hash of it (the secret is never at hand here, and never stored). */
+export function credentialHashOf(credentialId: string | null): string | null {
+  return credentialId ? createHash('sha256').update(`steward-credential:${credentialId}`).digest('hex').slice(0, 32) : null;
+}
+
+/** The proposal a call carries out, when its workflow is an approved proposal's action. */
+export function approvalIdOf(orgId: string, workflowId: string): string | null {
+  const prefix = proposalActionWorkflowId(orgId, '');
+  return workflowId.startsWith(prefix) ? workflowId.slice(prefix.length) || null : null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function reference(value: unknown): { ref: string } {
+  return { ref: `sha256:${createHash('sha256').update(JSON.stringify(value) ?? '').digest('hex').slice(0, 32)}` };
+}
+
+/** A value as the trail keeps it: secrets and bodies by reference, long text and big lists cut short. */
+function kept(key: string, value: unknown): unknown {
+  if (value === undefined) return undefined;
+  if (BY_REFERENCE.test(key) && value !== null) return reference(value);
+  if (typeof value === 'string' && value.length > 500) return `${value.slice(0, 500)}…`;
+  if (Array.isArray(value) && value.length > 50) return { count: value.length, ref: reference(value).ref };
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const item = kept(k, v);
+      if (item !== undefined) out[k] = item;
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Contact ids the call names (its arguments' contact fields): whose erasure redacts this event. */
+export function contactIdsOf(args: Record<string, unknown>): string[] {
+  const found = new Set<string>();
+  const visit = (key: string, value: unknown, depth: number) => {
+    if (depth > 3) return;
+    const isContactKey = /contactid/i.test(key) || /contactids/i.test(key);
+    if (typeof value === 'string' && isContactKey && UUID.test(value)) found.add(value.toLowerCase());
+    else if (Array.isArray(value)) value.forEach((item) => visit(isContactKey ? key : '', item, depth + 1));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value as Record<string, unknown>)) visit(k, v, depth + 1);
+  };
+  for (const [key, value] of Object.entries(args)) visit(key, value, 0);
+  return [...found].slice(0, 100);
+}
+
+/**
+ * What the call acted on: the tool's own declaration; else the id argument named after the tool's
+ * noun (`donationId` for giving_refund_donation); else the first id argument; else the first record
+ * the result holds (a created thing).
+ */
+export function targetOf(tool: AnyTool, args: Record<string, unknown>, result: unknown): { type: string; id: string } | null {
+  const declared = tool.audit?.target?.(args as never, result as never);
+  if (declared !== undefined) return declared;
+  const noun = tool.name.slice(tool.module.length + 1).split('_').slice(1).join('_');
+  const camel = noun.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+  const idKeys = Object.keys(args).filter((key) => key.endsWith('Id') && typeof args[key] === 'string' && key !== 'batchId');
+  const named = idKeys.find((key) => key === `${camel}Id`) ?? idKeys.find((key) => camel.endsWith(key.slice(0, -2).replace(/^./, (c) => c.toUpperCase())) || key.slice(0, -2) === camel);
+  const key = named ?? idKeys[0];
+  if (key) return { type: key.slice(0, -2).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), id: String(args[key]) };
+  if (result && typeof result === 'object') {
+    for (const [name, value] of Object.entries(result as Record<string, unknown>)) {
+      if (value && typeof value === 'object' && !Array.isArray(value) && typeof (value as { id?: unknown }).id === 'string') {
+        return { type: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), id: (value as { id: string }).id };
+      }
+    }
+  }
+  return null;
+}
+
+/** The changed fields: the tool's declaration (with previous values) when it has one, else the arguments as after values. */
+export function changesOf(tool: AnyTool, args: Record<string, unknown>, result: unknown, before: Record<string, unknown> | null): AuditChanges | null {
+  const after = tool.audit?.after ? tool.audit.after(args as never, result as never) : Object.fromEntries(Object.entries(args).filter(([key]) => !FRAMING.has(key)));
+  const fields: AuditChanges['fields'] = {};
+  for (const [key, value] of Object.entries(after)) {
+    const entry: { before?: unknown; after: unknown } = { after: kept(key, value) ?? null };
+    if (before && Object.prototype.hasOwnProperty.call(before, key)) entry.before = kept(key, before[key]) ?? null;
+    fields[key] = entry;
+  }
+  return Object.keys(fields).length === 0 ? null : { fields };
+}
+
+function moneyOf(args: Record<string, unknown>, result: unknown, tool: AnyTool): { amountMinor: number | null; currency: string | null } {
+  const declared = tool.audit?.money?.(args as never, result as never);
+  if (declared) return declared;
+  const amount = args.amount;
+  return Number.isSafeInteger(amount) ? { amountMinor: amount as number, currency: typeof args.currency === 'string' ? args.currency : null } : { amountMinor: null, currency: null };
+}
+
+/** The event of a committed write call. */
+export function auditEventOf(plan: ToolPlan, tool: AnyTool, workflowId: string, result: unknown, before: Record<string, unknown> | null): AuditEventRow {
+  const { principal } = plan;
+  const args = plan.args;
+  const target = targetOf(tool, args, result);
+  const money = moneyOf(args, result, tool);
+  return {
+    orgId: principal.orgId,
+    tool: plan.tool,
+    workflowId,
+    action: actionOf(tool.name, tool.module),
+    operation: operationOf(tool.name, tool.module),
+    category: tool.audit?.category ?? categoryOf(tool.name, tool.module),
+    actorKind: actorKindOf(principal.credentialKind),
+    actorUserId: principal.userId,
+    onBehalfOfUserId: principal.credentialKind === 'dashboard' ? null : principal.userId,
+    credentialId: principal.credentialId,
+    credentialKind: principal.credentialKind,
+    credentialHash: credentialHashOf(principal.credentialId),
+    scopes: [...principal.scopes].sort(),
+    targetType: target?.type ?? null,
+    targetId: target?.id ?? null,
+    changes: changesOf(tool, args, result, before),
+    contactIds: [...new Set([...contactIdsOf(args), ...(target?.type === 'contact' && UUID.test(target.id) ? [target.id.toLowerCase()] : [])])],
+    outcome: 'success',
+    approvalId: approvalIdOf(principal.orgId, workflowId),
+    amountMinor: money.amountMinor,
+    currency: money.currency,
+    units: plan.policy.meter?.units ?? null,
+    actionSummary: typeof args.actionSummary === 'string' ? args.actionSummary : null,
+  };
+}
+
+/** The access event of a read that showed restricted records: which (by id), of whom, by whom; never their contents. */
+export function accessEventOf(plan: ToolPlan, tool: AnyTool, workflowId: string, access: { target: { type: string; id: string }; records: string[] }): AuditEventRow {
+  const base = auditEventOf({ ...plan, args: {} }, { ...tool, audit: undefined }, workflowId, null, null);
+  const contactIds = access.target.type === 'contact' && UUID.test(access.target.id) ? [access.target.id.toLowerCase()] : [];
+  return {
+    ...base, action: `${actionOf(tool.name, tool.module)}`, operation: 'access', category: 'access', targetType: access.target.type, targetId: access.target.id,
+    changes: { fields: { records: { after: access.records.slice(0, 200) } } }, contactIds, units: null,
+  };
+}
+
+const COLUMNS = ['org_id', 'tool', 'workflow_id', 'action', 'operation', 'category', 'actor_kind', 'actor_user_id', 'on_behalf_of_user_id',
+  'credential_id', 'credential_kind', 'credential_hash', 'scopes', 'target_type', 'target_id', 'changes', 'contact_ids', 'outcome',
+  'approval_id', 'amount_minor', 'currency', 'units', 'action_summary'] as const;
+const INSERT_SQL = `INSERT INTO audit_events (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_c, i) => `$${i + 1}`).join(', ')})`;
+
+/** One INSERT; the chain trigger sets seq, prev_hash, personal_digest and hash. */
+export async function insertAuditEvent(db: Queryable, row: AuditEventRow): Promise<void> {
+  await db.query(INSERT_SQL, [row.orgId, row.tool, row.workflowId, row.action, row.operation, row.category, row.actorKind, row.actorUserId,
+    row.onBehalfOfUserId, row.credentialId, row.credentialKind, row.credentialHash, row.scopes, row.targetType, row.targetId,
+    row.changes === null ? null : JSON.stringify(row.changes), row.contactIds, row.outcome, row.approvalId, row.amountMinor, row.currency,
+    row.units, row.actionSummary]);
+}
