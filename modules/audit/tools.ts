@@ -14,7 +14,7 @@ import {
 const tools = toolsFor('audit', { read: 'audit:read', write: 'audit:export' });
 
 const OUTCOMES = ['success', 'denied', 'failed'] as const;
-const time = z.iso.datetime({ offset: true, message: 'an ISO date-time, e.g. 2026-11-28T09:00:00Z' });
+const time = z.iso.datetime({ offset: true, message: 'an ISO date-time, e.g. 2026-11-28T09:00:00Z' }).max(40);
 
 const pageInput = {
   limit: z.number().int().min(1).max(100).default(25).describe('How many to return (1 to 100)'),
@@ -60,7 +60,7 @@ const getEventTool = tools.read('get_event', {
   description: 'One audit event in full: who, on whose behalf, with which credential (id and hash, never a secret) and scopes, the action and target, each changed field (before where known, and after), the approval it carried out (who approved it and when), money or units, and its hash-chain link.',
   keywords: ['audit entry', 'event detail'],
   examples: ['show audit event 1234 in full', 'what exactly changed in that audit entry', 'who approved the change in event 88'],
-  input: z.object({ eventId: z.string().trim().regex(/^[0-9]{1,18}$/, 'an audit event id (digits)').describe('From audit_list_events') }),
+  input: z.object({ eventId: z.string().trim().max(18).regex(/^[0-9]{1,18}$/, 'an audit event id (digits)').describe('From audit_list_events') }),
   output: z.object({
     event: eventSchema,
     changes: z.array(changeSchema),
@@ -137,7 +137,7 @@ const verifyChainTool = tools.read('verify_chain', {
   keywords: ['tamper check', 'integrity', 'verify audit log', 'hash chain'],
   examples: ['has anyone tampered with the audit log', 'verify the audit trail is intact', 'check the integrity of our activity history'],
   input: z.object({
-    fromSeq: z.number().int().min(1).default(1).describe('First chain position to check'),
+    fromSeq: z.number().int().min(1).max(1_000_000_000_000).default(1).describe('First chain position to check'),
     limit: z.number().int().min(1).max(50_000).default(50_000),
   }),
   output: z.object({
