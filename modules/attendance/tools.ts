@@ -107,7 +107,7 @@ export const getSummaryTool = tools.read('get_summary', {
 export const getPersonHistoryTool = tools.read('get_person_history', {
   title: 'A person\'s attendance',
   description: 'One person\'s check-ins over a range (default the last 52 weeks), one entry per service, newest first: service, date, locations, as guest or volunteer, first time; with services and weeks attended, first and last visit.',
-  keywords: ['attendance history', 'when did they last come', 'how often'],
+  keywords: ['attendance history', 'when did they last come', 'how often', 'attendance since', 'person\'s attendance', 'been coming'],
   examples: ['when did Sam last come to church', 'how often has the Green family been this year', 'has Margaret been coming regularly', 'how many times has Jean been this year', 'when was the last time the Patels came', 'has Tom stopped coming to the evening service', "list the Sundays Margaret's grandson attended", "when was Ruth's first visit", "show Peter's attendance over the last year"],
   input: z.object({ contactId: z.uuid(), from: calendarDate().optional(), to: calendarDate().optional() }),
   output: z.object({

@@ -169,7 +169,7 @@ export const listUpcomingInstancesTool = tools.read('list_upcoming_instances', {
 export const getInstanceTool = tools.read('get_instance', {
   title: 'Get one service',
   description: 'One service instance by id: its series, real UTC start and end, local date and time in its zone, status (scheduled or cancelled, with the reason), whether it was moved, and its location.',
-  keywords: ['one service', 'service date', 'service time'],
+  keywords: ['one service', 'service date', 'service time', 'details of the service', 'this sunday\'s service'],
   examples: ['what time does this Sunday\'s service start and where is it', 'is next week\'s carol service still on or was it cancelled', 'details of the Christmas Day service', "is Sunday's family service cancelled", 'where is the Ash Wednesday service being held', 'what time does the Easter vigil start and finish', "was this week's evening service moved", "why was last Sunday's 8am cancelled"],
   input: z.object({ instanceId }),
   output: z.object({ instance: instanceSchema }).strict(),

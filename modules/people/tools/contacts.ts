@@ -124,7 +124,7 @@ export const listContactsTool = tools.read('list_contacts', {
 export const updateContactTool = tools.write('update_contact', {
   title: 'Update a contact',
   description: 'Changes only the fields you give (null clears an optional field); everything else stays. customFields merge key by key and are checked against people_list_custom_field_definitions. A new UK postcode alone refreshes city, county and country. Family links go through people_add_family_relationship, never here.',
-  keywords: ['edit contact', 'change details', 'correct email', 'modify person'],
+  keywords: ['edit contact', 'change details', 'correct email', 'modify person', 'old phone number', 'remove a number from a record'],
   examples: ["change someone's phone number or address", "correct the spelling of a person's name", 'someone has a new email address', 'Jean has moved, her new postcode is CR0 2AB', "fix the spelling of Siobhan's surname", "change Dave's mobile to 07700 900111", 'Mrs Hughes got married, update her surname to Price', 'mark Peter as a member now instead of a visitor', "correct Alan's birthday, it's 3 March not 3 May"],
   idempotent: true,
   listed: true,
