@@ -290,3 +290,21 @@ export function stableUuid(name: string): string {
   const hex = createHash('sha256').update(name).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
 }
+
+/** A webhook's answer when an event cannot be taken: the HTTP status and the JSON body. */
+export interface PaymentEventRefusal { status: 400 | 401 | 503; body: { ok: false; error: { code: string; message: string } } }
+
+/**
+ * What every module's payments webhook does first, before it reads anything: the secret must be
+ * set (503), the `Stripe-Signature` must match the raw body and be fresh (401), and the body must be
+ * a payment event (400). Answers the event, or the refusal to send as it is.
+ */
+export function receivePaymentEvent(rawBody: unknown, signature: string | undefined, env: NodeJS.ProcessEnv = process.env): { event: PaymentEvent } | { refusal: PaymentEventRefusal } {
+  const refuse = (status: PaymentEventRefusal['status'], code: string, message: string) => ({ refusal: { status, body: { ok: false as const, error: { code, message } } } });
+  const secret = paymentsWebhookSecret(env);
+  if (!secret) return refuse(503, 'not_configured', 'PAYMENTS_WEBHOOK_SECRET is not set on this server');
+  const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.alloc(0);
+  if (!verifyPaymentSignature(secret, body, signature)) return refuse(401, 'unauthorized', 'The Stripe-Signature header is missing, does not match, or is too old');
+  const event = parsePaymentEvent(body);
+  return event ? { event } : refuse(400, 'validation_failed', 'Not a payment event');
+}

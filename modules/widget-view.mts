@@ -4,6 +4,7 @@
  * what people typed, so nothing a tool returns is ever parsed as HTML.
  */
 import { App } from '@modelcontextprotocol/ext-apps';
+import { minorUnitsAsDecimal } from '../core/money.js';
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
 
@@ -33,6 +34,20 @@ export function fields(rows: ReadonlyArray<readonly [string, string | number | n
 }
 
 /** A date-time as the reader's locale writes it; the ISO text when it is not one. */
+/**
+ * An amount of integer minor units in the reader's locale: the exact decimal goes to Intl as a
+ * string (never divided as a float); a currency Intl does not know reads "12.00 XYZ".
+ */
+export function money(minor: number, currency: string): string {
+  const decimal = minorUnitsAsDecimal(minor, currency);
+  try {
+    // Intl formats a decimal string exactly (ECMA-402 2023); the type still says number.
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(decimal as unknown as number);
+  } catch {
+    return `${decimal} ${currency}`;
+  }
+}
+
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';
   const date = new Date(iso);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryRows } from '../../db/pool';
 import { countOf, defineMetric, periodRange, rangeOr, spokenRange } from '../metrics';
+import { formatMinorUnits } from '../../core/money';
 
 /** What billing answers through platform_analytics_query. */
 
@@ -21,7 +22,7 @@ const stewardInvoiced = defineMetric({
     const invoices = rows.reduce((sum, row) => sum + row.n, 0);
     const open = rows.reduce((sum, row) => sum + row.open, 0);
     const totals = rows.map((row) => ({ currency: row.currency, due: row.due, paid: row.paid }));
-    const paid = totals.map((row) => `${(row.paid / 100).toFixed(2)} ${row.currency}`).join(' and ');
+    const paid = totals.map((row) => formatMinorUnits(row.paid, row.currency)).join(' and ');
     return {
       data: { from, to, invoices, open, totals },
       speakToUser: invoices === 0 ? `No Steward invoices ${spokenRange(from, to)}.` : `${countOf(invoices, 'Steward invoice')} ${spokenRange(from, to)}, ${paid} paid${open ? `; ${open} still open` : ''}.`,

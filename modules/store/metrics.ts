@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { countOf, defineMetric, periodRange, rangeOr, spokenRange } from '../metrics';
+import { formatMinorUnits } from '../../core/money';
 
 /** What store answers through platform_analytics_query. Store sales are takings, never donations. */
 
@@ -20,7 +21,7 @@ const shopTakings = defineMetric({
       AND paid_at >= $2::date AND paid_at < $3::date + 1 GROUP BY currency, source ORDER BY currency, source`, [ctx.org.id, from, to]);
     const takings = rows.map((row) => ({ ...row, net: row.gross - row.refunded }));
     const orders = takings.reduce((sum, row) => sum + row.orders, 0);
-    const net = takings.map((row) => `${(row.net / 100).toFixed(2)} ${row.currency} ${row.source}`).join(', ');
+    const net = takings.map((row) => `${formatMinorUnits(row.net, row.currency)} ${row.source}`).join(', ');
     return { data: { from, to, takings }, speakToUser: orders === 0 ? `The shops took nothing ${spokenRange(from, to)}.` : `${countOf(orders, 'order')} ${spokenRange(from, to)}: ${net} net.` };
   },
 });

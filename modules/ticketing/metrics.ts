@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryRows, type Queryable } from '../../db/pool';
 import { countOf, defineMetric, periodRange, rangeOr, spokenRange } from '../metrics';
+import { formatMinorUnits } from '../../core/money';
 
 /** What ticketing answers through platform_analytics_query. */
 
@@ -23,7 +24,7 @@ const ticketsSold = defineMetric({
     const sold = tickets.find((row) => row.kind === 'sale')?.n ?? 0;
     const comps = tickets.find((row) => row.kind === 'comp')?.n ?? 0;
     const takings = money.map((row) => ({ ...row, net: row.gross - row.discounts - row.refunded }));
-    const net = takings.map((row) => `${(row.net / 100).toFixed(2)} ${row.currency}`).join(' and ');
+    const net = takings.map((row) => formatMinorUnits(row.net, row.currency)).join(' and ');
     return {
       data: { from, to, sold, comps, takings },
       speakToUser: sold + comps === 0 ? `No tickets were sold ${spokenRange(from, to)}.` : `${countOf(sold, 'ticket')} sold${comps ? ` and ${comps} complimentary` : ''} ${spokenRange(from, to)}${net ? `, taking ${net} net` : ''}.`,

@@ -11,6 +11,7 @@ import { organisationCurrency } from '../settings';
 import { donorsOf } from './donors';
 import { parseTaxYear } from './rules';
 import { deliveryOf, statementEmailHtml, statementSubject, type StatementDelivery, type StatementDeliveryStatus } from './statement-delivery';
+import { minorUnitsAsDecimal } from '../../../core/money';
 
 /** How many givers one run may cover; a larger congregation is generated in parts (contactIds). */
 export const MAX_STATEMENTS_PER_RUN = 5000;
@@ -243,9 +244,7 @@ async function insertStatements(
 }
 
 function formatMoney(minor: number, currency: string): string {
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  return `${sign}${currency} ${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return `${minor < 0 ? '-' : ''}${currency} ${minorUnitsAsDecimal(Math.abs(minor), currency)}`;
 }
 
 /** The statement as plain text, ready to download or print. */

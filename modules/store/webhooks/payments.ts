@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { withTenantTransaction } from '../../../db/pool';
-import { parsePaymentEvent, paymentsWebhookSecret, sessionFromEvent, verifyPaymentSignature } from '../../../kernel/payments';
+import { receivePaymentEvent, sessionFromEvent } from '../../../kernel/payments';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
 import { applyCheckoutCompleted, DOWNLOAD_PATH, parseDownloadToken, takeDownload } from '../orders';
 
@@ -22,14 +22,9 @@ function storeRouter(deps: WebhookDeps): Router {
   const router = Router();
   router.post(PAYMENTS_WEBHOOK_PATH, express.raw({ type: () => true, limit: '256kb' }), async (req, res, next) => {
     try {
-      const secret = paymentsWebhookSecret();
-      if (!secret) return void res.status(503).json({ ok: false, error: { code: 'not_configured', message: 'PAYMENTS_WEBHOOK_SECRET is not set on this server' } });
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      if (!verifyPaymentSignature(secret, body, req.header('stripe-signature'))) {
-        return void res.status(401).json({ ok: false, error: { code: 'unauthorized', message: 'The Stripe-Signature header is missing, does not match, or is too old' } });
-      }
-      const event = parsePaymentEvent(body);
-      if (!event) return void res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'Not a payment event' } });
+      const received = receivePaymentEvent(req.body, req.header('stripe-signature'));
+      if ('refusal' in received) return void res.status(received.refusal.status).json(received.refusal.body);
+      const { event } = received;
       const session = sessionFromEvent(event);
       const orgId = session?.metadata.org_id;
       if (!session || session.metadata.steward_module !== 'store' || !z.uuid().safeParse(orgId).success) {

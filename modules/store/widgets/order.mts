@@ -1,19 +1,11 @@
 // A shop order: store_get_order, as a card with its statuses, a row per line and its refunds and downloads.
-import { el, fields, startWidget } from '../../widget-view.mjs';
+import { el, fields, money, startWidget } from '../../widget-view.mjs';
 
 interface Line { id: string; title: string; sku: string; quantity: number; unitPrice: number; fulfilled: number; refunded: number }
 interface Order {
   id: string; source: string; financialStatus: string; fulfilmentStatus: string; buyerName: string | null; currency: string;
   total: number; refunded: number; refundable: number; checkoutUrl: string | null; expiresAt: string | null; lines: Line[];
   downloads: Array<{ entitlementId: string; status: string; downloads: number; limit: number }>; paidAt: string | null;
-}
-
-function money(minor: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(minor / 100);
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${currency}`;
-  }
 }
 
 function order(data: { order: Order }): Node {

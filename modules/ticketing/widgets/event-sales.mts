@@ -1,5 +1,5 @@
 // An event's sales: ticketing_get_sales_report, as a card with a row per ticket type.
-import { el, fields, startWidget } from '../../widget-view.mjs';
+import { el, fields, money, startWidget } from '../../widget-view.mjs';
 
 interface TypeRow { ticketTypeId: string; name: string; price: number; sold: number; comps: number; pending: number; held: number; remaining: number | null; gross: number; checkedIn: number }
 interface Report {
@@ -8,14 +8,6 @@ interface Report {
   byType: TypeRow[];
   promoCodes: Array<{ code: string; uses: number; maxUses: number | null }>;
   waitlist: { waiting: number; offered: number };
-}
-
-function money(minor: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(minor / 100);
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${currency}`;
-  }
 }
 
 function report(data: Report): Node {
