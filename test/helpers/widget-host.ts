@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { build } from 'esbuild';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { Harness, type TestOrg } from './harness';
+import { CHROMIUM } from './oauth';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 
 /** A tools/call a widget sent through the host. */
@@ -76,4 +78,34 @@ export class WidgetHost {
     await frame.locator('#root[data-state="ready"], #root[data-state="error"]').waitFor();
     return { frame, result };
   }
+}
+
+/** User text that would become markup, or run, if a widget parsed what it shows as HTML. */
+export const HOSTILE_TEXT = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b> & "quoted"';
+
+/** What a widget browser suite works with: its organisation, an MCP client with every toolset, and the host page. */
+export interface WidgetSuite {
+  harness: Harness;
+  org: TestOrg;
+  mcp: McpClient;
+  host: WidgetHost;
+  close(): Promise<void>;
+}
+
+/** A suite's stack, organisation, MCP client and headless-Chromium widget host; close() ends them in reverse. */
+export async function openWidgetSuite(orgName = 'Widget Parish'): Promise<WidgetSuite> {
+  const harness = await Harness.start();
+  const org = await harness.createOrg({ name: orgName });
+  const mcp = await harness.mcpClient(org.apiKey, '?toolsets=all');
+  const browser = await chromium.launch(CHROMIUM);
+  const host = await WidgetHost.open(browser, mcp);
+  return {
+    harness, org, mcp, host,
+    close: async () => {
+      await host.close();
+      await browser.close();
+      await mcp.close();
+      await harness.close();
+    },
+  };
 }

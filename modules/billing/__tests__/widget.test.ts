@@ -1,31 +1,20 @@
-import { chromium, type Browser } from 'playwright-core';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall } from '../../../test/helpers/mcp-calls';
-import { CHROMIUM } from '../../../test/helpers/oauth';
-import { WidgetHost } from '../../../test/helpers/widget-host';
+import { openWidgetSuite, type WidgetHost, type WidgetSuite } from '../../../test/helpers/widget-host';
 
 /** The plan status widget rendered in headless Chromium by a minimal MCP Apps host, from the real status. */
 describe('billing plan status widget in headless Chromium', () => {
-  let harness: Harness;
-  let org: TestOrg;
-  let browser: Browser;
+  let suite: WidgetSuite;
   let mcp: McpClient;
   let host: WidgetHost;
 
   beforeAll(async () => {
-    harness = await Harness.start();
-    org = await harness.createOrg({ name: 'Widget Parish' });
-    mcp = await harness.mcpClient(org.apiKey, '?toolsets=all');
-    browser = await chromium.launch(CHROMIUM);
-    host = await WidgetHost.open(browser, mcp);
+    suite = await openWidgetSuite();
+    ({ mcp, host } = suite);
   });
 
   afterAll(async () => {
-    await host?.close();
-    await browser?.close();
-    await mcp?.close();
-    await harness?.close();
+    await suite?.close();
   });
 
   it('shows the plan, its state and usage against allowance and cap', async () => {

@@ -1,34 +1,23 @@
-import { chromium, type Browser } from 'playwright-core';
-import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { dayFromToday } from '../../../test/helpers/mcp-calls';
-import { CHROMIUM } from '../../../test/helpers/oauth';
-import { WidgetHost } from '../../../test/helpers/widget-host';
+import { HOSTILE_TEXT, openWidgetSuite, type WidgetHost, type WidgetSuite } from '../../../test/helpers/widget-host';
 
-/** User text that would become markup, or run, if the widget parsed what it shows as HTML. */
-const HOSTILE = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b> & "quoted"';
+const HOSTILE = HOSTILE_TEXT;
 
 /** The small group card rendered in headless Chromium by a minimal MCP Apps host, from groups_get's real result. */
 describe('groups: the small group card in headless Chromium', () => {
+  let suite: WidgetSuite;
   let harness: Harness;
   let org: TestOrg;
-  let browser: Browser;
-  let mcp: McpClient;
   let host: WidgetHost;
 
   beforeAll(async () => {
-    harness = await Harness.start();
-    org = await harness.createOrg({ name: 'Widget Parish' });
-    mcp = await harness.mcpClient(org.apiKey, '?toolsets=all');
-    browser = await chromium.launch(CHROMIUM);
-    host = await WidgetHost.open(browser, mcp);
+    suite = await openWidgetSuite();
+    ({ harness, org, host } = suite);
   });
 
   afterAll(async () => {
-    await host?.close();
-    await browser?.close();
-    await mcp?.close();
-    await harness?.close();
+    await suite?.close();
   });
 
   it('shows groups_get\'s group, roster, waiting requests and meetings, user text as text', async () => {

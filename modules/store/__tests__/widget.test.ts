@@ -1,34 +1,22 @@
-import { chromium, type Browser } from 'playwright-core';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { Harness, type TestOrg } from '../../../test/helpers/harness';
-import { CHROMIUM } from '../../../test/helpers/oauth';
-import { WidgetHost } from '../../../test/helpers/widget-host';
+import { HOSTILE_TEXT, openWidgetSuite, type WidgetHost, type WidgetSuite } from '../../../test/helpers/widget-host';
 import { call, refusal } from './stack';
 
-/** User text that would become markup, or run, if the widget parsed what it shows as HTML. */
-const HOSTILE = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b> & "quoted"';
+const HOSTILE = HOSTILE_TEXT;
 
 /** The shop order widget rendered in headless Chromium by a minimal MCP Apps host, from a real cash sale. */
 describe('store order widget in headless Chromium', () => {
-  let harness: Harness;
-  let org: TestOrg;
-  let browser: Browser;
+  let suite: WidgetSuite;
   let mcp: McpClient;
   let host: WidgetHost;
 
   beforeAll(async () => {
-    harness = await Harness.start();
-    org = await harness.createOrg({ name: 'Widget Parish' });
-    mcp = await harness.mcpClient(org.apiKey, '?toolsets=all');
-    browser = await chromium.launch(CHROMIUM);
-    host = await WidgetHost.open(browser, mcp);
+    suite = await openWidgetSuite();
+    ({ mcp, host } = suite);
   });
 
   afterAll(async () => {
-    await host?.close();
-    await browser?.close();
-    await mcp?.close();
-    await harness?.close();
+    await suite?.close();
   });
 
   it('shows the order\'s statuses and lines, user text as text', async () => {
