@@ -13,7 +13,9 @@ import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { guarded } from '../modules/activity-kit';
-import { accessEventOf, auditEventOf, insertAuditEvent } from '../modules/audit/record';
+import { accessEventOf, auditEventOf, insertAuditEvent, unsuccessfulEventOf } from '../modules/audit/record';
+import { stewardErrorBodyOf } from '../core/failures';
+import { ApplicationFailure } from '@temporalio/common';
 import { errorFields, log } from '../core/log';
 import { sizeInWords } from '../core/sizes';
 
@@ -106,6 +108,25 @@ function logFailedCall(plan: ToolPlan, workflowId: string, error: unknown): void
   });
 }
 
+/**
+ * A write that met a stable error (refused by policy, or failed by a rule of its module) leaves a
+ * `denied` or `failed` audit event, in a transaction of its own since the call's rolled back. Only
+ * final failures count: a retryable one (a lost connection) is tried again and may yet succeed.
+ */
+async function recordUnsuccessfulWrite(pool: Pool, plan: ToolPlan, workflowId: string, failure: unknown): Promise<void> {
+  if (plan.policy.effect === 'read') return;
+  if (!(failure instanceof ApplicationFailure) || !failure.nonRetryable) return;
+  const body = stewardErrorBodyOf(failure);
+  const tool = findTool(plan.tool);
+  if (!body || !tool) return;
+  try {
+    await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, unsuccessfulEventOf(plan, tool, workflowId, body.code)));
+  } catch (error) {
+    // The call's own answer matters more than its trail entry: say so in the log and go on.
+    log('error', 'audit event of an unsuccessful call not written', { ...errorFields(error), tool: plan.tool, workflowId });
+  }
+}
+
 export function createToolActivities(deps: { pool: Pool }) {
   const { pool } = deps;
 
@@ -176,6 +197,8 @@ export function createToolActivities(deps: { pool: Pool }) {
         result = await runToolOnce(plan, workflowId);
       } catch (error) {
         // A caller waiting in this process turns to the workflow's own outcome (temporal/early-results.ts).
+        // Recorded before the caller hears of the failure, so the trail already holds it when it does.
+        await recordUnsuccessfulWrite(pool, plan, workflowId, error);
         reportEarlyFailure(workflowId);
         logFailedCall(plan, workflowId, error);
         throw error;

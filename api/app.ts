@@ -1,3 +1,4 @@
+import { recordRefusedWrite } from './refusal-trail';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Client } from '@temporalio/client';
 import type { Pool } from '../db/pool';
@@ -47,6 +48,7 @@ export function buildApp(options: AppOptions) {
   app.set('trust proxy', 'loopback');
   const caller = new ToolCaller(options.temporal, options.taskQueue, options.eagerStart);
   caller.approvals = new ApprovalCaller(options.temporal, options.pool, options.taskQueue ?? TOOL_TASK_QUEUE);
+  caller.refusalTrail = (principal, toolName, rawArgs, refusal) => recordRefusedWrite(options.pool, principal, toolName, rawArgs, refusal);
   const oauth = createOAuthServer({ pool: options.pool, publicUrl: options.publicUrl ?? FALLBACK_PUBLIC_URL, rateLimits: options.oauthRateLimits });
   const mcpAuth = [...bearerAuth(options.pool, oauth.mcpResourceMetadataUrl, oauth.provider), mcpScopeChallenge(caller, oauth.mcpResourceMetadataUrl)];
   const bridgeAuth = [...bearerAuth(options.pool, oauth.resourceMetadataUrl, oauth.provider), invokeScopeChallenge(caller, oauth.resourceMetadataUrl)];

@@ -125,6 +125,14 @@ export class ToolCaller {
   /** Set by buildApp: carries out approval decisions and gated tools. */
   approvals?: ApprovalCaller;
 
+  /** Set by buildApp: leaves the audit event of a write refused for its scope or intent (api/refusal-trail.ts). */
+  refusalTrail?: (principal: Principal, toolName: string, rawArgs: unknown, refusal: StewardError) => Promise<void>;
+
+  /** Called wherever a scope refusal is answered (here, or earlier by the auth middleware). */
+  async recordRefusal(principal: Principal, toolName: string, rawArgs: unknown, refusal: StewardError): Promise<void> {
+    if (refusal.code === 'insufficient_scope') await this.refusalTrail?.(principal, toolName, rawArgs, refusal);
+  }
+
   /**
    * The insufficient_scope refusal `call` would meet, found without parsing the
    * arguments: for a tool (other than the dispatch tool) refusals come in the
@@ -161,6 +169,15 @@ export class ToolCaller {
     return { tool, args: parsed.data as Record<string, unknown> };
   }
 
+  private async resolveOrRecord(principal: Principal, toolName: string, rawArgs: unknown): Promise<{ tool: AnyTool; args: Record<string, unknown> }> {
+    try {
+      return this.resolve(principal, toolName, rawArgs);
+    } catch (error) {
+      if (error instanceof StewardError) await this.recordRefusal(principal, toolName, rawArgs, error);
+      throw error;
+    }
+  }
+
   private resolveInner(principal: Principal, outer: { toolName: string; arguments: unknown }) {
     if (isInvokeApiTool(outer.toolName)) {
       throw new StewardError('use_invoke_bridge', `${outer.toolName} is a route bridge; call it directly, not through platform_execute_workflow_tool`);
@@ -179,7 +196,7 @@ export class ToolCaller {
   }
 
   async call(principal: Principal, toolName: string, rawArgs: unknown, options: CallOptions = {}): Promise<unknown> {
-    const { tool, args } = this.resolve(principal, toolName, rawArgs);
+    const { tool, args } = await this.resolveOrRecord(principal, toolName, rawArgs);
     // Decisions and gated tools belong to the approval workflows (api/approvals.ts); never run them as plain calls,
     // except a conditionally gated tool whose condition does not apply to these arguments.
     if (tool.approval && !(await this.gateLifted(principal, tool, args))) {

@@ -84,6 +84,8 @@ export function principalOf(req: Request): Principal {
 /** Finds the scope refusal a tool call would meet, without starting anything (and without parsing its arguments). */
 export interface ScopeResolver {
   scopeRefusal(principal: Principal, toolName: string, rawArgs: unknown): StewardError | undefined;
+  /** Leaves the refusal in the audit trail (a refused write is a `denied` event). */
+  recordRefusal?(principal: Principal, toolName: string, rawArgs: unknown, refusal: StewardError): Promise<void>;
 }
 
 function scopeRefusal(resolver: ScopeResolver, principal: Principal, toolName: unknown, args: unknown): StewardError | undefined {
@@ -110,7 +112,7 @@ function challenge(refusal: StewardError, resourceMetadataUrl: string): string {
  * Runs after bearerAuth; anything it does not refuse goes on unchanged.
  */
 export function mcpScopeChallenge(resolver: ScopeResolver, resourceMetadataUrl: string): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const principal = principalOf(req);
     if (principal.credentialKind !== 'oauth') return next();
     const messages = (Array.isArray(req.body) ? req.body : [req.body]) as Array<{ id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null>;
@@ -118,6 +120,7 @@ export function mcpScopeChallenge(resolver: ScopeResolver, resourceMetadataUrl: 
       if (!message || typeof message !== 'object' || message.method !== 'tools/call') continue;
       const refusal = scopeRefusal(resolver, principal, message.params?.name, message.params?.arguments);
       if (!refusal) continue;
+      await resolver.recordRefusal?.(principal, String(message.params?.name), message.params?.arguments, refusal);
       res.status(403).set('WWW-Authenticate', challenge(refusal, resourceMetadataUrl)).json({
         jsonrpc: '2.0', id: message.id ?? null, error: { code: -32003, message: refusal.message, data: refusal.toBody() },
       });
@@ -133,11 +136,12 @@ export function mcpScopeChallenge(resolver: ScopeResolver, resourceMetadataUrl: 
  * the bridge itself would have sent.
  */
 export function invokeScopeChallenge(resolver: ScopeResolver, resourceMetadataUrl: string, path = '/api/agent/invoke'): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     if (req.method !== 'POST' || req.path !== path) return next();
     const body = req.body as { tool?: unknown; arguments?: unknown } | undefined;
     const refusal = body && typeof body === 'object' ? scopeRefusal(resolver, principalOf(req), body.tool, body.arguments) : undefined;
     if (!refusal) return next();
+    await resolver.recordRefusal?.(principalOf(req), String(body!.tool), body!.arguments, refusal);
     res.status(403).set('WWW-Authenticate', challenge(refusal, resourceMetadataUrl)).json({ ok: false, error: refusal.toBody() });
   };
 }

@@ -24,6 +24,7 @@ export const eventSchema = z.object({
   scopes: z.array(z.string()),
   target: z.object({ type: z.string(), id: z.string() }).strict().nullable(),
   outcome: z.enum(['success', 'denied', 'failed']),
+  errorCode: z.string().nullable().describe('For a denied or failed call: the stable error code it met (insufficient_scope, not_found...)'),
   approvalId: z.string().nullable().describe('The approved proposal this call carried out'),
   amountMinor: z.number().int().nullable(),
   currency: z.string().nullable(),
@@ -47,6 +48,15 @@ export const EVENT_COLUMNS = `id::text, seq::text, to_json(created_at) #>> '{}' 
   on_behalf_of_user_id, credential_id, credential_kind, credential_hash, scopes, target_type, target_id, outcome, approval_id, amount_minor::text,
   currency, units, action_summary, changes, redacted_at, prev_hash, hash, personal_digest`;
 
+/** Unsuccessful calls keep the error they met as their `error` field (modules/audit/record.ts, unsuccessfulEventOf). */
+function errorCodeOf(row: EventRow): string | null {
+  if (row.outcome === 'success') return null;
+  const recorded = row.changes?.fields as Record<string, { after?: unknown }> | string[] | undefined;
+  if (!recorded || Array.isArray(recorded)) return null;
+  const code = recorded.error?.after;
+  return typeof code === 'string' ? code : null;
+}
+
 export function viewOf(row: EventRow): EventView {
   // A redacted event keeps only the names of its changed fields (a list).
   const recorded = row.changes?.fields as unknown;
@@ -59,7 +69,7 @@ export function viewOf(row: EventRow): EventView {
       credentialId: row.credential_id, credentialKind: row.credential_kind, credentialHash: row.credential_hash,
     },
     scopes: row.scopes, target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id } : null,
-    outcome: row.outcome as EventView['outcome'], approvalId: row.approval_id,
+    outcome: row.outcome as EventView['outcome'], errorCode: errorCodeOf(row), approvalId: row.approval_id,
     amountMinor: row.amount_minor === null ? null : Number(row.amount_minor), currency: row.currency, units: row.units,
     summary: row.action_summary, changedFields: fields, redacted: row.redacted_at !== null,
   };

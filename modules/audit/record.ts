@@ -217,6 +217,29 @@ export function accessEventOf(plan: ToolPlan, tool: AnyTool, workflowId: string,
   };
 }
 
+/**
+ * Refusals by policy (scope, intent, role, allowance, spend cap, subscription) are `denied`; every
+ * other stable error a write meets (not found, conflict, a rule of the module) is `failed`.
+ */
+const DENIAL_CODES = new Set(['insufficient_scope', 'forbidden', 'allowance_exceeded', 'spend_cap_reached', 'subscription_inactive']);
+
+export function outcomeOfErrorCode(code: string): 'denied' | 'failed' {
+  return DENIAL_CODES.has(code) ? 'denied' : 'failed';
+}
+
+/**
+ * The event of a write call that did not happen: who tried, with which credential and scopes, and
+ * the stable error code it met (as the `error` field). A call refused before it ran (no workflow,
+ * arguments never parsed) keeps no arguments; one that failed inside its workflow keeps the values it
+ * attempted, as a success would, under the outcome that says they were not applied.
+ */
+export function unsuccessfulEventOf(plan: ToolPlan, tool: AnyTool, workflowId: string, errorCode: string): AuditEventRow {
+  // The tool's own target and change declarations read its result, which a call that did not happen has not got.
+  const base = auditEventOf(plan, { ...tool, audit: tool.audit?.category ? { category: tool.audit.category } : undefined }, workflowId, null, null);
+  const fields = { ...(base.changes?.fields ?? {}), error: { after: errorCode } };
+  return { ...base, outcome: outcomeOfErrorCode(errorCode), changes: { fields }, units: null };
+}
+
 const COLUMNS = ['org_id', 'tool', 'workflow_id', 'action', 'operation', 'category', 'actor_kind', 'actor_user_id', 'on_behalf_of_user_id',
   'credential_id', 'credential_kind', 'credential_hash', 'scopes', 'target_type', 'target_id', 'changes', 'contact_ids', 'outcome',
   'approval_id', 'amount_minor', 'currency', 'units', 'action_summary'] as const;

@@ -11,7 +11,8 @@ async function footprint(harness: Harness, orgId: string) {
            (SELECT count(*)::int FROM timeline_entries WHERE org_id = $1) AS timeline,
            (SELECT count(*)::int FROM usage_events WHERE org_id = $1) AS usage,
            (SELECT count(*)::int FROM tool_call_results WHERE org_id = $1) AS results,
-           (SELECT count(*)::int FROM audit_events WHERE org_id = $1) AS audit`, [orgId]);
+           -- Changes recorded; a refused or failed write leaves a denied/failed event by design (modules/audit/record.ts).
+           (SELECT count(*)::int FROM audit_events WHERE org_id = $1 AND outcome = 'success') AS audit`, [orgId]);
   return rows[0] as Record<string, number>;
 }
 

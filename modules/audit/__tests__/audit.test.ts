@@ -2,7 +2,7 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { APP_ROLE, withTransaction } from '../../../db/pool';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
-import { mcpCall } from '../../../test/helpers/mcp-calls';
+import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { insertContact, insertDonation, insertFund } from '../../giving/__tests__/pledges-recurring-fixtures';
 import { purgeAuditEvents } from '../retention';
 
@@ -220,5 +220,42 @@ describe('audit trail', () => {
       .toEqual(['finance 2020-01-01 kept', 'general 2022-06-01 redacted', 'general 2023-01-02 kept']);
     // The oldest go first: what remains still verifies from its first event.
     expect((await harness.call(retentionOrg.apiKey, 'audit_verify_chain', {})).ok).toBe(true);
+  });
+  it('records writes refused at the door and writes that failed inside their workflow, with who tried and the error, and nothing for a refused read', async () => {
+    const refusedOrg = await harness.createOrg({ name: 'Refusals Test' });
+    const reader = await harness.createKey(refusedOrg.orgId, ['people:read'], 'staff');
+    const readerMcp = await harness.mcpClient(reader.apiKey);
+    try {
+      // An API key over MCP: refused in-band by the tool caller.
+      expect((await mcpRefusal(readerMcp, 'people_create_contact', { firstName: 'Nobody' })).code).toBe('insufficient_scope');
+      // The invoke bridge: refused by the scope-challenge middleware before the caller.
+      const bridged = await fetch(`${harness.url}/api/agent/invoke`, {
+        method: 'POST', headers: { authorization: `Bearer ${reader.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ tool: 'people_add_contact_tags', arguments: { contactId: '00000000-0000-4000-8000-000000000001', tagIds: [] } }),
+      });
+      expect(bridged.status).toBe(403);
+      // A refused read leaves nothing (a read that succeeds leaves nothing either).
+      expect((await mcpRefusal(readerMcp, 'giving_list_funds', {})).code).toBe('insufficient_scope');
+      // A write that ran and failed: the owner's key, a contact that does not exist.
+      const ghost = '00000000-0000-4000-8000-00000000beef';
+      expect((await harness.invoke(refusedOrg.apiKey, 'people_update_contact', { contactId: ghost, firstName: 'Ghost' })).body).toMatchObject({ ok: false, error: { code: 'not_found' } });
+
+      const denied = await harness.call(refusedOrg.apiKey, 'audit_list_events', { outcome: 'denied' });
+      expect(denied.events.map((e: any) => e.tool).sort()).toEqual(['people_add_contact_tags', 'people_create_contact']);
+      for (const event of denied.events) {
+        expect(event).toMatchObject({ outcome: 'denied', errorCode: 'insufficient_scope', actor: { kind: 'agent', credentialId: reader.keyId, onBehalfOfUserId: reader.userId } });
+        // Arguments of a refused call were never parsed: none is kept.
+        expect(event.changedFields).toEqual(['error']);
+      }
+      const failed = await harness.call(refusedOrg.apiKey, 'audit_list_events', { outcome: 'failed' });
+      expect(failed.events).toHaveLength(1);
+      expect(failed.events[0]).toMatchObject({ tool: 'people_update_contact', errorCode: 'not_found', target: { type: 'contact', id: ghost } });
+      expect(failed.events[0].changedFields).toEqual(expect.arrayContaining(['firstName', 'error']));
+      expect((await harness.call(refusedOrg.apiKey, 'audit_list_events', { limit: 100 })).events).toHaveLength(3);
+      // They joined the chain like every other event.
+      expect((await harness.call(refusedOrg.apiKey, 'audit_verify_chain', {})).ok).toBe(true);
+    } finally {
+      await readerMcp.close();
+    }
   });
 });
