@@ -5,6 +5,7 @@ import { defineModule } from '../module';
 import { defineWidget } from '../widget';
 import { createStoreActivities } from './activities/checkouts';
 import { storeMigration } from './migrations/2026.11.28T05.00.00.store';
+import { storeDonationsMigration } from './migrations/2026.11.28T18.00.00.store-donations';
 import { storeMetrics, storeOverview } from './metrics';
 import { storeModels } from './models';
 import { storePlaybooks } from './playbooks';
@@ -26,9 +27,10 @@ export default defineModule({
   description: 'Shops and the bookstall: products and variants, stock per location, checkout links, cash sales, orders, fulfilment, refunds, digital downloads and sales reports.',
   tools: storeTools,
   models: [...storeModels],
-  migrations: [storeMigration],
+  migrations: [storeMigration, storeDonationsMigration],
   scopes: ['store:read', 'store:write'],
-  uses: ['people'],
+  // giving: a donation added at checkout becomes a giving donation (modules/giving/api.ts).
+  uses: ['people', 'platform', 'giving'],
   routes: storeRoutes,
   playbooks: storePlaybooks,
   metrics: storeMetrics,

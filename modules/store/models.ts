@@ -58,7 +58,7 @@ export const storeModels = [
     id: 'uuid!', org_id: 'uuid', shop_id: 'uuid', location_id: 'uuid', source: 'text', financial_status: 'text', fulfilment_status: 'text=', units_held: 'bool=',
     contact_id: 'uuid?', buyer_name: 'text?', buyer_email: 'text?', currency: 'text', total_minor: 'int', refunded_minor: 'int=', checkout_session_id: 'text?',
     checkout_url: 'text?', payment_intent_id: 'text?', expires_at: 'date?', paid_at: 'date?', cancel_reason: 'text?', created_by_user_id: 'uuid?',
-    created_at: 'date=', updated_at: 'date=',
+    donation_minor: 'int=', donation_fund_id: 'uuid?', donation_id: 'uuid?', created_at: 'date=', updated_at: 'date=',
   }),
   table('store_order_lines', {
     id: 'uuid!', org_id: 'uuid', order_id: 'uuid', variant_id: 'uuid', product_id: 'uuid', kind: 'text', title: 'text', sku: 'text', tracked: 'bool',

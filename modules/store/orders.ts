@@ -4,6 +4,8 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { paymentProviderFromEnv, stableUuid, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
 import { listPage, notFound } from '../kit';
 import { requireContact } from '../people/api';
+import { checkOutsideGift, recordOutsideGift } from '../giving/api';
+import { getOrgSettings } from '../platform/api';
 import { defaultLocation, recordInventoryChange, shopRow, type ShopRow } from './catalogue';
 
 export type FinancialStatus = 'pending' | 'paid' | 'partially_refunded' | 'refunded' | 'voided' | 'expired';
@@ -13,7 +15,7 @@ export interface OrderRow {
   id: string; shop_id: string; location_id: string; source: 'online' | 'cash'; financial_status: FinancialStatus; fulfilment_status: FulfilmentStatus; units_held: boolean;
   contact_id: string | null; buyer_name: string | null; buyer_email: string | null; currency: string; total_minor: number; refunded_minor: number;
   checkout_session_id: string | null; checkout_url: string | null; payment_intent_id: string | null; expires_at: Date | null; paid_at: Date | null;
-  cancel_reason: string | null; created_at: Date;
+  cancel_reason: string | null; created_at: Date; donation_minor: number; donation_fund_id: string | null; donation_id: string | null;
 }
 
 interface LineRow {
@@ -29,6 +31,7 @@ export interface OrderView {
   fulfilments: Array<{ id: string; mode: string; lines: Array<{ lineId: string; quantity: number }>; tracking: string | null; createdAt: string }>;
   refunds: Array<{ id: string; amount: number; restock: boolean; reason: string | null; createdAt: string }>;
   downloads: Array<{ entitlementId: string; productId: string; status: 'active' | 'revoked' | 'expired' | 'used_up'; downloads: number; limit: number; expiresAt: string }>;
+  donation: { amount: number; fundId: string; donationId: string | null } | null;
   cancelReason: string | null; paidAt: string | null; createdAt: string;
 }
 
@@ -63,6 +66,7 @@ export async function orderView(db: Queryable, orgId: string, orderId: string): 
       entitlementId: e.id, productId: e.product_id, downloads: e.download_count, limit: e.download_limit, expiresAt: e.expires_at.toISOString(),
       status: e.status === 'revoked' ? 'revoked' : e.expires_at <= now ? 'expired' : e.download_count >= e.download_limit ? 'used_up' : 'active',
     })),
+    donation: row.donation_minor > 0 ? { amount: row.donation_minor, fundId: row.donation_fund_id!, donationId: row.donation_id } : null,
     cancelReason: row.cancel_reason, paidAt: row.paid_at?.toISOString() ?? null, createdAt: row.created_at.toISOString(),
   };
 }
@@ -160,8 +164,16 @@ export function requireProvider(): PaymentProvider {
   return provider;
 }
 
-export interface CheckoutInput { shopId: string; items: ItemInput[]; contactId?: string; buyerName?: string; buyerEmail?: string; ttlSeconds?: number; returnUrl?: string }
-export interface PreparedCheckout { orderId: string; total: number; session: CheckoutSession; expiresAt: string }
+export interface CheckoutInput { shopId: string; items: ItemInput[]; contactId?: string; buyerName?: string; buyerEmail?: string; ttlSeconds?: number; returnUrl?: string; donation?: { amount: number; fundId?: string } }
+export interface PreparedCheckout { orderId: string; total: number; session: CheckoutSession; expiresAt: string; donation: { amount: number; fundId: string } | null }
+
+/** The extra donation offered with a checkout, checked by the giving module before the buyer is asked to pay. */
+async function prepareDonation(db: Queryable, orgId: string, shop: ShopRow, donation: CheckoutInput['donation']) {
+  if (!donation) return null;
+  const org = await getOrgSettings(db, orgId);
+  const fund = await checkOutsideGift(db, org, { amount: donation.amount, currency: shop.currency, fundId: donation.fundId });
+  return { amount: donation.amount, fundId: fund.fundId, lineItem: { name: `Donation: ${fund.fundName}`, unitAmountMinor: donation.amount, quantity: 1 } };
+}
 
 function assertSelling(shop: ShopRow): void {
   if (shop.status !== 'open') {
@@ -176,26 +188,28 @@ export async function prepareCheckout(db: Queryable, orgId: string, input: Check
   const { lines, total } = await priceItems(db, orgId, shop, input.items);
   if (total === 0) throw new StewardError('validation_failed', 'A checkout link is for something that costs money', { hint: 'Give free items with store_record_cash_sale (amount 0).', issues: [{ path: 'items', message: 'total is 0' }] });
   await assertPlainlyAvailable(db, orgId, await defaultLocation(db, orgId, shop.id), lines);
+  const donation = await prepareDonation(db, orgId, shop, input.donation);
   const orderId = randomUUID();
   const expiresAt = new Date(Date.now() + (input.ttlSeconds ?? shop.checkout_minutes * 60) * 1000);
   const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
   const session = await requireProvider().createCheckoutSession({
     idempotencyKey: `store-order-${orderId}`, currency: shop.currency, discountMinor: 0,
-    lineItems: lines.map((line) => ({ name: line.title, unitAmountMinor: line.unitPrice, quantity: line.quantity })),
+    lineItems: [...lines.map((line) => ({ name: line.title, unitAmountMinor: line.unitPrice, quantity: line.quantity })), ...(donation ? [donation.lineItem] : [])],
     metadata: { steward_module: 'store', org_id: orgId, order_id: orderId }, successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
     expiresAt, customerEmail: input.buyerEmail ?? null,
   });
-  return { orderId, total, session, expiresAt: expiresAt.toISOString() };
+  return { orderId, total, session, expiresAt: expiresAt.toISOString(), donation: donation ? { amount: donation.amount, fundId: donation.fundId } : null };
 }
 
 async function insertOrder(db: Queryable, orgId: string, userId: string | null, values: {
   id: string; shop: ShopRow; locationId: string; source: 'online' | 'cash'; status: FinancialStatus; contactId: string | null; buyerName?: string; buyerEmail?: string;
-  total: number; session?: CheckoutSession | null; expiresAt?: string | null; lines: PricedLine[]; unitsHeld: boolean;
+  total: number; session?: CheckoutSession | null; expiresAt?: string | null; lines: PricedLine[]; unitsHeld: boolean; donation?: { amount: number; fundId: string } | null;
 }): Promise<void> {
   await db.query(`INSERT INTO store_orders (id, org_id, shop_id, location_id, source, financial_status, units_held, contact_id, buyer_name, buyer_email, currency, total_minor,
-      checkout_session_id, checkout_url, expires_at, paid_at, created_by_user_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+      checkout_session_id, checkout_url, expires_at, paid_at, created_by_user_id, donation_minor, donation_fund_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
   [values.id, orgId, values.shop.id, values.locationId, values.source, values.status, values.unitsHeld, values.contactId, values.buyerName ?? null, values.buyerEmail ?? null, values.shop.currency,
-    values.total, values.session?.id ?? null, values.session?.url ?? null, values.expiresAt ?? null, values.status === 'paid' ? new Date() : null, userId]);
+    values.total, values.session?.id ?? null, values.session?.url ?? null, values.expiresAt ?? null, values.status === 'paid' ? new Date() : null, userId,
+    values.donation?.amount ?? 0, values.donation?.fundId ?? null]);
   for (const line of values.lines) {
     await db.query(`INSERT INTO store_order_lines (id, org_id, order_id, variant_id, product_id, kind, title, sku, tracked, quantity, unit_price_minor) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [randomUUID(), orgId, values.id, line.variantId, line.productId, line.kind, line.title, line.sku, line.tracked, line.quantity, line.unitPrice]);
@@ -217,7 +231,7 @@ export async function createCheckout(db: Queryable, orgId: string, userId: strin
     const { lines, total } = await priceItems(db, orgId, shop, input.items);
     if (total !== prepared.total) throw new StewardError('conflict', 'The price changed while the checkout was being made', { hint: 'Ask again: it is priced afresh.' });
     const locationId = await defaultLocation(db, orgId, shop.id);
-    await insertOrder(db, orgId, userId, { id: prepared.orderId, shop, locationId, source: 'online', status: 'pending', contactId: input.contactId ?? null, buyerName: input.buyerName, buyerEmail: input.buyerEmail, total, session: prepared.session, expiresAt: prepared.expiresAt, lines, unitsHeld: true });
+    await insertOrder(db, orgId, userId, { id: prepared.orderId, shop, locationId, source: 'online', status: 'pending', contactId: input.contactId ?? null, buyerName: input.buyerName, buyerEmail: input.buyerEmail, total, session: prepared.session, expiresAt: prepared.expiresAt, lines, unitsHeld: true, donation: prepared.donation });
     await commitUnits(db, orgId, prepared.orderId, locationId, lines, { to: 'committed' });
     return orderView(db, orgId, prepared.orderId);
   } catch (error) {
@@ -228,7 +242,23 @@ export async function createCheckout(db: Queryable, orgId: string, userId: strin
 
 // ---------------------------------------------------------------- payment and expiry
 
+/**
+ * The extra donation of a paid order becomes a giving donation (its own batch, committed, the
+ * giving module's Gift Aid rule), keyed by the order so a repeated webhook records it once.
+ */
+async function recordOrderDonation(db: Queryable, orgId: string, order: OrderRow): Promise<void> {
+  if (order.donation_minor === 0 || order.donation_id) return;
+  const org = await getOrgSettings(db, orgId);
+  const { donationId } = await recordOutsideGift(db, org, {
+    source: 'store', externalId: `store-order-${order.id}`, contactId: order.contact_id, amount: order.donation_minor, currency: order.currency,
+    fundId: order.donation_fund_id!, method: 'card', receivedOn: new Date().toISOString().slice(0, 10), batchName: `Shop donation ${new Date().toISOString().slice(0, 10)}`,
+    note: `Given with shop order ${order.id}`,
+  });
+  await db.query('UPDATE store_orders SET donation_id = $3 WHERE org_id = $1 AND id = $2', [orgId, order.id, donationId]);
+}
+
 async function onPaid(db: Queryable, orgId: string, order: OrderRow): Promise<void> {
+  await recordOrderDonation(db, orgId, order);
   // Digital lines are delivered when paid: an entitlement each, and they count as fulfilled.
   const lines = await linesOf(db, orgId, order.id);
   const digital = lines.filter((line) => line.kind === 'digital');
@@ -266,7 +296,9 @@ export async function applyCheckoutCompleted(db: Queryable, orgId: string, sessi
   if (!order || session.metadata.order_id !== order.id) return { outcome: 'unknown_order', orderId: null };
   if (session.paymentStatus !== 'paid') return { outcome: 'ignored', orderId: order.id };
   if (order.financial_status !== 'pending' && order.financial_status !== 'expired') return { outcome: 'already_paid', orderId: order.id };
-  if (session.amountTotal !== order.total_minor || session.currency.toUpperCase() !== order.currency) return { outcome: 'amount_mismatch', orderId: order.id };
+  // The buyer pays the goods and any extra donation in one payment.
+  const charged = order.total_minor + order.donation_minor;
+  if (session.amountTotal !== charged || session.currency.toUpperCase() !== order.currency) return { outcome: 'amount_mismatch', orderId: order.id };
   const mark = () => db.query(`UPDATE store_orders SET financial_status = 'paid', units_held = true, cancel_reason = NULL, paid_at = now(), payment_intent_id = $3, updated_at = now() WHERE org_id = $1 AND id = $2`,
     [orgId, order.id, session.paymentIntentId]);
   if (order.financial_status === 'pending') {
@@ -286,11 +318,12 @@ export async function applyCheckoutCompleted(db: Queryable, orgId: string, sessi
   } catch (error) {
     if (!(error instanceof StewardError)) throw error;
     await db.query('ROLLBACK TO SAVEPOINT store_late');
-    const refund = await requireProvider().refund({ paymentIntentId: session.paymentIntentId!, amountMinor: order.total_minor, idempotencyKey: `store-late-${order.id}` });
+    // Nothing was sold, so nothing was given either: the whole payment goes back, donation included.
+    const refund = await requireProvider().refund({ paymentIntentId: session.paymentIntentId!, amountMinor: charged, idempotencyKey: `store-late-${order.id}` });
     await db.query(`UPDATE store_orders SET financial_status = 'refunded', refunded_minor = total_minor, paid_at = now(), payment_intent_id = $3,
       cancel_reason = 'paid after its checkout expired, with the units gone: refunded in full', updated_at = now() WHERE org_id = $1 AND id = $2`, [orgId, order.id, session.paymentIntentId]);
     await db.query(`INSERT INTO store_refunds (id, org_id, order_id, amount_minor, restock, lines, reason, provider_refund_id) VALUES ($1, $2, $3, $4, false, '[]', $5, $6)`,
-      [randomUUID(), orgId, order.id, order.total_minor, 'Paid after the checkout expired; units gone', refund.id]);
+      [randomUUID(), orgId, order.id, charged, 'Paid after the checkout expired; units gone', refund.id]);
     return { outcome: 'late_refunded', orderId: order.id };
   }
 }

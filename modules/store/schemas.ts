@@ -40,6 +40,11 @@ export const orderSchema = z.object({
   downloads: z.array(z.object({
     entitlementId: z.uuid(), productId: z.uuid(), status: z.enum(['active', 'revoked', 'expired', 'used_up']), downloads: z.number().int(), limit: z.number().int(), expiresAt: z.string(),
   }).strict()),
+  donation: z.object({
+    amount: z.number().int().describe('Minor units given on top of the order; not part of total, never refunded by the store'),
+    fundId: z.uuid(),
+    donationId: z.uuid().nullable().describe('The giving donation it became once paid (giving_get_donation); refund it there'),
+  }).strict().nullable(),
   cancelReason: z.string().nullable(), paidAt: z.string().nullable(), createdAt: z.string(),
 }).strict();
 

@@ -194,6 +194,10 @@ const createCheckoutLinkTool = tools.write('create_checkout_link', {
     shopId, items, contactId: z.uuid().optional().describe('The buyer, when a contact'), buyerName: z.string().trim().min(1).max(200).optional(), buyerEmail: z.email().max(320).optional(),
     ttlSeconds: z.number().int().min(5).max(86_400).optional().describe('How long the units are kept (default the shop\'s checkoutMinutes)'),
     returnUrl: z.url().max(2000).optional(),
+    donation: z.object({
+      amount: z.number().int().min(1).max(10_000_000).describe('Minor units the buyer gives on top (500 = £5.00)'),
+      fundId: z.uuid().optional().describe('The giving fund it goes to; the default fund when left out'),
+    }).strict().optional().describe('"Donate £X extra": paid with the order, recorded as a separate giving donation once paid (never a sale, never refunded by the store)'),
   }),
   output: z.object({ order: orderSchema }).strict(),
   prepare: async (input, deps) => prepareCheckout(deps.db, deps.org.id, input),

@@ -104,4 +104,50 @@ describe('store journey: the bookstall sells a download', () => {
     const report = await call(mcp, 'store_get_sales_report', { shopId: shop.id });
     expect(report.totals).toEqual([{ currency: 'GBP', source: 'online', orders: 1, gross: 700, refunded: 700, net: 0 }]);
   });
+  it('takes a "donate £5 extra" with the order and records it once as a separate giving donation, never as a sale', async () => {
+    const { shop } = await call(mcp, 'store_create_shop', { name: 'Coffee bar', fulfilmentModes: ['pickup'] });
+    const { product } = await call(mcp, 'store_create_product', {
+      shopId: shop.id, kind: 'physical', title: 'Fairtrade coffee', status: 'active', variants: [{ sku: 'COF-250', price: 450, initialStock: 10 }],
+    });
+    const variantId = product.variants[0].id;
+    const gated = await refusal(mcp, 'store_open_shop', { shopId: shop.id, actionSummary: 'Open the coffee bar' });
+    await call(mcp, 'platform_approve_proposal', { proposalId: gated.details.proposalId });
+    const { fund } = await call(mcp, 'giving_create_fund', { name: 'Roof appeal' });
+    const { contact } = await call(mcp, 'people_create_contact', { firstName: 'Dora', lastName: 'Giver', email: 'dora.giver@example.org' });
+    const items = [{ variantId, quantity: 2 }];
+
+    // A fund that is not there (or another organisation's) is refused before anyone is asked to pay, and nothing is held.
+    const { fund: foreignFund } = await call(otherMcp, 'giving_create_fund', { name: 'Their fund' });
+    expect((await refusal(mcp, 'store_create_checkout_link', { shopId: shop.id, items, donation: { amount: 500, fundId: foreignFund.id } })).code).toBe('not_found');
+    expect((await call(mcp, 'store_list_orders', { shopId: shop.id })).orders).toEqual([]);
+
+    const { order } = await call(mcp, 'store_create_checkout_link', { shopId: shop.id, items, contactId: contact.id, donation: { amount: 500, fundId: fund.id } });
+    expect(order).toMatchObject({ total: 900, donation: { amount: 500, fundId: fund.id, donationId: null } });
+    // One payment for both: the session asks for the goods and the gift, the gift on a line of its own.
+    const session = sandbox.sessions().find((s) => s.id === order.checkoutUrl.split('/').pop())!;
+    expect(session.amount_total).toBe(1400);
+    const paid = await sandbox.pay(session.id, { deliver: false });
+    // The signed webhook, delivered three times at once, records one donation.
+    const results = await Promise.all([sandbox.deliver(paid.webhook), sandbox.deliver(paid.webhook), sandbox.deliver(paid.webhook)]);
+    expect(results.every((result) => result.status === 200)).toBe(true);
+    const done = (await call(mcp, 'store_get_order', { orderId: order.id })).order;
+    expect(done).toMatchObject({ financialStatus: 'paid', total: 900, refundable: 900, donation: { amount: 500, fundId: fund.id } });
+    const { donation } = await call(mcp, 'giving_get_donation', { donationId: done.donation.donationId });
+    expect(donation).toMatchObject({
+      amount: 500, currency: 'GBP', source: 'store', externalId: `store-order-${order.id}`, contactId: contact.id, batchStatus: 'committed',
+      designations: [{ fundId: fund.id, amount: 500 }],
+    });
+    const storeGifts = (await call(mcp, 'giving_list_donations', { contactId: contact.id })).donations;
+    expect(storeGifts).toHaveLength(1);
+
+    // The sale is the goods alone: the report and a full refund leave the donation where it is.
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await call(mcp, 'store_get_sales_report', { shopId: shop.id, from: today, to: today });
+    expect(report.totals).toEqual([expect.objectContaining({ currency: 'GBP', gross: 900 })]);
+    const refunded = await call(mcp, 'store_refund_order', { orderId: order.id, amount: 900, reason: 'Spilt', actionSummary: 'Refund the spilt coffee' });
+    expect(refunded.refunded).toBe(900);
+    expect(sandbox.refunds().map((r) => r.amount)).toContain(900);
+    expect((await refusal(mcp, 'store_refund_order', { orderId: order.id, amount: 1, reason: 'More', actionSummary: 'Refund a penny more' })).code).toBe('conflict');
+    expect((await call(mcp, 'giving_get_donation', { donationId: donation.id })).donation).toMatchObject({ amount: 500, refunded: 0 });
+  });
 });
