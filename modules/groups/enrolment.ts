@@ -90,6 +90,32 @@ export interface JoinOutcome {
   enrolmentClosedNow: boolean;
 }
 
+/** Whole years of age on `today` (both YYYY-MM-DD), or null when the date of birth is not known as a date. */
+export function ageOn(dateOfBirth: string | null, today: string): number | null {
+  if (!dateOfBirth || !/^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth)) return null;
+  const years = Number(today.slice(0, 4)) - Number(dateOfBirth.slice(0, 4));
+  return today.slice(5) < dateOfBirth.slice(5) ? years - 1 : years;
+}
+
+/**
+ * A group with an age range takes only people whose known age is inside it. Someone whose date of
+ * birth is not recorded is not refused (nothing says they are outside it). Staff or a leader may add
+ * someone outside the range on purpose (`allowOutsideAgeRange`, e.g. a parent helper).
+ */
+function assertAgeFits(group: GroupRow, dateOfBirth: string | null, today: string, allowOutside = false): void {
+  if (allowOutside || (group.min_age === null && group.max_age === null)) return;
+  const age = ageOn(dateOfBirth, today);
+  if (age === null) return;
+  const tooYoung = group.min_age !== null && age < group.min_age;
+  const tooOld = group.max_age !== null && age > group.max_age;
+  if (!tooYoung && !tooOld) return;
+  const range = `${group.min_age ?? 0}${group.max_age === null ? '+' : `–${group.max_age}`}`;
+  throw new StewardError('conflict', `${group.name} is for ages ${range}; this person is ${age}`, {
+    hint: 'groups_search with age finds groups that fit; staff or a leader may add them anyway with groups_add_member { allowOutsideAgeRange: true }.',
+    details: { reason: 'outside_age_range', age, minAge: group.min_age, maxAge: group.max_age },
+  });
+}
+
 /**
  * Someone asks to join: in an open group they join at once (while places last), in a
  * request-to-join group the request waits for a leader. A closed, full, archived or past-closing-date
@@ -97,9 +123,10 @@ export interface JoinOutcome {
  */
 export async function requestToJoin(db: Queryable, orgId: string, viewer: Viewer, input: { groupId: string; contactId: string; message?: string }): Promise<JoinOutcome> {
   const group = await requireGroup(db, orgId, viewer, input.groupId, { lock: true });
-  await requireContact(db, orgId, input.contactId);
+  const contact = await requireContact(db, orgId, input.contactId);
   const member = await currentMembership(db, orgId, group.id, input.contactId);
   if (member) return { outcome: 'already_member', request: null, membershipId: member.id, enrolmentClosedNow: false };
+  assertAgeFits(group, contact.dateOfBirth, await orgToday(db, orgId));
   const pending = await queryOne<{ id: string }>(db, `SELECT id FROM groups_join_requests WHERE org_id = $1 AND group_id = $2 AND contact_id = $3 AND status = 'pending'`, [orgId, group.id, input.contactId]);
   if (pending) return { outcome: 'already_pending', request: requestView((await requestById(db, orgId, pending.id))!), membershipId: null, enrolmentClosedNow: false };
   const closedBy = enrolmentClosedBy(group, await orgToday(db, orgId));
@@ -157,13 +184,14 @@ export async function listJoinRequests(db: Queryable, orgId: string, groupId: st
 }
 
 /** Staff or a leader adds someone directly (any enrolment strategy); the member limit still holds. */
-export async function addMember(db: Queryable, orgId: string, viewer: Viewer, input: { groupId: string; contactId: string }): Promise<{ membershipId: string; created: boolean; enrolmentClosedNow: boolean }> {
+export async function addMember(db: Queryable, orgId: string, viewer: Viewer, input: { groupId: string; contactId: string; allowOutsideAgeRange?: boolean }): Promise<{ membershipId: string; created: boolean; enrolmentClosedNow: boolean }> {
   const group = await requireGroup(db, orgId, viewer, input.groupId, { lock: true });
   assertCanManage(viewer, group);
   assertNotArchived(group);
-  await requireContact(db, orgId, input.contactId);
+  const contact = await requireContact(db, orgId, input.contactId);
   const existing = await currentMembership(db, orgId, group.id, input.contactId);
   if (existing) return { membershipId: existing.id, created: false, enrolmentClosedNow: false };
+  assertAgeFits(group, contact.dateOfBirth, await orgToday(db, orgId), input.allowOutsideAgeRange);
   if (group.member_limit !== null && group.members >= group.member_limit) throw closedError(group, 'member_limit');
   const membershipId = await insertMembership(db, orgId, group.id, input.contactId, 'member', viewer.userId, null);
   // A pending request of theirs is answered by the membership.

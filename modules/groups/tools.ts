@@ -225,11 +225,14 @@ export const decideJoinRequestTool = tools.write('decide_join_request', {
 
 export const addMemberTool = tools.write('add_member', {
   title: 'Add a small group member',
-  description: 'Adds someone to a small group directly (whatever its enrolment), answering any pending request of theirs; the member limit still holds. Staff, or a leader of the group. Repeating it answers the membership.',
+  description: 'Adds someone to a small group directly (whatever its enrolment), answering any pending request of theirs; the member limit still holds, and so does the age range for someone whose date of birth is recorded unless allowOutsideAgeRange. Staff, or a leader of the group. Repeating it answers the membership.',
   keywords: ['add to group', 'put in group', 'new group member'],
   examples: ['add Ruth to the Wednesday home group', 'put the Khans in the Kingsbury group', 'Tom has joined my cell group', 'add Jean to the parents group', 'enrol Ben in the Alpha group'],
   idempotent: true,
-  input: z.object({ groupId, contactId: z.uuid() }),
+  input: z.object({
+    groupId, contactId: z.uuid(),
+    allowOutsideAgeRange: z.boolean().optional().describe("Add them although their age is outside the group's range (a parent helper, a young leader)"),
+  }),
   output: z.object({ membershipId: z.uuid(), created: z.boolean(), enrolmentClosedNow: z.boolean() }).strict(),
   run: async (ctx, input) => addMember(ctx.db, ctx.org.id, await viewer(ctx), input),
 });

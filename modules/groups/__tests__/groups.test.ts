@@ -249,6 +249,28 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect(await mcpRefusal(owner, 'groups_request_to_join', { groupId: small, contactId: ids.anna })).toMatchObject({ code: 'conflict', details: { reason: 'enrolment_closed' } });
   });
 
+  it('an age range holds for people whose date of birth is known; staff may add someone outside it on purpose', async () => {
+    const youth = (await mcpCall(owner, 'groups_create', { name: 'Sixth-form cell', enrolment: 'open', minAge: 16, maxAge: 18 })).group.id;
+    const yearsAgo = (years: number, days = 0) => new Date(Date.UTC(new Date().getUTCFullYear() - years, new Date().getUTCMonth(), new Date().getUTCDate() + days)).toISOString().slice(0, 10);
+    const adult = await contact('Adult', 'Helper', { dateOfBirth: yearsAgo(40) });
+    const almost16 = await contact('Nearly', 'Sixteen', { dateOfBirth: yearsAgo(16, 3) });
+    const seventeen = await contact('Seven', 'Teen', { dateOfBirth: yearsAgo(17) });
+    const unknown = await contact('No', 'Birthday');
+
+    const tooOld = await mcpRefusal(owner, 'groups_request_to_join', { groupId: youth, contactId: adult });
+    expect(tooOld).toMatchObject({ code: 'conflict', details: { reason: 'outside_age_range', age: 40, minAge: 16, maxAge: 18 } });
+    // Sixteen in three days (whatever the organisation's time zone makes today): still too young.
+    expect((await mcpRefusal(owner, 'groups_request_to_join', { groupId: youth, contactId: almost16 })).details).toMatchObject({ reason: 'outside_age_range', age: 15 });
+    expect((await mcpRefusal(owner, 'groups_add_member', { groupId: youth, contactId: adult })).details.reason).toBe('outside_age_range');
+    expect((await mcpCall(owner, 'groups_get', { groupId: youth })).group.enrolment.members).toBe(0);
+
+    expect((await mcpCall(owner, 'groups_request_to_join', { groupId: youth, contactId: seventeen })).outcome).toBe('joined');
+    // Nothing says someone without a date of birth is outside the range.
+    expect((await mcpCall(owner, 'groups_request_to_join', { groupId: youth, contactId: unknown })).outcome).toBe('joined');
+    expect((await mcpCall(owner, 'groups_add_member', { groupId: youth, contactId: adult, allowOutsideAgeRange: true })).created).toBe(true);
+    expect((await mcpCall(owner, 'groups_get', { groupId: youth })).group.enrolment.members).toBe(3);
+  });
+
   it('the daily job records enrolment closed for groups past their closing date, once', async () => {
     const lapsed = (await mcpCall(owner, 'groups_create', { name: 'Autumn course', enrolment: 'open', closesOn: dayFromToday(-2) })).group.id;
     expect((await mcpCall(owner, 'groups_get', { groupId: lapsed })).group.enrolment).toMatchObject({ open: false, closedBy: 'closing_date', autoClosedAt: null });
