@@ -22,7 +22,14 @@ export const ALL_SCOPES = [
   'audit:read', 'audit:export',
 ] as const;
 
-export type Scope = (typeof ALL_SCOPES)[number];
+/**
+ * The operator's scope (the people who host Steward for many organisations): never in ALL_SCOPES,
+ * so no organisation's role, key, OAuth consent or dashboard session can hold it. Only a key the
+ * admin CLI marks `operator`, held by a platform admin, carries it (kernel/operators.ts).
+ */
+export const OPERATOR_SCOPE = 'platform:admin' as const;
+
+export type Scope = (typeof ALL_SCOPES)[number] | typeof OPERATOR_SCOPE;
 
 const SCOPE_SET: ReadonlySet<string> = new Set(ALL_SCOPES);
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_PREFIX } from '../core/principal';
 import type { Principal } from '../core/principal';
 import { scopesAllowedForRole, type Role } from '../core/roles';
-import { ALL_SCOPES, isScope, type Scope } from '../core/scopes';
+import { ALL_SCOPES, OPERATOR_SCOPE, isScope, type Scope } from '../core/scopes';
 import { StewardError } from '../core/errors';
 import { fn } from 'sequelize';
 import { queryOne, type Queryable } from '../db/pool';
@@ -43,11 +43,14 @@ async function keyHolder(db: Queryable, orgId: string, userId: string): Promise<
   return { role: membership.role as Role, safeguarding: membership.safeguarding };
 }
 
+// An ordinary key names only the columns every schema version has; the column's default marks it not an operator's.
+const KEY_FIELDS = ['id', 'orgId', 'userId', 'name', 'displayPrefix', 'secretHash', 'scopes'] as const;
+
 /**
  * A key never carries more than its holder's role allows: a volunteer's key
  * cannot hold people:safeguarding, whatever was asked for.
  */
-export async function createApiKey(db: Queryable, input: { orgId: string; userId: string; name?: string; scopes: string[] }): Promise<CreatedApiKey> {
+export async function createApiKey(db: Queryable, input: { orgId: string; userId: string; name?: string; scopes: string[]; operator?: boolean }): Promise<CreatedApiKey> {
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) {
     throw new StewardError('validation_failed', `Unknown scope(s): ${unknown.join(', ')}`, { hint: `Valid scopes: ${ALL_SCOPES.join(', ')}` });
@@ -67,15 +70,16 @@ export async function createApiKey(db: Queryable, input: { orgId: string; userId
   const id = randomUUID();
   await withModels(db, (transaction) => ApiKey.create({
     id, orgId: input.orgId, userId: input.userId, name: input.name ?? 'API key',
-    displayPrefix: apiKey.slice(0, API_KEY_PREFIX.length + 4), secretHash: hashSecret(apiKey), scopes,
-  }, { transaction }));
+    displayPrefix: apiKey.slice(0, API_KEY_PREFIX.length + 4), secretHash: hashSecret(apiKey), scopes, operator: input.operator ?? false,
+  }, { transaction, fields: input.operator ? [...KEY_FIELDS, 'operator'] : [...KEY_FIELDS], returning: false }));
   return { id, apiKey, scopes };
 }
 
 /** The principal behind a live key, or undefined for an unknown or revoked one. The key with its membership, on every request: one join in SQL. */
 export async function principalForApiKey(db: Queryable, apiKey: string): Promise<Principal | undefined> {
-  const row = await queryOne<{ id: string; org_id: string; user_id: string; scopes: string[]; role: Role; safeguarding: boolean }>(db, `
-    SELECT k.id, k.org_id, k.user_id, k.scopes, m.role, m.safeguarding
+  const row = await queryOne<{ id: string; org_id: string; user_id: string; scopes: string[]; role: Role; safeguarding: boolean; operator: boolean }>(db, `
+    SELECT k.id, k.org_id, k.user_id, k.scopes, m.role, m.safeguarding,
+      k.operator AND EXISTS (SELECT 1 FROM platform_admins a WHERE a.user_id = k.user_id) AS operator
     FROM api_keys k JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id
     WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`, [hashSecret(apiKey)]);
   if (!row) return undefined;
@@ -85,7 +89,8 @@ export async function principalForApiKey(db: Queryable, apiKey: string): Promise
     orgId: row.org_id,
     userId: row.user_id,
     role: row.role,
-    scopes: row.scopes.filter((scope): scope is Scope => isScope(scope) && allowed.has(scope)),
+    // The operator scope lasts only while its holder is a platform admin: revoking the role ends it on every key at once.
+    scopes: [...row.scopes.filter((scope): scope is Scope => isScope(scope) && allowed.has(scope)), ...(row.operator ? [OPERATOR_SCOPE] : [])],
     intent: null,
     credentialId: row.id,
     credentialKind: 'api_key',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../core/errors';
-import type { Scope } from '../core/scopes';
+import { OPERATOR_SCOPE, type Scope } from '../core/scopes';
 import { holdsPower, powerNotHeld, type Power } from '../core/intents';
 import type { ModuleDefinition } from './module';
 import { parseRouteRequest, resolveRoute, routeKey, routePower, WRITE_METHODS, type AnyRoute } from './routes';
@@ -105,8 +105,9 @@ function bridgePair(options: { module: string; prefix: string; scopes: { read: S
  * The bridge tool that calls a route: its module's own pair (every module with a route has one),
  * or for the platform's routes the dashboard pair.
  */
-export function bridgeToolNameOf(route: Pick<AnyRoute, 'module' | 'method'>): string {
+export function bridgeToolNameOf(route: Pick<AnyRoute, 'module' | 'method' | 'surface'>): string {
   const suffix = route.method === 'GET' ? 'read' : 'write';
+  if (route.surface === 'operator') return `platform_admin_invoke_api_${suffix}`;
   return route.module === 'platform' ? `platform_invoke_dashboard_api_${suffix}` : `${route.module}_invoke_api_${suffix}`;
 }
 
@@ -117,8 +118,14 @@ export function bridgeToolNameOf(route: Pick<AnyRoute, 'module' | 'method'>): st
 export function bridgeToolsOf(module: ModuleDefinition, modules: readonly ModuleDefinition[]): AnyTool[] {
   if (module.name === 'platform') {
     const platformScopes = { read: 'platform:read', write: 'platform:write' } as const;
+    const everyRoute = () => modules.flatMap((each) => each.routes);
     return [
-      ...bridgePair({ module: 'platform', prefix: 'platform_invoke_dashboard_api', scopes: platformScopes, routes: () => modules.flatMap((each) => each.routes), reach: 'any module' }),
+      // Operator routes reach across organisations: only their own pair, which only operator keys hold, reaches them.
+      ...bridgePair({ module: 'platform', prefix: 'platform_invoke_dashboard_api', scopes: platformScopes, routes: () => everyRoute().filter((route) => route.surface !== 'operator'), reach: 'any module' }),
+      ...bridgePair({
+        module: 'platform', prefix: 'platform_admin_invoke_api', scopes: { read: OPERATOR_SCOPE, write: OPERATOR_SCOPE },
+        routes: () => everyRoute().filter((route) => route.surface === 'operator'), reach: "the installation's operator routes (organisations, users, support, allowances; platform admins only)",
+      }),
       ...bridgePair({
         module: 'platform', prefix: 'platform_settings_invoke_api', scopes: platformScopes,
         routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'settings'), reach: 'organisation settings, team, API keys and agents', power: 'organisation',

@@ -9,6 +9,8 @@ import { importPglite, legacyDirOf } from './lib/import-pglite';
 import { prepareDatabase } from '../modules';
 import { createPool, withTransaction, type Pool } from '../db/pool';
 import { createApiKey, revokeApiKey } from '../kernel/api-keys';
+import { createOperatorKey, grantPlatformAdmin, revokePlatformAdmin } from '../kernel/operators';
+import { userInfo } from 'node:os';
 import { createOrganisation } from '../modules/platform/orgs';
 import { createMember, findOwner, generatePassword } from '../modules/platform/users';
 
@@ -16,6 +18,9 @@ const USAGE = `Usage:
   npm run admin -- bootstrap [--name "Grace Church"] [--country GB] [--plan starter] [--email owner@example.org] [--json]
   npm run admin -- apikey create --org <orgId> --scopes people:read,people:write [--name "Zapier"] [--json]
   npm run admin -- apikey revoke --org <orgId> --id <keyId>
+  npm run admin -- operator grant --email <email> [--json]    (makes a user a platform admin: the installation's operator)
+  npm run admin -- operator revoke --email <email> [--json]   (ends the role; their operator keys lose it at once)
+  npm run admin -- operator key --email <email> --org <orgId> [--name "Support"] [--json]   (an operator key, shown once)
   npm run admin -- import-pglite [--json]   (copies an older version's .data/pglite into the embedded PostgreSQL server)
 Uses DATABASE_URL, or the embedded database of a running \`npm start\`.`;
 
@@ -41,6 +46,25 @@ async function createKey(pool: Pool, flags: Record<string, string | boolean | un
     const key = await createApiKey(db, { orgId, userId: owner.userId, name: flags.name as string | undefined, scopes });
     return { apiKey: key.apiKey, scopes: key.scopes, id: key.id };
   });
+}
+
+/** The operator role is granted only here, by whoever runs the admin CLI against the database. */
+async function operatorCommand(pool: Pool, command: string, flags: Record<string, string | boolean | undefined>): Promise<Record<string, unknown>> {
+  const email = requireFlag(flags, 'email');
+  return withTransaction(pool, async (db) => {
+    if (command === 'operator grant') return grantPlatformAdmin(db, email, `admin CLI (${safeUserName()})`);
+    if (command === 'operator revoke') return revokePlatformAdmin(db, email);
+    const key = await createOperatorKey(db, { email, orgId: requireFlag(flags, 'org'), name: flags.name as string | undefined });
+    return { apiKey: key.apiKey, id: key.id, scopes: [...key.scopes, 'platform:admin'] };
+  });
+}
+
+function safeUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
 }
 
 function requireFlag(flags: Record<string, string | boolean | undefined>, name: string): string {
@@ -83,7 +107,7 @@ async function main() {
     },
   });
   const command = positionals.join(' ');
-  if (!['bootstrap', 'apikey create', 'apikey revoke', 'import-pglite'].includes(command)) {
+  if (!['bootstrap', 'apikey create', 'apikey revoke', 'import-pglite', 'operator grant', 'operator revoke', 'operator key'].includes(command)) {
     console.error(USAGE);
     process.exit(2);
   }
@@ -97,6 +121,7 @@ async function main() {
     let output: Record<string, unknown>;
     if (command === 'bootstrap') output = await bootstrap(pool, values);
     else if (command === 'apikey create') output = await createKey(pool, values);
+    else if (command.startsWith('operator ')) output = await operatorCommand(pool, command, values);
     else output = { revoked: await revokeApiKey(pool, requireFlag(values, 'org'), requireFlag(values, 'id')) };
     printOutput(output, Boolean(values.json));
   } finally {

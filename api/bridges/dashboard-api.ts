@@ -54,7 +54,7 @@ async function callRoute(caller: ToolCaller, req: Request, res: Response, path: 
   try {
     const method = req.method.toUpperCase();
     const [match] = routesAt(allRoutes(), path);
-    const tool = bridgeToolNameOf({ module: match!.route.module, method: method === 'GET' ? 'GET' : 'POST' });
+    const tool = bridgeToolNameOf({ module: match!.route.module, surface: match!.route.surface, method: method === 'GET' ? 'GET' : 'POST' });
     const query = Object.fromEntries(Object.entries(req.query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
     const args = method === 'GET'
       ? { method, path, query }

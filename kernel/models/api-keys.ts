@@ -13,6 +13,8 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   declare createdAt: CreationOptional<Date>;
   declare lastUsedAt: CreationOptional<Date | null>;
   declare revokedAt: CreationOptional<Date | null>;
+  /** Carries the operator scope while its holder is a platform admin (kernel/operators.ts). */
+  declare operator: CreationOptional<boolean>;
 
   static initModel(sequelize: Sequelize): typeof ApiKey {
     return ApiKey.init({
@@ -26,6 +28,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
       createdAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
       lastUsedAt: { type: DataTypes.DATE, allowNull: true },
       revokedAt: { type: DataTypes.DATE, allowNull: true },
+      operator: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: databaseDefault() },
     }, { sequelize, tableName: 'api_keys', timestamps: true, updatedAt: false });
   }
 }

@@ -44,6 +44,7 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'people:safeguarding': 'See private and confidential pastoral notes and safeguarding records',
   'audit:read': 'Read the audit log',
   'audit:export': 'Export the audit log (each export approved by an owner or admin)',
+  'platform:admin': 'Operate this Steward installation across every organisation it hosts (platform admins only; never offered for consent)',
 };
 
 /** Scope values that name an intent: `intent:<id>`. */

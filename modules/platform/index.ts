@@ -1,4 +1,7 @@
+import { OPERATOR_SCOPE } from '../../core/scopes';
 import { platformRoutes } from './routes';
+import { operatorRoutes } from './operator-routes';
+import { operators } from './migrations/2026.11.28T18.10.00.operators';
 import { createTeamInviteActivities } from './activities/team-invite';
 import { defineModule, withParts, type MeterDefinition } from '../module';
 import { mediaPart } from './media/part';
@@ -37,11 +40,12 @@ export default defineModule(withParts({
   models: platformModels,
   // The first migrations predate modules owning their tables: init and approvals also create
   // the people module's first tables. They keep their names so existing databases upgrade in place.
-  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources, teamInvites, capabilityGaps, outboxHtml, capabilityGapResolution],
+  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources, teamInvites, capabilityGaps, outboxHtml, capabilityGapResolution, operators],
   outboxSources: [teamInviteDelivery],
   retention: platformRetention,
-  scopes: ['platform:read', 'platform:write'],
-  routes: platformRoutes,
+  // platform:admin is the installation operator's (core/scopes.ts OPERATOR_SCOPE): no organisation's role holds it.
+  scopes: ['platform:read', 'platform:write', OPERATOR_SCOPE],
+  routes: [...platformRoutes, ...operatorRoutes],
   widgets: platformWidgets,
   meters: FEATURES_OF_MODULES_TO_COME,
   workflows: require.resolve('./workflows'),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ApprovalRoute } from '../../core/approvals';
-import { ALL_SCOPES } from '../../core/scopes';
+import { ALL_SCOPES, OPERATOR_SCOPE } from '../../core/scopes';
 import { FOLLOW_UPS_OF_EARLIER_PLANS, currentFollowUpKind, followUpOf, workflowTypeForPlan } from '../../core/tool-plan';
 import { allModules, allTools, findTool, isInvokeApiTool, permittedTools } from '../../modules/catalogue';
 import { inputSchemaOf, outputSchemaOf } from '../../modules/schema';
@@ -55,14 +55,15 @@ describe('catalogue invariants', () => {
     expect(tool.description.trim().length).toBeGreaterThanOrEqual(40);
     expect(tool.description).not.toBe(tool.title);
     expect(['read', 'write', 'send']).toContain(tool.effect);
-    expect(ALL_SCOPES as readonly string[]).toContain(tool.scope);
+    expect([...ALL_SCOPES, OPERATOR_SCOPE] as readonly string[]).toContain(tool.scope);
     expect(typeof tool.run).toBe('function');
     expect(typeof tool.listed).toBe('boolean');
   });
 
   // people:safeguarding only ever widens what may be read (safeguarding records, restricted pastoral material), so it is a read scope too.
+  // The operator's scope covers both the operator's reads and writes (only platform admins' operator keys hold it).
   it.each(byName)('%s: read tools need a :read scope (or people:safeguarding); writes never need a :read one', (_name, tool) => {
-    if (tool.effect === 'read') expect(tool.scope.endsWith(':read') || tool.scope === 'people:safeguarding').toBe(true);
+    if (tool.effect === 'read') expect(tool.scope.endsWith(':read') || tool.scope === 'people:safeguarding' || tool.scope === OPERATOR_SCOPE).toBe(true);
     if (tool.effect !== 'read' && tool.name !== 'platform_execute_workflow_tool') expect(tool.scope.endsWith(':read')).toBe(false);
   });
 
@@ -117,7 +118,9 @@ describe('catalogue invariants', () => {
     expect(readers.length).toBeGreaterThan(0);
     expect(readers.every((t) => t.scope === 'people:read')).toBe(true);
     expect(permittedTools([])).toEqual([]);
-    expect(permittedTools([...ALL_SCOPES])).toHaveLength(tools.length);
+    // Every scope an organisation can grant reaches every tool but the operator's pair.
+    expect(permittedTools([...ALL_SCOPES]).map((t) => t.name).sort()).toEqual(tools.filter((t) => t.scope !== OPERATOR_SCOPE).map((t) => t.name).sort());
+    expect(permittedTools([OPERATOR_SCOPE]).map((t) => t.name).sort()).toEqual(['platform_admin_invoke_api_read', 'platform_admin_invoke_api_write']);
   });
 
   it('catalogueCounts are derived from allTools', () => {

@@ -4,7 +4,7 @@ import type { Principal } from '../../core/principal';
 import type { ToolPlan } from '../../core/tool-plan';
 import { redirectUriMatches, redirectUriProblem } from '../../kernel/oauth/clients';
 import { grantScopes, parseScopeRequest, SCOPE_WORDS } from '../../kernel/oauth/scopes';
-import { ALL_SCOPES } from '../../core/scopes';
+import { ALL_SCOPES, OPERATOR_SCOPE } from '../../core/scopes';
 
 const principal = (kind: Principal['credentialKind']): Principal => ({
   orgId: 'o', userId: 'u', role: 'staff', scopes: ['people:write'], intent: kind === 'oauth' ? 'people' : null, credentialId: 'c', credentialKind: kind,
@@ -55,7 +55,7 @@ describe('intent and scope requests', () => {
   });
 
   it('has plain words for every scope', () => {
-    expect(Object.keys(SCOPE_WORDS).sort()).toEqual([...ALL_SCOPES].sort());
+    expect(Object.keys(SCOPE_WORDS).sort()).toEqual([...ALL_SCOPES, OPERATOR_SCOPE].sort());
   });
 });
 

@@ -11,6 +11,7 @@ import { OAuthRefreshToken } from '../../../kernel/models/oauth-refresh-tokens';
 import { OAuthSession } from '../../../kernel/models/oauth-sessions';
 import { OAuthSigningKey } from '../../../kernel/models/oauth-signing-keys';
 import { OrgAllowanceOverride } from '../../../kernel/models/org-allowance-overrides';
+import { PlatformAdmin } from '../../../kernel/models/platform-admins';
 import { Organisation } from './organisations';
 import { OutboxMessage } from './outbox-messages';
 import { PlanAllowance } from '../../../kernel/models/plan-allowances';
@@ -24,7 +25,7 @@ import { User } from './users';
 
 export {
   Agent, ApiKey, CapabilityGap, Membership, OAuthAuthorizationRequest, OAuthClient, OAuthCode, OAuthGrant, OAuthRefreshToken,
-  OAuthSession, OAuthSigningKey, OrgAllowanceOverride, Organisation, OutboxMessage, Plan, PlanAllowance, Proposal,
+  OAuthSession, OAuthSigningKey, OrgAllowanceOverride, Organisation, OutboxMessage, Plan, PlanAllowance, PlatformAdmin, Proposal,
   TeamInvite, ToolCallResult, UsageEvent, User,
 };
 
@@ -39,7 +40,7 @@ export function initPlatformModels(instance: Sequelize) {
     OAuthClient.initModel(instance), OAuthSigningKey.initModel(instance), OAuthSession.initModel(instance),
     OAuthAuthorizationRequest.initModel(instance), OAuthGrant.initModel(instance), OAuthCode.initModel(instance),
     OAuthRefreshToken.initModel(instance), Agent.initModel(instance), Proposal.initModel(instance), OutboxMessage.initModel(instance),
-    TeamInvite.initModel(instance), CapabilityGap.initModel(instance),
+    TeamInvite.initModel(instance), CapabilityGap.initModel(instance), PlatformAdmin.initModel(instance),
   ] as const;
   if (initialised.has(instance)) return models;
   initialised.add(instance);
