@@ -153,9 +153,9 @@ export async function computePreview(db: Queryable, orgId: string, country: stri
  */
 export async function startApplyJob(db: Queryable, orgId: string, country: string, userId: string | null, fix: AnyFix, special: boolean,
   previewHash: string, contactIds: string[] | undefined, towns: Record<string, PostcodeAddress | null>): Promise<{ job: JobRow; alreadyApplied: boolean; rowCount: number }> {
-  await db.query(`SELECT pg_advisory_xact_lock(hashtext('dq_apply:' || $1::text || $2::text))`, [orgId, previewHash]);
-  const earlier = await queryOne<{ job_id: string }>(db, `SELECT p.applied_job_id AS job_id FROM dq_previews p JOIN dq_jobs j ON j.id = p.applied_job_id
-    WHERE p.org_id = $1 AND p.hash = $2 AND NOT (j.result ? 'undoneByJobId') ORDER BY p.created_at DESC LIMIT 1`, [orgId, previewHash]);
+  // Two applies at once: the second's insert below waits for the first and fails on the unique index; its retry finds the first here.
+  const earlier = await queryOne<{ job_id: string }>(db, `SELECT applied_job_id AS job_id FROM dq_previews
+    WHERE org_id = $1 AND hash = $2 AND undone_at IS NULL AND applied_job_id IS NOT NULL`, [orgId, previewHash]);
   if (earlier) {
     const job = await queryOne<JobRow>(db, 'SELECT * FROM dq_jobs WHERE org_id = $1 AND id = $2', [orgId, earlier.job_id]);
     return { job: job!, alreadyApplied: true, rowCount: job!.total };

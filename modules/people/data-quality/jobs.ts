@@ -122,5 +122,7 @@ export async function startUndoJob(db: Queryable, orgId: string, fixJobId: strin
   const changes = await queryOne<{ n: number }>(db, 'SELECT count(*)::int AS n FROM dq_changes WHERE org_id = $1 AND job_id = $2 AND undone_at IS NULL', [orgId, fixJobId]);
   const job = await insertJob(db, orgId, 'undo_fix', { fixJobId }, userId, changes?.n ?? 0);
   await db.query(`UPDATE dq_jobs SET result = coalesce(result, '{}'::jsonb) || jsonb_build_object('undoneByJobId', $3::text) WHERE org_id = $1 AND id = $2`, [orgId, fixJobId, job.id]);
+  // The preview may be applied again once its application is undone.
+  await db.query('UPDATE dq_previews SET undone_at = now() WHERE org_id = $1 AND applied_job_id = $2', [orgId, fixJobId]);
   return { job, alreadyRunning: false };
 }

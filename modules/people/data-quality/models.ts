@@ -130,12 +130,13 @@ export class DqPreview extends Model<InferAttributes<DqPreview>, InferCreationAt
   declare createdAt: CreationOptional<Date>;
   declare expiresAt: Date;
   declare appliedJobId: CreationOptional<string | null>;
+  declare undoneAt: CreationOptional<Date | null>;
 
   static initModel(instance: Sequelize): typeof DqPreview {
     return DqPreview.init({
       id: uuidKey(), orgId: uuid(false), fix: text(false), special: defaulted(DataTypes.BOOLEAN),
       rows: { type: DataTypes.JSONB, allowNull: false }, rowCount: int(), hash: text(false), createdBy: uuid(true),
-      createdAt: defaulted(DataTypes.DATE), expiresAt: date(false), appliedJobId: uuid(true),
+      createdAt: defaulted(DataTypes.DATE), expiresAt: date(false), appliedJobId: uuid(true), undoneAt: date(true),
     }, { sequelize: instance, tableName: 'dq_previews', timestamps: true, updatedAt: false, underscored: true });
   }
 }

@@ -96,9 +96,12 @@ CREATE TABLE dq_previews (
   created_by uuid,
   created_at timestamptz NOT NULL DEFAULT now(),
   expires_at timestamptz NOT NULL,
-  applied_job_id uuid REFERENCES dq_jobs(id) ON DELETE SET NULL
+  applied_job_id uuid REFERENCES dq_jobs(id) ON DELETE SET NULL,
+  undone_at timestamptz
 );
 CREATE INDEX dq_previews_org_idx ON dq_previews (org_id, created_at DESC);
+-- One live application of a preview: a second apply of the same preview (two at once included) finds the first.
+CREATE UNIQUE INDEX dq_previews_live_hash ON dq_previews (org_id, hash) WHERE undone_at IS NULL;
 
 -- Every field a fix changed, with its value before, so the fix can be undone for 30 days.
 CREATE TABLE dq_changes (
