@@ -85,14 +85,20 @@ async function seedContacts(pool: ReturnType<typeof createPool>, orgId: string, 
       CASE WHEN i % 41 = 0 THEN upper(f) WHEN i % 97 = 0 THEN f || ' ' || l ELSE f END,
       CASE WHEN i % 41 = 0 THEN upper(l) WHEN i % 97 = 0 THEN NULL ELSE l END,
       CASE WHEN i % 23 = 0 THEN NULL
-           WHEN i % 53 = 0 THEN lower(f) || '.' || lower(l) || (i - 1) || '@gmial.com'
-           WHEN i % 61 = 0 THEN lower(f) || '.' || lower(l) || (i - 7) || '@example.org'
+           -- Pairs of rows sharing one address (exact email groups), one of them in capitals.
+           WHEN i % 50 = 0 THEN 'shared' || (i / 100) || '@example.org'
+           WHEN i % 50 = 25 THEN 'SHARED' || ((i - 25) / 100) || '@Example.org'
+           WHEN i % 53 = 0 THEN lower(f) || '.' || lower(l) || i || '@gmial.com'
            WHEN i % 89 = 0 THEN lower(f) || i || '@example.org; ' || lower(l) || i || '@work.example'
-           ELSE initcap(f) || '.' || l || i || '@Example.org' END,
+           WHEN i % 17 = 0 THEN initcap(f) || '.' || l || i || '@Example.org'
+           ELSE lower(f) || '.' || lower(l) || i || '@example.org' END,
       CASE WHEN i % 5 = 0 THEN NULL
-           WHEN i % 3 = 0 THEN '07700 ' || lpad(((i * 7) % 900000 + 100000)::text, 6, '0')
+           -- Pairs of rows with one number written two ways (exact phone groups).
+           WHEN i % 90 = 3 THEN '07700 9' || lpad(((i - 3) / 90)::text, 5, '0')
+           WHEN i % 90 = 48 THEN '+4477009' || lpad(((i - 48) / 90)::text, 5, '0')
            WHEN i % 71 = 0 THEN 'call office'
-           ELSE '+447700' || lpad(((i * 13) % 900000 + 100000)::text, 6, '0') END,
+           WHEN i % 3 = 0 THEN '07' || lpad(((i * 7919) % 1000000000)::text, 9, '0')
+           ELSE '+447' || lpad(((i * 104729) % 1000000000)::text, 9, '0') END,
       CASE WHEN i % 4 = 0 THEN NULL ELSE date '1940-01-01' + ((i * 37) % 25000) END,
       CASE WHEN i % 9 = 0 THEN NULL WHEN i % 7 = 0 THEN lower('LS' || (i % 28 + 1) || (i % 9) || 'AB') ELSE 'LS' || (i % 28 + 1) || ' ' || (i % 9) || 'AB' END,
       CASE WHEN i % 11 = 0 THEN NULL ELSE 'Leeds' END, CASE WHEN i % 11 = 0 THEN NULL ELSE 'West Yorkshire' END,
@@ -101,7 +107,8 @@ async function seedContacts(pool: ReturnType<typeof createPool>, orgId: string, 
       now() - make_interval(days => i % 1500),
       CASE WHEN i % 13 = 0 THEN now() - interval '3 years' ELSE now() - make_interval(days => i % 600) END
     FROM generate_series(1, $2) AS i,
-      LATERAL (SELECT (SELECT a FROM first_names)[1 + (i * 7) % 30] AS f, (SELECT a FROM last_names)[1 + (i * 11) % 80] AS l) AS names`, [orgId, count]);
+      LATERAL (SELECT (SELECT a FROM first_names)[1 + (i * 7) % 30] AS f,
+        (SELECT a FROM last_names)[1 + (i * 11) % 80] || (ARRAY['', 'son', 'ers', 'ley', 'ton', 'ford', 'well', 'ham', 'by', 'er', 'kins', 'wood'])[1 + (i * 13) % 12] AS l) AS names`, [orgId, count]);
 }
 
 async function main(): Promise<void> {
