@@ -73,7 +73,9 @@ function treeRss(rootPid: number): number {
 async function seedContacts(pool: ReturnType<typeof createPool>, orgId: string, count: number): Promise<void> {
   await pool.query(`
     WITH first_names AS (SELECT ARRAY['John','Jon','Mary','Margaret','Peter','Paul','Sarah','Sara','James','Jane','David','Ruth','Michael','Rachel','Thomas',
-      'Elizabeth','Andrew','Anne','Ann','Stephen','Steven','Katherine','Catherine','Joseph','Hannah','Simon','Grace','Daniel','Esther','Samuel'] AS a),
+      'Elizabeth','Andrew','Anne','Ann','Stephen','Steven','Katherine','Catherine','Joseph','Hannah','Simon','Grace','Daniel','Esther','Samuel',
+      'Chloe','Oliver','Amelia','Harry','Olivia','George','Emily','Jack','Isla','Noah','Ava','Leo','Mia','Oscar','Ella','Arthur','Sophie','Henry',
+      'Lucy','Charlie','Florence','Alfie','Evie','Freddie','Ivy','Theo','Alice','Archie','Rosie','Adebayo'] AS a),
     last_names AS (SELECT ARRAY['Smith','Smyth','Jones','Williams','Brown','Browne','Taylor','Davies','Davis','Evans','Wilson','Thomas','Johnson','Roberts',
       'Robinson','Thompson','Wright','Walker','White','Edwards','Hughes','Green','Hall','Lewis','Harris','Clarke','Clark','Patel','Jackson','Wood',
       'Turner','Martin','Cooper','Hill','Ward','Morris','Moore','Clark','Lee','King','Baker','Harrison','Morgan','Allen','James','Scott','Phillips',
@@ -107,8 +109,10 @@ async function seedContacts(pool: ReturnType<typeof createPool>, orgId: string, 
       now() - make_interval(days => i % 1500),
       CASE WHEN i % 13 = 0 THEN now() - interval '3 years' ELSE now() - make_interval(days => i % 600) END
     FROM generate_series(1, $2) AS i,
-      LATERAL (SELECT (SELECT a FROM first_names)[1 + (i * 7) % 30] AS f,
-        (SELECT a FROM last_names)[1 + (i * 11) % 80] || (ARRAY['', 'son', 'ers', 'ley', 'ton', 'ford', 'well', 'ham', 'by', 'er', 'kins', 'wood'])[1 + (i * 13) % 12] AS l) AS names`, [orgId, count]);
+      -- Names drawn by a hash of the row number, so they do not repeat in a short cycle.
+      LATERAL (SELECT (SELECT a FROM first_names)[1 + abs(hashint4(i)) % 60] AS f,
+        (SELECT a FROM last_names)[1 + abs(hashint4(i + 1000003)) % 80]
+          || (ARRAY['', 'son', 'ers', 'ley', 'ton', 'ford', 'well', 'ham', 'by', 'er', 'kins', 'wood'])[1 + abs(hashint4(i + 2000003)) % 12] AS l) AS names`, [orgId, count]);
 }
 
 async function main(): Promise<void> {

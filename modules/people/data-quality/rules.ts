@@ -169,8 +169,8 @@ export function checksOf(row: ContactRow, orgCountry: string, now: Date): Array<
     else if (hasDomainTypo(row.email)) hit('email_domain_typo', `${row.email!.trim().toLowerCase().split('@').pop()} → ${fixedEmail(row.email)!.split('@').pop()}`);
     if (fixedEmail(row.email) && row.email !== row.email!.trim().toLowerCase()) hit('email_case');
   }
+  const e164 = blank(row.phone) ? undefined : phoneE164(row.phone, orgCountry);
   if (!blank(row.phone)) {
-    const e164 = phoneE164(row.phone, orgCountry);
     if (!e164) hit('invalid_phone');
     else if (e164 !== row.phone) hit('phone_format', e164);
   }
@@ -190,7 +190,7 @@ export function checksOf(row: ContactRow, orgCountry: string, now: Date): Array<
   const updated = new Date(row.updated_at).getTime();
   if (now.getTime() - updated > STALE_DAYS * 86_400_000) hit('stale_record', new Date(row.updated_at).toISOString().slice(0, 10));
   const emailReach = row.status === 'subscribed' && fixedEmail(row.email) !== undefined;
-  const whatsappReach = row.whatsapp_consent && phoneE164(row.phone, orgCountry) !== undefined;
+  const whatsappReach = row.whatsapp_consent && e164 !== undefined;
   if (!emailReach && !whatsappReach) hit('not_contactable', blank(row.email) && blank(row.phone) ? 'no email or phone' : 'no consent recorded');
   return hits;
 }
@@ -285,7 +285,9 @@ export const OVERALL_FORMULA = 'score = (completeness + validity + duplicates + 
 // ---------------------------------------------------------------- fuzzy pairs
 
 /**
- * A fuzzy pair's confidence: 70 × the trigram similarity of "first last" (pg_trgm), plus 20 when
+ * Fuzzy pairs are looked for among contacts whose surnames sound alike (soundex) and whose first
+ * names are alike (the same, one edit apart, two apart when both have six letters or more, or half their trigrams shared), with whole
+ * names at least FUZZY_MIN_SIMILARITY alike. A pair's confidence: 70 × the trigram similarity of "first last" (pg_trgm), plus 20 when
  * both have the same date of birth, plus 10 when both have the same postcode; at most 100. A pair
  * whose dates of birth are both known and differ is not a pair (namesakes).
  */

@@ -13,7 +13,7 @@ import {
  * the review queue in line.
  */
 
-export const SCAN_CHUNK = 5000;
+export const SCAN_CHUNK = 2000;
 /** At most this many fuzzy pairs are kept per scan, the most alike first. */
 const MAX_FUZZY_PAIRS = 20_000;
 
@@ -71,7 +71,9 @@ export async function scanStep(db: Queryable, job: JobRow): Promise<boolean> {
     const hitKeys: string[] = [];
     const hitDetails: Array<string | null> = [];
     const t = state.tallies;
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      // The API and worker may share this process (npm start): let other work in between.
+      if (index % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
       const hits = checksOf(row, country, now);
       t.contacts++;
       t.presentValues += presentValues(row, country);
@@ -145,7 +147,7 @@ async function fuzzyPairs(db: Queryable, orgId: string): Promise<Found[]> {
   // Sound-alike surnames (soundex) form the blocks; within one, names are compared by trigram similarity (pg_trgm).
   const rows = await queryRows<{ a_id: string; b_id: string; sim: number; same_dob: boolean | null; same_pc: boolean | null }>(db, `
     WITH live AS (
-      SELECT id, lower(trim(first_name)) || ' ' || lower(trim(last_name)) AS n, soundex(lower(last_name)) AS s, date_of_birth AS dob,
+      SELECT id, lower(trim(first_name)) AS f, lower(trim(first_name)) || ' ' || lower(trim(last_name)) AS n, soundex(lower(last_name)) AS s, date_of_birth AS dob,
         NULLIF(upper(replace(coalesce(address_postcode, ''), ' ', '')), '') AS pc, NULLIF(lower(trim(coalesce(email, ''))), '') AS e,
         NULLIF(right(regexp_replace(coalesce(phone, ''), '\\D', '', 'g'), 10), '') AS p
       FROM contacts
@@ -154,6 +156,8 @@ async function fuzzyPairs(db: Queryable, orgId: string): Promise<Found[]> {
     SELECT a.id AS a_id, b.id AS b_id, similarity(a.n, b.n)::float8 AS sim, (a.dob = b.dob) AS same_dob, (a.pc = b.pc) AS same_pc
     FROM live a JOIN live b ON a.s = b.s AND a.id < b.id
     WHERE similarity(a.n, b.n) >= $2
+      -- A long shared surname makes whole names alike: the first names must be alike too (Jon and John, Stephen and Steven).
+      AND (a.f = b.f OR levenshtein(a.f, b.f) <= 1 OR (levenshtein(a.f, b.f) <= 2 AND least(length(a.f), length(b.f)) >= 6) OR similarity(a.f, b.f) >= 0.5)
       AND NOT (a.dob IS NOT NULL AND b.dob IS NOT NULL AND a.dob <> b.dob)
       AND NOT (a.e IS NOT NULL AND a.e = b.e)
       AND NOT (a.p IS NOT NULL AND length(a.p) >= 6 AND a.p = b.p)
@@ -165,7 +169,7 @@ async function fuzzyPairs(db: Queryable, orgId: string): Promise<Found[]> {
     if (confidence < FUZZY_MIN_CONFIDENCE) continue;
     const reasons: Found['reasons'] = [{
       kind: 'name', similarity: Math.round(row.sim * 100) / 100,
-      detail: `Names ${Math.round(row.sim * 100)}% alike by trigrams, surnames sound alike (${Math.round(70 * row.sim)} points)`,
+      detail: `Names ${Math.round(row.sim * 100)}% alike by trigrams, first names alike and surnames sound alike (${Math.round(70 * row.sim)} points)`,
     }];
     if (row.same_dob) reasons.push({ kind: 'date_of_birth', detail: 'Same date of birth (20 points)' });
     if (row.same_pc) reasons.push({ kind: 'postcode', detail: 'Same postcode (10 points)' });
