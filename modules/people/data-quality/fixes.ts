@@ -163,7 +163,7 @@ export async function startApplyJob(db: Queryable, orgId: string, country: strin
   const preview = await computePreview(db, orgId, country, fix, contactIds, towns);
   if (preview.previewHash !== previewHash) {
     throw new StewardError('conflict', 'The fix would no longer change exactly what the preview showed', {
-      hint: `The contacts changed since the preview (or no such preview was made). Preview again with people_preview_data_quality_${special ? 'special_' : ''}fix and apply the new previewHash.`,
+      hint: `The contacts changed since the preview (or no such preview was made). Preview again with ${special ? 'people_preview_data_quality_special_fix' : 'people_preview_data_quality_fix'} and apply the new previewHash.`,
     });
   }
   if (preview.rowCount === 0) {

@@ -54,7 +54,7 @@ export const dataQualityPart: ModulePart = {
       title: 'Data quality dashboard',
       description: 'The data quality score with its six category scores and formulas, the checks with most contacts, duplicates, the review queue and running jobs.',
       tools: ['people_fetch_data_quality_dashboard'],
-      script: path.join(__dirname, 'widgets', 'data-quality.mts'),
+      script: path.join(__dirname, '..', 'widgets', 'data-quality.mts'),
     }),
   ],
 };

@@ -216,7 +216,7 @@ export const applyDataQualityFixTool = tools.write('apply_data_quality_fix', {
   description: `Applies a format fix exactly as previewed: give the fix, the same contactIds (if any) and the previewHash from people_preview_data_quality_fix. If the contacts changed since, the preview would differ and nothing is applied (conflict: preview again). The rows are written by a background job (people_get_data_quality_job shows done / total); a row changed meanwhile is skipped and put in the review queue. Undo with people_trigger_data_quality_jobs (undo_fix) for ${UNDO_DAYS} days.`,
   keywords: ['apply fix', 'clean up data', 'fix formats'],
   examples: ['go ahead and fix the name capitals', 'apply the phone number formatting we previewed', 'yes, tidy the postcodes as shown', 'make the email corrections', 'apply that preview', 'ok, fix the phone numbers now'],
-  input: z.object({ fix: z.enum(FIXES), previewHash: z.string().regex(/^[0-9a-f]{64}$/, 'the previewHash a preview returned'), contactIds: scopeInput }),
+  input: z.object({ fix: z.enum(FIXES), previewHash: z.string().max(64).regex(/^[0-9a-f]{64}$/, 'the previewHash a preview returned'), contactIds: scopeInput }),
   output: applyOutput,
   followUp: FOLLOW_UP,
   prepare: async (input, deps) => (needsTowns(input.fix) ? lookupImpliedTowns(deps.db, deps.org.id, deps.org.country, input.contactIds) : {}),
@@ -232,7 +232,7 @@ export const applyDataQualitySpecialFixTool = tools.write('apply_data_quality_sp
   description: `Applies a special fix (split_full_name, move_second_email) exactly as previewed by people_preview_data_quality_special_fix: same fix, same contactIds, its previewHash; refused with conflict if the preview would now differ. Runs as a background job; undoable for ${UNDO_DAYS} days with people_trigger_data_quality_jobs (undo_fix).`,
   keywords: ['apply split name', 'apply second email'],
   examples: ['split those full names as previewed', 'go ahead and move the second emails', 'apply the name split', 'yes, separate the two email addresses'],
-  input: z.object({ fix: z.enum(SPECIAL_FIXES), previewHash: z.string().regex(/^[0-9a-f]{64}$/, 'the previewHash a preview returned'), contactIds: scopeInput }),
+  input: z.object({ fix: z.enum(SPECIAL_FIXES), previewHash: z.string().max(64).regex(/^[0-9a-f]{64}$/, 'the previewHash a preview returned'), contactIds: scopeInput }),
   output: applyOutput,
   followUp: FOLLOW_UP,
   run: async (ctx, input) => {

@@ -1,7 +1,7 @@
 // Data quality dashboard: people_fetch_data_quality_dashboard's score, the six category scores
 // with the formula each was computed by, the checks with most contacts, duplicates, the review
 // queue and running jobs. Read-only: fixes and merges are previewed and applied through their tools.
-import { el, fields, startWidget, when } from '../../../widget-view.mjs';
+import { el, fields, startWidget, when } from '../../widget-view.mjs';
 
 interface Category { category: string; score: number | null; formula: string | null; explanation: string | null }
 interface Check { key: string; title: string; category: string; affected: number; fix: string | null }
