@@ -155,7 +155,7 @@ export class DqChange extends Model<InferAttributes<DqChange>, InferCreationAttr
 
   static initModel(instance: Sequelize): typeof DqChange {
     return DqChange.init({
-      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true }, orgId: uuid(false), jobId: uuid(false),
+      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true, allowNull: false }, orgId: uuid(false), jobId: uuid(false),
       contactId: uuid(false), field: text(false), before: text(true), after: text(true),
       appliedAt: defaulted(DataTypes.DATE), undoneAt: date(true),
     }, { sequelize: instance, tableName: 'dq_changes', timestamps: false, underscored: true });
