@@ -3,6 +3,7 @@ import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { displayNameOf } from '../display-name';
 import { PostcodeProviderUnavailable, defaultPostcodeProvider, lookupPostcode, type PostcodeAddress } from '../postcodes';
+import { notFound } from '../../kit';
 import { insertJob, type JobRow } from './jobs';
 import {
   badNameCase, fixedEmail, isUkAddress, normaliseUkPostcode, phoneE164, splitFullName, titleCase, twoEmails, PREVIEW_HOURS,
@@ -138,8 +139,15 @@ function hashOf(fix: AnyFix, contactIds: string[] | undefined, rows: FixRow[]): 
 /** Every row the fix would change, with the hash that binds an apply to it. */
 export async function computePreview(db: Queryable, orgId: string, country: string, fix: AnyFix, contactIds: string[] | undefined,
   towns: Record<string, PostcodeAddress | null>): Promise<Preview> {
+  const found = await candidates(db, orgId, contactIds);
+  if (contactIds) {
+    // A contact id of another organisation (or a deleted contact) is missing, as everywhere.
+    const known = new Set(found.map((c) => c.id));
+    const missing = contactIds.find((id) => !known.has(id));
+    if (missing) throw notFound('Contact', missing);
+  }
   const rows: FixRow[] = [];
-  for (const c of await candidates(db, orgId, contactIds)) {
+  for (const c of found) {
     const changes = changesOf(fix, c, country, towns);
     if (changes.length > 0) rows.push({ contactId: c.id, name: displayNameOf({ ...c, preferred_name: c.preferred_name }), changes });
   }

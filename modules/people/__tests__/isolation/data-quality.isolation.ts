@@ -53,9 +53,9 @@ export const isolation: IsolationPart = {
     people_dismiss_data_quality_fuzzy_pairs: [{ args: (i) => ({ pairIds: [i.dqPair] }) }],
     people_restore_data_quality_dismissals: [{ args: (i) => ({ dismissalIds: [i.dqDismissal] }) }],
     people_merge_data_quality_via_dashboard: [{ args: (i) => ({ duplicateId: i.dqGroup, keepContactId: i.contact, mergeContactId: i.relative }) }],
-    people_preview_data_quality_fix: [{ args: (i) => ({ fix: 'name_case', contactIds: [i.dqContact, i.contact] }), outcome: 'no_leak' }],
-    people_preview_data_quality_special_fix: [{ args: (i) => ({ fix: 'split_full_name', contactIds: [i.dqContact, i.contact] }), outcome: 'no_leak' }],
-    people_apply_data_quality_fix: [{ args: (i) => ({ fix: 'name_case', previewHash: '0'.repeat(64), contactIds: [i.dqContact] }), outcome: 'no_leak' }],
-    people_apply_data_quality_special_fix: [{ args: (i) => ({ fix: 'split_full_name', previewHash: '0'.repeat(64), contactIds: [i.dqContact] }), outcome: 'no_leak' }],
+    people_preview_data_quality_fix: [{ args: (i) => ({ fix: 'name_case', contactIds: [i.dqContact] }) }, { label: 'unscoped', args: () => ({ fix: 'name_case' }), outcome: 'no_leak' }],
+    people_preview_data_quality_special_fix: [{ args: (i) => ({ fix: 'split_full_name', contactIds: [i.dqContact] }) }],
+    people_apply_data_quality_fix: [{ args: (i) => ({ fix: 'name_case', previewHash: '0'.repeat(64), contactIds: [i.dqContact] }) }],
+    people_apply_data_quality_special_fix: [{ args: (i) => ({ fix: 'split_full_name', previewHash: '0'.repeat(64), contactIds: [i.dqContact] }) }],
   },
 };
