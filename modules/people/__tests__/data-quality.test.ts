@@ -92,6 +92,9 @@ describe('people data quality over MCP', () => {
     const job = await scan();
     expect(job.progress).toMatchObject({ done: 13, total: 13, percent: 100 });
     expect(job.result).toMatchObject({ contacts: 13 });
+    // The job ran as its own Temporal workflow, whose progress query answers the same figures.
+    const progress = await harness.temporal.workflow.getHandle(job.workflowId).query('dataQualityProgress');
+    expect(progress).toEqual({ done: 13, total: 13, finished: true });
 
     const summary = await mcpCall(mcp, 'people_get_data_quality_summary', {});
     expect(summary.scanned).toBe(true);
