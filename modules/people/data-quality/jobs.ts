@@ -51,7 +51,7 @@ export function dataQualityJobWorkflowId(jobId: string): string {
 }
 
 /** Result fields kept private to the runner (cursors, running tallies). */
-const PRIVATE_RESULT_KEYS = new Set(['cursor', 'tallies', 'stage']);
+const PRIVATE_RESULT_KEYS = new Set(['cursor', 'tallies', 'stage', 'startedMs', 'staleIds']);
 
 export function jobView(row: JobRow): JobView {
   const result = row.result ? Object.fromEntries(Object.entries(row.result).filter(([key]) => !PRIVATE_RESULT_KEYS.has(key))) : null;

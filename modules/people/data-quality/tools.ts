@@ -171,8 +171,8 @@ export const listDataQualityChecksTool = tools.read('list_data_quality_checks', 
 export const listDataQualityAffectedContactsTool = tools.read('list_data_quality_affected_contacts', {
   title: 'Contacts a data quality check found',
   description: 'The live contacts the newest scan found for one check (people_list_data_quality_checks names them), with a short detail each, a page at a time.',
-  keywords: ['affected contacts', 'who has missing', 'contacts with problems'],
-  examples: ['who is missing a date of birth', 'show me the contacts with invalid email addresses', 'which people have no way to contact them', 'list everyone whose name is in capitals', 'who has a phone number we cannot read', 'which records have not been updated in two years'],
+  keywords: ['affected contacts', 'who has missing', 'contacts with problems', 'flagged by the scan', 'picked up'],
+  examples: ['who is missing a date of birth', 'show me the contacts with invalid email addresses', 'which people have no way to contact them', 'list everyone whose name is in capitals', 'who has a phone number we cannot read', 'which records have not been updated in two years', 'which contacts were flagged for a wrong postcode', 'names of the people the check picked up'],
   input: z.object({ checkKey: checkKeyEnum, ...pageInput }),
   output: z.object({
     scanId: z.uuid(), checkKey: checkKeyEnum, total: z.number().int(),
@@ -308,8 +308,8 @@ export const restoreDataQualityDismissalsTool = tools.write('restore_data_qualit
 export const getDataQualityDismissedCountsTool = tools.read('get_data_quality_dismissed_counts', {
   title: 'Dismissed duplicates',
   description: 'How many duplicate groups and likely pairs are dismissed, with the newest dismissals (id, kind, what matched, reason, when) for people_restore_data_quality_dismissals.',
-  keywords: ['dismissed count', 'dismissed duplicates'],
-  examples: ['how many duplicates have we dismissed', 'show the pairs we said were different people', 'list dismissed duplicate groups', 'what have we marked as not duplicates'],
+  keywords: ['dismissed count', 'dismissed duplicates', 'ignored duplicates', 'not duplicates list'],
+  examples: ['how many duplicates have we dismissed', 'show the pairs we said were different people', 'list dismissed duplicate groups', 'what have we marked as not duplicates', 'duplicates we chose to ignore', 'count of possible duplicates we waved through'],
   input: z.object({ limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({
     groups: z.number().int(), pairs: z.number().int(),
