@@ -292,4 +292,30 @@ describe('people data quality over MCP', () => {
     const foreignItem = await harness.invoke(other.apiKey, 'people_review_data_quality_queue_item', { itemId: item.id, decision: 'dismiss' });
     expect(foreignItem.body.error?.code).toBe('not_found');
   });
+  it('a fix over many rows runs in steps with progress, and its undo too', async () => {
+    const big = await harness.createOrg({ name: 'Big Data Chapel' });
+    const bigMcp = await harness.mcpClient(big.apiKey, '?toolsets=people');
+    try {
+      await harness.pool.query(`INSERT INTO contacts (id, org_id, first_name, last_name, email)
+        SELECT gen_random_uuid(), $1, 'anna' || i, 'SMITH', 'anna' || i || '@example.org' FROM generate_series(1, 1200) AS i`, [big.orgId]);
+      const preview = await mcpCall(bigMcp, 'people_preview_data_quality_fix', { fix: 'name_case', limit: 5 });
+      expect(preview).toMatchObject({ rowCount: 1200, changeCount: 2400, truncated: true });
+      expect(preview.rows).toHaveLength(5);
+      const { job } = await mcpCall(bigMcp, 'people_apply_data_quality_fix', { fix: 'name_case', previewHash: preview.previewHash });
+      const applied = await waitForJob(job.id, bigMcp);
+      expect(applied).toMatchObject({ status: 'completed', progress: { done: 1200, total: 1200 }, result: { changed: 2400, contactsChanged: 1200, stale: 0 } });
+      const cased = await harness.pool.query(`SELECT count(*)::int AS n FROM contacts WHERE org_id = $1 AND first_name ~ '^Anna[0-9]+$' AND last_name = 'Smith'`, [big.orgId]);
+      expect(cased.rows[0].n).toBe(1200);
+      // One contact changed by hand since: the undo leaves it and counts it as skipped.
+      await harness.pool.query(`UPDATE contacts SET last_name = 'Smyth' WHERE org_id = $1 AND first_name = 'Anna7'`, [big.orgId]);
+      const undo = await mcpCall(bigMcp, 'people_trigger_data_quality_jobs', { jobs: [{ kind: 'undo_fix', fixJobId: job.id }] });
+      const undone = await waitForJob(undo.jobs[0].id, bigMcp);
+      expect(undone).toMatchObject({ status: 'completed', progress: { done: 2400, total: 2400 }, result: { reverted: 2399, skipped: 1 } });
+      const back = await harness.pool.query(`SELECT count(*)::int AS n FROM contacts WHERE org_id = $1 AND first_name ~ '^anna[0-9]+$' AND last_name = 'SMITH'`, [big.orgId]);
+      expect(back.rows[0].n).toBe(1199);
+      expect((await harness.pool.query(`SELECT first_name, last_name FROM contacts WHERE org_id = $1 AND last_name = 'Smyth'`, [big.orgId])).rows).toEqual([{ first_name: 'anna7', last_name: 'Smyth' }]);
+    } finally {
+      await bigMcp.close();
+    }
+  });
 });

@@ -255,8 +255,10 @@ export async function undoStep(db: Queryable, job: JobRow): Promise<boolean> {
   const orgId = job.org_id;
   const state = { reverted: 0, skipped: 0, cursor: '0', ...(job.result as Record<string, unknown> | null ?? {}) } as { reverted: number; skipped: number; cursor: string };
   if (job.status === 'queued') await db.query(`UPDATE dq_jobs SET status = 'running', started_at = now() WHERE org_id = $1 AND id = $2`, [orgId, job.id]);
+  // Ordered by the bigint id (the text copy is named apart, so ORDER BY does not sort it as text).
   const changes = await queryRows<{ id: string; contact_id: string; field: string; before: string | null; after: string | null }>(db,
-    `SELECT id::text, contact_id, field, before, after FROM dq_changes WHERE org_id = $1 AND job_id = $2 AND undone_at IS NULL AND id > $3::bigint ORDER BY id LIMIT $4`,
+    `SELECT c.id::text AS id, c.contact_id, c.field, c.before, c.after FROM dq_changes c
+     WHERE c.org_id = $1 AND c.job_id = $2 AND c.undone_at IS NULL AND c.id > $3::bigint ORDER BY c.id LIMIT $4`,
     [orgId, String(job.params.fixJobId), state.cursor, UNDO_CHUNK]);
   const reverted: string[] = [];
   for (const [field, list] of byField(changes)) {
