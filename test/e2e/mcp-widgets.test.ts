@@ -5,6 +5,7 @@ const WIDGETS: Record<string, string> = {
   'people-contact-card': 'people_get_contact',
   'people-care-timeline': 'people_list_care_timeline',
   'people-outreach-queue': 'people_list_pending_outreach',
+  'people-data-quality': 'people_fetch_data_quality_dashboard',
   'platform-usage-meters': 'platform_usage',
   'platform-proposal-review': 'platform_get_proposal',
   'platform-proposal-queue': 'platform_pending_proposals',
@@ -87,7 +88,7 @@ describe('MCP widgets: resources and tool links', () => {
     const narrow = await harness.mcpClient(apiKey);
     try {
       const { resources } = await narrow.listResources();
-      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-outreach-queue']);
+      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-data-quality', 'people-outreach-queue']);
       await expect(narrow.readResource({ uri: 'ui://steward/w/platform-usage-meters' })).rejects.toMatchObject({ code: -32002 });
       expect((await narrow.readResource({ uri: 'ui://steward/w/people-contact-card' })).contents).toHaveLength(1);
     } finally {

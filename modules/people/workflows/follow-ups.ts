@@ -2,6 +2,13 @@ import { outreachWorkflowId } from '../../../core/approvals';
 import type { FollowUpPlanner, FollowUpStep } from '../../../core/tool-plan';
 import { griefPlanChangedSignal, griefPlanWorkflowId } from './grief-plan';
 
+/** Data-quality jobs a result names (`job` or `jobs`) that are still queued: each gets its workflow. */
+function queuedDataQualityJobs(result: unknown): string[] {
+  const value = result as { job?: { id?: unknown; status?: unknown }; jobs?: Array<{ id?: unknown; status?: unknown }> } | null;
+  const jobs = [...(value?.job ? [value.job] : []), ...(value?.jobs ?? [])];
+  return jobs.filter((job) => typeof job?.id === 'string' && job.status === 'queued').map((job) => job.id as string);
+}
+
 /** Outreach item ids a result names (`item` or `items`). */
 function outreachIdsOfResult(result: unknown): string[] {
   const out: string[] = [];
@@ -38,4 +45,9 @@ export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
     }
     return change.change === 'ended' ? [{ cancel: id }] : [{ signal: griefPlanChangedSignal.name, id }];
   },
+
+  /** A data-quality job (scan, fix, undo) the call recorded runs as its own workflow (data-quality.ts), outliving the call; one already started is left alone. */
+  'people.data_quality_job': (result, { orgId }): FollowUpStep[] => queuedDataQualityJobs(result).map((jobId) => ({
+    start: 'dataQualityJobWorkflow', id: `data-quality-job-${jobId}`, args: [{ orgId, jobId }], searchAttributes: { kind: 'data_quality_job', status: 'running' },
+  })),
 };

@@ -3,3 +3,4 @@ export { outreachWorkflow } from './outreach';
 export { griefPlanWorkflow } from './grief-plan';
 export { safeguardingStatusWorkflow } from './safeguarding-status';
 export { followUps } from './follow-ups';
+export { dataQualityJobWorkflow } from './data-quality';
