@@ -2,4 +2,5 @@
 export { outreachWorkflow } from './outreach';
 export { griefPlanWorkflow } from './grief-plan';
 export { safeguardingStatusWorkflow } from './safeguarding-status';
+export { contactsBulkOperationWorkflow } from './contacts-bulk-operation';
 export { followUps } from './follow-ups';
