@@ -14,9 +14,12 @@ import {
 } from './tools/overview';
 import {
   getContactAttendanceTool, getContactProfileTool, getContactSummaryTool, listContactEmailsTool, listContactGroupsTabTool,
+  generateMemberQrTool,
 } from './tools/profile';
-import { listContactTagsApiTool, listCrmLocationsTool, listCrmSearchConfigTool, listDepartmentsTool, getCrmSubscriptionTool } from './tools/crm';
-import { getContactsBulkOperationTool, listPartnerContactsTool, listPartnerSharesTool } from './tools/jobs';
+import { listContactTagsApiTool, listCrmLocationsTool, listCrmSearchConfigTool, listDepartmentsTool, getCrmSubscriptionTool, saveCrmSearchTool } from './tools/crm';
+import {
+  createPartnerShareTool, getContactsBulkOperationTool, listPartnerContactsTool, listPartnerSharesTool, revokePartnerShareTool, runContactsBulkOperationTool,
+} from './tools/jobs';
 
 /**
  * The people dashboard's routes: each view a curated tool also serves, at its own path for the
@@ -30,9 +33,9 @@ const [getMain, setMain, getCrm, setCrm] = layoutToolList;
 
 export const dashboardRoutes = [
   routes.get('dashboard/layouts/main', { summary: 'The caller\'s main people dashboard layout', response: getMain!.output, run: async (ctx) => ({ layout: await getLayout(ctx.db, ctx.org.id, ctx.principal.userId, 'main') }) }),
-  routes.put('dashboard/layouts/main', { summary: 'Save the caller\'s main people dashboard layout', body: z.object({ widgets: z.array(z.unknown()).max(24) }).strict(), response: setMain!.output, curatedTool: 'people_set_main_dashboard_layout' }),
+  routes.put('dashboard/layouts/main', { summary: 'Save the caller\'s main people dashboard layout', body: setMain!.input, response: setMain!.output, curatedTool: 'people_set_main_dashboard_layout' }),
   routes.get('dashboard/layouts/crm', { summary: 'The caller\'s CRM dashboard layout', response: getCrm!.output, run: async (ctx) => ({ layout: await getLayout(ctx.db, ctx.org.id, ctx.principal.userId, 'crm') }) }),
-  routes.put('dashboard/layouts/crm', { summary: 'Save the caller\'s CRM dashboard layout', body: z.object({ widgets: z.array(z.unknown()).max(24) }).strict(), response: setCrm!.output, curatedTool: 'people_set_crm_dashboard_layout' }),
+  routes.put('dashboard/layouts/crm', { summary: 'Save the caller\'s CRM dashboard layout', body: setCrm!.input, response: setCrm!.output, curatedTool: 'people_set_crm_dashboard_layout' }),
   routes.get('dashboard/stats', {
     summary: 'Headline people figures for a period', query: z.object({ days: queryValue.integer(1, 365).default(30) }).strict(), response: getAnalyticsStatsTool.output,
     run: async (ctx, { query }) => ({ stats: await analyticsStats(ctx.db, ctx.org.id, query.days) }),
@@ -76,11 +79,11 @@ export const dashboardRoutes = [
       return { contactId: params.contactId, tags: await contactTagsApi(ctx.db, ctx.org.id, params.contactId) };
     },
   }),
-  routes.post('contacts/{contactId}/member-qr', { summary: 'Issue a member QR code', params: contactParams, response: z.object({}).passthrough(), curatedTool: 'people_generate_member_qr' }),
+  routes.post('contacts/{contactId}/member-qr', { summary: 'Issue a member QR code', params: contactParams, response: generateMemberQrTool.output, curatedTool: 'people_generate_member_qr' }),
   routes.get('locations', { summary: 'Towns and postcode districts of contacts', query: z.object({ limit: queryValue.integer(1, 200).default(25) }).strict(), response: listCrmLocationsTool.output, run: async (ctx, { query }) => crmLocations(ctx.db, ctx.org.id, query.limit) }),
   routes.get('departments', { summary: 'Departments (active ministry teams) with leaders', response: listDepartmentsTool.output, run: async (ctx) => ({ departments: await departments(ctx.db, ctx.org.id) }) }),
   routes.get('searches', { summary: 'CRM search options and saved searches', response: listCrmSearchConfigTool.output, run: async (ctx) => searchConfig(ctx.db, ctx.org.id) }),
-  routes.post('searches', { summary: 'Save a CRM search', body: z.object({ name: z.string().max(100), filters: z.object({}).passthrough() }).strict(), response: z.object({}).passthrough(), curatedTool: 'people_save_crm_search' }),
+  routes.post('searches', { summary: 'Save a CRM search', body: saveCrmSearchTool.input, response: saveCrmSearchTool.output, curatedTool: 'people_save_crm_search' }),
   routes.delete('searches/{searchId}', {
     summary: 'Delete a saved CRM search', params: z.object({ searchId: id }).strict(),
     response: z.object({ id, name: z.string() }).strict(),
@@ -90,13 +93,13 @@ export const dashboardRoutes = [
     summary: 'Contact lists shared with partner organisations', query: z.object({ state: z.enum(['active', 'all']).default('active') }).strict(), response: listPartnerSharesTool.output,
     run: async (ctx, { query }) => ({ shares: await listShares(ctx.db, ctx.org.id, query.state) }),
   }),
-  routes.post('partner-shares', { summary: 'Share a contact list with a partner', body: z.object({ partnerName: z.string().max(200) }).passthrough(), response: z.object({}).passthrough(), curatedTool: 'people_create_partner_share' }),
+  routes.post('partner-shares', { summary: 'Share a contact list with a partner', body: createPartnerShareTool.input, response: createPartnerShareTool.output, curatedTool: 'people_create_partner_share' }),
   routes.get('partner-shares/{shareId}/contacts', {
     summary: 'What a partner share shows the partner', params: z.object({ shareId: id }).strict(), query: z.object({ limit: queryValue.integer(1, 2000).default(100) }).strict(),
     response: listPartnerContactsTool.output, run: async (ctx, { params, query }) => listPartnerContacts(ctx.db, ctx.org.id, params.shareId, query.limit),
   }),
-  routes.delete('partner-shares/{shareId}', { summary: 'Revoke a partner share', params: z.object({ shareId: id }).strict(), response: z.object({}).passthrough(), curatedTool: 'people_revoke_partner_share' }),
-  routes.post('bulk-operations', { summary: 'Preview or run a bulk operation on contacts', body: z.object({ mode: z.enum(['preview', 'run']) }).passthrough(), response: z.object({}).passthrough(), curatedTool: 'people_run_contacts_bulk_operation' }),
+  routes.delete('partner-shares/{shareId}', { summary: 'Revoke a partner share', params: z.object({ shareId: id }).strict(), body: z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict(), response: revokePartnerShareTool.output, curatedTool: 'people_revoke_partner_share' }),
+  routes.post('bulk-operations', { summary: 'Preview or run a bulk operation on contacts', body: runContactsBulkOperationTool.input, response: runContactsBulkOperationTool.output, curatedTool: 'people_run_contacts_bulk_operation' }),
   routes.get('bulk-operations/{operationId}', {
     summary: 'A bulk operation\'s progress', params: z.object({ operationId: id }).strict(), response: getContactsBulkOperationTool.output,
     run: async (ctx, { params }) => ({ operation: await getBulkOperation(ctx.db, ctx.org.id, params.operationId) }),

@@ -1,5 +1,5 @@
 // Contact profile: people_get_contact_profile's profile, as the profile page's header and tabs at a glance.
-import { el, fields, startWidget, when } from '../../../widget-view.mjs';
+import { el, fields, startWidget, when } from '../../widget-view.mjs';
 
 interface Person { contactId: string; displayName: string }
 interface Profile {
