@@ -158,7 +158,7 @@ export const getSmartContentBirthdaysTool = tools.read('get_smart_content_birthd
   title: 'Birthdays (dashboard card)',
   description: 'The dashboard\'s birthday card: contacts whose birthday falls in the next days (default 14), soonest first, with the age they turn. Same rule as people_upcoming_birthdays.',
   keywords: ['birthday card', 'birthdays widget', 'smart content'],
-  examples: ['birthdays for the dashboard card', 'whose birthday is in the next fortnight for the newsletter', 'birthday shout-outs this week', 'who turns a year older soon'],
+  examples: ['birthdays for the dashboard card', 'birthday shout-outs card on the dashboard'],
   input: z.object({ days: z.number().int().min(1).max(60).default(14), limit: z.number().int().min(1).max(100).default(20) }),
   output: z.object({
     birthdays: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), dateOfBirth: z.string(), nextBirthday: z.string(), turning: z.number().int() }).strict()),

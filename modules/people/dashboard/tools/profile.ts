@@ -31,7 +31,7 @@ export const getContactProfileTool = tools.read('get_contact_profile', {
   title: 'Contact profile',
   description: 'A person\'s profile page in one answer: the full record, household and family, ministry teams, segments, community roster entry, open follow-ups, the latest care timeline entries and whether they hold a member QR code. The contact profile widget shows it. Restricted entries only for a caller holding people:safeguarding. For the record alone, people_get_contact.',
   keywords: ['profile page', 'contact overview', 'person at a glance', 'profile card'],
-  examples: ['open Margaret\'s profile page', 'show me everything about this person on one page', 'profile card for John with his family and teams', 'who is Sue, which teams is she in and what is open for her', 'give me the full picture of the Okafor lad'],
+  examples: ['open Margaret\'s profile page', 'profile page for John with his household and teams', 'Sue\'s profile with her teams, segments and open follow-ups', 'show the profile page widget for the Okafor lad'],
   input: z.object({ contactId }),
   output: z.object({ profile: profileSchema }).strict(),
   run: async (ctx, input) => ({ profile: await contactProfile(ctx.db, ctx.org.id, input.contactId, canSeeRestricted(ctx.principal)) }),
@@ -41,10 +41,10 @@ const profileFields = (({ prefix, firstName, lastName, preferredName, email, pho
   ({ prefix, firstName, lastName, preferredName, email, phone, dateOfBirth, gender, addressLine1, addressLine2, addressCity, addressCounty, addressPostcode, addressCountry, baptismDate, membershipDate, anniversaryDate }))(contactWriteFields);
 
 export const updateContactProfileTool = tools.write('update_contact_profile', {
-  title: 'Update a contact profile',
-  description: 'Edits the profile page\'s details (names, email, phone, date of birth, gender, address, church dates): only the fields given change, null clears one. Consent, stage, tags and custom fields are changed elsewhere (people_update_contact, people_add_contact_tag_api). A UK postcode alone fills the town, county and country.',
-  keywords: ['edit profile', 'profile details', 'change address on profile'],
-  examples: ['edit the details on Jean\'s profile', 'update the profile: new mobile and postcode', 'correct the name on this profile page', 'set Tom\'s baptism date on his profile', 'change the address on Mary\'s profile card'],
+  title: 'Save the profile page\'s details',
+  description: 'Saves the profile page\'s form (names, email, phone, date of birth, gender, address, church dates): only the fields given change, null clears one. Consent, stage, tags and custom fields are not on this form (people_update_contact, people_add_contact_tag_api). A UK postcode alone fills the town, county and country.',
+  keywords: ['profile page form', 'profile form'],
+  examples: ['save what I typed on Jean\'s profile page', 'the profile page form: new mobile and postcode for Tom', 'profile page says Mary, she goes by Molly', 'fill in the baptism date box on the profile page'],
   idempotent: true,
   input: z.object({ contactId, ...profileFields }),
   output: z.object({ contact: contactSchema, changedFields: z.array(z.string()), addressDerivation: addressDerivationSchema.optional() }).strict(),
@@ -60,7 +60,7 @@ export const getContactSummaryTool = tools.read('get_contact_summary', {
   title: 'Contact summary',
   description: 'A short summary of one person: stage, age, membership date, tags, teams, notes and timeline entries the caller may see, last activity, open follow-ups, how they can be reached, and one sentence saying it. Restricted notes and entries count only for a caller holding people:safeguarding.',
   keywords: ['summary', 'quick view', 'brief on a person', 'tl;dr'],
-  examples: ['give me a quick summary of Dorothy', 'brief me on this person before I call', 'in one line, who is Ken Adams', 'summarise what we know about the new family'],
+  examples: ['give me a quick summary of Dorothy', 'brief me on Ken in a sentence before I ring him', 'one-line summary of the new lady\'s record'],
   input: z.object({ contactId }),
   output: z.object({
     contactId: z.uuid(), displayName: z.string(), membershipStatus: z.string().nullable(), status: z.string(), age: z.number().int().nullable(),
@@ -78,7 +78,7 @@ export const getContactTimelineTool = tools.read('get_contact_timeline', {
   title: 'Contact timeline (profile tab)',
   description: 'The profile\'s timeline tab: care timeline entries, messages sent to the person and services they attended, as one feed, newest first. Choose sources with include. Restricted care entries only for a caller holding people:safeguarding. For the care timeline alone, people_list_care_timeline.',
   keywords: ['timeline tab', 'everything that happened', 'messages and attendance history'],
-  examples: ['show the whole timeline on Brian\'s profile', 'messages, visits and attendance for Sue in one list', 'what has happened with this person, emails included', 'everything we have sent Jean and when she came'],
+  examples: ['show the timeline tab on Brian\'s profile', 'messages, care entries and attendance for Sue in one feed', 'profile timeline including the emails we sent'],
   input: z.object({
     contactId, limit: z.number().int().min(1).max(200).default(50),
     include: z.array(z.enum(SOURCES)).min(1).max(3).default([...SOURCES]),
@@ -96,7 +96,7 @@ export const listContactEmailsTool = tools.read('list_contact_emails', {
   title: 'Emails sent to a contact',
   description: 'The profile\'s emails tab: messages sent to the person (email by default; channel "all" adds SMS and WhatsApp), newest first, with subject, status and a preview. available is false when no messaging module is installed.',
   keywords: ['emails tab', 'messages sent', 'email history', 'correspondence'],
-  examples: ['which emails have we sent to Jean', 'did the newsletter reach Mr Ahmed', 'show the email history on this profile', 'every message we have sent to Sue, texts included'],
+  examples: ['which emails have we sent to Jean', 'did the newsletter reach Mr Ahmed', 'show the emails tab on this profile'],
   input: z.object({ contactId, channel: z.enum(['email', 'all']).default('email'), limit: z.number().int().min(1).max(100).default(25) }),
   output: z.object({
     contactId: z.uuid(), address: z.string().nullable(), available: z.boolean(),
@@ -112,7 +112,7 @@ export const listContactGroupsTabTool = tools.read('list_contact_groups_tab', {
   title: 'Contact groups tab',
   description: 'The profile\'s groups tab: the ministry teams (CRM groups) the person is in with their role, the segments they belong to (by rule or added by hand) and their community roster entry.',
   keywords: ['groups tab', 'which teams', 'memberships of a person'],
-  examples: ['which teams and segments is Ken in', 'what groups does this person belong to', 'is Sue on the community roster and in which teams', 'groups tab for the Browns\' eldest'],
+  examples: ['which teams and segments is Ken in', 'groups tab on Sue\'s profile', 'every team, segment and roster entry for the Browns\' eldest'],
   input: z.object({ contactId }),
   output: z.object({
     contactId: z.uuid(),
@@ -127,7 +127,7 @@ export const getContactAttendanceTool = tools.read('get_contact_attendance', {
   title: 'Contact attendance (profile tab)',
   description: 'The profile\'s attendance tab: services the person checked in to over a range (default the last six months), with the weeks they came and their first and last visit. available is false when the attendance module is not installed.',
   keywords: ['attendance tab', 'how often they come', 'services attended'],
-  examples: ['how often has Jean come since the summer', 'when did the Adams family last attend', 'attendance on Tom\'s profile', 'which services did Sue come to this year'],
+  examples: ['attendance tab on Tom\'s profile', 'profile attendance for Jean over the last six months'],
   input: z.object({ contactId, from: calendarDate().optional(), to: calendarDate().optional() }),
   output: z.object({
     contactId: z.uuid(), from: z.string(), to: z.string(), available: z.boolean(), services: z.number().int(), weeksAttended: z.number().int(),
