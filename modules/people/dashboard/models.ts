@@ -29,7 +29,6 @@ export class SavedSearch extends Model<InferAttributes<SavedSearch>, InferCreati
   declare query: CreationOptional<string | null>;
   declare filters: CreationOptional<unknown>;
   declare createdByUserId: CreationOptional<string | null>;
-  declare lastRunAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   static initModel(instance: Sequelize): typeof SavedSearch {
@@ -39,7 +38,6 @@ export class SavedSearch extends Model<InferAttributes<SavedSearch>, InferCreati
       query: { type: DataTypes.TEXT, allowNull: true },
       filters: { type: DataTypes.JSONB, allowNull: false, defaultValue: databaseDefault() },
       createdByUserId: uuid({ allowNull: true }),
-      lastRunAt: { type: DataTypes.DATE, allowNull: true },
       createdAt, updatedAt: createdAt,
     }, { sequelize: instance, tableName: 'people_saved_searches', timestamps: false });
   }

@@ -23,14 +23,13 @@ export interface SavedSearchView {
   id: string;
   name: string;
   filters: SearchFilters;
-  lastRunAt: string | null;
   createdAt: string;
 }
 
-type Row = { id: string; name: string; query: string | null; filters: Record<string, string>; last_run_at: Date | null; created_at: Date };
+type Row = { id: string; name: string; query: string | null; filters: Record<string, string>; created_at: Date };
 const view = (row: Row): SavedSearchView => ({
   id: row.id, name: row.name, filters: { ...(row.query ? { query: row.query } : {}), ...row.filters },
-  lastRunAt: row.last_run_at?.toISOString() ?? null, createdAt: row.created_at.toISOString(),
+  createdAt: row.created_at.toISOString(),
 });
 
 export async function listSavedSearches(db: Queryable, orgId: string): Promise<SavedSearchView[]> {
@@ -64,8 +63,8 @@ export async function deleteSavedSearch(db: Queryable, orgId: string, searchId: 
 
 export async function executeSavedSearch(db: Queryable, orgId: string, ref: { searchId?: string; name?: string }, limit: number) {
   const row = ref.searchId
-    ? await queryOne<Row>(db, 'UPDATE people_saved_searches SET last_run_at = now() WHERE org_id = $1 AND id = $2 RETURNING *', [orgId, ref.searchId])
-    : await queryOne<Row>(db, 'UPDATE people_saved_searches SET last_run_at = now() WHERE org_id = $1 AND lower(name) = lower($2) RETURNING *', [orgId, ref.name]);
+    ? await queryOne<Row>(db, 'SELECT * FROM people_saved_searches WHERE org_id = $1 AND id = $2', [orgId, ref.searchId])
+    : await queryOne<Row>(db, 'SELECT * FROM people_saved_searches WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, ref.name]);
   if (!row) throw notFound('Saved search', ref.searchId ?? ref.name ?? '', 'people_list_crm_search_config lists saved searches.');
   const search = view(row);
   const contacts = await searchContacts(db, orgId, search.filters.query, search.filters, limit);

@@ -31,7 +31,6 @@ CREATE TABLE people_saved_searches (
   query text CHECK (query IS NULL OR length(query) <= 200),
   filters jsonb NOT NULL DEFAULT '{}'::jsonb,
   created_by_user_id uuid,
-  last_run_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );

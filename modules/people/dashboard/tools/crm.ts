@@ -144,7 +144,7 @@ export const listDepartmentsTool = tools.read('list_departments', {
 
 const savedSearchSchema = z.object({
   id: z.uuid(), name: z.string(), filters: z.object({ query: z.string().optional(), status: z.string().optional(), membershipStatus: z.string().optional(), tag: z.string().optional() }).strict(),
-  lastRunAt: z.string().nullable(), createdAt: z.string(),
+  createdAt: z.string(),
 }).strict();
 
 export const listCrmSearchConfigTool = tools.read('list_crm_search_config', {
