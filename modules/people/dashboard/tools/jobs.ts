@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { toolsFor } from '../../../kit';
+import { requireContact } from '../../contacts';
 import { askForInsights, findSimilarContacts, listInsights, peopleAiSettings, storeInsights, type Insight } from '../ai';
 import {
   MAX_BULK_OPERATION_CONTACTS, PREVIEW_LIFETIME_MINUTES, bulkOperationSchema, bulkSelectionSchema, getBulkOperation, previewBulkOperation, startBulkOperation,
@@ -174,7 +175,11 @@ export const findSimilarContactsAiTool = tools.read('find_similar_contacts_ai', 
     contactId: z.uuid(), compared: z.number().int(),
     similar: z.array(z.object({ contactId: z.uuid(), displayName: z.string(), similarity: z.number(), shared: z.array(z.string()) }).strict()),
   }).strict(),
-  prepare: async (input, deps) => findSimilarContacts(deps.db, deps.org.id, input.contactId, input.limit, peopleAiSettings(SIMILAR_NEIGHBOUR)),
+  // The contact first, so another organisation's id is not_found whether or not a provider is set.
+  prepare: async (input, deps) => {
+    await requireContact(deps.db, deps.org.id, input.contactId);
+    return findSimilarContacts(deps.db, deps.org.id, input.contactId, input.limit, peopleAiSettings(SIMILAR_NEIGHBOUR));
+  },
   run: async (ctx) => ctx.prepared as never,
 });
 
