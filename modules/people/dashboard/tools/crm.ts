@@ -23,7 +23,7 @@ const memberSchema = z.object({ memberId: z.uuid(), contactId: z.uuid(), display
 export const listCrmTagsApiTool = tools.read('list_crm_tags_api', {
   title: 'CRM tags (tag manager)',
   description: 'The tag manager\'s data: every tag with colour, category and contact count, and every category with how many tags it holds. For tags alone, people_list_tags.',
-  keywords: ['tag manager', 'tag categories', 'tags with categories'],
+  keywords: ['tag manager', 'tag categories', 'tags with categories', 'which category each tag is in'],
   examples: ['open the tag manager', 'show tags grouped by their categories', 'which tag categories do we have and what is in them'],
   input: z.object({}),
   output: z.object({ tags: z.array(tagSchema), categories: z.array(z.object({ id: z.uuid(), name: z.string(), tagCount: z.number().int() }).strict()) }).strict(),
@@ -54,7 +54,7 @@ const oneTag = z.object({
 export const addContactTagApiTool = tools.write('add_contact_tag_api', {
   title: 'Give a contact one tag',
   description: 'Adds one tag, by id or by name, to a person, as the profile\'s tag picker does; a name that is no tag yet creates it. Adding a tag they have changes nothing. For several tags by name, people_add_contact_tags.',
-  keywords: ['tag picker', 'add one tag'],
+  keywords: ['tag picker', 'add one tag', 'pick a tag from the list'],
   examples: ['pick the choir tag for Jean', 'add this tag id to Tom', 'give Sue the Alpha 2025 tag from the picker'],
   idempotent: true,
   input: oneTag,
@@ -84,7 +84,7 @@ export const removeContactTagApiTool = tools.write('remove_contact_tag_api', {
 export const listCrmGroupsApiTool = tools.read('list_crm_groups_api', {
   title: 'CRM groups (dashboard list)',
   description: 'The dashboard\'s ministry team list: CRM groups with member counts, by status and optionally matching words in the name or description. Not Small Groups.',
-  keywords: ['teams list', 'filter teams'],
+  keywords: ['teams list', 'filter teams', 'teams whose name has'],
   examples: ['find the teams with music in the name', 'which teams mention children in their description'],
   input: z.object({ status: z.enum(GROUP_STATUSES).optional(), query: z.string().trim().min(1).max(100).optional() }),
   output: z.object({ groups: z.array(groupSchema) }).strict(),
@@ -163,7 +163,7 @@ export const listCrmSearchConfigTool = tools.read('list_crm_search_config', {
 export const saveCrmSearchTool = tools.write('save_crm_search', {
   title: 'Save a CRM search',
   description: 'Saves a contact search (text and filters, as people_search_contacts takes them) under a name, to run again with people_execute_saved_crm_search; replace: true changes the filters of an existing one of that name. A saved search is deleted through the dashboard route DELETE /api/people/searches/{searchId}.',
-  keywords: ['save search', 'remember search', 'saved filter'],
+  keywords: ['save search', 'remember search', 'saved filter', 'keep this search', 'use it again'],
   examples: ['save this search as subscribed members', 'remember the search for visitors tagged youth', 'save a search called Choir people', 'change the saved search Newcomers to returning visitors only'],
   input: z.object({
     name: z.string().trim().min(1).max(100),

@@ -44,7 +44,7 @@ export const createPartnerShareTool = tools.write('create_partner_share', {
 export const listPartnerSharesTool = tools.read('list_partner_shares', {
   title: 'Partner shares',
   description: 'The contact lists shared with other organisations: partner, list, fields, purpose, state (active, revoked, expired), how often the partner read it and when last. withAudit adds one share\'s trail (created, viewed, revoked, by whom).',
-  keywords: ['data shares', 'who have we shared data with', 'partner access'],
+  keywords: ['data shares', 'who have we shared data with', 'partner access', 'outside organisations', 'given our lists to'],
   examples: ['which organisations can see our contact lists', 'list our partner data shares', 'when did the food bank last look at our list', 'show the audit trail of the diocese share'],
   input: z.object({ state: z.enum(['active', 'all']).default('active'), auditShareId: z.uuid().optional().describe('Add this share\'s audit trail') }),
   output: z.object({
@@ -60,7 +60,7 @@ export const listPartnerSharesTool = tools.read('list_partner_shares', {
 export const listPartnerContactsTool = tools.read('list_partner_contacts', {
   title: 'Contacts a partner sees',
   description: 'Exactly what a partner share shows the partner now: the list\'s live contacts with only the shared fields. Empty once the share is revoked or expired.',
-  keywords: ['shared contacts', 'what the partner can see'],
+  keywords: ['shared contacts', 'what the partner can see', 'what can they see of our list', 'partner share contacts'],
   examples: ['what can the food bank see on our share', 'show the contacts in the diocese share', 'check what we are sharing with Age UK'],
   input: z.object({ shareId: z.uuid(), limit: z.number().int().min(1).max(MAX_SHARED_CONTACTS).default(100) }),
   output: z.object({
@@ -74,7 +74,7 @@ export const listPartnerContactsTool = tools.read('list_partner_contacts', {
 export const revokePartnerShareTool = tools.write('revoke_partner_share', {
   title: 'Revoke a partner share',
   description: 'Ends a partner share at once: its token stops working and the revoke is recorded with who and why. A revoked share stays listed (state revoked) for the record.',
-  keywords: ['revoke share', 'stop sharing', 'withdraw partner access'],
+  keywords: ['revoke share', 'stop sharing', 'withdraw partner access', 'cut off access', 'no longer needs our list'],
   examples: ['stop sharing the volunteers list with the food bank', 'revoke the diocese\'s access to our list', 'end the data share with Age UK, the project finished'],
   destructive: true,
   input: z.object({ shareId: z.uuid(), reason: z.string().trim().min(1).max(500).optional() }),
@@ -157,7 +157,7 @@ export const listDashboardAiInsightsTool = tools.read('list_dashboard_ai_insight
 export const generateDashboardAiInsightsTool = tools.write('generate_dashboard_ai_insights', {
   title: 'Generate dashboard AI insights',
   description: `Asks the AI provider for up to five practical insights from the organisation's aggregate people figures (no names, notes or contact details leave) and keeps them for the dashboard. Needs MEDIA_AI_API_URL; without it the answer is not_configured and ${INSIGHTS_NEIGHBOUR} answers without AI.`,
-  keywords: ['ai insights', 'ai analysis', 'generate insights'],
+  keywords: ['ai insights', 'ai analysis', 'generate insights', 'ai look over our numbers', 'suggest things'],
   examples: ['ask the AI what stands out in our people data', 'generate fresh AI insights for the dashboard', 'get AI suggestions about our congregation figures'],
   input: z.object({}),
   output: z.object({ insightSet: insightSetSchema }).strict(),

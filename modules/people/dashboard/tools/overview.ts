@@ -23,7 +23,7 @@ function layoutTools(board: Board, words: { title: string; examplesGet: string[]
   const get = tools.read(`get_${board}_dashboard_layout`, {
     title: `${words.title} layout`,
     description: `The caller's own layout of the people module's ${board === 'main' ? 'main' : 'CRM'} dashboard: its widgets in order with their sizes, whether it is still the default, and every widget the board can show. Each user has their own; change it with people_set_${board}_dashboard_layout.`,
-    keywords: ['dashboard layout', 'widgets', 'arrange dashboard', `${board} dashboard`],
+    keywords: ['dashboard layout', 'widgets', 'panels', 'boxes', 'home screen', 'arrange dashboard', `${board} dashboard`],
     examples: words.examplesGet,
     input: z.object({}),
     output: z.object({ layout: layoutSchema }).strict(),
@@ -32,7 +32,7 @@ function layoutTools(board: Board, words: { title: string; examplesGet: string[]
   const set = tools.write(`set_${board}_dashboard_layout`, {
     title: `Set the ${words.title.toLowerCase()} layout`,
     description: `Saves the caller's own layout of the ${board === 'main' ? 'main' : 'CRM'} people dashboard: widgets in the order to show them, each once, with a size (small, medium, large) and optionally hidden. Unknown or repeated widgets are refused, each named; an empty list goes back to the default. Other users' layouts are untouched. Widgets: ${Object.keys(BOARD_WIDGETS[board]).join(', ')}.`,
-    keywords: ['rearrange dashboard', 'customise dashboard', 'dashboard widgets', `${board} dashboard layout`],
+    keywords: ['rearrange dashboard', 'customise dashboard', 'dashboard widgets', 'panels', 'boxes', 'home screen', `${board} dashboard layout`],
     examples: words.examplesSet,
     idempotent: true,
     input: z.object({ widgets: z.array(layoutWidgetSchema).max(MAX_LAYOUT_WIDGETS).describe('Widgets in display order; [] resets to the default') }),
@@ -112,7 +112,7 @@ export const getCrmAnalyticsChartTool = tools.read('get_crm_analytics_chart', {
 export const listRecentActivitiesTool = tools.read('list_recent_activities', {
   title: 'Recent activities',
   description: 'What happened lately across everyone\'s care timeline, newest first, each with the person\'s name. Restricted entries only for a caller holding people:safeguarding. For one person, people_get_contact_timeline.',
-  keywords: ['activity feed', 'latest activity', 'what happened', 'recent changes'],
+  keywords: ['activity feed', 'latest activity', 'what happened', 'recent changes', 'going on lately'],
   examples: ['what has happened recently in the CRM', 'show the latest activity feed', 'who was added or updated this week', 'recent goings-on across our people', 'what changed in the last few days'],
   input: z.object({
     limit: z.number().int().min(1).max(100).default(25),
@@ -145,8 +145,8 @@ const personRef = z.object({ contactId: z.uuid(), displayName: z.string() }).str
 export const getSmartDiscoveriesTool = tools.read('get_smart_discoveries', {
   title: 'Smart discoveries',
   description: 'Things in the people data worth a look, each with its count, the rule that found it, a few of the people and the tool to act with: visitors nobody is following up, people with no way to reach them, members in no team, birthdays this week, contacts with no stage, likely duplicates. Rules, not AI; for AI insights use people_generate_dashboard_ai_insights.',
-  keywords: ['discoveries', 'suggestions', 'what needs attention', 'gaps'],
-  examples: ['what should I look at in our people data', 'anything falling through the cracks', 'which visitors has nobody followed up', 'who can we not contact at all', 'members who are not in any team', 'spot problems in the CRM for me'],
+  keywords: ['discoveries', 'suggestions', 'what needs attention', 'gaps', 'worried', 'problems in our records'],
+  examples: ['what should I look at in our people data', 'anything falling through the cracks', 'which visitors has nobody followed up', 'who can we not contact at all', 'members who are not in any team', 'spot problems in the CRM for me', 'what in our people records needs attention'],
   input: z.object({ sampleSize: z.number().int().min(0).max(20).default(5).describe('People named per discovery') }),
   output: z.object({
     discoveries: z.array(z.object({ kind: z.string(), title: z.string(), count: z.number().int(), rule: z.string(), tool: z.string(), sample: z.array(personRef) }).strict()),
@@ -189,7 +189,7 @@ const stallDays = z.number().int().min(7).max(365).default(21).describe('Days wi
 export const getIntegrationOverviewTool = tools.read('get_integration_overview', {
   title: 'Integration overview',
   description: 'The newcomer journey (integration) at a glance: how many people are at each stage (first-time visitor → returning visitor → regular attender → member), first visits in 30 days, the share who came back, and how many are stalled. stalled=true also returns the stalled contacts, each with the reason. To open follow-ups for them, people_run_integration_stall_detection.',
-  keywords: ['integration', 'newcomer journey', 'assimilation', 'stalled', 'stuck visitors', 'funnel'],
+  keywords: ['integration', 'newcomer journey', 'assimilation', 'stalled', 'stuck visitors', 'funnel', 'heard nothing since', 'came once'],
   examples: ['how is our newcomer journey going', 'which visitors are stuck and not moving on', 'show the integration funnel', 'who has stalled since their first visit', 'how many first-timers came back', 'list newcomers stuck in the journey'],
   input: z.object({
     stalled: z.boolean().default(false).describe('true returns the stalled contacts too'),

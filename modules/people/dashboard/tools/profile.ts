@@ -59,7 +59,7 @@ export const updateContactProfileTool = tools.write('update_contact_profile', {
 export const getContactSummaryTool = tools.read('get_contact_summary', {
   title: 'Contact summary',
   description: 'A short summary of one person: stage, age, membership date, tags, teams, notes and timeline entries the caller may see, last activity, open follow-ups, how they can be reached, and one sentence saying it. Restricted notes and entries count only for a caller holding people:safeguarding.',
-  keywords: ['summary', 'quick view', 'brief on a person', 'tl;dr'],
+  keywords: ['summary', 'quick view', 'brief on a person', 'tl;dr', 'rundown'],
   examples: ['give me a quick summary of Dorothy', 'brief me on Ken in a sentence before I ring him', 'one-line summary of the new lady\'s record'],
   input: z.object({ contactId }),
   output: z.object({
