@@ -17,6 +17,7 @@ describe('people dashboard parity', () => {
   let owner: McpClient;
   let staff: McpClient;
   let otherMcp: McpClient;
+  let staffKey: string;
   const ids: Record<string, string> = {};
 
   const create = async (fields: Record<string, unknown>) => (await mcpCall(owner, 'people_create_contact', fields)).contact.id as string;
@@ -26,7 +27,8 @@ describe('people dashboard parity', () => {
     org = await harness.createOrg({ name: 'Parity Church' });
     other = await harness.createOrg({ name: 'Other Church' });
     owner = await harness.mcpClient(org.apiKey);
-    staff = await harness.mcpClient((await harness.createKey(org.orgId, ['people:read', 'people:write', 'platform:read'], 'staff')).apiKey);
+    staffKey = (await harness.createKey(org.orgId, ['people:read', 'people:write', 'platform:read'], 'staff')).apiKey;
+    staff = await harness.mcpClient(staffKey);
     otherMcp = await harness.mcpClient(other.apiKey);
     ids.ruth = await create({ firstName: 'Ruth', lastName: 'Profile', email: 'ruth@example.org', phone: '07700 900001', membershipStatus: 'member' });
     ids.otherContact = (await mcpCall(otherMcp, 'people_create_contact', { firstName: 'Olga', lastName: 'Elsewhere' })).contact.id;
@@ -142,6 +144,16 @@ describe('people dashboard parity', () => {
     expect(updated.changedFields.sort()).toEqual(['phone', 'preferredName']);
     expect((await mcpRefusal(owner, 'people_update_contact_profile', { contactId: ids.ruth, status: 'unsubscribed' })).code).toBe('validation_failed');
 
+    // Messages and attendance come from the channels and attendance modules (none yet for Ruth).
+    expect(await mcpCall(owner, 'people_list_contact_emails', { contactId: ids.ruth })).toMatchObject({ available: true, address: 'ruth@example.org', messages: [] });
+    expect(await mcpCall(owner, 'people_get_contact_attendance', { contactId: ids.ruth })).toMatchObject({ available: true, services: 0, visits: [] });
+    // The profile is also a dashboard route, described in the OpenAPI document.
+    const routed = await harness.call(staffKey, 'people_invoke_api_read', { path: `/api/people/contacts/${ids.ruth}/profile` });
+    expect(routed.result.profile.contact.id).toBe(ids.ruth);
+    expect(JSON.stringify(routed)).not.toContain('Private worry');
+    const openapi = await (await fetch(`${harness.url}/api/openapi.json`)).json() as { paths: Record<string, unknown> };
+    for (const path of ['/api/people/contacts/{contactId}/profile', '/api/people/dashboard/chart', '/api/people/partner-shares', '/api/people/bulk-operations/{operationId}']) expect(openapi.paths).toHaveProperty([path]);
+
     // Another organisation's contact is simply not there.
     for (const tool of ['people_get_contact_profile', 'people_get_contact_summary', 'people_get_contact_timeline', 'people_list_contact_groups_tab', 'people_list_contact_emails', 'people_get_contact_attendance']) {
       expect((await mcpRefusal(owner, tool, { contactId: ids.otherContact })).code).toBe('not_found');
@@ -183,7 +195,9 @@ describe('people dashboard parity', () => {
     const body = await read.json() as any;
     expect(body).toMatchObject({ readOnly: true, sharedBy: 'Parity Church', list: 'Choir', contacts: [{ name: 'Ru Profile', phone: '07700 900002' }] });
     expect(JSON.stringify(body)).not.toContain('ruth@example.org');
-    expect((await partnerRead(`${shared.token.slice(0, -1)}A`)).status).toBe(401);
+    // A token differing in its last character (never the same character: base64url's last of 43 is often "A").
+    const tampered = `${shared.token.slice(0, -1)}${shared.token.endsWith('E') ? 'I' : 'E'}`;
+    expect((await partnerRead(tampered)).status).toBe(401);
     expect((await mcpCall(owner, 'people_list_partner_shares', {})).shares[0]).toMatchObject({ id: shared.share.id, partnerViews: 1 });
     // Another organisation can neither see nor revoke it.
     expect((await mcpCall(otherMcp, 'people_list_partner_shares', { state: 'all' })).shares).toEqual([]);
@@ -235,8 +249,15 @@ describe('people dashboard parity', () => {
     expect(operation).toMatchObject({ status: 'completed', done: 60, total: 60, changed: 59, skipped: 1, percent: 100 });
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect((await mcpCall(owner, 'people_list_tags', {})).tags.find((t: any) => t.name === 'Harvest 2026').contactCount).toBe(60);
-    // A preview runs once.
+    // A preview runs once, even when asked twice at the same moment.
     expect((await mcpRefusal(owner, 'people_run_contacts_bulk_operation', { mode: 'run', previewId: preview.previewId })).code).toBe('conflict');
+    const again = await mcpCall(owner, 'people_run_contacts_bulk_operation', {
+      mode: 'preview', operation: { kind: 'remove_tags', tags: ['Harvest 2026'] }, selection: { tag: 'Harvest 2026' },
+    });
+    expect(again.selected).toBe(60);
+    const racing = await Promise.all([1, 2, 3].map(() => owner.callTool({ name: 'people_run_contacts_bulk_operation', arguments: { mode: 'run', previewId: again.previewId } })));
+    expect(racing.filter((result) => !result.isError)).toHaveLength(1);
+    expect(racing.filter((result) => result.isError).map((result) => JSON.parse((result.content as any)[0].text).error.code)).toEqual(['conflict', 'conflict']);
     // The job is a Temporal workflow, visible as such.
     const handle = harness.temporal.workflow.getHandle(`people-bulk-${org.orgId}-${started.operation.id}`);
     expect((await handle.describe()).status.name).toBe('COMPLETED');
@@ -251,7 +272,7 @@ describe('people dashboard parity', () => {
     expect(await mcpCall(staff, 'people_verify_member_qr', { token: decoded!.data })).toEqual({ valid: true, reason: null, contactId: ids.ruth, displayName: 'Ru Profile' });
     // Tampered, foreign and revoked codes are not valid.
     const [prefix, id, mac] = qr.token.split('.');
-    expect((await mcpCall(owner, 'people_verify_member_qr', { token: `${prefix}.${id}.${mac.slice(0, -2)}xx` })).reason).toBe('bad_signature');
+    expect((await mcpCall(owner, 'people_verify_member_qr', { token: `${prefix}.${id}.${mac.slice(0, -2)}${mac.endsWith('xx') ? 'yy' : 'xx'}` })).reason).toBe('bad_signature');
     expect((await mcpCall(otherMcp, 'people_verify_member_qr', { token: qr.token })).reason).toBe('unknown');
     expect((await mcpCall(owner, 'people_get_contact_profile', { contactId: ids.ruth })).profile.hasActiveMemberQr).toBe(true);
     const second = await mcpCall(owner, 'people_generate_member_qr', { contactId: ids.ruth });
