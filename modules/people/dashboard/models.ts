@@ -2,7 +2,8 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { databaseDefault, sequelize } from '../../../db/sequelize';
 
 const uuid = (extra: { primaryKey?: boolean; allowNull?: boolean } = {}) => ({ type: DataTypes.UUID, allowNull: extra.allowNull ?? false, ...(extra.primaryKey ? { primaryKey: true } : {}) });
-const createdAt = { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() };
+/** A fresh definition each time: Sequelize writes each attribute's column name into its definition object. */
+const timestamp = () => ({ type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() });
 
 /** `people_dashboard_layouts`: one user's widget list for the main or the CRM dashboard. */
 export class DashboardLayout extends Model<InferAttributes<DashboardLayout>, InferCreationAttributes<DashboardLayout>> {
@@ -16,7 +17,7 @@ export class DashboardLayout extends Model<InferAttributes<DashboardLayout>, Inf
       orgId: uuid({ primaryKey: true }), userId: uuid({ primaryKey: true }),
       board: { type: DataTypes.TEXT, allowNull: false, primaryKey: true },
       widgets: { type: DataTypes.JSONB, allowNull: false },
-      updatedAt: createdAt,
+      updatedAt: timestamp(),
     }, { sequelize: instance, tableName: 'people_dashboard_layouts', timestamps: false });
   }
 }
@@ -38,7 +39,7 @@ export class SavedSearch extends Model<InferAttributes<SavedSearch>, InferCreati
       query: { type: DataTypes.TEXT, allowNull: true },
       filters: { type: DataTypes.JSONB, allowNull: false, defaultValue: databaseDefault() },
       createdByUserId: uuid({ allowNull: true }),
-      createdAt, updatedAt: createdAt,
+      createdAt: timestamp(), updatedAt: timestamp(),
     }, { sequelize: instance, tableName: 'people_saved_searches', timestamps: false });
   }
 }
@@ -72,7 +73,7 @@ export class PartnerShare extends Model<InferAttributes<PartnerShare>, InferCrea
       tokenHash: { type: DataTypes.TEXT, allowNull: false },
       expiresAt: { type: DataTypes.DATE, allowNull: true },
       createdByUserId: uuid({ allowNull: true }),
-      createdAt,
+      createdAt: timestamp(),
       revokedAt: { type: DataTypes.DATE, allowNull: true },
       revokedByUserId: uuid({ allowNull: true }),
       revokeReason: { type: DataTypes.TEXT, allowNull: true },
@@ -95,7 +96,7 @@ export class PartnerShareEvent extends Model<InferAttributes<PartnerShareEvent>,
       action: { type: DataTypes.TEXT, allowNull: false },
       actorUserId: uuid({ allowNull: true }),
       detail: { type: DataTypes.TEXT, allowNull: true },
-      occurredAt: createdAt,
+      occurredAt: timestamp(),
     }, { sequelize: instance, tableName: 'people_partner_share_events', timestamps: false });
   }
 }
@@ -114,7 +115,7 @@ export class MemberQrToken extends Model<InferAttributes<MemberQrToken>, InferCr
       id: uuid({ primaryKey: true }), orgId: uuid(), contactId: uuid(),
       tokenHash: { type: DataTypes.TEXT, allowNull: false },
       createdByUserId: uuid({ allowNull: true }),
-      createdAt,
+      createdAt: timestamp(),
       revokedAt: { type: DataTypes.DATE, allowNull: true },
     }, { sequelize: instance, tableName: 'people_member_qr_tokens', timestamps: false });
   }
@@ -150,7 +151,7 @@ export class BulkOperation extends Model<InferAttributes<BulkOperation>, InferCr
       status: { type: DataTypes.TEXT, allowNull: false },
       error: { type: DataTypes.TEXT, allowNull: true },
       createdByUserId: uuid({ allowNull: true }),
-      createdAt,
+      createdAt: timestamp(),
       startedAt: { type: DataTypes.DATE, allowNull: true },
       finishedAt: { type: DataTypes.DATE, allowNull: true },
     }, { sequelize: instance, tableName: 'people_bulk_operations', timestamps: false });
@@ -171,7 +172,7 @@ export class DashboardInsight extends Model<InferAttributes<DashboardInsight>, I
       generatedByUserId: uuid({ allowNull: true }),
       model: { type: DataTypes.TEXT, allowNull: false },
       insights: { type: DataTypes.JSONB, allowNull: false },
-      createdAt,
+      createdAt: timestamp(),
     }, { sequelize: instance, tableName: 'people_dashboard_insights', timestamps: false });
   }
 }
