@@ -6,7 +6,7 @@ import { attendanceMetrics } from './metrics';
 import { droppedRegulars } from './published';
 import { attendanceHeadcounts } from './migrations/2026.11.24T17.00.00.attendance-headcounts';
 import { attendanceModels } from './models';
-import { attendanceSummary } from './summary';
+import { attendanceSummary, personHistory } from './summary';
 import { attendanceTools } from './tools';
 
 /** The Sunday on or before a date (UTC). */
@@ -35,6 +35,16 @@ export default defineModule({
       signal: 'stopped_attending',
       contacts: async (db, orgId) => (await droppedRegulars(db, orgId)).map((drop) => ({ contactId: drop.contactId, contactName: drop.contactName, detail: drop.reason })),
     }],
+    // A contact's profile shows their attendance.
+    peopleContactAttendance: {
+      history: async (db, orgId, contactId, range) => {
+        const history = await personHistory(db, orgId, contactId, range);
+        return {
+          visits: history.visits.map((visit) => ({ title: visit.title, localDate: visit.localDate, locations: visit.locations, firstTime: visit.firstTime })),
+          services: history.services, weeksAttended: history.weeksAttended, firstVisit: history.firstVisit, lastVisit: history.lastVisit,
+        };
+      },
+    },
   },
   overview: {
     shape: {

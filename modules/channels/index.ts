@@ -9,6 +9,7 @@ import { recordPastoralSend } from './broadcasts/pastoral';
 import { countScheduledBroadcastsUsingTemplate } from './broadcasts/usage';
 import { broadcastsPart } from './broadcasts/part';
 import { deliveryPart } from './delivery/part';
+import { listMessages } from './delivery/services';
 
 /**
  * Email, SMS and WhatsApp: who may be messaged on which channel for which purpose (consent,
@@ -39,5 +40,12 @@ export default defineModule(withParts({
     peopleOutreachDelivery: { checkRecipient: (db, orgId, input) => checkRecipient(db, orgId, input), recordSend: recordPastoralSend },
     // A template is not archived while a broadcast still needs it.
     templatesInUse: { countUsing: countScheduledBroadcastsUsingTemplate },
+    // A contact's profile lists the messages sent to them.
+    peopleContactMessages: {
+      list: async (db, orgId, contactId, options) => (await listMessages(db, orgId, { contactId, channel: options.channel as never, limit: options.limit })).items.map((message) => ({
+        id: message.id, channel: message.channel, purpose: message.purpose, status: message.status, subject: message.subject,
+        preview: message.body.slice(0, 160), recipientAddress: message.recipientAddress, createdAt: message.createdAt, sentAt: message.sentAt,
+      })),
+    },
   },
 }, [audiencePart, deliveryPart, broadcastsPart]));

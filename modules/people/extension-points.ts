@@ -56,8 +56,37 @@ export interface OutreachDelivery {
   recordSend(db: Queryable, orgId: string, send: OutreachSend): Promise<void>;
 }
 
+/** One message another module sent a contact (channels: email, SMS, WhatsApp), as a contact's profile lists it. */
+export interface ContactMessage {
+  id: string;
+  channel: string;
+  purpose: string;
+  status: string;
+  subject: string | null;
+  preview: string;
+  recipientAddress: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** The messages sent to one contact, newest first (the sending module fills it). */
+export interface ContactMessageSource {
+  list(db: Queryable, orgId: string, contactId: string, options: { channel?: string; limit: number }): Promise<ContactMessage[]>;
+}
+
+/** One contact's attendance over a date range (the attendance module fills it). */
+export interface ContactAttendanceSource {
+  history(db: Queryable, orgId: string, contactId: string, range: { from: string; to: string }): Promise<{
+    visits: Array<{ title: string | null; localDate: string; locations: string[]; firstTime: boolean }>;
+    services: number; weeksAttended: number; firstVisit: string | null; lastVisit: string | null;
+  }>;
+}
+
 declare module '../module' {
   interface ModuleContributions {
+    /** At most one module fills each: the profile says "not available" when none does. */
+    peopleContactMessages?: ContactMessageSource;
+    peopleContactAttendance?: ContactAttendanceSource;
     peopleContactConsent?: ContactConsentListener;
     peopleCareSignals?: readonly CareSignalSource[];
     /** Exactly one module fills it. */
@@ -81,4 +110,12 @@ export function careSignalSources(): CareSignalSource[] {
 
 export function outreachDelivery(): OutreachDelivery {
   return soleContributionTo('peopleOutreachDelivery');
+}
+
+export function contactMessageSource(): ContactMessageSource | undefined {
+  return contributionsTo('peopleContactMessages')[0];
+}
+
+export function contactAttendanceSource(): ContactAttendanceSource | undefined {
+  return contributionsTo('peopleContactAttendance')[0];
 }

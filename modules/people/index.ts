@@ -23,6 +23,8 @@ import { carePart } from './pastoral/care/part';
 import { prayerVisitsPart } from './pastoral/prayer-visits/part';
 import { peopleAlertRules } from './alerts';
 import { dataQualityPart } from './data-quality/part';
+import { CONTACT_ALLOWANCES } from './dashboard/crm';
+import { dashboardPart } from './dashboard/part';
 
 // Pastoral care lives in parts under pastoral/: the same module, scopes and schema lock, kept in folders of their own.
 export default defineModule(withParts({
@@ -44,7 +46,7 @@ export default defineModule(withParts({
   playbooks: peoplePlaybooks,
   widgets: peopleWidgets,
   // The contacts allowance caps how many people an organisation holds at once, whenever they were added.
-  meters: [{ feature: 'contacts', allowances: { starter: 500, growth: 5000, enterprise: 100000 }, standingCount: countLiveContacts }],
+  meters: [{ feature: 'contacts', allowances: CONTACT_ALLOWANCES, standingCount: countLiveContacts }],
   agents: peopleAgents,
   contactRefs: peopleContactRefs,
   workflows: require.resolve('./workflows'),
@@ -54,4 +56,4 @@ export default defineModule(withParts({
     id: 'safeguarding-status', workflowType: 'safeguardingStatusWorkflow', everyMs: 24 * 3_600_000,
     note: 'Moves safeguarding checks to expiring or overdue as their dates pass',
   }],
-}, [lifeEventsPart, carePart, prayerVisitsPart, dataQualityPart]));
+}, [lifeEventsPart, carePart, prayerVisitsPart, dataQualityPart, dashboardPart]));

@@ -7,3 +7,6 @@ export { forgetStoredMentions } from './erasure';
 export { getOrgSettings } from './orgs';
 export { lockOutboxStateOf } from './outbox-state';
 export { listTeam } from './settings';
+// The OpenAI-compatible AI provider setting the media tools use; other modules' AI tools share it.
+export { AI_URL_SETTING, aiSettings, cosine, embed } from './media/ai-provider';
+export type { AiSettings } from './media/ai-provider';

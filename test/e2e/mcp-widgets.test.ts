@@ -16,6 +16,8 @@ const WIDGETS: Record<string, string> = {
   'spaces-room-week': 'spaces_get_room_schedule',
   'runsheet-running-order': 'runsheet_get_plan',
   'runsheet-rota': 'runsheet_get_rota',
+  'people-contact-profile': 'people_get_contact_profile',
+  'people-crm-chart': 'people_get_crm_analytics_chart',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };
@@ -88,7 +90,7 @@ describe('MCP widgets: resources and tool links', () => {
     const narrow = await harness.mcpClient(apiKey);
     try {
       const { resources } = await narrow.listResources();
-      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-data-quality', 'people-outreach-queue']);
+      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-contact-profile', 'people-crm-chart', 'people-data-quality', 'people-outreach-queue']);
       await expect(narrow.readResource({ uri: 'ui://steward/w/platform-usage-meters' })).rejects.toMatchObject({ code: -32002 });
       expect((await narrow.readResource({ uri: 'ui://steward/w/people-contact-card' })).contents).toHaveLength(1);
     } finally {

@@ -1,5 +1,6 @@
 import { outreachWorkflowId } from '../../../core/approvals';
 import type { FollowUpPlanner, FollowUpStep } from '../../../core/tool-plan';
+import { contactsBulkOperationWorkflowId } from './contacts-bulk-operation';
 import { griefPlanChangedSignal, griefPlanWorkflowId } from './grief-plan';
 
 /** Data-quality jobs a result names (`job` or `jobs`) that are still queued: each gets its workflow. */
@@ -27,6 +28,17 @@ function griefPlanChangeOfResult(result: unknown): { lifeEventId: string; change
 
 /** The people module's follow-ups, by kind (see FollowUpPlanner in core/tool-plan.ts). */
 export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
+  /** A bulk operation on contacts that was started (not a preview, not an empty one) gets its job workflow. */
+  'people.contacts_bulk_operation': (result, { orgId }): FollowUpStep[] => {
+    const operation = (result as { operation?: { id?: unknown; status?: unknown } } | null)?.operation;
+    const started = (result as { mode?: unknown } | null)?.mode === 'run';
+    if (!started || typeof operation?.id !== 'string' || operation.status !== 'running') return [];
+    return [{
+      start: 'contactsBulkOperationWorkflow', id: contactsBulkOperationWorkflowId(orgId, operation.id),
+      args: [{ orgId, operationId: operation.id }], searchAttributes: { kind: 'contacts_bulk_operation', status: 'running' },
+    }];
+  },
+
   /** Every outreach item the result names gets its approval workflow (outreach.ts), outliving the call. */
   'people.start_outreach': (result, { orgId }) => outreachIdsOfResult(result).map((itemId) => ({
     start: 'outreachWorkflow', id: outreachWorkflowId(itemId), args: [{ orgId, itemId }], searchAttributes: { kind: 'outreach', status: 'pending_review' },

@@ -2,5 +2,6 @@
 export { outreachWorkflow } from './outreach';
 export { griefPlanWorkflow } from './grief-plan';
 export { safeguardingStatusWorkflow } from './safeguarding-status';
+export { contactsBulkOperationWorkflow } from './contacts-bulk-operation';
 export { followUps } from './follow-ups';
 export { dataQualityJobWorkflow } from './data-quality';
