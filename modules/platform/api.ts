@@ -7,3 +7,5 @@ export { forgetStoredMentions } from './erasure';
 export { getOrgSettings } from './orgs';
 export { lockOutboxStateOf } from './outbox-state';
 export { listTeam } from './settings';
+// Media Hub keeps its bytes in the same store as the Media Library (presigned uploads, S3 or the embedded store).
+export { mediaStorage, newKeySegment, publicOrigin, type MediaStorage } from './media/storage';

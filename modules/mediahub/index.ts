@@ -1,0 +1,33 @@
+import { defineModule } from '../module';
+import { createMediahubActivities } from './activities/processing';
+import { countItems, storageMib } from './items';
+import { mediahubMigration } from './migrations/2026.11.28T11.00.00.mediahub';
+import { mediahubModels } from './models';
+import { mediahubTools } from './tools';
+import { mediahubWebhooks } from './webhooks/public';
+
+/**
+ * Media Hub: media items uploaded through presigned URLs into the same S3-compatible storage as the
+ * Media Library and processed by a durable workflow each (probe, still, waveform); sermon series and
+ * episodes prefilled from runsheet plans, published (with a person's approval, and never while a song
+ * lacks a licence) to a podcast feed Steward serves; transcripts through a provider adapter, searchable;
+ * plays and downloads counted through Steward's redirect.
+ */
+export default defineModule({
+  name: 'mediahub',
+  title: 'Media Hub',
+  description: 'Sermon recordings and media: uploads and processing, series and episodes from service plans, publishing to a podcast feed, transcripts, search and listening figures.',
+  tools: mediahubTools,
+  models: [...mediahubModels],
+  migrations: [mediahubMigration],
+  scopes: ['mediahub:read', 'mediahub:write'],
+  uses: ['platform', 'runsheet'],
+  routes: [],
+  meters: [
+    { feature: 'mediahub_items', allowances: { starter: 200, growth: 2000, enterprise: 100000 }, standingCount: countItems },
+    { feature: 'mediahub_storage_mb', allowances: { starter: 10240, growth: 102400, enterprise: 2000000 }, standingCount: storageMib },
+  ],
+  workflows: require.resolve('./workflows'),
+  activities: [createMediahubActivities],
+  webhooks: [mediahubWebhooks],
+});
