@@ -26,8 +26,8 @@ const songInput = z.object({
 
 const beginUploadTool = tools.write('begin_upload', {
   title: 'Begin a media upload',
-  description: 'Starts uploading a sermon recording, video, audio, image, document or slides to Media Hub: answers a presigned URL to PUT the file to (never send file bytes as arguments), then call mediahub_complete_upload. Counts toward the plan\'s Media Hub items and storage.',
-  keywords: ['upload sermon', 'upload video', 'upload audio', 'upload recording', 'presigned url', 'add media file', 'podcast audio upload'],
+  description: 'Starts uploading a sermon or service recording (video or audio), or an episode\'s artwork, notes or slides, to Media Hub: answers a presigned URL to PUT the file to (never send file bytes as arguments), then call mediahub_complete_upload. Counts toward the plan\'s Media Hub items and storage. Photos and graphics for general use belong in the Media Library (platform_begin_media_library_upload).',
+  keywords: ['upload sermon', 'upload video', 'upload audio', 'upload recording', 'presigned url', 'podcast audio upload', 'mp4', 'mp3', 'wav', 'mov', 'video file', 'audio file', 'service recording', 'livestream recording', 'get the recording in'],
   examples: ['upload this week\'s sermon recording', 'I have the Sunday service video to upload', 'add the sermon mp3 to the media hub', 'upload slides for the talk'],
   meter: { feature: 'mediahub_items', units: 1 },
   input: z.object({
@@ -44,7 +44,7 @@ const beginUploadTool = tools.write('begin_upload', {
 const completeUploadTool = tools.write('complete_upload', {
   title: 'Complete a media upload',
   description: 'After the file was PUT to the upload URL: checks it arrived whole and starts processing (duration, dimensions, codec, a still or waveform). The item is processing, then ready or failed; mediahub_get_item shows which.',
-  keywords: ['finish upload', 'upload done', 'process media'],
+  keywords: ['finish upload', 'upload done', 'process media', 'finished uploading', 'file is up'],
   examples: ['the sermon video has finished uploading', 'I have put the file, process it now'],
   followUp: { kind: 'mediahub.process_item' },
   input: z.object({ itemId }),
@@ -55,7 +55,7 @@ const completeUploadTool = tools.write('complete_upload', {
 const listItemsTool = tools.read('list_items', {
   title: 'List media items',
   description: 'Media Hub\'s files, newest first: kind (video, audio, image, document, slides), status (uploading, processing, ready, failed, archived), size, duration. Archived items only when asked by status.',
-  keywords: ['media hub files', 'sermon recordings', 'videos', 'audio files', 'media library of sermons'],
+  keywords: ['media hub files', 'sermon recordings', 'videos', 'audio files', 'media library of sermons', 'uploaded recordings', 'processing failed'],
   examples: ['what recordings have we uploaded', 'list the sermon videos', 'which uploads failed to process', 'show archived media'],
   input: z.object({ ...cursorInput, kind: z.enum(MEDIA_KINDS).optional(), status: z.enum(ITEM_STATUSES).optional() }),
   output: z.object({ items: z.array(itemSchema), ...cursorOutput }).strict(),
@@ -64,8 +64,8 @@ const listItemsTool = tools.read('list_items', {
 
 const getItemTool = tools.read('get_item', {
   title: 'Get a media item',
-  description: 'One media item: its status, what processing found (duration, dimensions, codec, waveform, a still\'s URL), why it failed, and its rights (licence, CCLI number, streaming licence).',
-  keywords: ['media item', 'is it processed', 'video duration', 'recording status'],
+  description: 'One media item (a recording, video, audio file or image): its status (is it ready yet), what processing found (duration or length, dimensions, codec, waveform, a still\'s URL), why it failed, and its rights (licence, CCLI number, streaming licence).',
+  keywords: ['media item', 'is it processed', 'video duration', 'recording status', 'processing status', 'length', 'resolution', 'ready yet'],
   examples: ['has the sermon video finished processing', 'how long is the recording', 'why did the upload fail'],
   input: z.object({ itemId }),
   output: z.object({ item: itemSchema }).strict(),
@@ -88,7 +88,7 @@ const updateItemTool = tools.write('update_item', {
 const archiveItemTool = tools.write('archive_item', {
   title: 'Archive a media item',
   description: 'Archives a ready or failed media item: out of lists, the plan\'s item count and storage. Refused while a published episode uses it.',
-  keywords: ['archive media', 'remove recording', 'free storage'],
+  keywords: ['archive media', 'remove recording', 'free storage', 'delete upload', 'old recording'],
   examples: ['archive the old test upload', 'get rid of the failed upload', 'archive last year\'s sermon video'],
   destructive: true,
   input: z.object({ itemId }),
@@ -101,7 +101,7 @@ const archiveItemTool = tools.write('archive_item', {
 const listSeriesTool = tools.read('list_series', {
   title: 'List sermon series',
   description: 'Sermon series, newest first, with their podcast channel and how many episodes each has.',
-  keywords: ['sermon series', 'teaching series', 'podcast series'],
+  keywords: ['sermon series', 'teaching series', 'podcast series', 'preaching series', 'series of talks'],
   examples: ['what sermon series do we have', 'list our preaching series', 'how many episodes in the Romans series'],
   input: z.object({ ...cursorInput }),
   output: z.object({ series: z.array(seriesSchema), ...cursorOutput }).strict(),
@@ -124,7 +124,7 @@ const createSeriesTool = tools.write('create_series', {
 const createEpisodeTool = tools.write('create_episode', {
   title: 'Create a sermon episode',
   description: 'Creates a draft sermon episode in a series. Given a runsheet plan (planId) it is prefilled from it: title, date, speaker and scripture (from item notes), and the songs sung with their CCLI numbers. Attach video/audio items now or later; publish with mediahub_publish_episode.',
-  keywords: ['new episode', 'sermon episode', 'from the plan', 'prefill from runsheet', 'draft episode'],
+  keywords: ['new episode', 'sermon episode', 'from the plan', 'prefill from runsheet', 'draft episode', 'podcast episode', 'talk', 'message'],
   examples: ['make an episode for Sunday\'s sermon from the service plan', 'create an episode for last week\'s talk', 'add this sermon to the Romans series'],
   input: z.object({
     seriesId: z.uuid(), planId: z.uuid().optional().describe('A runsheet plan to prefill from'), title: title.optional(),
@@ -172,7 +172,7 @@ const publishEpisodeTool = tools.write('publish_episode', {
   examples: ['publish Sunday\'s sermon', 'put the sermon on the podcast', 'release the episode on Monday at 6am', 'make the sermon public'],
   approval: { kind: 'gated', when: { reason: 'publishing makes the recording public on the podcast feed and library', applies: async (args, deps) => publishable(deps.db, deps.orgId, String(args.episodeId)) } },
   task: {},
-  input: z.object({ episodeId, publishAt: z.iso.datetime({ offset: true }).optional().describe('When it goes public (default now)'), actionSummary }),
+  input: z.object({ episodeId, publishAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When it goes public (default now)'), actionSummary }),
   output: z.object({ episode: episodeSchema }).strict(),
   run: async (ctx, input) => ({ episode: await publishEpisode(ctx.db, ctx.org.id, input.episodeId, input.publishAt) }),
 });
@@ -180,7 +180,7 @@ const publishEpisodeTool = tools.write('publish_episode', {
 const unpublishEpisodeTool = tools.write('unpublish_episode', {
   title: 'Unpublish a sermon episode',
   description: 'Takes a published or scheduled episode out of the library and the podcast feed at once; its play links stop working.',
-  keywords: ['unpublish', 'take down sermon', 'remove from podcast'],
+  keywords: ['unpublish', 'take down sermon', 'remove from podcast', 'pull episode', 'take off podcast', 'withdraw talk'],
   examples: ['take Sunday\'s sermon off the podcast', 'unpublish that episode', 'pull the episode, there is a mistake in it'],
   input: z.object({ episodeId }),
   output: z.object({ episode: episodeSchema }).strict(),
@@ -190,7 +190,7 @@ const unpublishEpisodeTool = tools.write('unpublish_episode', {
 const transcribeEpisodeTool = tools.write('transcribe_episode', {
   title: 'Transcribe a sermon episode',
   description: 'Sends the episode\'s processed audio (or video) to the transcription provider; the transcript arrives in the background (transcriptStatus requested → ready) and becomes searchable with mediahub_search.',
-  keywords: ['transcript', 'transcribe sermon', 'speech to text'],
+  keywords: ['transcript', 'transcribe sermon', 'speech to text', 'written transcript', 'text of the sermon'],
   examples: ['transcribe Sunday\'s sermon', 'get a transcript of the talk', 'make the sermon searchable by what was said'],
   followUp: { kind: 'mediahub.transcribe' },
   input: z.object({ episodeId }),
@@ -201,7 +201,7 @@ const transcribeEpisodeTool = tools.write('transcribe_episode', {
 const searchTool = tools.read('search', {
   title: 'Search sermons and media',
   description: 'Full-text search of sermon episodes (titles, speakers, scripture, notes, transcripts) and media item titles; transcript matches come with a snippet.',
-  keywords: ['find sermon', 'search sermons', 'which sermon mentioned', 'sermon on', 'preached on', 'transcript search'],
+  keywords: ['find sermon', 'search sermons', 'which sermon mentioned', 'sermon on', 'preached on', 'transcript search', 'did we preach', 'sermon about', 'bible passage', 'talk about', 'speaker'],
   examples: ['find the sermon on the prodigal son', 'which talks did Ann preach', 'sermons on John 3', 'when did we preach about forgiveness'],
   input: z.object({ query: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(50).default(20) }),
   output: z.object({ results: z.array(searchHitSchema) }).strict(),
@@ -224,7 +224,7 @@ const getFeedUrlTool = tools.read('get_feed_url', {
 const getEpisodeStatsTool = tools.read('get_episode_stats', {
   title: 'Episode plays and downloads',
   description: 'An episode\'s plays and podcast downloads by day (default: the last 30 days), counted through Steward\'s play redirect.',
-  keywords: ['downloads', 'listens', 'plays', 'podcast stats', 'how many listened'],
+  keywords: ['downloads', 'listens', 'plays', 'podcast stats', 'how many listened', 'listeners', 'episode downloads', 'sermon downloads'],
   examples: ['how many people listened to Sunday\'s sermon', 'podcast downloads this month', 'plays of the Easter episode by day'],
   input: z.object({ episodeId, from: calendarDate().optional(), to: calendarDate().optional() }),
   output: z.object({
