@@ -1,8 +1,11 @@
+import path from 'node:path';
 import { defineModule } from '../module';
+import { defineWidget } from '../widget';
 import { createMediahubActivities } from './activities/processing';
 import { countItems, storageMib } from './items';
 import { mediahubMigration } from './migrations/2026.11.28T11.00.00.mediahub';
 import { mediahubModels } from './models';
+import { mediahubRoutes } from './routes';
 import { mediahubTools } from './tools';
 import { mediahubWebhooks } from './webhooks/public';
 
@@ -22,7 +25,7 @@ export default defineModule({
   migrations: [mediahubMigration],
   scopes: ['mediahub:read', 'mediahub:write'],
   uses: ['platform', 'runsheet'],
-  routes: [],
+  routes: mediahubRoutes,
   meters: [
     { feature: 'mediahub_items', allowances: { starter: 200, growth: 2000, enterprise: 100000 }, standingCount: countItems },
     { feature: 'mediahub_storage_mb', allowances: { starter: 10240, growth: 102400, enterprise: 2000000 }, standingCount: storageMib },
@@ -30,4 +33,9 @@ export default defineModule({
   workflows: require.resolve('./workflows'),
   activities: [createMediahubActivities],
   webhooks: [mediahubWebhooks],
+  widgets: [defineWidget({
+    id: 'mediahub-episode', module: 'mediahub', title: 'Sermon episode',
+    description: 'A sermon episode at a glance: its state, speaker, scripture, media and each song with its licence (an unlicensed song blocks publishing).',
+    tools: ['mediahub_get_episode'], script: path.join(__dirname, 'widgets', 'episode.mts'),
+  })],
 });
