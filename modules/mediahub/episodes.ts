@@ -220,7 +220,7 @@ export async function createEpisode(db: Queryable, orgId: string, input: Episode
   [id, orgId, input.seriesId, title.slice(0, 200), input.speaker ?? plan?.speaker ?? null, input.scripture ?? plan?.scripture ?? null, date, input.notes ?? null,
     JSON.stringify(input.links ?? []), input.artworkItemId ?? null, input.videoItemId ?? null, input.audioItemId ?? null, plan?.id ?? null, instanceId]);
   if ((inserted.rowCount ?? 0) === 0) {
-    throw new StewardError('conflict', 'That service already has an episode', { hint: 'mediahub_search finds it; update it instead.', details: { reason: 'episode_exists' } });
+    throw new StewardError('conflict', 'That service plan already has an episode', { hint: 'mediahub_search finds it; update it instead.', details: { reason: 'episode_exists' } });
   }
   await insertSongs(db, orgId, id, input.songs ?? plan?.songs ?? []);
   return getEpisode(db, orgId, id);
@@ -360,4 +360,20 @@ export async function episodeStats(db: Queryable, orgId: string, episodeId: stri
     byDay: days.map((d) => ({ date: d.day, plays: d.plays, downloads: d.downloads })),
     method: 'Counted when a podcast app fetches the episode\'s file from the feed (downloads) or a person opens its play link (plays), through Steward\'s redirect; no listener data is kept.',
   };
+}
+
+/**
+ * The module job's work for one organisation: each plan in the coming week without an episode gets
+ * a draft one, in the series named like the plan's sermon series or else the newest series (none
+ * made when the organisation has no series yet). Idempotent: one episode per plan, by a unique index.
+ */
+export async function draftEpisodeForPlan(db: Queryable, orgId: string, planId: string): Promise<'created' | 'exists' | 'no_series'> {
+  if (await queryOne(db, 'SELECT 1 FROM mediahub_episodes WHERE org_id = $1 AND plan_id = $2', [orgId, planId])) return 'exists';
+  const plan = await planForEpisode(db, orgId, planId);
+  if (!plan) return 'exists';
+  const series = await queryOne<{ id: string }>(db, `SELECT id FROM mediahub_series WHERE org_id = $1
+    ORDER BY (lower(title) = lower(coalesce($2, ''))) DESC, created_at DESC, id LIMIT 1`, [orgId, plan.seriesTitle]);
+  if (!series) return 'no_series';
+  await createEpisode(db, orgId, { seriesId: series.id, planId, title: plan.sermonTitle ?? plan.title ?? `Service on ${plan.date}` });
+  return 'created';
 }

@@ -7,6 +7,11 @@ import { mediahubMigration } from './migrations/2026.11.28T11.00.00.mediahub';
 import { mediahubModels } from './models';
 import { mediahubRoutes } from './routes';
 import { mediahubTools } from './tools';
+import { draftEpisodesJob } from './jobs';
+import { mediahubMetrics, mediahubOverview } from './metrics';
+import { mediahubPlaybooks } from './playbooks';
+import { z } from 'zod';
+import { hasScope } from '../../core/principal';
 import { mediahubWebhooks } from './webhooks/public';
 
 /**
@@ -26,6 +31,17 @@ export default defineModule({
   scopes: ['mediahub:read', 'mediahub:write'],
   uses: ['platform', 'runsheet'],
   routes: mediahubRoutes,
+  playbooks: mediahubPlaybooks,
+  metrics: mediahubMetrics,
+  jobs: [draftEpisodesJob],
+  overview: {
+    shape: {
+      mediahub: z.object({
+        draftEpisodes: z.number().int(), publishedThisMonth: z.number().int(), itemsProcessing: z.number().int(), itemsFailed: z.number().int(),
+      }).strict().nullable().describe('Sermon episodes awaiting publishing and published this month, media items processing or failed; null without mediahub:read'),
+    },
+    compute: async (ctx) => ({ mediahub: hasScope(ctx.principal, 'mediahub:read') ? await mediahubOverview(ctx.db, ctx.org.id) : null }),
+  },
   meters: [
     { feature: 'mediahub_items', allowances: { starter: 200, growth: 2000, enterprise: 100000 }, standingCount: countItems },
     { feature: 'mediahub_storage_mb', allowances: { starter: 10240, growth: 102400, enterprise: 2000000 }, standingCount: storageMib },

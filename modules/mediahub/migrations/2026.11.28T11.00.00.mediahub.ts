@@ -96,6 +96,7 @@ CREATE TABLE mediahub_episodes (
 CREATE INDEX mediahub_episodes_page ON mediahub_episodes (org_id, created_at DESC, id DESC);
 CREATE INDEX mediahub_episodes_series ON mediahub_episodes (org_id, series_id, episode_date DESC);
 CREATE UNIQUE INDEX mediahub_episodes_instance ON mediahub_episodes (org_id, instance_id) WHERE instance_id IS NOT NULL;
+CREATE UNIQUE INDEX mediahub_episodes_plan ON mediahub_episodes (org_id, plan_id) WHERE plan_id IS NOT NULL;
 CREATE INDEX mediahub_episodes_search ON mediahub_episodes USING gin (to_tsvector('english',
   coalesce(title, '') || ' ' || coalesce(speaker, '') || ' ' || coalesce(scripture, '') || ' ' || coalesce(notes, '') || ' ' || coalesce(transcript, '')));
 
