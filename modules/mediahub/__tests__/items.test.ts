@@ -98,6 +98,15 @@ describe('mediahub items', () => {
     expect(refused.body.error).toMatchObject({ code: 'allowance_exceeded', details: { feature: 'mediahub_storage_mb', limit: 2, used: 1 } });
   });
 
+  it('holds the storage allowance under parallel uploads: exactly what fits is begun', async () => {
+    const tight = await harness.createOrg({ name: 'Tight Chapel' });
+    await harness.pool.query("INSERT INTO org_allowance_overrides (org_id, feature, monthly_limit) VALUES ($1, 'mediahub_storage_mb', 3)", [tight.orgId]);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => harness.invoke(tight.apiKey, 'mediahub_begin_upload', { fileName: `part-${i}.wav`, fileSize: 1024 * 1024 })));
+    expect(answers.filter((a) => a.body.ok)).toHaveLength(3);
+    for (const refused of answers.filter((a) => !a.body.ok)) expect(refused.body.error).toMatchObject({ code: 'allowance_exceeded', details: { feature: 'mediahub_storage_mb', limit: 3 } });
+    expect((await harness.pool.query('SELECT count(*)::int AS n FROM mediahub_items WHERE org_id = $1', [tight.orgId])).rows[0].n).toBe(3);
+  });
+
   it("treats another organisation's item as missing", async () => {
     const item = await upload('mine.wav', makeWav(1));
     for (const [tool, args] of [['mediahub_get_item', {}], ['mediahub_update_item', { title: 'Theirs' }], ['mediahub_archive_item', {}], ['mediahub_complete_upload', {}]] as const) {
