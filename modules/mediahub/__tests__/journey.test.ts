@@ -149,6 +149,11 @@ describe('mediahub journey: Sunday\'s sermon from plan to podcast', () => {
     expect(item.enclosure).toMatchObject({ type: 'audio/wav', length: String(wav.length) });
     expect(item.itunes).toMatchObject({ author: 'Rev Ann Smith', duration: '00:00:04' });
 
+    // The public library page lists it, its player pointing at the counted play link.
+    const library = await (await fetch(`${harness.url}/mediahub/library/${org.orgId}`)).text();
+    expect(library).toContain('<h1>St Ruth &amp; Naomi: sermons</h1>');
+    expect(library).toContain(`src="${harness.url}/mediahub/play/${org.orgId}/${episode.id}/audio?via=web"`);
+
     // Artwork and enclosure redirect to the bucket; the enclosure fetch counts one download.
     const artwork = await fetch(feed.itunes!.image!);
     expect(artwork.status).toBe(200);
@@ -180,5 +185,13 @@ describe('mediahub journey: Sunday\'s sermon from plan to podcast', () => {
     expect((await call(mcp, 'mediahub_unpublish_episode', { episodeId: episode.id })).episode.state).toBe('unpublished');
     expect((await new Parser().parseString(await (await fetch(feedUrl)).text())).items).toHaveLength(0);
     expect((await fetch(item.enclosure!.url, { redirect: 'manual' })).status).toBe(404);
+    expect(await (await fetch(`${harness.url}/mediahub/library/${org.orgId}`)).text()).toContain('No sermons published yet.');
+
+    // Published again for next week: scheduled, and out of the feed until then.
+    const publishAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const again = await refusal(mcp, 'mediahub_publish_episode', { episodeId: episode.id, publishAt });
+    const scheduled = await call(mcp, 'platform_approve_proposal', { proposalId: again.details.proposalId });
+    expect(scheduled.execution.result.episode).toMatchObject({ state: 'scheduled', publishAt });
+    expect((await new Parser().parseString(await (await fetch(feedUrl)).text())).items).toHaveLength(0);
   });
 });

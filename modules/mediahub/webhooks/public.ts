@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { queryOne, withTenantTransaction } from '../../../db/pool';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
 import { mediaStorage } from '../../platform/api';
-import { buildFeed } from '../feed';
+import { buildFeed, playUrlOf, xmlEscape } from '../feed';
+import { getOrgSettings } from '../../platform/api';
+import { queryRows } from '../../../db/pool';
 
 /**
  * Media Hub's public addresses, served by Steward:
@@ -13,6 +15,8 @@ import { buildFeed } from '../feed';
  *   file: counts one download (via=feed) or play, then redirects to a short-lived URL of it;
  * - `GET /mediahub/artwork/<orgId>/<itemId>.<ext>`: an image used as a channel's, series' or
  *   episode's artwork (no other item is reachable here).
+ * - `GET /mediahub/library/<orgId>`: the public episode library, a plain page of published episodes
+ *   with their players (their plays counted through the play redirect).
  * A missing, unpublished or another organisation's record answers 404 alike.
  */
 const REDIRECT_SECONDS = 600;
@@ -77,6 +81,37 @@ function mediahubRouter(deps: WebhookDeps): Router {
       if (!row) return notFound(res);
       res.setHeader('cache-control', 'public, max-age=300');
       res.redirect(302, await mediaStorage().presignGet(row.storage_key, { expiresInSeconds: REDIRECT_SECONDS, contentType: row.mime_type }));
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.get('/mediahub/library/:orgId', async (req, res, next) => {
+    try {
+      const { orgId } = req.params;
+      if (!uuid.safeParse(orgId).success) return notFound(res);
+      const page = await withTenantTransaction(deps.pool, orgId, async (db) => {
+        const org = await getOrgSettings(db, orgId).catch(() => null);
+        if (!org) return null;
+        const episodes = await queryRows<{ id: string; title: string; speaker: string | null; scripture: string | null; series_title: string; episode_date: string; has_audio: boolean; has_video: boolean }>(db, `
+          SELECT e.id, e.title, e.speaker, e.scripture, s.title AS series_title, to_char(e.episode_date, 'YYYY-MM-DD') AS episode_date,
+            EXISTS (SELECT 1 FROM mediahub_items i WHERE i.org_id = e.org_id AND i.id = e.audio_item_id AND i.status = 'ready') AS has_audio,
+            EXISTS (SELECT 1 FROM mediahub_items i WHERE i.org_id = e.org_id AND i.id = e.video_item_id AND i.status = 'ready') AS has_video
+          FROM mediahub_episodes e JOIN mediahub_series s ON s.org_id = e.org_id AND s.id = e.series_id
+          WHERE e.org_id = $1 AND e.status = 'published' AND e.publish_at <= now() ORDER BY e.episode_date DESC, e.id LIMIT 100`, [orgId]);
+        const items = episodes.filter((e) => e.has_audio || e.has_video).map((e) => {
+          const media = e.has_audio ? 'audio' : 'video';
+          const meta = [e.speaker, e.scripture, e.series_title, e.episode_date].filter(Boolean).map((v) => xmlEscape(String(v))).join(' · ');
+          return `<li data-id="${e.id}"><h2>${xmlEscape(e.title)}</h2><p>${meta}</p><${media} controls preload="none" src="${xmlEscape(playUrlOf(orgId, e.id, media, 'web'))}"></${media}></li>`;
+        });
+        return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${xmlEscape(org.name)}: sermons</title></head>`
+          + `<body><h1>${xmlEscape(org.name)}: sermons</h1>${items.length ? `<ul>${items.join('')}</ul>` : '<p>No sermons published yet.</p>'}</body></html>`;
+      }, { readOnly: true });
+      if (!page) return notFound(res);
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.setHeader('cache-control', 'public, max-age=60');
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('content-security-policy', "default-src 'none'; media-src *; style-src 'unsafe-inline'");
+      res.send(page);
     } catch (error) {
       next(error);
     }
