@@ -64,6 +64,19 @@ describe('mediahub items', () => {
     expect(still).toMatchObject({ width: 640, height: 360 });
   });
 
+  it('records an item\'s title and rights, and refuses changes once archived', async () => {
+    const item = await upload('carols.wav', makeWav(1));
+    const { item: updated } = await harness.call(org.apiKey, 'mediahub_update_item', {
+      itemId: item.id, title: 'Carols by candlelight', ccliNumber: '123456', streamingLicence: 'CSPL-42', licence: 'Recorded with permission', captions: 'WEBVTT\n\n00:00.000 --> 00:01.000\nSilent night',
+    });
+    expect(updated).toMatchObject({ title: 'Carols by candlelight', ccliNumber: '123456', streamingLicence: 'CSPL-42', licence: 'Recorded with permission', hasCaptions: true });
+    const bad = await harness.invoke(org.apiKey, 'mediahub_update_item', { itemId: item.id, ccliNumber: 'CCLI-1' });
+    expect(bad.body.error).toMatchObject({ code: 'validation_failed', issues: [{ path: 'ccliNumber' }] });
+    await harness.call(org.apiKey, 'mediahub_archive_item', { itemId: item.id });
+    const late = await harness.invoke(org.apiKey, 'mediahub_update_item', { itemId: item.id, title: 'Too late' });
+    expect(late.body.error).toMatchObject({ code: 'conflict', details: { reason: 'item_archived' } });
+  });
+
   it('fails an upload whose bytes are not what its name says, with the reason', async () => {
     const item = await upload('fake.mp3', Buffer.from('this is not audio at all, just some text pretending'));
     expect(item).toMatchObject({ status: 'failed', failure: 'The file is not a readable audio file' });
