@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { StewardError } from '../../core/errors';
+import { hasScope } from '../../core/principal';
 import { calendarDate, cursorInput, cursorOutput, toolsFor } from '../kit';
 import {
   channelNamed, channelView, createEpisode, createSeries, defaultChannel, publishable, episodeSchema, episodeStats, getEpisode, listSeries,
@@ -123,7 +125,7 @@ const createSeriesTool = tools.write('create_series', {
 
 const createEpisodeTool = tools.write('create_episode', {
   title: 'Create a sermon episode',
-  description: 'Creates a draft sermon episode in a series. Given a runsheet plan (planId) it is prefilled from it: title, date, speaker and scripture (from item notes), and the songs sung with their CCLI numbers. Attach video/audio items now or later; publish with mediahub_publish_episode.',
+  description: 'Creates a draft sermon episode in a series. Given a runsheet plan (planId; needs runsheet:read too) it is prefilled from it: title, date, speaker and scripture (from item notes), and the songs sung with their CCLI numbers. Attach video/audio items now or later; publish with mediahub_publish_episode.',
   keywords: ['new episode', 'sermon episode', 'from the plan', 'prefill from runsheet', 'draft episode', 'podcast episode', 'talk', 'message'],
   examples: ['make an episode for Sunday\'s sermon from the service plan', 'create an episode for last week\'s talk', 'add this sermon to the Romans series'],
   input: z.object({
@@ -133,7 +135,15 @@ const createEpisodeTool = tools.write('create_episode', {
     videoItemId: z.uuid().optional(), audioItemId: z.uuid().optional(), songs: z.array(songInput).max(50).optional().describe('Songs sung (default: the plan\'s)'),
   }),
   output: z.object({ episode: episodeSchema }).strict(),
-  run: async (ctx, input) => ({ episode: await createEpisode(ctx.db, ctx.org.id, input) }),
+  run: async (ctx, input) => {
+    // A plan's details are runsheet's: prefilling from one needs the caller's runsheet:read too.
+    if (input.planId && !hasScope(ctx.principal, 'runsheet:read')) {
+      throw new StewardError('insufficient_scope', 'Prefilling an episode from a service plan needs the runsheet:read scope', {
+        hint: 'Give the title, speaker, date and songs yourself, or use a key or intent (such as broadcast) that can read service plans.', details: { required: 'runsheet:read' },
+      });
+    }
+    return { episode: await createEpisode(ctx.db, ctx.org.id, input) };
+  },
 });
 
 const getEpisodeTool = tools.read('get_episode', {

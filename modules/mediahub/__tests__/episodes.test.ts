@@ -1,5 +1,6 @@
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { dayFromToday } from '../../../test/helpers/mcp-calls';
+import { findIntent } from '../../../core/intents';
 
 /**
  * Series and episodes through the HTTP bridge and the dashboard routes: validation, duplicates,
@@ -84,6 +85,21 @@ describe('mediahub series, episodes, job, routes and metrics', () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it('works under the mediahub intent\'s scopes alone, which reach no contact and no service plan', async () => {
+    const intent = findIntent('mediahub')!;
+    const { apiKey } = await harness.createKey(org.orgId, [...intent.scopes]);
+    expect((await harness.call(apiKey, 'mediahub_list_series', {})).series.length).toBeGreaterThan(0);
+    expect((await harness.call(apiKey, 'mediahub_search', { query: 'Sam Lee' })).results).toHaveLength(1);
+    expect((await harness.invoke(apiKey, 'people_list_contacts', {})).body.error?.code).toBe('insufficient_scope');
+    // The episode's plan is read through runsheet's public surface, not the caller's runsheet scope.
+    expect((await harness.invoke(apiKey, 'runsheet_list_plans', {})).body.error?.code).toBe('insufficient_scope');
+    // So prefilling an episode from a plan is refused under it: the plan's details are runsheet's.
+    const { series } = await harness.call(apiKey, 'mediahub_create_series', { title: 'Intent series' });
+    const plan = (await harness.call(org.apiKey, 'runsheet_list_plans', {})).plans[0];
+    const prefill = await harness.invoke(apiKey, 'mediahub_create_episode', { seriesId: series.id, planId: plan.id });
+    expect(prefill.body.error).toMatchObject({ code: 'insufficient_scope', details: { required: 'runsheet:read' } });
   });
 
   it('adds its figures to the overview and answers the listening metric', async () => {
