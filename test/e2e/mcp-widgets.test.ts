@@ -18,6 +18,7 @@ const WIDGETS: Record<string, string> = {
   'runsheet-rota': 'runsheet_get_rota',
   'people-contact-profile': 'people_get_contact_profile',
   'people-crm-chart': 'people_get_crm_analytics_chart',
+  'mediahub-episode': 'mediahub_get_episode',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };

@@ -17,6 +17,7 @@ const FEATURE_WORDS: Readonly<Record<string, [string, string]>> = {
   email_sends: ['email send', 'email sends'], messaging_credits: ['messaging credit', 'messaging credits'], contacts: ['contact', 'contacts'],
   runsheet_access_seats: ['runsheet access seat', 'runsheet access seats'], donations: ['donation', 'donations'], tickets: ['ticket', 'tickets'],
   check_ins: ['check-in', 'check-ins'], rooms: ['room', 'rooms'], streams: ['stream', 'streams'], media_items: ['media item', 'media items'],
+  mediahub_items: ['Media Hub item', 'Media Hub items'], mediahub_storage_mb: ['MiB of Media Hub storage', 'MiB of Media Hub storage'],
 };
 
 export const allowanceNearLimitRule: AlertRule = {

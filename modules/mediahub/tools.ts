@@ -1,0 +1,254 @@
+import { z } from 'zod';
+import { StewardError } from '../../core/errors';
+import { hasScope } from '../../core/principal';
+import { calendarDate, cursorInput, cursorOutput, toolsFor } from '../kit';
+import {
+  channelNamed, channelView, createEpisode, createSeries, defaultChannel, publishable, episodeSchema, episodeStats, getEpisode, listSeries,
+  publishEpisode, requestTranscript, search, searchHitSchema, seriesSchema, channelSchema, SONG_LICENCES, unpublishEpisode, updateEpisode, DEFAULT_CHANNEL,
+} from './episodes';
+import { feedUrlOf } from './feed';
+import { archiveItem, beginUpload, completeUpload, getItem, ITEM_STATUSES, itemSchema, listItems, updateItem } from './items';
+import { MEDIA_KINDS } from './probe';
+
+const tools = toolsFor('mediahub', { read: 'mediahub:read', write: 'mediahub:write' });
+
+const itemId = z.uuid().describe('A media item id (mediahub_list_items)');
+const episodeId = z.uuid().describe('An episode id');
+const title = z.string().trim().min(1).max(200);
+const actionSummary = z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver');
+const ccliNumber = z.string().trim().regex(/^[0-9]{1,10}$/, 'digits only').max(10);
+const link = z.object({ title: z.string().trim().min(1).max(200), url: z.url().max(2000) });
+const songInput = z.object({
+  title, ccliNumber: ccliNumber.optional(), publicDomain: z.boolean().optional(),
+  licence: z.enum(SONG_LICENCES).optional().describe('public_domain, streaming (e.g. a CCLI Streaming Licence), recording, or owned (written by the church)'),
+  licenceNumber: z.string().trim().min(1).max(100).optional(),
+});
+
+// ---------------------------------------------------------------- media items
+
+const beginUploadTool = tools.write('begin_upload', {
+  title: 'Begin a media upload',
+  description: 'Starts uploading a sermon or service recording (video or audio), or an episode\'s artwork, notes or slides, to Media Hub: answers a presigned URL to PUT the file to (never send file bytes as arguments), then call mediahub_complete_upload. Counts toward the plan\'s Media Hub items and storage. Photos and graphics for general use belong in the Media Library (platform_begin_media_library_upload).',
+  keywords: ['upload sermon', 'upload video', 'upload audio', 'upload recording', 'presigned url', 'podcast audio upload', 'mp4', 'mp3', 'wav', 'mov', 'video file', 'audio file', 'service recording', 'livestream recording', 'get the recording in'],
+  examples: ['upload this week\'s sermon recording', 'I have the Sunday service video to upload', 'add the sermon mp3 to the media hub', 'upload slides for the talk', 'I\'ve got the mp4 of the service, how do I get it in', 'put the video of this morning on the system'],
+  meter: { feature: 'mediahub_items', units: 1 },
+  input: z.object({
+    fileName: z.string().trim().min(3).max(200).describe('The file\'s name with its extension (.mp4, .mov, .mp3, .m4a, .wav, .png, .jpg, .pdf, .pptx…)'),
+    fileSize: z.number().int().min(1).max(100 * 1024 * 1024 * 1024).describe('Exact size in bytes'),
+    title: title.optional().describe('Default: the file name'),
+  }),
+  output: z.object({
+    itemId: z.uuid(), uploadUrl: z.string(), uploadMethod: z.literal('PUT'), uploadHeaders: z.record(z.string(), z.string()), expiresAt: z.string(), kind: z.enum(MEDIA_KINDS),
+  }).strict(),
+  run: async (ctx, input) => beginUpload(ctx.db, ctx.org.id, input),
+});
+
+const completeUploadTool = tools.write('complete_upload', {
+  title: 'Complete a media upload',
+  description: 'After the file was PUT to the upload URL: checks it arrived whole and starts processing (duration, dimensions, codec, a still or waveform). The item is processing, then ready or failed; mediahub_get_item shows which.',
+  keywords: ['finish upload', 'upload done', 'process media', 'finished uploading', 'file is up'],
+  examples: ['the sermon video has finished uploading', 'I have put the file, process it now'],
+  followUp: { kind: 'mediahub.process_item' },
+  input: z.object({ itemId }),
+  output: z.object({ item: itemSchema }).strict(),
+  run: async (ctx, input) => ({ item: await completeUpload(ctx.db, ctx.org.id, input.itemId) }),
+});
+
+const listItemsTool = tools.read('list_items', {
+  title: 'List media items',
+  description: 'Media Hub\'s files, newest first: kind (video, audio, image, document, slides), status (uploading, processing, ready, failed, archived), size, duration. Archived items only when asked by status.',
+  keywords: ['media hub files', 'sermon recordings', 'videos', 'audio files', 'media library of sermons', 'uploaded recordings', 'processing failed'],
+  examples: ['what recordings have we uploaded', 'list the sermon videos', 'which uploads failed to process', 'show archived media'],
+  input: z.object({ ...cursorInput, kind: z.enum(MEDIA_KINDS).optional(), status: z.enum(ITEM_STATUSES).optional() }),
+  output: z.object({ items: z.array(itemSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listItems(ctx.db, ctx.org.id, input),
+});
+
+const getItemTool = tools.read('get_item', {
+  title: 'Get a media item',
+  description: 'One media item (a recording, video, audio file or image): its status (is it ready yet), what processing found (duration or length, dimensions, codec, waveform, a still\'s URL), why it failed, and its rights (licence, CCLI number, streaming licence).',
+  keywords: ['media item', 'is it processed', 'video duration', 'recording status', 'processing status', 'length', 'resolution', 'ready yet'],
+  examples: ['has the sermon video finished processing', 'how long is the recording', 'why did the upload fail'],
+  input: z.object({ itemId }),
+  output: z.object({ item: itemSchema }).strict(),
+  run: async (ctx, input) => ({ item: await getItem(ctx.db, ctx.org.id, input.itemId) }),
+});
+
+const updateItemTool = tools.write('update_item', {
+  title: 'Update a media item',
+  description: 'Renames a media item or records its rights: licence text, CCLI number, streaming licence number, and captions (WebVTT text).',
+  keywords: ['rename media', 'media rights', 'captions', 'streaming licence number'],
+  examples: ['rename the video to Easter Sunday 2026', 'add captions to the sermon video', 'record the CCLI number on this recording'],
+  input: z.object({
+    itemId, title: title.optional(), licence: z.string().trim().max(200).nullable().optional(), ccliNumber: ccliNumber.nullable().optional(),
+    streamingLicence: z.string().trim().max(100).nullable().optional(), captions: z.string().max(500_000).nullable().optional().describe('WebVTT captions'),
+  }),
+  output: z.object({ item: itemSchema }).strict(),
+  run: async (ctx, input) => ({ item: await updateItem(ctx.db, ctx.org.id, input.itemId, input) }),
+});
+
+const archiveItemTool = tools.write('archive_item', {
+  title: 'Archive a media item',
+  description: 'Archives a ready or failed media item: out of lists, the plan\'s item count and storage. Refused while a published episode uses it.',
+  keywords: ['archive media', 'remove recording', 'free storage', 'delete upload', 'old recording'],
+  examples: ['archive the old test upload', 'get rid of the failed upload', 'archive last year\'s sermon video'],
+  destructive: true,
+  input: z.object({ itemId }),
+  output: z.object({ item: itemSchema }).strict(),
+  run: async (ctx, input) => ({ item: await archiveItem(ctx.db, ctx.org.id, input.itemId) }),
+});
+
+// ---------------------------------------------------------------- series and episodes
+
+const listSeriesTool = tools.read('list_series', {
+  title: 'List sermon series',
+  description: 'Sermon series, newest first, with their podcast channel and how many episodes each has.',
+  keywords: ['sermon series', 'teaching series', 'podcast series', 'preaching series', 'series of talks'],
+  examples: ['what sermon series do we have', 'list our preaching series', 'how many episodes in the Romans series'],
+  input: z.object({ ...cursorInput }),
+  output: z.object({ series: z.array(seriesSchema), ...cursorOutput }).strict(),
+  run: async (ctx, input) => listSeries(ctx.db, ctx.org.id, input),
+});
+
+const createSeriesTool = tools.write('create_series', {
+  title: 'Create a sermon series',
+  description: `Creates a sermon series in a podcast channel (default "${DEFAULT_CHANNEL}", made with its first series), optionally with artwork (an image item).`,
+  keywords: ['new sermon series', 'start series', 'preaching series'],
+  examples: ['start a new sermon series on Romans', 'create a series called Advent Hope', 'set up a series for the summer talks'],
+  input: z.object({
+    title, description: z.string().trim().max(4000).optional(), channel: z.string().trim().min(1).max(200).optional().describe(`The podcast channel (default "${DEFAULT_CHANNEL}")`),
+    artworkItemId: z.uuid().optional().describe('An image item for the series (and the channel, if it has none)'),
+  }),
+  output: z.object({ series: seriesSchema, channel: channelSchema }).strict(),
+  run: async (ctx, input) => createSeries(ctx.db, ctx.org.id, input),
+});
+
+const createEpisodeTool = tools.write('create_episode', {
+  title: 'Create a sermon episode',
+  description: 'Creates a draft sermon episode in a series. Given a runsheet plan (planId; needs runsheet:read too) it is prefilled from it: title, date, speaker and scripture (from item notes), and the songs sung with their CCLI numbers. Attach video/audio items now or later; publish with mediahub_publish_episode.',
+  keywords: ['new episode', 'sermon episode', 'from the plan', 'prefill from runsheet', 'draft episode', 'podcast episode', 'talk', 'message'],
+  examples: ['make an episode for Sunday\'s sermon from the service plan', 'create an episode for last week\'s talk', 'add this sermon to the Romans series'],
+  input: z.object({
+    seriesId: z.uuid(), planId: z.uuid().optional().describe('A runsheet plan to prefill from'), title: title.optional(),
+    speaker: z.string().trim().min(1).max(200).optional(), scripture: z.string().trim().min(1).max(200).optional(), date: calendarDate().optional(),
+    notes: z.string().trim().max(10_000).optional(), links: z.array(link).max(20).optional(), artworkItemId: z.uuid().optional(),
+    videoItemId: z.uuid().optional(), audioItemId: z.uuid().optional(), songs: z.array(songInput).max(50).optional().describe('Songs sung (default: the plan\'s)'),
+  }),
+  output: z.object({ episode: episodeSchema }).strict(),
+  run: async (ctx, input) => {
+    // A plan's details are runsheet's: prefilling from one needs the caller's runsheet:read too.
+    if (input.planId && !hasScope(ctx.principal, 'runsheet:read')) {
+      throw new StewardError('insufficient_scope', 'Prefilling an episode from a service plan needs the runsheet:read scope', {
+        hint: 'Give the title, speaker, date and songs yourself, or use a key or intent (such as broadcast) that can read service plans.', details: { required: 'runsheet:read' },
+      });
+    }
+    return { episode: await createEpisode(ctx.db, ctx.org.id, input) };
+  },
+});
+
+const getEpisodeTool = tools.read('get_episode', {
+  title: 'Get a sermon episode',
+  description: 'One episode: its state (draft, scheduled, published, unpublished), speaker, scripture, media, songs with their licences, and transcript status.',
+  keywords: ['episode details', 'sermon episode status'],
+  examples: ['is Sunday\'s sermon published', 'show the episode for Easter', 'which songs are in this episode'],
+  input: z.object({ episodeId }),
+  output: z.object({ episode: episodeSchema }).strict(),
+  run: async (ctx, input) => ({ episode: await getEpisode(ctx.db, ctx.org.id, input.episodeId) }),
+});
+
+const updateEpisodeTool = tools.write('update_episode', {
+  title: 'Update a sermon episode',
+  description: 'Changes an episode: title, speaker, scripture, date, notes and links, series, artwork, video and audio items; records a song\'s licence (songLicences, by the song\'s id in the episode) or adds songs.',
+  keywords: ['edit episode', 'attach recording', 'song licence', 'streaming licence', 'CCLI'],
+  examples: ['attach the processed audio to Sunday\'s episode', 'the speaker was Rev Ann Smith', 'mark Amazing Grace as public domain', 'we have a streaming licence for that song'],
+  input: z.object({
+    episodeId, title: title.optional(), speaker: z.string().trim().min(1).max(200).nullable().optional(), scripture: z.string().trim().min(1).max(200).nullable().optional(),
+    date: calendarDate().optional(), notes: z.string().trim().max(10_000).nullable().optional(), links: z.array(link).max(20).optional(), seriesId: z.uuid().optional(),
+    artworkItemId: z.uuid().nullable().optional(), videoItemId: z.uuid().nullable().optional(), audioItemId: z.uuid().nullable().optional(),
+    songLicences: z.array(z.object({ songId: z.uuid().describe('The song\'s id in this episode'), licence: z.enum(SONG_LICENCES).nullable(), licenceNumber: z.string().trim().min(1).max(100).nullable().optional() })).max(50).optional(),
+    addSongs: z.array(songInput).max(50).optional(),
+  }),
+  output: z.object({ episode: episodeSchema }).strict(),
+  run: async (ctx, input) => {
+    const { episodeId: id, ...changes } = input;
+    return { episode: await updateEpisode(ctx.db, ctx.org.id, id, changes) };
+  },
+});
+
+const publishEpisodeTool = tools.write('publish_episode', {
+  title: 'Publish a sermon episode',
+  description: 'Publishes an episode to the public library and its channel\'s podcast feed, now or at publishAt (scheduled). Needs a person\'s approval. Refused while it has no processed audio or video, or while a song in it has no streaming or recording licence (the songs are named).',
+  keywords: ['publish sermon', 'podcast', 'release episode', 'go public', 'schedule episode'],
+  examples: ['publish Sunday\'s sermon', 'put the sermon on the podcast', 'release the episode on Monday at 6am', 'make the sermon public'],
+  approval: { kind: 'gated', when: { reason: 'publishing makes the recording public on the podcast feed and library', applies: async (args, deps) => publishable(deps.db, deps.orgId, String(args.episodeId)) } },
+  task: {},
+  input: z.object({ episodeId, publishAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When it goes public (default now)'), actionSummary }),
+  output: z.object({ episode: episodeSchema }).strict(),
+  run: async (ctx, input) => ({ episode: await publishEpisode(ctx.db, ctx.org.id, input.episodeId, input.publishAt) }),
+});
+
+const unpublishEpisodeTool = tools.write('unpublish_episode', {
+  title: 'Unpublish a sermon episode',
+  description: 'Takes a published or scheduled episode out of the library and the podcast feed at once; its play links stop working.',
+  keywords: ['unpublish', 'take down sermon', 'remove from podcast', 'pull episode', 'take off podcast', 'withdraw talk'],
+  examples: ['take Sunday\'s sermon off the podcast', 'unpublish that episode', 'pull the episode, there is a mistake in it', 'pull last week\'s talk off the podcast'],
+  input: z.object({ episodeId }),
+  output: z.object({ episode: episodeSchema }).strict(),
+  run: async (ctx, input) => ({ episode: await unpublishEpisode(ctx.db, ctx.org.id, input.episodeId) }),
+});
+
+const transcribeEpisodeTool = tools.write('transcribe_episode', {
+  title: 'Transcribe a sermon episode',
+  description: 'Sends the episode\'s processed audio (or video) to the transcription provider; the transcript arrives in the background (transcriptStatus requested → ready) and becomes searchable with mediahub_search.',
+  keywords: ['transcript', 'transcribe sermon', 'speech to text', 'written transcript', 'text of the sermon'],
+  examples: ['transcribe Sunday\'s sermon', 'get a transcript of the talk', 'make the sermon searchable by what was said'],
+  followUp: { kind: 'mediahub.transcribe' },
+  input: z.object({ episodeId }),
+  output: z.object({ episode: episodeSchema }).strict(),
+  run: async (ctx, input) => ({ episode: await requestTranscript(ctx.db, ctx.org.id, input.episodeId) }),
+});
+
+const searchTool = tools.read('search', {
+  title: 'Search sermons and media',
+  description: 'Full-text search of sermon episodes (titles, speakers, scripture, notes, transcripts) and media item titles; transcript matches come with a snippet.',
+  keywords: ['find sermon', 'search sermons', 'which sermon mentioned', 'sermon on', 'preached on', 'transcript search', 'did we preach', 'sermon about', 'bible passage', 'talk about', 'speaker'],
+  examples: ['find the sermon on the prodigal son', 'which talks did Ann preach', 'sermons on John 3', 'when did we preach about forgiveness', 'did we ever preach on the lost sheep'],
+  input: z.object({ query: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(50).default(20) }),
+  output: z.object({ results: z.array(searchHitSchema) }).strict(),
+  run: async (ctx, input) => search(ctx.db, ctx.org.id, input.query, input.limit),
+});
+
+const getFeedUrlTool = tools.read('get_feed_url', {
+  title: 'Get the podcast feed URL',
+  description: `The public podcast feed (RSS with iTunes tags) of a channel (default: the first, usually "${DEFAULT_CHANNEL}"), to submit to Apple Podcasts, Spotify and other apps.`,
+  keywords: ['podcast feed', 'rss', 'apple podcasts', 'spotify', 'feed url'],
+  examples: ['what is our podcast feed address', 'give me the RSS link for Spotify', 'how do we get the sermons on Apple Podcasts'],
+  input: z.object({ channel: z.string().trim().min(1).max(200).optional() }),
+  output: z.object({ feedUrl: z.string().nullable(), channel: channelSchema.nullable() }).strict(),
+  run: async (ctx, input) => {
+    const channel = input.channel ? await channelNamed(ctx.db, ctx.org.id, input.channel, false) : await defaultChannel(ctx.db, ctx.org.id);
+    return channel ? { feedUrl: feedUrlOf(ctx.org.id, channel.id), channel: channelView(channel) } : { feedUrl: null, channel: null };
+  },
+});
+
+const getEpisodeStatsTool = tools.read('get_episode_stats', {
+  title: 'Episode plays and downloads',
+  description: 'An episode\'s plays and podcast downloads by day (default: the last 30 days), counted through Steward\'s play redirect.',
+  keywords: ['downloads', 'listens', 'plays', 'podcast stats', 'how many listened', 'listeners', 'episode downloads', 'sermon downloads'],
+  examples: ['how many people listened to Sunday\'s sermon', 'podcast downloads this month', 'plays of the Easter episode by day', 'how many downloads did the harvest sermon get'],
+  input: z.object({ episodeId, from: calendarDate().optional(), to: calendarDate().optional() }),
+  output: z.object({
+    episodeId: z.uuid(), title: z.string(), from: z.string(), to: z.string(), totals: z.object({ plays: z.number().int(), downloads: z.number().int() }).strict(),
+    byDay: z.array(z.object({ date: z.string(), plays: z.number().int(), downloads: z.number().int() }).strict()), method: z.string(),
+  }).strict(),
+  run: async (ctx, input) => {
+    const to = input.to ?? new Date().toISOString().slice(0, 10);
+    const from = input.from ?? new Date(Date.parse(to) - 29 * 86_400_000).toISOString().slice(0, 10);
+    return episodeStats(ctx.db, ctx.org.id, input.episodeId, from, to);
+  },
+});
+
+export const mediahubTools = [
+  listItemsTool, getItemTool, beginUploadTool, completeUploadTool, updateItemTool, archiveItemTool, searchTool, listSeriesTool, createSeriesTool,
+  createEpisodeTool, getEpisodeTool, updateEpisodeTool, publishEpisodeTool, unpublishEpisodeTool, transcribeEpisodeTool, getFeedUrlTool, getEpisodeStatsTool,
+];
