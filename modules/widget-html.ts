@@ -4,7 +4,8 @@ import { build } from 'esbuild';
 import type { WidgetDefinition } from './widget';
 
 /**
- * Every widget's HTML: its script bundled with all it imports (the MCP Apps SDK included)
+ * Every widget's HTML: its script bundled with all it imports (the view half of the MCP Apps
+ * protocol, modules/widget-app.mts)
  * and inlined, so a host renders it from the resource alone, with nothing fetched. Built on
  * the first resources/read rather than at start: it takes about a second, and most
  * processes (workers, tests) never serve a widget.
@@ -34,6 +35,9 @@ button:disabled { opacity: .5; cursor: progress; }
 .meters li { display: grid; grid-template-columns: 11rem 1fr; gap: 2px 10px; margin: 0 0 8px; }
 .meters meter { width: 100%; } .meters .figures { grid-column: 2; font-size: .85rem; opacity: .8; }
 `;
+
+/** The most a widget's page may weigh (150 KB): hosts load it into every chat that shows the tool. */
+export const WIDGET_BUDGET_BYTES = 150_000;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
