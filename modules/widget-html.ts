@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { WidgetDefinition } from './widget';
@@ -34,6 +35,13 @@ button:disabled { opacity: .5; cursor: progress; }
 .meters { list-style: none; padding: 0; margin: 0; }
 .meters li { display: grid; grid-template-columns: 11rem 1fr; gap: 2px 10px; margin: 0 0 8px; }
 .meters meter { width: 100%; } .meters .figures { grid-column: 2; font-size: .85rem; opacity: .8; }
+figure { margin: 0 0 14px; } figcaption { font-weight: 600; margin: 0 0 4px; }
+.chart.scroll { overflow-x: auto; } .chart svg text { font-family: inherit; }
+details.numbers { margin: 4px 0 0; } details.numbers summary { cursor: pointer; font-size: .85rem; }
+details.numbers table { border-collapse: collapse; font-size: .85rem; margin-top: 4px; }
+details.numbers caption { text-align: left; opacity: .7; } details.numbers th, details.numbers td { padding: 2px 8px; text-align: right; }
+details.numbers th[scope=row] { text-align: left; font-weight: normal; }
+${fs.readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8')}
 `;
 
 /** The most a widget's page may weigh (150 KB): hosts load it into every chat that shows the tool. */

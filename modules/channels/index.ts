@@ -9,6 +9,7 @@ import { recordPastoralSend } from './broadcasts/pastoral';
 import { countScheduledBroadcastsUsingTemplate } from './broadcasts/usage';
 import { broadcastsPart } from './broadcasts/part';
 import { deliveryPart } from './delivery/part';
+import { channelsWidgets } from './widgets';
 
 /**
  * Email, SMS and WhatsApp: who may be messaged on which channel for which purpose (consent,
@@ -28,6 +29,7 @@ export default defineModule(withParts({
     { feature: 'messaging_credits', allowances: { starter: 200, growth: 2000, enterprise: 50000 } },
   ],
   routes: [],
+  widgets: channelsWidgets,
   workflows: require.resolve('./workflows'),
   activities: [createChannelsDeliveryActivities, createBroadcastActivities],
   webhooks: [channelsWebhooks],

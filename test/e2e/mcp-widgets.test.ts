@@ -15,6 +15,12 @@ const WIDGETS: Record<string, string> = {
   'spaces-room-week': 'spaces_get_room_schedule',
   'runsheet-running-order': 'runsheet_get_plan',
   'runsheet-rota': 'runsheet_get_rota',
+  'giving-summary': 'giving_summary',
+  'attendance-trend': 'attendance_get_summary',
+  'guests-arrivals-heatmap': 'guests_get_analytics_heatmap',
+  'people-prayer-analytics': 'people_get_prayer_analytics',
+  'people-visit-analytics': 'people_get_visit_analytics',
+  'channels-broadcast-funnel': 'channels_get_broadcast',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };
