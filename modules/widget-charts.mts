@@ -66,6 +66,7 @@ export function seriesChart(chart: SeriesChart): HTMLElement {
     return figure;
   }
   const xs = chart.labels.map((_, index) => index);
+  const stride = Math.max(1, Math.ceil(chart.labels.length / 8));
   const kindOf = (series: ChartSeries, index: number) => series.kind ?? (index === 0 ? 'bars' : 'line');
   // Two bar series stand side by side at each category; one stands centred on it.
   const barSeries = chart.series.filter((series, index) => kindOf(series, index) === 'bars').length;
@@ -79,15 +80,17 @@ export function seriesChart(chart: SeriesChart): HTMLElement {
     width: chartWidth(),
     height: 220,
     scales: {
-      x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
+      x: { time: false, range: () => [-0.5, chart.labels.length - 0.5] },
       // Counts and money start from nothing, so a bar's height reads as its size.
       y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
     },
     axes: [
-      { values: (_u, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? chart.labels[tick] ?? '' : '')), stroke: 'currentColor' },
+      // A tick at each category, thinned to about eight so the labels do not collide.
+      { splits: () => xs.filter((x) => x % stride === 0), values: (_u, ticks) => ticks.map((tick) => chart.labels[tick] ?? ''), stroke: 'currentColor' },
       { stroke: 'currentColor', size: 70, values: (_u, ticks) => ticks.map((tick) => (chart.series[0].format ?? plain)(tick)) },
     ],
-    legend: { show: true },
+    // The legend names the series; the figures are in the table below.
+    legend: { show: true, live: false },
     series: [
       { label: '', value: (_u, value) => (value === null ? '' : chart.labels[value] ?? '') },
       ...chart.series.map((series, index) => {

@@ -59,7 +59,7 @@ describe('chart widgets in headless Chromium', () => {
     const box = await figure.locator('.uplot canvas').first().boundingBox();
     expect(box!.width).toBeGreaterThan(200);
     expect(box!.height).toBeGreaterThan(100);
-    await expect(figure.locator('.u-legend .u-series th').allTextContents()).resolves.toEqual(['', ...series].map((label) => expect.stringContaining(label)));
+    await expect(figure.locator('.u-legend .u-series th').allTextContents()).resolves.toEqual(series);
     const table = await numbers(frame, chart);
     expect(table.columns).toEqual(['', ...series]);
     expect(table.rows).toHaveLength(points);
@@ -214,8 +214,8 @@ describe('chart widgets in headless Chromium', () => {
 
     const { frame, result } = await host.callAndShow('channels_get_broadcast', { broadcastId: previewed.broadcast.id });
     const shown = result.structuredContent;
-    expect(shown.funnel.map((stage: any) => stage.stage)).toEqual(['audience', 'recipients', 'sent', 'delivered']);
-    expect(shown.funnel[0].count).toBe(3);
+    // Cy has no marketing consent: the audience is three, two may be sent to, nothing has gone yet.
+    expect(shown.funnel).toEqual([{ stage: 'audience', count: 3 }, { stage: 'recipients', count: 2 }, { stage: 'sent', count: 0 }, { stage: 'delivered', count: 0 }]);
     expect(textOf(result).funnel).toEqual(shown.funnel);
     await expect(frame.locator('h1').textContent()).resolves.toBe(shown.broadcast.name);
     const figure = frame.locator('figure[data-chart="delivery-funnel"]');

@@ -105,6 +105,24 @@ export const cancelBroadcastTool = tools.write('cancel_broadcast', {
 
 const FUNNEL_STAGES = ['audience', 'recipients', 'sent', 'delivered'] as const;
 
+/**
+ * Each stage a subset of the one before: the audience as previewed, those it may reach (the
+ * preview's eligible people, or the recipients written at dispatch), the messages handed to the
+ * provider, and those the provider confirmed delivered.
+ */
+function deliveryFunnel(totalRecipients: number, preview: { total: number; eligible: number } | null, messages: Record<(typeof MESSAGE_STATUSES)[number], number>) {
+  const audience = Math.max(preview?.total ?? 0, totalRecipients);
+  const recipients = Math.min(audience, preview ? preview.eligible : totalRecipients);
+  const sent = Math.min(recipients, messages.sent + messages.delivered + messages.undelivered);
+  const delivered = Math.min(sent, messages.delivered);
+  return [
+    { stage: 'audience' as const, count: audience },
+    { stage: 'recipients' as const, count: recipients },
+    { stage: 'sent' as const, count: sent },
+    { stage: 'delivered' as const, count: delivered },
+  ];
+}
+
 export const getBroadcastTool = tools.read('get_broadcast', {
   title: 'Get a broadcast',
   description: 'One broadcast with where it stands: its status (previewed, pending_approval with the proposal id, approved, scheduled, sending, completed, partially_failed, cancelled), recipients by status (sent, skipped, failed, waiting), the people skipped at dispatch by reason (e.g. suppressed after a STOP, consent withdrawn), failures by reason, its messages by delivery status (queued, sent, delivered, undelivered, failed), their estimated cost and the actual cost providers reported (by currency; unpriced messages counted apart), and the preview it was scheduled from (excluded counts by reason, cost).',
@@ -136,12 +154,7 @@ export const getBroadcastTool = tools.read('get_broadcast', {
       messages,
       cost: await channelMessageCosts(ctx.db, ctx.org.id, broadcast.id),
       preview,
-      funnel: [
-        { stage: 'audience' as const, count: Math.max(preview?.total ?? 0, broadcast.totalRecipients) },
-        { stage: 'recipients' as const, count: broadcast.totalRecipients },
-        { stage: 'sent' as const, count: messages.sent + messages.delivered + messages.undelivered },
-        { stage: 'delivered' as const, count: messages.delivered },
-      ],
+      funnel: deliveryFunnel(broadcast.totalRecipients, preview, messages),
     };
   },
 });
