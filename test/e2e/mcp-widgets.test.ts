@@ -93,7 +93,7 @@ describe('MCP widgets: resources and tool links', () => {
     const narrow = await harness.mcpClient(apiKey);
     try {
       const { resources } = await narrow.listResources();
-      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-outreach-queue']);
+      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-outreach-queue', 'people-prayer-analytics', 'people-visit-analytics']);
       await expect(narrow.readResource({ uri: 'ui://steward/w/platform-usage-meters' })).rejects.toMatchObject({ code: -32002 });
       expect((await narrow.readResource({ uri: 'ui://steward/w/people-contact-card' })).contents).toHaveLength(1);
     } finally {
