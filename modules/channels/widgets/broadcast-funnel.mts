@@ -1,5 +1,5 @@
 // Broadcast report: channels_get_broadcast's delivery funnel (audience, recipients, sent, delivered) and its status.
-import { funnel } from '../../widget-charts.mjs';
+import { funnel } from '../../widget-svg-charts.mjs';
 import { el, fields, startWidget } from '../../widget-view.mjs';
 
 interface Report {

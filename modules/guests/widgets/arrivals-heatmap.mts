@@ -1,5 +1,5 @@
 // Arrivals heatmap: guests_get_analytics_heatmap's arrivals by time slot (columns) and location (rows).
-import { heatmap } from '../../widget-charts.mjs';
+import { heatmap } from '../../widget-svg-charts.mjs';
 import { el, startWidget } from '../../widget-view.mjs';
 
 interface Heatmap {
