@@ -12,6 +12,7 @@ import { getOrgSettings } from '../modules/platform/orgs';
 import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
+import { offerCallProgress, progressReporter } from '../temporal/call-progress';
 import { guarded } from '../modules/activity-kit';
 import { accessEventOf, auditEventOf, insertAuditEvent, unsuccessfulEventOf } from '../modules/audit/record';
 import { stewardErrorBodyOf } from '../core/failures';
@@ -29,6 +30,20 @@ function currentWorkflowId(): string {
   const execution = Context.current().info.workflowExecution;
   if (!execution) throw new Error('Tool activities only run inside a workflow');
   return execution.workflowId;
+}
+
+/**
+ * The tool's progress reporter: each report goes to a caller waiting in this process
+ * (temporal/call-progress.ts). A tool call running as a regular activity also heartbeats it, so the
+ * Temporal UI shows how far the call has come; a local activity (how most calls run) cannot heartbeat.
+ */
+function callProgressOf(workflowId: string): ToolContext['progress'] {
+  const activity = Context.current();
+  const heartbeats = !activity.info.isLocal;
+  return progressReporter((progress) => {
+    offerCallProgress(workflowId, progress);
+    if (heartbeats) activity.heartbeat(progress);
+  });
 }
 
 /** What a tool's `prepare` step needs and gives: the organisation, read before any transaction, and its result. */
@@ -53,7 +68,9 @@ type ToolInput = Parameters<AnyTool['run']>[1];
 /** Runs the tool on the transaction's connection; parses its output once (it is stored and returned as it is). */
 async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, prepared: Prepared | undefined) {
   const org = prepared?.org ?? await getOrgSettings(db, plan.principal.orgId);
-  const ctx: ToolContext = { db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value, catalogue: catalogue() };
+  const ctx: ToolContext = {
+    db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value, catalogue: catalogue(), progress: callProgressOf(workflowId),
+  };
   const result = tool.output.parse(await tool.run(ctx, input));
   // The result travels back through the workflow, twice in one task (the activity's marker and the completion):
   // one Temporal would refuse must fail the call here, where a write's transaction still rolls back.

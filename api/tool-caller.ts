@@ -13,12 +13,15 @@ import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
 import { withTenantTransaction } from '../db/pool';
 import { resultOf, waitForEarlyResult } from '../temporal/early-results';
+import { watchCallProgress, type CallProgress } from '../temporal/call-progress';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { argsHashOf, policyOf, type AnyTool } from '../modules/tool';
 import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
 
 export interface CallOptions extends ApprovalWaitOptions {
   idempotencyKey?: string;
+  /** Hears how far a long call has come (rows imported, exported, scanned) while it runs (temporal/call-progress.ts). */
+  onWorkProgress?: (progress: CallProgress) => void;
 }
 
 /** A path as issues print it; keys are the caller's text, so each is cut to a short prefix. */
@@ -206,6 +209,8 @@ export class ToolCaller {
     const plan = this.planFor(principal, tool, args);
     const workflowId = toolCallWorkflowId(plan.principal.orgId, checkedIdempotencyKey(options.idempotencyKey) ?? randomUUID());
     const early = this.offersEarlyResult(plan) ? waitForEarlyResult(workflowId) : undefined;
+    // Before the start: an eager start may run the whole activity before start() returns.
+    const stopWatching = options.onWorkProgress ? watchCallProgress(workflowId, options.onWorkProgress) : undefined;
     try {
       const { handle, replayed } = await this.start(plan, workflowId, options.idempotencyKey);
       // A replayed key's call ran before (or runs in another request): no activity of this call will offer
@@ -217,6 +222,7 @@ export class ToolCaller {
       throw error;
     } finally {
       early?.cancel();
+      stopWatching?.();
     }
   }
 

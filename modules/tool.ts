@@ -34,6 +34,12 @@ export interface ToolContext {
   prepared?: unknown;
   /** Every registered module's tools, routes and widgets: handed in, since no module imports the registry above it. */
   catalogue: Catalogue;
+  /**
+   * Says how far a long call has come (rows imported or exported, people scanned): an MCP client
+   * that asked for progress hears it as notifications/progress while the call is open. Cheap to call
+   * on every row (reports are thinned); `message` is read by people, so it names no person.
+   */
+  progress?: (done: number, total?: number, message?: string) => void;
 }
 
 /** A care-timeline entry a tool asks to have synced after it succeeds. */

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { WidgetDefinition } from './widget';
 
 /**
- * Every widget's HTML: its script bundled with all it imports (the MCP Apps SDK included)
+ * Every widget's HTML: its script bundled with all it imports (the view half of the MCP Apps
+ * protocol, modules/widget-app.mts)
  * and inlined, so a host renders it from the resource alone, with nothing fetched. Built on
  * the first resources/read rather than at start: it takes about a second, and most
  * processes (workers, tests) never serve a widget.
@@ -33,7 +35,17 @@ button:disabled { opacity: .5; cursor: progress; }
 .meters { list-style: none; padding: 0; margin: 0; }
 .meters li { display: grid; grid-template-columns: 11rem 1fr; gap: 2px 10px; margin: 0 0 8px; }
 .meters meter { width: 100%; } .meters .figures { grid-column: 2; font-size: .85rem; opacity: .8; }
+figure { margin: 0 0 14px; } figcaption { font-weight: 600; margin: 0 0 4px; }
+.chart.scroll { overflow-x: auto; } .chart svg text { font-family: inherit; }
+details.numbers { margin: 4px 0 0; } details.numbers summary { cursor: pointer; font-size: .85rem; }
+details.numbers table { border-collapse: collapse; font-size: .85rem; margin-top: 4px; }
+details.numbers caption { text-align: left; opacity: .7; } details.numbers th, details.numbers td { padding: 2px 8px; text-align: right; }
+details.numbers th[scope=row] { text-align: left; font-weight: normal; }
+${fs.readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8')}
 `;
+
+/** The most a widget's page may weigh (150 KB): hosts load it into every chat that shows the tool. */
+export const WIDGET_BUDGET_BYTES = 150_000;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

@@ -3,7 +3,7 @@
  * Elements are built with the DOM, text always as text nodes: names, notes and messages are
  * what people typed, so nothing a tool returns is ever parsed as HTML.
  */
-import { App } from '@modelcontextprotocol/ext-apps';
+import { WidgetApp } from './widget-app.mjs';
 import { minorUnitsAsDecimal } from '../core/money.js';
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
@@ -142,7 +142,7 @@ export function decisionBar(runtime: WidgetRuntime, decisions: readonly Decision
  */
 export function startWidget<T>(name: string, render: (data: T, runtime: WidgetRuntime) => Node): void {
   const root = document.getElementById('root')!;
-  const app = new App({ name, version: '0.1.0' }, {}, { autoResize: true });
+  const app = new WidgetApp({ name, version: '0.1.0' });
   const runtime: WidgetRuntime = {
     callTool: async (tool, args) => {
       try {

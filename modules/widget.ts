@@ -30,7 +30,7 @@ export interface WidgetDefinition {
   description: string;
   /** Tools whose results the widget shows; their tools/list entries link to it. Each belongs to the same module. */
   tools: readonly string[];
-  /** Absolute path of the browser entry (`.mts`, it imports the MCP Apps SDK as an ES module). */
+  /** Absolute path of the browser entry (`.mts`, an ES module bundled for the browser). */
   script: string;
   /**
    * Outside origins the view may reach. None by default, and every Steward widget keeps it

@@ -17,7 +17,7 @@ import { mcpToolsFor, parseToolsets, precomputeSchemas } from '../../modules/sur
 import { taskOf } from '../../modules/tool';
 import { toErrorBody } from '../errors';
 import { principalOf } from '../middleware/auth';
-import type { ToolCaller } from '../tool-caller';
+import type { CallOptions, ToolCaller } from '../tool-caller';
 
 export const SERVER_INFO = { name: 'steward', version: '0.1.0' };
 
@@ -105,6 +105,27 @@ function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: Ser
   };
 }
 
+/**
+ * A long call (an import, an export, a scan) says how far it has come: with a progressToken, each
+ * report goes to the client as notifications/progress (progress in the tool's units, total when
+ * known, and a line to show), in order and only ever increasing, as the protocol asks.
+ */
+function workProgressOf(meta: Record<string, unknown> | undefined, send: (n: ServerNotification) => Promise<void>): Pick<CallOptions, 'onWorkProgress'> {
+  const progressToken = meta?.progressToken as string | number | undefined;
+  if (progressToken === undefined) return {};
+  let last = -1;
+  let queue = Promise.resolve();
+  return {
+    onWorkProgress: (p) => {
+      if (!(p.done > last)) return;
+      last = p.done;
+      const params = { progressToken, progress: p.done, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) };
+      // One after another, so the client receives them in the order they were made.
+      queue = queue.then(() => send({ method: 'notifications/progress', params })).catch(() => undefined);
+    },
+  };
+}
+
 /** How a tool runs as an MCP task (tools/call with `task`), if its result can wait on a person: declared on the tool value. */
 function taskOfName(name: string) {
   const tool = findTool(name);
@@ -172,7 +193,7 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
     try {
       const key = idempotencyKeyOf(req, meta);
       return successResult(await caller.call(principal, request.params.name, args, {
-        idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification, request.params.name),
+        idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification, request.params.name), ...workProgressOf(meta, extra.sendNotification),
       }));
     } catch (error) {
       return errorResult(error);

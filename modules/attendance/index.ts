@@ -8,6 +8,7 @@ import { attendanceHeadcounts } from './migrations/2026.11.24T17.00.00.attendanc
 import { attendanceModels } from './models';
 import { attendanceSummary, personHistory } from './summary';
 import { attendanceTools } from './tools';
+import { attendanceWidgets } from './widgets';
 
 /** The Sunday on or before a date (UTC). */
 function lastSunday(today: string): string {
@@ -24,6 +25,7 @@ export default defineModule({
   title: 'Attendance',
   description: 'Service headcounts, check-in lists, attendance summaries and trends, and a person\'s attendance history.',
   tools: attendanceTools,
+  widgets: attendanceWidgets,
   models: [...attendanceModels],
   migrations: [attendanceHeadcounts],
   scopes: ['attendance:read', 'attendance:write'],

@@ -46,7 +46,7 @@ const weeklyTrendAttendance = defineMetric({
   params: ['range'],
   output: z.object({
     from: z.string(), to: z.string(), total: z.number().int(),
-    weeks: z.array(z.object({ weekStart: z.string(), services: z.number().int(), total: z.number().int(), change: z.number().int().nullable(), changePercent: z.number().nullable() }).strict()),
+    weeks: z.array(z.object({ weekStart: z.string(), services: z.number().int(), total: z.number().int(), firstTimers: z.number().int(), change: z.number().int().nullable(), changePercent: z.number().nullable() }).strict()),
   }).strict(),
   compute: async (ctx, params) => {
     const { from, to } = trendRange(params);

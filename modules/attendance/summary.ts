@@ -30,6 +30,8 @@ export interface WeekAttendance {
   weekStart: string;
   services: number;
   total: number;
+  /** First-timers checked in at the week's services. */
+  firstTimers: number;
   change: number | null;
   changePercent: number | null;
 }
@@ -128,14 +130,15 @@ function serviceAttendance(instance: ServiceInstance, checkins: readonly Checkin
 }
 
 /** Every ISO week the range touches, with its total and the change on the week before (null for the first, or after a week of nothing). */
-export function weeklyTotals(services: ReadonlyArray<Pick<ServiceAttendance, 'localDate' | 'total'>>, from: string, to: string): WeekAttendance[] {
+export function weeklyTotals(services: ReadonlyArray<Pick<ServiceAttendance, 'localDate' | 'total' | 'firstTimers'>>, from: string, to: string): WeekAttendance[] {
   const weeks: WeekAttendance[] = [];
   for (let monday = mondayOf(from); monday <= to; monday = addDays(monday, 7)) {
     const inWeek = services.filter((service) => mondayOf(service.localDate) === monday);
     const total = inWeek.reduce((sum, service) => sum + service.total, 0);
+    const firstTimers = inWeek.reduce((sum, service) => sum + service.firstTimers, 0);
     const previous = weeks[weeks.length - 1];
     const change = previous ? total - previous.total : null;
-    weeks.push({ weekStart: monday, services: inWeek.length, total, change, changePercent: previous && previous.total > 0 ? Math.round(((total - previous.total) / previous.total) * 1000) / 10 : null });
+    weeks.push({ weekStart: monday, services: inWeek.length, total, firstTimers, change, changePercent: previous && previous.total > 0 ? Math.round(((total - previous.total) / previous.total) * 1000) / 10 : null });
   }
   return weeks;
 }

@@ -98,7 +98,7 @@ export const getSummaryTool = tools.read('get_summary', {
       instanceId: z.string(), seriesId: z.string(), title: z.string(), localDate: z.string(), localStartTime: z.string(), headcount: z.number().int().nullable(), ...counts,
       volunteersScheduled: z.number().int(), total: z.number().int(), totalFrom: z.enum(['headcount', 'checkins']),
     }).strict()),
-    weeks: z.array(z.object({ weekStart: z.string(), services: z.number().int(), total: z.number().int(), change: z.number().int().nullable(), changePercent: z.number().nullable() }).strict()),
+    weeks: z.array(z.object({ weekStart: z.string(), services: z.number().int(), total: z.number().int(), firstTimers: z.number().int().describe('First-timers checked in at the week\'s services'), change: z.number().int().nullable(), changePercent: z.number().nullable() }).strict()),
     byLocation: z.array(z.object({ locationId: z.uuid().nullable(), area: z.string(), checkedIn: z.number().int(), headcount: z.number().int().nullable() }).strict()),
   }).strict(),
   run: async (ctx, input) => attendanceSummary(ctx.db, ctx.org.id, { ...rangeOf(input, 28), instanceId: input.instanceId, seriesId: input.seriesId, locationId: input.locationId }),

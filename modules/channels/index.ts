@@ -10,6 +10,7 @@ import { countScheduledBroadcastsUsingTemplate } from './broadcasts/usage';
 import { broadcastsPart } from './broadcasts/part';
 import { deliveryPart } from './delivery/part';
 import { listMessages } from './delivery/services';
+import { channelsWidgets } from './widgets';
 
 /**
  * Email, SMS and WhatsApp: who may be messaged on which channel for which purpose (consent,
@@ -29,6 +30,7 @@ export default defineModule(withParts({
     { feature: 'messaging_credits', allowances: { starter: 200, growth: 2000, enterprise: 50000 } },
   ],
   routes: [],
+  widgets: channelsWidgets,
   workflows: require.resolve('./workflows'),
   activities: [createChannelsDeliveryActivities, createBroadcastActivities],
   webhooks: [channelsWebhooks],

@@ -337,7 +337,9 @@ function rowIssues(planned: PlannedRow[], status: RowStatus): ErrorIssue[] {
  * Imports a CSV of gifts. Imports from one source take turns (a transaction-long advisory lock), so
  * two at once cannot both find a row new; the unique (source, external id) index backs that up.
  */
-export async function importDonations(db: Queryable, org: OrgSettings, input: ImportInput, userId: string | null): Promise<ImportResult> {
+export async function importDonations(
+  db: Queryable, org: OrgSettings, input: ImportInput, userId: string | null, progress?: (done: number, total?: number, message?: string) => void,
+): Promise<ImportResult> {
   const currency = await organisationCurrency(db, org);
   const source = `import:${input.source}`;
   if (input.mode === 'commit') await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${org.id}:giving-import:${source}`]);
@@ -365,9 +367,10 @@ export async function importDonations(db: Queryable, org: OrgSettings, input: Im
     if (toRecord.length > 0 && !batch) {
       batch = await createBatch(db, org.id, { name: input.batchName ?? `Import ${input.source} ${todayUtc()}`, currency, userId });
     }
-    for (const plan of toRecord) {
+    for (const [index, plan] of toRecord.entries()) {
       // A fund named by no row falls back to the default fund, created by now if it was missing.
       const gift = await insertDonation(db, org.id, batch!.id, plan.gift!, userId);
+      progress?.(index + 1, toRecord.length, `Recorded ${index + 1} of ${toRecord.length} gifts`);
       if (!gift.duplicate) recorded += 1;
       plan.report = gift.duplicate
         ? { ...plan.report, status: 'duplicate', donationId: gift.id, message: 'already recorded from this source' }

@@ -20,12 +20,14 @@ import { coreTools } from './tools/core';
 import { giftAidTools } from './tools/gift-aid';
 import { pledgeAndRecurringTools } from './tools/pledges-recurring';
 import { givingAlertRules } from './alerts';
+import { givingWidgets } from './widgets';
 
 export default defineModule({
   name: 'giving',
   title: 'Giving',
   description: 'Funds, givers, donations in batches, pledges, recurring gifts, refunds, statements and UK Gift Aid.',
   tools: [...coreTools, ...giftAidTools, ...pledgeAndRecurringTools],
+  widgets: givingWidgets,
   models: [...givingModels, ...giftAidModels],
   migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery, givingPledgeFunds],
   outboxSources: [statementDelivery],

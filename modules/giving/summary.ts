@@ -33,8 +33,14 @@ export const summarySchema = z.object({
   period: z.enum(PERIODS),
   total: z.number().int().describe('Minor units given in the range, net of refunds'),
   donationCount: z.number().int(),
-  byFund: z.array(z.object({ fundId: z.uuid(), fundName: z.string(), total: z.number().int(), donationCount: z.number().int() }).strict()),
-  byPeriod: z.array(z.object({ periodStart: z.string(), total: z.number().int(), donationCount: z.number().int() }).strict()),
+  byFund: z.array(z.object({
+    fundId: z.uuid(), fundName: z.string(), total: z.number().int(), donationCount: z.number().int(),
+    lastYearTotal: z.number().int().describe('What the fund received over the same dates a year earlier, net of refunds'),
+  }).strict()),
+  byPeriod: z.array(z.object({
+    periodStart: z.string(), total: z.number().int(), donationCount: z.number().int(),
+    lastYearTotal: z.number().int().describe('What was given in the same period a year earlier (its gifts moved on a year), net of refunds'),
+  }).strict()).describe('Each period with giving this year or the year before, in order'),
   thisMonth: z.object({
     from: z.string(), to: z.string(), total: z.number().int(),
     sameMonthLastYear: z.number().int().describe('The same days of the same month a year earlier'),
@@ -79,11 +85,24 @@ export async function givingSummary(
   const byPeriod = await queryRows<{ start: string; total: string; n: number }>(db, `SELECT to_char(date_trunc('${input.period}', received_on), 'YYYY-MM-DD') AS start,
       sum(n)::text AS total, count(DISTINCT donation_id)::int AS n
     FROM (${NET_DESIGNATIONS}) x WHERE ${inRange} GROUP BY 1 ORDER BY 1`, values);
+  // The same dates a year earlier, each gift moved on a year so it falls in the period it sits beside.
+  const lastYearValues = [org.id, shiftYear(from, -1), shiftYear(to, -1), input.fundId ?? null];
+  const lastYearByFund = new Map((await queryRows<{ fund_id: string; total: string }>(db, `SELECT fund_id, sum(n)::text AS total
+    FROM (${NET_DESIGNATIONS}) x WHERE ${inRange} GROUP BY fund_id`, lastYearValues)).map((row) => [row.fund_id, minorUnits(row.total)]));
+  const lastYearByPeriod = new Map((await queryRows<{ start: string; total: string }>(db, `SELECT to_char(date_trunc('${input.period}', (received_on + interval '1 year')::date), 'YYYY-MM-DD') AS start,
+      sum(n)::text AS total
+    FROM (${NET_DESIGNATIONS}) x WHERE ${inRange} GROUP BY 1`, lastYearValues)).map((row) => [row.start, minorUnits(row.total)]));
+  const periods = new Map(byPeriod.map((row) => [row.start, { periodStart: row.start, total: minorUnits(row.total), donationCount: row.n, lastYearTotal: 0 }]));
+  for (const [start, total] of lastYearByPeriod) {
+    const row = periods.get(start) ?? { periodStart: start, total: 0, donationCount: 0, lastYearTotal: 0 };
+    row.lastYearTotal += total;
+    periods.set(start, row);
+  }
   const overall = await totalBetween(db, org.id, from, to, input.fundId);
   return {
     currency: (await givingSettingsOf(db, org)).currency, from, to, period: input.period, total: overall.total, donationCount: overall.count,
-    byFund: byFund.map((row) => ({ fundId: row.fund_id, fundName: row.name, total: minorUnits(row.total), donationCount: row.n })),
-    byPeriod: byPeriod.map((row) => ({ periodStart: row.start, total: minorUnits(row.total), donationCount: row.n })),
+    byFund: byFund.map((row) => ({ fundId: row.fund_id, fundName: row.name, total: minorUnits(row.total), donationCount: row.n, lastYearTotal: lastYearByFund.get(row.fund_id) ?? 0 })),
+    byPeriod: [...periods.values()].sort((a, b) => a.periodStart.localeCompare(b.periodStart)),
     thisMonth: await thisMonthVersusLastYear(db, org.id, input.fundId),
   };
 }

@@ -2,6 +2,7 @@ import { defineModule, withParts } from '../module';
 import { checkinPart } from './checkin/part';
 import { pipelinePart } from './pipeline/part';
 import { servicesPart } from './services/part';
+import { guestsWidgets } from './widgets';
 
 /**
  * Sunday mornings: services today (from the schedule module), locations, stations and check-in
@@ -17,4 +18,5 @@ export default defineModule(withParts({
   scopes: ['guests:read', 'guests:write'],
   uses: ['platform', 'people', 'schedule', 'channels', 'spaces'],
   routes: [],
+  widgets: guestsWidgets,
 }, [servicesPart, checkinPart, pipelinePart]));

@@ -19,6 +19,12 @@ const WIDGETS: Record<string, string> = {
   'people-contact-profile': 'people_get_contact_profile',
   'people-crm-chart': 'people_get_crm_analytics_chart',
   'mediahub-episode': 'mediahub_get_episode',
+  'giving-summary': 'giving_summary',
+  'attendance-trend': 'attendance_get_summary',
+  'guests-arrivals-heatmap': 'guests_get_analytics_heatmap',
+  'people-prayer-analytics': 'people_get_prayer_analytics',
+  'people-visit-analytics': 'people_get_visit_analytics',
+  'channels-broadcast-funnel': 'channels_get_broadcast',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };
@@ -91,7 +97,7 @@ describe('MCP widgets: resources and tool links', () => {
     const narrow = await harness.mcpClient(apiKey);
     try {
       const { resources } = await narrow.listResources();
-      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-contact-profile', 'people-crm-chart', 'people-data-quality', 'people-outreach-queue']);
+      expect(resources.map((resource) => resource.name).sort()).toEqual(['people-care-timeline', 'people-contact-card', 'people-contact-profile', 'people-crm-chart', 'people-data-quality', 'people-outreach-queue', 'people-prayer-analytics', 'people-visit-analytics']);
       await expect(narrow.readResource({ uri: 'ui://steward/w/platform-usage-meters' })).rejects.toMatchObject({ code: -32002 });
       expect((await narrow.readResource({ uri: 'ui://steward/w/people-contact-card' })).contents).toHaveLength(1);
     } finally {

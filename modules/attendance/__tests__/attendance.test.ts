@@ -116,6 +116,7 @@ describe('attendance: headcounts, check-ins and summaries', () => {
     ]);
     expect(summary.totals).toEqual({ services: 4, total: 55, checkedIn: 9, regulars: 1, guests: 3, firstTimers: 4, volunteers: 1, averagePerService: 13.8 });
     expect(summary.weeks.map((w: any) => [w.total, w.change, w.changePercent])).toEqual([[2, null, null], [1, -1, -50], [1, 0, 0], [51, 50, 5000]]);
+    expect(summary.weeks.map((w: any) => w.firstTimers)).toEqual([2, 0, 0, 2]);
     expect(summary.byLocation).toEqual([
       { locationId: ids.kids, area: 'Kids church', checkedIn: 1, headcount: 6 },
       { locationId: ids.hall, area: 'Main hall', checkedIn: 8, headcount: 45 },

@@ -90,6 +90,8 @@ describe('channels: an email broadcast', () => {
     expect(report.recipients.byStatus).toMatchObject({ sent: 2, failed: 0 });
     expect(report.messages).toMatchObject({ sent: 2 });
     expect(report.cost).toEqual({ estimated: { amountMinor: 0, currency: 'GBP' }, actual: [], messagesWithoutActualCost: 2 });
+    // Email providers confirm no delivery here, so the funnel stops at sent.
+    expect(report.funnel).toEqual([{ stage: 'audience', count: 3 }, { stage: 'recipients', count: 2 }, { stage: 'sent', count: 2 }, { stage: 'delivered', count: 0 }]);
 
     const delivered = smtp.delivered;
     expect(delivered.map((mail) => mail.to).flat().sort()).toEqual(['ada@example.org', 'ben@example.org']);

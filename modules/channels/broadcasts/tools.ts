@@ -103,6 +103,26 @@ export const cancelBroadcastTool = tools.write('cancel_broadcast', {
   },
 });
 
+const FUNNEL_STAGES = ['audience', 'recipients', 'sent', 'delivered'] as const;
+
+/**
+ * Each stage a subset of the one before: the audience as previewed, those it may reach (the
+ * preview's eligible people, or the recipients written at dispatch), the messages handed to the
+ * provider, and those the provider confirmed delivered.
+ */
+function deliveryFunnel(totalRecipients: number, preview: { total: number; eligible: number } | null, messages: Record<(typeof MESSAGE_STATUSES)[number], number>) {
+  const audience = Math.max(preview?.total ?? 0, totalRecipients);
+  const recipients = Math.min(audience, preview ? preview.eligible : totalRecipients);
+  const sent = Math.min(recipients, messages.sent + messages.delivered + messages.undelivered);
+  const delivered = Math.min(sent, messages.delivered);
+  return [
+    { stage: 'audience' as const, count: audience },
+    { stage: 'recipients' as const, count: recipients },
+    { stage: 'sent' as const, count: sent },
+    { stage: 'delivered' as const, count: delivered },
+  ];
+}
+
 export const getBroadcastTool = tools.read('get_broadcast', {
   title: 'Get a broadcast',
   description: 'One broadcast with where it stands: its status (previewed, pending_approval with the proposal id, approved, scheduled, sending, completed, partially_failed, cancelled), recipients by status (sent, skipped, failed, waiting), the people skipped at dispatch by reason (e.g. suppressed after a STOP, consent withdrawn), failures by reason, its messages by delivery status (queued, sent, delivered, undelivered, failed), their estimated cost and the actual cost providers reported (by currency; unpriced messages counted apart), and the preview it was scheduled from (excluded counts by reason, cost).',
@@ -121,15 +141,20 @@ export const getBroadcastTool = tools.read('get_broadcast', {
       messagesWithoutActualCost: z.number().int().describe('Messages no provider has priced yet: their actual cost is unknown, not zero'),
     }).strict().describe('Estimated and, where a provider reported it in a status callback, actual cost'),
     preview: previewSchema.nullable(),
+    funnel: z.array(z.object({ stage: z.enum(FUNNEL_STAGES), count: z.number().int() }).strict())
+      .describe('The delivery funnel, each stage a subset of the one before: audience (everyone the audience held at preview), recipients (those left after exclusions), sent (handed to the provider), delivered (confirmed by the provider)'),
   }).strict(),
   run: async (ctx, input) => {
     const broadcast = await getBroadcast(ctx.db, ctx.org.id, input.broadcastId);
+    const messages = await channelMessageCounts(ctx.db, ctx.org.id, broadcast.id);
+    const preview = await getBroadcastPreview(ctx.db, ctx.org.id, broadcast.id);
     return {
       broadcast,
       recipients: await recipientCounts(ctx.db, ctx.org.id, broadcast.id),
-      messages: await channelMessageCounts(ctx.db, ctx.org.id, broadcast.id),
+      messages,
       cost: await channelMessageCosts(ctx.db, ctx.org.id, broadcast.id),
-      preview: await getBroadcastPreview(ctx.db, ctx.org.id, broadcast.id),
+      preview,
+      funnel: deliveryFunnel(broadcast.totalRecipients, preview, messages),
     };
   },
 });

@@ -136,10 +136,10 @@ describe('giving core over MCP', () => {
     let summary = await call('giving_summary', { period: 'day' });
     expect(summary).toMatchObject({ currency: 'GBP', total: 552_000, donationCount: 3, thisMonth: { total: 552_000, sameMonthLastYear: 0, change: 552_000 } });
     expect(summary.byFund).toEqual([
-      { fundId: building.id, fundName: 'Building', total: 500_000, donationCount: 2 },
-      { fundId: defaultFund.fundId, fundName: 'General Fund', total: 52_000, donationCount: 2 },
+      { fundId: building.id, fundName: 'Building', total: 500_000, donationCount: 2, lastYearTotal: 0 },
+      { fundId: defaultFund.fundId, fundName: 'General Fund', total: 52_000, donationCount: 2, lastYearTotal: 0 },
     ]);
-    expect(summary.byPeriod).toEqual([{ periodStart: today, total: 552_000, donationCount: 3 }]);
+    expect(summary.byPeriod).toEqual([{ periodStart: today, total: 552_000, donationCount: 3, lastYearTotal: 0 }]);
 
     // A committed batch never changes; a correction is an adjusting entry in a new batch.
     const chequeId = listed.donations.find((d: any) => d.amount === 300_000).id;

@@ -376,7 +376,7 @@ const importDonationsTool = tools.write('import_donations', {
     acceptNearDuplicates: z.boolean().default(false),
   }),
   output: importResultSchema,
-  run: async (ctx, input) => importDonations(ctx.db, ctx.org, input, ctx.principal.userId),
+  run: async (ctx, input) => importDonations(ctx.db, ctx.org, input, ctx.principal.userId, ctx.progress),
 });
 
 // ---------------------------------------------------------------- summaries

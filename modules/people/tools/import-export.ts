@@ -23,7 +23,7 @@ export const importContactsTool = tools.write('import_contacts', {
     ignoredColumns: z.array(z.string()),
     preview: z.array(z.object({ row: z.number().int(), action: z.enum(['create', 'update', 'skip']), displayName: z.string(), matchedContactId: z.string().nullable() }).strict()),
   }).strict(),
-  run: async (ctx, input) => importContacts(ctx.db, ctx.org, input),
+  run: async (ctx, input) => importContacts(ctx.db, ctx.org, input, ctx.progress),
 });
 
 export const exportContactsTool = tools.read('export_contacts', {

@@ -4,6 +4,22 @@ import { defineWidget } from '../../widget';
 /** The people module's in-chat widgets (MCP Apps): each script is a browser file beside this one. */
 export const peopleWidgets = [
   defineWidget({
+    id: 'people-prayer-analytics',
+    module: 'people',
+    title: 'Prayer analytics',
+    description: 'Prayer requests added and answered month by month, as a bar chart.',
+    tools: ['people_get_prayer_analytics'],
+    script: path.join(__dirname, 'care-analytics.mts'),
+  }),
+  defineWidget({
+    id: 'people-visit-analytics',
+    module: 'people',
+    title: 'Visit analytics',
+    description: 'Pastoral visits month by month and by visitor, as bar charts.',
+    tools: ['people_get_visit_analytics'],
+    script: path.join(__dirname, 'care-analytics.mts'),
+  }),
+  defineWidget({
     id: 'people-contact-card',
     module: 'people',
     title: 'Contact card',
