@@ -4,12 +4,16 @@ import { TEMPORAL_NAMESPACE, resolveDatabaseUrl, resolveTaskQueue, resolveTempor
 import { prepareDatabase } from '../modules';
 import { createPool } from '../db/pool';
 import { listen } from './server';
-import { createTemporalClient } from '../temporal/client';
+import { createTemporalClient, payloadCodec } from '../temporal/client';
+import { checkPayloadKey } from '../temporal/payload-key-check';
 
 /** `npm run api`: one stateless API replica. */
 async function main() {
   const pool = createPool(resolveDatabaseUrl());
   await prepareDatabase(pool);
+  // A different key from the workers' is said once here; /readyz keeps answering not ready with the reason.
+  const key = await checkPayloadKey(pool, payloadCodec().keyId);
+  if (!key.ok) console.error(`not ready: ${key.reason}`);
   const connection = await Connection.connect({ address: resolveTemporalAddress() });
   const temporal = createTemporalClient(connection, TEMPORAL_NAMESPACE);
   const port = Number(process.env.PORT ?? DEFAULT_PORTS.api);
