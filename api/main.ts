@@ -17,8 +17,21 @@ async function main() {
   const connection = await Connection.connect({ address: resolveTemporalAddress() });
   const temporal = createTemporalClient(connection, TEMPORAL_NAMESPACE);
   const port = Number(process.env.PORT ?? DEFAULT_PORTS.api);
-  const { url } = await listen({ pool, temporal, taskQueue: resolveTaskQueue(), allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
+  const { server, url } = await listen({ pool, temporal, taskQueue: resolveTaskQueue(), allowedOrigins: allowedOrigins() }, port, process.env.HOST ?? '127.0.0.1');
   console.log(`API ${url}  MCP ${url}/api/mcp`);
+  // SIGTERM or SIGINT: stop taking requests, let open ones finish for up to 5 s (calls already
+  // started run on in Temporal; a client retrying with its Idempotency-Key gets their result), then exit.
+  const stop = () => {
+    console.log('API stopping');
+    server.closeIdleConnections();
+    const cut = setTimeout(() => server.closeAllConnections(), 5000);
+    server.close(() => {
+      clearTimeout(cut);
+      void Promise.allSettled([pool.end(), connection.close()]).then(() => process.exit(0));
+    });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 export function allowedOrigins(): string[] {
