@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { WidgetDefinition } from './widget';
+import { escapeHtml } from '../core/html';
 
 /**
  * Every widget's HTML: its script bundled with all it imports (the MCP Apps SDK included)
@@ -35,7 +36,6 @@ button:disabled { opacity: .5; cursor: progress; }
 .meters meter { width: 100%; } .meters .figures { grid-column: 2; font-size: .85rem; opacity: .8; }
 `;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
