@@ -12,6 +12,7 @@ import { originGuard } from './middleware/origin';
 import { ToolCaller } from './tool-caller';
 import { ApprovalCaller } from './approvals';
 import { dashboardRouter } from './dashboard/approvals';
+import { dashboardPagesRouter } from './dashboard/pages';
 import { teamInviteRouter } from './pages/team-invite';
 import { mediaRouter } from './media/router';
 import { CODEC_PATH, temporalCodecRouter } from './codec/router';
@@ -80,6 +81,7 @@ export function buildApp(options: AppOptions) {
   app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));
   app.use(chatBridgeRouter(caller, bridgeAuth));
   app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
+  app.use(dashboardPagesRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin }));
   app.use(teamInviteRouter({ pool: options.pool, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 
   app.use((_req: Request, res: Response) => {

@@ -64,7 +64,8 @@ button.danger{background:#fff;color:#991b1b;border-color:#991b1b}
 dl.pairs{display:grid;grid-template-columns:minmax(7rem,auto) 1fr;gap:.25rem 1rem;margin:.5rem 0}dl.pairs dt{font-weight:600}dl.pairs dd{margin:0;overflow-wrap:anywhere}
 .table{overflow-x:auto}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e7e5e4;padding:.4rem .5rem;text-align:left;vertical-align:top}
 .meter{display:grid;grid-template-columns:minmax(8rem,12rem) 1fr minmax(6rem,auto);gap:.5rem;align-items:center;margin:.4rem 0}
-.bar{background:#e7e5e4;border-radius:.3rem;height:1rem;overflow:hidden;border:1px solid #a8a29e}.bar span{display:block;height:100%;background:#1d4ed8}
+.bar{background:#e7e5e4;border-radius:.3rem;height:1rem;overflow:hidden;border:1px solid #a8a29e}.bar span{display:block;height:100%;background:#1d4ed8;width:0}
+${Array.from({ length: 21 }, (_, i) => `.w${i * 5}{width:${i * 5}%}`).join('')}
 .bar.high span{background:#b45309}.bar.full span{background:#b91c1c}
 .scopes{columns:2 16rem;margin:.25rem 0}
 header.top{background:#1c1917;color:#fafaf9;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center}
