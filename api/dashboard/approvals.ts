@@ -63,14 +63,14 @@ interface ContactPreview { name: string; facts: string[] }
 async function contactPreview(caller: ToolCaller, principal: Principal, contactId: string): Promise<ContactPreview> {
   try {
     const { contact } = await caller.call(principal, 'people_get_contact', { contactId }) as { contact: { displayName: string; email: string | null; phone: string | null; createdAt?: string; status?: string } };
-    const facts = [contact.email, contact.phone, contact.status, contact.createdAt ? `added ${contact.createdAt.slice(0, 10)}` : null].filter((fact): fact is string => Boolean(fact));
+    const facts = [contact.email, contact.phone, contact.status?.replace(/_/g, ' '), contact.createdAt ? `added ${contact.createdAt.slice(0, 10)}` : null].filter((fact): fact is string => Boolean(fact));
     return { name: contact.displayName, facts };
   } catch {
     return { name: 'a contact you cannot see (or since removed)', facts: [] };
   }
 }
 
-const humanise = (key: string) => key.replace(/Id$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const humanise = (key: string) => key.replace(/Id$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase().replace(/^./, (c) => c.toUpperCase());
 
 /** An argument's value in words: contacts by name, lists and records as lines, never raw JSON. */
 async function describeValue(key: string, value: unknown, resolve: (id: string) => Promise<ContactPreview>): Promise<string> {

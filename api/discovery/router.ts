@@ -55,7 +55,13 @@ export function discoveryRouter(publicUrl: string) {
   router.get('/.well-known/mcp/chatgpt-app-submission.json', json(() => chatGptAppSubmission(base)));
   router.get('/api/discovery', json(() => discoveryHub(base)));
   router.get('/api/mcp/manifest', json(() => mcpManifest(base)));
-  router.get('/', (_req, res) => page(res, 'Steward', frontPage(base)));
+  router.get('/', (req, res) => {
+    const c = counts();
+    sendView(res, {
+      title: 'Steward', view: 'front', cacheControl: req.query['signed-out'] ? 'no-store' : 'public, max-age=300',
+      data: { description: SERVICE_DESCRIPTION, tools: c.tools, modules: c.modules, mcp: endpointsOf(base).mcp, signedOut: req.query['signed-out'] === '1' },
+    });
+  });
   router.get('/agents', (_req, res) => page(res, 'For agent builders', agentsGuide(base)));
   router.get('/help', (_req, res) => page(res, 'Help', helpPage(base)));
   router.get('/pricing', (_req, res) => page(res, 'Plans', pricingPage()));
@@ -66,22 +72,6 @@ export function discoveryRouter(publicUrl: string) {
     res.type('text/javascript; charset=utf-8').set({ 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }).send(script());
   });
   return router;
-}
-
-/** What a person arriving at the service's address sees: what Steward is and where to go next. */
-function frontPage(base: string): string {
-  const c = counts();
-  return `<h1>Steward</h1>
-<p>${escapeHtml(SERVICE_DESCRIPTION)}</p>
-<p>${c.tools} tools in ${c.modules} modules, each call a durable workflow; anything that needs a person waits for one.</p>
-<h2>For a church office</h2>
-<ul><li><a href="/dashboard/approvals">Sign in</a> to approve what agents propose and see what they did.</li>
-<li><a href="/connect">Connect an assistant</a> (Claude, ChatGPT, Cursor and other MCP clients).</li>
-<li><a href="/pricing">Plans</a> and <a href="/help">help</a>.</li></ul>
-<h2>For developers</h2>
-<ul><li><a href="/agents">Building an agent on Steward</a>: endpoints, discovery in layers, authentication.</li>
-<li>Documents for agents: <a href="/llms.txt">llms.txt</a>, <a href="/api/discovery">/api/discovery</a>, <a href="/.well-known/mcp/server.json">server.json</a>, <a href="/api/openapi.json">OpenAPI</a>.</li>
-<li>The MCP endpoint: <code>${escapeHtml(endpointsOf(base).mcp)}</code></li></ul>`;
 }
 
 function agentsGuide(base: string): string {
