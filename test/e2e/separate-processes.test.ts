@@ -27,7 +27,7 @@ describe('two APIs and two workers, one of each killed under load', () => {
     db = await createTestDatabase();
     ({ orgId, apiKey } = await withTransaction(db.pool, async (tx) => {
       const org = await createOrganisation(tx, { name: 'Separate Processes Parish', planCode: 'enterprise' });
-      const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner' });
+      const owner = await createMember(tx, { orgId: org.id, email: `owner-${org.id}@test.local`, role: 'owner', safeguarding: true });
       return { orgId: org.id, apiKey: (await createApiKey(tx, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey };
     }));
   });
