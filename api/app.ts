@@ -13,6 +13,7 @@ import { originGuard } from './middleware/origin';
 import { ToolCaller } from './tool-caller';
 import { ApprovalCaller } from './approvals';
 import { dashboardRouter } from './dashboard/approvals';
+import { dashboardPagesRouter } from './dashboard/pages';
 import { teamInviteRouter } from './pages/team-invite';
 import { mediaRouter } from './media/router';
 import { CODEC_PATH, temporalCodecRouter } from './codec/router';
@@ -21,6 +22,8 @@ import { MAX_ARGS_BYTES, MAX_BODY_BYTES, describeBytes } from '../core/payload-l
 import { MODULES } from '../modules';
 import type { ModuleWebhook, WebhookDeps } from '../modules/module';
 import { errorFields, log } from '../core/log';
+import { payloadCodec } from '../temporal/client';
+import { checkPayloadKey } from '../temporal/payload-key-check';
 
 export interface AppOptions {
   pool: Pool;
@@ -57,8 +60,9 @@ export function buildApp(options: AppOptions) {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const checks = await readiness(options);
-    res.status(checks.database && checks.temporal ? 200 : 503).json({ status: checks.database && checks.temporal ? 'ready' : 'not_ready', checks });
+    const { reasons, ...checks } = await readiness(options);
+    const ready = checks.database && checks.temporal && checks.payloadKey;
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks, ...(reasons.length > 0 ? { reasons } : {}) });
   });
 
   app.use(discoveryRouter(oauth.issuer));
@@ -79,6 +83,7 @@ export function buildApp(options: AppOptions) {
   app.use(dashboardApiRouter(caller, bridgeAuth, { pool: options.pool, origin: new URL(oauth.issuer).origin }));
   app.use(chatBridgeRouter(caller, bridgeAuth));
   app.use(dashboardRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
+  app.use(dashboardPagesRouter({ pool: options.pool, caller, origin: new URL(oauth.issuer).origin }));
   app.use(teamInviteRouter({ pool: options.pool, origin: new URL(oauth.issuer).origin, signInLimiter: oauth.signInLimiter }));
 
   app.use((_req: Request, res: Response) => {
@@ -104,10 +109,19 @@ function webhookHandler(webhook: ModuleWebhook, deps: WebhookDeps): express.Requ
   return (req, res, next) => (webhook.paths.some((prefix) => req.path.startsWith(prefix)) ? handler(req, res, next) : next());
 }
 
-async function readiness(options: AppOptions): Promise<{ database: boolean; temporal: boolean }> {
+async function readiness(options: AppOptions): Promise<{ database: boolean; temporal: boolean; payloadKey: boolean; reasons: string[] }> {
+  const reasons: string[] = [];
   const [database, temporal] = await Promise.all([
-    options.pool.query('SELECT 1').then(() => true, () => false),
-    options.temporal.workflowService.getSystemInfo({}).then(() => true, () => false),
+    options.pool.query('SELECT 1').then(() => true, () => (reasons.push('The database does not answer'), false)),
+    options.temporal.workflowService.getSystemInfo({}).then(() => true, () => (reasons.push('Temporal does not answer'), false)),
   ]);
-  return { database, temporal };
+  // The same key as every worker's, or no call this API starts could run (see temporal/payload-key-check.ts).
+  let payloadKey = false;
+  if (database) {
+    const check = await checkPayloadKey(options.pool, payloadCodec().keyId).catch(() => undefined);
+    payloadKey = check?.ok === true;
+    if (check && !check.ok) reasons.push(check.reason);
+    else if (!check) reasons.push('The payload key could not be checked (are migrations applied?)');
+  }
+  return { database, temporal, payloadKey, reasons };
 }

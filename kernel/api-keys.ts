@@ -103,3 +103,27 @@ export async function revokeApiKey(db: Queryable, orgId: string, keyId: string):
   }));
   return revoked > 0;
 }
+
+/** An organisation's API key as the dashboard lists it: never the secret, only the prefix shown when it was made. */
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  displayPrefix: string;
+  scopes: Scope[];
+  holderEmail: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The organisation's keys, newest first; revoked ones too (the last `limit`). */
+export async function listApiKeys(db: Queryable, orgId: string, limit = 100): Promise<ApiKeySummary[]> {
+  const { rows } = await db.query<{ id: string; name: string; display_prefix: string; scopes: string[]; email: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }>(
+    `SELECT k.id, k.name, k.display_prefix, k.scopes, u.email, k.created_at, k.last_used_at, k.revoked_at
+       FROM api_keys k JOIN users u ON u.id = k.user_id
+      WHERE k.org_id = $1 ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC LIMIT $2`, [orgId, limit]);
+  return rows.map((row) => ({
+    id: row.id, name: row.name, displayPrefix: row.display_prefix, scopes: row.scopes.filter(isScope), holderEmail: row.email,
+    createdAt: row.created_at.toISOString(), lastUsedAt: row.last_used_at?.toISOString() ?? null, revokedAt: row.revoked_at?.toISOString() ?? null,
+  }));
+}

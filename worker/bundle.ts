@@ -95,9 +95,25 @@ function newestSourceMtime(dir: string): number {
 /** Builds the workflow bundle once, from the registry's modules; workers then load it instead of bundling at start. */
 export async function buildWorkflowBundle(outPath = DEFAULT_BUNDLE_PATH, modules: readonly ModuleDefinition[] = MODULES): Promise<string> {
   const { code } = await bundleWorkflowCode({ workflowsPath: writeWorkflowEntry(outPath, modules), logger: quietLogger });
-  fs.mkdirSync(path.dirname(outPath), { recursive: true });
-  fs.writeFileSync(outPath, code);
+  writeFileAtomically(outPath, code);
   return outPath;
+}
+
+/**
+ * Workers beside each other may build the shared bundle at once, and one may load it while another
+ * writes: each writes its own temporary file and renames it into place, which replaces the file in
+ * one step, so a reader sees the old bundle or the new one, never half of either.
+ */
+export function writeFileAtomically(file: string, contents: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    fs.writeFileSync(temporary, contents);
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /**

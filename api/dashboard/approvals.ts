@@ -2,16 +2,18 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { mayDecideOutreach, mayDecideProposals } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
-import { STAFF_ROLES, scopesAllowedForRole } from '../../core/roles';
+import { STAFF_ROLES } from '../../core/roles';
 import type { Pool } from '../../db/pool';
-import { permittedToolNames } from '../../modules/catalogue';
+import { findTool, permittedToolNames } from '../../modules/catalogue';
 import { listOutreach, type OutreachItem } from '../../modules/people/outreach';
 import { checkPassword, createSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../kernel/oauth/sessions';
-import { listProposals, stableUuid, type Proposal } from '../../kernel/proposals';
+import { listProposals, type Proposal } from '../../kernel/proposals';
 import { toErrorBody } from '../errors';
 import { sessionTokenOf, setSessionCookie } from '../oauth/session-cookie';
-import { csrfTokenOf, fromOurPages, safeEqual } from '../pages/forms';
-import { escapeHtml, pageStyle, sendHtmlPage } from '../pages/html';
+import { fromOurPages, safeEqual } from '../pages/forms';
+import { sendView } from '../pages/render';
+import { chromeOf, dashboardCsrfOf, noticeSignatureOf } from './pages';
+import { staffPrincipalOf } from './principal';
 import type { ToolCaller } from '../tool-caller';
 import { errorFields, log } from '../../core/log';
 
@@ -24,49 +26,21 @@ import { errorFields, log } from '../../core/log';
  * per-IP sign-in limit, its page headers and its same-origin check.
  */
 
-const STYLE = pageStyle(`
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f5f4;color:#1c1917;margin:0}
-main{max-width:52rem;margin:2rem auto;background:#fff;border:1px solid #e7e5e4;border-radius:.75rem;padding:1.5rem 2rem}
-h1{font-size:1.35rem;margin-top:0}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
-label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.55rem;border:1px solid #a8a29e;border-radius:.4rem;font-size:1rem}
-button{padding:.45rem .9rem;border-radius:.4rem;border:1px solid #1c1917;background:#1c1917;color:#fff;font-size:.95rem;cursor:pointer}
-button.secondary{background:#fff;color:#1c1917}
-.card{border:1px solid #e7e5e4;border-radius:.5rem;padding:.9rem 1rem;margin:.75rem 0}
-.content{white-space:pre-wrap;background:#fafaf9;border-left:3px solid #a8a29e;padding:.5rem .75rem;margin:.5rem 0}
-.actions{display:flex;gap:.5rem;align-items:center}.actions form{margin:0}
-.notice{background:#f0fdf4;border:1px solid #86efac;padding:.6rem;border-radius:.4rem}
-.alert{background:#fef2f2;border:1px solid #fca5a5;padding:.6rem;border-radius:.4rem}
-.muted{color:#57534e;font-size:.9rem}code{font-size:.85em;background:#f5f5f4;padding:0 .25rem;border-radius:.25rem}
-nav{display:flex;justify-content:space-between;align-items:center}nav form{margin:0}
-`);
-
-function sendPage(res: Response, status: number, title: string, body: string): void {
-  sendHtmlPage(res, { status, title, body, style: STYLE });
+function sendPage(res: Response, status: number, title: string, heading: string, text: string): void {
+  sendView(res, { status, title, view: 'message', data: { heading, text } });
 }
 
-/** Bound to the browser session: a forged cross-site form cannot know it. */
-function csrfOf(sessionToken: string): string {
-  return csrfTokenOf('dashboard', sessionToken);
-}
+/** Bound to the browser session: a forged cross-site form cannot know it (the same token every dashboard form carries). */
+const csrfOf = dashboardCsrfOf;
 
 /**
  * Messages shown after a decision travel in the redirect's query, signed for
  * this session: a crafted link cannot put words of its own on a staff page.
  */
-function noticeSignature(sessionToken: string, notice: string, error: string): string {
-  return csrfTokenOf('dashboard-notice', sessionToken, notice, error);
-}
+const noticeSignature = noticeSignatureOf;
 
 function signInPage(res: Response, status: number, input: { email?: string; error?: string }): void {
-  sendPage(res, status, 'Staff sign-in', `
-<h1>Steward staff sign-in</h1>
-${input.error ? `<p class="alert" role="alert">${escapeHtml(input.error)}</p>` : ''}
-<form method="post" action="/dashboard/sign-in">
-  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}">
-  <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-  <p><button type="submit">Sign in</button></p>
-</form>`);
+  sendView(res, { status, title: 'Staff sign-in', view: 'sign-in', data: { email: input.email ?? '', error: input.error ?? '' } });
 }
 
 interface Staff {
@@ -77,50 +51,66 @@ interface Staff {
   principal: Principal;
 }
 
-/** A signed-in staff member acting in one organisation, as a principal: the scopes their role allows, nothing more. */
-export function staffPrincipalOf(user: SignedInUser, membership: OrgMembership, sessionToken: string): Principal {
-  return {
-    orgId: membership.orgId, userId: user.userId, role: membership.role,
-    scopes: scopesAllowedForRole(membership.role, membership.safeguarding), intent: null,
-    // A stable, non-secret id for this browser session, for the audit trail.
-    credentialId: stableUuid(`session\n${sessionToken}`),
-    credentialKind: 'dashboard',
-  };
-}
+export { staffPrincipalOf } from './principal';
 
 const when = (iso: string) => new Date(iso).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
-function proposalCard(p: Proposal, staff: Staff, csrf: string): string {
-  const canDecide = mayDecideProposals(staff.principal);
-  const args = JSON.stringify(p.action.arguments, null, 2);
-  return `<article class="card" data-kind="proposal" data-id="${escapeHtml(p.id)}">
-  <strong>${escapeHtml(p.summary)}</strong>
-  <div class="muted">${p.agent ? `Proposed by the ${escapeHtml(p.agent)} agent` : 'Needs approval'} · ${when(p.createdAt)} · expires ${when(p.expiresAt)}</div>
-  <div class="content">Action: <code>${escapeHtml(p.action.tool)}</code>
-${escapeHtml(args)}</div>
-  ${canDecide ? `<div class="actions">
-    <form method="post" action="/dashboard/approvals/proposals/${escapeHtml(p.id)}/approve"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="org" value="${escapeHtml(staff.membership.orgId)}"><button type="submit">Approve</button></form>
-    <form method="post" action="/dashboard/approvals/proposals/${escapeHtml(p.id)}/reject"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="org" value="${escapeHtml(staff.membership.orgId)}"><button type="submit" class="secondary">Reject</button></form>
-  </div>` : '<p class="muted">An owner or admin decides proposals.</p>'}
-</article>`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A contact as a person reads it in an approval: name, then what tells two records apart. */
+interface ContactPreview { name: string; facts: string[] }
+
+async function contactPreview(caller: ToolCaller, principal: Principal, contactId: string): Promise<ContactPreview> {
+  try {
+    const { contact } = await caller.call(principal, 'people_get_contact', { contactId }) as { contact: { displayName: string; email: string | null; phone: string | null; createdAt?: string; status?: string } };
+    const facts = [contact.email, contact.phone, contact.status?.replace(/_/g, ' '), contact.createdAt ? `added ${contact.createdAt.slice(0, 10)}` : null].filter((fact): fact is string => Boolean(fact));
+    return { name: contact.displayName, facts };
+  } catch {
+    return { name: 'a contact you cannot see (or since removed)', facts: [] };
+  }
 }
 
-function outreachCard(item: OutreachItem, staff: Staff, csrf: string): string {
-  const canDecide = mayDecideOutreach(staff.principal);
-  const hidden = `<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="org" value="${escapeHtml(staff.membership.orgId)}">`;
-  const approve = item.status === 'pending_review' || (item.status === 'approved' && item.sendError);
-  return `<article class="card" data-kind="outreach" data-id="${escapeHtml(item.id)}">
-  <strong>${escapeHtml(item.channel === 'email' ? 'Email' : item.channel === 'sms' ? 'SMS' : 'WhatsApp')} to ${escapeHtml(item.contactName)}</strong>
-  <span class="muted">${escapeHtml(item.recipient ?? 'no address')} · ${escapeHtml(item.status.replace('_', ' '))} · version ${item.contentVersion}</span>
-  ${item.reason ? `<div class="muted">${escapeHtml(item.reason)}</div>` : ''}
-  <div class="content">${item.subject ? `<strong>${escapeHtml(item.subject)}</strong>\n\n` : ''}${escapeHtml(item.body)}</div>
-  ${item.sendError ? `<p class="alert">Not sent: ${escapeHtml(item.sendError.message)}</p>` : ''}
-  ${canDecide ? `<div class="actions">
-    ${approve ? `<form method="post" action="/dashboard/approvals/outreach/${escapeHtml(item.id)}/approve">${hidden}<input type="hidden" name="contentVersion" value="${item.contentVersion}"><button type="submit">${item.status === 'approved' ? 'Retry send' : 'Approve and send'}</button></form>` : ''}
-    ${item.status === 'pending_review' ? `<form method="post" action="/dashboard/approvals/outreach/${escapeHtml(item.id)}/decline">${hidden}<button type="submit" class="secondary">Decline</button></form>` : ''}
-    ${item.status === 'approved' ? `<form method="post" action="/dashboard/approvals/outreach/${escapeHtml(item.id)}/cancel">${hidden}<button type="submit" class="secondary">Cancel</button></form>` : ''}
-  </div>` : ''}
-</article>`;
+const humanise = (key: string) => key.replace(/Id$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase().replace(/^./, (c) => c.toUpperCase());
+
+/** An argument's value in words: contacts by name, lists and records as lines, never raw JSON. */
+async function describeValue(key: string, value: unknown, resolve: (id: string) => Promise<ContactPreview>): Promise<string> {
+  if (typeof value === 'string' && UUID.test(value) && /contact/i.test(key)) {
+    const contact = await resolve(value);
+    return [contact.name, ...contact.facts].join(' · ');
+  }
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return (await Promise.all(value.map((item) => describeValue(key, item, resolve)))).join('; ');
+  if (typeof value === 'object') {
+    const parts = await Promise.all(Object.entries(value as Record<string, unknown>).map(async ([k, v]) => `${humanise(k)}: ${await describeValue(k, v, resolve)}`));
+    return parts.join('; ');
+  }
+  return String(value);
+}
+
+/** What a proposal card shows: the summary, what approving does (the tool's own words), and each argument in words. */
+async function proposalView(p: Proposal, staff: Staff, caller: ToolCaller) {
+  const tool = findTool(p.action.tool);
+  const cache = new Map<string, Promise<ContactPreview>>();
+  const resolve = (id: string) => {
+    if (!cache.has(id)) cache.set(id, contactPreview(caller, staff.principal, id));
+    return cache.get(id)!;
+  };
+  const details = await Promise.all(Object.entries(p.action.arguments).filter(([key]) => key !== 'actionSummary')
+    .map(async ([key, value]) => ({ label: humanise(key), value: await describeValue(key, value, resolve) })));
+  return {
+    id: p.id, summary: p.summary, agent: p.agent, createdAt: when(p.createdAt), expiresAt: when(p.expiresAt),
+    action: tool?.title ?? p.action.tool, consequence: tool?.description ?? 'Runs the action with exactly these details.', details,
+  };
+}
+
+function outreachView(item: OutreachItem) {
+  return {
+    id: item.id, channel: item.channel === 'email' ? 'Email' : item.channel === 'sms' ? 'SMS' : 'WhatsApp', contactName: item.contactName,
+    recipient: item.recipient ?? 'no address', status: item.status.replace('_', ' '), rawStatus: item.status, contentVersion: item.contentVersion,
+    reason: item.reason, subject: item.subject, body: item.body, sendError: item.sendError?.message ?? null,
+    approve: item.status === 'pending_review' || (item.status === 'approved' && Boolean(item.sendError)),
+  };
 }
 
 export interface DashboardOptions {
@@ -142,7 +132,7 @@ export function dashboardRouter(options: DashboardOptions) {
       await handler(req, res);
     } catch (error) {
       log('error', 'dashboard request failed', errorFields(error));
-      sendPage(res, 500, 'Error', '<h1>Something went wrong</h1><p>Please try again.</p>');
+      sendPage(res, 500, 'Error', 'Something went wrong', 'Please try again.');
     }
   };
 
@@ -152,24 +142,26 @@ export function dashboardRouter(options: DashboardOptions) {
     const user = sessionToken ? await sessionUser(pool, sessionToken) : undefined;
     if (!user || !sessionToken) {
       if (req.method === 'GET') res.redirect(303, '/dashboard/sign-in');
-      else sendPage(res, 401, 'Signed out', '<h1>Your session has ended</h1><p><a href="/dashboard/sign-in">Sign in again</a>.</p>');
+      else sendPage(res, 401, 'Signed out', 'Your session has ended', 'Sign in again at /dashboard/sign-in.');
       return undefined;
     }
-    const memberships = (await membershipsOf(pool, user.userId)).filter((m) => STAFF_ROLES.includes(m.role));
+    const all = await membershipsOf(pool, user.userId);
+    const memberships = all.filter((m) => STAFF_ROLES.includes(m.role));
     const membership = typeof orgParam === 'string' && orgParam ? memberships.find((m) => m.orgId === orgParam) : memberships[0];
     if (!membership) {
-      sendPage(res, 403, 'Staff only', '<h1>Staff only</h1><p>This page is for the staff of an organisation (owners, admins and staff).</p>');
+      // A volunteer is signed in all the same, and keeps the pages their role has (home, connected apps).
+      const other = all[0];
+      const dash = other ? chromeOf({ user, sessionToken, membership: other, memberships: all, principal: staffPrincipalOf(user, other, sessionToken) }, '/dashboard/approvals') : undefined;
+      sendView(res, { status: 403, title: 'Staff only', view: 'message', dash, data: { heading: 'Staff only', text: 'Approvals are for the staff of an organisation (owners, admins and staff).' } });
       return undefined;
     }
     return { user, sessionToken, membership, memberships, principal: staffPrincipalOf(user, membership, sessionToken) };
   }
 
-  router.get('/dashboard', (_req, res) => res.redirect(303, '/dashboard/approvals'));
-
   router.get('/dashboard/sign-in', guarded(async (_req, res) => signInPage(res, 200, {})));
 
   router.post('/dashboard/sign-in', options.signInLimiter, form, guarded(async (req, res) => {
-    if (!fromOurPages(req, origin)) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>This form must be sent from the Steward sign-in page.</p>');
+    if (!fromOurPages(req, origin)) return sendPage(res, 403, 'Refused', 'Refused', 'This form must be sent from the Steward sign-in page.');
     const email = typeof req.body?.email === 'string' && req.body.email.length <= 320 ? req.body.email.trim() : '';
     const password = typeof req.body?.password === 'string' && req.body.password.length <= 1024 ? req.body.password : '';
     if (!email || !password) return signInPage(res, 400, { email, error: 'Enter your email and password' });
@@ -177,7 +169,7 @@ export function dashboardRouter(options: DashboardOptions) {
     if (!user) return signInPage(res, 401, { email, error: 'Email or password is incorrect' });
     const session = await createSession(pool, user.userId);
     setSessionCookie(res, session.token, session.maxAgeSeconds);
-    res.redirect(303, '/dashboard/approvals');
+    res.redirect(303, '/dashboard');
   }));
 
   router.get('/dashboard/approvals', guarded(async (req, res) => {
@@ -192,17 +184,18 @@ export function dashboardRouter(options: DashboardOptions) {
     const signed = typeof req.query.sig === 'string' && safeEqual(req.query.sig, noticeSignature(staff.sessionToken, given.notice, given.error));
     const notice = signed ? given.notice.slice(0, 300) : '';
     const error = signed ? given.error.slice(0, 300) : '';
-    const orgSwitch = staff.memberships.length > 1
-      ? `<p class="muted">Organisation: ${staff.memberships.map((m) => m.orgId === orgId ? `<strong>${escapeHtml(m.orgName)}</strong>` : `<a href="/dashboard/approvals?org=${encodeURIComponent(m.orgId)}">${escapeHtml(m.orgName)}</a>`).join(' · ')}</p>`
-      : '';
-    sendPage(res, 200, 'Approvals', `
-<nav><h1>Approvals · ${escapeHtml(staff.membership.orgName)}</h1><span class="muted">${escapeHtml(staff.user.email)} (${escapeHtml(staff.membership.role)})</span></nav>
-${orgSwitch}
-${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ''}${error ? `<p class="alert" role="alert">${escapeHtml(error)}</p>` : ''}
-<h2>Pastoral messages awaiting review (${pending.length + stuck.length})</h2>
-${pending.length + stuck.length === 0 ? '<p class="muted">Nothing waiting.</p>' : [...stuck, ...pending].map((item) => outreachCard(item, staff, csrf)).join('\n')}
-<h2>Agent proposals (${proposals.length})</h2>
-${proposals.length === 0 ? '<p class="muted">Nothing waiting.</p>' : proposals.map((p) => proposalCard(p, staff, csrf)).join('\n')}`);
+    const orgs = staff.memberships.length > 1
+      ? staff.memberships.map((m) => ({ name: m.orgName, href: `/dashboard/approvals?org=${encodeURIComponent(m.orgId)}`, current: m.orgId === orgId }))
+      : [];
+    const member = { user: staff.user, sessionToken: staff.sessionToken, membership: staff.membership, memberships: staff.memberships, principal: staff.principal };
+    sendView(res, {
+      title: 'Approvals', view: 'dash-approvals', dash: chromeOf(member, '/dashboard/approvals'),
+      data: {
+        orgName: staff.membership.orgName, orgId, orgs, notice, error, csrf,
+        outreach: [...stuck, ...pending].map(outreachView), proposals: await Promise.all(proposals.map((p) => proposalView(p, staff, caller))),
+        canDecideOutreach: mayDecideOutreach(staff.principal), canDecideProposals: mayDecideProposals(staff.principal),
+      },
+    });
   }));
 
   const DECISIONS: Record<string, Record<string, string>> = {
@@ -215,12 +208,12 @@ ${proposals.length === 0 ? '<p class="muted">Nothing waiting.</p>' : proposals.m
     const decision = String(req.params.decision);
     const id = String(req.params.id);
     const tool = DECISIONS[kind]?.[decision];
-    if (!tool || !/^[0-9a-f-]{36}$/i.test(id)) return sendPage(res, 404, 'Not found', '<h1>Not found</h1>');
-    if (!fromOurPages(req, origin)) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>This form must be sent from the approvals page.</p>');
+    if (!tool || !/^[0-9a-f-]{36}$/i.test(id)) return sendPage(res, 404, 'Not found', 'Not found', 'There is no such decision.');
+    if (!fromOurPages(req, origin)) return sendPage(res, 403, 'Refused', 'Refused', 'This form must be sent from the approvals page.');
     const staff = await staffOf(req, res, req.body?.org);
     if (!staff) return;
     const csrf = typeof req.body?.csrf === 'string' && req.body.csrf.length <= 100 ? req.body.csrf : '';
-    if (!csrf || !safeEqual(csrf, csrfOf(staff.sessionToken))) return sendPage(res, 403, 'Refused', '<h1>Refused</h1><p>The form has expired; reload the page and try again.</p>');
+    if (!csrf || !safeEqual(csrf, csrfOf(staff.sessionToken))) return sendPage(res, 403, 'Refused', 'Refused', 'The form has expired; reload the page and try again.');
     const args: Record<string, unknown> = kind === 'proposals' ? { proposalId: id } : { outreachId: id };
     if (kind === 'outreach' && decision === 'approve') args.contentVersion = Number(req.body?.contentVersion);
     const back = new URLSearchParams({ org: staff.membership.orgId });

@@ -132,9 +132,16 @@ export function mcpServerJson(base: string) {
     remotes: [{
       type: 'streamable-http',
       url: endpointsOf(base).mcp,
-      // OAuth clients sign in by themselves; others send an API key, so the header is declared (secret, not required).
-      headers: [{ name: 'Authorization', description: `Bearer and an API key (${API_KEY_PREFIX}…) or an OAuth access token`, isRequired: false, isSecret: true }],
+      // Every call needs it: an API key, or the access token an OAuth client gets by signing a person in.
+      headers: [{
+        name: 'Authorization',
+        description: `Bearer and a Steward API key (${API_KEY_PREFIX}…, made on the dashboard with only the scopes needed) or an OAuth access token`,
+        isRequired: true, isSecret: true, value: 'Bearer {api_key}',
+        variables: { api_key: { description: `A Steward API key (${API_KEY_PREFIX}…) or OAuth access token`, isRequired: true, isSecret: true } },
+      }],
     }],
+    // The registry keeps descriptions to 100 characters; the whole one travels as publisher-provided metadata.
+    _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { description: SERVICE_DESCRIPTION, connectGuide: `${base}/connect` } },
   };
 }
 

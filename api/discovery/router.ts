@@ -1,7 +1,8 @@
 import express, { type Request, type Response } from 'express';
-import { INTENTS } from '../../core/intents';
 import { allPlaybooks } from '../../modules/catalogue';
 import { escapeHtml, pageStyle, sendHtmlPage } from '../pages/html';
+import { sendView } from '../pages/render';
+import { connectPageData } from './connect';
 import {
   SERVICE_DESCRIPTION, agentCard, chatGptAppSubmission, counts, discoveryHub, endpointsOf, llmsFullTxt, llmsTxt, mcpManifest, mcpServerJson, plans,
 } from './documents';
@@ -54,32 +55,23 @@ export function discoveryRouter(publicUrl: string) {
   router.get('/.well-known/mcp/chatgpt-app-submission.json', json(() => chatGptAppSubmission(base)));
   router.get('/api/discovery', json(() => discoveryHub(base)));
   router.get('/api/mcp/manifest', json(() => mcpManifest(base)));
-  router.get('/', (_req, res) => page(res, 'Steward', frontPage(base)));
+  router.get('/', (req, res) => {
+    const c = counts();
+    sendView(res, {
+      title: 'Steward', view: 'front', cacheControl: req.query['signed-out'] ? 'no-store' : 'public, max-age=300',
+      data: { description: SERVICE_DESCRIPTION, tools: c.tools, modules: c.modules, mcp: endpointsOf(base).mcp, signedOut: req.query['signed-out'] === '1' },
+    });
+  });
   router.get('/agents', (_req, res) => page(res, 'For agent builders', agentsGuide(base)));
   router.get('/help', (_req, res) => page(res, 'Help', helpPage(base)));
   router.get('/pricing', (_req, res) => page(res, 'Plans', pricingPage()));
-  router.get('/connect', (_req, res) => page(res, 'Connect an assistant', connectPage(base)));
+  // The same for everyone: cacheable, unlike the sign-in and dashboard pages.
+  router.get('/connect', (_req, res) => sendView(res, { title: 'Connect an assistant', view: 'connect', data: connectPageData(base), cacheControl: 'public, max-age=300' }));
   const script = once(() => connectScript(base));
   router.get('/embed/steward-connect.js', (_req, res) => {
     res.type('text/javascript; charset=utf-8').set({ 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }).send(script());
   });
   return router;
-}
-
-/** What a person arriving at the service's address sees: what Steward is and where to go next. */
-function frontPage(base: string): string {
-  const c = counts();
-  return `<h1>Steward</h1>
-<p>${escapeHtml(SERVICE_DESCRIPTION)}</p>
-<p>${c.tools} tools in ${c.modules} modules, each call a durable workflow; anything that needs a person waits for one.</p>
-<h2>For a church office</h2>
-<ul><li><a href="/dashboard/approvals">Sign in</a> to approve what agents propose and see what they did.</li>
-<li><a href="/connect">Connect an assistant</a> (Claude, ChatGPT, Cursor and other MCP clients).</li>
-<li><a href="/pricing">Plans</a> and <a href="/help">help</a>.</li></ul>
-<h2>For developers</h2>
-<ul><li><a href="/agents">Building an agent on Steward</a>: endpoints, discovery in layers, authentication.</li>
-<li>Documents for agents: <a href="/llms.txt">llms.txt</a>, <a href="/api/discovery">/api/discovery</a>, <a href="/.well-known/mcp/server.json">server.json</a>, <a href="/api/openapi.json">OpenAPI</a>.</li>
-<li>The MCP endpoint: <code>${escapeHtml(endpointsOf(base).mcp)}</code></li></ul>`;
 }
 
 function agentsGuide(base: string): string {
@@ -121,19 +113,6 @@ function pricingPage(): string {
   const rows = features.map((feature, index) => `<tr><th>${escapeHtml(feature.feature.replace(/_/g, ' '))}${feature.standing ? '' : ' <span class="muted">per month</span>'}</th>${all.map((plan) => `<td>${plan.allowances[index]!.limit.toLocaleString('en-GB')}</td>`).join('')}</tr>`).join('');
   return `<h1>Plans</h1><p>Every plan has every tool; plans differ in how much of each metered feature they include.</p>
 <table id="allowances"><tr><th>Feature</th>${header}</tr>${rows}</table>`;
-}
-
-function connectPage(base: string): string {
-  const mcp = endpointsOf(base).mcp;
-  return `<h1>Connect an assistant to Steward</h1>
-<p>Steward speaks the Model Context Protocol. Give your assistant this address:</p>
-<p><code id="mcp-url">${escapeHtml(mcp)}</code></p>
-<h2>Claude</h2><p>Settings → Connectors → Add custom connector, paste the address, then sign in to Steward and choose what Claude may do.</p>
-<h2>ChatGPT</h2><p>Settings → Apps &amp; connectors → Create (developer mode), paste the address, choose OAuth, then sign in to Steward.</p>
-<h2>Cursor and other MCP clients</h2><p>Add a remote (streamable HTTP) server with the address above. Clients that support OAuth sign in by themselves; otherwise use an API key as a Bearer token.</p>
-<h2>Choosing what an assistant may do</h2><p>At sign-in you choose an intent (for example ${INTENTS.slice(0, 4).map((intent) => `<code>${escapeHtml(intent.id)}</code>`).join(', ')}); the assistant gets only what the intent needs and your role allows.</p>
-<h2>API keys</h2><p>An owner or admin creates a key with chosen scopes; send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed and shown once.</p>
-<h2>On your website</h2><p>Add a "Connect to Steward" button: <code>&lt;script src="${escapeHtml(base)}/embed/steward-connect.js" defer&gt;&lt;/script&gt;</code> where the button should appear.</p>`;
 }
 
 /**

@@ -26,3 +26,8 @@ export function sessionTokenOf(req: Request): string | undefined {
 export function setSessionCookie(res: Response, token: string, maxAgeSeconds: number): void {
   res.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}`);
 }
+
+/** Signing out: the browser drops the cookie (the session row is ended separately). */
+export function clearSessionCookie(res: Response): void {
+  res.append('Set-Cookie', `${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`);
+}

@@ -6,10 +6,9 @@ import type { Response } from 'express';
  * approvals dashboard): escaping, one layout, and the headers every such page carries.
  */
 
-/** HTML-escapes anything a client, a person or a URL put into a page. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/** HTML-escapes anything a client, a person or a URL put into a page: the one helper, core/html.ts. */
+export { escapeHtml } from '../../core/html';
+import { escapeHtml } from '../../core/html';
 
 /** A page family's inline style sheet and its CSP hash (pages run no scripts and load nothing). */
 export interface PageStyle {

@@ -69,3 +69,28 @@ export async function grantHolder(db: Queryable, grantId: string): Promise<Grant
   const allowed = new Set(scopesAllowedForRole(row.role, row.safeguarding ?? false));
   return { grant, role: row.role, scopes: grant.scopes.filter((scope) => allowed.has(scope)) };
 }
+
+/** A connected application as the dashboard lists it: who consented, for which intent, and when. */
+export interface ConnectedApp {
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  intent: string;
+  scopes: Scope[];
+  userId: string;
+  userEmail: string;
+  createdAt: string;
+}
+
+/** The organisation's live grants (all of them, or one person's), newest first. */
+export async function listConnectedApps(db: Queryable, orgId: string, userId?: string): Promise<ConnectedApp[]> {
+  const { rows } = await db.query<{ id: string; client_id: string; client_name: string | null; intent: string; scopes: string[]; user_id: string; email: string; created_at: Date }>(
+    `SELECT g.id, g.client_id, c.metadata->>'client_name' AS client_name, g.intent, g.scopes, g.user_id, u.email, g.created_at
+       FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id JOIN users u ON u.id = g.user_id
+      WHERE g.org_id = $1 AND g.revoked_at IS NULL AND ($2::uuid IS NULL OR g.user_id = $2)
+      ORDER BY g.created_at DESC LIMIT 200`, [orgId, userId ?? null]);
+  return rows.map((row) => ({
+    grantId: row.id, clientId: row.client_id, clientName: row.client_name?.trim() || `Unnamed application (${row.client_id.slice(0, 8)})`,
+    intent: row.intent, scopes: row.scopes.filter(isScope), userId: row.user_id, userEmail: row.email, createdAt: row.created_at.toISOString(),
+  }));
+}

@@ -18,6 +18,7 @@ import { teamInvites } from './migrations/2026.11.24T01.00.00.team-invites';
 import { capabilityGaps } from './migrations/2026.11.24T01.10.00.capability-gaps';
 import { outboxHtml } from './migrations/2026.11.24T01.20.00.outbox-html';
 import { capabilityGapResolution } from './migrations/2026.11.24T03.50.01.capability-gap-resolution';
+import { payloadKeyCheck } from './migrations/2026.11.28T16.00.00.payload-key-check';
 import { teamInviteDelivery } from './team-invite-delivery';
 import { platformTools } from './tools';
 import { platformWidgets } from './widgets';
@@ -40,7 +41,7 @@ export default defineModule(withParts({
   models: platformModels,
   // The first migrations predate modules owning their tables: init and approvals also create
   // the people module's first tables. They keep their names so existing databases upgrade in place.
-  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources, teamInvites, capabilityGaps, outboxHtml, capabilityGapResolution, operators],
+  migrations: [init, oauth, approvals, outboxLease, rowLevelSecurity, outboxSources, teamInvites, capabilityGaps, outboxHtml, capabilityGapResolution, payloadKeyCheck, operators],
   outboxSources: [teamInviteDelivery],
   retention: platformRetention,
   // platform:admin is the installation operator's (core/scopes.ts OPERATOR_SCOPE): no organisation's role holds it.

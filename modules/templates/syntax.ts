@@ -62,10 +62,9 @@ export function parseTemplateText(text: string, field: string): ParsedText {
   return { pieces, variables, problems };
 }
 
-/** HTML-escapes merge data for an email's HTML part, so a name can never inject markup. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
-}
+/** HTML-escapes merge data for an email's HTML part, so a name can never inject markup (core/html.ts). */
+export { escapeHtml } from '../../core/html';
+import { escapeHtml } from '../../core/html';
 
 /** A value counts as present only when it has something other than white space. */
 export function missingVariables(names: readonly string[], values: Readonly<Record<string, string | undefined>>): string[] {

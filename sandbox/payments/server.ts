@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { paymentSignature } from '../../kernel/payments';
+import { escapeHtml } from '../../core/html';
 
 /**
  * A local payment provider for development and tests, shaped like Stripe Checkout: it speaks the
@@ -126,7 +127,6 @@ export function formDecode(text: string): Record<string, unknown> {
 }
 
 const listOf = (value: unknown): Array<Record<string, unknown>> => (value && typeof value === 'object' ? Object.values(value as Record<string, Record<string, unknown>>) : []);
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promise<PaymentsSandbox> {
   const sessions = new Map<string, SandboxSession>();

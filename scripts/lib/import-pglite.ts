@@ -26,7 +26,10 @@ const BATCH = 500;
 
 export async function importPglite(legacyDir: string, databaseUrl: string): Promise<ImportReport> {
   if (!fs.existsSync(legacyDir)) throw new Error(`No PGlite database at ${legacyDir}`);
-  const { PGlite } = await import('@electric-sql/pglite');
+  // A development dependency: a production install (npm ci --omit=dev, the container image) has no PGlite.
+  const { PGlite } = await import('@electric-sql/pglite').catch(() => {
+    throw new Error('Importing a PGlite database needs @electric-sql/pglite, a development dependency: run `npm ci` (with development dependencies) where the old .data/pglite folder is.');
+  });
   const legacy = (await PGlite.create(legacyDir)) as unknown as LegacyDb;
   const pool = createPool(databaseUrl, { max: 2 });
   try {

@@ -59,6 +59,9 @@ describe('/dashboard/approvals in headless Chromium', () => {
 
       await page.fill('#password', password);
       await page.click('button[type=submit]');
+      // Signed in, the dashboard's home page; the approvals are one link away.
+      await page.waitForURL(`${harness.url}/dashboard`);
+      await page.click('nav a[href="/dashboard/approvals"]');
       await page.waitForURL(`${harness.url}/dashboard/approvals`);
       const card = page.locator(`article[data-kind="outreach"][data-id="${item.id}"]`);
       await expect(card.count()).resolves.toBe(1);
@@ -102,10 +105,19 @@ describe('/dashboard/approvals in headless Chromium', () => {
     await staffPage.fill('#email', await member('staff'));
     await staffPage.fill('#password', password);
     await staffPage.click('button[type=submit]');
-    await staffPage.waitForURL(`${harness.url}/dashboard/approvals`);
+    await staffPage.waitForURL(`${harness.url}/dashboard`);
+    await staffPage.goto(`${harness.url}/dashboard/approvals`);
     const staffCard = staffPage.locator(`article[data-kind="proposal"][data-id="${proposalId}"]`);
     expect(await staffCard.textContent()).toContain('Merge the two Quinn Twin records');
     expect(await staffCard.locator('button').count()).toBe(0);
+    // The merge is shown in words: both records by name with what tells them apart, what approving does, no ids and no raw JSON.
+    const staffText = (await staffCard.textContent())!;
+    expect(staffText).toContain('Keep contact');
+    expect(staffText.match(/Quinn Twin · quinn@example\.org/g)?.length).toBe(2);
+    expect(staffText).toContain('If you approve:');
+    for (const id of ids) expect(staffText).not.toContain(id);
+    expect(staffText).not.toMatch(/[{}"]/);
+    if (process.env.STEWARD_SCREENSHOTS) await staffPage.screenshot({ path: `${process.env.STEWARD_SCREENSHOTS}/approvals-proposal.png`, fullPage: true });
     await staffContext.close();
 
     const volunteerContext = await browser.newContext();
@@ -114,6 +126,11 @@ describe('/dashboard/approvals in headless Chromium', () => {
     await volunteerPage.fill('#email', await member('volunteer'));
     await volunteerPage.fill('#password', password);
     await volunteerPage.click('button[type=submit]');
+    await volunteerPage.waitForURL(`${harness.url}/dashboard`);
+    // A volunteer is signed in, without the approvals page: its link is not in their menu, and the page says why.
+    expect(await volunteerPage.locator('nav a[href="/dashboard/approvals"]').count()).toBe(0);
+    const refused = await volunteerPage.goto(`${harness.url}/dashboard/approvals`);
+    expect(refused?.status()).toBe(403);
     expect(await volunteerPage.textContent('h1')).toBe('Staff only');
     await volunteerContext.close();
 
@@ -127,7 +144,8 @@ describe('/dashboard/approvals in headless Chromium', () => {
     await ownerPage.fill('#email', ownerEmail);
     await ownerPage.fill('#password', ownerPassword);
     await ownerPage.click('button[type=submit]');
-    await ownerPage.waitForURL(`${harness.url}/dashboard/approvals`);
+    await ownerPage.waitForURL(`${harness.url}/dashboard`);
+    await ownerPage.goto(`${harness.url}/dashboard/approvals`);
     await ownerPage.locator(`article[data-id="${proposalId}"] button`, { hasText: 'Approve' }).click();
     await ownerPage.waitForURL(/notice=/);
     expect(await ownerPage.textContent('[role=status]')).toContain('Proposal approved (action succeeded)');

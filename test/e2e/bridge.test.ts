@@ -468,10 +468,10 @@ describe('function-calling bridge (/api/agent)', () => {
       expect(await response.json()).toEqual({ status: 'ok' });
     });
 
-    it('GET /readyz checks the database and Temporal', async () => {
+    it('GET /readyz checks the database, Temporal and the payload key', async () => {
       const response = await get('/readyz');
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ status: 'ready', checks: { database: true, temporal: true } });
+      expect(await response.json()).toEqual({ status: 'ready', checks: { database: true, temporal: true, payloadKey: true } });
     });
 
     it('unknown endpoints are a JSON 404', async () => {

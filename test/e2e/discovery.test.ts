@@ -1,3 +1,4 @@
+import { SERVICE_DESCRIPTION } from '../../api/discovery/documents';
 import { chromium } from 'playwright-core';
 import { z } from 'zod';
 import { INTENTS } from '../../core/intents';
@@ -22,8 +23,12 @@ const registryServer = z.object({
   websiteUrl: z.url().optional(),
   remotes: z.array(z.object({
     type: z.enum(['streamable-http', 'sse']), url: z.url(),
-    headers: z.array(z.object({ name: z.string(), description: z.string(), isRequired: z.boolean(), isSecret: z.boolean() }).strict()).optional(),
+    headers: z.array(z.object({
+      name: z.string(), description: z.string(), isRequired: z.boolean(), isSecret: z.boolean(), value: z.string().optional(),
+      variables: z.record(z.string(), z.object({ description: z.string(), isRequired: z.boolean(), isSecret: z.boolean() }).strict()).optional(),
+    }).strict()).optional(),
   }).strict()).min(1),
+  _meta: z.object({ 'io.modelcontextprotocol.registry/publisher-provided': z.record(z.string(), z.unknown()) }).strict().optional(),
 }).strict();
 
 /** Public discovery documents: served without a credential, every count and list equal to the catalogue's. */
@@ -67,8 +72,16 @@ describe('discovery documents', () => {
     expect(registryServer.safeParse(server).error?.issues ?? []).toEqual([]);
     expect(server.remotes).toEqual([{
       type: 'streamable-http', url: `${harness.url}/api/mcp`,
-      headers: [{ name: 'Authorization', description: expect.stringContaining('sk_live_'), isRequired: false, isSecret: true }],
+      headers: [{
+        name: 'Authorization', description: expect.stringContaining('sk_live_'), isRequired: true, isSecret: true, value: 'Bearer {api_key}',
+        variables: { api_key: { description: expect.stringContaining('API key'), isRequired: true, isSecret: true } },
+      }],
     }]);
+    // Every {variable} the header's value names is declared.
+    for (const name of server.remotes[0].headers[0].value.match(/\{([a-z_]+)\}/g)!.map((v: string) => v.slice(1, -1))) expect(server.remotes[0].headers[0].variables[name]).toBeDefined();
+    // The full description, beyond the registry's 100 characters, travels as publisher-provided metadata.
+    expect(server._meta['io.modelcontextprotocol.registry/publisher-provided'].description).toBe(SERVICE_DESCRIPTION);
+    expect(SERVICE_DESCRIPTION.length).toBeGreaterThan(100);
     // Served on 127.0.0.1 there is no domain to reverse, so it is named as a local deployment, not by its address.
     expect(server.name).toBe('local.steward/steward');
     // The description is whole words within the registry's 100 characters.
@@ -133,7 +146,7 @@ describe('discovery documents', () => {
     expect(front.status).toBe(200);
     expect(front.headers.get('content-type')).toContain('text/html');
     const frontText = await front.text();
-    for (const link of ['/connect', '/agents', '/dashboard/approvals', '/llms.txt', '/api/openapi.json']) expect(frontText).toContain(`href="${link}"`);
+    for (const link of ['/connect', '/agents', '/dashboard/sign-in', '/llms.txt', '/api/openapi.json', '/.well-known/mcp/server.json']) expect(frontText).toContain(`href="${link}"`);
     expect(frontText).toContain(`${harness.url}/api/mcp`);
     const connect = await get('/connect');
     expect(connect.text).toContain(`<code id="mcp-url">${harness.url}/api/mcp</code>`);

@@ -55,7 +55,7 @@ describe('widget pages', () => {
       expect(policy).toContain(`style-src 'sha256-${sha256(style)}'`);
       expect(policy).toContain('default-src \'none\'');
     }
-    expect(await widgetHtml(widgets, 'people-escaped')).toContain('<title>A &#60;b&#62;&#34;title&#34;&#60;/b&#62; &#38; more</title>');
+    expect(await widgetHtml(widgets, 'people-escaped')).toContain('<title>A &lt;b&gt;&quot;title&quot;&lt;/b&gt; &amp; more</title>');
     await expect(widgetHtml(widgets, 'people-none')).rejects.toThrow('There is no widget people-none');
   }, 60_000);
 });

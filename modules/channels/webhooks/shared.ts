@@ -96,9 +96,8 @@ export function twiml(reply?: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><Response>${reply ? `<Message>${escaped}</Message>` : ''}</Response>`;
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+export { escapeHtml } from '../../../core/html';
+import { escapeHtml } from '../../../core/html';
 
 export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>`

@@ -3,6 +3,7 @@ import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../../outbox-source';
 import type { StatementContent } from './statements';
 import { formatMinorUnits } from '../money';
+import { escapeHtml } from '../../../core/html';
 
 /**
  * Emailed giving statements: the giving module's outbox source. The outbox owns the send (one
@@ -68,9 +69,6 @@ export function statementEmailText(content: StatementContent): string {
   ].join('\n');
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 export function statementEmailHtml(content: StatementContent): string {
   const money = (minor: number) => escapeHtml(formatMinorUnits(minor, content.currency));

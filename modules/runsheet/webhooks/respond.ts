@@ -9,6 +9,7 @@ import { RESPOND_PATH, readRespondToken } from '../links';
 import { planLabel } from '../messages';
 import { respond, type RespondResult } from '../scheduling';
 import { offerAnsweredSignal, substitutionWorkflowId } from '../workflows/substitution';
+import { escapeHtml } from '../../../core/html';
 
 /**
  * The page a volunteer's own link opens (links.ts): GET shows what they were asked and two buttons
@@ -17,7 +18,6 @@ import { offerAnsweredSignal, substitutionWorkflowId } from '../workflows/substi
  * search an answer to an offer settles. The token is checked before anything else is read.
  */
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>`
