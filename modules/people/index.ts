@@ -22,6 +22,8 @@ import { lifeEventsPart } from './pastoral/life-events/part';
 import { carePart } from './pastoral/care/part';
 import { prayerVisitsPart } from './pastoral/prayer-visits/part';
 import { peopleAlertRules } from './alerts';
+import { portalPart } from './portal/part';
+import { semanticPart } from './semantic/part';
 
 // Pastoral care lives in parts under pastoral/: the same module, scopes and schema lock, kept in folders of their own.
 export default defineModule(withParts({
@@ -53,4 +55,4 @@ export default defineModule(withParts({
     id: 'safeguarding-status', workflowType: 'safeguardingStatusWorkflow', everyMs: 24 * 3_600_000,
     note: 'Moves safeguarding checks to expiring or overdue as their dates pass',
   }],
-}, [lifeEventsPart, carePart, prayerVisitsPart]));
+}, [lifeEventsPart, carePart, prayerVisitsPart, portalPart, semanticPart]));

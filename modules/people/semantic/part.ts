@@ -1,0 +1,3 @@
+import type { ModulePart } from '../../module';
+
+export const semanticPart: ModulePart = { name: 'semantic', tools: [] };
