@@ -5,5 +5,5 @@
  */
 export { forgetStoredMentions } from './erasure';
 export { getOrgSettings } from './orgs';
-export { lockOutboxStateOf } from './outbox-state';
+export { blankOutboxText, hasOutboxMessage, lockOutboxStateOf } from './outbox-state';
 export { listTeam } from './settings';

@@ -5,6 +5,7 @@ import { hashSecret, newSecret } from '../../../kernel/oauth/secrets';
 import { displayNameOf } from '../contacts';
 import { outreachDelivery as deliveryChannel } from '../extension-points';
 import { defineOutboxSource, type OutboxDraft } from '../../outbox-source';
+import { blankOutboxText, getOrgSettings, hasOutboxMessage } from '../../platform/api';
 
 /**
  * Portal invitations. An invite names one contact and the address it went to; at most one invite per
@@ -190,23 +191,24 @@ export const portalInviteDelivery = defineOutboxSource<InviteDraft>({
   meterFor: (channel) => (channel === 'email' ? 'email_sends' : 'messaging_credits'),
 
   async lock(db, orgId, sendId) {
-    const invite = await queryOne<{ id: string; contact_id: string; channel: PortalChannel; address: string; purpose: PortalPurpose; status: string; delivered_send_id: string | null; org_name: string }>(db,
-      `SELECT i.id, i.contact_id, i.channel, i.address, i.purpose, i.status, i.delivered_send_id, o.name AS org_name
-       FROM portal_invites i JOIN organisations o ON o.id = i.org_id WHERE i.org_id = $1 AND i.send_id = $2 FOR UPDATE OF i`, [orgId, sendId]);
+    const invite = await queryOne<{ id: string; contact_id: string; channel: PortalChannel; address: string; purpose: PortalPurpose; status: string; delivered_send_id: string | null }>(db,
+      `SELECT i.id, i.contact_id, i.channel, i.address, i.purpose, i.status, i.delivered_send_id
+       FROM portal_invites i WHERE i.org_id = $1 AND i.send_id = $2 FOR UPDATE`, [orgId, sendId]);
     if (!invite || (invite.status !== 'pending' && invite.status !== 'joined')) return { kind: 'not_ready' };
     if (invite.delivered_send_id === sendId) return { kind: 'delivered' };
+    const orgName = (await getOrgSettings(db, orgId)).name;
     const draft: InviteDraft = {
-      channel: invite.channel, subject: invite.channel === 'email' ? `Your ${invite.org_name} member portal` : null, body: '',
+      channel: invite.channel, subject: invite.channel === 'email' ? `Your ${orgName} member portal` : null, body: '',
       contactId: invite.contact_id, address: invite.address, purpose: invite.purpose,
     };
-    if (await queryOne(db, 'SELECT 1 FROM outbox_messages WHERE org_id = $1 AND source_kind = $2 AND source_id = $3', [orgId, PORTAL_INVITE_SOURCE_KIND, sendId])) {
+    if (await hasOutboxMessage(db, orgId, { kind: PORTAL_INVITE_SOURCE_KIND, id: sendId })) {
       return { kind: 'ready', draft };
     }
     // The token is made only for the text that creates the outbox row; only its hash is kept.
     const token = newSecret(TOKEN_PREFIX);
     await db.query('UPDATE portal_invites SET token_hash = $3, updated_at = now() WHERE org_id = $1 AND send_id = $2', [orgId, sendId, hashSecret(token)]);
     const link = `${portalPublicOrigin()}${portalPath(orgId)}/join/${token}`;
-    return { kind: 'ready', draft: { ...draft, body: inviteText(invite.org_name, link, invite.status === 'joined') } };
+    return { kind: 'ready', draft: { ...draft, body: inviteText(orgName, link, invite.status === 'joined') } };
   },
 
   async recipient(db, orgId, draft, channel) {
@@ -221,7 +223,7 @@ export const portalInviteDelivery = defineOutboxSource<InviteDraft>({
     const invite = await queryOne<{ contact_id: string; channel: PortalChannel; address: string }>(db,
       `UPDATE portal_invites SET delivered_send_id = $2, sent_at = now(), send_error = NULL, updated_at = now() WHERE org_id = $1 AND send_id = $2
        RETURNING contact_id, channel, address`, [orgId, sendId]);
-    await db.query('UPDATE outbox_messages SET body = $4 WHERE org_id = $1 AND source_kind = $2 AND source_id = $3', [orgId, PORTAL_INVITE_SOURCE_KIND, sendId, REMOVED_TEXT]);
+    await blankOutboxText(db, orgId, { kind: PORTAL_INVITE_SOURCE_KIND, id: sendId }, REMOVED_TEXT);
     if (!invite) return;
     // Recorded beside the organisation's other messages, without the link.
     await deliveryChannel().recordSend(db, orgId, {

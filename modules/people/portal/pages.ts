@@ -44,7 +44,8 @@ function send(res: Response, status: number, title: string, body: string): void 
     'cache-control': 'no-store',
     'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // same-origin: the link's token never leaves in a Referer, and our own form posts keep a real Origin (no-referrer would make it null).
+    'referrer-policy': 'same-origin',
   }).send(page(title, body));
 }
 
@@ -174,9 +175,9 @@ export function portalPagesRouter(deps: WebhookDeps): Router {
 
   const liveInvite = async (db: Queryable, orgId: string, token: string, lock: boolean) => {
     if (!PORTAL_TOKEN_SHAPE.test(token)) return undefined;
-    return queryOne<{ id: string; contact_id: string; first_name: string | null; org_name: string }>(db, `
-      SELECT i.id, i.contact_id, c.first_name, o.name AS org_name FROM portal_invites i
-      JOIN contacts c ON c.id = i.contact_id AND c.deleted_at IS NULL JOIN organisations o ON o.id = i.org_id
+    return queryOne<{ id: string; contact_id: string; first_name: string | null }>(db, `
+      SELECT i.id, i.contact_id, c.first_name FROM portal_invites i
+      JOIN contacts c ON c.id = i.contact_id AND c.deleted_at IS NULL
       WHERE i.org_id = $1 AND i.token_hash = $2 AND i.status IN ('pending', 'joined') AND i.expires_at > now() ${lock ? 'FOR UPDATE OF i' : ''}`,
     [orgId, hashSecret(token)]);
   };
@@ -186,7 +187,8 @@ export function portalPagesRouter(deps: WebhookDeps): Router {
     const token = String(req.params.token);
     const invite = await liveInvite(db, orgId, token, false);
     if (!invite) return gone(res);
-    send(res, 200, 'Sign in', `<h1>${escapeHtml(invite.org_name)} member portal</h1>
+    const orgName = (await getOrgSettings(db, orgId)).name;
+    send(res, 200, 'Sign in', `<h1>${escapeHtml(orgName)} member portal</h1>
 <p>Welcome${invite.first_name ? `, ${escapeHtml(invite.first_name)}` : ''}. Sign in to see and correct your details.</p>
 <form method="post" action="${basePath(orgId)}/join/${escapeHtml(token)}"><input type="hidden" name="csrf" value="${csrfOf('join', token)}">
 <button type="submit" id="sign-in">Sign in</button></form>`);
