@@ -7,3 +7,4 @@ export { forgetStoredMentions } from './erasure';
 export { getOrgSettings } from './orgs';
 export { blankOutboxText, hasOutboxMessage, lockOutboxStateOf } from './outbox-state';
 export { listTeam } from './settings';
+export { AI_URL_SETTING, aiSettings, cosine, embed, type AiSettings } from './media/ai-provider';
