@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { StewardError } from '../../../core/errors';
-import { queryRows, type Queryable } from '../../../db/pool';
+import { queryRows, withTenantTransaction, type Pool, type Queryable } from '../../../db/pool';
 import { AI_URL_SETTING, aiSettings, cosine, embed, type AiSettings } from '../../platform/api';
 import { displayNameOf } from '../contacts';
 import { visibleNoteSql } from '../notes';
@@ -21,6 +21,8 @@ export const MAX_CANDIDATES = 5000;
 /** Contacts whose free text is embedded (or re-embedded) in one call at most; the rest are matched by full text this time. */
 export const MAX_EMBEDDED_PER_CALL = 500;
 const EMBED_BATCH = 100;
+/** Contacts the embeddings job looks at per organisation and run. */
+const MAX_EMBED_SCAN = 100_000;
 /** The free text of one contact that is searched, at most. */
 const MAX_DOC_CHARS = 8000;
 export const DEFAULT_MIN_SIMILARITY = 0.35;
@@ -37,10 +39,10 @@ export interface SearchOutcome {
 interface Candidate { id: string; first_name: string | null; last_name: string | null; preferred_name: string | null; email: string | null; doc: string }
 
 /** Contacts the rules select (every live contact without rules), each with the free text this caller may search. */
-async function candidates(db: Queryable, orgId: string, rules: RuleSet | null, seesRestricted: boolean, withText: boolean): Promise<Candidate[]> {
+async function candidates(db: Queryable, orgId: string, rules: RuleSet | null, seesRestricted: boolean, withText: boolean, max = MAX_CANDIDATES + 1): Promise<Candidate[]> {
   const params: unknown[] = [orgId];
   const where = rules ? `AND (${compileRules(rules, params)})` : '';
-  params.push(MAX_CANDIDATES + 1);
+  params.push(max);
   const limitParam = `$${params.length}`;
   // Free text: notes the caller may read (the one visibility rule, visibleNoteSql) and custom field values (interests…).
   const doc = withText ? `left(concat_ws(' ',
@@ -69,8 +71,13 @@ async function fullTextScores(db: Queryable, docs: Candidate[], freeText: string
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Embeddings of each candidate's text for this kind of reader, from the cache or the provider (at most MAX_EMBEDDED_PER_CALL new ones). */
-async function embeddingsOf(db: Queryable, orgId: string, settings: AiSettings, reader: 'open' | 'all', docs: Candidate[]): Promise<{ vectors: Map<string, number[]>; embeddedNow: number }> {
+/**
+ * Embeddings of each candidate's text for this kind of reader: fresh cached ones (same text hash and
+ * model), and up to MAX_EMBEDDED_PER_CALL others embedded now. A search runs in a read-only
+ * transaction, so it does not store what it embedded; the `people.semantic_embeddings` job keeps the
+ * cache filled (refreshEmbeddings).
+ */
+async function embeddingsOf(db: Queryable, orgId: string, settings: AiSettings, reader: 'open' | 'all', docs: Candidate[], store: boolean): Promise<{ vectors: Map<string, number[]>; embeddedNow: number }> {
   const withText = docs.filter((d) => d.doc.trim().length > 0);
   const cached = await queryRows<{ contact_id: string; text_hash: string; embedding: number[] }>(db,
     'SELECT contact_id, text_hash, embedding FROM contact_text_embeddings WHERE org_id = $1 AND reader = $2 AND model = $3 AND contact_id = ANY($4::uuid[])',
@@ -89,12 +96,36 @@ async function embeddingsOf(db: Queryable, orgId: string, settings: AiSettings, 
     const embedded = await embed(settings, batch.map((d) => d.doc));
     for (const [index, doc] of batch.entries()) {
       vectors.set(doc.id, embedded[index]!);
+      if (!store) continue;
       await db.query(`INSERT INTO contact_text_embeddings (org_id, contact_id, reader, model, text_hash, embedding) VALUES ($1, $2, $3, $4, $5, $6)
         ON CONFLICT (org_id, contact_id, reader) DO UPDATE SET model = EXCLUDED.model, text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding, updated_at = now()`,
       [orgId, doc.id, reader, settings.embeddingModel, hashOf(doc.doc), embedded[index]]);
     }
   }
   return { vectors, embeddedNow: toEmbed.length };
+}
+
+/**
+ * The job `people.semantic_embeddings`: embeds every organisation's contacts whose free text changed
+ * (both readers, each from its own text), MAX_EMBEDDED_PER_CALL per reader per run. Nothing without a provider.
+ */
+export async function refreshEmbeddings(pool: Pool, input: { now: Date; orgId?: string }): Promise<Record<string, number>> {
+  const settings = providerSettings();
+  if (!settings) return { organisations: 0, embedded: 0 };
+  const organisations = input.orgId ? [input.orgId]
+    : (await queryRows<{ org_id: string }>(pool, 'SELECT DISTINCT org_id FROM contacts WHERE deleted_at IS NULL ORDER BY org_id')).map((row) => row.org_id);
+  let embedded = 0;
+  for (const orgId of organisations) {
+    embedded += await withTenantTransaction(pool, orgId, async (db) => {
+      let made = 0;
+      for (const reader of ['open', 'all'] as const) {
+        const docs = await candidates(db, orgId, null, reader === 'all', true, MAX_EMBED_SCAN);
+        made += (await embeddingsOf(db, orgId, settings, reader, docs, true)).embeddedNow;
+      }
+      return made;
+    });
+  }
+  return { organisations: organisations.length, embedded };
 }
 
 function providerSettings(): AiSettings | null {
@@ -141,7 +172,7 @@ export async function semanticSearch(
   if (settings) {
     try {
       const reader = seesRestricted ? 'all' : 'open';
-      const { vectors, embeddedNow: made } = await embeddingsOf(db, orgId, settings, reader, found);
+      const { vectors, embeddedNow: made } = await embeddingsOf(db, orgId, settings, reader, found, false);
       embeddedNow = made;
       const [queryVector] = await embed(settings, [freeText]);
       for (const [id, vector] of vectors) {
