@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startDevServer } from '../scripts/lib/temporal-dev-server';
 import { Harness } from '../test/helpers/harness';
 import { measureThroughput, type ThroughputResult } from './stats';
 
@@ -22,6 +23,9 @@ const FIRST = ['Ann', 'Ben', 'Cara', 'David', 'Ella', 'Finn', 'Grace', 'Harry', 
 const LAST = ['Adams', 'Brown', 'Clarke', 'Davies', 'Evans', 'Fisher', 'Green', 'Hughes', 'Jones', 'King', 'Lewis', 'Morris', 'Owen', 'Price', 'Smith', 'Taylor'];
 
 async function main(): Promise<void> {
+  // A Temporal dev server of its own unless TEMPORAL_ADDRESS names one.
+  const dev = process.env.TEMPORAL_ADDRESS ? null : await startDevServer({ headless: true });
+  if (dev) process.env.TEMPORAL_ADDRESS = dev.address;
   const harness = await Harness.start();
   try {
     const org = await harness.createOrg({ name: 'Search Bench Church', planCode: 'enterprise' });
@@ -59,6 +63,7 @@ async function main(): Promise<void> {
     for (const result of Object.values(results)) if (result.errorSamples.length > 0) console.log(`errors at c=${result.concurrency}: ${result.errorSamples.join(' | ')}`);
   } finally {
     await harness.close();
+    await dev?.stop();
   }
 }
 
