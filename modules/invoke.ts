@@ -11,7 +11,8 @@ import { defineTool, type AnyTool, type ToolContext } from './tool';
  * routes, `<module>_invoke_api_read` (GET only, the module's read scope) and
  * `<module>_invoke_api_write` (POST/PUT/PATCH/DELETE, its write scope, with a required
  * `actionSummary`); the platform adds `platform_invoke_dashboard_api_read/_write`, which reach
- * every module's routes. Each is an ordinary tool, so a bridge call is one durable workflow,
+ * every module's routes, and a pair per route surface: `platform_settings_invoke_api_*` and
+ * `platform_portal_invoke_api_*` (routes declared with `surface: 'settings'` / `'portal'`). Each is an ordinary tool, so a bridge call is one durable workflow,
  * idempotent, audited and metered like any other; the route's own scope is checked as well.
  */
 
@@ -129,6 +130,11 @@ export function bridgeToolsOf(module: ModuleDefinition, modules: readonly Module
       ...bridgePair({
         module: 'platform', prefix: 'platform_settings_invoke_api', scopes: platformScopes,
         routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'settings'), reach: 'organisation settings, team, API keys and agents', power: 'organisation',
+      }),
+      // The member portal's administration (spec 4.2's platform_portal_invoke_api_*): whichever module declares portal routes.
+      ...bridgePair({
+        module: 'platform', prefix: 'platform_portal_invoke_api', scopes: platformScopes,
+        routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'portal'), reach: 'the member portal (invites, moderation, capture sessions)',
       }),
     ];
   }

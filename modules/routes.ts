@@ -37,15 +37,16 @@ export interface RouteDefinition<P extends AnyObjectSchema, Q extends AnyObjectS
   curatedTool?: string;
   /**
    * Which bridge family reaches it besides the module's own pair and the dashboard pair:
-   * `settings` routes are also reached by platform_settings_invoke_api_*; `operator` routes (the
-   * installation's operator, across organisations) only by platform_admin_invoke_api_*.
+   * `settings` routes are also reached by platform_settings_invoke_api_*, `portal` routes (the member
+   * portal's administration: invites, moderation, capture sessions) by platform_portal_invoke_api_*;
+   * `operator` routes (the installation's operator, across organisations) only by platform_admin_invoke_api_*.
    */
   surface: RouteSurface;
   /** Absent only on a write a curated tool covers: the route is catalogued so callers learn of the tool, and never runs. */
   run?: (ctx: ToolContext, request: RouteRequest<P, Q, B>) => Promise<z.input<R>>;
 }
 
-export const ROUTE_SURFACES = ['dashboard', 'settings', 'operator'] as const;
+export const ROUTE_SURFACES = ['dashboard', 'settings', 'portal', 'operator'] as const;
 export type RouteSurface = (typeof ROUTE_SURFACES)[number];
 
 /** The settings surface (team, API keys, agents, the organisation's settings) is power over the organisation, whichever bridge reaches it. */

@@ -50,9 +50,9 @@ export interface OutreachSend {
   usageTool: string;
 }
 
-/** How pastoral outreach reaches a person: the sending module's recipient check and message record. */
+/** How pastoral outreach and portal invitations reach a person: the sending module's recipient check and message record. */
 export interface OutreachDelivery {
-  checkRecipient(db: Queryable, orgId: string, input: { contactId: string; channel: OutreachChannel; purpose: 'service'; now: Date; lock?: boolean; freeForm?: boolean }): Promise<OutreachRecipientCheck>;
+  checkRecipient(db: Queryable, orgId: string, input: { contactId: string; channel: OutreachChannel; purpose: 'service' | 'charitable_purpose'; now: Date; lock?: boolean; freeForm?: boolean }): Promise<OutreachRecipientCheck>;
   recordSend(db: Queryable, orgId: string, send: OutreachSend): Promise<void>;
 }
 

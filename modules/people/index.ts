@@ -25,6 +25,8 @@ import { peopleAlertRules } from './alerts';
 import { dataQualityPart } from './data-quality/part';
 import { CONTACT_ALLOWANCES } from './dashboard/crm';
 import { dashboardPart } from './dashboard/part';
+import { portalPart } from './portal/part';
+import { semanticPart } from './semantic/part';
 
 // Pastoral care lives in parts under pastoral/: the same module, scopes and schema lock, kept in folders of their own.
 export default defineModule(withParts({
@@ -56,4 +58,4 @@ export default defineModule(withParts({
     id: 'safeguarding-status', workflowType: 'safeguardingStatusWorkflow', everyMs: 24 * 3_600_000,
     note: 'Moves safeguarding checks to expiring or overdue as their dates pass',
   }],
-}, [lifeEventsPart, carePart, prayerVisitsPart, dataQualityPart, dashboardPart]));
+}, [lifeEventsPart, carePart, prayerVisitsPart, dataQualityPart, dashboardPart, portalPart, semanticPart]));

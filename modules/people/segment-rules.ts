@@ -38,6 +38,9 @@ export const SEGMENT_FIELDS: Record<string, FieldSpec> = {
   membershipDate: { type: 'date', label: 'Became a member', sql: 'c.membership_date' },
   baptismDate: { type: 'date', label: 'Baptism', sql: 'c.baptism_date' },
   whatsappConsent: { type: 'boolean', label: 'WhatsApp consent', sql: 'c.whatsapp_consent' },
+  // A household is the contacts sharing a family_id; a contact without one is a household of one.
+  householdSize: { type: 'number', label: 'People in their household', sql: "(CASE WHEN c.family_id IS NULL THEN 1 ELSE (SELECT count(*)::int FROM contacts h WHERE h.org_id = c.org_id AND h.family_id = c.family_id AND h.deleted_at IS NULL) END)" },
+  youngestInHouseholdAge: { type: 'number', label: 'Age of the youngest in their household', sql: "(SELECT min(extract(year FROM age(current_date, h.date_of_birth)))::int FROM contacts h WHERE h.org_id = c.org_id AND h.deleted_at IS NULL AND (h.id = c.id OR h.family_id = c.family_id))" },
   tag: { type: 'tag', label: 'Tag (by name)' },
   crmGroup: { type: 'group', label: 'CRM group (by name)' },
 };

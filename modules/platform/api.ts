@@ -5,7 +5,7 @@
  */
 export { forgetStoredMentions } from './erasure';
 export { getOrgSettings } from './orgs';
-export { lockOutboxStateOf } from './outbox-state';
+export { blankOutboxText, hasOutboxMessage, lockOutboxStateOf } from './outbox-state';
 export { listTeam } from './settings';
 // The OpenAI-compatible AI provider setting the media tools use; other modules' AI tools share it.
 export { AI_URL_SETTING, aiSettings, cosine, embed } from './media/ai-provider';

@@ -9,8 +9,8 @@ import {
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 
 const ruleOut = z.object({ field: z.string(), operator: z.string(), value: z.unknown().optional() }).strict();
-const rulesOut = z.object({ match: z.enum(['all', 'any']), rules: z.array(ruleOut) }).strict();
-const segmentSchema = z.object({
+export const rulesOut = z.object({ match: z.enum(['all', 'any']), rules: z.array(ruleOut) }).strict();
+export const segmentSchema = z.object({
   id: z.uuid(), name: z.string(), description: z.string().nullable(), templateId: z.string().nullable(), rules: rulesOut,
   memberCount: z.number().int(), refreshedAt: z.string().nullable(),
 }).strict();

@@ -26,6 +26,13 @@ function griefPlanChangeOfResult(result: unknown): { lifeEventId: string; change
   return plan.change === 'opened' || plan.change === 'rescheduled' || plan.change === 'ended' ? { lifeEventId: plan.lifeEventId, change: plan.change } : undefined;
 }
 
+/** The portal invites a send or resend result names (`sent[].inviteId`). */
+function portalInviteIdsOfResult(result: unknown): string[] {
+  const sent = (result as { sent?: unknown } | null)?.sent;
+  if (!Array.isArray(sent)) return [];
+  return sent.map((entry) => (entry as { inviteId?: unknown }).inviteId).filter((id): id is string => typeof id === 'string');
+}
+
 /** The people module's follow-ups, by kind (see FollowUpPlanner in core/tool-plan.ts). */
 export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
   /** A bulk operation on contacts that was started (not a preview, not an empty one) gets its job workflow. */
@@ -38,6 +45,21 @@ export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
       args: [{ orgId, operationId: operation.id }], searchAttributes: { kind: 'contacts_bulk_operation', status: 'running' },
     }];
   },
+  /**
+   * Sends each portal invite the result names (`sent[].inviteId`) through the outbox
+   * (portal/activities.ts). The invite stands whether or not the message went (it records why not);
+   * a resend is the remedy, so a failure leaves the call's result standing.
+   */
+  'people.send_portal_invites': (result, { orgId }) => portalInviteIdsOfResult(result).map((inviteId) => ({
+    activity: 'sendPortalInvite',
+    args: [orgId, inviteId],
+    options: {
+      startToCloseTimeout: '2 minutes',
+      heartbeatTimeout: '5 seconds',
+      retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 3 },
+    },
+    ignoreFailure: true,
+  })),
 
   /** Every outreach item the result names gets its approval workflow (outreach.ts), outliving the call. */
   'people.start_outreach': (result, { orgId }) => outreachIdsOfResult(result).map((itemId) => ({
