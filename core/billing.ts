@@ -1,7 +1,7 @@
 /** Metered features (spec 4.3, platform_usage). */
 export const METERED_FEATURES = [
   'email_sends', 'messaging_credits', 'contacts', 'runsheet_access_seats', 'donations',
-  'tickets', 'check_ins', 'rooms', 'streams', 'media_items',
+  'tickets', 'check_ins', 'rooms', 'streams', 'media_items', 'form_submissions', 'active_automations',
 ] as const;
 
 export type MeteredFeature = (typeof METERED_FEATURES)[number];
