@@ -4,6 +4,7 @@ import { queryOne } from '../../db/pool';
 import { defineModule } from '../module';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growModels } from './models';
+import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
 import { growFormTools } from './tools';
 
@@ -23,6 +24,7 @@ export default defineModule({
   scopes: ['grow:read', 'grow:write'],
   uses: ['platform', 'people', 'guests', 'templates'],
   routes: [],
+  playbooks: growPlaybooks,
   meters: [
     { feature: 'form_submissions', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
     { feature: 'active_automations', allowances: { starter: 3, growth: 25, enterprise: 500 }, standingCount: async () => 0 },

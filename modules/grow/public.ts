@@ -216,10 +216,10 @@ function growRouter(deps: WebhookDeps): Router {
         const validPage = pageId && UUID.test(pageId)
           ? await queryOne<{ id: string }>(db, "SELECT id FROM grow_landing_pages WHERE org_id = $1 AND id = $2 AND status = 'published'", [orgId, pageId]) : undefined;
         await lockFeature(db, orgId!, 'form_submissions');
-        await assertAllowance(db, orgId!, 'form_submissions', 1, { tool: 'grow_public_form' });
+        await assertAllowance(db, orgId!, 'form_submissions', 1, { tool: 'grow_publish_form' });
         const org = await getOrgSettings(db, orgId!);
         const recorded = await recordSubmission(db, org, form, read.answers, validPage?.id ?? null);
-        await recordUsage(db, { orgId: orgId!, feature: 'form_submissions', units: 1, idempotencyKey: `grow-submission:${recorded.submissionId}`, tool: 'grow_public_form' });
+        await recordUsage(db, { orgId: orgId!, feature: 'form_submissions', units: 1, idempotencyKey: `grow-submission:${recorded.submissionId}`, tool: 'grow_publish_form' });
         return { kind: 'recorded' as const, form, recorded };
       }).catch((error: unknown) => {
         if (error instanceof StewardError && ['allowance_exceeded', 'spend_cap_reached', 'subscription_inactive'].includes(error.code)) return { kind: 'allowance' as const };

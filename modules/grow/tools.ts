@@ -67,7 +67,7 @@ const listFormsTool = tools.read('list_forms', {
 const createFormTool = tools.write('create_form', {
   title: 'Create a form',
   description: 'Creates a form as a draft: fields (text, email, phone, date, choice, checkbox, consent boxes that are never pre-ticked, a guardian\'s consent when a child\'s details are asked), the contact detail each answer fills, an open window, a thank-you message and what a submission creates (a contact matched by email/phone/name or created; a guests pipeline card). Publish it with grow_publish_form.',
-  keywords: ['new form', 'connect card', 'sign up form', 'registration form', 'interest form', 'web form'],
+  keywords: ['new form', 'connect card', 'sign up form', 'interest form', 'web form'],
   examples: ['make a connect card form for newcomers', 'create a sign-up form for the youth weekend with a parent consent box', 'build a form asking name, email and how they heard of us', 'we need an online form for people interested in baptism'],
   input: z.object({ name: z.string().trim().min(1).max(200), fields: z.array(fieldInput).min(1).max(40), ...formFields }),
   output: z.object({ form: formSchema }).strict(),
@@ -87,8 +87,8 @@ const updateFormTool = tools.write('update_form', {
 const publishFormTool = tools.write('publish_form', {
   title: 'Publish a form',
   description: 'Publishes a draft or closed form at its public address (publicUrl), where anyone may fill it in within its window. Publishing one already published changes nothing (alreadyPublished).',
-  keywords: ['go live form', 'open form', 'share form link'],
-  examples: ['publish the connect card form', 'make the youth weekend sign-up live', 'reopen the baptism interest form'],
+  keywords: ['go live form', 'open form', 'share form link', 'form live', 'make form available', 'let people fill in'],
+  examples: ['publish the connect card form', 'make the youth weekend sign-up live', 'reopen the baptism interest form', 'put the newcomers form live so people can fill it in', 'let people start using the sign-up form'],
   idempotent: true,
   input: z.object({ formId }),
   output: z.object({ form: formSchema, alreadyPublished: z.boolean() }).strict(),
@@ -98,7 +98,7 @@ const publishFormTool = tools.write('publish_form', {
 const closeFormTool = tools.write('close_form', {
   title: 'Close a form',
   description: 'Stops a published form taking answers (closed; it can be published again), or archives a form for good (archive: true; kept with its submissions, never shown again).',
-  keywords: ['stop form', 'end sign ups', 'archive form'],
+  keywords: ['stop form', 'archive form', 'form closed'],
   examples: ['close the youth weekend sign-ups', 'stop taking answers on the survey', 'archive last year\'s connect card'],
   idempotent: true,
   input: z.object({ formId, archive: z.boolean().default(false) }),
@@ -109,7 +109,7 @@ const closeFormTool = tools.write('close_form', {
 const listSubmissionsTool = tools.read('list_submissions', {
   title: 'List form submissions',
   description: 'A form\'s submissions, newest first: answers as submitted with the questions that revision asked, the contact matched or created (and on what it matched), and the guest card opened.',
-  keywords: ['form responses', 'answers', 'who filled in', 'sign ups', 'entries'],
+  keywords: ['form responses', 'who filled in the form', 'form answers'],
   examples: ['who filled in the connect card this week', 'show the responses to the youth weekend form', 'how many people signed up on the form'],
   input: z.object({ formId, contactId: z.uuid().optional().describe('Only this contact\'s submissions'), limit: z.number().int().min(1).max(100).default(25), offset: z.number().int().min(0).max(100_000).default(0) }),
   output: z.object({ submissions: z.array(submissionSchema), total: z.number().int() }).strict(),
@@ -119,8 +119,8 @@ const listSubmissionsTool = tools.read('list_submissions', {
 const getSubmissionTool = tools.read('get_submission', {
   title: 'Get a form submission',
   description: 'One submission: its answers as submitted, the questions of the revision it answered, the landing page it came through, and what it created (contact matched or created, guest card).',
-  keywords: ['form response', 'submission details'],
-  examples: ['show me that connect card submission', 'what did she put on the form'],
+  keywords: ['form response', 'submission details', 'one person\'s answers', 'what someone put on the form'],
+  examples: ['show me that connect card submission', 'what did she put on the form', 'open one response to the sign-up form', 'read someone\'s answers to the connect card'],
   input: z.object({ submissionId: z.uuid().describe('The submission (grow_list_submissions)') }),
   output: z.object({ submission: submissionSchema }).strict(),
   run: async (ctx, input) => ({ submission: await getSubmission(ctx.db, ctx.org.id, input.submissionId) }),
@@ -129,7 +129,7 @@ const getSubmissionTool = tools.read('get_submission', {
 const exportSubmissionsTool = tools.read('export_submissions', {
   title: 'Export form submissions (CSV)',
   description: `Every submission of a form as CSV (oldest first, up to ${MAX_EXPORT_ROWS.toLocaleString('en-GB')} rows): one column per question, then the contact and what was created. Cells that a spreadsheet would run as a formula are neutralised.`,
-  keywords: ['download responses', 'spreadsheet', 'csv', 'export form'],
+  keywords: ['download form responses', 'form csv', 'export form'],
   examples: ['export the connect card answers to a spreadsheet', 'download the youth weekend sign-ups as CSV'],
   input: z.object({ formId }),
   output: z.object({ csv: z.string(), rows: z.number().int(), truncated: z.boolean() }).strict(),
@@ -143,7 +143,7 @@ const slug = z.string().trim().max(80).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-
 const listPagesTool = tools.read('list_landing_pages', {
   title: 'List landing pages',
   description: 'The organisation\'s landing pages: slug, title, blocks, status (draft, published, unpublished) and public address.',
-  keywords: ['landing page', 'web page', 'event page', 'microsite'],
+  keywords: ['landing pages', 'web pages', 'microsite'],
   examples: ['what landing pages do we have', 'show the Christmas page', 'which pages are live'],
   input: z.object({ status: z.enum(PAGE_STATUSES).optional(), limit: z.number().int().min(1).max(100).default(50) }),
   output: z.object({ pages: z.array(pageSchema) }).strict(),
@@ -153,7 +153,7 @@ const listPagesTool = tools.read('list_landing_pages', {
 const createPageTool = tools.write('create_landing_page', {
   title: 'Create a landing page',
   description: 'Creates a landing page as a draft: a slug and blocks (heading, text, image from the media library, a form embed, a button). Publishing it is grow_publish_landing_page (a person approves).',
-  keywords: ['new page', 'event page', 'web page', 'landing page', 'invitation page'],
+  keywords: ['new landing page', 'web page', 'landing page'],
   examples: ['make a landing page for the Christmas services with the sign-up form', 'create a web page for the Alpha course', 'build an invitation page for Easter'],
   input: z.object({ slug, title: z.string().trim().min(1).max(200), blocks: z.array(blockInput).min(1).max(50) }),
   output: z.object({ page: pageSchema }).strict(),
@@ -163,8 +163,8 @@ const createPageTool = tools.write('create_landing_page', {
 const updatePageTool = tools.write('update_landing_page', {
   title: 'Update a landing page',
   description: 'Changes a landing page\'s title, blocks or (while not published) its slug. A published page shows the change at once.',
-  keywords: ['edit page', 'change page text'],
-  examples: ['change the Christmas page heading', 'add the booking button to the Alpha page'],
+  keywords: ['edit page', 'change page text', 'page wording', 'landing page text', 'reword page'],
+  examples: ['change the Christmas page heading', 'add the booking button to the Alpha page', 'reword the text on the harvest landing page', 'fix a typo on the event page'],
   input: z.object({ pageId, slug: slug.optional(), title: z.string().trim().min(1).max(200).optional(), blocks: z.array(blockInput).min(1).max(50).optional() }),
   output: z.object({ page: pageSchema }).strict(),
   run: async (ctx, input) => ({ page: await updatePage(ctx.db, ctx.org.id, input.pageId, input) }),
@@ -196,7 +196,7 @@ const unpublishPageTool = tools.write('unpublish_landing_page', {
 const pageStatsTool = tools.read('get_page_stats', {
   title: 'Landing page stats',
   description: 'A landing page\'s views (counted per day; no visitor is tracked), submissions made through its form, and conversion (submissions per view), in total and by day, optionally for a date range.',
-  keywords: ['page views', 'conversion', 'visits', 'how is the page doing'],
+  keywords: ['landing page views', 'page conversion', 'how is the page doing'],
   examples: ['how many people visited the Christmas page', 'what is the conversion on the Alpha page', 'how many signed up from the landing page'],
   input: z.object({ pageId, from: calendarDate().optional(), to: calendarDate().optional() }),
   output: z.object({
