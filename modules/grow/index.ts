@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { hasScope } from '../../core/principal';
 import { queryOne } from '../../db/pool';
 import { defineModule } from '../module';
+import { createGrowCampaignActivities } from './activities/campaigns';
+import { growCampaignTools } from './campaign-tools';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
-import { growModels } from './models';
+import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
+import { growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
 import { growFormTools } from './tools';
@@ -18,11 +21,13 @@ export default defineModule({
   name: 'grow',
   title: 'Grow',
   description: 'Forms and landing pages people fill in, with their submissions, contacts matched or created, and page stats.',
-  tools: growFormTools,
-  models: [...growModels],
-  migrations: [growMigration],
+  tools: [...growFormTools, ...growCampaignTools],
+  models: [...growModels, ...growCampaignModels],
+  migrations: [growMigration, growCampaignsMigration],
+  workflows: require.resolve('./workflows'),
+  activities: [createGrowCampaignActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates'],
+  uses: ['platform', 'people', 'guests', 'templates', 'channels'],
   routes: [],
   playbooks: growPlaybooks,
   meters: [
@@ -46,5 +51,7 @@ export default defineModule({
   contactRefs: [
     // Erasure clears the person and the answers they gave; the submission is kept as a count.
     { table: 'grow_submissions', column: 'contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['answers'] },
+    { table: 'grow_campaign_recipients', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'grow_campaign_events', column: 'contact_id', onMerge: 'move', onErase: 'null' },
   ],
 });

@@ -48,3 +48,16 @@ export const growModels = [
   }),
   table('grow_page_views', { org_id: 'uuid', page_id: 'uuid!', day: 'day!', views: 'int=' }),
 ];
+
+export const growCampaignModels = [
+  table('grow_campaigns', {
+    id: 'uuid!', org_id: 'uuid', name: 'text', status: 'text=', audience: 'jsonb', purpose: 'text', subject: 'text', body: 'text', from_name: 'text?', reply_to: 'text?',
+    links: 'text[]=', preview_hash: 'text?', preview: 'jsonb?', total_recipients: 'int=', send_at: 'date?', ab_variable: 'text?', ab_test_percent: 'int?', ab_wait_seconds: 'int?',
+    winner_variant: 'int?', winner_by: 'text?', test_sent_at: 'date?', sent_at: 'date?', created_at: 'date=', updated_at: 'date=',
+  }),
+  table('grow_campaign_variants', { org_id: 'uuid', campaign_id: 'uuid!', position: 'int!', subject: 'text', from_name: 'text?', body: 'text', links: 'text[]=' }),
+  table('grow_campaign_recipients', {
+    id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid', phase: 'text=', variant: 'int?', status: 'text=', skip_reason: 'text?', message_id: 'uuid?', handed_at: 'date?',
+  }),
+  table('grow_campaign_events', { id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', variant: 'int?', kind: 'text', link_index: 'int?', machine: 'bool=', created_at: 'date=' }),
+];

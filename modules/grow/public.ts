@@ -9,6 +9,7 @@ import type { ModuleWebhook, WebhookDeps } from '../module';
 import { getOrgSettings } from '../platform/api';
 import { escapeHtml } from '../templates/api';
 import { formClosedReason, formPath, readAnswers, recordSubmission, type Answer, type FieldError, type FormField, type FormRow } from './forms';
+import { recordTracking } from './campaigns';
 import { countView, type Block, type PageRow } from './pages';
 
 /**
@@ -23,6 +24,7 @@ import { countView, type Block, type PageRow } from './pages';
 export const MAX_SUBMISSION_BYTES = 16 * 1024;
 const TOKEN_TTL_MS = 24 * 3600_000;
 const HONEYPOT = 'website';
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const CSS = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
@@ -234,6 +236,28 @@ function growRouter(deps: WebhookDeps): Router {
       }
       res.set('X-Steward-Submission', outcome.recorded.submissionId);
       sendPage(res, 200, 'Thank you', `<h1>Thank you</h1>${paragraphs(outcome.form.thank_you)}`);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // A campaign link: the signed token names the campaign, recipient and link number; the destination is the campaign's own link, never one from the request.
+  router.get('/grow/c/:token', viewLimiter, async (req, res, next) => {
+    try {
+      res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+      const tracked = await recordTracking(deps.pool, String(req.params.token).slice(0, 300), String(req.get('user-agent') ?? '').slice(0, 300));
+      if (!tracked || tracked.kind !== 'click') return notFoundPage(res);
+      res.redirect(302, tracked.url);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // The open pixel: counted (machine opens flagged), always a 1x1 transparent GIF.
+  router.get('/grow/o/:token', async (req, res, next) => {
+    try {
+      await recordTracking(deps.pool, String(req.params.token).slice(0, 300), String(req.get('user-agent') ?? '').slice(0, 300));
+      res.set({ 'Cache-Control': 'no-store', 'Content-Type': 'image/gif' }).status(200).send(PIXEL);
     } catch (error) {
       next(error);
     }
