@@ -13,7 +13,7 @@ export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
     const campaignId = campaignIdOf(result);
     return campaignId
       ? [
-        { start: 'growCampaignWorkflow', id: growCampaignWorkflowId(campaignId), args: [{ orgId, campaignId }], searchAttributes: { kind: 'grow_campaign' } },
+        { start: 'growCampaignWorkflow', id: growCampaignWorkflowId(campaignId), args: [{ orgId, campaignId }], searchAttributes: { kind: 'campaign' } },
         // Already started by the preview: it looks again now (scheduled) instead of at its next poll.
         { signal: growCampaignPoke.name, id: growCampaignWorkflowId(campaignId) },
       ]
