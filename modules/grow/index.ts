@@ -6,6 +6,7 @@ import { createGrowCampaignActivities } from './activities/campaigns';
 import { growCampaignTools } from './campaign-tools';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
+import { growMetrics } from './metrics';
 import { growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
@@ -30,6 +31,7 @@ export default defineModule({
   uses: ['platform', 'people', 'guests', 'templates', 'channels'],
   routes: [],
   playbooks: growPlaybooks,
+  metrics: growMetrics,
   meters: [
     { feature: 'form_submissions', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
     { feature: 'active_automations', allowances: { starter: 3, growth: 25, enterprise: 500 }, standingCount: async () => 0 },

@@ -4,7 +4,7 @@ import {
   CONTACT_FIELDS, FIELD_TYPES, FORM_CREATES, FORM_STATUSES, MAX_EXPORT_ROWS, closeForm, createForm, exportSubmissions, fieldInput, getSubmission, listForms, listSubmissions,
   publishForm, updateForm,
 } from './forms';
-import { PAGE_STATUSES, blockInput, createPage, listPages, pageStats, setPageStatus, updatePage } from './pages';
+import { PAGE_STATUSES, blockInput, createPage, listPages, pageExists, pageStats, setPageStatus, updatePage } from './pages';
 
 const tools = toolsFor('grow', { read: 'grow:read', write: 'grow:write' });
 
@@ -175,7 +175,7 @@ const publishPageTool = tools.write('publish_landing_page', {
   description: 'Puts a landing page at its public address, served by Steward. Always needs a person\'s approval, then runs.',
   keywords: ['go live page', 'make page public'],
   examples: ['publish the Christmas landing page', 'make the Alpha page live'],
-  approval: { kind: 'gated' },
+  approval: { kind: 'gated', when: { reason: 'a published page is public under the organisation\'s name', applies: async (args, deps) => pageExists(deps.db, deps.orgId, String(args.pageId)) } },
   task: {},
   input: z.object({ pageId, actionSummary }),
   output: z.object({ page: pageSchema, changed: z.boolean() }).strict(),

@@ -151,6 +151,8 @@ describe('grow forms and landing pages', () => {
     expect(lines[0]).toBe('"submitted_at","submission_id","revision","first_name","last_name","email","request","contact_id","contact_outcome","guest_card_id"');
     expect(lines[1]).toContain('"\'=HYPERLINK(""x"")"');
     expect(lines[2]).toContain('"For my ""mum"""');
+    const metric = await mcpCall(mcp, 'platform_analytics_query', { metric: 'form_submissions' });
+    expect(metric.data.forms.find((f: any) => f.formId === form.id)).toMatchObject({ name: 'Prayer', submissions: 2, newContacts: 2, matchedContacts: 0 });
   });
 
   it('serves a landing page only once a person approves publishing it, counting views and conversions', async () => {
