@@ -162,7 +162,7 @@ describe('metered usage, retries and allowances', () => {
       const byFeature = Object.fromEntries(usage.features.map((f: any) => [f.feature, f]));
       expect(byFeature.contacts).toEqual({ feature: 'contacts', used: 2, limit: 2, remaining: 0, period: 'standing' });
       expect(byFeature.email_sends).toEqual({ feature: 'email_sends', used: 0, limit: 2000, remaining: 2000, period: 'month' });
-      expect(usage.features).toHaveLength(10);
+      expect(usage.features).toHaveLength(12);
     });
 
     it('contacts are a standing allowance: deleting one frees a place', async () => {
