@@ -2,6 +2,7 @@
 export const METERED_FEATURES = [
   'email_sends', 'messaging_credits', 'contacts', 'runsheet_access_seats', 'donations',
   'tickets', 'check_ins', 'rooms', 'streams', 'media_items', 'mediahub_items', 'mediahub_storage_mb',
+  'form_submissions', 'active_automations',
 ] as const;
 
 export type MeteredFeature = (typeof METERED_FEATURES)[number];

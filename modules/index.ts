@@ -20,9 +20,10 @@ import store from './store';
 import ticketing from './ticketing';
 import billing from './billing';
 import mediahub from './mediahub';
+import grow from './grow';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store, billing, audit, mediahub];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store, billing, audit, mediahub, grow];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

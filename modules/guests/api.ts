@@ -4,4 +4,4 @@
  */
 export { listCheckins, listLocations, requireLocation } from './checkin/published';
 export type { CheckinRecord } from './checkin/published';
-export { listFollowupsDue, volunteersByInstance } from './pipeline/published';
+export { listFollowupsDue, openGuestCard, volunteersByInstance } from './pipeline/published';

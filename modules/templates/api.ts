@@ -5,3 +5,4 @@
 export { activeVersionOf, renderForSend } from './services';
 export { smsSegments } from './sms-encoding';
 export { applyWhatsAppTemplateStatus } from './whatsapp-review';
+export { escapeHtml } from './syntax';

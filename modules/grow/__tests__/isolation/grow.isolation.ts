@@ -1,0 +1,44 @@
+import type { IsolationPart } from '../../../../test/e2e/isolation/part';
+
+/** Grow: B's key with A's forms, submissions and landing pages. */
+export const isolation: IsolationPart = {
+  tables: ['contacts'],
+  secrets: ['Apart connect card', 'Apart page title', 'Apart campaign'],
+  async seed({ harness, a }) {
+    const call = (tool: string, args: Record<string, unknown>) => harness.call(a.apiKey, tool, args);
+    const { form } = await call('grow_create_form', {
+      name: 'Apart connect card', fields: [{ key: 'email', label: 'Email', type: 'email', required: true, contactField: 'email' }],
+    });
+    await call('grow_publish_form', { formId: form.id });
+    const html = await (await fetch(`${harness.url}/grow/f/${a.orgId}/${form.id}`)).text();
+    const token = /name="_token" value="([^"]+)"/.exec(html)![1]!;
+    const posted = await fetch(`${harness.url}/grow/f/${a.orgId}/${form.id}`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email: 'apart@example.org', _token: token }).toString(),
+    });
+    const { page } = await call('grow_create_landing_page', { slug: 'apart', title: 'Apart page title', blocks: [{ type: 'text', text: 'Hello' }] });
+    const { campaign } = await call('grow_create_campaign', { name: 'Apart campaign', audience: { kind: 'tag', id: '5b0c3a52-5d39-4bd4-9a5a-7f6f2a1c9e10' }, subject: 'Apart campaign', body: 'Hello https://example.org/a' });
+    return { growForm: form.id, growSubmission: posted.headers.get('x-steward-submission')!, growPage: page.id, growCampaign: campaign.id };
+  },
+  entries: {
+    grow_update_form: [{ args: (i) => ({ formId: i.growForm, name: 'Taken over' }) }],
+    grow_publish_form: [{ args: (i) => ({ formId: i.growForm }) }],
+    grow_close_form: [{ args: (i) => ({ formId: i.growForm }) }],
+    grow_list_submissions: [{ args: (i) => ({ formId: i.growForm }) }],
+    grow_get_submission: [{ args: (i) => ({ submissionId: i.growSubmission }) }],
+    grow_export_submissions: [{ args: (i) => ({ formId: i.growForm }) }],
+    grow_create_landing_page: [{ args: (i) => ({ slug: 'b-page', title: 'B', blocks: [{ type: 'form', formId: i.growForm }] }) }],
+    grow_update_landing_page: [{ args: (i) => ({ pageId: i.growPage, title: 'Taken over' }) }],
+    grow_publish_landing_page: [{ args: (i) => ({ pageId: i.growPage }) }],
+    grow_unpublish_landing_page: [{ args: (i) => ({ pageId: i.growPage }) }],
+    grow_get_page_stats: [{ args: (i) => ({ pageId: i.growPage }) }],
+    grow_get_campaign: [{ args: (i) => ({ campaignId: i.growCampaign }) }],
+    grow_update_campaign: [{ args: (i) => ({ campaignId: i.growCampaign, name: 'Taken over' }) }],
+    grow_preview_campaign: [{ args: (i) => ({ campaignId: i.growCampaign }) }],
+    grow_add_ab_variants: [{ args: (i) => ({ campaignId: i.growCampaign, variable: 'subject', values: ['B'] }) }],
+    grow_schedule_campaign: [{ args: (i) => ({ campaignId: i.growCampaign, previewHash: '0'.repeat(64) }) }],
+    grow_pause_campaign: [{ args: (i) => ({ campaignId: i.growCampaign }) }],
+    grow_cancel_campaign: [{ args: (i) => ({ campaignId: i.growCampaign }) }],
+    grow_pick_ab_winner: [{ args: (i) => ({ campaignId: i.growCampaign, variant: 0 }) }],
+    grow_get_campaign_report: [{ args: (i) => ({ campaignId: i.growCampaign }) }],
+  },
+};

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { StewardError } from '../../core/errors';
+import { audienceSchema } from '../channels/api';
+import { toolsFor } from '../kit';
+import {
+  AB_VARIABLES, APPROVAL_RECIPIENT_THRESHOLD, CAMPAIGN_STATUSES, SCHEDULE_TOOL, campaignReport, cancelCampaign, createCampaign, listCampaigns, pauseCampaign, pickWinnerByPerson,
+  previewCampaign, scheduleCampaign, scheduleNeedsApproval, setAbVariants, updateCampaign, campaignView,
+} from './campaigns';
+
+const tools = toolsFor('grow', { read: 'grow:read', write: 'grow:write' });
+
+const campaignId = z.uuid().describe('The campaign (grow_list_campaigns)');
+const actionSummary = z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver');
+
+const audienceOut = z.object({ kind: z.enum(['segment', 'tag', 'group']), id: z.string() }).strict();
+const campaignSchema = z.object({
+  id: z.uuid(), name: z.string(), status: z.enum(CAMPAIGN_STATUSES), audience: audienceOut, purpose: z.string(), subject: z.string(), body: z.string(),
+  fromName: z.string().nullable(), replyTo: z.string().nullable(), links: z.array(z.string()).describe('Links tracked through Steward\'s signed redirect'),
+  previewHash: z.string().nullable(), totalRecipients: z.number().int(), sendAt: z.string().nullable(),
+  abTest: z.object({
+    variable: z.string(), testPercent: z.number().int(), waitHours: z.number(),
+    variants: z.array(z.object({ position: z.number().int(), subject: z.string(), fromName: z.string().nullable(), body: z.string() }).strict()),
+    winner: z.number().int().nullable(), winnerBy: z.string().nullable().describe('clicks, tie_first (a tie keeps the first variant) or person'),
+  }).strict().nullable(),
+  testSentAt: z.string().nullable(), sentAt: z.string().nullable(), createdAt: z.string(),
+}).strict();
+const previewSchema = z.object({
+  recipients: z.number().int(), excluded: z.array(z.object({ reason: z.string(), count: z.number().int() }).strict()).describe('People left out, by reason (no_consent, suppressed, no_address, crisis_hold…)'),
+  sample: z.object({ subject: z.string(), body: z.string() }).strict().nullable(),
+}).strict();
+const variantReport = z.object({
+  variant: z.number().int().describe('-1 for the whole campaign'), recipients: z.number().int(), handed: z.number().int().describe('Handed to the channels outbox'), skipped: z.number().int(),
+  openedUnique: z.number().int().describe('People who opened (machine opens left out)'), machineOpens: z.number().int().describe('Opens by mail privacy proxies and scanners'),
+  clickedUnique: z.number().int(), clicksPerLink: z.array(z.object({ url: z.string(), uniqueClicks: z.number().int() }).strict()), unsubscribed: z.number().int(),
+}).strict();
+
+const fields = {
+  name: z.string().trim().min(1).max(200),
+  audience: audienceSchema,
+  purpose: z.enum(['marketing', 'charitable_purpose']).optional().describe('marketing (default) or charitable_purpose (the church\'s own work with people who gave soft opt-in)'),
+  subject: z.string().trim().min(1).max(300),
+  body: z.string().trim().min(1).max(20_000).describe('The email text; https links in it are tracked'),
+  fromName: z.string().trim().min(1).max(100).nullable().optional(),
+  replyTo: z.email().max(254).nullable().optional(),
+};
+
+const listTool = tools.read('list_campaigns', {
+  title: 'List email campaigns',
+  description: 'Email campaigns newest first: status (draft, previewed, scheduled, testing, sending, sent, paused, cancelled), audience, content, A/B test and winner.',
+  keywords: ['email campaigns', 'newsletters', 'mailchimp'],
+  examples: ['what email campaigns have we sent', 'is the Christmas campaign scheduled'],
+  input: z.object({ status: z.enum(CAMPAIGN_STATUSES).optional(), limit: z.number().int().min(1).max(100).default(25) }),
+  output: z.object({ campaigns: z.array(campaignSchema) }).strict(),
+  run: async (ctx, input) => ({ campaigns: await listCampaigns(ctx.db, ctx.org.id, input.status, input.limit) }),
+});
+
+const createTool = tools.write('create_campaign', {
+  title: 'Create an email campaign',
+  description: 'Creates an email campaign as a draft: audience (a people segment, tag or CRM group), purpose, subject and text (its https links are tracked), from-name and reply-to. Preview it next (grow_preview_campaign). Grow sends only through the channels outbox, with each person\'s consent checked.',
+  keywords: ['new email campaign', 'email newsletter', 'invitation email'],
+  examples: ['write an email campaign inviting the newsletter list to the carol service', 'start an email campaign to the parents tag'],
+  input: z.object(fields),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  run: async (ctx, input) => ({ campaign: await createCampaign(ctx.db, ctx.org.id, input) }),
+});
+
+const updateTool = tools.write('update_campaign', {
+  title: 'Update an email campaign',
+  description: 'Changes a draft or previewed campaign (audience, subject, text, sender). Any change makes it a draft again: preview it again before scheduling.',
+  keywords: ['edit campaign', 'change email subject'],
+  examples: ['change the subject of the Christmas email', 'send the campaign to the members tag instead'],
+  input: z.object({ campaignId, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodType).optional()])) as { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> } }),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  run: async (ctx, input) => ({ campaign: await updateCampaign(ctx.db, ctx.org.id, input.campaignId, input) }),
+});
+
+const previewTool = tools.write('preview_campaign', {
+  title: 'Preview an email campaign',
+  description: 'Resolves the audience now and checks each person as their email will be checked: how many it reaches and who is left out by reason (no consent for the purpose, suppressed, no address, crisis hold). Saves a previewHash that grow_schedule_campaign needs: the approval binds to this audience and content. Sends nothing.',
+  keywords: ['campaign audience', 'who will get the email', 'dry run campaign'],
+  examples: ['how many people would get the Christmas email', 'preview the campaign and show who is excluded'],
+  input: z.object({ campaignId }),
+  output: z.object({ campaign: campaignSchema, preview: previewSchema, previewHash: z.string() }).strict(),
+  followUp: { kind: 'grow.campaign' },
+  run: async (ctx, input) => previewCampaign(ctx.db, ctx.org.id, input.campaignId, new Date()),
+});
+
+const abTool = tools.write('add_ab_variants', {
+  title: 'Add A/B variants to a campaign',
+  description: 'Makes the campaign an A/B test of one variable (subject, from_name or content): the campaign\'s own value is variant 0 and these are the others (two to five in all). A random, equal-sized test group (10–50 %) gets the variants; after waitHours the variant with the most clicks (never opens) goes to the rest; a tie keeps the first. Preview again afterwards.',
+  keywords: ['ab test', 'split test', 'subject line test'],
+  examples: ['A/B test two subject lines for the Christmas invitation', 'try a different from name on 20% first'],
+  input: z.object({
+    campaignId, variable: z.enum(AB_VARIABLES), values: z.array(z.string().trim().min(1).max(20_000)).min(1).max(4).describe('The other variants\' values'),
+    testPercent: z.number().int().min(10).max(50).default(20), waitHours: z.number().min(0.0003).max(168).default(4).describe('How long the test group has before the winner is chosen'),
+  }),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  run: async (ctx, input) => {
+    if (input.variable !== 'content' && input.values.some((v) => v.length > 300)) throw new StewardError('validation_failed', 'A subject or from name is at most 300 characters', { issues: [{ path: 'values', message: 'too long' }] });
+    return { campaign: await setAbVariants(ctx.db, ctx.org.id, input.campaignId, input) };
+  },
+});
+
+const scheduleTool = tools.send(SCHEDULE_TOOL.slice('grow_'.length), {
+  title: 'Schedule an email campaign',
+  description: `Schedules a previewed campaign now or at sendAt with the previewHash grow_preview_campaign gave (refused as stale if the audience or content changed since). A new audience (none sent to before) or more than ${APPROVAL_RECIPIENT_THRESHOLD} recipients waits for a person's approval. Each email is queued in the channels outbox, which checks consent and suppression again as it leaves and adds one-click unsubscribe.`,
+  keywords: ['send campaign', 'schedule email', 'send newsletter'],
+  examples: ['send the Christmas campaign on Friday at 8', 'schedule the previewed email now'],
+  approval: { kind: 'gated', when: { reason: `the campaign goes to a new audience or to more than ${APPROVAL_RECIPIENT_THRESHOLD} people`, applies: async (args, deps) => scheduleNeedsApproval(deps.db, deps.orgId, String(args.campaignId), String(args.previewHash)) } },
+  task: {},
+  input: z.object({
+    campaignId, previewHash: z.string().max(64).regex(/^[0-9a-f]{64}$/), sendAt: z.iso.datetime({ offset: true }).max(40).optional().describe('When to send (default now)'), actionSummary,
+  }),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  followUp: { kind: 'grow.campaign' },
+  run: async (ctx, input) => ({ campaign: await scheduleCampaign(ctx.db, ctx.org.id, input.campaignId, input.previewHash, input.sendAt ? new Date(input.sendAt) : null) }),
+});
+
+const pauseTool = tools.write('pause_campaign', {
+  title: 'Pause or resume a campaign',
+  description: 'Pauses a scheduled or sending campaign (nothing more is handed to the outbox until it resumes) or resumes it (resume: true).',
+  keywords: ['pause email', 'hold campaign', 'resume campaign'],
+  examples: ['pause the Christmas email', 'resume the paused campaign'],
+  idempotent: true,
+  input: z.object({ campaignId, resume: z.boolean().default(false) }),
+  output: z.object({ campaign: campaignSchema, changed: z.boolean() }).strict(),
+  followUp: { kind: 'grow.campaign_poke' },
+  run: async (ctx, input) => pauseCampaign(ctx.db, ctx.org.id, input.campaignId, input.resume),
+});
+
+const cancelTool = tools.write('cancel_campaign', {
+  title: 'Cancel a campaign',
+  description: 'Cancels a campaign before it is sent: recipients not yet handed to the outbox get nothing. Emails already handed over stay sent.',
+  keywords: ['stop campaign', 'cancel email'],
+  examples: ['cancel the Christmas campaign', 'do not send the appeal email after all'],
+  idempotent: true,
+  input: z.object({ campaignId }),
+  output: z.object({ campaign: campaignSchema, cancelledRecipients: z.number().int() }).strict(),
+  followUp: { kind: 'grow.campaign_poke' },
+  run: async (ctx, input) => cancelCampaign(ctx.db, ctx.org.id, input.campaignId),
+});
+
+const pickTool = tools.write('pick_ab_winner', {
+  title: 'Pick the A/B winner',
+  description: 'A person picks the A/B test\'s winning variant before the timer does; the rest of the audience then gets it.',
+  keywords: ['choose winner', 'ab winner'],
+  examples: ['send variant B to everyone else', 'pick the second subject line as the winner'],
+  input: z.object({ campaignId, variant: z.number().int().min(0).max(4) }),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  followUp: { kind: 'grow.campaign_poke' },
+  run: async (ctx, input) => ({ campaign: await pickWinnerByPerson(ctx.db, ctx.org.id, input.campaignId, input.variant) }),
+});
+
+const reportTool = tools.read('get_campaign_report', {
+  title: 'Campaign report',
+  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, per A/B variant. Bounces and complaints are in channels_list_messages.',
+  keywords: ['open rate', 'click rate', 'campaign stats', 'email report'],
+  examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link'],
+  input: z.object({ campaignId }),
+  output: z.object({
+    campaign: campaignSchema, totals: variantReport, variants: z.array(variantReport),
+    excluded: z.array(z.object({ reason: z.string(), count: z.number().int() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => campaignReport(ctx.db, ctx.org.id, input.campaignId),
+});
+
+const getTool = tools.read('get_campaign', {
+  title: 'Get a campaign',
+  description: 'One email campaign with its status, audience, content, preview hash and A/B test.',
+  keywords: ['campaign details'],
+  examples: ['show the Christmas campaign'],
+  input: z.object({ campaignId }),
+  output: z.object({ campaign: campaignSchema }).strict(),
+  run: async (ctx, input) => ({ campaign: await campaignView(ctx.db, ctx.org.id, input.campaignId) }),
+});
+
+export const growCampaignTools = [listTool, getTool, createTool, updateTool, previewTool, abTool, scheduleTool, pauseTool, cancelTool, pickTool, reportTool];
