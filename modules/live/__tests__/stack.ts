@@ -30,7 +30,18 @@ export async function streamingStack(options: HarnessOptions = {}): Promise<{ ha
 export type CallError = { code: string; message: string; hint?: string; details?: any; issues?: any[] };
 
 export async function attempt(mcp: McpClient, name: string, args: Record<string, unknown>): Promise<{ ok: true; result: any } | { ok: false; error: CallError }> {
-  const result = await mcp.callTool({ name, arguments: args, _meta: { approvalWaitMs: 0 } }, CallToolResultSchema);
+  let result;
+  try {
+    result = await mcp.callTool({ name, arguments: args, _meta: { approvalWaitMs: 0 } }, CallToolResultSchema);
+  } catch (error) {
+    // A refusal before the call (a scope the credential lacks) is a JSON-RPC error carrying the same body.
+    const data = (error as { data?: CallError }).data;
+    if (data?.code) return { ok: false, error: data };
+    const body = /endpoint: (\{.*\})\s*$/s.exec(String((error as Error).message))?.[1];
+    const parsed = body ? (JSON.parse(body) as { error?: { data?: CallError } }).error?.data : undefined;
+    if (parsed?.code) return { ok: false, error: parsed };
+    throw error;
+  }
   if (!result.isError) return { ok: true, result: result.structuredContent };
   return { ok: false, error: JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error };
 }
