@@ -123,6 +123,7 @@ export async function pollResults(db: Queryable, orgId: string, pollId: string):
 }
 
 export async function streamPolls(db: Queryable, orgId: string, streamId: string): Promise<PollView[]> {
+  await streamRow(db, orgId, streamId);
   const rows = await queryRows<PollRow>(db, 'SELECT * FROM live_polls WHERE org_id = $1 AND stream_id = $2 ORDER BY created_at DESC, id LIMIT 50', [orgId, streamId]);
   const now = new Date();
   return rows.map((row) => pollView(row, now));
