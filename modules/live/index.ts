@@ -27,7 +27,7 @@ export default defineModule({
   tools: liveTools,
   models: [...liveModels],
   migrations: [liveMigration],
-  scopes: ['live:read', 'live:write', 'community:read', 'community:write'],
+  scopes: ['live:read', 'live:write'],
   uses: ['people', 'schedule', 'attendance'],
   routes: liveRoutes,
   playbooks: livePlaybooks,
@@ -49,7 +49,7 @@ export default defineModule({
   activities: [createLiveActivities],
   webhooks: [liveWebhooks],
   contactRefs: [
-    { table: 'live_chat_messages', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
+    { table: 'live_chat', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'live_poll_votes', column: 'contact_id', onMerge: 'move', onErase: 'null' },
     { table: 'live_prayer_requests', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'live_viewer_sessions', column: 'contact_id', onMerge: 'move', onErase: 'null' },

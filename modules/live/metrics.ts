@@ -4,7 +4,7 @@ import { countOf, defineMetric, periodRange, rangeOr, spokenRange } from '../met
 
 /** What live answers through platform_analytics_query: streams in a range with their raw viewer figures. */
 const liveStreamViewers = defineMetric({
-  name: 'live_stream_viewers',
+  name: 'stream_viewers',
   description: 'Live streams that started in a range (default: this month so far), each with its hours streamed, sessions and unique viewers (logged-in once a day, anonymous by a daily salted hash), and the online attendance recorded for it with its method, if any.',
   scope: 'live:read',
   params: ['range', 'limit'],

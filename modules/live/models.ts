@@ -44,7 +44,7 @@ export const liveModels = [
     closes_at: 'date?', closed_at: 'date?', created_at: 'date=',
   }),
   table('live_poll_votes', { id: 'uuid!', org_id: 'uuid', poll_id: 'uuid', option_id: 'text', viewer_key: 'text', contact_id: 'uuid?', created_at: 'date=' }),
-  table('live_chat_messages', {
+  table('live_chat', {
     id: 'uuid!', org_id: 'uuid', stream_id: 'uuid', viewer_key: 'text', contact_id: 'uuid?', display_name: 'text', body: 'text', hidden: 'bool=', hidden_at: 'date?', created_at: 'date=',
   }),
   table('live_blocked_viewers', { id: 'uuid!', org_id: 'uuid', viewer_key: 'text', reason: 'text?', blocked_by_user_id: 'uuid?', created_at: 'date=' }),

@@ -9,7 +9,7 @@ export const livePlaybooks = [
     scopes: ['live:read', 'live:write', 'schedule:read'],
     tools: [
       'schedule_list_upcoming_instances', 'live_schedule_stream', 'live_get_stream_status', 'live_start_stream', 'live_create_poll', 'live_get_poll_results',
-      'live_close_poll', 'live_list_chat', 'live_moderate_chat', 'live_end_stream', 'live_get_viewer_stats', 'live_record_online_attendance',
+      'live_close_poll', 'live_list_chat', 'live_moderate_chat', 'live_list_prayer_requests', 'live_end_stream', 'live_get_viewer_stats', 'live_record_online_attendance',
     ],
     arguments: [
       { name: 'service', description: 'The service, such as "the Christmas Eve carol service at 6pm"', required: true },

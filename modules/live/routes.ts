@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryRows } from '../../db/pool';
 import { routesFor } from '../routes';
-import { setPrayerStatus } from './stats';
+import { requirePastoralScope, setPrayerStatus } from './stats';
 import { streamRow } from './streams';
 
 /**
@@ -29,12 +29,12 @@ export const liveRoutes = [
   routes.post('streams/{streamId}/start', { summary: 'Go live (live_start_stream: only with the ingest active; early or unscheduled needs approval)', params: z.object({ streamId: z.uuid() }).strict(), response: z.object({}).strict(), curatedTool: 'live_start_stream' }),
   routes.post('streams/{streamId}/end', { summary: 'End the stream (live_end_stream)', params: z.object({ streamId: z.uuid() }).strict(), response: z.object({}).strict(), curatedTool: 'live_end_stream' }),
   routes.patch('prayer-requests/{requestId}', {
-    summary: 'Marks a viewer\'s prayer request prayed for or followed up (pastoral: community:write; a private one only with people:safeguarding)',
-    scope: 'community:write',
+    summary: 'Marks a viewer\'s prayer request prayed for or followed up (pastoral: needs community:write besides live:write; a private one only with people:safeguarding)',
     params: z.object({ requestId: z.uuid() }).strict(),
     body: z.object({ status: z.enum(['new', 'prayed', 'followed_up']) }).strict(),
     response: z.object({ request: z.object({ id: z.uuid(), status: z.string() }).strict() }).strict(),
     run: async (ctx, { params, body }) => {
+      requirePastoralScope(ctx.principal, 'community:write', 'Changing a prayer request');
       const request = await setPrayerStatus(ctx.db, ctx.org.id, ctx.principal, params.requestId, body.status);
       return { request: { id: request.id, status: request.status } };
     },

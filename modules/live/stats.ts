@@ -3,7 +3,8 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { recordHeadcount } from '../attendance/api';
 import { canSeeRestricted } from '../people/api';
-import type { Principal } from '../../core/principal';
+import { hasScope, type Principal } from '../../core/principal';
+import type { Scope } from '../../core/scopes';
 import { streamRow } from './streams';
 
 /** A session is counted as watching while its last heartbeat is this recent. */
@@ -92,6 +93,18 @@ export async function recordOnlineAttendance(db: Queryable, orgId: string, userI
 }
 
 // ---------------------------------------------------------------- the hosts' prayer queue
+
+/**
+ * Prayer requests are pastoral data: the live scopes alone (all the broadcast intent holds) never
+ * reach them. Their tool and route take the live scope as every live tool does, and the community
+ * scope as well, checked here before anything is read.
+ */
+export function requirePastoralScope(principal: Principal, scope: Scope, what: string): void {
+  if (hasScope(principal, scope)) return;
+  throw new StewardError('insufficient_scope', `${what} shows pastoral data and needs the scope ${scope} as well, which this credential does not hold`, {
+    details: { requiredScope: scope }, hint: 'A credential for the pastoral intent (or an API key with community scopes) reads the prayer queue.',
+  });
+}
 
 export interface PrayerRequestView { id: string; streamId: string; name: string | null; contact: string | null; body: string; privacy: string; confidentialityLevel: string; status: string; createdAt: string }
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { toolsFor } from '../kit';
-import { listPrayerRequests, recordOnlineAttendance, viewerStats } from './stats';
+import { listPrayerRequests, recordOnlineAttendance, requirePastoralScope, viewerStats } from './stats';
 import { endStream, listStreams, scheduleStream, startNeedsApproval, startStream, streamStatus, updateStream } from './streams';
 import { closePoll, createPoll, listChat, moderateChat, pollResults, streamPolls } from './viewers';
 
 const tools = toolsFor('live', { read: 'live:read', write: 'live:write' });
 
 const streamId = z.uuid().describe('The stream (live_list_streams)');
-const instant = (what: string) => z.iso.datetime({ offset: true }).describe(what);
+const instant = (what: string) => z.iso.datetime({ offset: true }).max(40).describe(what);
 const minutes = (what: string, max = 240) => z.number().int().min(0).max(max).describe(what);
 const actionSummary = z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver');
 
@@ -49,7 +49,7 @@ const streamFields = {
 const listStreamsTool = tools.read('list_streams', {
   title: 'List live streams',
   description: 'The organisation\'s live streams, latest start first: title, the service instance it streams, times, status (created, ready, testing, live, complete, cancelled), when it completes automatically, hours streamed and the viewer page\'s path.',
-  keywords: ['live streams', 'livestream', 'online service', 'broadcasts', 'youtube live', 'streaming schedule', 'stream'],
+  keywords: ['live streams', 'livestream', 'online service', 'broadcasts', 'youtube live', 'streaming schedule', 'stream', 'upcoming streams', 'planned streams'],
   examples: ['what live streams do we have coming up', 'is anything streaming right now', 'show last month\'s livestreams', 'list our online services'],
   input: z.object({
     status: z.enum(['created', 'ready', 'testing', 'live', 'complete', 'cancelled']).optional(), from: instant('Starting at or after').optional(), to: instant('Starting at or before').optional(),
@@ -62,8 +62,8 @@ const listStreamsTool = tools.read('list_streams', {
 const scheduleStreamTool = tools.write('schedule_stream', {
   title: 'Schedule a live stream',
   description: 'Schedules a live stream for a service instance (instanceId from schedule_list_upcoming_instances: its title and times) or for a date (title, startsAt and endsAt or durationMinutes), with the grace period after which it is completed automatically, the early-start allowance and the chat windows. The streaming provider\'s broadcast and ingest are created (ready). Going live is live_start_stream.',
-  keywords: ['schedule stream', 'set up livestream', 'stream a service', 'youtube live', 'broadcast sunday', 'online service'],
-  examples: ['set up a livestream for Sunday\'s 10:30 service', 'schedule the Christmas Eve stream', 'stream the carol service on 24 December at 6pm for an hour', 'we want to broadcast Good Friday online'],
+  keywords: ['schedule stream', 'set up livestream', 'livestream a service', 'stream a service', 'youtube live', 'broadcast sunday', 'online service', 'plan a livestream', 'stream the morning service', 'livestream'],
+  examples: ['set up a livestream for Sunday\'s 10:30 service', 'get the morning service streamed online this week', 'we need a livestream for next Sunday', 'schedule the Christmas Eve stream', 'stream the carol service on 24 December at 6pm for an hour', 'we want to broadcast Good Friday online'],
   input: z.object({
     instanceId: z.uuid().optional().describe('A service instance (schedule_list_upcoming_instances)'),
     title: z.string().trim().min(1).max(200).optional().describe('Required without instanceId (default: the service\'s title)'),
@@ -103,7 +103,7 @@ const getStatusTool = tools.read('get_stream_status', {
 const startStreamTool = tools.write('start_stream', {
   title: 'Go live',
   description: 'Takes a stream live at the provider, only when the provider reports its ingest active (the encoder is sending). Early (before the start less the early-start allowance) or unscheduled (no streamId: a title and durationMinutes start one now) needs a person\'s approval first. It completes automatically at its end plus the grace period.',
-  keywords: ['go live', 'start stream', 'start broadcast', 'begin livestream', 'go live early'],
+  keywords: ['go live', 'start stream', 'start broadcast', 'begin livestream', 'go live early', 'on air', 'start streaming'],
   examples: ['go live', 'start the livestream now', 'we need to go live early', 'start an unscheduled stream for the prayer vigil'],
   approval: { kind: 'gated', when: { reason: 'going live early or without a scheduled stream shows the public something unplanned', applies: async (args, deps) => startNeedsApproval(deps.db, deps.orgId, args) } },
   task: {},
@@ -119,8 +119,8 @@ const startStreamTool = tools.write('start_stream', {
 const endStreamTool = tools.write('end_stream', {
   title: 'End a live stream',
   description: 'Ends a live stream at the provider (complete) and here; the hours it was live are counted against the plan\'s stream allowance. A stream nobody ends completes by itself at its end plus the grace period.',
-  keywords: ['end stream', 'stop stream', 'finish broadcast', 'go off air', 'stop livestream'],
-  examples: ['end the stream', 'we\'re done, stop the livestream', 'take us off air'],
+  keywords: ['end stream', 'stop stream', 'finish broadcast', 'go off air', 'stop livestream', 'switch off stream', 'turn off livestream', 'stream over', 'service finished'],
+  examples: ['end the stream', 'we\'re done, stop the livestream', 'take us off air', 'the service has finished, turn the stream off', 'switch the livestream off now'],
   input: z.object({ streamId }),
   output: z.object({ stream: streamSchema }).strict(),
   followUp: { kind: 'live.stream_changed' },
@@ -144,8 +144,8 @@ const createPollTool = tools.write('create_poll', {
 const closePollTool = tools.write('close_poll', {
   title: 'Close a live poll',
   description: 'Closes a poll now: no vote counts after it (a vote in flight either counted before or is refused). Returns the final results.',
-  keywords: ['close poll', 'end vote', 'stop poll'],
-  examples: ['close the poll', 'stop the voting', 'end the carol vote'],
+  keywords: ['close poll', 'end vote', 'stop poll', 'stop voting', 'voting closed', 'no more votes', 'end the voting'],
+  examples: ['close the poll', 'stop the voting', 'end the carol vote', 'no more votes on the livestream poll', 'shut the voting now'],
   input: z.object({ pollId: z.uuid().describe('The poll (live_get_poll_results lists a stream\'s polls)') }),
   output: resultsSchema,
   run: async (ctx, input) => closePoll(ctx.db, ctx.org.id, input.pollId),
@@ -191,10 +191,9 @@ const moderateChatTool = tools.write('moderate_chat', {
 
 const listPrayerTool = tools.read('list_prayer_requests', {
   title: 'Live prayer requests',
-  description: 'The hosts\' queue of private prayer requests viewers sent from the watch page, newest first: name and contact detail if given, the request, status (new, prayed, followed_up). Pastoral data: needs community:read, and a request marked private is listed only with people:safeguarding (withheld counts the rest).',
+  description: 'The hosts\' queue of private prayer requests viewers sent from the watch page, newest first: name and contact detail if given, the request, status (new, prayed, followed_up). Pastoral data: needs community:read besides live:read (the broadcast intent cannot read them), and a request marked private is listed only with people:safeguarding (withheld counts the rest).',
   keywords: ['prayer requests', 'prayer queue', 'viewers asking for prayer', 'online prayer'],
   examples: ['who asked for prayer during the stream', 'show the prayer requests from online viewers', 'any prayer requests from the livestream'],
-  scope: 'community:read',
   input: z.object({ streamId: streamId.optional(), status: z.enum(['new', 'prayed', 'followed_up']).optional(), limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({
     requests: z.array(z.object({
@@ -203,7 +202,10 @@ const listPrayerTool = tools.read('list_prayer_requests', {
     }).strict()),
     withheld: z.number().int(),
   }).strict(),
-  run: async (ctx, input) => listPrayerRequests(ctx.db, ctx.org.id, ctx.principal, input),
+  run: async (ctx, input) => {
+    requirePastoralScope(ctx.principal, 'community:read', 'live_list_prayer_requests');
+    return listPrayerRequests(ctx.db, ctx.org.id, ctx.principal, input);
+  },
 });
 
 const viewerStatsTool = tools.read('get_viewer_stats', {

@@ -159,10 +159,10 @@ export async function postChat(db: Queryable, orgId: string, streamId: string, k
     throw new StewardError('conflict', 'The chat is closed for this stream', { details: { reason: 'chat_closed' } });
   }
   await assertNotBlocked(db, orgId, key);
-  const recent = await queryOne<{ n: number }>(db, "SELECT count(*)::int AS n FROM live_chat_messages WHERE org_id = $1 AND viewer_key = $2 AND created_at > now() - interval '1 minute'", [orgId, key]);
+  const recent = await queryOne<{ n: number }>(db, "SELECT count(*)::int AS n FROM live_chat WHERE org_id = $1 AND viewer_key = $2 AND created_at > now() - interval '1 minute'", [orgId, key]);
   if ((recent?.n ?? 0) >= CHAT_PER_MINUTE) throw new StewardError('conflict', 'Too many messages; wait a moment', { details: { reason: 'rate_limited' } });
   const id = randomUUID();
-  await db.query('INSERT INTO live_chat_messages (id, org_id, stream_id, viewer_key, contact_id, display_name, body) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+  await db.query('INSERT INTO live_chat (id, org_id, stream_id, viewer_key, contact_id, display_name, body) VALUES ($1, $2, $3, $4, $5, $6, $7)',
     [id, orgId, streamId, key, contactId, input.name, input.body]);
   return { id };
 }
@@ -171,7 +171,7 @@ export async function postChat(db: Queryable, orgId: string, streamId: string, k
 export async function listChat(db: Queryable, orgId: string, streamId: string, options: { includeHidden: boolean; limit: number; publicView?: boolean }): Promise<ChatMessage[]> {
   await streamRow(db, orgId, streamId);
   const rows = await queryRows<{ id: string; display_name: string; body: string; hidden: boolean; viewer_key: string; blocked: boolean; created_at: Date }>(db,
-    `SELECT m.id, m.display_name, m.body, m.hidden, m.viewer_key, (b.id IS NOT NULL) AS blocked, m.created_at FROM live_chat_messages m
+    `SELECT m.id, m.display_name, m.body, m.hidden, m.viewer_key, (b.id IS NOT NULL) AS blocked, m.created_at FROM live_chat m
       LEFT JOIN live_blocked_viewers b ON b.org_id = m.org_id AND b.viewer_key = m.viewer_key
      WHERE m.org_id = $1 AND m.stream_id = $2 AND ($3::boolean OR (NOT m.hidden AND b.id IS NULL))
      ORDER BY m.created_at DESC, m.id LIMIT $4`, [orgId, streamId, options.includeHidden, options.limit]);
@@ -186,10 +186,10 @@ export const viewerRef = (key: string) => `v_${createHmac('sha256', 'live-viewer
 
 export async function moderateChat(db: Queryable, orgId: string, userId: string | null, input: { streamId: string; messageId: string; action: 'hide' | 'unhide' | 'block_viewer' | 'unblock_viewer'; reason?: string }): Promise<{ message: ChatMessage }> {
   await streamRow(db, orgId, input.streamId);
-  const message = await queryOne<{ viewer_key: string }>(db, 'SELECT viewer_key FROM live_chat_messages WHERE org_id = $1 AND stream_id = $2 AND id = $3', [orgId, input.streamId, input.messageId]);
+  const message = await queryOne<{ viewer_key: string }>(db, 'SELECT viewer_key FROM live_chat WHERE org_id = $1 AND stream_id = $2 AND id = $3', [orgId, input.streamId, input.messageId]);
   if (!message) throw notFound('Chat message', input.messageId, 'live_list_chat lists the stream\'s messages.');
   if (input.action === 'hide' || input.action === 'unhide') {
-    await db.query('UPDATE live_chat_messages SET hidden = $3, hidden_at = CASE WHEN $3 THEN now() ELSE NULL END WHERE org_id = $1 AND id = $2', [orgId, input.messageId, input.action === 'hide']);
+    await db.query('UPDATE live_chat SET hidden = $3, hidden_at = CASE WHEN $3 THEN now() ELSE NULL END WHERE org_id = $1 AND id = $2', [orgId, input.messageId, input.action === 'hide']);
   } else if (input.action === 'block_viewer') {
     await db.query('INSERT INTO live_blocked_viewers (id, org_id, viewer_key, reason, blocked_by_user_id) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (org_id, viewer_key) DO NOTHING',
       [randomUUID(), orgId, message.viewer_key, input.reason ?? null, userId]);

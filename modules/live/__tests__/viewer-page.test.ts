@@ -126,7 +126,7 @@ describe('live viewer page in headless Chromium', () => {
     expect((await publicPost(`${suite.harness.url}/live/api/${other.orgId}/${stream.id}`, '/chat', { viewerToken: viewerToken('o'), name: 'A', body: 'b' })).status).toBe(404);
     expect((await fetch(`${suite.harness.url}/live/watch/${other.orgId}/${stream.id}`)).status).toBe(404);
     expect((await fetch(`${suite.harness.url}/live/watch/not-an-org/${stream.id}`)).status).toBe(404);
-    const { rows } = await suite.harness.pool.query("SELECT count(*)::int AS n FROM live_chat_messages WHERE stream_id = $1 AND display_name IN ('Big', 'Long', 'No token', 'A')", [stream.id]);
+    const { rows } = await suite.harness.pool.query("SELECT count(*)::int AS n FROM live_chat WHERE stream_id = $1 AND display_name IN ('Big', 'Long', 'No token', 'A')", [stream.id]);
     expect(rows[0].n).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import type { Migration } from '../../../db/migrate';
 import { tenantPolicies } from '../../../db/row-level-security';
 
 const TABLES = [
-  'live_streams', 'live_polls', 'live_poll_votes', 'live_chat_messages', 'live_blocked_viewers', 'live_prayer_requests',
+  'live_streams', 'live_polls', 'live_poll_votes', 'live_chat', 'live_blocked_viewers', 'live_prayer_requests',
   'live_viewer_sessions', 'live_daily_salts', 'live_attendance_records',
 ];
 
@@ -71,7 +71,7 @@ CREATE TABLE live_poll_votes (
 );
 CREATE UNIQUE INDEX live_poll_votes_once ON live_poll_votes (poll_id, viewer_key);
 
-CREATE TABLE live_chat_messages (
+CREATE TABLE live_chat (
   id uuid PRIMARY KEY,
   org_id uuid NOT NULL REFERENCES organisations(id) ON DELETE CASCADE,
   stream_id uuid NOT NULL REFERENCES live_streams(id) ON DELETE CASCADE,
@@ -83,8 +83,8 @@ CREATE TABLE live_chat_messages (
   hidden_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX live_chat_messages_stream ON live_chat_messages (org_id, stream_id, created_at);
-CREATE INDEX live_chat_messages_viewer ON live_chat_messages (org_id, viewer_key, created_at);
+CREATE INDEX live_chat_stream ON live_chat (org_id, stream_id, created_at);
+CREATE INDEX live_chat_viewer ON live_chat (org_id, viewer_key, created_at);
 
 CREATE TABLE live_blocked_viewers (
   id uuid PRIMARY KEY,
@@ -151,6 +151,6 @@ ${tenantPolicies(TABLES).up}
 `,
   down: `
 ${tenantPolicies(TABLES).down}
-DROP TABLE live_attendance_records, live_daily_salts, live_viewer_sessions, live_prayer_requests, live_blocked_viewers, live_chat_messages, live_poll_votes, live_polls, live_streams;
+DROP TABLE live_attendance_records, live_daily_salts, live_viewer_sessions, live_prayer_requests, live_blocked_viewers, live_chat, live_poll_votes, live_polls, live_streams;
 `,
 };
