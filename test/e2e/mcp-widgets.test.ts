@@ -15,6 +15,7 @@ const WIDGETS: Record<string, string> = {
   'spaces-room-week': 'spaces_get_room_schedule',
   'runsheet-running-order': 'runsheet_get_plan',
   'runsheet-rota': 'runsheet_get_rota',
+  'live-stream': 'live_get_stream_status',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };
