@@ -177,4 +177,19 @@ describe('live journey: a service streamed, polled, counted', () => {
     expect((await refusal(mcp, 'live_create_poll', { streamId: '00000000-0000-4000-8000-000000000000', question: 'Q', options: ['a', 'b'] })).code).toBe('not_found');
     expect(await count()).toBe(before);
   });
+
+  it('rate-limits the public API per address, answering 429 and storing nothing', async () => {
+    const { stream } = await call(mcp, 'live_schedule_stream', { title: 'Rate limited', startsAt: new Date(Date.now() - 60_000).toISOString(), durationMinutes: 60 });
+    const base = `${harness.url}/live/api/${org.orgId}/${stream.id}`;
+    const saved = process.env.LIVE_PUBLIC_RATE_LIMIT;
+    process.env.LIVE_PUBLIC_RATE_LIMIT = '1';
+    try {
+      const limited = await publicPost(base, '/chat', { viewerToken: viewerToken('flood'), name: 'Flood', body: 'spam' });
+      expect(limited).toMatchObject({ status: 429, body: { ok: false } });
+    } finally {
+      if (saved === undefined) delete process.env.LIVE_PUBLIC_RATE_LIMIT;
+      else process.env.LIVE_PUBLIC_RATE_LIMIT = saved;
+    }
+    expect((await harness.pool.query('SELECT count(*)::int AS n FROM live_chat WHERE stream_id = $1', [stream.id])).rows[0].n).toBe(0);
+  });
 });
