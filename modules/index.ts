@@ -21,9 +21,10 @@ import ticketing from './ticketing';
 import billing from './billing';
 import mediahub from './mediahub';
 import grow from './grow';
+import live from './live';
 
 /** The registry: every module, in catalogue order. Adding a module is one line here. */
-const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store, billing, audit, mediahub, grow];
+const registered: ModuleDefinition[] = [platform, people, giving, community, channels, templates, schedule, guests, attendance, runsheet, groups, spaces, ticketing, store, billing, audit, mediahub, grow, live];
 export const MODULES: readonly ModuleDefinition[] = registered;
 checkUses(registered);
 provideModules(registered);

@@ -15,6 +15,7 @@ import { createTemporalClient } from '../temporal/client';
 import { prepareWorker } from '../worker/prepare-worker';
 import { startLocalMessagingSandbox } from '../sandbox/messaging/local';
 import { startLocalPaymentsSandbox } from '../sandbox/payments/local';
+import { startLocalStreamingSandbox } from '../sandbox/streaming/local';
 
 /** SIGINT/SIGTERM stop everything within this; a second signal exits at once. */
 const SHUTDOWN_TOTAL_MS = 9_500;
@@ -71,6 +72,9 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   // Likewise the payment adapter (kernel/payments.ts), unless PAYMENTS_API_URL names a real provider.
   const paymentsSandbox = await startLocalPaymentsSandbox();
   if (paymentsSandbox) shutdown.add('payments sandbox', 500, () => paymentsSandbox.close());
+  // And the live module's streaming provider (modules/live/provider.ts), unless STREAMING_API_URL names a real one.
+  const streamingSandbox = await startLocalStreamingSandbox();
+  if (streamingSandbox) shutdown.add('streaming sandbox', 500, () => streamingSandbox.close());
 
   const pool = createPool(databaseUrl);
   shutdown.add('database pool', 1500, () => pool.end());
@@ -101,6 +105,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
   Database     ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, ${path.join(DATA_DIR, 'postgres')}`}
   Messaging    ${messagingSandbox ? `local sandbox ${messagingSandbox.url} (messages: ${messagingSandbox.url}/sandbox/messages)` : 'SMS_API_URL / WHATSAPP_API_URL'}
   Payments     ${paymentsSandbox ? `local sandbox ${paymentsSandbox.url} (sessions: ${paymentsSandbox.url}/sandbox/sessions)` : 'PAYMENTS_API_URL'}
+  Streaming    ${streamingSandbox ? `local sandbox ${streamingSandbox.url} (broadcasts: ${streamingSandbox.url}/sandbox/broadcasts)` : 'STREAMING_API_URL'}
 Create an organisation and API key:  npm run admin -- bootstrap --json`);
 }
 

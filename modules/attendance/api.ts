@@ -3,3 +3,4 @@
  * file (the boundary lint refuses any other path into modules/attendance/), and names 'attendance' in its `uses`.
  */
 export { droppedRegulars } from './published';
+export { recordHeadcount } from './headcounts';

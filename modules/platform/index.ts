@@ -29,9 +29,7 @@ import { platformRetention } from './retention';
  * allowances so platform_usage reports them; each moves to its module's definition when
  * that module lands, and until then public pages leave it out (`forModule`).
  */
-const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [
-  { feature: 'streams', forModule: 'live', allowances: { starter: 4, growth: 20, enterprise: 500 } },
-];
+const FEATURES_OF_MODULES_TO_COME: readonly MeterDefinition[] = [];
 
 export default defineModule(withParts({
   name: 'platform',

@@ -25,6 +25,7 @@ const WIDGETS: Record<string, string> = {
   'people-prayer-analytics': 'people_get_prayer_analytics',
   'people-visit-analytics': 'people_get_visit_analytics',
   'channels-broadcast-funnel': 'channels_get_broadcast',
+  'live-stream': 'live_get_stream_status',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };
