@@ -1,3 +1,4 @@
+import { METERED_FEATURES } from '../../core/billing';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
@@ -162,7 +163,7 @@ describe('metered usage, retries and allowances', () => {
       const byFeature = Object.fromEntries(usage.features.map((f: any) => [f.feature, f]));
       expect(byFeature.contacts).toEqual({ feature: 'contacts', used: 2, limit: 2, remaining: 0, period: 'standing' });
       expect(byFeature.email_sends).toEqual({ feature: 'email_sends', used: 0, limit: 2000, remaining: 2000, period: 'month' });
-      expect(usage.features).toHaveLength(12);
+      expect(usage.features).toHaveLength(METERED_FEATURES.length);
     });
 
     it('contacts are a standing allowance: deleting one frees a place', async () => {

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 function expectedUdt(type: { key: string; type?: { key: string } }): string {
   if (type.key === 'ARRAY') return `_${expectedUdt(type.type!)}`;
   const udt: Record<string, string> = {
-    UUID: 'uuid', TEXT: 'text', STRING: 'varchar', INTEGER: 'int4', BIGINT: 'int8', BOOLEAN: 'bool',
+    UUID: 'uuid', TEXT: 'text', STRING: 'varchar', SMALLINT: 'int2', INTEGER: 'int4', BIGINT: 'int8', BOOLEAN: 'bool', DOUBLE: 'float8', 'DOUBLE PRECISION': 'float8',
     DATEONLY: 'date', DATE: 'timestamptz', JSONB: 'jsonb',
   };
   return udt[type.key] ?? `unmapped ${type.key}`;

@@ -1,10 +1,10 @@
+import { escapeHtml } from '../../../core/html';
 /**
  * The viewer page (GET /live/watch/<org>/<stream>): the video's place, the chat, the open poll and
  * a private prayer request form. Everything viewers wrote is put on the page as text
  * (textContent), never as HTML; the page's one script runs under a nonce CSP.
  */
 
-export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 export function watchPage(input: { title: string; apiBase: string; nonce: string; broadcastId: string | null; provider: string }): string {
   const config = JSON.stringify({ apiBase: input.apiBase }).replace(/</g, '\\u003c');

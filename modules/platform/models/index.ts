@@ -12,6 +12,7 @@ import { OAuthSession } from '../../../kernel/models/oauth-sessions';
 import { OAuthSigningKey } from '../../../kernel/models/oauth-signing-keys';
 import { OrgAllowanceOverride } from '../../../kernel/models/org-allowance-overrides';
 import { PlatformAdmin } from '../../../kernel/models/platform-admins';
+import { PayloadKeyFingerprint } from './payload-key-fingerprint';
 import { Organisation } from './organisations';
 import { OutboxMessage } from './outbox-messages';
 import { PlanAllowance } from '../../../kernel/models/plan-allowances';
@@ -25,7 +26,7 @@ import { User } from './users';
 
 export {
   Agent, ApiKey, CapabilityGap, Membership, OAuthAuthorizationRequest, OAuthClient, OAuthCode, OAuthGrant, OAuthRefreshToken,
-  OAuthSession, OAuthSigningKey, OrgAllowanceOverride, Organisation, OutboxMessage, Plan, PlanAllowance, PlatformAdmin, Proposal,
+  OAuthSession, OAuthSigningKey, OrgAllowanceOverride, Organisation, OutboxMessage, Plan, PayloadKeyFingerprint, PlanAllowance, PlatformAdmin, Proposal,
   TeamInvite, ToolCallResult, UsageEvent, User,
 };
 
@@ -40,7 +41,7 @@ export function initPlatformModels(instance: Sequelize) {
     OAuthClient.initModel(instance), OAuthSigningKey.initModel(instance), OAuthSession.initModel(instance),
     OAuthAuthorizationRequest.initModel(instance), OAuthGrant.initModel(instance), OAuthCode.initModel(instance),
     OAuthRefreshToken.initModel(instance), Agent.initModel(instance), Proposal.initModel(instance), OutboxMessage.initModel(instance),
-    TeamInvite.initModel(instance), CapabilityGap.initModel(instance), PlatformAdmin.initModel(instance),
+    TeamInvite.initModel(instance), CapabilityGap.initModel(instance), PlatformAdmin.initModel(instance), PayloadKeyFingerprint.initModel(instance),
   ] as const;
   if (initialised.has(instance)) return models;
   initialised.add(instance);
