@@ -1,3 +1,4 @@
+import { OPERATOR_SCOPE } from '../../core/scopes';
 import { revokeApiKey } from '../../kernel/api-keys';
 import { allTools, permittedTools } from '../../modules/catalogue';
 import { inputSchemaOf } from '../../modules/schema';
@@ -37,7 +38,8 @@ describe('function-calling bridge (/api/agent)', () => {
       const response = await get('/api/agent/tools', org.apiKey);
       expect(response.status).toBe(200);
       const body = (await response.json()) as { tools: Array<{ type: string; function: { name: string; description: string; parameters: any } }> };
-      expect(body.tools.map((t) => t.function.name).sort()).toEqual(allTools().map((t) => t.name).sort());
+      // Every tool an organisation's key can hold; the operator's pair needs a platform admin's operator key.
+      expect(body.tools.map((t) => t.function.name).sort()).toEqual(allTools().filter((t) => t.scope !== OPERATOR_SCOPE).map((t) => t.name).sort());
       for (const entry of body.tools) {
         expect(entry.type).toBe('function');
         expect(entry.function.description.length).toBeGreaterThan(0);
@@ -400,7 +402,7 @@ describe('function-calling bridge (/api/agent)', () => {
 
     it('platform_list_tools lists permitted tools, optionally by module', async () => {
       const all = await harness.call(org.apiKey, 'platform_list_tools', {});
-      expect(all.count).toBe(allTools().length);
+      expect(all.count).toBe(allTools().filter((t) => t.scope !== OPERATOR_SCOPE).length);
       expect(all.modules).toEqual(expect.arrayContaining(['people', 'platform']));
       const people = await harness.call(org.apiKey, 'platform_list_tools', { module: 'people' });
       expect(people.tools.length).toBeGreaterThan(0);
@@ -451,7 +453,7 @@ describe('function-calling bridge (/api/agent)', () => {
       expect(out.contacts.byStatus).toEqual({ subscribed: 2 });
       expect(out.contacts.byMembershipStatus).toEqual({ member: 1, unknown: 1 });
       expect(out.openFollowUps).toBe(1);
-      expect(out.toolsAvailable).toBe(allTools().length);
+      expect(out.toolsAvailable).toBe(allTools().filter((t) => t.scope !== OPERATOR_SCOPE).length);
       expect(out.modules).toEqual(expect.arrayContaining(['people', 'platform']));
       expect(out.usage.find((u: any) => u.feature === 'contacts')).toMatchObject({ used: 2, limit: 500, remaining: 498, period: 'standing' });
 
