@@ -1,3 +1,4 @@
+import { OPERATOR_SCOPE } from '../../core/scopes';
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { guarded } from '../../modules/activity-kit';
@@ -147,7 +148,8 @@ function stringInputs(schema: JsonSchema): StringInput[] {
   return found.filter((input, index) => found.findIndex((other) => other.path === input.path) === index);
 }
 
-const nulCases = allTools().flatMap((tool) => stringInputs(inputSchemaOf(tool)).map((input) => [tool.name, input.path, input] as const));
+// The operator's pair answers an organisation's key with insufficient_scope before reading its arguments (test/e2e/operator-admin.test.ts).
+const nulCases = allTools().filter((tool) => tool.scope !== OPERATOR_SCOPE).flatMap((tool) => stringInputs(inputSchemaOf(tool)).map((input) => [tool.name, input.path, input] as const));
 
 describe('a NUL in any string input of any tool', () => {
   it('reaches every kind of place a string can go', () => {
