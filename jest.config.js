@@ -14,4 +14,7 @@ module.exports = {
   // (test/helpers/shared-stack.ts), on its own database and task queue, which the suites it runs share, each in
   // organisations of its own; a suite that must not share starts its own (`Harness.start({ own: true })`).
   maxWorkers: 2,
+  // With 200 suites a worker's heap grows suite by suite (a CI run lost one to "ran out of memory"): a worker
+  // past this after a suite is replaced by a fresh one (its shared stack is started again for the next suite).
+  workerIdleMemoryLimit: '1500MB',
 };

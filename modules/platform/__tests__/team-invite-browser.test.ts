@@ -77,8 +77,11 @@ describe('team invite acceptance page in headless Chromium', () => {
       await page.fill('#email', email);
       await page.fill('#password', 'a password long enough');
       await page.click('button[type=submit]');
-      // Volunteers are kept out of the approvals page, which proves the sign-in itself worked.
+      // Sign-in lands on the dashboard's home page, greeting the new member by name: the sign-in itself worked.
       await page.waitForSelector('h1');
+      expect(await page.textContent('h1')).toBe('Welcome, Nia Newcomer');
+      // Volunteers are still kept out of the approvals page.
+      await page.goto(`${harness.url}/dashboard/approvals`);
       expect(await page.textContent('h1')).toBe('Staff only');
     } finally {
       await page.close();
