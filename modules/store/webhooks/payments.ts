@@ -1,7 +1,6 @@
-import express, { Router } from 'express';
-import { z } from 'zod';
+import { Router } from 'express';
 import { withTenantTransaction } from '../../../db/pool';
-import { receivePaymentEvent, sessionFromEvent } from '../../../kernel/payments';
+import { checkoutEventsHandler } from '../../payments-webhook';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
 import { applyCheckoutCompleted, DOWNLOAD_PATH, parseDownloadToken, takeDownload } from '../orders';
 
@@ -20,32 +19,7 @@ export const PAYMENTS_WEBHOOK_PATH = '/webhooks/store/payments';
  */
 function storeRouter(deps: WebhookDeps): Router {
   const router = Router();
-  router.post(PAYMENTS_WEBHOOK_PATH, express.raw({ type: () => true, limit: '256kb' }), async (req, res, next) => {
-    try {
-      const received = receivePaymentEvent(req.body, req.header('stripe-signature'));
-      if ('refusal' in received) return void res.status(received.refusal.status).json(received.refusal.body);
-      const { event } = received;
-      const session = sessionFromEvent(event);
-      const orgId = session?.metadata.org_id;
-      if (!session || session.metadata.steward_module !== 'store' || !z.uuid().safeParse(orgId).success) {
-        return void res.json({ ok: true, ignored: 'not a store checkout session' });
-      }
-      const outcome = await withTenantTransaction(deps.pool, orgId!, async (db) => {
-        const first = await db.query('INSERT INTO store_payment_events (provider_event_id, org_id, type, outcome) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-          [event.id, orgId, event.type.slice(0, 100), 'received']);
-        if ((first.rowCount ?? 0) === 0) return { outcome: 'duplicate', orderId: null as string | null };
-        const applied = event.type === 'checkout.session.completed'
-          ? await applyCheckoutCompleted(db, orgId!, session)
-          : { outcome: 'noted', orderId: session.metadata.order_id ?? null };
-        await db.query('UPDATE store_payment_events SET outcome = $2, order_id = $3 WHERE provider_event_id = $1',
-          [event.id, applied.outcome, z.uuid().safeParse(applied.orderId).success ? applied.orderId : null]);
-        return applied;
-      });
-      res.json({ ok: true, outcome: outcome.outcome });
-    } catch (error) {
-      next(error);
-    }
-  });
+  router.post(PAYMENTS_WEBHOOK_PATH, ...checkoutEventsHandler(deps.pool, { module: 'store', eventsTable: 'store_payment_events', applyCompleted: applyCheckoutCompleted }));
   router.get(`${DOWNLOAD_PATH}:token`, async (req, res, next) => {
     try {
       res.setHeader('cache-control', 'no-store');

@@ -1,7 +1,5 @@
-import express, { Router } from 'express';
-import { z } from 'zod';
-import { withTenantTransaction } from '../../../db/pool';
-import { receivePaymentEvent, sessionFromEvent } from '../../../kernel/payments';
+import { Router } from 'express';
+import { checkoutEventsHandler } from '../../payments-webhook';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
 import { applyCheckoutCompleted } from '../sales';
 
@@ -17,33 +15,7 @@ export const PAYMENTS_WEBHOOK_PATH = '/webhooks/ticketing/payments';
  */
 function paymentsRouter(deps: WebhookDeps): Router {
   const router = Router();
-  router.post(PAYMENTS_WEBHOOK_PATH, express.raw({ type: () => true, limit: '256kb' }), async (req, res, next) => {
-    try {
-      const received = receivePaymentEvent(req.body, req.header('stripe-signature'));
-      if ('refusal' in received) return void res.status(received.refusal.status).json(received.refusal.body);
-      const { event } = received;
-      const session = sessionFromEvent(event);
-      const orgId = session?.metadata.org_id;
-      if (!session || session.metadata.steward_module !== 'ticketing' || !z.uuid().safeParse(orgId).success) {
-        return void res.json({ ok: true, ignored: 'not a ticketing checkout session' });
-      }
-      const outcome = await withTenantTransaction(deps.pool, orgId!, async (db) => {
-        const first = await db.query('INSERT INTO ticketing_payment_events (provider_event_id, org_id, type, outcome) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-          [event.id, orgId, event.type.slice(0, 100), 'received']);
-        if ((first.rowCount ?? 0) === 0) return { outcome: 'duplicate', orderId: null as string | null };
-        const applied = event.type === 'checkout.session.completed'
-          ? await applyCheckoutCompleted(db, orgId!, session)
-          // Expiry is Steward's own timer's to apply (it closes the session first); other events are noted only.
-          : { outcome: 'noted', orderId: session.metadata.order_id ?? null };
-        await db.query('UPDATE ticketing_payment_events SET outcome = $2, order_id = $3 WHERE provider_event_id = $1',
-          [event.id, applied.outcome, z.uuid().safeParse(applied.orderId).success ? applied.orderId : null]);
-        return applied;
-      });
-      res.json({ ok: true, outcome: outcome.outcome });
-    } catch (error) {
-      next(error);
-    }
-  });
+  router.post(PAYMENTS_WEBHOOK_PATH, ...checkoutEventsHandler(deps.pool, { module: 'ticketing', eventsTable: 'ticketing_payment_events', applyCompleted: applyCheckoutCompleted }));
   return router;
 }
 
