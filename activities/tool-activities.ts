@@ -3,7 +3,7 @@ import type { MeteredFeature } from '../core/billing';
 import { StewardError } from '../core/errors';
 import { MAX_RESULT_BYTES, jsonFits } from '../core/payload-limits';
 import { isProposalActionWorkflowId } from '../core/approvals';
-import type { ToolPlan } from '../core/tool-plan';
+import { TOOL_CALL_RETRY, type ToolPlan } from '../core/tool-plan';
 import { queryOne, withTenantTransaction, type Pool, type Queryable } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
 import { catalogue, findTool } from '../modules/catalogue';
@@ -126,18 +126,27 @@ function logFailedCall(plan: ToolPlan, workflowId: string, error: unknown): void
 }
 
 /**
- * A write that met a stable error (refused by policy, or failed by a rule of its module) leaves a
- * `denied` or `failed` audit event, in a transaction of its own since the call's rolled back. Only
- * final failures count: a retryable one (a lost connection) is tried again and may yet succeed.
+ * The stable code of a call's final failure, or null while it will be tried again. A typed error
+ * (refused by policy, or failed by a rule of its module) is final at once; any other (a lost
+ * connection, a provider that does not answer) only on the retry policy's last attempt, when the
+ * caller is told `internal_error`.
+ */
+function finalErrorCodeOf(failure: unknown): string | null {
+  if (failure instanceof ApplicationFailure && failure.nonRetryable) return stewardErrorBodyOf(failure)?.code ?? null;
+  return Context.current().info.attempt >= TOOL_CALL_RETRY.maximumAttempts ? 'internal_error' : null;
+}
+
+/**
+ * A write whose failure is final leaves a `denied` or `failed` audit event, in a transaction of its
+ * own since the call's rolled back. A failure that will be retried leaves nothing: it may yet succeed.
  */
 async function recordUnsuccessfulWrite(pool: Pool, plan: ToolPlan, workflowId: string, failure: unknown): Promise<void> {
   if (plan.policy.effect === 'read') return;
-  if (!(failure instanceof ApplicationFailure) || !failure.nonRetryable) return;
-  const body = stewardErrorBodyOf(failure);
+  const errorCode = finalErrorCodeOf(failure);
   const tool = findTool(plan.tool);
-  if (!body || !tool) return;
+  if (!errorCode || !tool) return;
   try {
-    await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, unsuccessfulEventOf(plan, tool, workflowId, body.code)));
+    await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, unsuccessfulEventOf(plan, tool, workflowId, errorCode)));
   } catch (error) {
     // The call's own answer matters more than its trail entry: say so in the log and go on.
     log('error', 'audit event of an unsuccessful call not written', { ...errorFields(error), tool: plan.tool, workflowId });

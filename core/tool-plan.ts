@@ -78,6 +78,12 @@ export interface ToolPolicy {
   followUp?: FollowUp | null;
 }
 
+/**
+ * How the tool-call workflow retries its tool: shared with the activity so a failure that has used the
+ * last attempt (nothing will try again) is known where it happens. Plain data, as it crosses into workflow code.
+ */
+export const TOOL_CALL_RETRY = Object.freeze({ initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 10 });
+
 /** The plan a tool-call workflow executes. */
 export interface ToolPlan {
   tool: string;

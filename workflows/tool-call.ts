@@ -1,11 +1,11 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyLocalActivities } from '@temporalio/workflow';
-import type { ToolPlan } from '../core/tool-plan';
+import { TOOL_CALL_RETRY, type ToolPlan } from '../core/tool-plan';
 import type { ToolActivities } from '../activities/tool-activities';
 
 // Short database work runs as local activities: no extra round trip through the server.
 const { checkAllowance, runTool, recordUsage, syncTimeline } = proxyLocalActivities<ToolActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 10 },
+  retry: TOOL_CALL_RETRY,
 });
 
 /**
