@@ -252,3 +252,58 @@ export async function insertAuditEvent(db: Queryable, row: AuditEventRow): Promi
     row.changes === null ? null : JSON.stringify(row.changes), row.contactIds, row.outcome, row.approvalId, row.amountMinor, row.currency,
     row.units, row.actionSummary]);
 }
+
+/**
+ * A change no tool call made: a payment provider's signed webhook, or one of Steward's own timers
+ * and jobs (a checkout that expired, a booking released). `source` names what made it (the
+ * provider's event id, the job's workflow id) and takes the workflow column's place; `channel`
+ * takes the tool column's (`webhook:payments`, `job:checkout_expiry`).
+ */
+export interface OutsideChange {
+  orgId: string;
+  actorKind: 'webhook' | 'system';
+  channel: string;
+  source: string;
+  module: string;
+  /** The record's noun and what happened to it: `order` + `pay` gives the action `store.order.pay`. */
+  noun: string;
+  verb: string;
+  target: { type: string; id: string } | null;
+  fields: Record<string, unknown>;
+  amountMinor?: number | null;
+  currency?: string | null;
+  contactIds?: readonly string[];
+}
+
+export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
+  const fields: AuditChanges['fields'] = {};
+  for (const [key, value] of Object.entries(change.fields)) {
+    const item = kept(key, value);
+    if (item !== undefined) fields[key] = { after: item };
+  }
+  return {
+    orgId: change.orgId,
+    tool: change.channel.slice(0, 100),
+    workflowId: change.source.slice(0, 255),
+    action: `${change.module}.${change.noun}.${change.verb}`,
+    operation: OPERATIONS[change.verb] ?? 'update',
+    category: categoryOf('', change.module),
+    actorKind: change.actorKind,
+    actorUserId: null,
+    onBehalfOfUserId: null,
+    credentialId: null,
+    credentialKind: null,
+    credentialHash: null,
+    scopes: [],
+    targetType: change.target?.type ?? null,
+    targetId: change.target?.id ?? null,
+    changes: Object.keys(fields).length === 0 ? null : { fields },
+    contactIds: [...new Set((change.contactIds ?? []).filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))],
+    outcome: 'success',
+    approvalId: null,
+    amountMinor: change.amountMinor ?? null,
+    currency: change.currency ?? null,
+    units: null,
+    actionSummary: null,
+  };
+}

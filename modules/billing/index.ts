@@ -26,6 +26,7 @@ export default defineModule({
   models: [...billingModels],
   migrations: [billingMigration],
   scopes: ['billing:read', 'billing:write'],
+  uses: ['audit'],
   routes: billingRoutes,
   playbooks: billingPlaybooks,
   metrics: billingMetrics,

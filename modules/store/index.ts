@@ -30,7 +30,7 @@ export default defineModule({
   migrations: [storeMigration, storeDonationsMigration],
   scopes: ['store:read', 'store:write'],
   // giving: a donation added at checkout becomes a giving donation (modules/giving/api.ts).
-  uses: ['people', 'platform', 'giving'],
+  uses: ['people', 'platform', 'giving', 'audit'],
   routes: storeRoutes,
   playbooks: storePlaybooks,
   metrics: storeMetrics,

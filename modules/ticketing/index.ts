@@ -26,7 +26,7 @@ export default defineModule({
   models: [...ticketingModels],
   migrations: [ticketingMigration],
   scopes: ['ticketing:read', 'ticketing:write', 'ticketing:refund'],
-  uses: ['people', 'schedule'],
+  uses: ['people', 'schedule', 'audit'],
   routes: ticketingRoutes,
   playbooks: ticketingPlaybooks,
   metrics: ticketingMetrics,

@@ -147,6 +147,10 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     expect(checkouts).toEqual([expect.objectContaining({ id: checkout.id, planCode: 'growth', status: 'complete', completedAt: expect.any(String) })]);
     const events = (await call('billing_invoke_api_read', { method: 'GET', path: '/api/billing/provider-events' })).result.events;
     expect(events.map((event: any) => event.outcome).sort()).toEqual(['invoice_paid', 'invoice_payment_failed', 'plan_granted', 'stale_ignored', 'stale_ignored', 'subscription_active'].sort());
+    // Each event that changed something left one audit event with the webhook as actor; ignored ones left none.
+    const trail = (await call('audit_list_events', { actorKind: 'webhook', limit: 50 })).events;
+    expect(trail.map((event: any) => event.action).sort()).toEqual(['billing.checkout.complete', 'billing.invoice.fail', 'billing.invoice.pay', 'billing.subscription.update'].sort());
+    expect(trail.every((event: any) => event.tool === 'webhook:payments' && event.actor.userId === null && event.category === 'finance')).toBe(true);
     const curated = await refusal('billing_invoke_api_write', { method: 'PUT', path: '/api/billing/spend-caps/messaging_credits', body: { capUnits: 5 }, actionSummary: 'Cap SMS' });
     expect(curated.code).toBe('use_workflow_tool');
     expect((await mcpCall(otherMcp, 'billing_invoke_api_read', { method: 'GET', path: '/api/billing/checkouts' })).result.checkouts).toEqual([]);

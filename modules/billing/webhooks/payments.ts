@@ -4,6 +4,8 @@ import { withTenantTransaction } from '../../../db/pool';
 import { receivePaymentEvent, sessionFromEvent, type PaymentEvent } from '../../../kernel/payments';
 import { planOf } from '../../../kernel/billing';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
+import { recordOutsideChange } from '../../audit/api';
+import type { Queryable } from '../../../db/pool';
 import { applyCheckoutCompleted, applyCheckoutExpired, applyInvoiceEvent, applySubscriptionEvent } from '../service';
 
 export const PAYMENTS_WEBHOOK_PATH = '/webhooks/billing/payments';
@@ -16,11 +18,36 @@ function billingOrgOf(event: PaymentEvent): string | null {
   return z.uuid().safeParse(metadata.org_id).success ? metadata.org_id! : null;
 }
 
+/** What an applied event changed, as the trail names it; outcomes that changed nothing are absent. */
+function changeOf(applied: string): { noun: string; verb: string } | null {
+  if (applied === 'plan_granted') return { noun: 'checkout', verb: 'complete' };
+  if (applied === 'checkout_expired') return { noun: 'checkout', verb: 'expire' };
+  if (applied.startsWith('subscription_')) return { noun: 'subscription', verb: 'update' };
+  if (applied === 'invoice_paid') return { noun: 'invoice', verb: 'pay' };
+  if (applied === 'invoice_payment_failed') return { noun: 'invoice', verb: 'fail' };
+  return null;
+}
+
+/** The event's change in the audit trail, in the transaction that made it: the webhook acted, the provider's event id is its source. */
+async function recordWebhookChange(db: Queryable, orgId: string, event: PaymentEvent, applied: string): Promise<void> {
+  const change = changeOf(applied);
+  if (!change) return;
+  const object = event.data.object as { id?: unknown; amount_due?: unknown; amount_total?: unknown; currency?: unknown };
+  const amount = change.noun === 'invoice' ? object.amount_due : change.noun === 'checkout' ? object.amount_total : null;
+  await recordOutsideChange(db, {
+    orgId, actorKind: 'webhook', channel: 'webhook:payments', source: event.id, module: 'billing', ...change,
+    target: typeof object.id === 'string' ? { type: change.noun, id: object.id.slice(0, 255) } : null,
+    fields: { outcome: applied, eventType: event.type },
+    amountMinor: Number.isSafeInteger(amount) ? amount as number : null,
+    currency: Number.isSafeInteger(amount) && typeof object.currency === 'string' ? object.currency.toUpperCase() : null,
+  });
+}
+
 /**
  * The payment provider's events for the organisation's own plan (kernel/payments.ts). The
  * signature is verified before anything is read: 401 for a missing, wrong or stale one, 503 when
  * no secret is set. Each event is recorded once by its id in the same transaction as its effect,
- * so a replay changes nothing; events of another module's sessions are left to it. Only
+ * so a replay changes nothing, and each change leaves an audit event with the webhook as actor; events of another module's sessions are left to it. Only
  * `checkout.session.completed` grants a plan bought through a checkout link; subscription events
  * older than the newest applied are ignored (Stripe does not promise order); a paid invoice stays paid.
  */
@@ -49,6 +76,7 @@ function paymentsRouter(deps: WebhookDeps): Router {
         else if (event.type.startsWith('customer.subscription.')) applied = await applySubscriptionEvent(db, orgId, event.type, event.data.object, eventAt);
         else if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') applied = await applyInvoiceEvent(db, orgId, event.type, event.data.object, eventAt);
         await db.query('UPDATE billing_webhook_events SET outcome = $2 WHERE provider_event_id = $1', [event.id.slice(0, 255), applied]);
+        await recordWebhookChange(db, orgId, event, applied);
         return applied;
       });
       res.json({ ok: true, outcome });

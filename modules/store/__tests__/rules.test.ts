@@ -80,6 +80,9 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     expect(await level(variantId)).toEqual({ available: 3, committed: 0, unavailable: 0 });
     const ledger = (await harness.pool.query(`SELECT count(*)::int AS n FROM store_inventory_adjustments WHERE order_id = $1 AND reason = 'checkout_expired' AND state = 'available'`, [order.id])).rows[0].n;
     expect(ledger).toBe(1);
+    // The timer's change is in the trail once, the system its actor and the checkout's workflow its source.
+    const trail = (await call(mcp, 'audit_list_events', { targetId: order.id, actorKind: 'system' })).events;
+    expect(trail).toEqual([expect.objectContaining({ action: 'store.order.expire', tool: 'job:checkout_expiry', workflowId: expect.stringContaining(order.id), category: 'finance' })]);
   });
 
   it('pays an order only on the signed webhook, once, whatever the order or repetition of events', async () => {
@@ -95,6 +98,12 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     const results = await Promise.all([sandbox.deliver(paid.webhook), sandbox.deliver(paid.webhook), sandbox.deliver(paid.webhook)]);
     const outcomes = results.map((r) => JSON.parse(r.body).outcome).sort();
     expect(outcomes.filter((o) => o === 'paid')).toHaveLength(1);
+    // The trail holds the payment once, with the webhook as actor and the provider's event as source.
+    const trail = (await call(mcp, 'audit_list_events', { actorKind: 'webhook', targetId: order.id })).events;
+    expect(trail).toEqual([expect.objectContaining({
+      action: 'store.order.pay', tool: 'webhook:payments', workflowId: JSON.parse(paid.webhook.body).id, outcome: 'success',
+      actor: expect.objectContaining({ kind: 'webhook' }), target: { type: 'order', id: order.id }, amountMinor: 2_000, currency: 'GBP',
+    })]);
     const after = (await call(mcp, 'store_get_order', { orderId: order.id })).order;
     expect(after).toMatchObject({ financialStatus: 'paid', total: 2_000, lines: [{ unitPrice: 1_000, quantity: 2 }] });
     expect(await level(variantId)).toEqual({ available: 3, committed: 2, unavailable: 0 });

@@ -1,6 +1,7 @@
 import { withTenantTransaction } from '../../../db/pool';
 import { guarded } from '../../activity-kit';
 import type { ActivityDeps } from '../../module';
+import { recordJobChange } from '../../audit/api';
 import { closeCheckoutFor, expireCheckout, type ExpiryOutcome } from '../orders';
 
 /** Store's activities: a checkout's timer closes its session at the provider, then returns its units. */
@@ -10,7 +11,13 @@ export function createStoreActivities(deps: ActivityDeps) {
       return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => closeCheckoutFor(db, orgId, orderId), { readOnly: true }));
     },
     async storeExpireCheckout(orgId: string, orderId: string): Promise<ExpiryOutcome> {
-      return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => expireCheckout(db, orgId, orderId)));
+      return guarded(() => withTenantTransaction(deps.pool, orgId, async (db) => {
+        const expiry = await expireCheckout(db, orgId, orderId);
+        if (expiry.outcome === 'expired') {
+          await recordJobChange(db, { orgId, channel: 'job:checkout_expiry', module: 'store', noun: 'order', verb: 'expire', target: { type: 'order', id: orderId }, fields: { financialStatus: 'expired', unitsReturned: true } });
+        }
+        return expiry;
+      }));
     },
   };
 }

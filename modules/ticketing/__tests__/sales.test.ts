@@ -117,6 +117,9 @@ describe('ticketing: capacity, payments, refunds and the door', () => {
     const again = await withTenantTransaction(harness.pool, org.orgId, (db) => expireReservation(db, org.orgId, reservation.id));
     expect(again).toEqual({ outcome: 'not_pending' });
     expect((await availabilityOf(eventId)).pools[0]).toMatchObject({ remaining: 4 });
+    // The timer's change is in the trail once, with the system as its actor.
+    const trail = (await call(mcp, 'audit_list_events', { targetId: reservation.id, actorKind: 'system' })).events;
+    expect(trail).toEqual([expect.objectContaining({ action: 'ticketing.reservation.expire', tool: 'job:reservation_expiry', outcome: 'success' })]);
   });
 
   it('holds a promo code\'s use limit under concurrency and prices on the server', async () => {

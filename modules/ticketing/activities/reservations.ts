@@ -1,6 +1,7 @@
 import { withTenantTransaction } from '../../../db/pool';
 import { guarded } from '../../activity-kit';
 import type { ActivityDeps } from '../../module';
+import { recordJobChange } from '../../audit/api';
 import { closeCheckoutFor, expireReservation, type ExpiryOutcome } from '../waitlist';
 
 /** Ticketing's activities: a reservation's timer closes its checkout at the provider, then returns its places. */
@@ -10,7 +11,13 @@ export function createTicketingActivities(deps: ActivityDeps) {
       return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => closeCheckoutFor(db, orgId, reservationId), { readOnly: true }));
     },
     async ticketingExpireReservation(orgId: string, reservationId: string): Promise<ExpiryOutcome> {
-      return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => expireReservation(db, orgId, reservationId)));
+      return guarded(() => withTenantTransaction(deps.pool, orgId, async (db) => {
+        const expiry = await expireReservation(db, orgId, reservationId);
+        if (expiry.outcome === 'expired') {
+          await recordJobChange(db, { orgId, channel: 'job:reservation_expiry', module: 'ticketing', noun: 'reservation', verb: 'expire', target: { type: 'reservation', id: reservationId }, fields: { status: 'expired', placesReturned: true } });
+        }
+        return expiry;
+      }));
     },
   };
 }
