@@ -70,6 +70,8 @@ export interface ModuleDefinition {
   metrics?: readonly AnyMetric[];
   /** What the module adds to platform_overview: fields of its output, computed in the read's snapshot. */
   overview?: OverviewContribution;
+  /** What the module adds to platform_usage (billing: the subscription's entitlements), the same way. */
+  usage?: OverviewContribution;
   /** The scopes this module's tools require; a tool asking for any other is refused at load time. */
   scopes: readonly Scope[];
   /** Dashboard API routes this module serves (`modules/routes.ts`), reached through `<module>_invoke_api_*`, `/api/<module>/…` and /api/openapi.json. */

@@ -48,6 +48,20 @@ export default defineModule({
       return { plan: { planCode: entitlements.plan, status: entitlements.status, readOnly: entitlements.readOnly, marketingSends: entitlements.marketingSends, reason: entitlements.reason } };
     },
   },
+  usage: {
+    shape: {
+      entitlements: z.object({
+        status: z.enum(SUBSCRIPTION_STATUSES), meteredUse: z.boolean(), serviceMessages: z.boolean(), marketingSends: z.boolean(), readOnly: z.boolean(),
+        graceEndsAt: z.string().nullable(), reason: z.string(),
+      }).strict().nullable()
+        .describe('What the subscription\'s state allows now, as every metered call is checked (past due: service messages only, until graceEndsAt; canceled: read-only); null without billing:read'),
+    },
+    compute: async (ctx) => {
+      if (!hasScope(ctx.principal, 'billing:read')) return { entitlements: null };
+      const { plan: _plan, ...entitlements } = await entitlementsFor(ctx.db, ctx.org.id);
+      return { entitlements };
+    },
+  },
   alerts: [{
     id: 'billing.spend_cap',
     description: 'A metered feature has used 50, 80 or 100 % of the spend cap the organisation set for it this month.',

@@ -123,6 +123,8 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     const pastDue = await status();
     expect(pastDue.subscription.status).toBe('past_due');
     expect(pastDue.entitlements).toMatchObject({ status: 'past_due', serviceMessages: true, marketingSends: false, readOnly: false, graceEndsAt: expect.any(String) });
+    // platform_usage reads the same entitlements the allowance check applies.
+    expect((await call('platform_usage', {})).entitlements).toEqual({ ...pastDue.entitlements, plan: undefined });
     // The kernel's allowance check asks billing: a marketing message is refused, a service one allowed.
     const check = (purpose: string) => withTenantTransaction(harness.pool, org.orgId, (db) => assertAllowance(db, org.orgId, 'messaging_credits', 1, { tool: 'channels_send_sms', purpose }));
     await expect(check('marketing')).rejects.toMatchObject({ code: 'subscription_inactive' });

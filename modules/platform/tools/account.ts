@@ -17,15 +17,27 @@ const featureUsage = z.object({
   period: z.enum(['month', 'standing']),
 }).strict();
 
-export const usageTool = tools.read('usage', {
-  title: 'Usage and allowances',
-  description: 'Usage against the plan\'s allowance for each metered feature (email sends, messaging credits, contacts, runsheet access seats, donations, tickets, check-ins, rooms, streams, media items). Contacts count standing records; the others count this calendar month.',
-  keywords: ['billing', 'allowance', 'quota', 'limits', 'plan usage', 'credits left'],
-  examples: ['how much of our plan have we used this month', 'are we near our limits on texts or contacts', 'have we gone over our subscription allowance', 'how many check-ins and tickets have we used on our plan', 'how close are we to the maximum number of people records we pay for', 'usage this month against what our package includes', 'how many rooms and streams does our subscription still allow', 'is our plan running out of anything this month'],
-  input: z.object({}),
-  output: z.object({ plan: z.string(), features: z.array(featureUsage) }).strict(),
-  run: async (ctx) => ({ plan: ctx.org.planCode, features: await usageSummary(ctx.db, ctx.org.id) }),
-});
+/**
+ * Usage against allowances, with what other modules add (billing: the entitlements the subscription's
+ * state gives, the same ones every metered call is checked against), built from the registry.
+ */
+export function usageTool(modules: readonly ModuleDefinition[]) {
+  const contributions = modules.flatMap((module) => (module.usage ? [module.usage] : []));
+  const contributed = Object.assign({}, ...contributions.map((c) => c.shape)) as z.ZodRawShape;
+  return tools.read('usage', {
+    title: 'Usage and allowances',
+    description: 'Usage against the plan\'s allowance for each metered feature (email sends, messaging credits, contacts, runsheet access seats, donations, tickets, check-ins, rooms, streams, media items), and what the subscription\'s state allows now (with billing:read). Contacts count standing records; the others count this calendar month.',
+    keywords: ['billing', 'allowance', 'quota', 'limits', 'plan usage', 'credits left'],
+    examples: ['how much of our plan have we used this month', 'are we near our limits on texts or contacts', 'have we gone over our subscription allowance', 'how many check-ins and tickets have we used on our plan', 'how close are we to the maximum number of people records we pay for', 'usage this month against what our package includes', 'how many rooms and streams does our subscription still allow', 'is our plan running out of anything this month'],
+    input: z.object({}),
+    output: z.object({ plan: z.string(), features: z.array(featureUsage), ...contributed }).strict(),
+    run: async (ctx) => {
+      const parts: Record<string, unknown> = {};
+      for (const contribution of contributions) Object.assign(parts, await contribution.compute(ctx));
+      return { plan: ctx.org.planCode, features: await usageSummary(ctx.db, ctx.org.id), ...parts };
+    },
+  });
+}
 
 /**
  * Built from the registry, not written by hand: each module's overview contribution adds its

@@ -10,7 +10,7 @@ import { approveProposalTool, getProposalTool, listAgentsTool, pendingProposalsT
 
 /** The platform's tools; the overview and analytics are built from the registry, so it takes the modules. */
 export const platformTools = (modules: readonly ModuleDefinition[]): AnyTool[] => [
-  overviewTool(modules), usageTool, listToolsTool, searchToolsTool, inspectToolsTool, sessionToolsTool, executeWorkflowToolTool,
+  overviewTool(modules), usageTool(modules), listToolsTool, searchToolsTool, inspectToolsTool, sessionToolsTool, executeWorkflowToolTool,
   pendingProposalsTool, getProposalTool, approveProposalTool, rejectProposalTool, listAgentsTool, setAgentAutonomyTool,
   routeCatalogTool, searchDashboardApiTool, ...teamTools, ...capabilityGapTools, analyticsQueryTool(modules),
 ];
