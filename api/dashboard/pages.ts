@@ -4,9 +4,10 @@ import type { Principal } from '../../core/principal';
 import { STAFF_ROLES, isRole, scopesAllowedForRole } from '../../core/roles';
 import { isScope, type Scope } from '../../core/scopes';
 import { TEMPORAL_NAMESPACE } from '../../db/config';
-import type { Pool } from '../../db/pool';
+import type { Pool, Queryable } from '../../db/pool';
 import { withTransaction } from '../../db/pool';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../kernel/api-keys';
+import { recordOutsideChange } from '../../modules/audit/api';
 import { findGrant, listConnectedApps, revokeGrant } from '../../kernel/oauth/grants';
 import { SCOPE_WORDS } from '../../kernel/oauth/scopes';
 import { endSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../kernel/oauth/sessions';
@@ -66,6 +67,17 @@ export function chromeOf(member: Member, current: string): DashboardChrome {
 export function temporalRunUrl(workflowId: string): string {
   const ui = (process.env.TEMPORAL_UI_URL ?? `http://127.0.0.1:${process.env.TEMPORAL_UI_PORT ?? 8233}`).replace(/\/+$/, '');
   return `${ui}/namespaces/${encodeURIComponent(TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+/**
+ * These pages write credentials directly rather than through a tool call, so they record their own
+ * audit event, in the same transaction: the person on the page is the actor; no secret is kept.
+ */
+async function recordCredentialChange(db: Queryable, member: Member, target: { type: 'api_key' | 'oauth_grant'; id: string }, verb: 'create' | 'revoke', fields: Record<string, unknown>): Promise<void> {
+  await recordOutsideChange(db, {
+    orgId: member.membership.orgId, actorKind: 'human', actorUserId: member.user.userId, channel: 'dashboard', source: `dashboard:${target.type}:${target.id}:${verb}`,
+    module: 'platform', noun: target.type, verb, target, fields,
+  });
 }
 
 const when = (iso: string | null | undefined) => (iso ? `${new Date(iso).toISOString().replace('T', ' ').slice(0, 16)} UTC` : '');
@@ -244,7 +256,11 @@ export function dashboardPagesRouter(options: DashboardPagesOptions) {
     if (chosen.length === 0) return sendKeysPage(res, member, { notice: '', error: 'Choose at least one permission' }, 400);
     const refused = chosen.filter((scope) => !allowed.has(scope));
     if (refused.length > 0) return sendKeysPage(res, member, { notice: '', error: `Your role cannot grant ${refused.join(', ')}` }, 403);
-    const created = await withTransaction(pool, (db) => createApiKey(db, { orgId: member.membership.orgId, userId: member.user.userId, name, scopes: chosen }));
+    const created = await withTransaction(pool, async (db) => {
+      const key = await createApiKey(db, { orgId: member.membership.orgId, userId: member.user.userId, name, scopes: chosen });
+      await recordCredentialChange(db, member, { type: 'api_key', id: key.id }, 'create', { name, scopes: key.scopes });
+      return key;
+    });
     // Shown once, on this response only; never stored in a URL, a log or a cache.
     sendView(res, { title: 'API key created', view: 'dash-key-created', dash: chromeOf(member, '/dashboard/keys'), data: { name, apiKey: created.apiKey, scopes: created.scopes } });
   }));
@@ -254,7 +270,11 @@ export function dashboardPagesRouter(options: DashboardPagesOptions) {
     if (!member) return;
     if (!isManager(member)) return refuse(res, member, '/dashboard/keys', 'API keys');
     const id = String(req.params.id);
-    const revoked = /^[0-9a-f-]{36}$/i.test(id) && await withTransaction(pool, (db) => revokeApiKey(db, member.membership.orgId, id));
+    const revoked = /^[0-9a-f-]{36}$/i.test(id) && await withTransaction(pool, async (db) => {
+      const done = await revokeApiKey(db, member.membership.orgId, id);
+      if (done) await recordCredentialChange(db, member, { type: 'api_key', id }, 'revoke', { revoked: true });
+      return done;
+    });
     back(res, member, '/dashboard/keys', revoked ? { notice: 'The key was revoked: calls with it are refused from now on.' } : { error: 'No such key, or it was revoked already.' });
   }));
 
@@ -311,7 +331,10 @@ export function dashboardPagesRouter(options: DashboardPagesOptions) {
     // Another organisation's grant, or another person's for a non-manager, behaves as a missing one.
     const mayRevoke = grant && grant.orgId === member.membership.orgId && grant.revokedAt === null && (isManager(member) || grant.userId === member.user.userId);
     if (!mayRevoke) return back(res, member, '/dashboard/apps', { error: 'No such connected app, or it was disconnected already.' });
-    await revokeGrant(pool, grantId, `revoked on the dashboard by ${member.user.userId}`);
+    await withTransaction(pool, async (db) => {
+      await revokeGrant(db, grantId, `revoked on the dashboard by ${member.user.userId}`);
+      await recordCredentialChange(db, member, { type: 'oauth_grant', id: grantId }, 'revoke', { client: grant.clientId ?? null });
+    });
     back(res, member, '/dashboard/apps', { notice: 'Disconnected: its tokens no longer work, and it must ask again to reconnect.' });
   }));
 

@@ -254,14 +254,17 @@ export async function insertAuditEvent(db: Queryable, row: AuditEventRow): Promi
 }
 
 /**
- * A change no tool call made: a payment provider's signed webhook, or one of Steward's own timers
- * and jobs (a checkout that expired, a booking released). `source` names what made it (the
+ * A change no tool call made: a payment provider's signed webhook, one of Steward's own timers
+ * and jobs (a checkout that expired, a booking released), or a person on a dashboard page that
+ * writes directly (an API key made or revoked). `source` names what made it (the
  * provider's event id, the job's workflow id) and takes the workflow column's place; `channel`
  * takes the tool column's (`webhook:payments`, `job:checkout_expiry`).
  */
 export interface OutsideChange {
   orgId: string;
-  actorKind: 'webhook' | 'system';
+  actorKind: 'webhook' | 'system' | 'human';
+  /** The person, for a human actor. */
+  actorUserId?: string | null;
   channel: string;
   source: string;
   module: string;
@@ -289,7 +292,7 @@ export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
     operation: OPERATIONS[change.verb] ?? 'update',
     category: categoryOf('', change.module),
     actorKind: change.actorKind,
-    actorUserId: null,
+    actorUserId: change.actorUserId ?? null,
     onBehalfOfUserId: null,
     credentialId: null,
     credentialKind: null,

@@ -157,6 +157,11 @@ describe('pages for people in headless Chromium', () => {
     await page.waitForURL(/notice=/);
     expect(await page.textContent('[role=status]')).toContain('revoked');
     expect((await fetch(`${harness.url}/api/agent/tools`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+    // Both changes are in the audit trail with the owner as actor, the key by id only.
+    const trail = (await harness.call(org.apiKey, 'audit_list_events', { actionPrefix: 'platform.api_key.', actorKind: 'human' })).events;
+    expect(trail.map((event: any) => event.action).sort()).toEqual(['platform.api_key.create', 'platform.api_key.revoke']);
+    expect(trail.every((event: any) => event.actor.userId === org.ownerUserId && event.tool === 'dashboard')).toBe(true);
+    expect(JSON.stringify(trail)).not.toContain(key);
 
     // Team: members and an invitation.
     await page.click('nav a[href="/dashboard/team"]');
