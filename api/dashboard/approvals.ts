@@ -5,6 +5,7 @@ import type { Principal } from '../../core/principal';
 import { STAFF_ROLES } from '../../core/roles';
 import type { Pool } from '../../db/pool';
 import { findTool, permittedToolNames } from '../../modules/catalogue';
+import { consequenceOf } from './consequence';
 import { listOutreach, type OutreachItem } from '../../modules/people/outreach';
 import { checkPassword, createSession, membershipsOf, sessionUser, type OrgMembership, type SignedInUser } from '../../kernel/oauth/sessions';
 import { listProposals, type Proposal } from '../../kernel/proposals';
@@ -88,7 +89,7 @@ async function describeValue(key: string, value: unknown, resolve: (id: string) 
   return String(value);
 }
 
-/** What a proposal card shows: the summary, what approving does (the tool's own words), and each argument in words. */
+/** What a proposal card shows: the summary, what approving does (in words for a person: consequence.ts), and each argument in words. */
 async function proposalView(p: Proposal, staff: Staff, caller: ToolCaller) {
   const tool = findTool(p.action.tool);
   const cache = new Map<string, Promise<ContactPreview>>();
@@ -100,7 +101,7 @@ async function proposalView(p: Proposal, staff: Staff, caller: ToolCaller) {
     .map(async ([key, value]) => ({ label: humanise(key), value: await describeValue(key, value, resolve) })));
   return {
     id: p.id, summary: p.summary, agent: p.agent, createdAt: when(p.createdAt), expiresAt: when(p.expiresAt),
-    action: tool?.title ?? p.action.tool, consequence: tool?.description ?? 'Runs the action with exactly these details.', details,
+    action: tool?.title ?? p.action.tool, consequence: tool ? consequenceOf(tool, (name) => findTool(name)?.title) : 'Runs the action with exactly these details.', details,
   };
 }
 
