@@ -358,6 +358,27 @@ export interface BatchStep { state: 'running' | 'done' | 'paused' | 'cancelled';
  * email in channels' outbox and marks it queued; after the commit each queued message is handed to
  * the outbox (leased, counted once) and marked handed.
  */
+/**
+ * Messages of one batch handed to the outbox at once: each hand-over waits on the provider (an SMTP
+ * round trip), so a few in flight keep the sender busy without holding more than a few connections.
+ * The outbox leases each message, so two hand-overs of one message still send it once.
+ */
+const HAND_OVERS_AT_ONCE = 8;
+
+/** Runs `work` over `items` with at most `limit` running at once; the first failure is thrown once all have settled. */
+async function eachWithConcurrency<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const failures: unknown[] = [];
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item).catch((error: unknown) => { failures.push(error); });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failures.length > 0) throw failures[0];
+}
+
 export async function sendCampaignBatch(pool: Pool, orgId: string, id: string, phase: 'all' | 'test' | 'rest', batchSize: number, dispatch: Dispatch): Promise<BatchStep> {
   const queued = await withTenantTransaction(pool, orgId, async (db) => {
     const row = await queryOne<CampaignRow>(db, 'SELECT * FROM grow_campaigns WHERE org_id = $1 AND id = $2 FOR SHARE', [orgId, id]);
@@ -394,11 +415,12 @@ export async function sendCampaignBatch(pool: Pool, orgId: string, id: string, p
     return { state: 'running' as const, messages: [...messages, ...leftOver.map((l) => ({ contactId: l.contact_id, messageId: l.message_id }))], skipped, more: recipients.length };
   });
   if (queued.state !== 'running') return { state: queued.state, handed: 0, skipped: 0 };
-  for (const message of queued.messages) {
+  const handOver = async (message: { contactId: string; messageId: string }) => {
     await dispatch(message.messageId);
     await withTenantTransaction(pool, orgId, (db) => db.query("UPDATE grow_campaign_recipients SET status = 'handed', handed_at = now() WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3",
       [orgId, id, message.contactId]));
-  }
+  };
+  await eachWithConcurrency(queued.messages, HAND_OVERS_AT_ONCE, handOver);
   const done = queued.more === 0 && queued.messages.length === 0;
   return { state: done ? 'done' : 'running', handed: queued.messages.length, skipped: queued.skipped };
 }
