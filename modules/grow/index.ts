@@ -6,10 +6,12 @@ import { createGrowCampaignActivities } from './activities/campaigns';
 import { growCampaignTools } from './campaign-tools';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
+import { growSubmissionActionsMigration } from './migrations/2026.11.29T11.00.00.grow-submission-actions';
 import { growMetrics } from './metrics';
 import { growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
+import { growTestEmailTools } from './test-email';
 import { growFormTools } from './tools';
 
 /**
@@ -22,13 +24,13 @@ export default defineModule({
   name: 'grow',
   title: 'Grow',
   description: 'Forms and landing pages people fill in, with their submissions, contacts matched or created, and page stats.',
-  tools: [...growFormTools, ...growCampaignTools],
+  tools: [...growFormTools, ...growCampaignTools, ...growTestEmailTools],
   models: [...growModels, ...growCampaignModels],
-  migrations: [growMigration, growCampaignsMigration],
+  migrations: [growMigration, growCampaignsMigration, growSubmissionActionsMigration],
   workflows: require.resolve('./workflows'),
   activities: [createGrowCampaignActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates', 'channels'],
+  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'groups'],
   routes: [],
   playbooks: growPlaybooks,
   metrics: growMetrics,
@@ -55,5 +57,6 @@ export default defineModule({
     { table: 'grow_submissions', column: 'contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['answers'] },
     { table: 'grow_campaign_recipients', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'grow_campaign_events', column: 'contact_id', onMerge: 'move', onErase: 'null' },
+    { table: 'grow_campaign_test_sends', column: 'contact_id', onMerge: 'move', onErase: 'null' },
   ],
 });
