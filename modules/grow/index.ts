@@ -11,6 +11,7 @@ import { growMetrics } from './metrics';
 import { growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
+import { growRoutes } from './routes';
 import { growTestEmailTools } from './test-email';
 import { growFormTools } from './tools';
 
@@ -31,7 +32,7 @@ export default defineModule({
   activities: [createGrowCampaignActivities],
   scopes: ['grow:read', 'grow:write'],
   uses: ['platform', 'people', 'guests', 'templates', 'channels', 'groups'],
-  routes: [],
+  routes: growRoutes,
   playbooks: growPlaybooks,
   metrics: growMetrics,
   meters: [

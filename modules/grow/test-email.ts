@@ -113,3 +113,11 @@ const sendTestEmailTool = tools.send('send_test_email', {
 });
 
 export const growTestEmailTools = [sendTestEmailTool];
+
+/** A campaign's test emails, newest first (who was sent which variant and when; the message's delivery is in channels). */
+export async function listTestSends(db: Queryable, orgId: string, campaignId: string, limit: number): Promise<Array<{ messageId: string; contactId: string | null; variant: number; sentAt: string }>> {
+  await requireCampaign(db, orgId, campaignId);
+  const rows = await queryRows<{ message_id: string; contact_id: string | null; variant: number; created_at: Date }>(db,
+    'SELECT message_id, contact_id, variant, created_at FROM grow_campaign_test_sends WHERE org_id = $1 AND campaign_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3', [orgId, campaignId, limit]);
+  return rows.map((r) => ({ messageId: r.message_id, contactId: r.contact_id, variant: r.variant, sentAt: r.created_at.toISOString() }));
+}

@@ -167,6 +167,33 @@ describe('grow: test emails, submission follow-ups, bounces in the report', () =
     expect(smtp.delivered.slice(before).map((m) => m.to[0])).toEqual(['ruth@example.org', 'ruth@example.org']);
   });
 
+  it('dashboard routes through grow_invoke_api_read/_write and the OpenAPI document; curated writes name their tool', async () => {
+    const { form } = await mcpCall(mcp, 'grow_create_form', { name: 'Routes form', fields: [{ key: 'email', label: 'Email', type: 'email', required: true, contactField: 'email' }] });
+    const detail = await harness.call(org.apiKey, 'grow_invoke_api_read', { path: `/api/grow/forms/${form.id}` });
+    expect(detail.result.form).toMatchObject({ id: form.id, name: 'Routes form', status: 'draft' });
+    const listed = await harness.call(org.apiKey, 'grow_invoke_api_read', { path: '/api/grow/forms', query: { status: 'draft', limit: '5' } });
+    expect(listed.result.forms.map((f: any) => f.id)).toContain(form.id);
+    const submissions = await harness.call(org.apiKey, 'grow_invoke_api_read', { path: `/api/grow/forms/${form.id}/submissions` });
+    expect(submissions.result).toEqual({ submissions: [], total: 0 });
+    const campaigns = await harness.call(org.apiKey, 'grow_invoke_api_read', { path: '/api/grow/campaigns' });
+    const advent = campaigns.result.campaigns.find((c: any) => c.name === 'Advent news');
+    const tests = await harness.call(org.apiKey, 'grow_invoke_api_read', { path: `/api/grow/campaigns/${advent.id}/test-emails`, query: { limit: '3' } });
+    expect(tests.result.testEmails).toHaveLength(3);
+    expect(tests.result.testEmails[0]).toMatchObject({ variant: 0, messageId: expect.any(String) });
+
+    const curatedWrite = await harness.invoke(org.apiKey, 'grow_invoke_api_write', { method: 'POST', path: `/api/grow/forms/${form.id}/publish`, body: { formId: form.id }, actionSummary: 'Publish it' });
+    expect(curatedWrite.status).toBe(405);
+    expect(curatedWrite.body.error?.details?.tool).toBe('grow_publish_form');
+    const foreign = await harness.invoke(other.apiKey, 'grow_invoke_api_read', { path: `/api/grow/forms/${form.id}` });
+    expect(foreign.body.error?.code).toBe('not_found');
+    const badQuery = await harness.invoke(org.apiKey, 'grow_invoke_api_read', { path: '/api/grow/forms', query: { limit: '500' } });
+    expect(badQuery.body.error?.code).toBe('validation_failed');
+
+    const openapi = await (await fetch(`${harness.url}/api/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(openapi.paths['/api/grow/forms/{formId}'] ?? {})).toContain('get');
+    expect(Object.keys(openapi.paths['/api/grow/campaigns/{campaignId}/report'] ?? {})).toContain('get');
+  });
+
   it('counts hard and soft bounces and complaints per campaign from the mail provider\'s events', async () => {
     const { tagId, people } = await taggedPeople(4, 'Bounce list', [true, true, true, true]);
     const { campaign } = await mcpCall(mcp, 'grow_create_campaign', { name: 'Harvest', audience: { kind: 'tag', id: tagId }, subject: 'Harvest supper', body: 'Join us on Saturday.' });
