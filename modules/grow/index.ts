@@ -12,6 +12,7 @@ import { growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
 import { growRoutes } from './routes';
+import { growWidgets } from './widgets';
 import { growTestEmailTools } from './test-email';
 import { growFormTools } from './tools';
 
@@ -33,6 +34,7 @@ export default defineModule({
   scopes: ['grow:read', 'grow:write'],
   uses: ['platform', 'people', 'guests', 'templates', 'channels', 'groups'],
   routes: growRoutes,
+  widgets: growWidgets,
   playbooks: growPlaybooks,
   metrics: growMetrics,
   meters: [
