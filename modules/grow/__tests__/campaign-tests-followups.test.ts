@@ -218,6 +218,10 @@ describe('grow: test emails, submission follow-ups, bounces in the report', () =
 
     const report = await mcpCall(mcp, 'grow_get_campaign_report', { campaignId: campaign.id });
     expect(report.totals).toMatchObject({ handed: 4, hardBounced: 1, softBounced: 1, complained: 1 });
+    const metric = await mcpCall(mcp, 'platform_analytics_query', { metric: 'campaign_performance' });
+    expect(metric.data.campaigns).toEqual([expect.objectContaining({ campaignId: campaign.id, name: 'Harvest', sent: 4, openedUnique: 0, clickedUnique: 0, bounced: 2, complained: 1 })]);
+    const theirs = await mcpCall(otherMcp, 'platform_analytics_query', { metric: 'campaign_performance' });
+    expect(theirs.data.campaigns).toEqual([]);
     // Other organisations' events never reach this report, and its numbers never reach theirs.
     expect((await mcpRefusal(otherMcp, 'grow_get_campaign_report', { campaignId: campaign.id })).code).toBe('not_found');
   });
