@@ -3,6 +3,7 @@ import { hasScope } from '../../core/principal';
 import { queryOne } from '../../db/pool';
 import { defineModule } from '../module';
 import { createGrowCampaignActivities } from './activities/campaigns';
+import { growAiRoutes } from './ai-studio';
 import { growCampaignTools } from './campaign-tools';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
@@ -32,8 +33,8 @@ export default defineModule({
   workflows: require.resolve('./workflows'),
   activities: [createGrowCampaignActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'groups'],
-  routes: growRoutes,
+  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'groups', 'mediahub'],
+  routes: [...growRoutes, ...growAiRoutes],
   widgets: growWidgets,
   playbooks: growPlaybooks,
   metrics: growMetrics,

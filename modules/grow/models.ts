@@ -62,5 +62,7 @@ export const growCampaignModels = [
     id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid', phase: 'text=', variant: 'int?', status: 'text=', skip_reason: 'text?', message_id: 'uuid?', handed_at: 'date?',
   }),
   table('grow_campaign_events', { id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', variant: 'int?', kind: 'text', link_index: 'int?', machine: 'bool=', created_at: 'date=' }),
-  table('grow_campaign_test_sends', { id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', message_id: 'uuid', variant: 'int=', created_at: 'date=' }),
+  table('grow_campaign_test_sends', {
+    id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', message_id: 'uuid', variant: 'int=', created_at: 'date=',
+  }),
 ];
