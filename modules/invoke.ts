@@ -87,13 +87,18 @@ export async function prepareRoute(routes: readonly AnyRoute[], request: { metho
   return route.prepare(parseRouteRequest(route, { params, query: request.query, body: request.body }), deps);
 }
 
-function bridgePair(options: { module: string; prefix: string; scopes: { read: Scope; write: Scope }; routes: () => readonly AnyRoute[]; reach: string; power?: Power }): AnyTool[] {
+function bridgePair(options: {
+  module: string; prefix: string; scopes: { read: Scope; write: Scope }; routes: () => readonly AnyRoute[]; reach: string; power?: Power;
+  /** Words and requests that find this pair in tool search, besides the generic ones. */
+  find?: { keywords: string[]; readExamples: string[]; writeExamples: string[] };
+}): AnyTool[] {
   const read = defineTool({
     name: `${options.prefix}_read`,
     module: options.module,
     title: `Read ${options.reach} (dashboard API)`,
     description: `Calls a catalogued GET route of ${options.reach} for what no curated tool covers (lists, details, reports). Find routes with platform_search_dashboard_api.`,
-    keywords: ['invoke', 'route', 'dashboard', 'api', 'get'],
+    keywords: ['invoke', 'route', 'dashboard', 'api', 'get', ...(options.find?.keywords ?? [])],
+    ...(options.find ? { examples: options.find.readExamples } : {}),
     scope: options.scopes.read,
     power: options.power,
     effect: 'read',
@@ -108,7 +113,8 @@ function bridgePair(options: { module: string; prefix: string; scopes: { read: S
     module: options.module,
     title: `Change ${options.reach} (dashboard API)`,
     description: `Calls a catalogued POST/PUT/PATCH/DELETE route of ${options.reach}. Where a curated tool exists it answers use_workflow_tool naming it: use that tool. Needs actionSummary.`,
-    keywords: ['invoke', 'route', 'dashboard', 'api', 'post', 'patch', 'delete'],
+    keywords: ['invoke', 'route', 'dashboard', 'api', 'post', 'patch', 'delete', ...(options.find?.keywords ?? [])],
+    ...(options.find ? { examples: options.find.writeExamples } : {}),
     scope: options.scopes.write,
     power: options.power,
     effect: 'write',
@@ -154,6 +160,11 @@ export function bridgeToolsOf(module: ModuleDefinition, modules: readonly Module
       ...bridgePair({
         module: 'platform', prefix: 'platform_ai_invoke_api', scopes: platformScopes,
         routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'ai'), reach: 'the AI studio (drafting campaigns and forms in the brand voice)',
+        find: {
+          keywords: ['ai studio', 'ai draft', 'write with ai', 'draft email', 'draft form', 'sermon to email', 'personalise campaign'],
+          readExamples: ['what can the AI studio do'],
+          writeExamples: ['get the AI to draft the Christmas invitation email', 'draft a sign-up form with AI', 'make an email out of the sermon video', 'rewrite the newsletter for the young families'],
+        },
       }),
       // The member portal's administration (spec 4.2's platform_portal_invoke_api_*): whichever module declares portal routes.
       ...bridgePair({

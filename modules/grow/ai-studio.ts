@@ -124,7 +124,7 @@ const MAX_TRANSCRIPT_CHARS = 40_000;
 
 async function draftFromSermon(body: z.output<typeof sermonBody>, deps: PrepareDeps): Promise<EmailDraft & { title: string }> {
   const episode = await episodeTranscript(deps.db, deps.org.id, body.episodeId);
-  if (!episode) throw new StewardError('not_found', `Episode ${body.episodeId} not found`, { hint: 'mediahub_list_episodes lists the episodes.' });
+  if (!episode) throw new StewardError('not_found', `Episode ${body.episodeId} not found`, { hint: 'mediahub_search finds episodes by title or speaker.' });
   if (!episode.transcript) {
     throw new StewardError('conflict', `"${episode.title}" has no transcript yet`, { hint: 'mediahub_transcribe_episode makes one; ask again once it is ready.', details: { reason: 'no_transcript' } });
   }

@@ -97,8 +97,11 @@ const tools = toolsFor('grow', { read: 'grow:read', write: 'grow:write' });
 const sendTestEmailTool = tools.send('send_test_email', {
   title: 'Send a test of a campaign email',
   description: `Sends one person (usually a team member checking it) the campaign's email as it stands, or one A/B variant, marked "[Test]" with a first line saying so. It goes through the channels outbox (consent for the campaign's purpose and suppression checked), its links are not tracked, and it is never counted in the campaign's report or audience. At most ${TEST_SENDS_PER_CAMPAIGN_PER_HOUR} tests per campaign an hour and ${TEST_SENDS_PER_ORG_PER_DAY} a day.`,
-  keywords: ['test email', 'proof', 'send me a copy', 'check campaign email'],
-  examples: ['send me a test of the Christmas email', 'email a proof of the newsletter to the vicar before it goes out'],
+  keywords: ['test email', 'proof', 'send me a copy', 'check campaign email', 'try it on myself', 'sample email', 'inbox check', 'before it goes out'],
+  examples: [
+    'send me a test of the Christmas email', 'email a proof of the newsletter to the vicar before it goes out', 'I want to see how the campaign looks in my inbox',
+    'send a sample of the mailing to the office manager first', 'test the second subject line on me',
+  ],
   followUp: { kind: 'channels.send_message' },
   input: z.object({
     campaignId: z.uuid().describe('The campaign (grow_list_campaigns)'),
