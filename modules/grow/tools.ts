@@ -72,7 +72,7 @@ const listFormsTool = tools.read('list_forms', {
 
 const createFormTool = tools.write('create_form', {
   title: 'Create a form',
-  description: 'Creates a form as a draft: fields (text, email, phone, date, choice, checkbox, consent boxes that are never pre-ticked, a guardian\'s consent when a child\'s details are asked), the contact detail each answer fills, an open window, a thank-you message and what a submission creates (a contact matched by email/phone/name or created; a guests pipeline card). Publish it with grow_publish_form.',
+  description: 'Creates a form as a draft: fields (text, email, phone, date, choice, checkbox, consent boxes that are never pre-ticked, a guardian\'s consent when a child\'s details are asked), the contact detail each answer fills, an open window, a thank-you message, a follow-up email and what a submission creates (a contact matched by email/phone/name or created; a guests pipeline card; a prayer request; a small-group join request). Publish it with grow_publish_form.',
   keywords: ['new form', 'connect card', 'sign up form', 'interest form', 'web form'],
   examples: ['make a connect card form for newcomers', 'create a sign-up form for the youth weekend with a parent consent box', 'build a form asking name, email and how they heard of us', 'we need an online form for people interested in baptism'],
   input: z.object({ name: z.string().trim().min(1).max(200), fields: z.array(fieldInput).min(1).max(40), ...formFields }),
