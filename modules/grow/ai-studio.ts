@@ -136,7 +136,25 @@ async function draftFromSermon(body: z.output<typeof sermonBody>, deps: PrepareD
   return { ...draft, title: episode.title };
 }
 
+const STUDIO_DRAFTS = [
+  { path: '/api/grow/ai/campaign-drafts', what: 'An email campaign from a brief' },
+  { path: '/api/grow/ai/form-drafts', what: 'A form (questions and thank-you) from a brief' },
+  { path: '/api/grow/ai/campaigns/{campaignId}/personalised-drafts', what: 'A campaign rewritten for one segment' },
+  { path: '/api/grow/ai/sermon-campaign-drafts', what: 'An email campaign from a sermon episode\'s transcript' },
+];
+
 export const growAiRoutes = [
+  routes.get('ai/studio', {
+    summary: 'AI studio: whether an AI provider is configured (and the setting that configures it) and what it can draft',
+    surface: 'ai',
+    response: z.object({
+      configured: z.boolean(), setting: z.string(), brandVoice: z.string().describe('The brand voice drafts are written in'),
+      drafts: z.array(z.object({ path: z.string(), what: z.string() }).strict()),
+    }).strict(),
+    run: async (ctx) => ({
+      configured: Boolean(process.env[AI_URL_SETTING]?.trim()), setting: AI_URL_SETTING, brandVoice: (await currentBrandVoice(ctx.db, ctx.org.id)).name, drafts: STUDIO_DRAFTS,
+    }),
+  }),
   routes.post('ai/campaign-drafts', {
     summary: 'AI studio: draft an email campaign from a brief, in the brand voice (saved as a draft, never sent)',
     surface: 'ai', body: campaignDraftBody, response: campaignDraftResponse,

@@ -74,6 +74,9 @@ describe('grow: AI studio', () => {
     expect(answer.body.error!.message).toMatch(/MEDIA_AI_API_URL/);
     const { rows } = await harness.pool.query('SELECT count(*)::int AS n FROM grow_campaigns WHERE org_id = $1', [org.orgId]);
     expect(rows[0].n).toBe(0);
+    const studio = await harness.call(org.apiKey, 'platform_ai_invoke_api_read', { path: '/api/grow/ai/studio' });
+    expect(studio.result).toMatchObject({ configured: false, setting: 'MEDIA_AI_API_URL' });
+    expect(studio.result.drafts).toHaveLength(4);
   });
 
   it('drafts campaigns and forms in the brand voice, saved as drafts and never sent', async () => {
