@@ -169,8 +169,9 @@ export async function updateForm(db: Queryable, orgId: string, formId: string, i
   if (row.status === 'archived') throw new StewardError('conflict', 'This form is archived and changes no more', { details: { reason: 'form_archived' }, hint: 'Create a new form.' });
   const fields = input.fields ?? row.fields;
   const creates = input.creates ?? row.creates;
-  const prayerField = input.prayerField !== undefined ? input.prayerField : row.prayer_field;
-  const joinGroupId = input.joinGroupId !== undefined ? input.joinGroupId : row.join_group_id;
+  // A setting goes with what it is for: dropping prayer_request or group_join_request from creates clears it.
+  const prayerField = input.prayerField !== undefined ? input.prayerField : creates.includes('prayer_request') ? row.prayer_field : null;
+  const joinGroupId = input.joinGroupId !== undefined ? input.joinGroupId : creates.includes('group_join_request') ? row.join_group_id : null;
   checkFields(fields, creates, { prayerField, joinGroupId });
   if (input.joinGroupId) await assertJoinGroup(db, orgId, input.joinGroupId);
   const opensAt = input.opensAt !== undefined ? input.opensAt : iso(row.opens_at);

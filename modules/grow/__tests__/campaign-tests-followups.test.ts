@@ -165,6 +165,11 @@ describe('grow: test emails, submission follow-ups, bounces in the report', () =
     expect(third.prayerRequestId).toEqual(expect.any(String));
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(smtp.delivered.slice(before).map((m) => m.to[0])).toEqual(['ruth@example.org', 'ruth@example.org']);
+
+    // Dropping what the form creates clears its settings with it; a prayer field that is not a text question is refused.
+    const { form: trimmed } = await mcpCall(mcp, 'grow_update_form', { formId: form.id, creates: ['contact'] });
+    expect(trimmed).toMatchObject({ creates: ['contact'], prayerField: null, joinGroupId: null });
+    expect((await mcpRefusal(mcp, 'grow_update_form', { formId: form.id, creates: ['contact', 'prayer_request'], prayerField: 'email' })).code).toBe('validation_failed');
   });
 
   it('dashboard routes through grow_invoke_api_read/_write and the OpenAPI document; curated writes name their tool', async () => {
