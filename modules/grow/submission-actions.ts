@@ -1,6 +1,6 @@
 import { StewardError } from '../../core/errors';
 import { assertAllowance } from '../../kernel/billing';
-import type { Queryable } from '../../db/pool';
+import { queryOne, type Queryable } from '../../db/pool';
 import { checkRecipient, queueMessage } from '../channels/api';
 import { groupNameOf, requestToJoinFromForm } from '../groups/api';
 import { addPrayerRequest } from '../people/api';
@@ -23,6 +23,7 @@ export interface SubmissionActions {
 }
 
 export interface ActionsForm {
+  id: string;
   name: string;
   creates: readonly string[];
   prayer_field: string | null;
@@ -50,9 +51,17 @@ async function prayerRequestFrom(db: Queryable, orgId: string, form: ActionsForm
   }
 }
 
-/** The follow-up email, when the form has one and the person can be emailed for a service reply (suppression and crisis holds respected); nothing is queued otherwise. */
+/**
+ * The follow-up email, when the form has one and the person can be emailed for a service reply
+ * (suppression and crisis holds respected); nothing is queued otherwise. At most one a day per
+ * person and form: a stranger typing someone else's address again and again cannot make the
+ * church's form a way to flood their inbox.
+ */
 async function followUpFor(db: Queryable, orgId: string, form: ActionsForm, contactId: string, submissionId: string): Promise<string | null> {
   if (!form.follow_up_subject || !form.follow_up_body) return null;
+  const recent = await queryOne(db, `SELECT 1 FROM grow_submissions WHERE org_id = $1 AND form_id = $2 AND contact_id = $3 AND follow_up_message_id IS NOT NULL
+    AND created_at > now() - interval '1 day' LIMIT 1`, [orgId, form.id, contactId]);
+  if (recent) return null;
   const check = await checkRecipient(db, orgId, { contactId, channel: 'email', purpose: 'service', now: new Date() });
   if (!check.ok) return null;
   try {

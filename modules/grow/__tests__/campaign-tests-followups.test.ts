@@ -154,17 +154,17 @@ describe('grow: test emails, submission follow-ups, bounces in the report', () =
     expect(followUp.to).toEqual(['ruth@example.org']);
     expect(subjectOf(followUp.raw)).toBe('Thank you for getting in touch');
 
-    // The same person again: the pending join request is reported, not doubled. A suppressed address gets no follow-up.
+    // The same person again: the pending join request is reported, not doubled, and no second follow-up the same day. A suppressed address gets none.
     await mcpCall(mcp, 'channels_add_suppression', { channel: 'email', address: 'sam@example.org' });
     const again = await postForm(local(published.publicUrl), { first_name: 'Ruth', last_name: 'Baker', email: 'ruth@example.org', prayer: '' });
     const { submission: second } = await mcpCall(mcp, 'grow_get_submission', { submissionId: again.submissionId });
-    expect(second).toMatchObject({ contactOutcome: 'matched', joinOutcome: 'already_pending', prayerRequestId: null });
+    expect(second).toMatchObject({ contactOutcome: 'matched', joinOutcome: 'already_pending', prayerRequestId: null, followUpMessageId: null });
     const suppressed = await postForm(local(published.publicUrl), { first_name: 'Sam', last_name: 'Hill', email: 'sam@example.org', prayer: 'Peace' });
     const { submission: third } = await mcpCall(mcp, 'grow_get_submission', { submissionId: suppressed.submissionId });
     expect(third.followUpMessageId).toBeNull();
     expect(third.prayerRequestId).toEqual(expect.any(String));
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(smtp.delivered.slice(before).map((m) => m.to[0])).toEqual(['ruth@example.org', 'ruth@example.org']);
+    expect(smtp.delivered.slice(before).map((m) => m.to[0])).toEqual(['ruth@example.org']);
 
     // Dropping what the form creates clears its settings with it; a prayer field that is not a text question is refused.
     const { form: trimmed } = await mcpCall(mcp, 'grow_update_form', { formId: form.id, creates: ['contact'] });
