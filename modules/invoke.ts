@@ -159,7 +159,7 @@ export function bridgeToolsOf(module: ModuleDefinition, modules: readonly Module
       // The AI studio (spec 4.2's platform_ai_invoke_api_*): drafts written by the AI provider, from whichever module declares ai routes.
       ...bridgePair({
         module: 'platform', prefix: 'platform_ai_invoke_api', scopes: platformScopes,
-        routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'ai'), reach: 'the AI studio (drafting campaigns and forms in the brand voice)',
+        routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'ai'), reach: 'the AI studio (email campaigns and forms drafted in the brand voice, a campaign personalised per segment, a sermon\'s transcript turned into an email draft)',
         find: {
           keywords: ['ai studio', 'ai draft', 'write with ai', 'draft email', 'draft form', 'sermon to email', 'personalise campaign'],
           readExamples: ['what can the AI studio do'],
