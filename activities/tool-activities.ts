@@ -60,7 +60,7 @@ interface Prepared {
 async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: ToolInput): Promise<Prepared | undefined> {
   if (!tool.prepare) return undefined;
   const org = await getOrgSettings(pool, plan.principal.orgId);
-  return { org, value: await tool.prepare(input, { db: pool, org }) };
+  return { org, value: await tool.prepare(input, { db: pool, org, principal: plan.principal }) };
 }
 
 type ToolInput = Parameters<AnyTool['run']>[1];

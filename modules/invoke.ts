@@ -4,7 +4,7 @@ import { OPERATOR_SCOPE, type Scope } from '../core/scopes';
 import { holdsPower, powerNotHeld, type Power } from '../core/intents';
 import type { ModuleDefinition } from './module';
 import { parseRouteRequest, resolveRoute, routeKey, routePower, WRITE_METHODS, type AnyRoute } from './routes';
-import { defineTool, type AnyTool, type ToolContext } from './tool';
+import { defineTool, type AnyTool, type PrepareDeps, type ToolContext } from './tool';
 
 /**
  * The invoke bridges of spec 4.2, built from the route declarations: for every module with
@@ -12,7 +12,7 @@ import { defineTool, type AnyTool, type ToolContext } from './tool';
  * `<module>_invoke_api_write` (POST/PUT/PATCH/DELETE, its write scope, with a required
  * `actionSummary`); the platform adds `platform_invoke_dashboard_api_read/_write`, which reach
  * every module's routes, and a pair per route surface: `platform_settings_invoke_api_*` and
- * `platform_portal_invoke_api_*` (routes declared with `surface: 'settings'` / `'portal'`). Each is an ordinary tool, so a bridge call is one durable workflow,
+ * `platform_portal_invoke_api_*` and `platform_ai_invoke_api_*` (routes declared with `surface: 'settings'` / `'portal'` / `'ai'`). Each is an ordinary tool, so a bridge call is one durable workflow,
  * idempotent, audited and metered like any other; the route's own scope is checked as well.
  */
 
@@ -70,19 +70,42 @@ export async function invokeRoute(ctx: ToolContext, routes: readonly AnyRoute[],
   return { route: routeKey(route), result: result as Record<string, unknown> };
 }
 
-function bridgePair(options: { module: string; prefix: string; scopes: { read: Scope; write: Scope }; routes: () => readonly AnyRoute[]; reach: string; power?: Power }): AnyTool[] {
+/**
+ * A route's `prepare` step, run by the bridge before its transaction (an outside call is never made
+ * inside one): the route found and its scope checked first, so a caller who may not use it causes
+ * no outside call. Anything the route would refuse otherwise is left for `invokeRoute` to answer.
+ */
+export async function prepareRoute(routes: readonly AnyRoute[], request: { method: string; path: string; query?: Record<string, string>; body?: Record<string, unknown> }, deps: PrepareDeps): Promise<unknown> {
+  let found: ReturnType<typeof resolveRoute>;
+  try {
+    found = resolveRoute(routes, request.method, request.path, SEARCH_HINT);
+  } catch {
+    return undefined;
+  }
+  const { route, params } = found;
+  if (!route.prepare || !route.run || !deps.principal.scopes.includes(route.scope) || !holdsPower(deps.principal, routePower(route))) return undefined;
+  return route.prepare(parseRouteRequest(route, { params, query: request.query, body: request.body }), deps);
+}
+
+function bridgePair(options: {
+  module: string; prefix: string; scopes: { read: Scope; write: Scope }; routes: () => readonly AnyRoute[]; reach: string; power?: Power;
+  /** Words and requests that find this pair in tool search, besides the generic ones. */
+  find?: { keywords: string[]; readExamples: string[]; writeExamples: string[] };
+}): AnyTool[] {
   const read = defineTool({
     name: `${options.prefix}_read`,
     module: options.module,
     title: `Read ${options.reach} (dashboard API)`,
     description: `Calls a catalogued GET route of ${options.reach} for what no curated tool covers (lists, details, reports). Find routes with platform_search_dashboard_api.`,
-    keywords: ['invoke', 'route', 'dashboard', 'api', 'get'],
+    keywords: ['invoke', 'route', 'dashboard', 'api', 'get', ...(options.find?.keywords ?? [])],
+    ...(options.find ? { examples: options.find.readExamples } : {}),
     scope: options.scopes.read,
     power: options.power,
     effect: 'read',
     listed: false,
     input: readInput,
     output,
+    prepare: async (input, deps) => prepareRoute(options.routes(), input, deps),
     run: async (ctx, input) => invokeRoute(ctx, options.routes(), input),
   });
   const write = defineTool({
@@ -90,13 +113,15 @@ function bridgePair(options: { module: string; prefix: string; scopes: { read: S
     module: options.module,
     title: `Change ${options.reach} (dashboard API)`,
     description: `Calls a catalogued POST/PUT/PATCH/DELETE route of ${options.reach}. Where a curated tool exists it answers use_workflow_tool naming it: use that tool. Needs actionSummary.`,
-    keywords: ['invoke', 'route', 'dashboard', 'api', 'post', 'patch', 'delete'],
+    keywords: ['invoke', 'route', 'dashboard', 'api', 'post', 'patch', 'delete', ...(options.find?.keywords ?? [])],
+    ...(options.find ? { examples: options.find.writeExamples } : {}),
     scope: options.scopes.write,
     power: options.power,
     effect: 'write',
     listed: false,
     input: writeInput,
     output,
+    prepare: async (input, deps) => prepareRoute(options.routes(), input, deps),
     run: async (ctx, input) => invokeRoute(ctx, options.routes(), input),
   });
   return [read, write];
@@ -130,6 +155,16 @@ export function bridgeToolsOf(module: ModuleDefinition, modules: readonly Module
       ...bridgePair({
         module: 'platform', prefix: 'platform_settings_invoke_api', scopes: platformScopes,
         routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'settings'), reach: 'organisation settings, team, API keys and agents', power: 'organisation',
+      }),
+      // The AI studio (spec 4.2's platform_ai_invoke_api_*): drafts written by the AI provider, from whichever module declares ai routes.
+      ...bridgePair({
+        module: 'platform', prefix: 'platform_ai_invoke_api', scopes: platformScopes,
+        routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'ai'), reach: 'the AI studio (email campaigns and forms drafted in the brand voice, a campaign personalised per segment, a sermon\'s transcript turned into an email draft)',
+        find: {
+          keywords: ['ai studio', 'ai draft', 'write with ai', 'draft email', 'draft form', 'sermon to email', 'personalise campaign'],
+          readExamples: ['what can the AI studio do'],
+          writeExamples: ['get the AI to draft the Christmas invitation email', 'draft a sign-up form with AI', 'make an email out of the sermon video', 'rewrite the newsletter for the young families'],
+        },
       }),
       // The member portal's administration (spec 4.2's platform_portal_invoke_api_*): whichever module declares portal routes.
       ...bridgePair({

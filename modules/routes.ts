@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Power } from '../core/intents';
 import { StewardError, type ErrorIssue } from '../core/errors';
 import type { Scope } from '../core/scopes';
-import type { AnyObjectSchema, ToolContext } from './tool';
+import type { AnyObjectSchema, PrepareDeps, ToolContext } from './tool';
 
 /**
  * Dashboard API routes: the long tail of each module's resources (lists, gets, small edits,
@@ -40,13 +40,19 @@ export interface RouteDefinition<P extends AnyObjectSchema, Q extends AnyObjectS
    * `settings` routes are also reached by platform_settings_invoke_api_*, `portal` routes (the member
    * portal's administration: invites, moderation, capture sessions) by platform_portal_invoke_api_*;
    * `operator` routes (the installation's operator, across organisations) only by platform_admin_invoke_api_*.
+   * `ai` routes (the AI studio: drafts written by the AI provider) also by platform_ai_invoke_api_*.
    */
   surface: RouteSurface;
   /** Absent only on a write a curated tool covers: the route is catalogued so callers learn of the tool, and never runs. */
   run?: (ctx: ToolContext, request: RouteRequest<P, Q, B>) => Promise<z.input<R>>;
+  /**
+   * Work before the bridge's transaction opens (a call to an outside service, such as the AI
+   * provider), after the route's scope is checked; `run` finds its result in `ctx.prepared`.
+   */
+  prepare?: (request: RouteRequest<P, Q, B>, deps: PrepareDeps) => Promise<unknown>;
 }
 
-export const ROUTE_SURFACES = ['dashboard', 'settings', 'portal', 'operator'] as const;
+export const ROUTE_SURFACES = ['dashboard', 'settings', 'portal', 'operator', 'ai'] as const;
 export type RouteSurface = (typeof ROUTE_SURFACES)[number];
 
 /** The settings surface (team, API keys, agents, the organisation's settings) is power over the organisation, whichever bridge reaches it. */
@@ -66,6 +72,7 @@ type RouteSpec<P extends AnyObjectSchema, Q extends AnyObjectSchema, B extends A
   response: R;
   scope?: Scope;
   surface?: RouteSurface;
+  prepare?: RouteDefinition<P, Q, B, R>['prepare'];
 } & ({ curatedTool: string; run?: undefined } | { curatedTool?: undefined; run: NonNullable<RouteDefinition<P, Q, B, R>['run']> });
 
 /**
@@ -82,7 +89,7 @@ export function routesFor(module: string, scopes: { read: Scope; write: Scope })
         scope: spec.scope ?? (method === 'GET' ? scopes.read : scopes.write),
         summary: spec.summary,
         params: (spec.params ?? EMPTY) as P, query: (spec.query ?? EMPTY) as Q, body: (spec.body ?? EMPTY) as B,
-        response: spec.response, curatedTool: spec.curatedTool, surface: spec.surface ?? 'dashboard', run: spec.run,
+        response: spec.response, curatedTool: spec.curatedTool, surface: spec.surface ?? 'dashboard', run: spec.run, prepare: spec.prepare,
       } satisfies RouteDefinition<P, Q, B, R>;
       checkRoute(route as unknown as AnyRoute);
       return route as unknown as AnyRoute;

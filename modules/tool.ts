@@ -143,7 +143,7 @@ export interface ToolDefinition<I extends AnyObjectSchema = AnyObjectSchema, O e
    * Work outside the transaction before `run`, such as calls to outside services,
    * so no database transaction is held open while waiting on the network.
    */
-  prepare?: (input: z.output<I>, deps: { db: Queryable; org: OrgSettings }) => Promise<unknown>;
+  prepare?: (input: z.output<I>, deps: PrepareDeps) => Promise<unknown>;
   /** Set on tools the API resolves before starting a workflow (they run another tool). */
   dispatch?: 'execute_inner_tool';
   /** Set on tools an approval workflow carries out (a decision on an item, or a call that becomes a proposal); `run` is then never called directly. */
@@ -171,6 +171,9 @@ export interface ToolTask {
 }
 
 export type AnyTool = ToolDefinition<AnyObjectSchema, AnyObjectSchema>;
+
+/** What a tool's `prepare` step is given: the pool (no transaction), the organisation and the caller (a bridge checks a route's scope before any outside call). */
+export interface PrepareDeps { db: Queryable; org: OrgSettings; principal: Principal }
 
 /**
  * Declares a tool. Every object in its input is made strict here (strictInput), so a misspelt or

@@ -6,3 +6,5 @@ export { checkRecipient } from './audience/services';
 export { queueMessage } from './delivery/services';
 export { audienceSchema, resolveAudience, MAX_AUDIENCE, type Audience } from './broadcasts/audience';
 export { outboxDispatch } from './activities/broadcast';
+export { startMessageDelivery } from './delivery/start';
+export { emailOutcomesOf, type MessageEmailOutcome } from './delivery/email-events';

@@ -3,3 +3,4 @@
  * file (the boundary lint refuses any other path into modules/groups/), and names 'groups' in its `uses`.
  */
 export { membersMissingMeetings } from './health';
+export { groupNameOf, requestToJoinFromForm } from './enrolment';

@@ -122,6 +122,37 @@ function assertAgeFits(group: GroupRow, dateOfBirth: string | null, today: strin
  * group refuses. Repeating the request answers the pending one or the membership.
  */
 export async function requestToJoin(db: Queryable, orgId: string, viewer: Viewer, input: { groupId: string; contactId: string; message?: string }): Promise<JoinOutcome> {
+  return requestToJoinAs(db, orgId, viewer, viewer.userId, input);
+}
+
+/** Who acts in a join request made through a public form: no team member, and every group may be asked. */
+const FORM_VIEWER: Viewer = { userId: '', staff: true, safeguarding: false, leads: new Set() };
+
+/**
+ * A join request someone made through a grow form (nobody on the team asked for it): as
+ * requestToJoin, recorded with no requesting user. A group that cannot take them (closed, full,
+ * archived, outside its age range, missing) answers why instead of throwing, so the rest of the
+ * submission stands.
+ */
+export async function requestToJoinFromForm(
+  db: Queryable, orgId: string, input: { groupId: string; contactId: string; message?: string },
+): Promise<{ outcome: JoinOutcome['outcome'] | 'refused'; requestId: string | null; reason: string | null }> {
+  try {
+    const joined = await requestToJoinAs(db, orgId, FORM_VIEWER, null, input);
+    return { outcome: joined.outcome, requestId: joined.request?.id ?? null, reason: null };
+  } catch (error) {
+    if (!(error instanceof StewardError)) throw error;
+    const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+    return { outcome: 'refused', requestId: null, reason: typeof reason === 'string' ? reason : error.code };
+  }
+}
+
+/** A small group's name, or null when the organisation has no such group. */
+export async function groupNameOf(db: Queryable, orgId: string, groupId: string): Promise<string | null> {
+  return (await queryOne<{ name: string }>(db, 'SELECT name FROM groups_groups WHERE org_id = $1 AND id = $2', [orgId, groupId]))?.name ?? null;
+}
+
+async function requestToJoinAs(db: Queryable, orgId: string, viewer: Viewer, actorUserId: string | null, input: { groupId: string; contactId: string; message?: string }): Promise<JoinOutcome> {
   const group = await requireGroup(db, orgId, viewer, input.groupId, { lock: true });
   const contact = await requireContact(db, orgId, input.contactId);
   const member = await currentMembership(db, orgId, group.id, input.contactId);
@@ -134,13 +165,13 @@ export async function requestToJoin(db: Queryable, orgId: string, viewer: Viewer
   const id = randomUUID();
   if ((group.enrolment as EnrolmentStrategy) === 'open') {
     await db.query(`INSERT INTO groups_join_requests (id, org_id, group_id, contact_id, status, message, requested_by_user_id, decided_at) VALUES ($1, $2, $3, $4, 'approved', $5, $6, now())`,
-      [id, orgId, group.id, input.contactId, input.message ?? null, viewer.userId]);
-    const membershipId = await insertMembership(db, orgId, group.id, input.contactId, 'member', viewer.userId, id);
+      [id, orgId, group.id, input.contactId, input.message ?? null, actorUserId]);
+    const membershipId = await insertMembership(db, orgId, group.id, input.contactId, 'member', actorUserId, id);
     const closed = await closeIfFull(db, orgId, group, group.members + 1);
     return { outcome: 'joined', request: requestView((await requestById(db, orgId, id))!), membershipId, enrolmentClosedNow: closed };
   }
   await db.query(`INSERT INTO groups_join_requests (id, org_id, group_id, contact_id, message, requested_by_user_id) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [id, orgId, group.id, input.contactId, input.message ?? null, viewer.userId]);
+    [id, orgId, group.id, input.contactId, input.message ?? null, actorUserId]);
   return { outcome: 'pending', request: requestView((await requestById(db, orgId, id))!), membershipId: null, enrolmentClosedNow: false };
 }
 

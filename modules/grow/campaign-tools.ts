@@ -32,6 +32,8 @@ const variantReport = z.object({
   variant: z.number().int().describe('-1 for the whole campaign'), recipients: z.number().int(), handed: z.number().int().describe('Handed to the channels outbox'), skipped: z.number().int(),
   openedUnique: z.number().int().describe('People who opened (machine opens left out)'), machineOpens: z.number().int().describe('Opens by mail privacy proxies and scanners'),
   clickedUnique: z.number().int(), clicksPerLink: z.array(z.object({ url: z.string(), uniqueClicks: z.number().int() }).strict()), unsubscribed: z.number().int(),
+  hardBounced: z.number().int().describe('The mail provider said the address does not exist (now suppressed)'), softBounced: z.number().int().describe('A temporary failure (a full mailbox), no hard bounce'),
+  complained: z.number().int().describe('Marked it as spam (now suppressed)'),
 }).strict();
 
 const fields = {
@@ -153,7 +155,7 @@ const pickTool = tools.write('pick_ab_winner', {
 
 const reportTool = tools.read('get_campaign_report', {
   title: 'Campaign report',
-  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, per A/B variant. Bounces and complaints are in channels_list_messages.',
+  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, hard and soft bounces and complaints (from the mail provider, through channels), per A/B variant.',
   keywords: ['open rate', 'click rate', 'campaign stats', 'email report'],
   examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link'],
   input: z.object({ campaignId }),

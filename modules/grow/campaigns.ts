@@ -2,7 +2,7 @@ import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { resolvePayloadKey } from '../../temporal/payload-key';
-import { checkRecipient, queueMessage, resolveAudience, type Audience } from '../channels/api';
+import { checkRecipient, emailOutcomesOf, queueMessage, resolveAudience, type Audience } from '../channels/api';
 import { notFound } from '../kit';
 import { escapeHtml } from '../templates/api';
 import { publicBaseUrl } from './forms';
@@ -454,7 +454,7 @@ export async function markPhase(pool: Pool, orgId: string, id: string, what: 'te
 
 export interface VariantReport {
   variant: number; recipients: number; handed: number; skipped: number; openedUnique: number; machineOpens: number; clickedUnique: number;
-  clicksPerLink: Array<{ url: string; uniqueClicks: number }>; unsubscribed: number;
+  clicksPerLink: Array<{ url: string; uniqueClicks: number }>; unsubscribed: number; hardBounced: number; softBounced: number; complained: number;
 }
 
 /** Numbers computed from the recipients and events each time (nothing stored twice). Unsubscribed: handed recipients the channel would now refuse for consent or suppression. */
@@ -463,8 +463,12 @@ export async function campaignReport(db: Queryable, orgId: string, id: string): 
   const variants = await variantsOf(db, orgId, id);
   const positions = variants.length > 0 ? variants.map((v) => v.position) : [0];
   const linksOfVariant = (p: number) => variants.find((v) => v.position === p)?.links ?? row.links;
-  const recipients = await queryRows<{ contact_id: string; variant: number | null; status: string; skip_reason: string | null }>(db,
-    'SELECT contact_id, variant, status, skip_reason FROM grow_campaign_recipients WHERE org_id = $1 AND campaign_id = $2', [orgId, id]);
+  const recipients = await queryRows<{ contact_id: string; variant: number | null; status: string; skip_reason: string | null; message_id: string | null }>(db,
+    'SELECT contact_id, variant, status, skip_reason, message_id FROM grow_campaign_recipients WHERE org_id = $1 AND campaign_id = $2', [orgId, id]);
+  // Bounces and complaints are the mail provider's, kept by channels against each message.
+  const outcomes = new Map((await emailOutcomesOf(db, orgId, recipients.flatMap((r) => (r.status === 'handed' && r.message_id ? [r.message_id] : []))))
+    .map((o) => [o.messageId, o]));
+  const outcomeOf = (r: { message_id: string | null }) => (r.message_id ? outcomes.get(r.message_id) : undefined);
   const events = await queryRows<{ contact_id: string; variant: number; kind: string; link_index: number | null; machine: boolean }>(db,
     'SELECT contact_id, variant, kind, link_index, machine FROM grow_campaign_events WHERE org_id = $1 AND campaign_id = $2', [orgId, id]);
   const unsubscribed = new Set<string>();
@@ -481,6 +485,9 @@ export async function campaignReport(db: Queryable, orgId: string, id: string): 
       openedUnique: unique('open', false), machineOpens: es.filter((e) => e.kind === 'open' && e.machine).length, clickedUnique: unique('click'),
       clicksPerLink: links.map((url, index) => ({ url, uniqueClicks: new Set(es.filter((e) => e.kind === 'click' && e.link_index === index).map((e) => e.contact_id)).size })),
       unsubscribed: rs.filter((r) => unsubscribed.has(r.contact_id)).length,
+      hardBounced: rs.filter((r) => outcomeOf(r)?.hardBounce).length,
+      softBounced: rs.filter((r) => outcomeOf(r)?.softBounce && !outcomeOf(r)?.hardBounce).length,
+      complained: rs.filter((r) => outcomeOf(r)?.complaint).length,
     };
   };
   const excluded = new Map<string, number>();

@@ -6,6 +6,7 @@ import { openGuestCard } from '../guests/api';
 import { notFound } from '../kit';
 import { createContact, findLikelyDuplicates } from '../people/api';
 import type { OrgSettings } from '../tool';
+import { assertJoinGroup, runSubmissionActions } from './submission-actions';
 
 /**
  * Forms: fields kept per revision, an open window, a thank-you message and what a submission
@@ -17,7 +18,7 @@ import type { OrgSettings } from '../tool';
 export const FIELD_TYPES = ['text', 'email', 'phone', 'date', 'choice', 'checkbox', 'consent', 'guardian_consent'] as const;
 export const CONTACT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'dateOfBirth'] as const;
 export const FORM_STATUSES = ['draft', 'published', 'closed', 'archived'] as const;
-export const FORM_CREATES = ['contact', 'guest_card'] as const;
+export const FORM_CREATES = ['contact', 'guest_card', 'prayer_request', 'group_join_request'] as const;
 export type FormStatus = (typeof FORM_STATUSES)[number];
 
 export const fieldInput = z.object({
@@ -42,6 +43,8 @@ export interface FormView {
   thankYou: string;
   followUp: { subject: string; body: string } | null;
   creates: Array<(typeof FORM_CREATES)[number]>;
+  prayerField: string | null;
+  joinGroupId: string | null;
   publicUrl: string | null;
   publishedAt: string | null;
   createdAt: string;
@@ -51,6 +54,7 @@ export interface FormView {
 export interface FormRow {
   id: string; org_id: string; name: string; status: FormStatus; revision: number; fields: FormField[]; opens_at: Date | null; closes_at: Date | null; thank_you: string;
   follow_up_subject: string | null; follow_up_body: string | null; creates: Array<(typeof FORM_CREATES)[number]>; published_at: Date | null; created_at: Date; updated_at: Date;
+  prayer_field: string | null; join_group_id: string | null;
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -66,7 +70,7 @@ export function formView(row: FormRow): FormView {
   return {
     id: row.id, name: row.name, status: row.status, revision: row.revision, fields: row.fields, opensAt: iso(row.opens_at), closesAt: iso(row.closes_at),
     thankYou: row.thank_you, followUp: row.follow_up_subject && row.follow_up_body ? { subject: row.follow_up_subject, body: row.follow_up_body } : null,
-    creates: row.creates, publicUrl: row.status === 'published' ? `${publicBaseUrl()}${formPath(row.org_id, row.id)}` : null,
+    creates: row.creates, prayerField: row.prayer_field, joinGroupId: row.join_group_id, publicUrl: row.status === 'published' ? `${publicBaseUrl()}${formPath(row.org_id, row.id)}` : null,
     publishedAt: iso(row.published_at), createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString(),
   };
 }
@@ -76,7 +80,7 @@ function invalid(path: string, message: string, hint?: string): StewardError {
 }
 
 /** The rules a form's fields obey together: unique keys, options only for choices, a guardian's consent where a child's details are asked, a way to identify the person if it creates a contact. */
-export function checkFields(fields: readonly FormField[], creates: readonly string[]): void {
+export function checkFields(fields: readonly FormField[], creates: readonly string[], also: { prayerField?: string | null; joinGroupId?: string | null } = {}): void {
   const keys = new Set<string>();
   const mapped = new Set<string>();
   fields.forEach((field, index) => {
@@ -98,7 +102,16 @@ export function checkFields(fields: readonly FormField[], creates: readonly stri
   if (creates.includes('contact') && !mapped.has('email') && !mapped.has('phone') && !(mapped.has('firstName') && mapped.has('lastName'))) {
     throw invalid('fields', 'A form that creates a contact needs a field filling email or phone, or both firstName and lastName', 'Give those fields contactField.');
   }
-  if (creates.includes('guest_card') && !creates.includes('contact')) throw invalid('creates', 'A guest card needs the submission to create or match a contact: add "contact" to creates');
+  for (const needsContact of ['guest_card', 'prayer_request', 'group_join_request']) {
+    if (creates.includes(needsContact) && !creates.includes('contact')) throw invalid('creates', `A ${needsContact.replace(/_/g, ' ')} needs the submission to create or match a contact: add "contact" to creates`);
+  }
+  const prayerField = fields.find((field) => field.key === also.prayerField);
+  if (creates.includes('prayer_request') && (!prayerField || prayerField.type !== 'text')) {
+    throw invalid('prayerField', 'A form that creates a prayer request needs prayerField: the key of the text field the person writes their request in');
+  }
+  if (!creates.includes('prayer_request') && also.prayerField) throw invalid('prayerField', 'prayerField is only for a form whose creates includes prayer_request');
+  if (creates.includes('group_join_request') && !also.joinGroupId) throw invalid('joinGroupId', 'A form that creates a group join request needs joinGroupId: the small group they ask to join');
+  if (!creates.includes('group_join_request') && also.joinGroupId) throw invalid('joinGroupId', 'joinGroupId is only for a form whose creates includes group_join_request');
 }
 
 const SELECT_FORM = 'SELECT * FROM grow_forms';
@@ -121,6 +134,8 @@ export interface FormWrite {
   thankYou?: string;
   followUp?: { subject: string; body: string } | null;
   creates?: Array<(typeof FORM_CREATES)[number]>;
+  prayerField?: string | null;
+  joinGroupId?: string | null;
 }
 
 function checkWindow(opensAt: string | null | undefined, closesAt: string | null | undefined): void {
@@ -134,14 +149,15 @@ async function nameFree(db: Queryable, orgId: string, name: string, except: stri
 
 export async function createForm(db: Queryable, orgId: string, input: Required<Pick<FormWrite, 'name' | 'fields'>> & FormWrite): Promise<FormView> {
   const creates = input.creates ?? ['contact'];
-  checkFields(input.fields, creates);
+  checkFields(input.fields, creates, input);
   checkWindow(input.opensAt, input.closesAt);
   await nameFree(db, orgId, input.name, null);
+  await assertJoinGroup(db, orgId, input.joinGroupId ?? null);
   const id = randomUUID();
-  await db.query(`INSERT INTO grow_forms (id, org_id, name, fields, opens_at, closes_at, thank_you, follow_up_subject, follow_up_body, creates)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
+  await db.query(`INSERT INTO grow_forms (id, org_id, name, fields, opens_at, closes_at, thank_you, follow_up_subject, follow_up_body, creates, prayer_field, join_group_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
     id, orgId, input.name, JSON.stringify(input.fields), input.opensAt ?? null, input.closesAt ?? null, input.thankYou ?? 'Thank you: we have your answers.',
-    input.followUp?.subject ?? null, input.followUp?.body ?? null, creates,
+    input.followUp?.subject ?? null, input.followUp?.body ?? null, creates, input.prayerField ?? null, input.joinGroupId ?? null,
   ]);
   await db.query('INSERT INTO grow_form_revisions (org_id, form_id, revision, fields) VALUES ($1, $2, 1, $3)', [orgId, id, JSON.stringify(input.fields)]);
   return formView((await getFormRow(db, orgId, id))!);
@@ -153,7 +169,11 @@ export async function updateForm(db: Queryable, orgId: string, formId: string, i
   if (row.status === 'archived') throw new StewardError('conflict', 'This form is archived and changes no more', { details: { reason: 'form_archived' }, hint: 'Create a new form.' });
   const fields = input.fields ?? row.fields;
   const creates = input.creates ?? row.creates;
-  checkFields(fields, creates);
+  // A setting goes with what it is for: dropping prayer_request or group_join_request from creates clears it.
+  const prayerField = input.prayerField !== undefined ? input.prayerField : creates.includes('prayer_request') ? row.prayer_field : null;
+  const joinGroupId = input.joinGroupId !== undefined ? input.joinGroupId : creates.includes('group_join_request') ? row.join_group_id : null;
+  checkFields(fields, creates, { prayerField, joinGroupId });
+  if (input.joinGroupId) await assertJoinGroup(db, orgId, input.joinGroupId);
   const opensAt = input.opensAt !== undefined ? input.opensAt : iso(row.opens_at);
   const closesAt = input.closesAt !== undefined ? input.closesAt : iso(row.closes_at);
   checkWindow(opensAt, closesAt);
@@ -163,8 +183,9 @@ export async function updateForm(db: Queryable, orgId: string, formId: string, i
   if (newRevision) await db.query('INSERT INTO grow_form_revisions (org_id, form_id, revision, fields) VALUES ($1, $2, $3, $4)', [orgId, formId, revision, JSON.stringify(fields)]);
   const followUp = input.followUp !== undefined ? input.followUp : (row.follow_up_subject ? { subject: row.follow_up_subject, body: row.follow_up_body! } : null);
   await db.query(`UPDATE grow_forms SET name = $3, fields = $4, revision = $5, opens_at = $6, closes_at = $7, thank_you = $8, follow_up_subject = $9, follow_up_body = $10,
-      creates = $11, updated_at = now() WHERE org_id = $1 AND id = $2`, [
+      creates = $11, prayer_field = $12, join_group_id = $13, updated_at = now() WHERE org_id = $1 AND id = $2`, [
     orgId, formId, input.name ?? row.name, JSON.stringify(fields), revision, opensAt, closesAt, input.thankYou ?? row.thank_you, followUp?.subject ?? null, followUp?.body ?? null, creates,
+    prayerField, joinGroupId,
   ]);
   return { form: formView((await getFormRow(db, orgId, formId))!), newRevision };
 }
@@ -260,6 +281,11 @@ export interface SubmissionOutcome {
   contactOutcome: 'created' | 'matched' | 'none';
   matchedOn: string[];
   guestCardId: string | null;
+  prayerRequestId: string | null;
+  joinRequestId: string | null;
+  joinOutcome: string | null;
+  /** The follow-up email queued in the channels outbox, handed over after the commit. */
+  followUpMessageId: string | null;
 }
 
 /**
@@ -299,9 +325,14 @@ export async function recordSubmission(
   if (contactId && form.creates.includes('guest_card')) {
     guestCardId = (await openGuestCard(db, org.id, { contactId, source: 'manual', note: `From the form "${form.name}"` })).cardId;
   }
-  await db.query(`INSERT INTO grow_submissions (id, org_id, form_id, revision, page_id, answers, contact_id, contact_outcome, matched_on, guest_card_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [id, org.id, form.id, form.revision, pageId, JSON.stringify(answers), contactId, contactOutcome, matchedOn, guestCardId]);
-  return { submissionId: id, contactId, contactOutcome, matchedOn, guestCardId };
+  const actions = await runSubmissionActions(db, org.id, form, { id, contactId, answers });
+  await db.query(`INSERT INTO grow_submissions (id, org_id, form_id, revision, page_id, answers, contact_id, contact_outcome, matched_on, guest_card_id,
+      prayer_request_id, join_request_id, join_outcome, follow_up_message_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
+    id, org.id, form.id, form.revision, pageId, JSON.stringify(answers), contactId, contactOutcome, matchedOn, guestCardId,
+    actions.prayerRequestId, actions.joinRequestId, actions.joinOutcome, actions.followUpMessageId,
+  ]);
+  return { submissionId: id, contactId, contactOutcome, matchedOn, guestCardId, ...actions };
 }
 
 export interface SubmissionView {
@@ -315,19 +346,25 @@ export interface SubmissionView {
   contactOutcome: string;
   matchedOn: string[];
   guestCardId: string | null;
+  prayerRequestId: string | null;
+  joinRequestId: string | null;
+  joinOutcome: string | null;
+  followUpMessageId: string | null;
   submittedAt: string;
 }
 
 interface SubmissionRow {
   id: string; form_id: string; revision: number; page_id: string | null; answers: Record<string, Answer> | null; contact_id: string | null; contact_outcome: string;
   matched_on: string[]; guest_card_id: string | null; created_at: Date; fields: FormField[];
+  prayer_request_id: string | null; join_request_id: string | null; join_outcome: string | null; follow_up_message_id: string | null;
 }
 
 function submissionView(row: SubmissionRow): SubmissionView {
   return {
     id: row.id, formId: row.form_id, revision: row.revision, pageId: row.page_id, answers: row.answers,
     questions: row.fields.map((field) => ({ key: field.key, label: field.label, type: field.type })),
-    contactId: row.contact_id, contactOutcome: row.contact_outcome, matchedOn: row.matched_on, guestCardId: row.guest_card_id, submittedAt: row.created_at.toISOString(),
+    contactId: row.contact_id, contactOutcome: row.contact_outcome, matchedOn: row.matched_on, guestCardId: row.guest_card_id,
+    prayerRequestId: row.prayer_request_id, joinRequestId: row.join_request_id, joinOutcome: row.join_outcome, followUpMessageId: row.follow_up_message_id, submittedAt: row.created_at.toISOString(),
   };
 }
 

@@ -3,13 +3,18 @@ import { hasScope } from '../../core/principal';
 import { queryOne } from '../../db/pool';
 import { defineModule } from '../module';
 import { createGrowCampaignActivities } from './activities/campaigns';
+import { growAiRoutes } from './ai-studio';
 import { growCampaignTools } from './campaign-tools';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
+import { growSubmissionActionsMigration } from './migrations/2026.11.29T11.00.00.grow-submission-actions';
 import { growMetrics } from './metrics';
 import { growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
+import { growRoutes } from './routes';
+import { growWidgets } from './widgets';
+import { growTestEmailTools } from './test-email';
 import { growFormTools } from './tools';
 
 /**
@@ -22,14 +27,15 @@ export default defineModule({
   name: 'grow',
   title: 'Grow',
   description: 'Forms and landing pages people fill in, with their submissions, contacts matched or created, and page stats.',
-  tools: [...growFormTools, ...growCampaignTools],
+  tools: [...growFormTools, ...growCampaignTools, ...growTestEmailTools],
   models: [...growModels, ...growCampaignModels],
-  migrations: [growMigration, growCampaignsMigration],
+  migrations: [growMigration, growCampaignsMigration, growSubmissionActionsMigration],
   workflows: require.resolve('./workflows'),
   activities: [createGrowCampaignActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates', 'channels'],
-  routes: [],
+  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'groups', 'mediahub'],
+  routes: [...growRoutes, ...growAiRoutes],
+  widgets: growWidgets,
   playbooks: growPlaybooks,
   metrics: growMetrics,
   meters: [
@@ -55,5 +61,6 @@ export default defineModule({
     { table: 'grow_submissions', column: 'contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['answers'] },
     { table: 'grow_campaign_recipients', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'grow_campaign_events', column: 'contact_id', onMerge: 'move', onErase: 'null' },
+    { table: 'grow_campaign_test_sends', column: 'contact_id', onMerge: 'move', onErase: 'null' },
   ],
 });

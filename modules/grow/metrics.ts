@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { queryRows } from '../../db/pool';
 import { countOf, defineMetric, periodRange, rangeOr, spokenRange } from '../metrics';
+import { campaignPerformance } from './campaign-metrics';
 
 /** What grow answers through platform_analytics_query. */
 const formSubmissions = defineMetric({
@@ -26,4 +27,4 @@ const formSubmissions = defineMetric({
   },
 });
 
-export const growMetrics = [formSubmissions];
+export const growMetrics = [formSubmissions, campaignPerformance];

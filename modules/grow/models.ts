@@ -37,6 +37,7 @@ export const growModels = [
   table('grow_forms', {
     id: 'uuid!', org_id: 'uuid', name: 'text', status: 'text=', fields: 'jsonb', revision: 'int=', opens_at: 'date?', closes_at: 'date?', thank_you: 'text',
     follow_up_subject: 'text?', follow_up_body: 'text?', creates: 'text[]=', published_at: 'date?', closed_at: 'date?', created_at: 'date=', updated_at: 'date=',
+    prayer_field: 'text?', join_group_id: 'uuid?',
   }),
   table('grow_form_revisions', { org_id: 'uuid', form_id: 'uuid!', revision: 'int!', fields: 'jsonb', created_at: 'date=' }),
   table('grow_landing_pages', {
@@ -45,6 +46,7 @@ export const growModels = [
   table('grow_submissions', {
     id: 'uuid!', org_id: 'uuid', form_id: 'uuid', revision: 'int', page_id: 'uuid?', answers: 'jsonb?', contact_id: 'uuid?', contact_outcome: 'text',
     matched_on: 'text[]=', guest_card_id: 'uuid?', follow_up_message_id: 'uuid?', created_at: 'date=',
+    prayer_request_id: 'uuid?', join_request_id: 'uuid?', join_outcome: 'text?',
   }),
   table('grow_page_views', { org_id: 'uuid', page_id: 'uuid!', day: 'day!', views: 'int=' }),
 ];
@@ -60,4 +62,7 @@ export const growCampaignModels = [
     id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid', phase: 'text=', variant: 'int?', status: 'text=', skip_reason: 'text?', message_id: 'uuid?', handed_at: 'date?',
   }),
   table('grow_campaign_events', { id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', variant: 'int?', kind: 'text', link_index: 'int?', machine: 'bool=', created_at: 'date=' }),
+  table('grow_campaign_test_sends', {
+    id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', message_id: 'uuid', variant: 'int=', created_at: 'date=',
+  }),
 ];

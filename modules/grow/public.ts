@@ -4,8 +4,10 @@ import { rateLimit } from 'express-rate-limit';
 import { StewardError } from '../../core/errors';
 import { queryOne, withTenantTransaction } from '../../db/pool';
 import { assertAllowance, lockFeature, recordUsage } from '../../kernel/billing';
+import { log } from '../../core/log';
 import { resolvePayloadKey } from '../../temporal/payload-key';
 import type { ModuleWebhook, WebhookDeps } from '../module';
+import { startMessageDelivery } from '../channels/api';
 import { getOrgSettings } from '../platform/api';
 import { escapeHtml } from '../templates/api';
 import { formClosedReason, formPath, readAnswers, recordSubmission, type Answer, type FieldError, type FormField, type FormRow } from './forms';
@@ -234,6 +236,9 @@ function growRouter(deps: WebhookDeps): Router {
         refusals.invalid = (refusals.invalid ?? 0) + 1;
         return sendPage(res, 400, outcome.form.name, `<h1>${escapeHtml(outcome.form.name)}</h1>${renderForm(orgId!, outcome.form, { pageId: pageId && UUID.test(pageId) ? pageId : null, values: outcome.values, errors: outcome.errors, now })}`);
       }
+      const followUpId = outcome.recorded.followUpMessageId;
+      // The answers are kept either way; a follow-up that could not be started now stays queued in the outbox under its message id.
+      if (followUpId) await startMessageDelivery(deps, orgId!, followUpId).catch((error: unknown) => log('warn', 'grow.follow_up_not_started', { orgId, messageId: followUpId, error: String(error).slice(0, 200) }));
       res.set('X-Steward-Submission', outcome.recorded.submissionId);
       sendPage(res, 200, 'Thank you', `<h1>Thank you</h1>${paragraphs(outcome.form.thank_you)}`);
     } catch (error) {

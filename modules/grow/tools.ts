@@ -22,6 +22,7 @@ export const formSchema = z.object({
   id: z.uuid(), name: z.string(), status: z.enum(FORM_STATUSES), revision: z.number().int(), fields: z.array(fieldSchema),
   opensAt: z.string().nullable(), closesAt: z.string().nullable(), thankYou: z.string(),
   followUp: z.object({ subject: z.string(), body: z.string() }).strict().nullable(), creates: z.array(z.enum(FORM_CREATES)),
+  prayerField: z.string().nullable(), joinGroupId: z.uuid().nullable(),
   publicUrl: z.string().nullable().describe('Where people fill it in (published forms only)'), publishedAt: z.string().nullable(), createdAt: z.string(), updatedAt: z.string(),
 }).strict();
 export const submissionSchema = z.object({
@@ -29,7 +30,9 @@ export const submissionSchema = z.object({
   answers: z.record(z.string(), answerSchema).nullable().describe('As submitted (null once the person was erased)'),
   questions: z.array(z.object({ key: z.string(), label: z.string(), type: z.string() }).strict()).describe('The questions as that revision asked them'),
   contactId: z.uuid().nullable(), contactOutcome: z.string().describe('created, matched (an existing contact), none, or erased'), matchedOn: z.array(z.string()),
-  guestCardId: z.uuid().nullable(), submittedAt: z.string(),
+  guestCardId: z.uuid().nullable(), prayerRequestId: z.uuid().nullable(), joinRequestId: z.uuid().nullable(),
+  joinOutcome: z.string().nullable().describe('joined, pending (a leader decides), already_member, already_pending, or refused:<why> (the group was closed or full)'),
+  followUpMessageId: z.uuid().nullable().describe('The follow-up email queued for them (channels_get_message shows its delivery)'), submittedAt: z.string(),
 }).strict();
 const blockSchema = z.union([
   z.object({ type: z.literal('heading'), text: z.string(), level: z.number().int() }).strict(),
@@ -48,8 +51,11 @@ const formFields = {
   closesAt: dateTime.nullable().optional().describe('When it stops taking answers (default: when closed)'),
   thankYou: z.string().trim().min(1).max(2000).optional().describe('Shown after sending (default: "Thank you: we have your answers.")'),
   followUp: z.object({ subject: z.string().trim().min(1).max(200), body: z.string().trim().min(1).max(5000) }).nullable().optional()
-    .describe('An email to the person after they submit (stored; sending it is not built yet)'),
-  creates: z.array(z.enum(FORM_CREATES)).min(1).max(2).optional().describe('contact (match or create the person; default), guest_card (open their guests pipeline card)'),
+    .describe('An email to the person after they submit, through the channels outbox (not sent to a suppressed address or someone on a crisis hold)'),
+  creates: z.array(z.enum(FORM_CREATES)).min(1).max(4).optional()
+    .describe('contact (match or create the person; default), guest_card (open their guests pipeline card), prayer_request (from the prayerField answer, seen by the pastoral team), group_join_request (ask to join joinGroupId)'),
+  prayerField: z.string().max(40).nullable().optional().describe('prayer_request: the key of the text field holding the request'),
+  joinGroupId: z.uuid().nullable().optional().describe('group_join_request: the small group (groups_list) they ask to join'),
 };
 
 // ---------------------------------------------------------------- forms
@@ -66,7 +72,7 @@ const listFormsTool = tools.read('list_forms', {
 
 const createFormTool = tools.write('create_form', {
   title: 'Create a form',
-  description: 'Creates a form as a draft: fields (text, email, phone, date, choice, checkbox, consent boxes that are never pre-ticked, a guardian\'s consent when a child\'s details are asked), the contact detail each answer fills, an open window, a thank-you message and what a submission creates (a contact matched by email/phone/name or created; a guests pipeline card). Publish it with grow_publish_form.',
+  description: 'Creates a form as a draft: fields (text, email, phone, date, choice, checkbox, consent boxes that are never pre-ticked, a guardian\'s consent when a child\'s details are asked), the contact detail each answer fills, an open window, a thank-you message, a follow-up email and what a submission creates (a contact matched by email/phone/name or created; a guests pipeline card; a prayer request; a small-group join request). Publish it with grow_publish_form.',
   keywords: ['new form', 'connect card', 'sign up form', 'interest form', 'web form'],
   examples: ['make a connect card form for newcomers', 'create a sign-up form for the youth weekend with a parent consent box', 'build a form asking name, email and how they heard of us', 'we need an online form for people interested in baptism'],
   input: z.object({ name: z.string().trim().min(1).max(200), fields: z.array(fieldInput).min(1).max(40), ...formFields }),

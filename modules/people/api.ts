@@ -16,6 +16,7 @@ export { getPastoralSettings } from './pastoral/care/settings';
 export { requireVisibleLifeEvent } from './pastoral/life-events/public';
 export type { LifeEvent } from './pastoral/life-events/public';
 export { lifeEventsRadar } from './pastoral/life-events/radar';
+export { addPrayerRequest } from './pastoral/prayer-visits/prayer';
 export { countRoster, findShareablePrayerRequest, getCommunitySettings, getMembership, listPrayerRequests, listRoster, markShareablePrayerAnswered, setCommunityMemberships } from './pastoral/prayer-visits/public';
 export { canSeeRestricted } from './pastoral/privacy';
 export type { Contact } from './schemas';

@@ -8,7 +8,8 @@ export { getOrgSettings } from './orgs';
 export { blankOutboxText, hasOutboxMessage, lockOutboxStateOf } from './outbox-state';
 export { listTeam } from './settings';
 // The OpenAI-compatible AI provider setting the media tools use; other modules' AI tools share it.
-export { AI_URL_SETTING, aiSettings, cosine, embed } from './media/ai-provider';
+export { AI_URL_SETTING, aiSettings, chatJson, cosine, embed } from './media/ai-provider';
+export { currentBrandVoice } from './brand/service';
 export type { AiSettings } from './media/ai-provider';
 // Media Hub keeps its bytes in the same store as the Media Library (presigned uploads, S3 or the embedded store).
 export { mediaStorage, newKeySegment, publicOrigin, type MediaStorage } from './media/storage';

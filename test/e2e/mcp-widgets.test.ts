@@ -26,6 +26,8 @@ const WIDGETS: Record<string, string> = {
   'people-visit-analytics': 'people_get_visit_analytics',
   'channels-broadcast-funnel': 'channels_get_broadcast',
   'live-stream': 'live_get_stream_status',
+  'grow-campaign-report': 'grow_get_campaign_report',
+  'grow-form-submissions': 'grow_list_submissions',
 };
 const MIME = 'text/html;profile=mcp-app';
 const NO_OUTSIDE_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };

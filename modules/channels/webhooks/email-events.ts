@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { queryOne, withTransaction } from '../../../db/pool';
 import { suppressAddress } from '../audience/services';
+import { recordEmailEvent } from '../delivery/email-events';
 import { WEBHOOK_PATHS } from '../delivery/links';
 import { verifyStewardEventSignature } from '../delivery/signatures';
 import { applyStatus, firstSighting, notConfigured, unauthorized, type RawRequest, type WebhookContext } from './shared';
@@ -28,7 +29,8 @@ export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext):
         const message = await queryOne<{ org_id: string }>(db, "SELECT org_id FROM channel_messages WHERE id = $1 AND channel = 'email'", [event.messageId]);
         if (!message) return 'unknown_message';
         const hard = event.type === 'complaint' || (event.type === 'bounce' && event.bounceType !== 'soft');
-        if (!hard) return 'ignored';
+        if (event.type === 'bounce' || event.type === 'complaint') await recordEmailEvent(db, message.org_id, event.messageId!, event.type === 'complaint' ? 'complaint' : hard ? 'hard_bounce' : 'soft_bounce');
+        if (!hard) return event.type === 'bounce' ? 'soft_bounce_recorded' : 'ignored';
         await suppressAddress(db, message.org_id, { channel: 'email', address: event.address!, reason: event.type === 'complaint' ? 'complaint' : 'hard_bounce', source: 'email_events_webhook' });
         if (event.type === 'bounce') await applyStatus(db, message.org_id, event.messageId!, 'undelivered', 'hard_bounce', null);
         return 'applied';

@@ -140,3 +140,23 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   }
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
+
+/**
+ * A text answer as JSON: the instructions as the system message, the material as the user's, the
+ * provider asked for a JSON object (model MEDIA_AI_TEXT_MODEL, else the vision model). What it
+ * answers is the caller's to check field by field; an answer that is not JSON is the provider's failure.
+ */
+export async function chatJson(settings: AiSettings, instructions: string, material: string, what: string): Promise<{ model: string; answer: Record<string, unknown> }> {
+  const model = process.env.MEDIA_AI_TEXT_MODEL || settings.visionModel;
+  const reply = await post<{ choices?: Array<{ message?: { content?: string } }> }>(settings, '/chat/completions', {
+    model, response_format: { type: 'json_object' },
+    messages: [{ role: 'system', content: instructions }, { role: 'user', content: material }],
+  }, what);
+  try {
+    const answer = JSON.parse((reply.choices?.[0]?.message?.content ?? '').replace(/^```(?:json)?\s*|\s*```$/g, '')) as unknown;
+    if (answer && typeof answer === 'object' && !Array.isArray(answer)) return { model, answer: answer as Record<string, unknown> };
+  } catch {
+    // Reported below as the provider's failure.
+  }
+  throw providerError(`${what} (its answer was not the JSON asked for)`);
+}

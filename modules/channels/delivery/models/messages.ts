@@ -92,4 +92,21 @@ ChannelWebhookEvent.init({
   receivedAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
 }, { sequelize, tableName: 'channel_webhook_events', timestamps: false });
 
-export const deliveryModels = [ChannelMessage, ChannelWebhookEvent] as const;
+/** `channel_email_events`: the mail provider's bounces (hard, soft) and complaints, per message. */
+export class ChannelEmailEvent extends Model<InferAttributes<ChannelEmailEvent>, InferCreationAttributes<ChannelEmailEvent>> {
+  declare id: string;
+  declare orgId: string;
+  declare messageId: string;
+  declare kind: 'hard_bounce' | 'soft_bounce' | 'complaint';
+  declare createdAt: CreationOptional<Date>;
+}
+
+ChannelEmailEvent.init({
+  id: { type: DataTypes.UUID, primaryKey: true, allowNull: false },
+  orgId: { type: DataTypes.UUID, allowNull: false },
+  messageId: { type: DataTypes.UUID, allowNull: false },
+  kind: { type: DataTypes.TEXT, allowNull: false },
+  createdAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
+}, { sequelize, tableName: 'channel_email_events', timestamps: false });
+
+export const deliveryModels = [ChannelMessage, ChannelWebhookEvent, ChannelEmailEvent] as const;

@@ -17,9 +17,14 @@ export const isolation: IsolationPart = {
     });
     const { page } = await call('grow_create_landing_page', { slug: 'apart', title: 'Apart page title', blocks: [{ type: 'text', text: 'Hello' }] });
     const { campaign } = await call('grow_create_campaign', { name: 'Apart campaign', audience: { kind: 'tag', id: '5b0c3a52-5d39-4bd4-9a5a-7f6f2a1c9e10' }, subject: 'Apart campaign', body: 'Hello https://example.org/a' });
-    return { growForm: form.id, growSubmission: posted.headers.get('x-steward-submission')!, growPage: page.id, growCampaign: campaign.id };
+    const { group } = await call('groups_create', { name: 'Apart home group', enrolment: 'open' });
+    return { growForm: form.id, growSubmission: posted.headers.get('x-steward-submission')!, growPage: page.id, growCampaign: campaign.id, growGroup: group.id };
   },
   entries: {
+    grow_create_form: [{ args: (i) => ({
+      name: 'B joins A\'s group', creates: ['contact', 'group_join_request'], joinGroupId: i.growGroup,
+      fields: [{ key: 'email', label: 'Email', type: 'email', required: true, contactField: 'email' }],
+    }) }],
     grow_update_form: [{ args: (i) => ({ formId: i.growForm, name: 'Taken over' }) }],
     grow_publish_form: [{ args: (i) => ({ formId: i.growForm }) }],
     grow_close_form: [{ args: (i) => ({ formId: i.growForm }) }],
@@ -40,5 +45,6 @@ export const isolation: IsolationPart = {
     grow_cancel_campaign: [{ args: (i) => ({ campaignId: i.growCampaign }) }],
     grow_pick_ab_winner: [{ args: (i) => ({ campaignId: i.growCampaign, variant: 0 }) }],
     grow_get_campaign_report: [{ args: (i) => ({ campaignId: i.growCampaign }) }],
+    grow_send_test_email: [{ args: (i) => ({ campaignId: i.growCampaign, contactId: '5b0c3a52-5d39-4bd4-9a5a-7f6f2a1c9e11' }) }],
   },
 };

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { queryRows, type Queryable } from '../../../db/pool';
+
+export type EmailEventKind = 'hard_bounce' | 'soft_bounce' | 'complaint';
+
+/** Keeps one of the mail provider's bounce or complaint events against its message (the webhook has already refused a replayed event). */
+export async function recordEmailEvent(db: Queryable, orgId: string, messageId: string, kind: EmailEventKind): Promise<void> {
+  await db.query('INSERT INTO channel_email_events (id, org_id, message_id, kind) VALUES ($1, $2, $3, $4)', [randomUUID(), orgId, messageId, kind]);
+}
+
+export interface MessageEmailOutcome { messageId: string; hardBounce: boolean; softBounce: boolean; complaint: boolean }
+
+/**
+ * What the mail provider reported of each of these messages (of this organisation only): a hard
+ * bounce (also a message marked undelivered for hard_bounce before these events were kept), a soft
+ * bounce, a complaint. Messages with nothing reported are left out.
+ */
+export async function emailOutcomesOf(db: Queryable, orgId: string, messageIds: readonly string[]): Promise<MessageEmailOutcome[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await queryRows<{ id: string; hard: boolean; soft: boolean; complaint: boolean }>(db, `SELECT m.id,
+      bool_or(e.kind = 'hard_bounce') OR (m.status = 'undelivered' AND m.error_code = 'hard_bounce') AS hard,
+      coalesce(bool_or(e.kind = 'soft_bounce'), false) AS soft, coalesce(bool_or(e.kind = 'complaint'), false) AS complaint
+    FROM channel_messages m LEFT JOIN channel_email_events e ON e.org_id = m.org_id AND e.message_id = m.id
+    WHERE m.org_id = $1 AND m.id = ANY($2::uuid[]) AND m.channel = 'email'
+    GROUP BY m.id, m.status, m.error_code
+    HAVING count(e.id) > 0 OR (m.status = 'undelivered' AND m.error_code = 'hard_bounce')`, [orgId, [...messageIds]]);
+  return rows.map((r) => ({ messageId: r.id, hardBounce: Boolean(r.hard), softBounce: r.soft, complaint: r.complaint }));
+}

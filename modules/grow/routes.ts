@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { AnyTool, ToolContext } from '../tool';
+import { queryValue, routesFor } from '../routes';
+import { growCampaignTools } from './campaign-tools';
+import { formView, requireForm } from './forms';
+import { growTestEmailTools, listTestSends } from './test-email';
+import { formSchema, growFormTools } from './tools';
+
+/**
+ * The grow module's dashboard API routes (reached by grow_invoke_api_read/_write, /api/grow/… and
+ * the OpenAPI document): what a forms and campaigns page needs beyond the curated tools (one form
+ * on its own, a campaign's test emails), and the curated writes named so the bridges send callers
+ * to the tool. Reads answer what the matching tool answers.
+ */
+const routes = routesFor('grow', { read: 'grow:read', write: 'grow:write' });
+const id = z.uuid();
+
+const ALL_TOOLS: readonly AnyTool[] = [...growFormTools, ...growCampaignTools, ...growTestEmailTools];
+function tool(name: string): AnyTool {
+  const found = ALL_TOOLS.find((t) => t.name === name);
+  if (!found) throw new Error(`grow routes: no tool ${name}`);
+  return found;
+}
+/** Runs a read tool as its route: the same input checks and defaults, the same answer. */
+const runTool = (name: string, ctx: ToolContext, input: Record<string, unknown>) => tool(name).run(ctx, tool(name).input.parse(input)) as Promise<never>;
+/** A write a curated tool covers: catalogued, never run here. */
+const curated = (name: string) => ({ body: tool(name).input as z.ZodObject, response: tool(name).output as z.ZodObject, curatedTool: name });
+
+const formParams = z.object({ formId: id }).strict();
+const campaignParams = z.object({ campaignId: id }).strict();
+const pageParams = z.object({ pageId: id }).strict();
+
+export const growRoutes = [
+  routes.get('forms', {
+    summary: 'Forms with their status, fields, window, public address and submission counts',
+    query: z.object({ status: z.enum(['draft', 'published', 'closed', 'archived']).optional(), limit: queryValue.integer(1, 100).default(50) }).strict(),
+    response: tool('grow_list_forms').output as z.ZodObject,
+    run: async (ctx, { query }) => runTool('grow_list_forms', ctx, query),
+  }),
+  routes.post('forms', { summary: 'Create a form', ...curated('grow_create_form') }),
+  routes.get('forms/{formId}', {
+    summary: 'One form: fields, window, thank-you, follow-up email, what a submission creates and its public address',
+    params: formParams,
+    response: z.object({ form: formSchema }).strict(),
+    run: async (ctx, { params }) => ({ form: formView(await requireForm(ctx.db, ctx.org.id, params.formId)) }),
+  }),
+  routes.patch('forms/{formId}', { summary: 'Change a form', params: formParams, ...curated('grow_update_form') }),
+  routes.post('forms/{formId}/publish', { summary: 'Publish a form', params: formParams, ...curated('grow_publish_form') }),
+  routes.post('forms/{formId}/close', { summary: 'Close or archive a form', params: formParams, ...curated('grow_close_form') }),
+  routes.get('forms/{formId}/submissions', {
+    summary: 'A form\'s submissions, newest first',
+    params: formParams,
+    query: z.object({ contactId: id.optional(), limit: queryValue.integer(1, 100).default(25), offset: queryValue.integer(0, 100_000).default(0) }).strict(),
+    response: tool('grow_list_submissions').output as z.ZodObject,
+    run: async (ctx, { params, query }) => runTool('grow_list_submissions', ctx, { formId: params.formId, ...query }),
+  }),
+  routes.get('forms/{formId}/export', {
+    summary: 'Every submission of a form as CSV',
+    params: formParams,
+    response: tool('grow_export_submissions').output as z.ZodObject,
+    run: async (ctx, { params }) => runTool('grow_export_submissions', ctx, { formId: params.formId }),
+  }),
+  routes.get('submissions/{submissionId}', {
+    summary: 'One submission with the questions it answered and what it created',
+    params: z.object({ submissionId: id }).strict(),
+    response: tool('grow_get_submission').output as z.ZodObject,
+    run: async (ctx, { params }) => runTool('grow_get_submission', ctx, { submissionId: params.submissionId }),
+  }),
+  routes.get('landing-pages', {
+    summary: 'Landing pages with their status and public address',
+    query: z.object({ status: z.enum(['draft', 'published', 'unpublished']).optional(), limit: queryValue.integer(1, 100).default(50) }).strict(),
+    response: tool('grow_list_landing_pages').output as z.ZodObject,
+    run: async (ctx, { query }) => runTool('grow_list_landing_pages', ctx, query),
+  }),
+  routes.post('landing-pages', { summary: 'Create a landing page', ...curated('grow_create_landing_page') }),
+  routes.get('landing-pages/{pageId}/stats', {
+    summary: 'A landing page\'s views, submissions and conversion by day',
+    params: pageParams,
+    query: z.object({ from: z.iso.date().optional(), to: z.iso.date().optional() }).strict(),
+    response: tool('grow_get_page_stats').output as z.ZodObject,
+    run: async (ctx, { params, query }) => runTool('grow_get_page_stats', ctx, { pageId: params.pageId, ...query }),
+  }),
+  routes.get('campaigns', {
+    summary: 'Email campaigns, newest first',
+    query: z.object({ status: z.enum(['draft', 'previewed', 'scheduled', 'testing', 'sending', 'sent', 'paused', 'cancelled']).optional(), limit: queryValue.integer(1, 100).default(50) }).strict(),
+    response: tool('grow_list_campaigns').output as z.ZodObject,
+    run: async (ctx, { query }) => runTool('grow_list_campaigns', ctx, query),
+  }),
+  routes.post('campaigns', { summary: 'Create an email campaign', ...curated('grow_create_campaign') }),
+  routes.get('campaigns/{campaignId}', {
+    summary: 'One email campaign',
+    params: campaignParams,
+    response: tool('grow_get_campaign').output as z.ZodObject,
+    run: async (ctx, { params }) => runTool('grow_get_campaign', ctx, { campaignId: params.campaignId }),
+  }),
+  routes.get('campaigns/{campaignId}/report', {
+    summary: 'A campaign\'s report: handed, skipped, opens, clicks, unsubscribes, bounces and complaints, per variant',
+    params: campaignParams,
+    response: tool('grow_get_campaign_report').output as z.ZodObject,
+    run: async (ctx, { params }) => runTool('grow_get_campaign_report', ctx, { campaignId: params.campaignId }),
+  }),
+  routes.get('campaigns/{campaignId}/test-emails', {
+    summary: 'A campaign\'s test emails, newest first (never part of its report)',
+    params: campaignParams,
+    query: z.object({ limit: queryValue.integer(1, 100).default(25) }).strict(),
+    response: z.object({ testEmails: z.array(z.object({ messageId: id, contactId: id.nullable(), variant: z.number().int(), sentAt: z.string() }).strict()) }).strict(),
+    run: async (ctx, { params, query }) => ({ testEmails: await listTestSends(ctx.db, ctx.org.id, params.campaignId, query.limit) }),
+  }),
+  routes.post('campaigns/{campaignId}/test-email', { summary: 'Send a test of a campaign email', params: campaignParams, ...curated('grow_send_test_email') }),
+  routes.post('campaigns/{campaignId}/schedule', { summary: 'Schedule a previewed campaign', params: campaignParams, ...curated('grow_schedule_campaign') }),
+];
