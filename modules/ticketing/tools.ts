@@ -176,7 +176,7 @@ const releaseHoldTool = tools.write('release_hold', {
   title: 'Release a hold',
   description: 'Puts held places back on sale at once. Releasing a hold already released changes nothing (alreadyReleased says so).',
   keywords: ['unblock seats', 'release seats', 'let the seats go', 'seats no longer needed', 'held seats', 'reserved seats back'],
-  examples: ['release the choir seats', 'put the held tickets back on sale', 'we do not need the wheelchair places held any more', 'free up the seats we kept back for the clergy', "the places we set aside aren't needed, sell them", 'the mayor isn\'t coming, free the front rows'],
+  examples: ['release the choir seats', 'put the held tickets back on sale', 'we do not need the wheelchair places held any more', 'free up the seats we kept back for the clergy', "the places we set aside aren't needed, sell them", 'the mayor isn\'t coming, free the front rows', 'the bell ringers won\'t need their 12 seats, release them'],
   idempotent: true,
   input: z.object({ holdId: z.uuid() }),
   output: z.object({ hold: holdSchema, alreadyReleased: z.boolean() }).strict(),
@@ -297,7 +297,7 @@ const offerWaitlistSpotsTool = tools.write('offer_waitlist_spots', {
   title: 'Offer places to the waitlist',
   description: 'Offers free places to those waiting, first come first served: each offer reserves its places for the event\'s offer time (buy with ticketing_create_order { reservationId }); an offer not taken expires and passes to the next in line by itself. Answers the offers and the waitlist.',
   keywords: ['waiting list', 'release to waitlist', 'offer tickets'],
-  examples: ['offer the returned tickets to the waiting list', 'give the next people in line their places', 'we have 5 more seats, offer them to the waitlist', 'two people cancelled, let the reserve list know', 'give the freed places to whoever is waiting', 'the held seats were released, offer them to people waiting'],
+  examples: ['offer the returned tickets to the waiting list', 'give the next people in line their places', 'we have 5 more seats, offer them to the waitlist', 'two people cancelled, let the reserve list know', 'give the freed places to whoever is waiting', 'the held seats were released, offer them to people waiting', 'send offers to the first three on the concert waiting list'],
   followUp: { kind: 'ticketing.reservation_timers' },
   input: z.object({
     eventId, ticketTypeId: ticketTypeId.optional(), maxOffers: z.number().int().min(1).max(100).default(20),
