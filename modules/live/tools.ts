@@ -50,7 +50,7 @@ const listStreamsTool = tools.read('list_streams', {
   title: 'List live streams',
   description: 'The organisation\'s live streams, latest start first: title, the service instance it streams, times, status (created, ready, testing, live, complete, cancelled), when it completes automatically, hours streamed and the viewer page\'s path.',
   keywords: ['live streams', 'livestream', 'online service', 'broadcasts', 'youtube live', 'streaming schedule', 'stream', 'upcoming streams', 'planned streams'],
-  examples: ['what live streams do we have coming up', 'is anything streaming right now', 'show last month\'s livestreams', 'list our online services'],
+  examples: ['what live streams do we have coming up', 'is anything streaming right now', 'show last month\'s livestreams', 'list our online services', 'which livestreams did we cancel', 'when is the next service going out online', 'how many hours did we stream last month'],
   input: z.object({
     status: z.enum(['created', 'ready', 'testing', 'live', 'complete', 'cancelled']).optional(), from: instant('Starting at or after').optional(), to: instant('Starting at or before').optional(),
     limit: z.number().int().min(1).max(100).default(25),
@@ -63,7 +63,7 @@ const scheduleStreamTool = tools.write('schedule_stream', {
   title: 'Schedule a live stream',
   description: 'Schedules a live stream for a service instance (instanceId from schedule_list_upcoming_instances: its title and times) or for a date (title, startsAt and endsAt or durationMinutes), with the grace period after which it is completed automatically, the early-start allowance and the chat windows. The streaming provider\'s broadcast and ingest are created (ready). Going live is live_start_stream.',
   keywords: ['schedule stream', 'set up livestream', 'livestream a service', 'stream a service', 'youtube live', 'broadcast sunday', 'online service', 'plan a livestream', 'stream the morning service', 'livestream'],
-  examples: ['set up a livestream for Sunday\'s 10:30 service', 'get the morning service streamed online this week', 'we need a livestream for next Sunday', 'schedule the Christmas Eve stream', 'stream the carol service on 24 December at 6pm for an hour', 'we want to broadcast Good Friday online'],
+  examples: ['set up a livestream for Sunday\'s 10:30 service', 'get the morning service streamed online this week', 'we need a livestream for next Sunday', 'schedule the Christmas Eve stream', 'stream the carol service on 24 December at 6pm for an hour', 'we want to broadcast Good Friday online', 'put the Remembrance Sunday service on YouTube'],
   input: z.object({
     instanceId: z.uuid().optional().describe('A service instance (schedule_list_upcoming_instances)'),
     title: z.string().trim().min(1).max(200).optional().describe('Required without instanceId (default: the service\'s title)'),
@@ -80,7 +80,7 @@ const updateStreamTool = tools.write('update_stream', {
   title: 'Update a live stream',
   description: 'Changes a stream\'s title, times, grace period, early-start allowance, chat windows or the episode it becomes, or cancels it before it starts (cancel: true). The provider\'s broadcast follows; the automatic completion moves with the end.',
   keywords: ['change stream', 'move stream', 'extend stream', 'cancel stream', 'rename stream', 'link episode'],
-  examples: ['move the stream to start at 11', 'extend tonight\'s stream by half an hour', 'cancel next week\'s livestream', 'open chat 30 minutes before the stream'],
+  examples: ['move the stream to start at 11', 'extend tonight\'s stream by half an hour', 'cancel next week\'s livestream', 'open chat 30 minutes before the stream', 'the carol service stream now starts at 6.30', 'don\'t stream the 8am next week after all', 'keep the chat open for an hour after Sunday\'s stream', 'change the stream title to Easter Day Communion'],
   input: z.object({
     streamId, title: z.string().trim().min(1).max(200).optional(), startsAt: instant('New start').optional(), endsAt: instant('New end').optional(),
     cancel: z.boolean().optional().describe('Cancel a stream that has not gone live'), ...streamFields,
@@ -94,7 +94,7 @@ const getStatusTool = tools.read('get_stream_status', {
   title: 'Live stream status',
   description: 'A stream\'s state here and at the provider: lifecycle (created, ready, testing, live, complete), whether the encoder\'s ingest is active, whether chat is open, and whether it can go live now (with the reasons it cannot).',
   keywords: ['stream status', 'are we live', 'encoder connected', 'ingest', 'stream health', 'obs connected'],
-  examples: ['are we live yet', 'is the encoder sending to YouTube', 'can we go live now', 'what state is the stream in'],
+  examples: ['are we live yet', 'is the encoder sending to YouTube', 'can we go live now', 'what state is the stream in', 'is OBS connected to the stream yet', 'why won\'t it let us go live', 'is the chat open on Sunday\'s stream'],
   input: z.object({ streamId }),
   output: statusSchema,
   run: async (ctx, input) => streamStatus(ctx.db, ctx.org.id, input.streamId),
@@ -104,7 +104,7 @@ const startStreamTool = tools.write('start_stream', {
   title: 'Go live',
   description: 'Takes a stream live at the provider, only when the provider reports its ingest active (the encoder is sending). Early (before the start less the early-start allowance) or unscheduled (no streamId: a title and durationMinutes start one now) needs a person\'s approval first. It completes automatically at its end plus the grace period.',
   keywords: ['go live', 'start stream', 'start broadcast', 'begin livestream', 'go live early', 'on air', 'start streaming'],
-  examples: ['go live', 'start the livestream now', 'we need to go live early', 'start an unscheduled stream for the prayer vigil'],
+  examples: ['go live', 'start the livestream now', 'we need to go live early', 'start an unscheduled stream for the prayer vigil', 'put us on air', 'the encoder\'s running, start broadcasting the 10:30', 'begin the carol service stream now'],
   approval: { kind: 'gated', when: { reason: 'going live early or without a scheduled stream shows the public something unplanned', applies: async (args, deps) => startNeedsApproval(deps.db, deps.orgId, args) } },
   task: {},
   input: z.object({
@@ -120,7 +120,7 @@ const endStreamTool = tools.write('end_stream', {
   title: 'End a live stream',
   description: 'Ends a live stream at the provider (complete) and here; the hours it was live are counted against the plan\'s stream allowance. A stream nobody ends completes by itself at its end plus the grace period.',
   keywords: ['end stream', 'stop stream', 'finish broadcast', 'go off air', 'stop livestream', 'switch off stream', 'turn off livestream', 'stream over', 'service finished'],
-  examples: ['end the stream', 'we\'re done, stop the livestream', 'take us off air', 'the service has finished, turn the stream off', 'switch the livestream off now'],
+  examples: ['end the stream', 'we\'re done, stop the livestream', 'take us off air', 'the service has finished, turn the stream off', 'switch the livestream off now', 'the blessing\'s done, end the broadcast', 'finish the YouTube broadcast of the carol service'],
   input: z.object({ streamId }),
   output: z.object({ stream: streamSchema }).strict(),
   followUp: { kind: 'live.stream_changed' },
@@ -131,7 +131,7 @@ const createPollTool = tools.write('create_poll', {
   title: 'Create a live poll',
   description: 'Puts a poll on a stream\'s viewer page: a question, 2 to 10 options, anonymous (default) or not, opening now or at opensAt, closing at closesAt, after durationMinutes, or when closed (live_close_poll). One vote per viewer.',
   keywords: ['poll', 'live poll', 'ask viewers', 'vote', 'survey during stream'],
-  examples: ['ask the viewers which carol they want next', 'put a poll on the stream', 'run a quick vote during the livestream', 'poll online viewers where they are watching from'],
+  examples: ['ask the viewers which carol they want next', 'put a poll on the stream', 'run a quick vote during the livestream', 'poll online viewers where they are watching from', 'ask people online to vote yes or no on the new service time', 'a 5 minute poll: which Alpha night suits you best', 'let the online congregation pick the closing hymn', 'ask viewers if they can hear the sound clearly'],
   input: z.object({
     streamId, question: z.string().trim().min(1).max(300), options: z.array(z.string().trim().min(1).max(100)).min(2).max(10),
     anonymous: z.boolean().optional(), opensAt: instant('When it opens (default now)').optional(), closesAt: instant('When it closes').optional(),
@@ -145,7 +145,7 @@ const closePollTool = tools.write('close_poll', {
   title: 'Close a live poll',
   description: 'Closes a poll now: no vote counts after it (a vote in flight either counted before or is refused). Returns the final results.',
   keywords: ['close poll', 'end vote', 'stop poll', 'stop voting', 'voting closed', 'no more votes', 'end the voting'],
-  examples: ['close the poll', 'stop the voting', 'end the carol vote', 'no more votes on the livestream poll', 'shut the voting now'],
+  examples: ['close the poll', 'stop the voting', 'end the carol vote', 'no more votes on the livestream poll', 'shut the voting now', 'close the hymn vote and show the result', 'the closing hymn poll is over, close it'],
   input: z.object({ pollId: z.uuid().describe('The poll (live_get_poll_results lists a stream\'s polls)') }),
   output: resultsSchema,
   run: async (ctx, input) => closePoll(ctx.db, ctx.org.id, input.pollId),
@@ -155,7 +155,7 @@ const pollResultsTool = tools.read('get_poll_results', {
   title: 'Live poll results',
   description: 'A poll\'s results (votes and percent per option, total), or with streamId only, the stream\'s polls with their results, newest first.',
   keywords: ['poll results', 'votes', 'who won the vote', 'poll count'],
-  examples: ['what did people vote for', 'show the poll results', 'how many voted in the poll'],
+  examples: ['what did people vote for', 'show the poll results', 'how many voted in the poll', 'which hymn won the online vote', 'results of all polls from Sunday\'s stream', 'what percentage voted for Wednesday', 'how did the viewers vote on the new service time'],
   input: z.object({ pollId: z.uuid().optional(), streamId: streamId.optional() }),
   output: z.object({ polls: z.array(resultsSchema) }).strict(),
   run: async (ctx, input) => {
@@ -170,7 +170,7 @@ const listChatTool = tools.read('list_chat', {
   title: 'Live chat',
   description: 'A stream\'s viewer chat, oldest first (the latest `limit`): display name, message, hidden or not, and an opaque viewer reference (never a contact). Hidden messages and blocked viewers\' messages only with includeHidden. Moderate with live_moderate_chat.',
   keywords: ['chat', 'comments', 'viewer messages', 'live chat', 'moderation'],
-  examples: ['what are people saying in the chat', 'show the livestream comments', 'any messages from viewers'],
+  examples: ['what are people saying in the chat', 'show the livestream comments', 'any messages from viewers', 'read me the last 20 comments from the stream', 'show hidden chat messages too', 'who\'s saying hello in the livestream chat', 'what did viewers write during the carol service'],
   input: z.object({ streamId, includeHidden: z.boolean().default(false), limit: z.number().int().min(1).max(500).default(100) }),
   output: z.object({ messages: z.array(chatSchema) }).strict(),
   run: async (ctx, input) => ({ messages: await listChat(ctx.db, ctx.org.id, input.streamId, input) }),
@@ -180,7 +180,7 @@ const moderateChatTool = tools.write('moderate_chat', {
   title: 'Moderate live chat',
   description: 'Hides (or unhides) a chat message from the viewer page, or blocks (or unblocks) the viewer who wrote it: a blocked viewer can no longer post, and their messages drop from the page.',
   keywords: ['hide message', 'block viewer', 'remove comment', 'moderate chat', 'spam', 'troll'],
-  examples: ['hide that message', 'block the viewer posting spam', 'remove the rude comment from the chat', 'unblock that viewer'],
+  examples: ['hide that message', 'block the viewer posting spam', 'remove the rude comment from the chat', 'unblock that viewer', 'someone\'s posting adverts in the chat, block them', 'hide that comment with the phone number in it', 'put the hidden chat message back', 'stop that person posting in the stream chat'],
   input: z.object({
     streamId, messageId: z.uuid().describe('A message (live_list_chat)'), action: z.enum(['hide', 'unhide', 'block_viewer', 'unblock_viewer']),
     reason: z.string().trim().max(500).optional(),
@@ -193,7 +193,7 @@ const listPrayerTool = tools.read('list_prayer_requests', {
   title: 'Live prayer requests',
   description: 'The hosts\' queue of private prayer requests viewers sent from the watch page, newest first: name and contact detail if given, the request, status (new, prayed, followed_up). Pastoral data: needs community:read besides live:read (the broadcast intent cannot read them), and a request marked private is listed only with people:safeguarding (withheld counts the rest).',
   keywords: ['prayer requests', 'prayer queue', 'viewers asking for prayer', 'online prayer'],
-  examples: ['who asked for prayer during the stream', 'show the prayer requests from online viewers', 'any prayer requests from the livestream'],
+  examples: ['who asked for prayer during the stream', 'show the prayer requests from online viewers', 'any prayer requests from the livestream', 'any new prayer requests from people watching online', 'list online prayer requests we haven\'t prayed for yet', 'which stream prayer requests need following up', 'show the prayer requests sent during the carol service stream'],
   input: z.object({ streamId: streamId.optional(), status: z.enum(['new', 'prayed', 'followed_up']).optional(), limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({
     requests: z.array(z.object({
@@ -212,7 +212,7 @@ const viewerStatsTool = tools.read('get_viewer_stats', {
   title: 'Live viewer statistics',
   description: 'A stream\'s viewer figures as raw counts, each with how it was counted: sessions, unique viewers (logged-in once a day; anonymous by a daily salted hash, no IP stored), peak concurrent, average watch time, viewers past one minute, watching now. Nothing is blended or multiplied here.',
   keywords: ['viewers', 'how many watched', 'online attendance', 'viewer count', 'peak viewers', 'watch time', 'stream analytics'],
-  examples: ['how many people watched online', 'what was the peak number of viewers', 'how long did people watch the stream', 'how many watched for more than a minute'],
+  examples: ['how many people watched online', 'what was the peak number of viewers', 'how long did people watch the stream', 'how many watched for more than a minute', 'how many devices watched Sunday\'s stream', 'how many were watching at the busiest point', 'average watch time for the carol service stream', 'how many unique viewers for the Easter livestream'],
   input: z.object({ streamId }),
   output: z.object({
     raw: z.object({
@@ -228,7 +228,7 @@ const recordAttendanceTool = tools.write('record_online_attendance', {
   title: 'Record online attendance',
   description: 'Writes a stream\'s online attendance to the attendance module as the service\'s "Online" head count: the figure counted by the method chosen (unique_viewers, sessions, viewers_past_one_minute, peak_concurrent) times an optional household multiplier (1 to 5), with a note saying exactly that. Recording again replaces it.',
   keywords: ['online attendance', 'count online', 'record viewers', 'household multiplier', 'attendance from stream'],
-  examples: ['record online attendance for Sunday', 'count the livestream viewers in attendance', 'add online viewers to the attendance with a 1.5 household multiplier'],
+  examples: ['record online attendance for Sunday', 'count the livestream viewers in attendance', 'add online viewers to the attendance with a 1.5 household multiplier', 'put the stream\'s unique viewers into Sunday\'s attendance', 'log online numbers for the carol service as 2 per household', 'use peak viewers as the online head count for the 10:30', 'add the livestream to the service attendance figures'],
   input: z.object({
     streamId, method: z.enum(['unique_viewers', 'sessions', 'viewers_past_one_minute', 'peak_concurrent']).default('unique_viewers'),
     householdMultiplier: z.number().min(1).max(5).optional().describe('People per screen (e.g. 1.5); default 1'),

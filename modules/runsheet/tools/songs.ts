@@ -9,7 +9,7 @@ export const listSongsTool = tools.read('list_songs', {
   title: 'List songs',
   description: 'The song library by title (search by title, author or CCLI number), each with its arrangements (key, BPM, meter, sequence), how often it was used and when last.',
   keywords: ['songs', 'song library', 'worship songs', 'arrangements'],
-  examples: ['what songs do we know', 'find Amazing Grace in the library', 'which key do we do Cornerstone in', 'when did we last sing 10000 Reasons'],
+  examples: ['what songs do we know', 'find Amazing Grace in the library', 'which key do we do Cornerstone in', 'when did we last sing 10000 Reasons', 'have we got Be Thou My Vision in the song list', 'which songs haven\'t we sung for ages', 'search songs by Matt Redman', 'what\'s the CCLI number for In Christ Alone'],
   input: z.object({ search: z.string().trim().min(1).max(200).optional(), limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({
     songs: z.array(z.object({
@@ -27,7 +27,7 @@ export const createSongTool = tools.write('create_song', {
   title: 'Add a song',
   description: 'Adds a song to the library with its author and CCLI number (or marked public domain), for song items and the CCLI usage report.',
   keywords: ['new song', 'add to song library'],
-  examples: ['add Amazing Grace (public domain)', 'add Cornerstone, CCLI 6158927', 'put a new song in the library'],
+  examples: ['add Amazing Grace (public domain)', 'add Cornerstone, CCLI 6158927', 'put a new song in the library', 'the band learned Goodness of God, put it in the song list', 'add the hymn Abide With Me, it\'s public domain', 'new song: King of Kings by Hillsong, CCLI 7127647', 'add a song so we can use it on Sunday'],
   input: z.object({ title: z.string().trim().min(1).max(200), author: z.string().trim().min(1).max(200).optional(), ccliNumber: ccliNumber.optional(), publicDomain: z.boolean().optional() }),
   output: z.object({ songId: z.uuid() }).strict(),
   run: async (ctx, input) => ({ songId: await createSong(ctx.db, ctx.org.id, input) }),
@@ -37,7 +37,7 @@ export const addArrangementTool = tools.write('add_arrangement', {
   title: 'Add an arrangement to a song',
   description: 'An arrangement of a song: key, BPM, meter, sequence (verse, chorus…), lyrics and length.',
   keywords: ['arrangement', 'key', 'bpm', 'chord chart'],
-  examples: ['add a G arrangement of Cornerstone at 72 bpm', 'our acoustic version of Amazing Grace is in D, 3/4', 'save the sequence V1 C V2 C B C'],
+  examples: ['add a G arrangement of Cornerstone at 72 bpm', 'our acoustic version of Amazing Grace is in D, 3/4', 'save the sequence V1 C V2 C B C', 'save the choir version of Be Thou My Vision in E flat', 'add a slower key of A arrangement for In Christ Alone', 'store the lyrics and chords for our version of Cornerstone', 'new arrangement of King of Kings at 68 bpm in 4/4'],
   input: z.object({
     songId: z.uuid(), name: z.string().trim().min(1).max(200), key: z.string().trim().min(1).max(10).optional(), bpm: z.number().int().min(20).max(400).optional(),
     meter: z.string().max(5).regex(/^[0-9]{1,2}\/[0-9]{1,2}$/, 'like 4/4').optional(), sequence: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
@@ -51,7 +51,7 @@ export const setSongTool = tools.write('set_song', {
   title: 'Set the song on a song item',
   description: 'Puts a song (and arrangement, key) on a plan\'s song item. Warns, without refusing, when the song was used in the weeks before the plan (withinWeeks, default 4).',
   keywords: ['choose song', 'change song', 'song repetition'],
-  examples: ['make the opener Cornerstone in G', 'swap the second song for Amazing Grace', 'use the acoustic arrangement for the last song'],
+  examples: ['make the opener Cornerstone in G', 'swap the second song for Amazing Grace', 'use the acoustic arrangement for the last song', 'we\'ll sing Goodness of God for the closing song', 'put In Christ Alone on the third song slot', 'pick the key of A version of Be Thou My Vision for Sunday', 'change the response song to King of Kings'],
   input: z.object({ planId: z.uuid(), itemId: z.uuid(), songId: z.uuid(), arrangementId: z.uuid().optional(), key: z.string().trim().min(1).max(10).optional(), withinWeeks: z.number().int().min(1).max(52).default(4) }),
   output: z.object({
     itemId: z.uuid(), songId: z.uuid(), arrangementId: z.uuid().nullable(),
@@ -64,7 +64,7 @@ export const songUsageReportTool = tools.read('get_song_usage_report', {
   title: 'Song usage report (CCLI)',
   description: 'Songs used in services in a date range, counted as CCLI asks: each distinct use per service time (two services, two uses), with CCLI numbers; songs missing a CCLI number are listed.',
   keywords: ['CCLI', 'song report', 'copyright report', 'licence reporting'],
-  examples: ['CCLI report for last quarter', 'which songs did we sing in October', 'how many times did we use Cornerstone this year', 'song usage for the licence return'],
+  examples: ['CCLI report for last quarter', 'which songs did we sing in October', 'how many times did we use Cornerstone this year', 'song usage for the licence return', 'I need the song figures for our CCLI return', 'which songs have we sung since January', 'report song uses for the copyright licence this year', 'list songs used last year missing a CCLI number'],
   input: z.object({ from: calendarDate(), to: calendarDate() }),
   output: z.object({
     from: z.string(), to: z.string(),
