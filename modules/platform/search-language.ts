@@ -191,6 +191,32 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['follow-up stages', 'stages', 'steps', 'journey', 'assimilation', 'newcomers moving', 'next steps'], 'pipeline stage'],
   [['connect card', 'welcome card', 'visitor card', 'contact card', 'filled in a card', 'card at the door'], 'welcome card submission'],
   [['welcome team', 'door team', 'stewards', 'welcomers', 'sidespeople', 'greeters', 'on duty'], 'volunteer schedule welcome'],
+  // Events with tickets, rooms and buildings.
+  [['ceilidh', 'barn dance', 'quiz night', 'concert', 'gig', 'gala', 'dinner dance', 'ticketed', 'tickets', 'seats'], 'ticket event'],
+  [['booked for', 'bought tickets', 'who is coming to', 'who\'s coming to', 'guest list', 'attendee list'], 'order ticket'],
+  [['hall hire', 'hire the hall', 'hiring', 'hirer'], 'booking room'],
+  [['clash', 'clashes', 'double booked', 'double-booked', 'overlap'], 'conflict'],
+  // The shop.
+  [['bookstall', 'bookshop', 'merch', 'merchandise'], 'store shop product'],
+  [['in stock', 'stock level', 'sold out', 'restock', 'stocktake'], 'inventory'],
+  // Services: plans and streams.
+  [['order of service', 'running order', 'service sheet', 'setlist', 'set list', 'worship songs'], 'plan item song'],
+  [['can\'t make it', 'unavailable', 'on holiday', 'away that', 'blocked out'], 'blockout'],
+  [['on air', 'streaming', 'livestream', 'live stream', 'youtube', 'facebook live', 'online service'], 'stream live'],
+  // Campaigns, forms and pages.
+  [['newsletter', 'email campaign', 'mailchimp', 'open rate', 'click rate', 'opened it', 'clicked'], 'campaign'],
+  [['sign-up form', 'signup form', 'web form', 'online form', 'enquiry form', 'registration form'], 'form'],
+  [['web page', 'microsite', 'page on the website'], 'landing page'],
+  // Media.
+  // Not "recording" (its stem is record, as in recording a gift) nor "talk" (talk to the vicar).
+  [['sermon audio', 'podcast', 'sermon recording', 'audio recording'], 'media episode audio'],
+  [['captions', 'subtitles'], 'transcript'],
+  // The organisation's own plan, and the trail of changes.
+  [['subscription', 'our plan', 'invoice', 'upgrade', 'downgrade', 'pay steward'], 'billing plan'],
+  [['text credits', 'sms credits', 'message credits', 'text message credits'], 'messaging credits usage'],
+  [['who changed', 'who did', 'who edited', 'who deleted', 'paper trail', 'audit trail', 'history of changes'], 'audit event'],
+  // Not "mass": in a church it is a service.
+  [['en masse', 'all at once', 'in one go', 'mass tagging', 'mass update'], 'bulk'],
   // The platform and its agents.
   [['bot', 'assistant', 'ai', 'robot', 'autopilot'], 'agent'],
   [['notice board', 'on the board', 'goes up', 'go up', 'waiting for me to check', 'before it goes'], 'moderation queue post'],
