@@ -2,12 +2,16 @@ import { z } from 'zod';
 import { hasScope } from '../../core/principal';
 import { queryOne } from '../../db/pool';
 import { defineModule } from '../module';
+import { createGrowAutomationActivities } from './activities/automations';
 import { createGrowCampaignActivities } from './activities/campaigns';
+import { growAutomationTools } from './automation-tools';
+import { countActiveAutomations } from './automations';
 import { growCampaignTools } from './campaign-tools';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
+import { growAutomationsMigration } from './migrations/2026.11.29T10.00.00.grow-automations';
 import { growMetrics } from './metrics';
-import { growCampaignModels, growModels } from './models';
+import { growAutomationModels, growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
 import { growFormTools } from './tools';
@@ -22,19 +26,19 @@ export default defineModule({
   name: 'grow',
   title: 'Grow',
   description: 'Forms and landing pages people fill in, with their submissions, contacts matched or created, and page stats.',
-  tools: [...growFormTools, ...growCampaignTools],
-  models: [...growModels, ...growCampaignModels],
-  migrations: [growMigration, growCampaignsMigration],
+  tools: [...growFormTools, ...growCampaignTools, ...growAutomationTools],
+  models: [...growModels, ...growCampaignModels, ...growAutomationModels],
+  migrations: [growMigration, growCampaignsMigration, growAutomationsMigration],
   workflows: require.resolve('./workflows'),
-  activities: [createGrowCampaignActivities],
+  activities: [createGrowCampaignActivities, createGrowAutomationActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates', 'channels'],
+  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'giving', 'groups'],
   routes: [],
   playbooks: growPlaybooks,
   metrics: growMetrics,
   meters: [
     { feature: 'form_submissions', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
-    { feature: 'active_automations', allowances: { starter: 3, growth: 25, enterprise: 500 }, standingCount: async () => 0 },
+    { feature: 'active_automations', allowances: { starter: 3, growth: 25, enterprise: 500 }, standingCount: countActiveAutomations },
   ],
   webhooks: [growWebhooks],
   overview: {
@@ -55,5 +59,6 @@ export default defineModule({
     { table: 'grow_submissions', column: 'contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['answers'] },
     { table: 'grow_campaign_recipients', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'grow_campaign_events', column: 'contact_id', onMerge: 'move', onErase: 'null' },
+    { table: 'grow_automation_runs', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
   ],
 });
