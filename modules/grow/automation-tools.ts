@@ -31,9 +31,9 @@ const definition = {
 
 const listTool = tools.read('list_automations', {
   title: 'List automations',
-  description: 'Automations newest first: trigger, conditions, steps, status (draft, active, paused), current version and how many runs are active, completed, stopped, cancelled or failed.',
-  keywords: ['automations', 'workflows', 'welcome series', 'drip emails'],
-  examples: ['which automations are running', 'show the welcome series automation'],
+  description: 'Automations (automatic sequences of emails, texts, tags and tasks) newest first: trigger, conditions, steps, status (draft, active, paused), current version and how many runs are active, completed, stopped, cancelled or failed.',
+  keywords: ['automations', 'automated emails', 'email sequences', 'automatic follow-ups', 'welcome series', 'drip emails', 'nurture journeys', 'what is set up to happen automatically'],
+  examples: ['which automations are running', 'show the welcome series automation', 'list our automated journeys for new people'],
   input: z.object({ status: z.enum(AUTOMATION_STATUSES).optional(), limit: z.number().int().min(1).max(100).default(25) }),
   output: z.object({ automations: z.array(automationSchema) }).strict(),
   run: async (ctx, input) => ({ automations: await listAutomations(ctx.db, ctx.org.id, input.status, input.limit) }),
@@ -42,7 +42,7 @@ const listTool = tools.read('list_automations', {
 const createTool = tools.write('create_automation', {
   title: 'Create an automation',
   description: 'Creates an automation as a draft: a trigger (a contact created, a first-time guest, a form submitted, a gift recorded, a life event, three missed group meetings in a row, or a birthday), optional segment-like conditions over the person, and steps (wait, email, text, add a tag, create a follow-up task, add to a CRM group, notify a staff member). Each person runs once unless allowReentry. Activate it with grow_activate_automation.',
-  keywords: ['new automation', 'welcome series', 'drip campaign', 'nurture sequence'],
+  keywords: ['new automation', 'automatic emails', 'email sequence', 'welcome series', 'drip campaign', 'nurture sequence', 'automatically when someone', 'birthday greeting', 'thank new donors'],
   examples: ['set up a welcome email series for first-time guests', 'when someone fills in the connect card, tag them and create a follow-up task'],
   input: z.object({ name: z.string().trim().min(1).max(200), ...definition, allowReentry: z.boolean().default(false).describe('Run again for a person on a new trigger once their earlier run has ended') }),
   output: z.object({ automation: automationSchema }).strict(),
@@ -52,7 +52,7 @@ const createTool = tools.write('create_automation', {
 const updateTool = tools.write('update_automation', {
   title: 'Update an automation',
   description: 'Changes an automation\'s name, trigger, conditions, steps or re-entry. A change to trigger, conditions or steps makes a new version: runs already going keep their version, new runs take the new one. An active automation that starts emailing or texting people goes back to draft and needs activating (and approving) again.',
-  keywords: ['edit automation', 'change automation steps'],
+  keywords: ['edit automation', 'change automation steps', 'edit email sequence', 'change sequence timing', 'reword automated email', 'send later in the series', 'delay a message'],
   examples: ['add a second email to the welcome series', 'wait five days instead of three in the guest follow-up'],
   input: z.object({
     automationId, name: z.string().trim().min(1).max(200).optional(), trigger: definition.trigger.optional(), conditions: definition.conditions, steps: definition.steps.optional(),
@@ -63,9 +63,9 @@ const updateTool = tools.write('update_automation', {
 });
 
 const activateTool = tools.send(ACTIVATE_TOOL.slice('grow_'.length), {
-  title: 'Activate or resume an automation',
+  title: 'Activate (turn on) or resume an automation',
   description: 'Activates a draft automation (it starts for people the trigger finds from now on) or resumes a paused one (held runs continue at once). Counts against the plan\'s active automations. An automation that emails or texts people waits for a person\'s approval; every message goes through the channels outbox with consent checked.',
-  keywords: ['turn on automation', 'start automation', 'resume automation'],
+  keywords: ['turn on automation', 'start automation', 'resume automation', 'switch on sequence', 'restart paused automation', 'go live', 'enable sequence', 'start sending the series', 'unpause'],
   examples: ['switch on the welcome series', 'resume the paused guest follow-up'],
   approval: { kind: 'gated', when: { reason: 'the automation emails or texts people', applies: async (args, deps) => activationNeedsApproval(deps.db, deps.orgId, String(args.automationId)) } },
   task: {},
@@ -78,8 +78,8 @@ const activateTool = tools.send(ACTIVATE_TOOL.slice('grow_'.length), {
 
 const pauseTool = tools.write('pause_automation', {
   title: 'Pause an automation',
-  description: 'Pauses an active automation: no new runs start and every run is held before its next step (nothing is deleted; grow_activate_automation resumes them).',
-  keywords: ['stop automation', 'hold automation', 'turn off automation'],
+  description: 'Pauses (temporarily stops) an active automation or sequence: no new runs start and every run is held before its next step (nothing is deleted; grow_activate_automation resumes them).',
+  keywords: ['stop automation', 'hold automation', 'turn off automation', 'pause sequence', 'suspend automatic emails', 'temporarily stop a sequence', 'halt the series for now'],
   examples: ['pause the welcome emails over Christmas', 'put the birthday automation on hold'],
   idempotent: true,
   input: z.object({ automationId }),
@@ -90,7 +90,7 @@ const pauseTool = tools.write('pause_automation', {
 const runsTool = tools.read('list_automation_runs', {
   title: 'List an automation\'s runs',
   description: 'Each person\'s run of an automation, newest first: status, the step it is at, its next action and when, held while paused, why it stopped (crisis hold, consent withdrawn, cancelled), failures and whether a step is being retried.',
-  keywords: ['automation progress', 'who is in the automation', 'automation history'],
+  keywords: ['automation progress', 'who is in the automation', 'automation history', 'sequence progress', 'where is each person up to', 'why did the automation stop', 'next email due'],
   examples: ['who is in the welcome series and what happens next for them', 'why did the automation stop for Sarah'],
   input: z.object({ automationId, status: z.enum(RUN_STATUSES).optional(), contactId: z.uuid().optional(), limit: z.number().int().min(1).max(100).default(50) }),
   output: z.object({ runs: z.array(runSchema) }).strict(),
@@ -100,7 +100,7 @@ const runsTool = tools.read('list_automation_runs', {
 const cancelRunTool = tools.write('cancel_automation_run', {
   title: 'Cancel a person\'s automation run',
   description: 'Ends one person\'s run of an automation before its next step; what was already done (emails handed to the outbox, tags) stays. The person does not enter that automation again unless it allows re-entry.',
-  keywords: ['remove from automation', 'stop emails for person'],
+  keywords: ['remove from automation', 'stop emails for person', 'take someone out of sequence', 'exit automation'],
   examples: ['take John out of the welcome series', 'stop the follow-up automation for this family'],
   idempotent: true,
   input: z.object({ runId: z.uuid().describe('The run (grow_list_automation_runs)') }),

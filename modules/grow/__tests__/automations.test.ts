@@ -182,6 +182,23 @@ describe('grow: automations', () => {
     await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
   });
 
+  it('stops a person\'s run at its next step when they are placed on a crisis hold', async () => {
+    const { automation } = await mcpCall(mcp, 'grow_create_automation', {
+      name: 'Guest follow-up', trigger: { event: 'contact_created' }, conditions: { match: 'all', rules: [{ field: 'lastName', operator: 'equals', value: 'Crisis' }] },
+      steps: [{ type: 'wait', seconds: 4 }, { type: 'add_tag', tag: 'Followed up' }],
+    });
+    await mcpCall(mcp, 'grow_activate_automation', { automationId: automation.id });
+    const person = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Hal', lastName: 'Crisis' })).contact.id;
+    await eventually(() => runsOf(automation.id), (r) => r.length === 1 && r[0].step === 2);
+    const referral = await mcpCall(mcp, 'people_analyze_counseling_referral', { text: 'Hal says he wants to end his life.', contactId: person });
+    expect(referral.hold).not.toBeNull();
+    const [stopped] = await eventually(() => runsOf(automation.id), (r) => r[0].status !== 'active', 30_000);
+    expect(stopped).toMatchObject({ status: 'stopped', contactId: person });
+    expect(stopped.stopReason).toMatch(/^crisis_hold/);
+    expect(await tagsOf(person)).toEqual([]);
+    await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
+  });
+
   it('refuses bad input and foreign ids, and holds to the allowance of active automations', async () => {
     const base = { name: 'Bad', trigger: { event: 'contact_created' } };
     expect((await mcpRefusal(mcp, 'grow_create_automation', { ...base, steps: [{ type: 'wait' }] })).code).toBe('validation_failed');
