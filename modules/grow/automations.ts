@@ -30,6 +30,7 @@ export const ACTIVATE_TOOL = 'grow_activate_automation';
 export const TRIGGER_EVENTS = ['contact_created', 'first_time_guest', 'form_submitted', 'donation_recorded', 'life_event', 'missed_group_meetings', 'birthday'] as const;
 /** Events recorded a little before the sweep's cursor are read again: a transaction that began earlier may commit later. */
 const SWEEP_OVERLAP_MS = 10 * 60_000;
+const TIMESTAMPED: ReadonlySet<string> = new Set(['contact_created', 'form_submitted', 'donation_recorded', 'life_event']);
 
 export const triggerSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('contact_created') }).describe('A contact is added to the CRM'),
@@ -317,7 +318,8 @@ export async function sweepAutomation(pool: Pool, orgId: string, automationId: s
     const since = new Date(Math.max((row.trigger_cursor ?? now).getTime() - SWEEP_OVERLAP_MS, (row.activated_at ?? now).getTime()));
     const version = await versionOf(db, orgId, automationId, row.version);
     for (const happening of await happenings(db, orgId, version.trigger, since, now)) {
-      if (happening.at < (row.activated_at ?? now) && version.trigger.event !== 'missed_group_meetings' && version.trigger.event !== 'birthday') continue;
+      // Timestamped happenings from before activation are not the automation's; day-based ones (a first visit, a birthday) and states count from the activation day.
+      if (happening.at < (row.activated_at ?? now) && TIMESTAMPED.has(version.trigger.event)) continue;
       const runs = await queryRows<{ event_key: string; status: RunStatus }>(db, 'SELECT event_key, status FROM grow_automation_runs WHERE org_id = $1 AND automation_id = $2 AND contact_id = $3',
         [orgId, automationId, happening.contactId]);
       const blocked = row.allow_reentry ? runs.some((r) => r.event_key === happening.key || r.status === 'active') : runs.length > 0;

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
+import { postForm } from './forms-http';
 
 jest.setTimeout(240_000);
 
@@ -197,6 +198,49 @@ describe('grow: automations', () => {
     expect(stopped.stopReason).toMatch(/^crisis_hold/);
     expect(await tagsOf(person)).toEqual([]);
     await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
+  });
+
+  it('starts runs from what other modules record: a form submitted, a first visit, a life event, a gift, a birthday', async () => {
+    // Five more active automations than the starter plan's three.
+    await harness.pool.query("INSERT INTO org_allowance_overrides (org_id, feature, monthly_limit) VALUES ($1, 'active_automations', 20)", [org.orgId]);
+    const { form } = await mcpCall(mcp, 'grow_create_form', { name: 'Connect', fields: [
+      { key: 'first_name', label: 'First name', type: 'text', required: true, contactField: 'firstName' },
+      { key: 'last_name', label: 'Last name', type: 'text', required: true, contactField: 'lastName' },
+    ], creates: ['contact'] });
+    const { form: published } = await mcpCall(mcp, 'grow_publish_form', { formId: form.id });
+    const triggers: Array<[string, Record<string, unknown>]> = [
+      ['form', { event: 'form_submitted', formId: form.id }], ['visit', { event: 'first_time_guest' }], ['life', { event: 'life_event', eventTypes: ['marriage'] }],
+      ['gift', { event: 'donation_recorded' }], ['birthday', { event: 'birthday' }],
+    ];
+    const ids: Record<string, string> = {};
+    for (const [tag, trigger] of triggers) {
+      const { automation } = await mcpCall(mcp, 'grow_create_automation', { name: `Trigger ${tag}`, trigger, conditions: { match: 'all', rules: [{ field: 'lastName', operator: 'equals', value: 'Trigger' }] }, steps: [{ type: 'add_tag', tag: `auto-${tag}` }] });
+      await mcpCall(mcp, 'grow_activate_automation', { automationId: automation.id });
+      ids[tag] = automation.id;
+    }
+    const submitted = await postForm(published.publicUrl, { first_name: 'Fay', last_name: 'Trigger' });
+    expect(submitted.status).toBe(200);
+    const visitor = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Gus', lastName: 'Trigger' })).contact.id;
+    await mcpCall(mcp, 'people_update_contact', { contactId: visitor, membershipStatus: 'first_time_visitor' });
+    const married = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Ivy', lastName: 'Trigger' })).contact.id;
+    await mcpCall(mcp, 'people_record_life_event', { contactId: married, type: 'marriage', title: 'Married in June', eventDate: new Date().toISOString().slice(0, 10) });
+    const bereaved = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Jo', lastName: 'Trigger' })).contact.id;
+    await mcpCall(mcp, 'people_record_life_event', { contactId: bereaved, type: 'bereavement', title: 'Loss of his father', eventDate: new Date().toISOString().slice(0, 10) });
+    const giver = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Kit', lastName: 'Trigger' })).contact.id;
+    await mcpCall(mcp, 'giving_record_donation', { contactId: giver, amount: 2000, method: 'cash', receivedOn: new Date().toISOString().slice(0, 10) });
+    const birthday = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Lu', lastName: 'Trigger', dateOfBirth: `1990-${new Date().toISOString().slice(5, 10)}` })).contact.id;
+
+    const who = async (tag: string) => (await runsOf(ids[tag]!)).map((r) => r.contactId);
+    await eventually(async () => [await who('form'), await who('visit'), await who('life'), await who('gift'), await who('birthday')], (all) => all.every((list) => list.length > 0), 30_000);
+    const formRuns = await runsOf(ids.form!);
+    expect(formRuns).toHaveLength(1);
+    expect(formRuns[0].contactName).toBe('Fay Trigger');
+    expect(await who('visit')).toEqual([visitor]);
+    expect(await who('life')).toEqual([married]);
+    expect(await who('gift')).toEqual([giver]);
+    expect(await who('birthday')).toEqual([birthday]);
+    await eventually(() => tagsOf(giver), (tags) => tags.includes('auto-gift'));
+    for (const id of Object.values(ids)) await mcpCall(mcp, 'grow_pause_automation', { automationId: id });
   });
 
   it('refuses bad input and foreign ids, and holds to the allowance of active automations', async () => {
