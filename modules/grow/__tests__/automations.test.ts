@@ -213,8 +213,15 @@ describe('grow: automations', () => {
       ['gift', { event: 'donation_recorded' }], ['birthday', { event: 'birthday' }],
     ];
     const ids: Record<string, string> = {};
+    // A gift also puts the giver in the thank-you group and tells the warden (a service email through the outbox).
+    const { group } = await mcpCall(mcp, 'people_create_crm_group', { name: 'To thank' });
+    const warden = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Wendy', lastName: 'Warden', email: 'warden@example.org' })).contact.id;
+    const extra: Record<string, unknown[]> = { gift: [{ type: 'add_to_group', groupId: group.id }, { type: 'notify_staff', staffContactId: warden, message: 'A first gift came in: please thank them.' }] };
     for (const [tag, trigger] of triggers) {
-      const { automation } = await mcpCall(mcp, 'grow_create_automation', { name: `Trigger ${tag}`, trigger, conditions: { match: 'all', rules: [{ field: 'lastName', operator: 'equals', value: 'Trigger' }] }, steps: [{ type: 'add_tag', tag: `auto-${tag}` }] });
+      const { automation } = await mcpCall(mcp, 'grow_create_automation', {
+        name: `Trigger ${tag}`, trigger, conditions: { match: 'all', rules: [{ field: 'lastName', operator: 'equals', value: 'Trigger' }] }, steps: [{ type: 'add_tag', tag: `auto-${tag}` }, ...(extra[tag] ?? [])],
+      });
+      expect(automation.messagesPeople).toBe(false);
       await mcpCall(mcp, 'grow_activate_automation', { automationId: automation.id });
       ids[tag] = automation.id;
     }
@@ -239,7 +246,12 @@ describe('grow: automations', () => {
     expect(await who('life')).toEqual([married]);
     expect(await who('gift')).toEqual([giver]);
     expect(await who('birthday')).toEqual([birthday]);
-    await eventually(() => tagsOf(giver), (tags) => tags.includes('auto-gift'));
+    await eventually(() => runsOf(ids.gift!), (r) => r[0].status === 'completed');
+    expect(await tagsOf(giver)).toEqual(['auto-gift']);
+    const members = await harness.pool.query('SELECT contact_id FROM crm_group_members WHERE org_id = $1 AND group_id = $2', [org.orgId, group.id]);
+    expect(members.rows.map((r) => r.contact_id)).toEqual([giver]);
+    const told = await eventually(() => smtp.delivered.filter((m) => m.to[0] === 'warden@example.org'), (d) => d.length === 1);
+    expect(subjectOf(told[0]!.raw)).toBe('Automation: Kit Trigger');
     for (const id of Object.values(ids)) await mcpCall(mcp, 'grow_pause_automation', { automationId: id });
   });
 
