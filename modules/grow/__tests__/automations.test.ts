@@ -255,6 +255,25 @@ describe('grow: automations', () => {
     for (const id of Object.values(ids)) await mcpCall(mcp, 'grow_pause_automation', { automationId: id });
   });
 
+  it('ends a run as failed, with its error, when a step cannot be carried out', async () => {
+    const { group } = await mcpCall(mcp, 'people_create_crm_group', { name: 'Short-lived group' });
+    const { automation } = await mcpCall(mcp, 'grow_create_automation', {
+      name: 'Into the group', trigger: { event: 'contact_created' }, conditions: { match: 'all', rules: [{ field: 'lastName', operator: 'equals', value: 'Failing' }] },
+      steps: [{ type: 'wait', seconds: 3 }, { type: 'add_to_group', groupId: group.id }],
+    });
+    await mcpCall(mcp, 'grow_activate_automation', { automationId: automation.id });
+    await mcpCall(mcp, 'people_create_contact', { firstName: 'Mo', lastName: 'Failing' });
+    await eventually(() => runsOf(automation.id), (r) => r.length === 1 && r[0].step === 2);
+    // The group goes while the run waits: its next step can never succeed.
+    await mcpCall(mcp, 'people_delete_crm_group', { groupId: group.id });
+    const [failed] = await eventually(() => runsOf(automation.id), (r) => r[0].status !== 'active', 30_000);
+    expect(failed).toMatchObject({ status: 'failed', retrying: false, nextAction: null });
+    expect(failed.failures).toBeGreaterThanOrEqual(1);
+    expect(failed.lastError).toMatch(/was not found/);
+    expect((await mcpCall(mcp, 'grow_list_automations', {})).automations.find((a: any) => a.id === automation.id).runs).toMatchObject({ failed: 1, active: 0 });
+    await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
+  });
+
   it('refuses bad input and foreign ids, and holds to the allowance of active automations', async () => {
     const base = { name: 'Bad', trigger: { event: 'contact_created' } };
     expect((await mcpRefusal(mcp, 'grow_create_automation', { ...base, steps: [{ type: 'wait' }] })).code).toBe('validation_failed');
