@@ -7,6 +7,6 @@ import { queryRows, type Queryable } from '../../db/pool';
  */
 export async function donationsRecordedSince(db: Queryable, orgId: string, since: Date): Promise<Array<{ contactId: string; key: string; at: Date }>> {
   const rows = await queryRows<{ id: string; contact_id: string; created_at: Date }>(db, `SELECT id, contact_id, created_at FROM giving_donations
-    WHERE org_id = $1 AND created_at > $2 AND contact_id IS NOT NULL AND amount > 0 ORDER BY created_at LIMIT 500`, [orgId, since]);
+    WHERE org_id = $1 AND created_at > $2 AND contact_id IS NOT NULL AND amount > 0 ORDER BY created_at LIMIT 5000`, [orgId, since]);
   return rows.map((row) => ({ contactId: row.contact_id, key: `donation:${row.id}`, at: row.created_at }));
 }

@@ -9,7 +9,7 @@ import { membersMissingMeetings } from '../groups/api';
 import { notFound } from '../kit';
 import {
   addContactTags, addGroupMember, assertValidRules, birthdaysOn, contactMatchesRules, contactNames, contactsCreatedSince, firstVisitsSince, isOnCrisisHold,
-  lifeEventsRecordedSince, openFollowUpTask, requireContact, requireGroup, ruleSetSchema, type ContactHappening, type RuleSet,
+  lifeEventsRecordedSince, openFollowUpTask, HAPPENINGS_LIMIT, requireContact, requireGroup, ruleSetSchema, type ContactHappening, type RuleSet,
 } from '../people/api';
 
 /**
@@ -254,10 +254,14 @@ function runView(row: RunRow, steps: Step[], automationStatus: AutomationStatus,
 
 async function runViews(db: Queryable, orgId: string, rows: RunRow[]): Promise<RunView[]> {
   const names = await contactNames(db, orgId, rows.map((r) => r.contact_id));
+  const statuses = new Map<string, AutomationStatus>();
+  const versions = new Map<string, Step[]>();
   const out: RunView[] = [];
   for (const row of rows) {
-    const automation = await requireAutomation(db, orgId, row.automation_id);
-    out.push(runView(row, (await versionOf(db, orgId, row.automation_id, row.version)).steps, automation.status, names));
+    if (!statuses.has(row.automation_id)) statuses.set(row.automation_id, (await requireAutomation(db, orgId, row.automation_id)).status);
+    const key = `${row.automation_id}:${row.version}`;
+    if (!versions.has(key)) versions.set(key, (await versionOf(db, orgId, row.automation_id, row.version)).steps);
+    out.push(runView(row, versions.get(key)!, statuses.get(row.automation_id)!, names));
   }
   return out;
 }
@@ -289,12 +293,12 @@ async function happenings(db: Queryable, orgId: string, trigger: Trigger, since:
     case 'donation_recorded': return donationsRecordedSince(db, orgId, since);
     case 'birthday': return birthdaysOn(db, orgId, now.toISOString().slice(0, 10));
     case 'missed_group_meetings': {
-      const missing = await membersMissingMeetings(db, orgId, { canSeeRestricted: false, limit: 500 });
+      const missing = await membersMissingMeetings(db, orgId, { canSeeRestricted: false, limit: HAPPENINGS_LIMIT });
       return missing.map((m) => ({ contactId: m.contactId, key: `missed-since:${m.since ?? 'never'}`, at: now }));
     }
     case 'form_submitted': {
       const rows = await queryRows<{ id: string; contact_id: string; created_at: Date }>(db, `SELECT id, contact_id, created_at FROM grow_submissions
-        WHERE org_id = $1 AND created_at > $2 AND contact_id IS NOT NULL AND ($3::uuid IS NULL OR form_id = $3) ORDER BY created_at LIMIT 500`, [orgId, since, trigger.formId ?? null]);
+        WHERE org_id = $1 AND created_at > $2 AND contact_id IS NOT NULL AND ($3::uuid IS NULL OR form_id = $3) ORDER BY created_at LIMIT ${HAPPENINGS_LIMIT}`, [orgId, since, trigger.formId ?? null]);
       return rows.map((r) => ({ contactId: r.contact_id, key: `submission:${r.id}`, at: r.created_at }));
     }
   }
@@ -317,7 +321,8 @@ export async function sweepAutomation(pool: Pool, orgId: string, automationId: s
     const now = (await queryOne<{ now: Date }>(db, 'SELECT now() AS now'))!.now;
     const since = new Date(Math.max((row.trigger_cursor ?? now).getTime() - SWEEP_OVERLAP_MS, (row.activated_at ?? now).getTime()));
     const version = await versionOf(db, orgId, automationId, row.version);
-    for (const happening of await happenings(db, orgId, version.trigger, since, now)) {
+    const found = await happenings(db, orgId, version.trigger, since, now);
+    for (const happening of found) {
       // Timestamped happenings from before activation are not the automation's; day-based ones (a first visit, a birthday) and states count from the activation day.
       if (happening.at < (row.activated_at ?? now) && TIMESTAMPED.has(version.trigger.event)) continue;
       const runs = await queryRows<{ event_key: string; status: RunStatus }>(db, 'SELECT event_key, status FROM grow_automation_runs WHERE org_id = $1 AND automation_id = $2 AND contact_id = $3',
@@ -328,7 +333,9 @@ export async function sweepAutomation(pool: Pool, orgId: string, automationId: s
       await db.query(`INSERT INTO grow_automation_runs (id, org_id, automation_id, version, contact_id, entry, event_key) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [randomUUID(), orgId, automationId, row.version, happening.contactId, runs.length + 1, happening.key.slice(0, 200)]);
     }
-    await db.query('UPDATE grow_automations SET trigger_cursor = $3 WHERE org_id = $1 AND id = $2', [orgId, automationId, now]);
+    // A full read (a large import) leaves the rest for the next sweep: the cursor moves only to the last happening read.
+    const full = TIMESTAMPED.has(version.trigger.event) && found.length >= HAPPENINGS_LIMIT;
+    await db.query('UPDATE grow_automations SET trigger_cursor = $3 WHERE org_id = $1 AND id = $2', [orgId, automationId, full ? found[found.length - 1]!.at : now]);
     const unstarted = await queryRows<{ id: string; contact_id: string; entry: number }>(db,
       "SELECT id, contact_id, entry FROM grow_automation_runs WHERE org_id = $1 AND automation_id = $2 AND status = 'active' AND NOT workflow_started ORDER BY started_at LIMIT 500", [orgId, automationId]);
     return { state: 'active', toStart: unstarted.map((r) => ({ runId: r.id, workflowId: automationRunWorkflowId(orgId, automationId, r.contact_id, r.entry) })) };

@@ -3,7 +3,7 @@
  * file (the boundary lint refuses any other path into modules/people/), and names 'people' in its `uses`.
  */
 export { listWelfareDueContacts } from './automations';
-export { assertValidRules, birthdaysOn, contactMatchesRules, contactNames, contactsCreatedSince, firstVisitsSince, lifeEventsRecordedSince, openFollowUpTask } from './automation-sources';
+export { HAPPENINGS_LIMIT, assertValidRules, birthdaysOn, contactMatchesRules, contactNames, contactsCreatedSince, firstVisitsSince, lifeEventsRecordedSince, openFollowUpTask } from './automation-sources';
 export type { ContactHappening } from './automation-sources';
 export { createContact, displayNameOf, findLikelyDuplicates, listContacts, lockContactsForUpdate, requireContact, setConsentProjection } from './contacts';
 export { addGroupMember, listGroupMembers, requireGroup } from './crm-groups';

@@ -12,7 +12,9 @@ import { compileRules, type RuleSet } from './segment-rules';
 /** Something that happened to a contact: `key` names the happening so it is counted once. */
 export interface ContactHappening { contactId: string; key: string; at: Date }
 
-const LIMIT = 500;
+/** At most this many happenings a read; the caller reads on from the last one it got. */
+export const HAPPENINGS_LIMIT = 5000;
+const LIMIT = HAPPENINGS_LIMIT;
 
 export async function contactsCreatedSince(db: Queryable, orgId: string, since: Date): Promise<ContactHappening[]> {
   const rows = await queryRows<{ id: string; created_at: Date }>(db, `SELECT id, created_at FROM contacts

@@ -27,6 +27,7 @@ const watchWorkflowId = (orgId: string, automationId: string) => `grow-automatio
 const HOUR_MS = 3_600_000;
 const MOVES_PER_RUN = 500;
 const SWEEPS_PER_RUN = 200;
+const STARTS_PER_RUN = 2000;
 
 export interface GrowAutomationRunInput { orgId: string; runId: string }
 
@@ -68,8 +69,10 @@ export async function growAutomationWatchWorkflow(input: GrowAutomationWatchInpu
   let poked = false;
   setHandler(growAutomationPoke, () => { poked = true; });
   let wasPaused = input.wasPaused ?? false;
+  let started = 0;
   for (let sweep = 0; ; sweep += 1) {
-    if (sweep >= SWEEPS_PER_RUN) await continueAsNew<typeof growAutomationWatchWorkflow>({ ...input, wasPaused });
+    // A fresh history now and then: every sweep and every run started adds to it.
+    if (sweep >= SWEEPS_PER_RUN || started >= STARTS_PER_RUN) await continueAsNew<typeof growAutomationWatchWorkflow>({ ...input, wasPaused });
     const found = await growAutomationSweep({ orgId: input.orgId, automationId: input.automationId });
     if (found.state === 'gone') return { status: 'gone' };
     if (found.state === 'active' && wasPaused) {
@@ -88,6 +91,7 @@ export async function growAutomationWatchWorkflow(input: GrowAutomationWatchInpu
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       }
     }
+    started += found.toStart.length;
     if (found.toStart.length > 0) await growAutomationRunsStarted({ orgId: input.orgId, runIds: found.toStart.map((r) => r.runId) });
     poked = false;
     await condition(() => poked, found.state === 'active' ? found.pollMs : HOUR_MS);
