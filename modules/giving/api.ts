@@ -3,3 +3,4 @@
  * file and names 'giving' in its `uses`.
  */
 export { checkOutsideGift, recordOutsideGift, type OutsideGift, type OutsideGiftOffer } from './outside-gifts';
+export { donationsRecordedSince } from './automation-sources';

@@ -2,14 +2,18 @@ import { z } from 'zod';
 import { hasScope } from '../../core/principal';
 import { queryOne } from '../../db/pool';
 import { defineModule } from '../module';
+import { createGrowAutomationActivities } from './activities/automations';
 import { createGrowCampaignActivities } from './activities/campaigns';
 import { growAiRoutes } from './ai-studio';
+import { growAutomationTools } from './automation-tools';
+import { countActiveAutomations } from './automations';
 import { growCampaignTools } from './campaign-tools';
 import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
+import { growAutomationsMigration } from './migrations/2026.11.29T10.00.00.grow-automations';
 import { growSubmissionActionsMigration } from './migrations/2026.11.29T11.00.00.grow-submission-actions';
 import { growMetrics } from './metrics';
-import { growCampaignModels, growModels } from './models';
+import { growAutomationModels, growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
 import { growWebhooks } from './public';
 import { growRoutes } from './routes';
@@ -27,20 +31,20 @@ export default defineModule({
   name: 'grow',
   title: 'Grow',
   description: 'Forms and landing pages people fill in, with their submissions, contacts matched or created, and page stats.',
-  tools: [...growFormTools, ...growCampaignTools, ...growTestEmailTools],
-  models: [...growModels, ...growCampaignModels],
-  migrations: [growMigration, growCampaignsMigration, growSubmissionActionsMigration],
+  tools: [...growFormTools, ...growCampaignTools, ...growTestEmailTools, ...growAutomationTools],
+  models: [...growModels, ...growCampaignModels, ...growAutomationModels],
+  migrations: [growMigration, growCampaignsMigration, growAutomationsMigration, growSubmissionActionsMigration],
   workflows: require.resolve('./workflows'),
-  activities: [createGrowCampaignActivities],
+  activities: [createGrowCampaignActivities, createGrowAutomationActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'groups', 'mediahub'],
+  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'giving', 'groups', 'mediahub'],
   routes: [...growRoutes, ...growAiRoutes],
   widgets: growWidgets,
   playbooks: growPlaybooks,
   metrics: growMetrics,
   meters: [
     { feature: 'form_submissions', allowances: { starter: 500, growth: 5000, enterprise: 100000 } },
-    { feature: 'active_automations', allowances: { starter: 3, growth: 25, enterprise: 500 }, standingCount: async () => 0 },
+    { feature: 'active_automations', allowances: { starter: 3, growth: 25, enterprise: 500 }, standingCount: countActiveAutomations },
   ],
   webhooks: [growWebhooks],
   overview: {
@@ -62,5 +66,6 @@ export default defineModule({
     { table: 'grow_campaign_recipients', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
     { table: 'grow_campaign_events', column: 'contact_id', onMerge: 'move', onErase: 'null' },
     { table: 'grow_campaign_test_sends', column: 'contact_id', onMerge: 'move', onErase: 'null' },
+    { table: 'grow_automation_runs', column: 'contact_id', onMerge: 'move', onErase: 'delete' },
   ],
 });

@@ -66,3 +66,15 @@ export const growCampaignModels = [
     id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', message_id: 'uuid', variant: 'int=', created_at: 'date=',
   }),
 ];
+
+export const growAutomationModels = [
+  table('grow_automations', {
+    id: 'uuid!', org_id: 'uuid', name: 'text', status: 'text=', version: 'int=', allow_reentry: 'bool=', messages_people: 'bool=', activated_at: 'date?', trigger_cursor: 'date?',
+    created_at: 'date=', updated_at: 'date=',
+  }),
+  table('grow_automation_versions', { org_id: 'uuid', automation_id: 'uuid!', version: 'int!', trigger: 'jsonb', conditions: 'jsonb?', steps: 'jsonb', created_at: 'date=' }),
+  table('grow_automation_runs', {
+    id: 'uuid!', org_id: 'uuid', automation_id: 'uuid', version: 'int', contact_id: 'uuid', entry: 'int=', event_key: 'text', status: 'text=', step: 'int=', next_at: 'date?',
+    pending_message_id: 'uuid?', stop_reason: 'text?', failures: 'int=', attempts: 'int=', last_error: 'text?', workflow_started: 'bool=', started_at: 'date=', finished_at: 'date?', updated_at: 'date=',
+  }),
+];

@@ -3,8 +3,10 @@
  * file (the boundary lint refuses any other path into modules/people/), and names 'people' in its `uses`.
  */
 export { listWelfareDueContacts } from './automations';
+export { HAPPENINGS_LIMIT, assertValidRules, birthdaysOn, contactMatchesRules, contactNames, contactsCreatedSince, firstVisitsSince, lifeEventsRecordedSince, openFollowUpTask } from './automation-sources';
+export type { ContactHappening } from './automation-sources';
 export { createContact, displayNameOf, findLikelyDuplicates, listContacts, lockContactsForUpdate, requireContact, setConsentProjection } from './contacts';
-export { listGroupMembers } from './crm-groups';
+export { addGroupMember, listGroupMembers, requireGroup } from './crm-groups';
 export { parseOrgDate } from './dates';
 export { listHousehold } from './family';
 export { assertNoteMentionsNamesNotIds, listNoteFollowUps } from './notes';
@@ -21,4 +23,5 @@ export { countRoster, findShareablePrayerRequest, getCommunitySettings, getMembe
 export { canSeeRestricted } from './pastoral/privacy';
 export type { Contact } from './schemas';
 export { listSegmentContacts, requireSegment } from './segments';
-export { requireTag } from './tags';
+export { ruleSetSchema, type RuleSet } from './segment-rules';
+export { addContactTags, requireTag } from './tags';

@@ -1,4 +1,5 @@
 import type { FollowUpPlanner } from '../../../core/tool-plan';
+import { automationFollowUps } from './automation';
 import { growCampaignPoke, growCampaignWorkflowId } from './campaign';
 
 function campaignIdOf(result: unknown): string | undefined {
@@ -8,6 +9,7 @@ function campaignIdOf(result: unknown): string | undefined {
 
 /** The grow module's follow-ups, by kind (see FollowUpPlanner in core/tool-plan.ts). */
 export const followUps: Readonly<Record<string, FollowUpPlanner>> = {
+  ...automationFollowUps,
   /** A previewed or scheduled campaign has its sending workflow (started once under its id; it waits until scheduled). */
   'grow.campaign': (result, { orgId }) => {
     const campaignId = campaignIdOf(result);
