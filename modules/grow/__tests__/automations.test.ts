@@ -152,8 +152,8 @@ describe('grow: automations', () => {
     expect((await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id })).changed).toBe(false);
 
     // Past the wait, the run is held before its next step.
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    const [holding] = await runsOf(automation.id);
+    // (Waited for, not slept: on a busy machine the timer's wake-up can come late.)
+    const [holding] = await eventually(() => runsOf(automation.id), (r) => r[0]?.step === 2, 30_000);
     expect(holding).toMatchObject({ status: 'active', held: true, step: 2, nextAction: 'Add the tag "Newcomer"' });
     expect(await tagsOf(held)).toEqual([]);
 
