@@ -23,12 +23,27 @@ export async function syncTimelineEntries(db: Queryable, orgId: string, entries:
   return written;
 }
 
+/** The ids of the restricted entries a read showed: what its access event names (never their words). */
+export function restrictedEntryIds(entries: ReadonlyArray<{ id: string; restricted: boolean }>): string[] {
+  return entries.filter((entry) => entry.restricted).map((entry) => entry.id);
+}
+
+/**
+ * A read's access record when it showed restricted care entries of a contact (ToolAudit.access): the
+ * kernel writes one `access` event naming the reader, the contact and the entries' ids.
+ */
+export function careAccessOf(contactId: string, ids: string[]): { target: { type: string; id: string }; records: string[] } | null {
+  return ids.length > 0 ? { target: { type: 'contact', id: contactId }, records: ids } : null;
+}
+
 export async function listTimeline(db: Queryable, orgId: string, contactId: string, canSeeRestricted: boolean, limit: number) {
   await requireContact(db, orgId, contactId);
   // Entries that came from a note follow that note's visibility, read afresh so a later privacy change applies:
   // a join through visibleNoteSql, so SQL, read into TimelineEntry models.
   const entries = await withModels(db, (transaction) => sequelize.query(`
-    SELECT t.id, t.kind, t.summary, t.source_kind, t.source_id, t.occurred_at
+    SELECT t.id, t.kind, t.summary, t.source_kind, t.source_id, t.occurred_at,
+      -- restricted as shown: the entry's own flag, a restricted note's removal, or a note restricted now
+      (t.restricted OR t.source_kind = '${RESTRICTED_NOTE_REMOVAL}' OR (t.source_kind = 'note' AND NOT ${visibleNoteSql('n', false)})) AS restricted
     FROM timeline_entries t
     LEFT JOIN notes n ON t.source_kind = 'note' AND n.id = t.source_id AND n.org_id = t.org_id
     WHERE t.org_id = $1 AND t.contact_id = $2
@@ -38,6 +53,6 @@ export async function listTimeline(db: Queryable, orgId: string, contactId: stri
   { bind: [orgId, contactId, limit, canSeeRestricted], transaction, model: TimelineEntry, mapToModel: true }));
   return entries.map((entry) => ({
     id: entry.id, kind: entry.kind, summary: entry.summary, sourceKind: entry.sourceKind, sourceId: entry.sourceId,
-    occurredAt: entry.occurredAt.toISOString(),
+    occurredAt: entry.occurredAt.toISOString(), restricted: entry.restricted === true,
   }));
 }
