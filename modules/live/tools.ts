@@ -17,7 +17,7 @@ export const streamSchema = z.object({
   graceMinutes: z.number().int(), earlyStartMinutes: z.number().int(), chatBeforeMinutes: z.number().int(), chatAfterMinutes: z.number().int(), unscheduled: z.boolean(),
   status: z.enum(['created', 'ready', 'testing', 'live', 'complete', 'cancelled']), provider: z.string(), providerBroadcastId: z.string().nullable(), episodeRef: z.string().nullable(),
   startedAt: z.string().nullable(), endedAt: z.string().nullable(), endedReason: z.string().nullable(), completesBy: z.string(), streamHours: z.number().int(),
-  watchPath: z.string(), autoCreated: z.boolean().describe('Made ahead of its service by the stream job (live_update_settings)'), createdAt: z.string(),
+  watchPath: z.string(), memberWatchPath: z.string().describe('The link for members signed in to the portal: they watch as themselves, counted once a day by name'), autoCreated: z.boolean().describe('Made ahead of its service by the stream job (live_update_settings)'), createdAt: z.string(),
 }).strict();
 
 const statusSchema = z.object({

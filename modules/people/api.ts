@@ -21,3 +21,4 @@ export { canSeeRestricted } from './pastoral/privacy';
 export type { Contact } from './schemas';
 export { listSegmentContacts, requireSegment } from './segments';
 export { requireTag } from './tags';
+export { memberViewerPass, memberWatchPath, verifyMemberViewerPass } from './portal/live-pass';
