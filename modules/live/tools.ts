@@ -254,7 +254,7 @@ const getSettingsTool = tools.read('get_settings', {
   title: 'Live stream settings',
   description: 'Whether streams are made automatically for the services in the schedule, and how many days ahead (off and 7 by default). The job runs hourly; each made stream counts against the stream hours allowance before it is made.',
   keywords: ['live settings', 'automatic streams', 'auto create streams', 'stream every service'],
-  examples: ['are our services set to stream automatically', 'how far ahead are livestreams set up'],
+  examples: ['are our services set to stream automatically', 'how far ahead are livestreams set up', 'does each service get its livestream created on its own', 'is automatic stream setup switched on'],
   input: z.object({}),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getLiveSettings(ctx.db, ctx.org.id) }),
@@ -264,7 +264,7 @@ const updateSettingsTool = tools.write('update_settings', {
   title: 'Change live stream settings',
   description: 'Turns on or off making a stream ahead of time for every scheduled service (its title and times), and sets how many days ahead (1 to 28). Made streams are like ones from live_schedule_stream: one per service, never made again once cancelled, each only while the stream hours allowance has room for it and for the streams already waiting.',
   keywords: ['auto create streams', 'automatic livestream', 'stream every service', 'live settings'],
-  examples: ['stream every Sunday service automatically', 'stop setting up livestreams on their own'],
+  examples: ['stream every Sunday service automatically', 'stop setting up livestreams on their own', 'switch off automatic broadcast setup for services', 'create streams for services three days ahead'],
   idempotent: true,
   input: z.object({
     autoCreateStreams: z.boolean().optional(),
