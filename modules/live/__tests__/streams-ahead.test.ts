@@ -1,4 +1,5 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { syncAllSchedules } from '../../../activities/schedules';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { call, refusal, serviceSoon, streamingStack } from './stack';
 
@@ -89,5 +90,20 @@ describe('live: streams made ahead of services', () => {
     await serviceSoon(mcp, 'Compline', 200);
     await call(mcp, 'live_update_settings', { autoCreateStreams: false });
     expect(await runAhead(org.orgId)).toMatchObject({ organisations: 0, created: 0 });
+  });
+
+  it('runs hourly from a Temporal Schedule that starts the workflow', async () => {
+    await syncAllSchedules(harness.temporal, harness.pool, harness.taskQueue);
+    const schedule = harness.temporal.schedule.getHandle(`live-streams-ahead-${harness.taskQueue}`);
+    try {
+      const described = await schedule.describe();
+      expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'liveStreamsAheadWorkflow', taskQueue: harness.taskQueue });
+      expect(described.spec.intervals?.[0]?.every).toBe(3_600_000);
+    } finally {
+      // Schedules outlive the test database: remove every one this sync made.
+      for await (const listed of harness.temporal.schedule.list()) {
+        if (listed.scheduleId.includes(harness.taskQueue)) await harness.temporal.schedule.getHandle(listed.scheduleId).delete().catch(() => undefined);
+      }
+    }
   });
 });
