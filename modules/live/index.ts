@@ -5,6 +5,7 @@ import { defineModule } from '../module';
 import { defineWidget } from '../widget';
 import { createLiveActivities } from './activities';
 import { liveMigration } from './migrations/2026.11.28T12.00.00.live';
+import { liveAutoStreamsMigration } from './migrations/2026.11.29T14.00.00.live-auto-streams';
 import { liveMetrics, liveOverview } from './metrics';
 import { liveModels } from './models';
 import { livePlaybooks } from './playbooks';
@@ -26,7 +27,7 @@ export default defineModule({
   description: 'Live streams of services: scheduling, going live with the provider, polls, viewer chat and prayer requests, viewer statistics and online attendance.',
   tools: liveTools,
   models: [...liveModels],
-  migrations: [liveMigration],
+  migrations: [liveMigration, liveAutoStreamsMigration],
   scopes: ['live:read', 'live:write'],
   uses: ['people', 'schedule', 'attendance'],
   routes: liveRoutes,
@@ -46,6 +47,7 @@ export default defineModule({
     compute: async (ctx) => ({ live: hasScope(ctx.principal, 'live:read') ? await liveOverview(ctx.db, ctx.org.id) : null }),
   },
   workflows: require.resolve('./workflows'),
+  schedules: [{ id: 'live-streams-ahead', workflowType: 'liveStreamsAheadWorkflow', everyMs: 3_600_000, note: 'Makes streams for the services ahead, for organisations that turned it on (live_update_settings)' }],
   activities: [createLiveActivities],
   webhooks: [liveWebhooks],
   contactRefs: [

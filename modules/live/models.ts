@@ -37,7 +37,7 @@ export const liveModels = [
     id: 'uuid!', org_id: 'uuid', title: 'text', description: 'text?', instance_id: 'text?', scheduled_start: 'date', scheduled_end: 'date',
     grace_minutes: 'int=', early_start_minutes: 'int=', chat_before_minutes: 'int=', chat_after_minutes: 'int=', unscheduled: 'bool=', status: 'text=',
     provider: 'text=', provider_broadcast_id: 'text?', provider_stream_id: 'text?', episode_ref: 'text?', started_at: 'date?', ended_at: 'date?',
-    ended_reason: 'text?', hours_recorded: 'int=', created_at: 'date=', updated_at: 'date=',
+    ended_reason: 'text?', hours_recorded: 'int=', auto_created: 'bool=', created_at: 'date=', updated_at: 'date=',
   }),
   table('live_polls', {
     id: 'uuid!', org_id: 'uuid', stream_id: 'uuid', question: 'text', options: 'jsonb', anonymous: 'bool=', status: 'text=', opens_at: 'date=',
@@ -60,4 +60,5 @@ export const liveModels = [
     id: 'uuid!', org_id: 'uuid', stream_id: 'uuid', instance_id: 'text', method: 'text', base_count: 'int', household_multiplier_pct: 'int=', count: 'int',
     headcount_id: 'uuid?', recorded_by_user_id: 'uuid?', recorded_at: 'date=',
   }),
+  table('live_settings', { org_id: 'uuid!', auto_create_streams: 'bool=', create_ahead_days: 'int=', updated_at: 'date=' }),
 ];

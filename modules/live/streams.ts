@@ -3,6 +3,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { assertAllowance, recordUsage } from '../../kernel/billing';
 import { notFound } from '../kit';
+import { memberWatchPath } from '../people/api';
 import { getInstance } from '../schedule/api';
 import { requireProvider, streamingProviderFromEnv, type ProviderStatus } from './provider';
 
@@ -12,7 +13,7 @@ export interface StreamRow {
   id: string; title: string; description: string | null; instance_id: string | null; scheduled_start: Date; scheduled_end: Date;
   grace_minutes: number; early_start_minutes: number; chat_before_minutes: number; chat_after_minutes: number; unscheduled: boolean;
   status: StreamStatus; provider: string; provider_broadcast_id: string | null; provider_stream_id: string | null; episode_ref: string | null;
-  started_at: Date | null; ended_at: Date | null; ended_reason: string | null; hours_recorded: number; created_at: Date;
+  started_at: Date | null; ended_at: Date | null; ended_reason: string | null; hours_recorded: number; auto_created: boolean; created_at: Date;
 }
 
 export interface StreamView {
@@ -20,7 +21,7 @@ export interface StreamView {
   earlyStartMinutes: number; chatBeforeMinutes: number; chatAfterMinutes: number; unscheduled: boolean; status: StreamStatus; provider: string;
   providerBroadcastId: string | null; episodeRef: string | null; startedAt: string | null; endedAt: string | null; endedReason: string | null;
   /** The end plus the grace period: the stream is completed then if nobody ended it. */
-  completesBy: string; streamHours: number; watchPath: string; createdAt: string;
+  completesBy: string; streamHours: number; watchPath: string; memberWatchPath: string; autoCreated: boolean; createdAt: string;
 }
 
 /** The real cost of a stream is its hours live; the metered feature `streams` counts hours. */
@@ -36,7 +37,7 @@ export function streamView(orgId: string, row: StreamRow): StreamView {
     graceMinutes: row.grace_minutes, earlyStartMinutes: row.early_start_minutes, chatBeforeMinutes: row.chat_before_minutes, chatAfterMinutes: row.chat_after_minutes,
     unscheduled: row.unscheduled, status: row.status, provider: row.provider, providerBroadcastId: row.provider_broadcast_id, episodeRef: row.episode_ref,
     startedAt: row.started_at?.toISOString() ?? null, endedAt: row.ended_at?.toISOString() ?? null, endedReason: row.ended_reason,
-    completesBy: deadlineOf(row).toISOString(), streamHours: row.hours_recorded, watchPath: watchPath(orgId, row.id), createdAt: row.created_at.toISOString(),
+    completesBy: deadlineOf(row).toISOString(), streamHours: row.hours_recorded, watchPath: watchPath(orgId, row.id), memberWatchPath: memberWatchPath(orgId, row.id), autoCreated: row.auto_created, createdAt: row.created_at.toISOString(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolsFor } from '../kit';
+import { getLiveSettings, updateLiveSettings } from './ahead';
 import { listPrayerRequests, recordOnlineAttendance, requirePastoralScope, viewerStats } from './stats';
 import { endStream, listStreams, scheduleStream, startNeedsApproval, startStream, streamStatus, updateStream } from './streams';
 import { closePoll, createPoll, listChat, moderateChat, pollResults, streamPolls } from './viewers';
@@ -16,7 +17,7 @@ export const streamSchema = z.object({
   graceMinutes: z.number().int(), earlyStartMinutes: z.number().int(), chatBeforeMinutes: z.number().int(), chatAfterMinutes: z.number().int(), unscheduled: z.boolean(),
   status: z.enum(['created', 'ready', 'testing', 'live', 'complete', 'cancelled']), provider: z.string(), providerBroadcastId: z.string().nullable(), episodeRef: z.string().nullable(),
   startedAt: z.string().nullable(), endedAt: z.string().nullable(), endedReason: z.string().nullable(), completesBy: z.string(), streamHours: z.number().int(),
-  watchPath: z.string(), createdAt: z.string(),
+  watchPath: z.string(), memberWatchPath: z.string().describe('The link for members signed in to the portal: they watch as themselves, counted once a day by name'), autoCreated: z.boolean().describe('Made ahead of its service by the stream job (live_update_settings)'), createdAt: z.string(),
 }).strict();
 
 const statusSchema = z.object({
@@ -243,7 +244,38 @@ const recordAttendanceTool = tools.write('record_online_attendance', {
   run: async (ctx, input) => ({ attendance: await recordOnlineAttendance(ctx.db, ctx.org.id, ctx.principal.userId, input) }),
 });
 
+const settingsSchema = z.object({
+  autoCreateStreams: z.boolean().describe('Whether each service in the schedule gets its stream ahead of time'),
+  createAheadDays: z.number().int().describe('How many days ahead streams are made'),
+  updatedAt: z.string().nullable().describe('null while the defaults apply'),
+}).strict();
+
+const getSettingsTool = tools.read('get_settings', {
+  title: 'Live stream settings',
+  description: 'Whether streams are made automatically for the services in the schedule, and how many days ahead (off and 7 by default). The job runs hourly; each made stream counts against the stream hours allowance before it is made.',
+  keywords: ['live settings', 'automatic streams', 'auto create streams', 'stream every service'],
+  examples: ['are our services set to stream automatically', 'how far ahead are livestreams set up', 'does each service get its livestream created on its own', 'is automatic stream setup switched on'],
+  input: z.object({}),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx) => ({ settings: await getLiveSettings(ctx.db, ctx.org.id) }),
+});
+
+const updateSettingsTool = tools.write('update_settings', {
+  title: 'Change live stream settings',
+  description: 'Turns on or off making a stream ahead of time for every scheduled service (its title and times), and sets how many days ahead (1 to 28). Made streams are like ones from live_schedule_stream: one per service, never made again once cancelled, each only while the stream hours allowance has room for it and for the streams already waiting.',
+  keywords: ['auto create streams', 'automatic livestream', 'stream every service', 'live settings'],
+  examples: ['stream every Sunday service automatically', 'stop setting up livestreams on their own', 'switch off automatic broadcast setup for services', 'create streams for services three days ahead'],
+  idempotent: true,
+  input: z.object({
+    autoCreateStreams: z.boolean().optional(),
+    createAheadDays: z.number().int().min(1).max(28).optional(),
+  }),
+  output: z.object({ settings: settingsSchema }).strict(),
+  run: async (ctx, input) => ({ settings: await updateLiveSettings(ctx.db, ctx.org.id, input) }),
+});
+
 export const liveTools = [
   listStreamsTool, scheduleStreamTool, updateStreamTool, getStatusTool, startStreamTool, endStreamTool,
   createPollTool, closePollTool, pollResultsTool, listChatTool, moderateChatTool, listPrayerTool, viewerStatsTool, recordAttendanceTool,
+  getSettingsTool, updateSettingsTool,
 ];

@@ -4,10 +4,11 @@ import { defineWidget } from '../widget';
 import { createMediahubActivities } from './activities/processing';
 import { countItems, storageMib } from './items';
 import { mediahubMigration } from './migrations/2026.11.28T11.00.00.mediahub';
+import { mediahubArchivedObjectsMigration } from './migrations/2026.11.29T14.00.01.mediahub-archived-objects';
 import { mediahubModels } from './models';
 import { mediahubRoutes } from './routes';
 import { mediahubTools } from './tools';
-import { draftEpisodesJob } from './jobs';
+import { draftEpisodesJob, removeArchivedObjectsJob } from './jobs';
 import { mediahubMetrics, mediahubOverview } from './metrics';
 import { mediahubPlaybooks } from './playbooks';
 import { z } from 'zod';
@@ -27,13 +28,13 @@ export default defineModule({
   description: 'Sermon recordings and media: uploads and processing, series and episodes from service plans, publishing to a podcast feed, transcripts, search and listening figures.',
   tools: mediahubTools,
   models: [...mediahubModels],
-  migrations: [mediahubMigration],
+  migrations: [mediahubMigration, mediahubArchivedObjectsMigration],
   scopes: ['mediahub:read', 'mediahub:write'],
   uses: ['platform', 'runsheet'],
   routes: mediahubRoutes,
   playbooks: mediahubPlaybooks,
   metrics: mediahubMetrics,
-  jobs: [draftEpisodesJob],
+  jobs: [draftEpisodesJob, removeArchivedObjectsJob],
   overview: {
     shape: {
       mediahub: z.object({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
-import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { assertAllowance, lockFeature } from '../../kernel/billing';
 import { listPage, notFound } from '../kit';
 import { mediaStorage, newKeySegment } from '../platform/api';
@@ -36,7 +36,7 @@ export interface ItemRow {
   status: (typeof ITEM_STATUSES)[number]; upload_key: string; upload_expires_at: Date; storage_key: string | null; thumbnail_key: string | null;
   duration_ms: number | null; width: number | null; height: number | null; codec: string | null; waveform: number[] | null; failure: string | null;
   processing_attempts: number; licence: string | null; ccli_number: string | null; streaming_licence: string | null; captions: string | null;
-  processed_at: Date | null; archived_at: Date | null; created_at: Date; updated_at: Date;
+  processed_at: Date | null; archived_at: Date | null; objects_removed_at: Date | null; created_at: Date; updated_at: Date;
 }
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
@@ -153,7 +153,7 @@ export async function updateItem(db: Queryable, orgId: string, itemId: string, i
   return itemView(updated!);
 }
 
-/** Archived: out of lists, the plan's count and storage; its stored files removed once the call commits is left to retention (kept for now). */
+/** Archived: out of lists, the plan's count and storage; its stored files are removed after the retention period (jobs.ts). */
 export async function archiveItem(db: Queryable, orgId: string, itemId: string): Promise<ItemView> {
   const row = await loadItem(db, orgId, itemId, true);
   if (row.status === 'archived') return itemView(row);
@@ -169,4 +169,32 @@ export async function archiveItem(db: Queryable, orgId: string, itemId: string):
   }
   const updated = await queryOne<ItemRow>(db, `UPDATE mediahub_items SET status = 'archived', archived_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING *`, [orgId, itemId]);
   return itemView(updated!);
+}
+
+/** Days an archived item's stored objects are kept (a mistaken archive can still be dealt with by hand); 0 removes them at the next run. */
+export function archiveRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.MEDIAHUB_ARCHIVE_RETENTION_DAYS;
+  const days = raw === undefined || raw === '' ? 30 : Number(raw);
+  return Number.isInteger(days) && days >= 0 && days <= 3650 ? days : 30;
+}
+
+/**
+ * Removes the stored objects of items archived before `before` and not yet emptied, then marks each
+ * row: removed first, marked after, so a run that dies between the two removes the (absent) objects
+ * again next time and changes nothing more.
+ */
+export async function removeArchivedObjects(pool: Pool, input: { before: Date; orgId?: string }): Promise<{ items: number; objects: number }> {
+  const rows = await queryRows<{ id: string; org_id: string; upload_key: string; storage_key: string | null; thumbnail_key: string | null }>(pool, `
+    SELECT id, org_id, upload_key, storage_key, thumbnail_key FROM mediahub_items
+    WHERE status = 'archived' AND objects_removed_at IS NULL AND archived_at <= $1 AND ($2::uuid IS NULL OR org_id = $2)
+    ORDER BY archived_at LIMIT 500`, [input.before, input.orgId ?? null]);
+  let objects = 0;
+  for (const row of rows) {
+    const keys = [row.upload_key, row.storage_key, row.thumbnail_key].filter((key): key is string => Boolean(key));
+    await mediaStorage().remove(keys);
+    objects += keys.length;
+    await withTenantTransaction(pool, row.org_id, (db) => db.query(
+      "UPDATE mediahub_items SET objects_removed_at = now() WHERE org_id = $1 AND id = $2 AND status = 'archived'", [row.org_id, row.id]));
+  }
+  return { items: rows.length, objects };
 }

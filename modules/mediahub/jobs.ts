@@ -2,6 +2,7 @@ import { withTenantTransaction } from '../../db/pool';
 import type { ModuleJob } from '../module';
 import { plansBetween } from '../runsheet/api';
 import { draftEpisodeForPlan } from './episodes';
+import { archiveRetentionDays, removeArchivedObjects } from './items';
 
 /** How far ahead a service plan gets its draft episode. */
 const AHEAD_DAYS = 7;
@@ -21,4 +22,16 @@ export const draftEpisodesJob: ModuleJob = {
     }
     return counts;
   },
+};
+
+/**
+ * Archived items' stored objects (the original, its still, a leftover upload) are removed from the
+ * store once the item has been archived for the retention period (`MEDIAHUB_ARCHIVE_RETENTION_DAYS`,
+ * default 30; 0 removes them at the next run). The row stays, marked with when its objects went.
+ */
+export const removeArchivedObjectsJob: ModuleJob = {
+  name: 'mediahub.remove_archived_objects',
+  description: 'Removes the stored files of media items archived longer than the retention period',
+  everyMs: 6 * 3_600_000,
+  run: async (pool, { now, orgId }) => removeArchivedObjects(pool, { before: new Date(now.getTime() - archiveRetentionDays() * 86_400_000), orgId }),
 };

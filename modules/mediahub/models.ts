@@ -20,7 +20,8 @@ export class MediaHubItem extends Model<InferAttributes<MediaHubItem>, InferCrea
   declare processingAttempts: CreationOptional<number>; declare licence: CreationOptional<string | null>;
   declare ccliNumber: CreationOptional<string | null>; declare streamingLicence: CreationOptional<string | null>;
   declare captions: CreationOptional<string | null>; declare processedAt: CreationOptional<Date | null>;
-  declare archivedAt: CreationOptional<Date | null>; declare createdAt: CreationOptional<Date>; declare updatedAt: CreationOptional<Date>;
+  declare archivedAt: CreationOptional<Date | null>; declare objectsRemovedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>; declare updatedAt: CreationOptional<Date>;
 }
 MediaHubItem.init({
   id, orgId: uuid(), kind: text(), title: text(), fileName: text(), extension: text(), mimeType: text(),
@@ -28,7 +29,7 @@ MediaHubItem.init({
   uploadKey: text(), uploadExpiresAt: date(), storageKey: text(true), thumbnailKey: text(true), durationMs: int(true),
   width: int(true), height: int(true), codec: text(true), waveform: { type: DataTypes.JSONB, allowNull: true }, failure: text(true),
   processingAttempts: withDefault({ type: DataTypes.INTEGER }), licence: text(true), ccliNumber: text(true), streamingLicence: text(true),
-  captions: text(true), processedAt: date(true), archivedAt: date(true), createdAt: stamp(), updatedAt: stamp(),
+  captions: text(true), processedAt: date(true), archivedAt: date(true), objectsRemovedAt: date(true), createdAt: stamp(), updatedAt: stamp(),
 }, { sequelize, tableName: 'mediahub_items', timestamps: false, underscored: true });
 
 /** `mediahub_channels`: a podcast channel and its feed's settings. */

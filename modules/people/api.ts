@@ -25,3 +25,4 @@ export type { Contact } from './schemas';
 export { listSegmentContacts, requireSegment } from './segments';
 export { ruleSetSchema, type RuleSet } from './segment-rules';
 export { addContactTags, requireTag } from './tags';
+export { memberViewerPass, memberWatchPath, verifyMemberViewerPass } from './portal/live-pass';

@@ -122,4 +122,5 @@ export const timelineEntrySchema = z.object({
   sourceKind: z.string(),
   sourceId: z.string(),
   occurredAt: z.string(),
+  restricted: z.boolean().describe('A private or confidential entry (shown only to people:safeguarding; its reading is recorded in the audit log)'),
 }).strict();

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { hashSecret, newSecret } from '../../../kernel/oauth/secrets';
+import { memberViewerPass } from '../../people/api';
 import type { Page } from 'playwright-core';
 import { HOSTILE_TEXT, openWidgetSuite, type WidgetHost, type WidgetSuite } from '../../../test/helpers/widget-host';
 import { call, eventually, publicPost, refusal, viewerToken } from './stack';
@@ -138,5 +141,66 @@ describe('live viewer page in headless Chromium', () => {
     expect(await frame.locator('[data-field=reasons] li').allTextContents()).toContain('no streaming provider is configured');
     expect(host.errors).toEqual([]);
     expect(await host.page.frameLocator('#widget').locator('img, b').count()).toBe(0);
+  });
+
+  it('a member signed in to the portal watches as themselves: counted once a day by name, their chat linked to their record', async () => {
+    const { harness, org } = suite;
+    const { contact } = await call(mcp, 'people_create_contact', { firstName: 'Martha', lastName: 'Member', email: 'martha@viewer.example' });
+    // A portal session as the invite link leaves one (the portal's own sign-in is tested in people's portal.test.ts).
+    const inviteId = randomUUID();
+    await harness.pool.query(`INSERT INTO portal_invites (id, org_id, contact_id, channel, address, purpose, status, send_id, expires_at, joined_at)
+      VALUES ($1, $2, $3, 'email', 'martha@viewer.example', 'service', 'joined', $4, now() + interval '7 days', now())`, [inviteId, org.orgId, contact.id, randomUUID()]);
+    const cookie = newSecret('pss_');
+    await harness.pool.query(`INSERT INTO portal_sessions (id, org_id, contact_id, invite_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, $5, now() + interval '1 day')`,
+      [randomUUID(), org.orgId, contact.id, inviteId, hashSecret(cookie)]);
+    const memberPath = `/people/portal/${org.orgId}/live/${stream.id}`;
+
+    // Signed out, the portal asks for sign-in and gives no pass.
+    const signedOut = await fetch(`${harness.url}${memberPath}`, { redirect: 'manual' });
+    expect(signedOut.status).toBe(401);
+
+    const context = await host.page.context().browser()!.newContext();
+    await context.addCookies([{ name: 'steward_portal', value: cookie, url: `${harness.url}/people/portal/${org.orgId}/` }]);
+    const member = await context.newPage();
+    const errors: string[] = [];
+    member.on('pageerror', (error) => errors.push(error.message));
+    await member.goto(`${harness.url}${memberPath}`);
+    expect(new URL(member.url()).pathname).toBe(stream.watchPath);
+    await member.waitForSelector('#member:not([hidden])');
+    // The pass left the address bar.
+    expect(new URL(member.url()).hash).toBe('');
+    await member.fill('#chat-name', 'Martha');
+    await member.fill('#chat-body', 'Watching from home');
+    await member.click('#chat-form button');
+    await eventually(() => harness.pool.query('SELECT contact_id, viewer_key FROM live_chat WHERE org_id = $1 AND body = $2', [org.orgId, 'Watching from home']).then((r) => r.rows), (rows) => rows.length === 1)
+      .then((rows) => expect(rows[0]).toEqual({ contact_id: contact.id, viewer_key: `c:${contact.id}` }));
+    // Reloading (a second session the same day) is still one logged-in viewer.
+    await member.reload();
+    await member.waitForSelector('#member:not([hidden])');
+    const stats = await eventually(() => call(mcp, 'live_get_viewer_stats', { streamId: stream.id }), (value: any) => value.raw.loggedInViewers === 1 && value.raw.sessions >= 2);
+    expect(stats.raw.loggedInViewers).toBe(1);
+    const sessions = await harness.pool.query('SELECT DISTINCT viewer_key FROM live_viewer_sessions WHERE org_id = $1 AND contact_id = $2', [org.orgId, contact.id]);
+    expect(sessions.rows).toEqual([{ viewer_key: `c:${contact.id}` }]);
+    // The tools never show the contact id.
+    expect(JSON.stringify(await call(mcp, 'live_list_chat', { streamId: stream.id }))).not.toContain(contact.id);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a forged, expired or other organisation\'s member pass counts as anonymous', async () => {
+    const { harness, org } = suite;
+    const { contact } = await call(mcp, 'people_create_contact', { firstName: 'Fred', lastName: 'Forger' });
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    const forged = `lvp.${org.orgId}.${contact.id}.${expires}.${'A'.repeat(32)}`;
+    const expired = memberViewerPass(org.orgId, contact.id, Date.now() - 13 * 3_600_000);
+    const otherOrg = memberViewerPass(randomUUID(), contact.id);
+    for (const memberPass of [forged, expired, otherOrg]) {
+      const started = await publicPost(harness.url, `/live/api/${org.orgId}/${stream.id}/session`, { viewerToken: viewerToken(`forged-${memberPass.length}-${Math.random()}`.replace(/[^A-Za-z0-9_-]/g, '')), memberPass });
+      expect(started).toMatchObject({ status: 200, body: { ok: true, signedIn: false } });
+    }
+    const genuine = await publicPost(harness.url, `/live/api/${org.orgId}/${stream.id}/session`, { viewerToken: viewerToken('genuine'), memberPass: memberViewerPass(org.orgId, contact.id) });
+    expect(genuine.body).toMatchObject({ ok: true, signedIn: true });
+    const keys = await harness.pool.query('SELECT count(*)::int AS n FROM live_viewer_sessions WHERE org_id = $1 AND contact_id = $2', [org.orgId, contact.id]);
+    expect(keys.rows[0].n).toBe(1);
   });
 });

@@ -17,7 +17,7 @@ body{font-family:system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1d1d1b}
 #messages{list-style:none;padding:0;margin:0;max-height:24rem;overflow:auto}#messages li{padding:.3rem 0;border-bottom:1px solid #eee}#messages b{margin-right:.4rem}
 input,textarea,button{font:inherit;padding:.4rem;margin:.2rem 0;box-sizing:border-box;width:100%}button{cursor:pointer}.note{color:#666;font-size:.85rem}
 </style></head><body><main>
-<section><h1 id="title">${escapeHtml(input.title)}</h1><p id="status" class="note"></p>
+<section><h1 id="title">${escapeHtml(input.title)}</h1><p id="status" class="note"></p><p id="member" class="note" hidden>You are signed in as a member: you are counted once a day by name.</p>
 <div id="player" data-provider="${escapeHtml(input.provider)}" data-broadcast="${escapeHtml(input.broadcastId ?? '')}">The stream will appear here when it is live.</div>
 <div id="poll" hidden><h2 id="poll-question"></h2><form id="poll-form"><div id="poll-options"></div><button type="submit">Vote</button></form><p id="poll-note" class="note"></p><ul id="poll-results"></ul></div>
 </section>
@@ -41,8 +41,13 @@ input,textarea,button{font:inherit;padding:.4rem;margin:.2rem 0;box-sizing:borde
     token = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
     localStorage.setItem(key, token);
   }
+  // A member sent here by the portal carries a pass in the fragment: kept for this tab only, and taken out of the address bar.
+  const passKey = 'steward-live-member';
+  const fromPortal = /^#member=([A-Za-z0-9._-]{1,300})$/.exec(location.hash);
+  if (fromPortal) { sessionStorage.setItem(passKey, fromPortal[1]); history.replaceState(null, '', location.pathname + location.search); }
+  const memberPass = sessionStorage.getItem(passKey) || undefined;
   const post = async (path, body) => {
-    const response = await fetch(config.apiBase + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ viewerToken: token, ...body }) });
+    const response = await fetch(config.apiBase + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ viewerToken: token, memberPass, ...body }) });
     const answer = await response.json().catch(() => ({ ok: false, error: { message: 'Something went wrong' } }));
     if (!answer.ok) throw new Error((answer.error && answer.error.message) || 'Something went wrong');
     return answer;
@@ -115,7 +120,11 @@ input,textarea,button{font:inherit;padding:.4rem;margin:.2rem 0;box-sizing:borde
     } catch (error) { $('prayer-note').textContent = error.message; }
   });
   (async () => {
-    try { session = (await post('/session', {})).sessionId; } catch {}
+    try {
+      const started = await post('/session', {});
+      session = started.sessionId;
+      if (started.signedIn) $('member').hidden = false;
+    } catch {}
     await refresh();
     setInterval(refresh, 3000);
     setInterval(() => { if (session) post('/heartbeat', { sessionId: session }).catch(() => {}); }, 30000);

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { ERROR_STATUS, StewardError } from '../../../core/errors';
 import { withTenantTransaction } from '../../../db/pool';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
-import { pollResults, heartbeat, listChat, postChat, publicStream, startSession, streamPolls, submitPrayer, viewerKey, vote, VIEWER_TOKEN } from '../viewers';
+import { requireContact, verifyMemberViewerPass } from '../../people/api';
+import { contactViewerKey, pollResults, heartbeat, listChat, postChat, publicStream, startSession, streamPolls, submitPrayer, viewerKey, vote, VIEWER_TOKEN } from '../viewers';
 import { watchPage } from './page';
 
 /**
@@ -18,13 +19,26 @@ import { watchPage } from './page';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const token = z.string().regex(VIEWER_TOKEN);
+/** A signed-in member's pass from the portal (people's memberWatchPath); without a valid one the viewer is anonymous. */
+const memberPass = z.string().min(1).max(300).optional();
 const BODIES = {
-  session: z.object({ viewerToken: token }).strict(),
-  heartbeat: z.object({ viewerToken: token, sessionId: z.string().regex(UUID) }).strict(),
-  chat: z.object({ viewerToken: token, name: z.string().trim().min(1).max(60), body: z.string().trim().min(1).max(500) }).strict(),
-  vote: z.object({ viewerToken: token, optionId: z.string().min(1).max(20) }).strict(),
-  prayer: z.object({ viewerToken: token, name: z.string().trim().max(100).optional(), contact: z.string().trim().max(200).optional(), body: z.string().trim().min(1).max(2000), private: z.boolean().optional() }).strict(),
+  session: z.object({ viewerToken: token, memberPass }).strict(),
+  heartbeat: z.object({ viewerToken: token, memberPass, sessionId: z.string().regex(UUID) }).strict(),
+  chat: z.object({ viewerToken: token, memberPass, name: z.string().trim().min(1).max(60), body: z.string().trim().min(1).max(500) }).strict(),
+  vote: z.object({ viewerToken: token, memberPass, optionId: z.string().min(1).max(20) }).strict(),
+  prayer: z.object({ viewerToken: token, memberPass, name: z.string().trim().max(100).optional(), contact: z.string().trim().max(200).optional(), body: z.string().trim().min(1).max(2000), private: z.boolean().optional() }).strict(),
 };
+
+/**
+ * Who is watching: a member signed in through the portal is their contact (`c:<id>`, once per day in the
+ * figures); anyone else the daily salted hash of their browser's token. A pass for a contact that is not
+ * (or no longer) the organisation's counts as anonymous.
+ */
+async function viewerOf(db: Parameters<typeof publicStream>[0], orgId: string, body: { viewerToken: string; memberPass?: string }): Promise<{ key: string; contactId: string | null }> {
+  const named = body.memberPass ? verifyMemberViewerPass(orgId, body.memberPass) : null;
+  const contactId = named && await requireContact(db, orgId, named).then(() => named, () => null);
+  return contactId ? { key: contactViewerKey(contactId), contactId } : { key: await viewerKey(db, orgId, body.viewerToken), contactId: null };
+}
 
 /** Requests a minute from one address to the public API (LIVE_PUBLIC_RATE_LIMIT; a congregation behind one router shares it). */
 const perMinute = () => Number(process.env.LIVE_PUBLIC_RATE_LIMIT ?? 1200);
@@ -102,7 +116,7 @@ function liveRouter(deps: WebhookDeps): Router {
     }
   });
 
-  const action = <T extends z.ZodType>(path: string, schema: T, run: (db: Parameters<typeof publicStream>[0], named: { orgId: string; streamId: string; pollId?: string }, body: z.output<T>, key: string) => Promise<unknown>) => {
+  const action = <T extends z.ZodType>(path: string, schema: T, run: (db: Parameters<typeof publicStream>[0], named: { orgId: string; streamId: string; pollId?: string }, body: z.output<T>, key: string, contactId: string | null) => Promise<unknown>) => {
     router.post(`/live/api/:orgId/:streamId${path}`, json, async (req, res) => {
       const named = ids(req);
       res.setHeader('cache-control', 'no-store');
@@ -113,8 +127,8 @@ function liveRouter(deps: WebhookDeps): Router {
       try {
         const body = parse(schema, req.body);
         const result = await withTenantTransaction(deps.pool, named.orgId, async (db) => {
-          const key = await viewerKey(db, named.orgId, (body as { viewerToken: string }).viewerToken);
-          return run(db, { ...named, pollId }, body, key);
+          const viewer = await viewerOf(db, named.orgId, body as { viewerToken: string; memberPass?: string });
+          return run(db, { ...named, pollId }, body, viewer.key, viewer.contactId);
         });
         res.json({ ok: true, ...(result as object) });
       } catch (error) {
@@ -123,11 +137,11 @@ function liveRouter(deps: WebhookDeps): Router {
     });
   };
 
-  action('/session', BODIES.session, (db, named, _body, key) => startSession(db, named.orgId, named.streamId, key, null));
+  action('/session', BODIES.session, async (db, named, _body, key, contactId) => ({ ...await startSession(db, named.orgId, named.streamId, key, contactId), signedIn: contactId !== null }));
   action('/heartbeat', BODIES.heartbeat, (db, named, body, key) => heartbeat(db, named.orgId, named.streamId, body.sessionId, key));
-  action('/chat', BODIES.chat, (db, named, body, key) => postChat(db, named.orgId, named.streamId, key, body, null));
-  action('/polls/:pollId/vote', BODIES.vote, (db, named, body, key) => vote(db, named.orgId, named.streamId, named.pollId!, key, body.optionId, null));
-  action('/prayer', BODIES.prayer, (db, named, body, key) => submitPrayer(db, named.orgId, named.streamId, key, body, null));
+  action('/chat', BODIES.chat, (db, named, { name, body }, key, contactId) => postChat(db, named.orgId, named.streamId, key, { name, body }, contactId));
+  action('/polls/:pollId/vote', BODIES.vote, (db, named, body, key, contactId) => vote(db, named.orgId, named.streamId, named.pollId!, key, body.optionId, contactId));
+  action('/prayer', BODIES.prayer, (db, named, { memberPass: _pass, viewerToken: _token, ...prayer }, key, contactId) => submitPrayer(db, named.orgId, named.streamId, key, prayer, contactId));
 
   // A body past the cap, or not JSON.
   router.use('/live/', (error: unknown, _req: Request, res: Response, next: (error?: unknown) => void) => {

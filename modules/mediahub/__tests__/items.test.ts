@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { makeImage } from '../../../test/helpers/media';
+import { mediaStorage } from '../../platform/api';
 import { makeMp4, makeWav, putTo, until } from './fixtures';
 
 /**
@@ -75,6 +76,30 @@ describe('mediahub items', () => {
     await harness.call(org.apiKey, 'mediahub_archive_item', { itemId: item.id });
     const late = await harness.invoke(org.apiKey, 'mediahub_update_item', { itemId: item.id, title: 'Too late' });
     expect(late.body.error).toMatchObject({ code: 'conflict', details: { reason: 'item_archived' } });
+  });
+
+  it('removes an archived item\'s stored objects after the retention period, once', async () => {
+    const item = await upload('old-service.mp4', await makeMp4(1, 160, 120));
+    const keysOf = async () => (await harness.pool.query('SELECT upload_key, storage_key, thumbnail_key, objects_removed_at FROM mediahub_items WHERE id = $1', [item.id])).rows[0];
+    const { storage_key: original, thumbnail_key: still } = await keysOf();
+    const store = mediaStorage();
+    expect(await store.size(original)).toBeGreaterThan(0);
+    expect(await store.size(still)).toBeGreaterThan(0);
+    const kept = await upload('kept.wav', makeWav(1));
+    await harness.call(org.apiKey, 'mediahub_archive_item', { itemId: item.id });
+    // Within the retention period (30 days by default) nothing goes.
+    expect(await harness.runJob('mediahub.remove_archived_objects', { now: new Date(Date.now() + 29 * 86_400_000) })).toMatchObject({ items: 0 });
+    expect(await store.size(original)).toBeGreaterThan(0);
+    const removed = await harness.runJob('mediahub.remove_archived_objects', { now: new Date(Date.now() + 31 * 86_400_000) });
+    expect(removed.items).toBeGreaterThanOrEqual(1);
+    expect(await store.size(original)).toBeNull();
+    expect(await store.size(still)).toBeNull();
+    expect((await keysOf()).objects_removed_at).not.toBeNull();
+    // The item stays listed as archived, and an item still in use keeps its file.
+    expect((await harness.call(org.apiKey, 'mediahub_get_item', { itemId: item.id })).item).toMatchObject({ status: 'archived', thumbnailUrl: null });
+    const keptKey = (await harness.pool.query('SELECT storage_key FROM mediahub_items WHERE id = $1', [kept.id])).rows[0].storage_key;
+    expect(await store.size(keptKey)).toBeGreaterThan(0);
+    expect(await harness.runJob('mediahub.remove_archived_objects', { now: new Date(Date.now() + 31 * 86_400_000) })).toMatchObject({ items: 0, objects: 0 });
   });
 
   it('fails an upload whose bytes are not what its name says, with the reason', async () => {

@@ -194,4 +194,18 @@ describe('mediahub journey: Sunday\'s sermon from plan to podcast', () => {
     expect(scheduled.execution.result.episode).toMatchObject({ state: 'scheduled', publishAt });
     expect((await new Parser().parseString(await (await fetch(feedUrl)).text())).items).toHaveLength(0);
   });
+
+  it('removes an archived item\'s objects from the S3 bucket after the retention period', async () => {
+    const image = await uploadOverMcp('old-poster.png', await makeImage('png', 800, 600));
+    expect(image.status).toBe('ready');
+    const objectsOf = async () => ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `media/${org.orgId}/${image.id}/` }))).Contents ?? []).map((o) => o.Key!);
+    // The original and its still.
+    expect(await objectsOf()).toHaveLength(2);
+    await call(mcp, 'mediahub_archive_item', { itemId: image.id });
+    expect(await objectsOf()).toHaveLength(2);
+    const run = await harness.runJob('mediahub.remove_archived_objects', { now: new Date(Date.now() + 31 * 86_400_000), orgId: org.orgId });
+    expect(run).toMatchObject({ items: 1 });
+    expect(await objectsOf()).toEqual([]);
+    expect((await call(mcp, 'mediahub_get_item', { itemId: image.id })).item.status).toBe('archived');
+  });
 });

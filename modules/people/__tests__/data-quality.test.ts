@@ -159,12 +159,19 @@ describe('people data quality over MCP', () => {
     expect(applied).toMatchObject({ status: 'completed', progress: { done: 1, total: 1 }, result: { changed: 2, contactsChanged: 1, stale: 0 } });
     expect(applied.undoableUntil).not.toBeNull();
     expect(await contactRow(ids.mary)).toMatchObject({ first_name: 'Mary', last_name: 'Jones' });
+    // The fix is on Mary's care timeline, naming the fields (not their values), once.
+    const fixedEntries = async () => (await mcpCall(mcp, 'people_list_care_timeline', { contactId: ids.mary })).entries
+      .filter((e: any) => e.kind === 'data_fixed' || e.kind === 'data_fix_undone');
+    expect(await fixedEntries()).toEqual([expect.objectContaining({ kind: 'data_fixed', sourceKind: 'data_quality_job', summary: 'Data quality fix (name case) changed firstName, lastName', restricted: false })]);
 
     // Undo puts every field back.
     const undo = await mcpCall(mcp, 'people_trigger_data_quality_jobs', { jobs: [{ kind: 'undo_fix', fixJobId: applied.id }] });
     const undone = await waitForJob(undo.jobs[0].id);
     expect(undone.result).toMatchObject({ reverted: 2, skipped: 0 });
     expect(await contactRow(ids.mary)).toMatchObject({ first_name: 'MARY', last_name: 'JONES' });
+    expect((await fixedEntries()).map((e: any) => [e.kind, e.summary])).toEqual([
+      ['data_fix_undone', 'Undid a data quality fix: put back firstName, lastName'], ['data_fixed', 'Data quality fix (name case) changed firstName, lastName'],
+    ]);
     const again = await mcpCall(mcp, 'people_trigger_data_quality_jobs', { jobs: [{ kind: 'undo_fix', fixJobId: applied.id }] });
     expect(again.jobs[0]).toMatchObject({ id: undone.id, alreadyRunning: true });
     expect((await mcpCall(mcp, 'people_get_data_quality_job', { jobId: applied.id })).job.undoableUntil).toBeNull();

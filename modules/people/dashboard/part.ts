@@ -3,6 +3,7 @@ import { createContactsBulkOperationActivities } from '../activities/contacts-bu
 import { peopleDashboard } from './migrations/2026.11.28T14.00.00.people-dashboard';
 import { dashboardModels } from './models';
 import { partnerShareWebhook } from './partner-webhook';
+import { visitorCardWebhook } from './visitor-card-page';
 import { dashboardRoutes } from './routes';
 import { crmTools } from './tools/crm';
 import { jobTools } from './tools/jobs';
@@ -24,7 +25,7 @@ export const dashboardPart: ModulePart = {
   routes: dashboardRoutes,
   widgets: [contactProfileWidget, crmChartWidget],
   activities: [createContactsBulkOperationActivities],
-  webhooks: [partnerShareWebhook],
+  webhooks: [partnerShareWebhook, visitorCardWebhook],
   retention: [],
   // QR tokens name one person: merge moves them to the kept contact, erasure deletes them. A bulk operation's
   // list of ids is a record of what was done: merge repoints the merged id, erasure takes the id out.

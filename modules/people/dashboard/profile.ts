@@ -4,7 +4,7 @@ import { contactAttendanceSource, contactMessageSource } from '../extension-poin
 import { listFamily, listHousehold } from '../family';
 import { visibleNoteSql } from '../notes';
 import { getMembership } from '../pastoral/prayer-visits/roster';
-import { listTimeline } from '../timeline';
+import { listTimeline, restrictedEntryIds } from '../timeline';
 import { addDays, todayUtc, visibleTimelineSql } from './stats';
 
 /**
@@ -57,6 +57,7 @@ export async function contactProfile(db: Queryable, orgId: string, contactId: st
     recentActivity: recent.map(({ kind, summary, occurredAt }) => ({ kind, summary, occurredAt })),
     hasActiveMemberQr: qr!.n > 0,
     includesRestricted: canSeeRestricted,
+    restrictedEntryIds: restrictedEntryIds(recent),
   };
 }
 
@@ -112,10 +113,10 @@ export async function contactAttendance(db: Queryable, orgId: string, contactId:
 /** The profile's timeline tab: care timeline entries, messages sent and services attended, as one feed, newest first. */
 export async function contactTimeline(db: Queryable, orgId: string, contactId: string, options: { limit: number; include: ReadonlyArray<'care' | 'messages' | 'attendance'>; canSeeRestricted: boolean }) {
   await requireContact(db, orgId, contactId);
-  const feed: Array<{ at: string; source: 'care' | 'messages' | 'attendance'; kind: string; summary: string }> = [];
+  const feed: Array<{ at: string; source: 'care' | 'messages' | 'attendance'; kind: string; summary: string; careEntryId?: string; restricted?: boolean }> = [];
   if (options.include.includes('care')) {
     for (const entry of await listTimeline(db, orgId, contactId, options.canSeeRestricted, options.limit)) {
-      feed.push({ at: entry.occurredAt, source: 'care', kind: entry.kind, summary: entry.summary });
+      feed.push({ at: entry.occurredAt, source: 'care', kind: entry.kind, summary: entry.summary, careEntryId: entry.id, restricted: entry.restricted });
     }
   }
   const messages = contactMessageSource();
@@ -133,8 +134,10 @@ export async function contactTimeline(db: Queryable, orgId: string, contactId: s
     }
   }
   feed.sort((a, b) => b.at.localeCompare(a.at));
+  const shown = feed.slice(0, options.limit);
   return {
-    contactId, entries: feed.slice(0, options.limit),
+    contactId, entries: shown.map(({ at, source, kind, summary }) => ({ at, source, kind, summary })),
+    restrictedEntryIds: shown.filter((entry) => entry.restricted).map((entry) => entry.careEntryId!),
     sources: { care: options.include.includes('care'), messages: options.include.includes('messages') && messages !== undefined, attendance: options.include.includes('attendance') && attendance !== undefined },
     includesRestricted: options.canSeeRestricted,
   };

@@ -22,6 +22,8 @@ function signingKey(env: NodeJS.ProcessEnv = process.env): Buffer {
   return createHmac('sha256', resolvePayloadKey()).update('steward people member qr codes').digest();
 }
 const mac = (payload: string) => createHmac('sha256', signingKey()).update(payload).digest('base64url').slice(0, 32);
+/** The people module's signature over a payload (member QR codes, visitor card previews, live viewer passes). */
+export const peopleSignature = mac;
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 

@@ -4,6 +4,7 @@ import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { displayNameOf } from '../display-name';
 import { PostcodeProviderUnavailable, defaultPostcodeProvider, lookupPostcode, type PostcodeAddress } from '../postcodes';
 import { notFound } from '../../kit';
+import { addTimelineEntries, uuidOfParts } from '../timeline';
 import { insertJob, type JobRow } from './jobs';
 import {
   badNameCase, fixedEmail, isUkAddress, normaliseUkPostcode, phoneE164, splitFullName, titleCase, twoEmails, PREVIEW_HOURS,
@@ -208,6 +209,20 @@ function byField<T extends { field: string }>(items: T[]): Map<string, T[]> {
 
 interface ApplyTallies { changed: number; contactsChanged: number; stale: number; staleIds: string[] }
 
+const fixLabel = (fix: unknown) => String(fix).replace(/_/g, ' ');
+
+/**
+ * One care timeline entry per contact a job's chunk changed, naming the fields (never their values),
+ * keyed by the job and the contact: a contact in two chunks, or a chunk written again, keeps one.
+ */
+async function recordOnTimelines(db: Queryable, orgId: string, jobId: string, kind: string, lead: string, written: ReadonlyArray<{ contactId: string; field: string }>): Promise<void> {
+  const fields = new Map<string, Set<string>>();
+  for (const w of written) fields.set(w.contactId, (fields.get(w.contactId) ?? new Set()).add(w.field));
+  await addTimelineEntries(db, orgId, [...fields].map(([contactId, names]) => ({
+    contactId, kind, sourceKind: 'data_quality_job', sourceId: uuidOfParts(jobId, contactId), summary: `${lead} ${[...names].sort().join(', ')}`,
+  })));
+}
+
 /** One chunk of an apply job; true when done. */
 export async function applyStep(db: Queryable, job: JobRow): Promise<boolean> {
   const orgId = job.org_id;
@@ -225,6 +240,7 @@ export async function applyStep(db: Queryable, job: JobRow): Promise<boolean> {
       SELECT $1, $2, c, f, b, a FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) AS t(c, f, b, a)`,
     [orgId, job.id, written.map((w) => w.contactId), written.map((w) => w.field), written.map((w) => w.before), written.map((w) => w.after)]);
   }
+  await recordOnTimelines(db, orgId, job.id, 'data_fixed', `Data quality fix (${fixLabel(job.params.fix)}) changed`, written);
   const writtenKeys = new Set(written.map((w) => `${w.contactId}|${w.field}`));
   const changedContacts = new Set(written.map((w) => w.contactId));
   const staleContacts = new Set(items.filter((i) => !writtenKeys.has(`${i.contactId}|${i.field}`)).map((i) => i.contactId));
@@ -267,6 +283,8 @@ export async function undoStep(db: Queryable, job: JobRow): Promise<boolean> {
     reverted.push(...rows.map((r) => r.ref));
   }
   if (reverted.length > 0) await db.query('UPDATE dq_changes SET undone_at = now() WHERE org_id = $1 AND id = ANY($2::bigint[])', [orgId, reverted]);
+  const revertedIds = new Set(reverted);
+  await recordOnTimelines(db, orgId, job.id, 'data_fix_undone', 'Undid a data quality fix: put back', changes.filter((c) => revertedIds.has(c.id)).map((c) => ({ contactId: c.contact_id, field: c.field })));
   state.reverted += reverted.length;
   state.skipped += changes.length - reverted.length;
   if (changes.length > 0) state.cursor = changes[changes.length - 1].id;

@@ -10,6 +10,7 @@ import { createContact, requireContact, updateContact, type ContactWrite } from 
 import { listHousehold } from '../family';
 import { contactFields } from '../schemas';
 import { kioskSession, recordKioskSignup } from './capture';
+import { memberViewerPass } from './live-pass';
 import { PORTAL_TOKEN_SHAPE, portalPublicOrigin } from './invites';
 import { MAX_POST_LENGTH, createPost, postsForMember } from './posts';
 
@@ -203,6 +204,16 @@ export function portalPagesRouter(deps: WebhookDeps): Router {
     await db.query(`INSERT INTO portal_sessions (id, org_id, contact_id, invite_id, token_hash, expires_at)
       VALUES (gen_random_uuid(), $1, $2, $3, $4, now() + make_interval(days => $5))`, [orgId, invite.contact_id, invite.id, hashSecret(session), SESSION_DAYS]);
     res.set('set-cookie', sessionCookie(orgId, session, SESSION_DAYS * 86_400)).redirect(303, `${basePath(orgId)}/me`);
+  }));
+
+  // A signed-in member opening a live stream: the viewer page gets their pass in its fragment (never sent
+  // to a server or in a Referer), so the stream counts them as themselves. Signed out: sign in first.
+  router.get('/people/portal/:orgId/live/:streamId', inOrg(async (req, res, db, orgId) => {
+    const streamId = String(req.params.streamId);
+    if (!UUID.test(streamId)) return send(res, 404, 'Not found', '<h1>This stream is not available</h1>');
+    const session = await memberSession(db, orgId, req);
+    if (!session) return signedOut(res, orgId);
+    res.set('cache-control', 'no-store').redirect(303, `/live/watch/${orgId}/${streamId}#member=${memberViewerPass(orgId, session.contactId)}`);
   }));
 
   router.get('/people/portal/:orgId/me', inOrg(async (req, res, db, orgId) => {

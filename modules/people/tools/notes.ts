@@ -3,7 +3,7 @@ import { SAFEGUARDING_SCOPE } from '../../../core/scopes';
 import { hasScope } from '../../../core/principal';
 import { toolsFor } from '../../kit';
 import { addNote, listNotes, noteTimelineSummary } from '../notes';
-import { listTimeline } from '../timeline';
+import { careAccessOf, listTimeline, restrictedEntryIds } from '../timeline';
 import { CONFIDENTIALITY_LEVELS, NOTE_PRIVACY, dateText, noteSchema, timelineEntrySchema } from '../schemas';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
@@ -58,6 +58,8 @@ export const listCareTimelineTool = tools.read('list_care_timeline', {
   listed: true,
   input: z.object({ contactId, limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({ entries: z.array(timelineEntrySchema) }).strict(),
+  // Showing private or confidential entries is recorded in the audit log (the reader, the person, the entries' ids; never their words).
+  audit: { access: (input, output) => careAccessOf(input.contactId, restrictedEntryIds(output.entries)) },
   run: async (ctx, input) => ({
     entries: await listTimeline(ctx.db, ctx.org.id, input.contactId, hasScope(ctx.principal, SAFEGUARDING_SCOPE), input.limit),
   }),

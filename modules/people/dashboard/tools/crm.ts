@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { visitorCardPreviewPath } from '../visitor-card-page';
 import { exactlyOne } from '../../../tool';
 import { toolsFor } from '../../../kit';
 import { requireContact } from '../../contacts';
@@ -216,12 +217,15 @@ export const getVisitorCardFormTool = tools.read('get_visitor_card_form', {
 
 export const getCardSampleTokenTool = tools.read('get_card_sample_token', {
   title: 'Visitor card sample token',
-  description: 'A signed token, valid for an hour, for previewing the visitor card: it shows the form and can never create a contact.',
+  description: 'A signed token, valid for an hour, for previewing the visitor card: previewPath is the card\'s page as a visitor sees it (served by Steward), which shows the form and can never create a contact.',
   keywords: ['card preview', 'sample token'],
   examples: ['give me a sample token to preview the visitor card', 'preview link token for the connect card'],
   input: z.object({}),
-  output: z.object({ token: z.string(), expiresAt: z.string(), previewOnly: z.literal(true) }).strict(),
-  run: async (ctx) => cardSampleToken(ctx.org.id),
+  output: z.object({ token: z.string(), expiresAt: z.string(), previewOnly: z.literal(true), previewPath: z.string().describe('The preview page, relative to Steward\'s address') }).strict(),
+  run: async (ctx) => {
+    const sample = cardSampleToken(ctx.org.id);
+    return { ...sample, previewPath: visitorCardPreviewPath(ctx.org.id, sample.token) };
+  },
 });
 
 export const getCrmSubscriptionTool = tools.read('get_crm_subscription', {

@@ -9,6 +9,7 @@ import { calendarDate } from '../../../kit';
 import { contactAttendance, contactEmails, contactGroups, contactProfile, contactSummary, contactTimeline } from '../profile';
 import { generateMemberQr, revokeMemberQr, verifyMemberQr } from '../qr';
 import { ROLL_RULES, previewRollCheck } from '../roll';
+import { careAccessOf } from '../../timeline';
 
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 const contactId = z.uuid().describe('The contact\'s id (from people_search_contacts)');
@@ -25,6 +26,7 @@ const profileSchema = z.object({
   recentActivity: z.array(z.object({ kind: z.string(), summary: z.string(), occurredAt: z.string() }).strict()),
   hasActiveMemberQr: z.boolean(),
   includesRestricted: z.boolean(),
+  restrictedEntryIds: z.array(z.uuid()).describe('Private or confidential care entries among recentActivity (their reading is recorded in the audit log)'),
 }).strict();
 
 export const getContactProfileTool = tools.read('get_contact_profile', {
@@ -34,6 +36,8 @@ export const getContactProfileTool = tools.read('get_contact_profile', {
   examples: ['open Margaret\'s profile page', 'profile page for John with his household and teams', 'Sue\'s profile with her teams, segments and open follow-ups', 'show the profile page widget for the Okafor lad'],
   input: z.object({ contactId }),
   output: z.object({ profile: profileSchema }).strict(),
+  // Showing private or confidential care entries leaves an access event (reader, person, entry ids; never their words).
+  audit: { access: (input, output) => careAccessOf(input.contactId, output.profile.restrictedEntryIds) },
   run: async (ctx, input) => ({ profile: await contactProfile(ctx.db, ctx.org.id, input.contactId, canSeeRestricted(ctx.principal)) }),
 });
 
@@ -88,7 +92,9 @@ export const getContactTimelineTool = tools.read('get_contact_timeline', {
     entries: z.array(z.object({ at: z.string(), source: z.enum(SOURCES), kind: z.string(), summary: z.string() }).strict()),
     sources: z.object({ care: z.boolean(), messages: z.boolean(), attendance: z.boolean() }).strict().describe('Which sources were read (a module not installed is false)'),
     includesRestricted: z.boolean(),
+    restrictedEntryIds: z.array(z.uuid()).describe('Private or confidential care entries shown (their reading is recorded in the audit log)'),
   }).strict(),
+  audit: { access: (input, output) => careAccessOf(input.contactId, output.restrictedEntryIds) },
   run: async (ctx, input) => contactTimeline(ctx.db, ctx.org.id, input.contactId, { ...input, canSeeRestricted: canSeeRestricted(ctx.principal) }),
 });
 
