@@ -58,6 +58,12 @@ export function careAccessOf(contactId: string, ids: string[]): { target: { type
   return ids.length > 0 ? { target: { type: 'contact', id: contactId }, records: ids } : null;
 }
 
+/**
+ * Whether an entry, as shown, is restricted (over `t`, the entry, joined to `n`, its note if any): its
+ * own flag, a restricted note's removal, or a note restricted now. Shared by every read of the timeline.
+ */
+export const RESTRICTED_ENTRY_SQL = `(t.restricted OR t.source_kind = '${RESTRICTED_NOTE_REMOVAL}' OR (t.source_kind = 'note' AND NOT ${visibleNoteSql('n', false)}))`;
+
 export async function listTimeline(db: Queryable, orgId: string, contactId: string, canSeeRestricted: boolean, limit: number) {
   await requireContact(db, orgId, contactId);
   // Entries that came from a note follow that note's visibility, read afresh so a later privacy change applies:
@@ -65,7 +71,7 @@ export async function listTimeline(db: Queryable, orgId: string, contactId: stri
   const entries = await withModels(db, (transaction) => sequelize.query(`
     SELECT t.id, t.kind, t.summary, t.source_kind, t.source_id, t.occurred_at,
       -- restricted as shown: the entry's own flag, a restricted note's removal, or a note restricted now
-      (t.restricted OR t.source_kind = '${RESTRICTED_NOTE_REMOVAL}' OR (t.source_kind = 'note' AND NOT ${visibleNoteSql('n', false)})) AS restricted
+      ${RESTRICTED_ENTRY_SQL} AS restricted
     FROM timeline_entries t
     LEFT JOIN notes n ON t.source_kind = 'note' AND n.id = t.source_id AND n.org_id = t.org_id
     WHERE t.org_id = $1 AND t.contact_id = $2

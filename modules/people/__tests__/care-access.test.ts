@@ -80,4 +80,18 @@ describe('care timeline reads leave access events', () => {
     await mcpCall(carerMcp, 'people_get_contact_profile', { contactId: plainContactId });
     expect(await accessEvents(plainContactId)).toEqual([]);
   });
+
+  it('the recent activities feed across people records restricted entries it showed, and only those', async () => {
+    const { activities } = await mcpCall(carerMcp, 'people_list_recent_activities', { limit: 50 });
+    const restricted = activities.filter((activity: any) => activity.restricted);
+    expect(restricted).toHaveLength(1);
+    expect(restricted[0].contactId).toBe(contactId);
+    const events = await accessEvents('recent_activities');
+    expect(events).toEqual([expect.objectContaining({ tool: 'people_list_recent_activities', actor_user_id: carer.userId, target_type: 'care_timeline' })]);
+    expect(events[0].changes).toEqual({ fields: { records: { after: [restricted[0].id] } } });
+    // A caller without people:safeguarding sees no restricted entry, and leaves no event.
+    const staffFeed = (await mcpCall(staffMcp, 'people_list_recent_activities', { limit: 50 })).activities;
+    expect(staffFeed.some((activity: any) => activity.restricted)).toBe(false);
+    expect(await accessEvents('recent_activities')).toHaveLength(1);
+  });
 });

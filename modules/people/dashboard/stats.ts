@@ -5,6 +5,7 @@ import { countByMembershipStatus, countContacts } from '../contacts';
 import { displayNameOf } from '../display-name';
 import { findDuplicatePairs } from '../merge';
 import { RESTRICTED_NOTE_REMOVAL, visibleNoteSql } from '../notes';
+import { RESTRICTED_ENTRY_SQL } from '../timeline';
 
 /**
  * The people dashboard's figures, each computed from the organisation's live contacts and their
@@ -126,13 +127,14 @@ export async function crmChart(db: Queryable, orgId: string, days: number, canSe
 
 export async function recentActivities(db: Queryable, orgId: string, options: { limit: number; days: number; canSeeRestricted: boolean }) {
   const visible = visibleTimelineSql(options.canSeeRestricted);
-  const rows = await queryRows<NameRow & { id: string; contact_id: string; kind: string; summary: string; occurred_at: Date }>(db, `
-    SELECT t.id, t.contact_id, t.kind, t.summary, t.occurred_at, c.first_name, c.last_name, c.preferred_name, c.email
+  const rows = await queryRows<NameRow & { id: string; contact_id: string; kind: string; summary: string; occurred_at: Date; restricted: boolean }>(db, `
+    SELECT t.id, t.contact_id, t.kind, t.summary, t.occurred_at, ${RESTRICTED_ENTRY_SQL} AS restricted, c.first_name, c.last_name, c.preferred_name, c.email
     FROM timeline_entries t JOIN contacts c ON c.id = t.contact_id AND c.org_id = t.org_id AND c.deleted_at IS NULL ${visible.join}
     WHERE t.org_id = $1 AND t.occurred_at >= now() - make_interval(days => $3) AND ${visible.where}
     ORDER BY t.occurred_at DESC, t.id DESC LIMIT $2`, [orgId, options.limit, options.days]);
   return rows.map((row) => ({
     id: row.id, contactId: row.contact_id, contactName: displayNameOf(row), kind: row.kind, summary: row.summary, occurredAt: row.occurred_at.toISOString(),
+    restricted: row.restricted === true,
   }));
 }
 

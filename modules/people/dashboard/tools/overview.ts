@@ -119,8 +119,18 @@ export const listRecentActivitiesTool = tools.read('list_recent_activities', {
     days: z.number().int().min(1).max(365).default(30).describe('How far back to look'),
   }),
   output: z.object({
-    activities: z.array(z.object({ id: z.uuid(), contactId: z.uuid(), contactName: z.string(), kind: z.string(), summary: z.string(), occurredAt: z.string() }).strict()),
+    activities: z.array(z.object({
+      id: z.uuid(), contactId: z.uuid(), contactName: z.string(), kind: z.string(), summary: z.string(), occurredAt: z.string(),
+      restricted: z.boolean().describe('From a private or confidential record (shown only with people:safeguarding)'),
+    }).strict()),
   }).strict(),
+  // Showing restricted entries across people is recorded as one access event (the entries' ids; never their words).
+  audit: {
+    access: (_input, output) => {
+      const records = output.activities.filter((activity) => activity.restricted).map((activity) => activity.id);
+      return records.length > 0 ? { target: { type: 'care_timeline', id: 'recent_activities' }, records } : null;
+    },
+  },
   run: async (ctx, input) => ({ activities: await recentActivities(ctx.db, ctx.org.id, { ...input, canSeeRestricted: canSeeRestricted(ctx.principal) }) }),
 });
 
