@@ -14,6 +14,7 @@ import { planTools } from './tools/plans';
 import { checkReadinessTool } from './tools/readiness';
 import { songTools } from './tools/songs';
 import { runsheetWidgets } from './widgets';
+import { blockoutWebhooks } from './webhooks/blockouts';
 import { runsheetWebhooks } from './webhooks/respond';
 
 /**
@@ -60,5 +61,5 @@ export default defineModule({
   outboxSources: [runsheetMessageDelivery],
   workflows: require.resolve('./workflows'),
   activities: [createRunsheetActivities],
-  webhooks: [runsheetWebhooks],
+  webhooks: [runsheetWebhooks, blockoutWebhooks],
 });

@@ -4,6 +4,8 @@ import { calendarDate } from '../../kit';
 import { requireServiceType } from '../common';
 import { LARGE_SEND, MESSAGE_CHANNELS, pendingRequests, sendRequests } from '../messages';
 import { autofill, recordBlockout, removePerson, respond, schedulePerson, setPreferences, undoAutofill } from '../scheduling';
+import { blockoutLink } from '../blockouts';
+import { BLOCKOUT_LINK_DAYS } from '../links';
 import { conflictSchema } from '../schemas';
 import { addPosition, addTeamMember, createTeam, listTeams, setNeededPositions, updateTeam } from '../teams';
 import { tools } from './plans';
@@ -140,6 +142,19 @@ export const recordBlockoutTool = tools.write('record_blockout', {
   run: async (ctx, input) => recordBlockout(ctx.db, ctx.org.id, input),
 });
 
+export const getBlockoutLinkTool = tools.write('get_blockout_link', {
+  title: 'A volunteer\'s own blockout link',
+  description: `A signed link a volunteer opens, without an account, to add and remove the dates they cannot serve (good for ${BLOCKOUT_LINK_DAYS} days; rota requests carry one too), with their upcoming blockouts. Dates added there give up their places as runsheet_record_blockout does.`,
+  keywords: ['blockout link', 'availability link', 'self-service blockouts', 'volunteer away dates'],
+  examples: ['send Sam a link to put in their own away dates', 'how can volunteers mark when they are unavailable themselves', 'get Priya\'s blockout page link'],
+  input: z.object({ contactId: z.uuid() }),
+  output: z.object({
+    contactId: z.uuid(), name: z.string(), url: z.string(), expiresAt: z.string(),
+    upcoming: z.array(z.object({ id: z.uuid(), startsOn: z.string(), endsOn: z.string(), reason: z.string().nullable() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => blockoutLink(ctx.db, ctx.org.id, input.contactId),
+});
+
 export const setPreferencesTool = tools.write('set_preferences', {
   title: 'Set scheduling preferences',
   description: 'A volunteer\'s scheduling preferences: the most times a month they serve, and whether they serve together with their household or apart (null clears either).',
@@ -201,5 +216,5 @@ export const sendRequestsTool = tools.send('send_requests', {
 
 export const peopleTools = [
   listTeamsTool, createTeamTool, updateTeamTool, addPositionTool, addTeamMemberTool, setNeededPositionsTool, schedulePersonTool, unschedulePersonTool,
-  respondToRequestTool, recordBlockoutTool, setPreferencesTool, autofillTool, undoAutofillTool, sendRequestsTool,
+  respondToRequestTool, recordBlockoutTool, getBlockoutLinkTool, setPreferencesTool, autofillTool, undoAutofillTool, sendRequestsTool,
 ];

@@ -51,17 +51,20 @@ async function askedBy(db: Parameters<typeof requirePlan>[0], orgId: string, not
   return { kind: 'request', label, name, positions: places.map((place) => place.position_name), planPersonIds: places.map((place) => place.id), offerId: null, offerStatus: null };
 }
 
+/** Starts the substitute search a committed decline or blockout opened; starting it twice is harmless. */
+export async function startSubstituteSearch(deps: WebhookDeps, orgId: string, substitutionId: string): Promise<void> {
+  await deps.temporal.workflow.start('runsheetSubstitutionWorkflow', {
+    taskQueue: deps.taskQueue, workflowId: substitutionWorkflowId(substitutionId), args: [{ orgId, substitutionId }],
+    typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'substitute_search' }],
+  }).catch((error: unknown) => {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  });
+}
+
 /** After the answer committed: a search the decline opened starts; a search waiting on this offer wakes. Both are safe to repeat. */
 async function followUp(deps: WebhookDeps, orgId: string, results: readonly RespondResult[]): Promise<void> {
   for (const result of results) {
-    if (result.substitutionId) {
-      await deps.temporal.workflow.start('runsheetSubstitutionWorkflow', {
-        taskQueue: deps.taskQueue, workflowId: substitutionWorkflowId(result.substitutionId), args: [{ orgId, substitutionId: result.substitutionId }],
-        typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'substitute_search' }],
-      }).catch((error: unknown) => {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      });
-    }
+    if (result.substitutionId) await startSubstituteSearch(deps, orgId, result.substitutionId);
     if (result.offerAnswered) {
       // A search that has already moved on (the offer expired meanwhile) has nothing left to hear.
       await deps.temporal.workflow.getHandle(result.offerAnswered.workflowId).signal(offerAnsweredSignal, result.offerAnswered.offerId).catch(() => undefined);
