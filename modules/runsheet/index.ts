@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
 import { createRunsheetActivities } from './activities';
+import { runsheetAgents } from './agent';
 import { runsheetMessageDelivery } from './messages';
 import { openPlaces, openPlacesRule, runsheetMetrics } from './metrics';
 import { runsheetMigration } from './migrations/2026.11.28T01.00.00.runsheet';
@@ -62,4 +63,5 @@ export default defineModule({
   workflows: require.resolve('./workflows'),
   activities: [createRunsheetActivities],
   webhooks: [runsheetWebhooks, blockoutWebhooks],
+  agents: runsheetAgents,
 });

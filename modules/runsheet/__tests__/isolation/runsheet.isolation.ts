@@ -67,6 +67,7 @@ export const isolation: IsolationPart = {
     runsheet_unschedule_person: [{ args: (i) => ({ planPersonId: i.runsheetPlanPerson }) }],
     runsheet_respond_to_request: [{ args: (i) => ({ planPersonId: i.runsheetPlanPerson, response: 'decline', reason: 'B says no' }) }],
     runsheet_record_blockout: [{ args: (i) => ({ contactId: i.runsheetVolunteer, startsOn: i.runsheetDate }) }],
+    runsheet_get_blockout_link: [{ args: (i) => ({ contactId: i.runsheetVolunteer }) }],
     runsheet_set_preferences: [{ args: (i) => ({ contactId: i.runsheetVolunteer, maxPerMonth: 1 }) }],
     runsheet_autofill_positions: [{ args: (i) => ({ planId: i.runsheetPlan }) }],
     runsheet_undo_autofill: [{ args: (i) => ({ runId: i.runsheetAutofillRun }) }],
