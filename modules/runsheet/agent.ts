@@ -9,7 +9,7 @@ import { gatherFacts, poolFor } from './scheduling';
 /** How far ahead the Runsheet agent looks for open places. */
 export const AGENT_LOOKAHEAD_DAYS = 14;
 
-interface OpenNeed { positionId: string; positionName: string; open: number }
+interface OpenNeed { positionId: string; positionName: string; planTimeId: string | null; open: number }
 
 /**
  * The places autofill would fill on one plan now, worked out as runsheet_autofill_positions does
@@ -22,8 +22,8 @@ async function fillablePlaces(db: Queryable, orgId: string, plan: PlanRow, needs
   const out: Array<OpenNeed & { fillable: number }> = [];
   for (const need of needs) {
     const position = await requirePosition(db, orgId, need.positionId);
-    const pool = await poolFor(db, orgId, plan.id, need.positionId, [...onPlan]);
-    const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool)).values()]).slice(0, need.open);
+    const pool = await poolFor(db, orgId, plan.id, need.positionId, [...onPlan], need.planTimeId);
+    const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool, need.planTimeId)).values()]).slice(0, need.open);
     for (const candidate of ranked) onPlan.add(candidate.contactId);
     if (ranked.length > 0) out.push({ ...need, fillable: ranked.length });
   }
@@ -43,11 +43,13 @@ async function runsheetAgentActions(db: Queryable, org: OrgSettings): Promise<Ag
     ORDER BY p.starts_at, p.id LIMIT $3`, [org.id, AGENT_LOOKAHEAD_DAYS, MAX_AGENT_ACTIONS_PER_RUN * 2]);
   const actions: AgentAction[] = [];
   for (const plan of plans) {
-    const needs = await queryRows<{ position_id: string; position_name: string; open: number }>(db, `SELECT n.position_id, pos.name AS position_name,
-        n.quantity - (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id AND pp.status <> 'declined') AS open
+    const needs = await queryRows<{ position_id: string; plan_time_id: string | null; position_name: string; open: number }>(db, `SELECT n.position_id, n.plan_time_id, pos.name AS position_name,
+        n.quantity - (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id
+          AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status <> 'declined') AS open
       FROM runsheet_needed_positions n JOIN runsheet_positions pos ON pos.id = n.position_id AND pos.org_id = n.org_id
-      WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY n.position_id`, [org.id, plan.id]);
-    const open = needs.filter((need) => need.open > 0).map((need) => ({ positionId: need.position_id, positionName: need.position_name, open: need.open }));
+      LEFT JOIN runsheet_plan_times t ON t.id = n.plan_time_id AND t.org_id = n.org_id
+      WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY n.position_id, t.starts_at NULLS FIRST, n.plan_time_id`, [org.id, plan.id]);
+    const open = needs.filter((need) => need.open > 0).map((need) => ({ positionId: need.position_id, positionName: need.position_name, planTimeId: need.plan_time_id, open: need.open }));
     if (open.length === 0) continue;
     const fillable = await fillablePlaces(db, org.id, plan, open);
     if (fillable.length === 0) continue;
@@ -55,7 +57,7 @@ async function runsheetAgentActions(db: Queryable, org: OrgSettings): Promise<Ag
     const openTotal = open.reduce((sum, need) => sum + need.open, 0);
     actions.push({
       tool: 'runsheet_autofill_positions',
-      args: { planId: plan.id, positionIds: fillable.map((need) => need.positionId) },
+      args: { planId: plan.id, positionIds: [...new Set(fillable.map((need) => need.positionId))] },
       summary: `Fill ${places} of ${openTotal} open place(s) on ${planLabel(plan, plan.service_type_name)} (${fillable.map((need) => `${need.positionName} ${need.fillable}`).join(', ')}) from free team members`,
       dedupeKey: `runsheet-autofill:${plan.id}`,
     });

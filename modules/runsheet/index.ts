@@ -6,6 +6,7 @@ import { runsheetAgents } from './agent';
 import { runsheetMessageDelivery } from './messages';
 import { openPlaces, openPlacesRule, runsheetMetrics } from './metrics';
 import { runsheetMigration } from './migrations/2026.11.28T01.00.00.runsheet';
+import { runsheetNeededPerTime } from './migrations/2026.11.29T13.00.10.runsheet-needed-per-time';
 import { runsheetModels } from './models';
 import { runsheetPlaybooks } from './playbooks';
 import { runsheetRoutes } from './routes';
@@ -29,7 +30,7 @@ export default defineModule({
   description: 'Service plans and running orders, songs for CCLI, teams, positions and volunteer rotas with declines replaced automatically.',
   tools: [...planTools, ...songTools, ...peopleTools, checkReadinessTool],
   models: runsheetModels,
-  migrations: [runsheetMigration],
+  migrations: [runsheetMigration, runsheetNeededPerTime],
   scopes: ['runsheet:read', 'runsheet:write'],
   routes: runsheetRoutes,
   widgets: runsheetWidgets,

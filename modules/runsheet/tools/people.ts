@@ -77,10 +77,16 @@ export const addTeamMemberTool = tools.write('add_team_member', {
 
 export const setNeededPositionsTool = tools.write('set_needed_positions', {
   title: 'Set a plan\'s needed positions',
-  description: 'How many people each position needs on a plan (0 removes it). People already scheduled stay.',
+  description: 'How many people each position needs on a plan (0 removes it), for the whole plan or per plan time (planTimeId: the 9:00 and the 11:00 may need different numbers). People already scheduled stay.',
   keywords: ['needed positions', 'how many volunteers', 'rota slots'],
   examples: ['Sunday needs 2 vocalists, a drummer and a sound desk', 'we need three on welcome this week', 'no keys needed this Sunday'],
-  input: z.object({ planId, positions: z.array(z.object({ positionId: z.uuid(), quantity: z.number().int().min(0).max(100) })).min(1).max(200) }),
+  input: z.object({
+    planId,
+    positions: z.array(z.object({
+      positionId: z.uuid(), planTimeId: z.uuid().optional().describe('One of the plan\'s times (runsheet_get_plan times[].id); without it, every time of the plan'),
+      quantity: z.number().int().min(0).max(100),
+    })).min(1).max(200),
+  }),
   output: z.object({ planId: z.uuid() }).strict(),
   run: async (ctx, input) => {
     await setNeededPositions(ctx.db, ctx.org.id, input.planId, input.positions);
@@ -93,8 +99,12 @@ export const schedulePersonTool = tools.write('schedule_person', {
   description: 'Puts a person in a position on a plan, unconfirmed until they answer. Refused, with each conflict listed, when they are blocked out, already serving at that time, over their monthly maximum, against their household rule, or the position needs safeguarding clearance they lack; allowConflicts overrides all but clearance. Two schedulers filling the same places take turns: the needed count holds.',
   keywords: ['rota', 'schedule volunteer', 'put on rota', 'book musician'],
   examples: ['put Sam on drums this Sunday', 'schedule Priya for the sound desk on the 14th', 'add Jo to vocals for Christmas Eve', 'book Ben for kids church even though he is blocked out'],
-  input: z.object({ planId, positionId: z.uuid(), contactId: z.uuid(), allowConflicts: z.boolean().default(false) }),
-  output: z.object({ planPersonId: z.uuid(), status: z.literal('unconfirmed'), conflictsOverridden: z.array(conflictSchema) }).strict(),
+  input: z.object({
+    planId, positionId: z.uuid(), contactId: z.uuid(),
+    planTimeId: z.uuid().optional().describe('The plan time they serve at, for a position needed per time (runsheet_get_plan times[].id)'),
+    allowConflicts: z.boolean().default(false),
+  }),
+  output: z.object({ planPersonId: z.uuid(), planTimeId: z.uuid().nullable(), status: z.literal('unconfirmed'), conflictsOverridden: z.array(conflictSchema) }).strict(),
   run: async (ctx, input) => schedulePerson(ctx.db, ctx.org.id, ctx.principal.userId, input),
 });
 
@@ -173,8 +183,8 @@ export const autofillTool = tools.write('autofill_positions', {
   input: z.object({ planId, positionIds: z.array(z.uuid()).min(1).max(200).optional().describe('Only these positions (default all needed)') }),
   output: z.object({
     runId: z.uuid(),
-    filled: z.array(z.object({ planPersonId: z.uuid(), positionId: z.uuid(), contactId: z.uuid() }).strict()),
-    unfilled: z.array(z.object({ positionId: z.uuid(), open: z.number().int(), reason: z.string() }).strict()),
+    filled: z.array(z.object({ planPersonId: z.uuid(), positionId: z.uuid(), planTimeId: z.uuid().nullable(), contactId: z.uuid() }).strict()),
+    unfilled: z.array(z.object({ positionId: z.uuid(), planTimeId: z.uuid().nullable(), open: z.number().int(), reason: z.string() }).strict()),
   }).strict(),
   run: async (ctx, input) => autofill(ctx.db, ctx.org.id, ctx.principal.userId, input.planId, input.positionIds),
 });
