@@ -7,6 +7,7 @@ import { runsheetMessageDelivery } from './messages';
 import { openPlaces, openPlacesRule, runsheetMetrics } from './metrics';
 import { runsheetMigration } from './migrations/2026.11.28T01.00.00.runsheet';
 import { runsheetNeededPerTime } from './migrations/2026.11.29T13.00.10.runsheet-needed-per-time';
+import { runsheetSongFiles } from './migrations/2026.11.29T13.00.20.runsheet-song-files';
 import { runsheetModels } from './models';
 import { runsheetPlaybooks } from './playbooks';
 import { runsheetRoutes } from './routes';
@@ -30,7 +31,7 @@ export default defineModule({
   description: 'Service plans and running orders, songs for CCLI, teams, positions and volunteer rotas with declines replaced automatically.',
   tools: [...planTools, ...songTools, ...peopleTools, checkReadinessTool],
   models: runsheetModels,
-  migrations: [runsheetMigration, runsheetNeededPerTime],
+  migrations: [runsheetMigration, runsheetNeededPerTime, runsheetSongFiles],
   scopes: ['runsheet:read', 'runsheet:write'],
   routes: runsheetRoutes,
   widgets: runsheetWidgets,

@@ -43,6 +43,7 @@ export const runsheetModels: readonly ModelStatic<Model>[] = [
   table('runsheet_arrangements', {
     ...owned, song_id: 'uuid', name: 'text', music_key: 'text?', bpm: 'int?', meter: 'text?', sequence: 'text[]', lyrics: 'text?', length_seconds: 'int?', created_at: 'ts',
   }),
+  table('runsheet_song_files', { ...owned, song_id: 'uuid', arrangement_id: 'uuid?', kind: 'text', media_file_id: 'uuid', name: 'text', created_at: 'ts' }),
   table('runsheet_items', {
     ...owned, plan_id: 'uuid', parent_id: 'uuid?', kind: 'text', title: 'text', length_seconds: 'int', sort_order: 'int', song_id: 'uuid?', arrangement_id: 'uuid?',
     music_key: 'text?', notes: 'jsonb', created_at: 'ts',
