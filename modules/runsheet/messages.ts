@@ -94,8 +94,11 @@ export const runsheetMessageDelivery = defineOutboxSource<MessageDraft>({
 
 /** People on the plan still to be asked: unconfirmed, with no request queued or sent to them for it. */
 export async function pendingRequests(db: Queryable, orgId: string, planId: string) {
-  return queryRows<{ contact_id: string; positions: string[] }>(db, `SELECT pp.contact_id, array_agg(p.name ORDER BY lower(p.name)) AS positions
+  // A place at one of the plan's times names it ("Sound desk at 09:00").
+  return queryRows<{ contact_id: string; positions: string[] }>(db, `SELECT pp.contact_id,
+      array_agg(p.name || COALESCE(' at ' || to_char(t.starts_at AT TIME ZONE pl.time_zone, 'HH24:MI'), '') ORDER BY lower(p.name), t.starts_at NULLS FIRST) AS positions
     FROM runsheet_plan_people pp JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id
+    JOIN runsheet_plans pl ON pl.id = pp.plan_id AND pl.org_id = pp.org_id LEFT JOIN runsheet_plan_times t ON t.id = pp.plan_time_id AND t.org_id = pp.org_id
     WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.status = 'unconfirmed' AND pp.notified_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM runsheet_notifications m WHERE m.org_id = pp.org_id AND m.plan_id = pp.plan_id AND m.contact_id = pp.contact_id
         AND m.kind = 'request' AND m.status <> 'refused')

@@ -95,6 +95,13 @@ describe('runsheet: needed positions per plan time', () => {
     expect(readiness.fixes.filter((f: any) => f.title.startsWith('Sound desk'))).toEqual([]);
     expect(readiness.fixes.map((f: any) => f.title)).toContain('Vocals: 1 of 1 place(s) open');
 
+    // Ann's request names both her times.
+    await harness.call(org.apiKey, 'people_update_contact', { contactId: ann, email: 'ann.times@example.org' });
+    const sent = await call('runsheet_send_requests', { planId: plan.id });
+    expect(sent.queued.map((q: any) => q.contactId)).toContain(ann);
+    const { rows } = await harness.pool.query("SELECT body FROM runsheet_notifications WHERE org_id = $1 AND plan_id = $2 AND contact_id = $3 AND kind = 'request'", [org.orgId, plan.id, ann]);
+    expect(rows[0].body).toContain('you are down for Sound desk at 09:00 and Sound desk at 11:00 at ');
+
     // Copied to next week with its people: each need and person on the same time of the copy.
     const copy = await call('runsheet_copy_plan', { sourcePlanId: plan.id, date: DateTime.fromISO(date).plus({ days: 7 }).toISODate(), include: { items: true, positions: true, people: true } });
     const next = (await call('runsheet_get_plan', { planId: copy.plan.id })).plan;

@@ -44,9 +44,11 @@ async function askedBy(db: Parameters<typeof requirePlan>[0], orgId: string, not
     if (!offer) return null;
     return { kind: 'offer', label, name, positions: [offer.position_name], planPersonIds: [], offerId: offer.id, offerStatus: offer.status };
   }
-  const places = await queryRows<{ id: string; position_name: string }>(db, `SELECT pp.id, p.name AS position_name FROM runsheet_plan_people pp
-    JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.contact_id = $3 ORDER BY lower(p.name)`,
-  [orgId, message.plan_id, message.contact_id]);
+  const places = await queryRows<{ id: string; position_name: string }>(db, `SELECT pp.id,
+      p.name || COALESCE(' at ' || to_char(t.starts_at AT TIME ZONE $4, 'HH24:MI'), '') AS position_name FROM runsheet_plan_people pp
+    JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id LEFT JOIN runsheet_plan_times t ON t.id = pp.plan_time_id AND t.org_id = pp.org_id
+    WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.contact_id = $3 ORDER BY lower(p.name), t.starts_at NULLS FIRST`,
+  [orgId, message.plan_id, message.contact_id, plan.time_zone]);
   if (places.length === 0) return null;
   return { kind: 'request', label, name, positions: places.map((place) => place.position_name), planPersonIds: places.map((place) => place.id), offerId: null, offerStatus: null };
 }
