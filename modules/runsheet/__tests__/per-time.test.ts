@@ -102,11 +102,24 @@ describe('runsheet: needed positions per plan time', () => {
     const { rows } = await harness.pool.query("SELECT body FROM runsheet_notifications WHERE org_id = $1 AND plan_id = $2 AND contact_id = $3 AND kind = 'request'", [org.orgId, plan.id, ann]);
     expect(rows[0].body).toContain('you are down for Sound desk at 09:00 and Sound desk at 11:00 at ');
 
+    // Ann declines the 11:00 on a team whose declines fix themselves: that time's place opens, and the search is for that time.
+    await call('runsheet_update_team', { teamId: team, autoReplace: true, offerExpiresSeconds: 5 });
+    const annAtEleven = after.people.find((p: any) => p.contactId === ann && p.planTimeId === eleven).id;
+    const declined = await call('runsheet_respond_to_request', { planPersonId: annAtEleven, response: 'decline', reason: 'Away after 10' });
+    expect(declined.substitutionId).toEqual(expect.any(String));
+    const search = await harness.pool.query('SELECT plan_time_id FROM runsheet_substitutions WHERE org_id = $1 AND id = $2', [org.orgId, declined.substitutionId]);
+    expect(search.rows).toEqual([{ plan_time_id: eleven }]);
+    const reopened = (await call('runsheet_get_plan', { planId: plan.id })).plan.neededPositions;
+    expect(reopened.map((n: any) => [n.planTimeId, n.filled])).toEqual([[nine, 1], [eleven, 1], [null, 0]]);
+    await call('runsheet_update_team', { teamId: team, autoReplace: false });
+
     // Copied to next week with its people: each need and person on the same time of the copy.
     const copy = await call('runsheet_copy_plan', { sourcePlanId: plan.id, date: DateTime.fromISO(date).plus({ days: 7 }).toISODate(), include: { items: true, positions: true, people: true } });
     const next = (await call('runsheet_get_plan', { planId: copy.plan.id })).plan;
     const [nextNine, nextEleven] = next.times.map((time: { id: string }) => time.id);
     expect(next.neededPositions.map((n: any) => [n.positionId, n.planTimeId, n.quantity])).toEqual([[sound, nextNine, 1], [sound, nextEleven, 2], [vocals, null, 1]]);
-    expect(next.people.filter((p: any) => p.contactId === ann).map((p: any) => p.planTimeId).sort()).toEqual([nextNine, nextEleven].sort());
+    // Ann's 9:00 place is copied to the copy's 9:00; her declined 11:00 is not copied.
+    expect(next.people.filter((p: any) => p.contactId === ann).map((p: any) => p.planTimeId)).toEqual([nextNine]);
+    expect(nextEleven).not.toBe(eleven);
   });
 });
