@@ -43,12 +43,14 @@ async function runsheetAgentActions(db: Queryable, org: OrgSettings): Promise<Ag
     ORDER BY p.starts_at, p.id LIMIT $3`, [org.id, AGENT_LOOKAHEAD_DAYS, MAX_AGENT_ACTIONS_PER_RUN * 2]);
   const actions: AgentAction[] = [];
   for (const plan of plans) {
-    const needs = await queryRows<{ position_id: string; plan_time_id: string | null; position_name: string; open: number }>(db, `SELECT n.position_id, n.plan_time_id, pos.name AS position_name,
+    // A place needed at one time is named with it ("Sound desk at 11:00").
+    const needs = await queryRows<{ position_id: string; plan_time_id: string | null; position_name: string; open: number }>(db, `SELECT n.position_id, n.plan_time_id,
+        pos.name || COALESCE(' at ' || to_char(t.starts_at AT TIME ZONE $3, 'HH24:MI'), '') AS position_name,
         n.quantity - (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id
           AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status <> 'declined') AS open
       FROM runsheet_needed_positions n JOIN runsheet_positions pos ON pos.id = n.position_id AND pos.org_id = n.org_id
       LEFT JOIN runsheet_plan_times t ON t.id = n.plan_time_id AND t.org_id = n.org_id
-      WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY n.position_id, t.starts_at NULLS FIRST, n.plan_time_id`, [org.id, plan.id]);
+      WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY n.position_id, t.starts_at NULLS FIRST, n.plan_time_id`, [org.id, plan.id, plan.time_zone]);
     const open = needs.filter((need) => need.open > 0).map((need) => ({ positionId: need.position_id, positionName: need.position_name, planTimeId: need.plan_time_id, open: need.open }));
     if (open.length === 0) continue;
     const fillable = await fillablePlaces(db, org.id, plan, open);
