@@ -33,7 +33,7 @@ export const AGENTS = [
   { key: 'spaces', name: 'Spaces', module: 'spaces', purpose: 'Room and booking housekeeping (no actions yet).' },
   { key: 'ticketing', name: 'Ticketing', module: 'ticketing', purpose: 'Event sales and waitlists (no actions yet).' },
   { key: 'guests', name: 'Guests', module: 'guests', purpose: 'Guest follow-up reminders (no actions yet).' },
-  { key: 'runsheet', name: 'Runsheet', module: 'runsheet', purpose: 'Service plan gaps (no actions yet).' },
+  { key: 'runsheet', name: 'Runsheet', module: 'runsheet', purpose: 'Finds open rota places on the next two weeks\' service plans and proposes filling them from free team members.' },
   { key: 'mediahub', name: 'MediaHub', module: 'mediahub', purpose: 'Media publishing suggestions (no actions yet).' },
   { key: 'channels', name: 'Channels', module: 'channels', purpose: 'Messaging hygiene (no actions yet).' },
   { key: 'live', name: 'Live', module: 'live', purpose: 'Live stream checks (no actions yet).' },

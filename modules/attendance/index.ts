@@ -5,8 +5,10 @@ import { defineModule } from '../module';
 import { attendanceMetrics } from './metrics';
 import { droppedRegulars } from './published';
 import { attendanceHeadcounts } from './migrations/2026.11.24T17.00.00.attendance-headcounts';
+import { attendanceTicketCheckins } from './migrations/2026.11.29T13.00.00.attendance-ticket-checkins';
 import { attendanceModels } from './models';
 import { attendanceSummary, personHistory } from './summary';
+import { recordTicketCheckin } from './ticket-checkins';
 import { attendanceTools } from './tools';
 import { attendanceWidgets } from './widgets';
 
@@ -18,7 +20,8 @@ function lastSunday(today: string): string {
 /**
  * Headcounts and check-ins turned into attendance summaries and trends. Check-ins belong to the
  * guests module (read through its published listCheckins), services to the schedule module; this
- * module owns the headcounts and the figures.
+ * module owns the headcounts, the tickets scanned at ticketed events' doors (told through
+ * ticketing's extension point) and the figures.
  */
 export default defineModule({
   name: 'attendance',
@@ -27,12 +30,15 @@ export default defineModule({
   tools: attendanceTools,
   widgets: attendanceWidgets,
   models: [...attendanceModels],
-  migrations: [attendanceHeadcounts],
+  migrations: [attendanceHeadcounts, attendanceTicketCheckins],
   scopes: ['attendance:read', 'attendance:write'],
   routes: [],
   metrics: attendanceMetrics,
   uses: ['platform', 'people', 'schedule', 'guests'],
+  contactRefs: [{ table: 'attendance_ticket_checkins', column: 'contact_id', onMerge: 'move', onErase: 'null' }],
   contributes: {
+    // Ticketing tells every ticket's first scan at the door; a ticketed service's attendance counts it.
+    ticketingCheckins: { ticketCheckedIn: recordTicketCheckin },
     peopleCareSignals: [{
       signal: 'stopped_attending',
       contacts: async (db, orgId) => (await droppedRegulars(db, orgId)).map((drop) => ({ contactId: drop.contactId, contactName: drop.contactName, detail: drop.reason })),

@@ -36,4 +36,35 @@ Headcount.init({
   updatedAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
 }, { sequelize, tableName: 'attendance_headcounts', timestamps: false });
 
-export const attendanceModels = [Headcount] as const;
+/** `attendance_ticket_checkins`: a ticket scanned at the door of a ticketed event, once per ticket. */
+export class TicketCheckin extends Model<InferAttributes<TicketCheckin>, InferCreationAttributes<TicketCheckin>> {
+  declare id: string;
+  declare orgId: string;
+  declare ticketId: string;
+  declare eventId: string;
+  declare eventTitle: string;
+  declare ticketTypeName: string;
+  declare instanceId: CreationOptional<string | null>;
+  declare localDate: string;
+  declare contactId: CreationOptional<string | null>;
+  declare checkedInAt: Date;
+  declare checkedInByUserId: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+
+TicketCheckin.init({
+  id: { type: DataTypes.UUID, primaryKey: true, allowNull: false },
+  orgId: { type: DataTypes.UUID, allowNull: false },
+  ticketId: { type: DataTypes.UUID, allowNull: false },
+  eventId: { type: DataTypes.UUID, allowNull: false },
+  eventTitle: { type: DataTypes.TEXT, allowNull: false },
+  ticketTypeName: { type: DataTypes.TEXT, allowNull: false },
+  instanceId: { type: DataTypes.TEXT, allowNull: true },
+  localDate: { type: DataTypes.DATEONLY, allowNull: false },
+  contactId: { type: DataTypes.UUID, allowNull: true },
+  checkedInAt: { type: DataTypes.DATE, allowNull: false },
+  checkedInByUserId: { type: DataTypes.UUID, allowNull: true },
+  createdAt: { type: DataTypes.DATE, allowNull: false, defaultValue: databaseDefault() },
+}, { sequelize, tableName: 'attendance_ticket_checkins', timestamps: false });
+
+export const attendanceModels = [Headcount, TicketCheckin] as const;

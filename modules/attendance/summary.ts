@@ -4,6 +4,7 @@ import { volunteersByInstance } from '../guests/api';
 import { addDays, mondayOf } from '../metrics';
 import { listInstances, type ServiceInstance } from '../schedule/api';
 import { MAIN_AREA, headcountsBetween, type HeadcountView } from './headcounts';
+import { ticketCheckinsBetween, type TicketCheckinRecord } from './ticket-checkins';
 
 /** How far back "regular" looks, and how many of those weeks a regular came on. */
 export const REGULAR_LOOKBACK_WEEKS = 8;
@@ -22,6 +23,8 @@ export interface ServiceAttendance {
   firstTimers: number;
   volunteers: number;
   volunteersScheduled: number;
+  /** Tickets scanned at the door of ticketed events held as this service. */
+  ticketCheckins: number;
   total: number;
   totalFrom: 'headcount' | 'checkins';
 }
@@ -40,8 +43,8 @@ export interface AttendanceSummary {
   from: string;
   to: string;
   locationId: string | null;
-  definitions: { regular: string; guest: string; firstTimer: string; volunteer: string; total: string };
-  totals: { services: number; total: number; checkedIn: number; regulars: number; guests: number; firstTimers: number; volunteers: number; averagePerService: number | null };
+  definitions: { regular: string; guest: string; firstTimer: string; volunteer: string; ticketCheckins: string; total: string };
+  totals: { services: number; total: number; checkedIn: number; regulars: number; guests: number; firstTimers: number; volunteers: number; ticketCheckins: number; averagePerService: number | null };
   services: ServiceAttendance[];
   weeks: WeekAttendance[];
   byLocation: Array<{ locationId: string | null; area: string; checkedIn: number; headcount: number | null }>;
@@ -52,15 +55,22 @@ export const DEFINITIONS = {
   guest: 'Checked in, not for the first time, and not (yet) a regular',
   firstTimer: 'Checked in for the first time ever at this church',
   volunteer: 'Checked in as a volunteer (serving); volunteersScheduled counts the volunteer schedule',
-  total: 'The headcount when one was recorded for the service (the whole-service count when there is one, as it already includes every area; otherwise the sum of its areas), otherwise the people checked in',
+  ticketCheckins: 'Tickets scanned at the door of a ticketed event held as the service; each holder is checked in once (a holder also checked in at a location counts once), a ticket naming nobody counts as a guest',
+  total: 'The headcount when one was recorded for the service (the whole-service count when there is one, as it already includes every area; otherwise the sum of its areas), otherwise the people checked in (at check-in locations or with a ticket at the door)',
 };
 
-/** Who counts as what at one service, each person once: volunteer, then first-timer, regular, or guest. */
-function classify(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[]) {
+/**
+ * Who counts as what at one service, each person once: volunteer, then first-timer, regular, or guest.
+ * A ticket holder not also checked in at a location is judged by their check-in history (regular or
+ * guest); a ticket naming nobody is a guest.
+ */
+function classify(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[], tickets: readonly TicketCheckinRecord[] = []) {
   const people = new Map<string, CheckinRecord[]>();
   for (const checkin of checkins) people.set(checkin.contactId, [...(people.get(checkin.contactId) ?? []), checkin]);
+  for (const ticket of tickets) if (ticket.contactId && !people.has(ticket.contactId)) people.set(ticket.contactId, []);
+  const anonymousTickets = tickets.filter((ticket) => ticket.contactId === null).length;
   const lookbackFrom = addDays(instance.localDate, -7 * REGULAR_LOOKBACK_WEEKS);
-  const counts = { checkedIn: people.size, regulars: 0, guests: 0, firstTimers: 0, volunteers: 0 };
+  const counts = { checkedIn: people.size + anonymousTickets, regulars: 0, guests: anonymousTickets, firstTimers: 0, volunteers: 0 };
   for (const [contactId, records] of people) {
     if (records.some((record) => record.personKind === 'volunteer')) {
       counts.volunteers += 1;
@@ -92,18 +102,22 @@ export async function attendanceSummary(
   const inScope = history.filter((record) => !filter.locationId || record.locationId === filter.locationId);
   const headcounts = await headcountsBetween(db, orgId, { from: filter.from, to: filter.to, locationId: filter.locationId });
   const scheduled = await volunteersByInstance(db, orgId, instances.map((instance) => instance.id));
-  const services = instances.map((instance) => serviceAttendance(instance, inScope.filter((record) => record.instanceId === instance.id), history, headcounts.filter((h) => h.instanceId === instance.id), scheduled.get(instance.id)?.length ?? 0));
+  // A ticket has no check-in location, so narrowing to a location leaves the door's scans out.
+  const tickets = filter.locationId ? [] : await ticketCheckinsBetween(db, orgId, { from: filter.from, to: filter.to });
+  const services = instances.map((instance) => serviceAttendance(instance, inScope.filter((record) => record.instanceId === instance.id), history,
+    headcounts.filter((h) => h.instanceId === instance.id), scheduled.get(instance.id)?.length ?? 0, tickets.filter((ticket) => ticket.instanceId === instance.id)));
   const sum = (pick: (service: ServiceAttendance) => number) => services.reduce((total, service) => total + pick(service), 0);
   const total = sum((service) => service.total);
   return {
     from: filter.from, to: filter.to, locationId: filter.locationId ?? null, definitions: DEFINITIONS,
     totals: {
       services: services.length, total, checkedIn: sum((s) => s.checkedIn), regulars: sum((s) => s.regulars), guests: sum((s) => s.guests),
-      firstTimers: sum((s) => s.firstTimers), volunteers: sum((s) => s.volunteers), averagePerService: services.length ? Math.round((total / services.length) * 10) / 10 : null,
+      firstTimers: sum((s) => s.firstTimers), volunteers: sum((s) => s.volunteers), ticketCheckins: sum((s) => s.ticketCheckins), averagePerService: services.length ? Math.round((total / services.length) * 10) / 10 : null,
     },
     services,
     weeks: weeklyTotals(services, filter.from, filter.to),
-    byLocation: locationTotals(inScope.filter((record) => services.some((service) => service.instanceId === record.instanceId)), headcounts),
+    byLocation: locationTotals(inScope.filter((record) => services.some((service) => service.instanceId === record.instanceId)), headcounts,
+      tickets.filter((ticket) => services.some((service) => service.instanceId === ticket.instanceId))),
   };
 }
 
@@ -120,12 +134,15 @@ export function serviceHeadcount(headcounts: readonly HeadcountView[]): number |
   return whole ? whole.count : headcounts.reduce((sum, h) => sum + h.count, 0);
 }
 
-function serviceAttendance(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[], headcounts: readonly HeadcountView[], volunteersScheduled: number): ServiceAttendance {
-  const counts = classify(instance, checkins, history);
+function serviceAttendance(
+  instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[], headcounts: readonly HeadcountView[], volunteersScheduled: number,
+  tickets: readonly TicketCheckinRecord[],
+): ServiceAttendance {
+  const counts = classify(instance, checkins, history, tickets);
   const headcount = serviceHeadcount(headcounts);
   return {
     instanceId: instance.id, seriesId: instance.seriesId, title: instance.title, localDate: instance.localDate, localStartTime: instance.localStartTime,
-    headcount, ...counts, volunteersScheduled, total: headcount ?? counts.checkedIn, totalFrom: headcount === null ? 'checkins' : 'headcount',
+    headcount, ...counts, volunteersScheduled, ticketCheckins: tickets.length, total: headcount ?? counts.checkedIn, totalFrom: headcount === null ? 'checkins' : 'headcount',
   };
 }
 
@@ -143,7 +160,8 @@ export function weeklyTotals(services: ReadonlyArray<Pick<ServiceAttendance, 'lo
   return weeks;
 }
 
-function locationTotals(checkins: readonly CheckinRecord[], headcounts: readonly HeadcountView[]): AttendanceSummary['byLocation'] {
+/** Per check-in location and counted area; each ticketed event's door is a row of its own (no location). */
+function locationTotals(checkins: readonly CheckinRecord[], headcounts: readonly HeadcountView[], tickets: readonly TicketCheckinRecord[]): AttendanceSummary['byLocation'] {
   const rows = new Map<string, { locationId: string | null; area: string; people: Set<string>; headcount: number | null }>();
   for (const checkin of checkins) {
     const row = rows.get(checkin.locationId) ?? { locationId: checkin.locationId, area: checkin.locationName, people: new Set<string>(), headcount: null };
@@ -154,6 +172,12 @@ function locationTotals(checkins: readonly CheckinRecord[], headcounts: readonly
     const key = headcount.locationId ?? `area:${headcount.area.toLowerCase()}`;
     const row = rows.get(key) ?? { locationId: headcount.locationId, area: headcount.area, people: new Set<string>(), headcount: null };
     row.headcount = (row.headcount ?? 0) + headcount.count;
+    rows.set(key, row);
+  }
+  for (const ticket of tickets) {
+    const key = `event:${ticket.eventId}`;
+    const row = rows.get(key) ?? { locationId: null, area: `Tickets: ${ticket.eventTitle}`, people: new Set<string>(), headcount: null };
+    row.people.add(`${ticket.instanceId}:${ticket.contactId ?? `ticket:${ticket.ticketId}`}`);
     rows.set(key, row);
   }
   return [...rows.values()].map((row) => ({ locationId: row.locationId, area: row.area, checkedIn: row.people.size, headcount: row.headcount }))

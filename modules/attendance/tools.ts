@@ -92,11 +92,11 @@ export const getSummaryTool = tools.read('get_summary', {
   }),
   output: z.object({
     from: z.string(), to: z.string(), locationId: z.uuid().nullable(),
-    definitions: z.object({ regular: z.string(), guest: z.string(), firstTimer: z.string(), volunteer: z.string(), total: z.string() }).strict(),
-    totals: z.object({ services: z.number().int(), total: z.number().int(), ...counts, averagePerService: z.number().nullable() }).strict(),
+    definitions: z.object({ regular: z.string(), guest: z.string(), firstTimer: z.string(), volunteer: z.string(), ticketCheckins: z.string(), total: z.string() }).strict(),
+    totals: z.object({ services: z.number().int(), total: z.number().int(), ...counts, ticketCheckins: z.number().int(), averagePerService: z.number().nullable() }).strict(),
     services: z.array(z.object({
       instanceId: z.string(), seriesId: z.string(), title: z.string(), localDate: z.string(), localStartTime: z.string(), headcount: z.number().int().nullable(), ...counts,
-      volunteersScheduled: z.number().int(), total: z.number().int(), totalFrom: z.enum(['headcount', 'checkins']),
+      volunteersScheduled: z.number().int(), ticketCheckins: z.number().int().describe('Tickets scanned at the door of a ticketed event held as this service'), total: z.number().int(), totalFrom: z.enum(['headcount', 'checkins']),
     }).strict()),
     weeks: z.array(z.object({ weekStart: z.string(), services: z.number().int(), total: z.number().int(), firstTimers: z.number().int().describe('First-timers checked in at the week\'s services'), change: z.number().int().nullable(), changePercent: z.number().nullable() }).strict()),
     byLocation: z.array(z.object({ locationId: z.uuid().nullable(), area: z.string(), checkedIn: z.number().int(), headcount: z.number().int().nullable() }).strict()),

@@ -108,3 +108,40 @@ export const iso = (value: Date | null | undefined): string | null => (value ? n
 export function todayIn(zone: string, now = new Date()): string {
   return DateTime.fromJSDate(now, { zone }).toISODate()!;
 }
+
+/** The key of rows kept per plan time (needed positions, plan people), the whole plan counting as a time of its own. */
+export const PER_TIME_KEY = "(COALESCE(plan_time_id, '00000000-0000-0000-0000-000000000000'::uuid))";
+
+/** One of a plan's times; a time of another plan (or organisation) is not found. */
+export async function requirePlanTime(db: Queryable, orgId: string, planId: string, planTimeId: string): Promise<{ id: string; kind: string; starts_at: Date; ends_at: Date }> {
+  const row = await queryOne<{ id: string; kind: string; starts_at: Date; ends_at: Date }>(db,
+    'SELECT id, kind, starts_at, ends_at FROM runsheet_plan_times WHERE org_id = $1 AND plan_id = $2 AND id = $3', [orgId, planId, planTimeId]);
+  if (!row) throw notFound('Plan time', planTimeId, 'runsheet_get_plan lists the plan\'s times with their ids.');
+  return row;
+}
+
+/**
+ * Whether a position is needed per time on a plan, for the whole plan, or not at all yet. A position
+ * is needed one way or the other, never both, so its places are counted one way.
+ */
+export async function neededGranularity(db: Queryable, orgId: string, planId: string, positionId: string): Promise<'per_time' | 'whole_plan' | 'none'> {
+  const row = await queryOne<{ per_time: number; whole: number }>(db, `SELECT count(*) FILTER (WHERE plan_time_id IS NOT NULL)::int AS per_time, count(*) FILTER (WHERE plan_time_id IS NULL)::int AS whole
+    FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3`, [orgId, planId, positionId]);
+  return row!.per_time > 0 ? 'per_time' : row!.whole > 0 ? 'whole_plan' : 'none';
+}
+
+/** Refuses a plan time that does not match how the position is needed on the plan. */
+export async function assertTimeFitsNeed(db: Queryable, orgId: string, planId: string, position: { id: string; name: string }, planTimeId: string | null): Promise<void> {
+  if (planTimeId) await requirePlanTime(db, orgId, planId, planTimeId);
+  const granularity = await neededGranularity(db, orgId, planId, position.id);
+  if (granularity === 'per_time' && !planTimeId) {
+    throw new StewardError('validation_failed', `${position.name} is needed per time on this plan: name the time`, {
+      hint: 'runsheet_get_plan lists the plan\'s times (times[].id) and what each needs.', issues: [{ path: 'planTimeId', message: 'required for a position needed per time' }],
+    });
+  }
+  if (granularity === 'whole_plan' && planTimeId) {
+    throw new StewardError('validation_failed', `${position.name} is needed for the whole plan, not per time`, {
+      hint: 'Leave planTimeId out, or set the need per time with runsheet_set_needed_positions (quantity 0 for the whole plan first).', issues: [{ path: 'planTimeId', message: 'the position is needed for every time of the plan' }],
+    });
+  }
+}

@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { hasScope } from '../../core/principal';
 import { defineModule } from '../module';
 import { createRunsheetActivities } from './activities';
+import { runsheetAgents } from './agent';
 import { runsheetMessageDelivery } from './messages';
 import { openPlaces, openPlacesRule, runsheetMetrics } from './metrics';
 import { runsheetMigration } from './migrations/2026.11.28T01.00.00.runsheet';
+import { runsheetNeededPerTime } from './migrations/2026.11.29T13.00.10.runsheet-needed-per-time';
+import { runsheetSongFiles } from './migrations/2026.11.29T13.00.20.runsheet-song-files';
 import { runsheetModels } from './models';
 import { runsheetPlaybooks } from './playbooks';
 import { runsheetRoutes } from './routes';
@@ -14,6 +17,7 @@ import { planTools } from './tools/plans';
 import { checkReadinessTool } from './tools/readiness';
 import { songTools } from './tools/songs';
 import { runsheetWidgets } from './widgets';
+import { blockoutWebhooks } from './webhooks/blockouts';
 import { runsheetWebhooks } from './webhooks/respond';
 
 /**
@@ -27,7 +31,7 @@ export default defineModule({
   description: 'Service plans and running orders, songs for CCLI, teams, positions and volunteer rotas with declines replaced automatically.',
   tools: [...planTools, ...songTools, ...peopleTools, checkReadinessTool],
   models: runsheetModels,
-  migrations: [runsheetMigration],
+  migrations: [runsheetMigration, runsheetNeededPerTime, runsheetSongFiles],
   scopes: ['runsheet:read', 'runsheet:write'],
   routes: runsheetRoutes,
   widgets: runsheetWidgets,
@@ -60,5 +64,6 @@ export default defineModule({
   outboxSources: [runsheetMessageDelivery],
   workflows: require.resolve('./workflows'),
   activities: [createRunsheetActivities],
-  webhooks: [runsheetWebhooks],
+  webhooks: [runsheetWebhooks, blockoutWebhooks],
+  agents: runsheetAgents,
 });

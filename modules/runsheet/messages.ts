@@ -6,7 +6,7 @@ import { checkRecipient } from '../channels/api';
 import { notFound } from '../kit';
 import { defineOutboxSource, type OutboxDraft } from '../outbox-source';
 import { listTeam } from '../platform/api';
-import { respondUrl } from './links';
+import { BLOCKOUT_LINK_DAYS, blockoutUrl, respondUrl } from './links';
 import { iso, nameOr, namesOf, requireEditablePlan, type PlanRow } from './common';
 
 /**
@@ -21,17 +21,21 @@ export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
 /**
  * Queues one message. A request or an offer to a volunteer ends with their own link to answer it
- * (links.ts), so nobody has to sign in to accept or decline.
+ * (links.ts), so nobody has to sign in to accept or decline; a request also carries their own
+ * blockout link, for the dates they cannot serve.
  */
 export async function queueRunsheetMessage(db: Queryable, orgId: string, input: {
   kind: 'request' | 'offer' | 'scheduler_notice'; contactId?: string; toUserId?: string; planId: string; channel: MessageChannel; subject: string | null; body: string;
 }): Promise<string> {
   const id = randomUUID();
-  const body = input.contactId ? `${input.body}\n\nAnswer here: ${respondUrl(orgId, id)}` : input.body;
+  const body = input.contactId ? `${input.body}\n\nAnswer here: ${respondUrl(orgId, id)}${input.kind === 'request' ? `\nDates you cannot serve: ${blockoutUrl(orgId, input.contactId, blockoutLinkExpiry())}` : ''}` : input.body;
   await db.query(`INSERT INTO runsheet_notifications (id, org_id, kind, contact_id, to_user_id, plan_id, channel, subject, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [id, orgId, input.kind, input.contactId ?? null, input.toUserId ?? null, input.planId, input.channel, input.channel === 'email' ? input.subject : null, body]);
   return id;
 }
+
+/** A blockout link in a message stays good for BLOCKOUT_LINK_DAYS (to the second, so one send's links agree). */
+const blockoutLinkExpiry = (now = new Date()) => new Date(Math.floor(now.getTime() / 1000) * 1000 + BLOCKOUT_LINK_DAYS * 86_400_000);
 
 /** How a plan reads in a message: "Morning worship, Sunday 7 December 10:30". */
 export function planLabel(plan: Pick<PlanRow, 'title' | 'starts_at' | 'time_zone'>, serviceTypeName: string): string {
@@ -90,8 +94,11 @@ export const runsheetMessageDelivery = defineOutboxSource<MessageDraft>({
 
 /** People on the plan still to be asked: unconfirmed, with no request queued or sent to them for it. */
 export async function pendingRequests(db: Queryable, orgId: string, planId: string) {
-  return queryRows<{ contact_id: string; positions: string[] }>(db, `SELECT pp.contact_id, array_agg(p.name ORDER BY lower(p.name)) AS positions
+  // A place at one of the plan's times names it ("Sound desk at 09:00").
+  return queryRows<{ contact_id: string; positions: string[] }>(db, `SELECT pp.contact_id,
+      array_agg(p.name || COALESCE(' at ' || to_char(t.starts_at AT TIME ZONE pl.time_zone, 'HH24:MI'), '') ORDER BY lower(p.name), t.starts_at NULLS FIRST) AS positions
     FROM runsheet_plan_people pp JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id
+    JOIN runsheet_plans pl ON pl.id = pp.plan_id AND pl.org_id = pp.org_id LEFT JOIN runsheet_plan_times t ON t.id = pp.plan_time_id AND t.org_id = pp.org_id
     WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.status = 'unconfirmed' AND pp.notified_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM runsheet_notifications m WHERE m.org_id = pp.org_id AND m.plan_id = pp.plan_id AND m.contact_id = pp.contact_id
         AND m.kind = 'request' AND m.status <> 'refused')

@@ -7,7 +7,7 @@ import type { AlertRule } from '../module';
 export async function openPlaces(db: Queryable, orgId: string, days: number): Promise<{ plans: number; needed: number; open: number }> {
   const row = await queryOne<{ plans: number; needed: number; open: number }>(db, `SELECT count(DISTINCT p.id)::int AS plans, COALESCE(sum(n.quantity), 0)::int AS needed,
       COALESCE(sum(GREATEST(0, n.quantity - (SELECT count(*) FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id
-        AND pp.position_id = n.position_id AND pp.status <> 'declined'))), 0)::int AS open
+        AND pp.position_id = n.position_id AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status <> 'declined'))), 0)::int AS open
     FROM runsheet_plans p LEFT JOIN runsheet_needed_positions n ON n.plan_id = p.id AND n.org_id = p.org_id
     WHERE p.org_id = $1 AND p.ends_at > now() AND p.starts_at < now() + make_interval(days => $2::int)`, [orgId, days]);
   return row ?? { plans: 0, needed: 0, open: 0 };
@@ -64,7 +64,7 @@ export const openPlacesRule: AlertRule = {
   async evaluate(ctx) {
     const plans = await queryRows<{ id: string; plan_date: string; title: string | null; open: number }>(ctx.db, `SELECT p.id, p.plan_date::text AS plan_date, p.title,
         sum(GREATEST(0, n.quantity - (SELECT count(*) FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id
-          AND pp.position_id = n.position_id AND pp.status <> 'declined')))::int AS open
+          AND pp.position_id = n.position_id AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status <> 'declined')))::int AS open
       FROM runsheet_plans p JOIN runsheet_needed_positions n ON n.plan_id = p.id AND n.org_id = p.org_id
       WHERE p.org_id = $1 AND p.starts_at > now() AND p.starts_at < now() + interval '7 days'
       GROUP BY p.id ORDER BY min(p.starts_at), p.id`, [ctx.org.id]);

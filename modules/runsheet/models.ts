@@ -43,6 +43,7 @@ export const runsheetModels: readonly ModelStatic<Model>[] = [
   table('runsheet_arrangements', {
     ...owned, song_id: 'uuid', name: 'text', music_key: 'text?', bpm: 'int?', meter: 'text?', sequence: 'text[]', lyrics: 'text?', length_seconds: 'int?', created_at: 'ts',
   }),
+  table('runsheet_song_files', { ...owned, song_id: 'uuid', arrangement_id: 'uuid?', kind: 'text', media_file_id: 'uuid', name: 'text', created_at: 'ts' }),
   table('runsheet_items', {
     ...owned, plan_id: 'uuid', parent_id: 'uuid?', kind: 'text', title: 'text', length_seconds: 'int', sort_order: 'int', song_id: 'uuid?', arrangement_id: 'uuid?',
     music_key: 'text?', notes: 'jsonb', created_at: 'ts',
@@ -50,17 +51,17 @@ export const runsheetModels: readonly ModelStatic<Model>[] = [
   table('runsheet_teams', { ...owned, service_type_id: 'uuid?', name: 'text', auto_replace: 'bool', offer_expires_seconds: 'int', created_at: 'ts' }),
   table('runsheet_positions', { ...owned, team_id: 'uuid', name: 'text', requires_clearance: 'bool', clearance_check_type: 'text?', created_at: 'ts' }),
   table('runsheet_team_members', { ...owned, team_id: 'uuid', position_id: 'uuid', contact_id: 'uuid', created_at: 'ts' }),
-  table('runsheet_needed_positions', { ...owned, plan_id: 'uuid', position_id: 'uuid', quantity: 'int' }),
+  table('runsheet_needed_positions', { ...owned, plan_id: 'uuid', position_id: 'uuid', plan_time_id: 'uuid?', quantity: 'int' }),
   table('runsheet_autofill_runs', { ...owned, plan_id: 'uuid', filled: 'int', created_by_user_id: 'uuid?', undone_at: 'ts?', created_at: 'ts' }),
   table('runsheet_plan_people', {
-    ...owned, plan_id: 'uuid', position_id: 'uuid', contact_id: 'uuid', status: 'text', decline_reason: 'text?', scheduled_by_user_id: 'uuid?', scheduled_at: 'ts',
+    ...owned, plan_id: 'uuid', position_id: 'uuid', plan_time_id: 'uuid?', contact_id: 'uuid', status: 'text', decline_reason: 'text?', scheduled_by_user_id: 'uuid?', scheduled_at: 'ts',
     notified_at: 'ts?', responded_at: 'ts?', autofill_run_id: 'uuid?', substitution_id: 'uuid?', conflicts_overridden: 'text[]',
   }),
   table('runsheet_blockouts', { ...owned, contact_id: 'uuid', starts_on: 'date', ends_on: 'date', reason: 'text?', created_at: 'ts' }),
   table('runsheet_preferences', { ...owned, contact_id: 'uuid', max_per_month: 'int?', household_rule: 'text?', updated_at: 'ts' }),
   table('runsheet_templates', { ...owned, service_type_id: 'uuid?', name: 'text', items: 'jsonb', positions: 'jsonb', created_at: 'ts' }),
   table('runsheet_substitutions', {
-    ...owned, plan_id: 'uuid', position_id: 'uuid', vacated_plan_person_id: 'uuid?', cause: 'text', status: 'text', filled_plan_person_id: 'uuid?',
+    ...owned, plan_id: 'uuid', position_id: 'uuid', plan_time_id: 'uuid?', vacated_plan_person_id: 'uuid?', cause: 'text', status: 'text', filled_plan_person_id: 'uuid?',
     notify_user_id: 'uuid?', workflow_id: 'text', created_at: 'ts', finished_at: 'ts?',
   }),
   table('runsheet_notifications', {

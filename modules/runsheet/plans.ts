@@ -191,16 +191,19 @@ export async function getPlan(db: Queryable, orgId: string, planId: string) {
   const serviceType = await requireServiceType(db, orgId, plan.service_type_id);
   const times = await queryRows<TimeRow>(db, 'SELECT id, kind, name, starts_at, ends_at FROM runsheet_plan_times WHERE org_id = $1 AND plan_id = $2 ORDER BY starts_at', [orgId, planId]);
   const items = await planItems(db, orgId, planId);
-  const needed = await queryRows<{ position_id: string; position_name: string; team_id: string; team_name: string; quantity: number; filled: number; accepted: number }>(db, `
-    SELECT n.position_id, p.name AS position_name, t.id AS team_id, t.name AS team_name, n.quantity,
-      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id AND pp.status <> 'declined') AS filled,
-      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id AND pp.status = 'accepted') AS accepted
+  const needed = await queryRows<{ position_id: string; plan_time_id: string | null; position_name: string; team_id: string; team_name: string; quantity: number; filled: number; accepted: number }>(db, `
+    SELECT n.position_id, n.plan_time_id, p.name AS position_name, t.id AS team_id, t.name AS team_name, n.quantity,
+      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id
+        AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status <> 'declined') AS filled,
+      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id
+        AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status = 'accepted') AS accepted
     FROM runsheet_needed_positions n JOIN runsheet_positions p ON p.id = n.position_id AND p.org_id = n.org_id JOIN runsheet_teams t ON t.id = p.team_id AND t.org_id = p.org_id
-    WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY lower(t.name), lower(p.name)`, [orgId, planId]);
+    LEFT JOIN runsheet_plan_times pt ON pt.id = n.plan_time_id AND pt.org_id = n.org_id
+    WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY lower(t.name), lower(p.name), pt.starts_at NULLS FIRST`, [orgId, planId]);
   const people = await queryRows<{
-    id: string; position_id: string; position_name: string; team_name: string; contact_id: string; status: 'unconfirmed' | 'accepted' | 'declined'; decline_reason: string | null;
+    id: string; position_id: string; plan_time_id: string | null; position_name: string; team_name: string; contact_id: string; status: 'unconfirmed' | 'accepted' | 'declined'; decline_reason: string | null;
     scheduled_by_user_id: string | null; scheduled_at: Date; notified_at: Date | null; responded_at: Date | null; autofill_run_id: string | null; substitution_id: string | null;
-  }>(db, `SELECT pp.id, pp.position_id, p.name AS position_name, t.name AS team_name, pp.contact_id, pp.status, pp.decline_reason, pp.scheduled_by_user_id,
+  }>(db, `SELECT pp.id, pp.position_id, pp.plan_time_id, p.name AS position_name, t.name AS team_name, pp.contact_id, pp.status, pp.decline_reason, pp.scheduled_by_user_id,
       pp.scheduled_at, pp.notified_at, pp.responded_at, pp.autofill_run_id, pp.substitution_id
     FROM runsheet_plan_people pp JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id JOIN runsheet_teams t ON t.id = p.team_id AND t.org_id = p.org_id
     WHERE pp.org_id = $1 AND pp.plan_id = $2 ORDER BY lower(t.name), lower(p.name), pp.scheduled_at, pp.id`, [orgId, planId]);
@@ -219,11 +222,11 @@ export async function getPlan(db: Queryable, orgId: string, planId: string) {
       times: times.map((time) => ({ id: time.id, kind: time.kind, name: time.name, startsAt: time.starts_at.toISOString(), endsAt: time.ends_at.toISOString() })),
       items,
       neededPositions: needed.map((row) => ({
-        positionId: row.position_id, positionName: row.position_name, teamId: row.team_id, teamName: row.team_name, quantity: row.quantity, filled: row.filled, accepted: row.accepted,
+        positionId: row.position_id, positionName: row.position_name, teamId: row.team_id, teamName: row.team_name, planTimeId: row.plan_time_id, quantity: row.quantity, filled: row.filled, accepted: row.accepted,
         open: Math.max(0, row.quantity - row.filled),
       })),
       people: people.map((row) => ({
-        id: row.id, positionId: row.position_id, positionName: row.position_name, teamName: row.team_name, contactId: row.contact_id, name: nameOr(names, row.contact_id),
+        id: row.id, positionId: row.position_id, positionName: row.position_name, teamName: row.team_name, planTimeId: row.plan_time_id, contactId: row.contact_id, name: nameOr(names, row.contact_id),
         status: row.status, declineReason: row.decline_reason, scheduledByUserId: row.scheduled_by_user_id, scheduledAt: row.scheduled_at.toISOString(),
         notifiedAt: iso(row.notified_at), respondedAt: iso(row.responded_at), autofillRunId: row.autofill_run_id, substitutionId: row.substitution_id,
       })),
@@ -247,6 +250,15 @@ export interface CopyInput {
   include: { items: boolean; positions: boolean; people: boolean };
   title?: string;
 }
+
+/**
+ * The copied plan's times in the source's order (copy keeps every time, moved to the new date in the
+ * same order), so a need or a person at one time lands on the same time of the copy. $1 org, $2
+ * source plan, $3 new plan.
+ */
+const TIME_MAP = `ordered_old AS (SELECT id, row_number() OVER (ORDER BY starts_at, ends_at, kind, COALESCE(name, ''), id) AS n FROM runsheet_plan_times WHERE org_id = $1 AND plan_id = $2),
+  ordered_new AS (SELECT id, row_number() OVER (ORDER BY starts_at, ends_at, kind, COALESCE(name, ''), id) AS n FROM runsheet_plan_times WHERE org_id = $1 AND plan_id = $3),
+  map AS (SELECT o.id AS old_id, w.id AS new_id FROM ordered_old o JOIN ordered_new w USING (n))`;
 
 /** A new plan from a previous one: its times moved to the new date (same wall-clock times), and what was chosen of items, needed positions and people (reset to unconfirmed). */
 export async function copyPlan(db: Queryable, orgId: string, userId: string | null, input: CopyInput): Promise<{ planId: string; copied: { items: number; positions: number; people: number } }> {
@@ -276,14 +288,15 @@ export async function copyPlan(db: Queryable, orgId: string, userId: string | nu
   const copied = { items: 0, positions: 0, people: 0 };
   if (input.include.items) copied.items = await copyItems(db, orgId, source.id, planId);
   if (input.include.positions || input.include.people) {
-    const result = await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, quantity)
-      SELECT gen_random_uuid(), org_id, $3, position_id, quantity FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2`, [orgId, source.id, planId]);
+    const result = await db.query(`WITH ${TIME_MAP} INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, plan_time_id, quantity)
+      SELECT gen_random_uuid(), n.org_id, $3, n.position_id, map.new_id, n.quantity FROM runsheet_needed_positions n LEFT JOIN map ON map.old_id = n.plan_time_id
+      WHERE n.org_id = $1 AND n.plan_id = $2`, [orgId, source.id, planId]);
     copied.positions = result.rowCount ?? 0;
   }
   if (input.include.people) {
-    const result = await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, contact_id, status, scheduled_by_user_id)
-      SELECT gen_random_uuid(), pp.org_id, $3, pp.position_id, pp.contact_id, 'unconfirmed', $4 FROM runsheet_plan_people pp
-      JOIN people_directory d ON d.id = pp.contact_id AND d.org_id = pp.org_id
+    const result = await db.query(`WITH ${TIME_MAP} INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, plan_time_id, contact_id, status, scheduled_by_user_id)
+      SELECT gen_random_uuid(), pp.org_id, $3, pp.position_id, map.new_id, pp.contact_id, 'unconfirmed', $4 FROM runsheet_plan_people pp
+      JOIN people_directory d ON d.id = pp.contact_id AND d.org_id = pp.org_id LEFT JOIN map ON map.old_id = pp.plan_time_id
       WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.status <> 'declined'`, [orgId, source.id, planId, userId]);
     copied.people = result.rowCount ?? 0;
   }
@@ -477,19 +490,22 @@ export async function getRota(db: Queryable, orgId: string, input: { serviceType
     WHERE p.org_id = $1 AND ($2::uuid IS NULL OR p.service_type_id = $2) AND p.ends_at > now() AND p.starts_at < now() + make_interval(weeks => $3::int)
     ORDER BY p.starts_at, p.id LIMIT 60`, [orgId, input.serviceTypeId ?? null, input.weeks]);
   const ids = plans.map((plan) => plan.id);
-  const needed = await queryRows<{ plan_id: string; position_id: string; position_name: string; team_name: string; quantity: number }>(db, `SELECT n.plan_id, n.position_id, p.name AS position_name, t.name AS team_name, n.quantity
+  const needed = await queryRows<{ plan_id: string; position_id: string; plan_time_id: string | null; time_starts_at: Date | null; position_name: string; team_name: string; quantity: number }>(db,
+    `SELECT n.plan_id, n.position_id, n.plan_time_id, pt.starts_at AS time_starts_at, p.name AS position_name, t.name AS team_name, n.quantity
     FROM runsheet_needed_positions n JOIN runsheet_positions p ON p.id = n.position_id AND p.org_id = n.org_id JOIN runsheet_teams t ON t.id = p.team_id AND t.org_id = p.org_id
-    WHERE n.org_id = $1 AND n.plan_id = ANY($2::uuid[]) ORDER BY lower(t.name), lower(p.name)`, [orgId, ids]);
-  const people = await queryRows<{ plan_id: string; position_id: string; contact_id: string; status: 'unconfirmed' | 'accepted' | 'declined' }>(db,
-    "SELECT plan_id, position_id, contact_id, status FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = ANY($2::uuid[]) AND status <> 'declined' ORDER BY scheduled_at, id", [orgId, ids]);
+    LEFT JOIN runsheet_plan_times pt ON pt.id = n.plan_time_id AND pt.org_id = n.org_id
+    WHERE n.org_id = $1 AND n.plan_id = ANY($2::uuid[]) ORDER BY lower(t.name), lower(p.name), pt.starts_at NULLS FIRST`, [orgId, ids]);
+  const people = await queryRows<{ plan_id: string; position_id: string; plan_time_id: string | null; contact_id: string; status: 'unconfirmed' | 'accepted' | 'declined' }>(db,
+    "SELECT plan_id, position_id, plan_time_id, contact_id, status FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = ANY($2::uuid[]) AND status <> 'declined' ORDER BY scheduled_at, id", [orgId, ids]);
   const names = await namesOf(db, orgId, people.map((row) => row.contact_id));
   return {
     plans: plans.map((plan) => ({
       ...summaryOf(plan),
       positions: needed.filter((row) => row.plan_id === plan.id).map((row) => {
-        const serving = people.filter((person) => person.plan_id === plan.id && person.position_id === row.position_id);
+        const serving = people.filter((person) => person.plan_id === plan.id && person.position_id === row.position_id && person.plan_time_id === row.plan_time_id);
         return {
-          positionId: row.position_id, positionName: row.position_name, teamName: row.team_name, quantity: row.quantity, open: Math.max(0, row.quantity - serving.length),
+          positionId: row.position_id, positionName: row.position_name, teamName: row.team_name, planTimeId: row.plan_time_id, timeStartsAt: iso(row.time_starts_at),
+          quantity: row.quantity, open: Math.max(0, row.quantity - serving.length),
           people: serving.map((person) => ({ contactId: person.contact_id, name: nameOr(names, person.contact_id), status: person.status as 'unconfirmed' | 'accepted' })),
         };
       }),

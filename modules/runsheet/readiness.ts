@@ -32,24 +32,30 @@ export async function checkReadiness(db: Queryable, orgId: string, planId: strin
     'SELECT kind, starts_at, ends_at FROM runsheet_plan_times WHERE org_id = $1 AND plan_id = $2 ORDER BY starts_at', [orgId, planId]);
 
   // People: open places, and everyone scheduled checked against every rule as things stand now.
-  const needs = await queryRows<{ position_id: string; position_name: string; quantity: number; filled: number }>(db, `SELECT n.position_id, p.name AS position_name, n.quantity,
-      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id AND pp.status <> 'declined') AS filled
-    FROM runsheet_needed_positions n JOIN runsheet_positions p ON p.id = n.position_id AND p.org_id = n.org_id WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY lower(p.name)`, [orgId, planId]);
+  const needs = await queryRows<{ position_id: string; position_name: string; plan_time_id: string | null; time_starts_at: Date | null; quantity: number; filled: number }>(db,
+    `SELECT n.position_id, p.name AS position_name, n.plan_time_id, pt.starts_at AS time_starts_at, n.quantity,
+      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id
+        AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status <> 'declined') AS filled
+    FROM runsheet_needed_positions n JOIN runsheet_positions p ON p.id = n.position_id AND p.org_id = n.org_id
+    LEFT JOIN runsheet_plan_times pt ON pt.id = n.plan_time_id AND pt.org_id = n.org_id
+    WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY lower(p.name), pt.starts_at NULLS FIRST`, [orgId, planId]);
   for (const need of needs.filter((row) => row.filled < row.quantity)) {
-    const searching = await queryRows(db, "SELECT 1 FROM runsheet_substitutions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 AND status = 'searching'", [orgId, planId, need.position_id]);
+    const searching = await queryRows(db, `SELECT 1 FROM runsheet_substitutions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3
+      AND plan_time_id IS NOT DISTINCT FROM $4::uuid AND status = 'searching'`, [orgId, planId, need.position_id, need.plan_time_id]);
+    const at = need.time_starts_at ? ` at ${DateTime.fromJSDate(need.time_starts_at, { zone: plan.time_zone }).toFormat('HH:mm')}` : '';
     findings.push({
-      severity: 'blocker', area: 'people', title: `${need.position_name}: ${need.quantity - need.filled} of ${need.quantity} place(s) open`,
+      severity: 'blocker', area: 'people', title: `${need.position_name}${at}: ${need.quantity - need.filled} of ${need.quantity} place(s) open`,
       detail: searching.length > 0 ? 'A substitute search is under way for it (runsheet_get_plan shows its offers).' : 'Nobody is scheduled for these places.',
       fix: { tool: 'runsheet_autofill_positions', args: { planId, positionIds: [need.position_id] } },
     });
   }
-  const people = await queryRows<{ id: string; contact_id: string; position_id: string; position_name: string; status: string }>(db, `SELECT pp.id, pp.contact_id, pp.position_id, p.name AS position_name, pp.status
+  const people = await queryRows<{ id: string; contact_id: string; position_id: string; plan_time_id: string | null; position_name: string; status: string }>(db, `SELECT pp.id, pp.contact_id, pp.position_id, pp.plan_time_id, p.name AS position_name, pp.status
     FROM runsheet_plan_people pp JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id
     WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.status <> 'declined' ORDER BY lower(p.name), pp.id`, [orgId, planId]);
   const names = await namesOf(db, orgId, people.map((row) => row.contact_id));
   for (const row of people) {
     const position = await requirePosition(db, orgId, row.position_id);
-    const facts = (await gatherFacts(db, orgId, plan, position, [row.contact_id])).get(row.contact_id)!;
+    const facts = (await gatherFacts(db, orgId, plan, position, [row.contact_id], row.plan_time_id)).get(row.contact_id)!;
     // Their own place does not count against them: gatherFacts leaves out this plan and position.
     for (const conflict of conflictsOf(facts)) {
       const hard = conflict.code === 'missing_clearance' || conflict.code === 'already_serving' || conflict.code === 'blockout';

@@ -4,24 +4,29 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound } from '../kit';
 import { hasCurrentSafeguardingCheck, listHousehold, requireContact } from '../people/api';
-import { iso, planState, requireEditablePlan, requirePlan, requirePosition, type PlanRow, type PositionRow } from './common';
+import { PER_TIME_KEY, assertTimeFitsNeed, iso, planState, requireEditablePlan, requirePlan, requirePosition, type PlanRow, type PositionRow } from './common';
 import { substitutionWorkflowId } from './workflows/substitution';
 import { conflictsOf, HARD_CONFLICTS, rankCandidates, type CandidateFacts, type Conflict } from './ranking';
 
 // ---------------------------------------------------------------- facts
 
-/** Everything the rules need about each candidate for one position on one plan, in a handful of set queries. */
-export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, position: PositionRow, contactIds: readonly string[]): Promise<Map<string, CandidateFacts>> {
+/**
+ * Everything the rules need about each candidate for one position on one plan (at one of its times,
+ * or every time when planTimeId is null), in a handful of set queries.
+ */
+export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, position: PositionRow, contactIds: readonly string[], planTimeId: string | null = null): Promise<Map<string, CandidateFacts>> {
   const ids = [...new Set(contactIds)];
   const facts = new Map<string, CandidateFacts>();
   if (ids.length === 0) return facts;
   const blocked = new Set((await queryRows<{ contact_id: string }>(db, `SELECT DISTINCT contact_id FROM runsheet_blockouts
     WHERE org_id = $1 AND contact_id = ANY($2::uuid[]) AND starts_on <= $3::date AND ends_on >= $3::date`, [orgId, ids, plan.plan_date])).map((row) => row.contact_id));
+  // A place at one time overlaps only that time; a place on the whole plan, every time of it.
   const serving = new Map((await queryRows<{ contact_id: string; n: number }>(db, `SELECT pp.contact_id, count(DISTINCT pp.id)::int AS n FROM runsheet_plan_people pp
-    JOIN runsheet_plan_times t ON t.org_id = pp.org_id AND t.plan_id = pp.plan_id
-    JOIN runsheet_plan_times mine ON mine.org_id = pp.org_id AND mine.plan_id = $2 AND t.starts_at < mine.ends_at AND mine.starts_at < t.ends_at
-    WHERE pp.org_id = $1 AND pp.contact_id = ANY($4::uuid[]) AND pp.status <> 'declined' AND NOT (pp.plan_id = $2 AND pp.position_id = $3)
-    GROUP BY pp.contact_id`, [orgId, plan.id, position.id, ids])).map((row) => [row.contact_id, row.n]));
+    JOIN runsheet_plan_times t ON t.org_id = pp.org_id AND t.plan_id = pp.plan_id AND (pp.plan_time_id IS NULL OR t.id = pp.plan_time_id)
+    JOIN runsheet_plan_times mine ON mine.org_id = pp.org_id AND mine.plan_id = $2 AND ($5::uuid IS NULL OR mine.id = $5) AND t.starts_at < mine.ends_at AND mine.starts_at < t.ends_at
+    WHERE pp.org_id = $1 AND pp.contact_id = ANY($4::uuid[]) AND pp.status <> 'declined'
+      AND NOT (pp.plan_id = $2 AND pp.position_id = $3 AND pp.plan_time_id IS NOT DISTINCT FROM $5::uuid)
+    GROUP BY pp.contact_id`, [orgId, plan.id, position.id, ids, planTimeId])).map((row) => [row.contact_id, row.n]));
   const month = await queryRows<{ contact_id: string; n: number }>(db, `SELECT pp.contact_id, count(DISTINCT pp.plan_id)::int AS n FROM runsheet_plan_people pp
     JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
     WHERE pp.org_id = $1 AND pp.contact_id = ANY($3::uuid[]) AND pp.status <> 'declined' AND pp.plan_id <> $2
@@ -64,13 +69,14 @@ export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, p
   return facts;
 }
 
-/** Position members who are live contacts, not already on this plan in this position (in any state). */
-export async function poolFor(db: Queryable, orgId: string, planId: string, positionId: string, exclude: readonly string[] = []): Promise<string[]> {
+/** Position members who are live contacts, not already on this plan in this position at this time (in any state). */
+export async function poolFor(db: Queryable, orgId: string, planId: string, positionId: string, exclude: readonly string[] = [], planTimeId: string | null = null): Promise<string[]> {
   const rows = await queryRows<{ contact_id: string }>(db, `SELECT m.contact_id FROM runsheet_team_members m
     JOIN people_directory d ON d.id = m.contact_id AND d.org_id = m.org_id
     WHERE m.org_id = $1 AND m.position_id = $3 AND NOT (m.contact_id = ANY($4::uuid[]))
-      AND NOT EXISTS (SELECT 1 FROM runsheet_plan_people pp WHERE pp.org_id = m.org_id AND pp.plan_id = $2 AND pp.position_id = m.position_id AND pp.contact_id = m.contact_id)
-    ORDER BY m.contact_id`, [orgId, planId, positionId, [...exclude]]);
+      AND NOT EXISTS (SELECT 1 FROM runsheet_plan_people pp WHERE pp.org_id = m.org_id AND pp.plan_id = $2 AND pp.position_id = m.position_id AND pp.contact_id = m.contact_id
+        AND pp.plan_time_id IS NOT DISTINCT FROM $5::uuid)
+    ORDER BY m.contact_id`, [orgId, planId, positionId, [...exclude], planTimeId]);
   return rows.map((row) => row.contact_id);
 }
 
@@ -78,19 +84,23 @@ async function lockPerson(db: Queryable, orgId: string, contactId: string): Prom
   await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`runsheet-person:${orgId}:${contactId}`]);
 }
 
-/** Open places of a position on a plan (its needed row locked for the rest of the transaction; made with quantity 1 when the plan did not list it). */
-export async function openPlaces(db: Queryable, orgId: string, planId: string, positionId: string): Promise<{ quantity: number; filled: number }> {
-  await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, quantity) VALUES ($1, $2, $3, $4, 1)
-    ON CONFLICT (org_id, plan_id, position_id) DO NOTHING`, [randomUUID(), orgId, planId, positionId]);
-  const row = await queryOne<{ quantity: number }>(db, 'SELECT quantity FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 FOR UPDATE', [orgId, planId, positionId]);
-  const filled = await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 AND status <> 'declined'`,
-    [orgId, planId, positionId]);
+/**
+ * Open places of a position on a plan at one time (or the whole plan: planTimeId null), its needed row
+ * locked for the rest of the transaction; made with quantity 1 when the plan did not list it.
+ */
+export async function openPlaces(db: Queryable, orgId: string, planId: string, positionId: string, planTimeId: string | null = null): Promise<{ quantity: number; filled: number }> {
+  await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, plan_time_id, quantity) VALUES ($1, $2, $3, $4, $5, 1)
+    ON CONFLICT (org_id, plan_id, position_id, ${PER_TIME_KEY}) DO NOTHING`, [randomUUID(), orgId, planId, positionId, planTimeId]);
+  const row = await queryOne<{ quantity: number }>(db, `SELECT quantity FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3
+    AND plan_time_id IS NOT DISTINCT FROM $4::uuid FOR UPDATE`, [orgId, planId, positionId, planTimeId]);
+  const filled = await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND position_id = $3
+    AND plan_time_id IS NOT DISTINCT FROM $4::uuid AND status <> 'declined'`, [orgId, planId, positionId, planTimeId]);
   return { quantity: row!.quantity, filled: filled?.n ?? 0 };
 }
 
 // ---------------------------------------------------------------- scheduling one person
 
-export interface ScheduleInput { planId: string; positionId: string; contactId: string; allowConflicts?: boolean }
+export interface ScheduleInput { planId: string; positionId: string; contactId: string; planTimeId?: string; allowConflicts?: boolean }
 
 /**
  * Schedules a person, unconfirmed. The plan row is locked first, so two schedulers filling the same
@@ -101,19 +111,21 @@ export async function schedulePerson(db: Queryable, orgId: string, userId: strin
   const plan = await requireEditablePlan(db, orgId, input.planId);
   const position = await requirePosition(db, orgId, input.positionId);
   await requireContact(db, orgId, input.contactId);
+  const planTimeId = input.planTimeId ?? null;
+  await assertTimeFitsNeed(db, orgId, plan.id, position, planTimeId);
   await lockPerson(db, orgId, input.contactId);
-  const existing = await queryOne<{ id: string; status: string }>(db, 'SELECT id, status FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 AND contact_id = $4',
-    [orgId, plan.id, position.id, input.contactId]);
+  const existing = await queryOne<{ id: string; status: string }>(db, `SELECT id, status FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 AND contact_id = $4
+    AND plan_time_id IS NOT DISTINCT FROM $5::uuid`, [orgId, plan.id, position.id, input.contactId, planTimeId]);
   if (existing && existing.status !== 'declined') {
     throw new StewardError('conflict', `They are already scheduled for ${position.name} on this plan (${existing.status})`, { details: { planPersonId: existing.id } });
   }
-  const places = await openPlaces(db, orgId, plan.id, position.id);
+  const places = await openPlaces(db, orgId, plan.id, position.id, planTimeId);
   if (places.filled >= places.quantity) {
-    throw new StewardError('conflict', `${position.name} needs ${places.quantity} and has ${places.filled} scheduled already`, {
+    throw new StewardError('conflict', `${position.name} needs ${places.quantity} and has ${places.filled} scheduled already${planTimeId ? ' at that time' : ''}`, {
       hint: 'Raise the number needed with runsheet_set_needed_positions, or remove someone first.', details: { reason: 'position_full', ...places },
     });
   }
-  const facts = (await gatherFacts(db, orgId, plan, position, [input.contactId])).get(input.contactId)!;
+  const facts = (await gatherFacts(db, orgId, plan, position, [input.contactId], planTimeId)).get(input.contactId)!;
   const conflicts = conflictsOf(facts);
   const hard = conflicts.filter((conflict) => HARD_CONFLICTS.includes(conflict.code));
   if (hard.length > 0 || (conflicts.length > 0 && !input.allowConflicts)) {
@@ -128,10 +140,10 @@ export async function schedulePerson(db: Queryable, orgId: string, userId: strin
     await db.query(`UPDATE runsheet_plan_people SET status = 'unconfirmed', decline_reason = NULL, responded_at = NULL, notified_at = NULL, scheduled_by_user_id = $3,
       scheduled_at = now(), conflicts_overridden = $4 WHERE org_id = $1 AND id = $2`, [orgId, id, userId, conflicts.map((conflict) => conflict.code)]);
   } else {
-    await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, contact_id, scheduled_by_user_id, conflicts_overridden) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, orgId, plan.id, position.id, input.contactId, userId, conflicts.map((conflict) => conflict.code)]);
+    await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, plan_time_id, contact_id, scheduled_by_user_id, conflicts_overridden) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, orgId, plan.id, position.id, planTimeId, input.contactId, userId, conflicts.map((conflict) => conflict.code)]);
   }
-  return { planPersonId: id, status: 'unconfirmed' as const, conflictsOverridden: conflicts };
+  return { planPersonId: id, planTimeId, status: 'unconfirmed' as const, conflictsOverridden: conflicts };
 }
 
 export async function removePerson(db: Queryable, orgId: string, planPersonId: string): Promise<void> {
@@ -146,13 +158,13 @@ export async function removePerson(db: Queryable, orgId: string, planPersonId: s
 
 /** Opens a substitute search for a vacated place when the position's team has it switched on; null otherwise. */
 export async function openSubstitution(db: Queryable, orgId: string, input: {
-  plan: PlanRow; positionId: string; vacatedId: string; cause: 'declined' | 'blockout'; notifyUserId: string | null;
+  plan: PlanRow; positionId: string; planTimeId: string | null; vacatedId: string; cause: 'declined' | 'blockout'; notifyUserId: string | null;
 }): Promise<string | null> {
   const position = await requirePosition(db, orgId, input.positionId);
   if (!position.auto_replace || planState(input.plan) === 'past' || planState(input.plan) === 'live') return null;
   const id = randomUUID();
-  await db.query(`INSERT INTO runsheet_substitutions (id, org_id, plan_id, position_id, vacated_plan_person_id, cause, notify_user_id, workflow_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [id, orgId, input.plan.id, position.id, input.vacatedId, input.cause, input.notifyUserId ?? input.plan.created_by_user_id ?? null,
+  await db.query(`INSERT INTO runsheet_substitutions (id, org_id, plan_id, position_id, plan_time_id, vacated_plan_person_id, cause, notify_user_id, workflow_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [id, orgId, input.plan.id, position.id, input.planTimeId, input.vacatedId, input.cause, input.notifyUserId ?? input.plan.created_by_user_id ?? null,
     substitutionWorkflowId(id)]);
   return id;
 }
@@ -172,8 +184,8 @@ export interface RespondResult {
 
 export async function respond(db: Queryable, orgId: string, input: RespondInput): Promise<RespondResult> {
   if (input.offerId) return respondToOffer(db, orgId, input.offerId, input.response, input.reason);
-  const row = await queryOne<{ id: string; plan_id: string; position_id: string; status: string; scheduled_by_user_id: string | null }>(db,
-    'SELECT id, plan_id, position_id, status, scheduled_by_user_id FROM runsheet_plan_people WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, input.planPersonId]);
+  const row = await queryOne<{ id: string; plan_id: string; position_id: string; plan_time_id: string | null; status: string; scheduled_by_user_id: string | null }>(db,
+    'SELECT id, plan_id, position_id, plan_time_id, status, scheduled_by_user_id FROM runsheet_plan_people WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, input.planPersonId]);
   if (!row) throw notFound('Scheduled person', input.planPersonId!, 'runsheet_get_plan lists who is scheduled, with their ids.');
   const plan = await requirePlan(db, orgId, row.plan_id);
   if (planState(plan) === 'past') throw new StewardError('conflict', 'The plan is past; its answers are history', { hint: 'Nothing to answer now.' });
@@ -181,7 +193,7 @@ export async function respond(db: Queryable, orgId: string, input: RespondInput)
   if (row.status === status) return { planPersonId: row.id, status, substitutionId: null, offerAnswered: null };
   if (row.status === 'declined') {
     // Taking back a decline takes a place again: only while one is open (a substitute may have taken it).
-    const places = await openPlaces(db, orgId, plan.id, row.position_id);
+    const places = await openPlaces(db, orgId, plan.id, row.position_id, row.plan_time_id);
     if (places.filled >= places.quantity) {
       throw new StewardError('conflict', 'Their place has been filled since they declined', { hint: 'Raise the number needed with runsheet_set_needed_positions to take them as well.', details: { reason: 'position_full', ...places } });
     }
@@ -189,7 +201,7 @@ export async function respond(db: Queryable, orgId: string, input: RespondInput)
   await db.query('UPDATE runsheet_plan_people SET status = $3, decline_reason = $4, responded_at = now() WHERE org_id = $1 AND id = $2',
     [orgId, row.id, status, status === 'declined' ? input.reason ?? null : null]);
   const substitutionId = status === 'declined'
-    ? await openSubstitution(db, orgId, { plan, positionId: row.position_id, vacatedId: row.id, cause: 'declined', notifyUserId: row.scheduled_by_user_id })
+    ? await openSubstitution(db, orgId, { plan, positionId: row.position_id, planTimeId: row.plan_time_id, vacatedId: row.id, cause: 'declined', notifyUserId: row.scheduled_by_user_id })
     : null;
   return { planPersonId: row.id, status, substitutionId, offerAnswered: null };
 }
@@ -198,8 +210,8 @@ async function respondToOffer(db: Queryable, orgId: string, offerId: string, res
   const offer = await queryOne<{ id: string; substitution_id: string; contact_id: string; status: string; expires_at: Date }>(db,
     'SELECT id, substitution_id, contact_id, status, expires_at FROM runsheet_offers WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, offerId]);
   if (!offer) throw notFound('Offer', offerId, 'runsheet_get_plan lists each substitute search with its offers.');
-  const substitution = (await queryOne<{ id: string; plan_id: string; position_id: string; status: string; workflow_id: string }>(db,
-    'SELECT id, plan_id, position_id, status, workflow_id FROM runsheet_substitutions WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, offer.substitution_id]))!;
+  const substitution = (await queryOne<{ id: string; plan_id: string; position_id: string; plan_time_id: string | null; status: string; workflow_id: string }>(db,
+    'SELECT id, plan_id, position_id, plan_time_id, status, workflow_id FROM runsheet_substitutions WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, offer.substitution_id]))!;
   if (offer.status !== 'offered' || offer.expires_at <= new Date()) {
     throw new StewardError('conflict', `This offer is ${offer.status === 'offered' ? 'expired' : offer.status}`, {
       hint: 'The search has moved on; runsheet_get_plan shows where it stands.', details: { status: offer.status === 'offered' ? 'expired' : offer.status },
@@ -213,19 +225,19 @@ async function respondToOffer(db: Queryable, orgId: string, offerId: string, res
   await lockPerson(db, orgId, offer.contact_id);
   const plan = await requirePlan(db, orgId, substitution.plan_id, true);
   const position = await requirePosition(db, orgId, substitution.position_id);
-  const places = await openPlaces(db, orgId, plan.id, position.id);
+  const places = await openPlaces(db, orgId, plan.id, position.id, substitution.plan_time_id);
   if (places.filled >= places.quantity) {
     throw new StewardError('conflict', `${position.name} has been filled since this offer was made`, { hint: 'Nothing to do: runsheet_get_plan shows who took it.', details: { reason: 'position_full', ...places } });
   }
-  const facts = (await gatherFacts(db, orgId, plan, position, [offer.contact_id])).get(offer.contact_id)!;
+  const facts = (await gatherFacts(db, orgId, plan, position, [offer.contact_id], substitution.plan_time_id)).get(offer.contact_id)!;
   const conflicts = conflictsOf(facts);
   if (conflicts.length > 0) {
     throw new StewardError('conflict', `They can no longer take this place: ${conflicts.map((conflict) => conflict.message).join('; ')}`, { details: { conflicts } });
   }
-  const planPerson = await queryOne<{ id: string }>(db, `INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, contact_id, status, responded_at, notified_at, substitution_id)
-    VALUES ($1, $2, $3, $4, $5, 'accepted', now(), now(), $6)
-    ON CONFLICT (org_id, plan_id, position_id, contact_id) DO UPDATE SET status = 'accepted', decline_reason = NULL, responded_at = now(), substitution_id = EXCLUDED.substitution_id
-    RETURNING id`, [randomUUID(), orgId, plan.id, position.id, offer.contact_id, substitution.id]);
+  const planPerson = await queryOne<{ id: string }>(db, `INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, plan_time_id, contact_id, status, responded_at, notified_at, substitution_id)
+    VALUES ($1, $2, $3, $4, $5, $6, 'accepted', now(), now(), $7)
+    ON CONFLICT (org_id, plan_id, position_id, contact_id, ${PER_TIME_KEY}) DO UPDATE SET status = 'accepted', decline_reason = NULL, responded_at = now(), substitution_id = EXCLUDED.substitution_id
+    RETURNING id`, [randomUUID(), orgId, plan.id, position.id, substitution.plan_time_id, offer.contact_id, substitution.id]);
   await db.query("UPDATE runsheet_offers SET status = 'accepted', responded_at = now() WHERE org_id = $1 AND id = $2", [orgId, offer.id]);
   await db.query("UPDATE runsheet_substitutions SET status = 'filled', filled_plan_person_id = $3, finished_at = now() WHERE org_id = $1 AND id = $2",
     [orgId, substitution.id, planPerson!.id]);
@@ -242,7 +254,7 @@ export async function recordBlockout(db: Queryable, orgId: string, input: { cont
   await db.query('INSERT INTO runsheet_blockouts (id, org_id, contact_id, starts_on, ends_on, reason) VALUES ($1, $2, $3, $4, $5, $6)',
     [id, orgId, input.contactId, input.startsOn, endsOn, input.reason ?? null]);
   // Places they hold on upcoming plans in those dates are given up, each opening a substitute search where its team wants one.
-  const held = await queryRows<{ id: string; plan_id: string; position_id: string; scheduled_by_user_id: string | null }>(db, `SELECT pp.id, pp.plan_id, pp.position_id, pp.scheduled_by_user_id
+  const held = await queryRows<{ id: string; plan_id: string; position_id: string; plan_time_id: string | null; scheduled_by_user_id: string | null }>(db, `SELECT pp.id, pp.plan_id, pp.position_id, pp.plan_time_id, pp.scheduled_by_user_id
     FROM runsheet_plan_people pp JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
     WHERE pp.org_id = $1 AND pp.contact_id = $2 AND pp.status <> 'declined' AND p.plan_date BETWEEN $3::date AND $4::date AND p.starts_at > now()
     ORDER BY p.starts_at FOR UPDATE OF pp`, [orgId, input.contactId, input.startsOn, endsOn]);
@@ -250,7 +262,7 @@ export async function recordBlockout(db: Queryable, orgId: string, input: { cont
   for (const row of held) {
     await db.query("UPDATE runsheet_plan_people SET status = 'declined', decline_reason = 'Blocked out', responded_at = now() WHERE org_id = $1 AND id = $2", [orgId, row.id]);
     const plan = await requirePlan(db, orgId, row.plan_id);
-    const substitutionId = await openSubstitution(db, orgId, { plan, positionId: row.position_id, vacatedId: row.id, cause: 'blockout', notifyUserId: row.scheduled_by_user_id });
+    const substitutionId = await openSubstitution(db, orgId, { plan, positionId: row.position_id, planTimeId: row.plan_time_id, vacatedId: row.id, cause: 'blockout', notifyUserId: row.scheduled_by_user_id });
     released.push({ planPersonId: row.id, planId: row.plan_id, substitutionId });
   }
   return { blockoutId: id, startsOn: input.startsOn, endsOn, released };
@@ -277,9 +289,11 @@ export async function setPreferences(db: Queryable, orgId: string, input: { cont
  */
 export async function autofill(db: Queryable, orgId: string, userId: string | null, planId: string, positionIds?: readonly string[]) {
   const plan = await requireEditablePlan(db, orgId, planId);
-  const needs = await queryRows<{ position_id: string; quantity: number; filled: number }>(db, `SELECT n.position_id, n.quantity,
-      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id AND pp.status <> 'declined') AS filled
-    FROM runsheet_needed_positions n WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY n.position_id FOR UPDATE`, [orgId, planId]);
+  const needs = await queryRows<{ position_id: string; plan_time_id: string | null; quantity: number; filled: number }>(db, `SELECT n.position_id, n.plan_time_id, n.quantity,
+      (SELECT count(*)::int FROM runsheet_plan_people pp WHERE pp.org_id = n.org_id AND pp.plan_id = n.plan_id AND pp.position_id = n.position_id
+        AND pp.plan_time_id IS NOT DISTINCT FROM n.plan_time_id AND pp.status <> 'declined') AS filled
+    FROM runsheet_needed_positions n LEFT JOIN runsheet_plan_times t ON t.id = n.plan_time_id AND t.org_id = n.org_id
+    WHERE n.org_id = $1 AND n.plan_id = $2 ORDER BY n.position_id, t.starts_at NULLS FIRST, n.plan_time_id FOR UPDATE OF n`, [orgId, planId]);
   if (positionIds) {
     for (const positionId of positionIds) {
       if (!needs.some((need) => need.position_id === positionId)) {
@@ -292,26 +306,26 @@ export async function autofill(db: Queryable, orgId: string, userId: string | nu
   await db.query('INSERT INTO runsheet_autofill_runs (id, org_id, plan_id, created_by_user_id) VALUES ($1, $2, $3, $4)', [runId, orgId, planId, userId]);
   const onPlan = new Set((await queryRows<{ contact_id: string }>(db, "SELECT contact_id FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND status <> 'declined'", [orgId, planId]))
     .map((row) => row.contact_id));
-  const filled: Array<{ planPersonId: string; positionId: string; contactId: string }> = [];
-  const unfilled: Array<{ positionId: string; open: number; reason: string }> = [];
+  const filled: Array<{ planPersonId: string; positionId: string; planTimeId: string | null; contactId: string }> = [];
+  const unfilled: Array<{ positionId: string; planTimeId: string | null; open: number; reason: string }> = [];
   for (const need of needs) {
     if (positionIds && !positionIds.includes(need.position_id)) continue;
     let open = need.quantity - need.filled;
     if (open <= 0) continue;
     const position = await requirePosition(db, orgId, need.position_id);
-    const pool = await poolFor(db, orgId, planId, need.position_id, [...onPlan]);
-    const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool)).values()]);
+    const pool = await poolFor(db, orgId, planId, need.position_id, [...onPlan], need.plan_time_id);
+    const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool, need.plan_time_id)).values()]);
     for (const candidate of ranked) {
       if (open === 0) break;
       await lockPerson(db, orgId, candidate.contactId);
       const id = randomUUID();
-      await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, contact_id, scheduled_by_user_id, autofill_run_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [id, orgId, planId, need.position_id, candidate.contactId, userId, runId]);
+      await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, plan_time_id, contact_id, scheduled_by_user_id, autofill_run_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [id, orgId, planId, need.position_id, need.plan_time_id, candidate.contactId, userId, runId]);
       onPlan.add(candidate.contactId);
-      filled.push({ planPersonId: id, positionId: need.position_id, contactId: candidate.contactId });
+      filled.push({ planPersonId: id, positionId: need.position_id, planTimeId: need.plan_time_id, contactId: candidate.contactId });
       open -= 1;
     }
-    if (open > 0) unfilled.push({ positionId: need.position_id, open, reason: pool.length === 0 ? 'no free team members for this position' : `only ${ranked.length} eligible team member(s) were free` });
+    if (open > 0) unfilled.push({ positionId: need.position_id, planTimeId: need.plan_time_id, open, reason: pool.length === 0 ? 'no free team members for this position' : `only ${ranked.length} eligible team member(s) were free` });
   }
   await db.query('UPDATE runsheet_autofill_runs SET filled = $3 WHERE org_id = $1 AND id = $2', [orgId, runId, filled.length]);
   return { runId, filled, unfilled };

@@ -23,10 +23,11 @@ export const planSchema = z.object({
   times: z.array(z.object({ id: z.uuid(), kind: z.enum(['service', 'rehearsal', 'other']), name: z.string().nullable(), startsAt: z.string(), endsAt: z.string() }).strict()),
   items: z.array(itemSchema),
   neededPositions: z.array(z.object({
-    positionId: z.uuid(), positionName: z.string(), teamId: z.uuid(), teamName: z.string(), quantity: z.number().int(), filled: z.number().int(), accepted: z.number().int(), open: z.number().int(),
+    positionId: z.uuid(), positionName: z.string(), teamId: z.uuid(), teamName: z.string(), planTimeId: z.uuid().nullable().describe('The plan time it is for (times[].id); null: every time of the plan'),
+    quantity: z.number().int(), filled: z.number().int(), accepted: z.number().int(), open: z.number().int(),
   }).strict()),
   people: z.array(z.object({
-    id: z.uuid(), positionId: z.uuid(), positionName: z.string(), teamName: z.string(), contactId: z.uuid(), name: z.string(),
+    id: z.uuid(), positionId: z.uuid(), positionName: z.string(), teamName: z.string(), planTimeId: z.uuid().nullable(), contactId: z.uuid(), name: z.string(),
     status: z.enum(['unconfirmed', 'accepted', 'declined']), declineReason: z.string().nullable(), scheduledByUserId: z.uuid().nullable(), scheduledAt: z.string(),
     notifiedAt: z.string().nullable(), respondedAt: z.string().nullable(), autofillRunId: z.uuid().nullable(), substitutionId: z.uuid().nullable(),
   }).strict()),

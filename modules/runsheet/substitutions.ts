@@ -17,8 +17,8 @@ export type NextStep =
   | { kind: 'done'; status: 'filled' | 'unfilled' | 'cancelled'; noticeMessageId: string | null };
 
 export async function nextOffer(db: Queryable, orgId: string, substitutionId: string): Promise<NextStep> {
-  const search = await queryOne<{ id: string; plan_id: string; position_id: string; status: string; vacated_plan_person_id: string | null; notify_user_id: string | null }>(db,
-    'SELECT id, plan_id, position_id, status, vacated_plan_person_id, notify_user_id FROM runsheet_substitutions WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, substitutionId]);
+  const search = await queryOne<{ id: string; plan_id: string; position_id: string; plan_time_id: string | null; status: string; vacated_plan_person_id: string | null; notify_user_id: string | null }>(db,
+    'SELECT id, plan_id, position_id, plan_time_id, status, vacated_plan_person_id, notify_user_id FROM runsheet_substitutions WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, substitutionId]);
   if (!search) return { kind: 'done', status: 'cancelled', noticeMessageId: null };
   if (search.status !== 'searching') return { kind: 'done', status: search.status as 'filled' | 'unfilled' | 'cancelled', noticeMessageId: null };
   const open = await queryOne<{ id: string; message_id: string | null; contact_id: string; expires_at: Date }>(db,
@@ -33,7 +33,7 @@ export async function nextOffer(db: Queryable, orgId: string, substitutionId: st
     return { kind: 'done', status: 'cancelled', noticeMessageId: null };
   }
   const position = await requirePosition(db, orgId, search.position_id);
-  const places = await openPlaces(db, orgId, plan.id, position.id);
+  const places = await openPlaces(db, orgId, plan.id, position.id, search.plan_time_id);
   if (places.filled >= places.quantity) {
     // Someone was scheduled into the place by hand meanwhile: nothing is left to fill.
     await db.query("UPDATE runsheet_substitutions SET status = 'cancelled', finished_at = now() WHERE org_id = $1 AND id = $2", [orgId, substitutionId]);
@@ -44,7 +44,8 @@ export async function nextOffer(db: Queryable, orgId: string, substitutionId: st
     ? await queryOne<{ contact_id: string }>(db, 'SELECT contact_id FROM runsheet_plan_people WHERE org_id = $1 AND id = $2', [orgId, search.vacated_plan_person_id])
     : undefined;
   const exclude = [...asked.map((row) => row.contact_id), ...(vacated ? [vacated.contact_id] : [])];
-  const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, await poolFor(db, orgId, plan.id, position.id, exclude))).values()]);
+  const pool = await poolFor(db, orgId, plan.id, position.id, exclude, search.plan_time_id);
+  const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool, search.plan_time_id)).values()]);
   const serviceType = await requireServiceType(db, orgId, plan.service_type_id);
   const label = planLabel(plan, serviceType.name);
   const best = ranked[0];

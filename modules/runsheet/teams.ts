@@ -3,7 +3,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { assertAllowance, lockFeature } from '../../kernel/billing';
 import { requireContact } from '../people/api';
-import { nameOr, namesOf, requireEditablePlan, requirePosition, requireServiceType, requireTeam } from './common';
+import { PER_TIME_KEY, nameOr, namesOf, neededGranularity, requireEditablePlan, requirePlanTime, requirePosition, requireServiceType, requireTeam } from './common';
 
 export async function createTeam(db: Queryable, orgId: string, input: { name: string; serviceTypeId?: string; autoReplace?: boolean; offerExpiresSeconds?: number }): Promise<string> {
   if (input.serviceTypeId) await requireServiceType(db, orgId, input.serviceTypeId);
@@ -81,19 +81,34 @@ export async function listTeams(db: Queryable, orgId: string, input: { serviceTy
   }));
 }
 
-/** Sets how many people each named position needs on a plan (0 removes the need); people already scheduled stay. */
-export async function setNeededPositions(db: Queryable, orgId: string, planId: string, needs: Array<{ positionId: string; quantity: number }>): Promise<void> {
+/**
+ * Sets how many people each named position needs on a plan, for the whole plan or at one of its
+ * times (0 removes that need); people already scheduled stay. A position is needed one way or the
+ * other: naming a time for a position needed for the whole plan (or the reverse) is refused until the
+ * other need is set to 0, which may come earlier in the same call.
+ */
+export async function setNeededPositions(db: Queryable, orgId: string, planId: string, needs: Array<{ positionId: string; planTimeId?: string; quantity: number }>): Promise<void> {
   await requireEditablePlan(db, orgId, planId);
   const seen = new Set<string>();
-  for (const need of needs) {
-    if (seen.has(need.positionId)) throw new StewardError('validation_failed', `Position ${need.positionId} is named twice`, { issues: [{ path: 'positions', message: 'name each position once' }] });
-    seen.add(need.positionId);
-    await requirePosition(db, orgId, need.positionId);
+  for (const [index, need] of needs.entries()) {
+    const planTimeId = need.planTimeId ?? null;
+    const key = `${need.positionId}:${planTimeId ?? 'plan'}`;
+    if (seen.has(key)) throw new StewardError('validation_failed', `Position ${need.positionId} is named twice${planTimeId ? ' for one time' : ''}`, { issues: [{ path: `positions.${index}`, message: 'name each position (and time) once' }] });
+    seen.add(key);
+    const position = await requirePosition(db, orgId, need.positionId);
+    if (planTimeId) await requirePlanTime(db, orgId, planId, planTimeId);
     if (need.quantity === 0) {
-      await db.query('DELETE FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3', [orgId, planId, need.positionId]);
-    } else {
-      await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, quantity) VALUES ($1, $2, $3, $4, $5)
-        ON CONFLICT (org_id, plan_id, position_id) DO UPDATE SET quantity = EXCLUDED.quantity`, [randomUUID(), orgId, planId, need.positionId, need.quantity]);
+      await db.query('DELETE FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 AND position_id = $3 AND plan_time_id IS NOT DISTINCT FROM $4::uuid', [orgId, planId, need.positionId, planTimeId]);
+      continue;
     }
+    const granularity = await neededGranularity(db, orgId, planId, need.positionId);
+    if ((granularity === 'whole_plan' && planTimeId) || (granularity === 'per_time' && !planTimeId)) {
+      throw new StewardError('validation_failed', `${position.name} is needed ${granularity === 'whole_plan' ? 'for the whole plan' : 'per time'} on this plan`, {
+        hint: `Set ${granularity === 'whole_plan' ? 'the whole plan\'s need (no planTimeId)' : 'each time\'s need'} to 0 first, in the same call.`,
+        issues: [{ path: `positions.${index}.planTimeId`, message: granularity === 'whole_plan' ? 'the position is needed for every time' : 'the position is needed per time' }],
+      });
+    }
+    await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, plan_time_id, quantity) VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (org_id, plan_id, position_id, ${PER_TIME_KEY}) DO UPDATE SET quantity = EXCLUDED.quantity`, [randomUUID(), orgId, planId, need.positionId, planTimeId, need.quantity]);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound } from '../kit';
-import { requireEditablePlan, requirePlan, requireServiceType } from './common';
+import { PER_TIME_KEY, neededGranularity, requireEditablePlan, requirePlan, requireServiceType } from './common';
 
 /** A template's running order (items with their header, no times) and the positions it needs. */
 interface TemplateItem { ref: string; parentRef: string | null; kind: string; title: string; lengthSeconds: number; songId: string | null; arrangementId: string | null; key: string | null; notes: Record<string, string> }
@@ -13,7 +13,8 @@ export async function createTemplate(db: Queryable, orgId: string, input: { name
   if (input.serviceTypeId) await requireServiceType(db, orgId, input.serviceTypeId);
   const items = await queryRows<{ id: string; parent_id: string | null; kind: string; title: string; length_seconds: number; song_id: string | null; arrangement_id: string | null; music_key: string | null; notes: Record<string, string> }>(db,
     'SELECT id, parent_id, kind, title, length_seconds, song_id, arrangement_id, music_key, notes FROM runsheet_items WHERE org_id = $1 AND plan_id = $2 ORDER BY parent_id NULLS FIRST, sort_order', [orgId, plan.id]);
-  const positions = await queryRows<{ position_id: string; quantity: number }>(db, 'SELECT position_id, quantity FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2', [orgId, plan.id]);
+  // Templates have no times: a position needed per time keeps the most any one time needs.
+  const positions = await queryRows<{ position_id: string; quantity: number }>(db, 'SELECT position_id, max(quantity)::int AS quantity FROM runsheet_needed_positions WHERE org_id = $1 AND plan_id = $2 GROUP BY position_id', [orgId, plan.id]);
   const templateItems: TemplateItem[] = items.map((item) => ({
     ref: item.id, parentRef: item.parent_id, kind: item.kind, title: item.title, lengthSeconds: item.length_seconds, songId: item.song_id, arrangementId: item.arrangement_id, key: item.music_key, notes: item.notes,
   }));
@@ -83,8 +84,10 @@ export async function applyTemplate(db: Queryable, orgId: string, input: { planI
   for (const position of template.positions) {
     const exists = await queryOne(db, 'SELECT 1 FROM runsheet_positions WHERE org_id = $1 AND id = $2', [orgId, position.positionId]);
     if (!exists || position.quantity <= 0) continue;
+    // A position the plan needs per time keeps its times' needs (a merge never mixes the two).
+    if (await neededGranularity(db, orgId, plan.id, position.positionId) === 'per_time') continue;
     await db.query(`INSERT INTO runsheet_needed_positions (id, org_id, plan_id, position_id, quantity) VALUES ($1, $2, $3, $4, $5)
-      ON CONFLICT (org_id, plan_id, position_id) DO UPDATE SET quantity = GREATEST(runsheet_needed_positions.quantity, EXCLUDED.quantity)`,
+      ON CONFLICT (org_id, plan_id, position_id, ${PER_TIME_KEY}) DO UPDATE SET quantity = GREATEST(runsheet_needed_positions.quantity, EXCLUDED.quantity)`,
     [randomUUID(), orgId, plan.id, position.positionId, position.quantity]);
     positions += 1;
   }

@@ -305,3 +305,11 @@ export const mediaRetention: RetentionRule[] = [
   { name: 'media_abandoned_uploads', purge: (db) => purge(db, "status = 'pending' AND upload_expires_at < now() - interval '1 day'") },
   { name: 'media_trash', purge: (db) => purge(db, `deleted_at < now() - interval '${TRASH_DAYS} days'`) },
 ];
+
+/** What another module shows of a Media Library file it links to: a ready file of this organisation (not in the trash), or null. */
+export async function linkedMediaFile(db: Queryable, orgId: string, id: string): Promise<{ id: string; name: string; mimeType: string; sizeBytes: number; isPublic: boolean; url: string | null } | null> {
+  const row = await queryOne<FileRow>(db, `SELECT ${FILE_SELECT} WHERE f.org_id = $1 AND f.id = $2 AND f.status = 'ready' AND f.deleted_at IS NULL`, [orgId, id]);
+  if (!row) return null;
+  const file = toMediaFile(row);
+  return { id: file.id, name: file.displayName ?? file.name, mimeType: file.mimeType ?? 'application/octet-stream', sizeBytes: file.sizeBytes, isPublic: file.isPublic, url: file.url };
+}

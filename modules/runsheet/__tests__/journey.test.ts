@@ -158,7 +158,7 @@ describe('runsheet journey: plan next Sunday from last week\'s, schedule a band'
     const fill = await mcpCall(mcp, 'runsheet_autofill_positions', { planId: second.id });
     // Jo is blocked out only on the first Sunday; Ana declined this one: Jo fills one place, one stays open.
     expect(fill.filled.map((f: any) => f.contactId)).toEqual([jo]);
-    expect(fill.unfilled).toEqual([{ positionId: vocals, open: 1, reason: expect.any(String) }]);
+    expect(fill.unfilled).toEqual([{ positionId: vocals, planTimeId: null, open: 1, reason: expect.any(String) }]);
     const undo = await mcpCall(mcp, 'runsheet_undo_autofill', { runId: fill.runId });
     expect(undo).toMatchObject({ removed: 1, kept: 0 });
     expect((await mcpCall(mcp, 'runsheet_get_plan', { planId: second.id })).plan.people.some((p: any) => p.contactId === jo)).toBe(false);

@@ -4,6 +4,8 @@ import { calendarDate } from '../../kit';
 import { requireServiceType } from '../common';
 import { LARGE_SEND, MESSAGE_CHANNELS, pendingRequests, sendRequests } from '../messages';
 import { autofill, recordBlockout, removePerson, respond, schedulePerson, setPreferences, undoAutofill } from '../scheduling';
+import { blockoutLink } from '../blockouts';
+import { BLOCKOUT_LINK_DAYS } from '../links';
 import { conflictSchema } from '../schemas';
 import { addPosition, addTeamMember, createTeam, listTeams, setNeededPositions, updateTeam } from '../teams';
 import { tools } from './plans';
@@ -75,10 +77,16 @@ export const addTeamMemberTool = tools.write('add_team_member', {
 
 export const setNeededPositionsTool = tools.write('set_needed_positions', {
   title: 'Set a plan\'s needed positions',
-  description: 'How many people each position needs on a plan (0 removes it). People already scheduled stay.',
+  description: 'How many people each position needs on a plan (0 removes it), for the whole plan or per plan time (planTimeId: the 9:00 and the 11:00 may need different numbers). People already scheduled stay.',
   keywords: ['needed positions', 'how many volunteers', 'rota slots'],
   examples: ['Sunday needs 2 vocalists, a drummer and a sound desk', 'we need three on welcome this week', 'no keys needed this Sunday', 'Easter needs two extra on welcome and four on the choir', 'we only need one sound person on the 21st', 'set the band to need a bassist and two singers on Sunday', 'no drums needed at the carol service'],
-  input: z.object({ planId, positions: z.array(z.object({ positionId: z.uuid(), quantity: z.number().int().min(0).max(100) })).min(1).max(200) }),
+  input: z.object({
+    planId,
+    positions: z.array(z.object({
+      positionId: z.uuid(), planTimeId: z.uuid().optional().describe('One of the plan\'s times (runsheet_get_plan times[].id); without it, every time of the plan'),
+      quantity: z.number().int().min(0).max(100),
+    })).min(1).max(200),
+  }),
   output: z.object({ planId: z.uuid() }).strict(),
   run: async (ctx, input) => {
     await setNeededPositions(ctx.db, ctx.org.id, input.planId, input.positions);
@@ -91,8 +99,12 @@ export const schedulePersonTool = tools.write('schedule_person', {
   description: 'Puts a person in a position on a plan, unconfirmed until they answer. Refused, with each conflict listed, when they are blocked out, already serving at that time, over their monthly maximum, against their household rule, or the position needs safeguarding clearance they lack; allowConflicts overrides all but clearance. Two schedulers filling the same places take turns: the needed count holds.',
   keywords: ['rota', 'schedule volunteer', 'put on rota', 'book musician'],
   examples: ['put Sam on drums this Sunday', 'schedule Priya for the sound desk on the 14th', 'add Jo to vocals for Christmas Eve', 'book Ben for kids church even though he is blocked out', 'can you put Hannah on welcome for the 21st', 'rota Tom on the projection desk for Easter', 'have Grace lead worship on Sunday', 'assign Mike to camera for the carol service'],
-  input: z.object({ planId, positionId: z.uuid(), contactId: z.uuid(), allowConflicts: z.boolean().default(false) }),
-  output: z.object({ planPersonId: z.uuid(), status: z.literal('unconfirmed'), conflictsOverridden: z.array(conflictSchema) }).strict(),
+  input: z.object({
+    planId, positionId: z.uuid(), contactId: z.uuid(),
+    planTimeId: z.uuid().optional().describe('The plan time they serve at, for a position needed per time (runsheet_get_plan times[].id)'),
+    allowConflicts: z.boolean().default(false),
+  }),
+  output: z.object({ planPersonId: z.uuid(), planTimeId: z.uuid().nullable(), status: z.literal('unconfirmed'), conflictsOverridden: z.array(conflictSchema) }).strict(),
   run: async (ctx, input) => schedulePerson(ctx.db, ctx.org.id, ctx.principal.userId, input),
 });
 
@@ -140,6 +152,19 @@ export const recordBlockoutTool = tools.write('record_blockout', {
   run: async (ctx, input) => recordBlockout(ctx.db, ctx.org.id, input),
 });
 
+export const getBlockoutLinkTool = tools.write('get_blockout_link', {
+  title: 'A volunteer\'s own blockout link',
+  description: `A signed link a volunteer opens, without an account, to add and remove the dates they cannot serve (good for ${BLOCKOUT_LINK_DAYS} days; rota requests carry one too), with their upcoming blockouts. Dates added there give up their places as runsheet_record_blockout does.`,
+  keywords: ['blockout link', 'availability link', 'self-service blockouts', 'volunteer away dates'],
+  examples: ['send Sam a link to put in their own away dates', 'how can volunteers mark when they are unavailable themselves', 'get Priya\'s blockout page link'],
+  input: z.object({ contactId: z.uuid() }),
+  output: z.object({
+    contactId: z.uuid(), name: z.string(), url: z.string(), expiresAt: z.string(),
+    upcoming: z.array(z.object({ id: z.uuid(), startsOn: z.string(), endsOn: z.string(), reason: z.string().nullable() }).strict()),
+  }).strict(),
+  run: async (ctx, input) => blockoutLink(ctx.db, ctx.org.id, input.contactId),
+});
+
 export const setPreferencesTool = tools.write('set_preferences', {
   title: 'Set scheduling preferences',
   description: 'A volunteer\'s scheduling preferences: the most times a month they serve, and whether they serve together with their household or apart (null clears either).',
@@ -158,8 +183,8 @@ export const autofillTool = tools.write('autofill_positions', {
   input: z.object({ planId, positionIds: z.array(z.uuid()).min(1).max(200).optional().describe('Only these positions (default all needed)') }),
   output: z.object({
     runId: z.uuid(),
-    filled: z.array(z.object({ planPersonId: z.uuid(), positionId: z.uuid(), contactId: z.uuid() }).strict()),
-    unfilled: z.array(z.object({ positionId: z.uuid(), open: z.number().int(), reason: z.string() }).strict()),
+    filled: z.array(z.object({ planPersonId: z.uuid(), positionId: z.uuid(), planTimeId: z.uuid().nullable(), contactId: z.uuid() }).strict()),
+    unfilled: z.array(z.object({ positionId: z.uuid(), planTimeId: z.uuid().nullable(), open: z.number().int(), reason: z.string() }).strict()),
   }).strict(),
   run: async (ctx, input) => autofill(ctx.db, ctx.org.id, ctx.principal.userId, input.planId, input.positionIds),
 });
@@ -201,5 +226,5 @@ export const sendRequestsTool = tools.send('send_requests', {
 
 export const peopleTools = [
   listTeamsTool, createTeamTool, updateTeamTool, addPositionTool, addTeamMemberTool, setNeededPositionsTool, schedulePersonTool, unschedulePersonTool,
-  respondToRequestTool, recordBlockoutTool, setPreferencesTool, autofillTool, undoAutofillTool, sendRequestsTool,
+  respondToRequestTool, recordBlockoutTool, getBlockoutLinkTool, setPreferencesTool, autofillTool, undoAutofillTool, sendRequestsTool,
 ];

@@ -213,7 +213,7 @@ export const getLiveViewTool = tools.read('get_live_view', {
 export const rotaOutput = z.object({
   plans: z.array(planSummarySchema.extend({
     positions: z.array(z.object({
-      positionId: z.uuid(), positionName: z.string(), teamName: z.string(), quantity: z.number().int(), open: z.number().int(),
+      positionId: z.uuid(), positionName: z.string(), teamName: z.string(), planTimeId: z.uuid().nullable(), timeStartsAt: z.string().nullable(), quantity: z.number().int(), open: z.number().int(),
       people: z.array(z.object({ contactId: z.uuid(), name: z.string(), status: z.enum(['unconfirmed', 'accepted']) }).strict()),
     }).strict()),
   }).strict()),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDate } from '../../kit';
+import { SONG_FILE_KINDS, attachSongFile, listSongFiles, removeSongFile } from '../song-files';
 import { addArrangement, createSong, listSongs, setSong, songUsageReport } from '../songs';
 import { tools } from './plans';
 
@@ -76,4 +77,45 @@ export const songUsageReportTool = tools.read('get_song_usage_report', {
   run: async (ctx, input) => songUsageReport(ctx.db, ctx.org.id, input),
 });
 
-export const songTools = [listSongsTool, createSongTool, addArrangementTool, setSongTool, songUsageReportTool];
+const songFileSchema = z.object({
+  id: z.uuid(), songId: z.uuid(), arrangementId: z.uuid().nullable(), kind: z.enum(SONG_FILE_KINDS), name: z.string(), mediaId: z.uuid(),
+  inLibrary: z.boolean().describe('False when the file has since left the Media Library (trashed or deleted)'),
+  mimeType: z.string().nullable(), sizeBytes: z.number().int().nullable(),
+  url: z.string().nullable().describe('Its address when public; otherwise platform_get_media_library_serve_url gives a signed one'), addedAt: z.string(),
+}).strict();
+
+export const attachSongFileTool = tools.write('attach_song_file', {
+  title: 'Attach a file to a song',
+  description: 'Links a Media Library file (uploaded with platform_begin_media_library_upload) to a song or one of its arrangements, as its chord chart, lead sheet, lyrics, audio or other file. The file stays in the library.',
+  keywords: ['chord chart', 'chords pdf', 'lead sheet', 'song attachment', 'recording for the band', 'upload to a song'],
+  examples: ['attach the chord chart PDF to Cornerstone', 'add the rehearsal mp3 to the acoustic arrangement', 'link the lyric sheet to Amazing Grace'],
+  input: z.object({
+    songId: z.uuid(), arrangementId: z.uuid().optional().describe('One of the song\'s arrangements (default: the song as a whole)'),
+    mediaId: z.uuid().describe('A ready file in the Media Library (platform_list_media_library_files)'), kind: z.enum(SONG_FILE_KINDS),
+    name: z.string().trim().min(1).max(200).optional().describe('Default: the file\'s name in the library'),
+  }),
+  output: z.object({ file: songFileSchema }).strict(),
+  run: async (ctx, input) => ({ file: await attachSongFile(ctx.db, ctx.org.id, input) }),
+});
+
+export const listSongFilesTool = tools.read('list_song_files', {
+  title: 'A song\'s files',
+  description: 'The chord charts, lead sheets, lyrics and audio linked to a song and its arrangements, each with its Media Library file and address.',
+  keywords: ['chord charts', 'song files', 'sheet music', 'song audio'],
+  examples: ['where is the chord chart for Cornerstone', 'what files do we have for Amazing Grace', 'get the band the mp3 for the new song'],
+  input: z.object({ songId: z.uuid() }),
+  output: z.object({ songId: z.uuid(), title: z.string(), files: z.array(songFileSchema) }).strict(),
+  run: async (ctx, input) => listSongFiles(ctx.db, ctx.org.id, input.songId),
+});
+
+export const removeSongFileTool = tools.write('remove_song_file', {
+  title: 'Unlink a file from a song',
+  description: 'Removes a file from a song (by the id runsheet_list_song_files gives); the file itself stays in the Media Library.',
+  keywords: ['remove chord chart', 'unlink song file', 'detach recording', 'take file off song'],
+  examples: ['take the old chord chart off Cornerstone', 'remove that mp3 from the song'],
+  input: z.object({ fileId: z.uuid() }),
+  output: z.object({ fileId: z.uuid(), removed: z.literal(true) }).strict(),
+  run: async (ctx, input) => removeSongFile(ctx.db, ctx.org.id, input.fileId),
+});
+
+export const songTools = [listSongsTool, createSongTool, addArrangementTool, setSongTool, songUsageReportTool, attachSongFileTool, listSongFilesTool, removeSongFileTool];

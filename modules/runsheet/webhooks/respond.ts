@@ -44,24 +44,29 @@ async function askedBy(db: Parameters<typeof requirePlan>[0], orgId: string, not
     if (!offer) return null;
     return { kind: 'offer', label, name, positions: [offer.position_name], planPersonIds: [], offerId: offer.id, offerStatus: offer.status };
   }
-  const places = await queryRows<{ id: string; position_name: string }>(db, `SELECT pp.id, p.name AS position_name FROM runsheet_plan_people pp
-    JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.contact_id = $3 ORDER BY lower(p.name)`,
-  [orgId, message.plan_id, message.contact_id]);
+  const places = await queryRows<{ id: string; position_name: string }>(db, `SELECT pp.id,
+      p.name || COALESCE(' at ' || to_char(t.starts_at AT TIME ZONE $4, 'HH24:MI'), '') AS position_name FROM runsheet_plan_people pp
+    JOIN runsheet_positions p ON p.id = pp.position_id AND p.org_id = pp.org_id LEFT JOIN runsheet_plan_times t ON t.id = pp.plan_time_id AND t.org_id = pp.org_id
+    WHERE pp.org_id = $1 AND pp.plan_id = $2 AND pp.contact_id = $3 ORDER BY lower(p.name), t.starts_at NULLS FIRST`,
+  [orgId, message.plan_id, message.contact_id, plan.time_zone]);
   if (places.length === 0) return null;
   return { kind: 'request', label, name, positions: places.map((place) => place.position_name), planPersonIds: places.map((place) => place.id), offerId: null, offerStatus: null };
+}
+
+/** Starts the substitute search a committed decline or blockout opened; starting it twice is harmless. */
+export async function startSubstituteSearch(deps: WebhookDeps, orgId: string, substitutionId: string): Promise<void> {
+  await deps.temporal.workflow.start('runsheetSubstitutionWorkflow', {
+    taskQueue: deps.taskQueue, workflowId: substitutionWorkflowId(substitutionId), args: [{ orgId, substitutionId }],
+    typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'substitute_search' }],
+  }).catch((error: unknown) => {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  });
 }
 
 /** After the answer committed: a search the decline opened starts; a search waiting on this offer wakes. Both are safe to repeat. */
 async function followUp(deps: WebhookDeps, orgId: string, results: readonly RespondResult[]): Promise<void> {
   for (const result of results) {
-    if (result.substitutionId) {
-      await deps.temporal.workflow.start('runsheetSubstitutionWorkflow', {
-        taskQueue: deps.taskQueue, workflowId: substitutionWorkflowId(result.substitutionId), args: [{ orgId, substitutionId: result.substitutionId }],
-        typedSearchAttributes: [{ key: SA_ORG, value: orgId }, { key: SA_KIND, value: 'substitute_search' }],
-      }).catch((error: unknown) => {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      });
-    }
+    if (result.substitutionId) await startSubstituteSearch(deps, orgId, result.substitutionId);
     if (result.offerAnswered) {
       // A search that has already moved on (the offer expired meanwhile) has nothing left to hear.
       await deps.temporal.workflow.getHandle(result.offerAnswered.workflowId).signal(offerAnsweredSignal, result.offerAnswered.offerId).catch(() => undefined);

@@ -1,7 +1,7 @@
 // Rota: runsheet_get_rota's coming plans, each with its positions, who serves in them and the places still open.
 import { el, startWidget, when } from '../../widget-view.mjs';
 
-interface Position { positionId: string; positionName: string; teamName: string; quantity: number; open: number; people: Array<{ contactId: string; name: string; status: string }> }
+interface Position { positionId: string; positionName: string; teamName: string; timeStartsAt: string | null; quantity: number; open: number; people: Array<{ contactId: string; name: string; status: string }> }
 interface Plan { id: string; title: string | null; serviceTypeName: string; startsAt: string; state: string; positions: Position[] }
 
 function rota({ plans }: { plans: Plan[] }): Node {
@@ -13,7 +13,8 @@ function rota({ plans }: { plans: Plan[] }): Node {
       el('p', { class: 'muted' }, when(plan.startsAt)),
       plan.positions.length === 0 ? el('p', { class: 'muted' }, 'No positions needed yet.')
         : el('ul', {}, plan.positions.map((position) => el('li', { 'data-position': position.positionId },
-          el('strong', {}, `${position.positionName}: `),
+          // A position needed per time names its time (the 9:00 and the 11:00 are separate places).
+          el('strong', {}, position.timeStartsAt ? `${position.positionName} (${when(position.timeStartsAt)}): ` : `${position.positionName}: `),
           position.people.map((person) => `${person.name}${person.status === 'accepted' ? '' : ' (unconfirmed)'}`).join(', ') || '—',
           position.open > 0 ? el('span', { class: 'badge', 'data-field': 'open' }, `${position.open} open`) : null))))));
 }

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import sharp from 'sharp';
 import type { IsolationPart } from '../../../../test/e2e/isolation/part';
 
 /** Runsheet: B's key with A's service types, plans, items, songs, teams, positions, people on plans, templates and autofill runs. */
@@ -26,10 +27,13 @@ export const isolation: IsolationPart = {
     const planPerson = (await call('runsheet_schedule_person', { planId: plan, positionId: position, contactId: volunteer })).planPersonId as string;
     const template = (await call('runsheet_create_template', { name: 'Apart template', fromPlanId: plan })).templateId as string;
     const autofillRun = (await call('runsheet_autofill_positions', { planId: plan })).runId as string;
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
+    const chart = (await call('platform_upload_media_library_file', { base64Content: png.toString('base64'), fileName: 'apart-chart.png', isPublic: false })).file.id as string;
+    const songFile = (await call('runsheet_attach_song_file', { songId: song, arrangementId: arrangement, mediaId: chart, kind: 'chord_chart' })).file.id as string;
     return {
       runsheetVolunteer: volunteer, runsheetServiceType: serviceType, runsheetTeam: team, runsheetPosition: position, runsheetPlan: plan, runsheetSong: song,
       runsheetArrangement: arrangement, runsheetHeader: header, runsheetItem: item, runsheetPlanPerson: planPerson, runsheetTemplate: template, runsheetAutofillRun: autofillRun,
-      runsheetDate: date, runsheetSeries: series,
+      runsheetDate: date, runsheetSeries: series, runsheetChart: chart, runsheetSongFile: songFile,
     };
   },
   entries: {
@@ -56,6 +60,12 @@ export const isolation: IsolationPart = {
     runsheet_list_templates: [{ args: (i) => ({ serviceTypeId: i.runsheetServiceType }) }],
     runsheet_apply_template: [{ args: (i) => ({ planId: i.runsheetPlan, templateId: i.runsheetTemplate }) }],
     runsheet_add_arrangement: [{ args: (i) => ({ songId: i.runsheetSong, name: 'B arrangement' }) }],
+    runsheet_attach_song_file: [
+      { args: (i) => ({ songId: i.runsheetSong, mediaId: i.runsheetChart, kind: 'other' }) },
+      { label: 'arrangement', args: (i) => ({ songId: i.runsheetSong, arrangementId: i.runsheetArrangement, mediaId: i.runsheetChart, kind: 'other' }) },
+    ],
+    runsheet_list_song_files: [{ args: (i) => ({ songId: i.runsheetSong }) }],
+    runsheet_remove_song_file: [{ args: (i) => ({ fileId: i.runsheetSongFile }) }],
     runsheet_set_song: [{ args: (i) => ({ planId: i.runsheetPlan, itemId: i.runsheetItem, songId: i.runsheetSong }) }],
     runsheet_list_teams: [{ args: (i) => ({ serviceTypeId: i.runsheetServiceType }) }],
     runsheet_create_team: [{ args: (i) => ({ name: 'B team', serviceTypeId: i.runsheetServiceType }) }],
@@ -67,6 +77,7 @@ export const isolation: IsolationPart = {
     runsheet_unschedule_person: [{ args: (i) => ({ planPersonId: i.runsheetPlanPerson }) }],
     runsheet_respond_to_request: [{ args: (i) => ({ planPersonId: i.runsheetPlanPerson, response: 'decline', reason: 'B says no' }) }],
     runsheet_record_blockout: [{ args: (i) => ({ contactId: i.runsheetVolunteer, startsOn: i.runsheetDate }) }],
+    runsheet_get_blockout_link: [{ args: (i) => ({ contactId: i.runsheetVolunteer }) }],
     runsheet_set_preferences: [{ args: (i) => ({ contactId: i.runsheetVolunteer, maxPerMonth: 1 }) }],
     runsheet_autofill_positions: [{ args: (i) => ({ planId: i.runsheetPlan }) }],
     runsheet_undo_autofill: [{ args: (i) => ({ runId: i.runsheetAutofillRun }) }],
