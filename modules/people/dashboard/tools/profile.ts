@@ -127,7 +127,7 @@ export const getContactAttendanceTool = tools.read('get_contact_attendance', {
   title: 'Contact attendance (profile tab)',
   description: 'The profile\'s attendance tab: services the person checked in to over a range (default the last six months), with the weeks they came and their first and last visit. available is false when the attendance module is not installed.',
   keywords: ['attendance tab', 'how often they come', 'services attended'],
-  examples: ['attendance tab on Tom\'s profile', 'profile attendance for Jean over the last six months', 'how often has Tom come to church since January', 'which Sundays did Jean attend this year', 'when did the Okafors last come to a service', 'first and last visit for Mrs Patel', 'weeks Ken came to church between Easter and summer', 'services Sue checked in to this term'],
+  examples: ['attendance tab on Tom\'s profile', 'profile attendance for Jean over the last six months', 'attendance tab for Tom on his profile since January', 'on Jean\'s profile, which weeks did she come this year', 'profile attendance: first and last visit for the Okafor lad', 'Mrs Patel\'s profile, attendance since she started coming', 'profile tab of services Ken checked in to, Easter to summer', 'the attendance section of Sue\'s person page this term'],
   input: z.object({ contactId, from: calendarDate().optional(), to: calendarDate().optional() }),
   output: z.object({
     contactId: z.uuid(), from: z.string(), to: z.string(), available: z.boolean(), services: z.number().int(), weeksAttended: z.number().int(),
