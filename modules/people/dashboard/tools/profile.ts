@@ -44,7 +44,7 @@ export const updateContactProfileTool = tools.write('update_contact_profile', {
   title: 'Save the profile page\'s details',
   description: 'Saves the profile page\'s form (names, email, phone, date of birth, gender, address, church dates): only the fields given change, null clears one. Consent, stage, tags and custom fields are not on this form (people_update_contact, people_add_contact_tag_api). A UK postcode alone fills the town, county and country.',
   keywords: ['profile page form', 'profile form'],
-  examples: ['save what I typed on Jean\'s profile page', 'the profile page form: new mobile and postcode for Tom', 'profile page says Mary, she goes by Molly', 'fill in the baptism date box on the profile page', "on the profile form, change Tom's address to 4 Mill Lane", "save Jean's new surname and mobile from her profile page", "profile form: set Ken's wedding anniversary to 12 June", "edit the details box on Sue's profile: date of birth 3 May 1961"],
+  examples: ['save what I typed on Jean\'s profile page', 'the profile page form: new mobile and postcode for Tom', 'profile page says Mary, she goes by Molly', 'fill in the baptism date box on the profile page', 'profile page: Tom\'s preferred name is Tommy, save the form', 'fill in Jean\'s title and baptism date on her profile form', 'profile form for Ken: membership date 4 May 2019', 'Sue\'s profile page form, prefix Revd'],
   idempotent: true,
   input: z.object({ contactId, ...profileFields }),
   output: z.object({ contact: contactSchema, changedFields: z.array(z.string()), addressDerivation: addressDerivationSchema.optional() }).strict(),
@@ -60,7 +60,7 @@ export const getContactSummaryTool = tools.read('get_contact_summary', {
   title: 'Contact summary',
   description: 'A short summary of one person: stage, age, membership date, tags, teams, notes and timeline entries the caller may see, last activity, open follow-ups, how they can be reached, and one sentence saying it. Restricted notes and entries count only for a caller holding people:safeguarding.',
   keywords: ['summary', 'quick view', 'brief on a person', 'tl;dr', 'rundown'],
-  examples: ['give me a quick summary of Dorothy', 'brief me on Ken in a sentence before I ring him', 'one-line summary of the new lady\'s record', 'quick rundown on Mr Patel before the visit', 'tl;dr on Jean: stage, teams, last activity', "short summary of the Okafor lad's record", 'sum up Brian in a few lines', 'how can I reach Dorothy and what is open for her'],
+  examples: ['give me a quick summary of Dorothy', 'brief me on Ken in a sentence before I ring him', 'one-line summary of the new lady\'s record', 'quick rundown on Mr Patel before the visit', 'tl;dr on Jean: stage, teams, last activity', "short summary of the Okafor lad's record", 'sum up Brian in a few lines', 'one-sentence summary of Dorothy with her open follow-ups'],
   input: z.object({ contactId }),
   output: z.object({
     contactId: z.uuid(), displayName: z.string(), membershipStatus: z.string().nullable(), status: z.string(), age: z.number().int().nullable(),
@@ -112,7 +112,7 @@ export const listContactGroupsTabTool = tools.read('list_contact_groups_tab', {
   title: 'Contact groups tab',
   description: 'The profile\'s groups tab: the ministry teams (CRM groups) the person is in with their role, the segments they belong to (by rule or added by hand) and their community roster entry.',
   keywords: ['groups tab', 'which teams', 'memberships of a person'],
-  examples: ['which teams and segments is Ken in', 'groups tab on Sue\'s profile', 'every team, segment and roster entry for the Browns\' eldest', 'what teams is Jean on and in what role', 'which segments does Tom belong to', 'is Sue on the community roster and which teams', 'show the groups tab for the new curate', "list Brian's team memberships and segments"],
+  examples: ['which teams and segments is Ken in', 'groups tab on Sue\'s profile', 'every team, segment and roster entry for the Browns\' eldest', 'Jean\'s ministry team roles, as on her profile', 'groups tab for Tom, segments included', 'Sue\'s teams, segments and roster entry from her profile', 'show the groups tab for the new curate', "Brian's profile: ministry teams and segments"],
   input: z.object({ contactId }),
   output: z.object({
     contactId: z.uuid(),
