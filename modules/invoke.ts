@@ -151,10 +151,20 @@ export function bridgeToolsOf(module: ModuleDefinition, modules: readonly Module
       ...bridgePair({
         module: 'platform', prefix: 'platform_admin_invoke_api', scopes: { read: OPERATOR_SCOPE, write: OPERATOR_SCOPE },
         routes: () => everyRoute().filter((route) => route.surface === 'operator'), reach: "the installation's operator routes (organisations, users, support, allowances; platform admins only)",
+        find: {
+          keywords: ['operator', 'platform admin', 'every organisation', 'support view', 'allowance'],
+          readExamples: ['which churches are hosted on this installation', 'list every organisation with its plan and usage this month', "support view of St Mark's: owners, allowances and failed calls", 'which organisations is jo@example.org a member of', 'find a user across all organisations by sign-in email', 'operator report of refused calls for one organisation', 'how much has each hosted church used this month', 'look up an organisation for a support ticket'],
+          writeExamples: ["raise the SMS allowance for St Mark's to 2000 a month", 'remove the custom email allowance for one hosted church', 'give a hosted organisation extra AI drafts this month', "as operator, set a church's monthly allowance for texts", "reset one organisation's allowance back to its plan", 'operator: lift the WhatsApp limit for a parish', 'set the sends allowance for organisation 42', "change a hosted church's metered allowance"],
+        },
       }),
       ...bridgePair({
         module: 'platform', prefix: 'platform_settings_invoke_api', scopes: platformScopes,
         routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'settings'), reach: 'organisation settings, team, API keys and agents', power: 'organisation',
+        find: {
+          keywords: ['organisation settings', 'api keys', 'date format', 'rename organisation'],
+          readExamples: ['what date format is our organisation set to', 'which API keys do we have and when were they last used', 'what country and plan is our organisation on', 'show our organisation settings', 'what scopes does the website API key have', 'list the API keys without showing secrets', 'when was the rota app key last used', 'what name is the organisation registered under here'],
+          writeExamples: ["rename the organisation to St Mark's Parish Church", 'change our date format to day/month/year', 'revoke the old website API key', 'delete the API key the previous treasurer made', 'switch dates to the British format', 'cancel the API key for the old rota app', 'correct the spelling of our church name in settings', 'kill the leaked API key now'],
+        },
       }),
       // The AI studio (spec 4.2's platform_ai_invoke_api_*): drafts written by the AI provider, from whichever module declares ai routes.
       ...bridgePair({
@@ -162,14 +172,19 @@ export function bridgeToolsOf(module: ModuleDefinition, modules: readonly Module
         routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'ai'), reach: 'the AI studio (email campaigns and forms drafted in the brand voice, a campaign personalised per segment, a sermon\'s transcript turned into an email draft)',
         find: {
           keywords: ['ai studio', 'ai draft', 'write with ai', 'draft email', 'draft form', 'sermon to email', 'personalise campaign'],
-          readExamples: ['what can the AI studio do'],
-          writeExamples: ['get the AI to draft the Christmas invitation email', 'draft a sign-up form with AI', 'make an email out of the sermon video', 'rewrite the newsletter for the young families'],
+          readExamples: ['what can the AI studio do', 'is an AI provider set up for writing drafts', 'can the AI draft emails for us yet', 'which setting switches on AI drafting', 'is AI writing available on our account', 'what kinds of drafts can the AI write for us', 'is the AI studio configured', 'check whether AI drafting is turned on'],
+          writeExamples: ['get the AI to draft the Christmas invitation email', 'draft a sign-up form with AI', 'make an email out of the sermon video', 'rewrite the newsletter for the young families', 'AI-write a harvest supper invitation in our usual tone', 'have the AI make a volunteer sign-up form for the summer fete', "turn Sunday's sermon recording into an email to the congregation", 'AI version of the Advent campaign for the over-70s segment'],
         },
       }),
       // The member portal's administration (spec 4.2's platform_portal_invoke_api_*): whichever module declares portal routes.
       ...bridgePair({
         module: 'platform', prefix: 'platform_portal_invoke_api', scopes: platformScopes,
         routes: () => modules.flatMap((each) => each.routes).filter((route) => route.surface === 'portal'), reach: 'the member portal (invites, moderation, capture sessions)',
+        find: {
+          keywords: ['capture session', 'open kiosk', 'close kiosk', 'one portal invite'],
+          readExamples: ['details of portal invite 12 for the Hendersons', 'one capture session and its sign-ups', 'show the foyer kiosk session by id', 'look at a single member portal invite', 'when does capture session 5 lock itself', 'delivery details for one portal invitation', 'how many signed up on kiosk session 3', 'open the record of one sign-up tablet session'],
+          writeExamples: ["open a sign-up session on the foyer iPad for the newcomers' lunch", 'start a capture session for the Alpha launch night tablet', 'close the fete kiosk link for good', 'get a kiosk link for the welcome tablet, lock after 5 minutes', 'shut the sign-up tablet session now the event is over', 'set up a tablet to take sign-ups at the carol service', 'end capture session 4 so it takes no more names', 'new kiosk session for the harvest supper sign-ups'],
+        },
       }),
     ];
   }

@@ -59,7 +59,7 @@ const getEventTool = tools.read('get_event', {
   title: 'Audit event',
   description: 'One audit event in full: who, on whose behalf, with which credential (id and hash, never a secret) and scopes, the action and target, each changed field (before where known, and after), the approval it carried out (who approved it and when), money or units, and its hash-chain link.',
   keywords: ['audit entry', 'event detail'],
-  examples: ['show audit event 1234 in full', 'what exactly changed in that audit entry', 'who approved the change in event 88'],
+  examples: ['show audit event 1234 in full', 'what exactly changed in that audit entry', 'who approved the change in event 88', 'open audit entry 5120: before and after values', 'which API key and scopes made change 402', 'full detail of one logged change including its hash link', 'who acted on whose behalf in audit record 77', 'show the money amount and approver on event 3090'],
   input: z.object({ eventId: z.string().trim().max(18).regex(/^[0-9]{1,18}$/, 'an audit event id (digits)').describe('From audit_list_events') }),
   output: z.object({
     event: eventSchema,
@@ -117,7 +117,7 @@ const agentActionsTool = tools.read('list_agent_actions', {
   title: 'What agents did',
   description: 'Actions taken by agents (assistants connected with an API key or OAuth, and autonomous agents), newest first, with the person each acted for, the credential and whether a person approved it. Filter by the person acted for, credential, outcome or time.',
   keywords: ['assistant actions', 'ai activity', 'bot changes', 'agent log'],
-  examples: ['what has the assistant done this week', 'which changes did AI make on my behalf', 'list actions by the giving agent', 'show agent actions that needed approval', 'what has the AI assistant changed this week', 'list what the agent did on our behalf'],
+  examples: ['what has the assistant done this week', 'which changes did AI make on my behalf', 'list actions by the giving agent', 'show agent actions that needed approval', 'what has the AI assistant changed this week', 'list what the agent did on our behalf', 'what did the pastoral care agent do on its own last month', 'actions an API key took for the treasurer that failed'],
   input: z.object({
     onBehalfOfUserId: filterInput.onBehalfOfUserId,
     credentialId: z.uuid().optional().describe('One API key, OAuth grant or agent credential'),
@@ -135,7 +135,7 @@ const verifyChainTool = tools.read('verify_chain', {
   title: 'Check the audit chain',
   description: "Checks the organisation's audit events are as written: recomputes each event's hash from its contents and the one before, in order, and reports any changed, removed or inserted event (and personal data altered without an erasure). Checks up to 50,000 events a call from fromSeq; continue from lastSeq + 1 while complete is false.",
   keywords: ['tamper check', 'integrity', 'verify audit log', 'hash chain', 'edited the log', 'log tampered', 'nobody altered the records', 'trust the activity log'],
-  examples: ['has anyone tampered with the audit log', 'verify the audit trail is intact', 'check the integrity of our activity history', "check the change log hasn't been tampered with", 'is the audit record still intact'],
+  examples: ['has anyone tampered with the audit log', 'verify the audit trail is intact', 'check the integrity of our activity history', "check the change log hasn't been tampered with", 'is the audit record still intact', 'prove to the auditors nobody has edited our history', 'run the hash check over the audit events from number 50000', 'has any audit event been deleted or inserted'],
   input: z.object({
     fromSeq: z.number().int().min(1).max(1_000_000_000_000).default(1).describe('First chain position to check'),
     limit: z.number().int().min(1).max(50_000).default(50_000),
@@ -162,7 +162,7 @@ const exportEventsTool = tools.write('export_events', {
   title: 'Export the audit log (needs approval)',
   description: `Exports audit events (the same filters as audit_list_events, up to ${MAX_EXPORT} a call, newest first) for an auditor: redacted (changed values and assistant summaries left out; field names, actors, targets and outcomes kept). Every export needs an owner or admin to approve it, and is itself recorded in the audit log.`,
   keywords: ['download audit log', 'audit report', 'export activity'],
-  examples: ['export the audit log for our auditor', 'give me a download of last year\'s finance audit events', 'export every change agents made this quarter', 'download the change log for the trustees', 'send the auditors a copy of the activity log'],
+  examples: ['export the audit log for our auditor', 'give me a download of last year\'s finance audit events', 'export every change agents made this quarter', 'download the change log for the trustees', 'send the auditors a copy of the activity log', 'export the redacted audit log for the independent examiner', 'download audit events from April to March for the annual return', 'an audit extract of safeguarding changes for the diocese'],
   destructive: false,
   input: z.object({ ...filterInput, limit: z.number().int().min(1).max(MAX_EXPORT).default(MAX_EXPORT), cursor: pageInput.cursor }),
   output: z.object({ events: z.array(exportedEventSchema), exportedAt: z.string(), ...pageOutput }).strict(),

@@ -91,7 +91,7 @@ export const listSimilarContactsTool = tools.read('list_similar_contacts', {
   title: 'Likely duplicates and namesakes of a contact',
   description: 'For one contact, others who are probably the same person (same email or phone, or a very similar name with the same date of birth or postcode) or namesakes (a similar name but different identifiers), each with its reasons, any conflicts and a confidence: min(1, 0.45·email + 0.35·phone + 0.25·date of birth + 0.1·postcode + 0.4·name similarity) − 0.3 per conflict. Reads no notes. Merge duplicates with the merge tools; prefer merge over delete.',
   keywords: ['similar contacts', 'possible duplicates', 'namesakes', 'same person twice'],
-  examples: ['is Jo Smith on here twice', 'find duplicates of this contact', 'who else has a name like Ann Adams', 'are there other records for Sam', 'check whether this person already exists', 'namesakes of Peter Jones'],
+  examples: ['is Jo Smith on here twice', 'find duplicates of this contact', 'who else has a name like Ann Adams', 'are there other records for Sam', 'check whether this person already exists', 'namesakes of Peter Jones', 'does Mrs Patel already have another record', 'likely duplicates and namesakes for Brian'],
   input: z.object({ contactId: z.uuid(), limit: z.number().int().min(1).max(50).default(10) }),
   output: z.object({
     contact: z.object({ contactId: z.uuid(), displayName: z.string() }).strict(),
