@@ -71,7 +71,7 @@ export const removeContactTagApiTool = tools.write('remove_contact_tag_api', {
   title: 'Take one tag off a contact',
   description: 'Removes one tag, by id or by name, from a person, as the profile\'s tag chip does; the tag itself stays. For several by name, people_remove_contact_tags.',
   keywords: ['remove tag chip', 'untag one'],
-  examples: ['take the choir chip off Jean', 'remove this tag id from Tom\'s profile', 'untick the newcomer tag for Sue', 'remove tag id 8 from Ken', "click the cross on Brian's choir chip", 'take one tag off Mrs Ahmed by id', "delete the single Alpha chip from Tom's profile", 'remove just the steward tag chip from Sue'],
+  examples: ['take the choir chip off Jean', 'remove this tag id from Tom\'s profile', 'untick the newcomer tag for Sue'],
   idempotent: true,
   input: oneTag,
   output: z.object({ contactId: z.uuid(), tags: z.array(contactTagSchema), removed: z.boolean() }).strict(),

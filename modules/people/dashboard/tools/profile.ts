@@ -64,7 +64,7 @@ export const getContactSummaryTool = tools.read('get_contact_summary', {
   title: 'Contact summary',
   description: 'A short summary of one person: stage, age, membership date, tags, teams, notes and timeline entries the caller may see, last activity, open follow-ups, how they can be reached, and one sentence saying it. Restricted notes and entries count only for a caller holding people:safeguarding.',
   keywords: ['summary', 'quick view', 'brief on a person', 'tl;dr', 'rundown'],
-  examples: ['give me a quick summary of Dorothy', 'brief me on Ken in a sentence before I ring him', 'one-line summary of the new lady\'s record', 'quick rundown on Mr Patel before the visit', 'tl;dr on Jean: stage, teams, last activity', "short summary of the Okafor lad's record", 'sum up Brian in a few lines', 'one-sentence summary of Dorothy with her open follow-ups'],
+  examples: ['give me a quick summary of Dorothy', 'brief me on Ken in a sentence before I ring him', 'one-line summary of the new lady\'s record'],
   input: z.object({ contactId }),
   output: z.object({
     contactId: z.uuid(), displayName: z.string(), membershipStatus: z.string().nullable(), status: z.string(), age: z.number().int().nullable(),
@@ -118,7 +118,7 @@ export const listContactGroupsTabTool = tools.read('list_contact_groups_tab', {
   title: 'Contact groups tab',
   description: 'The profile\'s groups tab: the ministry teams (CRM groups) the person is in with their role, the segments they belong to (by rule or added by hand) and their community roster entry.',
   keywords: ['groups tab', 'which teams', 'memberships of a person'],
-  examples: ['which teams and segments is Ken in', 'groups tab on Sue\'s profile', 'every team, segment and roster entry for the Browns\' eldest', 'Jean\'s ministry team roles, as on her profile', 'groups tab for Tom, segments included', 'Sue\'s teams, segments and roster entry from her profile', 'show the groups tab for the new curate', "Brian's profile: ministry teams and segments"],
+  examples: ['which teams and segments is Ken in', 'groups tab on Sue\'s profile', 'every team, segment and roster entry for the Browns\' eldest'],
   input: z.object({ contactId }),
   output: z.object({
     contactId: z.uuid(),
