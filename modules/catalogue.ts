@@ -1,4 +1,5 @@
 import { MODULES } from './index';
+import { metricCatalogue, type MetricCatalogue } from './metrics';
 import type { Playbook } from './playbooks';
 import type { AnyRoute } from './routes';
 import type { AnyTool } from './tool';
@@ -67,4 +68,9 @@ export function permittedToolNames(access: ToolAccess): string[] {
 /** Invoke-bridge tools call raw routes; platform_execute_workflow_tool must never run them. */
 export function isInvokeApiTool(name: string): boolean {
   return /_invoke_(dashboard_)?api(_|$)/.test(name);
+}
+
+/** Every registered metric (platform_analytics_query's), with its module, and the promised ones not built yet. */
+export function allMetrics(): MetricCatalogue {
+  return metricCatalogue(MODULES);
 }

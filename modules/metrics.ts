@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StewardError } from '../core/errors';
+import type { ChartSpec } from '../core/charts';
 import type { Scope } from '../core/scopes';
 import type { ModuleDefinition } from './module';
 import type { AnyObjectSchema, ToolContext } from './tool';
@@ -60,6 +61,8 @@ export interface MetricDefinition<O extends AnyObjectSchema = AnyObjectSchema> {
   output: O;
   /** Runs in the call's read transaction, under the caller's organisation. */
   compute: (ctx: ToolContext, params: MetricParams) => Promise<MetricAnswer<z.input<O>>>;
+  /** How the answer is best looked at, when a chart says more than the sentence (the dashboard's analytics page draws it). */
+  chart?: (data: z.output<O>) => ChartSpec;
 }
 
 export type AnyMetric = MetricDefinition<AnyObjectSchema>;

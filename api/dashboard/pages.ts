@@ -21,6 +21,7 @@ import { sendView, type DashboardChrome } from '../pages/render';
 import type { ToolCaller } from '../tool-caller';
 import { errorFields, log } from '../../core/log';
 import { staffPrincipalOf } from './principal';
+import { analyticsPageOf } from './analytics';
 
 /**
  * The staff dashboard's pages beside approvals (api/dashboard/approvals.ts): a home page, recent
@@ -227,6 +228,17 @@ export function dashboardPagesRouter(options: DashboardPagesOptions) {
       };
     });
     sendView(res, { title: 'Usage', view: 'dash-usage', dash: chromeOf(member, '/dashboard/usage'), data: { plan: usage.plan, meters } });
+  }));
+
+  router.get('/dashboard/analytics', guarded(async (req, res) => {
+    const member = await memberOf(req, res, req.query.org);
+    if (!member) return;
+    if (!STAFF_ROLES.includes(member.membership.role)) return refuse(res, member, '/dashboard/analytics', 'Analytics');
+    const page = await analyticsPageOf(caller, member.principal);
+    sendView(res, {
+      title: 'Analytics', view: 'dash-analytics', wide: true, dash: chromeOf(member, '/dashboard/analytics'),
+      data: { orgName: member.membership.orgName, role: member.membership.role, ...page },
+    });
   }));
 
   router.get('/dashboard/keys', guarded(async (req, res) => {

@@ -60,6 +60,16 @@ const weeklyTrendAttendance = defineMetric({
         + (last.change === null ? '.' : `, and the latest week was ${last.change >= 0 ? 'up' : 'down'} ${Math.abs(last.change)} on the week before.`);
     return { data: { from, to, total: summary.totals.total, weeks }, speakToUser };
   },
+  chart: (data) => ({
+    name: 'weekly-attendance', title: 'Attendance by week, with first-timers',
+    summary: `Attendance by week from ${data.from} to ${data.to}: ${data.weeks.map((week) => `week of ${week.weekStart} ${week.total} (${week.firstTimers} first-time)`).join('; ')}`,
+    labels: data.weeks.map((week) => week.weekStart),
+    series: [
+      { label: 'Attendance', values: data.weeks.map((week) => week.total) },
+      { label: 'First-timers', values: data.weeks.map((week) => week.firstTimers), kind: 'line' },
+    ],
+    unit: { kind: 'count' },
+  }),
 });
 
 export const attendanceMetrics: readonly AnyMetric[] = [attendanceTotal, weeklyTrendAttendance];

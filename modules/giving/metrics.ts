@@ -77,7 +77,10 @@ const weeklyTrendGiving = defineMetric({
   params: ['range'],
   output: z.object({
     from: z.string(), to: z.string(), currency: z.string().nullable(), total: z.number().int(),
-    weeks: z.array(z.object({ weekStart: z.string(), isoWeek: z.string(), total: z.number().int(), giftCount: z.number().int() }).strict()),
+    weeks: z.array(z.object({
+      weekStart: z.string(), isoWeek: z.string(), total: z.number().int(), giftCount: z.number().int(),
+      lastYearTotal: z.number().int().describe('What was given in the same week a year earlier (its gifts moved on a year), net of refunds'),
+    }).strict()),
   }).strict(),
   compute: async (ctx, params) => {
     const { from, to, mondays } = trendRange(params);
@@ -85,9 +88,20 @@ const weeklyTrendGiving = defineMetric({
     const byWeek = new Map(summary.byPeriod.map((week) => [week.periodStart, week]));
     const weeks = mondays.map((weekStart) => ({
       weekStart, isoWeek: isoWeekOf(weekStart), total: byWeek.get(weekStart)?.total ?? 0, giftCount: byWeek.get(weekStart)?.donationCount ?? 0,
+      lastYearTotal: byWeek.get(weekStart)?.lastYearTotal ?? 0,
     }));
     return { data: { from, to, currency: summary.currency, total: summary.total, weeks }, speakToUser: trendSentence(weeks, summary.total, money(ctx, summary.currency), from, to) };
   },
+  chart: (data) => ({
+    name: 'weekly-giving', title: 'Giving by week, with the same weeks last year',
+    summary: `Giving by week from ${data.from} to ${data.to}: ${data.weeks.map((week) => `${week.isoWeek} ${week.total} (last year ${week.lastYearTotal})`).join('; ')}`,
+    labels: data.weeks.map((week) => week.isoWeek),
+    series: [
+      { label: 'This year', values: data.weeks.map((week) => week.total) },
+      { label: 'Last year', values: data.weeks.map((week) => week.lastYearTotal), kind: 'line', dashed: true },
+    ],
+    unit: data.currency ? { kind: 'money', currency: data.currency } : { kind: 'count' },
+  }),
 });
 
 function trendSentence(weeks: Array<{ weekStart: string; total: number }>, total: number, format: (n: number) => string, from: string, to: string): string {

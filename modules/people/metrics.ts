@@ -51,6 +51,17 @@ const byMembershipStatus = defineMetric({
     const parts = spokenBreakdown(counts, (key, n) => countOf(n, ...(MEMBERSHIP_LABELS[key] ?? [key, key])));
     return { data: { total, byMembershipStatus: counts }, speakToUser: total ? `Of ${countOf(total, 'contact')}: ${parts}.` : 'You have no contacts yet.' };
   },
+  chart: (data) => {
+    const stages = Object.entries(data.byMembershipStatus);
+    const label = (key: string) => (MEMBERSHIP_LABELS[key]?.[1] ?? key).replace(/^./, (c) => c.toUpperCase());
+    return {
+      name: 'membership-stages', title: 'Contacts by Welcome Desk stage',
+      summary: `Contacts by stage: ${stages.map(([key, n]) => `${label(key)} ${n}`).join('; ')}`,
+      labels: stages.map(([key]) => label(key)),
+      series: [{ label: 'Contacts', values: stages.map(([, n]) => n) }],
+      unit: { kind: 'count' },
+    };
+  },
 });
 
 const byStatus = defineMetric({

@@ -137,6 +137,18 @@ describe('pages for people in headless Chromium', () => {
     await accessible(page);
     await shoot(page, 'dashboard-usage');
 
+    // Analytics: every metric the owner may read, asked as an assistant asks it; charts drawn on the server.
+    await page.click('a[href="/dashboard/analytics"]');
+    expect(await page.textContent('h1')).toBe('Analytics');
+    expect(await page.locator('#failed').count()).toBe(0);
+    expect(await page.locator('figure.chart[data-chart="membership-stages"] svg[role=img]').count()).toBe(1);
+    expect(Number(await page.locator('figure.chart[data-chart="membership-stages"]').getAttribute('data-points'))).toBeGreaterThan(0);
+    expect(await page.locator('#figures li').count()).toBeGreaterThan(0);
+    expect(await page.locator('script').count()).toBe(0);
+    await accessible(page);
+    await shoot(page, 'dashboard-analytics');
+    await page.goto(`${harness.url}/dashboard/usage`);
+
     // API keys: made with chosen scopes, shown once, works, revoked, refused.
     await page.click('nav a[href="/dashboard/keys"]');
     await page.fill('#key-name', 'Rota assistant');
@@ -190,7 +202,7 @@ describe('pages for people in headless Chromium', () => {
 
     // On a phone: the same pages, nothing wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const path of ['/dashboard', '/dashboard/approvals', '/dashboard/activity', '/dashboard/usage', '/dashboard/keys', '/dashboard/team']) {
+    for (const path of ['/dashboard', '/dashboard/approvals', '/dashboard/activity', '/dashboard/usage', '/dashboard/analytics', '/dashboard/keys', '/dashboard/team']) {
       await page.goto(`${harness.url}${path}`);
       await accessible(page);
     }
@@ -211,7 +223,7 @@ describe('pages for people in headless Chromium', () => {
     const volunteerContext = await browser.newContext();
     const page = await signIn(volunteerContext, volunteer.email);
     expect(await page.locator('header nav a').allTextContents()).toEqual(['Home', 'Connected apps']);
-    for (const path of ['/dashboard/keys', '/dashboard/activity', '/dashboard/usage', '/dashboard/team']) {
+    for (const path of ['/dashboard/keys', '/dashboard/activity', '/dashboard/usage', '/dashboard/analytics', '/dashboard/team']) {
       const response = await page.goto(`${harness.url}${path}`);
       expect([path, response?.status()]).toEqual([path, 403]);
     }
