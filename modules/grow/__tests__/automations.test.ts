@@ -3,23 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
+import { eventually, subjectOf, unfolded } from './mail-text';
 import { postForm } from './forms-http';
 
 jest.setTimeout(240_000);
-
-const subjectOf = (raw: string) => /^Subject:\s*(.+)$/im.exec(raw)?.[1]?.trim();
-/** The readable text of a raw message: folded headers and quoted-printable soft breaks joined. */
-const unfolded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\r?\n[ \t]+/g, ' ');
-
-async function eventually<T>(read: () => T | Promise<T>, check: (value: T) => boolean, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > until) throw new Error(`Timed out; last value ${JSON.stringify(value)?.slice(0, 800)}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
 
 /**
  * Automations over MCP with a real worker, Temporal and SMTP server: a welcome series triggered by

@@ -3,24 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
+import { eventually, subjectOf, decoded } from './mail-text';
 
 jest.setTimeout(240_000);
-
-/** The readable text of a raw message: quoted-printable soft breaks joined and =XX decoded. */
-function decoded(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-const subjectOf = (raw: string) => /^Subject:\s*(.+)$/im.exec(raw)?.[1]?.trim();
-
-async function eventually<T>(read: () => T | Promise<T>, check: (value: T) => boolean, ms = 90_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > until) throw new Error(`Timed out; last value ${JSON.stringify(value)?.slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
 
 /**
  * An A/B campaign end to end over MCP and a real SMTP server: previewed (the person without consent

@@ -3,24 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
+import { eventually, subjectOf, decoded } from './mail-text';
 import { stewardEventSignature } from '../../channels/delivery/signatures';
 import { TEST_SENDS_PER_CAMPAIGN_PER_HOUR } from '../test-email';
 import { postForm } from './forms-http';
 
 jest.setTimeout(300_000);
-
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-const subjectOf = (raw: string) => /^Subject:\s*(.+)$/im.exec(raw)?.[1]?.trim();
-
-async function eventually<T>(read: () => T | Promise<T>, check: (value: T) => boolean, ms = 90_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > until) throw new Error(`Timed out; last value ${JSON.stringify(value)?.slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
 
 /**
  * Over MCP, HTTP and a real SMTP server: a campaign's test email (marked, untracked, never in the
