@@ -138,10 +138,13 @@ describe('grow: automations', () => {
     expect(paused).toMatchObject({ changed: true, automation: { status: 'paused' } });
     expect((await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id })).changed).toBe(false);
 
-    // Past the wait, the run is held before its next step.
-    // (Waited for, not slept: on a busy machine the timer's wake-up can come late.)
-    const [holding] = await eventually(() => runsOf(automation.id), (r) => r[0]?.step === 2, 30_000);
-    expect(holding).toMatchObject({ status: 'active', held: true, step: 2, nextAction: 'Add the tag "Newcomer"' });
+    // The run is held before its next step: the wait itself when the pause came first, else the tag. Either
+    // way, well past the 3-second wait it is still held and nothing after the wait has happened.
+    const [holding] = await eventually(() => runsOf(automation.id), (r) => r[0]?.held === true, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const [still] = await runsOf(automation.id);
+    expect(still).toMatchObject({ status: 'active', held: true, step: holding.step });
+    expect(['Wait 3 seconds', 'Add the tag "Newcomer"']).toContain(still.nextAction);
     expect(await tagsOf(held)).toEqual([]);
 
     // An edit while it runs makes version 2; the run keeps version 1.
