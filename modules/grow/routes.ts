@@ -23,6 +23,11 @@ function tool(name: string): AnyTool {
 }
 /** Runs a read tool as its route: the same input checks and defaults, the same answer. */
 const runTool = (name: string, ctx: ToolContext, input: Record<string, unknown>) => tool(name).run(ctx, tool(name).input.parse(input)) as Promise<never>;
+/** A read route that is a read tool: its answer's schema, and the tool run with the route's path and query values as input. */
+const readVia = (name: string) => ({
+  response: tool(name).output as z.ZodObject,
+  run: async (ctx: ToolContext, { params, query }: { params?: object; query?: object }) => runTool(name, ctx, { ...params, ...query }),
+});
 /** A write a curated tool covers: catalogued, never run here. */
 const curated = (name: string) => ({ body: tool(name).input as z.ZodObject, response: tool(name).output as z.ZodObject, curatedTool: name });
 
@@ -34,8 +39,7 @@ export const growRoutes = [
   routes.get('forms', {
     summary: 'Forms with their status, fields, window, public address and submission counts',
     query: z.object({ status: z.enum(['draft', 'published', 'closed', 'archived']).optional(), limit: queryValue.integer(1, 100).default(50) }).strict(),
-    response: tool('grow_list_forms').output as z.ZodObject,
-    run: async (ctx, { query }) => runTool('grow_list_forms', ctx, query),
+    ...readVia('grow_list_forms'),
   }),
   routes.post('forms', { summary: 'Create a form', ...curated('grow_create_form') }),
   routes.get('forms/{formId}', {
@@ -51,53 +55,45 @@ export const growRoutes = [
     summary: 'A form\'s submissions, newest first',
     params: formParams,
     query: z.object({ contactId: id.optional(), limit: queryValue.integer(1, 100).default(25), offset: queryValue.integer(0, 100_000).default(0) }).strict(),
-    response: tool('grow_list_submissions').output as z.ZodObject,
-    run: async (ctx, { params, query }) => runTool('grow_list_submissions', ctx, { formId: params.formId, ...query }),
+    ...readVia('grow_list_submissions'),
   }),
   routes.get('forms/{formId}/export', {
     summary: 'Every submission of a form as CSV',
     params: formParams,
-    response: tool('grow_export_submissions').output as z.ZodObject,
-    run: async (ctx, { params }) => runTool('grow_export_submissions', ctx, { formId: params.formId }),
+    ...readVia('grow_export_submissions'),
   }),
   routes.get('submissions/{submissionId}', {
     summary: 'One submission with the questions it answered and what it created',
     params: z.object({ submissionId: id }).strict(),
-    response: tool('grow_get_submission').output as z.ZodObject,
-    run: async (ctx, { params }) => runTool('grow_get_submission', ctx, { submissionId: params.submissionId }),
+    ...readVia('grow_get_submission'),
   }),
   routes.get('landing-pages', {
     summary: 'Landing pages with their status and public address',
     query: z.object({ status: z.enum(['draft', 'published', 'unpublished']).optional(), limit: queryValue.integer(1, 100).default(50) }).strict(),
-    response: tool('grow_list_landing_pages').output as z.ZodObject,
-    run: async (ctx, { query }) => runTool('grow_list_landing_pages', ctx, query),
+    ...readVia('grow_list_landing_pages'),
   }),
   routes.post('landing-pages', { summary: 'Create a landing page', ...curated('grow_create_landing_page') }),
   routes.get('landing-pages/{pageId}/stats', {
     summary: 'A landing page\'s views, submissions and conversion by day',
     params: pageParams,
     query: z.object({ from: z.iso.date().optional(), to: z.iso.date().optional() }).strict(),
-    response: tool('grow_get_page_stats').output as z.ZodObject,
-    run: async (ctx, { params, query }) => runTool('grow_get_page_stats', ctx, { pageId: params.pageId, ...query }),
+    ...readVia('grow_get_page_stats'),
   }),
   routes.get('campaigns', {
     summary: 'Email campaigns, newest first',
     query: z.object({ status: z.enum(['draft', 'previewed', 'scheduled', 'testing', 'sending', 'sent', 'paused', 'cancelled']).optional(), limit: queryValue.integer(1, 100).default(50) }).strict(),
-    response: tool('grow_list_campaigns').output as z.ZodObject,
-    run: async (ctx, { query }) => runTool('grow_list_campaigns', ctx, query),
+    ...readVia('grow_list_campaigns'),
   }),
   routes.post('campaigns', { summary: 'Create an email campaign', ...curated('grow_create_campaign') }),
   routes.get('campaigns/{campaignId}', {
     summary: 'One email campaign',
     params: campaignParams,
-    response: tool('grow_get_campaign').output as z.ZodObject,
-    run: async (ctx, { params }) => runTool('grow_get_campaign', ctx, { campaignId: params.campaignId }),
+    ...readVia('grow_get_campaign'),
   }),
   routes.get('campaigns/{campaignId}/report', {
     summary: 'A campaign\'s report: handed, skipped, opens, clicks, unsubscribes, bounces and complaints, per variant',
     params: campaignParams,
-    response: tool('grow_get_campaign_report').output as z.ZodObject,
-    run: async (ctx, { params }) => runTool('grow_get_campaign_report', ctx, { campaignId: params.campaignId }),
+    ...readVia('grow_get_campaign_report'),
   }),
   routes.get('campaigns/{campaignId}/test-emails', {
     summary: 'A campaign\'s test emails, newest first (never part of its report)',

@@ -1,9 +1,9 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomUUID } from 'node:crypto';
-import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
-import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
-import { eventually, subjectOf, unfolded } from './mail-text';
+import type { TestSmtpServer } from '../../../test/helpers/message-servers';
+import { type GrowMailStack, eventually, growMailStack, subjectOf, unfolded } from './mail-text';
 import { postForm } from './forms-http';
 
 jest.setTimeout(240_000);
@@ -21,32 +21,17 @@ describe('grow: automations', () => {
   let mcp: McpClient;
   let otherMcp: McpClient;
   let smtp: TestSmtpServer;
-  const keys = ['SMTP_HOST', 'SMTP_PORT', 'SMTP_FROM', 'CHANNELS_WEBHOOK_BASE_URL', 'PUBLIC_URL', 'GROW_AUTOMATION_POLL_SECONDS'] as const;
-  const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+  let stack: GrowMailStack;
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    Object.assign(process.env, { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'St Anne <news@stanne.example.org>', GROW_AUTOMATION_POLL_SECONDS: '1' });
-    harness = await Harness.start({ own: true });
-    process.env.CHANNELS_WEBHOOK_BASE_URL = harness.url;
-    process.env.PUBLIC_URL = harness.url;
-    org = await harness.createOrg({ name: 'St Anne' });
-    other = await harness.createOrg({ name: 'Elsewhere' });
-    mcp = await harness.mcpClient(org.apiKey);
-    otherMcp = await harness.mcpClient(other.apiKey);
+    stack = await growMailStack({ GROW_AUTOMATION_POLL_SECONDS: '1' });
+    ({ harness, smtp, org, other, mcp, otherMcp } = stack);
   });
 
   afterAll(async () => {
     // Pause every automation so their watchers stop reading before the stack closes.
     for (const orgId of [org?.orgId, other?.orgId]) if (orgId) await harness?.pool.query("UPDATE grow_automations SET status = 'paused' WHERE org_id = $1", [orgId]);
-    await otherMcp?.close();
-    await mcp?.close();
-    await harness?.close();
-    await smtp?.close();
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    await stack?.close();
   });
 
   const runsOf = async (automationId: string) => (await mcpCall(mcp, 'grow_list_automation_runs', { automationId })).runs as any[];

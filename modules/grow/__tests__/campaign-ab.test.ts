@@ -1,9 +1,9 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomUUID } from 'node:crypto';
-import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
-import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
-import { eventually, subjectOf, decoded } from './mail-text';
+import type { TestSmtpServer } from '../../../test/helpers/message-servers';
+import { type GrowMailStack, decoded, eventually, growMailStack, subjectOf } from './mail-text';
 
 jest.setTimeout(240_000);
 
@@ -17,34 +17,18 @@ jest.setTimeout(240_000);
 describe('grow: an A/B email campaign', () => {
   let harness: Harness;
   let org: TestOrg;
-  let other: TestOrg;
   let mcp: McpClient;
   let otherMcp: McpClient;
   let smtp: TestSmtpServer;
-  const keys = ['SMTP_HOST', 'SMTP_PORT', 'SMTP_FROM', 'CHANNELS_WEBHOOK_BASE_URL', 'PUBLIC_URL'] as const;
-  const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+  let stack: GrowMailStack;
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    Object.assign(process.env, { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'St Anne <news@stanne.example.org>' });
-    harness = await Harness.start({ own: true });
-    process.env.CHANNELS_WEBHOOK_BASE_URL = harness.url;
-    process.env.PUBLIC_URL = harness.url;
-    org = await harness.createOrg({ name: 'St Anne' });
-    other = await harness.createOrg({ name: 'Elsewhere' });
-    mcp = await harness.mcpClient(org.apiKey);
-    otherMcp = await harness.mcpClient(other.apiKey);
+    stack = await growMailStack();
+    ({ harness, smtp, org, mcp, otherMcp } = stack);
   });
 
   afterAll(async () => {
-    await otherMcp?.close();
-    await mcp?.close();
-    await harness?.close();
-    await smtp?.close();
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    await stack?.close();
   });
 
   it('tests two subjects, picks the one people clicked, sends it to the rest, and unsubscribes in one click', async () => {

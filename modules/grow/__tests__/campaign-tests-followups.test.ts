@@ -1,9 +1,9 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomUUID } from 'node:crypto';
-import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
-import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
-import { eventually, subjectOf, decoded } from './mail-text';
+import type { TestSmtpServer } from '../../../test/helpers/message-servers';
+import { type GrowMailStack, decoded, eventually, growMailStack, subjectOf } from './mail-text';
 import { stewardEventSignature } from '../../channels/delivery/signatures';
 import { TEST_SENDS_PER_CAMPAIGN_PER_HOUR } from '../test-email';
 import { postForm } from './forms-http';
@@ -23,31 +23,16 @@ describe('grow: test emails, submission follow-ups, bounces in the report', () =
   let mcp: McpClient;
   let otherMcp: McpClient;
   let smtp: TestSmtpServer;
-  const keys = ['SMTP_HOST', 'SMTP_PORT', 'SMTP_FROM', 'CHANNELS_WEBHOOK_BASE_URL', 'PUBLIC_URL', 'EMAIL_EVENTS_SECRET'] as const;
-  const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+  let stack: GrowMailStack;
   const local = (publicUrl: string) => `${harness.url}${new URL(publicUrl).pathname}`;
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    Object.assign(process.env, { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'St Anne <news@stanne.example.org>', EMAIL_EVENTS_SECRET: 'grow-events-secret' });
-    harness = await Harness.start({ own: true });
-    process.env.CHANNELS_WEBHOOK_BASE_URL = harness.url;
-    process.env.PUBLIC_URL = harness.url;
-    org = await harness.createOrg({ name: 'St Anne' });
-    other = await harness.createOrg({ name: 'Elsewhere' });
-    mcp = await harness.mcpClient(org.apiKey);
-    otherMcp = await harness.mcpClient(other.apiKey);
+    stack = await growMailStack({ EMAIL_EVENTS_SECRET: 'grow-events-secret' });
+    ({ harness, smtp, org, other, mcp, otherMcp } = stack);
   });
 
   afterAll(async () => {
-    await otherMcp?.close();
-    await mcp?.close();
-    await harness?.close();
-    await smtp?.close();
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    await stack?.close();
   });
 
   async function taggedPeople(count: number, tag: string, consent: boolean[]): Promise<{ tagId: string; people: string[] }> {

@@ -4,6 +4,7 @@ import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall } from '../../../test/helpers/mcp-calls';
 import { startSmtpServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
 import { blockoutToken } from '../links';
+import { eventually } from '../../../test/helpers/sandbox-stack';
 
 /**
  * A volunteer's own blockout link, end to end on a stack of its own with a real mail server: the
@@ -14,16 +15,6 @@ import { blockoutToken } from '../links';
  * address are refused with nothing written.
  */
 jest.setTimeout(180_000);
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not reached within 60 s: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe('runsheet: a volunteer\'s own blockout link', () => {
   let harness: Harness;
@@ -76,7 +67,7 @@ describe('runsheet: a volunteer\'s own blockout link', () => {
     await call('runsheet_send_requests', { planId: plan.id });
 
     // The rota request carries Ada's blockout link; staff get one from the tool.
-    const request = await eventually(async () => mailTo('ada.vol@example.org'), (mails) => mails.length === 1, 'Ada\'s request');
+    const request = await eventually(async () => mailTo('ada.vol@example.org'), (mails) => mails.length === 1, 60_000);
     const path = /(\/runsheet\/blockouts\/[A-Za-z0-9._-]+)/.exec(decoded(request[0].raw))?.[1];
     expect(path).toBeDefined();
     const fromTool = await call('runsheet_get_blockout_link', { contactId: ada });
@@ -121,7 +112,7 @@ describe('runsheet: a volunteer\'s own blockout link', () => {
     const after = (await call('runsheet_get_plan', { planId: plan.id })).plan;
     expect(after.people).toEqual([expect.objectContaining({ contactId: ada, status: 'declined', declineReason: 'Blocked out' })]);
     expect(after.substitutions).toEqual([expect.objectContaining({ cause: 'blockout' })]);
-    await eventually(async () => mailTo('ben.vol@example.org'), (mails) => mails.length === 1, 'Ben\'s offer');
+    await eventually(async () => mailTo('ben.vol@example.org'), (mails) => mails.length === 1, 60_000);
 
     // Removing: her own dates only; someone else's blockout id is not found and stays.
     const bensBlockout = (await call('runsheet_record_blockout', { contactId: ben, startsOn: DateTime.now().plus({ days: 50 }).toISODate() })).blockoutId;
