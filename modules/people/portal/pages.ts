@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../../core/html';
+import { replyAfterCommit } from '../../../core/reply-after-commit';
 import { createHash } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -150,6 +151,7 @@ ${others.length === 0 ? '<p id="household-empty">No one else is recorded in your
 
 type Handler = (req: Request, res: Response, db: Queryable, orgId: string) => Promise<void>;
 
+
 export function portalPagesRouter(deps: WebhookDeps): Router {
   const router = Router();
   const pool: Pool = deps.pool;
@@ -161,7 +163,7 @@ export function portalPagesRouter(deps: WebhookDeps): Router {
         send(res, 404, 'Not found', '<h1>This page is not recognised</h1>');
         return;
       }
-      await withTenantTransaction(pool, orgId, (db) => handler(req, res, db, orgId));
+      await replyAfterCommit(res, () => withTenantTransaction(pool, orgId, (db) => handler(req, res, db, orgId)));
     } catch (error) {
       next(error);
     }
