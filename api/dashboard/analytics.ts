@@ -12,6 +12,11 @@ export interface AnalyticsPage {
   withheld: string[];
 }
 
+/** Whether any registered metric is within the credential's scopes: the page (and its link) is offered to exactly those people. */
+export function readsAnyMetric(principal: Principal): boolean {
+  return [...allMetrics().available.values()].some(({ metric }) => principal.scopes.includes(metric.scope));
+}
+
 /**
  * The analytics page's figures: every registered metric the person's credential may read, each
  * asked through `platform_analytics_query` as an assistant would ask it (same scope checks, same

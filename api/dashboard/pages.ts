@@ -21,7 +21,7 @@ import { sendView, type DashboardChrome } from '../pages/render';
 import type { ToolCaller } from '../tool-caller';
 import { errorFields, log } from '../../core/log';
 import { staffPrincipalOf } from './principal';
-import { analyticsPageOf } from './analytics';
+import { analyticsPageOf, readsAnyMetric } from './analytics';
 
 /**
  * The staff dashboard's pages beside approvals (api/dashboard/approvals.ts): a home page, recent
@@ -48,6 +48,8 @@ const PAGES = [
   { href: '/dashboard/approvals', label: 'Approvals', allowed: (m: Member) => STAFF_ROLES.includes(m.membership.role) },
   { href: '/dashboard/activity', label: 'Activity', allowed: (m: Member) => m.principal.scopes.includes('audit:read') },
   { href: '/dashboard/usage', label: 'Usage', allowed: (m: Member) => STAFF_ROLES.includes(m.membership.role) },
+  // Volunteers too: each sees the metrics their role's scopes reach, and is told which are withheld.
+  { href: '/dashboard/analytics', label: 'Analytics', allowed: (m: Member) => readsAnyMetric(m.principal) },
   { href: '/dashboard/keys', label: 'API keys', allowed: (m: Member) => isManager(m) },
   { href: '/dashboard/team', label: 'Team', allowed: (m: Member) => STAFF_ROLES.includes(m.membership.role) },
   { href: '/dashboard/apps', label: 'Connected apps', allowed: () => true },
@@ -233,7 +235,7 @@ export function dashboardPagesRouter(options: DashboardPagesOptions) {
   router.get('/dashboard/analytics', guarded(async (req, res) => {
     const member = await memberOf(req, res, req.query.org);
     if (!member) return;
-    if (!STAFF_ROLES.includes(member.membership.role)) return refuse(res, member, '/dashboard/analytics', 'Analytics');
+    if (!readsAnyMetric(member.principal)) return refuse(res, member, '/dashboard/analytics', 'Analytics');
     const page = await analyticsPageOf(caller, member.principal);
     sendView(res, {
       title: 'Analytics', view: 'dash-analytics', wide: true, dash: chromeOf(member, '/dashboard/analytics'),

@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { withTransaction } from '../../db/pool';
 import { createGrant } from '../../kernel/oauth/grants';
 import { hashPassword } from '../../kernel/passwords';
+import { allMetrics } from '../../modules/catalogue';
 import { createMember } from '../../modules/platform/users';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { CHROMIUM } from '../helpers/oauth';
@@ -106,7 +107,7 @@ describe('pages for people in headless Chromium', () => {
     const context = await browser.newContext();
     const page = await signIn(context, ownerEmail);
     const nav = await page.locator('header nav a').allTextContents();
-    expect(nav).toEqual(['Home', 'Approvals', 'Activity', 'Usage', 'API keys', 'Team', 'Connected apps']);
+    expect(nav).toEqual(['Home', 'Approvals', 'Activity', 'Usage', 'Analytics', 'API keys', 'Team', 'Connected apps']);
     expect(await page.textContent('#waiting')).toContain('1 item waits');
     await accessible(page);
     await shoot(page, 'dashboard-home');
@@ -133,12 +134,12 @@ describe('pages for people in headless Chromium', () => {
     expect(await page.locator('#meters [role=meter]').count()).toBeGreaterThan(3);
     const contacts = page.locator('.meter[data-feature="contacts"] [role=meter]');
     expect(Number(await contacts.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(3);
-    expect(await page.locator('a[href="/dashboard/analytics"]').count()).toBe(1);
+    expect(await page.locator('main a[href="/dashboard/analytics"]').count()).toBe(1);
     await accessible(page);
     await shoot(page, 'dashboard-usage');
 
     // Analytics: every metric the owner may read, asked as an assistant asks it; charts drawn on the server.
-    await page.click('a[href="/dashboard/analytics"]');
+    await page.click('nav a[href="/dashboard/analytics"]');
     expect(await page.textContent('h1')).toBe('Analytics');
     expect(await page.locator('#failed').count()).toBe(0);
     expect(await page.locator('figure.chart[data-chart="membership-stages"] svg[role=img]').count()).toBe(1);
@@ -222,17 +223,29 @@ describe('pages for people in headless Chromium', () => {
     const volunteer = await member('volunteer');
     const volunteerContext = await browser.newContext();
     const page = await signIn(volunteerContext, volunteer.email);
-    expect(await page.locator('header nav a').allTextContents()).toEqual(['Home', 'Connected apps']);
-    for (const path of ['/dashboard/keys', '/dashboard/activity', '/dashboard/usage', '/dashboard/analytics', '/dashboard/team']) {
+    expect(await page.locator('header nav a').allTextContents()).toEqual(['Home', 'Analytics', 'Connected apps']);
+    for (const path of ['/dashboard/keys', '/dashboard/activity', '/dashboard/usage', '/dashboard/team']) {
       const response = await page.goto(`${harness.url}${path}`);
       expect([path, response?.status()]).toEqual([path, 403]);
     }
+    // Analytics: the metrics a volunteer's role reaches; giving's are named as withheld and never computed.
+    const givingMetrics = [...allMetrics().available].filter(([, { metric }]) => metric.scope === 'giving:read');
+    expect(givingMetrics.length).toBeGreaterThan(0);
+    expect((await page.goto(`${harness.url}/dashboard/analytics`))?.status()).toBe(200);
+    expect(await page.locator('#failed').count()).toBe(0);
+    expect(await page.locator('li[data-metric="total_contacts"]').count()).toBe(1);
+    const withheld = (await page.textContent('#withheld'))!;
+    for (const [name, { metric }] of givingMetrics) {
+      expect(withheld).toContain(metric.description);
+      expect(await page.locator(`[data-metric="${name}"]`).count()).toBe(0);
+    }
+    await accessible(page);
     await volunteerContext.close();
 
     const staff = await member('staff');
     const staffContext = await browser.newContext();
     const staffPage = await signIn(staffContext, staff.email);
-    expect(await staffPage.locator('header nav a').allTextContents()).toEqual(['Home', 'Approvals', 'Usage', 'Team', 'Connected apps']);
+    expect(await staffPage.locator('header nav a').allTextContents()).toEqual(['Home', 'Approvals', 'Usage', 'Analytics', 'Team', 'Connected apps']);
     expect((await staffPage.goto(`${harness.url}/dashboard/keys`))?.status()).toBe(403);
     await staffContext.close();
 
@@ -242,5 +255,26 @@ describe('pages for people in headless Chromium', () => {
       body: 'csrf=x&name=evil&scopes=people:read',
     });
     expect(forged.status).toBe(403);
+  });
+
+  it("each organisation's analytics page shows its own figures, never another's", async () => {
+    const other = await harness.createOrg({ name: 'Other Parish' });
+    await harness.pool.query('UPDATE users SET password_hash = $2 WHERE id = $1', [other.ownerUserId, await hashPassword(password)]);
+    const otherEmail = (await harness.pool.query('SELECT email FROM users WHERE id = $1', [other.ownerUserId])).rows[0].email as string;
+    for (const firstName of ['Una', 'Vic', 'Wyn', 'Xan', 'Yves']) await harness.call(other.apiKey, 'people_create_contact', { firstName, lastName: 'Elsewhere' });
+    const figureOf = async (email: string) => {
+      const context = await browser.newContext();
+      const page = await signIn(context, email);
+      await page.goto(`${harness.url}/dashboard/analytics`);
+      const sentence = (await page.textContent('li[data-metric="total_contacts"]'))!;
+      await context.close();
+      return sentence;
+    };
+    const askedBy = async (apiKey: string) => (await harness.call(apiKey, 'platform_analytics_query', { metric: 'total_contacts' })).speakToUser as string;
+    const [ours, theirs] = [await figureOf(ownerEmail), await figureOf(otherEmail)];
+    expect(ours).toBe(await askedBy(org.apiKey));
+    expect(theirs).toBe(await askedBy(other.apiKey));
+    expect(ours).not.toBe(theirs);
+    expect(theirs).toContain('5');
   });
 });
