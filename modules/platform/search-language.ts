@@ -272,8 +272,10 @@ interface Expansion {
 const RECORD_NOUN = /('s|\b(?:her|his|their|the|this|that|my|our|your)) records?\b/g;
 // "How close are we": nearness, not closing anything.
 const CLOSE_ADJECTIVE = /\bhow close\b/g;
+// "the mailings we've set up", "which services are set up": what exists already, not an order to create one.
+const SET_UP_STATE = /\b(we've|we have|i've|i have|they've|have|has|had|is|are|was|were|been|already|got) set up\b/g;
 
-const normalise = (text: string) => ` ${text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(CLOSE_ADJECTIVE, 'how near').replace(/'s\b/g, '')
+const normalise = (text: string) => ` ${text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(CLOSE_ADJECTIVE, 'how near').replace(SET_UP_STATE, '$1').replace(/'s\b/g, '')
   .replace(/[^a-z0-9'-]+/g, ' ').trim()} `;
 
 // The stemmer leaves "finalise" but cuts "finalised" to "finalis": a final e is dropped for thesaurus look-ups only.
