@@ -29,6 +29,21 @@ export interface ServiceAttendance {
   totalFrom: 'headcount' | 'checkins';
 }
 
+/**
+ * A ticketed event held as no service (or as one since cancelled): its door's scans are a line of
+ * their own, on the day they were scanned, rather than being dropped or added to a service.
+ */
+export interface EventAttendance {
+  eventId: string;
+  title: string;
+  localDate: string;
+  checkedIn: number;
+  regulars: number;
+  guests: number;
+  firstTimers: number;
+  ticketCheckins: number;
+}
+
 export interface WeekAttendance {
   weekStart: string;
   services: number;
@@ -43,9 +58,14 @@ export interface AttendanceSummary {
   from: string;
   to: string;
   locationId: string | null;
-  definitions: { regular: string; guest: string; firstTimer: string; volunteer: string; ticketCheckins: string; total: string };
-  totals: { services: number; total: number; checkedIn: number; regulars: number; guests: number; firstTimers: number; volunteers: number; ticketCheckins: number; averagePerService: number | null };
+  definitions: { regular: string; guest: string; firstTimer: string; volunteer: string; ticketCheckins: string; total: string; events: string };
+  totals: {
+    services: number; total: number; checkedIn: number; regulars: number; guests: number; firstTimers: number; volunteers: number; ticketCheckins: number; averagePerService: number | null;
+    /** Event lines (ticketed events held as no service) and the people checked in at them, kept out of the service figures above. */
+    events: number; eventCheckedIn: number;
+  };
   services: ServiceAttendance[];
+  events: EventAttendance[];
   weeks: WeekAttendance[];
   byLocation: Array<{ locationId: string | null; area: string; checkedIn: number; headcount: number | null }>;
 }
@@ -57,6 +77,7 @@ export const DEFINITIONS = {
   volunteer: 'Checked in as a volunteer (serving); volunteersScheduled counts the volunteer schedule',
   ticketCheckins: 'Tickets scanned at the door of a ticketed event held as the service; each holder is checked in once (a holder also checked in at a location counts once), a ticket naming nobody counts as a guest',
   total: 'The headcount when one was recorded for the service (the whole-service count when there is one, as it already includes every area; otherwise the sum of its areas), otherwise the people checked in (at check-in locations or with a ticket at the door)',
+  events: 'A ticketed event held as no service (or as a service since cancelled) is a line of its own under events, on the day its tickets were scanned: each holder once, a ticket naming nobody a guest. Events are not services: they are left out of the service totals, weeks and average, and out of a summary narrowed to a service, series or location',
 };
 
 /**
@@ -64,7 +85,7 @@ export const DEFINITIONS = {
  * A ticket holder not also checked in at a location is judged by their check-in history (regular or
  * guest); a ticket naming nobody is a guest.
  */
-function classify(instance: ServiceInstance, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[], tickets: readonly TicketCheckinRecord[] = []) {
+function classify(instance: Pick<ServiceInstance, 'localDate'>, checkins: readonly CheckinRecord[], history: readonly CheckinRecord[], tickets: readonly TicketCheckinRecord[] = []) {
   const people = new Map<string, CheckinRecord[]>();
   for (const checkin of checkins) people.set(checkin.contactId, [...(people.get(checkin.contactId) ?? []), checkin]);
   for (const ticket of tickets) if (ticket.contactId && !people.has(ticket.contactId)) people.set(ticket.contactId, []);
@@ -106,6 +127,10 @@ export async function attendanceSummary(
   const tickets = filter.locationId ? [] : await ticketCheckinsBetween(db, orgId, { from: filter.from, to: filter.to });
   const services = instances.map((instance) => serviceAttendance(instance, inScope.filter((record) => record.instanceId === instance.id), history,
     headcounts.filter((h) => h.instanceId === instance.id), scheduled.get(instance.id)?.length ?? 0, tickets.filter((ticket) => ticket.instanceId === instance.id)));
+  const counted = new Set(instances.map((instance) => instance.id));
+  // Narrowed to a service or series, an event held as no service is outside what was asked for.
+  const eventTickets = filter.instanceId || filter.seriesId ? [] : tickets.filter((ticket) => ticket.instanceId === null || !counted.has(ticket.instanceId));
+  const events = eventAttendance(eventTickets, history);
   const sum = (pick: (service: ServiceAttendance) => number) => services.reduce((total, service) => total + pick(service), 0);
   const total = sum((service) => service.total);
   return {
@@ -113,12 +138,31 @@ export async function attendanceSummary(
     totals: {
       services: services.length, total, checkedIn: sum((s) => s.checkedIn), regulars: sum((s) => s.regulars), guests: sum((s) => s.guests),
       firstTimers: sum((s) => s.firstTimers), volunteers: sum((s) => s.volunteers), ticketCheckins: sum((s) => s.ticketCheckins), averagePerService: services.length ? Math.round((total / services.length) * 10) / 10 : null,
+      events: events.length, eventCheckedIn: events.reduce((people, event) => people + event.checkedIn, 0),
     },
     services,
+    events,
     weeks: weeklyTotals(services, filter.from, filter.to),
-    byLocation: locationTotals(inScope.filter((record) => services.some((service) => service.instanceId === record.instanceId)), headcounts,
-      tickets.filter((ticket) => services.some((service) => service.instanceId === ticket.instanceId))),
+    byLocation: locationTotals(inScope.filter((record) => counted.has(record.instanceId)), headcounts,
+      [...tickets.filter((ticket) => ticket.instanceId !== null && counted.has(ticket.instanceId)), ...eventTickets]),
   };
+}
+
+/** One line per event and day for tickets scanned at events held as no service, earliest first. */
+function eventAttendance(tickets: readonly TicketCheckinRecord[], history: readonly CheckinRecord[]): EventAttendance[] {
+  const lines = new Map<string, TicketCheckinRecord[]>();
+  for (const ticket of tickets) {
+    const key = `${ticket.localDate}:${ticket.eventId}`;
+    lines.set(key, [...(lines.get(key) ?? []), ticket]);
+  }
+  return [...lines.values()].map((scans) => {
+    // Nobody is checked in at a location for an event, so nobody counts as a volunteer at it.
+    const counts = classify({ localDate: scans[0]!.localDate }, [], history, scans);
+    return {
+      eventId: scans[0]!.eventId, title: scans[0]!.eventTitle, localDate: scans[0]!.localDate,
+      checkedIn: counts.checkedIn, regulars: counts.regulars, guests: counts.guests, firstTimers: counts.firstTimers, ticketCheckins: scans.length,
+    };
+  }).sort((a, b) => a.localDate.localeCompare(b.localDate) || a.title.localeCompare(b.title) || a.eventId.localeCompare(b.eventId));
 }
 
 const isWholeService = (headcount: HeadcountView) => headcount.locationId === null && headcount.area.toLowerCase() === MAIN_AREA.toLowerCase();

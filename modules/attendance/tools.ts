@@ -83,7 +83,7 @@ const counts = {
 
 export const getSummaryTool = tools.read('get_summary', {
   title: 'Attendance summary',
-  description: 'Attendance of the services in a range (default the last 4 weeks), by service, ISO week (with the change on the week before) and location: total (headcount when recorded: the whole-service count when there is one, else the sum of the areas counted; otherwise people checked in), regulars, guests, first-timers and volunteers, with the definition of each. Narrow to one service instance, series or location.',
+  description: 'Attendance of the services in a range (default the last 4 weeks), by service, ISO week (with the change on the week before) and location: total (headcount when recorded: the whole-service count when there is one, else the sum of the areas counted; otherwise people checked in), regulars, guests, first-timers and volunteers, with the definition of each. A ticketed event held as no service is its own line under events, outside the service figures. Narrow to one service instance, series or location.',
   keywords: ['attendance', 'how many came', 'weekly attendance', 'trend', 'first-timers'],
   examples: ['how was attendance this month', 'how many came to the 10:30 each week', 'how many first-timers last Sunday', 'are numbers up or down on last week', 'what were our numbers like over Lent', 'compare attendance at the 8am and the 10:30', 'how many regulars versus guests this month', 'attendance figures by room for the last four weeks', 'how many volunteers served each week in October', 'is the evening service growing'],
   input: z.object({
@@ -92,12 +92,19 @@ export const getSummaryTool = tools.read('get_summary', {
   }),
   output: z.object({
     from: z.string(), to: z.string(), locationId: z.uuid().nullable(),
-    definitions: z.object({ regular: z.string(), guest: z.string(), firstTimer: z.string(), volunteer: z.string(), ticketCheckins: z.string(), total: z.string() }).strict(),
-    totals: z.object({ services: z.number().int(), total: z.number().int(), ...counts, ticketCheckins: z.number().int(), averagePerService: z.number().nullable() }).strict(),
+    definitions: z.object({ regular: z.string(), guest: z.string(), firstTimer: z.string(), volunteer: z.string(), ticketCheckins: z.string(), total: z.string(), events: z.string() }).strict(),
+    totals: z.object({
+      services: z.number().int(), total: z.number().int(), ...counts, ticketCheckins: z.number().int(), averagePerService: z.number().nullable(),
+      events: z.number().int().describe('Lines under events: ticketed events held as no service'), eventCheckedIn: z.number().int().describe('People checked in at those events, not in the service total'),
+    }).strict(),
     services: z.array(z.object({
       instanceId: z.string(), seriesId: z.string(), title: z.string(), localDate: z.string(), localStartTime: z.string(), headcount: z.number().int().nullable(), ...counts,
       volunteersScheduled: z.number().int(), ticketCheckins: z.number().int().describe('Tickets scanned at the door of a ticketed event held as this service'), total: z.number().int(), totalFrom: z.enum(['headcount', 'checkins']),
     }).strict()),
+    events: z.array(z.object({
+      eventId: z.string(), title: z.string(), localDate: z.string().describe('The day its tickets were scanned'), checkedIn: z.number().int(), regulars: z.number().int(), guests: z.number().int(),
+      firstTimers: z.number().int(), ticketCheckins: z.number().int(),
+    }).strict()).describe('Ticketed events held as no service, each a line of its own'),
     weeks: z.array(z.object({ weekStart: z.string(), services: z.number().int(), total: z.number().int(), firstTimers: z.number().int().describe('First-timers checked in at the week\'s services'), change: z.number().int().nullable(), changePercent: z.number().nullable() }).strict()),
     byLocation: z.array(z.object({ locationId: z.uuid().nullable(), area: z.string(), checkedIn: z.number().int(), headcount: z.number().int().nullable() }).strict()),
   }).strict(),

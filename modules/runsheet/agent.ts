@@ -1,10 +1,9 @@
 import { MAX_AGENT_ACTIONS_PER_RUN, type AgentAction, type AgentPlanner } from '../module';
 import type { OrgSettings } from '../tool';
 import { queryRows, type Queryable } from '../../db/pool';
-import { requirePosition, type PlanRow } from './common';
+import type { PlanRow } from './common';
 import { planLabel } from './messages';
-import { rankCandidates } from './ranking';
-import { gatherFacts, poolFor } from './scheduling';
+import { chooseAutofill } from './scheduling';
 
 /** How far ahead the Runsheet agent looks for open places. */
 export const AGENT_LOOKAHEAD_DAYS = 14;
@@ -12,22 +11,14 @@ export const AGENT_LOOKAHEAD_DAYS = 14;
 interface OpenNeed { positionId: string; positionName: string; planTimeId: string | null; open: number }
 
 /**
- * The places autofill would fill on one plan now, worked out as runsheet_autofill_positions does
- * (positions in id order, eligible team members only, ranked, one person one place per plan), so a
- * proposal promises no more than carrying it out would give.
+ * The places autofill would fill on one plan now, worked out by the same choice
+ * runsheet_autofill_positions makes (chooseAutofill: per time, eligible team members only, ranked),
+ * so a proposal promises no more than carrying it out would give.
  */
 async function fillablePlaces(db: Queryable, orgId: string, plan: PlanRow, needs: readonly OpenNeed[]): Promise<Array<OpenNeed & { fillable: number }>> {
-  const onPlan = new Set((await queryRows<{ contact_id: string }>(db, "SELECT contact_id FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND status <> 'declined'", [orgId, plan.id]))
-    .map((row) => row.contact_id));
-  const out: Array<OpenNeed & { fillable: number }> = [];
-  for (const need of needs) {
-    const position = await requirePosition(db, orgId, need.positionId);
-    const pool = await poolFor(db, orgId, plan.id, need.positionId, [...onPlan], need.planTimeId);
-    const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool, need.planTimeId)).values()]).slice(0, need.open);
-    for (const candidate of ranked) onPlan.add(candidate.contactId);
-    if (ranked.length > 0) out.push({ ...need, fillable: ranked.length });
-  }
-  return out;
+  const { picks } = await chooseAutofill(db, orgId, plan, needs);
+  return needs.map((need) => ({ ...need, fillable: picks.filter((pick) => pick.positionId === need.positionId && pick.planTimeId === need.planTimeId).length }))
+    .filter((need) => need.fillable > 0);
 }
 
 /**

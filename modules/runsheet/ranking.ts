@@ -23,6 +23,13 @@ export interface CandidateFacts {
   /** Household members serving another plan that day (and none on this one). */
   householdElsewhereThatDay: number;
   lastServedAt: Date | null;
+  /**
+   * Places they already hold on this plan, at any of its times (autofill's own picks included): a
+   * plan's places go round its people before anyone is given a second time.
+   */
+  placesOnPlan?: number;
+  /** Their household's other members, when they have a household rule (autofill weighs its own picks against it). */
+  householdIds?: readonly string[];
 }
 
 export interface Conflict { code: ConflictCode; message: string }
@@ -43,11 +50,15 @@ export function conflictsOf(facts: CandidateFacts): Conflict[] {
 }
 
 /**
- * Eligible candidates (no conflict at all), least recently served first (never served first of all),
+ * Eligible candidates (no conflict at all), fewest places on this plan first (so one person serves a
+ * second time only when nobody else is free), then least recently served (never served first of all),
  * then fewest times this month, then by id so equal candidates always come in the same order.
  */
 export function rankCandidates(candidates: readonly CandidateFacts[]): CandidateFacts[] {
   return candidates.filter((facts) => conflictsOf(facts).length === 0).sort((a, b) => {
+    const placesA = a.placesOnPlan ?? 0;
+    const placesB = b.placesOnPlan ?? 0;
+    if (placesA !== placesB) return placesA - placesB;
     const lastA = a.lastServedAt?.getTime() ?? -Infinity;
     const lastB = b.lastServedAt?.getTime() ?? -Infinity;
     if (lastA !== lastB) return lastA < lastB ? -1 : 1;

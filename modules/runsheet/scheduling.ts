@@ -36,6 +36,8 @@ export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, p
     JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
     WHERE pp.org_id = $1 AND pp.contact_id = ANY($2::uuid[]) AND pp.status <> 'declined' AND p.starts_at < $3 GROUP BY pp.contact_id`,
   [orgId, ids, plan.starts_at])).map((row) => [row.contact_id, row.at]));
+  const onPlan = new Map((await queryRows<{ contact_id: string; n: number }>(db, `SELECT contact_id, count(*)::int AS n FROM runsheet_plan_people
+    WHERE org_id = $1 AND plan_id = $2 AND contact_id = ANY($3::uuid[]) AND status <> 'declined' GROUP BY contact_id`, [orgId, plan.id, ids])).map((row) => [row.contact_id, row.n]));
   const preferences = new Map((await queryRows<{ contact_id: string; max_per_month: number | null; household_rule: 'together' | 'apart' | null }>(db,
     'SELECT contact_id, max_per_month, household_rule FROM runsheet_preferences WHERE org_id = $1 AND contact_id = ANY($2::uuid[])', [orgId, ids]))
     .map((row) => [row.contact_id, row]));
@@ -43,8 +45,9 @@ export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, p
     const preference = preferences.get(contactId);
     let householdOnPlan = 0;
     let householdElsewhereThatDay = 0;
+    let household: string[] = [];
     if (preference?.household_rule) {
-      const household = (await listHousehold(db, orgId, contactId)).members.map((member) => member.contactId).filter((id) => id !== contactId);
+      household = (await listHousehold(db, orgId, contactId)).members.map((member) => member.contactId).filter((id) => id !== contactId);
       if (household.length > 0) {
         const rows = await queryRows<{ same: boolean; n: number }>(db, `SELECT (pp.plan_id = $2) AS same, count(*)::int AS n FROM runsheet_plan_people pp
           JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
@@ -64,6 +67,8 @@ export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, p
       householdOnPlan,
       householdElsewhereThatDay,
       lastServedAt: last.get(contactId) ?? null,
+      placesOnPlan: onPlan.get(contactId) ?? 0,
+      householdIds: household,
     });
   }
   return facts;
@@ -281,11 +286,79 @@ export async function setPreferences(db: Queryable, orgId: string, input: { cont
 
 // ---------------------------------------------------------------- autofill
 
+export interface AutofillNeed { positionId: string; planTimeId: string | null; open: number }
+export interface AutofillPick { positionId: string; planTimeId: string | null; contactId: string }
+export interface AutofillUnfilled { positionId: string; planTimeId: string | null; open: number; reason: string }
+
+type TimeWindows = Map<string, { startsAt: Date; endsAt: Date }>;
+
+async function planTimeWindows(db: Queryable, orgId: string, planId: string): Promise<TimeWindows> {
+  const rows = await queryRows<{ id: string; starts_at: Date; ends_at: Date }>(db, 'SELECT id, starts_at, ends_at FROM runsheet_plan_times WHERE org_id = $1 AND plan_id = $2', [orgId, planId]);
+  return new Map(rows.map((row) => [row.id, { startsAt: row.starts_at, endsAt: row.ends_at }]));
+}
+
+/** Whether two places on one plan are at once: a place on the whole plan is at every one of its times, as gatherFacts has it. */
+function sameTime(times: TimeWindows, a: string | null, b: string | null): boolean {
+  if (a === null || b === null || a === b) return true;
+  const x = times.get(a);
+  const y = times.get(b);
+  return !x || !y || (x.startsAt < y.endsAt && y.startsAt < x.endsAt);
+}
+
 /**
- * Fills every open place of the plan's needed positions from each position's team members: eligible
- * people only (cleared, not blocked out, not serving then, under their monthly maximum, household
- * rule), least recently served first; one person takes one place per plan. Every row it adds carries
- * the run's id, which runsheet_undo_autofill takes.
+ * A candidate's facts with this run's earlier picks added (they are not in the database yet): a pick
+ * at an overlapping time makes them already serving, every pick is a place on the plan, and a
+ * household member's pick counts toward their household rule. The monthly maximum counts a plan once,
+ * however many of its times they serve, so picks on this plan never add to it.
+ */
+function withRunPicks(facts: CandidateFacts, picks: readonly AutofillPick[], planTimeId: string | null, times: TimeWindows): CandidateFacts {
+  const mine = picks.filter((pick) => pick.contactId === facts.contactId);
+  const household = new Set(facts.householdIds ?? []);
+  return {
+    ...facts,
+    servingElsewhere: facts.servingElsewhere + mine.filter((pick) => sameTime(times, pick.planTimeId, planTimeId)).length,
+    placesOnPlan: (facts.placesOnPlan ?? 0) + mine.length,
+    householdOnPlan: facts.householdOnPlan + picks.filter((pick) => household.has(pick.contactId)).length,
+  };
+}
+
+/**
+ * Who autofill would put in each open place, per plan time, without writing anything (the Runsheet
+ * agent proposes from the same answer). One place at a time: the eligible team members ranked with
+ * the run's earlier picks taken into account, so a person may fill the 9:00 and the 11:00 (never two
+ * places at once), a plan's places go round before anyone gets a second, and household rules see
+ * who the run has already chosen.
+ */
+export async function chooseAutofill(db: Queryable, orgId: string, plan: PlanRow, needs: readonly AutofillNeed[]): Promise<{ picks: AutofillPick[]; unfilled: AutofillUnfilled[] }> {
+  const times = await planTimeWindows(db, orgId, plan.id);
+  const picks: AutofillPick[] = [];
+  const unfilled: AutofillUnfilled[] = [];
+  for (const need of needs) {
+    if (need.open <= 0) continue;
+    const position = await requirePosition(db, orgId, need.positionId);
+    const pool = await poolFor(db, orgId, plan.id, need.positionId, [], need.planTimeId);
+    const facts = [...(await gatherFacts(db, orgId, plan, position, pool, need.planTimeId)).values()];
+    const chosen = new Set<string>();
+    while (chosen.size < need.open) {
+      const [best] = rankCandidates(facts.filter((candidate) => !chosen.has(candidate.contactId)).map((candidate) => withRunPicks(candidate, picks, need.planTimeId, times)));
+      if (!best) break;
+      chosen.add(best.contactId);
+      picks.push({ positionId: need.positionId, planTimeId: need.planTimeId, contactId: best.contactId });
+    }
+    const open = need.open - chosen.size;
+    if (open > 0) {
+      unfilled.push({ positionId: need.positionId, planTimeId: need.planTimeId, open, reason: pool.length === 0 ? 'no free team members for this position' : `only ${chosen.size} eligible team member(s) were free` });
+    }
+  }
+  return { picks, unfilled };
+}
+
+/**
+ * Fills every open place of the plan's needed positions, time by time, from each position's team
+ * members: eligible people only (cleared, not blocked out, not serving at that time, under their
+ * monthly maximum, household rule), fewest places on the plan then least recently served first. A
+ * person may fill places at different times of one plan (the 9:00 and the 11:00), which count once
+ * toward their monthly maximum. Every row it adds carries the run's id, which runsheet_undo_autofill takes.
  */
 export async function autofill(db: Queryable, orgId: string, userId: string | null, planId: string, positionIds?: readonly string[]) {
   const plan = await requireEditablePlan(db, orgId, planId);
@@ -304,28 +377,16 @@ export async function autofill(db: Queryable, orgId: string, userId: string | nu
   }
   const runId = randomUUID();
   await db.query('INSERT INTO runsheet_autofill_runs (id, org_id, plan_id, created_by_user_id) VALUES ($1, $2, $3, $4)', [runId, orgId, planId, userId]);
-  const onPlan = new Set((await queryRows<{ contact_id: string }>(db, "SELECT contact_id FROM runsheet_plan_people WHERE org_id = $1 AND plan_id = $2 AND status <> 'declined'", [orgId, planId]))
-    .map((row) => row.contact_id));
+  const wanted = needs.filter((need) => !positionIds || positionIds.includes(need.position_id))
+    .map((need) => ({ positionId: need.position_id, planTimeId: need.plan_time_id, open: need.quantity - need.filled }));
+  const { picks, unfilled } = await chooseAutofill(db, orgId, plan, wanted);
   const filled: Array<{ planPersonId: string; positionId: string; planTimeId: string | null; contactId: string }> = [];
-  const unfilled: Array<{ positionId: string; planTimeId: string | null; open: number; reason: string }> = [];
-  for (const need of needs) {
-    if (positionIds && !positionIds.includes(need.position_id)) continue;
-    let open = need.quantity - need.filled;
-    if (open <= 0) continue;
-    const position = await requirePosition(db, orgId, need.position_id);
-    const pool = await poolFor(db, orgId, planId, need.position_id, [...onPlan], need.plan_time_id);
-    const ranked = rankCandidates([...(await gatherFacts(db, orgId, plan, position, pool, need.plan_time_id)).values()]);
-    for (const candidate of ranked) {
-      if (open === 0) break;
-      await lockPerson(db, orgId, candidate.contactId);
-      const id = randomUUID();
-      await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, plan_time_id, contact_id, scheduled_by_user_id, autofill_run_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, orgId, planId, need.position_id, need.plan_time_id, candidate.contactId, userId, runId]);
-      onPlan.add(candidate.contactId);
-      filled.push({ planPersonId: id, positionId: need.position_id, planTimeId: need.plan_time_id, contactId: candidate.contactId });
-      open -= 1;
-    }
-    if (open > 0) unfilled.push({ positionId: need.position_id, planTimeId: need.plan_time_id, open, reason: pool.length === 0 ? 'no free team members for this position' : `only ${ranked.length} eligible team member(s) were free` });
+  for (const pick of picks) {
+    await lockPerson(db, orgId, pick.contactId);
+    const id = randomUUID();
+    await db.query(`INSERT INTO runsheet_plan_people (id, org_id, plan_id, position_id, plan_time_id, contact_id, scheduled_by_user_id, autofill_run_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, orgId, planId, pick.positionId, pick.planTimeId, pick.contactId, userId, runId]);
+    filled.push({ planPersonId: id, ...pick });
   }
   await db.query('UPDATE runsheet_autofill_runs SET filled = $3 WHERE org_id = $1 AND id = $2', [orgId, runId, filled.length]);
   return { runId, filled, unfilled };

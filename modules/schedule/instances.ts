@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound, type RowOf } from '../kit';
+import { instancesEnded } from './extension-points';
 import type { ScheduleInstance } from './models/schedule';
 import { DEFAULT_TIME_ZONE, expand, localToUtc, utcToLocal, type Occurrence, type Recurrence } from './recurrence';
 
@@ -188,13 +189,15 @@ export async function materialiseSeries(db: Queryable, orgId: string, series: Se
     created = rows.filter((row) => row.inserted).length;
     updated = rows.length - created;
   }
-  const removed = await db.query(
+  const removed = await queryRows<{ id: string }>(db,
     `DELETE FROM schedule_instances
       WHERE org_id = $1 AND series_id = $2 AND original_starts_at IS NOT NULL AND starts_at >= $3 AND original_starts_at <= $4
         AND NOT (original_starts_at = ANY($5::timestamptz[]))
-        AND (NOT detached OR (status = 'cancelled' AND starts_at = original_starts_at))`,
+        AND (NOT detached OR (status = 'cancelled' AND starts_at = original_starts_at))
+      RETURNING id`,
     [orgId, series.id, now, to, occurrences.map((o) => o.startsAt)]);
-  return { created, updated, removed: removed.rowCount ?? 0 };
+  await instancesEnded(db, orgId, { instanceIds: removed.map((row) => row.id), cause: 'removed', now });
+  return { created, updated, removed: removed.length };
 }
 
 /**
@@ -233,10 +236,11 @@ async function rekeyByLocalDate(db: Queryable, orgId: string, seriesId: string, 
     [orgId, seriesId, occurrences.map((o) => o.startsAt), occurrences.map((o) => o.localDate), occurrences.map((o) => o.localStartTime), now]);
 }
 
-/** Removes a series' instances that have not started yet (a deleted series); past ones stay as the record of what happened. */
+/** Removes a series' instances that have not started yet (a deleted series), telling the modules built on them; past ones stay as the record of what happened. */
 export async function removeFutureInstances(db: Queryable, orgId: string, seriesId: string, now: Date): Promise<number> {
-  const result = await db.query('DELETE FROM schedule_instances WHERE org_id = $1 AND series_id = $2 AND starts_at >= $3', [orgId, seriesId, now]);
-  return result.rowCount ?? 0;
+  const removed = await queryRows<{ id: string }>(db, 'DELETE FROM schedule_instances WHERE org_id = $1 AND series_id = $2 AND starts_at >= $3 RETURNING id', [orgId, seriesId, now]);
+  await instancesEnded(db, orgId, { instanceIds: removed.map((row) => row.id), cause: 'removed', now });
+  return removed.length;
 }
 
 // ---------------------------------------------------------------- one instance's own edits
@@ -256,6 +260,8 @@ export async function cancelInstance(db: Queryable, orgId: string, instanceId: s
   assertNotStarted(row, now, 'cancelled');
   await db.query(`UPDATE schedule_instances SET status = 'cancelled', cancel_reason = $3, detached = true, updated_at = now() WHERE org_id = $1 AND id = $2`,
     [orgId, instanceId, reason]);
+  // What other modules hang on the instance (a room booking) is let go in this same transaction.
+  await instancesEnded(db, orgId, { instanceIds: [instanceId], cause: 'cancelled', now });
   return getInstance(db, orgId, instanceId);
 }
 

@@ -96,7 +96,7 @@ export const updateSeriesTool = tools.write('update_series', {
 
 export const deleteSeriesTool = tools.write('delete_series', {
   title: 'End a service series',
-  description: 'Ends a service series: it leaves the lists and its instances that have not started are removed. Past instances stay as the record of what happened. To drop one date only, use schedule_cancel_instance.',
+  description: 'Ends a service series: it leaves the lists and its instances that have not started are removed. Past instances stay as the record of what happened; room bookings linked to the removed ones are released at once. To drop one date only, use schedule_cancel_instance.',
   keywords: ['stop service', 'remove series', 'discontinue'],
   examples: ['we are stopping the Thursday lunchtime service', "we're ending the monthly cafe church", 'scrap the Tuesday lunchtime service for good', 'the 8am communion is finishing altogether', 'get rid of the Friday Compline series', 'no more Wednesday evening prayer meetings ever, remove them', 'discontinue the summer evening services'],
   input: z.object({ seriesId }),
@@ -106,7 +106,7 @@ export const deleteSeriesTool = tools.write('delete_series', {
 
 export const cancelInstanceTool = tools.write('cancel_instance', {
   title: 'Cancel one service',
-  description: 'Cancels one instance of a series (an exception: the rest of the series is unchanged), with an optional reason. It stays listed as cancelled; schedule_restore_instance undoes it. An instance that has started cannot be cancelled.',
+  description: 'Cancels one instance of a series (an exception: the rest of the series is unchanged), with an optional reason. It stays listed as cancelled; schedule_restore_instance undoes it (rooms it freed are not re-booked). Room bookings linked to it are released at once. An instance that has started cannot be cancelled.',
   keywords: ['cancel service', 'no service this week', 'exception', 'skip date'],
   examples: ['no evening service on Christmas Eve', 'cancel next Sunday\'s service because of snow', 'no 8am communion on 26 December', "call off this week's prayer meeting, the vicar is ill", 'cancel the evening service on Sunday 12 May for the joint service', 'skip the family service on the bank holiday weekend', "scrap Wednesday's midweek communion this week only", "there'll be no Compline this Friday"],
   input: z.object({ instanceId, reason: z.string().trim().min(1).max(500).optional().describe('Why, e.g. "joint service with St Mark\'s"') }),

@@ -204,8 +204,10 @@ export async function materialiseBookings(pool: Pool, input: { now: Date; orgId?
 }
 
 /**
- * A cancelled (or removed) service instance releases its bookings: each live booking linked to one
- * is cancelled, which frees its room and resources and revives what it held back.
+ * The safety net behind the schedule module's `scheduleInstancesEnded` notice (releaseEndedInstances,
+ * which frees rooms in the transaction that cancels or removes an instance): any live booking still
+ * linked to a cancelled or missing instance is cancelled here, which frees its room and resources and
+ * revives what it held back.
  */
 export async function releaseCancelledInstances(pool: Pool, input: { now: Date; orgId?: string }): Promise<Record<string, number>> {
   const organisations = input.orgId ? [input.orgId]
@@ -225,19 +227,39 @@ export async function releaseCancelledInstances(pool: Pool, input: { now: Date; 
   return totals;
 }
 
-export async function releaseForOrg(db: Queryable, orgId: string, now: Date): Promise<number> {
-  const linked = await queryRows<{ id: string; schedule_instance_id: string }>(db, `SELECT DISTINCT b.id, b.schedule_instance_id FROM spaces_bookings b
+const RELEASE_REASON = { cancelled: 'The service instance was cancelled', removed: 'The service instance was removed from its series' } as const;
+
+/** Live bookings linked to any of the instances that still have an occurrence to come. */
+async function liveBookingsOf(db: Queryable, orgId: string, instanceIds: readonly string[] | null, now: Date) {
+  return queryRows<{ id: string; schedule_instance_id: string }>(db, `SELECT DISTINCT b.id, b.schedule_instance_id FROM spaces_bookings b
     JOIN spaces_occurrences o ON o.booking_id = b.id AND o.ends_at > $2
-    WHERE b.org_id = $1 AND b.schedule_instance_id IS NOT NULL AND b.status IN ('pending', 'approved')`, [orgId, now]);
+    WHERE b.org_id = $1 AND b.schedule_instance_id IS NOT NULL AND b.status IN ('pending', 'approved')
+      AND ($3::uuid[] IS NULL OR b.schedule_instance_id = ANY($3::uuid[]))
+    ORDER BY b.id`, [orgId, now, instanceIds ? [...instanceIds] : null]);
+}
+
+/**
+ * What spaces does when the schedule module cancels or removes instances (its `scheduleInstancesEnded`
+ * extension point): every live booking linked to one is cancelled in the same transaction, so the room
+ * is free the moment the cancellation commits. Answers how many bookings were released.
+ */
+export async function releaseEndedInstances(db: Queryable, orgId: string, ended: { instanceIds: readonly string[]; cause: 'cancelled' | 'removed'; now: Date }): Promise<number> {
+  const linked = await liveBookingsOf(db, orgId, ended.instanceIds, ended.now);
+  for (const booking of linked) await cancelBooking(db, orgId, { bookingId: booking.id, scope: 'all', reason: RELEASE_REASON[ended.cause] }, ended.now);
+  return linked.length;
+}
+
+export async function releaseForOrg(db: Queryable, orgId: string, now: Date): Promise<number> {
+  const linked = await liveBookingsOf(db, orgId, null, now);
   let released = 0;
   for (const booking of linked) {
     // Cancelled, or removed with its series (not found); any other failure is thrown, never taken as a cancellation.
-    const cancelled = await getInstance(db, orgId, booking.schedule_instance_id).then((instance) => instance.status === 'cancelled', (error: unknown) => {
-      if (error instanceof StewardError && error.code === 'not_found') return true;
+    const cause = await getInstance(db, orgId, booking.schedule_instance_id).then((instance) => (instance.status === 'cancelled' ? 'cancelled' as const : null), (error: unknown) => {
+      if (error instanceof StewardError && error.code === 'not_found') return 'removed' as const;
       throw error;
     });
-    if (!cancelled) continue;
-    await cancelBooking(db, orgId, { bookingId: booking.id, scope: 'all', reason: 'The service instance was cancelled' }, now);
+    if (!cause) continue;
+    await cancelBooking(db, orgId, { bookingId: booking.id, scope: 'all', reason: RELEASE_REASON[cause] }, now);
     released += 1;
   }
   return released;

@@ -1,5 +1,5 @@
 import { defineModule } from '../module';
-import { materialiseBookings, releaseCancelledInstances } from './conflicts';
+import { materialiseBookings, releaseCancelledInstances, releaseEndedInstances } from './conflicts';
 import { spacesTables } from './migrations/2026.11.28T03.00.00.spaces';
 import { spacesFacilities } from './migrations/2026.11.28T03.10.00.spaces-facilities';
 import { facilitiesModels, spacesModels } from './models';
@@ -40,6 +40,8 @@ export default defineModule({
     ticketingVenueCapacity: { venueCapacity },
     // Runsheet's Sunday-readiness check asks whether the service's rooms are booked and ready.
     runsheetReadiness: [{ area: 'rooms', check: roomsReadiness }],
+    // A cancelled or removed service instance frees its rooms in the same transaction.
+    scheduleInstancesEnded: { instancesEnded: async (db, orgId, ended) => { await releaseEndedInstances(db, orgId, ended); } },
   },
   jobs: [
     {
@@ -50,7 +52,8 @@ export default defineModule({
     },
     {
       name: 'spaces.release_cancelled_instances',
-      description: 'Cancels bookings whose service instance was cancelled or removed, freeing their rooms',
+      // Cancelling or removing an instance already releases its bookings at once (scheduleInstancesEnded); this catches anything that slipped past.
+      description: 'Safety net: cancels any booking still linked to a cancelled or removed service instance, freeing its room',
       everyMs: 5 * 60_000,
       run: releaseCancelledInstances,
     },

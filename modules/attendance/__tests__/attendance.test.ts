@@ -114,7 +114,7 @@ describe('attendance: headcounts, check-ins and summaries', () => {
       [sundays[2].localDate, 1, 0, 1, 0, 0, null, 1, 'checkins'],
       [sundays[3].localDate, 5, 1, 1, 2, 1, 51, 51, 'headcount'],
     ]);
-    expect(summary.totals).toEqual({ services: 4, total: 55, checkedIn: 9, regulars: 1, guests: 3, firstTimers: 4, volunteers: 1, ticketCheckins: 0, averagePerService: 13.8 });
+    expect(summary.totals).toEqual({ services: 4, total: 55, checkedIn: 9, regulars: 1, guests: 3, firstTimers: 4, volunteers: 1, ticketCheckins: 0, averagePerService: 13.8, events: 0, eventCheckedIn: 0 });
     expect(summary.weeks.map((w: any) => [w.total, w.change, w.changePercent])).toEqual([[2, null, null], [1, -1, -50], [1, 0, 0], [51, 50, 5000]]);
     expect(summary.weeks.map((w: any) => w.firstTimers)).toEqual([2, 0, 0, 2]);
     expect(summary.byLocation).toEqual([

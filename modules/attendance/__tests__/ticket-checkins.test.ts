@@ -7,7 +7,8 @@ import { mcpCall } from '../../../test/helpers/mcp-calls';
  * Tickets scanned at a ticketed service's door count toward that service's attendance, through
  * ticketing's `ticketingCheckins` extension point that attendance fills: end to end over MCP with
  * the real check-in tools of both modules. A holder also checked in at a location counts once; a
- * ticket naming nobody counts as a guest; a rescan, and an event that is no service, add nothing.
+ * ticket naming nobody counts as a guest; a rescan adds nothing. An event held as no service (or as
+ * one since cancelled) is a line of its own under events, kept out of the service figures.
  */
 describe('attendance: tickets scanned at the door', () => {
   let harness: Harness;
@@ -54,7 +55,7 @@ describe('attendance: tickets scanned at the door', () => {
       ...(await order({ contactId: rita }, 1)), ...(await order({ contactId: bob }, 1)), ...(await order({ buyerName: 'Walk-in family' }, 2)),
     ].map((ticket) => ticket.barcode);
 
-    // A concert that is no service: its scan is kept but counts toward no service.
+    // A concert that is no service: its scan is kept and counts toward no service (it is an event line on the day it was scanned).
     const { event: concert } = await mcpCall(owner, 'ticketing_create_event', { title: 'Organ recital', startsAt, timeZone: ZONE, currency: 'GBP', capacity: 50 });
     const recitalType = (await mcpCall(owner, 'ticketing_create_ticket_type', { eventId: concert.id, name: 'Seat', price: 0 })).ticketType;
     await mcpCall(owner, 'ticketing_publish_event', { eventId: concert.id });
@@ -70,7 +71,8 @@ describe('attendance: tickets scanned at the door', () => {
     expect(summary.services).toEqual([expect.objectContaining({
       instanceId: instance.id, ticketCheckins: 4, checkedIn: 4, firstTimers: 1, guests: 3, regulars: 0, total: 4, totalFrom: 'checkins',
     })]);
-    expect(summary.totals).toMatchObject({ services: 1, total: 4, checkedIn: 4, ticketCheckins: 4 });
+    expect(summary.totals).toMatchObject({ services: 1, total: 4, checkedIn: 4, ticketCheckins: 4, events: 0, eventCheckedIn: 0 });
+    expect(summary.events).toEqual([]);
     expect(summary.byLocation).toEqual([
       { locationId: hall, area: 'Main hall', checkedIn: 1, headcount: null },
       { locationId: null, area: 'Tickets: Carols by candlelight', checkedIn: 4, headcount: null },
@@ -89,5 +91,52 @@ describe('attendance: tickets scanned at the door', () => {
     const stored = await harness.db.pool.query('SELECT event_id, instance_id, contact_id FROM attendance_ticket_checkins WHERE org_id = $1 ORDER BY checked_in_at', [org.orgId]);
     expect(stored.rows).toHaveLength(5);
     expect(stored.rows.filter((row) => row.event_id === concert.id)).toEqual([{ event_id: concert.id, instance_id: null, contact_id: bob }]);
+  });
+
+  it('an event held as no service, or as a service since cancelled, is a line of its own, outside the service figures', async () => {
+    const today = DateTime.now().setZone(ZONE).toISODate()!;
+    const later = DateTime.now().setZone(ZONE).startOf('day').plus({ days: 12 }).toISODate()!;
+    const startsAt = DateTime.fromISO(`${later}T19:00`, { zone: ZONE }).toISO()!;
+    const freeEvent = async (title: string, extra: Record<string, unknown> = {}) => {
+      const { event } = await mcpCall(owner, 'ticketing_create_event', { title, startsAt, timeZone: ZONE, currency: 'GBP', capacity: 40, ...extra });
+      const type = (await mcpCall(owner, 'ticketing_create_ticket_type', { eventId: event.id, name: 'Seat', price: 0 })).ticketType;
+      await mcpCall(owner, 'ticketing_publish_event', { eventId: event.id });
+      return { event, type };
+    };
+    const scanAll = async (eventId: string, typeId: string, args: Record<string, unknown>, quantity: number) => {
+      const tickets = (await mcpCall(owner, 'ticketing_create_order', { eventId, items: [{ ticketTypeId: typeId, quantity }], ...args })).order.tickets as Array<{ barcode: string }>;
+      for (const ticket of tickets) expect((await mcpCall(owner, 'ticketing_check_in_ticket', { barcode: ticket.barcode })).outcome).toBe('checked_in');
+    };
+    const cara = (await mcpCall(owner, 'people_create_contact', { firstName: 'Cara', lastName: 'Quiz' })).contact.id;
+
+    // A quiz night that is no service: Cara and two walk-ins scanned today.
+    const quiz = await freeEvent('Quiz night');
+    await scanAll(quiz.event.id, quiz.type.id, { contactId: cara }, 1);
+    await scanAll(quiz.event.id, quiz.type.id, { buyerName: 'Walk-in pair' }, 2);
+    const summary = await mcpCall(owner, 'attendance_get_summary', { from: today, to: today });
+    const quizLine = summary.events.filter((line: { eventId: string }) => line.eventId === quiz.event.id);
+    expect(quizLine).toEqual([{ eventId: quiz.event.id, title: 'Quiz night', localDate: today, checkedIn: 3, regulars: 0, guests: 3, firstTimers: 0, ticketCheckins: 3 }]);
+    expect(summary.services).toEqual([]);
+    expect(summary.totals).toMatchObject({ services: 0, total: 0, ticketCheckins: 0 });
+    expect(summary.totals.events).toBe(summary.events.length);
+    expect(summary.totals.eventCheckedIn).toBeGreaterThanOrEqual(3);
+    expect(summary.byLocation).toContainEqual({ locationId: null, area: 'Tickets: Quiz night', checkedIn: 3, headcount: null });
+
+    // A nativity play held as a service that is then cancelled: its scans are not dropped but become its own line.
+    const { series } = await mcpCall(owner, 'schedule_create_series', { title: 'Nativity', rrule: 'FREQ=DAILY;COUNT=1', startDate: later, startTime: '19:00', durationMinutes: 60, timeZone: ZONE });
+    const [instance] = (await mcpCall(owner, 'schedule_list_upcoming_instances', { seriesId: series.id, days: 20 })).instances;
+    const play = await freeEvent('Nativity play', { scheduleInstanceId: instance.id });
+    await scanAll(play.event.id, play.type.id, { buyerName: 'Shepherds' }, 2);
+    expect((await mcpCall(owner, 'attendance_get_summary', { from: later, to: later })).services).toEqual([expect.objectContaining({ instanceId: instance.id, ticketCheckins: 2 })]);
+    await mcpCall(owner, 'schedule_cancel_instance', { instanceId: instance.id, reason: 'Snow' });
+    const afterCancel = await mcpCall(owner, 'attendance_get_summary', { from: later, to: later });
+    expect(afterCancel.services).toEqual([]);
+    expect(afterCancel.events).toEqual([{ eventId: play.event.id, title: 'Nativity play', localDate: later, checkedIn: 2, regulars: 0, guests: 2, firstTimers: 0, ticketCheckins: 2 }]);
+    expect(afterCancel.totals).toMatchObject({ services: 0, total: 0, events: 1, eventCheckedIn: 2 });
+
+    // Narrowed to a series, or to a check-in location, events are outside what was asked for.
+    expect((await mcpCall(owner, 'attendance_get_summary', { from: today, to: today, seriesId: series.id })).events).toEqual([]);
+    // Another organisation sees none of it.
+    expect((await mcpCall(otherMcp, 'attendance_get_summary', { from: today, to: today })).events).toEqual([]);
   });
 });

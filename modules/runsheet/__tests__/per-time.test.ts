@@ -84,7 +84,7 @@ describe('runsheet: needed positions per plan time', () => {
     const before = await call('runsheet_check_readiness', { planId: plan.id });
     expect(before.fixes.filter((f: any) => f.title.startsWith('Sound desk')).map((f: any) => f.title)).toEqual(['Sound desk at 11:00: 1 of 2 place(s) open']);
 
-    // Autofill fills the 11:00's open place at 11:00 (one person one place per plan: Ann is on it already).
+    // Autofill fills the 11:00's open place at 11:00 (Ann is on it already; the others, with no place on the plan yet, come first).
     const filled = await call('runsheet_autofill_positions', { planId: plan.id, positionIds: [sound] });
     expect(filled.filled).toHaveLength(1);
     expect(filled.filled[0]).toMatchObject({ positionId: sound, planTimeId: eleven });
@@ -121,5 +121,71 @@ describe('runsheet: needed positions per plan time', () => {
     // Ann's 9:00 place is copied to the copy's 9:00; her declined 11:00 is not copied.
     expect(next.people.filter((p: any) => p.contactId === ann).map((p: any) => p.planTimeId)).toEqual([nextNine]);
     expect(nextEleven).not.toBe(eleven);
+  });
+
+  it('autofill fills each time on its own: one person may take the 9:00 and the 11:00, never two places at once, with blockouts, household, monthly maximum and other plans honoured per time', async () => {
+    // An organisation of its own: the first journey used this plan's runsheet seats.
+    const fresh = await harness.createOrg({ name: 'St Bede', planCode: 'growth' });
+    const own = await harness.mcpClient(fresh.apiKey);
+    const call = (tool: string, args: Record<string, unknown>) => mcpCall(own, tool, args);
+    const refusal = (tool: string, args: Record<string, unknown>) => mcpRefusal(own, tool, args);
+    const contact = async (firstName: string) => (await call('people_create_contact', { firstName, lastName: 'Times' })).contact.id as string;
+    const [eve, gus, ivy, fay, hal, hank, max] = await Promise.all(['Eve', 'Gus', 'Ivy', 'Fay', 'Hal', 'Hank', 'Max'].map((name) => contact(name)));
+    const { serviceType } = await call('runsheet_create_service_type', { name: 'Morning services' });
+    const team = (await call('runsheet_create_team', { name: 'Tech' })).teamId;
+    const projection = (await call('runsheet_add_position', { teamId: team, name: 'Projection' })).positionId;
+    const welcome = (await call('runsheet_add_position', { teamId: team, name: 'Welcome' })).positionId;
+    const lights = (await call('runsheet_add_position', { teamId: team, name: 'Lights' })).positionId;
+    for (const person of [eve, gus, ivy, fay, hal, max]) await call('runsheet_add_team_member', { positionId: projection, contactId: person });
+    await call('runsheet_add_team_member', { positionId: lights, contactId: eve });
+    const date = DateTime.now().plus({ days: 22 }).toISODate()!;
+    const plan = (await call('runsheet_create_plan', {
+      serviceTypeId: serviceType.id, date, times: [{ kind: 'service', startTime: '09:00', durationMinutes: 60 }, { kind: 'service', startTime: '11:00', durationMinutes: 60 }],
+    })).plan;
+    const [nine, eleven] = plan.times.map((time: { id: string }) => time.id);
+    await call('runsheet_set_needed_positions', { planId: plan.id, positions: [{ positionId: projection, planTimeId: nine, quantity: 2 }, { positionId: projection, planTimeId: eleven, quantity: 3 }] });
+
+    // Fay is away that day. Hal will not serve with his household, and Hank (his husband) is on the plan.
+    await call('runsheet_record_blockout', { contactId: fay, startsOn: date });
+    await call('people_add_family_relationship', { contactId: hal, relatedContactId: hank, relationship: 'husband' });
+    await call('runsheet_set_preferences', { contactId: hal, householdRule: 'apart' });
+    await call('runsheet_schedule_person', { planId: plan.id, positionId: welcome, contactId: hank });
+    // Max serves at most once a month and is down for an evening service that day; Gus too serves at most once a month, with nothing else.
+    await call('runsheet_set_preferences', { contactId: max, maxPerMonth: 1 });
+    await call('runsheet_set_preferences', { contactId: gus, maxPerMonth: 1 });
+    const evening = (await call('runsheet_create_plan', { serviceTypeId: serviceType.id, date, times: [{ kind: 'service', startTime: '18:00', durationMinutes: 60 }] })).plan;
+    await call('runsheet_schedule_person', { planId: evening.id, positionId: welcome, contactId: max });
+    // Ivy serves an early service from 9:00 to 10:00: busy at 9:00, free at 11:00.
+    const early = (await call('runsheet_create_plan', { serviceTypeId: serviceType.id, date, times: [{ kind: 'service', startTime: '09:00', durationMinutes: 60 }] })).plan;
+    await call('runsheet_schedule_person', { planId: early.id, positionId: welcome, contactId: ivy });
+
+    const run = await call('runsheet_autofill_positions', { planId: plan.id });
+    const at = (time: string) => run.filled.filter((f: any) => f.planTimeId === time).map((f: any) => f.contactId).sort();
+    expect(at(nine)).toEqual([eve, gus].sort());
+    // Ivy, with no place on the plan yet, is chosen before Eve and Gus take a second time; Gus's two times are one plan toward his monthly maximum.
+    expect(at(eleven)).toEqual([eve, gus, ivy].sort());
+    expect(run.filled.find((f: any) => f.contactId === ivy).planTimeId).toBe(eleven);
+    expect(run.unfilled).toEqual([]);
+    const placed = new Set(run.filled.map((f: any) => f.contactId));
+    for (const never of [fay, hal, max]) expect(placed.has(never)).toBe(false);
+    const after = (await call('runsheet_get_plan', { planId: plan.id })).plan;
+    expect(after.neededPositions.filter((n: any) => n.positionId === projection).map((n: any) => [n.planTimeId, n.filled, n.open])).toEqual([[nine, 2, 0], [eleven, 3, 0]]);
+    // Scheduling by hand agrees: Eve is now serving at 11:00, so a place at 11:00 elsewhere is a conflict.
+    const clash = (await call('runsheet_create_plan', { serviceTypeId: serviceType.id, date, times: [{ kind: 'service', startTime: '11:00', durationMinutes: 30 }] })).plan;
+    expect((await refusal('runsheet_schedule_person', { planId: clash.id, positionId: welcome, contactId: eve })).details.conflicts).toEqual([expect.objectContaining({ code: 'already_serving' })]);
+
+    // Undo takes back all five unconfirmed places.
+    expect(await call('runsheet_undo_autofill', { runId: run.runId })).toMatchObject({ removed: 5, kept: 0 });
+
+    // Two times that overlap (9:00 to 10:30 and 10:00): the only lighting person takes one, never both.
+    const overlapping = (await call('runsheet_create_plan', {
+      serviceTypeId: serviceType.id, date: DateTime.fromISO(date).plus({ days: 1 }).toISODate(), times: [{ kind: 'service', startTime: '09:00', durationMinutes: 90 }, { kind: 'service', startTime: '10:00', durationMinutes: 60 }],
+    })).plan;
+    const [first, second] = overlapping.times.map((time: { id: string }) => time.id);
+    await call('runsheet_set_needed_positions', { planId: overlapping.id, positions: [{ positionId: lights, planTimeId: first, quantity: 1 }, { positionId: lights, planTimeId: second, quantity: 1 }] });
+    const lit = await call('runsheet_autofill_positions', { planId: overlapping.id, positionIds: [lights] });
+    expect(lit.filled).toEqual([expect.objectContaining({ contactId: eve, planTimeId: first })]);
+    expect(lit.unfilled).toEqual([{ positionId: lights, planTimeId: second, open: 1, reason: 'only 0 eligible team member(s) were free' }]);
+    await own.close();
   });
 });

@@ -177,7 +177,7 @@ export const setPreferencesTool = tools.write('set_preferences', {
 
 export const autofillTool = tools.write('autofill_positions', {
   title: 'Autofill a plan\'s open positions',
-  description: 'Fills the plan\'s open places from each position\'s team members: only people who are cleared where needed, not blocked out, not serving then, under their monthly maximum and within their household rule, least recently served first. Answers with a run id: runsheet_undo_autofill takes back what it added that is still unconfirmed.',
+  description: 'Fills the plan\'s open places, time by time, from each position\'s team members: only people who are cleared where needed, not blocked out, not serving at that time, under their monthly maximum (a plan counts once however many of its times they serve) and within their household rule; people with no place on the plan yet first, then least recently served. One person may take the 9:00 and the 11:00, never two places at once. Answers with a run id: runsheet_undo_autofill takes back what it added that is still unconfirmed.',
   keywords: ['auto schedule', 'fill rota', 'autofill', 'auto assign', 'fill empty slots', 'music team gaps'],
   examples: ['automatically fill the empty places on the worship team', 'auto-fill the music team for Sunday', 'fill the rota for Sunday', 'autofill the open band positions', 'schedule whoever is free for the 14th', 'fill the gaps on the welcome team', 'fill the kids church rota for the 21st automatically', 'let the system pick people for the empty places at Easter'],
   input: z.object({ planId, positionIds: z.array(z.uuid()).min(1).max(200).optional().describe('Only these positions (default all needed)') }),

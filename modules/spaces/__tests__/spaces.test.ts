@@ -28,6 +28,12 @@ describe('spaces: rooms and bookings', () => {
     expect(body.ok).toBe(false);
     return body.error!;
   };
+  /** Whether a booking's occurrence on a local date is cancelled and none of it is live, as spaces_list_bookings over MCP shows it. */
+  const released = async (bookingId: string, localDate: string) => {
+    const live = await mcpCall(owner, 'spaces_list_bookings', { bookingId, from: localDate, days: 1 });
+    const cancelled = await mcpCall(owner, 'spaces_list_bookings', { bookingId, from: localDate, days: 1, statuses: ['cancelled'] });
+    return live.occurrences.length === 0 && cancelled.occurrences.length === 1;
+  };
   const countRows = async (sql: string, values: unknown[]) => (await harness.pool.query<{ n: number }>(sql, values)).rows[0].n;
 
   beforeAll(async () => {
@@ -188,16 +194,51 @@ describe('spaces: rooms and bookings', () => {
     expect((await call('spaces_list_bookings', { bookingId: gig.booking.id, from: date, days: 1, statuses: ['cancelled'] })).occurrences).toHaveLength(1);
   });
 
-  it('a cancelled service instance releases its bookings', async () => {
-    const series = await call('schedule_create_series', { title: 'Evensong', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: fridayPlus(0), startTime: '18:30', durationMinutes: 60, timeZone: ZONE });
+  it('cancelling a service instance frees its room at once, with no job run: booking the same slot succeeds straight after (over MCP)', async () => {
+    const series = await mcpCall(owner, 'schedule_create_series', { title: 'Evensong', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: fridayPlus(0), startTime: '18:30', durationMinutes: 60, timeZone: ZONE });
     const instance = series.upcoming[0];
-    const booking = await call('spaces_create_booking', { title: 'Evensong', roomId: hallId, scheduleInstanceId: instance.id, setupMinutes: 30 });
+    const booking = await mcpCall(owner, 'spaces_create_booking', { title: 'Evensong', roomId: hallId, scheduleInstanceId: instance.id, setupMinutes: 30 });
     expect(booking.booking.upcoming.next[0]).toMatchObject({ localDate: instance.localDate, startTime: '18:30' });
-    await call('schedule_cancel_instance', { instanceId: instance.id, reason: 'Snow' });
-    const run = await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId });
-    expect(run.released).toBe(1);
-    const after = await call('spaces_list_bookings', { bookingId: booking.booking.id, from: instance.localDate, days: 1, statuses: ['cancelled'] });
+    // While the service stands, the hall is taken for its slot.
+    const taken = await mcpRefusal(owner, 'spaces_create_booking', { title: 'Choir social', roomId: hallId, localDate: instance.localDate, startTime: '18:30', durationMinutes: 60 });
+    expect(taken.code).toBe('conflict');
+
+    await mcpCall(owner, 'schedule_cancel_instance', { instanceId: instance.id, reason: 'Snow' });
+    const after = await mcpCall(owner, 'spaces_list_bookings', { bookingId: booking.booking.id, from: instance.localDate, days: 1, statuses: ['cancelled'] });
     expect(after.occurrences).toHaveLength(1);
+    expect(await released(booking.booking.id, instance.localDate)).toBe(true);
+    const social = await mcpCall(owner, 'spaces_create_booking', { title: 'Choir social', roomId: hallId, localDate: instance.localDate, startTime: '18:30', durationMinutes: 60 });
+    expect(social.booking.status).toBe('approved');
+    // The periodic sweep, kept as a safety net, finds nothing left to release.
+    expect((await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId })).released).toBe(0);
+  });
+
+  it('ending a series, or changing its rule so a date goes, frees the rooms of the instances removed at once', async () => {
+    const compline = await mcpCall(owner, 'schedule_create_series', { title: 'Compline', rrule: 'FREQ=WEEKLY;BYDAY=WE', startDate: fridayPlus(1), startTime: '21:00', durationMinutes: 30, timeZone: ZONE });
+    const late = compline.upcoming[0];
+    const lounge = await mcpCall(owner, 'spaces_create_booking', { title: 'Compline', roomId: loungeId, scheduleInstanceId: late.id });
+    await mcpCall(owner, 'schedule_delete_series', { seriesId: compline.series.id });
+    expect(await released(lounge.booking.id, late.localDate)).toBe(true);
+    expect((await mcpCall(owner, 'spaces_create_booking', { title: 'Quiz', roomId: loungeId, localDate: late.localDate, startTime: '21:00', durationMinutes: 30 })).booking.status).toBe('approved');
+
+    const study = await mcpCall(owner, 'schedule_create_series', { title: 'Bible study', rrule: 'FREQ=WEEKLY;BYDAY=TH', startDate: fridayPlus(1), startTime: '20:00', durationMinutes: 60, timeZone: ZONE });
+    const thursday = study.upcoming[0];
+    const chapel = await mcpCall(owner, 'spaces_create_booking', { title: 'Bible study', roomId: chapelId, scheduleInstanceId: thursday.id });
+    // Moving the series to Tuesdays removes its Thursday instances, and with them the chapel booking.
+    await mcpCall(owner, 'schedule_update_series', { seriesId: study.series.id, scope: 'all', changes: { rrule: 'FREQ=WEEKLY;BYDAY=TU' } });
+    expect(await released(chapel.booking.id, thursday.localDate)).toBe(true);
+    expect((await mcpCall(owner, 'spaces_create_booking', { title: 'Prayer', roomId: chapelId, localDate: thursday.localDate, startTime: '20:00', durationMinutes: 60 })).booking.status).toBe('approved');
+  });
+
+  it('the periodic sweep still releases a booking whose instance was cancelled behind the schedule module\'s back', async () => {
+    const series = await mcpCall(owner, 'schedule_create_series', { title: 'Lauds', rrule: 'FREQ=WEEKLY;BYDAY=TU', startDate: fridayPlus(2), startTime: '07:00', durationMinutes: 30, timeZone: ZONE });
+    const instance = series.upcoming[0];
+    const booking = await mcpCall(owner, 'spaces_create_booking', { title: 'Lauds', roomId: loungeId, scheduleInstanceId: instance.id });
+    // A write that skips schedule's own code (a repair by hand) tells nobody; the sweep is the net for it.
+    await harness.pool.query("UPDATE schedule_instances SET status = 'cancelled', detached = true WHERE org_id = $1 AND id = $2", [org.orgId, instance.id]);
+    expect(await released(booking.booking.id, instance.localDate)).toBe(false);
+    expect((await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId })).released).toBe(1);
+    expect(await released(booking.booking.id, instance.localDate)).toBe(true);
     expect((await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId })).released).toBe(0);
   });
 
