@@ -11,6 +11,7 @@ import {
   addContactTags, addGroupMember, assertValidRules, birthdaysOn, contactMatchesRules, contactNames, contactsCreatedSince, firstVisitsSince, isOnCrisisHold,
   lifeEventsRecordedSince, openFollowUpTask, HAPPENINGS_LIMIT, requireContact, requireGroup, ruleSetSchema, type ContactHappening, type RuleSet,
 } from '../people/api';
+import { localDateAt, organisationTimeZone } from '../schedule/api';
 
 /**
  * Automations: a trigger (something other modules already record, read by a sweep through their
@@ -40,7 +41,7 @@ export const triggerSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('life_event'), eventTypes: z.array(z.string().trim().min(1).max(40)).max(20).optional().describe('Only these life event types (birth, marriage, bereavement…); any when absent') })
     .describe('A life event is recorded (private and amber/red ones never trigger)'),
   z.object({ event: z.literal('missed_group_meetings') }).describe('A small group member misses three meetings in a row'),
-  z.object({ event: z.literal('birthday') }).describe('On a contact\'s birthday (a schedule: read each day)'),
+  z.object({ event: z.literal('birthday') }).describe('On a contact\'s birthday in the organisation\'s time zone (the zone its services are scheduled in; read each day)'),
 ]);
 export type Trigger = z.output<typeof triggerSchema>;
 
@@ -284,6 +285,14 @@ export async function cancelRun(db: Queryable, orgId: string, runId: string): Pr
 
 // ---------------------------------------------------------------- the trigger sweep
 
+/**
+ * The day whose birthdays are celebrated now: today where the organisation is (schedule's
+ * organisation time zone), not in UTC, so a church in Auckland greets people on their own day.
+ */
+export async function birthdayDay(db: Queryable, orgId: string, now: Date): Promise<string> {
+  return localDateAt(now, await organisationTimeZone(db, orgId));
+}
+
 /** What happened since `since` that the trigger names, read through the owning module's api.ts. */
 async function happenings(db: Queryable, orgId: string, trigger: Trigger, since: Date, now: Date): Promise<ContactHappening[]> {
   switch (trigger.event) {
@@ -291,7 +300,7 @@ async function happenings(db: Queryable, orgId: string, trigger: Trigger, since:
     case 'first_time_guest': return firstVisitsSince(db, orgId, since);
     case 'life_event': return lifeEventsRecordedSince(db, orgId, since, trigger.eventTypes ?? []);
     case 'donation_recorded': return donationsRecordedSince(db, orgId, since);
-    case 'birthday': return birthdaysOn(db, orgId, now.toISOString().slice(0, 10));
+    case 'birthday': return birthdaysOn(db, orgId, await birthdayDay(db, orgId, now));
     case 'missed_group_meetings': {
       const missing = await membersMissingMeetings(db, orgId, { canSeeRestricted: false, limit: HAPPENINGS_LIMIT });
       return missing.map((m) => ({ contactId: m.contactId, key: `missed-since:${m.since ?? 'never'}`, at: now }));

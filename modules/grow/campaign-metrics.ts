@@ -8,18 +8,18 @@ const MAX_CAMPAIGNS = 50;
 /**
  * Email campaigns finished over a range, each with the numbers its report gives: sent (handed to
  * the outbox), unique opens by people (machine opens left out), unique clickers, and the mail
- * provider's bounces and complaints (through channels). Computed from the rows, never stored.
+ * provider's deliveries, bounces and complaints (through channels). Computed from the rows, never stored.
  */
 export const campaignPerformance = defineMetric({
   name: 'campaign_performance',
-  description: 'Email campaigns sent over a range (default: this month so far): per campaign, how many it went to, unique opens (machine opens left out), unique clicks, bounces and complaints.',
+  description: 'Email campaigns sent over a range (default: this month so far): per campaign, how many it went to, unique opens (machine opens left out), unique clicks, deliveries the mail provider reported, bounces and complaints.',
   scope: 'grow:read',
   params: ['range'],
   output: z.object({
     from: z.string(), to: z.string(),
     campaigns: z.array(z.object({
       campaignId: z.string(), name: z.string(), sentAt: z.string(), sent: z.number().int(), openedUnique: z.number().int(), clickedUnique: z.number().int(),
-      bounced: z.number().int(), complained: z.number().int(),
+      delivered: z.number().int(), bounced: z.number().int(), complained: z.number().int(),
     }).strict()),
   }).strict(),
   compute: async (ctx, params) => {
@@ -36,7 +36,7 @@ export const campaignPerformance = defineMetric({
       const outcomes = await emailOutcomesOf(ctx.db, ctx.org.id, row.messages);
       campaigns.push({
         campaignId: row.id, name: row.name, sentAt: row.sent_at.toISOString(), sent: row.sent, openedUnique: row.opened, clickedUnique: row.clicked,
-        bounced: outcomes.filter((o) => o.hardBounce || o.softBounce).length, complained: outcomes.filter((o) => o.complaint).length,
+        delivered: outcomes.filter((o) => o.delivered).length, bounced: outcomes.filter((o) => o.hardBounce || o.softBounce).length, complained: outcomes.filter((o) => o.complaint).length,
       });
     }
     const sent = campaigns.reduce((sum, c) => sum + c.sent, 0);

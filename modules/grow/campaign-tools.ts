@@ -32,6 +32,7 @@ const variantReport = z.object({
   variant: z.number().int().describe('-1 for the whole campaign'), recipients: z.number().int(), handed: z.number().int().describe('Handed to the channels outbox'), skipped: z.number().int(),
   openedUnique: z.number().int().describe('People who opened (machine opens left out)'), machineOpens: z.number().int().describe('Opens by mail privacy proxies and scanners'),
   clickedUnique: z.number().int(), clicksPerLink: z.array(z.object({ url: z.string(), uniqueClicks: z.number().int() }).strict()), unsubscribed: z.number().int(),
+  delivered: z.number().int().describe('The mail provider reported it delivered to the recipient\'s mail server (a later hard bounce counts as the bounce)'),
   hardBounced: z.number().int().describe('The mail provider said the address does not exist (now suppressed)'), softBounced: z.number().int().describe('A temporary failure (a full mailbox), no hard bounce'),
   complained: z.number().int().describe('Marked it as spam (now suppressed)'),
 }).strict();
@@ -155,7 +156,7 @@ const pickTool = tools.write('pick_ab_winner', {
 
 const reportTool = tools.read('get_campaign_report', {
   title: 'Campaign report',
-  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, hard and soft bounces and complaints (from the mail provider, through channels), per A/B variant.',
+  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, delivered, hard and soft bounces and complaints (from the mail provider\'s events, through channels), per A/B variant.',
   keywords: ['open rate', 'click rate', 'campaign stats', 'email report'],
   examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link', 'open and click numbers for the Easter campaign', 'how many unsubscribed after the harvest appeal', 'which link got clicked most in the Alpha email', 'how many were skipped for no consent on the last campaign'],
   input: z.object({ campaignId }),

@@ -454,7 +454,7 @@ export async function markPhase(pool: Pool, orgId: string, id: string, what: 'te
 
 export interface VariantReport {
   variant: number; recipients: number; handed: number; skipped: number; openedUnique: number; machineOpens: number; clickedUnique: number;
-  clicksPerLink: Array<{ url: string; uniqueClicks: number }>; unsubscribed: number; hardBounced: number; softBounced: number; complained: number;
+  clicksPerLink: Array<{ url: string; uniqueClicks: number }>; unsubscribed: number; delivered: number; hardBounced: number; softBounced: number; complained: number;
 }
 
 /** Numbers computed from the recipients and events each time (nothing stored twice). Unsubscribed: handed recipients the channel would now refuse for consent or suppression. */
@@ -465,7 +465,7 @@ export async function campaignReport(db: Queryable, orgId: string, id: string): 
   const linksOfVariant = (p: number) => variants.find((v) => v.position === p)?.links ?? row.links;
   const recipients = await queryRows<{ contact_id: string; variant: number | null; status: string; skip_reason: string | null; message_id: string | null }>(db,
     'SELECT contact_id, variant, status, skip_reason, message_id FROM grow_campaign_recipients WHERE org_id = $1 AND campaign_id = $2', [orgId, id]);
-  // Bounces and complaints are the mail provider's, kept by channels against each message.
+  // Deliveries, bounces and complaints are the mail provider's, kept by channels against each message (never copied here).
   const outcomes = new Map((await emailOutcomesOf(db, orgId, recipients.flatMap((r) => (r.status === 'handed' && r.message_id ? [r.message_id] : []))))
     .map((o) => [o.messageId, o]));
   const outcomeOf = (r: { message_id: string | null }) => (r.message_id ? outcomes.get(r.message_id) : undefined);
@@ -485,6 +485,7 @@ export async function campaignReport(db: Queryable, orgId: string, id: string): 
       openedUnique: unique('open', false), machineOpens: es.filter((e) => e.kind === 'open' && e.machine).length, clickedUnique: unique('click'),
       clicksPerLink: links.map((url, index) => ({ url, uniqueClicks: new Set(es.filter((e) => e.kind === 'click' && e.link_index === index).map((e) => e.contact_id)).size })),
       unsubscribed: rs.filter((r) => unsubscribed.has(r.contact_id)).length,
+      delivered: rs.filter((r) => outcomeOf(r)?.delivered).length,
       hardBounced: rs.filter((r) => outcomeOf(r)?.hardBounce).length,
       softBounced: rs.filter((r) => outcomeOf(r)?.softBounce && !outcomeOf(r)?.hardBounce).length,
       complained: rs.filter((r) => outcomeOf(r)?.complaint).length,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound } from '../kit';
+import { linkedMediaFile, publicOrigin } from '../platform/api';
 import { pagePath, publicBaseUrl } from './forms';
 
 /**
@@ -19,7 +20,7 @@ const plainUrl = z.string().max(2000).refine((value) => /^https:\/\/[^\s<>"]+$/.
 export const blockInput = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heading'), text: z.string().trim().min(1).max(200), level: z.number().int().min(1).max(3).default(2) }),
   z.object({ type: z.literal('text'), text: z.string().trim().min(1).max(5000).describe('Plain text; blank lines separate paragraphs') }),
-  z.object({ type: z.literal('image'), mediaId: z.uuid().describe('An image in the media library'), alt: z.string().trim().min(1).max(300).describe('What the image shows, for people who cannot see it') }),
+  z.object({ type: z.literal('image'), mediaId: z.uuid().describe('A public image in the Media Library (platform_list_media_library_files); shown from Steward\'s address'), alt: z.string().trim().min(1).max(300).describe('What the image shows, for people who cannot see it') }),
   z.object({ type: z.literal('form'), formId: z.uuid().describe('A form (grow_list_forms); it shows only while published') }),
   z.object({ type: z.literal('button'), label: z.string().trim().min(1).max(100), href: plainUrl }),
 ]);
@@ -59,8 +60,38 @@ export async function requirePage(db: Queryable, orgId: string, pageId: string, 
   return row;
 }
 
+/** An image a stranger's browser may load: a ready, public image file of this organisation's Media Library, not in the trash. */
+export interface PageImage { src: string }
+
+/**
+ * Where a page's image is loaded from: the file's public address, as a path on this site when
+ * Steward serves it itself (so the page's `img-src 'self'` covers it wherever Steward is reached),
+ * or the CDN's https address. Null when the file is gone, in the trash, private or not an image.
+ */
+export async function pageImage(db: Queryable, orgId: string, mediaId: string): Promise<PageImage | null> {
+  const file = await linkedMediaFile(db, orgId, mediaId);
+  if (!file || !file.isPublic || !file.url || !file.mimeType.startsWith('image/')) return null;
+  const origin = publicOrigin();
+  return { src: file.url.startsWith(`${origin}/`) ? file.url.slice(origin.length) : file.url };
+}
+
+async function checkImage(db: Queryable, orgId: string, mediaId: string, index: number): Promise<void> {
+  const file = await linkedMediaFile(db, orgId, mediaId);
+  const path = `blocks.${index}.mediaId`;
+  if (!file) throw new StewardError('not_found', `Media file ${mediaId} was not found`, { issues: [{ path, message: 'no such file in the Media Library' }], hint: 'platform_list_media_library_files lists the library\'s files.' });
+  if (!file.mimeType.startsWith('image/')) {
+    throw new StewardError('validation_failed', `"${file.name}" is not an image`, { issues: [{ path, message: `a ${file.mimeType} file, not an image` }], hint: 'Choose an image (PNG, JPEG, WebP, GIF) from the Media Library.' });
+  }
+  if (!file.isPublic) {
+    throw new StewardError('validation_failed', `"${file.name}" is private, so a public page cannot show it`, {
+      issues: [{ path, message: 'a private file' }], hint: 'Make it public with platform_update_media_library_file (isPublic: true), or choose a public image.',
+    });
+  }
+}
+
 async function checkBlocks(db: Queryable, orgId: string, blocks: readonly Block[]): Promise<void> {
   for (const [index, block] of blocks.entries()) {
+    if (block.type === 'image') await checkImage(db, orgId, block.mediaId, index);
     if (block.type === 'form' && !(await queryOne(db, "SELECT 1 FROM grow_forms WHERE org_id = $1 AND id = $2 AND status <> 'archived'", [orgId, block.formId]))) {
       throw new StewardError('not_found', `Form ${block.formId} was not found`, { issues: [{ path: `blocks.${index}.formId`, message: 'no such form' }], hint: 'grow_list_forms lists the forms.' });
     }

@@ -12,7 +12,7 @@ import { getOrgSettings } from '../platform/api';
 import { escapeHtml } from '../templates/api';
 import { formClosedReason, formPath, readAnswers, recordSubmission, type Answer, type FieldError, type FormField, type FormRow } from './forms';
 import { recordTracking } from './campaigns';
-import { countView, type Block, type PageRow } from './pages';
+import { countView, pageImage, type Block, type PageRow } from './pages';
 
 /**
  * The first addresses strangers reach: a published landing page (`/grow/p/<org>/<slug>`), a
@@ -32,6 +32,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CSS = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
 label{display:block;margin-top:1rem;font-weight:600}input[type=text],input[type=email],input[type=tel],input[type=date],select,textarea{display:block;width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
 .box label{display:inline;font-weight:400}.box{margin-top:1rem}.errors{border:2px solid #b00020;padding:.5rem 1rem}.err{color:#b00020}.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+img{max-width:100%;height:auto}figure{margin:1rem 0}
 button,.button{margin-top:1.5rem;font-size:1rem;padding:.6rem 1.2rem;display:inline-block}`;
 const CSS_HASH = createHash('sha256').update(CSS).digest('base64');
 
@@ -115,7 +116,11 @@ async function renderBlocks(db: Parameters<typeof queryOne>[0], page: PageRow, n
     if (block.type === 'heading') out.push(`<h${block.level + 1 > 3 ? 3 : block.level + 1}>${escapeHtml(block.text)}</h${block.level + 1 > 3 ? 3 : block.level + 1}>`);
     else if (block.type === 'text') out.push(paragraphs(block.text));
     else if (block.type === 'button') out.push(`<p><a class="button" href="${escapeHtml(block.href)}" rel="noopener">${escapeHtml(block.label)}</a></p>`);
-    else if (block.type === 'image') out.push(`<figure role="img" aria-label="${escapeHtml(block.alt)}"><figcaption>${escapeHtml(block.alt)}</figcaption></figure>`);
+    else if (block.type === 'image') {
+      // A file made private or deleted after the page was published is left out rather than shown broken.
+      const image = await pageImage(db, page.org_id, block.mediaId);
+      if (image) out.push(`<figure><img src="${escapeHtml(image.src)}" alt="${escapeHtml(block.alt)}" loading="lazy" decoding="async"></figure>`);
+    }
     else if (block.type === 'form') {
       const form = await queryOne<FormRow>(db, 'SELECT * FROM grow_forms WHERE org_id = $1 AND id = $2', [page.org_id, block.formId]);
       const closed = form ? formClosedReason(form, new Date(now)) : 'This form is not available.';

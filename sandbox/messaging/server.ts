@@ -8,7 +8,7 @@ import { metaSignature, stewardEventSignature, twilioSignature } from '../../mod
  * Meta Cloud API-style WhatsApp API Steward's adapters call, keeps every message (one per
  * Idempotency-Key, as a provider that de-duplicates does), and can send Steward the signed webhooks a
  * real provider would: status callbacks, inbound messages (STOP, HELP, free text), WhatsApp template
- * reviews and email bounces. Nothing leaves the machine.
+ * reviews and email deliveries and bounces. Nothing leaves the machine.
  *
  * Provider endpoints:
  *   POST /2010-04-01/Accounts/{sid}/Messages.json   form To, From, Body, StatusCallback; Basic sid:authToken
@@ -21,7 +21,7 @@ import { metaSignature, stewardEventSignature, twilioSignature } from '../../mod
  *                                                     (a price goes as Twilio's Price/PriceUnit, charged as negative, or in the Meta status's pricing)
  *   POST /sandbox/inbound                             {channel: sms|whatsapp, from, to?, text} → signed inbound webhook
  *   POST /sandbox/whatsapp/templates/{id}/status      {status, reason?, webhook?: boolean} → signed message_template_status_update
- *   POST /sandbox/email/events                        {type: bounce|complaint, address, messageId?, bounceType?} → signed email event
+ *   POST /sandbox/email/events                        {type: delivery|bounce|complaint, address, messageId?, bounceType?} → signed email event
  * Each control call answers with what Steward answered: {webhook: {status, body}}.
  */
 
@@ -95,7 +95,7 @@ export interface MessagingSandbox {
   setMessageStatus(id: string, status: string, options?: SandboxStatusOptions): Promise<WebhookResult>;
   inbound(input: { channel: 'sms' | 'whatsapp'; from: string; to?: string; text: string }): Promise<WebhookResult>;
   setTemplateStatus(id: string, status: string, options?: { reason?: string; webhook?: boolean }): Promise<WebhookResult | null>;
-  emailEvent(input: { type: 'bounce' | 'complaint'; address: string; messageId?: string; bounceType?: 'hard' | 'soft' }): Promise<WebhookResult>;
+  emailEvent(input: { type: 'delivery' | 'bounce' | 'complaint'; address: string; messageId?: string; bounceType?: 'hard' | 'soft' }): Promise<WebhookResult>;
   /** The last webhook sent, exactly as sent (to replay it). */
   lastWebhook(): SentWebhook | null;
   /** Sends a webhook again, byte for byte. */
@@ -279,7 +279,7 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
     })));
   }
 
-  async function emailEvent(input: { type: 'bounce' | 'complaint'; address: string; messageId?: string; bounceType?: 'hard' | 'soft' }): Promise<WebhookResult> {
+  async function emailEvent(input: { type: 'delivery' | 'bounce' | 'complaint'; address: string; messageId?: string; bounceType?: 'hard' | 'soft' }): Promise<WebhookResult> {
     const body = JSON.stringify({ id: `evt_${randomUUID()}`, type: input.type, bounceType: input.bounceType ?? (input.type === 'bounce' ? 'hard' : undefined), address: input.address, messageId: input.messageId, occurredAt: new Date().toISOString() });
     const signature = stewardEventSignature(config.emailEventsSecret, body, Math.floor(Date.now() / 1000));
     return post({ url: stewardUrl('/webhooks/channels/email/events'), headers: { 'content-type': 'application/json', 'x-steward-signature': signature }, body });

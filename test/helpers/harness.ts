@@ -10,7 +10,7 @@ import { createPool, withTransaction, type Pool } from '../../db/pool';
 import { createApiKey } from '../../kernel/api-keys';
 import { createOrganisation } from '../../modules/platform/orgs';
 import { createMember } from '../../modules/platform/users';
-import type { StewardWorkerOptions } from '../../worker/create-worker';
+import type { StewardWorkerOptions, createStewardWorker as CreateStewardWorker } from '../../worker/create-worker';
 import { createTestDatabase, type TestDatabase } from './database';
 import { BUNDLE_PATH_ENV } from './env';
 import { sharedStack, type SharedStack } from './shared-stack';
@@ -57,6 +57,12 @@ export interface HarnessOptions {
  * With `own` (see HarnessOptions) a whole stack of the suite's own, closed and dropped with it; so
  * too outside a jest run (benches).
  */
+/** Stopping and starting an own stack's worker, as a deploy or a crashed process would. */
+interface WorkerControl {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
 export class Harness {
   private constructor(
     readonly db: TestDatabase,
@@ -64,7 +70,27 @@ export class Harness {
     readonly url: string,
     readonly taskQueue: string,
     private readonly closers: Array<() => Promise<void>>,
+    private readonly worker: WorkerControl | null = null,
   ) {}
+
+  /**
+   * Stops the suite's own worker (a stack started with `own`): workflows stay where they are in
+   * Temporal, their timers keep running, and nothing runs them until `startWorker`. The API keeps
+   * answering. For tests that a run survives a worker going away (a deploy, a crash).
+   */
+  async stopWorker(): Promise<void> {
+    await this.ownWorker().stop();
+  }
+
+  /** Starts a new worker on the suite's task queue (after `stopWorker`): it replays the workflows from their histories and carries on. */
+  async startWorker(): Promise<void> {
+    await this.ownWorker().start();
+  }
+
+  private ownWorker(): WorkerControl {
+    if (!this.worker) throw new Error('Only a stack of the suite\'s own (Harness.start({ own: true })) has a worker the test may stop and start');
+    return this.worker;
+  }
 
   get pool(): Pool {
     return this.db.pool;
@@ -116,26 +142,25 @@ export class Harness {
     const address = process.env.TEMPORAL_ADDRESS!;
     const db = await createTestDatabase();
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
-    const { worker, connection: workerConnection } = await createStewardWorker({
+    const workerOptions: StewardWorkerOptions = {
       address, namespace: 'default', pool: db.pool, taskQueue, bundlePath: options.bundlePath ?? process.env[BUNDLE_PATH_ENV], wrapActivities: options.wrapActivities,
-    });
-    const running = worker.run();
+    };
+    const { worker, connection: workerConnection } = await createStewardWorker(workerOptions);
     // As npm start runs it: the API's client on the worker's connection, so starts are eager and a call
-    // whose transaction has committed answers at once (temporal/early-results.ts).
+    // whose transaction has committed answers at once (temporal/early-results.ts). That connection stays
+    // open while the worker is stopped; a restarted worker has a connection of its own.
     const temporal = createTemporalClient(workerConnection, 'default');
+    const control = ownWorkerControl(createStewardWorker, workerOptions, worker);
     const { server, url } = await listen({ pool: db.pool, temporal, taskQueue, eagerStart: true, ...options.app }, 0);
     return new Harness(db, temporal, url, taskQueue, [
       () => new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-      async () => {
-        worker.shutdown();
-        await running;
-      },
+      () => control.close(),
       () => workerConnection.close(),
       () => db.drop(),
-    ]);
+    ], control);
   }
 
   async close(): Promise<void> {
@@ -207,4 +232,32 @@ export class Harness {
     await client.connect(transport);
     return client;
   }
+}
+
+type StewardWorker = Awaited<ReturnType<typeof CreateStewardWorker>>['worker'];
+
+/** An own stack's worker, stopped and started again by a test; `close` stops it and closes the connections later workers opened. */
+function ownWorkerControl(create: typeof CreateStewardWorker, options: StewardWorkerOptions, first: StewardWorker): WorkerControl & { close(): Promise<void> } {
+  let current: { worker: StewardWorker; running: Promise<void> } | null = { worker: first, running: first.run() };
+  const laterConnections: Array<{ close(): Promise<void> }> = [];
+  const stop = async () => {
+    if (!current) return;
+    const { worker, running } = current;
+    current = null;
+    worker.shutdown();
+    await running;
+  };
+  return {
+    stop,
+    async start() {
+      if (current) return;
+      const next = await create(options);
+      laterConnections.push(next.connection);
+      current = { worker: next.worker, running: next.worker.run() };
+    },
+    async close() {
+      await stop();
+      for (const connection of laterConnections) await connection.close();
+    },
+  };
 }

@@ -334,6 +334,27 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       const refused = await mcpRefusal(mcp, 'channels_send_email', { contactId: tom.id, purpose: 'service', subject: 'Again', body: 'x' });
       expect(refused.details).toMatchObject({ reason: 'suppressed' });
     });
+
+    it('a signed delivery event marks an email delivered; a replay or a later one for an undelivered email changes nothing', async () => {
+      const una = await contact(mcp, 'Una');
+      await consent(org.orgId, una.id, 'email', 'service');
+      const sent = await mcpCall(mcp, 'channels_send_email', { contactId: una.id, purpose: 'service', subject: 'Hello', body: 'Welcome' });
+      await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      const delivered = await sandbox.emailEvent({ type: 'delivery', address: una.email, messageId: sent.message.id });
+      expect(delivered.status).toBe(200);
+      const message = (await mcpCall(mcp, 'channels_get_message', { messageId: sent.message.id })).message;
+      expect(message).toMatchObject({ status: 'delivered', deliveredAt: expect.any(String) });
+      expect((await sandbox.replay(sandbox.lastWebhook()!)).status).toBe(200);
+      expect((await mcpCall(mcp, 'channels_get_message', { messageId: sent.message.id })).message).toMatchObject({ status: 'delivered', deliveredAt: message.deliveredAt });
+
+      const vic = await contact(mcp, 'Vic');
+      await consent(org.orgId, vic.id, 'email', 'service');
+      const bounced = await mcpCall(mcp, 'channels_send_email', { contactId: vic.id, purpose: 'service', subject: 'Hello', body: 'Welcome' });
+      await messageWhen(bounced.message.id, (m) => m.status === 'sent');
+      await sandbox.emailEvent({ type: 'bounce', address: vic.email, messageId: bounced.message.id });
+      expect((await sandbox.emailEvent({ type: 'delivery', address: vic.email, messageId: bounced.message.id })).status).toBe(200);
+      expect((await mcpCall(mcp, 'channels_get_message', { messageId: bounced.message.id })).message).toMatchObject({ status: 'undelivered', deliveredAt: null });
+    });
   });
 
   describe('WhatsApp', () => {

@@ -8,21 +8,23 @@ export async function recordEmailEvent(db: Queryable, orgId: string, messageId: 
   await db.query('INSERT INTO channel_email_events (id, org_id, message_id, kind) VALUES ($1, $2, $3, $4)', [randomUUID(), orgId, messageId, kind]);
 }
 
-export interface MessageEmailOutcome { messageId: string; hardBounce: boolean; softBounce: boolean; complaint: boolean }
+export interface MessageEmailOutcome { messageId: string; delivered: boolean; hardBounce: boolean; softBounce: boolean; complaint: boolean }
 
 /**
- * What the mail provider reported of each of these messages (of this organisation only): a hard
- * bounce (also a message marked undelivered for hard_bounce before these events were kept), a soft
- * bounce, a complaint. Messages with nothing reported are left out.
+ * What the mail provider reported of each of these messages (of this organisation only): delivered
+ * to the recipient's mail server (its delivery event, kept as the message's delivered status and
+ * time), a hard bounce (also a message marked undelivered for hard_bounce before these events were
+ * kept), a soft bounce, a complaint. A delivery later followed by a hard bounce counts as the bounce.
+ * Messages with nothing reported are left out.
  */
 export async function emailOutcomesOf(db: Queryable, orgId: string, messageIds: readonly string[]): Promise<MessageEmailOutcome[]> {
   if (messageIds.length === 0) return [];
-  const rows = await queryRows<{ id: string; hard: boolean; soft: boolean; complaint: boolean }>(db, `SELECT m.id,
-      bool_or(e.kind = 'hard_bounce') OR (m.status = 'undelivered' AND m.error_code = 'hard_bounce') AS hard,
+  const rows = await queryRows<{ id: string; delivered: boolean; hard: boolean; soft: boolean; complaint: boolean }>(db, `SELECT m.id, m.delivered_at IS NOT NULL AS delivered,
+      coalesce(bool_or(e.kind = 'hard_bounce'), false) OR (m.status = 'undelivered' AND m.error_code = 'hard_bounce') AS hard,
       coalesce(bool_or(e.kind = 'soft_bounce'), false) AS soft, coalesce(bool_or(e.kind = 'complaint'), false) AS complaint
     FROM channel_messages m LEFT JOIN channel_email_events e ON e.org_id = m.org_id AND e.message_id = m.id
     WHERE m.org_id = $1 AND m.id = ANY($2::uuid[]) AND m.channel = 'email'
-    GROUP BY m.id, m.status, m.error_code
-    HAVING count(e.id) > 0 OR (m.status = 'undelivered' AND m.error_code = 'hard_bounce')`, [orgId, [...messageIds]]);
-  return rows.map((r) => ({ messageId: r.id, hardBounce: Boolean(r.hard), softBounce: r.soft, complaint: r.complaint }));
+    GROUP BY m.id, m.status, m.error_code, m.delivered_at
+    HAVING count(e.id) > 0 OR m.delivered_at IS NOT NULL OR (m.status = 'undelivered' AND m.error_code = 'hard_bounce')`, [orgId, [...messageIds]]);
+  return rows.map((r) => ({ messageId: r.id, delivered: r.delivered && !r.hard, hardBounce: Boolean(r.hard), softBounce: r.soft, complaint: r.complaint }));
 }

@@ -8,9 +8,9 @@ import { applyStatus, firstSighting, notConfigured, unauthorized, type RawReques
 
 const EMAIL_EVENT_MAX_AGE_S = 300;
 
-/** The mail provider's bounce and complaint events, signed with `X-Steward-Signature` (EMAIL_EVENTS_SECRET, timestamp within 5 minutes). */
+/** The mail provider's delivery, bounce and complaint events, signed with `X-Steward-Signature` (EMAIL_EVENTS_SECRET, timestamp within 5 minutes). */
 export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext): void {
-  // Email bounces and complaints, from the mail provider (Steward's signed JSON shape, modules/channels/README.md).
+  // Email deliveries, bounces and complaints, from the mail provider (Steward's signed JSON shape, modules/channels/README.md).
   router.post(WEBHOOK_PATHS.emailEvents, raw, async (req, res, next) => {
     try {
       const secret = process.env.EMAIL_EVENTS_SECRET;
@@ -28,6 +28,8 @@ export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext):
         if (!await firstSighting(db, 'email', event.id!)) return 'replay';
         const message = await queryOne<{ org_id: string }>(db, "SELECT org_id FROM channel_messages WHERE id = $1 AND channel = 'email'", [event.messageId]);
         if (!message) return 'unknown_message';
+        // Accepted by the recipient's mail server: the message moves to delivered (never back from undelivered or failed).
+        if (event.type === 'delivery') return await applyStatus(db, message.org_id, event.messageId!, 'delivered', null, null) ? 'applied' : 'status_unchanged';
         const hard = event.type === 'complaint' || (event.type === 'bounce' && event.bounceType !== 'soft');
         if (event.type === 'bounce' || event.type === 'complaint') await recordEmailEvent(db, message.org_id, event.messageId!, event.type === 'complaint' ? 'complaint' : hard ? 'hard_bounce' : 'soft_bounce');
         if (!hard) return event.type === 'bounce' ? 'soft_bounce_recorded' : 'ignored';

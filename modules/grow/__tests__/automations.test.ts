@@ -1,7 +1,9 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
-import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
+import { dayFromToday, mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
+import { startTestMessagingSandbox } from '../../../test/helpers/messaging-sandbox';
 import type { TestSmtpServer } from '../../../test/helpers/message-servers';
 import { type GrowMailStack, eventually, growMailStack, subjectOf, unfolded } from './mail-text';
 import { postForm } from './forms-http';
@@ -13,6 +15,9 @@ jest.setTimeout(240_000);
  * new contacts that waits, emails through the outbox, and stops at its next step for the person who
  * unsubscribed in one click; pausing holds a run and resuming continues it; a run cancelled; edits
  * making new versions while runs keep theirs; the active automations allowance; tenancy; bad input.
+ * Also: an SMS step through channels' sandbox SMS provider (consent checked), the groups module's
+ * "missed three meetings in a row", birthdays on the organisation's own day (far from UTC), and a
+ * run whose worker is stopped mid-wait and replaced.
  */
 describe('grow: automations', () => {
   let harness: Harness;
@@ -210,7 +215,8 @@ describe('grow: automations', () => {
     await mcpCall(mcp, 'people_record_life_event', { contactId: bereaved, type: 'bereavement', title: 'Loss of his father', eventDate: new Date().toISOString().slice(0, 10) });
     const giver = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Kit', lastName: 'Trigger' })).contact.id;
     await mcpCall(mcp, 'giving_record_donation', { contactId: giver, amount: 2000, method: 'cash', receivedOn: new Date().toISOString().slice(0, 10) });
-    const birthday = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Lu', lastName: 'Trigger', dateOfBirth: `1990-${new Date().toISOString().slice(5, 10)}` })).contact.id;
+    // Today where the organisation is (no services scheduled: Europe/London).
+    const birthday = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Lu', lastName: 'Trigger', dateOfBirth: `1990-${DateTime.now().setZone('Europe/London').toFormat('MM-dd')}` })).contact.id;
 
     const who = async (tag: string) => (await runsOf(ids[tag]!)).map((r) => r.contactId);
     await eventually(async () => [await who('form'), await who('visit'), await who('life'), await who('gift'), await who('birthday')], (all) => all.every((list) => list.length > 0), 30_000);
@@ -246,6 +252,139 @@ describe('grow: automations', () => {
     expect(failed.failures).toBeGreaterThanOrEqual(1);
     expect(failed.lastError).toMatch(/was not found/);
     expect((await mcpCall(mcp, 'grow_list_automations', {})).automations.find((a: any) => a.id === automation.id).runs).toMatchObject({ failed: 1, active: 0 });
+    await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
+  });
+
+  it('texts through channels\' SMS provider, only to the person who agreed to texts', async () => {
+    const sandbox = await startTestMessagingSandbox(harness.url);
+    try {
+      await mcpCall(mcp, 'channels_create_sender', { channel: 'sms', address: sandbox.config.smsFrom });
+      const { automation } = await mcpCall(mcp, 'grow_create_automation', {
+        name: 'Welcome text', trigger: { event: 'contact_created' }, conditions: { match: 'all', rules: [{ field: 'lastName', operator: 'equals', value: 'Texted' }] },
+        steps: [{ type: 'send_sms', body: 'Welcome to St Anne! Coffee is on us this Sunday.' }, { type: 'add_tag', tag: 'Texted welcome' }],
+      });
+      expect(automation.messagesPeople).toBe(true);
+      const gated = await mcpRefusal(mcp, 'grow_activate_automation', { automationId: automation.id }, { approvalWaitMs: 0 });
+      expect(gated.code).toBe('approval_required');
+      await mcpCall(mcp, 'platform_approve_proposal', { proposalId: gated.details.proposalId });
+      await eventually(() => mcpCall(mcp, 'grow_list_automations', { status: 'active' }), (r) => r.automations.some((a: any) => a.id === automation.id));
+
+      const agreed = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Sam', lastName: 'Texted', phone: '+447700900111' })).contact.id;
+      await mcpCall(mcp, 'channels_record_consent', { contactId: agreed, channel: 'sms', purpose: 'marketing', source: 'connect card', wording: 'Text me church news' });
+      // Agreed to emails only: no text.
+      const emailOnly = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Tia', lastName: 'Texted', phone: '+447700900222', email: 'tia@example.org' })).contact.id;
+      await consent(emailOnly);
+
+      const ended = await eventually(() => runsOf(automation.id), (r) => r.length === 2 && r.every((run) => run.status !== 'active'), 90_000);
+      expect(ended.find((r) => r.contactId === agreed)).toMatchObject({ status: 'completed', failures: 0 });
+      const refused = ended.find((r) => r.contactId === emailOnly)!;
+      expect(refused.status).toBe('stopped');
+      expect(refused.stopReason).toMatch(/^no_consent/);
+      // At the provider: one text, to Sam, from the organisation's number, with the step's words.
+      const texts = sandbox.messages().filter((m) => m.channel === 'sms');
+      expect(texts.map((m) => ({ to: m.to, body: m.body, from: m.from }))).toEqual([{ to: '+447700900111', body: 'Welcome to St Anne! Coffee is on us this Sunday.', from: sandbox.config.smsFrom }]);
+      const sent = await harness.pool.query("SELECT contact_id, status FROM channel_messages WHERE org_id = $1 AND channel = 'sms' AND idempotency_key LIKE 'grow-automation:%'", [org.orgId]);
+      expect(sent.rows).toEqual([{ contact_id: agreed, status: 'sent' }]);
+      expect(await tagsOf(agreed)).toEqual(['Texted welcome']);
+      expect(await tagsOf(emailOnly)).toEqual([]);
+      await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('starts a run for a member who missed three group meetings in a row, once', async () => {
+    const { automation } = await mcpCall(mcp, 'grow_create_automation', {
+      name: 'Missing from group', trigger: { event: 'missed_group_meetings' },
+      steps: [{ type: 'add_tag', tag: 'Missing from group' }, { type: 'create_task', title: 'Ring to see how they are', dueInDays: 1 }],
+    });
+    await mcpCall(mcp, 'grow_activate_automation', { automationId: automation.id });
+    const group = (await mcpCall(mcp, 'groups_create', { name: 'Thursday cell' })).group.id;
+    const drifting = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Drew', lastName: 'Drifting' })).contact.id;
+    const faithful = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Pat', lastName: 'Faithful' })).contact.id;
+    for (const contactId of [drifting, faithful]) await mcpCall(mcp, 'groups_add_member', { groupId: group, contactId });
+    const { meetings } = await mcpCall(mcp, 'groups_schedule_meeting', { groupId: group, startDate: dayFromToday(-28), startTime: '19:00', timeZone: 'Europe/London', rrule: 'FREQ=WEEKLY;COUNT=4' });
+    // Drew came to the first, then missed three; Pat came to all four.
+    await mcpCall(mcp, 'groups_record_attendance', { meetingId: meetings[0].id, present: [drifting, faithful] });
+    for (const meeting of meetings.slice(1, 3)) await mcpCall(mcp, 'groups_record_attendance', { meetingId: meeting.id, present: [faithful] });
+    // Two missed: nobody is missing yet. The third makes it three in a row.
+    expect((await mcpCall(mcp, 'groups_get_health_report', { groupId: group, weeks: 8 })).groups[0].missingMembers).toEqual([]);
+    await mcpCall(mcp, 'groups_record_attendance', { meetingId: meetings[3].id, present: [faithful] });
+
+    const [run] = await eventually(() => runsOf(automation.id), (r) => r.length === 1 && r[0].status === 'completed');
+    expect(run).toMatchObject({ contactId: drifting, contactName: 'Drew Drifting', failures: 0 });
+    expect(await tagsOf(drifting)).toEqual(['Missing from group']);
+    expect(await tagsOf(faithful)).toEqual([]);
+    const tasks = await harness.pool.query('SELECT title FROM follow_up_tasks WHERE org_id = $1 AND contact_id = $2', [org.orgId, drifting]);
+    expect(tasks.rows.map((r) => r.title)).toEqual(['Ring to see how they are']);
+    // Later sweeps still find Drew missing, but a person runs an automation once.
+    const swept = (await harness.pool.query('SELECT trigger_cursor FROM grow_automations WHERE id = $1', [automation.id])).rows[0].trigger_cursor as Date;
+    await eventually(() => harness.pool.query('SELECT trigger_cursor FROM grow_automations WHERE id = $1', [automation.id]), (r) => r.rows[0].trigger_cursor > swept);
+    expect(await runsOf(automation.id)).toHaveLength(1);
+    await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
+  });
+
+  it('greets people on their birthday where the organisation is, not in UTC', async () => {
+    // A zone whose date now is not UTC's: Auckland from about 11:00 UTC, Pago Pago (UTC-11) before; Kiritimati (UTC+14) covers the hour Auckland's winter leaves.
+    const now = DateTime.utc();
+    const zone = ['Pacific/Auckland', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((z) => now.setZone(z).toISODate() !== now.toISODate())!;
+    // Away from either midnight for the length of the test, so both days hold while it runs.
+    const toMidnight = Math.min(...[now, now.setZone(zone)].map((t) => t.endOf('day').diff(t).as('milliseconds')));
+    if (toMidnight < 120_000) await new Promise((resolve) => setTimeout(resolve, toMidnight + 1_000));
+    const local = DateTime.now().setZone(zone);
+    const utc = DateTime.utc();
+    expect(local.toISODate()).not.toBe(utc.toISODate());
+
+    const church = await harness.createOrg({ name: 'Far Church' });
+    const far = await harness.mcpClient(church.apiKey);
+    try {
+      // The organisation's time zone is the one its services are scheduled in.
+      await mcpCall(far, 'schedule_create_series', { title: 'Morning worship', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: local.plus({ days: 7 }).toISODate(), startTime: '10:00', durationMinutes: 60, timeZone: zone });
+      const theirDay = (await mcpCall(far, 'people_create_contact', { firstName: 'Kiri', lastName: 'Zone', dateOfBirth: `1985-${local.toFormat('MM-dd')}` })).contact.id;
+      const utcDay = (await mcpCall(far, 'people_create_contact', { firstName: 'Uta', lastName: 'Zone', dateOfBirth: `1985-${utc.toFormat('MM-dd')}` })).contact.id;
+      const { automation } = await mcpCall(far, 'grow_create_automation', {
+        name: 'Birthday greeting', trigger: { event: 'birthday' }, allowReentry: true, steps: [{ type: 'add_tag', tag: 'Birthday greeted' }],
+      });
+      await mcpCall(far, 'grow_activate_automation', { automationId: automation.id });
+      const runs = await eventually(async () => (await mcpCall(far, 'grow_list_automation_runs', { automationId: automation.id })).runs as any[], (r) => r.length > 0 && r.every((run) => run.status === 'completed'));
+      // One sweep reads the day's birthdays at once: Kiri's day is today there; Uta's (today in UTC) is not.
+      expect(runs.map((r) => r.contactId)).toEqual([theirDay]);
+      const greeted = await harness.pool.query("SELECT ct.contact_id FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.org_id = $1 AND t.name = 'Birthday greeted'", [church.orgId]);
+      expect(greeted.rows.map((r) => r.contact_id)).toEqual([theirDay]);
+      expect(greeted.rows.map((r) => r.contact_id)).not.toContain(utcDay);
+      await mcpCall(far, 'grow_pause_automation', { automationId: automation.id });
+    } finally {
+      await far.close();
+    }
+  });
+
+  it('carries on a run after its worker is stopped mid-wait and a new one starts', async () => {
+    const { automation } = await mcpCall(mcp, 'grow_create_automation', {
+      name: 'Survives a deploy', trigger: { event: 'contact_created' }, conditions: { match: 'all', rules: [{ field: 'lastName', operator: 'equals', value: 'Restart' }] },
+      steps: [{ type: 'add_tag', tag: 'Before restart' }, { type: 'wait', seconds: 10 }, { type: 'add_tag', tag: 'After restart' }],
+    });
+    await mcpCall(mcp, 'grow_activate_automation', { automationId: automation.id });
+    const person = (await mcpCall(mcp, 'people_create_contact', { firstName: 'Rae', lastName: 'Restart' })).contact.id;
+    const [waiting] = await eventually(() => runsOf(automation.id), (r) => r.length === 1 && r[0].step === 3);
+    expect(waiting).toMatchObject({ status: 'active', nextAction: 'Add the tag "After restart"' });
+
+    const runRow = async () => (await harness.pool.query('SELECT status, step, next_at FROM grow_automation_runs WHERE id = $1', [waiting.id])).rows[0];
+    const before = await runRow();
+    expect(before.status).toBe('active');
+    await harness.stopWorker();
+    try {
+      // The wait ends while no worker runs: nothing can happen until one is back. (Tool calls run on the
+      // worker too, so while it is away the test reads the database.)
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(waiting.nextAt) - Date.now()) + 2_000));
+      expect(await tagsOf(person)).toEqual(['Before restart']);
+      expect(await runRow()).toEqual(before);
+    } finally {
+      await harness.startWorker();
+    }
+    const [done] = await eventually(() => runsOf(automation.id), (r) => r[0].status === 'completed');
+    expect(done).toMatchObject({ id: waiting.id, failures: 0, stepCount: 3 });
+    expect((await tagsOf(person)).sort()).toEqual(['After restart', 'Before restart']);
+    expect(await runsOf(automation.id)).toHaveLength(1);
     await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
   });
 

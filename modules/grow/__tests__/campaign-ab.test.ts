@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import type { TestSmtpServer } from '../../../test/helpers/message-servers';
+import { stewardEventSignature } from '../../channels/delivery/signatures';
 import { type GrowMailStack, decoded, eventually, growMailStack, subjectOf } from './mail-text';
 
 jest.setTimeout(240_000);
@@ -11,8 +12,9 @@ jest.setTimeout(240_000);
  * An A/B campaign end to end over MCP and a real SMTP server: previewed (the person without consent
  * excluded by reason), approved (a new audience), the test group sent both subjects, a click on
  * variant B's tracked link (signed; a tampered one goes nowhere), the durable timer picking B by
- * clicks and sending it to the rest, the report computed from events, and the one-click
- * unsubscribe of a campaign email withdrawing consent in channels at once.
+ * clicks and sending it to the rest, the report computed from events (deliveries and bounces the
+ * mail provider reports, per variant), and the one-click unsubscribe of a campaign email
+ * withdrawing consent in channels at once.
  */
 describe('grow: an A/B email campaign', () => {
   let harness: Harness;
@@ -23,7 +25,7 @@ describe('grow: an A/B email campaign', () => {
   let stack: GrowMailStack;
 
   beforeAll(async () => {
-    stack = await growMailStack();
+    stack = await growMailStack({ EMAIL_EVENTS_SECRET: 'grow-ab-events-secret' });
     ({ harness, smtp, org, mcp, otherMcp } = stack);
   });
 
@@ -94,6 +96,8 @@ describe('grow: an A/B email campaign', () => {
     expect(report.totals).toMatchObject({ recipients: 11, handed: 10, skipped: 1, openedUnique: 1, machineOpens: 1, clickedUnique: 1, clicksPerLink: [{ url: 'https://example.org/christmas', uniqueClicks: 1 }] });
     expect(report.variants.map((v: any) => [v.variant, v.handed, v.clickedUnique])).toEqual([[0, 2, 0], [1, 8, 1]]);
     expect(report.excluded).toEqual([{ reason: 'no_consent', count: 1 }]);
+    // Handed to the mail server; delivered only once the provider says so.
+    expect(report.variants.map((v: any) => v.delivered)).toEqual([0, 0]);
 
     // One-click unsubscribe (RFC 8058) from a campaign email: consent is withdrawn in channels at once.
     const unsubscribeRaw = decoded(rest[0]!.raw).replace(/\r?\n[ \t]+/g, ' ');
@@ -104,5 +108,24 @@ describe('grow: an A/B email campaign', () => {
     const after = await mcpCall(mcp, 'grow_get_campaign_report', { campaignId: campaign.id });
     expect(after.totals.unsubscribed).toBe(1);
     expect((await mcpRefusal(otherMcp, 'grow_get_campaign_report', { campaignId: campaign.id })).code).toBe('not_found');
+
+    // The mail provider reports deliveries: one of A's, three of B's, one of which then bounces hard.
+    const { rows: handed } = await harness.pool.query<{ variant: number; message_id: string; contact_id: string }>(
+      "SELECT variant, message_id, contact_id FROM grow_campaign_recipients WHERE campaign_id = $1 AND status = 'handed' ORDER BY variant, contact_id", [campaign.id]);
+    const providerEvent = async (event: Record<string, string>) => {
+      const body = JSON.stringify(event);
+      const response = await fetch(`${harness.url}/webhooks/channels/email/events`, {
+        method: 'POST', body, headers: { 'content-type': 'application/json', 'x-steward-signature': stewardEventSignature('grow-ab-events-secret', body, Math.floor(Date.now() / 1000)) },
+      });
+      expect(response.status).toBe(200);
+    };
+    const addressOf = (contactId: string) => `p${people.indexOf(contactId)}@example.org`;
+    const [a0] = handed.filter((r) => r.variant === 0);
+    const [b0, b1, b2] = handed.filter((r) => r.variant === 1);
+    for (const r of [a0!, b0!, b1!, b2!]) await providerEvent({ id: `delivered-${r.message_id}`, type: 'delivery', address: addressOf(r.contact_id), messageId: r.message_id });
+    await providerEvent({ id: `bounce-${b2!.message_id}`, type: 'bounce', bounceType: 'hard', address: addressOf(b2!.contact_id), messageId: b2!.message_id });
+    const delivered = await mcpCall(mcp, 'grow_get_campaign_report', { campaignId: campaign.id });
+    expect(delivered.variants.map((v: any) => [v.variant, v.delivered, v.hardBounced])).toEqual([[0, 1, 0], [1, 2, 1]]);
+    expect(delivered.totals).toMatchObject({ handed: 10, delivered: 3, hardBounced: 1 });
   });
 });

@@ -172,7 +172,7 @@ describe('grow: test emails, submission follow-ups, bounces in the report', () =
     expect(Object.keys(openapi.paths['/api/grow/campaigns/{campaignId}/report'] ?? {})).toContain('get');
   });
 
-  it('counts hard and soft bounces and complaints per campaign from the mail provider\'s events', async () => {
+  it('counts deliveries, hard and soft bounces and complaints per campaign from the mail provider\'s events', async () => {
     const { tagId, people } = await taggedPeople(4, 'Bounce list', [true, true, true, true]);
     const { campaign } = await mcpCall(mcp, 'grow_create_campaign', { name: 'Harvest', audience: { kind: 'tag', id: tagId }, subject: 'Harvest supper', body: 'Join us on Saturday.' });
     const previewed = await mcpCall(mcp, 'grow_preview_campaign', { campaignId: campaign.id });
@@ -189,15 +189,27 @@ describe('grow: test emails, submission follow-ups, bounces in the report', () =
       });
       expect(response.status).toBe(200);
     };
+    // All four went through the SMTP server; handed over, none is delivered until the provider says so.
+    expect(smtp.delivered.filter((m) => /^bouncelist\d@example\.org$/.test(m.to[0]!))).toHaveLength(4);
+    const before = await mcpCall(mcp, 'grow_get_campaign_report', { campaignId: campaign.id });
+    expect(before.totals).toMatchObject({ handed: 4, delivered: 0 });
+    expect((await mcpCall(mcp, 'channels_get_message', { messageId: messageOf(people[3]!) })).message.status).toBe('sent');
+    // Delivered: the second after its soft bounce (retried), the third before its complaint, the fourth; the first bounces hard after a delivery.
+    await post({ id: 'evt-delivered-0', type: 'delivery', address: 'bouncelist0@example.org', messageId: messageOf(people[0]!) });
+    await post({ id: 'evt-delivered-2', type: 'delivery', address: 'bouncelist2@example.org', messageId: messageOf(people[2]!) });
+    await post({ id: 'evt-delivered-3', type: 'delivery', address: 'bouncelist3@example.org', messageId: messageOf(people[3]!) });
+    await post({ id: 'evt-delivered-3', type: 'delivery', address: 'bouncelist3@example.org', messageId: messageOf(people[3]!) });
+    expect((await mcpCall(mcp, 'channels_get_message', { messageId: messageOf(people[3]!) })).message).toMatchObject({ status: 'delivered', deliveredAt: expect.any(String) });
     await post({ id: 'evt-hard', type: 'bounce', bounceType: 'hard', address: 'bouncelist0@example.org', messageId: messageOf(people[0]!) });
     await post({ id: 'evt-soft', type: 'bounce', bounceType: 'soft', address: 'bouncelist1@example.org', messageId: messageOf(people[1]!) });
+    await post({ id: 'evt-delivered-1', type: 'delivery', address: 'bouncelist1@example.org', messageId: messageOf(people[1]!) });
     await post({ id: 'evt-complaint', type: 'complaint', address: 'bouncelist2@example.org', messageId: messageOf(people[2]!) });
     await post({ id: 'evt-complaint', type: 'complaint', address: 'bouncelist2@example.org', messageId: messageOf(people[2]!) });
 
     const report = await mcpCall(mcp, 'grow_get_campaign_report', { campaignId: campaign.id });
-    expect(report.totals).toMatchObject({ handed: 4, hardBounced: 1, softBounced: 1, complained: 1 });
+    expect(report.totals).toMatchObject({ handed: 4, delivered: 3, hardBounced: 1, softBounced: 1, complained: 1 });
     const metric = await mcpCall(mcp, 'platform_analytics_query', { metric: 'campaign_performance' });
-    expect(metric.data.campaigns).toEqual([expect.objectContaining({ campaignId: campaign.id, name: 'Harvest', sent: 4, openedUnique: 0, clickedUnique: 0, bounced: 2, complained: 1 })]);
+    expect(metric.data.campaigns).toEqual([expect.objectContaining({ campaignId: campaign.id, name: 'Harvest', sent: 4, openedUnique: 0, clickedUnique: 0, delivered: 3, bounced: 2, complained: 1 })]);
     const theirs = await mcpCall(otherMcp, 'platform_analytics_query', { metric: 'campaign_performance' });
     expect(theirs.data.campaigns).toEqual([]);
     // Other organisations' events never reach this report, and its numbers never reach theirs.

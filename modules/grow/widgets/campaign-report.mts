@@ -4,7 +4,7 @@ import { el, fields, startWidget } from '../../widget-view.mjs';
 
 interface Variant {
   variant: number; recipients: number; handed: number; skipped: number; openedUnique: number; machineOpens: number; clickedUnique: number;
-  clicksPerLink: Array<{ url: string; uniqueClicks: number }>; unsubscribed: number; hardBounced: number; softBounced: number; complained: number;
+  clicksPerLink: Array<{ url: string; uniqueClicks: number }>; unsubscribed: number; delivered: number; hardBounced: number; softBounced: number; complained: number;
 }
 interface Report {
   campaign: { id: string; name: string; status: string; subject: string; abTest: { variable: string; winner: number | null; winnerBy: string | null } | null };
@@ -37,6 +37,7 @@ function report(data: Report): Node {
     }),
     fields([
       ['Skipped', totals.skipped || null],
+      ['Delivered (reported by the mail provider)', totals.delivered || null],
       ['Machine opens (not counted)', totals.machineOpens || null],
       ['Hard bounces', totals.hardBounced || null],
       ['Soft bounces', totals.softBounced || null],
