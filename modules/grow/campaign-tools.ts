@@ -50,8 +50,8 @@ const fields = {
 const listTool = tools.read('list_campaigns', {
   title: 'List email campaigns',
   description: 'Email campaigns newest first: status (draft, previewed, scheduled, testing, sending, sent, paused, cancelled), audience, content, A/B test and winner.',
-  keywords: ['email campaigns', 'newsletters', 'mailchimp'],
-  examples: ['what email campaigns have we sent', 'is the Christmas campaign scheduled', 'which email campaigns are scheduled to go out', 'list our email marketing campaigns from this year', 'show draft email campaigns', 'are any campaigns paused or still sending', 'what was the subject of our last campaign'],
+  keywords: ['email campaigns', 'newsletters', 'mailchimp', 'email campaigns list', 'mailings'],
+  examples: ['what email campaigns have we sent', 'is the Christmas campaign scheduled', 'which email campaigns are scheduled to go out', 'list our email marketing campaigns from this year', 'show draft email campaigns', 'are any campaigns paused or still sending', 'what was the subject of our last campaign', 'which email mailings do we have', 'show all email campaigns sent this autumn', 'list our cancelled and paused email campaigns', 'what email newsletters are still drafts'],
   input: z.object({ status: z.enum(CAMPAIGN_STATUSES).optional(), limit: z.number().int().min(1).max(100).default(25) }),
   output: z.object({ campaigns: z.array(campaignSchema) }).strict(),
   run: async (ctx, input) => ({ campaigns: await listCampaigns(ctx.db, ctx.org.id, input.status, input.limit) }),
@@ -60,8 +60,8 @@ const listTool = tools.read('list_campaigns', {
 const createTool = tools.write('create_campaign', {
   title: 'Create an email campaign',
   description: 'Creates an email campaign as a draft: audience (a people segment, tag or CRM group), purpose, subject and text (its https links are tracked), from-name and reply-to. Preview it next (grow_preview_campaign). Grow sends only through the channels outbox, with each person\'s consent checked.',
-  keywords: ['new email campaign', 'email newsletter', 'invitation email'],
-  examples: ['write an email campaign inviting the newsletter list to the carol service', 'start an email campaign to the parents tag', 'draft an email to the Alpha interest group about the next course', 'new campaign inviting families to Messy Church', 'create an Easter invitation email to everyone on the newsletter segment', 'write a harvest appeal campaign with reply-to the office', 'set up a Christmas services email campaign for the parish list'],
+  keywords: ['new email campaign', 'email newsletter', 'invitation email', 'new mailing', 'email appeal'],
+  examples: ['write an email campaign inviting the newsletter list to the carol service', 'start an email campaign to the parents tag', 'draft an email to the Alpha interest group about the next course', 'new campaign inviting families to Messy Church', 'create an Easter invitation email to everyone on the newsletter segment', 'write a harvest appeal campaign with reply-to the office', 'set up a Christmas services email campaign for the parish list', 'create an email to the choir group about rehearsals', 'new email campaign for the summer fete', 'write a Lent course invitation to the newcomers tag', 'draft a mailing to all parents about the holiday club'],
   input: z.object(fields),
   output: z.object({ campaign: campaignSchema }).strict(),
   run: async (ctx, input) => ({ campaign: await createCampaign(ctx.db, ctx.org.id, input) }),
@@ -70,8 +70,8 @@ const createTool = tools.write('create_campaign', {
 const updateTool = tools.write('update_campaign', {
   title: 'Update an email campaign',
   description: 'Changes a draft or previewed campaign (audience, subject, text, sender). Any change makes it a draft again: preview it again before scheduling.',
-  keywords: ['edit campaign', 'change email subject'],
-  examples: ['change the subject of the Christmas email', 'send the campaign to the members tag instead', 'fix the wording in the Alpha email draft', 'change the reply-to on the Easter campaign to the vicar', 'send the Messy Church email to the families segment instead', 'the campaign should come from St Mary\'s Church', 'change the Easter campaign subject to \'You\'re invited this Easter\''],
+  keywords: ['edit campaign', 'change email subject', 'edit mailing', 'change campaign'],
+  examples: ['change the subject of the Christmas email', 'send the campaign to the members tag instead', 'fix the wording in the Alpha email draft', 'change the reply-to on the Easter campaign to the vicar', 'send the Messy Church email to the families segment instead', 'the campaign should come from St Mary\'s Church', 'change the Easter campaign subject to \'You\'re invited this Easter\'', 'edit the summer fete email text', 'change who the Lent email is going to', 'update the sender name on the holiday club campaign', 'reword the opening paragraph of the Pentecost mailing'],
   input: z.object({ campaignId, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodType).optional()])) as { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> } }),
   output: z.object({ campaign: campaignSchema }).strict(),
   run: async (ctx, input) => ({ campaign: await updateCampaign(ctx.db, ctx.org.id, input.campaignId, input) }),
@@ -80,8 +80,8 @@ const updateTool = tools.write('update_campaign', {
 const previewTool = tools.write('preview_campaign', {
   title: 'Preview an email campaign',
   description: 'Resolves the audience now and checks each person as their email will be checked: how many it reaches and who is left out by reason (no consent for the purpose, suppressed, no address, crisis hold). Saves a previewHash that grow_schedule_campaign needs: the approval binds to this audience and content. Sends nothing.',
-  keywords: ['campaign audience', 'who will get the email', 'dry run campaign'],
-  examples: ['how many people would get the Christmas email', 'preview the campaign and show who is excluded', 'check who\'d miss the Alpha email because they haven\'t consented', 'dry run the Easter campaign before we schedule it', 'how many on the families list can we actually email', 'preview the harvest appeal email audience', 'who\'ll be left out of the Christmas email and why'],
+  keywords: ['campaign audience', 'who will get the email', 'dry run campaign', 'preview email audience', 'check recipients'],
+  examples: ['how many people would get the Christmas email', 'preview the campaign and show who is excluded', 'check who\'d miss the Alpha email because they haven\'t consented', 'dry run the Easter campaign before we schedule it', 'how many on the families list can we actually email', 'preview the harvest appeal email audience', 'who\'ll be left out of the Christmas email and why', 'preview the summer fete email', 'who will actually receive the Lent course mailing', 'check the holiday club email audience before it goes', 'how many can we reach with the Pentecost campaign'],
   input: z.object({ campaignId }),
   output: z.object({ campaign: campaignSchema, preview: previewSchema, previewHash: z.string() }).strict(),
   followUp: { kind: 'grow.campaign' },
@@ -91,8 +91,8 @@ const previewTool = tools.write('preview_campaign', {
 const abTool = tools.write('add_ab_variants', {
   title: 'Add A/B variants to a campaign',
   description: 'Makes the campaign an A/B test of one variable (subject, from_name or content): the campaign\'s own value is variant 0 and these are the others (two to five in all). A random, equal-sized test group (10–50 %) gets the variants; after waitHours the variant with the most clicks (never opens) goes to the rest; a tie keeps the first. Preview again afterwards.',
-  keywords: ['ab test', 'split test', 'subject line test'],
-  examples: ['A/B test two subject lines for the Christmas invitation', 'try a different from name on 20% first', 'split test the Easter email with three different subjects', 'try two versions of the Alpha email text on 30% of people', 'test \'St Mary\'s\' versus \'Rev Jo\' as the sender', 'A/B the harvest appeal subject and pick the winner after 4 hours', 'see which subject gets more clicks before sending to everyone'],
+  keywords: ['ab test', 'split test', 'subject line test', 'ab variants', 'test versions'],
+  examples: ['A/B test two subject lines for the Christmas invitation', 'try a different from name on 20% first', 'split test the Easter email with three different subjects', 'try two versions of the Alpha email text on 30% of people', 'test \'St Mary\'s\' versus \'Rev Jo\' as the sender', 'A/B the harvest appeal subject and pick the winner after 4 hours', 'see which subject gets more clicks before sending to everyone', 'test two subject lines on the summer fete email', 'split the Lent course email: 25% get version B first', 'try three different openings of the holiday club email', 'A/B the sender name on the Pentecost mailing'],
   input: z.object({
     campaignId, variable: z.enum(AB_VARIABLES), values: z.array(z.string().trim().min(1).max(20_000)).min(1).max(4).describe('The other variants\' values'),
     testPercent: z.number().int().min(10).max(50).default(20), waitHours: z.number().min(0.0003).max(168).default(4).describe('How long the test group has before the winner is chosen'),
@@ -107,8 +107,8 @@ const abTool = tools.write('add_ab_variants', {
 const scheduleTool = tools.send(SCHEDULE_TOOL.slice('grow_'.length), {
   title: 'Schedule an email campaign',
   description: `Schedules a previewed campaign now or at sendAt with the previewHash grow_preview_campaign gave (refused as stale if the audience or content changed since). A new audience (none sent to before) or more than ${APPROVAL_RECIPIENT_THRESHOLD} recipients waits for a person's approval. Each email is queued in the channels outbox, which checks consent and suppression again as it leaves and adds one-click unsubscribe.`,
-  keywords: ['send campaign', 'schedule email', 'send newsletter'],
-  examples: ['send the Christmas campaign on Friday at 8', 'schedule the previewed email now', 'send the Alpha invitation email Tuesday at 9am', 'the Easter campaign is approved, send it out now', 'schedule the harvest appeal campaign for Sunday evening', 'queue the Messy Church email to go tomorrow morning', 'send the campaign to the families segment now'],
+  keywords: ['send campaign', 'schedule email', 'send newsletter', 'send mailing', 'schedule mailing'],
+  examples: ['send the Christmas campaign on Friday at 8', 'schedule the previewed email now', 'send the Alpha invitation email Tuesday at 9am', 'the Easter campaign is approved, send it out now', 'schedule the harvest appeal campaign for Sunday evening', 'queue the Messy Church email to go tomorrow morning', 'send the campaign to the families segment now', 'send the summer fete email on Saturday at 7am', 'schedule the Lent course mailing for Monday morning', 'the holiday club email is previewed, send it now', 'set the Pentecost campaign to go out on Thursday'],
   approval: { kind: 'gated', when: { reason: `the campaign goes to a new audience or to more than ${APPROVAL_RECIPIENT_THRESHOLD} people`, applies: async (args, deps) => scheduleNeedsApproval(deps.db, deps.orgId, String(args.campaignId), String(args.previewHash)) } },
   task: {},
   input: z.object({
@@ -122,8 +122,8 @@ const scheduleTool = tools.send(SCHEDULE_TOOL.slice('grow_'.length), {
 const pauseTool = tools.write('pause_campaign', {
   title: 'Pause or resume a campaign',
   description: 'Pauses a scheduled or sending campaign (nothing more is handed to the outbox until it resumes) or resumes it (resume: true).',
-  keywords: ['pause email', 'hold campaign', 'resume campaign'],
-  examples: ['pause the Christmas email', 'resume the paused campaign', 'hold the Easter email, there\'s a mistake in it', 'stop the Alpha campaign sending for now', 'carry on sending the paused harvest appeal', 'put the Messy Church campaign on hold until Monday', 'restart the Christmas campaign'],
+  keywords: ['pause email', 'hold campaign', 'resume campaign', 'pause mailing', 'resume mailing'],
+  examples: ['pause the Christmas email', 'resume the paused campaign', 'hold the Easter email, there\'s a mistake in it', 'stop the Alpha campaign sending for now', 'carry on sending the paused harvest appeal', 'put the Messy Church campaign on hold until Monday', 'restart the Christmas campaign', 'pause the summer fete email for now', 'hold off the Lent mailing until we check the date', 'resume the holiday club email campaign', 'temporarily stop the Pentecost campaign sending'],
   idempotent: true,
   input: z.object({ campaignId, resume: z.boolean().default(false) }),
   output: z.object({ campaign: campaignSchema, changed: z.boolean() }).strict(),
@@ -134,8 +134,8 @@ const pauseTool = tools.write('pause_campaign', {
 const cancelTool = tools.write('cancel_campaign', {
   title: 'Cancel a campaign',
   description: 'Cancels a campaign before it is sent: recipients not yet handed to the outbox get nothing. Emails already handed over stay sent.',
-  keywords: ['stop campaign', 'cancel email'],
-  examples: ['cancel the Christmas campaign', 'do not send the appeal email after all', 'scrap the Easter email campaign, we won\'t send it', 'cancel the scheduled Alpha campaign', 'don\'t send the rest of the harvest appeal', 'call off the Messy Church email before it goes', 'the scheduled campaign is wrong, stop it for good'],
+  keywords: ['stop campaign', 'cancel email', 'cancel mailing', 'abandon campaign'],
+  examples: ['cancel the Christmas campaign', 'do not send the appeal email after all', 'scrap the Easter email campaign, we won\'t send it', 'cancel the scheduled Alpha campaign', 'don\'t send the rest of the harvest appeal', 'call off the Messy Church email before it goes', 'the scheduled campaign is wrong, stop it for good', 'cancel the summer fete email altogether', "we're not sending the Lent course mailing, cancel it", 'scrap the holiday club campaign for good', 'the event is off, cancel the Pentecost email permanently'],
   idempotent: true,
   input: z.object({ campaignId }),
   output: z.object({ campaign: campaignSchema, cancelledRecipients: z.number().int() }).strict(),
@@ -146,8 +146,8 @@ const cancelTool = tools.write('cancel_campaign', {
 const pickTool = tools.write('pick_ab_winner', {
   title: 'Pick the A/B winner',
   description: 'A person picks the A/B test\'s winning variant before the timer does; the rest of the audience then gets it.',
-  keywords: ['choose winner', 'ab winner'],
-  examples: ['send variant B to everyone else', 'pick the second subject line as the winner', 'the shorter subject line is clearly winning, use it for the rest', 'choose variant A for the Easter campaign', 'we\'ve seen enough, send the winning version now', 'end the split test on the harvest appeal with version 2', 'go with the \'from Rev Jo\' version for everyone'],
+  keywords: ['choose winner', 'ab winner', 'pick winner', 'winning variant'],
+  examples: ['send variant B to everyone else', 'pick the second subject line as the winner', 'the shorter subject line is clearly winning, use it for the rest', 'choose variant A for the Easter campaign', 'we\'ve seen enough, send the winning version now', 'end the split test on the harvest appeal with version 2', 'go with the \'from Rev Jo\' version for everyone', 'pick the winning subject on the summer fete email', 'version A won, send it to the rest of the list', 'end the Lent email A/B test now and use variant 1', 'choose the winning sender name for the holiday club email'],
   input: z.object({ campaignId, variant: z.number().int().min(0).max(4) }),
   output: z.object({ campaign: campaignSchema }).strict(),
   followUp: { kind: 'grow.campaign_poke' },
@@ -156,9 +156,15 @@ const pickTool = tools.write('pick_ab_winner', {
 
 const reportTool = tools.read('get_campaign_report', {
   title: 'Campaign report',
+<<<<<<< HEAD
   description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, delivered, hard and soft bounces and complaints (from the mail provider\'s events, through channels), per A/B variant.',
   keywords: ['open rate', 'click rate', 'campaign stats', 'email report'],
   examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link', 'open and click numbers for the Easter campaign', 'how many unsubscribed after the harvest appeal', 'which link got clicked most in the Alpha email', 'how many were skipped for no consent on the last campaign'],
+=======
+  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, hard and soft bounces and complaints (from the mail provider, through channels), per A/B variant.',
+  keywords: ['open rate', 'click rate', 'campaign stats', 'email report', 'campaign results', 'email stats'],
+  examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link', 'open and click numbers for the Easter campaign', 'how many unsubscribed after the harvest appeal', 'which link got clicked most in the Alpha email', 'how many were skipped for no consent on the last campaign', 'results for the summer fete email', 'how many opened the Lent course mailing', 'bounces and complaints on the holiday club campaign', 'how did the Pentecost email perform'],
+>>>>>>> wip-examples
   input: z.object({ campaignId }),
   output: z.object({
     campaign: campaignSchema, totals: variantReport, variants: z.array(variantReport),
@@ -170,8 +176,8 @@ const reportTool = tools.read('get_campaign_report', {
 const getTool = tools.read('get_campaign', {
   title: 'Get a campaign',
   description: 'One email campaign with its status, audience, content, preview hash and A/B test.',
-  keywords: ['campaign details'],
-  examples: ['show the Christmas campaign', 'what audience is the Easter campaign going to', 'who is the Alpha invitation campaign from', 'is the harvest appeal campaign scheduled or still a draft', 'show the text and subject of the Advent email campaign', 'what\'s in the Alpha email campaign', 'does the Christmas campaign have an A/B test'],
+  keywords: ['campaign details', 'one campaign', 'campaign content'],
+  examples: ['show the Christmas campaign', 'what audience is the Easter campaign going to', 'who is the Alpha invitation campaign from', 'is the harvest appeal campaign scheduled or still a draft', 'show the text and subject of the Advent email campaign', 'what\'s in the Alpha email campaign', 'does the Christmas campaign have an A/B test', 'open the Pentecost email campaign', "what's the subject line on the Lent course email", 'who is the Advent campaign going to', 'show me the carol service email campaign in full'],
   input: z.object({ campaignId }),
   output: z.object({ campaign: campaignSchema }).strict(),
   run: async (ctx, input) => ({ campaign: await campaignView(ctx.db, ctx.org.id, input.campaignId) }),

@@ -149,8 +149,8 @@ const createEpisodeTool = tools.write('create_episode', {
 const getEpisodeTool = tools.read('get_episode', {
   title: 'Get a sermon episode',
   description: 'One episode: its state (draft, scheduled, published, unpublished), speaker, scripture, media, songs with their licences, and transcript status.',
-  keywords: ['episode details', 'sermon episode status'],
-  examples: ['is Sunday\'s sermon published', 'show the episode for Easter', 'which songs are in this episode', 'has the transcript for the Easter sermon come back', 'what state is the Advent Hope week 2 episode in', 'which speaker and passage are on last week\'s episode', 'is the video attached to the harvest talk'],
+  keywords: ['episode details', 'sermon episode status', 'sermon details', 'podcast episode'],
+  examples: ['is Sunday\'s sermon published', 'show the episode for Easter', 'which songs are in this episode', 'has the transcript for the Easter sermon come back', 'what state is the Advent Hope week 2 episode in', 'which speaker and passage are on last week\'s episode', 'is the video attached to the harvest talk', "show last Sunday's sermon episode", 'has the Pentecost sermon been scheduled or published', 'what Bible passage was the Lent week 3 talk on', 'which songs and licences are listed on the Christmas Day episode'],
   input: z.object({ episodeId }),
   output: z.object({ episode: episodeSchema }).strict(),
   run: async (ctx, input) => ({ episode: await getEpisode(ctx.db, ctx.org.id, input.episodeId) }),

@@ -28,8 +28,8 @@ export const listSeriesTool = tools.read('list_series', {
 export const getSeriesTool = tools.read('get_series', {
   title: 'Get a service series',
   description: 'One service series with its rule, zone and next few scheduled instances.',
-  keywords: ['service series', 'regular service', 'recurring service'],
-  examples: ['when does the evening service happen each week', 'details of our regular Sunday morning service and its next dates', 'tell me about the 8am communion series', 'what pattern does the Wednesday prayer meeting follow', 'which room is the evening service in and how long does it run', 'next few dates for the monthly family service', 'show the setup of the midweek communion', 'how often does the Taize service run'],
+  keywords: ['service series', 'regular service', 'recurring service', 'series details', 'service pattern'],
+  examples: ['when does the evening service happen each week', 'details of our regular Sunday morning service and its next dates', 'tell me about the 8am communion series', 'what pattern does the Wednesday prayer meeting follow', 'which room is the evening service in and how long does it run', 'next few dates for the monthly family service', 'show the setup of the midweek communion', 'how often does the Taize service run', 'what time does the Sunday 10:30 run and when is it next', 'show me the Thursday communion series', 'when are the next evensongs', 'what is the repeat pattern for the monthly healing service'],
   input: z.object({ seriesId }),
   output: z.object({ series: seriesSchema, upcoming: z.array(instanceSchema) }).strict(),
   run: async (ctx, input) => ({
@@ -97,8 +97,8 @@ export const updateSeriesTool = tools.write('update_series', {
 export const deleteSeriesTool = tools.write('delete_series', {
   title: 'End a service series',
   description: 'Ends a service series: it leaves the lists and its instances that have not started are removed. Past instances stay as the record of what happened; room bookings linked to the removed ones are released at once. To drop one date only, use schedule_cancel_instance.',
-  keywords: ['stop service', 'remove series', 'discontinue'],
-  examples: ['we are stopping the Thursday lunchtime service', "we're ending the monthly cafe church", 'scrap the Tuesday lunchtime service for good', 'the 8am communion is finishing altogether', 'get rid of the Friday Compline series', 'no more Wednesday evening prayer meetings ever, remove them', 'discontinue the summer evening services'],
+  keywords: ['stop service', 'remove series', 'discontinue', 'end series', 'stop recurring service'],
+  examples: ['we are stopping the Thursday lunchtime service', "we're ending the monthly cafe church", 'scrap the Tuesday lunchtime service for good', 'the 8am communion is finishing altogether', 'get rid of the Friday Compline series', 'no more Wednesday evening prayer meetings ever, remove them', 'discontinue the summer evening services', 'end the Sunday evening service series', 'the monthly healing service has stopped for good, remove it', 'close down the midweek said communion from now on', "we've finished the Lent course series, end it"],
   input: z.object({ seriesId }),
   output: z.object({ series: seriesSchema, removedInstances: z.number().int() }).strict(),
   run: async (ctx, input) => deleteSeries(ctx.db, ctx.org.id, input.seriesId, new Date()),

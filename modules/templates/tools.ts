@@ -78,8 +78,8 @@ export const listTemplatesTool = tools.read('list_templates', {
 export const getTemplateTool = tools.read('get_template', {
   title: 'Get a template and its versions',
   description: 'One template with every version, newest first: status (draft, approved, active, archived), the words, declared variables and, for WhatsApp, the review state.',
-  keywords: ['template versions', 'template details', 'whatsapp review status'],
-  examples: ['show the versions of the welcome email template', 'has WhatsApp approved the rota reminder yet', 'show me all the drafts of the baptism follow-up template', 'which version of the rota text is live', 'has Meta rejected our WhatsApp welcome message', 'what variables does the birthday email use', 'open the appeal template and its history', 'look at the newcomer SMS template in full'],
+  keywords: ['template versions', 'template details', 'whatsapp review status', 'template history', 'template wording'],
+  examples: ['show the versions of the welcome email template', 'has WhatsApp approved the rota reminder yet', 'show me all the drafts of the baptism follow-up template', 'which version of the rota text is live', 'has Meta rejected our WhatsApp welcome message', 'what variables does the birthday email use', 'open the appeal template and its history', 'look at the newcomer SMS template in full', 'what does the current version of the rota reminder say', 'show every version of the Alpha invitation template', 'is the WhatsApp birthday template still in review', 'what placeholders does the baptism letter template have'],
   input: z.object({ templateId }),
   output: z.object({ template: templateSchema, versions: z.array(versionSchema) }).strict(),
   run: async (ctx, input) => getTemplate(ctx.db, ctx.org.id, input.templateId),

@@ -142,8 +142,8 @@ const withdrawConsentTool = tools.write('withdraw_consent', {
 const listConsentsTool = tools.read('list_consents', {
   title: 'Consent records',
   description: 'Consent records, newest first: a contact\'s (contactId), or the organisation\'s, on one channel or all; active ones only unless includeHistory (then withdrawn and superseded too, with dates: the evidence trail).',
-  keywords: ['consent history', 'opt in evidence', 'who consented'],
-  examples: ['what has Margaret agreed to', 'show the consent history for Tom', 'what permissions has Jean given us for messages', 'has Derek ever agreed to texts, and when', 'show the opt-in evidence for Ruth including withdrawn ones', 'which channels is Pete signed up to hear from us on', 'when did Femi say yes to WhatsApp and how', 'list who has agreed to fundraising emails'],
+  keywords: ['consent history', 'opt in evidence', 'who consented', 'consent records', 'permission to contact'],
+  examples: ['what has Margaret agreed to', 'show the consent history for Tom', 'what permissions has Jean given us for messages', 'has Derek ever agreed to texts, and when', 'show the opt-in evidence for Ruth including withdrawn ones', 'which channels is Pete signed up to hear from us on', 'when did Femi say yes to WhatsApp and how', 'list who has agreed to fundraising emails', 'is Aisha opted in to SMS', 'show me when Colin unsubscribed and what he had agreed to before', 'what marketing permissions does the church hold', 'which channels has Pam given consent on'],
   input: z.object({
     contactId: z.uuid().optional().describe('Only this contact'),
     channel: z.enum(CHANNELS).optional().describe('Only this channel'),
@@ -250,8 +250,8 @@ const verifySenderDomainTool = tools.write('verify_sender_domain', {
 const getSettingsTool = tools.read('get_settings', {
   title: 'Channel settings',
   description: 'Quiet hours (off by default; 21:00–08:00 when turned on without times) and the time zone they are read in. Messages due in quiet hours wait until they end; none is dropped.',
-  keywords: ['quiet hours', 'do not disturb', 'time zone'],
-  examples: ['what time do our texts stop in the evening', 'are quiet hours switched on', 'when are we not allowed to send texts at night', 'what time zone do our messages go by', 'do we hold messages back overnight', 'show our do-not-disturb hours', 'will a text sent at 11pm go straight away', 'what are the current quiet hours'],
+  keywords: ['quiet hours', 'do not disturb', 'time zone', 'messaging settings', 'night time sending'],
+  examples: ['what time do our texts stop in the evening', 'are quiet hours switched on', 'when are we not allowed to send texts at night', 'what time zone do our messages go by', 'do we hold messages back overnight', 'show our do-not-disturb hours', 'will a text sent at 11pm go straight away', 'what are the current quiet hours', 'are we set up not to text people overnight', 'what are the quiet hours for messages', 'which timezone are our quiet hours in', 'check our messaging quiet hours settings'],
   input: z.object({}),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getChannelSettings(ctx.db, ctx.org.id) }),

@@ -162,8 +162,8 @@ export const getBroadcastTool = tools.read('get_broadcast', {
 export const listBroadcastsTool = tools.read('list_broadcasts', {
   title: 'List broadcasts',
   description: 'Broadcasts newest first, optionally only those in one status; page with nextCursor. channels_get_broadcast shows one with its counts.',
-  keywords: ['broadcasts', 'newsletters sent', 'bulk messages'],
-  examples: ['which mass emails have we sent this month', 'newsletters waiting to go out', 'list all our group texts', 'what mailouts have gone out since Easter', 'show the newsletters we cancelled', 'which bulk emails are scheduled to send', 'past mass messages to the congregation', 'any group messages still pending approval'],
+  keywords: ['broadcasts', 'newsletters sent', 'bulk messages', 'mailouts', 'group messages'],
+  examples: ['which mass emails have we sent this month', 'newsletters waiting to go out', 'list all our group texts', 'what mailouts have gone out since Easter', 'show the newsletters we cancelled', 'which bulk emails are scheduled to send', 'past mass messages to the congregation', 'any group messages still pending approval', "list the broadcasts we've sent", 'which broadcasts failed or were cancelled', 'show the group texts waiting to be sent', 'what bulk messages went out last week'],
   input: z.object({ status: z.enum(BROADCAST_STATUSES).optional(), ...cursorInput }),
   output: z.object({ broadcasts: z.array(broadcastSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listBroadcasts(ctx.db, ctx.org.id, input),

@@ -100,8 +100,8 @@ export const listPrayerWallTool = tools.read('list_prayer_wall', {
 export const listCelebrationsTool = tools.read('list_celebrations', {
   title: 'Celebrations board',
   description: 'Approved celebrations of life events (births, weddings, baptisms…) the people agreed to share, newest first; an event made private or whose consent was withdrawn drops off.',
-  keywords: ['celebrations', 'good news', 'congratulations'],
-  examples: ['what good news can we share on Sunday', 'show the celebrations board', 'recent births and weddings we can announce', "what's on the good news board", 'list approved celebrations this month', 'any happy news for the notices', 'celebrations the congregation can see'],
+  keywords: ['celebrations', 'good news', 'congratulations', 'celebrations board', 'happy news'],
+  examples: ['what good news can we share on Sunday', 'show the celebrations board', 'recent births and weddings we can announce', "what's on the good news board", 'list approved celebrations this month', 'any happy news for the notices', 'celebrations the congregation can see', 'any new babies or weddings on the celebrations board', 'which celebrations have been approved recently', 'read me the good news we can share in the newsletter', 'what are we celebrating as a church this week'],
   input: z.object({ limit }),
   output: z.object({ enabled: z.boolean(), items: z.array(celebrationItemSchema) }).strict(),
   run: async (ctx, input) => {
@@ -156,8 +156,8 @@ export const recordPrayerTool = tools.write('record_prayer', {
 export const getPostTool = tools.read('get_post', {
   title: 'Get a board post',
   description: 'One prayer-wall or celebration post with its status and moderation history (who decided, why rejected, answered).',
-  keywords: ['post details', 'moderation status'],
-  examples: ['was the prayer request for the Browns approved', 'why was the celebration post rejected', 'who approved the prayer for Tom', 'status of the post about the baptism', "is Jean's wall post still pending", 'show the moderation history for that post', 'has the wedding post been published'],
+  keywords: ['post details', 'moderation status', 'wall post', 'post history'],
+  examples: ['was the prayer request for the Browns approved', 'why was the celebration post rejected', 'who approved the prayer for Tom', 'status of the post about the baptism', "is Jean's wall post still pending", 'show the moderation history for that post', 'has the wedding post been published', "has anyone approved the post about Ella's christening", 'what happened to the prayer wall post for Ian', 'who rejected the wedding post and why', 'is the prayer post for the Clarks marked answered'],
   input: z.object({ postId }),
   output: z.object({ post: postSchema }).strict(),
   run: async (ctx, input) => ({ post: await requirePost(ctx.db, ctx.org.id, input.postId) }),

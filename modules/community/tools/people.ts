@@ -30,8 +30,8 @@ export const listRosterTool = tools.read('list_roster', {
 export const setRosterMembershipTool = tools.write('set_roster_membership', {
   title: 'Add to or take off the roster',
   description: 'Puts one contact on the community roster (with their consent to public celebrations) or records that they left. For many at once use people_set_community_membership_bulk.',
-  keywords: ['join community', 'add member', 'left the church'],
-  examples: ['add Priya to the community roster, she is happy to have her news celebrated', 'the Lees have left', 'add Sam to the roster', 'the Patels have joined the church, put them on the roster', 'record that Mary has left the church', 'take Joe off the community roster, he moved away', "welcome Grace as a new member, she's happy for her news to be shared", 'mark Dave as no longer part of the community'],
+  keywords: ['join community', 'add member', 'left the church', 'community roster', 'leave community'],
+  examples: ['add Priya to the community roster, she is happy to have her news celebrated', 'the Lees have left', 'add Sam to the roster', 'the Patels have joined the church, put them on the roster', 'record that Mary has left the church', 'take Joe off the community roster, he moved away', "welcome Grace as a new member, she's happy for her news to be shared", 'mark Dave as no longer part of the community', 'Ella has joined us, add her to the community roster', 'Ian has moved to another church, record that he left', "put Femi on the roster, he doesn't want his news shared publicly", 'the Bakers are no longer part of our church family'],
   idempotent: true,
   input: z.object({
     contactId: z.uuid().describe('The contact'),

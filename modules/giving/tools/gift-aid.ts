@@ -382,8 +382,8 @@ function taxYearOrRefuse(label: string) {
 const listGasdsTool = tools.read('list_gasds_collections', {
   title: 'List small-donations collections (GASDS)',
   description: 'Small-donations collections, newest first, optionally of one tax year, each with how much claims have taken (claimed) and its claim deadline. giving_preview_gift_aid_claim shows what the next claim would take within the caps.',
-  keywords: ['GASDS', 'small donations', 'cash collections', 'top-up'],
-  examples: ['loose plate cash we have recorded this tax year', 'how much small-donations money is left to claim', "small donations we've logged since April", 'GASDS collections and when they must be claimed by', 'how much of the loose cash has already been claimed', 'list the plate collections under the small donations scheme', 'any small donation collections close to their claim deadline', 'GASDS records for the 2023-24 tax year'],
+  keywords: ['GASDS', 'small donations', 'cash collections', 'top-up', 'plate collections', 'loose cash'],
+  examples: ['loose plate cash we have recorded this tax year', 'how much small-donations money is left to claim', "small donations we've logged since April", 'GASDS collections and when they must be claimed by', 'how much of the loose cash has already been claimed', 'list the plate collections under the small donations scheme', 'any small donation collections close to their claim deadline', 'GASDS records for the 2023-24 tax year', 'which GASDS collections have we recorded', 'show the small donations collections for last tax year', 'how much loose offering cash from April to now have we logged', 'list our cash collection entries and their claim deadlines'],
   input: z.object({
     taxYear: taxYearInput.optional(),
     limit: z.number().int().min(1).max(100).default(25),
@@ -450,8 +450,8 @@ const generateStatementsTool = tools.send('generate_statements', {
 const resendStatementsTool = tools.send('resend_statements', {
   title: 'Email giving statements again',
   description: 'Emails the statements of a run (runId) or one statement (statementId) that have not gone: failed ones, ones whose giver had no address (after one was added), and download statements. A statement already sent is never emailed again. Returns each statement named with its delivery as queued; giving_list_statements shows how they went.',
-  keywords: ['resend statement', 'email statement', 'statement failed'],
-  examples: ['email the giving statements that bounced again', 'send Harold his statement now that we have his email', 'try again sending the statements that failed', "re-email Mrs Hart's giving statement", 'email the statements we only downloaded last time', "resend the 2024-25 statements that didn't go through", "Bob's email address is fixed now, send his statement again", "send the leftover statements from last week's run"],
+  keywords: ['resend statement', 'email statement', 'statement failed', 're-send statements', 'retry statements'],
+  examples: ['email the giving statements that bounced again', 'send Harold his statement now that we have his email', 'try again sending the statements that failed', "re-email Mrs Hart's giving statement", 'email the statements we only downloaded last time', "resend the 2024-25 statements that didn't go through", "Bob's email address is fixed now, send his statement again", "send the leftover statements from last week's run", 'Dorothy has given us her email, send her giving statement', "retry the giving statements that didn't deliver", 'email out the statements from the last run that are still unsent', 'the statement for Alan bounced, his address is fixed, try again'],
   input: z.object({ runId: z.uuid().optional(), statementId: z.uuid().optional() }).refine(...exactlyOne('runId', 'statementId')),
   output: z.object({ statements: z.array(statementWithRunSchema) }).strict(),
   followUp: { kind: 'giving.send_statements' },
@@ -489,8 +489,8 @@ const getStatementTool = tools.read('get_statement', {
 const listStatementsTool = tools.read('list_statements', {
   title: 'List giving statements',
   description: "Giving statements generated, newest first: one run's (runId), one giver's (contactId), or all, optionally by email delivery status; with each statement's period, total, Gift Aid claimed and delivery. Read one with giving_get_statement.",
-  keywords: ['statements', 'tax receipts', 'annual statements'],
-  examples: ['which giving statements failed to send', 'the statements we produced last April', 'all giving statements for Peter', "which statements haven't been emailed yet", 'statements from the last run and their delivery status', 'list the 2024-25 donor statements', 'which donors had no email address for their statement', 'did all the annual statements go out'],
+  keywords: ['statements', 'tax receipts', 'annual statements', 'giving statements', 'donation receipts'],
+  examples: ['which giving statements failed to send', 'the statements we produced last April', 'all giving statements for Peter', "which statements haven't been emailed yet", 'statements from the last run and their delivery status', 'list the 2024-25 donor statements', 'which donors had no email address for their statement', 'did all the annual statements go out', "show the giving statements we've produced", "did Dorothy's annual giving statement get emailed", "list last year's tax statements that bounced", 'which statements in the April run were downloads only'],
   input: z.object({
     runId: z.uuid().optional(),
     contactId: z.uuid().optional(),

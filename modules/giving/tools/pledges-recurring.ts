@@ -237,8 +237,8 @@ const getRecurringGiftTool = tools.read('get_recurring_gift', {
 const updateRecurringGiftTool = tools.write('update_recurring_gift', {
   title: 'Change a recurring gift',
   description: 'Changes the amount, fund or method of an active or paused recurring gift, for the occurrences not yet recorded; donations already recorded keep their terms. To change the frequency or start date, cancel it and set up a new one.',
-  keywords: ['change standing order', 'increase giving', 'new amount'],
-  examples: ['Bill is increasing his monthly giving to £40', 'move a standing order to the missions fund', "change Jack's standing order to £20", 'Lucy now pays by direct debit instead of card', "reduce Ann's monthly gift to £20", "redirect Paul's regular giving to the general fund", "update the amount on the Trust's yearly gift", 'the Smiths are upping their direct debit'],
+  keywords: ['change standing order', 'increase giving', 'new amount', 'amend regular gift', 'change direct debit'],
+  examples: ['Bill is increasing his monthly giving to £40', 'move a standing order to the missions fund', "change Jack's standing order to £20", 'Lucy now pays by direct debit instead of card', "reduce Ann's monthly gift to £20", "redirect Paul's regular giving to the general fund", "update the amount on the Trust's yearly gift", 'the Smiths are upping their direct debit', 'Margaret wants her monthly gift to go to the building fund', "drop Alan's weekly giving from £15 to £10", "switch Ruth's regular donation from card to bank transfer", "amend the amount of the Hendersons' standing order to £50 a month"],
   input: z.object({
     recurringGiftId,
     amount: positiveMinorUnits.optional().describe('New minor units per occurrence'),

@@ -92,8 +92,8 @@ export const applyBrandVoiceTemplateTool = tools.write('apply_brand_voice_templa
 export const setBrandVoiceTool = tools.write('set_brand_voice', {
   title: 'Adjust the brand voice',
   description: 'Saves a custom brand voice: only the fields given change, the rest keep the current voice (or the fallback template when none is saved). Use it to adjust a template; use platform_apply_brand_voice_template to start again from one. Staff, admins and owners only.',
-  keywords: ['custom tone of voice', 'edit writing style', 'words to avoid'],
-  examples: ['add "church family" to the words we use', 'never use emoji in our messages', "don't ever say guys in our messages", 'tweak our tone to be a bit warmer', 'add parish family as a phrase we like', 'sign off emails with Every blessing', 'we want shorter sentences in our communications', 'avoid jargon like narthex in what we write'],
+  keywords: ['custom tone of voice', 'edit writing style', 'words to avoid', 'house style', 'tone of voice'],
+  examples: ['add "church family" to the words we use', 'never use emoji in our messages', "don't ever say guys in our messages", 'tweak our tone to be a bit warmer', 'add parish family as a phrase we like', 'sign off emails with Every blessing', 'we want shorter sentences in our communications', 'avoid jargon like narthex in what we write', 'make our tone a bit more formal', 'add God bless as our usual sign-off', "don't use the word congregants in anything we send", 'change our writing style to plain English, short and friendly'],
   input: z.object({
     name: voiceFields.name.optional(), tone: voiceFields.tone.optional(), formality: voiceFields.formality.optional(), emojiUse: voiceFields.emojiUse.optional(),
     vocabularyDo: voiceFields.vocabularyDo.optional(), vocabularyDont: voiceFields.vocabularyDont.optional(), sample: voiceFields.sample.optional(),

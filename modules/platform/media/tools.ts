@@ -347,8 +347,8 @@ function nameWithExtension(name: string, type: MediaType): string {
 const listFilesTool = tools.read('list_media_library_files', {
   title: 'List Media Library files',
   description: 'Files in the Media Library, newest first, paginated; filter by folder, tag or kind, or list the trash (inTrash: true). Each file has its serve URL, dimensions, thumbnails, tags and alt text. For words in names or descriptions use platform_search_media_library.',
-  keywords: ['media', 'images', 'photos', 'files', 'library', 'trash'],
-  examples: ['show me our images', 'what is in the Easter folder', 'what is in the media trash', "show the latest pictures we've uploaded", 'list the images tagged newsletter', "what's sitting in the deleted files", 'show me all the PDFs in the library', 'list the photos in the Harvest folder', 'page through our media files'],
+  keywords: ['media', 'images', 'photos', 'files', 'library', 'trash', 'pictures', 'uploads'],
+  examples: ['show me our images', 'what is in the Easter folder', 'what is in the media trash', "show the latest pictures we've uploaded", 'list the images tagged newsletter', "what's sitting in the deleted files", 'show me all the PDFs in the library', 'list the photos in the Harvest folder', 'page through our media files', 'what pictures have we got uploaded', 'which files are in the recycle bin of the image library', 'list every logo and photo we have stored'],
   listed: false,
   input: z.object({
     folderId: folderIdInput.optional().describe('Only files directly in this folder'),
@@ -416,8 +416,8 @@ const searchTool = tools.read('search_media_library', {
 const getFileTool = tools.read('get_media_library_file', {
   title: 'Get a Media Library file',
   description: 'One file with its serve URL, dimensions, type, size, folder, tags, alt text, thumbnails and whether it is public or in the trash; also an upload still pending completion.',
-  keywords: ['media file', 'image details', 'dimensions'],
-  examples: ['how big is the banner image', 'what size is the new logo file', 'is the safeguarding poster public or private', 'what alt text does the banner have', 'show me the details of the choir photo', 'which folder is the Christmas poster in', 'what format and dimensions is the parish map image'],
+  keywords: ['media file', 'image details', 'dimensions', 'file info', 'picture details'],
+  examples: ['how big is the banner image', 'what size is the new logo file', 'is the safeguarding poster public or private', 'what alt text does the banner have', 'show me the details of the choir photo', 'which folder is the Christmas poster in', 'what format and dimensions is the parish map image', 'is the harvest photo in the bin', "what tags are on Sunday's banner picture", 'give me the link to the new logo file', 'how many pixels wide is the welcome poster?'],
   input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => ({ file: await fileOut(ctx.db, ctx.org.id, input.mediaId, { includePending: true }) }),
@@ -467,8 +467,8 @@ const quotaTool = tools.read('get_media_library_quota', {
 const updateFileTool = tools.write('update_media_library_file', {
   title: 'Update a Media Library file',
   description: 'Changes a file\'s name, display name, alt text, public or private setting, folder (null takes it out of any folder) or tags (tags replaces the set; addTags and removeTags change it). Only the fields given change.',
-  keywords: ['rename image', 'alt text', 'move to folder', 'tag image', 'make private'],
-  examples: ['add alt text to the banner', 'make the rota poster private', 'rename the logo file to St Marks logo 2025', 'move the choir photo into the Music folder', 'put the newsletter label on the harvest picture', 'make the safeguarding poster public', "change the screen reader description on the vicar's photo", 'take the old tag off the Easter banner'],
+  keywords: ['rename image', 'alt text', 'move to folder', 'tag image', 'make private', 'edit image', 'label picture'],
+  examples: ['add alt text to the banner', 'make the rota poster private', 'rename the logo file to St Marks logo 2025', 'move the choir photo into the Music folder', 'put the newsletter label on the harvest picture', 'make the safeguarding poster public', "change the screen reader description on the vicar's photo", 'take the old tag off the Easter banner', 'change the title of the harvest photo to Harvest Supper 2025', 'describe the choir photo for blind readers: choir singing at Easter', 'take the youth camp picture out of its folder', 'tag the new logo as website and newsletter'],
   input: z.object({
     mediaId,
     name: fileName.optional(),
@@ -551,8 +551,8 @@ interface ReprocessPrepared {
 const reprocessTool = tools.write('reprocess_media_library_file', {
   title: 'Reprocess a Media Library file',
   description: 'Reads the stored file again, re-checks its type, dimensions and makes its thumbnails afresh (for example after thumbnail sizes changed, or when thumbnails are missing).',
-  keywords: ['regenerate thumbnails', 'fix image', 'refresh metadata'],
-  examples: ['the thumbnails of the banner look wrong, redo them', "the preview of the poster isn't showing, regenerate it", "rebuild the thumbnails for the vicar's photo", 'the image dimensions look wrong, re-read the file', 'the little previews are missing for the choir photo', "refresh the banner image's details", 'process the magazine PDF again'],
+  keywords: ['regenerate thumbnails', 'fix image', 'refresh metadata', 'rebuild thumbnails', 're-read file'],
+  examples: ['the thumbnails of the banner look wrong, redo them', "the preview of the poster isn't showing, regenerate it", "rebuild the thumbnails for the vicar's photo", 'the image dimensions look wrong, re-read the file', 'the little previews are missing for the choir photo', "refresh the banner image's details", 'process the magazine PDF again', 'the nativity picture shows as a grey box, reprocess it', 'redo the small previews for the Easter banner', 'the photo says 0 by 0 pixels, read it again', 'thumbnails are blank for the welcome poster, fix them'],
   input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
   prepare: async (input, { db, org }): Promise<ReprocessPrepared> => {
@@ -639,8 +639,8 @@ const folderName = z.string().trim().min(1).max(100).refine((name) => !/[\\/]/.t
 const listFoldersTool = tools.read('list_media_folders', {
   title: 'List Media Library folders',
   description: 'Every folder of the Media Library with its parent and how many files are directly in it, sorted by name.',
-  keywords: ['folders', 'media folders', 'albums'],
-  examples: ['what folders do we have for images', 'show me how the photo folders are organised', 'list all the albums in the library', 'how many pictures are in each folder', 'what image folders exist', 'folder structure of our media', 'do we have an album for weddings'],
+  keywords: ['folders', 'media folders', 'albums', 'directories', 'photo albums'],
+  examples: ['what folders do we have for images', 'show me how the photo folders are organised', 'list all the albums in the library', 'how many pictures are in each folder', 'what image folders exist', 'folder structure of our media', 'do we have an album for weddings', 'which folders are set up in the media library', 'list our photo albums and how full they are', 'is there already a folder for baptisms?', 'show all image folders and their parents'],
   input: z.object({ parentId: folderIdInput.optional().describe('Only the folders directly inside this one') }),
   output: z.object({ folders: z.array(folderSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} folders and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx, input) => {
@@ -661,8 +661,8 @@ async function folderPath(db: Queryable, orgId: string, folderId: string): Promi
 const getFolderTool = tools.read('get_media_folder', {
   title: 'Get a Media Library folder',
   description: 'One folder: its name, its path from the top, the folders inside it and how many files it holds.',
-  keywords: ['folder', 'album'],
-  examples: ['what is inside the Christmas folder', 'what subfolders are under Events', 'how many files are in the Baptisms album', 'where does the Harvest folder sit in the structure', 'show the details of the Youth folder', 'what folders are inside 2024', 'full path of the Easter Sunday folder'],
+  keywords: ['folder', 'album', 'folder contents', 'subfolders'],
+  examples: ['what is inside the Christmas folder', 'what subfolders are under Events', 'how many files are in the Baptisms album', 'where does the Harvest folder sit in the structure', 'show the details of the Youth folder', 'what folders are inside 2024', 'full path of the Easter Sunday folder', 'open the Weddings folder and show what is in it', 'how many pictures does the Youth Camp album hold', 'which subfolders sit inside Photos 2025', 'tell me about the Newsletter Images folder'],
   input: z.object({ folderId: folderIdInput }),
   output: z.object({
     folder: folderSchema,
@@ -712,8 +712,8 @@ const createFolderTool = tools.write('create_media_folder', {
 const updateFolderTool = tools.write('update_media_folder', {
   title: 'Rename or move a Media Library folder',
   description: 'Renames a folder or moves it inside another (parentId; null moves it to the top). A folder cannot move inside itself or its own subfolders.',
-  keywords: ['rename folder', 'move folder'],
-  examples: ['rename the Easter folder to Easter 2026', 'change the Fete album name to Summer Fair', 'move the Choir folder under Music', 'put the 2024 folder inside Archive', 'call the Misc folder Miscellaneous instead', 'move the Youth folder to the top level', "rename the Kids album to Children's Church"],
+  keywords: ['rename folder', 'move folder', 'rename album', 'move album'],
+  examples: ['rename the Easter folder to Easter 2026', 'change the Fete album name to Summer Fair', 'move the Choir folder under Music', 'put the 2024 folder inside Archive', 'call the Misc folder Miscellaneous instead', 'move the Youth folder to the top level', "rename the Kids album to Children's Church", 'rename the Weddings folder to Weddings and Blessings', 'move the Harvest 2024 album inside Harvest', 'make the Logos folder a subfolder of Branding', 'the album called Pics should be called Parish Photos'],
   input: z.object({
     folderId: folderIdInput,
     name: folderName.optional(),
@@ -749,8 +749,8 @@ const updateFolderTool = tools.write('update_media_folder', {
 const deleteFolderTool = tools.write('delete_media_folder', {
   title: 'Delete a Media Library folder',
   description: 'Deletes an empty-of-subfolders folder; its files stay in the library, in no folder. Delete or move its subfolders first.',
-  keywords: ['remove folder'],
-  examples: ['delete the old 2019 folder', 'get rid of the empty Test folder', 'remove the Misc album but keep the pictures', 'scrap the 2018 folder', 'delete the Old Posters folder', "we don't need the Lent album any more", 'bin the duplicate Harvest folder'],
+  keywords: ['remove folder', 'delete album', 'remove album'],
+  examples: ['delete the old 2019 folder', 'get rid of the empty Test folder', 'remove the Misc album but keep the pictures', 'scrap the 2018 folder', 'delete the Old Posters folder', "we don't need the Lent album any more", 'bin the duplicate Harvest folder', 'delete the Summer Fete 2017 folder', 'remove the empty Old Logos album', 'we no longer need the Temp folder, delete it and keep the files', 'get rid of the folder called New Folder'],
   destructive: true,
   input: z.object({ folderId: folderIdInput }),
   output: z.object({ folderId: z.uuid(), name: z.string(), filesMovedOut: z.number().int().describe('Files (the trash included) now in no folder') }).strict(),
@@ -769,8 +769,8 @@ const deleteFolderTool = tools.write('delete_media_folder', {
 const listTagsTool = tools.read('list_media_tags', {
   title: 'List Media Library tags',
   description: 'Every tag of the Media Library with how many files (not in the trash) carry it, sorted by name.',
-  keywords: ['media tags', 'labels'],
-  examples: ['what tags do our images have', 'which labels do we use on pictures', 'how many photos have the newsletter tag', 'show all the image tags', 'what markers are on our media files', 'list photo labels with counts', 'which tags are we actually using'],
+  keywords: ['media tags', 'labels', 'picture labels', 'image tags'],
+  examples: ['what tags do our images have', 'which labels do we use on pictures', 'how many photos have the newsletter tag', 'show all the image tags', 'what markers are on our media files', 'list photo labels with counts', 'which tags are we actually using', 'what labels have we got for photos', 'list the media tags and how many files have each', 'is there a tag for consent given photos already?', 'which picture tags are in use'],
   input: z.object({}),
   output: z.object({ tags: z.array(tagSchema), truncated: z.boolean().describe(`True when there are more than ${MAX_LISTED} tags and only the first ${MAX_LISTED} by name are listed`) }).strict(),
   run: async (ctx) => {
@@ -784,8 +784,8 @@ const listTagsTool = tools.read('list_media_tags', {
 const createTagTool = tools.write('create_media_tag', {
   title: 'Create a Media Library tag',
   description: 'Makes a tag to put on files (tags are also made when first put on a file with platform_update_media_library_file). Names are unique ignoring case.',
-  keywords: ['new tag', 'label'],
-  examples: ['create a tag called newsletter', 'add a new label for safeguarding posters', 'set up a tag called website banner', 'new image label: youth', 'make a marker for photos we have consent for', 'create an Advent tag for pictures', 'add a harvest tag we can use later'],
+  keywords: ['new tag', 'label', 'add tag', 'new label'],
+  examples: ['create a tag called newsletter', 'add a new label for safeguarding posters', 'set up a tag called website banner', 'new image label: youth', 'make a marker for photos we have consent for', 'create an Advent tag for pictures', 'add a harvest tag we can use later', 'make a new photo label called Christmas', 'add a tag for images we can use on social media', 'create a media tag named Youth Camp', 'we want a label for pictures of the building'],
   input: z.object({ name: tagName }),
   output: z.object({ tag: tagSchema }).strict(),
   run: async (ctx, input) => {
@@ -799,8 +799,8 @@ const createTagTool = tools.write('create_media_tag', {
 const deleteTagTool = tools.write('delete_media_tag', {
   title: 'Delete a Media Library tag',
   description: 'Deletes a tag and takes it off every file that had it; the files stay.',
-  keywords: ['remove tag'],
-  examples: ['delete the old-logo tag', 'get rid of the test label on photos', 'scrap the old-website tag everywhere', 'remove the draft marker from the tag list', 'bin the tag we made for 2019', 'delete the image label called temp', "we don't need the flyers tag any more"],
+  keywords: ['remove tag', 'delete label', 'remove label'],
+  examples: ['delete the old-logo tag', 'get rid of the test label on photos', 'scrap the old-website tag everywhere', 'remove the draft marker from the tag list', 'bin the tag we made for 2019', 'delete the image label called temp', "we don't need the flyers tag any more", 'delete the photo label called misc', 'get rid of the Pentecost 2019 tag from the library', 'remove the tag old-website from all pictures', 'bin the duplicate Christmas label'],
   destructive: true,
   input: z.object({ tagId: z.uuid().describe('A tag id from platform_list_media_tags') }),
   output: z.object({ tagId: z.uuid(), name: z.string(), filesUntagged: z.number().int() }).strict(),

@@ -92,8 +92,8 @@ export function analyticsQueryTool(modules: readonly ModuleDefinition[]) {
   return tools.read('analytics_query', {
     title: 'Analytics query',
     description: describe(catalogue),
-    keywords: ['analytics', 'metrics', 'how many', 'statistics', 'report', 'trend', 'totals'],
-    examples: ['how much was given last month', 'how many contacts do we have', 'how many first-time visitors this month', 'weekly giving trend', 'how many people have we got on the books', 'what did the offerings come to in March', 'who are our ten most generous givers', 'how many pastoral visits did we make in February', 'breakdown of folk by membership stage', 'total attendance across all services this quarter'],
+    keywords: ['analytics', 'metrics', 'how many', 'statistics', 'report', 'trend', 'totals', 'numbers', 'figures'],
+    examples: ['how much was given last month', 'how many contacts do we have', 'how many first-time visitors this month', 'weekly giving trend', 'how many people have we got on the books', 'what did the offerings come to in March', 'who are our ten most generous givers', 'how many pastoral visits did we make in February', 'breakdown of folk by membership stage', 'total attendance across all services this quarter', 'how full is the rota for the next month', 'how many tickets have we sold for events this month'],
     input,
     output: z.object({
       metric: z.string(),

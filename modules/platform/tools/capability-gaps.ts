@@ -38,8 +38,8 @@ export const reportCapabilityGapTool = tools.write('report_capability_gap', {
 export const listCapabilityGapsTool = tools.read('list_capability_gaps', {
   title: 'List capability gap reports',
   description: 'The capability gaps agents reported (platform_report_capability_gap), newest first: what was missing, the tool that fell short, an example, and whether it is resolved. Owners and admins only.',
-  keywords: ['feature requests', 'missing features', 'gaps'],
-  examples: ['what have the assistants not been able to do', "what features have people asked for that we don't have", "show the list of things Steward couldn't do", 'any unresolved missing feature reports', 'what limitations have the agents reported this month', 'list the feature requests logged by the assistants', 'which tools have fallen short recently'],
+  keywords: ['feature requests', 'missing features', 'gaps', 'wish list', 'things it cannot do'],
+  examples: ['what have the assistants not been able to do', "what features have people asked for that we don't have", "show the list of things Steward couldn't do", 'any unresolved missing feature reports', 'what limitations have the agents reported this month', 'list the feature requests logged by the assistants', 'which tools have fallen short recently', 'what has Steward told us it cannot do yet', 'list the open capability gaps', 'which requests have the AI assistants flagged as unsupported?', 'show our wish list of missing features from the agents'],
   input: z.object({
     status: z.enum(GAP_STATUS_FILTERS).default('all').describe('open, resolved or all (default)'),
     ...cursorInput,
@@ -51,8 +51,8 @@ export const listCapabilityGapsTool = tools.read('list_capability_gaps', {
 export const resolveCapabilityGapTool = tools.write('resolve_capability_gap', {
   title: 'Resolve a capability gap report',
   description: 'Closes a reported capability gap with how it was dealt with (a tool now does it, a workaround, or a decision not to); platform_overview then stops counting it as open. Owners and admins only.',
-  keywords: ['close feature request', 'gap handled', 'mark gap done'],
-  examples: ['the minibus booking gap is handled now', 'close the rota export request', 'mark the pew sheet export request as sorted', "close the minibus gap, we're using a spreadsheet instead", 'we decided not to do hymn numbers, close that report', 'the name badge printing issue is resolved now', 'tick off the feature request about hall invoices', 'that missing feature has been built, mark it done'],
+  keywords: ['close feature request', 'gap handled', 'mark gap done', 'resolve gap', 'close gap report'],
+  examples: ['the minibus booking gap is handled now', 'close the rota export request', 'mark the pew sheet export request as sorted', "close the minibus gap, we're using a spreadsheet instead", 'we decided not to do hymn numbers, close that report', 'the name badge printing issue is resolved now', 'tick off the feature request about hall invoices', 'that missing feature has been built, mark it done', 'resolve the gap about exporting the rota to Excel', 'the gift aid export gap is fixed by a new tool now, close it', "we won't build the hall key tracker, close that gap", 'mark the missing feature report on wedding fees as dealt with'],
   input: z.object({
     gapId: z.uuid().describe('From platform_list_capability_gaps'),
     resolution: z.string().trim().min(1).max(500).describe('How it was dealt with, in a sentence'),

@@ -15,8 +15,8 @@ const planId = z.uuid().describe('The plan (runsheet_list_plans)');
 export const listTeamsTool = tools.read('list_teams', {
   title: 'List teams and positions',
   description: 'Teams (band, sound, welcome…) with their positions, who is on each, whether a position needs safeguarding clearance, and whether declines fix themselves for the team.',
-  keywords: ['teams', 'positions', 'rota', 'volunteers', 'band members'],
-  examples: ['who is on the sound team', 'list our worship team positions', 'which positions need a DBS check', 'show the welcome team members', 'what teams do we have for Sunday services', 'who\'s on the band at the moment', 'which roles on the kids team need safeguarding clearance', 'show each team with its positions and people'],
+  keywords: ['teams', 'positions', 'rota', 'volunteers', 'band members', 'serving teams', 'team positions'],
+  examples: ['who is on the sound team', 'list our worship team positions', 'which positions need a DBS check', 'show the welcome team members', 'what teams do we have for Sunday services', 'who\'s on the band at the moment', 'which roles on the kids team need safeguarding clearance', 'show each team with its positions and people', 'what serving teams have we got', 'who plays in the band and on which instrument', 'list positions on the tech team', 'which teams find their own cover when someone declines'],
   input: z.object({ serviceTypeId: z.uuid().optional() }),
   output: z.object({
     teams: z.array(z.object({
@@ -35,8 +35,8 @@ const offerExpiresSeconds = z.number().int().min(5).max(604_800).describe('How l
 export const createTeamTool = tools.write('create_team', {
   title: 'Create a team',
   description: 'Adds a serving team (band, sound, welcome, kids). autoReplace switches on declines that fix themselves: a decline or blockout on this team is offered to substitutes one at a time.',
-  keywords: ['new team', 'rota team'],
-  examples: ['create a worship band team', 'set up a sound team that finds its own replacements', 'add a kids team', 'we\'re starting a tech team for the livestream', 'set up a refreshments team for after the service', 'new team: prayer ministry', 'create a choir team with automatic cover'],
+  keywords: ['new team', 'rota team', 'create team', 'serving team'],
+  examples: ['create a worship band team', 'set up a sound team that finds its own replacements', 'add a kids team', 'we\'re starting a tech team for the livestream', 'set up a refreshments team for after the service', 'new team: prayer ministry', 'create a choir team with automatic cover', 'start a new team for stewards', 'create a communion assistants team', 'we want a projection team that arranges cover itself', 'make a new serving team called Flowers'],
   input: z.object({ name: z.string().trim().min(1).max(200), serviceTypeId: z.uuid().optional(), autoReplace: z.boolean().optional(), offerExpiresSeconds: offerExpiresSeconds.optional() }),
   output: z.object({ teamId: z.uuid() }).strict(),
   run: async (ctx, input) => ({ teamId: await createTeam(ctx.db, ctx.org.id, input) }),
@@ -58,8 +58,8 @@ export const updateTeamTool = tools.write('update_team', {
 export const addPositionTool = tools.write('add_position', {
   title: 'Add a position to a team',
   description: 'Adds a position (drums, vocals, sound desk). requiresClearance: only people with a current safeguarding check (optionally of a named type) may be scheduled.',
-  keywords: ['position', 'role on team'],
-  examples: ['add a drums position to the band', 'add a kids leader position that needs a DBS', 'create a sound desk position', 'the band needs a bass guitar slot', 'add a camera operator role to the tech team', 'create a chalice assistant position on the communion team', 'add a kids helper role needing an enhanced DBS'],
+  keywords: ['position', 'role on team', 'add role to team', 'new position'],
+  examples: ['add a drums position to the band', 'add a kids leader position that needs a DBS', 'create a sound desk position', 'the band needs a bass guitar slot', 'add a camera operator role to the tech team', 'create a chalice assistant position on the communion team', 'add a kids helper role needing an enhanced DBS', 'the welcome team needs a door steward position', 'add lead vocals to the worship band', 'create a livestream operator position on tech', 'add a creche leader slot that needs a safeguarding check'],
   input: z.object({ teamId: z.uuid(), name: z.string().trim().min(1).max(200), requiresClearance: z.boolean().optional(), clearanceCheckType: z.string().trim().min(1).max(100).optional() }),
   output: z.object({ positionId: z.uuid() }).strict(),
   run: async (ctx, input) => ({ positionId: await addPosition(ctx.db, ctx.org.id, input) }),
@@ -68,8 +68,8 @@ export const addPositionTool = tools.write('add_position', {
 export const addTeamMemberTool = tools.write('add_team_member', {
   title: 'Add someone to a team position',
   description: 'Puts a contact on a team for a position, so autofill and substitute searches consider them. Each person on any team holds one runsheet access seat: a person\'s first team takes one, refused with allowance_exceeded past the plan\'s seats (platform_usage).',
-  keywords: ['join team', 'add volunteer', 'team member'],
-  examples: ['add Sam to the band on drums', 'put Priya on the sound desk team', 'Jo can play keys now', 'Hannah has joined the choir as an alto', 'add Tom to the welcome team as a steward', 'Grace can help on the projection desk now', 'sign Mike up for the tech team on camera'],
+  keywords: ['join team', 'add volunteer', 'team member', 'add to team', 'serve on team'],
+  examples: ['add Sam to the band on drums', 'put Priya on the sound desk team', 'Jo can play keys now', 'Hannah has joined the choir as an alto', 'add Tom to the welcome team as a steward', 'Grace can help on the projection desk now', 'sign Mike up for the tech team on camera', 'Lucy has joined the band on violin', 'add Ahmed to the tech team as livestream operator', 'put Rachel on the welcome team as door steward', 'Ed can lead vocals now, add him to the worship team'],
   input: z.object({ positionId: z.uuid(), contactId: z.uuid() }),
   output: z.object({ memberId: z.uuid(), added: z.boolean(), newSeat: z.boolean().describe('Whether this took a new runsheet access seat') }).strict(),
   run: async (ctx, input) => addTeamMember(ctx.db, ctx.org.id, input),
@@ -78,8 +78,8 @@ export const addTeamMemberTool = tools.write('add_team_member', {
 export const setNeededPositionsTool = tools.write('set_needed_positions', {
   title: 'Set a plan\'s needed positions',
   description: 'How many people each position needs on a plan (0 removes it), for the whole plan or per plan time (planTimeId: the 9:00 and the 11:00 may need different numbers). People already scheduled stay.',
-  keywords: ['needed positions', 'how many volunteers', 'rota slots'],
-  examples: ['Sunday needs 2 vocalists, a drummer and a sound desk', 'we need three on welcome this week', 'no keys needed this Sunday', 'Easter needs two extra on welcome and four on the choir', 'we only need one sound person on the 21st', 'set the band to need a bassist and two singers on Sunday', 'no drums needed at the carol service'],
+  keywords: ['needed positions', 'how many volunteers', 'rota slots', 'slots needed', 'positions needed'],
+  examples: ['Sunday needs 2 vocalists, a drummer and a sound desk', 'we need three on welcome this week', 'no keys needed this Sunday', 'Easter needs two extra on welcome and four on the choir', 'we only need one sound person on the 21st', 'set the band to need a bassist and two singers on Sunday', 'no drums needed at the carol service', 'we need two sound people on Easter Sunday', 'the 11:00 needs three stewards but the 9:00 only one', 'set Sunday to need one violinist and one camera operator', "we don't need a drummer on the 14th"],
   input: z.object({
     planId,
     positions: z.array(z.object({
@@ -111,8 +111,8 @@ export const schedulePersonTool = tools.write('schedule_person', {
 export const unschedulePersonTool = tools.write('unschedule_person', {
   title: 'Take someone off a plan',
   description: 'Removes a scheduled person from a plan (by the id runsheet_get_plan gives each one).',
-  keywords: ['remove from rota', 'unschedule'],
-  examples: ['take Sam off Sunday\'s rota', 'remove the second vocalist from the plan', 'Hannah is no longer doing welcome on the 21st', 'remove Tom from the projection slot at Easter', 'take Grace off leading worship this Sunday', 'Mike isn\'t on camera for the carol service any more', 'clear Ben\'s place on Sunday\'s plan'],
+  keywords: ['remove from rota', 'unschedule', 'take off plan', 'remove from plan'],
+  examples: ['take Sam off Sunday\'s rota', 'remove the second vocalist from the plan', 'Hannah is no longer doing welcome on the 21st', 'remove Tom from the projection slot at Easter', 'take Grace off leading worship this Sunday', 'Mike isn\'t on camera for the carol service any more', 'clear Ben\'s place on Sunday\'s plan', "Lucy isn't playing violin on Sunday any more", 'take Ahmed off the livestream slot on the 14th', "remove Rachel from Easter Sunday's plan", "unschedule Ed from Sunday's worship leading"],
   input: z.object({ planPersonId: z.uuid() }),
   output: z.object({ planPersonId: z.uuid(), removed: z.literal(true) }).strict(),
   run: async (ctx, input) => {
@@ -168,8 +168,8 @@ export const getBlockoutLinkTool = tools.write('get_blockout_link', {
 export const setPreferencesTool = tools.write('set_preferences', {
   title: 'Set scheduling preferences',
   description: 'A volunteer\'s scheduling preferences: the most times a month they serve, and whether they serve together with their household or apart (null clears either).',
-  keywords: ['max per month', 'serve with family', 'preferences'],
-  examples: ['Sam only wants to serve twice a month', 'schedule the Lees together', 'keep Jo and her husband on different Sundays', 'Hannah can only do one Sunday a month', 'put the Smiths on the same Sundays', 'don\'t schedule Tom more than three times a month', 'the Okafors want to serve on separate weeks', 'clear Grace\'s monthly limit'],
+  keywords: ['max per month', 'serve with family', 'preferences', 'serving limit', 'household together'],
+  examples: ['Sam only wants to serve twice a month', 'schedule the Lees together', 'keep Jo and her husband on different Sundays', 'Hannah can only do one Sunday a month', 'put the Smiths on the same Sundays', 'don\'t schedule Tom more than three times a month', 'the Okafors want to serve on separate weeks', 'clear Grace\'s monthly limit', 'Lucy can serve at most twice a month', 'Ahmed and his wife want to serve on the same Sunday', "keep Rachel and Ed apart on the rota, they're married", 'remove the limit on how often Ed serves'],
   input: z.object({ contactId: z.uuid(), maxPerMonth: z.number().int().min(0).max(31).nullable().optional(), householdRule: z.enum(['together', 'apart']).nullable().optional() }),
   output: z.object({ contactId: z.uuid(), maxPerMonth: z.number().int().nullable(), householdRule: z.enum(['together', 'apart']).nullable() }).strict(),
   run: async (ctx, input) => setPreferences(ctx.db, ctx.org.id, input),
@@ -192,8 +192,8 @@ export const autofillTool = tools.write('autofill_positions', {
 export const undoAutofillTool = tools.write('undo_autofill', {
   title: 'Undo an autofill run',
   description: 'Removes the people an autofill run added who are still unconfirmed; anyone who has answered stays.',
-  keywords: ['undo autofill', 'revert rota'],
-  examples: ['undo that autofill', 'take back the automatic rota', 'the auto rota made a mess, reverse it', 'remove the people autofill just added to Sunday', 'cancel the automatic scheduling we just ran', 'roll back the last autofill on the Easter plan', 'undo filling the welcome team automatically'],
+  keywords: ['undo autofill', 'revert rota', 'reverse autofill', 'undo auto schedule'],
+  examples: ['undo that autofill', 'take back the automatic rota', 'the auto rota made a mess, reverse it', 'remove the people autofill just added to Sunday', 'cancel the automatic scheduling we just ran', 'roll back the last autofill on the Easter plan', 'undo filling the welcome team automatically', 'undo the auto rota for the carol service', 'the autofill put the wrong people on Sunday, roll it back', "reverse the last automatic fill but keep anyone who's said yes", 'take off everyone the auto scheduler just added'],
   input: z.object({ runId: z.uuid() }),
   output: z.object({ runId: z.uuid(), planId: z.uuid(), removed: z.number().int(), kept: z.number().int(), undoneBefore: z.string().nullable() }).strict(),
   run: async (ctx, input) => undoAutofill(ctx.db, ctx.org.id, input.runId),

@@ -25,8 +25,8 @@ const planOutput = z.object({ plan: planSchema }).strict();
 export const createServiceTypeTool = tools.write('create_service_type', {
   title: 'Create a service type',
   description: 'Adds a kind of service plans are made for (Sunday morning, youth night), optionally linked to a schedule series whose instances plans can be made for.',
-  keywords: ['service type', 'kind of service'],
-  examples: ['add a service type for Sunday morning', 'set up a youth night service type linked to the Friday series', 'create a service type called Evening worship', 'we\'re starting a monthly café church, add it as a kind of service', 'new service type for the 8am said communion', 'set up Messy Church as a service we plan for', 'add a type for the Wednesday midweek communion'],
+  keywords: ['service type', 'kind of service', 'new service type', 'add service kind'],
+  examples: ['add a service type for Sunday morning', 'set up a youth night service type linked to the Friday series', 'create a service type called Evening worship', 'we\'re starting a monthly café church, add it as a kind of service', 'new service type for the 8am said communion', 'set up Messy Church as a service we plan for', 'add a type for the Wednesday midweek communion', 'add Evensong as a service type we can plan', 'create a service type for the school assembly', 'we need a new kind of service for funerals in planning', 'set up a Sunday 10:30 service type tied to the Sunday morning series'],
   input: z.object({ name: z.string().trim().min(1).max(200), scheduleSeriesId: z.uuid().optional().describe('A schedule series (schedule_list_series)') }),
   output: z.object({ serviceType: z.object({ id: z.uuid(), name: z.string(), scheduleSeriesId: z.uuid().nullable() }).strict() }).strict(),
   run: async (ctx, input) => ({ serviceType: await createServiceType(ctx.db, ctx.org.id, input) }),
@@ -35,8 +35,8 @@ export const createServiceTypeTool = tools.write('create_service_type', {
 export const listServiceTypesTool = tools.read('list_service_types', {
   title: 'List service types',
   description: 'The kinds of service plans are made for, by name.',
-  keywords: ['service types'],
-  examples: ['what service types do we have', 'list our kinds of services for planning', 'which services can I make a plan for', 'show all the service types set up in planning', 'do we have a service type for evensong yet', 'what kinds of service are in the runsheet module', 'is there a service type for the youth night'],
+  keywords: ['service types', 'kinds of service', 'planning service types'],
+  examples: ['what service types do we have', 'list our kinds of services for planning', 'which services can I make a plan for', 'show all the service types set up in planning', 'do we have a service type for evensong yet', 'what kinds of service are in the runsheet module', 'is there a service type for the youth night', 'which service types are set up for running orders', 'list the service types', 'what types of service can we build plans for?', 'show me every kind of service in planning'],
   input: z.object({}),
   output: z.object({ serviceTypes: z.array(z.object({ id: z.uuid(), name: z.string(), scheduleSeriesId: z.uuid().nullable() }).strict()) }).strict(),
   run: async (ctx) => ({ serviceTypes: await listServiceTypes(ctx.db, ctx.org.id) }),
@@ -75,8 +75,8 @@ export const getPlanTool = tools.read('get_plan', {
 export const createPlanTool = tools.write('create_plan', {
   title: 'Create a service plan',
   description: 'A new plan for a service type: for a schedule instance (its date and service time), or for a date with its times (service, rehearsal, other) in the organisation\'s time zone. To start from an earlier plan use runsheet_copy_plan instead.',
-  keywords: ['new plan', 'new runsheet', 'plan a service'],
-  examples: ['create a plan for Christmas Eve at 6pm', 'start a blank runsheet for next Sunday', 'make a plan for the carol service instance', 'new plan for the youth night on Friday', 'set up a plan for Remembrance Sunday at 10:50 with rehearsal at 9', 'plan a fresh service for the 21st from scratch', 'create the runsheet for the Alpha celebration evening'],
+  keywords: ['new plan', 'new runsheet', 'plan a service', 'create plan', 'new order of service'],
+  examples: ['create a plan for Christmas Eve at 6pm', 'start a blank runsheet for next Sunday', 'make a plan for the carol service instance', 'new plan for the youth night on Friday', 'set up a plan for Remembrance Sunday at 10:50 with rehearsal at 9', 'plan a fresh service for the 21st from scratch', 'create the runsheet for the Alpha celebration evening', 'make a new plan for Easter Sunday morning', 'plan the 10:30 on 6 July with a 9:15 rehearsal', 'create an empty running order for the school carol service', 'start a new service plan for Pentecost evening worship'],
   input: z.object({
     serviceTypeId: z.uuid(), instanceId: z.uuid().optional().describe('A schedule instance (schedule_list_upcoming_instances)'), date: calendarDate().optional(),
     times: z.array(timeInput).max(10).optional().describe('Required with date: at least the service time'),
@@ -145,8 +145,8 @@ export const addItemTool = tools.write('add_item', {
 export const updateItemTool = tools.write('update_item', {
   title: 'Update a plan item',
   description: 'Changes an item\'s title, length, key, header or notes (notes merge by category).',
-  keywords: ['edit item', 'change length', 'item notes'],
-  examples: ['make the sermon 25 minutes', 'add a note for sound on the video item', 'move the prayer under the Response header', 'change the key of the second song to D', 'the talk is now called Living Hope', 'tell the band the last song is in E now', 'give the welcome 2 minutes instead of 5', 'add a lighting note to the sermon item'],
+  keywords: ['edit item', 'change length', 'item notes', 'edit plan item', 'item length'],
+  examples: ['make the sermon 25 minutes', 'add a note for sound on the video item', 'move the prayer under the Response header', 'change the key of the second song to D', 'the talk is now called Living Hope', 'tell the band the last song is in E now', 'give the welcome 2 minutes instead of 5', 'add a lighting note to the sermon item', 'shorten the notices to 3 minutes', 'rename the reading item to Luke 15', 'put a note on the offering for the projection team', 'the closing song should be in key of C'],
   input: z.object({ planId, itemId: z.uuid(), ...itemFields, parentId: z.uuid().nullable().optional().describe('A header, or null for the top level') }),
   output: z.object({ items: z.array(itemSchema) }).strict(),
   run: async (ctx, input) => {
@@ -159,8 +159,8 @@ export const updateItemTool = tools.write('update_item', {
 export const removeItemTool = tools.write('remove_item', {
   title: 'Remove a plan item',
   description: 'Takes an item off the running order; a header goes with the items it holds.',
-  keywords: ['delete item', 'take out of running order'],
-  examples: ['drop the notices from Sunday', 'remove the second song', 'take the Response header out', 'cut the offertory song from the 10:30', 'we\'re not doing the video this week, take it out', 'get rid of the second reading', 'delete the testimony slot from Sunday\'s order'],
+  keywords: ['delete item', 'take out of running order', 'remove item', 'cut from service'],
+  examples: ['drop the notices from Sunday', 'remove the second song', 'take the Response header out', 'cut the offertory song from the 10:30', 'we\'re not doing the video this week, take it out', 'get rid of the second reading', 'delete the testimony slot from Sunday\'s order', "take the children's talk out of the 10:30 order", 'delete the intercessions item', "remove the video clip from Easter's running order", 'drop the Communion header and everything under it'],
   input: z.object({ planId, itemId: z.uuid() }),
   output: z.object({ removed: z.number().int(), items: z.array(itemSchema) }).strict(),
   run: async (ctx, input) => {
@@ -185,8 +185,8 @@ export const reorderItemsTool = tools.write('reorder_items', {
 export const lockPlanTool = tools.write('lock_plan', {
   title: 'Lock or unlock a plan',
   description: 'Locks a plan so its running order and rota no longer change (answers from volunteers still arrive), or unlocks it.',
-  keywords: ['lock runsheet', 'freeze plan', 'unlock plan'],
-  examples: ['lock Sunday\'s plan', 'freeze the running order for the carol service', 'unlock the plan so I can add a song', 'no more changes to Sunday\'s rota please', 'lock the Easter plan now it\'s final', 'reopen the plan for the 14th for edits', 'finalise the order of service so nobody edits it'],
+  keywords: ['lock runsheet', 'freeze plan', 'unlock plan', 'lock plan', 'finalise plan'],
+  examples: ['lock Sunday\'s plan', 'freeze the running order for the carol service', 'unlock the plan so I can add a song', 'no more changes to Sunday\'s rota please', 'lock the Easter plan now it\'s final', 'reopen the plan for the 14th for edits', 'finalise the order of service so nobody edits it', 'lock the Pentecost plan so nobody changes it', "unlock Sunday's running order, we need a change", 'freeze the 10:30 plan and rota now', 'can you open the locked carol service plan again'],
   input: z.object({ planId, locked: z.boolean().default(true) }),
   output: z.object({ planId: z.uuid(), state: planStateSchema }).strict(),
   run: async (ctx, input) => {
@@ -222,8 +222,8 @@ export const rotaOutput = z.object({
 export const getRotaTool = tools.read('get_rota', {
   title: 'The rota for the coming weeks',
   description: 'Who serves in each needed position on every upcoming plan over the next weeks (default 4, optionally one service type), with open places; declined people are left out.',
-  keywords: ['rota', 'serving schedule', 'who is on when'],
-  examples: ['show the rota for the next month', 'who is serving over the next few Sundays', 'print the band rota for December', 'where are the gaps in the rota this month', 'who\'s serving each Sunday in the next 6 weeks', 'rota for the 10:30 over the next month', 'which weeks still have empty spots on the rota', 'send me the serving rota for the coming weeks'],
+  keywords: ['rota', 'serving schedule', 'who is on when', 'upcoming rota', 'who is serving'],
+  examples: ['show the rota for the next month', 'who is serving over the next few Sundays', 'print the band rota for December', 'where are the gaps in the rota this month', 'who\'s serving each Sunday in the next 6 weeks', 'rota for the 10:30 over the next month', 'which weeks still have empty spots on the rota', 'send me the serving rota for the coming weeks', 'who is on the rota the next four Sundays', 'show the worship team rota for the next 8 weeks', 'which positions are still unfilled in the coming weeks', "who's doing what on Sundays this month"],
   input: z.object({ serviceTypeId: z.uuid().optional(), weeks: z.number().int().min(1).max(26).default(4) }),
   output: rotaOutput,
   run: async (ctx, input) => getRota(ctx.db, ctx.org.id, input),
@@ -234,8 +234,8 @@ export const getRotaTool = tools.read('get_rota', {
 export const createTemplateTool = tools.write('create_template', {
   title: 'Save a plan as a template',
   description: 'Saves a plan\'s running order and needed positions (no times, no people) as a named template.',
-  keywords: ['template', 'save as template'],
-  examples: ['save Sunday\'s plan as our communion template', 'make a template from the carol service', 'keep this order of service as our all-age template', 'save the Remembrance service layout for next year', 'turn the baptism service into a reusable template', 'store this plan\'s running order as the Messy Church template', 'make a template from Sunday called Family Service'],
+  keywords: ['template', 'save as template', 'save template', 'reusable order of service'],
+  examples: ['save Sunday\'s plan as our communion template', 'make a template from the carol service', 'keep this order of service as our all-age template', 'save the Remembrance service layout for next year', 'turn the baptism service into a reusable template', 'store this plan\'s running order as the Messy Church template', 'make a template from Sunday called Family Service', 'save this Sunday as a template called Said Communion', 'turn the Easter plan into a template for next year', 'keep the running order of the wedding plan as a template', 'make the Pentecost service a reusable layout'],
   input: z.object({ name: z.string().trim().min(1).max(200), fromPlanId: z.uuid(), serviceTypeId: z.uuid().optional() }),
   output: z.object({ templateId: z.uuid() }).strict(),
   run: async (ctx, input) => ({ templateId: await createTemplate(ctx.db, ctx.org.id, input) }),
@@ -244,8 +244,8 @@ export const createTemplateTool = tools.write('create_template', {
 export const listTemplatesTool = tools.read('list_templates', {
   title: 'List plan templates',
   description: 'Templates (running order and needed positions, no times), optionally for one service type.',
-  keywords: ['templates'],
-  examples: ['which plan templates do we have', 'show the communion template', 'what templates are there for the 10:30', 'do we have a saved layout for a baptism service', 'list the service templates we can start from', 'is there an all-age service template', 'show me all our saved order-of-service templates'],
+  keywords: ['templates', 'plan templates', 'saved layouts'],
+  examples: ['which plan templates do we have', 'show the communion template', 'what templates are there for the 10:30', 'do we have a saved layout for a baptism service', 'list the service templates we can start from', 'is there an all-age service template', 'show me all our saved order-of-service templates', 'what saved service templates are there', 'list templates for the evening service', 'have we got a Christingle template?', 'which order-of-service templates could I use for a funeral'],
   input: z.object({ serviceTypeId: z.uuid().optional() }),
   output: z.object({
     templates: z.array(z.object({
@@ -260,8 +260,8 @@ export const listTemplatesTool = tools.read('list_templates', {
 export const applyTemplateTool = tools.write('apply_template', {
   title: 'Apply a template to a plan',
   description: 'merge (default): adds the template\'s items after the plan\'s and adds or raises its needed positions. replace: the plan\'s items and needed positions become the template\'s; people in positions it does not need come off, and a call that would take anyone off waits for a person\'s approval.',
-  keywords: ['apply template', 'use template'],
-  examples: ['apply the communion template to Sunday', 'replace this plan with the baptism template', 'add the communion liturgy items onto the 14th', 'use our all-age template for this Sunday\'s plan', 'merge the baptism template into Easter Sunday', 'wipe this plan and use the Remembrance template instead', 'pull the standard positions from the template into Sunday'],
+  keywords: ['apply template', 'use template', 'load template', 'start from template'],
+  examples: ['apply the communion template to Sunday', 'replace this plan with the baptism template', 'add the communion liturgy items onto the 14th', 'use our all-age template for this Sunday\'s plan', 'merge the baptism template into Easter Sunday', 'wipe this plan and use the Remembrance template instead', 'pull the standard positions from the template into Sunday', 'put the Said Communion template on the 8am plan', "add the Christingle template's items to this plan", "replace Sunday's running order with the all-age template", "use the funeral template for Thursday's plan"],
   input: z.object({ planId, templateId: z.uuid(), mode: z.enum(['merge', 'replace']).default('merge') }),
   output: z.object({ planId: z.uuid(), templateId: z.uuid(), mode: z.enum(['merge', 'replace']), itemsAdded: z.number().int(), positionsSet: z.number().int(), peopleRemoved: z.number().int() }).strict(),
   approval: {

@@ -9,8 +9,8 @@ const ccliNumber = z.string().trim().max(10).regex(/^[0-9]{1,10}$/, 'digits only
 export const listSongsTool = tools.read('list_songs', {
   title: 'List songs',
   description: 'The song library by title (search by title, author or CCLI number), each with its arrangements (key, BPM, meter, sequence), how often it was used and when last.',
-  keywords: ['songs', 'song library', 'worship songs', 'arrangements'],
-  examples: ['what songs do we know', 'find Amazing Grace in the library', 'which key do we do Cornerstone in', 'when did we last sing 10000 Reasons', 'have we got Be Thou My Vision in the song list', 'which songs haven\'t we sung for ages', 'search songs by Matt Redman', 'what\'s the CCLI number for In Christ Alone'],
+  keywords: ['songs', 'song library', 'worship songs', 'arrangements', 'song list', 'hymns'],
+  examples: ['what songs do we know', 'find Amazing Grace in the library', 'which key do we do Cornerstone in', 'when did we last sing 10000 Reasons', 'have we got Be Thou My Vision in the song list', 'which songs haven\'t we sung for ages', 'search songs by Matt Redman', 'what\'s the CCLI number for In Christ Alone', 'which songs have we used the most', 'is How Great Thou Art in our songs', 'list our songs by Stuart Townend', 'what hymns do we have in the library'],
   input: z.object({ search: z.string().trim().min(1).max(200).optional(), limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({
     songs: z.array(z.object({
@@ -27,8 +27,8 @@ export const listSongsTool = tools.read('list_songs', {
 export const createSongTool = tools.write('create_song', {
   title: 'Add a song',
   description: 'Adds a song to the library with its author and CCLI number (or marked public domain), for song items and the CCLI usage report.',
-  keywords: ['new song', 'add to song library'],
-  examples: ['add Amazing Grace (public domain)', 'add Cornerstone, CCLI 6158927', 'put a new song in the library', 'the band learned Goodness of God, put it in the song list', 'add the hymn Abide With Me, it\'s public domain', 'new song: King of Kings by Hillsong, CCLI 7127647', 'add a song so we can use it on Sunday'],
+  keywords: ['new song', 'add to song library', 'new hymn', 'add hymn'],
+  examples: ['add Amazing Grace (public domain)', 'add Cornerstone, CCLI 6158927', 'put a new song in the library', 'the band learned Goodness of God, put it in the song list', 'add the hymn Abide With Me, it\'s public domain', 'new song: King of Kings by Hillsong, CCLI 7127647', 'add a song so we can use it on Sunday', 'add How Great Thou Art to our songs', 'new hymn for the library: Great Is Thy Faithfulness', 'add Build My Life with its CCLI number 7070345', 'put In Christ Alone by Getty and Townend in the song library'],
   input: z.object({ title: z.string().trim().min(1).max(200), author: z.string().trim().min(1).max(200).optional(), ccliNumber: ccliNumber.optional(), publicDomain: z.boolean().optional() }),
   output: z.object({ songId: z.uuid() }).strict(),
   run: async (ctx, input) => ({ songId: await createSong(ctx.db, ctx.org.id, input) }),
@@ -37,8 +37,8 @@ export const createSongTool = tools.write('create_song', {
 export const addArrangementTool = tools.write('add_arrangement', {
   title: 'Add an arrangement to a song',
   description: 'An arrangement of a song: key, BPM, meter, sequence (verse, chorus…), lyrics and length.',
-  keywords: ['arrangement', 'key', 'bpm', 'chord chart'],
-  examples: ['add a G arrangement of Cornerstone at 72 bpm', 'our acoustic version of Amazing Grace is in D, 3/4', 'save the sequence V1 C V2 C B C', 'save the choir version of Be Thou My Vision in E flat', 'add a slower key of A arrangement for In Christ Alone', 'store the lyrics and chords for our version of Cornerstone', 'new arrangement of King of Kings at 68 bpm in 4/4'],
+  keywords: ['arrangement', 'key', 'bpm', 'chord chart', 'song version', 'song key'],
+  examples: ['add a G arrangement of Cornerstone at 72 bpm', 'our acoustic version of Amazing Grace is in D, 3/4', 'save the sequence V1 C V2 C B C', 'save the choir version of Be Thou My Vision in E flat', 'add a slower key of A arrangement for In Christ Alone', 'store the lyrics and chords for our version of Cornerstone', 'new arrangement of King of Kings at 68 bpm in 4/4', 'add a Bb version of How Great Thou Art', "save a kids' arrangement of Build My Life at 80 bpm", 'Great Is Thy Faithfulness: add our 3/4 arrangement in D', 'store a new order V1 V2 C V3 C for Amazing Grace'],
   input: z.object({
     songId: z.uuid(), name: z.string().trim().min(1).max(200), key: z.string().trim().min(1).max(10).optional(), bpm: z.number().int().min(20).max(400).optional(),
     meter: z.string().max(5).regex(/^[0-9]{1,2}\/[0-9]{1,2}$/, 'like 4/4').optional(), sequence: z.array(z.string().trim().min(1).max(50)).max(50).optional(),
@@ -51,8 +51,8 @@ export const addArrangementTool = tools.write('add_arrangement', {
 export const setSongTool = tools.write('set_song', {
   title: 'Set the song on a song item',
   description: 'Puts a song (and arrangement, key) on a plan\'s song item. Warns, without refusing, when the song was used in the weeks before the plan (withinWeeks, default 4).',
-  keywords: ['choose song', 'change song', 'song repetition'],
-  examples: ['make the opener Cornerstone in G', 'swap the second song for Amazing Grace', 'use the acoustic arrangement for the last song', 'we\'ll sing Goodness of God for the closing song', 'put In Christ Alone on the third song slot', 'pick the key of A version of Be Thou My Vision for Sunday', 'change the response song to King of Kings'],
+  keywords: ['choose song', 'change song', 'song repetition', 'pick song', 'song for slot'],
+  examples: ['make the opener Cornerstone in G', 'swap the second song for Amazing Grace', 'use the acoustic arrangement for the last song', 'we\'ll sing Goodness of God for the closing song', 'put In Christ Alone on the third song slot', 'pick the key of A version of Be Thou My Vision for Sunday', 'change the response song to King of Kings', 'set the first song on Sunday to How Great Thou Art', 'put Build My Life in the communion song slot in Bb', 'choose a song for the offering item: Great Is Thy Faithfulness', 'the gospel song should be Be Thou My Vision, key of D'],
   input: z.object({ planId: z.uuid(), itemId: z.uuid(), songId: z.uuid(), arrangementId: z.uuid().optional(), key: z.string().trim().min(1).max(10).optional(), withinWeeks: z.number().int().min(1).max(52).default(4) }),
   output: z.object({
     itemId: z.uuid(), songId: z.uuid(), arrangementId: z.uuid().nullable(),

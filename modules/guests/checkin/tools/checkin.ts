@@ -67,8 +67,8 @@ export const checkInHouseholdTool = tools.write('check_in_household', {
 export const checkInChildHubTool = tools.write('check_in_child_hub', {
   title: 'Check a child in at the hub',
   description: 'A child checked in from the check-in hub (kiosk, set up with guests_update_checkin_hub): self-service rules apply, so an age or grade mismatch is refused (a leader at a manned station can override). Returns the code and labels to print.',
-  keywords: ['kiosk check-in', 'self check-in', 'hub'],
-  examples: ['check Amy in at the kiosk for the 10:30', 'self check-in for Ben at the foyer screen', "Lily's mum is using the self-service screen to check her in", 'kiosk check-in for Noah into juniors', 'self-service check-in for Jack at the hub', 'a parent wants to check their child in at the touch screen', 'check in Chloe via the foyer kiosk', 'check Ben in at the hub for the family service'],
+  keywords: ['kiosk check-in', 'self check-in', 'hub', 'kiosk check in child', 'touch screen check in'],
+  examples: ['check Amy in at the kiosk for the 10:30', 'self check-in for Ben at the foyer screen', "Lily's mum is using the self-service screen to check her in", 'kiosk check-in for Noah into juniors', 'self-service check-in for Jack at the hub', 'a parent wants to check their child in at the touch screen', 'check in Chloe via the foyer kiosk', 'check Ben in at the hub for the family service', 'Max is checking in himself on the kiosk for Kids Church', 'self check-in at the hub for Ella into the toddler room', 'check in Isla on the self-service kiosk this morning', 'a family is at the foyer screen, check in their son Leo'],
   meter,
   input: z.object({ instanceId, childContactId: z.uuid().describe('The child'), locationId: z.uuid().describe('Their room'), grade }),
   output: checkinResultSchema,
@@ -105,8 +105,8 @@ export const checkOutChildTool = tools.write('check_out_child', {
 export const checkOutPersonTool = tools.write('check_out_person', {
   title: 'Check an adult or leader out',
   description: 'Checks an adult or volunteer out of their location (a leader going off duty changes the room\'s ratio). Children are checked out with guests_check_out_child.',
-  keywords: ['leader leaving', 'volunteer off duty', 'check out adult'],
-  examples: ['Sarah has finished leading in the toddler room', 'mum has left the main hall', 'sign out the youth leader', 'Dave is off duty in the creche now', 'the juniors helper has gone home', 'check out the visiting adult from the main hall', 'Anna has finished her stint in the youth room', 'sign out the welcome volunteer', "Mrs Green has left the parents' room"],
+  keywords: ['leader leaving', 'volunteer off duty', 'check out adult', 'sign out adult', 'leader going off duty'],
+  examples: ['Sarah has finished leading in the toddler room', 'mum has left the main hall', 'sign out the youth leader', 'Dave is off duty in the creche now', 'the juniors helper has gone home', 'check out the visiting adult from the main hall', 'Anna has finished her stint in the youth room', 'sign out the welcome volunteer', "Mrs Green has left the parents' room", 'Mark has finished on the creche rota, check him out', "check out Helen from the juniors room, she's off duty", 'the dad helping in toddlers has left'],
   input: z.object({ checkinId: z.uuid().describe('Their check-in'), stationId }),
   output: z.object({ checkinId: z.uuid(), checkedOutAt: z.string() }).strict(),
   run: async (ctx, input) => checkOutPerson(ctx.db, callerOf(ctx), input),

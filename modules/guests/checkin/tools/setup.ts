@@ -20,8 +20,8 @@ const serviceTarget = {
 export const listLocationsTool = tools.read('list_locations', {
   title: 'List check-in locations',
   description: 'The rooms and areas people are checked into (children\'s groups, crèche, main hall), with their age/grade filters, capacity, adult:child ratio and whether volunteers need a background check.',
-  keywords: ['rooms', 'kids rooms', 'classrooms', 'check-in locations'],
-  examples: ['which kids rooms do we have', 'what is the capacity of the toddler room', 'which rooms need a DBS for leaders', 'what rooms do children get checked into', 'list the kids groups and their age ranges', 'how many can the creche take', "what's the leader to child ratio for juniors", 'show all our check-in rooms', 'which areas are set up for Sunday school'],
+  keywords: ['rooms', 'kids rooms', 'classrooms', 'check-in locations', "children's rooms", 'check-in rooms'],
+  examples: ['which kids rooms do we have', 'what is the capacity of the toddler room', 'which rooms need a DBS for leaders', 'what rooms do children get checked into', 'list the kids groups and their age ranges', 'how many can the creche take', "what's the leader to child ratio for juniors", 'show all our check-in rooms', 'which areas are set up for Sunday school', 'which check-in locations are set up', 'what age range is the pre-school room for', 'how many children can the juniors room hold'],
   input: z.object({}),
   output: z.object({ locations: z.array(locationSchema) }).strict(),
   run: async (ctx) => ({ locations: await listLocations(ctx.db, ctx.org.id) }),
@@ -54,8 +54,8 @@ export const updateLocationTool = tools.write('update_location', {
 export const listStationsTool = tools.read('list_stations', {
   title: 'List check-in stations',
   description: 'Check-in points: self-service kiosks (self), staffed desks (manned) and room rosters (roster, tied to one location). Children are checked out only at manned or roster stations.',
-  keywords: ['kiosks', 'check-in desks', 'stations'],
-  examples: ['which check-in stations are set up', 'where can parents collect their children', 'list the kiosks in the foyer', 'what check-in points have we got', 'which check-in desks are staffed', 'is there a roster station for the creche', 'show me all the self check-in screens', 'where do families sign their children in', 'list our check-in desks and kiosks'],
+  keywords: ['kiosks', 'check-in desks', 'stations', 'check-in points', 'self-service screens'],
+  examples: ['which check-in stations are set up', 'where can parents collect their children', 'list the kiosks in the foyer', 'what check-in points have we got', 'which check-in desks are staffed', 'is there a roster station for the creche', 'show me all the self check-in screens', 'where do families sign their children in', 'list our check-in desks and kiosks', 'which stations can check children out', 'how many kiosks have we got set up', 'list the staffed check-in desks'],
   input: z.object({}),
   output: z.object({ stations: z.array(stationSchema) }).strict(),
   run: async (ctx) => ({ stations: await listStations(ctx.db, ctx.org.id) }),
@@ -78,8 +78,8 @@ export const createStationTool = tools.write('create_check_in_station', {
 export const deleteStationTool = tools.write('delete_check_in_station', {
   title: 'Delete a check-in station',
   description: 'Retires a check-in station; past check-ins keep naming it. A missing or already deleted station is not found.',
-  keywords: ['remove kiosk', 'delete station'],
-  examples: ['remove the old foyer kiosk', 'we no longer use the side door desk', 'get rid of the spare check-in station', "bin the kiosk by the hall, it's broken", 'take the juniors roster station out', 'delete the old iPad check-in point', "retire last year's welcome desk station", "we've stopped using the upstairs desk, remove it", 'scrap the second kiosk'],
+  keywords: ['remove kiosk', 'delete station', 'retire station', 'remove check-in desk'],
+  examples: ['remove the old foyer kiosk', 'we no longer use the side door desk', 'get rid of the spare check-in station', "bin the kiosk by the hall, it's broken", 'take the juniors roster station out', 'delete the old iPad check-in point', "retire last year's welcome desk station", "we've stopped using the upstairs desk, remove it", 'scrap the second kiosk', 'delete the check-in station by the back door', 'the old tablet kiosk has gone, remove its station', 'retire the creche roster station'],
   destructive: true,
   input: z.object({ stationId: z.uuid().describe('The station') }),
   output: z.object({ deleted: z.literal(true), stationId: z.uuid() }).strict(),
@@ -92,8 +92,8 @@ export const deleteStationTool = tools.write('delete_check_in_station', {
 export const getServiceSettingsTool = tools.read('get_service_checkin_settings', {
   title: 'Get a service\'s check-in settings',
   description: 'Which locations are open for check-in and how labels print, for a service series or one instance; an instance without its own settings shows its series\', else the defaults (every location open).',
-  keywords: ['open rooms', 'label settings', 'service check-in setup'],
-  examples: ['which rooms are open for the 10:30 service', 'how many label copies print on Sunday mornings', 'which kids rooms are open at the evening service', 'is the creche open for check-in this Sunday', 'do parent tags print at the 8am', 'what label setup does the carol service use', 'show the open check-in rooms for the 10:30', 'which rooms can families use at Messy Church'],
+  keywords: ['open rooms', 'label settings', 'service check-in setup', 'service labels', 'rooms open at service'],
+  examples: ['which rooms are open for the 10:30 service', 'how many label copies print on Sunday mornings', 'which kids rooms are open at the evening service', 'is the creche open for check-in this Sunday', 'do parent tags print at the 8am', 'what label setup does the carol service use', 'show the open check-in rooms for the 10:30', 'which rooms can families use at Messy Church', "which children's rooms are open at the 9am", 'what are the check-in settings for Christmas Eve', 'how do labels print for the family service', 'is the youth room open for check-in on Sunday evening'],
   input: z.object({ ...serviceTarget }).refine(...exactlyOne('seriesId', 'instanceId')),
   output: z.object({ settings: serviceSettingsSchema }).strict(),
   run: async (ctx, input) => ({ settings: await settingsOfService(ctx.db, ctx.org.id, input) }),
@@ -102,8 +102,8 @@ export const getServiceSettingsTool = tools.read('get_service_checkin_settings',
 export const updateServiceSettingsTool = tools.write('update_service_checkin_settings', {
   title: 'Update a service\'s check-in settings',
   description: 'Sets which locations open for check-in and the label options, for a whole service series or one instance (an instance\'s settings win over its series\'). Fields not given keep their value.',
-  keywords: ['open rooms', 'close room', 'labels', 'parent tag'],
-  examples: ['only open the crèche and toddler room for the evening service', 'print two copies of the labels on Sunday', 'the youth room is closed this Sunday', 'open the youth room for the evening service too', 'close the creche for the carol service', "don't print parent tags at the 8am", 'for Easter Sunday only, open every room', 'just the main hall for Messy Church check-in', 'turn on parent tags for the family service'],
+  keywords: ['open rooms', 'close room', 'labels', 'parent tag', 'open room for service', 'label copies'],
+  examples: ['only open the crèche and toddler room for the evening service', 'print two copies of the labels on Sunday', 'the youth room is closed this Sunday', 'open the youth room for the evening service too', 'close the creche for the carol service', "don't print parent tags at the 8am", 'for Easter Sunday only, open every room', 'just the main hall for Messy Church check-in', 'turn on parent tags for the family service', 'open only the creche at the midweek service', 'print one label per child at the 9am from now on', 'close the juniors room for the Christmas Day service'],
   idempotent: true,
   input: z.object({
     ...serviceTarget,
@@ -117,8 +117,8 @@ export const updateServiceSettingsTool = tools.write('update_service_checkin_set
 export const getHubTool = tools.read('get_checkin_hub', {
   title: 'Get the check-in hub',
   description: 'The check-in hub (kiosk) configuration: its self-service station, title, welcome message, how families look themselves up, and whether it prints parent tags.',
-  keywords: ['kiosk settings', 'hub'],
-  examples: ['how is the kiosk set up', 'which station does the self check-in screen use', 'what does the kiosk say to families', 'how do parents find themselves on the self check-in screen', 'does the kiosk print parent tags', 'show the check-in hub settings', "what's the welcome message on the foyer screen", 'which kiosk is the hub'],
+  keywords: ['kiosk settings', 'hub', 'kiosk setup', 'self check-in screen'],
+  examples: ['how is the kiosk set up', 'which station does the self check-in screen use', 'what does the kiosk say to families', 'how do parents find themselves on the self check-in screen', 'does the kiosk print parent tags', 'show the check-in hub settings', "what's the welcome message on the foyer screen", 'which kiosk is the hub', 'how do families look themselves up at the kiosk', 'what title does the self check-in screen show', 'show me the kiosk configuration', 'is the hub set to print parent tags'],
   input: z.object({}),
   output: z.object({ hub: hubSchema }).strict(),
   run: async (ctx) => ({ hub: await getHub(ctx.db, ctx.org.id) }),
@@ -127,8 +127,8 @@ export const getHubTool = tools.read('get_checkin_hub', {
 export const updateHubTool = tools.write('update_checkin_hub', {
   title: 'Update the check-in hub',
   description: 'Configures the check-in hub (kiosk) that guests_check_in_child_hub uses: its station (must be a self station), title, welcome message, family lookup and parent tag printing. Fields not given keep their value.',
-  keywords: ['kiosk setup', 'hub settings'],
-  examples: ['use the foyer kiosk as the hub and welcome families to St Anne\'s', 'let families find themselves by phone number at the kiosk', 'stop the kiosk printing parent tags', "change the kiosk greeting to Welcome to St Mary's", 'let families search by surname on the kiosk', 'make the hub print parent tags again', 'switch the hub to the new kiosk by the hall', 'retitle the self check-in screen Kids Church', 'families should look themselves up by email at the screen'],
+  keywords: ['kiosk setup', 'hub settings', 'configure kiosk', 'kiosk greeting'],
+  examples: ['use the foyer kiosk as the hub and welcome families to St Anne\'s', 'let families find themselves by phone number at the kiosk', 'stop the kiosk printing parent tags', "change the kiosk greeting to Welcome to St Mary's", 'let families search by surname on the kiosk', 'make the hub print parent tags again', 'switch the hub to the new kiosk by the hall', 'retitle the self check-in screen Kids Church', 'families should look themselves up by email at the screen', 'change the kiosk welcome to Hello and welcome to Kids Zone', 'set the hub to the kiosk in the church hall', 'let parents look up by last name on the self check-in screen'],
   idempotent: true,
   input: z.object({
     stationId: z.uuid().nullable().optional().describe('The self-service station the hub runs at'),
@@ -145,8 +145,8 @@ export const updateHubTool = tools.write('update_checkin_hub', {
 export const getSettingsTool = tools.read('get_checkin_settings', {
   title: 'Get check-in settings',
   description: 'The organisation\'s check-in settings: security code length, minutes after a service before the sweep reports children still checked in, the roles allowed to see medical and allergy notes, and the check-in window (opens minutes before a service starts, closes minutes after it ends).',
-  keywords: ['security code length', 'medical notes access'],
-  examples: ['who can see allergy notes at check-in', 'how long are our security codes', 'when does the end-of-service check run', 'how long after the service do we flag uncollected kids', 'when does check-in open before the 10:30', "which roles can see children's medical info", 'how many digits are the pickup codes', 'what are our check-in window times', "show the organisation's check-in settings"],
+  keywords: ['security code length', 'medical notes access', 'check-in window', 'pickup code length'],
+  examples: ['who can see allergy notes at check-in', 'how long are our security codes', 'when does the end-of-service check run', 'how long after the service do we flag uncollected kids', 'when does check-in open before the 10:30', "which roles can see children's medical info", 'how many digits are the pickup codes', 'what are our check-in window times', "show the organisation's check-in settings", 'how early can families check in before a service', 'how many minutes after the service do we sweep for children', 'who is allowed to see medical notes on the check-in screen'],
   input: z.object({}),
   output: z.object({ settings: settingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getCheckinSettings(ctx.db, ctx.org.id) as z.input<typeof settingsSchema> }),
@@ -191,8 +191,8 @@ export const getChildProfileTool = tools.read('get_child_profile', {
 export const updateChildProfileTool = tools.write('update_child_profile', {
   title: 'Update a child\'s check-in profile',
   description: 'Records a child\'s school grade, allergies, medical notes and people authorised to collect them (besides their household). Notes print on the child\'s own label only, never on the parent\'s tag.',
-  keywords: ['allergy', 'medical', 'authorised pickup', 'grade'],
-  examples: ['Amy is allergic to peanuts', 'Grandma Joan can collect Ben', 'Chloe moved up to year 4', 'Sam uses an inhaler for asthma', 'Lily has a nut allergy and carries an EpiPen', "add Ben's uncle Dave as allowed to collect him", 'Noah is now in year 6', "take Grandad off Amy's pickup list", 'Jack is diabetic, note it for check-in', "Chloe's egg allergy has gone, remove it"],
+  keywords: ['allergy', 'medical', 'authorised pickup', 'grade', 'child allergies', 'who can collect'],
+  examples: ['Amy is allergic to peanuts', 'Grandma Joan can collect Ben', 'Chloe moved up to year 4', 'Sam uses an inhaler for asthma', 'Lily has a nut allergy and carries an EpiPen', "add Ben's uncle Dave as allowed to collect him", 'Noah is now in year 6', "take Grandad off Amy's pickup list", 'Jack is diabetic, note it for check-in', "Chloe's egg allergy has gone, remove it", 'Ella is coeliac, note it on her check-in labels', 'Auntie Rose is allowed to pick up Max'],
   idempotent: true,
   input: z.object({
     contactId: z.uuid().describe('The child'),

@@ -44,8 +44,8 @@ export async function importSpacesRooms(db: Queryable, orgId: string, options: {
 export const importSpacesRoomsTool = tools.write('import_spaces_rooms', {
   title: 'Import rooms as check-in locations',
   description: 'Makes the rooms managed in spaces check-in locations, their capacity carried (a room holding nobody gets no limit). Running it again changes nothing new: a room imported before updates its own location\'s name and capacity and keeps the check-in rules set on it; a location already named like a room is linked to it. Narrow to one building.',
-  keywords: ['import rooms', 'rooms as check-in locations', 'sync rooms'],
-  examples: ['set up check-in locations from our rooms', 'use the church centre rooms for kids check-in', 'bring the room list into check-in with capacities', 'the hall capacity changed, update the check-in rooms', 'turn the rooms in the church hall building into check-in rooms', "copy our bookable rooms across to children's check-in", 'sync check-in locations with the room list after the refit', 'link check-in to the Sunday school rooms we already manage'],
+  keywords: ['import rooms', 'rooms as check-in locations', 'sync rooms', 'rooms to check-in', 'copy rooms'],
+  examples: ['set up check-in locations from our rooms', 'use the church centre rooms for kids check-in', 'bring the room list into check-in with capacities', 'the hall capacity changed, update the check-in rooms', 'turn the rooms in the church hall building into check-in rooms', "copy our bookable rooms across to children's check-in", 'sync check-in locations with the room list after the refit', 'link check-in to the Sunday school rooms we already manage', 'import our rooms as kids check-in locations', 'make the parish centre rooms into check-in locations', "we've added a new room in the hall, bring it into check-in", 'refresh check-in locations from the rooms list for the church centre'],
   idempotent: true,
   input: z.object({ buildingId: z.uuid().optional().describe('Only this building\'s rooms (spaces_list_buildings)') }),
   output: z.object({

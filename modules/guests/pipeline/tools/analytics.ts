@@ -25,8 +25,8 @@ function resolveRange(input: { from?: string; to?: string }): { from: string; to
 export const getAnalyticsSummaryTool = tools.read('get_analytics_summary', {
   title: 'Guest analytics summary',
   description: 'Guests over a range of service dates (default the last 4 weeks): check-ins and unique people by kind, first-time guests, guests with an earlier card who came back, pipeline cards opened and completed, welcome cards queued and sent, and welcome card submissions that created or matched a contact.',
-  keywords: ['guest statistics', 'newcomers this month', 'first-time guests'],
-  examples: ['how many first-time guests did we have this month', 'how many visitors came back after their first visit', 'newcomer numbers since September', 'how many newcomers have we had since Easter', 'guest numbers for the last month', 'how many visitors filled in a welcome card this term', 'how many first-time guests came back', 'new visitor stats for the autumn', 'how many welcome cards did we send this quarter'],
+  keywords: ['guest statistics', 'newcomers this month', 'first-time guests', 'visitor numbers', 'guest report'],
+  examples: ['how many first-time guests did we have this month', 'how many visitors came back after their first visit', 'newcomer numbers since September', 'how many newcomers have we had since Easter', 'guest numbers for the last month', 'how many visitors filled in a welcome card this term', 'how many first-time guests came back', 'new visitor stats for the autumn', 'how many welcome cards did we send this quarter', 'how many guests did we have this term', 'guest figures for the last four weeks', 'how many newcomer cards were opened and completed since Easter'],
   input: z.object(range),
   output: z.object({
     from: z.string(), to: z.string(), checkins: z.number().int(), uniquePeople: z.number().int(), firstTimeGuests: z.number().int(), returningGuests: z.number().int(),

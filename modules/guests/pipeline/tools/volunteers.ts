@@ -52,8 +52,8 @@ export const assignVolunteerTool = tools.write('assign_volunteer', {
 export const updateVolunteerScheduleTool = tools.write('update_volunteer_schedule', {
   title: 'Change a volunteer assignment',
   description: 'Changes a volunteer\'s role, location, status (scheduled, confirmed, declined) or notes for one service; null clears role, location or notes.',
-  keywords: ['confirm volunteer', 'decline rota', 'change role'],
-  examples: ['Anna confirmed for Sunday', 'Tom cannot make it on Sunday', 'move Priya to the crèche on the rota', 'Sue has confirmed for car parking', 'Mark has turned down the carol service slot', "change Jo's role to team leader on Sunday", 'move Dave from the door to the creche for the 10:30', "add a note on Priya's rota slot: arriving late", "Anna can't do it after all, mark her as declined"],
+  keywords: ['confirm volunteer', 'decline rota', 'change role', 'change volunteer slot', 'volunteer confirmed'],
+  examples: ['Anna confirmed for Sunday', 'Tom cannot make it on Sunday', 'move Priya to the crèche on the rota', 'Sue has confirmed for car parking', 'Mark has turned down the carol service slot', "change Jo's role to team leader on Sunday", 'move Dave from the door to the creche for the 10:30', "add a note on Priya's rota slot: arriving late", "Anna can't do it after all, mark her as declined", "Helen has confirmed she'll be on welcome at the 9am", 'move Mark to the welcome desk instead of car park on Sunday', "Leo's dad can't help in juniors this week, set him as declined"],
   input: z.object({
     assignmentId,
     role: z.string().trim().min(1).max(100).nullable().optional(),
@@ -74,8 +74,8 @@ export const updateVolunteerScheduleTool = tools.write('update_volunteer_schedul
 export const deleteVolunteerScheduleTool = tools.write('delete_volunteer_schedule', {
   title: 'Remove a volunteer from a service rota',
   description: 'Removes a volunteer assignment from a service (to keep a record that they cannot come, set status declined instead).',
-  keywords: ['remove from rota', 'unassign volunteer'],
-  examples: ['Tom is no longer on the welcome team this Sunday', 'drop Anna from next week\'s rota', 'take Sue off the rota for 12 May', 'remove Mark from the carol service welcome team', 'Jo was put on by mistake, delete her slot', "scrap Dave's sound desk entry next week", 'unassign Priya from stewarding on Sunday', 'clear Anna off the Easter refreshments rota'],
+  keywords: ['remove from rota', 'unassign volunteer', 'remove volunteer', 'delete rota slot'],
+  examples: ['Tom is no longer on the welcome team this Sunday', 'drop Anna from next week\'s rota', 'take Sue off the rota for 12 May', 'remove Mark from the carol service welcome team', 'Jo was put on by mistake, delete her slot', "scrap Dave's sound desk entry next week", 'unassign Priya from stewarding on Sunday', 'clear Anna off the Easter refreshments rota', 'take Helen off the stewarding slot for Sunday', "delete Mark's welcome team assignment on the 18th", "Leo's mum shouldn't be on the creche rota this week, remove her", 'remove the extra door steward we added by mistake'],
   destructive: true,
   input: z.object({ assignmentId }),
   output: z.object({ removed: volunteerAssignmentSchema }).strict(),

@@ -12,8 +12,8 @@ const matchField = z.enum(['email', 'phone', 'name']);
 export const listWelcomeCardTemplatesTool = tools.read('list_welcome_card_templates', {
   title: 'Welcome card templates',
   description: 'The welcome cards that can be sent to guests (first visit, second visit, family…), with the channels each is written for and its text; {firstName} and {churchName} are filled in when sent.',
-  keywords: ['welcome card', 'guest letter', 'thank you for visiting'],
-  examples: ['what welcome cards can we send', 'show me the wording of our thank-you-for-visiting letter', 'which newcomer letters do we have', 'what welcome card designs are available', 'show the text of the second-visit card', 'which welcome messages can go by text', 'list our newcomer card wording options', 'do we have a welcome card for families', 'what does the first-visit welcome email say'],
+  keywords: ['welcome card', 'guest letter', 'thank you for visiting', 'welcome card wording', 'card templates'],
+  examples: ['what welcome cards can we send', 'show me the wording of our thank-you-for-visiting letter', 'which newcomer letters do we have', 'what welcome card designs are available', 'show the text of the second-visit card', 'which welcome messages can go by text', 'list our newcomer card wording options', 'do we have a welcome card for families', 'what does the first-visit welcome email say', 'what welcome card options have we got for guests', 'read me the family welcome card text', 'which welcome cards are written for email'],
   input: z.object({}),
   output: z.object({
     templates: z.array(z.object({ key: z.string(), title: z.string(), channels: z.array(z.enum(WELCOME_CHANNELS)), subject: z.string().nullable(), body: z.string() }).strict()),
@@ -47,8 +47,8 @@ export const sendWelcomeCardTool = tools.send('send_welcome_card', {
 export const markWelcomeCardSentTool = tools.write('mark_welcome_card_sent', {
   title: 'Mark a welcome card sent',
   description: 'Records that a person sent a queued welcome card (posted, emailed or texted it). Only a queued card can be marked.',
-  keywords: ['welcome card sent', 'posted card'],
-  examples: ['I posted Sam\'s welcome card', 'the handwritten card for the Lees went in the post today', 'the card to the Khans has been posted', "I hand-delivered Ben's welcome card", "mark Jo's welcome card as sent", "Anna wrote and posted the Okafors' card", "Priya's card went out second class today", 'tick off the welcome card for the new couple'],
+  keywords: ['welcome card sent', 'posted card', 'card posted', 'welcome card done'],
+  examples: ['I posted Sam\'s welcome card', 'the handwritten card for the Lees went in the post today', 'the card to the Khans has been posted', "I hand-delivered Ben's welcome card", "mark Jo's welcome card as sent", "Anna wrote and posted the Okafors' card", "Priya's card went out second class today", 'tick off the welcome card for the new couple', "I've emailed the welcome card to Isla", "Leo's welcome card has been posted through the door", "record that the Hassans' card went out today", "Mark's card is written and sent, mark it off"],
   input: z.object({ welcomeCardId: z.uuid() }),
   output: z.object({ welcomeCard: welcomeCardSchema }).strict(),
   run: async (ctx, input) => ({ welcomeCard: await markWelcomeCardSent(ctx.db, ctx.org.id, actor(ctx), input.welcomeCardId) }),
@@ -57,8 +57,8 @@ export const markWelcomeCardSentTool = tools.write('mark_welcome_card_sent', {
 export const listWelcomeCardsTool = tools.read('list_welcome_cards', {
   title: 'Welcome cards',
   description: 'Welcome cards prepared for guests, newest first, with who they are queued for and whether they were sent.',
-  keywords: ['welcome cards', 'cards to send'],
-  examples: ['which welcome cards still need sending', 'what welcome letters went out this month', 'has the new family had a card yet', 'welcome cards waiting to be written', 'did Ben get a welcome card', 'list the cards queued for posting', 'which newcomers were sent a card last week', 'show welcome cards emailed this month', 'who still needs a handwritten card'],
+  keywords: ['welcome cards', 'cards to send', 'queued cards', 'cards sent'],
+  examples: ['which welcome cards still need sending', 'what welcome letters went out this month', 'has the new family had a card yet', 'welcome cards waiting to be written', 'did Ben get a welcome card', 'list the cards queued for posting', 'which newcomers were sent a card last week', 'show welcome cards emailed this month', 'who still needs a handwritten card', 'which welcome cards are still queued', 'have the Hassans been sent a welcome card', 'list welcome cards sent since September'],
   input: z.object({ contactId: z.uuid().optional(), status: z.enum(['queued', 'dispatched', 'sent', 'cancelled']).optional(), ...cursorInput }),
   output: z.object({ welcomeCards: z.array(welcomeCardSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => {

@@ -82,8 +82,8 @@ export const recordLifeEventTool = tools.write('record_life_event', {
 export const updateLifeEventTool = tools.write('update_life_event', {
   title: 'Update a life event',
   description: `Changes a life event's title, details, date, intent, community sharing or privacy; only the fields given change. A new date on a bereavement moves its grief-care touchpoints that are not yet due. ${RESTRICTED_RULE}`,
-  keywords: ['edit life event', 'correct date', 'make private'],
-  examples: ['the funeral date was wrong, it was the 3rd', 'make that life event confidential', "change the date of Bill's operation to 14 March", 'the baby was born on the 5th not the 6th, fix it', "keep Ruth's diagnosis private to the safeguarding lead", "don't share the Patels' wedding with the church after all", 'correct the date of death for Ken, it was the 2nd', "reword the life event about Sue's redundancy"],
+  keywords: ['edit life event', 'correct date', 'make private', 'amend life event', 'fix life event'],
+  examples: ['the funeral date was wrong, it was the 3rd', 'make that life event confidential', "change the date of Bill's operation to 14 March", 'the baby was born on the 5th not the 6th, fix it', "keep Ruth's diagnosis private to the safeguarding lead", "don't share the Patels' wedding with the church after all", 'correct the date of death for Ken, it was the 2nd', "reword the life event about Sue's redundancy", "Grace's wedding was in June not July, amend it", "hide the news of Pat's illness from everyone but the safeguarding team", "update the details on Sam's new job entry", 'the Robinsons are happy for their baby news to be shared after all'],
   input: z.object({
     lifeEventId,
     title: z.string().trim().min(1).max(200).optional().describe('New short title'),

@@ -21,8 +21,8 @@ export const getPastoralDashboardTool = tools.read('get_pastoral_dashboard', {
 export const listPastoralNotesTool = tools.read('list_pastoral_notes', {
   title: 'Pastoral notes across people',
   description: 'Pastoral notes across everyone, newest first, optionally for one person or author, since a date, or only those with an open follow-up. Private and confidential notes appear only with people:safeguarding.',
-  keywords: ['recent notes', 'all notes', 'pastoral log'],
-  examples: ['what pastoral notes were written this week', 'notes with follow-ups still open', 'show me all the notes Revd Jo wrote', 'every pastoral note since 1 March', 'latest notes across the whole congregation', 'notes the team made yesterday', 'notes written by the curate since Easter', 'what have the visitors written up recently'],
+  keywords: ['recent notes', 'all notes', 'pastoral log', 'care notes', 'notes log'],
+  examples: ['what pastoral notes were written this week', 'notes with follow-ups still open', 'show me all the notes Revd Jo wrote', 'every pastoral note since 1 March', 'latest notes across the whole congregation', 'notes the team made yesterday', 'notes written by the curate since Easter', 'what have the visitors written up recently', 'pastoral notes about Doris', 'which notes still need following up', 'what did the care team record last month', 'show the latest care notes from Grace'],
   input: z.object({
     contactId: contactIdArg.optional(),
     authorUserId: z.uuid().optional().describe('Only notes written by this team member'),

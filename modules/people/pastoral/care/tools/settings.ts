@@ -19,8 +19,8 @@ export const getPastoralSettingsTool = tools.read('get_pastoral_settings', {
 export const initializePastoralSettingsTool = tools.write('initialize_pastoral_settings', {
   title: 'Set up pastoral settings',
   description: 'Stores the pastoral settings for the first time: the defaults (180-day welfare interval, team visibility, a five-step grief plan, no quiet hours) with any values given. Calling it again changes nothing (created false); use people_set_pastoral_settings to change them.',
-  keywords: ['set up pastoral care', 'initialise settings'],
-  examples: ['set up pastoral care for our church', 'start pastoral settings with the defaults', "we're new to Steward, get pastoral care going with a 120-day check", 'first-time setup of our pastoral preferences', 'save the standard pastoral settings for the first time', 'initialise pastoral care, quiet hours 9pm to 8am', 'switch on pastoral care settings using the usual defaults', 'get our pastoral defaults stored so the team can start'],
+  keywords: ['set up pastoral care', 'initialise settings', 'first time setup', 'pastoral defaults'],
+  examples: ['set up pastoral care for our church', 'start pastoral settings with the defaults', "we're new to Steward, get pastoral care going with a 120-day check", 'first-time setup of our pastoral preferences', 'save the standard pastoral settings for the first time', 'initialise pastoral care, quiet hours 9pm to 8am', 'switch on pastoral care settings using the usual defaults', 'get our pastoral defaults stored so the team can start', 'turn on pastoral care for the first time', 'create our pastoral settings, welfare checks every 90 days', "we've never configured pastoral care, set it up with a grief plan", 'initial setup of care settings, no messages after 9pm'],
   idempotent: true,
   input: z.object({
     welfareIntervalDays: pastoralSettingsInput.welfareIntervalDays.optional(),

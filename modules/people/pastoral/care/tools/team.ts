@@ -31,8 +31,8 @@ export const listCareTeamRolesTool = tools.read('list_care_team_roles', {
 export const createCareTeamRoleTool = tools.write('create_care_team_role', {
   title: 'Create a care team role',
   description: 'Adds a care team role. canApproveOutreach lets holders approve pastoral messages (and, once held by anyone, limits approval to owners, admins and holders); canViewConfidential may only be held by members with safeguarding permission.',
-  keywords: ['new care role', 'add role'],
-  examples: ['add a hospital visitor role', 'create a role for bereavement visitors', 'new care role: home communion team', 'add a lay minister role that can approve messages', 'set up a befriender role for lonely older folk', 'we need a new role for our Anna chaplains', 'make a care role for the hospital chaplaincy volunteers'],
+  keywords: ['new care role', 'add role', 'create role', 'new pastoral role'],
+  examples: ['add a hospital visitor role', 'create a role for bereavement visitors', 'new care role: home communion team', 'add a lay minister role that can approve messages', 'set up a befriender role for lonely older folk', 'we need a new role for our Anna chaplains', 'make a care role for the hospital chaplaincy volunteers', 'create a care role called Bereavement Support', "we've started a meals rota for the sick, add a role for it", 'new role on the care team: phone befriender', 'add a pastoral role that can see confidential notes for the vicar'],
   input: z.object({
     name: roleFields.name, description: roleFields.description.optional(),
     canApproveOutreach: roleFields.canApproveOutreach.default(false), canViewConfidential: roleFields.canViewConfidential.default(false),
@@ -44,8 +44,8 @@ export const createCareTeamRoleTool = tools.write('create_care_team_role', {
 export const setCareTeamRoleTool = tools.write('set_care_team_role', {
   title: 'Change a care team role',
   description: 'Changes the fields given of a care team role. Granting a permission is refused while a holder may not have it (a volunteer cannot approve; confidential access needs safeguarding permission).',
-  keywords: ['rename role', 'role permissions'],
-  examples: ['let pastoral care leads approve messages', 'rename the prayer team role to prayer ministry', 'stop pastoral visitors seeing confidential records', 'let the curate role approve pastoral texts', 'change what the befriender role is allowed to do', 'give the senior pastor role access to confidential notes', 'update the description of the hospital visitor role'],
+  keywords: ['rename role', 'role permissions', 'edit care role', 'change role permissions'],
+  examples: ['let pastoral care leads approve messages', 'rename the prayer team role to prayer ministry', 'stop pastoral visitors seeing confidential records', 'let the curate role approve pastoral texts', 'change what the befriender role is allowed to do', 'give the senior pastor role access to confidential notes', 'update the description of the hospital visitor role', 'the prayer team role should no longer approve outreach', 'call the visitor role Home Visitor from now on', 'allow the pastoral lead role to see confidential records', "edit the bereavement support role's description"],
   input: z.object({
     roleId, name: roleFields.name.optional(), description: roleFields.description.nullable().optional(),
     canApproveOutreach: roleFields.canApproveOutreach.optional(), canViewConfidential: roleFields.canViewConfidential.optional(),
@@ -60,8 +60,8 @@ export const setCareTeamRoleTool = tools.write('set_care_team_role', {
 export const removeCareTeamRoleTool = tools.write('remove_care_team_role', {
   title: 'Remove a care team role',
   description: 'Deletes a care team role and every assignment to it (the members stay on the team).',
-  keywords: ['delete role'],
-  examples: ['we no longer have a prayer team role', 'scrap the hospital chaplain role', 'delete the befriender role altogether', "get rid of the home communion role, it's not used", 'remove the care role we created by mistake', 'bin the old lay visitor role', "we've disbanded the Anna chaplains, delete that role"],
+  keywords: ['delete role', 'remove care role', 'retire role'],
+  examples: ['we no longer have a prayer team role', 'scrap the hospital chaplain role', 'delete the befriender role altogether', "get rid of the home communion role, it's not used", 'remove the care role we created by mistake', 'bin the old lay visitor role', "we've disbanded the Anna chaplains, delete that role", 'delete the meals rota care role', "the phone befriender role isn't needed, remove it", "we don't use the hospital visitor role any more", 'take the Anna chaplain role off our care team'],
   destructive: true,
   input: z.object({ roleId }),
   output: z.object({ role: careRoleSchema, removedAssignments: z.number().int() }).strict(),
@@ -71,8 +71,8 @@ export const removeCareTeamRoleTool = tools.write('remove_care_team_role', {
 export const seedCareTeamRolesTool = tools.write('seed_care_team_roles', {
   title: 'Add the usual care team roles',
   description: 'Adds the usual care roles that are missing (Senior pastor and Pastoral care lead, who approve messages and see confidential records; Pastoral visitor; Prayer team). Safe to call again: existing roles of those names are left alone.',
-  keywords: ['set up care team', 'default roles'],
-  examples: ['set up a care team for us', 'add the standard pastoral roles', 'give us the usual senior pastor, visitor and prayer team roles', "fill in the default care roles we're missing", 'create the normal care team roles to start with', 'set up the recommended pastoral roles', 'add pastoral care lead and visitor roles as standard'],
+  keywords: ['set up care team', 'default roles', 'standard care roles', 'starter roles'],
+  examples: ['set up a care team for us', 'add the standard pastoral roles', 'give us the usual senior pastor, visitor and prayer team roles', "fill in the default care roles we're missing", 'create the normal care team roles to start with', 'set up the recommended pastoral roles', 'add pastoral care lead and visitor roles as standard', "we've no care roles yet, add the standard ones", 'which usual care roles are we missing? add them', 'give our new care team the default set of roles', 'populate the care team with senior pastor, pastoral lead, visitor and prayer team'],
   idempotent: true,
   input: z.object({}),
   output: z.object({ created: z.array(careRoleSchema), existing: z.array(careRoleSchema) }).strict(),
@@ -105,8 +105,8 @@ export const assignCareTeamMemberTool = tools.write('assign_care_team_member', {
 export const removeCareTeamAssignmentTool = tools.write('remove_care_team_assignment', {
   title: 'Remove a care team assignment',
   description: 'Takes a care role (for the congregation or one person) away from a team member.',
-  keywords: ['unassign visitor'],
-  examples: ['John no longer visits Mrs Patel', 'Mary has stepped back from visiting Mrs Green', 'take Dave off the prayer team role', "Jenny won't be Bert's visitor any more", 'unassign Pauline from Mr Clarke', 'Sue is no longer a pastoral care lead', 'remove Tom as carer for the Wilsons'],
+  keywords: ['unassign visitor', 'unassign care role', 'stop visiting'],
+  examples: ['John no longer visits Mrs Patel', 'Mary has stepped back from visiting Mrs Green', 'take Dave off the prayer team role', "Jenny won't be Bert's visitor any more", 'unassign Pauline from Mr Clarke', 'Sue is no longer a pastoral care lead', 'remove Tom as carer for the Wilsons', "Grace is stepping down as Doris's visitor", 'take Peter off visiting the Hughes family', 'Ruth no longer has the prayer team role', "end Anne's assignment as visitor for Stan"],
   destructive: true,
   input: z.object({ assignmentId: z.uuid().describe('The assignment\'s id') }),
   output: z.object({ assignment: careAssignmentSchema, removed: z.literal(true) }).strict(),

@@ -32,8 +32,8 @@ const membershipChange = z.object({
 export const setCommunityMembershipBulkTool = tools.write('set_community_membership_bulk', {
   title: 'Set community roster membership in bulk',
   description: `Adds contacts to the community roster or records that they left, up to ${MAX_MEMBERSHIP_CHANGES} at once, each with an outcome (joined, rejoined, updated, unchanged, left, not_a_member, not_found). Also records consent to have life events celebrated publicly.`,
-  keywords: ['community members', 'roster', 'add to community', 'membership'],
-  examples: ['add the new members class to the community roster', 'Tom and Ann have moved away, take them off the roster', 'put all 12 confirmation candidates on the community roster', 'record that the Adams, Hills and Crofts have left', "add these new members and note they're happy to be celebrated", "update the roster with this term's newcomers", 'mark a batch of people as having left the church family', 'join everyone from the welcome course to the community list'],
+  keywords: ['community members', 'roster', 'add to community', 'membership', 'bulk roster', 'add many to roster'],
+  examples: ['add the new members class to the community roster', 'Tom and Ann have moved away, take them off the roster', 'put all 12 confirmation candidates on the community roster', 'record that the Adams, Hills and Crofts have left', "add these new members and note they're happy to be celebrated", "update the roster with this term's newcomers", 'mark a batch of people as having left the church family', 'join everyone from the welcome course to the community list', 'add everyone confirmed at Pentecost to the roster', 'these eight families have left, record it', 'put the whole newcomers list on the community roster at once', 'import the new members into the roster, all happy to be celebrated'],
   idempotent: true,
   input: z.object({ memberships: bulkOf(membershipChange, MAX_MEMBERSHIP_CHANGES).describe('The changes, one per contact') }),
   output: z.object({
@@ -74,8 +74,8 @@ export const getCommunityDashboardTool = tools.read('get_community_dashboard', {
 export const getCommunitySettingsTool = tools.read('get_community_settings', {
   title: 'Community settings',
   description: 'The community settings: whether the prayer wall and celebrations are on, which life-event types may be celebrated publicly, how long wall posts stay up and what counts as a new member. Moderation of the wall is always required.',
-  keywords: ['prayer wall settings', 'celebration settings'],
-  examples: ['is the prayer wall switched on', 'which life events do we celebrate publicly', 'how long do prayer wall posts stay up', 'are celebrations turned on', 'what counts as a new member', 'show our prayer wall and celebrations settings', 'which types of news can go on the celebrations board', 'do wall posts need approving'],
+  keywords: ['prayer wall settings', 'celebration settings', 'community settings', 'board settings'],
+  examples: ['is the prayer wall switched on', 'which life events do we celebrate publicly', 'how long do prayer wall posts stay up', 'are celebrations turned on', 'what counts as a new member', 'show our prayer wall and celebrations settings', 'which types of news can go on the celebrations board', 'do wall posts need approving', 'what are our community settings', 'how long does someone count as a new member', 'can weddings be celebrated publicly', 'is the celebrations board enabled'],
   input: z.object({}),
   output: z.object({ settings: communitySettingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getCommunitySettings(ctx.db, ctx.org.id) }),

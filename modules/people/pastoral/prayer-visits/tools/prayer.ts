@@ -49,8 +49,8 @@ export const addPrayerRequestTool = tools.write('add_prayer_request', {
 export const listPrayerRequestsTool = tools.read('list_prayer_requests', {
   title: 'List prayer requests',
   description: 'Prayer requests, newest first, optionally for one contact or by status, visibility or urgency. Private and amber/red requests are included only for callers holding people:safeguarding.',
-  keywords: ['prayer list', 'prayer needs'],
-  examples: ['what are we praying for this week', 'show urgent prayer requests', 'show answered prayer requests', 'what are we praying for for the Joneses', 'any urgent prayer needs', 'list all the current prayer requests', 'prayer requests shared with the whole congregation', 'what has Margaret asked us to pray for'],
+  keywords: ['prayer list', 'prayer needs', 'prayer requests', 'what to pray for'],
+  examples: ['what are we praying for this week', 'show urgent prayer requests', 'show answered prayer requests', 'what are we praying for for the Joneses', 'any urgent prayer needs', 'list all the current prayer requests', 'prayer requests shared with the whole congregation', 'what has Margaret asked us to pray for', 'which prayer requests are still open', 'prayers for the prayer chain this week', 'what prayer requests has the team got for the Wilsons', 'show the private prayer requests'],
   input: z.object({
     contactId: z.uuid().optional().describe('Only this contact\'s requests'),
     status: z.enum(PRAYER_STATUSES).optional().describe('active or answered; both when omitted'),
@@ -81,8 +81,8 @@ export const setPrayerRequestStatusTool = tools.write('set_prayer_request_status
 export const updatePrayerRequestTool = tools.write('update_prayer_request', {
   title: 'Update a prayer request',
   description: 'Changes a prayer request\'s text, visibility (private, team, congregation), confidentiality or urgency; only the fields given change. Making it private or confidential takes it off the prayer wall and hides it, and its timeline entries, from callers without people:safeguarding.',
-  keywords: ['edit prayer request', 'make prayer private', 'prayer visibility'],
-  examples: ['Margaret would rather keep her request within the pastoral team', 'mark the prayer for Tom as urgent', "change Ann's prayer to team only", 'reword the prayer request for Bill', "mark Jim's prayer request confidential", "let the whole church see the Wilsons' prayer request", "Stan's prayer is no longer urgent", "edit the wording of Dave's prayer need"],
+  keywords: ['edit prayer request', 'make prayer private', 'prayer visibility', 'change prayer request', 'reword prayer'],
+  examples: ['Margaret would rather keep her request within the pastoral team', 'mark the prayer for Tom as urgent', "change Ann's prayer to team only", 'reword the prayer request for Bill', "mark Jim's prayer request confidential", "let the whole church see the Wilsons' prayer request", "Stan's prayer is no longer urgent", "edit the wording of Dave's prayer need", "make Sue's prayer request private", "share Ken's prayer with the congregation now he has agreed", "the prayer for Sam's operation is urgent now", 'update the wording of the prayer for the Morgans'],
   idempotent: true,
   input: z.object({
     prayerRequestId: z.uuid().describe('The prayer request'),
@@ -108,8 +108,8 @@ const countsByMonth = z.array(z.object({ month: z.string().describe('YYYY-MM'), 
 export const getPrayerAnalyticsTool = tools.read('get_prayer_analytics', {
   title: 'Prayer request analytics',
   description: 'Counts of prayer requests by status, visibility and month added, the answered rate and the median days to an answer, optionally for requests added between from and to (YYYY-MM-DD). Restricted requests are counted only for callers holding people:safeguarding.',
-  keywords: ['prayer statistics', 'answered prayers', 'prayer report'],
-  examples: ['how many prayers were answered this year', 'prayer request trends by month', 'what proportion of prayers are answered', 'how long on average before a prayer is answered', 'prayer request statistics for the AGM', 'how many prayer requests came in each month', 'number of prayer requests by status since January', 'prayer figures for the last year'],
+  keywords: ['prayer statistics', 'answered prayers', 'prayer report', 'prayer stats', 'prayer numbers'],
+  examples: ['how many prayers were answered this year', 'prayer request trends by month', 'what proportion of prayers are answered', 'how long on average before a prayer is answered', 'prayer request statistics for the AGM', 'how many prayer requests came in each month', 'number of prayer requests by status since January', 'prayer figures for the last year', 'prayer stats for last year', 'how many prayer requests have been answered so far', 'average time before a prayer request is marked answered', 'how many prayer requests are team only versus congregation'],
   input: z.object({
     from: calendarDate().optional().describe('First day (YYYY-MM-DD) a request was added'),
     to: calendarDate().optional().describe('Last day (YYYY-MM-DD) a request was added'),

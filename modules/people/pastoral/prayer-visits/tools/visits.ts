@@ -50,8 +50,8 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
 export const listPastoralVisitsTool = tools.read('list_pastoral_visits', {
   title: 'List pastoral visits',
   description: 'Pastoral visits, most recent first, optionally for one contact, a kind or dates between from and to (YYYY-MM-DD). Private and amber/red visits are included only for callers holding people:safeguarding.',
-  keywords: ['visits', 'visit log', 'who was visited'],
-  examples: ['who did we visit last month', 'show the hospital visits to Edith', 'list all care home visits in May', 'show visits between 1 and 15 June', "every visit we've made to the Singhs", 'recent home visits', 'who has been visited this week', 'phone calls logged as visits last month'],
+  keywords: ['visits', 'visit log', 'who was visited', 'visits list', 'home visits'],
+  examples: ['who did we visit last month', 'show the hospital visits to Edith', 'list all care home visits in May', 'show visits between 1 and 15 June', "every visit we've made to the Singhs", 'recent home visits', 'who has been visited this week', 'phone calls logged as visits last month', 'which visits did Grace make in March', 'when did we last visit Doris', 'all hospital visits this year', 'list care home visits since Easter'],
   input: z.object({
     contactId: z.uuid().optional().describe('Only visits to this contact'),
     kind: z.enum(VISIT_KINDS).optional().describe('Only this kind of visit'),
@@ -89,8 +89,8 @@ export const getVisitAnalyticsTool = tools.read('get_visit_analytics', {
 export const removePastoralVisitTool = tools.write('remove_pastoral_visit', {
   title: 'Remove a pastoral visit',
   description: 'Deletes a pastoral visit logged in error. The care timeline keeps a content-free entry saying a visit record was removed, visible by the same rule as the visit (a restricted visit\'s removal only to people:safeguarding holders).',
-  keywords: ['delete visit', 'undo visit'],
-  examples: ['that visit was logged against the wrong person, remove it', 'delete the visit I logged twice', "undo the hospital visit entry, it didn't happen", 'scrap the visit to Mavis, wrong date and person', 'bin that home visit record', 'the visit to the Khans was cancelled, remove it', 'take off the phone call I logged by mistake'],
+  keywords: ['delete visit', 'undo visit', 'delete pastoral visit', 'visit logged in error'],
+  examples: ['that visit was logged against the wrong person, remove it', 'delete the visit I logged twice', "undo the hospital visit entry, it didn't happen", 'scrap the visit to Mavis, wrong date and person', 'bin that home visit record', 'the visit to the Khans was cancelled, remove it', 'take off the phone call I logged by mistake', 'I logged a visit to the wrong Jean, delete it', "remove Tuesday's visit record, it never happened", 'delete the duplicate hospital visit to Stan', 'that visit entry was a mistake, take it off'],
   destructive: true,
   input: z.object({ visitId: z.uuid().describe('The visit to remove') }),
   output: z.object({ visitId: z.uuid(), contactId: z.uuid(), removed: z.literal(true), restricted: z.boolean() }).strict(),
