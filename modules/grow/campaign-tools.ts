@@ -156,15 +156,9 @@ const pickTool = tools.write('pick_ab_winner', {
 
 const reportTool = tools.read('get_campaign_report', {
   title: 'Campaign report',
-<<<<<<< HEAD
   description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, delivered, hard and soft bounces and complaints (from the mail provider\'s events, through channels), per A/B variant.',
-  keywords: ['open rate', 'click rate', 'campaign stats', 'email report'],
-  examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link', 'open and click numbers for the Easter campaign', 'how many unsubscribed after the harvest appeal', 'which link got clicked most in the Alpha email', 'how many were skipped for no consent on the last campaign'],
-=======
-  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, hard and soft bounces and complaints (from the mail provider, through channels), per A/B variant.',
   keywords: ['open rate', 'click rate', 'campaign stats', 'email report', 'campaign results', 'email stats'],
   examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link', 'open and click numbers for the Easter campaign', 'how many unsubscribed after the harvest appeal', 'which link got clicked most in the Alpha email', 'how many were skipped for no consent on the last campaign', 'results for the summer fete email', 'how many opened the Lent course mailing', 'bounces and complaints on the holiday club campaign', 'how did the Pentecost email perform'],
->>>>>>> wip-examples
   input: z.object({ campaignId }),
   output: z.object({
     campaign: campaignSchema, totals: variantReport, variants: z.array(variantReport),
