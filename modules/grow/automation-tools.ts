@@ -65,8 +65,8 @@ const updateTool = tools.write('update_automation', {
 const activateTool = tools.send(ACTIVATE_TOOL.slice('grow_'.length), {
   title: 'Activate (turn on) or resume an automation',
   description: 'Activates a draft automation (it starts for people the trigger finds from now on) or resumes a paused one (held runs continue at once). Counts against the plan\'s active automations. An automation that emails or texts people waits for a person\'s approval; every message goes through the channels outbox with consent checked.',
-  keywords: ['turn on automation', 'start automation', 'resume automation', 'switch on sequence', 'restart paused automation', 'go live', 'enable sequence', 'start sending the series', 'unpause'],
-  examples: ['switch on the welcome series', 'resume the paused guest follow-up', 'turn the birthday automation back on after the break'],
+  keywords: ['turn on automation', 'start automation', 'resume automation', 'switch on sequence', 'restart paused automation', 'go live', 'enable sequence', 'start sending the series', 'unpause', 'resume automation', 'turn on automation'],
+  examples: ['switch on the welcome series', 'resume the paused guest follow-up', 'turn the birthday automation back on after the break', 'turn the welcome series back on', 'resume the anniversary emails we paused'],
   approval: { kind: 'gated', when: { reason: 'the automation emails or texts people', applies: async (args, deps) => activationNeedsApproval(deps.db, deps.orgId, String(args.automationId)) } },
   task: {},
   idempotent: true,

@@ -60,8 +60,8 @@ const listTool = tools.read('list_campaigns', {
 const createTool = tools.write('create_campaign', {
   title: 'Create an email campaign',
   description: 'Creates an email campaign as a draft: audience (a people segment, tag or CRM group), purpose, subject and text (its https links are tracked), from-name and reply-to. Preview it next (grow_preview_campaign). Grow sends only through the channels outbox, with each person\'s consent checked.',
-  keywords: ['new email campaign', 'email newsletter', 'invitation email', 'new mailing', 'email appeal'],
-  examples: ['write an email campaign inviting the newsletter list to the carol service', 'start an email campaign to the parents tag', 'draft an email to the Alpha interest group about the next course', 'new campaign inviting families to Messy Church', 'create an Easter invitation email to everyone on the newsletter segment', 'write a harvest appeal campaign with reply-to the office', 'set up a Christmas services email campaign for the parish list', 'create an email to the choir group about rehearsals', 'new email campaign for the summer fete', 'write a Lent course invitation to the newcomers tag', 'draft a mailing to all parents about the holiday club'],
+  keywords: ['new email campaign', 'email newsletter', 'invitation email', 'new mailing', 'email appeal', 'draft email', 'email everyone'],
+  examples: ['write an email campaign inviting the newsletter list to the carol service', 'start an email campaign to the parents tag', 'draft an email to the Alpha interest group about the next course', 'new campaign inviting families to Messy Church', 'create an Easter invitation email to everyone on the newsletter segment', 'write a harvest appeal campaign with reply-to the office', 'set up a Christmas services email campaign for the parish list', 'create an email to the choir group about rehearsals', 'new email campaign for the summer fete', 'write a Lent course invitation to the newcomers tag', 'draft a mailing to all parents about the holiday club', 'write an email to the whole congregation about the gift day', 'draft a newsletter for all members'],
   input: z.object(fields),
   output: z.object({ campaign: campaignSchema }).strict(),
   run: async (ctx, input) => ({ campaign: await createCampaign(ctx.db, ctx.org.id, input) }),
@@ -122,8 +122,8 @@ const scheduleTool = tools.send(SCHEDULE_TOOL.slice('grow_'.length), {
 const pauseTool = tools.write('pause_campaign', {
   title: 'Pause or resume a campaign',
   description: 'Pauses a scheduled or sending campaign (nothing more is handed to the outbox until it resumes) or resumes it (resume: true).',
-  keywords: ['pause email', 'hold campaign', 'resume campaign', 'pause mailing', 'resume mailing'],
-  examples: ['pause the Christmas email', 'resume the paused campaign', 'hold the Easter email, there\'s a mistake in it', 'stop the Alpha campaign sending for now', 'carry on sending the paused harvest appeal', 'put the Messy Church campaign on hold until Monday', 'restart the Christmas campaign', 'pause the summer fete email for now', 'hold off the Lent mailing until we check the date', 'resume the holiday club email campaign', 'temporarily stop the Pentecost campaign sending'],
+  keywords: ['pause email', 'hold campaign', 'resume campaign', 'pause mailing', 'resume mailing', 'halt campaign', 'hold email'],
+  examples: ['pause the Christmas email', 'resume the paused campaign', 'hold the Easter email, there\'s a mistake in it', 'stop the Alpha campaign sending for now', 'carry on sending the paused harvest appeal', 'put the Messy Church campaign on hold until Monday', 'restart the Christmas campaign', 'pause the summer fete email for now', 'hold off the Lent mailing until we check the date', 'resume the holiday club email campaign', 'temporarily stop the Pentecost campaign sending', 'stop the newsletter for now, there is a mistake in it', 'hold the appeal email while we fix the link'],
   idempotent: true,
   input: z.object({ campaignId, resume: z.boolean().default(false) }),
   output: z.object({ campaign: campaignSchema, changed: z.boolean() }).strict(),

@@ -55,7 +55,7 @@ const THESAURUS: ReadonlyArray<readonly [string[], string]> = [
   [['look up', 'look someone up', 'is there anyone', 'track down', 'called', 'find', 'look for', 'locate'], 'search find'],
   [['manually', 'by hand', 'whatever the rules'], 'hand'],
   [['pull up', 'bring up', 'open up', 'details of'], 'get'],
-  [['on hold', 'suspend', 'freeze', 'pause'], 'pause status'],
+  [['on hold', 'suspend', 'freeze', 'pause', 'halt', 'hold off'], 'pause status'],
   [['kill', 'revoke', 'deactivate', 'disable', 'cut off'], 'revoke delete remove'],
   [['how often', 'less often', 'more often', 'frequency', 'every day', 'every week'], 'interval schedule'],
   [['recent', 'latest', 'newest', 'lately'], 'newest'],
@@ -268,8 +268,9 @@ interface Expansion {
   terms: string[];
 }
 
-// "Margaret's record", "her record": the noun (a person's record), not the verb ("record a gift").
-const RECORD_NOUN = /('s|\b(?:her|his|their|the|this|that|my|our|your)) records?\b/g;
+// "Margaret's record", "her record": the noun (a person's record), not the verb ("record a gift"). "Our records"
+// are the organisation's data as a whole, not one person's profile, so "our" is not among them.
+const RECORD_NOUN = /('s|\b(?:her|his|their|the|this|that|my|your)) records?\b/g;
 // "How close are we": nearness, not closing anything.
 const CLOSE_ADJECTIVE = /\bhow close\b/g;
 // "the mailings we've set up", "which services are set up": what exists already, not an order to create one.

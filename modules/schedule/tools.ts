@@ -170,7 +170,7 @@ export const getInstanceTool = tools.read('get_instance', {
   title: 'Get one service',
   description: 'One service instance by id: its series, real UTC start and end, local date and time in its zone, status (scheduled or cancelled, with the reason), whether it was moved, and its location.',
   keywords: ['one service', 'service date', 'service time', 'details of the service', 'this sunday\'s service'],
-  examples: ['what time does this Sunday\'s service start and where is it', 'is next week\'s carol service still on or was it cancelled', 'details of the Christmas Day service', "is Sunday's family service cancelled", 'where is the Ash Wednesday service being held', 'what time does the Easter vigil start and finish', "was this week's evening service moved", "why was last Sunday's 8am cancelled"],
+  examples: ['what time does this Sunday\'s service start and where is it', 'is next week\'s carol service still on or was it cancelled', 'details of the Christmas Day service', "is Sunday's family service cancelled", 'where is the Ash Wednesday service being held', 'what time does the Easter vigil start and finish', "was this week's evening service moved", "why was last Sunday's 8am cancelled", "what time is the carol service next Sunday and who's it for", 'details of the 6pm service on Easter Day'],
   input: z.object({ instanceId }),
   output: z.object({ instance: instanceSchema }).strict(),
   run: async (ctx, input) => ({ instance: await getInstance(ctx.db, ctx.org.id, input.instanceId) }),

@@ -172,7 +172,7 @@ export const listDataQualityAffectedContactsTool = tools.read('list_data_quality
   title: 'Contacts a data quality check found',
   description: 'The live contacts the newest scan found for one check (people_list_data_quality_checks names them), with a short detail each, a page at a time.',
   keywords: ['affected contacts', 'who has missing', 'contacts with problems', 'flagged by the scan', 'picked up'],
-  examples: ['who is missing a date of birth', 'show me the contacts with invalid email addresses', 'which people have no way to contact them', 'list everyone whose name is in capitals', 'who has a phone number we cannot read', 'which records have not been updated in two years', 'which contacts were flagged for a wrong postcode', 'names of the people the check picked up'],
+  examples: ['who is missing a date of birth', 'show me the contacts with invalid email addresses', 'which people have no way to contact them', 'list everyone whose name is in capitals', 'who has a phone number we cannot read', 'which records have not been updated in two years', 'which contacts were flagged for a wrong postcode', 'names of the people the check picked up', 'which people did the check find with a bad email address', 'list the contacts behind the missing phone numbers check'],
   input: z.object({ checkKey: checkKeyEnum, ...pageInput }),
   output: z.object({
     scanId: z.uuid(), checkKey: checkKeyEnum, total: z.number().int(),

@@ -25,8 +25,8 @@ export const listTagsTool = tools.read('list_tags', {
 export const addContactTagsTool = tools.write('add_contact_tags', {
   title: 'Tag a contact',
   description: 'Adds tags to a contact by tag name; tags that do not exist yet are created. Adding a tag the contact already has changes nothing.',
-  keywords: ['add tag', 'label contact', 'tag person'],
-  examples: ['put a label on someone', 'tag a person as a volunteer', 'tag Jean as choir', 'give Ken the steward label', "add the welcome team badge to Sue's record", 'tag Tom with Youth Leader and DBS Needed', 'put the Alpha 2024 label on Priya', 'flag Dennis as housebound with a tag'],
+  keywords: ['add tag', 'label contact', 'tag person', 'label someone', 'mark as'],
+  examples: ['put a label on someone', 'tag a person as a volunteer', 'tag Jean as choir', 'give Ken the steward label', "add the welcome team badge to Sue's record", 'tag Tom with Youth Leader and DBS Needed', 'put the Alpha 2024 label on Priya', 'flag Dennis as housebound with a tag', 'mark Priya as needing a lift on Sundays', 'tag the whole confirmation class as confirmed 2026'],
   idempotent: true,
   input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }),
   output: z.object({ added: z.array(z.string()), created: z.array(z.string()) }).strict(),

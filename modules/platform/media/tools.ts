@@ -467,8 +467,8 @@ const quotaTool = tools.read('get_media_library_quota', {
 const updateFileTool = tools.write('update_media_library_file', {
   title: 'Update a Media Library file',
   description: 'Changes a file\'s name, display name, alt text, public or private setting, folder (null takes it out of any folder) or tags (tags replaces the set; addTags and removeTags change it). Only the fields given change.',
-  keywords: ['rename image', 'alt text', 'move to folder', 'tag image', 'make private', 'edit image', 'label picture'],
-  examples: ['add alt text to the banner', 'make the rota poster private', 'rename the logo file to St Marks logo 2025', 'move the choir photo into the Music folder', 'put the newsletter label on the harvest picture', 'make the safeguarding poster public', "change the screen reader description on the vicar's photo", 'take the old tag off the Easter banner', 'change the title of the harvest photo to Harvest Supper 2025', 'describe the choir photo for blind readers: choir singing at Easter', 'take the youth camp picture out of its folder', 'tag the new logo as website and newsletter'],
+  keywords: ['rename image', 'alt text', 'move to folder', 'tag image', 'make private', 'edit image', 'label picture', 'rename file', 'jpg', 'photo name'],
+  examples: ['add alt text to the banner', 'make the rota poster private', 'rename the logo file to St Marks logo 2025', 'move the choir photo into the Music folder', 'put the newsletter label on the harvest picture', 'make the safeguarding poster public', "change the screen reader description on the vicar's photo", 'take the old tag off the Easter banner', 'change the title of the harvest photo to Harvest Supper 2025', 'describe the choir photo for blind readers: choir singing at Easter', 'take the youth camp picture out of its folder', 'tag the new logo as website and newsletter', 'change the name of the photo file to Harvest 2026', 'rename the picture DSC0012.jpg'],
   input: z.object({
     mediaId,
     name: fileName.optional(),

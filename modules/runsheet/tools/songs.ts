@@ -87,8 +87,8 @@ const songFileSchema = z.object({
 export const attachSongFileTool = tools.write('attach_song_file', {
   title: 'Attach a file to a song',
   description: 'Links a Media Library file (uploaded with platform_begin_media_library_upload) to a song or one of its arrangements, as its chord chart, lead sheet, lyrics, audio or other file. The file stays in the library.',
-  keywords: ['chord chart', 'chords pdf', 'lead sheet', 'song attachment', 'recording for the band', 'upload to a song'],
-  examples: ['attach the chord chart PDF to Cornerstone', 'add the rehearsal mp3 to the acoustic arrangement', 'link the lyric sheet to Amazing Grace'],
+  keywords: ['chord chart', 'chords pdf', 'lead sheet', 'song attachment', 'recording for the band', 'upload to a song', 'recording', 'practice track', 'mp3'],
+  examples: ['attach the chord chart PDF to Cornerstone', 'add the rehearsal mp3 to the acoustic arrangement', 'link the lyric sheet to Amazing Grace', 'add the rehearsal mp3 to the song', 'upload a practice track for the new hymn'],
   input: z.object({
     songId: z.uuid(), arrangementId: z.uuid().optional().describe('One of the song\'s arrangements (default: the song as a whole)'),
     mediaId: z.uuid().describe('A ready file in the Media Library (platform_list_media_library_files)'), kind: z.enum(SONG_FILE_KINDS),

@@ -60,8 +60,8 @@ export const listPartnerSharesTool = tools.read('list_partner_shares', {
 export const listPartnerContactsTool = tools.read('list_partner_contacts', {
   title: 'Contacts a partner sees',
   description: 'Exactly what a partner share shows the partner now: the list\'s live contacts with only the shared fields. Empty once the share is revoked or expired.',
-  keywords: ['shared contacts', 'what the partner can see', 'what can they see of our list', 'partner share contacts'],
-  examples: ['what can the food bank see on our share', 'show the contacts in the diocese share', 'check what we are sharing with Age UK', 'preview the partner view of share 3', 'who is visible on the Trussell Trust share', 'which fields does the council see on our list', 'list the people in the lunch club partner share', 'what would Age UK see right now'],
+  keywords: ['shared contacts', 'what the partner can see', 'what can they see of our list', 'partner share contacts', 'partner organisation', 'shared with partner'],
+  examples: ['what can the food bank see on our share', 'show the contacts in the diocese share', 'check what we are sharing with Age UK', 'preview the partner view of share 3', 'who is visible on the Trussell Trust share', 'which fields does the council see on our list', 'list the people in the lunch club partner share', 'what would Age UK see right now', 'what does the food bank see of the people we share with them', 'which of our contacts can our partner charity see'],
   input: z.object({ shareId: z.uuid(), limit: z.number().int().min(1).max(MAX_SHARED_CONTACTS).default(100) }),
   output: z.object({
     share: shareSchema,

@@ -156,7 +156,7 @@ export const getSmartDiscoveriesTool = tools.read('get_smart_discoveries', {
   title: 'Smart discoveries',
   description: 'Things in the people data worth a look, each with its count, the rule that found it, a few of the people and the tool to act with: visitors nobody is following up, people with no way to reach them, members in no team, birthdays this week, contacts with no stage, likely duplicates. Rules, not AI; for AI insights use people_generate_dashboard_ai_insights.',
   keywords: ['discoveries', 'suggestions', 'what needs attention', 'gaps', 'worried', 'problems in our records'],
-  examples: ['what should I look at in our people data', 'anything falling through the cracks', 'which visitors has nobody followed up', 'who can we not contact at all', 'members who are not in any team', 'spot problems in the CRM for me', 'what in our people records needs attention'],
+  examples: ['what should I look at in our people data', 'anything falling through the cracks', 'which visitors has nobody followed up', 'who can we not contact at all', 'members who are not in any team', 'spot problems in the CRM for me', 'what in our people records needs attention', 'anything unusual in our data I ought to know about', 'what patterns should worry me in our people data'],
   input: z.object({ sampleSize: z.number().int().min(0).max(20).default(5).describe('People named per discovery') }),
   output: z.object({
     discoveries: z.array(z.object({ kind: z.string(), title: z.string(), count: z.number().int(), rule: z.string(), tool: z.string(), sample: z.array(personRef) }).strict()),
