@@ -125,6 +125,27 @@ describe('people data quality over MCP', () => {
     expect(nameCase.contacts.map((c: any) => c.contactId)).toEqual([ids.mary]);
     expect(JSON.stringify(nameCase)).not.toContain(ids.foreign);
 
+    // The same reads as dashboard routes through people_invoke_api_read, answering what the tools answer.
+    const routed = async (path: string, query?: Record<string, string>) => (await mcpCall(mcp, 'people_invoke_api_read', { path, ...(query ? { query } : {}) }));
+    const routedSummary = await routed('/api/people/data-quality/summary');
+    expect(routedSummary.route).toBe('GET /api/people/data-quality/summary');
+    expect(routedSummary.result).toEqual(summary);
+    expect((await routed('/api/people/data-quality/checks')).result).toEqual(await mcpCall(mcp, 'people_list_data_quality_checks', {}));
+    expect((await routed('/api/people/data-quality/checks', { category: 'freshness' })).result.checks.map((c: any) => c.key))
+      .toEqual(checks.filter((c: any) => c.category === 'freshness').map((c: any) => c.key));
+    const routedContacts = await routed('/api/people/data-quality/checks/name_case/contacts', { limit: '10' });
+    expect(routedContacts.route).toBe('GET /api/people/data-quality/checks/{checkKey}/contacts');
+    expect(routedContacts.result).toEqual(nameCase);
+    expect((await mcpRefusal(mcp, 'people_invoke_api_read', { path: '/api/people/data-quality/checks/no_such_check/contacts' })).code).toBe('validation_failed');
+    // Another organisation has no scan: its route answers its own empty summary and never this one's contacts.
+    const foreignRoute = await harness.invoke(other.apiKey, 'people_invoke_api_read', { path: '/api/people/data-quality/checks/name_case/contacts' });
+    expect(foreignRoute.body.error?.code).toBe('not_found');
+    expect((await harness.call(other.apiKey, 'people_invoke_api_read', { path: '/api/people/data-quality/summary' })).result).toMatchObject({ scanned: false, score: null });
+    const openapi = await (await fetch(`${harness.url}/api/openapi.json`)).json() as { paths: Record<string, any> };
+    for (const path of ['/api/people/data-quality/summary', '/api/people/data-quality/checks', '/api/people/data-quality/checks/{checkKey}/contacts']) {
+      expect(Object.keys(openapi.paths[path] ?? {})).toEqual(['get']);
+    }
+
     const dashboard = await mcpCall(mcp, 'people_fetch_data_quality_dashboard', {});
     expect(dashboard.summary.score).toBe(summary.score);
     expect(dashboard.duplicates.exactGroups).toBe(2);
