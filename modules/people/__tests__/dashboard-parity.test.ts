@@ -263,6 +263,52 @@ describe('people dashboard parity', () => {
     expect((await handle.describe()).status.name).toBe('COMPLETED');
   });
 
+  it('refuses a bulk operation over 1,000 contacts with a clear error and changes nothing; 1,000 is taken', async () => {
+    const big = await harness.createOrg({ name: 'Bulk Cap Church' });
+    const bigMcp = await harness.mcpClient(big.apiKey);
+    try {
+      await harness.pool.query(`INSERT INTO contacts (id, org_id, first_name, last_name)
+        SELECT gen_random_uuid(), $1, 'Many', 'Person' || i FROM generate_series(1, 1001) AS i`, [big.orgId]);
+      const all: string[] = (await harness.pool.query('SELECT id FROM contacts WHERE org_id = $1 ORDER BY created_at, id', [big.orgId])).rows.map((r: any) => r.id);
+      expect(all).toHaveLength(1001);
+      // Everyone carries one tag, so a tag selection holds 1,001.
+      await mcpCall(bigMcp, 'people_add_contact_tags', { contactId: all[0], tags: ['Everyone'] });
+      await harness.pool.query(`INSERT INTO contact_tags (org_id, contact_id, tag_id)
+        SELECT c.org_id, c.id, t.id FROM contacts c JOIN tags t ON t.org_id = c.org_id AND t.name = 'Everyone' WHERE c.org_id = $1 ON CONFLICT DO NOTHING`, [big.orgId]);
+      const tagCount = async (name: string) => (await mcpCall(bigMcp, 'people_list_tags', {})).tags.find((t: any) => t.name === name)?.contactCount ?? 0;
+      expect(await tagCount('Everyone')).toBe(1001);
+      const operations = async () => (await harness.pool.query('SELECT count(*)::int AS n FROM people_bulk_operations WHERE org_id = $1', [big.orgId])).rows[0].n;
+
+      // 1,001 ids: refused by the input's own limit, naming the field.
+      const byIds = await mcpRefusal(bigMcp, 'people_run_contacts_bulk_operation', {
+        mode: 'preview', operation: { kind: 'add_tags', tags: ['Too many'] }, selection: { contactIds: all },
+      });
+      expect(byIds.code).toBe('validation_failed');
+      expect(byIds.issues.map((i: any) => i.path)).toContain('selection.contactIds');
+      expect(JSON.stringify(byIds.issues)).toContain('1000');
+      // A tag holding 1,001: refused when the selection is counted, saying the limit and what to do.
+      const byTag = await mcpRefusal(bigMcp, 'people_run_contacts_bulk_operation', {
+        mode: 'preview', operation: { kind: 'set_membership_status', membershipStatus: 'member' }, selection: { tag: 'Everyone' },
+      });
+      expect(byTag.code).toBe('validation_failed');
+      expect(byTag.message).toBe('The selection holds more than 1000 contacts; one bulk operation takes at most that many');
+      expect(byTag.hint).toContain('Narrow the selection');
+      // Nothing was recorded or changed.
+      expect(await operations()).toBe(0);
+      expect(await tagCount('Too many')).toBe(0);
+      expect((await harness.pool.query(`SELECT count(*)::int AS n FROM contacts WHERE org_id = $1 AND membership_status = 'member'`, [big.orgId])).rows[0].n).toBe(0);
+
+      // Exactly 1,000 is within the cap.
+      const within = await mcpCall(bigMcp, 'people_run_contacts_bulk_operation', {
+        mode: 'preview', operation: { kind: 'add_tags', tags: ['Thousand'] }, selection: { contactIds: all.slice(0, 1000) },
+      });
+      expect(within).toMatchObject({ selected: 1000, wouldChange: 1000, unchanged: 0 });
+      expect(await operations()).toBe(1);
+    } finally {
+      await bigMcp.close();
+    }
+  });
+
   it('draws a member QR code that decodes to a signed token, valid until revoked', async () => {
     const qr = await mcpCall(owner, 'people_generate_member_qr', { contactId: ids.ruth });
     expect(qr.mimeType).toBe('image/png');

@@ -125,6 +125,27 @@ describe('people data quality over MCP', () => {
     expect(nameCase.contacts.map((c: any) => c.contactId)).toEqual([ids.mary]);
     expect(JSON.stringify(nameCase)).not.toContain(ids.foreign);
 
+    // The same reads as dashboard routes through people_invoke_api_read, answering what the tools answer.
+    const routed = async (path: string, query?: Record<string, string>) => (await mcpCall(mcp, 'people_invoke_api_read', { path, ...(query ? { query } : {}) }));
+    const routedSummary = await routed('/api/people/data-quality/summary');
+    expect(routedSummary.route).toBe('GET /api/people/data-quality/summary');
+    expect(routedSummary.result).toEqual(summary);
+    expect((await routed('/api/people/data-quality/checks')).result).toEqual(await mcpCall(mcp, 'people_list_data_quality_checks', {}));
+    expect((await routed('/api/people/data-quality/checks', { category: 'freshness' })).result.checks.map((c: any) => c.key))
+      .toEqual(checks.filter((c: any) => c.category === 'freshness').map((c: any) => c.key));
+    const routedContacts = await routed('/api/people/data-quality/checks/name_case/contacts', { limit: '10' });
+    expect(routedContacts.route).toBe('GET /api/people/data-quality/checks/{checkKey}/contacts');
+    expect(routedContacts.result).toEqual(nameCase);
+    expect((await mcpRefusal(mcp, 'people_invoke_api_read', { path: '/api/people/data-quality/checks/no_such_check/contacts' })).code).toBe('validation_failed');
+    // Another organisation has no scan: its route answers its own empty summary and never this one's contacts.
+    const foreignRoute = await harness.invoke(other.apiKey, 'people_invoke_api_read', { path: '/api/people/data-quality/checks/name_case/contacts' });
+    expect(foreignRoute.body.error?.code).toBe('not_found');
+    expect((await harness.call(other.apiKey, 'people_invoke_api_read', { path: '/api/people/data-quality/summary' })).result).toMatchObject({ scanned: false, score: null });
+    const openapi = await (await fetch(`${harness.url}/api/openapi.json`)).json() as { paths: Record<string, any> };
+    for (const path of ['/api/people/data-quality/summary', '/api/people/data-quality/checks', '/api/people/data-quality/checks/{checkKey}/contacts']) {
+      expect(Object.keys(openapi.paths[path] ?? {})).toEqual(['get']);
+    }
+
     const dashboard = await mcpCall(mcp, 'people_fetch_data_quality_dashboard', {});
     expect(dashboard.summary.score).toBe(summary.score);
     expect(dashboard.duplicates.exactGroups).toBe(2);
@@ -299,6 +320,62 @@ describe('people data quality over MCP', () => {
     const foreignItem = await harness.invoke(other.apiKey, 'people_review_data_quality_queue_item', { itemId: item.id, decision: 'dismiss' });
     expect(foreignItem.body.error?.code).toBe('not_found');
   });
+  it('a dismissed exact group stays hidden after a rescan, is not counted, and can be restored', async () => {
+    const samePhone = [ids.phoneA, ids.phoneB].sort();
+    const phoneGroup = (items: any[]) => items.find((g: any) => g.kind === 'phone' && g.contacts.map((c: any) => c.contactId).sort().join() === samePhone.join());
+    const group = phoneGroup((await mcpCall(mcp, 'people_list_data_quality_duplicates', {})).items);
+    expect(group).toBeDefined();
+    const groupsBefore = (await mcpCall(mcp, 'people_fetch_data_quality_dashboard', {})).duplicates.exactGroups;
+
+    expect(await mcpCall(mcp, 'people_dismiss_data_quality_duplicate_groups', { groupIds: [group.id], reason: 'Family landline' })).toEqual({ dismissed: 1, alreadyDismissed: 0 });
+    expect(phoneGroup((await mcpCall(mcp, 'people_list_data_quality_duplicates', {})).items)).toBeUndefined();
+
+    // A new scan finds the same phone again under a new group id: the dismissal still hides it and it is not counted.
+    await scan();
+    const rescanned = await mcpCall(mcp, 'people_list_data_quality_duplicates', {});
+    expect(phoneGroup(rescanned.items)).toBeUndefined();
+    const withDismissed = phoneGroup((await mcpCall(mcp, 'people_list_data_quality_duplicates', { includeDismissed: true })).items);
+    expect(withDismissed).toMatchObject({ dismissed: true });
+    expect(withDismissed.id).not.toBe(group.id);
+    expect((await mcpCall(mcp, 'people_fetch_data_quality_dashboard', {})).duplicates.exactGroups).toBe(groupsBefore - 1);
+    const counts = await mcpCall(mcp, 'people_get_data_quality_dismissed_counts', {});
+    expect(counts).toMatchObject({ groups: 1, pairs: 0 });
+    const dismissal = counts.dismissals.find((d: any) => d.kind === 'group');
+    expect(dismissal).toMatchObject({ matchedOn: 'phone', reason: 'Family landline' });
+    // Dismissing the rescanned group again is a no-op: the dismissal names the phone, not the scan's group.
+    expect(await mcpCall(mcp, 'people_dismiss_data_quality_duplicate_groups', { groupIds: [withDismissed.id] })).toEqual({ dismissed: 0, alreadyDismissed: 1 });
+
+    expect(await mcpCall(mcp, 'people_restore_data_quality_dismissals', { dismissalIds: [dismissal.dismissalId] })).toEqual({ restored: 1 });
+    expect(phoneGroup((await mcpCall(mcp, 'people_list_data_quality_duplicates', {})).items)).toMatchObject({ dismissed: false });
+    await scan();
+    expect(phoneGroup((await mcpCall(mcp, 'people_list_data_quality_duplicates', {})).items)).toMatchObject({ dismissed: false });
+    expect((await mcpCall(mcp, 'people_fetch_data_quality_dashboard', {})).duplicates.exactGroups).toBe(groupsBefore);
+    expect(await mcpCall(mcp, 'people_get_data_quality_dismissed_counts', {})).toMatchObject({ groups: 0 });
+  });
+
+  it('a fix older than 30 days cannot be undone: a clear refusal, and nothing changes', async () => {
+    const preview = await mcpCall(mcp, 'people_preview_data_quality_fix', { fix: 'uk_postcode', contactIds: [ids.mary] });
+    expect(preview.rows).toHaveLength(1);
+    const { job } = await mcpCall(mcp, 'people_apply_data_quality_fix', { fix: 'uk_postcode', contactIds: [ids.mary], previewHash: preview.previewHash });
+    const applied = await waitForJob(job.id);
+    expect(applied.status).toBe('completed');
+    expect(applied.undoableUntil).not.toBeNull();
+    expect(await contactRow(ids.mary)).toMatchObject({ address_postcode: 'SW1A 1AA', address_city: 'Westminster' });
+
+    // Thirty-one days pass.
+    await harness.pool.query(`UPDATE dq_jobs SET finished_at = finished_at - interval '31 days' WHERE org_id = $1 AND id = $2`, [org.orgId, job.id]);
+    expect((await mcpCall(mcp, 'people_get_data_quality_job', { jobId: job.id })).job.undoableUntil).toBeNull();
+    const jobsBefore = (await harness.pool.query(`SELECT count(*)::int AS n FROM dq_jobs WHERE org_id = $1 AND kind = 'undo_fix'`, [org.orgId])).rows[0].n;
+    const refused = await mcpRefusal(mcp, 'people_trigger_data_quality_jobs', { jobs: [{ kind: 'undo_fix', fixJobId: job.id }] });
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toBe('The fix finished more than 30 days ago and can no longer be undone');
+    expect(refused.hint).toContain('people_update_contact');
+    // No undo job was started, the fix is not marked undone, and Mary keeps the fixed postcode.
+    expect((await harness.pool.query(`SELECT count(*)::int AS n FROM dq_jobs WHERE org_id = $1 AND kind = 'undo_fix'`, [org.orgId])).rows[0].n).toBe(jobsBefore);
+    expect((await mcpCall(mcp, 'people_get_data_quality_job', { jobId: job.id })).job.result.undoneByJobId).toBeUndefined();
+    expect(await contactRow(ids.mary)).toMatchObject({ address_postcode: 'SW1A 1AA', address_city: 'Westminster' });
+  });
+
   it('a fix over many rows runs in steps with progress, and its undo too', async () => {
     const big = await harness.createOrg({ name: 'Big Data Chapel' });
     const bigMcp = await harness.mcpClient(big.apiKey, '?toolsets=people');

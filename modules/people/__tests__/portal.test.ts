@@ -107,6 +107,28 @@ describe('member portal', () => {
     const after = await mcpCall(mcp, 'people_get_contact', { contactId: contacts.ann!.id });
     expect(after.contact.phone).toBe('07700 900222');
 
+    // Consents: the member unticks email news and ticks WhatsApp; the contact's record follows, and ticking back re-subscribes.
+    const consents = async () => (await mcpCall(mcp, 'people_get_contact', { contactId: contacts.ann!.id })).contact;
+    expect(await consents()).toMatchObject({ status: 'subscribed', whatsappConsent: false });
+    expect(await page.isChecked('#emailNews')).toBe(true);
+    expect(await page.isChecked('#whatsapp')).toBe(false);
+    const save = async () => {
+      await Promise.all([page.waitForNavigation(), page.click('#save')]);
+      expect(await page.textContent('#notice')).toBe('Your details were saved.');
+    };
+    await page.uncheck('#emailNews');
+    await page.check('#whatsapp');
+    await save();
+    expect(await consents()).toMatchObject({ status: 'non_subscribed', whatsappConsent: true, phone: '07700 900222' });
+    expect(await page.isChecked('#emailNews')).toBe(false);
+    expect(await page.isChecked('#whatsapp')).toBe(true);
+    await page.check('#emailNews');
+    await page.uncheck('#whatsapp');
+    await save();
+    expect(await consents()).toMatchObject({ status: 'subscribed', whatsappConsent: false });
+    expect(await page.isChecked('#emailNews')).toBe(true);
+    expect(await page.isChecked('#whatsapp')).toBe(false);
+
     // The link worked once; a second use is refused.
     const again = await (await context.newPage()).goto(link);
     expect(again!.status()).toBe(410);

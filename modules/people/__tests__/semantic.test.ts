@@ -148,6 +148,17 @@ describe('people: search that understands meaning', () => {
     expect(held.freeTextSearch.includesRestrictedNotes).toBe(true);
     expect(held.contacts.map((c: any) => c.contactId).sort()).toEqual([ids.alice, ids.bob, ids.carl].sort());
 
+    // The same search as a dashboard route through people_invoke_api_read: the same answer, restricted notes by the caller's rights.
+    const routed = await mcpCall(mcp, 'people_invoke_api_read', { path: '/api/people/semantic-search', query: { query: 'people in the choir' } });
+    expect(routed.route).toBe('GET /api/people/semantic-search');
+    expect(routed.result).toEqual(plain);
+    const routedHeld = await mcpCall(safeguarding, 'people_invoke_api_read', { path: '/api/people/semantic-search', query: { query: 'people in the choir', limit: '2' } });
+    expect(routedHeld.result).toMatchObject({ total: 3, freeTextSearch: { includesRestrictedNotes: true } });
+    expect(routedHeld.result.contacts).toHaveLength(2);
+    expect((await mcpRefusal(mcp, 'people_invoke_api_read', { path: '/api/people/semantic-search', query: { query: 'x' } })).code).toBe('validation_failed');
+    const openapi = await (await fetch(`${harness.url}/api/openapi.json`)).json() as { paths: Record<string, any> };
+    expect(Object.keys(openapi.paths['/api/people/semantic-search'])).toEqual(['get']);
+
     const rulesAndWords = await mcpCall(mcp, 'people_semantic_search_contacts', { query: 'first-time visitors who like gardening' });
     expect(rulesAndWords.interpretation.freeText).toBe('gardening');
     expect(rulesAndWords.contacts.map((c: any) => c.contactId)).toEqual([ids.dina]);

@@ -4,6 +4,7 @@ import { defineWidget } from '../../widget';
 import { createDataQualityActivities } from '../activities/data-quality';
 import { dataQuality } from './migrations/2026.11.28T13.00.00.data-quality';
 import { dataQualityModels } from './models';
+import { dataQualityRoutes } from './routes';
 import { UNDO_DAYS } from './rules';
 import { dataQualityTools } from './tools';
 
@@ -15,6 +16,7 @@ import { dataQualityTools } from './tools';
 export const dataQualityPart: ModulePart = {
   name: 'data-quality',
   tools: dataQualityTools,
+  routes: dataQualityRoutes,
   models: [...dataQualityModels],
   migrations: [dataQuality],
   activities: [createDataQualityActivities],

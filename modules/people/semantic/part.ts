@@ -1,6 +1,7 @@
 import type { ModulePart } from '../../module';
 import { semantic } from './migrations/2026.11.28T15.10.00.semantic';
 import { semanticModels } from './models';
+import { semanticRoutes } from './routes';
 import { refreshEmbeddings } from './search';
 import { semanticTools } from './tools';
 
@@ -8,6 +9,7 @@ import { semanticTools } from './tools';
 export const semanticPart: ModulePart = {
   name: 'semantic',
   tools: semanticTools,
+  routes: semanticRoutes,
   models: [...semanticModels],
   migrations: [semantic],
   // Cached embeddings are derived from the contact's text: a merge drops them (a trigger; re-embedded on the next search), erasure deletes them.
