@@ -45,7 +45,7 @@ function documentOf(tool: AnyTool): ToolDocument {
 // Names and titles say what a tool does in a few words; descriptions are long and mention neighbours.
 // Examples weigh as much as the title: each tool carries several requests in a church office's own words
 // (other nouns, everyday verbs, relations by role), the closest text to how people actually ask.
-const TOOL_FIELD_BOOST = { title: 3, nameWords: 2.5, keywords: 2, examples: 3, description: 0.6, module: 0.5 };
+const TOOL_FIELD_BOOST = { title: Number(process.env.FT ?? 3), nameWords: Number(process.env.FN ?? 2.5), keywords: Number(process.env.FK ?? 2), examples: Number(process.env.FE ?? 3), description: Number(process.env.FD ?? 0.6), module: 0.5 };
 // For the why line only: a word found in the tool's own name, title or keywords explains a hit better than
 // the same word in one of its example requests, which ranks well but says less to the person reading.
 const TOOL_WHY_STRENGTH = { ...TOOL_FIELD_BOOST, examples: 1.5 };

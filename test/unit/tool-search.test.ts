@@ -112,6 +112,13 @@ describe('paraphrased requests', () => {
     expect(new Set(paraphrases.map((c) => c.q)).size).toBe(paraphrases.length);
   });
 
+  // The invoke pairs are reached through the dashboard routes they call, which route search scores on its own.
+  it('ask for every tool at least once, bar the dashboard-route invoke pairs', () => {
+    const asked = new Set(paraphrases.flatMap((c) => c.expect));
+    const unasked = allTools().map((tool) => tool.name).filter((name) => !asked.has(name) && !/_invoke_(dashboard_)?api_(read|write)$/.test(name));
+    expect(unasked).toEqual([]);
+  });
+
   it('name tools that exist (a renamed tool must be renamed here too)', () => {
     const missing = paraphrases.flatMap((c) => c.expect).filter((name) => !known.has(name));
     expect(missing).toEqual([]);

@@ -36,7 +36,7 @@ export const listServiceTypesTool = tools.read('list_service_types', {
   title: 'List service types',
   description: 'The kinds of service plans are made for, by name.',
   keywords: ['service types', 'kinds of service', 'planning service types'],
-  examples: ['what service types do we have', 'list our kinds of services for planning', 'which services can I make a plan for', 'show all the service types set up in planning', 'do we have a service type for evensong yet', 'what kinds of service are in the runsheet module', 'is there a service type for the youth night', 'which service types are set up for running orders', 'list the service types', 'what types of service can we build plans for?', 'show me every kind of service in planning', 'what service types do we plan for', 'list the kinds of service in the planner'],
+  examples: ['what service types do we have', 'list our kinds of services for planning', 'which services can I make a plan for', 'show all the service types set up in planning', 'do we have a service type for evensong yet', 'what kinds of service are in the runsheet module', 'is there a service type for the youth night', 'which service types are set up for running orders', 'list the service types', 'what types of service can we build plans for?', 'show me every kind of service in planning', 'what service types do we plan for'],
   input: z.object({}),
   output: z.object({ serviceTypes: z.array(z.object({ id: z.uuid(), name: z.string(), scheduleSeriesId: z.uuid().nullable() }).strict()) }).strict(),
   run: async (ctx) => ({ serviceTypes: await listServiceTypes(ctx.db, ctx.org.id) }),
