@@ -1,6 +1,7 @@
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { ALLOWANCE_REFUSALS, assertAllowance, lockFeature } from '../../kernel/billing';
+import { episodeForInstance } from '../mediahub/api';
 import { listInstances } from '../schedule/api';
 import { STREAM_FEATURE, scheduleStream } from './streams';
 
@@ -45,11 +46,24 @@ async function waitingHours(db: Queryable, orgId: string): Promise<number> {
 
 type Outcome = 'created' | 'exists' | 'over_allowance';
 
+/**
+ * A service's stream and the draft episode media hub made for the same service are linked when both
+ * exist, whichever job ran first: a stream made before its episode is linked on a later run. Only
+ * unlinked streams not yet finished are looked at, so a link someone set by hand is kept.
+ */
+async function linkEpisode(db: Queryable, orgId: string, streamId: string, instanceId: string): Promise<boolean> {
+  const episodeId = await episodeForInstance(db, orgId, instanceId);
+  if (!episodeId) return false;
+  const linked = await db.query("UPDATE live_streams SET episode_id = $3, updated_at = now() WHERE org_id = $1 AND id = $2 AND episode_id IS NULL AND status NOT IN ('complete', 'cancelled')",
+    [orgId, streamId, episodeId]);
+  return (linked.rowCount ?? 0) > 0;
+}
+
 /** One instance's stream, in the caller's transaction; serialised per organisation so two runs cannot both take the last hours. */
-async function streamForInstance(db: Queryable, orgId: string, instance: { id: string; startsAt: string; endsAt: string }): Promise<{ outcome: Outcome; streamId?: string }> {
+async function streamForInstance(db: Queryable, orgId: string, instance: { id: string; startsAt: string; endsAt: string }): Promise<{ outcome: Outcome; streamId?: string; linked?: boolean }> {
   await lockFeature(db, orgId, STREAM_FEATURE);
-  const had = await queryOne<{ id: string }>(db, 'SELECT id FROM live_streams WHERE org_id = $1 AND instance_id = $2 LIMIT 1', [orgId, instance.id]);
-  if (had) return { outcome: 'exists' };
+  const had = await queryOne<{ id: string; episode_id: string | null }>(db, "SELECT id, episode_id FROM live_streams WHERE org_id = $1 AND instance_id = $2 ORDER BY (status <> 'cancelled') DESC LIMIT 1", [orgId, instance.id]);
+  if (had) return { outcome: 'exists', streamId: had.id, linked: !had.episode_id && await linkEpisode(db, orgId, had.id, instance.id) };
   const hours = plannedHours(new Date(instance.startsAt), new Date(instance.endsAt));
   try {
     await assertAllowance(db, orgId, STREAM_FEATURE, (await waitingHours(db, orgId)) + hours, { purpose: 'stream made ahead of a service' });
@@ -59,10 +73,10 @@ async function streamForInstance(db: Queryable, orgId: string, instance: { id: s
   }
   const stream = await scheduleStream(db, orgId, { instanceId: instance.id });
   await db.query('UPDATE live_streams SET auto_created = true WHERE org_id = $1 AND id = $2', [orgId, stream.id]);
-  return { outcome: 'created', streamId: stream.id };
+  return { outcome: 'created', streamId: stream.id, linked: stream.episodeId !== null };
 }
 
-export interface AheadRun { counts: { organisations: number; created: number; exists: number; overAllowance: number }; timers: Array<{ orgId: string; streamId: string }> }
+export interface AheadRun { counts: { organisations: number; created: number; exists: number; overAllowance: number; episodesLinked: number }; timers: Array<{ orgId: string; streamId: string }> }
 
 /**
  * The job's work as of `now`: for every organisation with the setting on (or only `orgId`), a stream
@@ -72,12 +86,13 @@ export interface AheadRun { counts: { organisations: number; created: number; ex
 export async function createStreamsAhead(pool: Pool, input: { now: Date; orgId?: string }): Promise<AheadRun> {
   const orgs = await queryRows<{ org_id: string; create_ahead_days: number }>(pool,
     'SELECT org_id, create_ahead_days FROM live_settings WHERE auto_create_streams AND ($1::uuid IS NULL OR org_id = $1) ORDER BY org_id', [input.orgId ?? null]);
-  const run: AheadRun = { counts: { organisations: orgs.length, created: 0, exists: 0, overAllowance: 0 }, timers: [] };
+  const run: AheadRun = { counts: { organisations: orgs.length, created: 0, exists: 0, overAllowance: 0, episodesLinked: 0 }, timers: [] };
   for (const org of orgs) {
     const to = new Date(input.now.getTime() + org.create_ahead_days * 86_400_000);
     const instances = await withTenantTransaction(pool, org.org_id, (db) => listInstances(db, org.org_id, { from: input.now.toISOString(), to: to.toISOString() }), { readOnly: true });
     for (const instance of instances) {
       const made = await withTenantTransaction(pool, org.org_id, (db) => streamForInstance(db, org.org_id, instance));
+      if (made.linked) run.counts.episodesLinked += 1;
       if (made.outcome === 'created') run.counts.created += 1;
       else if (made.outcome === 'exists') run.counts.exists += 1;
       else run.counts.overAllowance += 1;

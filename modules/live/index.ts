@@ -6,6 +6,7 @@ import { defineWidget } from '../widget';
 import { createLiveActivities } from './activities';
 import { liveMigration } from './migrations/2026.11.28T12.00.00.live';
 import { liveAutoStreamsMigration } from './migrations/2026.11.29T14.00.00.live-auto-streams';
+import { liveEpisodeIdMigration } from './migrations/2026.11.30T15.00.00.live-episode-id';
 import { liveMetrics, liveOverview } from './metrics';
 import { liveModels } from './models';
 import { livePlaybooks } from './playbooks';
@@ -27,9 +28,9 @@ export default defineModule({
   description: 'Live streams of services: scheduling, going live with the provider, polls, viewer chat and prayer requests, viewer statistics and online attendance.',
   tools: liveTools,
   models: [...liveModels],
-  migrations: [liveMigration, liveAutoStreamsMigration],
+  migrations: [liveMigration, liveAutoStreamsMigration, liveEpisodeIdMigration],
   scopes: ['live:read', 'live:write'],
-  uses: ['people', 'schedule', 'attendance'],
+  uses: ['people', 'schedule', 'attendance', 'mediahub'],
   routes: liveRoutes,
   playbooks: livePlaybooks,
   metrics: liveMetrics,

@@ -36,7 +36,7 @@ export const liveModels = [
   table('live_streams', {
     id: 'uuid!', org_id: 'uuid', title: 'text', description: 'text?', instance_id: 'text?', scheduled_start: 'date', scheduled_end: 'date',
     grace_minutes: 'int=', early_start_minutes: 'int=', chat_before_minutes: 'int=', chat_after_minutes: 'int=', unscheduled: 'bool=', status: 'text=',
-    provider: 'text=', provider_broadcast_id: 'text?', provider_stream_id: 'text?', episode_ref: 'text?', started_at: 'date?', ended_at: 'date?',
+    provider: 'text=', provider_broadcast_id: 'text?', provider_stream_id: 'text?', episode_id: 'uuid?', started_at: 'date?', ended_at: 'date?',
     ended_reason: 'text?', hours_recorded: 'int=', auto_created: 'bool=', created_at: 'date=', updated_at: 'date=',
   }),
   table('live_polls', {

@@ -3,6 +3,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { assertAllowance, recordUsage } from '../../kernel/billing';
 import { notFound } from '../kit';
+import { episodeForInstance, episodeLink } from '../mediahub/api';
 import { memberWatchPath } from '../people/api';
 import { getInstance } from '../schedule/api';
 import { requireProvider, streamingProviderFromEnv, type ProviderStatus } from './provider';
@@ -12,14 +13,14 @@ export type StreamStatus = 'created' | 'ready' | 'testing' | 'live' | 'complete'
 export interface StreamRow {
   id: string; title: string; description: string | null; instance_id: string | null; scheduled_start: Date; scheduled_end: Date;
   grace_minutes: number; early_start_minutes: number; chat_before_minutes: number; chat_after_minutes: number; unscheduled: boolean;
-  status: StreamStatus; provider: string; provider_broadcast_id: string | null; provider_stream_id: string | null; episode_ref: string | null;
+  status: StreamStatus; provider: string; provider_broadcast_id: string | null; provider_stream_id: string | null; episode_id: string | null;
   started_at: Date | null; ended_at: Date | null; ended_reason: string | null; hours_recorded: number; auto_created: boolean; created_at: Date;
 }
 
 export interface StreamView {
   id: string; title: string; description: string | null; instanceId: string | null; startsAt: string; endsAt: string; graceMinutes: number;
   earlyStartMinutes: number; chatBeforeMinutes: number; chatAfterMinutes: number; unscheduled: boolean; status: StreamStatus; provider: string;
-  providerBroadcastId: string | null; episodeRef: string | null; startedAt: string | null; endedAt: string | null; endedReason: string | null;
+  providerBroadcastId: string | null; episodeId: string | null; startedAt: string | null; endedAt: string | null; endedReason: string | null;
   /** The end plus the grace period: the stream is completed then if nobody ended it. */
   completesBy: string; streamHours: number; watchPath: string; memberWatchPath: string; autoCreated: boolean; createdAt: string;
 }
@@ -35,7 +36,7 @@ export function streamView(orgId: string, row: StreamRow): StreamView {
   return {
     id: row.id, title: row.title, description: row.description, instanceId: row.instance_id, startsAt: row.scheduled_start.toISOString(), endsAt: row.scheduled_end.toISOString(),
     graceMinutes: row.grace_minutes, earlyStartMinutes: row.early_start_minutes, chatBeforeMinutes: row.chat_before_minutes, chatAfterMinutes: row.chat_after_minutes,
-    unscheduled: row.unscheduled, status: row.status, provider: row.provider, providerBroadcastId: row.provider_broadcast_id, episodeRef: row.episode_ref,
+    unscheduled: row.unscheduled, status: row.status, provider: row.provider, providerBroadcastId: row.provider_broadcast_id, episodeId: row.episode_id,
     startedAt: row.started_at?.toISOString() ?? null, endedAt: row.ended_at?.toISOString() ?? null, endedReason: row.ended_reason,
     completesBy: deadlineOf(row).toISOString(), streamHours: row.hours_recorded, watchPath: watchPath(orgId, row.id), memberWatchPath: memberWatchPath(orgId, row.id), autoCreated: row.auto_created, createdAt: row.created_at.toISOString(),
   };
@@ -58,7 +59,7 @@ export async function listStreams(db: Queryable, orgId: string, filter: { status
 
 export interface ScheduleInput {
   title?: string; description?: string | null; instanceId?: string; startsAt?: string; endsAt?: string; durationMinutes?: number;
-  graceMinutes?: number; earlyStartMinutes?: number; chatBeforeMinutes?: number; chatAfterMinutes?: number; episodeRef?: string | null;
+  graceMinutes?: number; earlyStartMinutes?: number; chatBeforeMinutes?: number; chatAfterMinutes?: number; episodeId?: string | null;
 }
 
 /** Times from a schedule instance (its title, start and end) or from the date given; exactly one of the two. */
@@ -99,6 +100,21 @@ async function provision(db: Queryable, orgId: string, row: StreamRow): Promise<
     updated_at = now() WHERE org_id = $1 AND id = $2 RETURNING *`, [orgId, row.id, made.broadcastId, made.streamId, provider.name]))!;
 }
 
+/**
+ * The media hub episode a stream becomes: one named must be this organisation's (checked through
+ * mediahub's api); none named, a service's stream takes the episode made for the same service, if any.
+ */
+export async function checkedEpisode(db: Queryable, orgId: string, episodeId: string): Promise<string> {
+  if (!(await episodeLink(db, orgId, episodeId))) throw notFound('Episode', episodeId, 'mediahub_search finds sermon episodes by title, speaker or date.');
+  return episodeId;
+}
+
+async function episodeFor(db: Queryable, orgId: string, named: string | null | undefined, instanceId: string | null): Promise<string | null> {
+  if (named) return checkedEpisode(db, orgId, named);
+  if (named === undefined && instanceId) return episodeForInstance(db, orgId, instanceId);
+  return null;
+}
+
 export async function scheduleStream(db: Queryable, orgId: string, input: ScheduleInput, options: { unscheduled?: boolean } = {}): Promise<StreamView> {
   const times = await timesFor(db, orgId, input);
   checkTimes(times.start, times.end);
@@ -107,10 +123,10 @@ export async function scheduleStream(db: Queryable, orgId: string, input: Schedu
     if (existing) throw new StewardError('conflict', 'That service already has a stream', { details: { reason: 'instance_has_stream', streamId: existing.id }, hint: 'live_update_stream changes it.' });
   }
   const row = await queryOne<StreamRow>(db, `INSERT INTO live_streams (id, org_id, title, description, instance_id, scheduled_start, scheduled_end, grace_minutes, early_start_minutes,
-      chat_before_minutes, chat_after_minutes, unscheduled, episode_ref)
+      chat_before_minutes, chat_after_minutes, unscheduled, episode_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, 30), coalesce($9, 15), coalesce($10, 15), coalesce($11, 15), $12, $13) RETURNING *`,
   [randomUUID(), orgId, times.title, input.description ?? null, times.instanceId, times.start, times.end, input.graceMinutes ?? null, input.earlyStartMinutes ?? null,
-    input.chatBeforeMinutes ?? null, input.chatAfterMinutes ?? null, options.unscheduled ?? false, input.episodeRef ?? null]);
+    input.chatBeforeMinutes ?? null, input.chatAfterMinutes ?? null, options.unscheduled ?? false, await episodeFor(db, orgId, input.episodeId, times.instanceId)]);
   return streamView(orgId, await provision(db, orgId, row!));
 }
 
@@ -133,10 +149,10 @@ export async function updateStream(db: Queryable, orgId: string, streamId: strin
   const updated = (await queryOne<StreamRow>(db, `UPDATE live_streams SET title = coalesce($3, title), description = CASE WHEN $4::boolean THEN $5 ELSE description END,
       scheduled_start = $6, scheduled_end = $7, grace_minutes = coalesce($8, grace_minutes), early_start_minutes = coalesce($9, early_start_minutes),
       chat_before_minutes = coalesce($10, chat_before_minutes), chat_after_minutes = coalesce($11, chat_after_minutes),
-      episode_ref = CASE WHEN $12::boolean THEN $13 ELSE episode_ref END, updated_at = now()
+      episode_id = CASE WHEN $12::boolean THEN $13::uuid ELSE episode_id END, updated_at = now()
     WHERE org_id = $1 AND id = $2 RETURNING *`,
   [orgId, streamId, input.title ?? null, input.description !== undefined, input.description ?? null, start, end, input.graceMinutes ?? null, input.earlyStartMinutes ?? null,
-    input.chatBeforeMinutes ?? null, input.chatAfterMinutes ?? null, input.episodeRef !== undefined, input.episodeRef ?? null]))!;
+    input.chatBeforeMinutes ?? null, input.chatAfterMinutes ?? null, input.episodeId !== undefined, input.episodeId ? await checkedEpisode(db, orgId, input.episodeId) : null]))!;
   const provider = streamingProviderFromEnv();
   if (provider && updated.provider_broadcast_id && (input.title || input.startsAt || input.endsAt)) {
     await provider.updateBroadcast(updated.provider_broadcast_id, { title: updated.title, startsAt: updated.scheduled_start.toISOString(), endsAt: updated.scheduled_end.toISOString() });

@@ -15,7 +15,7 @@ const actionSummary = z.string().trim().max(500).optional().describe('Plain-Engl
 export const streamSchema = z.object({
   id: z.uuid(), title: z.string(), description: z.string().nullable(), instanceId: z.string().nullable(), startsAt: z.string(), endsAt: z.string(),
   graceMinutes: z.number().int(), earlyStartMinutes: z.number().int(), chatBeforeMinutes: z.number().int(), chatAfterMinutes: z.number().int(), unscheduled: z.boolean(),
-  status: z.enum(['created', 'ready', 'testing', 'live', 'complete', 'cancelled']), provider: z.string(), providerBroadcastId: z.string().nullable(), episodeRef: z.string().nullable(),
+  status: z.enum(['created', 'ready', 'testing', 'live', 'complete', 'cancelled']), provider: z.string(), providerBroadcastId: z.string().nullable(), episodeId: z.uuid().nullable().describe('The media hub episode this stream becomes'),
   startedAt: z.string().nullable(), endedAt: z.string().nullable(), endedReason: z.string().nullable(), completesBy: z.string(), streamHours: z.number().int(),
   watchPath: z.string(), memberWatchPath: z.string().describe('The link for members signed in to the portal: they watch as themselves, counted once a day by name'), autoCreated: z.boolean().describe('Made ahead of its service by the stream job (live_update_settings)'), createdAt: z.string(),
 }).strict();
@@ -44,7 +44,7 @@ const streamFields = {
   earlyStartMinutes: minutes('How long before the start it may go live without approval (default 15)').optional(),
   chatBeforeMinutes: minutes('Chat opens this long before the start (default 15)').optional(),
   chatAfterMinutes: minutes('Chat stays open this long after the end (default 15)').optional(),
-  episodeRef: z.string().trim().min(1).max(200).nullable().optional().describe('The media hub episode this stream becomes (its id), when there is one'),
+  episodeId: z.uuid().nullable().optional().describe('The media hub episode this stream becomes (its id: mediahub_search finds it); null unlinks. A service\'s stream links its episode by itself when there is one'),
 };
 
 const listStreamsTool = tools.read('list_streams', {

@@ -82,8 +82,11 @@ export async function beginUpload(db: Queryable, orgId: string, input: BeginInpu
       hint: 'Compress or trim the file and try again.', details: { maxBytes: max },
     });
   }
-  // Storage is a standing allowance: serialised per organisation so two uploads cannot both take the last room.
+  // Items and storage are standing allowances: serialised per organisation (always items, then storage)
+  // so two uploads cannot both take the last place or the last room.
+  await lockFeature(db, orgId, 'mediahub_items');
   await lockFeature(db, orgId, 'mediahub_storage_mb');
+  await assertAllowance(db, orgId, 'mediahub_items', 1, { tool: 'mediahub_begin_upload' });
   await assertAllowance(db, orgId, 'mediahub_storage_mb', Math.ceil(input.fileSize / MIB), { tool: 'mediahub_begin_upload' });
   const id = randomUUID();
   const safeName = type.kind;

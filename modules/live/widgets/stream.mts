@@ -4,7 +4,7 @@ import { el, fields, startWidget, when } from '../../widget-view.mjs';
 interface Status {
   stream: {
     id: string; title: string; status: string; startsAt: string; endsAt: string; completesBy: string; startedAt: string | null; endedAt: string | null;
-    streamHours: number; watchPath: string; episodeRef: string | null;
+    streamHours: number; watchPath: string; episodeId: string | null;
   };
   provider: { lifeCycleStatus: string; streamStatus: string | null; health: string | null } | null;
   ingestActive: boolean; chatOpen: boolean; canGoLive: boolean; reasons: string[];
@@ -27,7 +27,7 @@ function stream(data: Status): Node {
       ['Provider', data.provider ? `${data.provider.lifeCycleStatus}, ingest ${data.provider.streamStatus ?? 'unknown'}` : 'not configured'],
       ['Hours streamed', s.streamHours || null],
       ['Viewer page', s.watchPath],
-      ['Episode', s.episodeRef],
+      ['Episode', s.episodeId],
     ]),
     data.canGoLive ? el('p', { class: 'ok', 'data-field': 'ready' }, 'Ready to go live.')
       : el('ul', { 'data-field': 'reasons' }, data.reasons.map((reason) => el('li', {}, reason))));

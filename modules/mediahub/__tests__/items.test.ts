@@ -145,6 +145,24 @@ describe('mediahub items', () => {
     expect((await harness.pool.query('SELECT count(*)::int AS n FROM mediahub_items WHERE org_id = $1', [tight.orgId])).rows[0].n).toBe(3);
   });
 
+  it('holds the media items allowance: over it, begin_upload is refused with the billing error and nothing is made', async () => {
+    const small = await harness.createOrg({ name: 'Small Chapel' });
+    await harness.pool.query("INSERT INTO org_allowance_overrides (org_id, feature, monthly_limit) VALUES ($1, 'mediahub_items', 2)", [small.orgId]);
+    const items = async () => (await harness.pool.query('SELECT count(*)::int AS n FROM mediahub_items WHERE org_id = $1', [small.orgId])).rows[0].n;
+    await harness.call(small.apiKey, 'mediahub_begin_upload', { fileName: 'one.wav', fileSize: 1024 });
+    await harness.call(small.apiKey, 'mediahub_begin_upload', { fileName: 'two.wav', fileSize: 1024 });
+    const refused = await harness.invoke(small.apiKey, 'mediahub_begin_upload', { fileName: 'three.wav', fileSize: 1024 });
+    expect(refused.body.error).toMatchObject({ code: 'allowance_exceeded', details: { feature: 'mediahub_items', limit: 2, used: 2, requested: 1 } });
+    expect(refused.body.error?.hint).toMatch(/platform_usage/);
+    expect(await items()).toBe(2);
+    // Under concurrency exactly what fits is begun: one place freed by an upload that ran out, four asking for it.
+    await harness.pool.query("UPDATE mediahub_items SET upload_expires_at = now() - interval '1 minute' WHERE org_id = $1 AND file_name = 'one.wav'", [small.orgId]);
+    const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => harness.invoke(small.apiKey, 'mediahub_begin_upload', { fileName: `race-${i}.wav`, fileSize: 1024 })));
+    expect(answers.filter((a) => a.body.ok)).toHaveLength(1);
+    for (const lost of answers.filter((a) => !a.body.ok)) expect(lost.body.error).toMatchObject({ code: 'allowance_exceeded', details: { feature: 'mediahub_items' } });
+    expect(await items()).toBe(3);
+  });
+
   it("treats another organisation's item as missing", async () => {
     const item = await upload('mine.wav', makeWav(1));
     for (const [tool, args] of [['mediahub_get_item', {}], ['mediahub_update_item', { title: 'Theirs' }], ['mediahub_archive_item', {}], ['mediahub_complete_upload', {}]] as const) {
