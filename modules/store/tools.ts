@@ -175,7 +175,7 @@ const setInventoryTool = tools.write('set_inventory', {
 const listLowStockTool = tools.read('list_low_stock', {
   title: 'List low stock',
   description: 'Tracked variants whose available stock (all locations) is at or below their low-stock threshold, fewest first.',
-  keywords: ['running out', 'reorder', 'low stock'],
+  keywords: ['running out', 'reorder', 'low stock', 'out of stock'],
   examples: ['what is running low on the bookstall', 'what do we need to reorder', 'which items are out of stock', 'are we nearly out of Lent books', 'which bookstall products need more stock', 'show items below their minimum stock', 'anything we should order more of before Advent', 'low stock', "Nadia's placing an order on Friday, what's about to run out?", 'which items are below their reorder level'],
   input: z.object({ shopId: shopId.optional(), limit: z.number().int().min(1).max(200).default(50) }),
   output: z.object({ variants: z.array(z.object({ variantId: z.uuid(), sku: z.string(), productId: z.uuid(), productTitle: z.string(), available: z.number().int(), threshold: z.number().int() }).strict()) }).strict(),

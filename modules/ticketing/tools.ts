@@ -286,7 +286,7 @@ const createPromoCodeTool = tools.write('create_promo_code', {
 const joinWaitlistTool = tools.write('join_waitlist', {
   title: 'Join a waitlist',
   description: 'Puts someone in line for a ticket type (a contact, or a name and email): when places come free, ticketing_offer_waitlist_spots offers them in the order people joined.',
-  keywords: ['waiting list', 'sold out', 'notify when available'],
+  keywords: ['waiting list', 'sold out', 'notify when available', 'reserve list'],
   examples: ['put Mary on the waiting list for the carol concert', 'add the Browns to the waitlist for 4 tickets', 'the quiz is sold out, can Tom wait for a place', "the barn dance is full, take Anna's name in case a place comes up", 'add the Greens to the reserve list', 'Mr Jones wants to be told if a concert seat frees up', 'join Sue to the waitlist for 2 family tickets', 'waitlist Lois', 'the ceilidh is full, so put Raj and his wife down in case tickets come back', 'could Dan be on the reserve list for the curry night'],
   input: z.object({ eventId, ticketTypeId, quantity: z.number().int().min(1).max(20).default(1), contactId: z.uuid().optional(), name: z.string().trim().min(1).max(200).optional(), email: z.email().max(320).optional() }),
   output: z.object({ entry: waitlistEntrySchema }).strict(),

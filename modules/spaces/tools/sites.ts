@@ -110,7 +110,7 @@ export const archiveRoomTool = tools.write('archive_room', {
 export const listResourcesTool = tools.read('list_resources', {
   title: 'Resources',
   description: 'Countable resources that bookings take (120 chairs, 2 projectors), with how many there are.',
-  keywords: ['resources', 'equipment', 'chairs', 'projectors', 'tables'],
+  keywords: ['resources', 'equipment', 'chairs', 'projectors', 'tables', 'kit'],
   examples: ['how many chairs do we have', 'what equipment can be booked', 'list the projectors and PA systems', 'have we got enough tables for 100', 'what kit can hirers book with the hall', 'how many urns and trestle tables are there', 'show all bookable equipment in the church centre', 'our equipment list', 'the Guides are asking what they can borrow, so what bookable kit is there?', 'have we got any PA speakers or microphones'],
   input: z.object({ buildingId: z.uuid().optional() }),
   output: z.object({ resources: z.array(resourceSchema) }).strict(),
