@@ -38,7 +38,7 @@ const listEventsTool = tools.read('list_events', {
   title: 'Audit log',
   description: "The organisation's audit log: every change made through Steward (and every export), newest first, with who did it (a person, or an agent acting on a person's behalf, and the credential), the action (module.noun.verb), its target, outcome and approval. Filter by actor, on-behalf-of, action prefix, target, outcome, category or time; pages with nextCursor. For one record's field-by-field story use audit_get_entity_history.",
   keywords: ['audit trail', 'activity log', 'who did this', 'change log', 'history of changes', 'security log', 'refused actions', 'denied', 'lack of permission', 'failed actions'],
-  examples: ['who changed things in giving yesterday', 'show the audit log for last week', 'what did the assistant do on my behalf today', 'list every denied action this month', 'who touched this contact record', 'show all refunds anyone made', 'what has changed in the system since Monday', 'audit events by Sarah', 'show the log of changes made this week', 'what has been done in Steward today and by whom'],
+  examples: ['who changed things in giving yesterday', 'show the audit log for last week', 'what did the assistant do on my behalf today', 'list every denied action this month', 'who touched this contact record', 'show all refunds anyone made', 'what has changed in the system since Monday', 'audit events by Sarah', 'show the log of changes made this week', 'what has been done in Steward today and by whom', 'who deleted gifts this week', "show changes made by the treasurer's login in October"],
   input: z.object({ ...filterInput, ...pageInput }),
   output: z.object({ events: z.array(eventSchema), ...pageOutput }).strict(),
   run: async (ctx, { limit, cursor, ...filters }) => {
@@ -59,7 +59,7 @@ const getEventTool = tools.read('get_event', {
   title: 'Audit event',
   description: 'One audit event in full: who, on whose behalf, with which credential (id and hash, never a secret) and scopes, the action and target, each changed field (before where known, and after), the approval it carried out (who approved it and when), money or units, and its hash-chain link.',
   keywords: ['audit entry', 'event detail'],
-  examples: ['show audit event 1234 in full', 'what exactly changed in that audit entry', 'who approved the change in event 88', 'open audit entry 5120: before and after values', 'which API key and scopes made change 402', 'full detail of one logged change including its hash link', 'who acted on whose behalf in audit record 77', 'show the money amount and approver on event 3090'],
+  examples: ['show audit event 1234 in full', 'what exactly changed in that audit entry', 'who approved the change in event 88', 'open audit entry 5120: before and after values', 'which API key and scopes made change 402', 'full detail of one logged change including its hash link', 'who acted on whose behalf in audit record 77', 'show the money amount and approver on event 3090', 'detail of audit event 512', 'the auditor flagged entry 2201, so what exactly was changed and who signed it off?', 'what were the before values in that one logged change'],
   input: z.object({ eventId: z.string().trim().max(18).regex(/^[0-9]{1,18}$/, 'an audit event id (digits)').describe('From audit_list_events') }),
   output: z.object({
     event: eventSchema,
@@ -88,7 +88,7 @@ const entityHistoryTool = tools.read('get_entity_history', {
   title: "A record's change history",
   description: 'Explains how one record came to be as it is: every change to it, oldest first, field by field (before → after where the tool records previous values, else the values set), who made it (a person, or an agent and the person it acted for) and who approved it. Name the record by its id (targetId) and, optionally, its type (donation, contact, batch...).',
   keywords: ['who changed this', 'record history', 'change history', 'before and after', 'who edited', 'who approved', 'every edit', 'trace edits', 'edits by whom', 'changes to a record'],
-  examples: ['who changed this donation?', 'show the history of this gift', 'who edited this contact and when', 'what changed on this batch and who approved it', 'why is this donation different from what was entered', 'explain how this record got to its current state', 'who has changed this gift record over time', "show the history of edits to Margaret's details"],
+  examples: ['who changed this donation?', 'show the history of this gift', 'who edited this contact and when', 'what changed on this batch and who approved it', 'why is this donation different from what was entered', 'explain how this record got to its current state', 'who has changed this gift record over time', "show the history of edits to Margaret's details", 'history of this contact', "Margaret's address looks wrong, so who's edited her record over time?", 'how did this batch end up like this'],
   input: z.object({
     targetId: z.string().trim().min(1).max(100).describe('The record id'),
     targetType: z.string().trim().min(1).max(60).optional().describe('donation, contact, batch... (any when left out)'),
@@ -117,7 +117,7 @@ const agentActionsTool = tools.read('list_agent_actions', {
   title: 'What agents did',
   description: 'Actions taken by agents (assistants connected with an API key or OAuth, and autonomous agents), newest first, with the person each acted for, the credential and whether a person approved it. Filter by the person acted for, credential, outcome or time.',
   keywords: ['assistant actions', 'ai activity', 'bot changes', 'agent log'],
-  examples: ['what has the assistant done this week', 'which changes did AI make on my behalf', 'list actions by the giving agent', 'show agent actions that needed approval', 'what has the AI assistant changed this week', 'list what the agent did on our behalf', 'what did the pastoral care agent do on its own last month', 'actions an API key took for the treasurer that failed'],
+  examples: ['what has the assistant done this week', 'which changes did AI make on my behalf', 'list actions by the giving agent', 'show agent actions that needed approval', 'what has the AI assistant changed this week', 'list what the agent did on our behalf', 'what did the pastoral care agent do on its own last month', 'actions an API key took for the treasurer that failed', 'AI actions this week', 'the assistant was left running over the weekend, what did it change?', 'which agent actions were refused'],
   input: z.object({
     onBehalfOfUserId: filterInput.onBehalfOfUserId,
     credentialId: z.uuid().optional().describe('One API key, OAuth grant or agent credential'),
@@ -135,7 +135,7 @@ const verifyChainTool = tools.read('verify_chain', {
   title: 'Check the audit chain',
   description: "Checks the organisation's audit events are as written: recomputes each event's hash from its contents and the one before, in order, and reports any changed, removed or inserted event (and personal data altered without an erasure). Checks up to 50,000 events a call from fromSeq; continue from lastSeq + 1 while complete is false.",
   keywords: ['tamper check', 'integrity', 'verify audit log', 'hash chain', 'edited the log', 'log tampered', 'nobody altered the records', 'trust the activity log'],
-  examples: ['has anyone tampered with the audit log', 'verify the audit trail is intact', 'check the integrity of our activity history', "check the change log hasn't been tampered with", 'is the audit record still intact', 'prove to the auditors nobody has edited our history', 'run the hash check over the audit events from number 50000', 'has any audit event been deleted or inserted'],
+  examples: ['has anyone tampered with the audit log', 'verify the audit trail is intact', 'check the integrity of our activity history', "check the change log hasn't been tampered with", 'is the audit record still intact', 'prove to the auditors nobody has edited our history', 'run the hash check over the audit events from number 50000', 'has any audit event been deleted or inserted', 'verify the log', "the independent examiner wants proof our records weren't altered, check the audit history", 'is our activity history untampered'],
   input: z.object({
     fromSeq: z.number().int().min(1).max(1_000_000_000_000).default(1).describe('First chain position to check'),
     limit: z.number().int().min(1).max(50_000).default(50_000),
@@ -162,7 +162,7 @@ const exportEventsTool = tools.write('export_events', {
   title: 'Export the audit log (needs approval)',
   description: `Exports audit events (the same filters as audit_list_events, up to ${MAX_EXPORT} a call, newest first) for an auditor: redacted (changed values and assistant summaries left out; field names, actors, targets and outcomes kept). Every export needs an owner or admin to approve it, and is itself recorded in the audit log.`,
   keywords: ['download audit log', 'audit report', 'export activity'],
-  examples: ['export the audit log for our auditor', 'give me a download of last year\'s finance audit events', 'export every change agents made this quarter', 'download the change log for the trustees', 'send the auditors a copy of the activity log', 'export the redacted audit log for the independent examiner', 'download audit events from April to March for the annual return', 'an audit extract of safeguarding changes for the diocese'],
+  examples: ['export the audit log for our auditor', 'give me a download of last year\'s finance audit events', 'export every change agents made this quarter', 'download the change log for the trustees', 'send the auditors a copy of the activity log', 'export the redacted audit log for the independent examiner', 'download audit events from April to March for the annual return', 'an audit extract of safeguarding changes for the diocese', 'export audit log', "the diocese is reviewing us, so give them a copy of last year's changes", 'I need the activity log as a download for the trustees'],
   destructive: false,
   input: z.object({ ...filterInput, limit: z.number().int().min(1).max(MAX_EXPORT).default(MAX_EXPORT), cursor: pageInput.cursor }),
   output: z.object({ events: z.array(exportedEventSchema), exportedAt: z.string(), ...pageOutput }).strict(),

@@ -100,7 +100,7 @@ const sendTestEmailTool = tools.send('send_test_email', {
   keywords: ['test email', 'proof', 'send me a copy', 'check campaign email', 'try it on myself', 'sample email', 'inbox check', 'before it goes out'],
   examples: [
     'send me a test of the Christmas email', 'email a proof of the newsletter to the vicar before it goes out', 'I want to see how the campaign looks in my inbox',
-    'send a sample of the mailing to the office manager first', 'test the second subject line on me',
+    'send a sample of the mailing to the office manager first', 'test the second subject line on me', 'test it on me', 'Zoe wants to check the Easter mailing on her phone before it goes to everyone', 'can I see a sample of variant B of the newsletter',
   ],
   followUp: { kind: 'channels.send_message' },
   input: z.object({

@@ -46,7 +46,7 @@ export const updateTeamTool = tools.write('update_team', {
   title: 'Update a team',
   description: 'Renames a team, switches declines that fix themselves on or off for it (autoReplace), or sets how long substitute offers stay open.',
   keywords: ['auto replace', 'find substitutes automatically', 'find cover', 'drops out', 'offer expiry'],
-  examples: ['let the sound team sort out their own cover', 'when a volunteer drops out, find a replacement automatically', 'turn on automatic replacements for the sound team', 'give substitutes 12 hours to answer', 'stop auto-replacing on the band', 'rename the music team to Worship Band', 'cover offers for the choir should expire after a day', 'switch off automatic cover for the kids team'],
+  examples: ['let the sound team sort out their own cover', 'when a volunteer drops out, find a replacement automatically', 'turn on automatic replacements for the sound team', 'give substitutes 12 hours to answer', 'stop auto-replacing on the band', 'rename the music team to Worship Band', 'cover offers for the choir should expire after a day', 'switch off automatic cover for the kids team', 'rename the welcome team', 'Chris is tired of chasing cover, so have the tech team find replacements by themselves', 'I need cover offers to the band to close after six hours'],
   input: z.object({ teamId: z.uuid(), name: z.string().trim().min(1).max(200).optional(), autoReplace: z.boolean().optional(), offerExpiresSeconds: offerExpiresSeconds.optional() }),
   output: z.object({ teamId: z.uuid() }).strict(),
   run: async (ctx, input) => {
@@ -98,7 +98,7 @@ export const schedulePersonTool = tools.write('schedule_person', {
   title: 'Schedule someone on a plan',
   description: 'Puts a person in a position on a plan, unconfirmed until they answer. Refused, with each conflict listed, when they are blocked out, already serving at that time, over their monthly maximum, against their household rule, or the position needs safeguarding clearance they lack; allowConflicts overrides all but clearance. Two schedulers filling the same places take turns: the needed count holds.',
   keywords: ['rota', 'schedule volunteer', 'put on rota', 'book musician'],
-  examples: ['put Sam on drums this Sunday', 'schedule Priya for the sound desk on the 14th', 'add Jo to vocals for Christmas Eve', 'book Ben for kids church even though he is blocked out', 'can you put Hannah on welcome for the 21st', 'rota Tom on the projection desk for Easter', 'have Grace lead worship on Sunday', 'assign Mike to camera for the carol service'],
+  examples: ['put Sam on drums this Sunday', 'schedule Priya for the sound desk on the 14th', 'add Jo to vocals for Christmas Eve', 'book Ben for kids church even though he is blocked out', 'can you put Hannah on welcome for the 21st', 'rota Tom on the projection desk for Easter', 'have Grace lead worship on Sunday', 'assign Mike to camera for the carol service', 'Leah on keys Sunday', "Omar's back from uni at Christmas, so put him on bass for the carol service", 'could you rota Freya onto the coffee team for the 28th'],
   input: z.object({
     planId, positionId: z.uuid(), contactId: z.uuid(),
     planTimeId: z.uuid().optional().describe('The plan time they serve at, for a position needed per time (runsheet_get_plan times[].id)'),
@@ -125,7 +125,7 @@ export const respondToRequestTool = tools.write('respond_to_request', {
   title: 'Answer a rota request or substitute offer',
   description: 'Records a volunteer\'s answer (a staff member on their behalf): accept, or decline with a reason, to a place on a plan (planPersonId) or to a substitute offer (offerId). A decline on a team with autoReplace starts the substitute search; an answer to an offer settles it at once.',
   keywords: ['accept', 'decline', 'cannot make it', 'rota answer', 'swap'],
-  examples: ['Sam can\'t make Sunday, he\'s away', 'Priya accepted the sound desk for the 14th', 'Jo declined because of work', 'Ben said yes to covering drums', 'mark the offer to Ana as declined', 'Hannah has confirmed she\'s doing welcome', 'Tom can\'t do Easter, mark him as declined', 'Grace said yes to the rota request', 'Mike turned down the drums cover offer'],
+  examples: ['Sam can\'t make Sunday, he\'s away', 'Priya accepted the sound desk for the 14th', 'Jo declined because of work', 'Ben said yes to covering drums', 'mark the offer to Ana as declined', 'Hannah has confirmed she\'s doing welcome', 'Tom can\'t do Easter, mark him as declined', 'Grace said yes to the rota request', 'Mike turned down the drums cover offer', 'Leah said yes', "Omar rang the office: he can't do bass on the 28th because of a wedding", 'can you note that Freya accepted the coffee rota'],
   followUp: { kind: 'runsheet.respond' },
   input: z.object({
     planPersonId: z.uuid().optional(), offerId: z.uuid().optional(), response: z.enum(['accept', 'decline']), reason: z.string().trim().min(1).max(500).optional(),
@@ -142,7 +142,7 @@ export const recordBlockoutTool = tools.write('record_blockout', {
   title: 'Record a blockout',
   description: 'Dates a person cannot serve. Places they hold on upcoming plans in those dates are given up (declined, "Blocked out"), and on teams with autoReplace a substitute search starts for each.',
   keywords: ['blockout', 'away', 'holiday', 'unavailable'],
-  examples: ['Sam is away 10 to 24 August', 'Priya can\'t serve on the 14th', 'block out Jo for half term', 'Ben is on holiday next week', 'Hannah can\'t serve any Sundays in July', 'Tom is away for the whole of Easter week', 'Grace will be unavailable 3rd to 10th March', 'mark Mike as unavailable on the 21st'],
+  examples: ['Sam is away 10 to 24 August', 'Priya can\'t serve on the 14th', 'block out Jo for half term', 'Ben is on holiday next week', 'Hannah can\'t serve any Sundays in July', 'Tom is away for the whole of Easter week', 'Grace will be unavailable 3rd to 10th March', 'mark Mike as unavailable on the 21st', 'Leah off 1-15 May', "Omar is on a school trip the first week of June, so he can't be rota'd then", "Freya won't be around over the Whitsun bank holiday, note it"],
   followUp: { kind: 'runsheet.blockout' },
   input: z.object({ contactId: z.uuid(), startsOn: calendarDate(), endsOn: calendarDate().optional(), reason: z.string().trim().min(1).max(500).optional() }),
   output: z.object({
@@ -156,7 +156,7 @@ export const getBlockoutLinkTool = tools.write('get_blockout_link', {
   title: 'A volunteer\'s own blockout link',
   description: `A signed link a volunteer opens, without an account, to add and remove the dates they cannot serve (good for ${BLOCKOUT_LINK_DAYS} days; rota requests carry one too), with their upcoming blockouts. Dates added there give up their places as runsheet_record_blockout does.`,
   keywords: ['blockout link', 'availability link', 'self-service blockouts', 'volunteer away dates'],
-  examples: ['send Sam a link to put in their own away dates', 'how can volunteers mark when they are unavailable themselves', 'get Priya\'s blockout page link'],
+  examples: ['send Sam a link to put in their own away dates', 'how can volunteers mark when they are unavailable themselves', 'get Priya\'s blockout page link', "Leah's availability link", 'Omar keeps emailing his holiday dates, can he enter them himself somehow?', 'I need the page where Freya can add her own unavailable days'],
   input: z.object({ contactId: z.uuid() }),
   output: z.object({
     contactId: z.uuid(), name: z.string(), url: z.string(), expiresAt: z.string(),
@@ -179,7 +179,7 @@ export const autofillTool = tools.write('autofill_positions', {
   title: 'Autofill a plan\'s open positions',
   description: 'Fills the plan\'s open places, time by time, from each position\'s team members: only people who are cleared where needed, not blocked out, not serving at that time, under their monthly maximum (a plan counts once however many of its times they serve) and within their household rule; people with no place on the plan yet first, then least recently served. One person may take the 9:00 and the 11:00, never two places at once. Answers with a run id: runsheet_undo_autofill takes back what it added that is still unconfirmed.',
   keywords: ['auto schedule', 'fill rota', 'autofill', 'auto assign', 'fill empty slots', 'music team gaps'],
-  examples: ['automatically fill the empty places on the worship team', 'auto-fill the music team for Sunday', 'fill the rota for Sunday', 'autofill the open band positions', 'schedule whoever is free for the 14th', 'fill the gaps on the welcome team', 'fill the kids church rota for the 21st automatically', 'let the system pick people for the empty places at Easter'],
+  examples: ['automatically fill the empty places on the worship team', 'auto-fill the music team for Sunday', 'fill the rota for Sunday', 'autofill the open band positions', 'schedule whoever is free for the 14th', 'fill the gaps on the welcome team', 'fill the kids church rota for the 21st automatically', 'let the system pick people for the empty places at Easter', "fill Sunday's gaps automatically", "we're short for Harvest and I've no time, so let Steward choose people for the empty spots", 'can you auto-assign volunteers to the vacant positions on the 4th'],
   input: z.object({ planId, positionIds: z.array(z.uuid()).min(1).max(200).optional().describe('Only these positions (default all needed)') }),
   output: z.object({
     runId: z.uuid(),
@@ -203,7 +203,7 @@ export const sendRequestsTool = tools.send('send_requests', {
   title: 'Send rota requests',
   description: `Asks everyone on the plan who has not been asked yet, one message each through channels' delivery checks (address, suppression, crisis hold, quiet hours; as a service message). Anyone who cannot be reached is reported and not asked. More than ${LARGE_SEND} requests at once wait for a person's approval.`,
   keywords: ['ask volunteers', 'send rota', 'notify team', 'scheduling emails', 'confirm serving', 'rota email'],
-  examples: ['email the team so they can confirm they are on', 'ask everyone on the rota to confirm', 'send out the requests for Sunday', 'ask the band if they can do the 14th', 'email everyone on the rota', 'text the welcome team their requests', 'message Sunday\'s volunteers asking them to confirm', 'send the Easter rota out to everyone on it'],
+  examples: ['email the team so they can confirm they are on', 'ask everyone on the rota to confirm', 'send out the requests for Sunday', 'ask the band if they can do the 14th', 'email everyone on the rota', 'text the welcome team their requests', 'message Sunday\'s volunteers asking them to confirm', 'send the Easter rota out to everyone on it', 'send the rota out', 'the plan for the 28th is done, so ask the people on it whether they can serve', "I need to notify the tech team they're on for Palm Sunday"],
   followUp: { kind: 'runsheet.send_requests' },
   input: z.object({ planId, channel: z.enum(MESSAGE_CHANNELS).default('email'), note: z.string().trim().min(1).max(1000).optional().describe('A line added to each request') }),
   output: z.object({
