@@ -30,8 +30,8 @@ const headcountSchema = z.object({
 export const recordHeadcountTool = tools.write('record_headcount', {
   title: 'Record a headcount',
   description: 'Records a head count: how many people were in a place at one service: a check-in location (locationId), a named area ("Balcony"), or the whole service when neither is given, and who counted. Counting the same place again replaces the figure (the earlier count is returned), so a recount never adds twice.',
-  keywords: ['headcount', 'count people', 'attendance number', 'how many came'],
-  examples: ['we counted 143 in the main hall at the 10:30', 'balcony headcount 22', 'the stewards counted 87 at the evening service', 'put down 56 for the 8am', 'note that 34 were in the upstairs hall at the carol service', 'the sidesmen counted 210 at Christmas midnight mass', "log tonight's numbers: 41 at evensong", 'correct the 10:30 count to 150, we miscounted', 'crèche had 12 this morning, record that number'],
+  keywords: ['headcount', 'count people', 'attendance number', 'how many came', 'numbers'],
+  examples: ['we counted 143 in the main hall at the 10:30', 'balcony headcount 22', 'the stewards counted 87 at the evening service', 'put down 56 for the 8am', 'note that 34 were in the upstairs hall at the carol service', 'the sidesmen counted 210 at Christmas midnight mass', "log tonight's numbers: 41 at evensong", 'correct the 10:30 count to 150, we miscounted', 'crèche had 12 this morning, record that number', 'headcount 96', 'the sidesman counted 118 at the 10:30 this morning including the balcony, log it', "can you record 64 for tonight's carol service?"],
   idempotent: true,
   input: z.object({
     instanceId: instanceId.describe('The service instance (schedule_list_upcoming_instances, guests_list_services_today)'),
@@ -55,7 +55,7 @@ export const listCheckinsTool = tools.read('list_checkins', {
   title: 'Check-ins',
   description: 'Who signed in (checked in) to services dated in a range (default the last 7 days), oldest first: person, kind (adult, child, volunteer), first time or not, location, in and out times. Narrow by service instance, location, person or kind; at most 500 (truncated says when there were more).',
   keywords: ['who came', 'check-in list', 'attendance list', 'register'],
-  examples: ['who checked in on Sunday', 'which children were in the creche last week', 'list everyone signed in at the carol service', 'who signed the kids in this Sunday', 'list the volunteers who signed in at youth club on Friday', 'which first-timers checked in last week', 'show the register for Sunday school on the 12th', 'who was in the toddler room and when were they collected', 'names of everyone at the Messy Church session'],
+  examples: ['who checked in on Sunday', 'which children were in the creche last week', 'list everyone signed in at the carol service', 'who signed the kids in this Sunday', 'list the volunteers who signed in at youth club on Friday', 'which first-timers checked in last week', 'show the register for Sunday school on the 12th', 'who was in the toddler room and when were they collected', 'names of everyone at the Messy Church session', 'who signed in Sunday', 'the safeguarding lead needs the names of every child in the youth room last Friday', 'which volunteers checked in at the holiday club?'],
   input: z.object({
     from: calendarDate().optional(), to: calendarDate().optional(), instanceId: instanceId.optional(), locationId: z.uuid().optional(),
     contactId: z.uuid().optional(), personKind: z.enum(PERSON_KINDS).optional(), firstTimeOnly: z.boolean().default(false),
@@ -85,7 +85,7 @@ export const getSummaryTool = tools.read('get_summary', {
   title: 'Attendance summary',
   description: 'Attendance of the services in a range (default the last 4 weeks), by service, ISO week (with the change on the week before) and location: total (headcount when recorded: the whole-service count when there is one, else the sum of the areas counted; otherwise people checked in), regulars, guests, first-timers and volunteers, with the definition of each. A ticketed event held as no service is its own line under events, outside the service figures. Narrow to one service instance, series or location.',
   keywords: ['attendance', 'how many came', 'weekly attendance', 'trend', 'first-timers'],
-  examples: ['how was attendance this month', 'how many came to the 10:30 each week', 'how many first-timers last Sunday', 'are numbers up or down on last week', 'what were our numbers like over Lent', 'compare attendance at the 8am and the 10:30', 'how many regulars versus guests this month', 'attendance figures by room for the last four weeks', 'how many volunteers served each week in October', 'is the evening service growing'],
+  examples: ['how was attendance this month', 'how many came to the 10:30 each week', 'how many first-timers last Sunday', 'are numbers up or down on last week', 'what were our numbers like over Lent', 'compare attendance at the 8am and the 10:30', 'how many regulars versus guests this month', 'attendance figures by room for the last four weeks', 'how many volunteers served each week in October', 'is the evening service growing', 'attendance figures', "for the churchwardens' report, show weekly attendance at each service since Easter"],
   input: z.object({
     from: calendarDate().optional(), to: calendarDate().optional(), instanceId: instanceId.optional(), seriesId: z.uuid().optional().describe('One service series (schedule_list_series)'),
     locationId: z.uuid().optional().describe('One check-in location: its check-ins and headcounts only'),
@@ -115,7 +115,7 @@ export const getPersonHistoryTool = tools.read('get_person_history', {
   title: 'A person\'s attendance',
   description: 'One person\'s check-ins over a range (default the last 52 weeks), one entry per service, newest first: service, date, locations, as guest or volunteer, first time; with services and weeks attended, first and last visit.',
   keywords: ['attendance history', 'when did they last come', 'how often', 'attendance since', 'person\'s attendance', 'been coming'],
-  examples: ['when did Sam last come to church', 'how often has the Green family been this year', 'has Margaret been coming regularly', 'how many times has Jean been this year', 'when was the last time the Patels came', 'has Tom stopped coming to the evening service', "list the Sundays Margaret's grandson attended", "when was Ruth's first visit", "show Peter's attendance over the last year"],
+  examples: ['when did Sam last come to church', 'how often has the Green family been this year', 'has Margaret been coming regularly', 'how many times has Jean been this year', 'when was the last time the Patels came', 'has Tom stopped coming to the evening service', "list the Sundays Margaret's grandson attended", "when was Ruth's first visit", "show Peter's attendance over the last year", "Doris's attendance", "Ray hasn't been seen for a while, when did he last come and how often before that?", 'how regularly has Hannah been coming this year?'],
   input: z.object({ contactId: z.uuid(), from: calendarDate().optional(), to: calendarDate().optional() }),
   output: z.object({
     contactId: z.uuid(), from: z.string(), to: z.string(), services: z.number().int(), weeksAttended: z.number().int(),

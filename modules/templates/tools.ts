@@ -64,7 +64,7 @@ export const listTemplatesTool = tools.read('list_templates', {
   title: 'List message templates',
   description: 'Email, SMS and WhatsApp templates of the organisation, newest first, each with its active version (if any); filter by channel, purpose or name. templates_get_template shows one template\'s versions.',
   keywords: ['templates', 'message templates', 'email templates', 'sms templates', 'whatsapp templates', 'saved wordings', 'standard messages', 'stock replies'],
-  examples: ['which SMS templates do we have', 'show our email templates for appeals', 'list the standard message texts we keep', 'what saved emails have we got', "show the WhatsApp messages we've set up", 'do we have a standard text for rota reminders', 'list all our stock wordings', 'find the template for welcoming newcomers', 'which message templates are for giving'],
+  examples: ['which SMS templates do we have', 'show our email templates for appeals', 'list the standard message texts we keep', 'what saved emails have we got', "show the WhatsApp messages we've set up", 'do we have a standard text for rota reminders', 'list all our stock wordings', 'find the template for welcoming newcomers', 'which message templates are for giving', 'our templates', "I'm writing a new welcome text, what standard wordings do we already keep for newcomers?", 'have we got a template for funeral follow-ups?'],
   input: z.object({
     channel: channel.optional(), purpose: purpose.optional(),
     nameContains: z.string().trim().min(1).max(200).optional().describe('Only templates whose name contains this (case does not matter)'),
@@ -89,7 +89,7 @@ export const createTemplateTool = tools.write('create_template', {
   title: 'Create a message template',
   description: 'Creates a template (channel, purpose, locale, a name unique in the organisation) with its first version as a draft. Variables are written {{name}}; first_name, last_name, full_name and organisation_name come from the contact, others must be declared (with an example). Validate and activate the version before it can be sent.',
   keywords: ['new template', 'email template', 'sms template', 'whatsapp template', 'message wording'],
-  examples: ['make an SMS template reminding people of their rota slot', 'create a welcome email template for newcomers', 'set up a new standard email thanking first-time givers', 'I want a stock text for reminding parents about Sunday school', 'create a WhatsApp message template for event reminders', 'draft a reusable birthday greeting email', 'new saved wording for funeral follow-up letters', 'write a template for the coffee rota reminder text'],
+  examples: ['make an SMS template reminding people of their rota slot', 'create a welcome email template for newcomers', 'set up a new standard email thanking first-time givers', 'I want a stock text for reminding parents about Sunday school', 'create a WhatsApp message template for event reminders', 'draft a reusable birthday greeting email', 'new saved wording for funeral follow-up letters', 'write a template for the coffee rota reminder text', 'new SMS template', 'we send the same Lent course reminder every week, make it a reusable email template', 'can you create a standard WhatsApp message for choir practice?'],
   input: z.object({
     name: z.string().trim().min(1).max(200).describe('Unique among the organisation\'s live templates'),
     channel, purpose,
@@ -105,7 +105,7 @@ export const createVersionTool = tools.write('create_version', {
   title: 'Create a new template version',
   description: 'Writes a new draft version of a template: the fields given replace the latest version\'s, the rest are copied. The active version stays active (and is never edited) until the new one is activated with templates_activate_version.',
   keywords: ['edit template', 'change template wording', 'new version', 'update template', 'keep previous version'],
-  examples: ['change the rota reminder to mention the car park', 'fix the typo in the welcome email', 'reword the welcome text to mention the new vicar', 'update the subject line of the appeal email', 'tweak the SMS reminder but keep the old one live for now', 'correct the spelling mistake in the birthday template', 'change the giving appeal wording for Advent', 'draft a new version of the newcomer email'],
+  examples: ['change the rota reminder to mention the car park', 'fix the typo in the welcome email', 'reword the welcome text to mention the new vicar', 'update the subject line of the appeal email', 'tweak the SMS reminder but keep the old one live for now', 'correct the spelling mistake in the birthday template', 'change the giving appeal wording for Advent', 'draft a new version of the newcomer email', 'edit the welcome template', 'the office moved to the church hall, update the address in the newcomer email as a new draft', 'can I change the wording of the rota reminder text?'],
   input: z.object({
     templateId,
     subject: contentFields.subject, body: contentFields.body.optional(), html: contentFields.html, variables: contentFields.variables,
@@ -124,7 +124,7 @@ export const renderPreviewTool = tools.read('render_preview', {
   title: 'Preview a template version',
   description: 'Renders a version (or a template\'s active version) without sending or changing anything: subject, text, HTML, SMS encoding and segment count, the WhatsApp template message payload, and lint warnings. Values come from `variables`, then the contact (if given), then the declared examples; missing ones are listed and nothing is rendered.',
   keywords: ['preview', 'render', 'sms segments', 'how many texts', 'sample message', 'dry run', 'how it will look', 'look like', 'see the template', 'mock up', 'email preview'],
-  examples: ['show me what the rota reminder looks like for John', 'how many SMS segments is this template', 'how would the newsletter email template look for Tom', 'what will the email look like for a given person', 'let me see the welcome email filled in for Mrs Jones', 'how will the rota text read on a phone', 'test render the appeal without sending it', 'is the SMS reminder going to be one text or two', 'show a sample of the birthday email', 'preview the WhatsApp event reminder'],
+  examples: ['show me what the rota reminder looks like for John', 'how many SMS segments is this template', 'how would the newsletter email template look for Tom', 'what will the email look like for a given person', 'let me see the welcome email filled in for Mrs Jones', 'how will the rota text read on a phone', 'test render the appeal without sending it', 'is the SMS reminder going to be one text or two', 'show a sample of the birthday email', 'preview the WhatsApp event reminder', 'preview the template', "before Ray's reminder goes, show me how the rota text reads with his name filled in"],
   input: z.object({
     versionId: versionId.optional(),
     templateId: templateId.optional().describe('Preview this template\'s active version'),
@@ -173,7 +173,7 @@ export const validateVersionTool = tools.write('validate_version', {
   title: 'Validate a template version',
   description: 'Checks a version: placeholder syntax, undeclared variables, channel rules (email subject, SMS length, WhatsApp\'s review rules) and lint (missing unsubscribe wording in marketing email, link shorteners, long SMS, variables without examples). A clean email or SMS draft becomes approved; a WhatsApp version is approved only by WhatsApp\'s review.',
   keywords: ['lint template', 'check template', 'approve template'],
-  examples: ['is the appeal email ready to send', 'check the new SMS wording', 'check the new rota text for problems', 'does the appeal draft have an unsubscribe line', 'run the checks on the newcomer email draft', 'is my WhatsApp wording going to pass the rules', 'lint the birthday template', 'look over the Christmas email draft for mistakes and approve it'],
+  examples: ['is the appeal email ready to send', 'check the new SMS wording', 'check the new rota text for problems', 'does the appeal draft have an unsubscribe line', 'run the checks on the newcomer email draft', 'is my WhatsApp wording going to pass the rules', 'lint the birthday template', 'look over the Christmas email draft for mistakes and approve it', 'validate the template', "I've rewritten the Lent appeal email, check it for missing merge fields and other problems", 'is the new WhatsApp draft going to be accepted?'],
   input: z.object({ versionId }),
   output: z.object({ valid: z.boolean(), errors: z.array(findingSchema), warnings: z.array(findingSchema), version: versionSchema }).strict(),
   run: async (ctx, input) => {
@@ -186,7 +186,7 @@ export const activateVersionTool = tools.write('activate_version', {
   title: 'Activate a template version',
   description: 'Makes a version the one sends use; the previously active version is archived at the same moment (a template never has two). An email or SMS draft is validated and approved on the way; a WhatsApp version must be approved by WhatsApp first. Activating the active version again changes nothing.',
   keywords: ['publish template', 'use this version', 'go live', 'switch template version', 'start using wording', 'new wording live'],
-  examples: ['use version 3 of the rota reminder from now on', 'make the new welcome email live', 'start using the updated text of the giving appeal', 'switch the welcome email to the new wording', 'put the updated rota reminder live', 'from today use the Advent version of the appeal', 'go live with the new birthday text', 'roll back to version 2 of the newcomer email', 'make the corrected SMS the one that goes out'],
+  examples: ['use version 3 of the rota reminder from now on', 'make the new welcome email live', 'start using the updated text of the giving appeal', 'switch the welcome email to the new wording', 'put the updated rota reminder live', 'from today use the Advent version of the appeal', 'go live with the new birthday text', 'roll back to version 2 of the newcomer email', 'make the corrected SMS the one that goes out', 'activate version 4', "Hannah's corrected the welcome email, so make her new draft the one we send", 'can we go back to the previous wording of the reminder?'],
   idempotent: true,
   input: z.object({ versionId }),
   output: z.object({
@@ -200,7 +200,7 @@ export const submitWhatsAppTemplateTool = tools.write('submit_whatsapp_template'
   title: 'Submit a WhatsApp template for review',
   description: 'Sends a WhatsApp template version to WhatsApp for review (it must pass templates_validate_version\'s rules). The review is then followed until WhatsApp decides (status webhook, with polling as a fallback): approved versions can be activated, rejected ones need a new version. Submitting the same version again changes nothing.',
   keywords: ['whatsapp approval', 'meta review', 'submit template'],
-  examples: ['send the new WhatsApp reminder to Meta for approval', 'send the WhatsApp welcome message off for approval', 'submit our new WhatsApp text to Meta', 'get WhatsApp to review the event reminder', 'put the youth club WhatsApp template in for review', 'ask Facebook to approve our WhatsApp wording', 'the WhatsApp draft is ready, send it for checking'],
+  examples: ['send the new WhatsApp reminder to Meta for approval', 'send the WhatsApp welcome message off for approval', 'submit our new WhatsApp text to Meta', 'get WhatsApp to review the event reminder', 'put the youth club WhatsApp template in for review', 'ask Facebook to approve our WhatsApp wording', 'the WhatsApp draft is ready, send it for checking', 'submit WhatsApp template', "the choir practice WhatsApp message passed the checks, send it off for WhatsApp's approval", 'can we get the new WhatsApp wording reviewed?'],
   idempotent: true,
   input: z.object({ versionId }),
   output: z.object({ version: versionSchema }).strict(),
@@ -213,7 +213,7 @@ export const archiveTemplateTool = tools.write('archive_template', {
   title: 'Archive a template',
   description: 'Retires a template: nothing can be sent with it any more and its name is free again; its versions stay, so sent messages keep their record. Refused while a scheduled (or approved, pending approval or sending) broadcast uses it. Archiving again changes nothing.',
   keywords: ['delete template', 'retire template', 'remove template'],
-  examples: ['we do not use the old Christmas appeal template any more, archive it', 'retire the old harvest appeal wording', 'get rid of the 2023 Christmas template', "we've stopped using the old newcomer text, scrap it", 'remove the obsolete rota SMS template', 'bin the test template I made', 'stop anyone using the old Gift Aid email template'],
+  examples: ['we do not use the old Christmas appeal template any more, archive it', 'retire the old harvest appeal wording', 'get rid of the 2023 Christmas template', "we've stopped using the old newcomer text, scrap it", 'remove the obsolete rota SMS template', 'bin the test template I made', 'stop anyone using the old Gift Aid email template', 'archive the Lent template', "we don't run the Alpha course any more, so retire its reminder template", 'can we stop the old funeral letter template being used?'],
   destructive: true,
   idempotent: true,
   input: z.object({ templateId }),
@@ -231,7 +231,7 @@ export const diffVersionsTool = tools.read('diff_versions', {
   title: 'Compare two template versions',
   description: 'Line-by-line differences between two versions of the same template: subject, body, HTML and declared variables.',
   keywords: ['diff', 'compare versions', 'what changed'],
-  examples: ['what changed between version 2 and 3 of the welcome email', 'how does the new appeal wording differ from the old one', 'compare the last two drafts of the rota reminder', 'what did we change in the welcome email', 'show the differences between versions 1 and 4', 'side by side of the old and new birthday text', 'which lines were edited in the newcomer SMS'],
+  examples: ['what changed between version 2 and 3 of the welcome email', 'how does the new appeal wording differ from the old one', 'compare the last two drafts of the rota reminder', 'what did we change in the welcome email', 'show the differences between versions 1 and 4', 'side by side of the old and new birthday text', 'which lines were edited in the newcomer SMS', 'compare template versions', 'Hannah edited the welcome email last week and I want to see exactly what she changed', "what's different between the old and new reminder text?"],
   input: z.object({ fromVersionId: versionId, toVersionId: versionId }),
   output: z.object({
     templateId: z.uuid(), from: z.object({ id: z.uuid(), number: z.number().int() }).strict(), to: z.object({ id: z.uuid(), number: z.number().int() }).strict(),

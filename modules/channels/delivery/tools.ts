@@ -95,7 +95,7 @@ export const sendEmailTool = tools.send('send_email', {
   title: 'Send one email',
   description: 'Emails one contact, free-form (subject + text, optional HTML) or from a template\'s active version (merge data HTML-escaped; a missing variable blocks the send). Consent for the purpose and suppression are checked now and again at dispatch; marketing email carries one-click unsubscribe (List-Unsubscribe). Metered once as one email send; repeat-safe with idempotencyKey. Returns the queued message: follow it with channels_get_message.',
   keywords: ['email', 'send email', 'mail a person', 'one-off email'],
-  examples: ['email Margaret the rota for Sunday', 'send John the welcome email template', 'drop Jean an email to say the flowers rota has changed', 'email Mrs Harris the minutes from the PCC meeting', 'send one email to the churchwarden about the boiler', 'can you email Derek thanking him for fixing the gutter', 'send Ruth the baptism preparation email template', 'email just Colin the Gift Day letter'],
+  examples: ['email Margaret the rota for Sunday', 'send John the welcome email template', 'drop Jean an email to say the flowers rota has changed', 'email Mrs Harris the minutes from the PCC meeting', 'send one email to the churchwarden about the boiler', 'can you email Derek thanking him for fixing the gutter', 'send Ruth the baptism preparation email template', 'email just Colin the Gift Day letter', 'email Doris', 'Ray missed the PCC meeting, send him a short email with the date of the next one', 'can you email Hannah the youth trip details?'],
   input: z.object({
     contactId, purpose, templateId, variables,
     subject: z.string().trim().min(1).max(998).optional().describe('Free-form subject (needed without a template)'),
@@ -112,7 +112,7 @@ export const sendSmsTool = tools.send('send_sms', {
   title: 'Send one SMS',
   description: `Texts one contact at their phone number (E.164), free-form or from a template's active SMS version. Segments are counted exactly (GSM-7 160/153, UCS-2 70/67; one emoji switches the whole text to UCS-2); at most ${SMS_MAX_SEGMENTS} segments / ${SMS_MAX_CHARACTERS} characters. Metered once by its segments (refused before sending if the messaging allowance would be exceeded). Consent and suppression (STOP) are checked now and at dispatch; quiet hours defer it. Repeat-safe with idempotencyKey.`,
   keywords: ['sms', 'text message', 'text someone', 'send text'],
-  examples: ['text Peter that the youth group is cancelled tonight', 'send an SMS reminder to Ruth', 'text Jean that choir is off tonight', 'send Derek a quick text: the key is under the mat', "text Ruth's mobile to remind her she's on the rota", 'text the churchwarden that the boiler man comes at 2', "ping Mr Okafor a text reminding him of Sunday's reading", 'send Sue a text saying thanks for the cakes'],
+  examples: ['text Peter that the youth group is cancelled tonight', 'send an SMS reminder to Ruth', 'text Jean that choir is off tonight', 'send Derek a quick text: the key is under the mat', "text Ruth's mobile to remind her she's on the rota", 'text the churchwarden that the boiler man comes at 2', "ping Mr Okafor a text reminding him of Sunday's reading", 'send Sue a text saying thanks for the cakes', 'text Doris', "Ray's reading at 9:30 tomorrow and might forget, send him a reminder text", 'can you send Hannah a text to say the minibus leaves at 8?'],
   input: z.object({
     contactId, purpose, templateId, variables,
     body: z.string().min(1).max(20_000).optional().describe('Free-form text (needed without a template)'),
@@ -127,7 +127,7 @@ export const sendWhatsAppTool = tools.send('send_whatsapp', {
   title: 'Send one WhatsApp message',
   description: 'Sends one contact a WhatsApp message: free-form text only within 24 hours of their last message to us (the session window, see channels_get_whatsapp_window); otherwise an approved template (templateId) is required and a free-form send is refused with that hint. Metered once as one WhatsApp message by category (free-form service, template utility or marketing). Consent and suppression checked now and at dispatch. Repeat-safe with idempotencyKey.',
   keywords: ['whatsapp', 'message on whatsapp', 'wa message'],
-  examples: ['WhatsApp Grace to say thanks for her reply', 'send the event reminder template on WhatsApp to Tom', 'WhatsApp Femi the address for house group', "send Joan a WhatsApp to say we're praying for her", 'reply to Tom on WhatsApp: yes, see you at 7', 'message Grace on WhatsApp with the rota reminder template', 'WhatsApp the youth leader that the minibus is booked', 'send Ruth the Sunday notices template over WhatsApp'],
+  examples: ['WhatsApp Grace to say thanks for her reply', 'send the event reminder template on WhatsApp to Tom', 'WhatsApp Femi the address for house group', "send Joan a WhatsApp to say we're praying for her", 'reply to Tom on WhatsApp: yes, see you at 7', 'message Grace on WhatsApp with the rota reminder template', 'WhatsApp the youth leader that the minibus is booked', 'send Ruth the Sunday notices template over WhatsApp', 'WhatsApp Doris', "Ray just asked on WhatsApp what time the quiz starts, reply to him that it's 7:30", 'can you message Hannah on WhatsApp with the rota template?'],
   input: z.object({
     contactId, purpose, templateId, variables,
     body: z.string().min(1).max(4096).optional().describe('Free-form text (only inside the 24-hour window)'),
@@ -142,7 +142,7 @@ export const getMessageTool = tools.read('get_message', {
   title: 'One sent message',
   description: 'One email, SMS or WhatsApp message: its status (queued, sending, sent, delivered, undelivered, failed with the reason), the exact text sent, segments, metered units, estimated cost and provider id.',
   keywords: ['message status', 'was it delivered', 'delivery status'],
-  examples: ['did the text to Peter arrive', 'why did that message fail', 'was the email to Jean delivered', 'what exactly did the text to Derek say', 'did my WhatsApp to Grace go through', 'how much did that one text to Ruth cost', 'has the reminder to Colin gone yet or is it still queued', 'why did the email to Mrs Harris bounce'],
+  examples: ['did the text to Peter arrive', 'why did that message fail', 'was the email to Jean delivered', 'what exactly did the text to Derek say', 'did my WhatsApp to Grace go through', 'how much did that one text to Ruth cost', 'has the reminder to Colin gone yet or is it still queued', 'why did the email to Mrs Harris bounce', "status of Doris's text", 'Ray says he never got the reminder I emailed him on Monday, what happened to it?', 'was my text to Hannah delivered?'],
   input: z.object({ messageId: z.uuid().describe('The message') }),
   output: z.object({ message: messageSchema }).strict(),
   run: async (ctx, input) => ({ message: await requireMessage(ctx.db, ctx.org.id, input.messageId) }),
@@ -152,7 +152,7 @@ export const listMessagesTool = tools.read('list_messages', {
   title: 'Sent messages',
   description: 'Email, SMS and WhatsApp messages newest first, filtered by channel, status, contact, purpose or broadcast, one cursor page at a time.',
   keywords: ['message log', 'sent messages', 'outbox', 'failed messages'],
-  examples: ['which texts failed this week', 'messages we sent to Margaret', "show everything we've sent Jean this month", 'all the emails that went out yesterday', "list the WhatsApps that didn't get through", 'which messages went out for the Gift Day appeal', 'texts still waiting in the queue', 'history of texts and emails to the Patel family'],
+  examples: ['which texts failed this week', 'messages we sent to Margaret', "show everything we've sent Jean this month", 'all the emails that went out yesterday', "list the WhatsApps that didn't get through", 'which messages went out for the Gift Day appeal', 'texts still waiting in the queue', 'history of texts and emails to the Patel family', 'sent messages log', 'the office manager wants every email and text we sent Ray this year', 'which messages failed to send yesterday?'],
   input: z.object({
     channel: z.enum(['email', 'sms', 'whatsapp']).optional(),
     status: z.enum(MESSAGE_STATUSES).optional(),
@@ -174,7 +174,7 @@ export const getUsageTool = tools.read('get_usage', {
   title: 'Messaging usage this month',
   description: 'This month\'s email sends, SMS segments and WhatsApp messages by category, with the estimated cost and the plan\'s allowances (email_sends, messaging_credits: SMS segments plus WhatsApp messages) and unit prices.',
   keywords: ['sms credits', 'messaging allowance', 'how many texts left', 'email quota'],
-  examples: ['how many SMS credits have we got left', 'what have we spent on texts this month', 'how many texts have we sent this month', "what's the messaging bill looking like so far", 'how close are we to our email sending limit', 'how many WhatsApp messages have we used this month', 'cost of SMS and WhatsApp so far this month', 'are we running low on text credits'],
+  examples: ['how many SMS credits have we got left', 'what have we spent on texts this month', 'how many texts have we sent this month', "what's the messaging bill looking like so far", 'how close are we to our email sending limit', 'how many WhatsApp messages have we used this month', 'cost of SMS and WhatsApp so far this month', 'are we running low on text credits', 'texting costs this month', 'the treasurer is asking what messaging has cost us since the 1st, with email and SMS counts', 'how many text credits have we left this month?'],
   input: z.object({}),
   output: z.object({
     periodStart: z.string(),

@@ -16,7 +16,7 @@ export const listRosterTool = tools.read('list_roster', {
   title: 'Community roster',
   description: 'Who is on the community roster, newest joiners first, with a total; joinedWithinDays answers "who joined recently", status left lists those who left.',
   keywords: ['members', 'who is in the community', 'new members', 'roster'],
-  examples: ['who joined the church family in the last month', 'list everyone on the community roster', 'how many are on the community roster', "who's left the church recently", 'new members in the last 90 days', 'list the church family', 'everyone who has joined this year', 'show the people who are part of the community'],
+  examples: ['who joined the church family in the last month', 'list everyone on the community roster', 'how many are on the community roster', "who's left the church recently", 'new members in the last 90 days', 'list the church family', 'everyone who has joined this year', 'show the people who are part of the community', 'community roster', 'for the welcome lunch I need everyone who joined the community since September', 'how many people are in our church community?'],
   input: z.object({
     status: z.enum(['current', 'left', 'all']).default('current').describe('current (default), left or all'),
     joinedWithinDays: z.number().int().min(1).max(3650).optional().describe('Only those who joined in the last so many days'),
@@ -62,7 +62,7 @@ export function followUpRadarTool(modules: readonly ModuleDefinition[]) {
     title: 'Follow-up radar',
     description: 'Who needs following up across the church: welfare checks due, note follow-ups due soon, new members, urgent prayer requests, life events (coming up, unattended, grief touchpoints due), guests whose follow-up is due, regulars who have stopped coming and small group members missing meetings, each with why; sources lists what was read and how many came from each. Private and confidential records count only with people:safeguarding.',
     keywords: ['who needs care', 'follow up', 'pastoral radar', 'who to call', 'who to ring', 'who to visit', 'call list', 'pastoral care list'],
-    examples: ['who should I be calling this week', 'who has fallen through the cracks', 'who should the pastoral team ring or visit', 'anyone we have not been in touch with', 'who needs a visit or a phone call', 'which guests and members need following up', 'people we ought to ring this week', 'pastoral to-do: who needs contacting and why', "who hasn't been to church lately and needs a call", 'newcomers, grieving families and urgent prayers needing follow-up'],
+    examples: ['who should I be calling this week', 'who has fallen through the cracks', 'who should the pastoral team ring or visit', 'anyone we have not been in touch with', 'who needs a visit or a phone call', 'which guests and members need following up', 'people we ought to ring this week', 'pastoral to-do: who needs contacting and why', "who hasn't been to church lately and needs a call", 'newcomers, grieving families and urgent prayers needing follow-up', 'pastoral radar', 'with Ray off sick the visiting team is short, who most needs a call or visit this week?'],
     input: z.object({
       withinDays: z.number().int().min(0).max(90).default(7).describe('Note follow-ups and life events due within this many days (and overdue ones)'),
       limitPerSource: z.number().int().min(1).max(100).default(25).describe('At most this many people per source'),
@@ -86,7 +86,7 @@ export const getSummaryTool = tools.read('get_summary', {
   title: 'Community summary',
   description: 'The congregation-facing side at a glance: roster size and recent joiners, posts waiting for moderation, prayers on the wall, answered prayers and approved celebrations, and whether the wall and celebrations are switched on.',
   keywords: ['community overview', 'prayer wall status'],
-  examples: ['how is the prayer wall doing', 'anything for me to moderate', 'prayer wall and celebrations at a glance', 'how many posts are waiting for moderation', 'how many prayers are on the wall and how many answered', 'is the celebrations board switched on and busy', 'quick overview of the community board', 'how many new joiners and approved celebrations'],
+  examples: ['how is the prayer wall doing', 'anything for me to moderate', 'prayer wall and celebrations at a glance', 'how many posts are waiting for moderation', 'how many prayers are on the wall and how many answered', 'is the celebrations board switched on and busy', 'quick overview of the community board', 'how many new joiners and approved celebrations', 'community board summary', 'before the staff meeting, give me the roster size, moderation backlog and prayer wall figures', 'how busy is the prayer wall this month?'],
   input: z.object({}),
   output: z.object({
     roster: z.object({ current: z.number().int(), joinedRecently: z.number().int(), leftRecently: z.number().int(), withCelebrationConsent: z.number().int(), windowDays: z.number().int() }).strict(),

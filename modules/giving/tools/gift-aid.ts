@@ -44,7 +44,7 @@ const recordDeclarationTool = tools.write('record_gift_aid_declaration', {
   title: 'Record a Gift Aid declaration',
   description: "Records a giver's Gift Aid declaration, so their gifts can be claimed. scope: past_and_future (enduring: covers gifts from startOn, at most 4 years before madeOn and by default exactly that, and every later gift), future_only (from madeOn), or single_gift (donationId names the one gift). method: written, online or oral; an oral declaration covers nothing until its written confirmation is sent (confirmationSentOn, or giving_confirm_oral_declaration later). The giver's name, house name or number and postcode are checked on each claim line, not here.",
   keywords: ['gift aid', 'declaration', 'GAD', 'HMRC', 'tax relief', 'taxpayer'],
-  examples: ['Joan has filled in a gift aid form', 'she pays UK tax and wants us to claim on her gifts', 'Mr Okafor signed a gift aid declaration today', 'Helen agreed over the phone to gift aid her donations', 'record a gift aid form covering the last four years and future gifts', 'gift aid just the one £500 gift from Ian', 'a new taxpayer wants gift aid on future giving only', 'log an online gift aid declaration for the Taylors'],
+  examples: ['Joan has filled in a gift aid form', 'she pays UK tax and wants us to claim on her gifts', 'Mr Okafor signed a gift aid declaration today', 'Helen agreed over the phone to gift aid her donations', 'record a gift aid form covering the last four years and future gifts', 'gift aid just the one £500 gift from Ian', 'a new taxpayer wants gift aid on future giving only', 'log an online gift aid declaration for the Taylors', 'add gift aid for Beth', 'Colin filled in the gift aid slip at the welcome desk today, so record his declaration', "can we start claiming gift aid on the Nolans' giving?"],
   input: z.object({
     contactId: z.uuid().describe('The giver (a contact)'),
     scope: z.enum(DECLARATION_SCOPES),
@@ -67,7 +67,7 @@ const cancelDeclarationTool = tools.write('cancel_gift_aid_declaration', {
   title: 'Cancel a Gift Aid declaration',
   description: 'Cancels a declaration from a day on (today unless cancelledOn is given): gifts from that day are no longer covered and leave future claims; gifts before it stay claimable, and lines already claimed are not touched.',
   keywords: ['gift aid', 'withdraw declaration', 'no longer a taxpayer'],
-  examples: ['he no longer pays tax, stop claiming gift aid on his giving', "withdraw a donor's gift aid declaration", 'Brian has retired and stopped paying tax, cancel his gift aid', "end Mrs Lee's gift aid declaration from 1 April", "she's asked us not to claim gift aid any more", 'revoke the gift aid form for Jack', "stop gift aid on Pam's giving from next month", 'cancel a taxpayer declaration'],
+  examples: ['he no longer pays tax, stop claiming gift aid on his giving', "withdraw a donor's gift aid declaration", 'Brian has retired and stopped paying tax, cancel his gift aid', "end Mrs Lee's gift aid declaration from 1 April", "she's asked us not to claim gift aid any more", 'revoke the gift aid form for Jack', "stop gift aid on Pam's giving from next month", 'cancel a taxpayer declaration', "cancel Colin's gift aid", "Beth's stopped working and doesn't pay tax any more, so end her gift aid from this month", "how do I stop claiming gift aid on someone's gifts?"],
   input: z.object({
     declarationId: z.uuid(),
     cancelledOn: isoDate.optional().describe('Gifts on or after this day are no longer covered (YYYY-MM-DD); today when left out'),
@@ -81,7 +81,7 @@ const confirmDeclarationTool = tools.write('confirm_oral_declaration', {
   title: 'Record the written confirmation of an oral declaration',
   description: 'Records the day the written record of an oral Gift Aid declaration was sent to the giver. Until then the declaration covers no gift; from then on it covers every gift in its scope.',
   keywords: ['gift aid', 'oral declaration', 'telephone declaration', 'confirmation letter'],
-  examples: ['we posted the letter confirming the gift aid he agreed on the phone', 'the written confirmation of a verbal declaration went out', 'we sent Derek the written record of his phone gift aid declaration', 'confirmation letter for a verbal gift aid agreement went out yesterday', 'mark the oral declaration as confirmed in writing', "the letter confirming Ruth's verbal gift aid was emailed on 3 June", "we've written to confirm the gift aid she gave by phone", 'verbal gift aid confirmed by post today'],
+  examples: ['we posted the letter confirming the gift aid he agreed on the phone', 'the written confirmation of a verbal declaration went out', 'we sent Derek the written record of his phone gift aid declaration', 'confirmation letter for a verbal gift aid agreement went out yesterday', 'mark the oral declaration as confirmed in writing', "the letter confirming Ruth's verbal gift aid was emailed on 3 June", "we've written to confirm the gift aid she gave by phone", 'verbal gift aid confirmed by post today', 'oral declaration confirmed', 'Keith posted the letter on Tuesday confirming the gift aid Mrs Nolan agreed by phone', 'I need to mark a phone gift aid as confirmed by letter'],
   input: z.object({ declarationId: z.uuid(), sentOn: isoDate.describe('The day it was sent (YYYY-MM-DD)') }),
   output: z.object({ declaration: declarationSchema }).strict(),
   run: async (ctx, input) => ({ declaration: await confirmOralDeclaration(ctx.db, ctx.org.id, input.declarationId, input.sentOn) }),
@@ -91,7 +91,7 @@ const listDeclarationsTool = tools.read('list_gift_aid_declarations', {
   title: 'List Gift Aid declarations',
   description: "Gift Aid declarations, newest first, optionally one giver's; each with its state (active, awaiting_confirmation for an unconfirmed oral one, cancelled, ended). Page with nextCursor.",
   keywords: ['gift aid', 'declarations', 'GAD'],
-  examples: ['who has signed a gift aid form', 'which taxpayers have declarations still waiting for confirmation', 'does Ken have a gift aid declaration', 'list cancelled gift aid declarations', 'all active gift aid forms', 'which phone declarations still need a confirmation letter', "show Susan's gift aid declarations", 'how many people have gift aid in place'],
+  examples: ['who has signed a gift aid form', 'which taxpayers have declarations still waiting for confirmation', 'does Ken have a gift aid declaration', 'list cancelled gift aid declarations', 'all active gift aid forms', 'which phone declarations still need a confirmation letter', "show Susan's gift aid declarations", 'how many people have gift aid in place', 'gift aid declarations', 'before the claim I want every donor whose phone declaration still needs its letter', 'has Beth got a gift aid declaration on file?'],
   input: z.object({ ...cursorInput, contactId: z.uuid().optional() }),
   output: z.object({ declarations: z.array(declarationSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listDeclarations(ctx.db, ctx.org.id, input),
@@ -168,7 +168,7 @@ const previewClaimTool = tools.read('preview_gift_aid_claim', {
   title: 'Preview a Gift Aid claim',
   description: 'Shows what giving_create_gift_aid_claim would claim today, without claiming: every unclaimed gift in a committed batch checked line by line (a covering declaration, confirmed if oral; title, first and last name, house name or number and UK postcode; not a small-donations entry; a Gift Aid eligible fund; not refunded; within 4 years of the end of its tax year). Gifts with a problem are listed with every reason and left out, so the claim is never rejected whole. Adds negative adjustments for claimed gifts refunded since, and small donations within their caps.',
   keywords: ['gift aid', 'HMRC', 'claim', 'check claim', 'validate', 'GASDS', 'small donations'],
-  examples: ['how much tax could we get back from HMRC right now', 'what would a gift aid claim include if we made one today', 'check which gifts would fail a gift aid claim and why', 'dry run of the next HMRC claim', 'which donors are missing a postcode for gift aid', 'how much could we claim back on small donations at the moment', 'any problems before we claim gift aid', 'estimate our next gift aid repayment'],
+  examples: ['how much tax could we get back from HMRC right now', 'what would a gift aid claim include if we made one today', 'check which gifts would fail a gift aid claim and why', 'dry run of the next HMRC claim', 'which donors are missing a postcode for gift aid', 'how much could we claim back on small donations at the moment', 'any problems before we claim gift aid', 'estimate our next gift aid repayment', 'preview the gift aid claim', 'before Keith files anything, check what our claim would come to and any gifts that fail', 'what would we get back if we claimed gift aid today?'],
   input: z.object({ ...claimWindowInput, listLines: z.number().int().min(0).max(500).default(50).describe('How many lines to show') }),
   output: z.object({ claimedOn: z.string(), currency: z.literal('GBP'), ...planShape }).strict(),
   run: async (ctx, input) => {
@@ -207,7 +207,7 @@ const createClaimTool = tools.write('create_gift_aid_claim', {
   title: 'Create a Gift Aid claim',
   description: 'Creates a validated Gift Aid claim from exactly what giving_preview_gift_aid_claim shows: the valid gifts move from unclaimed to in_claim (two claims made at once never take one gift twice), refunded claimed gifts get negative adjustment lines, and small donations are added within their caps. Nothing leaves Steward yet: giving_submit_gift_aid_claim sends it once an owner or admin approves. Refused when no gift passes every check.',
   keywords: ['gift aid', 'HMRC', 'claim', 'reclaim tax'],
-  examples: ['put together a gift aid claim for the gifts since the last one', 'make a claim to reclaim tax on donations', "create this quarter's gift aid claim", 'make the HMRC claim now', 'build a gift aid claim ready for approval', 'prepare the gift aid claim for everything unclaimed', 'draw up a new claim after cancelling the old one', 'start a claim to get our tax back'],
+  examples: ['put together a gift aid claim for the gifts since the last one', 'make a claim to reclaim tax on donations', "create this quarter's gift aid claim", 'make the HMRC claim now', 'build a gift aid claim ready for approval', 'prepare the gift aid claim for everything unclaimed', 'draw up a new claim after cancelling the old one', 'start a claim to get our tax back', 'create a gift aid claim', 'the preview looks clean now the postcodes are fixed, so make the claim', 'I need to put together the next claim for HMRC'],
   input: z.object({ ...claimWindowInput }),
   output: z.object({ claim: claimSchema, ...planShape }).strict(),
   run: async (ctx, input) => {
@@ -226,7 +226,7 @@ const getClaimTool = tools.read('get_gift_aid_claim', {
   title: 'Get a Gift Aid claim',
   description: 'One Gift Aid claim: its status (draft, validated, submitted, accepted, rejected, paid or cancelled), totals, references and who approved it, with a page of its lines (linesOffset to page on).',
   keywords: ['gift aid', 'claim status'],
-  examples: ['where has our gift aid claim got to', 'which gifts are in the March claim', 'has HMRC accepted the January claim', 'show the lines in claim GA-2024-03', 'who approved the latest gift aid claim', 'total and status of our last claim', "what's the reference number of the gift aid claim we sent", 'open the draft claim and show its gifts'],
+  examples: ['where has our gift aid claim got to', 'which gifts are in the March claim', 'has HMRC accepted the January claim', 'show the lines in claim GA-2024-03', 'who approved the latest gift aid claim', 'total and status of our last claim', "what's the reference number of the gift aid claim we sent", 'open the draft claim and show its gifts', 'show the latest claim', 'Keith is on the phone to HMRC about the June claim, open it with its lines', 'has the March claim been paid?'],
   input: z.object({
     claimId: z.uuid(),
     linesLimit: z.number().int().min(0).max(500).default(50),
@@ -243,7 +243,7 @@ const listClaimsTool = tools.read('list_gift_aid_claims', {
   title: 'List Gift Aid claims',
   description: 'Gift Aid claims, newest first, optionally by status, with their totals.',
   keywords: ['gift aid', 'claims', 'HMRC'],
-  examples: ['our past claims to HMRC and what they were worth', 'list gift aid claims waiting to be submitted', 'all gift aid claims this year', 'which claims has HMRC paid', 'list rejected gift aid claims', 'how much have we claimed from HMRC over the years', 'any draft claims lying around', 'our gift aid claim history'],
+  examples: ['our past claims to HMRC and what they were worth', 'list gift aid claims waiting to be submitted', 'all gift aid claims this year', 'which claims has HMRC paid', 'list rejected gift aid claims', 'how much have we claimed from HMRC over the years', 'any draft claims lying around', 'our gift aid claim history', 'all our claims', 'for the annual accounts I need every gift aid claim from last year with totals', 'which claims are still waiting on HMRC?'],
   input: z.object({
     status: z.enum(CLAIM_STATUSES).optional(),
     limit: z.number().int().min(1).max(100).default(25),
@@ -257,7 +257,7 @@ const cancelClaimTool = tools.write('cancel_gift_aid_claim', {
   title: 'Cancel a Gift Aid claim before submission',
   description: 'Cancels a claim that has not been submitted: its gifts go back to unclaimed and its lines are withdrawn. Use it when something changed after the claim was made (a refund, a corrected address), then create a new one.',
   keywords: ['gift aid', 'discard claim', 'withdraw claim'],
-  examples: ['scrap the draft gift aid claim, it has mistakes', 'throw away a claim we have not sent', 'cancel the unsent claim, a refund came in since', 'withdraw the validated claim so we can redo it', 'get rid of this claim, an address was wrong', 'bin the gift aid claim before it goes to HMRC', 'discard the draft claim and put the gifts back', 'cancel claim 12, I need to recreate it'],
+  examples: ['scrap the draft gift aid claim, it has mistakes', 'throw away a claim we have not sent', 'cancel the unsent claim, a refund came in since', 'withdraw the validated claim so we can redo it', 'get rid of this claim, an address was wrong', 'bin the gift aid claim before it goes to HMRC', 'discard the draft claim and put the gifts back', 'cancel claim 12, I need to recreate it', 'cancel the draft claim', "we spotted a wrong address after building the claim, so cancel it before it's submitted", "can I scrap a claim that hasn't gone to HMRC?"],
   input: z.object({ claimId: z.uuid(), reason }),
   output: z.object({ claim: claimSchema }).strict(),
   run: async (ctx, input) => ({ claim: await cancelClaim(ctx.db, ctx.org.id, input.claimId, input.reason) }),
@@ -278,7 +278,7 @@ const submitClaimTool = tools.write('submit_gift_aid_claim', {
   title: 'Submit a Gift Aid claim to HMRC (needs approval)',
   description: "Sends a validated claim to HMRC through the Gift Aid gateway. The claim is a legal declaration by the charity's authorised official, so the call creates a proposal and the claim is sent only when an owner or admin approves it (platform_approve_proposal); the approver is recorded. Every line is checked again before it leaves: if anything changed (a refund, an address, a cancelled declaration) nothing is sent and the lines are named; cancel the claim and create a new one. Record HMRC's answer with giving_record_claim_outcome.",
   keywords: ['gift aid', 'HMRC', 'submit claim', 'charities online', 'authorised official'],
-  examples: ['send the gift aid claim to the taxman', 'file our claim with HMRC', 'submit the validated gift aid claim', "send this quarter's claim to HMRC for approval", 'lodge our gift aid claim online with HMRC', 'the claim is ready, file it through the gateway', 'put the claim in to HMRC', 'submit the gift aid claim once the treasurer signs it off'],
+  examples: ['send the gift aid claim to the taxman', 'file our claim with HMRC', 'submit the validated gift aid claim', "send this quarter's claim to HMRC for approval", 'lodge our gift aid claim online with HMRC', 'the claim is ready, file it through the gateway', 'put the claim in to HMRC', 'submit the gift aid claim once the treasurer signs it off', 'submit the claim', 'Keith has checked the claim and is the authorised official, send it to HMRC', 'can you file our gift aid claim now?'],
   input: submitInput,
   output: z.object({ claim: claimSchema }).strict(),
   approval: {
@@ -323,7 +323,7 @@ const recordOutcomeTool = tools.write('record_claim_outcome', {
   title: "Record HMRC's answer to a Gift Aid claim",
   description: "Records what HMRC decided on a submitted claim. accepted: its gifts become claimed, except any rejectedLines (by donationId, with HMRC's reason), which go back to unclaimed for a later claim. rejected: the whole claim failed (reason required); every gift goes back to unclaimed. paid: an accepted claim's money arrived (paidOn, paidAmount).",
   keywords: ['gift aid', 'HMRC decision', 'claim accepted', 'claim rejected', 'repayment received'],
-  examples: ['HMRC paid our claim, note the repayment', 'the tax office rejected the claim, record it', 'HMRC accepted our claim but rejected two lines', 'gift aid money of £1,240 arrived on 12 May', 'record that the claim was accepted', 'the gift aid repayment landed in the bank', 'HMRC turned down the claim because of missing postcodes', "note HMRC's decision on the March claim"],
+  examples: ['HMRC paid our claim, note the repayment', 'the tax office rejected the claim, record it', 'HMRC accepted our claim but rejected two lines', 'gift aid money of £1,240 arrived on 12 May', 'record that the claim was accepted', 'the gift aid repayment landed in the bank', 'HMRC turned down the claim because of missing postcodes', "note HMRC's decision on the March claim", 'claim accepted by HMRC', "HMRC's letter came today saying they rejected three lines for missing addresses, record that", 'I need to log that the gift aid money arrived'],
   input: z.object({
     claimId: z.uuid(),
     outcome: z.enum(['accepted', 'rejected', 'paid']),
@@ -353,7 +353,7 @@ const recordGasdsTool = tools.write('record_gasds_collection', {
   title: 'Record small donations (GASDS)',
   description: `Records cash or contactless small donations collected on one day under the Gift Aid Small Donations Scheme: no declaration, each gift at most ${GASDS_MAX_GIFT} pence (£30); give them as entries of amount × quantity. donationId links the donation that booked the money (then never a Gift Aid line). Claims take them within the caps: £8,000 of small donations a tax year, and at most 10× the Gift Aid donations claimed for the same year; within 2 years of the tax year's end.`,
   keywords: ['GASDS', 'small donations', 'cash collection', 'contactless', 'plate', 'top-up'],
-  examples: ['£180 of loose cash in the plate on Sunday', 'contactless small donations from the coffee morning', 'record small donations: 30 x £5 and 20 x £2 from Sunday', 'loose cash from the carol service, £420, for the small donations scheme', 'tap-to-give small gifts from the summer fete', 'put down the open plate for the small donations scheme', 'GASDS top-up cash from the 10am service', 'anonymous loose change from the wedding collection, £95'],
+  examples: ['£180 of loose cash in the plate on Sunday', 'contactless small donations from the coffee morning', 'record small donations: 30 x £5 and 20 x £2 from Sunday', 'loose cash from the carol service, £420, for the small donations scheme', 'tap-to-give small gifts from the summer fete', 'put down the open plate for the small donations scheme', 'GASDS top-up cash from the 10am service', 'anonymous loose change from the wedding collection, £95', 'small donations £240', 'after the Christmas Eve crib service there was £310 in loose coins, log it under GASDS', 'can we record loose plate cash for the top-up scheme?'],
   input: z.object({
     collectedOn: isoDate.describe('YYYY-MM-DD; not in the future'),
     method: z.enum(GASDS_METHODS),
@@ -421,7 +421,7 @@ const generateStatementsTool = tools.send('generate_statements', {
   title: 'Generate giving statements',
   description: `Generates a giving statement for each giver with gifts in a tax year (taxYear "2025-26") or a period (periodStart, periodEnd), for every giver or the contactIds given (at most ${MAX_STATEMENTS_PER_RUN} a run). Counts committed donations only, each net of refunds; fully refunded gifts are left out. delivery "download" (default): read each with giving_get_statement. delivery "email": each giver with an email address is emailed their statement once the call is made (a service message, so marketing consent is not needed; never to an erased contact); givers without an address are listed in givers.withoutEmail. Generating an email run again for the same period makes no copy of a statement that has not changed: it is listed under unchanged and is never emailed twice. Delivery states are in giving_list_statements and giving_get_statement; giving_resend_statements retries failed ones.`,
   keywords: ['statement', 'tax receipt', 'annual giving statement', 'donor statement', 'email statements'],
-  examples: ['make the annual giving letters for everyone for 2025-26', "produce tax receipts for this year's donors", 'email every giver their statement for last tax year', 'create a giving statement for the Wilsons for 2024', 'produce donor statements for April to December', 'run the yearly giving summaries for all donors', 'make statements to download and print for the older givers', 'send out annual tax statements to all donors by email'],
+  examples: ['make the annual giving letters for everyone for 2025-26', "produce tax receipts for this year's donors", 'email every giver their statement for last tax year', 'create a giving statement for the Wilsons for 2024', 'produce donor statements for April to December', 'run the yearly giving summaries for all donors', 'make statements to download and print for the older givers', 'send out annual tax statements to all donors by email', 'make giving statements', "it's April so the donors need their annual statements for the tax year, run them and email them", 'can we produce statements for everyone who gave last year?'],
   input: z.object({
     taxYear: taxYearInput.optional(),
     periodStart: isoDate.optional(),
@@ -466,7 +466,7 @@ const getStatementTool = tools.read('get_statement', {
   title: 'Get a giving statement',
   description: "One giver's statement from a run: its gifts, total and Gift Aid claimed, its email delivery (queued, sent, failed with the reason, or no_email), and the text to download or print.",
   keywords: ['statement', 'download statement', 'tax receipt'],
-  examples: ["print Margaret's giving statement", "what does one donor's annual statement say", "show me the Robinsons' statement for 2024-25", "why did Alan's statement email fail", 'open one statement so I can print it', "how much gift aid does Jane's statement show", 'text of the giving statement for envelope 42', "was Mary's statement actually sent"],
+  examples: ["print Margaret's giving statement", "what does one donor's annual statement say", "show me the Robinsons' statement for 2024-25", "why did Alan's statement email fail", 'open one statement so I can print it', "how much gift aid does Jane's statement show", 'text of the giving statement for envelope 42', "was Mary's statement actually sent", "Beth's statement", 'Colin says he never got his annual statement, show me his and whether the email went', "what's on Mrs Nolan's giving statement?"],
   input: z.object({ statementId: z.uuid() }),
   output: z.object({
     statement: statementSummarySchema,

@@ -34,7 +34,7 @@ const refundDonationTool = tools.write('refund_donation', {
   title: 'Refund a donation (needs approval)',
   description: 'Returns money from a committed donation, per designation (fund part): the refunded total of a designation never passes what was given to it. Leave amount out to refund everything still refundable. Every refund needs a person: the call creates a proposal for an owner or admin, and the refund is made when they approve it (platform_approve_proposal). A Gift Aid amount already claimed on the gift is reversed on the next claim. Only donations in committed batches can be refunded; correct an uncommitted one in its batch instead.',
   keywords: ['refund', 'return money', 'chargeback', 'reverse gift', 'repay'],
-  examples: ['give back the £50 that was given by mistake', 'the card gift was disputed, return the money', "refund Tom's £200 gift, he gave it twice", 'pay back the donation that came from the wrong account', 'the bank charged back a card gift, reverse it', 'return £30 of a £100 gift to the giver', "a widow asked for her late husband's gift back", "refund the whole of Sarah's banked donation"],
+  examples: ['give back the £50 that was given by mistake', 'the card gift was disputed, return the money', "refund Tom's £200 gift, he gave it twice", 'pay back the donation that came from the wrong account', 'the bank charged back a card gift, reverse it', 'return £30 of a £100 gift to the giver', "a widow asked for her late husband's gift back", "refund the whole of Sarah's banked donation", 'refund a gift', 'Beth was charged twice by card last Sunday, so give her the second £25 back', 'can we return money to a donor who gave by mistake?'],
   destructive: true,
   input: refundInput,
   output: z.object({
@@ -77,7 +77,7 @@ const listRefundsTool = tools.read('list_refunds', {
   title: 'List refunds',
   description: 'Refunds made, newest first, optionally for one donation or fund or between dates (refund date); page with nextCursor. giving_refund_donation makes one.',
   keywords: ['refunds', 'returned gifts'],
-  examples: ['which gifts have we returned this year', 'money we have paid back to givers', 'all refunds from the building fund', 'refunds made since April', "show the refunds on Tom's gift", 'how much have we given back this quarter', 'list the chargebacks', 'refund history for last year'],
+  examples: ['which gifts have we returned this year', 'money we have paid back to givers', 'all refunds from the building fund', 'refunds made since April', "show the refunds on Tom's gift", 'how much have we given back this quarter', 'list the chargebacks', 'refund history for last year', 'recent refunds', 'the auditor wants every refund from the general fund last year', 'have we refunded anything this month?'],
   input: z.object({
     ...cursorInput,
     donationId: z.uuid().optional(),
@@ -98,7 +98,7 @@ const createCampaignTool = tools.write('create_pledge_campaign', {
   title: 'Create a pledge campaign',
   description: 'Starts a pledge campaign (a building project, a mission appeal) towards one fund, with an optional goal in minor units and dates. Givers then pledge to it with giving_create_pledge; giving_get_pledge_progress shows how it is going.',
   keywords: ['appeal', 'capital campaign', 'building fund', 'pledge drive'],
-  examples: ['launch an appeal to raise £50,000 for the hall', 'set up a building project people can promise towards', 'start a pledge campaign for the new church roof, target £120,000', 'create an appeal towards the missions fund running until Christmas', "we're raising money for a minibus, set up the campaign", 'new capital campaign for the hall extension', 'set up a promise drive for the organ restoration', 'open a mission appeal with a £10k goal'],
+  examples: ['launch an appeal to raise £50,000 for the hall', 'set up a building project people can promise towards', 'start a pledge campaign for the new church roof, target £120,000', 'create an appeal towards the missions fund running until Christmas', "we're raising money for a minibus, set up the campaign", 'new capital campaign for the hall extension', 'set up a promise drive for the organ restoration', 'open a mission appeal with a £10k goal', 'new appeal', 'the PCC approved the bell tower repairs at £80,000, set up a pledge campaign for it', 'can you start a campaign people can pledge to for the new kitchen?'],
   input: z.object({
     name: z.string().trim().min(1).max(200),
     fundId: z.uuid().describe('The fund gifts towards this campaign go to'),
@@ -114,7 +114,7 @@ const listCampaignsTool = tools.read('list_pledge_campaigns', {
   title: 'List pledge campaigns',
   description: 'Pledge campaigns, newest first, each with its progress (pledged, received net of refunds, against its goal); page with nextCursor.',
   keywords: ['appeals', 'campaigns'],
-  examples: ['which appeals are running and how close are they to target', 'our fundraising campaigns', 'list our appeals and their progress', 'what campaigns have we run', 'show all pledge drives', 'which appeals are open and which are closed', 'current fundraising appeals and how much is promised', 'every campaign with its goal'],
+  examples: ['which appeals are running and how close are they to target', 'our fundraising campaigns', 'list our appeals and their progress', 'what campaigns have we run', 'show all pledge drives', 'which appeals are open and which are closed', 'current fundraising appeals and how much is promised', 'every campaign with its goal', 'all appeals', 'for the annual meeting report I need each fundraising campaign and how much is pledged', 'which pledge campaigns are still open?'],
   input: z.object({ ...cursorInput, status: z.enum(['active', 'closed']).optional() }),
   output: z.object({ campaigns: z.array(campaignProgressSchema), ...cursorOutput }).strict(),
   run: async (ctx, input) => listCampaigns(ctx.db, ctx.org.id, input),
@@ -123,7 +123,7 @@ const listCampaignsTool = tools.read('list_pledge_campaigns', {
 const closeCampaignTool = tools.write('close_pledge_campaign', {
   title: 'Close a pledge campaign',
   description: 'Closes a campaign to new pledges. Its pledges and their gifts stay, and progress still counts gifts linked to them.',
-  examples: ['the hall appeal has ended, stop taking promises', 'no more pledges for the organ appeal', 'close the roof appeal', 'end the minibus campaign to new promises', 'the organ appeal has reached target, close it', 'stop accepting pledges for the mission drive', 'wrap up the building campaign', 'finish the hall appeal now the deadline has passed'],
+  examples: ['the hall appeal has ended, stop taking promises', 'no more pledges for the organ appeal', 'close the roof appeal', 'end the minibus campaign to new promises', 'the organ appeal has reached target, close it', 'stop accepting pledges for the mission drive', 'wrap up the building campaign', 'finish the hall appeal now the deadline has passed', 'close the bell appeal', 'the kitchen appeal deadline was last Sunday, so stop new pledges to it', "can we shut the campaign now we've hit the target?"],
   input: z.object({ campaignId }),
   output: z.object({ campaign: campaignSchema }).strict(),
   run: async (ctx, input) => ({ campaign: await closeCampaign(ctx.db, ctx.org.id, input.campaignId) }),
@@ -133,7 +133,7 @@ const createPledgeTool = tools.write('create_pledge', {
   title: 'Record a pledge',
   description: 'Records a giver\'s pledge to a campaign: an amount in minor units once (one_off) or every week, month, quarter or year until its end date (its own, or the campaign\'s). Link gifts to it with pledgeId when recording donations; progress counts linked gifts in committed batches, net of refunds.',
   keywords: ['pledge', 'promise to give', 'commitment'],
-  examples: ['the Browns have promised £20 a month to the appeal', 'Tom promised £500 to the building project', 'record a pledge of £1,000 from the Smiths for the roof', 'Jenny pledged £10 a week to the hall appeal until December', 'add a promise from Raj of £250 a quarter', 'the youth group pledged £300 to the mission appeal', 'Mr Brown promises to give £100 every month for two years', 'log a one-off pledge of £5,000'],
+  examples: ['the Browns have promised £20 a month to the appeal', 'Tom promised £500 to the building project', 'record a pledge of £1,000 from the Smiths for the roof', 'Jenny pledged £10 a week to the hall appeal until December', 'add a promise from Raj of £250 a quarter', 'the youth group pledged £300 to the mission appeal', 'Mr Brown promises to give £100 every month for two years', 'log a one-off pledge of £5,000', 'record a pledge', "Colin said after the service he'll give £40 a month to the bell appeal until 2027", "can you add Beth's promise of £300 to the kitchen appeal?"],
   input: z.object({
     campaignId,
     contactId: z.uuid().describe('The giver (a contact)'),
@@ -150,7 +150,7 @@ const createPledgeTool = tools.write('create_pledge', {
 const listPledgesTool = tools.read('list_pledges', {
   title: 'List pledges',
   description: 'Pledges, newest first, each with its progress, optionally for one campaign, one giver or one status; page with nextCursor.',
-  examples: ['who has promised money to the hall appeal', 'pledges that are behind', 'all pledges to the roof appeal', 'what has Jenny pledged', 'which promises have been cancelled', "show active pledges and how they're going", 'list everyone who pledged to the organ appeal', 'pledges that are fully paid'],
+  examples: ['who has promised money to the hall appeal', 'pledges that are behind', 'all pledges to the roof appeal', 'what has Jenny pledged', 'which promises have been cancelled', "show active pledges and how they're going", 'list everyone who pledged to the organ appeal', 'pledges that are fully paid', 'list pledges', "I'm writing thank-yous for the bell appeal, who has pledged to it?", 'which pledges are behind schedule?'],
   input: z.object({
     ...cursorInput,
     campaignId: campaignId.optional(),
@@ -164,7 +164,7 @@ const listPledgesTool = tools.read('list_pledges', {
 const cancelPledgeTool = tools.write('cancel_pledge', {
   title: 'Cancel a pledge',
   description: 'Cancels a pledge the giver withdrew: it no longer counts towards what the campaign was promised, and no new gift can be linked to it. Gifts already given stay counted as received.',
-  examples: ['Mark can no longer keep his promise to the appeal', "withdraw a family's pledge", 'the Greens have withdrawn their pledge', "cancel Jenny's £10 a week promise", 'remove a pledge that was withdrawn', "he's lost his job, take his pledge off the appeal", "scrap the Nelsons' promise to the building project", "cancel the Khans' pledge to the roof campaign"],
+  examples: ['Mark can no longer keep his promise to the appeal', "withdraw a family's pledge", 'the Greens have withdrawn their pledge', "cancel Jenny's £10 a week promise", 'remove a pledge that was withdrawn', "he's lost his job, take his pledge off the appeal", "scrap the Nelsons' promise to the building project", "cancel the Khans' pledge to the roof campaign", 'cancel a pledge', "Colin's had to withdraw his bell appeal promise after retiring, cancel it", "can I take back a pledge someone can't keep?"],
   input: z.object({ pledgeId, actionSummary }),
   output: z.object({ pledge: pledgeSchema }).strict(),
   run: async (ctx, input) => ({ pledge: await cancelPledge(ctx.db, ctx.org.id, input.pledgeId) }),
@@ -174,7 +174,7 @@ const getPledgeProgressTool = tools.read('get_pledge_progress', {
   title: 'Pledge progress',
   description: 'How a pledge or a whole campaign is going: promised in all, expected by today, received (linked gifts in committed batches, net of refunds), outstanding, and percentages of the goal and of what was pledged (whole numbers, rounded down). Give pledgeId or campaignId.',
   keywords: ['pledge progress', 'campaign total', 'how much pledged', 'appeal progress'],
-  examples: ['how much of what was promised has actually come in', "how far are we from the appeal's goal", 'how is the roof appeal going', "how much is still outstanding on the Smiths' pledge", 'percentage of the hall target reached so far', 'is Tom on track with his promise', 'what should have come in by now on the organ appeal', 'received versus promised for the mission campaign'],
+  examples: ['how much of what was promised has actually come in', "how far are we from the appeal's goal", 'how is the roof appeal going', "how much is still outstanding on the Smiths' pledge", 'percentage of the hall target reached so far', 'is Tom on track with his promise', 'what should have come in by now on the organ appeal', 'received versus promised for the mission campaign', 'appeal progress', 'the PCC meets Thursday, how much of the bell appeal has come in against what was promised?', 'is Beth keeping up with her pledge?'],
   input: z.object({ pledgeId: pledgeId.optional(), campaignId: campaignId.optional() }).refine(...exactlyOne('pledgeId', 'campaignId')),
   output: z.object({ campaign: campaignProgressSchema, pledge: pledgeSchema.nullable() }).strict(),
   run: async (ctx, input) => {
@@ -192,7 +192,7 @@ const createRecurringGiftTool = tools.write('create_recurring_gift', {
   title: 'Set up a recurring gift',
   description: 'Records a giver\'s regular gift (standing order, card or online subscription): an amount in minor units to one fund weekly, fortnightly, monthly, quarterly or yearly, counted from startsOn. Each occurrence is recorded as a donation on its date by the scheduled run, into a committed batch "Recurring gifts <date>", exactly once. Occurrences before today are never recorded. On a day the month lacks (the 31st), the gift falls on the month\'s last day.',
   keywords: ['standing order', 'direct debit', 'subscription', 'regular giving', 'monthly gift'],
-  examples: ['Anne has set up a standing order of £30 a month', 'record a new direct debit to the general fund', 'set up £15 a week from Jack by standing order', 'Lucy gives £50 every quarter by card', 'new monthly direct debit of £25 to missions starting 1 May', 'add a yearly gift of £500 from the Trust', 'record a fortnightly regular offering from the Ahmeds', "she's giving £10 a month online from next week"],
+  examples: ['Anne has set up a standing order of £30 a month', 'record a new direct debit to the general fund', 'set up £15 a week from Jack by standing order', 'Lucy gives £50 every quarter by card', 'new monthly direct debit of £25 to missions starting 1 May', 'add a yearly gift of £500 from the Trust', 'record a fortnightly regular offering from the Ahmeds', "she's giving £10 a month online from next week", 'add a standing order', "Colin's bank confirmed a £20 monthly standing order to the general fund from 1 June, record it", "can you set up Beth's new weekly giving?"],
   input: z.object({
     contactId: z.uuid().describe('The giver (a contact)'),
     fundId: z.uuid(),
@@ -209,7 +209,7 @@ const listRecurringGiftsTool = tools.read('list_recurring_gifts', {
   title: 'List recurring gifts',
   description: 'Recurring gifts, newest first, with status, next date and how many occurrences were recorded; filter by status, giver or fund; page with nextCursor.',
   keywords: ['standing orders', 'regular givers', 'subscriptions'],
-  examples: ['who gives regularly by standing order', 'list the monthly direct debits', 'all the paused standing orders', 'which regular gifts go to the building fund', 'does Bill have a standing order', 'list active direct debits and their next dates', 'who gives every month', 'cancelled regular gifts this year'],
+  examples: ['who gives regularly by standing order', 'list the monthly direct debits', 'all the paused standing orders', 'which regular gifts go to the building fund', 'does Bill have a standing order', 'list active direct debits and their next dates', 'who gives every month', 'cancelled regular gifts this year', 'standing orders', "I'm reconciling against the bank, show me all active regular gifts and their next dates", 'who has a paused direct debit?'],
   input: z.object({
     ...cursorInput,
     status: z.enum(['active', 'paused', 'cancelled']).optional(),
@@ -224,7 +224,7 @@ const UPCOMING = 5;
 const getRecurringGiftTool = tools.read('get_recurring_gift', {
   title: 'Get a recurring gift',
   description: `One recurring gift with its next ${UPCOMING} dates (none when cancelled, or paused without a resume date).`,
-  examples: ["when is Anne's next standing order due", 'details of one regular gift', "next five dates for Jack's weekly gift", "show Lucy's quarterly card gift", "how many payments have been recorded on the Ahmeds' standing order", "is Sue's direct debit paused", "when does Bill's regular gift resume", 'amount and fund for this standing order'],
+  examples: ["when is Anne's next standing order due", 'details of one regular gift', "next five dates for Jack's weekly gift", "show Lucy's quarterly card gift", "how many payments have been recorded on the Ahmeds' standing order", "is Sue's direct debit paused", "when does Bill's regular gift resume", 'amount and fund for this standing order', "Colin's standing order", 'Beth rang asking when her next monthly gift is recorded, show her regular gift', "what's the amount on the Nolans' direct debit?"],
   input: z.object({ recurringGiftId }),
   output: z.object({ gift: recurringGiftSchema, upcoming: z.array(z.string()) }).strict(),
   run: async (ctx, input) => {
@@ -253,7 +253,7 @@ const pauseRecurringGiftTool = tools.write('pause_recurring_gift', {
   title: 'Pause a recurring gift',
   description: 'Stops recording a recurring gift from now on, until resumed by hand (giving_resume_recurring_gift) or on resumeOn. Dates that fall while it is paused are skipped for good, never recorded later.',
   keywords: ['pause standing order', 'suspend giving', 'hold'],
-  examples: ["hold Sue's direct debit while she is out of work", 'suspend a regular gift until June', "pause Bill's standing order for three months", "put the Ahmeds' regular gift on hold until September", "stop Ann's direct debit for now, she'll restart later", "freeze Jack's weekly gift while he's abroad", 'temporarily halt a monthly gift', "skip Lucy's giving for a while"],
+  examples: ["hold Sue's direct debit while she is out of work", 'suspend a regular gift until June', "pause Bill's standing order for three months", "put the Ahmeds' regular gift on hold until September", "stop Ann's direct debit for now, she'll restart later", "freeze Jack's weekly gift while he's abroad", 'temporarily halt a monthly gift', "skip Lucy's giving for a while", "pause Beth's standing order", 'Colin is on sabbatical until October so put his monthly gift on hold till then', 'can we suspend a regular gift for a few months?'],
   input: z.object({ recurringGiftId, resumeOn: isoDate.optional().describe('YYYY-MM-DD after today: it resumes by itself that day') }),
   output: giftOutput,
   run: async (ctx, input) => ({ gift: await pauseRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId, input.resumeOn) }),
@@ -262,7 +262,7 @@ const pauseRecurringGiftTool = tools.write('pause_recurring_gift', {
 const resumeRecurringGiftTool = tools.write('resume_recurring_gift', {
   title: 'Resume a recurring gift',
   description: 'Resumes a paused recurring gift from today: the next occurrence on or after today is recorded; the dates skipped while paused stay skipped.',
-  examples: ["start Sue's standing order again", 'unpause a regular donation', "restart Bill's paused direct debit", 'Jack is back, resume his weekly gift', "take the Ahmeds' standing order off hold", "carry on recording Ann's monthly gift from today", 'reactivate a paused regular gift', 'Sue is working again, turn her giving back on'],
+  examples: ["start Sue's standing order again", 'unpause a regular donation', "restart Bill's paused direct debit", 'Jack is back, resume his weekly gift', "take the Ahmeds' standing order off hold", "carry on recording Ann's monthly gift from today", 'reactivate a paused regular gift', 'Sue is working again, turn her giving back on', "resume Colin's gift", 'Beth is back from maternity leave, so restart her paused monthly giving', 'can you switch a paused standing order back on?'],
   input: z.object({ recurringGiftId }),
   output: giftOutput,
   run: async (ctx, input) => ({ gift: await resumeRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId) }),
@@ -272,7 +272,7 @@ const cancelRecurringGiftTool = tools.write('cancel_recurring_gift', {
   title: 'Cancel a recurring gift',
   description: 'Stops a recurring gift for good: nothing more is recorded and it cannot be resumed (set up a new one instead). Donations already recorded stay.',
   keywords: ['cancel standing order', 'stop giving'],
-  examples: ['Jim has stopped his standing order for good', 'end a direct debit permanently', "cancel Bill's standing order", 'the Ahmeds have moved churches, stop their direct debit', "end Lucy's regular card gift", "permanently stop the Trust's yearly gift", 'Ann has passed away, cancel her monthly gift', 'terminate a standing order'],
+  examples: ['Jim has stopped his standing order for good', 'end a direct debit permanently', "cancel Bill's standing order", 'the Ahmeds have moved churches, stop their direct debit', "end Lucy's regular card gift", "permanently stop the Trust's yearly gift", 'Ann has passed away, cancel her monthly gift', 'terminate a standing order', "cancel Beth's direct debit", 'the Nolans have moved to Cornwall and stopped their standing order for good, end it', "how do I permanently end someone's regular giving?"],
   input: z.object({ recurringGiftId, actionSummary }),
   output: giftOutput,
   run: async (ctx, input) => ({ gift: await cancelRecurringGift(ctx.db, ctx.org.id, input.recurringGiftId) }),

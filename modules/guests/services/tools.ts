@@ -22,7 +22,7 @@ export const listServicesTodayTool = tools.read('list_services_today', {
   title: 'Services today',
   description: 'Today\'s services (instances from the schedule module) on the organisation\'s local calendar day, earliest first, with their instance ids for check-in, local start times, locations and status (cancelled ones included, marked). Use guests_list_services for other dates.',
   keywords: ['this morning', 'sunday services', 'check-in services', 'what is on today'],
-  examples: ['which services are on today', 'what time is this morning\'s service', "what's on this morning for check-in", "today's services and which rooms they're in", "is tonight's service still happening", 'which service should I check the kids into today', 'list the services running today', 'what time is the first service today'],
+  examples: ['which services are on today', 'what time is this morning\'s service', "what's on this morning for check-in", "today's services and which rooms they're in", "is tonight's service still happening", 'which service should I check the kids into today', 'list the services running today', 'what time is the first service today', "today's services", "I'm on the welcome desk this morning, which services are running today for check-in?", 'is there anything on this afternoon we need to check children into?'],
   input: z.object({ timeZone, includeCancelled: z.boolean().default(true).describe('Include cancelled services (marked cancelled)') }),
   output: z.object({ date: z.string().describe('Today\'s local date (YYYY-MM-DD)'), timeZone: z.string(), services: z.array(serviceInstanceSchema) }).strict(),
   run: async (ctx, input) => {
@@ -36,7 +36,7 @@ export const listServicesTool = tools.read('list_services', {
   title: 'Services in a date range',
   description: `Services (instances from the schedule module) on local dates from \`from\` to \`to\` inclusive (at most ${MAX_RANGE_DAYS} days), earliest first, with instance ids, local dates and times, locations and status. The schedule keeps instances 12 weeks ahead.`,
   keywords: ['service list', 'upcoming services', 'services this month'],
-  examples: ['list services for the next three Sundays', 'which services were there last month', 'services between 1 and 24 December', 'which services are there over Easter weekend', "find last Sunday's services so I can add late check-ins", 'what services do we have in August', 'services on Christmas Eve and Christmas Day', 'list services for the next two weeks with their ids'],
+  examples: ['list services for the next three Sundays', 'which services were there last month', 'services between 1 and 24 December', 'which services are there over Easter weekend', "find last Sunday's services so I can add late check-ins", 'what services do we have in August', 'services on Christmas Eve and Christmas Day', 'list services for the next two weeks with their ids', 'services in July', 'for the summer holiday club register I need each service between 22 July and 2 August', 'which services were there on Palm Sunday weekend?'],
   input: z.object({
     from: calendarDate().describe('First local date'),
     to: calendarDate().describe('Last local date (inclusive)'),
@@ -64,7 +64,7 @@ export const duplicateServiceTool = tools.write('duplicate_service', {
   title: 'Duplicate a service',
   description: 'Adds a one-off extra service copied from an existing one (same series, title, length, location) at a new local date and time in its zone, e.g. an extra Christmas Eve service. The copy is a schedule instance of its own; the series\' rule is unchanged.',
   keywords: ['extra service', 'additional service', 'copy service', 'one-off service'],
-  examples: ['add an extra 4pm service on Christmas Eve like the 6pm one', 'duplicate Sunday\'s service for Saturday evening', 'copy the 10:30 to make an extra service on Easter Saturday', 'we need a second crib service at 3pm, same as the 4pm', "clone this Sunday's service for Monday evening", 'repeat the carol service on Friday at 7 as well', 'add another one just like the 6pm on the 23rd', 'an overflow service, a copy of the morning one, at 12:15'],
+  examples: ['add an extra 4pm service on Christmas Eve like the 6pm one', 'duplicate Sunday\'s service for Saturday evening', 'copy the 10:30 to make an extra service on Easter Saturday', 'we need a second crib service at 3pm, same as the 4pm', "clone this Sunday's service for Monday evening", 'repeat the carol service on Friday at 7 as well', 'add another one just like the 6pm on the 23rd', 'an overflow service, a copy of the morning one, at 12:15', 'duplicate this service', 'the crib service is always full, so copy it as an extra one at 2pm on Christmas Eve', "can we add another service just like Sunday's 10:30 on Saturday?"],
   input: z.object({
     instanceId: z.uuid().describe('The service to copy (from guests_list_services)'),
     localDate: calendarDate().describe('Local date of the new service'),

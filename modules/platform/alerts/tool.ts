@@ -72,7 +72,7 @@ export function proactiveAlertsTool(modules: readonly ModuleDefinition[]) {
       ...rules.map(({ rule }) => `${rule.id} (${rule.scope}): ${rule.description}`),
     ].join('\n'),
     keywords: ['alerts', 'warnings', 'attention', 'what needs doing', 'problems', 'health check'],
-    examples: ['is there anything I should know about', 'what needs my attention this week', 'anything urgent I need to deal with today', 'run a health check across the church', 'have any messages failed to go out this week', "what's slipping through the cracks", 'any red flags or warnings', 'what should I be worrying about right now'],
+    examples: ['is there anything I should know about', 'what needs my attention this week', 'anything urgent I need to deal with today', 'run a health check across the church', 'have any messages failed to go out this week', "what's slipping through the cracks", 'any red flags or warnings', 'what should I be worrying about right now', 'any alerts', "I'm back from leave on Monday, what's gone wrong or needs following up?", 'are there any problems I ought to sort out?'],
     // Unlisted to keep the default listing small (its description grows with every rule); platform_overview's attention field points to it.
     input: z.object({
       minimumSeverity: z.enum(ALERT_SEVERITIES).default('info').describe('Leave out alerts less pressing than this (urgent, warning, info)'),

@@ -44,7 +44,7 @@ export const getBrandVoiceTool = tools.read('get_brand_voice', {
   title: 'Get the brand voice',
   description: `How the organisation's messages should sound: the saved voice (or the fallback template when none is saved), the library of ${BRAND_VOICE_PRESETS.length} starter templates, a suggested template for this organisation, and its public display name. Read it before drafting emails, appeals or posts.`,
   keywords: ['tone of voice', 'writing style', 'house style', 'brand', 'templates', 'trading name', 'statement descriptor'],
-  examples: ['how should our emails sound', 'what tone does the church use', 'show me brand voice templates', "what's our house style for writing", 'remind me how we sound in emails', 'what starter templates are there for our tone', "what's the public name we go by", 'which writing style do you suggest for us', 'before you draft the appeal, check our tone'],
+  examples: ['how should our emails sound', 'what tone does the church use', 'show me brand voice templates', "what's our house style for writing", 'remind me how we sound in emails', 'what starter templates are there for our tone', "what's the public name we go by", 'which writing style do you suggest for us', 'before you draft the appeal, check our tone', 'our writing tone', 'before I write the welcome email to newcomers, remind me what voice we use', 'what does our house style say about tone?'],
   input: z.object({
     includePresets: z.boolean().default(true).describe('false leaves the template library out (presets empty) when only the current voice is needed'),
   }),
@@ -80,7 +80,7 @@ export const applyBrandVoiceTemplateTool = tools.write('apply_brand_voice_templa
   title: 'Apply a brand voice template',
   description: 'Saves one of the starter templates (platform_get_brand_voice lists them) as the organisation\'s brand voice, replacing the saved one. Costs no credits. Staff, admins and owners only.',
   keywords: ['set tone of voice', 'choose writing style', 'brand template'],
-  examples: ['use the warm pastoral voice', 'make our messages sound more formal', 'switch our tone to the friendly community one', 'pick the traditional Anglican style template', 'use the suggested voice for us', 'start again with the contemporary template', 'set our writing style from the starter list', 'make the formal template our voice'],
+  examples: ['use the warm pastoral voice', 'make our messages sound more formal', 'switch our tone to the friendly community one', 'pick the traditional Anglican style template', 'use the suggested voice for us', 'start again with the contemporary template', 'set our writing style from the starter list', 'make the formal template our voice', 'use the friendly tone', 'the new vicar wants things less stuffy, so switch us to the warm conversational template', 'can we adopt the contemporary voice from the starter list?'],
   input: z.object({ templateId: z.enum(PRESET_IDS).describe('A template id from platform_get_brand_voice') }),
   output: z.object({ voice: savedSchema, speakToUser: z.string() }).strict(),
   run: async (ctx, input) => {
@@ -106,7 +106,7 @@ export const setPublicDisplayNameTool = tools.write('set_public_display_name', {
   title: 'Set the public display name',
   description: 'Sets the trading name the public sees and, optionally, the text on givers\' card statements (5 to 22 Latin characters, at least one letter, none of < > \\ \' " *), and updates the payment processor\'s connected account when one is configured; the result says whether it was synced. Owners and admins only.',
   keywords: ['trading name', 'statement descriptor', 'bank statement text', 'card statement', 'business name', 'stripe name'],
-  examples: ['show ST MARKS CHURCH on card statements', 'change our public name to St Mark\'s Church, Anytown', "change our name to St Mark's with St John", "donors' bank statements should say STMARKS GIVING", 'update the card statement text to ST MARKS ANYTOWN', 'our church has been renamed, update the public name', 'the name people see when giving is wrong, fix it', 'set the trading name to Anytown Community Church'],
+  examples: ['show ST MARKS CHURCH on card statements', 'change our public name to St Mark\'s Church, Anytown', "change our name to St Mark's with St John", "donors' bank statements should say STMARKS GIVING", 'update the card statement text to ST MARKS ANYTOWN', 'our church has been renamed, update the public name', 'the name people see when giving is wrong, fix it', 'set the trading name to Anytown Community Church', 'change our trading name', "since the merger with St Luke's, givers' card statements should say STLUKES STMARKS", "how do I change what appears on people's bank statements when they give?"],
   input: z.object({
     tradingName: tradingNameSchema,
     statementDescriptor: statementDescriptorSchema.nullable().optional().describe('Text on givers\' card statements (5 to 22 characters, printed in capitals); null clears it, omitted keeps it'),

@@ -132,7 +132,7 @@ const beginUploadTool = tools.write('begin_media_library_upload', {
   title: 'Begin a Media Library upload',
   description: 'Step 1 of uploading a file: give its name and size in bytes and get a presigned uploadUrl to PUT the bytes to (with uploadHeaders), then call platform_complete_media_library_upload with the mediaId and sessionId. The bytes never go in tool arguments. Refused at once when the file is too large or the storage quota is full.',
   keywords: ['upload', 'image', 'photo', 'file', 'media', 'presigned url'],
-  examples: ['upload our new logo', 'add this photo to the media library', "I've got a big PDF of the parish magazine to upload", 'upload the high-res photo of the new vicar from my laptop', 'get me an upload link for the annual report PDF', 'start uploading the Christmas poster file', 'put the wedding photo from my computer into the library', 'I need to add a large image, how do I send you the file'],
+  examples: ['upload our new logo', 'add this photo to the media library', "I've got a big PDF of the parish magazine to upload", 'upload the high-res photo of the new vicar from my laptop', 'get me an upload link for the annual report PDF', 'start uploading the Christmas poster file', 'put the wedding photo from my computer into the library', 'I need to add a large image, how do I send you the file', 'upload a file', 'the parish magazine PDF is 40MB so I need a link to send the file to you', 'how do I start uploading the Easter poster?'],
   listed: false,
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
@@ -180,7 +180,7 @@ const completeUploadTool = tools.write('complete_media_library_upload', {
   title: 'Complete a Media Library upload',
   description: 'Step 2 of uploading: after the bytes were PUT to the uploadUrl, checks they arrived with the declared size and are an image (PNG, JPEG, GIF, WebP) or PDF by their content, reads the dimensions, makes thumbnails and adds the file to the library. Returns the file and emailImageUrl (a stable public URL to use in emails; null for a private file).',
   keywords: ['finish upload', 'confirm upload', 'email image url'],
-  examples: ['I have uploaded the file, finish it off', 'the PDF has gone up, finalise it', 'upload done, now make it appear in the library', 'finish the poster upload and give me the email image link', "I've sent the bytes, confirm the upload", 'complete the magazine upload so I can use it', 'wrap up the photo upload I started'],
+  examples: ['I have uploaded the file, finish it off', 'the PDF has gone up, finalise it', 'upload done, now make it appear in the library', 'finish the poster upload and give me the email image link', "I've sent the bytes, confirm the upload", 'complete the magazine upload so I can use it', 'wrap up the photo upload I started', 'finish the upload', "I've pushed the poster bytes to the link you gave, so confirm it and add it to the library", "is my upload complete now that I've sent it?"],
   listed: false,
   input: z.object({
     mediaId,
@@ -280,7 +280,7 @@ const uploadFileTool = tools.write('upload_media_library_file', {
   title: 'Upload a file from a URL or small inline content',
   description: `One-shot upload into the Media Library: either sourceUrl (a public https:// address; private, loopback and internal network addresses are refused, also after redirects) or base64Content (at most ${sizeInWords(INLINE_MAX_BYTES)} decoded). For larger files from the user use platform_begin_media_library_upload. The type is checked from the bytes.`,
   keywords: ['import image', 'upload from url', 'save image', 'add picture'],
-  examples: ['save the image at https://example.org/banner.jpg to our media library', 'grab the diocese logo from their website and save it', 'copy this picture link into our image library', 'import the photo from https://example.org/vicar.jpg', "save the poster from the link the bishop's office sent", 'pull the image off this web address into our files', "add the small icon I'm pasting here to the library"],
+  examples: ['save the image at https://example.org/banner.jpg to our media library', 'grab the diocese logo from their website and save it', 'copy this picture link into our image library', 'import the photo from https://example.org/vicar.jpg', "save the poster from the link the bishop's office sent", 'pull the image off this web address into our files', "add the small icon I'm pasting here to the library", 'save this image link', 'the diocese emailed a logo link, copy it straight into our media library', 'can you pull the picture from this website address into our files?'],
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
     sourceUrl: z.string().trim().max(2000).optional().describe('A public https:// URL of the file'),
@@ -392,7 +392,7 @@ const searchTool = tools.read('search_media_library', {
   title: 'Search the Media Library',
   description: 'Finds library files whose name, display name, alt text, AI description, AI labels or tags contain the words given (every word must match somewhere), most recently changed first. For meaning rather than words use platform_ai_search_media_library.',
   keywords: ['find image', 'search photos', 'media search'],
-  examples: ['find the photos of the harvest supper', 'do we have a logo file', 'find anything with Easter in its name', 'search our pictures for the word baptism', 'any files labelled youth camp', 'look for the church hall photo', 'is there an image called choir 2024', 'search the library for the PCC logo'],
+  examples: ['find the photos of the harvest supper', 'do we have a logo file', 'find anything with Easter in its name', 'search our pictures for the word baptism', 'any files labelled youth camp', 'look for the church hall photo', 'is there an image called choir 2024', 'search the library for the PCC logo', 'find choir photos', 'Linda wants the baptism pictures from last year, search the library for baptism', 'have we got a file named harvest?'],
   listed: false,
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('Words to look for'),
@@ -427,7 +427,7 @@ const serveUrlTool = tools.read('get_media_library_serve_url', {
   title: 'Get a serve URL for a Media Library file',
   description: 'A URL that serves the file or one of its thumbnails: the stable CDN-style URL for a public file, or a signed URL that expires (default one hour) for a private one. Files in the trash are not served.',
   keywords: ['download link', 'share image', 'signed url', 'image link'],
-  examples: ['give me a link to the private safeguarding poster', 'get me a link to the harvest poster so I can share it', 'I need a download link for the annual report PDF', 'give me the web address of our logo', 'share the private rota poster with a temporary link', 'URL for the thumbnail of the choir photo', 'copy link for the banner image'],
+  examples: ['give me a link to the private safeguarding poster', 'get me a link to the harvest poster so I can share it', 'I need a download link for the annual report PDF', 'give me the web address of our logo', 'share the private rota poster with a temporary link', 'URL for the thumbnail of the choir photo', 'copy link for the banner image', 'link to the logo', 'the printers need the annual report, so give me a download link for the PDF', 'can I have a shareable link to the Christmas poster?'],
   input: z.object({
     mediaId,
     variant: variant.default('original'),
@@ -455,8 +455,8 @@ const serveUrlTool = tools.read('get_media_library_serve_url', {
 const quotaTool = tools.read('get_media_library_quota', {
   title: 'Media Library storage quota',
   description: 'Storage the plan allows in bytes, how much is used and remains, and the media item allowance with its use; uploads in progress and the trash count. Also the largest file accepted.',
-  keywords: ['storage', 'space left', 'quota', 'media usage'],
-  examples: ['how much media storage do we have left', 'are we running out of space for photos', 'how much storage is the image library using', "what's the biggest file I can upload", 'how many more images can we add on our plan', 'is the bin taking up storage space', 'media space remaining'],
+  keywords: ['storage', 'space left', 'quota', 'media usage', 'disk space'],
+  examples: ['how much media storage do we have left', 'are we running out of space for photos', 'how much storage is the image library using', "what's the biggest file I can upload", 'how many more images can we add on our plan', 'is the bin taking up storage space', 'media space remaining', 'storage left', "we're about to add three hundred wedding photos, do we have room in the library?", 'how full is our media storage?'],
   input: z.object({}),
   output: quotaSchema,
   run: async (ctx) => ({ ...(await quotaOf(ctx.db, ctx.org.id, ctx.org.planCode)), maxFileBytes: maxFileBytes() }),
@@ -515,7 +515,7 @@ const deleteFileTool = tools.write('delete_media_library_file', {
   title: 'Delete a Media Library file',
   description: `Moves a file to the trash: its URLs stop serving, and platform_restore_media_library_file brings it back. Files stay in the trash ${TRASH_DAYS} days before they are removed for good.`,
   keywords: ['remove image', 'trash', 'delete photo'],
-  examples: ['delete the old logo', 'bin the blurry photo of the choir', "get rid of last year's harvest poster", 'throw away the duplicate logo image', 'remove the wrong PDF I uploaded', 'send the old rota poster to the trash', 'delete that picture of the car park'],
+  examples: ['delete the old logo', 'bin the blurry photo of the choir', "get rid of last year's harvest poster", 'throw away the duplicate logo image', 'remove the wrong PDF I uploaded', 'send the old rota poster to the trash', 'delete that picture of the car park', 'delete the fete poster', 'the photo of the old vestry has the wrong people in it, bin it', 'can you remove the blurry logo file?'],
   destructive: true,
   input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
@@ -530,7 +530,7 @@ const restoreFileTool = tools.write('restore_media_library_file', {
   title: 'Restore a Media Library file from the trash',
   description: 'Brings a file back from the trash with its folder (if the folder still exists), tags and URLs.',
   keywords: ['undelete', 'recover image', 'trash'],
-  examples: ['bring back the logo I deleted', 'I deleted the choir photo by mistake, get it back', 'recover the harvest poster from the bin', 'undo deleting the parish map', 'pull the old logo back out of the trash', 'restore the PDF I removed yesterday', 'can I get back the picture I binned last week'],
+  examples: ['bring back the logo I deleted', 'I deleted the choir photo by mistake, get it back', 'recover the harvest poster from the bin', 'undo deleting the parish map', 'pull the old logo back out of the trash', 'restore the PDF I removed yesterday', 'can I get back the picture I binned last week', 'restore the fete poster', 'Gill deleted the harvest photo yesterday but we still need it, bring it back please', 'can I undelete the logo I trashed?'],
   input: z.object({ mediaId }),
   output: z.object({ file: fileSchema }).strict(),
   run: async (ctx, input) => {
@@ -586,7 +586,7 @@ const bulkTool = tools.write('bulk_media_library_action', {
   title: 'Act on many Media Library files at once',
   description: `One action on up to ${MAX_BULK_MEDIA} files: move (to folderId, or null for no folder), tag or untag (tags), delete (to the trash) or restore. All or nothing: an unknown id refuses the whole call.`,
   keywords: ['bulk move', 'bulk tag', 'bulk delete', 'organise media'],
-  examples: ['move all these photos into the Easter folder', 'tag these images as newsletter', 'move every one of these 30 photos to the Harvest folder', 'bin all the pictures from the 2019 fete at once', 'label all these images as website', 'restore all the files I trashed this morning', 'take the newsletter tag off all of these in one go', 'shift these pictures out of any folder together'],
+  examples: ['move all these photos into the Easter folder', 'tag these images as newsletter', 'move every one of these 30 photos to the Harvest folder', 'bin all the pictures from the 2019 fete at once', 'label all these images as website', 'restore all the files I trashed this morning', 'take the newsletter tag off all of these in one go', 'shift these pictures out of any folder together', 'tag all these as Advent', "we're tidying up so move these forty photos into the 2025 folder in one go", 'can you delete all of these pictures at once?'],
   input: z.object({
     action: z.enum(['move', 'tag', 'untag', 'delete', 'restore']).describe('What to do with every file'),
     mediaIds: bulkOf(mediaId, MAX_BULK_MEDIA).describe(`The files (1 to ${MAX_BULK_MEDIA})`),
@@ -684,7 +684,7 @@ const createFolderTool = tools.write('create_media_folder', {
   title: 'Create a Media Library folder',
   description: `Makes a folder, at the top or inside another (parentId), up to ${MAX_FOLDER_DEPTH} levels deep. Names are unique among siblings, ignoring case.`,
   keywords: ['new folder', 'album', 'organise images'],
-  examples: ['make a folder for Easter photos', 'start a new album for the summer fete', 'set up a Weddings folder for photos', 'add a subfolder called Choir inside Music', 'create somewhere to keep the Advent images', 'new folder for posters please', 'make a 2026 folder under Events'],
+  examples: ['make a folder for Easter photos', 'start a new album for the summer fete', 'set up a Weddings folder for photos', 'add a subfolder called Choir inside Music', 'create somewhere to keep the Advent images', 'new folder for posters please', 'make a 2026 folder under Events', 'new folder Baptisms', 'the youth group sends loads of pictures, so make them a Youth folder inside Events', 'can you create an album for the confirmation photos?'],
   input: z.object({ name: folderName, parentId: folderIdInput.optional().describe('The folder to create it inside') }),
   output: z.object({ folder: folderSchema }).strict(),
   run: async (ctx, input) => {
@@ -826,7 +826,7 @@ const aiSearchTool = tools.read('ai_search_media_library', {
   title: 'Search the Media Library by meaning',
   description: `Semantic search: ranks library files by how close their names, descriptions, alt text and tags are in meaning to the question (through the configured AI provider), comparing the newest ${AI_SEARCH_CANDIDATES}. For exact words use platform_search_media_library.`,
   keywords: ['semantic search', 'find similar images', 'ai search'],
-  examples: ['find pictures that feel joyful and celebratory', 'images about community meals', 'find photos that show children having fun', 'pictures that would suit a funeral order of service', 'something peaceful for the Lent newsletter', 'images of people serving food', 'find a picture that looks like an autumn harvest', 'what photos do we have that feel warm and welcoming'],
+  examples: ['find pictures that feel joyful and celebratory', 'images about community meals', 'find photos that show children having fun', 'pictures that would suit a funeral order of service', 'something peaceful for the Lent newsletter', 'images of people serving food', 'find a picture that looks like an autumn harvest', 'what photos do we have that feel warm and welcoming', 'hopeful images', 'I need a picture for a bereavement card, something calm and gentle', 'have we got anything that feels like springtime and new life?'],
   input: z.object({
     query: z.string().trim().min(1).max(500).describe('What you are looking for, in plain words'),
     limit: z.number().int().min(1).max(25).default(10).describe('How many to return (1 to 25)'),
@@ -862,7 +862,7 @@ const aiAnalyzeTool = tools.write('ai_analyze_media', {
   title: 'Analyse a Media Library image with AI',
   description: 'Describes an image through the configured AI provider: a description, suggested alt text and labels, kept on the file (they feed search). applyAltText sets the file\'s alt text to the suggestion.',
   keywords: ['describe image', 'alt text', 'ai vision', 'caption'],
-  examples: ['write alt text for the banner image', 'what is in this photo', 'describe the choir photo for me', 'suggest alt text for the harvest poster and apply it', "what's in the picture I just uploaded", 'caption this image for the website', 'label the new photo automatically with AI', "work out what the vicar's photo shows"],
+  examples: ['write alt text for the banner image', 'what is in this photo', 'describe the choir photo for me', 'suggest alt text for the harvest poster and apply it', "what's in the picture I just uploaded", 'caption this image for the website', 'label the new photo automatically with AI', "work out what the vicar's photo shows", 'describe this image', 'for accessibility on the website, work out alt text for the new hall photo and save it', "can you tell me what's shown in the confirmation picture?"],
   input: z.object({
     mediaId,
     focus: z.string().trim().max(300).optional().describe('Something the analysis should pay attention to'),
@@ -904,7 +904,7 @@ const aiGenerateTool = tools.write('ai_generate_media', {
   title: 'Generate an image into the Media Library',
   description: 'Creates an image from a prompt through the configured AI provider and adds it to the library like an upload (it counts against the media item and storage quota).',
   keywords: ['generate image', 'ai image', 'create picture', 'illustration'],
-  examples: ['make an image of a harvest festival table for the newsletter', 'create a picture of a candlelit carol service', 'draw an illustration of a dove for the Pentecost flyer', 'generate a banner image for the summer fete', 'make an AI picture of children in a nativity', 'I need artwork for the Advent email', 'design an image of a cup of tea for the coffee morning poster'],
+  examples: ['make an image of a harvest festival table for the newsletter', 'create a picture of a candlelit carol service', 'draw an illustration of a dove for the Pentecost flyer', 'generate a banner image for the summer fete', 'make an AI picture of children in a nativity', 'I need artwork for the Advent email', 'design an image of a cup of tea for the coffee morning poster', 'generate a Christmas star image', "we've no photos from the quiz night, so create a fun picture of a pub quiz for the poster", 'can you make an illustration of a lighthouse for the sermon series?'],
   meter: { feature: 'media_items', units: 1 },
   input: z.object({
     prompt: z.string().trim().min(3).max(2000).describe('What the image should show'),

@@ -28,7 +28,7 @@ export function usageTool(modules: readonly ModuleDefinition[]) {
     title: 'Usage and allowances',
     description: 'Usage against the plan\'s allowance for each metered feature (email sends, messaging credits, contacts, runsheet access seats, donations, tickets, check-ins, rooms, streams, media items), and what the subscription\'s state allows now (with billing:read). Contacts count standing records; the others count this calendar month.',
     keywords: ['billing', 'allowance', 'quota', 'limits', 'plan usage', 'credits left'],
-    examples: ['how much of our plan have we used this month', 'are we near our limits on texts or contacts', 'have we gone over our subscription allowance', 'how many check-ins and tickets have we used on our plan', 'how close are we to the maximum number of people records we pay for', 'usage this month against what our package includes', 'how many rooms and streams does our subscription still allow', 'is our plan running out of anything this month'],
+    examples: ['how much of our plan have we used this month', 'are we near our limits on texts or contacts', 'have we gone over our subscription allowance', 'how many check-ins and tickets have we used on our plan', 'how close are we to the maximum number of people records we pay for', 'usage this month against what our package includes', 'how many rooms and streams does our subscription still allow', 'is our plan running out of anything this month', 'texts used this month', 'we sent a lot of emails for the Christmas mailing, how much of our allowance is left?', 'have we hit the cap on anything we pay for?'],
     input: z.object({}),
     output: z.object({ plan: z.string(), features: z.array(featureUsage), ...contributed }).strict(),
     run: async (ctx) => {
@@ -52,7 +52,7 @@ export function overviewTool(modules: readonly ModuleDefinition[]) {
     title: 'Organisation overview',
     description: 'One-call snapshot of the organisation: CRM contact totals (by status and membership stage), notes with open follow-ups, giving this month (with giving:read), plan and usage, how many things need attention (platform_proactive_alerts has the reasons), open capability gaps agents reported (owners and admins), and which modules and how many tools this credential can use. Start here to orient.',
     keywords: ['snapshot', 'summary', 'dashboard', 'orient', 'totals'],
-    examples: ['how are things looking across the church', 'give me a summary of where we stand', 'quick rundown of the whole parish for the PCC meeting', 'where are we at overall, people, giving and everything', 'big picture view of the church before I start the week', "I'm new in the office, give me the lay of the land", "overall state of play at St Mark's", "one-page snapshot of the congregation and this month's giving"],
+    examples: ['how are things looking across the church', 'give me a summary of where we stand', 'quick rundown of the whole parish for the PCC meeting', 'where are we at overall, people, giving and everything', 'big picture view of the church before I start the week', "I'm new in the office, give me the lay of the land", "overall state of play at St Mark's", "one-page snapshot of the congregation and this month's giving", 'church at a glance', 'the bishop is visiting on Friday so I want headline numbers for membership and giving', 'how is the church doing overall right now?'],
     listed: true,
     input: z.object({}),
     output: z.object({

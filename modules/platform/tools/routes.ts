@@ -37,7 +37,7 @@ export const routeCatalogTool = tools.read('route_catalog', {
   title: 'Dashboard API route catalogue',
   description: 'Counts of the dashboard API routes per module and the invoke tool that reaches each module; with a module named, its routes this credential may call.',
   keywords: ['routes', 'endpoints', 'dashboard api', 'invoke'],
-  examples: ['how many dashboard routes does each module have', 'which invoke tool reaches each area', 'how many API routes are there for giving', 'list the dashboard endpoints I can call for people', 'which invoke bridge do I use for the spaces module', 'overview of the raw API routes by area', 'what routes exist under ticketing', 'count of endpoints per module'],
+  examples: ['how many dashboard routes does each module have', 'which invoke tool reaches each area', 'how many API routes are there for giving', 'list the dashboard endpoints I can call for people', 'which invoke bridge do I use for the spaces module', 'overview of the raw API routes by area', 'what routes exist under ticketing', 'count of endpoints per module', 'route counts by module', "I'm building an integration and need every dashboard route for the guests area", 'which invoke tool covers ticketing routes?'],
   input: z.object({ module: z.string().trim().min(1).max(40).optional().describe('Module name, to list its routes') }),
   output: z.object({
     total: z.number().int(),
@@ -68,7 +68,7 @@ export const searchDashboardApiTool = tools.read('search_dashboard_api', {
   title: 'Search dashboard API routes',
   description: 'Natural-language search over the dashboard API routes this credential may call; returns each route with the invoke tool that calls it. Prefer a curated tool where one exists.',
   keywords: ['find a route', 'endpoint', 'dashboard api', 'invoke'],
-  examples: ['is there a dashboard route for this screen', 'find the API endpoint for a report', 'find the dashboard endpoint that exports the rota', 'is there an API route for the giving settings page', 'search the raw routes for something about room bookings', 'which endpoint does the dashboard use to show the prayer wall', 'no proper tool for this, is there a dashboard route instead', 'look for the API call behind the livestream screen'],
+  examples: ['is there a dashboard route for this screen', 'find the API endpoint for a report', 'find the dashboard endpoint that exports the rota', 'is there an API route for the giving settings page', 'search the raw routes for something about room bookings', 'which endpoint does the dashboard use to show the prayer wall', 'no proper tool for this, is there a dashboard route instead', 'look for the API call behind the livestream screen', 'find route for fund settings', "there's no tool for the hall floor plan screen, so find the dashboard API route behind it", 'is there an endpoint that lists streaming schedules?'],
   input: z.object({
     query: z.string().trim().min(1).max(300).describe('What you want to do, in plain words'),
     limit: z.number().int().min(1).max(25).default(10),

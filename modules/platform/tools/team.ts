@@ -45,8 +45,8 @@ export const listTeamMembersTool = tools.read('list_team_members', {
   power: 'organisation',
   title: 'List team members',
   description: 'Everyone with access to the organisation: email, name, role id with its label, safeguarding permission, when they joined. Pending invitations are in platform_list_pending_team_invites. Owner or admin only.',
-  keywords: ['team', 'staff', 'users', 'members', 'roles', 'who has access'],
-  examples: ['who is on our team', 'list the admins', 'who has a login to Steward', 'list the staff accounts and their roles', 'which of the office logins can see safeguarding information', 'who are the owners of our account', 'when did the new curate get access', 'show everyone with dashboard access and their permission level'],
+  keywords: ['team', 'staff', 'users', 'members', 'roles', 'who has access', 'logins'],
+  examples: ['who is on our team', 'list the admins', 'who has a login to Steward', 'list the staff accounts and their roles', 'which of the office logins can see safeguarding information', 'who are the owners of our account', 'when did the new curate get access', 'show everyone with dashboard access and their permission level', 'staff logins', 'before the audit I need every person with dashboard access and their role', 'who can currently log into our account?'],
   listed: true,
   input: z.object({}),
   output: z.object({ members: z.array(memberSchema) }).strict(),
@@ -88,7 +88,7 @@ export const inviteTeamMemberTool = tools.send('invite_team_member', {
   title: 'Invite a team member',
   description: 'Emails someone a link to join the organisation with a role (a roleId from platform_list_team_roles). One live invite per address: inviting an address again replaces its pending invite and its link. The link works once and expires after 7 days; accepting creates their account or links the existing one. Owner or admin only; only an owner invites owners. Someone already on the team is refused: change their role instead.',
   keywords: ['invite', 'add user', 'add staff', 'new team member', 'give access'],
-  examples: ['invite jo@example.org as staff', 'give our new volunteer access', 'set up a login for our new administrator Claire', 'send the treasurer an invite to join as admin', 'give mary@stmarks.org.uk volunteer access to Steward', 'add the youth worker to the system as staff', 'our new curate starts Monday, invite him in', 'invite the churchwarden to help with the dashboard'],
+  examples: ['invite jo@example.org as staff', 'give our new volunteer access', 'set up a login for our new administrator Claire', 'send the treasurer an invite to join as admin', 'give mary@stmarks.org.uk volunteer access to Steward', 'add the youth worker to the system as staff', 'our new curate starts Monday, invite him in', 'invite the churchwarden to help with the dashboard', 'invite bev@example.org', 'Priya is joining the office team in April, send her a staff invitation', 'can you give our new churchwarden a login?'],
   listed: true,
   // An agent never grants power alone: an owner or admin invite waits for a person to approve it.
   approval: {
@@ -129,7 +129,7 @@ export const removeTeamMemberTool = tools.write('remove_team_member', {
   title: 'Remove a team member',
   description: 'Takes someone off the team: their membership ends and, in the same step, their API keys and OAuth grants for this organisation are revoked, so their credentials stop working at once. Never yourself, never the last owner; only an owner removes an owner. Owner or admin only.',
   keywords: ['remove user', 'revoke access', 'offboard', 'delete team member'],
-  examples: ['Sam has left, take away their access', 'the old administrator has left, remove her login', 'take the former curate off the system', "revoke all of Tom's access straight away", 'offboard the youth worker who finished last week', "get rid of Sam's account and API keys", 'our treasurer stood down, she should no longer have access'],
+  examples: ['Sam has left, take away their access', 'the old administrator has left, remove her login', 'take the former curate off the system', "revoke all of Tom's access straight away", 'offboard the youth worker who finished last week', "get rid of Sam's account and API keys", 'our treasurer stood down, she should no longer have access', 'remove Priya from the team', 'Kevin finished as youth pastor on Friday so close his login and keys', 'can you cut off access for the old treasurer?'],
   destructive: true,
   input: z.object({ userId: z.uuid().describe('The member\'s userId from platform_list_team_members') }),
   output: z.object({
@@ -144,7 +144,7 @@ export const updateTeamMemberRoleTool = tools.write('update_team_member_role', {
   title: 'Change a team member\'s role',
   description: 'Gives a member another role (a roleId from platform_list_team_roles). Their existing API keys and OAuth tokens are narrowed to what the new role allows from their next request. The last owner cannot be demoted; only an owner makes or changes owners. Owner or admin only.',
   keywords: ['promote', 'demote', 'make admin', 'change permissions'],
-  examples: ['make Jo an admin', 'Sam should only be a volunteer now', 'promote Claire to admin', 'bump the youth worker down to volunteer', 'give the new treasurer admin rights instead of staff', 'make the vicar an owner of the account', "change Tom's access level to staff", 'Mary no longer needs admin, reduce her permissions'],
+  examples: ['make Jo an admin', 'Sam should only be a volunteer now', 'promote Claire to admin', 'bump the youth worker down to volunteer', 'give the new treasurer admin rights instead of staff', 'make the vicar an owner of the account', "change Tom's access level to staff", 'Mary no longer needs admin, reduce her permissions', 'make Bev staff', "now that Hannah's the parish administrator she needs admin instead of volunteer", "can you change Priya's role to owner?"],
   // Raising someone to owner or admin waits for a person to approve it; lowering or moving between the two does not.
   approval: {
     kind: 'gated',

@@ -41,7 +41,7 @@ export const getAnalyticsHeatmapTool = tools.read('get_analytics_heatmap', {
   title: 'Arrivals heatmap',
   description: 'When people arrive, by local time slot (15, 30 or 60 minutes, in the organisation\'s time zone) and check-in location, over a range of service dates (default the last 4 weeks); with totals per slot and the busiest slot, to plan stations and volunteers.',
   keywords: ['arrival times', 'busiest time', 'check-in heatmap', 'peak'],
-  examples: ['when do most families arrive on Sunday', 'busiest check-in time in the kids rooms', 'do we need a second welcome desk at ten past ten', 'what time do families start arriving', 'peak arrival time at the creche', 'when is the welcome desk busiest', 'arrivals by quarter hour over the last month', 'do we need more volunteers on the door at 10:15', 'which room gets the rush and when'],
+  examples: ['when do most families arrive on Sunday', 'busiest check-in time in the kids rooms', 'do we need a second welcome desk at ten past ten', 'what time do families start arriving', 'peak arrival time at the creche', 'when is the welcome desk busiest', 'arrivals by quarter hour over the last month', 'do we need more volunteers on the door at 10:15', 'which room gets the rush and when', 'arrivals heatmap', "we're thinking of opening the kids' check-in earlier, show when families actually arrive", "what's our busiest time at check-in?"],
   input: z.object({ ...range, slotMinutes: z.union([z.literal(15), z.literal(30), z.literal(60)]).default(15), locationId: z.uuid().optional() }),
   output: z.object({
     from: z.string(), to: z.string(), timeZone: z.string(), slotMinutes: z.number().int(), slots: z.array(z.string()).describe('Slot start times, HH:MM local'),

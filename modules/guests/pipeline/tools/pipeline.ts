@@ -18,7 +18,7 @@ export const pipelineSummaryTool = tools.read('pipeline_summary', {
   title: 'Guest pipeline summary',
   description: 'How many guests are in each stage of the guest pipeline today (ready, overdue, snoozed), how many cards opened in the last 7 days and completed in the last 30, and the median days from first card to completed.',
   keywords: ['guest pipeline', 'newcomers', 'follow-up pipeline', 'visitor funnel', 'pipeline overview', 'how many at each stage', 'stage counts'],
-  examples: ['how is our guest follow-up going', 'how many newcomers are overdue a call', 'how many visitors are we following up at the moment', 'is anyone stuck in the newcomer process', 'overview of our newcomer follow-up', 'how many guests are waiting at each step', 'on average how long does it take to get a visitor connected', 'how many new guests have we finished following up this month', 'newcomer funnel numbers please', 'how many visitor follow-ups are snoozed'],
+  examples: ['how is our guest follow-up going', 'how many newcomers are overdue a call', 'how many visitors are we following up at the moment', 'is anyone stuck in the newcomer process', 'overview of our newcomer follow-up', 'how many guests are waiting at each step', 'on average how long does it take to get a visitor connected', 'how many new guests have we finished following up this month', 'newcomer funnel numbers please', 'how many visitor follow-ups are snoozed', 'newcomer pipeline numbers', 'for the welcome team meeting, how many visitors are at each stage and how many are overdue?'],
   input: z.object({}),
   output: z.object({
     asOf: z.string(),
@@ -43,7 +43,7 @@ export const syncPipelineStagesTool = tools.write('sync_pipeline_stages', {
   title: 'Set the guest pipeline stages',
   description: 'Replaces the guest pipeline\'s stages with the list given, in that order: a stage matching an existing one by id (or by name) is kept and updated, others are added, stages left out are removed. Open cards in removed stages are refused by default; removedStageCards moves them to the previous or first kept stage, or completes them. The same list twice changes nothing.',
   keywords: ['pipeline stages', 'set up follow-up', 'reorder stages', 'assign stage'],
-  examples: ['our guest stages are Welcome (2 days, Anna), Coffee (7 days), Connected (30 days)', 'add a home-visit step after the phone call', 'drop the coffee stage and move those visitors back a step', 'rename the coffee step to Meet the Vicar', 'give Tom the phone call stage from now on', 'reorder the newcomer steps: call first, then card', 'set our follow-up steps to Card, Call, Coffee, Connected', 'remove the home visit step and complete those guests', 'allow 14 days at the coffee stage instead of 7'],
+  examples: ['our guest stages are Welcome (2 days, Anna), Coffee (7 days), Connected (30 days)', 'add a home-visit step after the phone call', 'drop the coffee stage and move those visitors back a step', 'rename the coffee step to Meet the Vicar', 'give Tom the phone call stage from now on', 'reorder the newcomer steps: call first, then card', 'set our follow-up steps to Card, Call, Coffee, Connected', 'remove the home visit step and complete those guests', 'allow 14 days at the coffee stage instead of 7', 'change our follow-up stages', "we're adding a Newcomers Lunch step between the call and Connected, with 21 days", 'can we rename the Card stage to Welcome Pack?'],
   idempotent: true,
   input: z.object({
     stages: z.array(z.object({
@@ -78,7 +78,7 @@ export const listFollowupTasksTool = tools.read('list_followup_tasks', {
   title: 'Guest follow-up tasks',
   description: 'Newcomers to follow up: open guest cards as follow-up tasks, soonest due first: who, which stage, due when, assigned to whom, and whether ready, overdue or snoozed. mine: true gives the caller\'s own.',
   keywords: ['guest follow-ups', 'my tasks', 'newcomer calls'],
-  examples: ['which guests do I need to follow up', 'overdue newcomer follow-ups', 'what visitor calls are on Anna\'s list', 'my newcomer follow-ups', 'list every open guest follow-up and who has it', "what's on Tom's guest follow-up list", 'which of the new guests am I supposed to be ringing', 'open guest cards by due date', 'show snoozed and overdue newcomer follow-ups'],
+  examples: ['which guests do I need to follow up', 'overdue newcomer follow-ups', 'what visitor calls are on Anna\'s list', 'my newcomer follow-ups', 'list every open guest follow-up and who has it', "what's on Tom's guest follow-up list", 'which of the new guests am I supposed to be ringing', 'open guest cards by due date', 'show snoozed and overdue newcomer follow-ups', 'newcomer follow-up tasks', "Anna's on holiday, so list all open visitor follow-ups and who they're assigned to", 'which newcomers is Tom meant to be contacting?'],
   input: z.object({
     mine: z.boolean().default(false).describe('Only cards assigned to the caller'),
     assigneeUserId: z.uuid().optional().describe('Only cards assigned to this team member'),
@@ -96,7 +96,7 @@ export const listFollowupsDueTool = tools.read('list_followups_due', {
   title: 'Guest follow-ups due',
   description: 'Guest cards due on or before a date (default today) and not snoozed past it: the follow-ups to do now, overdue first.',
   keywords: ['due today', 'follow-ups due', 'guest calls today'],
-  examples: ['which guests are due a follow-up today', 'follow-ups due by Friday', 'who should the welcome team ring this week', 'guest follow-ups due today', 'who needs a newcomer call by Sunday', 'what guest follow-ups are overdue right now', 'which new guests are due contacting by the 15th', "today's newcomer calls", 'guest follow-ups due before the end of the month'],
+  examples: ['which guests are due a follow-up today', 'follow-ups due by Friday', 'who should the welcome team ring this week', 'guest follow-ups due today', 'who needs a newcomer call by Sunday', 'what guest follow-ups are overdue right now', 'which new guests are due contacting by the 15th', "today's newcomer calls", 'guest follow-ups due before the end of the month', 'follow-ups due', "I've got an hour free on Thursday, which guests are due a call by then?", "who's due a newcomer follow-up today?"],
   input: z.object({ by: calendarDate().optional().describe('Due on or before this date (default today, UTC)'), assigneeUserId: z.uuid().optional(), limit: limitSchema }),
   output: z.object({ by: z.string(), followups: z.array(cardSchema) }).strict(),
   run: async (ctx, input) => ({ by: input.by ?? utcToday(), followups: await listFollowupsDue(ctx.db, ctx.org.id, input) }),
@@ -106,7 +106,7 @@ export const getFollowupSuggestionsTool = tools.read('get_followup_suggestions',
   title: 'Suggested next steps for guests',
   description: 'The next step for each open guest card, from its stage and history, each with the reason in plain words and the tool to do it with: send a welcome card, move on after they came back, follow up now when overdue, complete the last stage, or wait until due. Rules, not scores.',
   keywords: ['next step', 'what to do with newcomers', 'guest suggestions'],
-  examples: ['what should we do next with our new guests', 'suggest follow-ups for Sam', 'who among the visitors needs a nudge and why', "what's the next step for each newcomer", 'recommend what to do next with the Greens', 'which visitors should get a welcome card now', 'any guests ready to move on because they came back', "advise on the new family's follow-up", 'what needs doing with our guests and why'],
+  examples: ['what should we do next with our new guests', 'suggest follow-ups for Sam', 'who among the visitors needs a nudge and why', "what's the next step for each newcomer", 'recommend what to do next with the Greens', 'which visitors should get a welcome card now', 'any guests ready to move on because they came back', "advise on the new family's follow-up", 'what needs doing with our guests and why', 'next steps for guests', 'the Harpers have been twice now, what should we do next with them and why?', "what do you suggest for the visitors we're following up?"],
   input: z.object({ contactId: z.uuid().optional(), assigneeUserId: z.uuid().optional(), limit: limitSchema }),
   output: z.object({
     suggestions: z.array(z.object({
@@ -161,7 +161,7 @@ export const completeGuestCardTool = tools.write('complete_guest_card', {
   title: 'Complete a guest journey',
   description: 'Completes a guest card with its outcome (joined a group, moved away, not interested…). It stays in the guest\'s journey.',
   keywords: ['complete', 'close follow-up', 'connected'],
-  examples: ['Sam joined a home group, close their guest card', 'the Greens have moved away, stop following them up', 'mark Jo as settled in', 'Priya joined the choir, finish her follow-up', "Ben isn't interested, close his newcomer card", 'the Khans are regulars now, mark them connected', "wrap up the Okafors' follow-up, they joined a house group", "end Jo's guest journey, she's moved to Leeds", "the new couple are settled, we're done following them up"],
+  examples: ['Sam joined a home group, close their guest card', 'the Greens have moved away, stop following them up', 'mark Jo as settled in', 'Priya joined the choir, finish her follow-up', "Ben isn't interested, close his newcomer card", 'the Khans are regulars now, mark them connected', "wrap up the Okafors' follow-up, they joined a house group", "end Jo's guest journey, she's moved to Leeds", "the new couple are settled, we're done following them up", "close the Harpers' card", "Oliver's parents joined the Tuesday house group, so finish their newcomer follow-up", 'can you mark the new couple as connected?'],
   input: z.object({ cardId, outcome: z.string().trim().min(1).max(1000).describe('What came of it') }),
   output: z.object({ card: cardSchema }).strict(),
   run: async (ctx, input) => ({ card: await completeCard(ctx.db, ctx.org.id, actor(ctx), input) }),
@@ -181,7 +181,7 @@ export const assignGuestCardTool = tools.write('assign_guest_card', {
   title: 'Reassign a guest card',
   description: 'Gives an open guest card to another team member.',
   keywords: ['assign', 'hand over follow-up'],
-  examples: ['give Sam\'s follow-up to Anna', 'hand the newcomer calls for the Greens to Tom', "pass Priya's follow-up over to Tom", "give the Khans' follow-up to Mark, Anna is off sick", "reassign the Okafors' welcome call to the curate", 'let Sarah take over following up Ben', "move Jo's newcomer card to the vicar", 'hand the Greens over to the welcome team leader'],
+  examples: ['give Sam\'s follow-up to Anna', 'hand the newcomer calls for the Greens to Tom', "pass Priya's follow-up over to Tom", "give the Khans' follow-up to Mark, Anna is off sick", "reassign the Okafors' welcome call to the curate", 'let Sarah take over following up Ben', "move Jo's newcomer card to the vicar", 'hand the Greens over to the welcome team leader', 'reassign the Harpers to Tom', "Anna has too many newcomers at the moment, move the Nolans' card over to Sue", "can the curate take over Priya's follow-up?"],
   input: z.object({ cardId, assigneeUserId: z.uuid().describe('Team member (see platform_list_team_members)') }),
   output: z.object({ card: cardSchema }).strict(),
   run: async (ctx, input) => ({ card: await assignCard(ctx.db, ctx.org.id, actor(ctx), input) }),

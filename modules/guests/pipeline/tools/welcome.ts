@@ -25,7 +25,7 @@ export const sendWelcomeCardTool = tools.send('send_welcome_card', {
   title: 'Send a guest a welcome card',
   description: 'Sends a newcomer a welcome card from a template, filled in with their name. Email and text go through channels: their consent for the purpose (default charitable_purpose), unsubscribes, bounces and crisis holds are checked now and again when it goes, quiet hours respected, counted once. A card by post needs their postal address and is queued for a person to write and post: the guest\'s follow-up person, the team member named, or the caller. Recorded on the guest\'s journey.',
   keywords: ['welcome card', 'thank you card', 'write to a visitor', 'newcomer letter', 'welcome email'],
-  examples: ['send Sam a welcome card by post', 'email the new family a thank-you for coming', 'text the visitor from Sunday a quick welcome', 'send a second-visit card to Priya', 'send the Khans our family welcome card', 'post a welcome card to Ben', 'email Jo the first-visit welcome card', 'text Priya a welcome from the template', 'queue a handwritten welcome card for the new couple', 'send the Okafors a card saying lovely to meet you'],
+  examples: ['send Sam a welcome card by post', 'email the new family a thank-you for coming', 'text the visitor from Sunday a quick welcome', 'send a second-visit card to Priya', 'send the Khans our family welcome card', 'post a welcome card to Ben', 'email Jo the first-visit welcome card', 'text Priya a welcome from the template', 'queue a handwritten welcome card for the new couple', 'send the Okafors a card saying lovely to meet you', 'send the Harpers a welcome card', 'the Nolans visited for the first time on Sunday, email them our welcome card'],
   followUp: { kind: 'channels.send_message' },
   input: z.object({
     contactId: z.uuid().describe('The guest'),
@@ -70,8 +70,8 @@ export const listWelcomeCardsTool = tools.read('list_welcome_cards', {
 export const submitWelcomeCardTool = tools.write('submit_welcome_card', {
   title: 'Record a filled-in welcome card',
   description: 'Records a welcome (connect) card a guest filled in: finds them among contacts by email, phone or full name (reported, strongest match used) or adds them, and opens their guest pipeline card. A guest never gets a second card: a repeat submission reports the card they have.',
-  keywords: ['connect card', 'visitor card', 'new guest form', 'welcome card submission'],
-  examples: ['Sam Green filled in a welcome card: sam@example.com, heard about us from a friend', 'enter the visitor cards from this morning', 'a new family left their details in the foyer box', 'type in the connect card from Jo Bell, 07700 900111', 'log the visitor slips from the evening service', 'new visitor card: Priya Shah, priya@example.com, just moved here', 'record the details the Khans wrote on their card', 'a couple filled in a welcome form today, add them', "process this morning's connect cards"],
+  keywords: ['connect card', 'visitor card', 'new guest form', 'welcome card submission', 'visitor form'],
+  examples: ['Sam Green filled in a welcome card: sam@example.com, heard about us from a friend', 'enter the visitor cards from this morning', 'a new family left their details in the foyer box', 'type in the connect card from Jo Bell, 07700 900111', 'log the visitor slips from the evening service', 'new visitor card: Priya Shah, priya@example.com, just moved here', 'record the details the Khans wrote on their card', 'a couple filled in a welcome form today, add them', "process this morning's connect cards", 'enter a connect card', 'Tom Harper filled in a card this morning: tom@example.org, found us online, record it', 'can you add the details from the visitor card in the box?'],
   input: z.object({
     firstName: z.string().trim().min(1).max(100),
     lastName: z.string().trim().min(1).max(100).optional(),
