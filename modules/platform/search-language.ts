@@ -271,12 +271,13 @@ interface Expansion {
 // "Margaret's record", "her record": the noun (a person's record), not the verb ("record a gift"). "Our records"
 // are the organisation's data as a whole, not one person's profile, so "our" is not among them.
 const RECORD_NOUN = /('s|\b(?:her|his|their|the|this|that|my|your)) records?\b/g;
+const OUR_RECORDS = /\bour records\b/g;
 // "How close are we": nearness, not closing anything.
 const CLOSE_ADJECTIVE = /\bhow close\b/g;
 // "the mailings we've set up", "which services are set up": what exists already, not an order to create one.
 const SET_UP_STATE = /\b(we've|we have|i've|i have|they've|have|has|had|is|are|was|were|been|already|got) set up\b/g;
 
-const normalise = (text: string) => ` ${text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(CLOSE_ADJECTIVE, 'how near').replace(SET_UP_STATE, '$1').replace(/'s\b/g, '')
+const normalise = (text: string) => ` ${text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[’`]/g, '\'').replace(RECORD_NOUN, '$1 profile').replace(OUR_RECORDS, 'our data').replace(CLOSE_ADJECTIVE, 'how near').replace(SET_UP_STATE, '$1').replace(/'s\b/g, '')
   .replace(/[^a-z0-9'-]+/g, ' ').trim()} `;
 
 // The stemmer leaves "finalise" but cuts "finalised" to "finalis": a final e is dropped for thesaurus look-ups only.
@@ -323,6 +324,7 @@ const OPERATIONS: Readonly<Record<string, readonly string[]>> = {
   approve: ['approve', 'accept', 'confirm', 'commit', 'submit'],
   refuse: ['decline', 'reject', 'refuse'],
   stop: ['cancel', 'stop', 'withdraw', 'pause', 'close', 'archive'],
+  resume: ['resume', 'activate', 'reactivate', 'unpause', 'reopen'],
 };
 
 const OPERATION_OF = new Map(Object.entries(OPERATIONS).flatMap(([operation, verbs]) => verbs.map((verb) => [stem(verb), operation] as const)));
