@@ -144,6 +144,7 @@ const EXCLUSION_OF_RENDER_ERROR: Record<string, string> = { validation_failed: '
  */
 export async function computePreview(
   db: Queryable, orgId: string, content: BroadcastContent, contactIds: readonly string[], templateVersionId: string | null, now: Date,
+  progress?: (done: number, total?: number, message?: string) => void,
 ): Promise<BroadcastPreview> {
   const excluded: Record<string, number> = {};
   let eligible = 0;
@@ -151,7 +152,9 @@ export async function computePreview(
   let units = 0;
   let sample: BroadcastPreview['sample'] = null;
   const freeForm = content.channel === 'whatsapp' && !content.templateId;
-  for (const contactId of contactIds) {
+  for (const [index, contactId] of contactIds.entries()) {
+    // Reported as each person's check begins, so every path through the loop counts once (the last after the loop).
+    if (index > 0) progress?.(index, contactIds.length, `Checked ${index} of ${contactIds.length} recipients`);
     const check = await checkRecipient(db, orgId, { contactId, channel: content.channel, purpose: content.purpose, now, freeForm });
     if (!check.ok) {
       excluded[check.reason] = (excluded[check.reason] ?? 0) + 1;
@@ -176,6 +179,7 @@ export async function computePreview(
       sms: sms ? { encoding: sms.encoding, segments: sms.segments, characters: sms.characters } : null,
     };
   }
+  progress?.(contactIds.length, contactIds.length, `Checked ${contactIds.length} of ${contactIds.length} recipients`);
   const whatsappCategory = content.channel === 'whatsapp' ? whatsappCategoryFor(false, content.purpose) : null;
   const price = unitPrice(content.channel, whatsappCategory);
   return {
@@ -229,6 +233,7 @@ function assertContent(content: BroadcastContent): void {
  */
 export async function previewBroadcast(
   db: Queryable, org: { id: string; country: string }, input: BroadcastDefinition & { broadcastId?: string; userId: string | null }, now: Date,
+  progress?: (done: number, total?: number, message?: string) => void,
 ): Promise<{ broadcast: BroadcastView; preview: BroadcastPreview; previewHash: string }> {
   const content: BroadcastContent = {
     channel: input.channel, purpose: input.purpose, templateId: input.templateId, subject: input.subject, body: input.body, html: input.html, variables: input.variables,
@@ -244,7 +249,7 @@ export async function previewBroadcast(
   }
   const templateVersionId = await templateVersionFor(db, org.id, content);
   const contactIds = await resolveAudience(db, org.id, input.audience);
-  const preview = await computePreview(db, org.id, content, contactIds, templateVersionId, now);
+  const preview = await computePreview(db, org.id, content, contactIds, templateVersionId, now, progress);
   const previewHash = previewHashOf({ contactIds, content, templateVersionId, ratePerMinute: input.ratePerMinute });
   const values = [
     input.name, content.channel, content.purpose, JSON.stringify(input.audience), content.templateId, content.subject, content.body, content.html,
@@ -312,6 +317,23 @@ function assertSchedulable(row: { id: string; status: string; preview_hash: stri
   if (previewHash !== row.preview_hash) throw stalePreview(row.id, 'the previewHash is not the one the latest preview gave');
 }
 
+/** Recipients fixed per statement while scheduling: each statement is followed by a progress report. */
+const QUEUE_BATCH = 500;
+
+/**
+ * Fixes the audience in the order the hash covered (positions make the sending batches
+ * deterministic), QUEUE_BATCH at a time in the caller's transaction, reporting recipients queued.
+ */
+async function queueRecipients(db: Queryable, orgId: string, broadcastId: string, contactIds: readonly string[], progress?: (done: number, total?: number, message?: string) => void): Promise<void> {
+  for (let start = 0; start < contactIds.length; start += QUEUE_BATCH) {
+    const batch = contactIds.slice(start, start + QUEUE_BATCH);
+    await db.query(`INSERT INTO channel_broadcast_recipients (org_id, broadcast_id, position, contact_id)
+      SELECT $1, $2, $4::int + t.ord - 1, t.contact_id FROM unnest($3::uuid[]) WITH ORDINALITY AS t(contact_id, ord)`, [orgId, broadcastId, batch, start]);
+    const done = start + batch.length;
+    progress?.(done, contactIds.length, `Queued ${done} of ${contactIds.length} recipients`);
+  }
+}
+
 /**
  * Schedules a previewed broadcast: the hash must be the preview's, and the audience and content
  * must still be what it showed (recomputed now, under the broadcast's lock); otherwise `conflict`
@@ -320,6 +342,7 @@ function assertSchedulable(row: { id: string; status: string; preview_hash: stri
  */
 export async function scheduleBroadcast(
   db: Queryable, orgId: string, input: { broadcastId: string; previewHash: string; sendAt: Date | null; approved: boolean },
+  progress?: (done: number, total?: number, message?: string) => void,
 ): Promise<BroadcastView> {
   const row = await lockBroadcast(db, orgId, input.broadcastId);
   assertSchedulable(row, input.previewHash);
@@ -337,9 +360,7 @@ export async function scheduleBroadcast(
     throw stale('the audience or the content changed since it was previewed');
   }
   // The hash matched, so this is the version the preview showed: it is the one sent, whatever is activated later.
-  // Fixed in one statement, in the order the hash covered; positions make the sending batches deterministic.
-  await db.query(`INSERT INTO channel_broadcast_recipients (org_id, broadcast_id, position, contact_id)
-    SELECT $1, $2, t.ord - 1, t.contact_id FROM unnest($3::uuid[]) WITH ORDINALITY AS t(contact_id, ord)`, [orgId, row.id, contactIds]);
+  await queueRecipients(db, orgId, row.id, contactIds, progress);
   await db.query(`UPDATE channel_broadcasts SET status = $3, send_at = $4, total_recipients = $5, scheduled_at = now(),
       approved_at = CASE WHEN $6 THEN now() ELSE approved_at END, template_version_id = $7, updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, row.id, input.approved ? 'approved' : 'scheduled', input.sendAt, contactIds.length, input.approved, templateVersionId]);
