@@ -152,7 +152,9 @@ export function campaignHash(row: CampaignRow, variants: VariantRow[], contactId
  * person as their email would be checked (consent for the purpose, suppression, crisis hold, an
  * address), records who would get it and who is excluded by reason, and saves the hash.
  */
-export async function previewCampaign(db: Queryable, orgId: string, id: string, now: Date): Promise<{ campaign: CampaignView; preview: CampaignPreview; previewHash: string }> {
+export async function previewCampaign(
+  db: Queryable, orgId: string, id: string, now: Date, progress?: (done: number, total?: number, message?: string) => void,
+): Promise<{ campaign: CampaignView; preview: CampaignPreview; previewHash: string }> {
   const row = await requireCampaign(db, orgId, id, true);
   editable(row);
   const variants = await variantsOf(db, orgId, id);
@@ -167,6 +169,8 @@ export async function previewCampaign(db: Queryable, orgId: string, id: string, 
       excluded.push(contactId);
       reasons.push(check.reason);
     }
+    const done = included.length + excluded.length;
+    progress?.(done, contactIds.length, `Checked ${done} of ${contactIds.length} recipients`);
   }
   const counts = new Map<string, number>();
   for (const reason of reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);

@@ -117,6 +117,25 @@ describe('MCP progress notifications for long calls', () => {
     expect(cancelled.isError).toBeFalsy();
   }, 180_000);
 
+  it('an email campaign preview reports recipients checked, ending at its whole audience', async () => {
+    const { tagId } = await seedTaggedContacts(harness.pool, org.orgId, { tag: 'Campaign Progress', count: 30, firstNumber: 3000 });
+    const created = await mcp.callTool({ name: 'grow_create_campaign', arguments: {
+      name: 'Harvest news', audience: { kind: 'tag', id: tagId }, purpose: 'charitable_purpose', subject: 'Harvest', body: 'Harvest supper on Saturday.',
+    } });
+    expect(created.isError).toBeFalsy();
+    const progress: Progress[] = [];
+    const previewed = await mcp.callTool(
+      { name: 'grow_preview_campaign', arguments: { campaignId: (created.structuredContent as any).campaign.id } },
+      CallToolResultSchema,
+      { onprogress: (p) => progress.push(p), timeout: 120_000 },
+    );
+    expect(previewed.isError).toBeFalsy();
+    // Seeded with phones only: every one is checked, and left out for having no address.
+    expect((previewed.structuredContent as any).preview).toMatchObject({ recipients: 0, excluded: [{ reason: 'no_address', count: 30 }] });
+    expectProgression(progress, 30, /^Checked \d+ of 30 recipients$/);
+    expect(progress[progress.length - 1]).toEqual({ progress: 30, total: 30, message: 'Checked 30 of 30 recipients' });
+  }, 180_000);
+
   it('a data quality scan answers at once with its queued job, whose own progress says how far the scan has come', async () => {
     // The scan runs as a background job once the call has committed, so the call has nothing to report
     // while it is open: the job carries done of total (people_get_data_quality_job).
