@@ -1,4 +1,7 @@
-import { relayedOf } from '../../temporal/call-progress-relay';
+import { CALL_PROGRESS_CHANNEL, CallProgressFeed, relayedOf } from '../../temporal/call-progress-relay';
+import { watchCallProgress, type CallProgress } from '../../temporal/call-progress';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { eventually } from '../helpers/sandbox-stack';
 
 /**
  * What an API accepts from the progress channel: only a report shaped as the relay sends it (any
@@ -20,5 +23,48 @@ describe('relayed call progress', () => {
   it('drops a total that is not a number and cuts an overlong line', () => {
     const relayed = relayedOf(JSON.stringify({ workflowId: 'w', done: 1, total: 'many', message: 'x'.repeat(1000) }));
     expect(relayed).toEqual({ workflowId: 'w', done: 1, message: 'x'.repeat(200) });
+  });
+});
+
+/**
+ * The relay over a real Postgres: a report sent while a caller in this process waits reaches that
+ * call's listener only; waiters share one listening connection, closed when the last one stops.
+ */
+describe('call progress through Postgres', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  const listeningConnections = () => db.pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN steward_call_progress%'",
+  ).then((r) => r.rows[0]!.n);
+
+  it('hands a relayed report to the waiting call only, over one shared connection closed by the last waiter', async () => {
+    const feed = new CallProgressFeed(db.pool);
+    const mine: CallProgress[] = [];
+    const theirs: CallProgress[] = [];
+    const stopMine = watchCallProgress('call-mine', (p) => mine.push(p));
+    const stopTheirs = watchCallProgress('call-theirs', (p) => theirs.push(p));
+    const first = await feed.watch();
+    const second = await feed.watch();
+    expect(await listeningConnections()).toBe(1);
+
+    // As a worker in another process sends it (no listener of that process hears the call).
+    await db.pool.query('SELECT pg_notify($1, $2)', [CALL_PROGRESS_CHANNEL, JSON.stringify({ workflowId: 'call-mine', done: 5, total: 10, message: 'Imported 5 of 10 rows' })]);
+    await db.pool.query('SELECT pg_notify($1, $2)', [CALL_PROGRESS_CHANNEL, 'not a report']);
+    await eventually(async () => mine.length, (n) => n === 1);
+    expect(mine).toEqual([{ done: 5, total: 10, message: 'Imported 5 of 10 rows' }]);
+    expect(theirs).toEqual([]);
+
+    first();
+    expect(await listeningConnections()).toBe(1);
+    second();
+    expect(await eventually(listeningConnections, (n) => n === 0)).toBe(0);
+    stopMine();
+    stopTheirs();
   });
 });
