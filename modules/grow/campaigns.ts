@@ -6,6 +6,7 @@ import { checkRecipient, emailOutcomesOf, queueMessage, resolveAudience, type Au
 import { notFound } from '../kit';
 import { escapeHtml } from '../templates/api';
 import { publicBaseUrl } from './forms';
+import type { ProgressReport } from '../tool';
 
 /**
  * Email campaigns. Grow never sends: each recipient's email is queued in the channels module's
@@ -153,7 +154,7 @@ export function campaignHash(row: CampaignRow, variants: VariantRow[], contactId
  * address), records who would get it and who is excluded by reason, and saves the hash.
  */
 export async function previewCampaign(
-  db: Queryable, orgId: string, id: string, now: Date, progress?: (done: number, total?: number, message?: string) => void,
+  db: Queryable, orgId: string, id: string, now: Date, progress?: ProgressReport,
 ): Promise<{ campaign: CampaignView; preview: CampaignPreview; previewHash: string }> {
   const row = await requireCampaign(db, orgId, id, true);
   editable(row);

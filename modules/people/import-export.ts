@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
 import { assertAllowance, lockFeature } from '../../kernel/billing';
-import type { OrgSettings } from '../tool';
+import type { OrgSettings, ProgressReport } from '../tool';
 import { countFilteredContacts, createContact, listContacts, updateContact, type ContactFilters, type ContactWrite } from './contacts';
 import { listDefinitions } from './custom-fields';
 import { parseOrgDate } from './dates';
@@ -157,7 +157,7 @@ function rowErrorsAsIssues(errors: Array<{ row: number; field: string; message: 
 /** Preview changes nothing; commit applies every row or, on any row error, none. */
 export async function importContacts(
   db: Queryable, org: OrgSettings, input: { csv: string; mode: 'preview' | 'commit'; onDuplicate: 'skip' | 'update' },
-  progress?: (done: number, total?: number, message?: string) => void,
+  progress?: ProgressReport,
 ) {
   const plan = await planImport(db, org, input.csv, input.onDuplicate);
   const count = (action: RowPlan['action']) => plan.plans.filter((p) => p.action === action).length;
@@ -212,7 +212,7 @@ const EXPORT_READ_ROWS = 250;
  * the rows exported so far of the page's total (a count, never a name).
  */
 export async function exportContacts(
-  db: Queryable, orgId: string, filters: ContactFilters, columns: readonly string[], offset: number, progress?: (done: number, total?: number, message?: string) => void,
+  db: Queryable, orgId: string, filters: ContactFilters, columns: readonly string[], offset: number, progress?: ProgressReport,
 ) {
   const matching = await countFilteredContacts(db, orgId, filters);
   const total = Math.max(0, Math.min(MAX_EXPORT_ROWS, matching - offset));

@@ -10,6 +10,7 @@ import { checkRecipient } from '../audience/services';
 import { PRICE_CURRENCY, unitPrice, whatsappCategoryFor, type WhatsAppCategory } from '../delivery/pricing';
 import { resolveAudience, type Audience } from './audience';
 import type { ChannelBroadcast } from './models/broadcasts';
+import type { ProgressReport } from '../../tool';
 
 /**
  * Broadcasts: one message to an audience. A preview works out who it would reach, who is excluded
@@ -144,7 +145,7 @@ const EXCLUSION_OF_RENDER_ERROR: Record<string, string> = { validation_failed: '
  */
 export async function computePreview(
   db: Queryable, orgId: string, content: BroadcastContent, contactIds: readonly string[], templateVersionId: string | null, now: Date,
-  progress?: (done: number, total?: number, message?: string) => void,
+  progress?: ProgressReport,
 ): Promise<BroadcastPreview> {
   const excluded: Record<string, number> = {};
   let eligible = 0;
@@ -233,7 +234,7 @@ function assertContent(content: BroadcastContent): void {
  */
 export async function previewBroadcast(
   db: Queryable, org: { id: string; country: string }, input: BroadcastDefinition & { broadcastId?: string; userId: string | null }, now: Date,
-  progress?: (done: number, total?: number, message?: string) => void,
+  progress?: ProgressReport,
 ): Promise<{ broadcast: BroadcastView; preview: BroadcastPreview; previewHash: string }> {
   const content: BroadcastContent = {
     channel: input.channel, purpose: input.purpose, templateId: input.templateId, subject: input.subject, body: input.body, html: input.html, variables: input.variables,
@@ -317,23 +318,6 @@ function assertSchedulable(row: { id: string; status: string; preview_hash: stri
   if (previewHash !== row.preview_hash) throw stalePreview(row.id, 'the previewHash is not the one the latest preview gave');
 }
 
-/** Recipients fixed per statement while scheduling: each statement is followed by a progress report. */
-const QUEUE_BATCH = 500;
-
-/**
- * Fixes the audience in the order the hash covered (positions make the sending batches
- * deterministic), QUEUE_BATCH at a time in the caller's transaction, reporting recipients queued.
- */
-async function queueRecipients(db: Queryable, orgId: string, broadcastId: string, contactIds: readonly string[], progress?: (done: number, total?: number, message?: string) => void): Promise<void> {
-  for (let start = 0; start < contactIds.length; start += QUEUE_BATCH) {
-    const batch = contactIds.slice(start, start + QUEUE_BATCH);
-    await db.query(`INSERT INTO channel_broadcast_recipients (org_id, broadcast_id, position, contact_id)
-      SELECT $1, $2, $4::int + t.ord - 1, t.contact_id FROM unnest($3::uuid[]) WITH ORDINALITY AS t(contact_id, ord)`, [orgId, broadcastId, batch, start]);
-    const done = start + batch.length;
-    progress?.(done, contactIds.length, `Queued ${done} of ${contactIds.length} recipients`);
-  }
-}
-
 /**
  * Schedules a previewed broadcast: the hash must be the preview's, and the audience and content
  * must still be what it showed (recomputed now, under the broadcast's lock); otherwise `conflict`
@@ -342,7 +326,7 @@ async function queueRecipients(db: Queryable, orgId: string, broadcastId: string
  */
 export async function scheduleBroadcast(
   db: Queryable, orgId: string, input: { broadcastId: string; previewHash: string; sendAt: Date | null; approved: boolean },
-  progress?: (done: number, total?: number, message?: string) => void,
+  progress?: ProgressReport,
 ): Promise<BroadcastView> {
   const row = await lockBroadcast(db, orgId, input.broadcastId);
   assertSchedulable(row, input.previewHash);
@@ -360,7 +344,11 @@ export async function scheduleBroadcast(
     throw stale('the audience or the content changed since it was previewed');
   }
   // The hash matched, so this is the version the preview showed: it is the one sent, whatever is activated later.
-  await queueRecipients(db, orgId, row.id, contactIds, progress);
+  // Fixed in one statement, in the order the hash covered; positions make the sending batches deterministic.
+  await db.query(`INSERT INTO channel_broadcast_recipients (org_id, broadcast_id, position, contact_id)
+    SELECT $1, $2, t.ord - 1, t.contact_id FROM unnest($3::uuid[]) WITH ORDINALITY AS t(contact_id, ord)`, [orgId, row.id, contactIds]);
+  // One statement, so one report: a plain call queues at most the approval threshold; a larger audience is queued by its approval's action.
+  progress?.(contactIds.length, contactIds.length, `Queued ${contactIds.length} of ${contactIds.length} recipients`);
   await db.query(`UPDATE channel_broadcasts SET status = $3, send_at = $4, total_recipients = $5, scheduled_at = now(),
       approved_at = CASE WHEN $6 THEN now() ELSE approved_at END, template_version_id = $7, updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, row.id, input.approved ? 'approved' : 'scheduled', input.sendAt, contactIds.length, input.approved, templateVersionId]);
