@@ -52,7 +52,9 @@ export function relayedOf(payload: string | undefined): Relayed | undefined {
  * The worker's side: sends one call's reports to callers in other processes, one after another
  * (so they leave in the order made), and only those no caller in this process hears already
  * (an API sharing the worker's process has them at once). Never waits and never throws: a tool's
- * loop must not slow down or fail because a report could not go.
+ * loop must not slow down or fail because a report could not go. The worker cannot know whether
+ * an API elsewhere waits, so it sends regardless: at most about four a second per long call (the
+ * reporter thins them), and a NOTIFY nobody listens to is dropped by Postgres at once.
  */
 export function relayCallProgress(pool: Pool, workflowId: string): (progress: CallProgress) => void {
   let queue = Promise.resolve();
