@@ -13,6 +13,7 @@ import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { offerCallProgress, progressReporter } from '../temporal/call-progress';
+import { relayCallProgress } from '../temporal/call-progress-relay';
 import { guarded } from '../modules/activity-kit';
 import { accessEventOf, auditEventOf, insertAuditEvent, unsuccessfulEventOf } from '../modules/audit/record';
 import { stewardErrorBodyOf } from '../core/failures';
@@ -34,14 +35,18 @@ function currentWorkflowId(): string {
 
 /**
  * The tool's progress reporter: each report goes to a caller waiting in this process
- * (temporal/call-progress.ts). A tool call running as a regular activity also heartbeats it, so the
- * Temporal UI shows how far the call has come; a local activity (how most calls run) cannot heartbeat.
+ * (temporal/call-progress.ts) and, when none here hears it, to one waiting in an API process of its
+ * own (temporal/call-progress-relay.ts). A tool call running as a regular activity also heartbeats
+ * it, so the Temporal UI shows how far the call has come; a local activity (how most calls run)
+ * cannot heartbeat.
  */
-function callProgressOf(workflowId: string): ToolContext['progress'] {
+function callProgressOf(pool: Pool, workflowId: string): ToolContext['progress'] {
   const activity = Context.current();
   const heartbeats = !activity.info.isLocal;
+  const relay = relayCallProgress(pool, workflowId);
   return progressReporter((progress) => {
     offerCallProgress(workflowId, progress);
+    relay(progress);
     if (heartbeats) activity.heartbeat(progress);
   });
 }
@@ -66,10 +71,10 @@ async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: Too
 type ToolInput = Parameters<AnyTool['run']>[1];
 
 /** Runs the tool on the transaction's connection; parses its output once (it is stored and returned as it is). */
-async function runInside(db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, prepared: Prepared | undefined) {
+async function runInside(pool: Pool, db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, prepared: Prepared | undefined) {
   const org = prepared?.org ?? await getOrgSettings(db, plan.principal.orgId);
   const ctx: ToolContext = {
-    db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value, catalogue: catalogue(), progress: callProgressOf(workflowId),
+    db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value, catalogue: catalogue(), progress: callProgressOf(pool, workflowId),
   };
   const result = tool.output.parse(await tool.run(ctx, input));
   // The result travels back through the workflow, twice in one task (the activity's marker and the completion):
@@ -166,7 +171,7 @@ export function createToolActivities(deps: { pool: Pool }) {
       if (tool.effect === 'read') {
         // One snapshot for every query of the read, and a read tool cannot write even by mistake;
         // as the application role, under row-level security for the caller's organisation.
-        const read = await withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(db, plan, tool, workflowId, input, prepared), { readOnly: true });
+        const read = await withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(pool, db, plan, tool, workflowId, input, prepared), { readOnly: true });
         // A read that showed restricted records (ToolAudit.access) leaves an access event; every other read writes nothing.
         const access = tool.audit?.access?.(input, read);
         if (access) await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, accessEventOf(plan, tool, workflowId, access)));
@@ -185,7 +190,7 @@ export function createToolActivities(deps: { pool: Pool }) {
         await assertGateStillLifted(db, plan, tool, workflowId, input);
         // Previous values, only for a tool that declares how to read them (ToolAudit.before).
         const before = tool.audit?.before ? await tool.audit.before(db, plan.principal.orgId, input) : null;
-        const result = await runInside(db, plan, tool, workflowId, input, prepared);
+        const result = await runInside(pool, db, plan, tool, workflowId, input, prepared);
         // In the same transaction: the record and its timeline entry appear together or not at all.
         if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
         await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [

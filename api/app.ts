@@ -24,6 +24,7 @@ import type { ModuleWebhook, WebhookDeps } from '../modules/module';
 import { errorFields, log } from '../core/log';
 import { payloadCodec } from '../temporal/client';
 import { checkPayloadKey } from '../temporal/payload-key-check';
+import { CallProgressFeed } from '../temporal/call-progress-relay';
 
 export interface AppOptions {
   pool: Pool;
@@ -51,6 +52,7 @@ export function buildApp(options: AppOptions) {
   app.set('trust proxy', 'loopback');
   const caller = new ToolCaller(options.temporal, options.taskQueue, options.eagerStart);
   caller.approvals = new ApprovalCaller(options.temporal, options.pool, options.taskQueue ?? TOOL_TASK_QUEUE);
+  caller.progressFeed = new CallProgressFeed(options.pool);
   caller.refusalTrail = (principal, toolName, rawArgs, refusal) => recordRefusedWrite(options.pool, principal, toolName, rawArgs, refusal);
   const oauth = createOAuthServer({ pool: options.pool, publicUrl: options.publicUrl ?? FALLBACK_PUBLIC_URL, rateLimits: options.oauthRateLimits });
   const mcpAuth = [...bearerAuth(options.pool, oauth.mcpResourceMetadataUrl, oauth.provider), mcpScopeChallenge(caller, oauth.mcpResourceMetadataUrl)];

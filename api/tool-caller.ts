@@ -14,6 +14,7 @@ import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, too
 import { withTenantTransaction } from '../db/pool';
 import { resultOf, waitForEarlyResult } from '../temporal/early-results';
 import { watchCallProgress, type CallProgress } from '../temporal/call-progress';
+import type { CallProgressFeed } from '../temporal/call-progress-relay';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
 import { argsHashOf, policyOf, type AnyTool } from '../modules/tool';
 import type { ApprovalCaller, ApprovalWaitOptions } from './approvals';
@@ -128,6 +129,9 @@ export class ToolCaller {
   /** Set by buildApp: carries out approval decisions and gated tools. */
   approvals?: ApprovalCaller;
 
+  /** Set by buildApp: brings progress reported by a worker in another process (temporal/call-progress-relay.ts). */
+  progressFeed?: CallProgressFeed;
+
   /** Set by buildApp: leaves the audit event of a write refused for its scope or intent (api/refusal-trail.ts). */
   refusalTrail?: (principal: Principal, toolName: string, rawArgs: unknown, refusal: StewardError) => Promise<void>;
 
@@ -211,6 +215,8 @@ export class ToolCaller {
     const early = this.offersEarlyResult(plan) ? waitForEarlyResult(workflowId) : undefined;
     // Before the start: an eager start may run the whole activity before start() returns.
     const stopWatching = options.onWorkProgress ? watchCallProgress(workflowId, options.onWorkProgress) : undefined;
+    // Listening before the start too, for a worker in another process that reports at once.
+    const stopFeed = options.onWorkProgress && this.progressFeed ? await this.progressFeed.watch() : undefined;
     try {
       const { handle, replayed } = await this.start(plan, workflowId, options.idempotencyKey);
       // A replayed key's call ran before (or runs in another request): no activity of this call will offer
@@ -223,6 +229,7 @@ export class ToolCaller {
     } finally {
       early?.cancel();
       stopWatching?.();
+      stopFeed?.();
     }
   }
 

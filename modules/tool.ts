@@ -39,8 +39,11 @@ export interface ToolContext {
    * that asked for progress hears it as notifications/progress while the call is open. Cheap to call
    * on every row (reports are thinned); `message` is read by people, so it names no person.
    */
-  progress?: (done: number, total?: number, message?: string) => void;
+  progress?: ProgressReport;
 }
+
+/** A long call's report of how far it has come (see ToolContext.progress). */
+export type ProgressReport = (done: number, total?: number, message?: string) => void;
 
 /** A care-timeline entry a tool asks to have synced after it succeeds. */
 export interface TimelineSync {

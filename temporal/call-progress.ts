@@ -4,8 +4,9 @@
  * notifications/progress while its tools/call is open.
  *
  * The tool's activity reports through `ToolContext.progress`; a caller waiting in this process (the
- * API and the worker share one under `npm start` and in the tests) hears each report at once. An API
- * running apart from the worker that runs the call hears none: the call still answers as before.
+ * API and the worker share one under `npm start` and in most tests) hears each report at once. An
+ * API running apart from the worker that runs the call hears it through Postgres
+ * (call-progress-relay.ts), which hands it to this process's listeners here.
  */
 
 export interface CallProgress {

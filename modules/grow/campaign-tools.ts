@@ -85,7 +85,7 @@ const previewTool = tools.write('preview_campaign', {
   input: z.object({ campaignId }),
   output: z.object({ campaign: campaignSchema, preview: previewSchema, previewHash: z.string() }).strict(),
   followUp: { kind: 'grow.campaign' },
-  run: async (ctx, input) => previewCampaign(ctx.db, ctx.org.id, input.campaignId, new Date()),
+  run: async (ctx, input) => previewCampaign(ctx.db, ctx.org.id, input.campaignId, new Date(), ctx.progress),
 });
 
 const abTool = tools.write('add_ab_variants', {

@@ -6,6 +6,7 @@ import { checkRecipient, emailOutcomesOf, queueMessage, resolveAudience, type Au
 import { notFound } from '../kit';
 import { escapeHtml } from '../templates/api';
 import { publicBaseUrl } from './forms';
+import type { ProgressReport } from '../tool';
 
 /**
  * Email campaigns. Grow never sends: each recipient's email is queued in the channels module's
@@ -152,7 +153,9 @@ export function campaignHash(row: CampaignRow, variants: VariantRow[], contactId
  * person as their email would be checked (consent for the purpose, suppression, crisis hold, an
  * address), records who would get it and who is excluded by reason, and saves the hash.
  */
-export async function previewCampaign(db: Queryable, orgId: string, id: string, now: Date): Promise<{ campaign: CampaignView; preview: CampaignPreview; previewHash: string }> {
+export async function previewCampaign(
+  db: Queryable, orgId: string, id: string, now: Date, progress?: ProgressReport,
+): Promise<{ campaign: CampaignView; preview: CampaignPreview; previewHash: string }> {
   const row = await requireCampaign(db, orgId, id, true);
   editable(row);
   const variants = await variantsOf(db, orgId, id);
@@ -167,6 +170,8 @@ export async function previewCampaign(db: Queryable, orgId: string, id: string, 
       excluded.push(contactId);
       reasons.push(check.reason);
     }
+    const done = included.length + excluded.length;
+    progress?.(done, contactIds.length, `Checked ${done} of ${contactIds.length} recipients`);
   }
   const counts = new Map<string, number>();
   for (const reason of reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);

@@ -313,6 +313,13 @@ export async function listContacts(
   return { contacts: contacts.map(contactView), total };
 }
 
+/** How many live contacts match the filters (an export's total, before it reads them page by page). */
+export async function countFilteredContacts(db: Queryable, orgId: string, filters: ContactFilters): Promise<number> {
+  const params: unknown[] = [orgId];
+  const where = ['c.org_id = $1', 'c.deleted_at IS NULL', ...filterClauses(filters, params)].join(' AND ');
+  return (await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM contacts c WHERE ${where}`, params))?.n ?? 0;
+}
+
 /** The contacts allowance is a standing count: the live contacts the organisation holds now. */
 export async function countLiveContacts(db: Queryable, orgId: string): Promise<number> {
   // Contact is paranoid: live contacts only.

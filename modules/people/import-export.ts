@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { StewardError, type ErrorIssue } from '../../core/errors';
 import { queryOne, type Queryable } from '../../db/pool';
 import { assertAllowance, lockFeature } from '../../kernel/billing';
-import type { OrgSettings } from '../tool';
-import { createContact, listContacts, updateContact, type ContactFilters, type ContactWrite } from './contacts';
+import type { OrgSettings, ProgressReport } from '../tool';
+import { countFilteredContacts, createContact, listContacts, updateContact, type ContactFilters, type ContactWrite } from './contacts';
 import { listDefinitions } from './custom-fields';
 import { parseOrgDate } from './dates';
 import { contactFields } from './schemas';
@@ -157,7 +157,7 @@ function rowErrorsAsIssues(errors: Array<{ row: number; field: string; message: 
 /** Preview changes nothing; commit applies every row or, on any row error, none. */
 export async function importContacts(
   db: Queryable, org: OrgSettings, input: { csv: string; mode: 'preview' | 'commit'; onDuplicate: 'skip' | 'update' },
-  progress?: (done: number, total?: number, message?: string) => void,
+  progress?: ProgressReport,
 ) {
   const plan = await planImport(db, org, input.csv, input.onDuplicate);
   const count = (action: RowPlan['action']) => plan.plans.filter((p) => p.action === action).length;
@@ -204,14 +204,30 @@ function safeCell(value: unknown): string {
 }
 
 /** Contact fields as CSV, a page at a time; notes are never exported. */
-export async function exportContacts(db: Queryable, orgId: string, filters: ContactFilters, columns: readonly string[], offset: number) {
-  const { contacts } = await listContacts(db, orgId, filters, { limit: MAX_EXPORT_ROWS + 1, offset });
-  const page = contacts.slice(0, MAX_EXPORT_ROWS);
+/** Rows read per query while exporting: each read is followed by a progress report. */
+const EXPORT_READ_ROWS = 250;
+
+/**
+ * One page of the export, read EXPORT_READ_ROWS at a time inside the caller's snapshot, reporting
+ * the rows exported so far of the page's total (a count, never a name).
+ */
+export async function exportContacts(
+  db: Queryable, orgId: string, filters: ContactFilters, columns: readonly string[], offset: number, progress?: ProgressReport,
+) {
+  const matching = await countFilteredContacts(db, orgId, filters);
+  const total = Math.max(0, Math.min(MAX_EXPORT_ROWS, matching - offset));
+  const page: Awaited<ReturnType<typeof listContacts>>['contacts'] = [];
+  while (page.length < total) {
+    const { contacts } = await listContacts(db, orgId, filters, { limit: Math.min(EXPORT_READ_ROWS, total - page.length), offset: offset + page.length });
+    if (contacts.length === 0) break;
+    page.push(...contacts);
+    progress?.(page.length, total, `Exported ${page.length} of ${total} rows`);
+  }
   const rows = page.map((contact) => columns.map((column) => safeCell((contact as Record<string, unknown>)[column])));
   return {
     csv: stringify([columns as string[], ...rows]),
     rowCount: rows.length,
     columns: [...columns],
-    nextOffset: contacts.length > MAX_EXPORT_ROWS ? offset + MAX_EXPORT_ROWS : null,
+    nextOffset: matching > offset + MAX_EXPORT_ROWS ? offset + MAX_EXPORT_ROWS : null,
   };
 }

@@ -1,6 +1,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Harness, type TestOrg } from '../helpers/harness';
+import { seedTaggedContacts } from '../../modules/channels/__tests__/broadcast-seed';
 
 /**
  * Long work says how far it has come: an MCP client that sends a progress token (the SDK does when
@@ -14,7 +15,7 @@ describe('MCP progress notifications for long calls', () => {
 
   beforeAll(async () => {
     harness = await Harness.start();
-    org = await harness.createOrg({ name: 'Progress Parish' });
+    org = await harness.createOrg({ name: 'Progress Parish', planCode: 'enterprise' });
     mcp = await harness.mcpClient(org.apiKey, '?toolsets=all');
   });
 
@@ -61,12 +62,100 @@ describe('MCP progress notifications for long calls', () => {
     expect(progress[progress.length - 1]).toEqual({ progress: 120, total: 120, message: 'Recorded 120 of 120 gifts' });
   }, 180_000);
 
+  /** The protocol's rules for one call's notifications, and the lines this server writes for them. */
+  function expectProgression(progress: Progress[], total: number, line: RegExp): void {
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    const values = progress.map((p) => p.progress);
+    for (let i = 1; i < values.length; i += 1) expect(values[i]).toBeGreaterThan(values[i - 1]);
+    expect(progress.every((p) => p.total === total && p.progress <= total)).toBe(true);
+    // The lines count units, never name a person.
+    expect(progress.every((p) => line.test(p.message ?? ''))).toBe(true);
+  }
+
+  it('a contact export reports rows exported of the page, ending at all of them', async () => {
+    const { tagId } = await seedTaggedContacts(harness.pool, org.orgId, { tag: 'Export Progress', count: 600, firstNumber: 1000 });
+    const tag = await harness.pool.query<{ name: string }>('SELECT name FROM tags WHERE id = $1', [tagId]);
+    const progress: Progress[] = [];
+    const result = await mcp.callTool(
+      { name: 'people_export_contacts', arguments: { tag: tag.rows[0]!.name, columns: ['firstName', 'lastName', 'phone'] } },
+      CallToolResultSchema,
+      { onprogress: (p) => progress.push(p), timeout: 120_000 },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ rowCount: 600, nextOffset: null });
+    expectProgression(progress, 600, /^Exported \d+ of 600 rows$/);
+    expect(progress[progress.length - 1]).toEqual({ progress: 600, total: 600, message: 'Exported 600 of 600 rows' });
+  }, 180_000);
+
+  it('a broadcast reports recipients checked while previewed and recipients queued while scheduled', async () => {
+    const { tagId } = await seedTaggedContacts(harness.pool, org.orgId, { tag: 'Broadcast Progress', count: 40, firstNumber: 2000 });
+    const checked: Progress[] = [];
+    const previewed = await mcp.callTool(
+      { name: 'channels_preview_broadcast', arguments: { name: 'Rota change', channel: 'sms', purpose: 'service', audience: { kind: 'tag', id: tagId }, body: 'The rota changes on Sunday.' } },
+      CallToolResultSchema,
+      { onprogress: (p) => checked.push(p), timeout: 120_000 },
+    );
+    expect(previewed.isError).toBeFalsy();
+    const { broadcast, previewHash, preview } = previewed.structuredContent as any;
+    expect(preview).toMatchObject({ total: 40, eligible: 40 });
+    expectProgression(checked, 40, /^Checked \d+ of 40 recipients$/);
+    expect(checked[checked.length - 1]).toEqual({ progress: 40, total: 40, message: 'Checked 40 of 40 recipients' });
+
+    const queued: Progress[] = [];
+    // A month ahead: the sending workflow waits, and the suite cancels it before anything goes.
+    const sendAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const scheduled = await mcp.callTool(
+      { name: 'channels_schedule_broadcast', arguments: { broadcastId: broadcast.id, previewHash, sendAt } },
+      CallToolResultSchema,
+      { onprogress: (p) => queued.push(p), timeout: 120_000 },
+    );
+    expect(scheduled.isError).toBeFalsy();
+    expect((scheduled.structuredContent as any).broadcast).toMatchObject({ status: 'scheduled', totalRecipients: 40 });
+    expectProgression(queued, 40, /^Queued \d+ of 40 recipients$/);
+    expect(queued[queued.length - 1]).toEqual({ progress: 40, total: 40, message: 'Queued 40 of 40 recipients' });
+    const cancelled = await mcp.callTool({ name: 'channels_cancel_broadcast', arguments: { broadcastId: broadcast.id } });
+    expect(cancelled.isError).toBeFalsy();
+  }, 180_000);
+
+  it('an email campaign preview reports recipients checked, ending at its whole audience', async () => {
+    const { tagId } = await seedTaggedContacts(harness.pool, org.orgId, { tag: 'Campaign Progress', count: 30, firstNumber: 3000 });
+    const created = await mcp.callTool({ name: 'grow_create_campaign', arguments: {
+      name: 'Harvest news', audience: { kind: 'tag', id: tagId }, purpose: 'charitable_purpose', subject: 'Harvest', body: 'Harvest supper on Saturday.',
+    } });
+    expect(created.isError).toBeFalsy();
+    const progress: Progress[] = [];
+    const previewed = await mcp.callTool(
+      { name: 'grow_preview_campaign', arguments: { campaignId: (created.structuredContent as any).campaign.id } },
+      CallToolResultSchema,
+      { onprogress: (p) => progress.push(p), timeout: 120_000 },
+    );
+    expect(previewed.isError).toBeFalsy();
+    // Seeded with phones only: every one is checked, and left out for having no address.
+    expect((previewed.structuredContent as any).preview).toMatchObject({ recipients: 0, excluded: [{ reason: 'no_address', count: 30 }] });
+    expectProgression(progress, 30, /^Checked \d+ of 30 recipients$/);
+    expect(progress[progress.length - 1]).toEqual({ progress: 30, total: 30, message: 'Checked 30 of 30 recipients' });
+  }, 180_000);
+
+  it('a data quality scan answers at once with its queued job, whose own progress says how far the scan has come', async () => {
+    // The scan runs as a background job once the call has committed, so the call has nothing to report
+    // while it is open: the job carries done of total (people_get_data_quality_job).
+    const progress: Progress[] = [];
+    const result = await mcp.callTool({ name: 'people_run_data_quality_scan', arguments: {} }, CallToolResultSchema, { onprogress: (p) => progress.push(p), timeout: 120_000 });
+    expect(result.isError).toBeFalsy();
+    const { job } = result.structuredContent as any;
+    expect(job.progress).toEqual({ done: expect.any(Number), total: expect.any(Number), percent: expect.any(Number) });
+    expect(progress).toEqual([]);
+  }, 180_000);
+
   it('a call without a progress token gets its answer with no notifications', async () => {
     const seen: unknown[] = [];
     mcp.fallbackNotificationHandler = async (notification) => { seen.push(notification); };
     try {
       const result = await mcp.callTool({ name: 'people_import_contacts', arguments: { csv: contactsCsv(30, 'Quiet'), mode: 'commit' } });
       expect(result.structuredContent).toMatchObject({ committed: true, toCreate: 30 });
+      const exported = await mcp.callTool({ name: 'people_export_contacts', arguments: { columns: ['firstName'] } });
+      expect(exported.isError).toBeFalsy();
+      expect((exported.structuredContent as any).rowCount).toBeGreaterThan(400);
       expect(seen).toEqual([]);
     } finally {
       mcp.fallbackNotificationHandler = undefined;

@@ -10,6 +10,7 @@ import { checkRecipient } from '../audience/services';
 import { PRICE_CURRENCY, unitPrice, whatsappCategoryFor, type WhatsAppCategory } from '../delivery/pricing';
 import { resolveAudience, type Audience } from './audience';
 import type { ChannelBroadcast } from './models/broadcasts';
+import type { ProgressReport } from '../../tool';
 
 /**
  * Broadcasts: one message to an audience. A preview works out who it would reach, who is excluded
@@ -144,6 +145,7 @@ const EXCLUSION_OF_RENDER_ERROR: Record<string, string> = { validation_failed: '
  */
 export async function computePreview(
   db: Queryable, orgId: string, content: BroadcastContent, contactIds: readonly string[], templateVersionId: string | null, now: Date,
+  progress?: ProgressReport,
 ): Promise<BroadcastPreview> {
   const excluded: Record<string, number> = {};
   let eligible = 0;
@@ -151,7 +153,9 @@ export async function computePreview(
   let units = 0;
   let sample: BroadcastPreview['sample'] = null;
   const freeForm = content.channel === 'whatsapp' && !content.templateId;
-  for (const contactId of contactIds) {
+  for (const [index, contactId] of contactIds.entries()) {
+    // Reported as each person's check begins, so every path through the loop counts once (the last after the loop).
+    if (index > 0) progress?.(index, contactIds.length, `Checked ${index} of ${contactIds.length} recipients`);
     const check = await checkRecipient(db, orgId, { contactId, channel: content.channel, purpose: content.purpose, now, freeForm });
     if (!check.ok) {
       excluded[check.reason] = (excluded[check.reason] ?? 0) + 1;
@@ -176,6 +180,7 @@ export async function computePreview(
       sms: sms ? { encoding: sms.encoding, segments: sms.segments, characters: sms.characters } : null,
     };
   }
+  progress?.(contactIds.length, contactIds.length, `Checked ${contactIds.length} of ${contactIds.length} recipients`);
   const whatsappCategory = content.channel === 'whatsapp' ? whatsappCategoryFor(false, content.purpose) : null;
   const price = unitPrice(content.channel, whatsappCategory);
   return {
@@ -229,6 +234,7 @@ function assertContent(content: BroadcastContent): void {
  */
 export async function previewBroadcast(
   db: Queryable, org: { id: string; country: string }, input: BroadcastDefinition & { broadcastId?: string; userId: string | null }, now: Date,
+  progress?: ProgressReport,
 ): Promise<{ broadcast: BroadcastView; preview: BroadcastPreview; previewHash: string }> {
   const content: BroadcastContent = {
     channel: input.channel, purpose: input.purpose, templateId: input.templateId, subject: input.subject, body: input.body, html: input.html, variables: input.variables,
@@ -244,7 +250,7 @@ export async function previewBroadcast(
   }
   const templateVersionId = await templateVersionFor(db, org.id, content);
   const contactIds = await resolveAudience(db, org.id, input.audience);
-  const preview = await computePreview(db, org.id, content, contactIds, templateVersionId, now);
+  const preview = await computePreview(db, org.id, content, contactIds, templateVersionId, now, progress);
   const previewHash = previewHashOf({ contactIds, content, templateVersionId, ratePerMinute: input.ratePerMinute });
   const values = [
     input.name, content.channel, content.purpose, JSON.stringify(input.audience), content.templateId, content.subject, content.body, content.html,
@@ -320,6 +326,7 @@ function assertSchedulable(row: { id: string; status: string; preview_hash: stri
  */
 export async function scheduleBroadcast(
   db: Queryable, orgId: string, input: { broadcastId: string; previewHash: string; sendAt: Date | null; approved: boolean },
+  progress?: ProgressReport,
 ): Promise<BroadcastView> {
   const row = await lockBroadcast(db, orgId, input.broadcastId);
   assertSchedulable(row, input.previewHash);
@@ -340,6 +347,8 @@ export async function scheduleBroadcast(
   // Fixed in one statement, in the order the hash covered; positions make the sending batches deterministic.
   await db.query(`INSERT INTO channel_broadcast_recipients (org_id, broadcast_id, position, contact_id)
     SELECT $1, $2, t.ord - 1, t.contact_id FROM unnest($3::uuid[]) WITH ORDINALITY AS t(contact_id, ord)`, [orgId, row.id, contactIds]);
+  // One statement, so one report: a plain call queues at most the approval threshold; a larger audience is queued by its approval's action.
+  progress?.(contactIds.length, contactIds.length, `Queued ${contactIds.length} of ${contactIds.length} recipients`);
   await db.query(`UPDATE channel_broadcasts SET status = $3, send_at = $4, total_recipients = $5, scheduled_at = now(),
       approved_at = CASE WHEN $6 THEN now() ELSE approved_at END, template_version_id = $7, updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, row.id, input.approved ? 'approved' : 'scheduled', input.sendAt, contactIds.length, input.approved, templateVersionId]);

@@ -50,7 +50,7 @@ export const previewBroadcastTool = tools.write('preview_broadcast', {
       broadcastId: input.broadcastId, name: input.name, channel: input.channel, purpose: input.purpose, audience: input.audience,
       templateId: input.templateId ?? null, subject: input.subject ?? null, body: input.body ?? null, html: input.html ?? null,
       variables: input.variables, ratePerMinute: input.ratePerMinute, userId: ctx.principal.userId,
-    }, new Date());
+    }, new Date(), ctx.progress);
     return previewed;
   },
 });
@@ -84,7 +84,7 @@ export const scheduleBroadcastTool = tools.send(SCHEDULE_TOOL.slice('channels_'.
     }
     const broadcast = await scheduleBroadcast(ctx.db, ctx.org.id, {
       broadcastId: input.broadcastId, previewHash: input.previewHash, sendAt, approved: isProposalActionWorkflowId(ctx.org.id, ctx.workflowId),
-    });
+    }, ctx.progress);
     return { broadcast, followUp: { broadcastId: broadcast.id, change: 'scheduled' as const } };
   },
 });

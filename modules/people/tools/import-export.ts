@@ -39,5 +39,5 @@ export const exportContactsTool = tools.read('export_contacts', {
     offset: z.number().int().min(0).max(MAX_LIST_OFFSET).default(0),
   }),
   output: z.object({ csv: z.string(), rowCount: z.number().int(), columns: z.array(z.string()), nextOffset: z.number().int().nullable() }).strict(),
-  run: async (ctx, input) => exportContacts(ctx.db, ctx.org.id, input, input.columns ?? EXPORT_COLUMNS, input.offset),
+  run: async (ctx, input) => exportContacts(ctx.db, ctx.org.id, input, input.columns ?? EXPORT_COLUMNS, input.offset, ctx.progress),
 });
