@@ -273,6 +273,10 @@ export interface OutsideChange {
   verb: string;
   target: { type: string; id: string } | null;
   fields: Record<string, unknown>;
+  /** The changed fields' values before the change (kept as `before` beside each field's `after`). */
+  previous?: Record<string, unknown>;
+  /** What the change amounted to: a job that recorded a delivery the provider refused is `failed`; `success` by default. */
+  outcome?: 'success' | 'failed';
   amountMinor?: number | null;
   currency?: string | null;
   contactIds?: readonly string[];
@@ -280,9 +284,11 @@ export interface OutsideChange {
 
 export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
   const fields: AuditChanges['fields'] = {};
+  const previous = change.previous ?? {};
   for (const [key, value] of Object.entries(change.fields)) {
     const item = kept(key, value);
-    if (item !== undefined) fields[key] = { after: item };
+    if (item === undefined) continue;
+    fields[key] = Object.prototype.hasOwnProperty.call(previous, key) ? { before: kept(key, previous[key]) ?? null, after: item } : { after: item };
   }
   return {
     orgId: change.orgId,
@@ -302,7 +308,7 @@ export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
     targetId: change.target?.id ?? null,
     changes: Object.keys(fields).length === 0 ? null : { fields },
     contactIds: [...new Set((change.contactIds ?? []).filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))],
-    outcome: 'success',
+    outcome: change.outcome ?? 'success',
     approvalId: null,
     amountMinor: change.amountMinor ?? null,
     currency: change.currency ?? null,

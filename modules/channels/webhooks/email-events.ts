@@ -32,7 +32,7 @@ export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext):
         if (event.type === 'bounce' || event.type === 'complaint') await recordEmailEvent(db, message.org_id, event.messageId!, event.type === 'complaint' ? 'complaint' : hard ? 'hard_bounce' : 'soft_bounce');
         if (!hard) return event.type === 'bounce' ? 'soft_bounce_recorded' : 'ignored';
         await suppressAddress(db, message.org_id, { channel: 'email', address: event.address!, reason: event.type === 'complaint' ? 'complaint' : 'hard_bounce', source: 'email_events_webhook' });
-        if (event.type === 'bounce') await applyStatus(db, message.org_id, event.messageId!, 'undelivered', 'hard_bounce', null);
+        if (event.type === 'bounce') await applyStatus(db, message.org_id, event.messageId!, 'undelivered', 'hard_bounce', null, { provider: 'email', eventId: event.id! });
         return 'applied';
       });
       res.status(200).json(result === 'applied' ? { ok: true } : { ok: true, ignored: result });
