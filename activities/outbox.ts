@@ -272,7 +272,7 @@ export function createOutbox(deps: OutboxDeps) {
         RETURNING prev.status AS previous, o.attempts`, [...rowParams(ref), providerMessageId]);
       if (!moved) return;
       await recordDelivery(db, ref, 'send', {
-        fields: { status: 'sent', providerMessageId, attempt: moved.attempts, channel: claimed.message.channel, body: claimed.message.body },
+        fields: { status: 'sent', providerId: providerMessageId, attempt: moved.attempts, channel: claimed.message.channel, body: claimed.message.body },
         previous: { status: moved.previous },
       });
     });

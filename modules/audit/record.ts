@@ -296,7 +296,8 @@ export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
     workflowId: change.source.slice(0, 255),
     action: `${change.module}.${change.noun}.${change.verb}`,
     operation: OPERATIONS[change.verb] ?? 'update',
-    category: categoryOf('', change.module),
+    // The noun stands in for the tool's name: a people record that is pastoral (a safeguarding check) is kept as pastoral.
+    category: categoryOf(change.noun, change.module),
     actorKind: change.actorKind,
     actorUserId: change.actorUserId ?? null,
     onBehalfOfUserId: null,
