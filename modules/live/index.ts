@@ -29,7 +29,7 @@ export default defineModule({
   models: [...liveModels],
   migrations: [liveMigration, liveAutoStreamsMigration],
   scopes: ['live:read', 'live:write'],
-  uses: ['people', 'schedule', 'attendance'],
+  uses: ['people', 'schedule', 'attendance', 'audit'],
   routes: liveRoutes,
   playbooks: livePlaybooks,
   metrics: liveMetrics,
