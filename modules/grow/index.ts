@@ -37,7 +37,7 @@ export default defineModule({
   workflows: require.resolve('./workflows'),
   activities: [createGrowCampaignActivities, createGrowAutomationActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'giving', 'groups', 'mediahub'],
+  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'giving', 'groups', 'mediahub', 'audit'],
   routes: [...growRoutes, ...growAiRoutes],
   widgets: growWidgets,
   playbooks: growPlaybooks,
