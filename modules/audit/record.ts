@@ -42,7 +42,7 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 /** Modules whose records are financial (kept six years plus the current one). */
 const FINANCE_MODULES = new Set(['giving', 'store', 'billing', 'ticketing']);
-const PASTORAL_TOOL = /pastoral|prayer|care|safeguard|life_event|visit|crisis/;
+const PASTORAL_TOOL = /pastoral|prayer|care|safeguard|life_event|visit|crisis|grief/;
 
 /** Verbs by the operation they are. */
 const OPERATIONS: Record<string, string> = {
