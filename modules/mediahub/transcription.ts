@@ -56,7 +56,7 @@ export async function transcribeEpisode(pool: Pool, orgId: string, episodeId: st
     if ((moved.rowCount ?? 0) === 0) return;
     // The transcript itself is content: the trail keeps a reference to it only.
     await recordJobChange(db, {
-      orgId, channel: 'job:mediahub.transcribe', module: 'mediahub', noun: 'episode', verb: 'transcribe', target: { type: 'episode', id: episodeId },
+      orgId, channel: 'job:mediahub.transcribe', module: 'mediahub', noun: 'transcript', verb: 'complete', target: { type: 'episode', id: episodeId },
       fields: { transcriptStatus: status, ...(text === null ? {} : { transcriptContent: text }) }, previous: { transcriptStatus: 'requested' },
       outcome: status === 'ready' ? 'success' : 'failed',
     });
