@@ -4,6 +4,7 @@ import { SEND_NEEDS_REVIEW } from '../core/approvals';
 import { StewardError } from '../core/errors';
 import { queryOne, withTransaction, type Pool, type Queryable } from '../db/pool';
 import { MODULES } from '../modules';
+import { recordJobChange } from '../modules/audit/api';
 import type { OutboxChannel, OutboxDraft, OutboxOutcome, OutboxProblem, OutboxSource } from '../modules/outbox-source';
 import { ALLOWANCE_REFUSALS, assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
 import { stableUuid } from '../kernel/proposals';
@@ -93,6 +94,22 @@ interface RowRef {
 const ROW = 'org_id = $1 AND source_kind = $2 AND source_id = $3';
 const rowParams = (ref: RowRef) => [ref.orgId, ref.source.kind, ref.sourceId];
 
+/**
+ * What became of a message, in the audit trail: one INSERT in the transaction that recorded it, the
+ * system as the actor. The action is the source's kind and the verb (`channels.message.send`); the
+ * body is kept by reference only, and the address never (the source record names the recipient).
+ */
+async function recordDelivery(db: Queryable, ref: RowRef, verb: 'send' | 'fail' | 'refuse' | 'hold', change: {
+  fields: Record<string, unknown>; previous?: Record<string, unknown>; outcome?: 'success' | 'failed';
+}): Promise<void> {
+  const [module, ...rest] = ref.source.kind.split('.');
+  const noun = rest.join('_') || 'message';
+  await recordJobChange(db, {
+    orgId: ref.orgId, channel: 'job:outbox', module, noun, verb, target: { type: noun, id: ref.sourceId },
+    fields: change.fields, previous: change.previous, outcome: change.outcome,
+  });
+}
+
 export interface OutboxDeps {
   pool: Pool;
   /** The provider for a channel; by default configured from the environment at send time. */
@@ -153,6 +170,7 @@ export function createOutbox(deps: OutboxDeps) {
       WHERE ${ROW} AND status = 'sending' AND ($5::text IS NULL OR claim_token = $5)`, [...rowParams(ref), reason, token]);
     if ((result.rowCount ?? 0) === 0) return false;
     await ref.source.undelivered(db, ref.orgId, ref.sourceId, { code: SEND_NEEDS_REVIEW, message: reason });
+    await recordDelivery(db, ref, 'hold', { fields: { status: 'needs_review', reason: SEND_NEEDS_REVIEW }, previous: { status: 'sending' }, outcome: 'failed' });
     return true;
   }
 
@@ -241,6 +259,25 @@ export function createOutbox(deps: OutboxDeps) {
     });
   }
 
+  /**
+   * Recorded whatever became of the lease meanwhile: the provider took the message. The row moves to sent
+   * once, and that move writes the message's one delivery event in the same transaction.
+   */
+  async function recordSent(ref: RowRef, claimed: Extract<Claim, { kind: 'claimed' }>, providerMessageId: string): Promise<void> {
+    await withTransaction(pool, async (db) => {
+      const moved = await queryOne<{ previous: OutboxStatus; attempts: number }>(db, `
+        WITH prev AS (SELECT id, status FROM outbox_messages WHERE ${ROW} FOR UPDATE)
+        UPDATE outbox_messages o SET status = 'sent', sent_at = now(), provider_message_id = $4, last_error = NULL, claim_token = NULL, claimed_until = NULL
+        FROM prev WHERE o.id = prev.id AND prev.status <> 'sent'
+        RETURNING prev.status AS previous, o.attempts`, [...rowParams(ref), providerMessageId]);
+      if (!moved) return;
+      await recordDelivery(db, ref, 'send', {
+        fields: { status: 'sent', providerId: providerMessageId, attempt: moved.attempts, channel: claimed.message.channel, body: claimed.message.body },
+        previous: { status: moved.previous },
+      });
+    });
+  }
+
   /** Tells the source it went (idempotent, so a repeated report is harmless). */
   async function finishSent(ref: RowRef, sent?: { providerMessageId: string }): Promise<OutboxOutcome> {
     await withTransaction(pool, (db) => ref.source.delivered(db, ref.orgId, ref.sourceId, sent));
@@ -251,9 +288,17 @@ export function createOutbox(deps: OutboxDeps) {
   async function afterFailedCall(ref: RowRef, claimed: Extract<Claim, { kind: 'claimed' }>, error: unknown): Promise<OutboxOutcome> {
     const text = error instanceof Error ? error.message : String(error);
     if (error instanceof PermanentDeliveryError) {
-      await pool.query(`UPDATE outbox_messages SET status = 'failed', last_error = $5, claim_token = NULL, claimed_until = NULL
-        WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
-      await ref.source.providerRefused?.(pool, ref.orgId, ref.sourceId, { code: 'provider_refused', message: error.message });
+      await withTransaction(pool, async (db) => {
+        const failed = await db.query(`UPDATE outbox_messages SET status = 'failed', last_error = $5, claim_token = NULL, claimed_until = NULL
+          WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
+        await ref.source.providerRefused?.(db, ref.orgId, ref.sourceId, { code: 'provider_refused', message: error.message });
+        // The provider's own words may quote the address: the trail keeps the code only.
+        if ((failed.rowCount ?? 0) > 0) {
+          await recordDelivery(db, ref, 'fail', {
+            fields: { status: 'failed', error: 'provider_refused', attempt: claimed.attempt, channel: claimed.message.channel }, previous: { status: 'sending' }, outcome: 'failed',
+          });
+        }
+      });
       throw ApplicationFailure.create({ type: 'delivery_refused', message: error.message, nonRetryable: true });
     }
     if (error instanceof NotDeliveredError && !claimed.inFlight) {
@@ -299,7 +344,10 @@ export function createOutbox(deps: OutboxDeps) {
         case 'deferred':
           return { status: 'deferred', until: claimed.until.toISOString() };
         case 'refused':
-          await ref.source.undelivered(pool, orgId, sourceId, claimed.error);
+          await withTransaction(pool, async (db) => {
+            await ref.source.undelivered(db, orgId, sourceId, claimed.error);
+            await recordDelivery(db, ref, 'refuse', { fields: { error: claimed.error.code }, outcome: 'failed' });
+          });
           return { status: 'refused', error: claimed.error };
         case 'busy':
           throw ApplicationFailure.create({
@@ -316,10 +364,7 @@ export function createOutbox(deps: OutboxDeps) {
       } catch (error) {
         return afterFailedCall(ref, claimed, error);
       }
-      // Recorded whatever became of the lease meanwhile: the provider took the message.
-      await pool.query(`UPDATE outbox_messages SET status = 'sent', sent_at = now(), provider_message_id = $4, last_error = NULL,
-          claim_token = NULL, claimed_until = NULL
-        WHERE ${ROW} AND status <> 'sent'`, [...rowParams(ref), providerMessageId]);
+      await recordSent(ref, claimed, providerMessageId);
       return finishSent(ref, { providerMessageId });
     },
 

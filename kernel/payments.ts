@@ -82,6 +82,31 @@ export interface PaymentProvider {
    * without one leaves it out.
    */
   createPortalSession?(input: PortalSessionInput): Promise<PortalSession>;
+  /**
+   * Moves a subscription to another price (Stripe's `POST /v1/subscriptions/{id}`): its one item's
+   * price replaced, without proration (the new price applies from the next period). Optional: a
+   * provider without subscriptions leaves it out.
+   */
+  updateSubscriptionPrice?(input: SubscriptionPriceInput): Promise<ProviderSubscription>;
+}
+
+export interface SubscriptionPriceInput {
+  subscriptionId: string;
+  /** The product the price belongs to (Stripe's price_data.product). */
+  productId: string;
+  currency: string;
+  /** Per month, in minor units. */
+  unitAmountMinor: number;
+  idempotencyKey: string;
+  metadata?: Record<string, string>;
+}
+
+export interface ProviderSubscription {
+  id: string;
+  status: string;
+  /** The item's price after the update. */
+  unitAmountMinor: number;
+  currency: string;
 }
 
 export interface PortalSessionInput {
@@ -164,6 +189,13 @@ export function sessionExpiry(wanted: Date, now = Date.now()): number {
 }
 
 /** The Stripe Checkout API (or the sandbox that speaks it). */
+/** The fields of Stripe's subscription object Steward reads. */
+interface StripeSubscription {
+  id: string;
+  status: string;
+  items?: { data?: Array<{ id: string; price?: { unit_amount?: number; currency?: string } }> };
+}
+
 export class StripeCheckoutProvider implements PaymentProvider {
   readonly name = 'stripe';
 
@@ -221,6 +253,21 @@ export class StripeCheckoutProvider implements PaymentProvider {
   async createPortalSession(input: PortalSessionInput): Promise<PortalSession> {
     const raw = await this.request<{ id: string; url: string }>('POST', '/v1/billing_portal/sessions', formEncode({ customer: input.customerId, return_url: input.returnUrl }));
     return { id: raw.id, url: raw.url };
+  }
+
+  async updateSubscriptionPrice(input: SubscriptionPriceInput): Promise<ProviderSubscription> {
+    const path = `/v1/subscriptions/${encodeURIComponent(input.subscriptionId)}`;
+    // The existing item is named, so its price is replaced rather than a second item added beside it.
+    const current = await this.request<StripeSubscription>('GET', path);
+    const item = current.items?.data?.[0];
+    if (!item) throw new PaymentRefusedError(`The payment provider's subscription ${input.subscriptionId} has no item to change`, 400);
+    const body = formEncode({
+      items: [{ id: item.id, price_data: { currency: input.currency.toLowerCase(), product: input.productId, unit_amount: input.unitAmountMinor, recurring: { interval: 'month' } } }],
+      proration_behavior: 'none', metadata: input.metadata ?? {},
+    });
+    const updated = await this.request<StripeSubscription>('POST', path, body, input.idempotencyKey);
+    const price = updated.items?.data?.[0]?.price;
+    return { id: updated.id, status: updated.status, unitAmountMinor: Number(price?.unit_amount ?? input.unitAmountMinor), currency: String(price?.currency ?? input.currency).toUpperCase() };
   }
 
   async refund(input: RefundInput): Promise<ProviderRefund> {

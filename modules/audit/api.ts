@@ -14,9 +14,21 @@ export async function recordOutsideChange(db: Queryable, change: OutsideChange):
 }
 
 /**
- * The same, for a change one of Steward's own timers or jobs made inside an activity: the system is the
- * actor, and the activity's workflow id is the source (so the event leads to the run in Temporal's UI).
+ * The workflow a job's change belongs to: the running activity's workflow id (so the event leads to the
+ * run in Temporal's UI), else `fallback` when the code runs outside an activity (a script, a direct call).
+ */
+export function jobSource(fallback = 'activity'): string {
+  try {
+    return Context.current().info.workflowExecution?.workflowId ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The same, for a change one of Steward's own timers or jobs made: the system is the actor, and the
+ * activity's workflow id is the source.
  */
 export async function recordJobChange(db: Queryable, change: Omit<OutsideChange, 'actorKind' | 'source'>): Promise<void> {
-  await recordOutsideChange(db, { ...change, actorKind: 'system', source: Context.current().info.workflowExecution?.workflowId ?? 'activity' });
+  await recordOutsideChange(db, { ...change, actorKind: 'system', source: jobSource() });
 }

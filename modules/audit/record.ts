@@ -42,7 +42,7 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 /** Modules whose records are financial (kept six years plus the current one). */
 const FINANCE_MODULES = new Set(['giving', 'store', 'billing', 'ticketing']);
-const PASTORAL_TOOL = /pastoral|prayer|care|safeguard|life_event|visit|crisis/;
+const PASTORAL_TOOL = /pastoral|prayer|care|safeguard|life_event|visit|crisis|grief/;
 
 /** Verbs by the operation they are. */
 const OPERATIONS: Record<string, string> = {
@@ -273,6 +273,10 @@ export interface OutsideChange {
   verb: string;
   target: { type: string; id: string } | null;
   fields: Record<string, unknown>;
+  /** The changed fields' values before the change (kept as `before` beside each field's `after`). */
+  previous?: Record<string, unknown>;
+  /** What the change amounted to: a job that recorded a delivery the provider refused is `failed`; `success` by default. */
+  outcome?: 'success' | 'failed';
   amountMinor?: number | null;
   currency?: string | null;
   contactIds?: readonly string[];
@@ -280,9 +284,11 @@ export interface OutsideChange {
 
 export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
   const fields: AuditChanges['fields'] = {};
+  const previous = change.previous ?? {};
   for (const [key, value] of Object.entries(change.fields)) {
     const item = kept(key, value);
-    if (item !== undefined) fields[key] = { after: item };
+    if (item === undefined) continue;
+    fields[key] = Object.prototype.hasOwnProperty.call(previous, key) ? { before: kept(key, previous[key]) ?? null, after: item } : { after: item };
   }
   return {
     orgId: change.orgId,
@@ -290,7 +296,8 @@ export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
     workflowId: change.source.slice(0, 255),
     action: `${change.module}.${change.noun}.${change.verb}`,
     operation: OPERATIONS[change.verb] ?? 'update',
-    category: categoryOf('', change.module),
+    // The noun stands in for the tool's name: a people record that is pastoral (a safeguarding check) is kept as pastoral.
+    category: categoryOf(change.noun, change.module),
     actorKind: change.actorKind,
     actorUserId: change.actorUserId ?? null,
     onBehalfOfUserId: null,
@@ -302,7 +309,7 @@ export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
     targetId: change.target?.id ?? null,
     changes: Object.keys(fields).length === 0 ? null : { fields },
     contactIds: [...new Set((change.contactIds ?? []).filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))],
-    outcome: 'success',
+    outcome: change.outcome ?? 'success',
     approvalId: null,
     amountMinor: change.amountMinor ?? null,
     currency: change.currency ?? null,

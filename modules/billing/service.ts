@@ -3,7 +3,7 @@ import { METERED_FEATURES, type MeteredFeature } from '../../core/billing';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { listPlanAllowances, planOf, setOrgPlan, usageFor, usageSummary, type FeatureUsage } from '../../kernel/billing';
-import { paymentProviderFromEnv, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
+import { PaymentRefusedError, paymentProviderFromEnv, stableUuid, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
 import { notFound } from '../kit';
 import type { AllowanceCheck } from '../module';
 
@@ -399,12 +399,40 @@ export async function applyInvoiceEvent(db: Queryable, orgId: string, type: stri
 
 // ---------------------------------------------------------------- approved changes
 
-export async function changePlan(db: Queryable, orgId: string, planCode: string): Promise<{ subscription: Subscription; preview: PlanChangePreview }> {
+/**
+ * The provider's subscription moves to the plan's price (no proration: the new price applies from the
+ * next period, as the preview says), inside the change's transaction: a refusal changes nothing here,
+ * and a retry of the same change (its workflow) repeats the same request under the same key.
+ */
+async function moveProviderSubscription(db: Queryable, orgId: string, workflowId: string, subscriptionId: string, planCode: string): Promise<void> {
+  const plan = await requirePlan(db, orgId, planCode);
+  const provider = requireProvider();
+  if (!provider.updateSubscriptionPrice) {
+    throw new StewardError('not_configured', `The payment provider (${provider.name}) cannot change a subscription's price`, { hint: 'Change the plan in the provider\'s dashboard, then here.' });
+  }
+  try {
+    await provider.updateSubscriptionPrice({
+      subscriptionId, productId: `steward-plan-${plan.code}`, currency: plan.currency, unitAmountMinor: plan.priceMinor,
+      idempotencyKey: `billing-change-plan-${stableUuid(`${workflowId}:billing-change-plan:${orgId}:${plan.code}`)}`,
+      metadata: { steward_module: 'billing', org_id: orgId, plan_code: plan.code },
+    });
+  } catch (error) {
+    if (error instanceof PaymentRefusedError) {
+      throw new StewardError('conflict', `The payment provider refused the plan change: ${error.message}`, { hint: 'billing_get_plan_status shows the subscription; billing_create_portal_link opens the provider\'s portal.' });
+    }
+    throw error;
+  }
+}
+
+export async function changePlan(db: Queryable, orgId: string, planCode: string, workflowId: string): Promise<{ subscription: Subscription; preview: PlanChangePreview }> {
   await lockBilling(db, orgId);
   const preview = await previewPlanChange(db, orgId, planCode);
   const subscription = await getSubscription(db, orgId);
   if (subscription.status === 'canceled') throw new StewardError('conflict', 'The subscription is canceled', { hint: 'Subscribe again with billing_create_checkout_link.' });
   if (preview.direction === 'same') throw new StewardError('conflict', `The organisation is already on ${planCode}`, { hint: 'billing_list_plans shows the others.' });
+  // A subscription the provider knows (its subscription events named it) is changed there first; one paid only through checkout has none to change.
+  const providerSubscriptionId = (await subscriptionRow(db, orgId))?.provider_subscription_id ?? null;
+  if (subscription.billed && providerSubscriptionId) await moveProviderSubscription(db, orgId, workflowId, providerSubscriptionId, planCode);
   if (subscription.billed) await db.query('UPDATE billing_subscriptions SET plan_code = $2, updated_at = now() WHERE org_id = $1', [orgId, planCode]);
   await setOrgPlan(db, orgId, planCode);
   return { subscription: await getSubscription(db, orgId), preview };

@@ -111,13 +111,13 @@ export const createPortalLinkTool = tools.read('create_portal_link', {
 export const changePlanTool = tools.write('change_plan', {
   power: 'billing',
   title: 'Change plan',
-  description: 'Moves the organisation to another plan at once (a downgrade, or a change agreed outside checkout). Always waits for a person to approve it. Nothing is deleted: a feature over its new allowance keeps its data and only stops taking new uses. Preview first with billing_preview_plan_change; a paid upgrade goes through billing_create_checkout_link.',
+  description: 'Moves the organisation to another plan at once (a downgrade, or a change agreed outside checkout); a subscription held with the payment provider moves to the new price there too, from the next period (no proration). Always waits for a person to approve it. Nothing is deleted: a feature over its new allowance keeps its data and only stops taking new uses. Preview first with billing_preview_plan_change; a paid upgrade goes through billing_create_checkout_link.',
   keywords: ['downgrade', 'switch plan', 'change subscription', 'change plan', 'cheaper plan'],
   examples: ['downgrade us to starter', 'move us to the growth plan', 'switch our Steward plan', 'the PCC voted to go down to the cheaper Steward plan', 'put us on starter from today', 'change our subscription to the community plan', 'drop us a plan level to save money', 'change us to a different Steward plan', "we can't afford our plan, move down a tier", 'switch us to the community plan from today', 'downgrade our Steward subscription, the trustees agreed'],
   approval: { kind: 'gated' },
   input: z.object({ planCode }),
   output: z.object({ subscription: subscriptionSchema, preview: previewSchema }).strict(),
-  run: async (ctx, input) => changePlan(ctx.db, ctx.org.id, input.planCode),
+  run: async (ctx, input) => changePlan(ctx.db, ctx.org.id, input.planCode, ctx.workflowId),
 });
 
 export const cancelSubscriptionTool = tools.write('cancel_subscription', {

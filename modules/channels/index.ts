@@ -34,7 +34,7 @@ export default defineModule(withParts({
   workflows: require.resolve('./workflows'),
   activities: [createChannelsDeliveryActivities, createBroadcastActivities],
   webhooks: [channelsWebhooks],
-  uses: ['platform', 'people', 'templates'],
+  uses: ['platform', 'people', 'templates', 'audit'],
   contributes: {
     // Consent records are the truth; people's old contact fields are written through to them.
     peopleContactConsent: { contactWritten: applyContactConsentFields, bulkWhatsappOptIn: recordBulkWhatsappOptIn },

@@ -32,7 +32,7 @@ export default defineModule({
   migrations: [giving, givingSettings, giftAid, givingGiversMerge, givingStatementDelivery, givingPledgeFunds],
   outboxSources: [statementDelivery],
   scopes: ['giving:read', 'giving:write'],
-  uses: ['platform', 'people'],
+  uses: ['platform', 'people', 'audit'],
   routes: givingRoutes,
   overview: givingOverview,
   metrics: givingMetrics,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { notFound } from '../kit';
 import { requireContact } from '../people/api';
 import { listTeam } from '../platform/api';
@@ -326,8 +327,14 @@ export async function updateEnrolment(
 
 /** Closing dates that have passed are recorded as closing enrolment (the daily job); idempotent. */
 export async function closePastClosingDates(db: Queryable, orgId: string, today: string): Promise<number> {
-  const rows = await queryRows<{ id: string }>(db, `UPDATE groups_groups SET auto_closed_at = now(), auto_closed_reason = 'closing_date', updated_at = now()
-    WHERE org_id = $1 AND closes_on < $2::date AND auto_closed_reason IS NULL AND archived_at IS NULL AND enrolment <> 'closed' RETURNING id`, [orgId, today]);
+  const rows = await queryRows<{ id: string; closes_on: string }>(db, `UPDATE groups_groups SET auto_closed_at = now(), auto_closed_reason = 'closing_date', updated_at = now()
+    WHERE org_id = $1 AND closes_on < $2::date AND auto_closed_reason IS NULL AND archived_at IS NULL AND enrolment <> 'closed' RETURNING id, closes_on::text`, [orgId, today]);
+  for (const row of rows) {
+    await recordJobChange(db, {
+      orgId, channel: 'job:groups.close_enrolment', module: 'groups', noun: 'enrolment', verb: 'close', target: { type: 'group', id: row.id },
+      fields: { autoClosedReason: 'closing_date', closesOn: row.closes_on }, previous: { autoClosedReason: null },
+    });
+  }
   return rows.length;
 }
 

@@ -27,7 +27,7 @@ export default defineModule({
   migrations: [groupsMigration],
   scopes: ['groups:read', 'groups:write'],
   routes: groupsRoutes,
-  uses: ['platform', 'people', 'schedule', 'channels'],
+  uses: ['platform', 'people', 'schedule', 'channels', 'audit'],
   workflows: require.resolve('./workflows'),
   overview: groupsOverview,
   playbooks: groupsPlaybooks,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { assertAllowance, lockFeature } from '../../kernel/billing';
 import { checkRecipient, queueMessage } from '../channels/api';
 import { donationsRecordedSince } from '../giving/api';
@@ -339,8 +340,10 @@ export async function sweepAutomation(pool: Pool, orgId: string, automationId: s
       const blocked = row.allow_reentry ? runs.some((r) => r.event_key === happening.key || r.status === 'active') : runs.length > 0;
       if (blocked) continue;
       if (version.conditions && !(await contactMatchesRules(db, orgId, happening.contactId, version.conditions))) continue;
+      const runId = randomUUID();
       await db.query(`INSERT INTO grow_automation_runs (id, org_id, automation_id, version, contact_id, entry, event_key) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [randomUUID(), orgId, automationId, row.version, happening.contactId, runs.length + 1, happening.key.slice(0, 200)]);
+        [runId, orgId, automationId, row.version, happening.contactId, runs.length + 1, happening.key.slice(0, 200)]);
+      await recordRunChange(db, orgId, runId, 'start', { fields: { automationId, version: row.version, contactId: happening.contactId, entry: runs.length + 1, status: 'active' }, contactId: happening.contactId });
     }
     // A full read (a large import) leaves the rest for the next sweep: the cursor moves only to the last happening read.
     const full = TIMESTAMPED.has(version.trigger.event) && found.length >= HAPPENINGS_LIMIT;
@@ -373,9 +376,21 @@ export type Advance =
 
 export type Dispatch = (messageId: string) => Promise<{ kind: string; code?: string; until?: Date }>;
 
+/** A run's move made by the automation itself, in the move's transaction: the system is the actor, the run the target. */
+async function recordRunChange(db: Queryable, orgId: string, runId: string, verb: 'start' | 'advance' | 'finish' | 'fail', change: {
+  fields: Record<string, unknown>; previous?: Record<string, unknown>; contactId?: string; outcome?: 'success' | 'failed';
+}): Promise<void> {
+  await recordJobChange(db, {
+    orgId, channel: 'job:grow.automation', module: 'grow', noun: 'automation_run', verb, target: { type: 'automation_run', id: runId },
+    fields: change.fields, previous: change.previous, outcome: change.outcome, contactIds: change.contactId ? [change.contactId] : [],
+  });
+}
+
 async function finish(db: Queryable, orgId: string, runId: string, status: RunStatus, reason: string | null): Promise<Advance> {
   await db.query(`UPDATE grow_automation_runs SET status = $3, stop_reason = $4, next_at = NULL, pending_message_id = NULL, finished_at = now(), updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, runId, status, reason]);
+  // The reason's code only (`crisis_hold`, `suppressed`…): its wording stays on the run.
+  await recordRunChange(db, orgId, runId, 'finish', { fields: { status, stopReason: reason?.split(':')[0] ?? null }, previous: { status: 'active' } });
   return { state: 'ended', status };
 }
 
@@ -445,6 +460,9 @@ export async function advanceRun(pool: Pool, orgId: string, runId: string, dispa
     const done = await perform(db, orgId, run, steps[run.step]!, now);
     await db.query(`UPDATE grow_automation_runs SET step = step + 1, next_at = $3, pending_message_id = $4, attempts = 0, updated_at = now() WHERE org_id = $1 AND id = $2`,
       [orgId, runId, done.nextAt, done.messageId]);
+    await recordRunChange(db, orgId, runId, 'advance', {
+      fields: { step: run.step + 1, stepType: steps[run.step]!.type, messageId: done.messageId, nextAt: done.nextAt?.toISOString() ?? null }, previous: { step: run.step }, contactId: run.contact_id,
+    });
     if (done.messageId) return { state: 'dispatch', messageId: done.messageId };
     return done.nextAt ? { state: 'waiting', until: done.nextAt.getTime() } : { state: 'next' };
   });
@@ -471,6 +489,9 @@ export async function recordRunFailure(pool: Pool, orgId: string, runId: string,
 
 /** Retries are spent (or the failure is one no retry cures): the run ends as failed, with its last error. */
 export async function failRun(pool: Pool, orgId: string, runId: string, message: string): Promise<void> {
-  await withTenantTransaction(pool, orgId, (db) => db.query(`UPDATE grow_automation_runs SET status = 'failed', last_error = $3, stop_reason = 'failed after retries', next_at = NULL,
-    finished_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'active'`, [orgId, runId, message.slice(0, 500)]));
+  await withTenantTransaction(pool, orgId, async (db) => {
+    const failed = await db.query(`UPDATE grow_automation_runs SET status = 'failed', last_error = $3, stop_reason = 'failed after retries', next_at = NULL,
+      finished_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'active'`, [orgId, runId, message.slice(0, 500)]);
+    if ((failed.rowCount ?? 0) > 0) await recordRunChange(db, orgId, runId, 'fail', { fields: { status: 'failed', stopReason: 'failed after retries' }, previous: { status: 'active' }, outcome: 'failed' });
+  });
 }

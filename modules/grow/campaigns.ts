@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { resolvePayloadKey } from '../../temporal/payload-key';
 import { checkRecipient, emailOutcomesOf, queueMessage, resolveAudience, type Audience } from '../channels/api';
 import { notFound } from '../kit';
@@ -389,7 +390,11 @@ export async function sendCampaignBatch(pool: Pool, orgId: string, id: string, p
     const row = await queryOne<CampaignRow>(db, 'SELECT * FROM grow_campaigns WHERE org_id = $1 AND id = $2 FOR SHARE', [orgId, id]);
     if (!row || row.status === 'cancelled') return { state: 'cancelled' as const };
     if (row.status === 'paused') return { state: 'paused' as const };
-    if (row.status === 'scheduled') await db.query('UPDATE grow_campaigns SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, phase === 'test' ? 'testing' : 'sending']);
+    if (row.status === 'scheduled') {
+      const started = phase === 'test' ? 'testing' : 'sending';
+      await db.query('UPDATE grow_campaigns SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, started]);
+      await recordCampaignChange(db, orgId, id, 'start', { status: started }, { status: 'scheduled' });
+    }
     const variants = await variantsOf(db, orgId, id);
     const base: VariantRow = { position: 0, subject: row.subject, from_name: row.from_name, body: row.body, links: row.links };
     const recipients = await queryRows<{ contact_id: string; variant: number | null; status: string; message_id: string | null }>(db, `SELECT contact_id, variant, status, message_id FROM grow_campaign_recipients
@@ -444,15 +449,27 @@ export async function decideWinner(pool: Pool, orgId: string, id: string): Promi
     const winner = leaders[0]?.position ?? 0;
     const by = leaders.length > 1 ? 'tie_first' : 'clicks';
     await db.query('UPDATE grow_campaigns SET winner_variant = $3, winner_by = $4, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, winner, by]);
+    await recordCampaignChange(db, orgId, id, 'decide', { winnerVariant: winner, winnerBy: by }, { winnerVariant: null });
     return { winner, by };
   });
 }
 
 export async function markPhase(pool: Pool, orgId: string, id: string, what: 'test_sent' | 'sent'): Promise<void> {
-  await withTenantTransaction(pool, orgId, (db) => db.query(what === 'test_sent'
-    ? "UPDATE grow_campaigns SET test_sent_at = COALESCE(test_sent_at, now()), updated_at = now() WHERE org_id = $1 AND id = $2"
-    : "UPDATE grow_campaigns SET status = CASE WHEN status IN ('sending', 'testing', 'scheduled') THEN 'sent' ELSE status END, sent_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2",
-  [orgId, id]));
+  await withTenantTransaction(pool, orgId, async (db) => {
+    if (what === 'test_sent') {
+      await db.query('UPDATE grow_campaigns SET test_sent_at = COALESCE(test_sent_at, now()), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id]);
+      return;
+    }
+    const before = await queryOne<{ status: CampaignStatus }>(db, 'SELECT status FROM grow_campaigns WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
+    await db.query(`UPDATE grow_campaigns SET status = CASE WHEN status IN ('sending', 'testing', 'scheduled') THEN 'sent' ELSE status END, sent_at = now(), updated_at = now()
+      WHERE org_id = $1 AND id = $2`, [orgId, id]);
+    if (before && ['sending', 'testing', 'scheduled'].includes(before.status)) await recordCampaignChange(db, orgId, id, 'finish', { status: 'sent' }, { status: before.status });
+  });
+}
+
+/** A campaign's move made by its sending workflow: the system is the actor, in the move's transaction. */
+async function recordCampaignChange(db: Queryable, orgId: string, id: string, verb: 'start' | 'decide' | 'finish', fields: Record<string, unknown>, previous: Record<string, unknown>): Promise<void> {
+  await recordJobChange(db, { orgId, channel: 'job:grow.campaign', module: 'grow', noun: 'campaign', verb, target: { type: 'campaign', id }, fields, previous });
 }
 
 // ---------------------------------------------------------------- report

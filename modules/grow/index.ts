@@ -37,7 +37,7 @@ export default defineModule({
   workflows: require.resolve('./workflows'),
   activities: [createGrowCampaignActivities, createGrowAutomationActivities],
   scopes: ['grow:read', 'grow:write'],
-  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'giving', 'groups', 'mediahub', 'schedule'],
+  uses: ['platform', 'people', 'guests', 'templates', 'channels', 'giving', 'groups', 'mediahub', 'schedule', 'audit'],
   routes: [...growRoutes, ...growAiRoutes],
   widgets: growWidgets,
   playbooks: growPlaybooks,

@@ -1,5 +1,6 @@
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { ALLOWANCE_REFUSALS, assertAllowance, lockFeature } from '../../kernel/billing';
 import { episodeForInstance } from '../mediahub/api';
 import { listInstances } from '../schedule/api';
@@ -73,6 +74,10 @@ async function streamForInstance(db: Queryable, orgId: string, instance: { id: s
   }
   const stream = await scheduleStream(db, orgId, { instanceId: instance.id });
   await db.query('UPDATE live_streams SET auto_created = true WHERE org_id = $1 AND id = $2', [orgId, stream.id]);
+  await recordJobChange(db, {
+    orgId, channel: 'job:live.streams_ahead', module: 'live', noun: 'stream', verb: 'create', target: { type: 'stream', id: stream.id },
+    fields: { instanceId: instance.id, status: stream.status, autoCreated: true, plannedHours: hours, episodeId: stream.episodeId },
+  });
   return { outcome: 'created', streamId: stream.id, linked: stream.episodeId !== null };
 }
 

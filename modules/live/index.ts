@@ -30,7 +30,7 @@ export default defineModule({
   models: [...liveModels],
   migrations: [liveMigration, liveAutoStreamsMigration, liveEpisodeIdMigration],
   scopes: ['live:read', 'live:write'],
-  uses: ['people', 'schedule', 'attendance', 'mediahub'],
+  uses: ['people', 'schedule', 'attendance', 'mediahub', 'audit'],
   routes: liveRoutes,
   playbooks: livePlaybooks,
   metrics: liveMetrics,

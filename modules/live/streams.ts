@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { assertAllowance, recordUsage } from '../../kernel/billing';
 import { notFound } from '../kit';
 import { episodeForInstance, episodeLink } from '../mediahub/api';
@@ -256,6 +257,10 @@ export async function autoComplete(db: Queryable, orgId: string, streamId: strin
   const due = deadlineOf(row);
   if (now.getTime() < due.getTime()) return { outcome: 'not_due', dueAt: due.toISOString() };
   await complete(db, orgId, row, 'auto_complete');
+  await recordJobChange(db, {
+    orgId, channel: 'job:live.auto_complete', module: 'live', noun: 'stream', verb: 'complete', target: { type: 'stream', id: streamId },
+    fields: { status: 'complete', endedBy: 'auto_complete' }, previous: { status: row.status },
+  });
   return { outcome: 'completed', dueAt: due.toISOString() };
 }
 

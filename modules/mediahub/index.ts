@@ -30,7 +30,7 @@ export default defineModule({
   models: [...mediahubModels],
   migrations: [mediahubMigration, mediahubArchivedObjectsMigration],
   scopes: ['mediahub:read', 'mediahub:write'],
-  uses: ['platform', 'runsheet'],
+  uses: ['platform', 'runsheet', 'audit'],
   routes: mediahubRoutes,
   playbooks: mediahubPlaybooks,
   metrics: mediahubMetrics,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { assertAllowance, lockFeature } from '../../kernel/billing';
+import { recordJobChange } from '../audit/api';
 import { listPage, notFound } from '../kit';
 import { mediaStorage, newKeySegment } from '../platform/api';
 import { fileTypeOf, MEDIA_KINDS, type MediaKind } from './probe';
@@ -196,8 +197,15 @@ export async function removeArchivedObjects(pool: Pool, input: { before: Date; o
     const keys = [row.upload_key, row.storage_key, row.thumbnail_key].filter((key): key is string => Boolean(key));
     await mediaStorage().remove(keys);
     objects += keys.length;
-    await withTenantTransaction(pool, row.org_id, (db) => db.query(
-      "UPDATE mediahub_items SET objects_removed_at = now() WHERE org_id = $1 AND id = $2 AND status = 'archived'", [row.org_id, row.id]));
+    await withTenantTransaction(pool, row.org_id, async (db) => {
+      const marked = await queryOne<{ objects_removed_at: Date }>(db, `UPDATE mediahub_items SET objects_removed_at = now()
+        WHERE org_id = $1 AND id = $2 AND status = 'archived' AND objects_removed_at IS NULL RETURNING objects_removed_at`, [row.org_id, row.id]);
+      if (!marked) return;
+      await recordJobChange(db, {
+        orgId: row.org_id, channel: 'job:mediahub.remove_archived_objects', module: 'mediahub', noun: 'item', verb: 'remove_objects', target: { type: 'item', id: row.id },
+        fields: { objectsRemoved: keys.length, objectsRemovedAt: marked.objects_removed_at.toISOString() }, previous: { objectsRemovedAt: null },
+      });
+    });
   }
   return { items: rows.length, objects };
 }

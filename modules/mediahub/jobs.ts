@@ -1,4 +1,5 @@
-import { withTenantTransaction } from '../../db/pool';
+import { queryOne, withTenantTransaction } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import type { ModuleJob } from '../module';
 import { plansBetween } from '../runsheet/api';
 import { draftEpisodeForPlan } from './episodes';
@@ -15,7 +16,17 @@ export const draftEpisodesJob: ModuleJob = {
     const plans = await plansBetween(pool, orgId ?? null, now, new Date(now.getTime() + AHEAD_DAYS * 86_400_000));
     const counts = { created: 0, exists: 0, noSeries: 0 };
     for (const plan of plans) {
-      const outcome = await withTenantTransaction(pool, plan.orgId, (db) => draftEpisodeForPlan(db, plan.orgId, plan.planId));
+      const outcome = await withTenantTransaction(pool, plan.orgId, async (db) => {
+        const drafted = await draftEpisodeForPlan(db, plan.orgId, plan.planId);
+        const episode = drafted === 'created' ? await queryOne<{ id: string }>(db, 'SELECT id FROM mediahub_episodes WHERE org_id = $1 AND plan_id = $2', [plan.orgId, plan.planId]) : null;
+        if (episode) {
+          await recordJobChange(db, {
+            orgId: plan.orgId, channel: 'job:mediahub.draft_episodes', module: 'mediahub', noun: 'episode', verb: 'create', target: { type: 'episode', id: episode.id },
+            fields: { status: 'draft', planId: plan.planId },
+          });
+        }
+        return drafted;
+      });
       if (outcome === 'created') counts.created += 1;
       else if (outcome === 'exists') counts.exists += 1;
       else counts.noSeries += 1;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { StewardError } from '../../core/errors';
 import { queryOne, withTenantTransaction, type Pool } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { mediaStorage } from '../platform/api';
 import { maxItemBytes, type ItemRow } from './items';
 import { probeFile } from './probe';
@@ -68,7 +69,13 @@ export async function processItem(pool: Pool, orgId: string, itemId: string, bea
         duration_ms = $5, width = $6, height = $7, codec = $8, waveform = $9::jsonb, failure = NULL, processed_at = now(), updated_at = now()
         WHERE org_id = $1 AND id = $2 AND status = 'processing' RETURNING status`,
       [orgId, itemId, finalKey, thumbnailKey, probed.durationMs, probed.width, probed.height, probed.codec, probed.waveform ? JSON.stringify(probed.waveform) : null]);
-      return done ? 'ready' as const : 'not_processing' as const;
+      if (!done) return 'not_processing' as const;
+      await recordJobChange(db, {
+        orgId, channel: 'job:mediahub.process_item', module: 'mediahub', noun: 'item', verb: 'process', target: { type: 'item', id: itemId },
+        fields: { status: 'ready', durationMs: probed.durationMs, width: probed.width, height: probed.height, codec: probed.codec, attempt: claimed.processing_attempts },
+        previous: { status: 'processing' },
+      });
+      return 'ready' as const;
     });
     if (outcome === 'ready') await storage.remove([claimed.upload_key]);
     return outcome;
@@ -78,7 +85,16 @@ export async function processItem(pool: Pool, orgId: string, itemId: string, bea
 }
 
 export async function markFailed(pool: Pool, orgId: string, itemId: string, reason: string): Promise<ProcessOutcome> {
-  const row = await withTenantTransaction(pool, orgId, (db) => queryOne<{ status: string }>(db, `UPDATE mediahub_items SET status = 'failed', failure = $3, updated_at = now()
-    WHERE org_id = $1 AND id = $2 AND status = 'processing' RETURNING status`, [orgId, itemId, reason.slice(0, 500)]));
+  const row = await withTenantTransaction(pool, orgId, async (db) => {
+    const failed = await queryOne<{ status: string }>(db, `UPDATE mediahub_items SET status = 'failed', failure = $3, updated_at = now()
+      WHERE org_id = $1 AND id = $2 AND status = 'processing' RETURNING status`, [orgId, itemId, reason.slice(0, 500)]);
+    if (failed) {
+      await recordJobChange(db, {
+        orgId, channel: 'job:mediahub.process_item', module: 'mediahub', noun: 'item', verb: 'process', target: { type: 'item', id: itemId },
+        fields: { status: 'failed', failure: reason.slice(0, 500) }, previous: { status: 'processing' }, outcome: 'failed',
+      });
+    }
+    return failed;
+  });
   return row ? 'failed' : 'not_processing';
 }

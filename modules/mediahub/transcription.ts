@@ -1,5 +1,6 @@
 import { StewardError } from '../../core/errors';
 import { queryOne, withTenantTransaction, type Pool } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { mediaStorage } from '../platform/api';
 
 /**
@@ -48,9 +49,18 @@ export async function transcribeEpisode(pool: Pool, orgId: string, episodeId: st
     LEFT JOIN mediahub_items i ON i.org_id = e.org_id AND i.id = COALESCE(e.audio_item_id, e.video_item_id) AND i.status = 'ready'
     WHERE e.org_id = $1 AND e.id = $2`, [orgId, episodeId]), { readOnly: true });
   if (!source || source.transcript_status !== 'requested') return { status: 'not_requested' };
-  const finish = (status: 'ready' | 'failed', text: string | null) => withTenantTransaction(pool, orgId, (db) => db.query(`UPDATE mediahub_episodes
-    SET transcript_status = $3, transcript = COALESCE($4, transcript), updated_at = now() WHERE org_id = $1 AND id = $2 AND transcript_status = 'requested'`,
-  [orgId, episodeId, status, text]));
+  const finish = (status: 'ready' | 'failed', text: string | null) => withTenantTransaction(pool, orgId, async (db) => {
+    const moved = await db.query(`UPDATE mediahub_episodes
+      SET transcript_status = $3, transcript = COALESCE($4, transcript), updated_at = now() WHERE org_id = $1 AND id = $2 AND transcript_status = 'requested'`,
+    [orgId, episodeId, status, text]);
+    if ((moved.rowCount ?? 0) === 0) return;
+    // The transcript itself is content: the trail keeps a reference to it only.
+    await recordJobChange(db, {
+      orgId, channel: 'job:mediahub.transcribe', module: 'mediahub', noun: 'transcript', verb: 'complete', target: { type: 'episode', id: episodeId },
+      fields: { transcriptStatus: status, ...(text === null ? {} : { transcriptContent: text }) }, previous: { transcriptStatus: 'requested' },
+      outcome: status === 'ready' ? 'success' : 'failed',
+    });
+  });
   if (!source.storage_key) {
     await finish('failed', null);
     return { status: 'failed' };

@@ -43,7 +43,7 @@ export default defineModule(withParts({
   alerts: peopleAlertRules,
   retention: peopleRetention,
   scopes: ['people:read', 'people:write', 'people:safeguarding'],
-  uses: ['platform'],
+  uses: ['platform', 'audit'],
   routes: peopleRoutes,
   playbooks: peoplePlaybooks,
   widgets: peopleWidgets,

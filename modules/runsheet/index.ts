@@ -51,7 +51,7 @@ export default defineModule({
       return { servicePlans: { upcoming: places.plans, openPlaces: places.open } };
     },
   },
-  uses: ['platform', 'people', 'channels', 'schedule', 'guests'],
+  uses: ['platform', 'people', 'channels', 'schedule', 'guests', 'audit'],
   meters: [{ feature: 'runsheet_access_seats', allowances: { starter: 5, growth: 25, enterprise: 500 }, standingCount: countSeats }],
   contactRefs: [
     { table: 'runsheet_team_members', column: 'contact_id', onMerge: 'move', onErase: 'delete' },

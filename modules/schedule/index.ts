@@ -25,6 +25,7 @@ export default defineModule({
   migrations: [scheduleSeriesInstances],
   scopes: ['schedule:read', 'schedule:write'],
   routes: scheduleRoutes,
+  uses: ['audit'],
   jobs: [{
     name: 'schedule.materialise_instances',
     description: `Keeps every service series' instances materialised ${MATERIALISE_WEEKS} weeks ahead`,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { listPage, notFound, type RowOf } from '../kit';
 import {
   editInstance, getInstance, insertOneOff, instanceRow, listInstances, materialiseSeries, organisationTimeZone, removeFutureInstances,
@@ -309,6 +310,13 @@ export async function materialiseRollingWindow(pool: Pool, input: { now: Date; o
         const orgTotals = { series: 0, created: 0, updated: 0, removed: 0 };
         for (const row of rows) {
           const one = await materialiseSeries(client, orgId, forMaterialising(row), input.now);
+          // One event per series whose instances the window changed; a run that changed nothing records nothing.
+          if (one.created + one.updated + one.removed > 0) {
+            await recordJobChange(client, {
+              orgId, channel: 'job:schedule.materialise_instances', module: 'schedule', noun: 'series', verb: 'materialise', target: { type: 'series', id: row.id },
+              fields: { instancesCreated: one.created, instancesUpdated: one.updated, instancesRemoved: one.removed },
+            });
+          }
           orgTotals.series += 1;
           orgTotals.created += one.created;
           orgTotals.updated += one.updated;

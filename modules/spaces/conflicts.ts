@@ -4,6 +4,7 @@ import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { STAFF_ROLES } from '../../core/roles';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
+import { recordJobChange } from '../audit/api';
 import { notFound } from '../kit';
 import { getInstance, organisationTimeZone } from '../schedule/api';
 import { cancelBooking } from './bookings';
@@ -189,6 +190,14 @@ export async function materialiseBookings(pool: Pool, input: { now: Date; orgId?
           const ids = await insertOccurrences(db, orgId, booking.id, room?.id ?? null, windows, windows.map((_, i) => (byWindow.has(i) ? 'held' : liveStatus(booking.status))), booking.layout);
           await openConflicts(db, orgId, room?.id ?? null, [...byWindow.entries()].filter(([i]) => ids.has(i)).map(([i, list]) => ({ occurrenceId: ids.get(i)!, clashes: list })));
           await db.query('UPDATE spaces_bookings SET materialised_until = $3 WHERE org_id = $1 AND id = $2', [orgId, booking.id, horizon]);
+          // One event per booking that gained occurrences: the horizon moves every run, which alone is bookkeeping, not a change anyone asks about.
+          if (ids.size > 0) {
+            await recordJobChange(db, {
+              orgId, channel: 'job:spaces.materialise_occurrences', module: 'spaces', noun: 'booking', verb: 'materialise', target: { type: 'booking', id: booking.id },
+              fields: { materialisedUntil: horizon.toISOString(), occurrencesCreated: ids.size, occurrencesHeld: [...byWindow.keys()].filter((i) => ids.has(i)).length },
+              previous: { materialisedUntil: booking.materialised_until?.toISOString() ?? null },
+            });
+          }
           totals.bookings += 1;
           totals.created += ids.size;
           totals.held += [...byWindow.keys()].filter((i) => ids.has(i)).length;
@@ -229,13 +238,25 @@ export async function releaseCancelledInstances(pool: Pool, input: { now: Date; 
 
 const RELEASE_REASON = { cancelled: 'The service instance was cancelled', removed: 'The service instance was removed from its series' } as const;
 
+interface LinkedBooking { id: string; schedule_instance_id: string; status: string }
+
 /** Live bookings linked to any of the instances that still have an occurrence to come. */
 async function liveBookingsOf(db: Queryable, orgId: string, instanceIds: readonly string[] | null, now: Date) {
-  return queryRows<{ id: string; schedule_instance_id: string }>(db, `SELECT DISTINCT b.id, b.schedule_instance_id FROM spaces_bookings b
+  return queryRows<LinkedBooking>(db, `SELECT DISTINCT b.id, b.schedule_instance_id, b.status FROM spaces_bookings b
     JOIN spaces_occurrences o ON o.booking_id = b.id AND o.ends_at > $2
     WHERE b.org_id = $1 AND b.schedule_instance_id IS NOT NULL AND b.status IN ('pending', 'approved')
       AND ($3::uuid[] IS NULL OR b.schedule_instance_id = ANY($3::uuid[]))
     ORDER BY b.id`, [orgId, now, instanceIds ? [...instanceIds] : null]);
+}
+
+/** Cancels one linked booking and records the release in the trail, in the same transaction. */
+async function releaseBooking(db: Queryable, orgId: string, booking: LinkedBooking, cause: keyof typeof RELEASE_REASON, now: Date, channel: string): Promise<void> {
+  const done = await cancelBooking(db, orgId, { bookingId: booking.id, scope: 'all', reason: RELEASE_REASON[cause] }, now);
+  await recordJobChange(db, {
+    orgId, channel, module: 'spaces', noun: 'booking', verb: 'release', target: { type: 'booking', id: booking.id },
+    fields: { status: 'cancelled', cause, scheduleInstanceId: booking.schedule_instance_id, occurrencesCancelled: done.occurrencesCancelled, othersReleased: done.othersReleased },
+    previous: { status: booking.status },
+  });
 }
 
 /**
@@ -245,7 +266,7 @@ async function liveBookingsOf(db: Queryable, orgId: string, instanceIds: readonl
  */
 export async function releaseEndedInstances(db: Queryable, orgId: string, ended: { instanceIds: readonly string[]; cause: 'cancelled' | 'removed'; now: Date }): Promise<number> {
   const linked = await liveBookingsOf(db, orgId, ended.instanceIds, ended.now);
-  for (const booking of linked) await cancelBooking(db, orgId, { bookingId: booking.id, scope: 'all', reason: RELEASE_REASON[ended.cause] }, ended.now);
+  for (const booking of linked) await releaseBooking(db, orgId, booking, ended.cause, ended.now, 'schedule.instances_ended');
   return linked.length;
 }
 
@@ -259,7 +280,7 @@ export async function releaseForOrg(db: Queryable, orgId: string, now: Date): Pr
       throw error;
     });
     if (!cause) continue;
-    await cancelBooking(db, orgId, { bookingId: booking.id, scope: 'all', reason: RELEASE_REASON[cause] }, now);
+    await releaseBooking(db, orgId, booking, cause, now, 'job:spaces.release_cancelled_instances');
     released += 1;
   }
   return released;

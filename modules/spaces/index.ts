@@ -29,7 +29,7 @@ export default defineModule({
   scopes: ['spaces:read', 'spaces:write'],
   routes: spacesRoutes,
   widgets: spacesWidgets,
-  uses: ['platform', 'people', 'schedule'],
+  uses: ['platform', 'people', 'schedule', 'audit'],
   meters: [{ feature: 'rooms', allowances: { starter: 10, growth: 50, enterprise: 1000 }, standingCount: countRooms }],
   metrics: spacesMetrics,
   overview: spacesOverview,

@@ -16,6 +16,11 @@ import { escapeHtml } from '../../core/html';
  *   POST /v1/checkout/sessions/{id}/expire      → expired (400 when it is no longer open)
  *   POST /v1/refunds                            payment_intent, amount → {id, status: succeeded, amount} (400 past what was paid)
  *   POST /v1/billing_portal/sessions            customer, return_url → {id, url} (a customer-portal page)
+ *   POST /v1/subscriptions                      customer, items[0][price_data][…], metadata → subscription (active, one item)
+ *   GET  /v1/subscriptions/{id}                 → the subscription
+ *   POST /v1/subscriptions/{id}                 items[0][id] + items[0][price_data][currency|product|unit_amount|recurring][interval],
+ *                                               proration_behavior (create_prorations | none | always_invoice), metadata → the subscription
+ *                                               (404 for an unknown subscription or item; 400 once canceled or for a bad price)
  * A person's page:
  *   GET  /checkout/{id}                         the hosted page; its button pays (POST /checkout/{id}/pay)
  * Inspection and control (for people and tests):
@@ -68,6 +73,36 @@ export interface SandboxRefund {
   created: number;
 }
 
+export interface SandboxPrice {
+  id: string;
+  object: 'price';
+  currency: string;
+  product: string;
+  unit_amount: number;
+  recurring: { interval: string };
+}
+
+export interface SandboxSubscription {
+  id: string;
+  object: 'subscription';
+  customer: string;
+  status: 'active' | 'canceled';
+  items: { object: 'list'; data: Array<{ id: string; object: 'subscription_item'; price: SandboxPrice; quantity: number }> };
+  metadata: Record<string, string>;
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at_period_end: boolean;
+  created: number;
+}
+
+/** One accepted subscription update as the sandbox received it (tests read what was asked, such as the proration). */
+export interface SandboxSubscriptionUpdate {
+  subscription: string;
+  proration_behavior: string;
+  price: SandboxPrice;
+  idempotency_key: string | null;
+}
+
 export interface SentWebhook {
   url: string;
   headers: Record<string, string>;
@@ -93,6 +128,11 @@ export interface PaymentsSandbox {
   expire(sessionId: string, options?: { deliver?: boolean }): Promise<{ webhook: SentWebhook; result: WebhookResult | null }>;
   /** Signs an event of any type about `object` for `module`'s webhook; sent unless `deliver` is false. */
   sendEvent(type: string, object: unknown, module: string, options?: { deliver?: boolean; created?: number }): Promise<{ webhook: SentWebhook; result: WebhookResult | null }>;
+  /** Makes a subscription as the provider would after a subscription checkout (tests and local use). */
+  createSubscription(input: { id?: string; customer: string; currency: string; unitAmountMinor: number; product?: string; metadata?: Record<string, string> }): SandboxSubscription;
+  subscriptions(): SandboxSubscription[];
+  /** Every accepted update of a subscription's price, oldest first. */
+  subscriptionUpdates(): SandboxSubscriptionUpdate[];
   /** Customer-portal sessions opened, oldest first. */
   portalSessions(): Array<{ id: string; customer: string; url: string; return_url: string }>;
   /** Sends a webhook (again), byte for byte. */
@@ -138,6 +178,59 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
   const now = () => Math.floor(Date.now() / 1000);
 
   const portals: Array<{ id: string; customer: string; url: string; return_url: string }> = [];
+  const subscriptions = new Map<string, SandboxSubscription>();
+  const subscriptionUpdates: SandboxSubscriptionUpdate[] = [];
+
+  const invalid = (message: string, param?: string) => ({ status: 400, body: { error: { message, type: 'invalid_request_error', ...(param ? { param } : {}) } } });
+
+  /** Stripe's price_data for a recurring item: currency, product, a whole unit_amount and recurring[interval]. */
+  function priceOf(data: unknown, param: string): SandboxPrice | { status: number; body: unknown } {
+    const price = (data ?? {}) as Record<string, unknown>;
+    const amount = Number(price.unit_amount);
+    const interval = String((price.recurring as Record<string, unknown> | undefined)?.interval ?? '');
+    if (!/^[a-z]{3}$/.test(String(price.currency ?? ''))) return invalid('price_data[currency] must be a three-letter ISO code in lower case', `${param}[currency]`);
+    if (typeof price.product !== 'string' || !price.product) return invalid('price_data[product] is required', `${param}[product]`);
+    if (!Number.isSafeInteger(amount) || amount < 0) return invalid('price_data[unit_amount] must be a whole number of at least 0', `${param}[unit_amount]`);
+    if (!['day', 'week', 'month', 'year'].includes(interval)) return invalid('price_data[recurring][interval] must be day, week, month or year', `${param}[recurring][interval]`);
+    return { id: id('price'), object: 'price', currency: String(price.currency), product: price.product, unit_amount: amount, recurring: { interval } };
+  }
+
+  function makeSubscription(input: { id?: string; customer: string; price: SandboxPrice; metadata?: Record<string, string> }): SandboxSubscription {
+    const start = now();
+    const subscription: SandboxSubscription = {
+      id: input.id ?? id('sub'), object: 'subscription', customer: input.customer, status: 'active',
+      items: { object: 'list', data: [{ id: id('si'), object: 'subscription_item', price: input.price, quantity: 1 }] },
+      metadata: { ...(input.metadata ?? {}) }, current_period_start: start, current_period_end: start + 30 * 86_400, cancel_at_period_end: false, created: start,
+    };
+    subscriptions.set(subscription.id, subscription);
+    return subscription;
+  }
+
+  function createSubscriptionFromForm(form: Record<string, unknown>): { status: number; body: unknown } {
+    if (typeof form.customer !== 'string' || !form.customer) return invalid('customer is required', 'customer');
+    const [item] = listOf(form.items);
+    const price = priceOf(item?.price_data, 'items[0][price_data]');
+    if ('status' in price) return price;
+    return { status: 200, body: makeSubscription({ customer: form.customer, price, metadata: form.metadata as Record<string, string> | undefined }) };
+  }
+
+  /** Stripe's subscription update, for the one thing Steward changes: the item's price (named by its id), with a proration behaviour. */
+  function updateSubscription(subscription: SandboxSubscription, form: Record<string, unknown>, key: string | null): { status: number; body: unknown } {
+    if (subscription.status === 'canceled') return invalid('A canceled subscription can only update its cancellation_details and metadata.');
+    const proration = String(form.proration_behavior ?? 'create_prorations');
+    if (!['create_prorations', 'none', 'always_invoice'].includes(proration)) return invalid(`Invalid proration_behavior: must be one of create_prorations, none, or always_invoice`, 'proration_behavior');
+    const [change] = listOf(form.items);
+    if (change) {
+      const item = subscription.items.data.find((candidate) => candidate.id === change.id);
+      if (!item) return { status: 404, body: { error: { message: `No such subscription item: '${String(change.id ?? '')}'`, type: 'invalid_request_error', code: 'resource_missing', param: 'items[0][id]' } } };
+      const price = priceOf(change.price_data, 'items[0][price_data]');
+      if ('status' in price) return price;
+      item.price = price;
+      subscriptionUpdates.push({ subscription: subscription.id, proration_behavior: proration, price, idempotency_key: key });
+    }
+    if (form.metadata && typeof form.metadata === 'object') Object.assign(subscription.metadata, form.metadata);
+    return { status: 200, body: subscription };
+  }
 
   function signedEvent(type: string, object: unknown, module: string, created = now()): SentWebhook {
     if (!state.webhookBase) throw new Error('The payments sandbox does not know Steward\'s address: set webhookBaseUrl');
@@ -269,6 +362,16 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
       portals.push(portal);
       return json(res, 200, { id: portal.id, object: 'billing_portal.session', customer: portal.customer, url: portal.url, return_url: portal.return_url });
     }
+    if (req.method === 'POST' && url.pathname === '/v1/subscriptions') return idempotent(req, res, () => createSubscriptionFromForm(form));
+    if (parts[1] === 'subscriptions' && parts[2] && parts.length === 3) {
+      const subscription = subscriptions.get(parts[2]);
+      if (!subscription) return json(res, 404, { error: { message: `No such subscription: '${parts[2]}'`, type: 'invalid_request_error', code: 'resource_missing' } });
+      if (req.method === 'GET') return json(res, 200, subscription);
+      if (req.method === 'POST') {
+        const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
+        return idempotent(req, res, () => updateSubscription(subscription, form, key));
+      }
+    }
     if (parts[1] === 'checkout' && parts[2] === 'sessions' && parts[3]) {
       const session = sessions.get(parts[3]);
       if (!session) return json(res, 404, { error: { message: `No such checkout.session: '${parts[3]}'`, type: 'invalid_request_error' } });
@@ -304,6 +407,12 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
       const webhook = signedEvent(type, object, module, options.created ?? now());
       return { webhook, result: options.deliver === false ? null : await deliver(webhook) };
     },
+    createSubscription: (input) => makeSubscription({
+      id: input.id, customer: input.customer, metadata: input.metadata,
+      price: { id: id('price'), object: 'price', currency: input.currency.toLowerCase(), product: input.product ?? 'prod_sandbox', unit_amount: input.unitAmountMinor, recurring: { interval: 'month' } },
+    }),
+    subscriptions: () => [...subscriptions.values()],
+    subscriptionUpdates: () => [...subscriptionUpdates],
     portalSessions: () => [...portals],
     deliver,
     requestCount: () => state.requests,

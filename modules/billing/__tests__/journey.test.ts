@@ -205,12 +205,33 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     const owner = await harness.createKey(org.orgId, ['platform:read', 'platform:write', 'billing:read', 'billing:write'], 'owner');
     const ownerMcp = await harness.mcpClient(owner.apiKey);
     const approve = (proposalId: string) => mcpCall(ownerMcp, 'platform_approve_proposal', { proposalId }, { approvalWaitMs: 0 });
+    // The provider does not know the subscription the events named: it refuses the change, and nothing changes here.
+    const unknown = await refusal('billing_change_plan', { planCode: 'enterprise' });
+    expect(unknown.code).toBe('approval_required');
+    const refusedChange = await mcpRefusal(ownerMcp, 'platform_approve_proposal', { proposalId: unknown.details.proposalId }, { approvalWaitMs: 0 });
+    expect(refusedChange).toMatchObject({ code: 'conflict', details: { execution: { status: 'failed' } } });
+    expect(refusedChange.message).toMatch(/payment provider refused the plan change.*No such subscription: 'sub_test_1'/);
+    expect(await planOf(org.orgId)).toBe('growth');
+    expect((await status()).subscription.planCode).toBe('growth');
+
+    sandbox.createSubscription({ id: 'sub_test_1', customer: 'cus_test_1', currency: 'gbp', unitAmountMinor: 4900, product: 'steward-plan-growth', metadata: { ...meta(), plan_code: 'growth' } });
     const gated = await refusal('billing_change_plan', { planCode: 'enterprise' });
     expect(gated.code).toBe('approval_required');
     expect(await planOf(org.orgId)).toBe('growth');
+    // Nothing reaches the provider before a person approves.
+    expect(sandbox.subscriptionUpdates()).toEqual([]);
     const changed = await approve(gated.details.proposalId);
     expect(changed.execution.result.subscription.planCode).toBe('enterprise');
     expect(await planOf(org.orgId)).toBe('enterprise');
+    // The provider's subscription moved to the enterprise price, its item replaced (not a second one added), without proration.
+    expect(sandbox.subscriptionUpdates()).toEqual([{
+      subscription: 'sub_test_1', proration_behavior: 'none', idempotency_key: expect.stringMatching(/^billing-change-plan-/),
+      price: expect.objectContaining({ currency: 'gbp', unit_amount: 19900, product: 'steward-plan-enterprise', recurring: { interval: 'month' } }),
+    }]);
+    const atProvider = sandbox.subscriptions().find((subscription) => subscription.id === 'sub_test_1')!;
+    expect(atProvider.items.data).toHaveLength(1);
+    expect(atProvider.items.data[0].price.unit_amount).toBe(19900);
+    expect(atProvider.metadata).toMatchObject({ plan_code: 'enterprise', org_id: org.orgId });
 
     const cancel = await refusal('billing_cancel_subscription', {});
     expect(cancel.code).toBe('approval_required');

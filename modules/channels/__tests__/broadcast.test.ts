@@ -117,6 +117,12 @@ describe('channels broadcasts over MCP', () => {
     const listed = await call('channels_list_messages', { broadcastId, limit: 100 });
     expect(listed.messages.filter((m: any) => m.status === 'sent')).toHaveLength(53);
     expect((await call('channels_list_broadcasts', { status: 'completed' })).broadcasts.map((b: any) => b.id)).toContain(broadcastId);
+    // The trail: the broadcast's start and finish by the system, and exactly one delivery event per message sent.
+    const trail = (await call('audit_list_events', { targetId: broadcastId, actorKind: 'system' })).events;
+    expect(trail.map((event: any) => event.action)).toEqual(['channels.broadcast.finish', 'channels.broadcast.start']);
+    const deliveries = await harness.pool.query(`SELECT count(*)::int AS n, count(DISTINCT e.target_id)::int AS messages FROM audit_events e
+      JOIN channel_messages m ON m.id::text = e.target_id WHERE e.org_id = $1 AND m.broadcast_id = $2 AND e.action = 'channels.message.send' AND e.actor_kind = 'system'`, [org.orgId, broadcastId]);
+    expect(deliveries.rows[0]).toEqual({ n: 53, messages: 53 });
   });
 
   it('refuses a stale preview, and a cancel part-way stops the rest while sent messages stay sent', async () => {

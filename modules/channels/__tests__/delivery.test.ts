@@ -113,6 +113,25 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       const usage = await mcpCall(mcp, 'channels_get_usage', {});
       expect(usage.sms).toEqual({ messages: 1, segments: 1 });
       expect(usage.allowances.messagingCredits.used).toBe(1);
+
+      // The trail, over MCP: the outbox's delivery once (the system as actor), then the provider's callback (the webhook as actor).
+      const [send] = (await mcpCall(mcp, 'audit_list_events', { targetId: messageId, actorKind: 'system' })).events;
+      expect(send).toMatchObject({ action: 'channels.message.send', tool: 'job:outbox', outcome: 'success', target: { type: 'message', id: messageId }, actor: { kind: 'system', userId: null } });
+      expect((await mcpCall(mcp, 'audit_list_events', { targetId: messageId, actorKind: 'system' })).events).toHaveLength(1);
+      const [statusEvent] = (await mcpCall(mcp, 'audit_list_events', { targetId: messageId, actorKind: 'webhook' })).events;
+      expect(statusEvent).toMatchObject({ action: 'channels.message.deliver', tool: 'webhook:sms', outcome: 'success' });
+      const history = (await mcpCall(mcp, 'audit_get_entity_history', { targetType: 'message', targetId: messageId })).entries;
+      const sentEntry = history.find((entry: any) => entry.action === 'channels.message.send');
+      expect(sentEntry.changes).toEqual(expect.arrayContaining([
+        { field: 'status', before: 'sending', after: 'sent' }, { field: 'providerId', after: atProvider.id },
+        { field: 'body', after: { ref: expect.stringMatching(/^sha256:[0-9a-f]{32}$/) } },
+      ]));
+      expect(history.find((entry: any) => entry.action === 'channels.message.deliver').changes).toEqual(expect.arrayContaining([{ field: 'status', before: 'sent', after: 'delivered' }]));
+      // The body by reference only (the key names a message body), and no address.
+      const stored = JSON.stringify((await harness.pool.query('SELECT changes FROM audit_events WHERE org_id = $1 AND target_id = $2', [org.orgId, messageId])).rows);
+      expect(stored).not.toContain('Youth group');
+      expect(stored).not.toContain(ruth.phone);
+      expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
     });
 
     it('a replayed callback is ignored and a tampered or unsigned one refused: nothing changes', async () => {
@@ -238,6 +257,8 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       expect(out.error.message).toMatch(/400/);
       expect(sandbox.requestCount() - requestsBefore).toBe(1);
       expect(sandboxMessagesTo(abe.phone)).toHaveLength(0);
+      const trail = (await mcpCall(mcp, 'audit_list_events', { targetId: sent.message.id, actorKind: 'system' })).events;
+      expect(trail).toEqual([expect.objectContaining({ action: 'channels.message.fail', outcome: 'failed', errorCode: 'provider_refused', tool: 'job:outbox' })]);
     });
 
     it('from a one-way sender id, marketing without an opt-out link is refused; with one it leaves from that id', async () => {
@@ -331,6 +352,9 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       const bounce = await sandbox.emailEvent({ type: 'bounce', address: tom.email, messageId: sent.message.id });
       expect(bounce.status).toBe(200);
       expect((await mcpCall(mcp, 'channels_get_message', { messageId: sent.message.id })).message.status).toBe('undelivered');
+      const bounced = (await mcpCall(mcp, 'audit_list_events', { targetId: sent.message.id, actorKind: 'webhook' })).events;
+      expect(bounced).toEqual([expect.objectContaining({ action: 'channels.message.bounce', tool: 'webhook:email', outcome: 'failed' })]);
+      expect(JSON.stringify(bounced)).not.toContain(tom.email);
       const refused = await mcpRefusal(mcp, 'channels_send_email', { contactId: tom.id, purpose: 'service', subject: 'Again', body: 'x' });
       expect(refused.details).toMatchObject({ reason: 'suppressed' });
     });

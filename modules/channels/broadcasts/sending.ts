@@ -1,5 +1,6 @@
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../../db/pool';
+import { recordJobChange } from '../../audit/api';
 import type { RowOf } from '../../kit';
 import { checkRecipient } from '../audience/services';
 import { queueMessage } from '../delivery/services';
@@ -92,6 +93,10 @@ async function nextRecipients(pool: Pool, orgId: string, broadcastId: string, ba
     if (broadcast.status === 'scheduled') {
       await db.query("UPDATE channel_broadcasts SET status = 'sending', started_at = COALESCE(started_at, now()), updated_at = now() WHERE org_id = $1 AND id = $2",
         [orgId, broadcastId]);
+      await recordJobChange(db, {
+        orgId, channel: 'job:channels.broadcast', module: 'channels', noun: 'broadcast', verb: 'start', target: { type: 'broadcast', id: broadcastId },
+        fields: { status: 'sending' }, previous: { status: 'scheduled' },
+      });
     }
     const recipients = await queryRows<RecipientRow>(db, `
       SELECT position, contact_id, message_id, attempts FROM channel_broadcast_recipients
@@ -216,6 +221,10 @@ export async function finishBroadcast(pool: Pool, orgId: string, broadcastId: st
     if ((counts?.outstanding ?? 0) > 0) return { status: row.status };
     const status: BroadcastStatus = (counts?.failed ?? 0) > 0 ? 'partially_failed' : 'completed';
     await db.query('UPDATE channel_broadcasts SET status = $3, finished_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, broadcastId, status]);
+    await recordJobChange(db, {
+      orgId, channel: 'job:channels.broadcast', module: 'channels', noun: 'broadcast', verb: 'finish', target: { type: 'broadcast', id: broadcastId },
+      fields: { status, failedMessages: counts?.failed ?? 0 }, previous: { status: row.status }, outcome: status === 'completed' ? 'success' : 'failed',
+    });
     return { status };
   });
 }

@@ -29,12 +29,12 @@ export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext):
         const message = await queryOne<{ org_id: string }>(db, "SELECT org_id FROM channel_messages WHERE id = $1 AND channel = 'email'", [event.messageId]);
         if (!message) return 'unknown_message';
         // Accepted by the recipient's mail server: the message moves to delivered (never back from undelivered or failed).
-        if (event.type === 'delivery') return await applyStatus(db, message.org_id, event.messageId!, 'delivered', null, null) ? 'applied' : 'status_unchanged';
+        if (event.type === 'delivery') return await applyStatus(db, message.org_id, event.messageId!, 'delivered', null, null, { provider: 'email', eventId: event.id! }) ? 'applied' : 'status_unchanged';
         const hard = event.type === 'complaint' || (event.type === 'bounce' && event.bounceType !== 'soft');
         if (event.type === 'bounce' || event.type === 'complaint') await recordEmailEvent(db, message.org_id, event.messageId!, event.type === 'complaint' ? 'complaint' : hard ? 'hard_bounce' : 'soft_bounce');
         if (!hard) return event.type === 'bounce' ? 'soft_bounce_recorded' : 'ignored';
         await suppressAddress(db, message.org_id, { channel: 'email', address: event.address!, reason: event.type === 'complaint' ? 'complaint' : 'hard_bounce', source: 'email_events_webhook' });
-        if (event.type === 'bounce') await applyStatus(db, message.org_id, event.messageId!, 'undelivered', 'hard_bounce', null);
+        if (event.type === 'bounce') await applyStatus(db, message.org_id, event.messageId!, 'undelivered', 'hard_bounce', null, { provider: 'email', eventId: event.id! });
         return 'applied';
       });
       res.status(200).json(result === 'applied' ? { ok: true } : { ok: true, ignored: result });

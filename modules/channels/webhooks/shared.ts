@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { queryOne, type Pool, type Queryable } from '../../../db/pool';
+import { recordOutsideChange } from '../../audit/api';
 import { findSenderOrg } from '../audience/services';
 
 /**
@@ -39,8 +40,23 @@ export async function firstSighting(db: Queryable, provider: string, eventId: st
   return (result.rowCount ?? 0) > 0;
 }
 
-/** Moves a message forward to a provider-reported status; never backwards, never out of failed. */
-export async function applyStatus(db: Queryable, orgId: string, messageId: string, status: 'sent' | 'delivered' | 'undelivered', errorCode: string | null, providerId: string | null): Promise<boolean> {
+/** What reported a status: the provider's webhook and its event's id (the audit event's source). */
+export interface StatusReport {
+  provider: 'sms' | 'whatsapp' | 'email';
+  eventId: string;
+}
+
+function statusVerb(status: 'sent' | 'delivered' | 'undelivered', errorCode: string | null): string {
+  if (status === 'delivered') return 'deliver';
+  if (status === 'sent') return 'send';
+  return errorCode === 'hard_bounce' ? 'bounce' : 'undeliver';
+}
+
+/**
+ * Moves a message forward to a provider-reported status; never backwards, never out of failed. A move
+ * writes its audit event (the provider's webhook as the actor) in the caller's transaction.
+ */
+export async function applyStatus(db: Queryable, orgId: string, messageId: string, status: 'sent' | 'delivered' | 'undelivered', errorCode: string | null, providerId: string | null, report: StatusReport): Promise<boolean> {
   const row = await queryOne<{ status: string }>(db, 'SELECT status FROM channel_messages WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, messageId]);
   if (!row || row.status === 'failed' || STATUS_ORDER[row.status] >= STATUS_ORDER[status]) return false;
   await db.query(`UPDATE channel_messages SET status = $3, error_code = COALESCE($4, error_code),
@@ -48,6 +64,11 @@ export async function applyStatus(db: Queryable, orgId: string, messageId: strin
       delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END, sent_at = COALESCE(sent_at, now()),
       provider_message_id = COALESCE(provider_message_id, $5), updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, messageId, status, errorCode, providerId]);
+  await recordOutsideChange(db, {
+    orgId, actorKind: 'webhook', channel: `webhook:${report.provider}`, source: report.eventId, module: 'channels', noun: 'message', verb: statusVerb(status, errorCode),
+    target: { type: 'message', id: messageId }, fields: { status, ...(errorCode ? { errorCode } : {}) }, previous: { status: row.status },
+    outcome: status === 'undelivered' ? 'failed' : 'success',
+  });
   return true;
 }
 

@@ -35,7 +35,7 @@ export function smsRoutes(router: Router, { pool, raw }: WebhookContext): void {
       const result = await withTransaction(pool, async (db) => {
         if (!await firstSighting(db, 'sms', `status:${params.MessageSid}:${params.MessageStatus}`)) return 'replay';
         const priced = await applyPrice(db, req.params.orgId, req.params.messageId, reportedPrice(params.Price, params.PriceUnit));
-        const moved = status ? await applyStatus(db, req.params.orgId, req.params.messageId, status, params.ErrorCode ?? null, params.MessageSid ?? null) : false;
+        const moved = status ? await applyStatus(db, req.params.orgId, req.params.messageId, status, params.ErrorCode ?? null, params.MessageSid ?? null, { provider: 'sms', eventId: `status:${params.MessageSid}:${params.MessageStatus}` }) : false;
         return moved || priced ? 'applied' : 'ignored';
       });
       res.status(200).json(result === 'applied' ? { ok: true } : { ok: true, ignored: result });

@@ -72,7 +72,7 @@ export function whatsappRoutes(router: Router, { pool, raw, temporal }: WebhookC
         const mapped = twilioStatus(status.status === 'failed' ? 'undelivered' : status.status);
         if (!orgId || !messageId) return;
         const priced = await applyPrice(db, orgId, messageId, reportedPrice(status.pricing?.price, status.pricing?.currency));
-        const moved = mapped ? await applyStatus(db, orgId, messageId, mapped, status.errors?.[0]?.code ? String(status.errors[0].code) : null, status.id) : false;
+        const moved = mapped ? await applyStatus(db, orgId, messageId, mapped, status.errors?.[0]?.code ? String(status.errors[0].code) : null, status.id, { provider: 'whatsapp', eventId: `status:${status.id}:${status.status}` }) : false;
         if (moved || priced) counts.applied += 1;
       });
     }

@@ -85,6 +85,10 @@ describe('giving recurring gifts', () => {
     expect(await run(day(0))).toMatchObject({ recorded: 1, failed: [] });
     expect(await run(day(0))).toMatchObject({ recorded: 0 });
     expect(await recordedDates(gift.id)).toEqual([day(0)]);
+    // The run's donation is in the audit trail once (the repeat recorded nothing and wrote no event): the system as actor, the money, the giver by id.
+    const trail = await harness.pool.query(`SELECT e.action, e.actor_kind, e.tool, e.category, e.amount_minor, e.currency, e.contact_ids, e.outcome
+      FROM audit_events e JOIN giving_donations d ON d.id::text = e.target_id WHERE e.org_id = $1 AND d.recurring_gift_id = $2`, [org.orgId, gift.id]);
+    expect(trail.rows).toEqual([{ action: 'giving.donation.record', actor_kind: 'system', tool: 'job:giving.recurring', category: 'finance', amount_minor: 2500, currency: 'GBP', contact_ids: [contactId], outcome: 'success' }]);
     const { rows } = await harness.pool.query(`SELECT d.amount, d.received_on, d.source, d.method, d.contact_id, d.gift_aid_status, b.name, b.status,
         (SELECT json_agg(json_build_object('fundId', g.fund_id, 'amount', g.amount)) FROM giving_designations g WHERE g.donation_id = d.id) AS designations
       FROM giving_donations d JOIN giving_batches b ON b.id = d.batch_id WHERE d.recurring_gift_id = $1`, [gift.id]);

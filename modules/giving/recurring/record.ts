@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { queryRows, type Queryable } from '../../../db/pool';
 import { recordUsage } from '../../../kernel/billing';
+import { recordJobChange } from '../../audit/api';
 import { initialGiftAidStatus } from '../donations';
 import { minorUnits } from '../money';
 import { firstOccurrenceAfter, occurrencesBetween } from './calendar';
@@ -72,6 +73,12 @@ async function insertOccurrence(db: Queryable, gift: RecurringGiftRow & { gift_a
   if (inserted.length === 0) return null;
   await db.query('INSERT INTO giving_designations (org_id, donation_id, fund_id, amount) VALUES ($1, $2, $3, $4)', [gift.org_id, id, gift.fund_id, gift.amount]);
   await recordUsage(db, { orgId: gift.org_id, feature: 'donations', units: 1, idempotencyKey: `giving-recurring-${gift.id}-${occurrenceOn}`, tool: 'recurring-gifts-run' });
+  // The run records the gift on the giver's standing instruction: the system is the actor, the donation its target.
+  await recordJobChange(db, {
+    orgId: gift.org_id, channel: 'job:giving.recurring', module: 'giving', noun: 'donation', verb: 'record', target: { type: 'donation', id },
+    fields: { recurringGiftId: gift.id, occurrenceOn, fundId: gift.fund_id, method: gift.method, batchId, giftAidStatus },
+    amountMinor: minorUnits(gift.amount), currency: gift.currency, contactIds: gift.contact_id ? [gift.contact_id] : [],
+  });
   return id;
 }
 

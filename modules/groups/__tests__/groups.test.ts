@@ -277,6 +277,8 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect(await harness.runJob('groups.close_enrolment', { orgId: org.orgId })).toMatchObject({ organisations: 1, closed: 1 });
     expect((await mcpCall(owner, 'groups_get', { groupId: lapsed })).group.enrolment.autoClosedAt).not.toBeNull();
     expect(await harness.runJob('groups.close_enrolment', { orgId: org.orgId })).toMatchObject({ closed: 0 });
+    const trail = (await mcpCall(owner, 'audit_list_events', { targetId: lapsed, actorKind: 'system' })).events;
+    expect(trail).toEqual([expect.objectContaining({ action: 'groups.enrolment.close', tool: 'job:groups.close_enrolment', target: { type: 'group', id: lapsed } })]);
     // Moving the date on reopens it.
     const reopened = await mcpCall(owner, 'groups_update_enrolment', { groupId: lapsed, closesOn: dayFromToday(10) });
     expect(reopened.group.enrolment).toMatchObject({ open: true, closedBy: null, autoClosedAt: null });

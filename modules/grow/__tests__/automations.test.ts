@@ -99,6 +99,14 @@ describe('grow: automations', () => {
     expect(ada).toMatchObject({ status: 'completed', contactName: 'Ada Stays', failures: 0, nextAction: null });
     expect(ben.status).toBe('stopped');
     expect(ben.stopReason).toMatch(/^no_consent/);
+    // The automation's own moves are in the trail, the system as actor: started, each step, finished.
+    const adaTrail = (await mcpCall(mcp, 'audit_list_events', { targetId: ada.id, actorKind: 'system' })).events.map((event: any) => event.action);
+    expect(adaTrail[0]).toBe('grow.automation_run.finish');
+    expect(adaTrail[adaTrail.length - 1]).toBe('grow.automation_run.start');
+    expect(adaTrail).toContain('grow.automation_run.advance');
+    const benHistory = (await mcpCall(mcp, 'audit_get_entity_history', { targetType: 'automation_run', targetId: ben.id })).entries;
+    expect(benHistory.find((entry: any) => entry.action === 'grow.automation_run.finish').changes)
+      .toEqual(expect.arrayContaining([{ field: 'status', before: 'active', after: 'stopped' }, { field: 'stopReason', after: 'no_consent' }]));
     const all = smtp.delivered.slice();
     expect(all.filter((m) => m.to[0] === 'ada@example.org').map((m) => subjectOf(m.raw))).toEqual(['Welcome to St Anne', 'Coffee after church?']);
     expect(all.filter((m) => m.to[0] === 'ben@example.org')).toHaveLength(1);
@@ -251,6 +259,8 @@ describe('grow: automations', () => {
     expect(failed).toMatchObject({ status: 'failed', retrying: false, nextAction: null });
     expect(failed.failures).toBeGreaterThanOrEqual(1);
     expect(failed.lastError).toMatch(/was not found/);
+    const failTrail = (await mcpCall(mcp, 'audit_list_events', { targetId: failed.id, actorKind: 'system', outcome: 'failed' })).events;
+    expect(failTrail).toEqual([expect.objectContaining({ action: 'grow.automation_run.fail', tool: 'job:grow.automation' })]);
     expect((await mcpCall(mcp, 'grow_list_automations', {})).automations.find((a: any) => a.id === automation.id).runs).toMatchObject({ failed: 1, active: 0 });
     await mcpCall(mcp, 'grow_pause_automation', { automationId: automation.id });
   });

@@ -93,6 +93,9 @@ describe('grow: an A/B email campaign', () => {
 
     const report = await eventually(() => mcpCall(mcp, 'grow_get_campaign_report', { campaignId: campaign.id }), (r) => r.campaign.status === 'sent');
     expect(report.campaign.abTest).toMatchObject({ winner: 1, winnerBy: 'clicks' });
+    // The sending workflow's moves are in the trail, the system as actor: test phase started, winner decided by clicks, sent.
+    const trail = (await mcpCall(mcp, 'audit_list_events', { targetId: campaign.id, actorKind: 'system' })).events.map((event: any) => event.action);
+    expect(trail).toEqual(['grow.campaign.finish', 'grow.campaign.decide', 'grow.campaign.start']);
     expect(report.totals).toMatchObject({ recipients: 11, handed: 10, skipped: 1, openedUnique: 1, machineOpens: 1, clickedUnique: 1, clicksPerLink: [{ url: 'https://example.org/christmas', uniqueClicks: 1 }] });
     expect(report.variants.map((v: any) => [v.variant, v.handed, v.clickedUnique])).toEqual([[0, 2, 0], [1, 8, 1]]);
     expect(report.excluded).toEqual([{ reason: 'no_consent', count: 1 }]);

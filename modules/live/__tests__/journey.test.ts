@@ -145,6 +145,9 @@ describe('live journey: a service streamed, polled, counted', () => {
     expect(done).toMatchObject({ endedReason: 'auto_complete', streamHours: 1 });
     expect(Date.parse(done.endedAt)).toBeGreaterThanOrEqual(Date.parse(done.completesBy));
     expect(broadcast.status.lifeCycleStatus).toBe('complete');
+    // The timer's completion is in the trail, the system as actor, with the status it left.
+    const trail = (await call(mcp, 'audit_list_events', { targetId: stream.id, actorKind: 'system' })).events;
+    expect(trail).toEqual([expect.objectContaining({ action: 'live.stream.complete', tool: 'job:live.auto_complete', outcome: 'success' })]);
     // A stream never started completes too, without hours.
     const { stream: idle } = await call(mcp, 'live_schedule_stream', { title: 'Never started', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 2_000).toISOString(), graceMinutes: 0 });
     const idleDone = await eventually(async () => (await call(mcp, 'live_list_streams', { status: 'complete' })).streams.find((s: { id: string }) => s.id === idle.id), (s) => Boolean(s));

@@ -58,6 +58,8 @@ describe('live: streams made ahead of services', () => {
     const { streams } = await call(mcp, 'live_list_streams', {});
     expect(streams).toEqual([expect.objectContaining({ instanceId: instance.id, title: 'Sung Eucharist', startsAt: instance.startsAt, endsAt: instance.endsAt, status: 'ready', autoCreated: true })]);
     expect((await call(offMcp, 'live_list_streams', {})).streams).toEqual([]);
+    const made = (await call(mcp, 'audit_list_events', { targetId: streams[0].id, actorKind: 'system' })).events;
+    expect(made).toEqual([expect.objectContaining({ action: 'live.stream.create', tool: 'job:live.streams_ahead', target: { type: 'stream', id: streams[0].id } })]);
     const timer = await harness.temporal.workflow.getHandle(`live-stream-${streams[0].id}`).describe();
     expect(timer.status.name).toBe('RUNNING');
     expect(timer.type).toBe('liveStreamWorkflow');

@@ -56,6 +56,9 @@ describe('mediahub series, episodes, job, routes and metrics', () => {
     expect(found.results).toEqual([expect.objectContaining({ kind: 'episode', title: 'Joy in chains', scripture: 'Philippians 1:12-18', date, state: 'draft' })]);
     const episode = (await call('mediahub_get_episode', { episodeId: found.results[0].id })).episode;
     expect(episode).toMatchObject({ seriesTitle: 'Advent Hope', planId: plan.id, speaker: 'Sam Lee' });
+    // The job's draft is in the trail once, the system as actor (the second run made nothing and recorded nothing).
+    const drafted = await harness.pool.query(`SELECT action, actor_kind, tool FROM audit_events WHERE org_id = $1 AND target_id = $2`, [org.orgId, episode.id]);
+    expect(drafted.rows).toEqual([{ action: 'mediahub.episode.create', actor_kind: 'system', tool: 'job:mediahub.draft_episodes' }]);
     // A person making a second episode from the same plan is told it has one.
     expect(await refused('mediahub_create_episode', { seriesId: episode.seriesId, planId: plan.id })).toMatchObject({ code: 'conflict', details: { reason: 'episode_exists' } });
   });

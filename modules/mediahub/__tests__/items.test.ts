@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { makeImage } from '../../../test/helpers/media';
+import { mcpCall } from '../../../test/helpers/mcp-calls';
 import { mediaStorage } from '../../platform/api';
 import { makeMp4, makeWav, putTo, until } from './fixtures';
 
@@ -46,6 +47,20 @@ describe('mediahub items', () => {
     // The tone grows louder: the last tenth of the waveform is above the first.
     const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
     expect(mean(item.waveform.slice(-10))).toBeGreaterThan(mean(item.waveform.slice(0, 10)) * 2);
+    // The processing job's change is in the trail once, read over MCP: the system its actor, the processing workflow its source.
+    const mcp = await harness.mcpClient(org.apiKey);
+    try {
+      const trail = (await mcpCall(mcp, 'audit_list_events', { targetId: item.id, actorKind: 'system' })).events;
+      expect(trail).toEqual([expect.objectContaining({
+        action: 'mediahub.item.process', tool: 'job:mediahub.process_item', workflowId: `mediahub-process-${item.id}`, outcome: 'success', target: { type: 'item', id: item.id },
+      })]);
+      const history = await mcpCall(mcp, 'audit_get_entity_history', { targetType: 'item', targetId: item.id });
+      const processed = history.entries.find((entry: any) => entry.action === 'mediahub.item.process');
+      expect(processed.changes).toEqual(expect.arrayContaining([{ field: 'status', before: 'processing', after: 'ready' }, { field: 'codec', after: 'pcm_s16le' }]));
+      expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('probes an MP4 made by ffmpeg: duration, dimensions, codec and a still', async () => {
@@ -100,11 +115,16 @@ describe('mediahub items', () => {
     const keptKey = (await harness.pool.query('SELECT storage_key FROM mediahub_items WHERE id = $1', [kept.id])).rows[0].storage_key;
     expect(await store.size(keptKey)).toBeGreaterThan(0);
     expect(await harness.runJob('mediahub.remove_archived_objects', { now: new Date(Date.now() + 31 * 86_400_000) })).toMatchObject({ items: 0, objects: 0 });
+    // The removal is in the trail once (the second run removed nothing and recorded nothing).
+    const removals = await harness.pool.query(`SELECT action, actor_kind, tool FROM audit_events WHERE org_id = $1 AND target_id = $2 AND actor_kind = 'system' AND action = 'mediahub.item.remove_objects'`, [org.orgId, item.id]);
+    expect(removals.rows).toEqual([{ action: 'mediahub.item.remove_objects', actor_kind: 'system', tool: 'job:mediahub.remove_archived_objects' }]);
   });
 
   it('fails an upload whose bytes are not what its name says, with the reason', async () => {
     const item = await upload('fake.mp3', Buffer.from('this is not audio at all, just some text pretending'));
     expect(item).toMatchObject({ status: 'failed', failure: 'The file is not a readable audio file' });
+    const failed = await harness.pool.query(`SELECT action, outcome, changes FROM audit_events WHERE org_id = $1 AND target_id = $2 AND actor_kind = 'system'`, [org.orgId, item.id]);
+    expect(failed.rows).toEqual([{ action: 'mediahub.item.process', outcome: 'failed', changes: { fields: { status: { before: 'processing', after: 'failed' }, failure: { after: 'The file is not a readable audio file' } } } }]);
     // Failed items can be archived; archived ones leave the list.
     expect((await harness.call(org.apiKey, 'mediahub_archive_item', { itemId: item.id })).item.status).toBe('archived');
     const listed = await harness.call(org.apiKey, 'mediahub_list_items', {});

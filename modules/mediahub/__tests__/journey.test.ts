@@ -170,6 +170,13 @@ describe('mediahub journey: Sunday\'s sermon from plan to podcast', () => {
     expect((await call(mcp, 'mediahub_transcribe_episode', { episodeId: episode.id })).episode.transcriptStatus).toBe('requested');
     await until(() => call(mcp, 'mediahub_get_episode', { episodeId: episode.id }).then((r) => r.episode), (e) => e.transcriptStatus !== 'requested');
     expect(transcription.requests().map((r) => r.status)).toEqual([503, 200]);
+    // The transcription job's change is in the trail once (the failed attempt committed nothing), the transcript by reference only.
+    const transcribed = (await call(mcp, 'audit_get_entity_history', { targetType: 'episode', targetId: episode.id })).entries.filter((entry: any) => entry.action === 'mediahub.transcript.complete');
+    expect(transcribed).toHaveLength(1);
+    expect(transcribed[0].changes).toEqual(expect.arrayContaining([
+      { field: 'transcriptStatus', before: 'requested', after: 'ready' }, { field: 'transcriptContent', after: { ref: expect.stringMatching(/^sha256:/) } },
+    ]));
+    expect(JSON.stringify(transcribed)).not.toContain('steadfast');
     const found = await call(mcp, 'mediahub_search', { query: 'steadfast kindness' });
     expect(found.results).toEqual([expect.objectContaining({ kind: 'episode', id: episode.id, snippet: expect.stringContaining('[steadfast]') })]);
     expect((await call(mcp, 'mediahub_search', { query: 'Ann Smith' })).results.map((r: any) => r.id)).toEqual([episode.id]);

@@ -248,6 +248,13 @@ describe('people dashboard parity', () => {
     }
     expect(operation).toMatchObject({ status: 'completed', done: 60, total: 60, changed: 59, skipped: 1, percent: 100 });
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // Each batch the job applied is in the trail, the system as actor; together they name the 59 people changed, by id.
+    const batches = await harness.pool.query(`SELECT actor_kind, changes->'fields'->'applied'->>'after' AS applied, contact_ids FROM audit_events
+      WHERE org_id = $1 AND target_id = $2 AND action = 'people.bulk_operation.apply' ORDER BY seq`, [org.orgId, started.operation.id]);
+    expect(batches.rows.length).toBeGreaterThanOrEqual(1);
+    expect(batches.rows.every((row: any) => row.actor_kind === 'system')).toBe(true);
+    expect(batches.rows.reduce((sum: number, row: any) => sum + Number(row.applied), 0)).toBe(59);
+    expect(new Set(batches.rows.flatMap((row: any) => row.contact_ids))).toEqual(new Set(bulkIds.slice(1)));
     expect((await mcpCall(owner, 'people_list_tags', {})).tags.find((t: any) => t.name === 'Harvest 2026').contactCount).toBe(60);
     // A preview runs once, even when asked twice at the same moment.
     expect((await mcpRefusal(owner, 'people_run_contacts_bulk_operation', { mode: 'run', previewId: preview.previewId })).code).toBe('conflict');

@@ -390,6 +390,14 @@ describe('people data quality over MCP', () => {
       expect(applied).toMatchObject({ status: 'completed', progress: { done: 1200, total: 1200 }, result: { changed: 2400, contactsChanged: 1200, stale: 0 } });
       const cased = await harness.pool.query(`SELECT count(*)::int AS n FROM contacts WHERE org_id = $1 AND first_name ~ '^Anna[0-9]+$' AND last_name = 'Smith'`, [big.orgId]);
       expect(cased.rows[0].n).toBe(1200);
+      // The job's steps are in the trail, the system as actor, one per step (not per contact), progress running up to the total.
+      const steps = await harness.pool.query(`SELECT actor_kind, (changes->'fields'->'done'->>'after')::int AS done, (changes->'fields'->'done'->>'before')::int AS before
+        FROM audit_events WHERE org_id = $1 AND target_id = $2 AND action = 'people.dq_job.step' ORDER BY seq`, [big.orgId, job.id]);
+      expect(steps.rows.length).toBeGreaterThan(1);
+      expect(steps.rows.length).toBeLessThan(1200);
+      expect(steps.rows.every((row: any) => row.actor_kind === 'system')).toBe(true);
+      expect(steps.rows[steps.rows.length - 1].done).toBe(1200);
+      expect(steps.rows.slice(1).every((row: any, i: number) => row.before === steps.rows[i].done)).toBe(true);
       // One contact changed by hand since: the undo leaves it and counts it as skipped.
       await harness.pool.query(`UPDATE contacts SET last_name = 'Smyth' WHERE org_id = $1 AND first_name = 'Anna7'`, [big.orgId]);
       const undo = await mcpCall(bigMcp, 'people_trigger_data_quality_jobs', { jobs: [{ kind: 'undo_fix', fixJobId: job.id }] });

@@ -90,6 +90,10 @@ describe('grief care', () => {
       const due = await mcpCall(mcp, 'people_list_grief_touchpoints', { lifeEventId, status: 'due' });
       expect(due.touchpoints.map((t: any) => t.label)).toEqual(['One week']);
       expect(due.touchpoints[0].surfacedAt).not.toBeNull();
+      // The plan's surfacing is in the trail, the system as actor, kept as pastoral and naming no label.
+      const trail = await harness.pool.query(`SELECT actor_kind, category, changes->'fields'->'status' AS status, contact_ids FROM audit_events
+        WHERE org_id = $1 AND target_id = $2 AND action = 'people.grief_touchpoint.update'`, [org.orgId, due.touchpoints[0].id]);
+      expect(trail.rows).toEqual([{ actor_kind: 'system', category: 'pastoral', status: { before: 'pending', after: 'due' }, contact_ids: [margaret] }]);
       await handle.terminate('the rest of the plan is not part of this test');
     });
 

@@ -95,6 +95,13 @@ describe('safeguarding checks and policies', () => {
     for (let i = 0; i < 100 && (await statusOf(lapsed.checkId)) !== 'overdue'; i++) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await statusOf(check.checkId)).toBe('expiring');
     expect(await statusOf(lapsed.checkId)).toBe('overdue');
+    // Each move is in the audit trail with the status it left, the system as actor, kept as a pastoral record.
+    const trail = await harness.pool.query(`SELECT target_id, actor_kind, category, changes->'fields'->'status' AS status FROM audit_events
+      WHERE org_id = $1 AND action = 'people.safeguarding_check.update' AND actor_kind = 'system' ORDER BY seq`, [org.orgId]);
+    expect(trail.rows).toEqual(expect.arrayContaining([
+      { target_id: check.checkId, actor_kind: 'system', category: 'pastoral', status: { before: 'completed', after: 'expiring' } },
+      { target_id: lapsed.checkId, actor_kind: 'system', category: 'pastoral', status: { before: 'completed', after: 'overdue' } },
+    ]));
 
     // The expiring/overdue alert rule sees them, for a safeguarding holder only.
     const alerts = await harness.call(org.apiKey, 'platform_proactive_alerts', {});

@@ -1,3 +1,4 @@
+import { withTransaction } from '../../../db/pool';
 import type { ActivityDeps } from '../../module';
 import { refreshSafeguardingStatuses } from '../pastoral/care/safeguarding';
 import { guarded } from '../../activity-kit';
@@ -6,9 +7,9 @@ import { guarded } from '../../activity-kit';
 export function createSafeguardingStatusActivities(deps: Pick<ActivityDeps, 'pool'>) {
   const { pool } = deps;
   return {
-    /** Recomputes every check's status from its dates as of `asOf`; how many changed. One statement, so a retry is harmless. */
+    /** Recomputes every check's status from its dates as of `asOf`; how many changed. One transaction (the changes and their audit events), so a retry is harmless. */
     async refreshSafeguardingCheckStatuses(asOf: string, orgId?: string): Promise<number> {
-      return guarded(() => refreshSafeguardingStatuses(pool, asOf, orgId));
+      return guarded(() => withTransaction(pool, (db) => refreshSafeguardingStatuses(db, asOf, orgId)));
     },
   };
 }

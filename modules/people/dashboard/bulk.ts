@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { StewardError } from '../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../db/pool';
+import { recordJobChange } from '../../audit/api';
 import { notFound } from '../../kit';
 import { getOrgSettings } from '../../platform/api';
 import { MAX_BULK_UPDATE } from '../contacts-bulk';
@@ -165,7 +166,7 @@ export async function runBulkBatch(db: Queryable, orgId: string, operationId: st
   const batch = row.contact_ids.slice(row.done, row.done + BULK_BATCH);
   const spec = row.params;
   const org = await getOrgSettings(db, orgId);
-  let changed = 0;
+  const changedIds: string[] = [];
   for (const contactId of batch) {
     const outcome = await wouldChange(db, orgId, contactId, spec);
     if (!outcome.change) continue;
@@ -176,10 +177,17 @@ export async function runBulkBatch(db: Queryable, orgId: string, operationId: st
       case 'add_to_group': await addGroupMember(db, orgId, { groupId: spec.groupId }, { contactId }); break;
       case 'remove_from_group': await removeGroupMember(db, orgId, { groupId: spec.groupId }, { contactId }); break;
     }
-    changed += 1;
+    changedIds.push(contactId);
   }
+  const changed = changedIds.length;
   const done = row.done + batch.length;
   const finished = done >= row.total;
+  // One event per batch (not per contact): what was applied, to whom by id, the progress before and after.
+  await recordJobChange(db, {
+    orgId, channel: 'job:people.bulk_operation', module: 'people', noun: 'bulk_operation', verb: 'apply', target: { type: 'bulk_operation', id: operationId },
+    fields: { kind: spec.kind, done, applied: changed, skipped: batch.length - changed, status: finished ? 'completed' : 'running' },
+    previous: { done: row.done, status: row.status }, contactIds: changedIds,
+  });
   await db.query(`UPDATE people_bulk_operations SET done = $3, applied = applied + $4, skipped = skipped + $5,
     status = CASE WHEN $6 THEN 'completed' ELSE status END, finished_at = CASE WHEN $6 THEN now() ELSE finished_at END WHERE org_id = $1 AND id = $2`,
   [orgId, operationId, done, changed, batch.length - changed, finished]);
@@ -187,6 +195,11 @@ export async function runBulkBatch(db: Queryable, orgId: string, operationId: st
 }
 
 export async function failBulkOperation(db: Queryable, orgId: string, operationId: string, error: string): Promise<void> {
-  await db.query(`UPDATE people_bulk_operations SET status = 'failed', error = $3, finished_at = now() WHERE org_id = $1 AND id = $2 AND status = 'running'`,
+  const failed = await db.query(`UPDATE people_bulk_operations SET status = 'failed', error = $3, finished_at = now() WHERE org_id = $1 AND id = $2 AND status = 'running'`,
     [orgId, operationId, error.slice(0, 500)]);
+  if ((failed.rowCount ?? 0) === 0) return;
+  await recordJobChange(db, {
+    orgId, channel: 'job:people.bulk_operation', module: 'people', noun: 'bulk_operation', verb: 'fail', target: { type: 'bulk_operation', id: operationId },
+    fields: { status: 'failed' }, previous: { status: 'running' }, outcome: 'failed',
+  });
 }

@@ -1,4 +1,5 @@
 import { withTenantTransaction, type Pool } from '../../../db/pool';
+import { recordJobChange } from '../../audit/api';
 import { applyStep, undoStep } from './fixes';
 import { requireJob } from './jobs';
 import { scanStep } from './scan';
@@ -14,6 +15,11 @@ export async function runDataQualityJobStep(pool: Pool, orgId: string, jobId: st
     if (job.status === 'completed' || job.status === 'failed') return { finished: true, done: job.done, total: job.total };
     const finished = job.kind === 'scan' ? await scanStep(db, job) : job.kind === 'apply_fix' ? await applyStep(db, job) : await undoStep(db, job);
     const after = await requireJob(db, orgId, jobId);
+    // One event per step (a batch), not per record: the job's kind and progress before and after.
+    await recordJobChange(db, {
+      orgId, channel: 'job:people.data_quality', module: 'people', noun: 'dq_job', verb: 'step', target: { type: 'dq_job', id: jobId },
+      fields: { kind: job.kind, done: after.done, total: after.total, status: after.status }, previous: { done: job.done, status: job.status },
+    });
     return { finished, done: after.done, total: after.total };
   });
 }
@@ -21,7 +27,12 @@ export async function runDataQualityJobStep(pool: Pool, orgId: string, jobId: st
 /** A job whose steps failed for good: marked failed with the error's code, never its details. */
 export async function markDataQualityJobFailed(pool: Pool, orgId: string, jobId: string, code: string): Promise<void> {
   await withTenantTransaction(pool, orgId, async (db) => {
-    await db.query(`UPDATE dq_jobs SET status = 'failed', finished_at = now(), error = $3 WHERE org_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+    const failed = await db.query(`UPDATE dq_jobs SET status = 'failed', finished_at = now(), error = $3 WHERE org_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
       [orgId, jobId, `The job stopped (${code.slice(0, 60)}); start it again`]);
+    if ((failed.rowCount ?? 0) === 0) return;
+    await recordJobChange(db, {
+      orgId, channel: 'job:people.data_quality', module: 'people', noun: 'dq_job', verb: 'fail', target: { type: 'dq_job', id: jobId },
+      fields: { status: 'failed', error: code.slice(0, 60) }, outcome: 'failed',
+    });
   });
 }

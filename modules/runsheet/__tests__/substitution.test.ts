@@ -87,6 +87,9 @@ describe('declines that fix themselves', () => {
     expect(after.people.map((p: any) => [p.contactId, p.status]).sort()).toEqual([[ben, 'declined'], [second, 'accepted']].sort());
     expect(after.neededPositions[0]).toMatchObject({ quantity: 1, filled: 1, accepted: 1, open: 0 });
     expect(after.people.find((p: any) => p.contactId === second).substitutionId).toBe(substitutionId);
+    // The search's own changes are in the trail, the system as actor: the first offer made, then expired.
+    const trail = (await call('audit_list_events', { targetId: firstOffer.id, actorKind: 'system' })).events;
+    expect(trail.map((event: any) => [event.action, event.tool])).toEqual([['runsheet.offer.expire', 'job:runsheet.substitution'], ['runsheet.offer.create', 'job:runsheet.substitution']]);
   });
 
   it('ends the search when the place is filled by hand meanwhile: a late acceptance is refused', async () => {
@@ -122,6 +125,9 @@ describe('declines that fix themselves', () => {
     const after = (await call('runsheet_get_plan', { planId: plan.id })).plan;
     expect(after.substitutions[0]).toMatchObject({ status: 'unfilled', cause: 'blockout' });
     expect(after.neededPositions[0]).toMatchObject({ filled: 0, open: 1 });
+    const ended = await call('audit_get_entity_history', { targetType: 'substitution', targetId: blockout.released[0].substitutionId });
+    expect(ended.entries.find((entry: any) => entry.action === 'runsheet.substitution.end').changes)
+      .toEqual(expect.arrayContaining([{ field: 'status', before: 'searching', after: 'unfilled' }, { field: 'why', after: 'nobody_left' }]));
   });
 
   it('sends rota requests through the outbox, skipping who cannot be reached, and holds a large send for approval', async () => {

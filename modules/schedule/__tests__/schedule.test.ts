@@ -252,6 +252,10 @@ describe('schedule: service series and instances', () => {
       expect(after.n).toBe(after.keys);
       expect(after.n - before.n).toBe(7);
       expect(rolled.created).toBeGreaterThanOrEqual(7);
+      // The run that rolled the window on is in the audit trail once for this series; the repeat that changed nothing is not.
+      const trail = await harness.pool.query(`SELECT actor_kind, tool, changes->'fields'->'instancesCreated'->'after' AS created FROM audit_events
+        WHERE org_id = $1 AND target_id = $2 AND action = 'schedule.series.materialise'`, [org.orgId, series.id]);
+      expect(trail.rows).toEqual([{ actor_kind: 'system', tool: 'job:schedule.materialise_instances', created: 7 }]);
     });
 
     it('materialises across clock changes: 10:30 local in London and New York in March 2027', async () => {

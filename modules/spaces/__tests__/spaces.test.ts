@@ -1,7 +1,9 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { DateTime } from 'luxon';
+import { withTenantTransaction } from '../../../db/pool';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
+import { releaseForOrg } from '../conflicts';
 
 /**
  * Spaces over the real stack: rooms and resources, bookings that never double-book (Postgres'
@@ -240,6 +242,30 @@ describe('spaces: rooms and bookings', () => {
     expect((await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId })).released).toBe(1);
     expect(await released(booking.booking.id, instance.localDate)).toBe(true);
     expect((await harness.runJob('spaces.release_cancelled_instances', { orgId: org.orgId })).released).toBe(0);
+    // The job's release is in the trail once, over MCP: the system its actor, the job's run its source, the status before and after.
+    const trail = (await mcpCall(owner, 'audit_list_events', { targetId: booking.booking.id, actorKind: 'system' })).events;
+    expect(trail).toEqual([expect.objectContaining({
+      action: 'spaces.booking.release', tool: 'job:spaces.release_cancelled_instances', workflowId: expect.stringContaining('spaces.release_cancelled_instances'),
+      outcome: 'success', actor: expect.objectContaining({ kind: 'system', userId: null }), target: { type: 'booking', id: booking.booking.id },
+    })]);
+    const history = await mcpCall(owner, 'audit_get_entity_history', { targetType: 'booking', targetId: booking.booking.id });
+    const release = history.entries.find((entry: any) => entry.action === 'spaces.booking.release');
+    expect(release.changes).toEqual(expect.arrayContaining([{ field: 'status', before: 'approved', after: 'cancelled' }, { field: 'scheduleInstanceId', after: instance.id }]));
+    expect(await mcpCall(owner, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('a release that rolls back leaves neither the cancellation nor its audit event', async () => {
+    const series = await call('schedule_create_series', { title: 'Compline', rrule: 'FREQ=WEEKLY;BYDAY=TH', startDate: fridayPlus(0), startTime: '21:00', durationMinutes: 30, timeZone: ZONE });
+    const instance = series.upcoming[0];
+    const booking = await call('spaces_create_booking', { title: 'Compline', roomId: chapelId, scheduleInstanceId: instance.id });
+    await call('schedule_cancel_instance', { instanceId: instance.id, reason: 'Flood' });
+    const undone = new Error('rolled back on purpose');
+    await expect(withTenantTransaction(harness.pool, org.orgId, async (db) => {
+      expect(await releaseForOrg(db, org.orgId, new Date())).toBeGreaterThanOrEqual(1);
+      throw undone;
+    })).rejects.toBe(undone);
+    expect(await countRows(`SELECT count(*)::int AS n FROM audit_events WHERE org_id = $1 AND target_id = $2 AND actor_kind = 'system'`, [org.orgId, booking.booking.id])).toBe(0);
+    expect((await call('spaces_list_bookings', { bookingId: booking.booking.id, from: instance.localDate, days: 1 })).occurrences[0].status).not.toBe('cancelled');
   });
 
   it('the rolling window job materialises further occurrences, checked, and is idempotent', async () => {
@@ -252,6 +278,9 @@ describe('spaces: rooms and bookings', () => {
     expect(after).toBeGreaterThan(before);
     const again = await harness.runJob('spaces.materialise_occurrences', { orgId: org.orgId, now: later });
     expect(again.created).toBe(0);
+    // One event for the run that added occurrences, none for the run that added nothing.
+    const trail = (await mcpCall(owner, 'audit_list_events', { targetId: booking.booking.id, actionPrefix: 'spaces.booking.materialise' })).events;
+    expect(trail).toEqual([expect.objectContaining({ tool: 'job:spaces.materialise_occurrences', actor: expect.objectContaining({ kind: 'system' }), changedFields: expect.arrayContaining(['materialisedUntil', 'occurrencesCreated']) })]);
   });
 
   it('an occurrence the rolling window reaches later is checked too: a clash there is held, never double-booked', async () => {

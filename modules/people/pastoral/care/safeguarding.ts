@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { StewardError } from '../../../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
 import { resolvePayloadKey } from '../../../../temporal/payload-key';
+import { recordJobChange } from '../../../audit/api';
 import { listTeam } from '../../../platform/api';
 import type { RowOf } from '../../../kit';
 import { displayNameOf } from '../../contacts';
@@ -199,9 +200,20 @@ export async function hasCurrentSafeguardingCheck(db: Queryable, orgId: string, 
  * deployment-wide schedules read; it writes nothing but the computed status.
  */
 export async function refreshSafeguardingStatuses(db: Queryable, asOf: string, orgId?: string): Promise<number> {
-  const result = await db.query(`UPDATE safeguarding_checks SET status = ${checkStatusSql('$1::date')}, status_computed_on = $1::date
-    WHERE ($2::uuid IS NULL OR org_id = $2) AND status <> ${checkStatusSql('$1::date')}`, [asOf, orgId ?? null]);
-  return result.rowCount ?? 0;
+  const moved = await queryRows<{ id: string; org_id: string; contact_id: string; previous: string; status: string }>(db, `
+    WITH prev AS (SELECT id, status FROM safeguarding_checks WHERE ($2::uuid IS NULL OR org_id = $2) AND status <> ${checkStatusSql('$1::date')} FOR UPDATE)
+    UPDATE safeguarding_checks s SET status = ${checkStatusSql('$1::date')}, status_computed_on = $1::date
+    FROM prev WHERE s.id = prev.id
+    RETURNING s.id, s.org_id, s.contact_id, prev.status AS previous, s.status`, [asOf, orgId ?? null]);
+  // Each check whose status its dates moved: one event in this statement's transaction (the caller's), the system as actor.
+  for (const check of moved) {
+    await recordJobChange(db, {
+      orgId: check.org_id, channel: 'job:people.safeguarding_status', module: 'people', noun: 'safeguarding_check', verb: 'update',
+      target: { type: 'safeguarding_check', id: check.id }, fields: { status: check.status, statusComputedOn: asOf }, previous: { status: check.previous },
+      contactIds: [check.contact_id],
+    });
+  }
+  return moved.length;
 }
 
 export async function countChecksByStatus(db: Queryable, orgId: string): Promise<Record<CheckStatus, number>> {

@@ -1,4 +1,5 @@
 import { queryOne, queryRows, type Queryable } from '../../../../db/pool';
+import { recordJobChange } from '../../../audit/api';
 import { syncTimelineEntries } from '../../timeline';
 import { isRestrictedRecord, type PastoralPrivacy } from '../privacy';
 import { GRIEF_TOUCHPOINT_SOURCE } from './constants';
@@ -36,6 +37,13 @@ export async function surfaceDueTouchpoints(db: Queryable, orgId: string, lifeEv
     contactId: event.contact_id, kind: TOUCHPOINT_DUE_KIND, sourceKind: GRIEF_TOUCHPOINT_SOURCE, sourceId: touchpoint.id,
     summary: `Grief care: touchpoint "${touchpoint.label}" is due`, restricted,
   })));
+  // One event per touchpoint the plan surfaced (pastoral, by its noun): the label is a person's wording about a bereavement, so only ids and dates.
+  for (const touchpoint of surfaced) {
+    await recordJobChange(db, {
+      orgId, channel: 'job:people.grief_plan', module: 'people', noun: 'grief_touchpoint', verb: 'update', target: { type: 'touchpoint', id: touchpoint.id },
+      fields: { status: 'due', dueOn: touchpoint.due_on, lifeEventId }, previous: { status: 'pending' }, contactIds: [event.contact_id],
+    });
+  }
   const next = await queryOne<{ due_on: string }>(db, `
     SELECT to_char(min(due_on), 'YYYY-MM-DD') AS due_on FROM pastoral_grief_touchpoints WHERE org_id = $1 AND life_event_id = $2 AND status = 'pending'`,
   [orgId, lifeEventId]);
