@@ -14,7 +14,7 @@ export const listWelcomeDeskVisitorsTool = tools.read('list_welcome_desk_visitor
   title: 'Welcome Desk visitors',
   description: `First-time and returning visitors (membershipStatus), newest first, with their first-visit date and open follow-up tasks. ${SEPARATE}`,
   keywords: ['visitors', 'newcomers', 'first time guests', 'welcome'],
-  examples: ['who came for the first time', 'new visitors and returning guests', 'who visited for the first time this month', 'list newcomers with their first visit date', 'any returning visitors recently?', 'show the Welcome Desk visitor list', 'new faces since Easter', 'first-timers who still have open follow-ups'],
+  examples: ['who came for the first time', 'new visitors and returning guests', 'who visited for the first time this month', 'list newcomers with their first visit date', 'any returning visitors recently?', 'show the Welcome Desk visitor list', 'new faces since Easter', 'first-timers who still have open follow-ups', 'new visitors', "I'm writing welcome letters this week, who's visited us for the first time recently", 'have we had any newcomers since the carol service?'],
   input: z.object({ stage: z.enum(VISITOR_STAGES).optional(), since: z.iso.date().optional(), limit: z.number().int().min(1).max(500).default(100) }),
   output: z.object({
     visitors: z.array(z.object({
