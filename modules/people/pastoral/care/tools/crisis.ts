@@ -14,7 +14,7 @@ export const analyzeCounselingReferralTool = tools.write('analyze_counseling_ref
   title: 'Check a counselling referral for crisis',
   description: 'Reads a counselling or pastoral referral for crisis wording (suicide or self-harm, abuse, immediate danger, severe distress) with a published rule set and returns isCrisis with each signal found. When it is a crisis the answer says to involve a person now, lists helplines, and with contactId puts that person on a crisis hold: no message to them is sent or queued automatically until a staff member clears it. The text is not stored.',
   keywords: ['crisis', 'suicide risk', 'self harm', 'abuse disclosure', 'safeguarding concern', 'referral triage', 'urgent pastoral'],
-  examples: ['someone told me they want to end their life', 'check this referral for safeguarding concerns', 'a teenager disclosed something worrying, can you check it', 'read this email from a parishioner, is she in danger', 'she mentioned hurting herself, does this need escalating', "does this referral suggest he's at risk", 'someone says their partner hits them, what do we do', 'triage this counselling request for anything urgent'],
+  examples: ['someone told me they want to end their life', 'check this referral for safeguarding concerns', 'a teenager disclosed something worrying, can you check it', 'read this email from a parishioner, is she in danger', 'she mentioned hurting herself, does this need escalating', "does this referral suggest he's at risk", 'someone says their partner hits them, what do we do', 'triage this counselling request for anything urgent', 'check this referral', "a youth leader passed on a worrying message from a teenager, can you see if it's a crisis", 'is there anything in this pastoral request that needs urgent action?'],
   listed: true,
   input: z.object({
     text: z.string().trim().min(1).max(10000).describe('The referral or what was said, in the words given'),
@@ -39,7 +39,7 @@ export const listCrisisHoldsTool = tools.read('list_crisis_holds', {
   title: 'Crisis holds',
   description: 'People on a crisis hold (no message is sent or queued for them automatically), newest first; status cleared or all shows past holds. What the referral showed is included only with people:safeguarding.',
   keywords: ['crisis', 'held contacts', 'do not contact', 'safeguarding holds'],
-  examples: ['who is on a crisis hold', 'why can we not message this person', 'which parishioners are blocked from messaging for safety', 'list past crisis holds that have been cleared', 'why are texts to Gary being held back', 'anyone currently on a crisis hold', 'show the crisis holds and what triggered them', "who can't be contacted automatically right now"],
+  examples: ['who is on a crisis hold', 'why can we not message this person', 'which parishioners are blocked from messaging for safety', 'list past crisis holds that have been cleared', 'why are texts to Gary being held back', 'anyone currently on a crisis hold', 'show the crisis holds and what triggered them', "who can't be contacted automatically right now", 'crisis holds', 'before sending the bulk check-ins, who is on hold so nothing goes to them', 'which people have we paused all messages to because of a crisis?'],
   input: z.object({
     status: z.enum(['active', 'cleared', 'all']).default('active').describe('active (default): holds in force'),
     contactId: z.uuid().optional().describe('Only this person\'s holds'),
