@@ -206,7 +206,7 @@ export const getVisitorCardFormTool = tools.read('get_visitor_card_form', {
   title: 'Visitor card form',
   description: 'The visitor (connect) card\'s form: the standard fields with which are required, then the organisation\'s custom fields with their types and options.',
   keywords: ['connect card', 'visitor card', 'welcome card form'],
-  examples: ['what does our visitor card ask', 'show the connect card fields', 'which questions are on the welcome card', 'which fields are required on the visitor card', 'what custom questions are on our connect card', 'list the welcome card fields and options', 'what does a newcomer fill in on the card', 'show the form behind our visitor card'],
+  examples: ['what does our visitor card ask', 'show the connect card fields', 'which questions are on the welcome card', 'which fields are required on the visitor card', 'what custom questions are on our connect card', 'list the welcome card fields and options', 'what does a newcomer fill in on the card', 'show the form behind our visitor card', 'visitor card fields', "we're reprinting the welcome cards and I need to know what the online one asks", 'does our connect card ask for a postcode?'],
   input: z.object({}),
   output: z.object({
     fields: z.array(z.object({ key: z.string(), label: z.string(), type: z.string(), required: z.boolean(), source: z.enum(['standard', 'custom']), options: z.array(z.string()).nullable() }).strict()),
@@ -219,7 +219,7 @@ export const getCardSampleTokenTool = tools.read('get_card_sample_token', {
   title: 'Visitor card sample token',
   description: 'A signed token, valid for an hour, for previewing the visitor card: previewPath is the card\'s page as a visitor sees it (served by Steward), which shows the form and can never create a contact.',
   keywords: ['card preview', 'sample token'],
-  examples: ['give me a sample token to preview the visitor card', 'preview link token for the connect card', 'token to test the visitor card without making a contact', 'I want to preview the welcome card form', 'sample link for trying the connect card', 'get a preview token for the visitor form', 'one-hour token to show the card to the PCC', 'test the visitor card safely'],
+  examples: ['give me a sample token to preview the visitor card', 'preview link token for the connect card', 'token to test the visitor card without making a contact', 'I want to preview the welcome card form', 'sample link for trying the connect card', 'get a preview token for the visitor form', 'one-hour token to show the card to the PCC', 'test the visitor card safely', 'card preview token', "I'm showing the welcome team the online connect card on Sunday, get me a preview link", 'can I try the visitor card without adding a real person?'],
   input: z.object({}),
   output: z.object({ token: z.string(), expiresAt: z.string(), previewOnly: z.literal(true), previewPath: z.string().describe('The preview page, relative to Steward\'s address') }).strict(),
   run: async (ctx) => {
@@ -232,7 +232,7 @@ export const getCrmSubscriptionTool = tools.read('get_crm_subscription', {
   title: 'CRM subscription',
   description: 'The organisation\'s plan as the CRM sees it: the contacts allowance, how many live contacts it holds, what is left and whether it is at the limit. For billing, the billing tools.',
   keywords: ['contact limit', 'plan allowance', 'how many contacts can we have'],
-  examples: ['how many more contacts can we add on our plan', 'are we at our contact limit', 'what is our CRM plan allowance', 'how many contacts does our plan allow', 'contacts used against our allowance', 'how many contact slots are left', 'have we hit the CRM contact cap', 'contacts allowance on our subscription'],
+  examples: ['how many more contacts can we add on our plan', 'are we at our contact limit', 'what is our CRM plan allowance', 'how many contacts does our plan allow', 'contacts used against our allowance', 'how many contact slots are left', 'have we hit the CRM contact cap', 'contacts allowance on our subscription', 'contact allowance left?', "we're about to import the school families, have we room on our plan for them", 'how close are we to our contact limit?'],
   input: z.object({}),
   output: z.object({
     planCode: z.string(), contactsAllowance: z.number().int().nullable(), liveContacts: z.number().int(), remaining: z.number().int().nullable(),
