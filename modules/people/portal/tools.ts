@@ -35,7 +35,7 @@ export const listPortalInvitesTool = tools.read('list_portal_invites', {
   title: 'Member portal invites',
   description: 'Invitations to the member portal, newest first: who, the address it went to, whether it is pending, joined, revoked or expired, how many times it was sent and any delivery problem. Filter by status or contact.',
   keywords: ['portal invites', 'member portal', 'invitations', 'who has been invited', 'members website', 'invite not used yet'],
-  examples: ['who have we invited to the member portal', 'show pending portal invitations', 'has Jo joined the portal yet', 'which portal invites expired', 'list the people who accepted their portal invite', 'did the portal invite to the Smiths go out', 'which member portal invites are still pending', 'portal invites that failed to deliver', 'portal invites', 'I sent portal invites to the choir last week, which of them have joined', 'has Colin accepted his members area invitation?'],
+  examples: ['who have we invited to the member portal', 'show pending portal invitations', 'has Jo joined the portal yet', 'which portal invites expired', 'list the people who accepted their portal invite', 'did the portal invite to the Smiths go out', 'which member portal invites are still pending', 'portal invites that failed to deliver', "who's been invited online", 'I sent portal invites to the choir last week, which of them have joined', 'has Colin accepted his members area invitation?'],
   input: z.object({
     status: z.enum(INVITE_STATUSES).optional().describe('Only invites in this state'),
     contactId: z.uuid().optional().describe('Only this contact\'s invites'),
@@ -92,7 +92,7 @@ export const getPortalAnalyticsTool = tools.read('get_portal_analytics', {
   title: 'Member portal analytics',
   description: `How the member portal is taken up, counted in people: invited, pending, joined (signed in at least once), active (signed in within ${ACTIVE_WINDOW_DAYS} days), revoked and expired, with the join rate (joined / invited) and the active rate (active / joined).`,
   keywords: ['portal analytics', 'portal uptake', 'portal adoption', 'members using the portal', 'logged in to the portal', 'signed in online', 'members website usage'],
-  examples: ['how many people have joined the member portal', 'what is our portal uptake', 'how many members used the portal this month', 'portal join rate', 'how many invites are still pending', 'is anyone actually using the members area', 'what share of invited members joined the portal', 'how many portal members are active in 30 days', 'portal uptake', 'the PCC want to know if the members area was worth it, how many have signed in', 'how many people are actively using the portal?'],
+  examples: ['how many people have joined the member portal', 'what is our portal uptake', 'how many members used the portal this month', 'portal join rate', 'how many invites are still pending', 'is anyone actually using the members area', 'what share of invited members joined the portal', 'how many portal members are active in 30 days', 'portal sign-in numbers', 'the PCC want to know if the members area was worth it, how many have signed in', 'how many people are actively using the portal?'],
   input: z.object({}),
   output: z.object({
     invited: z.number().int(), pending: z.number().int(), joined: z.number().int(), active: z.number().int(), revoked: z.number().int(), expired: z.number().int(),

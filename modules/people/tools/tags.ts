@@ -36,7 +36,7 @@ export const addContactTagsTool = tools.write('add_contact_tags', {
 export const removeContactTagsTool = tools.write('remove_contact_tags', {
   title: 'Untag a contact',
   description: 'Removes tags from a contact by tag name. The tags themselves stay (delete them with people_delete_crm_tag).',
-  keywords: ['remove tag', 'untag'],
+  keywords: ['remove tag', 'untag', 'remove label'],
   examples: ['take a label off a person', 'this person should not have that tag any more', 'take the choir tag off Jean', "Ken isn't a steward now, remove that label", 'untag Sue from welcome team', "strip the newcomer badge from Priya's record", "Tom's no longer a youth leader, drop the tag from him", 'remove the housebound marker from Dennis', 'untag Colin', 'Gwen has stopped doing teas, so take the refreshments label off her', "can you remove the newcomer label from Ian now he's a member?"],
   idempotent: true,
   input: z.object({ contactId: z.uuid(), tags: z.array(tagName).min(1).max(50) }),
@@ -47,7 +47,7 @@ export const removeContactTagsTool = tools.write('remove_contact_tags', {
 export const createCrmTagTool = tools.write('create_crm_tag', {
   title: 'Create a tag',
   description: 'Creates an organisation-wide CRM tag, optionally in a category and with a colour.',
-  keywords: ['new tag'],
+  keywords: ['new tag', 'new label'],
   examples: ['add a new label to choose from', 'set up a tag for a new ministry', 'make a new tag called Food Bank Volunteer', 'create a green label for Baptism Prep', 'add a Messy Church tag under Ministries', 'we need a new badge for the Alpha course 2025', 'set up a tag for hospital visitors', 'new label: Christmas Helpers, in red', 'new label: Bell Ringers', "we're starting a toddler group so I need a label for parents who come", 'can you create a purple tag called Lay Readers?'],
   input: z.object({ name: tagName, colour: colour.optional(), categoryId: z.uuid().optional() }),
   output: z.object({ tag: tagSchema }).strict(),
@@ -57,7 +57,7 @@ export const createCrmTagTool = tools.write('create_crm_tag', {
 export const updateCrmTagTool = tools.write('update_crm_tag', {
   title: 'Update a tag',
   description: 'Renames a tag or changes its colour or category; contacts keep the tag.',
-  keywords: ['rename tag'],
+  keywords: ['rename tag', 'rename label'],
   examples: ['change what a label is called or its colour', 'rename a tag', 'rename the Youth tag to Youth Group', 'change the colour of the choir label to blue', 'move the Stewards tag into the Ministries category', 'fix the spelling of the Pastrol Care tag', 'make the newcomer badge orange', 'change the tag Alpha to Alpha Course 2025', 'rename the Flowers label', "the Sunday School label should now say Kids' Church, can you change it", 'can the welcome tag be yellow instead of grey?'],
   idempotent: true,
   input: z.object({ tagId: z.uuid(), name: tagName.optional(), colour: colour.nullable().optional(), categoryId: z.uuid().nullable().optional() }),
@@ -68,7 +68,7 @@ export const updateCrmTagTool = tools.write('update_crm_tag', {
 export const deleteCrmTagTool = tools.write('delete_crm_tag', {
   title: 'Delete a tag',
   description: 'Deletes a tag (by tagId or name) and removes it from every contact; the contacts stay.',
-  keywords: ['remove tag everywhere'],
+  keywords: ['remove tag everywhere', 'delete label'],
   examples: ['remove a tag from everyone and delete it', 'we no longer need this label at all', 'delete the Alpha 2019 tag completely', 'get rid of the old Lent course label altogether', 'bin the tag nobody uses any more', 'scrap the Covid helpers tag across the board', 'remove the test tag from the system', 'wipe out the duplicate label Choir2', 'delete the Jubilee label', 'the 2020 lockdown callers label is out of date, remove it from everyone and delete it', 'can we get rid of a tag entirely?'],
   destructive: true,
   input: z.object({ tagId: z.uuid().optional(), name: tagName.optional() }).refine(...exactlyOne('tagId', 'name')),
@@ -79,7 +79,7 @@ export const deleteCrmTagTool = tools.write('delete_crm_tag', {
 export const createTagCategoryTool = tools.write('create_tag_category', {
   title: 'Create a tag category',
   description: 'Creates a category to group tags (e.g. Ministries, Skills).',
-  keywords: ['tag group'],
+  keywords: ['tag group', 'label group'],
   examples: ['a new group to organise our labels', 'add a heading for tags', 'create a Skills category for tags', 'add a tag group called Ministries', 'new heading for labels: Life Stage', 'set up a category to hold all our volunteer tags', 'make a category called Courses for our tags', 'start a section for pastoral labels', 'new label group: Groups', "we've got lots of training labels, I'd like a heading called Training to keep them together", 'can I have a category for safeguarding labels?'],
   input: z.object({ name: tagName }),
   output: z.object({ category: categorySchema }).strict(),

@@ -25,7 +25,7 @@ export const listCrmTagsApiTool = tools.read('list_crm_tags_api', {
   title: 'CRM tags (tag manager)',
   description: 'The tag manager\'s data: every tag with colour, category and contact count, and every category with how many tags it holds. For tags alone, people_list_tags.',
   keywords: ['tag manager', 'tag categories', 'tags with categories', 'which category each tag is in'],
-  examples: ['open the tag manager', 'show tags grouped by their categories', 'which tag categories do we have and what is in them', 'how many tags are in each category', 'tags with their colour and category for the tag manager', 'list tag categories with counts', 'what category is the choir tag in', 'full tag manager view, tags and categories', 'tag manager', "I'm reorganising our labels, show me every category and the tags inside it", 'which category is the safeguarding tag in?'],
+  examples: ['open the tag manager', 'show tags grouped by their categories', 'which tag categories do we have and what is in them', 'how many tags are in each category', 'tags with their colour and category for the tag manager', 'list tag categories with counts', 'what category is the choir tag in', 'full tag manager view, tags and categories', 'labels by category', "I'm reorganising our labels, show me every category and the tags inside it", 'which category is the safeguarding tag in?'],
   input: z.object({}),
   output: z.object({ tags: z.array(tagSchema), categories: z.array(z.object({ id: z.uuid(), name: z.string(), tagCount: z.number().int() }).strict()) }).strict(),
   run: async (ctx) => crmTagsApi(ctx.db, ctx.org.id),
@@ -130,7 +130,7 @@ export const listDepartmentsTool = tools.read('list_departments', {
   title: 'Departments',
   description: 'Departments: the active ministry teams (CRM groups) with member counts and their leaders (members whose role says leader, head, chair or coordinator).',
   keywords: ['departments', 'department heads', 'team leaders'],
-  examples: ['list our departments and who leads each', 'who heads the children\'s department', 'department leaders and sizes', 'which department leaders do we have', 'department heads and how many in each', 'who coordinates each active ministry department', 'list departments with their chairs', "children's, music and pastoral departments with leaders", 'department heads', 'the new vicar wants to meet each department leader, who are they', 'which departments do we have and how big are they?'],
+  examples: ['list our departments and who leads each', 'who heads the children\'s department', 'department leaders and sizes', 'which department leaders do we have', 'department heads and how many in each', 'who coordinates each active ministry department', 'list departments with their chairs', "children's, music and pastoral departments with leaders", 'who leads each department', 'the new vicar wants to meet each department leader, who are they', 'which departments do we have and how big are they?'],
   input: z.object({}),
   output: z.object({
     departments: z.array(z.object({

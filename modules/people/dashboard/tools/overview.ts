@@ -113,7 +113,7 @@ export const listRecentActivitiesTool = tools.read('list_recent_activities', {
   title: 'Recent activities',
   description: 'What happened lately across everyone\'s care timeline, newest first, each with the person\'s name. Restricted entries only for a caller holding people:safeguarding. For one person, people_get_contact_timeline.',
   keywords: ['activity feed', 'latest activity', 'what happened', 'recent changes', 'going on lately'],
-  examples: ['what has happened recently in the CRM', 'show the latest activity feed', 'who was added or updated this week', 'recent goings-on across our people', 'what changed in the last few days', 'latest care timeline entries across the whole church', 'show the last 20 things logged for anyone', 'what pastoral notes went in across all contacts this week', 'latest activity', "I've been off for a few days, what's been logged across everyone since Monday", 'has anything happened in the CRM today?'],
+  examples: ['what has happened recently in the CRM', 'show the latest activity feed', 'who was added or updated this week', 'recent goings-on across our people', 'what changed in the last few days', 'latest care timeline entries across the whole church', 'show the last 20 things logged for anyone', 'what pastoral notes went in across all contacts this week', "what's new lately", "I've been off for a few days, what's been logged across everyone since Monday", 'has anything happened in the CRM today?'],
   input: z.object({
     limit: z.number().int().min(1).max(100).default(25),
     days: z.number().int().min(1).max(365).default(30).describe('How far back to look'),
@@ -200,7 +200,7 @@ export const getIntegrationOverviewTool = tools.read('get_integration_overview',
   title: 'Integration overview',
   description: 'The newcomer journey (integration) at a glance: how many people are at each stage (first-time visitor → returning visitor → regular attender → member), first visits in 30 days, the share who came back, and how many are stalled. stalled=true also returns the stalled contacts, each with the reason. To open follow-ups for them, people_run_integration_stall_detection.',
   keywords: ['integration', 'newcomer journey', 'assimilation', 'stalled', 'stuck visitors', 'funnel', 'heard nothing since', 'came once'],
-  examples: ['how is our newcomer journey going', 'which visitors are stuck and not moving on', 'show the integration funnel', 'who has stalled since their first visit', 'how many first-timers came back', 'list newcomers stuck in the journey', 'how many are first-time visitors, returners, regulars and members', 'share of first-timers who came back in the last 30 days', 'newcomer journey', 'we did a big push at Harvest, how many of those first-timers have become regulars', 'where are newcomers getting stuck?'],
+  examples: ['how is our newcomer journey going', 'which visitors are stuck and not moving on', 'show the integration funnel', 'who has stalled since their first visit', 'how many first-timers came back', 'list newcomers stuck in the journey', 'how many are first-time visitors, returners, regulars and members', 'share of first-timers who came back in the last 30 days', 'how are newcomers progressing', 'we did a big push at Harvest, how many of those first-timers have become regulars', 'where are newcomers getting stuck?'],
   input: z.object({
     stalled: z.boolean().default(false).describe('true returns the stalled contacts too'),
     stallDays,

@@ -93,7 +93,7 @@ export const getSafeguardingSummaryTool = tools.read('get_safeguarding_summary',
   title: 'Safeguarding summary',
   description: 'Needs people:safeguarding. Checks by status, how many people hold a current check, the checks expiring or overdue, and policies due for review.',
   keywords: ['safeguarding overview', 'dbs status', 'compliance'],
-  examples: ['how are we doing on safeguarding', 'which checks need renewing', 'safeguarding compliance at a glance', 'how many of our workers have a current DBS', 'quick safeguarding health check for the PCC report', 'totals of overdue and expiring checks plus policy reviews', 'are we compliant on vetting this term', 'safeguarding position in numbers', 'safeguarding overview', "the bishop's visit is coming so I need our DBS and policy position at a glance", 'are any checks or policies overdue?'],
+  examples: ['how are we doing on safeguarding', 'which checks need renewing', 'safeguarding compliance at a glance', 'how many of our workers have a current DBS', 'quick safeguarding health check for the PCC report', 'totals of overdue and expiring checks plus policy reviews', 'are we compliant on vetting this term', 'safeguarding position in numbers', 'safeguarding headline figures', "the bishop's visit is coming so I need our DBS and policy position at a glance", 'are any checks or policies overdue?'],
   scope: 'people:safeguarding',
   input: z.object({}),
   output: z.object({

@@ -10,7 +10,7 @@ export const getPastoralSettingsTool = tools.read('get_pastoral_settings', {
   title: 'Pastoral settings',
   description: 'The organisation\'s pastoral settings: welfare check interval, default visibility of new pastoral records, the grief touchpoint plan and quiet hours. Shows the defaults (initialized false) until they are stored.',
   keywords: ['pastoral settings', 'welfare interval', 'grief plan', 'quiet hours'],
-  examples: ['how often should people get a welfare check', 'what is our grief care plan', 'what are our quiet hours for messages', 'how many days before someone counts as not contacted', 'who sees new pastoral notes by default', 'show me our pastoral care configuration', 'what steps are in our bereavement follow-up plan', "what's our welfare interval set to", 'pastoral settings', 'before I change anything I want to see our current welfare interval and grief plan', 'what time do our quiet hours start?'],
+  examples: ['how often should people get a welfare check', 'what is our grief care plan', 'what are our quiet hours for messages', 'how many days before someone counts as not contacted', 'who sees new pastoral notes by default', 'show me our pastoral care configuration', 'what steps are in our bereavement follow-up plan', "what's our welfare interval set to", 'our pastoral care setup', 'before I change anything I want to see our current welfare interval and grief plan', 'what time do our quiet hours start?'],
   input: z.object({}),
   output: z.object({ settings: pastoralSettingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getPastoralSettings(ctx.db, ctx.org.id) }),

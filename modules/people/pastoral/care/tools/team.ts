@@ -22,7 +22,7 @@ export const listCareTeamRolesTool = tools.read('list_care_team_roles', {
   title: 'Care team roles',
   description: 'The care team roles with what each permits (approving pastoral messages, confidential records) and how many members hold it.',
   keywords: ['care team', 'pastoral roles', 'visitors', 'care roles'],
-  examples: ['what roles does our care team have', 'list the care roles and what each allows', 'which care role can see confidential stuff', 'how many pastoral visitors do we have in each role', 'which roles are allowed to approve pastoral messages', 'show the pastoral team roles', 'what care positions have we set up', 'care roles', "I'm recruiting visitors and need to know which care team roles we have", 'which role is allowed to see confidential notes?'],
+  examples: ['what roles does our care team have', 'list the care roles and what each allows', 'which care role can see confidential stuff', 'how many pastoral visitors do we have in each role', 'which roles are allowed to approve pastoral messages', 'show the pastoral team roles', 'what care positions have we set up', 'roles on the visiting team', "I'm recruiting visitors and need to know which care team roles we have", 'which role is allowed to see confidential notes?'],
   input: z.object({}),
   output: z.object({ roles: z.array(careRoleSchema) }).strict(),
   run: async (ctx) => ({ roles: await listCareRoles(ctx.db, ctx.org.id) }),
