@@ -11,7 +11,7 @@ export const getPastoralDashboardTool = tools.read('get_pastoral_dashboard', {
   title: 'Pastoral dashboard',
   description: 'The pastoral picture in numbers: welfare checks due, note follow-ups, messages waiting, crisis holds, safeguarding checks expiring or overdue (with people:safeguarding), open support life events and grief touchpoints due, active prayer requests and recent visits. Counted under the caller\'s view of private and confidential records.',
   keywords: ['pastoral overview', 'care dashboard', 'what needs attention'],
-  examples: ['what needs pastoral attention today', 'give me the pastoral overview', 'summary of pastoral care numbers', 'how many welfare checks are due and holds in place', 'pastoral headline figures for the staff meeting', 'where do we stand on pastoral care this week', 'counts of follow-ups, visits and prayer requests', 'pastoral stats at a glance'],
+  examples: ['what needs pastoral attention today', 'give me the pastoral overview', 'summary of pastoral care numbers', 'how many welfare checks are due and holds in place', 'pastoral headline figures for the staff meeting', 'where do we stand on pastoral care this week', 'counts of follow-ups, visits and prayer requests', 'pastoral stats at a glance', 'pastoral dashboard', "staff meeting in ten minutes, what's the pastoral picture in numbers", 'how many welfare checks and follow-ups are waiting?'],
   listed: true,
   input: z.object({}),
   output: z.object({ dashboard: pastoralDashboardSchema }).strict(),

@@ -10,7 +10,7 @@ export const getPastoralSettingsTool = tools.read('get_pastoral_settings', {
   title: 'Pastoral settings',
   description: 'The organisation\'s pastoral settings: welfare check interval, default visibility of new pastoral records, the grief touchpoint plan and quiet hours. Shows the defaults (initialized false) until they are stored.',
   keywords: ['pastoral settings', 'welfare interval', 'grief plan', 'quiet hours'],
-  examples: ['how often should people get a welfare check', 'what is our grief care plan', 'what are our quiet hours for messages', 'how many days before someone counts as not contacted', 'who sees new pastoral notes by default', 'show me our pastoral care configuration', 'what steps are in our bereavement follow-up plan', "what's our welfare interval set to"],
+  examples: ['how often should people get a welfare check', 'what is our grief care plan', 'what are our quiet hours for messages', 'how many days before someone counts as not contacted', 'who sees new pastoral notes by default', 'show me our pastoral care configuration', 'what steps are in our bereavement follow-up plan', "what's our welfare interval set to", 'our pastoral care setup', 'before I change anything I want to see our current welfare interval and grief plan', 'what time do our quiet hours start?'],
   input: z.object({}),
   output: z.object({ settings: pastoralSettingsSchema }).strict(),
   run: async (ctx) => ({ settings: await getPastoralSettings(ctx.db, ctx.org.id) }),
@@ -37,7 +37,7 @@ export const setPastoralSettingsTool = tools.write('set_pastoral_settings', {
   title: 'Change pastoral settings',
   description: 'Changes the pastoral settings given and leaves the others as they are: welfare interval (days), default privacy and confidentiality of new pastoral records, grief plan (touchpoints with days after the loss) and quiet hours.',
   keywords: ['change welfare interval', 'edit grief plan', 'quiet hours', 'default privacy'],
-  examples: ['check on people every 90 days instead', 'add a two-year touchpoint to the grief plan', 'no messages after 8pm or before 9am', 'make new pastoral records private by default', 'change the welfare check interval to four months', 'drop the six-month step from the bereavement plan', 'add a one-week call to the grief plan', 'new notes should default to team visibility'],
+  examples: ['check on people every 90 days instead', 'add a two-year touchpoint to the grief plan', 'no messages after 8pm or before 9am', 'make new pastoral records private by default', 'change the welfare check interval to four months', 'drop the six-month step from the bereavement plan', 'add a one-week call to the grief plan', 'new notes should default to team visibility', 'welfare check every 60 days', "we don't want messages going out on Sunday mornings, add that to quiet hours", 'can the grief plan include a call at two weeks?'],
   input: z.object({
     welfareIntervalDays: pastoralSettingsInput.welfareIntervalDays.optional(),
     defaultPrivacy: pastoralSettingsInput.defaultPrivacy.optional(),

@@ -46,7 +46,7 @@ export const getCommunityDashboardTool = tools.read('get_community_dashboard', {
   title: 'Community dashboard',
   description: 'The community at a glance: roster size, who joined or left recently, consent to celebrations, active and urgent prayer requests, the answered rate and recent pastoral visits. Restricted prayer requests and visits are counted only for callers holding people:safeguarding.',
   keywords: ['community overview', 'church family', 'pastoral overview'],
-  examples: ['how is the community doing', 'give me the community numbers', 'how big is our church family now', 'who has joined or left recently and how are prayers going', 'community stats', 'church family numbers at a glance', 'roster size, new joiners and recent visits', 'overview of the community for the PCC'],
+  examples: ['how is the community doing', 'give me the community numbers', 'how big is our church family now', 'who has joined or left recently and how are prayers going', 'community stats', 'church family numbers at a glance', 'roster size, new joiners and recent visits', 'overview of the community for the PCC', 'community dashboard', "for my vicar's letter I'd like our church family numbers and how prayer requests are going", 'how many people joined us recently?'],
   input: z.object({}),
   output: z.object({
     roster: z.object({
@@ -85,7 +85,7 @@ export const setCommunitySettingsTool = tools.write('set_community_settings', {
   title: 'Change community settings',
   description: 'Changes community settings; only the fields given change. Moderation of the prayer wall cannot be switched off (wallModerationRequired accepts only true).',
   keywords: ['turn on prayer wall', 'celebrations settings'],
-  examples: ['switch off the prayer wall for now', 'also celebrate anniversaries publicly', 'keep prayer wall posts up for four weeks', 'turn celebrations on', 'stop celebrating baptisms publicly', 'count people as new members for six months', 'switch the prayer wall back on', 'add new babies to the things we celebrate publicly'],
+  examples: ['switch off the prayer wall for now', 'also celebrate anniversaries publicly', 'keep prayer wall posts up for four weeks', 'turn celebrations on', 'stop celebrating baptisms publicly', 'count people as new members for six months', 'switch the prayer wall back on', 'add new babies to the things we celebrate publicly', 'turn off celebrations', 'the prayer wall is getting stale, so keep posts for two weeks only', 'can we stop celebrating birthdays publicly?'],
   idempotent: true,
   input: z.object({
     prayerWallEnabled: z.boolean().optional().describe('Whether prayer requests may be shared to the wall'),

@@ -24,7 +24,7 @@ export const addPrayerRequestTool = tools.write('add_prayer_request', {
   title: 'Record a prayer request',
   description: 'Records a prayer request for or from a contact and adds it to their care timeline. visibility: private (only people:safeguarding holders), team or congregation (may later be shared to the moderated prayer wall), by default from the pastoral settings; amber/red confidentiality is restricted like private.',
   keywords: ['prayer', 'pray for', 'prayer need'],
-  examples: ['Margaret asked us to pray for her hip operation', 'add a private prayer request for John', "please pray for Dave's job interview on Friday", 'Ann wants prayer for her grandson, keep it private', "add a prayer need for the Wilsons' move", 'Stan asked us to pray for his scan results', 'the Okafors would like prayer for their new baby', "put down a prayer for Jean's daughter, who's unwell"],
+  examples: ['Margaret asked us to pray for her hip operation', 'add a private prayer request for John', "please pray for Dave's job interview on Friday", 'Ann wants prayer for her grandson, keep it private', "add a prayer need for the Wilsons' move", 'Stan asked us to pray for his scan results', 'the Okafors would like prayer for their new baby', "put down a prayer for Jean's daughter, who's unwell", "pray for Hilda's surgery", 'Colin said after church his brother is very ill and asked for prayer, keep it to the team', "I need to add a prayer request for Ruth's new job"],
   input: z.object({
     contactId: z.uuid().describe('The contact the request is for or from'),
     request: z.string().trim().min(1).max(4000).describe('What to pray for, naming people by name, never by id'),
@@ -66,7 +66,7 @@ export const setPrayerRequestStatusTool = tools.write('set_prayer_request_status
   title: 'Set a prayer request\'s status',
   description: 'Marks a prayer request answered (with an optional note of how) or active again, and records it on the care timeline. Setting the status it already has changes nothing.',
   keywords: ['answered prayer', 'praise report', 'reopen prayer request'],
-  examples: ['her prayer was answered, the surgery went well', 'mark the prayer request for the job as answered', 'Sue got the job, mark her prayer answered', "reopen the prayer for Tom's health", 'praise report: Lily has recovered', "the scan was clear, close Stan's prayer as answered", "put Jean's prayer request back to active", "answered prayer for the Wilsons, they've found a house"],
+  examples: ['her prayer was answered, the surgery went well', 'mark the prayer request for the job as answered', 'Sue got the job, mark her prayer answered', "reopen the prayer for Tom's health", 'praise report: Lily has recovered', "the scan was clear, close Stan's prayer as answered", "put Jean's prayer request back to active", "answered prayer for the Wilsons, they've found a house", "Hilda's prayer answered", "Colin's brother is out of hospital, so mark that prayer as answered with a note", "can Ruth's prayer request be made active again?"],
   idempotent: true,
   input: z.object({
     prayerRequestId: z.uuid().describe('The prayer request'),

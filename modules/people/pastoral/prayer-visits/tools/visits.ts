@@ -18,7 +18,7 @@ export const logPastoralVisitTool = tools.write('log_pastoral_visit', {
   title: 'Log a pastoral visit',
   description: 'Records a pastoral visit or call (home, hospital, care home, phone, video, church) on a date, adds it to the care timeline and counts it as pastoral contact for welfare checks. Private or amber/red visits are seen only with people:safeguarding.',
   keywords: ['visit', 'hospital visit', 'home visit', 'pastoral call'],
-  examples: ['I visited Edith in hospital yesterday', 'log a phone call with the Browns about the funeral', 'popped in to see Mavis at the care home this morning', 'had a video call with Stan for 30 minutes', 'record a home visit to the Singhs on 4 June', 'I called Jean on the phone today for twenty minutes', 'went to see Brian at the hospice', 'put down that Revd Sue visited the Khans at home yesterday'],
+  examples: ['I visited Edith in hospital yesterday', 'log a phone call with the Browns about the funeral', 'popped in to see Mavis at the care home this morning', 'had a video call with Stan for 30 minutes', 'record a home visit to the Singhs on 4 June', 'I called Jean on the phone today for twenty minutes', 'went to see Brian at the hospice', 'put down that Revd Sue visited the Khans at home yesterday', 'visited Hilda today', 'spent an hour with Colin at the Royal Infirmary this afternoon, log that visit', 'I need to record a phone call with Ruth from Monday'],
   // One of the few pastoral tools in the default tools/list: recording a visit is an everyday act.
   listed: true,
   input: z.object({
@@ -67,7 +67,7 @@ export const getVisitAnalyticsTool = tools.read('get_visit_analytics', {
   title: 'Pastoral visit analytics',
   description: 'Counts of pastoral visits (total, people visited, minutes, by kind, month and visitor) for visit dates between optional from and to (YYYY-MM-DD, inclusive). Restricted visits are counted only for callers holding people:safeguarding.',
   keywords: ['visit statistics', 'pastoral report', 'how many visits'],
-  examples: ['how many visits did we make this quarter', 'visits per month this year', 'how many hours did we spend visiting last year', 'number of visits by each visitor', 'breakdown of hospital versus home visits', 'visit figures for the annual report', 'how many different people did we visit in the spring', 'total pastoral visits in 2024'],
+  examples: ['how many visits did we make this quarter', 'visits per month this year', 'how many hours did we spend visiting last year', 'number of visits by each visitor', 'breakdown of hospital versus home visits', 'visit figures for the annual report', 'how many different people did we visit in the spring', 'total pastoral visits in 2024', 'visit numbers for 2025', 'the PCC want to know how much visiting the team did since April', 'which visitor made the most visits this year?'],
   input: z.object({
     from: calendarDate().optional().describe('First visit date counted (YYYY-MM-DD)'),
     to: calendarDate().optional().describe('Last visit date counted (YYYY-MM-DD)'),
