@@ -141,11 +141,10 @@ export interface PlanView {
 }
 
 export async function listPlans(db: Queryable, orgId: string): Promise<PlanView[]> {
-  const [plans, prices, current] = await Promise.all([
-    listPlanAllowances(db),
-    queryRows<{ plan_code: string; amount_minor: number; currency: string; rank: number }>(db, 'SELECT * FROM billing_plan_prices'),
-    planOf(db, orgId),
-  ]);
+  // One after another: they share the transaction's connection, which runs one query at a time anyway.
+  const plans = await listPlanAllowances(db);
+  const prices = await queryRows<{ plan_code: string; amount_minor: number; currency: string; rank: number }>(db, 'SELECT * FROM billing_plan_prices');
+  const current = await planOf(db, orgId);
   return plans
     .map((plan) => ({ plan, price: prices.find((row) => row.plan_code === plan.code) }))
     .filter((entry) => entry.price)
