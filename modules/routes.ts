@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Power } from '../core/intents';
 import { StewardError, type ErrorIssue } from '../core/errors';
 import type { Scope } from '../core/scopes';
-import type { AnyObjectSchema, PrepareDeps, ToolContext } from './tool';
+import type { AnyObjectSchema, AnyTool, PrepareDeps, ToolContext } from './tool';
 
 /**
  * Dashboard API routes: the long tail of each module's resources (lists, gets, small edits,
@@ -106,6 +106,18 @@ function checkRoute(route: AnyRoute): void {
   }
   if (route.method === 'GET' && Object.keys(route.body.shape).length > 0) throw new Error(`Route GET ${route.path} cannot take a body`);
   if (route.method === 'GET' && route.curatedTool) throw new Error(`Route GET ${route.path}: only writes are sent to a curated tool`);
+}
+
+/**
+ * A read route that is a read tool: the tool's answer schema, and the tool run with the route's
+ * path and query values as its input, so the route and the tool cannot drift apart (the same input
+ * checks and defaults, the same answer).
+ */
+export function readVia(tool: AnyTool) {
+  return {
+    response: tool.output as z.ZodObject,
+    run: async (ctx: ToolContext, { params, query }: { params?: object; query?: object }) => tool.run(ctx, tool.input.parse({ ...params, ...query })) as Promise<never>,
+  };
 }
 
 export function pathParameters(path: string): string[] {

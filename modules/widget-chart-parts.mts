@@ -5,8 +5,8 @@
  */
 import { el } from './widget-view.mjs';
 
-/** Colours that keep contrast on light and dark hosts, in series order. */
-export const PALETTE = ['#2f6f9f', '#c0692b', '#2f8f4f', '#8a4fb0', '#b3261e', '#6b6b6b'];
+// The colours are the ones the dashboard's server-drawn charts use (core/charts.ts is pure, so the bundle takes it).
+export { PALETTE } from '../core/charts.js';
 
 /** The figures as a table: a row for each label, a column for each series. */
 export function numbersTable(caption: string, columns: readonly string[], rows: ReadonlyArray<readonly [string, ...string[]]>): HTMLElement {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AnyTool, ToolContext } from '../tool';
-import { queryValue, routesFor } from '../routes';
+import type { AnyTool } from '../tool';
+import { queryValue, readVia as readViaTool, routesFor } from '../routes';
 import { growCampaignTools } from './campaign-tools';
 import { formView, requireForm } from './forms';
 import { growTestEmailTools, listTestSends } from './test-email';
@@ -21,13 +21,8 @@ function tool(name: string): AnyTool {
   if (!found) throw new Error(`grow routes: no tool ${name}`);
   return found;
 }
-/** Runs a read tool as its route: the same input checks and defaults, the same answer. */
-const runTool = (name: string, ctx: ToolContext, input: Record<string, unknown>) => tool(name).run(ctx, tool(name).input.parse(input)) as Promise<never>;
-/** A read route that is a read tool: its answer's schema, and the tool run with the route's path and query values as input. */
-const readVia = (name: string) => ({
-  response: tool(name).output as z.ZodObject,
-  run: async (ctx: ToolContext, { params, query }: { params?: object; query?: object }) => runTool(name, ctx, { ...params, ...query }),
-});
+/** A read route that is the named read tool (see readVia). */
+const readVia = (name: string) => readViaTool(tool(name));
 /** A write a curated tool covers: catalogued, never run here. */
 const curated = (name: string) => ({ body: tool(name).input as z.ZodObject, response: tool(name).output as z.ZodObject, curatedTool: name });
 

@@ -4,7 +4,7 @@ import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { recordJobChange } from '../audit/api';
 import { assertAllowance, recordUsage } from '../../kernel/billing';
 import { notFound } from '../kit';
-import { episodeForInstance, episodeLink } from '../mediahub/api';
+import { episodeExists, episodeForInstance } from '../mediahub/api';
 import { memberWatchPath } from '../people/api';
 import { getInstance } from '../schedule/api';
 import { requireProvider, streamingProviderFromEnv, type ProviderStatus } from './provider';
@@ -105,8 +105,8 @@ async function provision(db: Queryable, orgId: string, row: StreamRow): Promise<
  * The media hub episode a stream becomes: one named must be this organisation's (checked through
  * mediahub's api); none named, a service's stream takes the episode made for the same service, if any.
  */
-export async function checkedEpisode(db: Queryable, orgId: string, episodeId: string): Promise<string> {
-  if (!(await episodeLink(db, orgId, episodeId))) throw notFound('Episode', episodeId, 'mediahub_search finds sermon episodes by title, speaker or date.');
+async function checkedEpisode(db: Queryable, orgId: string, episodeId: string): Promise<string> {
+  if (!(await episodeExists(db, orgId, episodeId))) throw notFound('Episode', episodeId, 'mediahub_search finds sermon episodes by title, speaker or date.');
   return episodeId;
 }
 

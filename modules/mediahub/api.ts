@@ -3,4 +3,4 @@
  * file (the boundary lint refuses any other path into modules/mediahub/), and names 'mediahub' in its `uses`.
  */
 export { episodeTranscript } from './transcript-read';
-export { episodeForInstance, episodeLink, type EpisodeLink } from './episode-links';
+export { episodeExists, episodeForInstance } from './episode-links';

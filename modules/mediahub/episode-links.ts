@@ -1,13 +1,8 @@
 import { queryOne, type Queryable } from '../../db/pool';
 
-/** What another module may know of an episode it links to (live: the stream that becomes it). */
-export interface EpisodeLink { id: string; title: string; status: string; episodeDate: string; instanceId: string | null }
-
-/** The organisation's episode by id, or null (another organisation's id included). */
-export async function episodeLink(db: Queryable, orgId: string, episodeId: string): Promise<EpisodeLink | null> {
-  const row = await queryOne<{ id: string; title: string; status: string; episode_date: string; instance_id: string | null }>(db,
-    "SELECT id, title, status, to_char(episode_date, 'YYYY-MM-DD') AS episode_date, instance_id FROM mediahub_episodes WHERE org_id = $1 AND id = $2", [orgId, episodeId]);
-  return row ? { id: row.id, title: row.title, status: row.status, episodeDate: row.episode_date, instanceId: row.instance_id } : null;
+/** Whether the organisation has this episode (another organisation's id answers false). */
+export async function episodeExists(db: Queryable, orgId: string, episodeId: string): Promise<boolean> {
+  return (await queryOne<{ id: string }>(db, 'SELECT id FROM mediahub_episodes WHERE org_id = $1 AND id = $2', [orgId, episodeId])) !== undefined;
 }
 
 /**

@@ -190,17 +190,18 @@ export async function materialiseBookings(pool: Pool, input: { now: Date; orgId?
           const ids = await insertOccurrences(db, orgId, booking.id, room?.id ?? null, windows, windows.map((_, i) => (byWindow.has(i) ? 'held' : liveStatus(booking.status))), booking.layout);
           await openConflicts(db, orgId, room?.id ?? null, [...byWindow.entries()].filter(([i]) => ids.has(i)).map(([i, list]) => ({ occurrenceId: ids.get(i)!, clashes: list })));
           await db.query('UPDATE spaces_bookings SET materialised_until = $3 WHERE org_id = $1 AND id = $2', [orgId, booking.id, horizon]);
+          const held = [...byWindow.keys()].filter((i) => ids.has(i)).length;
           // One event per booking that gained occurrences: the horizon moves every run, which alone is bookkeeping, not a change anyone asks about.
           if (ids.size > 0) {
             await recordJobChange(db, {
               orgId, channel: 'job:spaces.materialise_occurrences', module: 'spaces', noun: 'booking', verb: 'materialise', target: { type: 'booking', id: booking.id },
-              fields: { materialisedUntil: horizon.toISOString(), occurrencesCreated: ids.size, occurrencesHeld: [...byWindow.keys()].filter((i) => ids.has(i)).length },
+              fields: { materialisedUntil: horizon.toISOString(), occurrencesCreated: ids.size, occurrencesHeld: held },
               previous: { materialisedUntil: booking.materialised_until?.toISOString() ?? null },
             });
           }
           totals.bookings += 1;
           totals.created += ids.size;
-          totals.held += [...byWindow.keys()].filter((i) => ids.has(i)).length;
+          totals.held += held;
         }
       });
       totals.organisations += 1;

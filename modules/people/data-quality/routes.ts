@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { queryValue, routesFor } from '../../routes';
-import { readVia } from '../read-route';
+import { queryValue, readVia, routesFor } from '../../routes';
 import { CATEGORIES, CHECKS } from './rules';
 import { getDataQualitySummaryTool, listDataQualityAffectedContactsTool, listDataQualityChecksTool } from './tools';
 
