@@ -188,7 +188,6 @@ export function sessionExpiry(wanted: Date, now = Date.now()): number {
   return Math.floor(Math.min(latest, Math.max(earliest, wanted.getTime())) / 1000);
 }
 
-/** The Stripe Checkout API (or the sandbox that speaks it). */
 /** The fields of Stripe's subscription object Steward reads. */
 interface StripeSubscription {
   id: string;
@@ -196,6 +195,7 @@ interface StripeSubscription {
   items?: { data?: Array<{ id: string; price?: { unit_amount?: number; currency?: string } }> };
 }
 
+/** The Stripe Checkout API (or the sandbox that speaks it). */
 export class StripeCheckoutProvider implements PaymentProvider {
   readonly name = 'stripe';
 

@@ -54,16 +54,26 @@ export function relayedOf(payload: string | undefined): Relayed | undefined {
  * (an API sharing the worker's process has them at once). Never waits and never throws: a tool's
  * loop must not slow down or fail because a report could not go. The worker cannot know whether
  * an API elsewhere waits, so it sends regardless: at most about four a second per long call (the
- * reporter thins them), and a NOTIFY nobody listens to is dropped by Postgres at once.
+ * reporter thins them, and only the newest report waits while one is sent); a NOTIFY nobody listens to costs Postgres little.
  */
 export function relayCallProgress(pool: Pool, workflowId: string): (progress: CallProgress) => void {
-  let queue = Promise.resolve();
+  // While one report is on its way only the newest waiting one is kept: a busy pool never piles up stale reports.
+  let sending = false;
+  let waiting: string | undefined;
+  const sendNext = async (): Promise<void> => {
+    sending = true;
+    while (waiting !== undefined) {
+      const payload = waiting;
+      waiting = undefined;
+      await pool.query('SELECT pg_notify($1, $2)', [CALL_PROGRESS_CHANNEL, payload])
+        .catch((error: unknown) => log('warn', 'call progress not relayed', { ...errorFields(error), workflowId }));
+    }
+    sending = false;
+  };
   return (progress) => {
     if (isCallWatched(workflowId)) return;
-    const payload = payloadOf(workflowId, progress);
-    queue = queue
-      .then(() => pool.query('SELECT pg_notify($1, $2)', [CALL_PROGRESS_CHANNEL, payload]))
-      .then(() => undefined, (error: unknown) => log('warn', 'call progress not relayed', { ...errorFields(error), workflowId }));
+    waiting = payloadOf(workflowId, progress);
+    if (!sending) void sendNext();
   };
 }
 

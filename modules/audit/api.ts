@@ -15,13 +15,13 @@ export async function recordOutsideChange(db: Queryable, change: OutsideChange):
 
 /**
  * The workflow a job's change belongs to: the running activity's workflow id (so the event leads to the
- * run in Temporal's UI), else `fallback` when the code runs outside an activity (a script, a direct call).
+ * run in Temporal's UI), else 'activity' when the code runs outside an activity (a script, a direct call).
  */
-export function jobSource(fallback = 'activity'): string {
+function jobSource(): string {
   try {
-    return Context.current().info.workflowExecution?.workflowId ?? fallback;
+    return Context.current().info.workflowExecution?.workflowId ?? 'activity';
   } catch {
-    return fallback;
+    return 'activity';
   }
 }
 

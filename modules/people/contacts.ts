@@ -300,14 +300,23 @@ export async function searchContacts(db: Queryable, orgId: string, query: string
   return contacts.map(contactView);
 }
 
-export async function listContacts(
-  db: Queryable, orgId: string, filters: ContactFilters, page: { limit: number; offset: number },
-): Promise<{ contacts: Contact[]; total?: number }> {
+/** The WHERE clause of live contacts matching the filters, with its parameters. */
+function filteredWhere(orgId: string, filters: ContactFilters): { where: string; params: unknown[]; filtered: boolean } {
   const params: unknown[] = [orgId];
   const clauses = ['c.org_id = $1', 'c.deleted_at IS NULL', ...filterClauses(filters, params)];
-  const where = clauses.join(' AND ');
-  const filtered = clauses.length > 2;
-  const total = filtered ? (await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM contacts c WHERE ${where}`, params))?.n : undefined;
+  return { where: clauses.join(' AND '), params, filtered: clauses.length > 2 };
+}
+
+async function countWhere(db: Queryable, where: string, params: unknown[]): Promise<number> {
+  return (await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM contacts c WHERE ${where}`, params))?.n ?? 0;
+}
+
+/** A page of contacts, newest first; with filters, their total too unless `count` is false (a caller that counted already). */
+export async function listContacts(
+  db: Queryable, orgId: string, filters: ContactFilters, page: { limit: number; offset: number; count?: boolean },
+): Promise<{ contacts: Contact[]; total?: number }> {
+  const { where, params, filtered } = filteredWhere(orgId, filters);
+  const total = filtered && page.count !== false ? await countWhere(db, where, params) : undefined;
   const contacts = await selectContacts(db, `WHERE ${where}
     ORDER BY c.created_at DESC, c.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, page.limit, page.offset]);
   return { contacts: contacts.map(contactView), total };
@@ -315,9 +324,8 @@ export async function listContacts(
 
 /** How many live contacts match the filters (an export's total, before it reads them page by page). */
 export async function countFilteredContacts(db: Queryable, orgId: string, filters: ContactFilters): Promise<number> {
-  const params: unknown[] = [orgId];
-  const where = ['c.org_id = $1', 'c.deleted_at IS NULL', ...filterClauses(filters, params)].join(' AND ');
-  return (await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM contacts c WHERE ${where}`, params))?.n ?? 0;
+  const { where, params } = filteredWhere(orgId, filters);
+  return countWhere(db, where, params);
 }
 
 /** The contacts allowance is a standing count: the live contacts the organisation holds now. */

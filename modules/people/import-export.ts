@@ -218,7 +218,7 @@ export async function exportContacts(
   const total = Math.max(0, Math.min(MAX_EXPORT_ROWS, matching - offset));
   const page: Awaited<ReturnType<typeof listContacts>>['contacts'] = [];
   while (page.length < total) {
-    const { contacts } = await listContacts(db, orgId, filters, { limit: Math.min(EXPORT_READ_ROWS, total - page.length), offset: offset + page.length });
+    const { contacts } = await listContacts(db, orgId, filters, { limit: Math.min(EXPORT_READ_ROWS, total - page.length), offset: offset + page.length, count: false });
     if (contacts.length === 0) break;
     page.push(...contacts);
     progress?.(page.length, total, `Exported ${page.length} of ${total} rows`);

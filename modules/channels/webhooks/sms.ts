@@ -32,10 +32,11 @@ export function smsRoutes(router: Router, { pool, raw }: WebhookContext): void {
       const params = twilioVerified(req as RawRequest, res);
       if (!params) return;
       const status = twilioStatus(params.MessageStatus ?? '');
+      const eventId = `status:${params.MessageSid}:${params.MessageStatus}`;
       const result = await withTransaction(pool, async (db) => {
-        if (!await firstSighting(db, 'sms', `status:${params.MessageSid}:${params.MessageStatus}`)) return 'replay';
+        if (!await firstSighting(db, 'sms', eventId)) return 'replay';
         const priced = await applyPrice(db, req.params.orgId, req.params.messageId, reportedPrice(params.Price, params.PriceUnit));
-        const moved = status ? await applyStatus(db, req.params.orgId, req.params.messageId, status, params.ErrorCode ?? null, params.MessageSid ?? null, { provider: 'sms', eventId: `status:${params.MessageSid}:${params.MessageStatus}` }) : false;
+        const moved = status ? await applyStatus(db, req.params.orgId, req.params.messageId, status, params.ErrorCode ?? null, params.MessageSid ?? null, { provider: 'sms', eventId }) : false;
         return moved || priced ? 'applied' : 'ignored';
       });
       res.status(200).json(result === 'applied' ? { ok: true } : { ok: true, ignored: result });

@@ -63,8 +63,9 @@ export function whatsappRoutes(router: Router, { pool, raw, temporal }: WebhookC
     }
     if (change.field !== 'messages') return counts;
     for (const status of value.statuses ?? []) {
+      const statusEventId = `status:${status.id}:${status.status}`;
       await withTransaction(pool, async (db) => {
-        if (!await firstSighting(db, 'whatsapp', `status:${status.id}:${status.status}`)) {
+        if (!await firstSighting(db, 'whatsapp', statusEventId)) {
           counts.replays += 1;
           return;
         }
@@ -72,7 +73,7 @@ export function whatsappRoutes(router: Router, { pool, raw, temporal }: WebhookC
         const mapped = twilioStatus(status.status === 'failed' ? 'undelivered' : status.status);
         if (!orgId || !messageId) return;
         const priced = await applyPrice(db, orgId, messageId, reportedPrice(status.pricing?.price, status.pricing?.currency));
-        const moved = mapped ? await applyStatus(db, orgId, messageId, mapped, status.errors?.[0]?.code ? String(status.errors[0].code) : null, status.id, { provider: 'whatsapp', eventId: `status:${status.id}:${status.status}` }) : false;
+        const moved = mapped ? await applyStatus(db, orgId, messageId, mapped, status.errors?.[0]?.code ? String(status.errors[0].code) : null, status.id, { provider: 'whatsapp', eventId: statusEventId }) : false;
         if (moved || priced) counts.applied += 1;
       });
     }
