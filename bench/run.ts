@@ -451,7 +451,7 @@ async function main(): Promise<void> {
   // Tool search needs neither database nor Temporal; score it first so a bad dataset fails fast.
   let toolSearch: Report['toolSearch'];
   try {
-    toolSearch = evaluateToolSearch(cfg.evalFile);
+    toolSearch = await evaluateToolSearch(cfg.evalFile);
   } catch (error) {
     toolSearch = { error: error instanceof Error ? error.message : String(error) };
     console.warn(`tool search eval skipped: ${toolSearch.error}`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { allRoutes, allTools } from '../modules/catalogue';
+import { meaningsOf } from '../modules/platform/search-meaning';
 import { RouteSearchIndex, ToolSearchIndex } from '../modules/platform/tool-search';
 import { routeKey, type AnyRoute } from '../modules/routes';
 import type { AnyTool } from '../modules/tool';
@@ -93,15 +94,29 @@ const round = (value: number) => Math.round(value * 10000) / 10000;
  * `anyOf` request, by whether any of them is there);
  * MRR = mean of 1/rank of the first expected tool over the full ranking (0 if absent).
  */
-export function evaluateToolSearch(file: string): SearchEvalResult {
+export function evaluateToolSearch(file: string): Promise<SearchEvalResult> {
   return evaluateCases(file, readCases(file));
 }
 
-/** The same scores for a list of requests (a split of a file), named `dataset` in the result. */
-export function evaluateCases(dataset: string, all: readonly SearchCase[], tools: readonly AnyTool[] = allTools()): SearchEvalResult {
+/**
+ * The same scores for a list of requests (a split of a file), named `dataset` in the result. Each request is
+ * searched as platform_search_tools searches it: by its words and its meaning; `byWordsOnly` leaves meaning out.
+ */
+export async function evaluateCases(dataset: string, all: readonly SearchCase[], tools: readonly AnyTool[] = allTools(), byWordsOnly = false): Promise<SearchEvalResult> {
   const names = new Set(tools.map((tool) => tool.name));
   const index = new ToolSearchIndex(tools);
-  return scoreRankings(dataset, all, names, (q) => index.search(q, names, names.size));
+  if (!byWordsOnly) await embedRequests(all.map((c) => c.q));
+  return scoreRankings(dataset, all, names, (q) => index.search(q, names, names.size, byWordsOnly ? undefined : requestMeanings.get(q)));
+}
+
+// Each request is embedded once per process however many sets and splits score it.
+const requestMeanings = new Map<string, Float32Array>();
+
+async function embedRequests(requests: readonly string[]): Promise<void> {
+  const missing = [...new Set(requests)].filter((q) => !requestMeanings.has(q));
+  const meanings = await meaningsOf(missing);
+  if (!meanings) throw new Error('the sentence model could not be loaded, so search by meaning cannot be scored');
+  missing.forEach((q, i) => requestMeanings.set(q, meanings[i]));
 }
 
 /** Route search scored the same way; `expect` holds route keys ("GET /api/people/tags"). */

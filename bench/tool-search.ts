@@ -2,8 +2,9 @@
  * `npm run bench:search`: tool and route search, in process (no database, no server).
  *   - quality: recall@5 and MRR on the dev set, on the paraphrase set's tuning and held-out splits,
  *     on the requests written blind (search-eval.ts: TOOL_SEARCH_BLIND_FILE) and on the route paraphrases;
- *   - latency: p50/p95 of one search (with its why lines, as platform_search_tools runs it) over the
- *     catalogue as it is and over a catalogue padded to 500 tools, and of one route search;
+ *   - latency: p50/p95 of one search as platform_search_tools runs it (the request embedded, then searched by
+ *     words and meaning, with why lines), of the search by words alone over the catalogue as it is and padded
+ *     to 500 tools, and of one route search;
  *   - context budget: bytes of the default MCP tools/list per toolset and in total, against 40 KB.
  * Writes bench/results/<yyyy-mm-dd>-search.json and prints Markdown tables.
  * Knobs: --rounds / BENCH_SEARCH_ROUNDS (passes over every query for timing: 20), --out / BENCH_OUT_DIR.
@@ -12,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { allRoutes, allTools } from '../modules/catalogue';
+import { meaningOf } from '../modules/platform/search-meaning';
 import { RouteSearchIndex, ToolSearchIndex } from '../modules/platform/tool-search';
 import { routeKey } from '../modules/routes';
 import type { AnyTool } from '../modules/tool';
@@ -61,19 +63,36 @@ function timeQueries(queries: readonly string[], rounds: number, run: (query: st
   return summarise(durations);
 }
 
-function qualityOf(dev: SearchCase[], paraphrases: SearchCase[]) {
+async function qualityOf(dev: SearchCase[], paraphrases: SearchCase[]) {
   const { tuning, heldOut } = splitParaphrases(paraphrases);
+  const blind = readCases(TOOL_SEARCH_BLIND_FILE);
+  const tools = allTools();
   return {
-    dev: evaluateCases(TOOL_SEARCH_EVAL_FILE, dev),
-    paraphraseAll: evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (all)`, paraphrases),
-    paraphraseTuning: evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (tuning: lines not divisible by 3)`, tuning),
-    paraphraseHeldOut: evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (held out: every 3rd line)`, heldOut),
-    blind: evaluateCases(`${TOOL_SEARCH_BLIND_FILE} (written blind, never tuned on)`, readCases(TOOL_SEARCH_BLIND_FILE)),
+    dev: await evaluateCases(TOOL_SEARCH_EVAL_FILE, dev),
+    paraphraseAll: await evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (all)`, paraphrases),
+    paraphraseTuning: await evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (tuning: lines not divisible by 3)`, tuning),
+    paraphraseHeldOut: await evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (held out: every 3rd line)`, heldOut),
+    blind: await evaluateCases(`${TOOL_SEARCH_BLIND_FILE} (written blind, never tuned on)`, blind),
+    // The same splits by words alone: what the request's meaning adds.
+    paraphraseHeldOutByWords: await evaluateCases(`${TOOL_SEARCH_PARAPHRASE_FILE} (held out, by words alone)`, heldOut, tools, true),
+    blindByWords: await evaluateCases(`${TOOL_SEARCH_BLIND_FILE} (by words alone)`, blind, tools, true),
     routes: evaluateRouteSearch(ROUTE_SEARCH_PARAPHRASE_FILE),
   };
 }
 
-function latencyOf(queries: string[], rounds: number) {
+/** Times embedding a request and searching with its words and meaning, as platform_search_tools does. */
+async function timeSearchesWithMeaning(queries: readonly string[], index: ToolSearchIndex, names: ReadonlySet<string>): Promise<LatencySummary> {
+  const durations: number[] = [];
+  await meaningOf('warm up');
+  for (const query of queries) {
+    const started = performance.now();
+    index.searchWithReasons(query, names, 10, await meaningOf(query));
+    durations.push(performance.now() - started);
+  }
+  return summarise(durations);
+}
+
+async function latencyOf(queries: string[], rounds: number) {
   const tools = allTools();
   const padded = paddedCatalogue(tools, SCALE_TARGET);
   const index = new ToolSearchIndex(tools);
@@ -86,6 +105,7 @@ function latencyOf(queries: string[], rounds: number) {
   return {
     queries: queries.length,
     rounds,
+    toolsWithMeaning: { catalogue: tools.length, ...(await timeSearchesWithMeaning(queries, index, names)) },
     tools: { catalogue: tools.length, ...timeQueries(queries, rounds, (q) => index.searchWithReasons(q, names, 10)) },
     toolsAt500: { catalogue: padded.length, ...timeQueries(queries, rounds, (q) => paddedIndex.searchWithReasons(q, paddedNames, 10)) },
     routes: { catalogue: routes.length, ...timeQueries(queries, rounds, (q) => routeIndex.searchWithReasons(q, keys, 10)) },
@@ -102,9 +122,10 @@ function qualityTable(quality: Record<string, SearchEvalResult>): string[] {
   return lines;
 }
 
-function latencyTable(latency: ReturnType<typeof latencyOf>): string[] {
+function latencyTable(latency: Awaited<ReturnType<typeof latencyOf>>): string[] {
   const lines = ['| search | catalogue | samples | p50 ms | p95 ms | p99 ms |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
-  for (const [name, row] of Object.entries({ tools: latency.tools, 'tools at 500': latency.toolsAt500, routes: latency.routes })) {
+  const rows = { 'tools, words and meaning (request embedded)': latency.toolsWithMeaning, 'tools, words only': latency.tools, 'tools at 500, words only': latency.toolsAt500, routes: latency.routes };
+  for (const [name, row] of Object.entries(rows)) {
     lines.push(`| ${name} | ${row.catalogue} | ${row.samples} | ${row.p50} | ${row.p95} | ${row.p99} |`);
   }
   return lines;
@@ -124,12 +145,12 @@ function misses(result: SearchEvalResult): string[] {
   return result.cases.filter((c) => c.recallAt5 < 1).map((c) => `- "${c.q}": expected ${c.expect.join(' or ')}, top 5 ${c.top5.join(', ') || '(none)'}`);
 }
 
-function main() {
+async function main() {
   const { rounds, outDir } = config();
   const dev = readCases(TOOL_SEARCH_EVAL_FILE);
   const paraphrases = readCases(TOOL_SEARCH_PARAPHRASE_FILE);
-  const quality = qualityOf(dev, paraphrases);
-  const latency = latencyOf([...dev, ...paraphrases].map((c) => c.q), rounds);
+  const quality = await qualityOf(dev, paraphrases);
+  const latency = await latencyOf([...dev, ...paraphrases].map((c) => c.q), rounds);
   const listing = { default: measureListing('default'), all: measureListing('all') };
   const report = { date: new Date().toISOString(), quality, latency, listing };
 
@@ -147,4 +168,7 @@ function main() {
   console.log(lines.join('\n'));
 }
 
-main();
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

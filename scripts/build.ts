@@ -9,12 +9,12 @@ import { buildWorkflowBundle } from '../worker/bundle';
  * - TypeScript compiled by tsc (tsconfig.build.json) into dist/app, the source tree's shape kept, so
  *   paths a module finds beside itself (its workflows, its widgets) resolve there as in the source;
  * - the files read at run time beside the code copied in: widget scripts (`.mts`, bundled for the
- *   browser when first served) and page templates (`.eta`);
+ *   browser when first served), page templates (`.eta`) and tool search's phrasing vectors (`.bin`);
  * - the workflow bundle built once into dist/workflow-bundle.js (STEWARD_WORKFLOW_BUNDLE names it).
  * Run: `node dist/app/api/main.js`, `node dist/app/worker/main.js`, `node dist/app/scripts/admin.js`.
  */
 const SOURCE_FOLDERS = ['core', 'db', 'kernel', 'modules', 'temporal', 'workflows', 'activities', 'worker', 'api', 'scripts', 'sandbox'];
-const RUNTIME_FILES = /\.(mts|eta)$/;
+const RUNTIME_FILES = /\.(mts|eta|bin)$/;
 
 export const BUILD_DIR = path.join(PROJECT_ROOT, 'dist', 'app');
 export const BUILT_BUNDLE = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js');

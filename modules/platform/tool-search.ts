@@ -1,6 +1,7 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { AnyTool } from '../tool';
 import { analyseQuery, operationOfName, processTerm, stem, tokenize, type AnalysedQuery } from './search-language';
+import { bundledPhrasingVectors, phrasingKey, similarity, type PhrasingVectors, type StoredVector } from './phrasing-vectors';
 
 export { stem };
 
@@ -141,27 +142,70 @@ function phrasingsOf(tool: AnyTool): PhrasingDocument[] {
   }));
 }
 
-/** BM25 search over the catalogue, reranked by each tool's closest phrasing; built once, queried many times. */
+/**
+ * The texts whose meaning stands for a tool: its title, each example request and its description's first
+ * sentence. Their vectors are computed ahead of time (phrasing-vectors.ts, `npm run schemas:write`).
+ */
+export function meaningPhrasingsOf(tool: AnyTool): string[] {
+  return [tool.title, ...(tool.examples ?? []), tool.description.split(/(?<=\.)\s/)[0]];
+}
+
+// Words and meaning are fused by their ranks (reciprocal rank fusion): a tool scores 1 / (K + its rank by
+// words) + MEANING_WEIGHT / (K + its rank by meaning among the same hits). Ranks, not raw scores, because
+// BM25 scores and cosines are on unrelated scales. Chosen on the tuning split (flat for a weight of 0.3 to
+// 0.5 and K from 5 to 20), then checked on the held-out split and the blind set.
+const FUSION_K = 10;
+const MEANING_WEIGHT = 0.4;
+
+interface RankedHit {
+  hit: SearchResult;
+  /** The phrasing closest in meaning, when the request's meaning moved this tool up the ranking. */
+  nearest?: string;
+}
+
+/**
+ * BM25 search over the catalogue, reranked by each tool's closest phrasing and, when the request's meaning
+ * is given (search-meaning.ts), fused with how close in meaning each hit's phrasings are. Meaning only
+ * reorders what the words found: a request whose words match nothing finds nothing. Built once, queried
+ * many times.
+ */
 export class ToolSearchIndex {
   private readonly index: MiniSearch<ToolDocument>;
   private readonly phrasings: MiniSearch<PhrasingDocument>;
+  private readonly meanings = new Map<string, Array<{ text: string; vector: StoredVector }>>();
 
-  constructor(tools: readonly AnyTool[]) {
+  constructor(tools: readonly AnyTool[], vectors: PhrasingVectors = bundledPhrasingVectors()) {
     this.index = new MiniSearch<ToolDocument>(indexOptions<ToolDocument>(Object.keys(TOOL_FIELD_BOOST), TOOL_FIELD_BOOST));
     this.index.addAll(tools.map(documentOf));
     this.phrasings = new MiniSearch<PhrasingDocument>({ ...indexOptions<PhrasingDocument>(['text'], { text: 1 }), storeFields: ['tool', 'effect', 'operation'] });
     this.phrasings.addAll(tools.flatMap(phrasingsOf));
+    for (const tool of tools) {
+      const known = meaningPhrasingsOf(tool).flatMap((text) => {
+        const vector = vectors.get(phrasingKey(text));
+        return vector ? [{ text, vector }] : [];
+      });
+      if (known.length > 0) this.meanings.set(tool.name, known);
+    }
   }
 
-  /** Tool names best first, limited to those the caller may use. */
-  search(query: string, allowed: ReadonlySet<string>, limit: number): string[] {
-    return this.ranked(query, allowed, limit).hits.map((hit) => hit.id as string);
+  /** Tool names best first, limited to those the caller may use; `meaning` is the request's (meaningOf). */
+  search(query: string, allowed: ReadonlySet<string>, limit: number, meaning?: Float32Array): string[] {
+    return this.ranked(query, allowed, limit, meaning).hits.map(({ hit }) => hit.id as string);
   }
 
   /** The same ranking, each hit with why it matched. */
-  searchWithReasons(query: string, allowed: ReadonlySet<string>, limit: number): SearchHit[] {
-    const { query: analysed, hits } = this.ranked(query, allowed, limit);
-    return hits.map((hit) => ({ name: hit.id as string, why: whyOf(hit, analysed, TOOL_WHY_STRENGTH) }));
+  searchWithReasons(query: string, allowed: ReadonlySet<string>, limit: number, meaning?: Float32Array): SearchHit[] {
+    const { query: analysed, hits } = this.ranked(query, allowed, limit, meaning);
+    return hits.map(({ hit, nearest }) => ({
+      name: hit.id as string,
+      why: whyOf(hit, analysed, TOOL_WHY_STRENGTH) + (nearest ? `; close in meaning to "${shortened(nearest)}"` : ''),
+    }));
+  }
+
+  private ranked(text: string, allowed: ReadonlySet<string>, limit: number, meaning?: Float32Array): { query: AnalysedQuery; hits: RankedHit[] } {
+    const { query, hits } = this.rankedByWords(text, allowed);
+    const fused = meaning ? this.fusedWithMeaning(hits, meaning) : hits.map((hit) => ({ hit }));
+    return { query, hits: fused.slice(0, limit) };
   }
 
   /**
@@ -169,14 +213,35 @@ export class ToolSearchIndex {
    * its best phrasing's score over the best phrasing's. Every phrasing is also in the whole document, so a
    * tool found by a phrasing is always among the hits being rescored.
    */
-  private ranked(text: string, allowed: ReadonlySet<string>, limit: number) {
+  private rankedByWords(text: string, allowed: ReadonlySet<string>) {
     const { query, hits } = rankedHits(this.index, text, allowed, Number.POSITIVE_INFINITY);
     if (hits.length === 0) return { query, hits };
     const closest = this.closestPhrasingScores(query, allowed);
     const bestHit = hits[0].score;
     const bestPhrasing = Math.max(...closest.values(), Number.MIN_VALUE);
     const rescored = hits.map((hit) => ({ hit, score: hit.score / bestHit + CLOSEST_PHRASING_WEIGHT * (closest.get(hit.id as string) ?? 0) / bestPhrasing }));
-    return { query, hits: rescored.sort((a, b) => b.score - a.score).slice(0, limit).map(({ hit }) => hit) };
+    return { query, hits: rescored.sort((a, b) => b.score - a.score).map(({ hit }) => hit) };
+  }
+
+  /** The hits by words, reordered by reciprocal rank fusion with their closeness in meaning. */
+  private fusedWithMeaning(byWords: readonly SearchResult[], meaning: Float32Array): RankedHit[] {
+    const closeness = byWords.map((hit, wordRank) => ({ hit, wordRank, ...this.closestInMeaning(hit.id as string, meaning) }));
+    const meaningRank = new Map([...closeness].sort((a, b) => b.cosine - a.cosine).map((entry, rank) => [entry.hit.id as string, rank]));
+    const fused = closeness.map((entry) => ({
+      ...entry,
+      score: 1 / (FUSION_K + entry.wordRank + 1) + MEANING_WEIGHT / (FUSION_K + meaningRank.get(entry.hit.id as string)! + 1),
+    })).sort((a, b) => b.score - a.score || a.wordRank - b.wordRank);
+    return fused.map((entry, rank) => ({ hit: entry.hit, ...(rank < entry.wordRank && entry.nearest ? { nearest: entry.nearest } : {}) }));
+  }
+
+  /** The tool's phrasing closest to the request's meaning, and their cosine (-1 when it has no vectors). */
+  private closestInMeaning(tool: string, meaning: Float32Array): { cosine: number; nearest?: string } {
+    let best: { cosine: number; nearest?: string } = { cosine: -1 };
+    for (const { text, vector } of this.meanings.get(tool) ?? []) {
+      const cosine = similarity(meaning, vector);
+      if (cosine > best.cosine) best = { cosine, nearest: text };
+    }
+    return best;
   }
 
   /** The best phrasing score of each tool that has a matching phrasing. */
@@ -190,6 +255,12 @@ export class ToolSearchIndex {
     }
     return best;
   }
+}
+
+const NEAREST_SHOWN = 60;
+
+function shortened(text: string): string {
+  return text.length <= NEAREST_SHOWN ? text : `${text.slice(0, NEAREST_SHOWN - 1).trimEnd()}…`;
 }
 
 interface RouteDocument {

@@ -428,6 +428,13 @@ describe('function-calling bridge (/api/agent)', () => {
       expect(narrowOut.tools.length).toBeGreaterThan(0);
     });
 
+    // By words alone "remove family relationship" wins (record, dad, relationship all match it too).
+    it('platform_search_tools reads the request\'s meaning, and says so', async () => {
+      const out = await harness.call(org.apiKey, 'platform_search_tools', { query: "record that Sam is Lucy's dad", limit: 3 });
+      expect(out.tools[0]).toBe('people_add_family_relationship');
+      expect(out.results[0].why).toMatch(/^matched .*; close in meaning to "/);
+    });
+
     it('platform_session_tools describes the credential', async () => {
       const key = await harness.createKey(org.orgId, ['platform:read', 'people:read'], 'volunteer');
       const out = await harness.call(key.apiKey, 'platform_session_tools', {});

@@ -88,8 +88,8 @@ describe('tool search', () => {
     expect(index.search('add a note to a contact', new Set(), 10)).toEqual([]);
   });
 
-  it('ranks every answerable dev query first or close to it (MRR)', () => {
-    expect(evaluateCases('dev', answerable).mrr).toBeGreaterThanOrEqual(0.95);
+  it('ranks every answerable dev query first or close to it (MRR)', async () => {
+    expect((await evaluateCases('dev', answerable)).mrr).toBeGreaterThanOrEqual(0.95);
   });
 
   it('stems plurals and -ing forms', () => {
@@ -125,16 +125,16 @@ describe('paraphrased requests', () => {
   });
 
   // Thresholds on the tuning split only: the held-out split is reported by the bench, never tuned against.
-  it('finds the tuning split\'s tools: recall@5 and MRR', () => {
-    // A little below today's figures (0.993, 0.902), so a new module's tools do not fail this by a hair.
-    const result = evaluateCases('tuning', tuning);
-    expect(result.recallAt5).toBeGreaterThanOrEqual(0.97);
-    expect(result.mrr).toBeGreaterThanOrEqual(0.87);
+  it('finds the tuning split\'s tools: recall@5 and MRR', async () => {
+    // A little below today's figures (0.992, 0.903 by words and meaning), so a new module's tools do not fail this by a hair.
+    const result = await evaluateCases('tuning', tuning);
+    expect(result.recallAt5).toBeGreaterThanOrEqual(0.98);
+    expect(result.mrr).toBeGreaterThanOrEqual(0.89);
   });
 
   // Floors, not targets: they catch a change that loses the tools' examples or their weight (either
   // would drop these sets well below), while nothing is ever tuned by looking at their misses.
-  it('still finds the tools of requests nobody tuned for (held-out split, and the requests written blind)', () => {
+  it('still finds the tools of requests nobody tuned for (held-out split, and the requests written blind)', async () => {
     // Today, with 16 modules and about 500 tools: held out 0.933 / 0.819, blind 0.953 / 0.892 (at 366 tools
     // the held-out split scored 0.953 / 0.859). Without the examples the held-out MRR was 0.79.
     // With mediahub (17 modules, 17 more tools and 8 more held-out requests): held out 0.926 / 0.812; of its
@@ -154,15 +154,26 @@ describe('paraphrased requests', () => {
     // across the catalogue. Held out, 366 requests: 0.929 / 0.799 (the first 255: 0.941 / 0.837, up from
     // 0.933 / 0.822; the 111 new: 0.901 / 0.713, the tools nobody had asked for being the harder ones);
     // blind 0.953 / 0.883. The MRR floor moves from 0.81 to 0.79 because the split gained harder requests.
-    const heldOutResult = evaluateCases('held out', heldOut);
-    expect(heldOutResult.recallAt5).toBeGreaterThanOrEqual(0.92);
-    expect(heldOutResult.mrr).toBeGreaterThanOrEqual(0.79);
+    // Then search read requests by their meaning as well as their words (a sentence embedding of the request
+    // against each tool's phrasings, fused by rank; weight chosen on the tuning split): held out 0.952 / 0.832,
+    // blind 0.973 / 0.880. The recall floor is now the issue's 0.95.
+    const heldOutResult = await evaluateCases('held out', heldOut);
+    expect(heldOutResult.recallAt5).toBeGreaterThanOrEqual(0.95);
+    expect(heldOutResult.mrr).toBeGreaterThanOrEqual(0.82);
     const blind = readCases(TOOL_SEARCH_BLIND_FILE);
     expect(blind.length).toBeGreaterThanOrEqual(150);
     expect(blind.flatMap((c) => c.expect).filter((name) => !known.has(name))).toEqual([]);
-    const blindResult = evaluateCases('blind', blind);
-    expect(blindResult.recallAt5).toBeGreaterThanOrEqual(0.945);
+    const blindResult = await evaluateCases('blind', blind);
+    expect(blindResult.recallAt5).toBeGreaterThanOrEqual(0.965);
     expect(blindResult.mrr).toBeGreaterThanOrEqual(0.87);
+  });
+
+  // If the vectors were missing, stale or ignored, search would fall back to words alone and lose this.
+  it('finds more of the held-out tools with the request\'s meaning than by its words alone', async () => {
+    const withMeaning = await evaluateCases('held out', heldOut);
+    const byWords = await evaluateCases('held out, words only', heldOut, allTools(), true);
+    expect(withMeaning.hitsAt5).toBeGreaterThan(byWords.hitsAt5);
+    expect(withMeaning.mrr).toBeGreaterThan(byWords.mrr);
   });
 
   it('finds dashboard routes from paraphrases too', () => {

