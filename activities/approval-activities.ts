@@ -18,6 +18,8 @@ import { findOwner } from '../modules/platform/users';
 import { policyOf } from '../modules/tool';
 import { syncAgentSchedules, syncAutomationSchedule } from './schedules';
 import { guarded } from '../modules/activity-kit';
+import { announceCallProgress } from '../temporal/call-progress-relay';
+import { decisionReport, proposalDecisionKey } from '../temporal/proposal-progress';
 
 /**
  * An agent acting on its own (auto mode) acts for the organisation's owner,
@@ -58,8 +60,10 @@ function createProposalActivities(deps: { pool: Pool }) {
       });
     },
 
+    /** Records the decision, then tells it to a caller waiting on the proposal (its next stage: running the action, or its end). */
     async decideProposalRecord(orgId: string, proposalId: string, to: 'approved' | 'rejected' | 'expired', userId: string | null, reason: string | null): Promise<void> {
       await guarded(() => decideProposal(pool, orgId, proposalId, to, userId, reason));
+      await announceCallProgress(pool, proposalDecisionKey(proposalId), decisionReport(to));
     },
 
     async recordProposalExecution(orgId: string, proposalId: string, execution: ProposalExecution): Promise<void> {

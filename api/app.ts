@@ -53,6 +53,7 @@ export function buildApp(options: AppOptions) {
   const caller = new ToolCaller(options.temporal, options.taskQueue, options.eagerStart);
   caller.approvals = new ApprovalCaller(options.temporal, options.pool, options.taskQueue ?? TOOL_TASK_QUEUE);
   caller.progressFeed = new CallProgressFeed(options.pool);
+  caller.approvals.progressFeed = caller.progressFeed;
   caller.refusalTrail = (principal, toolName, rawArgs, refusal) => recordRefusedWrite(options.pool, principal, toolName, rawArgs, refusal);
   const oauth = createOAuthServer({ pool: options.pool, publicUrl: options.publicUrl ?? FALLBACK_PUBLIC_URL, rateLimits: options.oauthRateLimits });
   const mcpAuth = [...bearerAuth(options.pool, oauth.mcpResourceMetadataUrl, oauth.provider), mcpScopeChallenge(caller, oauth.mcpResourceMetadataUrl)];

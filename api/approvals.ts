@@ -3,7 +3,7 @@ import {
   WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle,
 } from '@temporalio/client';
 import {
-  DEFAULT_PROPOSAL_TTL_MS, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalWorkflowId,
+  DEFAULT_PROPOSAL_TTL_MS, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalActionWorkflowId, proposalWorkflowId,
   type OutreachDecision, type ProposalDecision, type ProposalDecisionResult, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { decideProposalUpdate, outreachDecisionUpdate } from '../core/approval-messages';
@@ -17,6 +17,10 @@ import { getOutreachItem, type OutreachItem } from '../modules/people/outreach';
 import { actionHashOf, getProposalRow, insertProposal, stableUuid } from '../kernel/proposals';
 import { policyOf, type AnyTool } from '../modules/tool';
 import { mayUseTool } from '../modules/tool-catalogue';
+import { watchCallProgress, type CallProgress } from '../temporal/call-progress';
+import type { CallProgressFeed } from '../temporal/call-progress-relay';
+import { decisionOfReport, proposalDecisionKey } from '../temporal/proposal-progress';
+import { ProposalStages, type ApprovalStageListener } from './approval-stages';
 
 /** Progress while a call waits for a person (MCP sends these as notifications/progress). */
 export interface ApprovalProgress {
@@ -30,7 +34,16 @@ export interface ApprovalWaitOptions {
   approvalWaitMs?: number;
   onProgress?: (progress: ApprovalProgress) => Promise<void> | void;
   progressIntervalMs?: number;
+  /** A gated call that waits: what happens once a person has decided (api/approval-stages.ts); the waiting reports then stop. */
+  onStage?: ApprovalStageListener;
 }
+
+/** What an approval route's call may be given besides its wait. */
+type ApprovalCallOptions = ApprovalWaitOptions & {
+  idempotencyKey?: string;
+  /** An approval's call: hears the approved action's own progress while it runs. */
+  onWorkProgress?: (progress: CallProgress) => void;
+};
 
 /** How long an approve waits to report how the send went before answering with the approved item. */
 const SEND_WAIT_MS = Number(process.env.STEWARD_SEND_WAIT_MS ?? 15_000);
@@ -124,18 +137,23 @@ function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
 export class ApprovalCaller {
   constructor(private readonly client: Client, readonly pool: Pool, private readonly taskQueue: string) {}
 
+  /** Set by buildApp: brings the reports of a worker in another process (temporal/call-progress-relay.ts). */
+  progressFeed?: CallProgressFeed;
+
   /** Carries out a tool that declares an `approval` route: a decision on an item's workflow, or a gated call that becomes a proposal. */
-  async call(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalWaitOptions & { idempotencyKey?: string }): Promise<unknown> {
+  async call(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalCallOptions): Promise<unknown> {
     const route = tool.approval;
     if (!route) throw new Error(`${tool.name} is not an approval tool`);
     if (route.kind === 'gated') return this.propose(principal, tool, args, options);
-    if (route.target === 'proposal') return this.decideProposal(principal, String(args[route.idArg]), route.decision, args);
+    if (route.target === 'proposal') return this.decideProposal(principal, String(args[route.idArg]), route.decision, args, options.onWorkProgress);
     return this.decideOutreach(principal, String(args[route.idArg]), route.decision, args);
   }
 
   // ---- proposals ------------------------------------------------------------------
 
-  private async decideProposal(principal: Principal, proposalId: string, decision: 'approve' | 'reject', args: Record<string, unknown>): Promise<ProposalDecisionResult> {
+  private async decideProposal(
+    principal: Principal, proposalId: string, decision: 'approve' | 'reject', args: Record<string, unknown>, onWorkProgress?: (progress: CallProgress) => void,
+  ): Promise<ProposalDecisionResult> {
     const row = await getProposalRow(this.pool, principal.orgId, proposalId);
     const action = row && findTool(row.tool);
     // As in platform_get_proposal: a proposal whose action this credential could not run itself does not exist for it.
@@ -158,6 +176,9 @@ export class ApprovalCaller {
     }
     if (row.status !== 'pending') throw this.alreadyDecided(proposalId, row.status);
     const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId);
+    // An approval answers once the action has run, so its caller hears the action's own progress meanwhile.
+    const stopHearing = decision === 'approve' && onWorkProgress
+      ? await this.hear({ [proposalActionWorkflowId(principal.orgId, proposalId)]: onWorkProgress }) : undefined;
     try {
       return answerOfDecision(await handle.executeUpdate(decideProposalUpdate, { args: [payload] }));
     } catch (error) {
@@ -166,7 +187,36 @@ export class ApprovalCaller {
       const again = await getProposalRow(this.pool, principal.orgId, proposalId);
       if (again && again.status !== 'pending') throw this.alreadyDecided(proposalId, again.status);
       throw error;
+    } finally {
+      stopHearing?.();
     }
+  }
+
+  /**
+   * Hears the reports made under each workflow id, in this process and (through Postgres) from a
+   * worker in another, until the returned function is called.
+   */
+  private async hear(listeners: Record<string, (progress: CallProgress) => void>): Promise<() => void> {
+    const stops = Object.entries(listeners).map(([workflowId, listener]) => watchCallProgress(workflowId, listener));
+    const stopFeed = await this.progressFeed?.watch();
+    return () => {
+      for (const stop of stops) stop();
+      stopFeed?.();
+    };
+  }
+
+  /** A gated call's stages, heard from the proposal's decision and its action's reports; none when the call does not wait or asked for none. */
+  private async hearStages(orgId: string, tool: AnyTool, proposalId: string, options: ApprovalWaitOptions) {
+    if (!options.onStage || !((options.approvalWaitMs ?? 0) > 0)) return undefined;
+    const stages = new ProposalStages(tool.name, options.onStage);
+    const stop = await this.hear({
+      [proposalDecisionKey(proposalId)]: (report) => {
+        const status = decisionOfReport(report);
+        if (status) stages.decided(status);
+      },
+      [proposalActionWorkflowId(orgId, proposalId)]: (report) => stages.work(report),
+    });
+    return { stages, stop };
   }
 
   private alreadyDecided(proposalId: string, status: string): StewardError {
@@ -176,7 +226,7 @@ export class ApprovalCaller {
   }
 
   /** A gated tool: the call becomes a proposal for an owner or admin, and waits for the decision within the budget. */
-  private async propose(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalWaitOptions & { idempotencyKey?: string }): Promise<unknown> {
+  private async propose(principal: Principal, tool: AnyTool, args: Record<string, unknown>, options: ApprovalCallOptions): Promise<unknown> {
     const plan = { tool: tool.name, args };
     await assertNamedContactsExist(this.pool, principal.orgId, args);
     // One proposal per key in the organisation, as one call per key for plain tool calls: the key
@@ -209,8 +259,14 @@ export class ApprovalCaller {
     if (row.proposed_by_credential_id !== principal.credentialId) {
       throw new StewardError('idempotency_conflict', 'This idempotency key was already used by another credential', { hint: 'Use a new idempotency key for this request.' });
     }
-    const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId, input);
-    return this.awaitProposal(tool, proposalId, handle, options);
+    // Listening before the workflow, which records the decision, starts (a decision missed all the same is told from the outcome).
+    const hearing = await this.hearStages(principal.orgId, tool, proposalId, options);
+    try {
+      const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId, input);
+      return await this.awaitProposal(tool, proposalId, handle, options, hearing?.stages);
+    } finally {
+      hearing?.stop();
+    }
   }
 
   /** The proposal's workflow, started if it is not running yet (its start is idempotent by id). */
@@ -231,8 +287,10 @@ export class ApprovalCaller {
     return handle;
   }
 
-  private async awaitProposal(tool: AnyTool, proposalId: string, handle: WorkflowHandle, options: ApprovalWaitOptions): Promise<unknown> {
-    const outcome = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => handle.result() as Promise<ProposalDecisionResult>), options,
+  private async awaitProposal(tool: AnyTool, proposalId: string, handle: WorkflowHandle, options: ApprovalWaitOptions, stages?: ProposalStages): Promise<unknown> {
+    // Once a decision is heard the stages say what happens; "waiting for a person" would no longer be true.
+    const waitOptions = stages ? { ...options, onProgress: (p: ApprovalProgress) => (stages.waiting ? options.onProgress?.(p) : undefined) } : options;
+    const outcome = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => handle.result() as Promise<ProposalDecisionResult>), waitOptions,
       `Waiting for an owner or admin to approve ${tool.name} (proposal ${proposalId})`);
     if (outcome === 'timeout') {
       throw new StewardError('approval_required', `${tool.name} needs approval by an owner or admin; proposal ${proposalId} is pending`, {
@@ -243,6 +301,7 @@ export class ApprovalCaller {
         hint: `Tell the user it awaits approval. Check with platform_get_proposal {"proposalId":"${proposalId}"}; an owner or admin decides with platform_approve_proposal / platform_reject_proposal or at /dashboard/approvals.`,
       });
     }
+    await stages?.finish(outcome);
     return this.resultOfDecision(outcome);
   }
 

@@ -9,7 +9,9 @@ import { isCallWatched, offerCallProgress, type CallProgress } from './call-prog
  * Temporal itself cannot carry the reports; Postgres, which both sides already reach, can:
  * the worker sends each report no caller in its own process hears as a NOTIFY on one channel, and
  * an API with a caller waiting LISTENs on it and hands each report to its own listeners, keyed by
- * the call's workflow id (which names the organisation, so no caller hears another's call).
+ * the call's workflow id (which names the organisation, so no caller hears another's call; a
+ * proposal's decision goes under the proposal's workflow id, which only the API that opened the
+ * proposal for its caller listens on: temporal/proposal-progress.ts).
  * Delivery is best effort, as progress is: a lost report only means one notification fewer, and
  * the call's answer never depends on it. Reports carry counts and the tool's own short line,
  * never personal data.
@@ -75,6 +77,18 @@ export function relayCallProgress(pool: Pool, workflowId: string): (progress: Ca
     waiting = payloadOf(workflowId, progress);
     if (!sending) void sendNext();
   };
+}
+
+/**
+ * One report whose order matters more than its rate (a proposal's decision, heard by the caller
+ * waiting on it): handed to a caller in this process, or else sent and waited for, so what the
+ * worker does next cannot overtake it. Never throws: the report is best effort, as every one is.
+ */
+export async function announceCallProgress(pool: Pool, workflowId: string, progress: CallProgress): Promise<void> {
+  offerCallProgress(workflowId, progress);
+  if (isCallWatched(workflowId)) return;
+  await pool.query('SELECT pg_notify($1, $2)', [CALL_PROGRESS_CHANNEL, payloadOf(workflowId, progress)])
+    .catch((error: unknown) => log('warn', 'call progress not relayed', { ...errorFields(error), workflowId }));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ApprovalWaitOptions } from '../approvals';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
 import { approvalTaskStore, boundedTaskResult, taskIdFor } from './tasks';
+import { proposalProgressOf } from './proposal-progress';
 import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
 import { hasScope, type Principal } from '../../core/principal';
 import { findTool } from '../../modules/catalogue';
@@ -87,16 +88,19 @@ function defaultWaitFor(toolName: string): number {
 /**
  * A call that waits for a person (a gated tool, awaitDecision) waits within the
  * caller's budget and, when the request carries a progressToken, sends
- * notifications/progress meanwhile so the client knows it is not hung.
+ * notifications/progress meanwhile so the client knows it is not hung; a gated
+ * tool's call goes on to say what was decided and how its action runs (./proposal-progress.ts).
  */
 function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: ServerNotification) => Promise<void>, toolName: string): ApprovalWaitOptions {
   const requested = meta?.approvalWaitMs;
   const approvalWaitMs = typeof requested === 'number' && Number.isFinite(requested) && requested >= 0 ? requested : defaultWaitFor(toolName);
   const progressToken = meta?.progressToken as string | number | undefined;
   if (progressToken === undefined) return { approvalWaitMs };
+  const progressIntervalMs = Number(process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS ?? 2000);
+  if (findTool(toolName)?.approval?.kind === 'gated') return { approvalWaitMs, progressIntervalMs, ...proposalProgressOf(progressToken, send) };
   return {
     approvalWaitMs,
-    progressIntervalMs: Number(process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS ?? 2000),
+    progressIntervalMs,
     // The same wait also goes out as a log message, for clients that show the logging capability's messages rather than progress.
     onProgress: (p) => Promise.all([
       send({ method: 'notifications/progress', params: { progressToken, progress: p.elapsedMs, total: p.budgetMs, message: p.message } }),

@@ -116,7 +116,7 @@ const scheduleTool = tools.send(SCHEDULE_TOOL.slice('grow_'.length), {
   }),
   output: z.object({ campaign: campaignSchema }).strict(),
   followUp: { kind: 'grow.campaign' },
-  run: async (ctx, input) => ({ campaign: await scheduleCampaign(ctx.db, ctx.org.id, input.campaignId, input.previewHash, input.sendAt ? new Date(input.sendAt) : null) }),
+  run: async (ctx, input) => ({ campaign: await scheduleCampaign(ctx.db, ctx.org.id, input.campaignId, input.previewHash, input.sendAt ? new Date(input.sendAt) : null, ctx.progress) }),
 });
 
 const pauseTool = tools.write('pause_campaign', {

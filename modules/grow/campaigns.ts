@@ -207,26 +207,41 @@ export async function scheduleNeedsApproval(db: Queryable, orgId: string, id: st
   return !earlier;
 }
 
-/** Schedules a previewed campaign with its preview's hash; the audience and content are checked again, so an approval never covers anything other than what was previewed. */
-export async function scheduleCampaign(db: Queryable, orgId: string, id: string, previewHash: string, sendAt: Date | null): Promise<CampaignView> {
+/**
+ * Puts each recipient the preview queued in its sending phase (an A/B test's group and variant, or
+ * all at once), in one statement; answers how many.
+ */
+async function fixSendingPhases(db: Queryable, orgId: string, id: string, row: CampaignRow, variants: VariantRow[]): Promise<number> {
+  if (!row.ab_variable || variants.length < 2) {
+    const all = await db.query("UPDATE grow_campaign_recipients SET phase = 'all', variant = 0 WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending'", [orgId, id]);
+    return all.rowCount ?? 0;
+  }
+  // Random and equal-sized: recipients in an order fixed by a hash of the campaign and the contact, the test group a multiple of the variant count.
+  const pending = await queryOne<{ n: number }>(db, "SELECT count(*)::int AS n FROM grow_campaign_recipients WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending'", [orgId, id]);
+  const k = variants.length;
+  const per = Math.max(1, Math.floor(Math.floor(((pending?.n ?? 0) * row.ab_test_percent!) / 100) / k));
+  const phased = await db.query(`WITH ordered AS (
+      SELECT contact_id, row_number() OVER (ORDER BY md5($2::text || contact_id::text)) - 1 AS n FROM grow_campaign_recipients
+      WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending')
+    UPDATE grow_campaign_recipients r SET phase = CASE WHEN o.n < $3::int * $4::int THEN 'test' ELSE 'rest' END, variant = CASE WHEN o.n < $3::int * $4::int THEN (o.n % $4::int)::int ELSE NULL END
+    FROM ordered o WHERE r.org_id = $1 AND r.campaign_id = $2 AND r.contact_id = o.contact_id`, [orgId, id, per, k]);
+  return phased.rowCount ?? 0;
+}
+
+/**
+ * Schedules a previewed campaign with its preview's hash; the audience and content are checked again, so an approval never covers anything other than what was previewed.
+ * Reports the recipients it scheduled once, as a broadcast's scheduling does: they are put in their phase in one statement.
+ */
+export async function scheduleCampaign(
+  db: Queryable, orgId: string, id: string, previewHash: string, sendAt: Date | null, progress?: ProgressReport,
+): Promise<CampaignView> {
   const row = await requireCampaign(db, orgId, id, true);
   if (row.status !== 'previewed') throw new StewardError('conflict', `Campaign ${id} is ${row.status}; preview it first`, { details: { reason: `campaign_${row.status}` } });
   if (row.preview_hash !== previewHash) throw stale(id, 'the previewHash is not the latest preview\'s');
   const variants = await variantsOf(db, orgId, id);
   if (campaignHash(row, variants, await resolveAudience(db, orgId, row.audience)) !== row.preview_hash) throw stale(id, 'the audience changed since it was previewed');
-  if (row.ab_variable && variants.length >= 2) {
-    // Random and equal-sized: recipients in an order fixed by a hash of the campaign and the contact, the test group a multiple of the variant count.
-    const pending = await queryOne<{ n: number }>(db, "SELECT count(*)::int AS n FROM grow_campaign_recipients WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending'", [orgId, id]);
-    const k = variants.length;
-    const per = Math.max(1, Math.floor(Math.floor(((pending?.n ?? 0) * row.ab_test_percent!) / 100) / k));
-    await db.query(`WITH ordered AS (
-        SELECT contact_id, row_number() OVER (ORDER BY md5($2::text || contact_id::text)) - 1 AS n FROM grow_campaign_recipients
-        WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending')
-      UPDATE grow_campaign_recipients r SET phase = CASE WHEN o.n < $3::int * $4::int THEN 'test' ELSE 'rest' END, variant = CASE WHEN o.n < $3::int * $4::int THEN (o.n % $4::int)::int ELSE NULL END
-      FROM ordered o WHERE r.org_id = $1 AND r.campaign_id = $2 AND r.contact_id = o.contact_id`, [orgId, id, per, k]);
-  } else {
-    await db.query("UPDATE grow_campaign_recipients SET phase = 'all', variant = 0 WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending'", [orgId, id]);
-  }
+  const scheduled = await fixSendingPhases(db, orgId, id, row, variants);
+  progress?.(scheduled, scheduled, `Scheduled ${scheduled} of ${scheduled} recipients`);
   await db.query("UPDATE grow_campaigns SET status = 'scheduled', send_at = $3, updated_at = now() WHERE org_id = $1 AND id = $2", [orgId, id, sendAt]);
   return campaignView(db, orgId, id);
 }

@@ -1,7 +1,10 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Harness, type TestOrg } from '../helpers/harness';
-import { seedTaggedContacts } from '../../modules/channels/__tests__/broadcast-seed';
+import { mcpCall } from '../helpers/mcp-calls';
+import { eventually } from '../helpers/sandbox-stack';
+import { expectApprovalStages, expectStepScale, monthAhead, previewedCampaign, proposalFor, stagesOf } from '../helpers/campaign-progress';
+import { seedConsentedEmailAudience, seedTaggedContacts } from '../../modules/channels/__tests__/broadcast-seed';
 
 /**
  * Long work says how far it has come: an MCP client that sends a progress token (the SDK does when
@@ -134,6 +137,57 @@ describe('MCP progress notifications for long calls', () => {
     expect((previewed.structuredContent as any).preview).toMatchObject({ recipients: 0, excluded: [{ reason: 'no_address', count: 30 }] });
     expectProgression(progress, 30, /^Checked \d+ of 30 recipients$/);
     expect(progress[progress.length - 1]).toEqual({ progress: 30, total: 30, message: 'Checked 30 of 30 recipients' });
+  }, 180_000);
+
+  it('scheduling an email campaign reports recipients scheduled, ending at all of them', async () => {
+    const { tagId } = await seedConsentedEmailAudience(harness.pool, org.orgId, { tag: 'Campaign Schedule Progress', count: 12, purpose: 'marketing' });
+    // An earlier campaign went to this audience, so scheduling needs no approval (a new audience would).
+    const earlier = await mcpCall(mcp, 'grow_create_campaign', { name: 'Earlier news', audience: { kind: 'tag', id: tagId }, subject: 'Earlier', body: 'Sent last month.' });
+    await harness.pool.query("UPDATE grow_campaigns SET status = 'sent' WHERE org_id = $1 AND id = $2", [org.orgId, earlier.campaign.id]);
+    const { campaignId, previewHash, recipients } = await previewedCampaign(mcp, 'Advent news', tagId);
+    expect(recipients).toBe(12);
+
+    const progress: Progress[] = [];
+    const scheduled = await mcp.callTool(
+      { name: 'grow_schedule_campaign', arguments: { campaignId, previewHash, sendAt: monthAhead() } },
+      CallToolResultSchema,
+      { onprogress: (p) => progress.push(p), timeout: 120_000 },
+    );
+    expect(scheduled.isError).toBeFalsy();
+    expect((scheduled.structuredContent as any).campaign).toMatchObject({ id: campaignId, status: 'scheduled' });
+    expectProgression(progress, 12, /^Scheduled \d+ of 12 recipients$/);
+    expect(progress[progress.length - 1]).toEqual({ progress: 12, total: 12, message: 'Scheduled 12 of 12 recipients' });
+    await mcpCall(mcp, 'grow_cancel_campaign', { campaignId });
+  }, 180_000);
+
+  it('a gated call says it waits for approval, then that it was approved and runs, the action\'s own progress, and done', async () => {
+    const approver = await harness.mcpClient(org.apiKey);
+    try {
+      await expectApprovalStages({ mcp, approver, pool: harness.pool, orgId: org.orgId, tag: 'Gift Day', count: 10 });
+    } finally {
+      await approver.close();
+    }
+  }, 180_000);
+
+  it('a gated call that is rejected says so, and answers that nothing was carried out', async () => {
+    const { tagId } = await seedConsentedEmailAudience(harness.pool, org.orgId, { tag: 'Campaign Rejection Progress', count: 5, purpose: 'marketing' });
+    const { campaignId, previewHash } = await previewedCampaign(mcp, 'Fete reminder', tagId);
+    const progress: Progress[] = [];
+    const waiting = mcp.callTool(
+      { name: 'grow_schedule_campaign', arguments: { campaignId, previewHash }, _meta: { approvalWaitMs: 60_000 } },
+      CallToolResultSchema,
+      { onprogress: (p) => progress.push(p), timeout: 120_000 },
+    );
+    const proposalId = await proposalFor(mcp, campaignId);
+    await eventually(async () => progress.length, (n) => n >= 1);
+    await mcpCall(mcp, 'platform_reject_proposal', { proposalId, reason: 'Not this week' });
+    const result = await waiting;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse((result.content as any)[0].text).error).toMatchObject({ code: 'forbidden', details: { proposalId, status: 'rejected' } });
+    expect(stagesOf(progress)).toEqual(['waiting', 'Rejected by an owner or admin: grow_schedule_campaign was not carried out']);
+    expectStepScale(progress);
+    expect(progress[progress.length - 1]!.progress).toBe(1);
+    expect(await mcpCall(mcp, 'grow_get_campaign', { campaignId })).toMatchObject({ campaign: { status: 'previewed' } });
   }, 180_000);
 
   it('a data quality scan answers at once with its queued job, whose own progress says how far the scan has come', async () => {

@@ -145,7 +145,10 @@ describe('proposals', () => {
       const error = JSON.parse((waited.content as any)[0].text).error;
       expect(error).toMatchObject({ code: 'approval_required', details: { status: 'pending', check: { tool: 'platform_get_proposal' } } });
       expect(progress.length).toBeGreaterThanOrEqual(2);
-      expect(progress[0]).toMatchObject({ total: 1500 });
+      // The wait is the first of four steps: its share of the budget used, below 1 (a decision) throughout.
+      expect(progress[0]).toMatchObject({ progress: 0, total: 4 });
+      expect(progress.every((p) => p.total === 4 && p.progress < 1)).toBe(true);
+      expect(progress[progress.length - 1]!.progress).toBeGreaterThan(0);
       expect(progress[0].message).toContain(error.details.proposalId);
 
       // Same request again, decided by a person while the call waits: the call returns the action's result.
