@@ -4,6 +4,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { listPage, notFound } from '../kit';
 import { planForEpisode } from '../runsheet/api';
+import { artworkResolver, artworkUrl, episodeArtworkChain, requireLibraryImage, type ArtworkColumns, type EpisodeArtworkColumns } from './artwork';
 import { transcriptionConfigured } from './transcription';
 
 /**
@@ -19,25 +20,37 @@ export const SONG_LICENCES = ['public_domain', 'streaming', 'recording', 'owned'
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
+// The artwork fields every channel, series and episode answers with.
+const artworkFields = {
+  artworkMediaId: z.uuid().nullable().describe('Its artwork: a Media Library image (platform_list_media_library_files)'),
+  artworkItemId: z.uuid().nullable().describe('Its artwork the older way: a Media Hub image item (null when artworkMediaId is set)'),
+};
+const artworkUrlField = z.string().nullable().describe('The public address of the artwork shown for it (podcast feed, public library); null when it has none to show');
+
 export const channelSchema = z.object({
   id: z.uuid(), name: z.string(), description: z.string().nullable(), author: z.string().nullable(), language: z.string(), category: z.string(),
-  artworkItemId: z.uuid().nullable(), createdAt: z.string(),
+  ...artworkFields, artworkUrl: artworkUrlField, createdAt: z.string(),
 }).strict();
-interface ChannelRow { id: string; name: string; description: string | null; author: string | null; language: string; category: string; artwork_item_id: string | null; created_at: Date }
-export const channelView = (row: ChannelRow): z.infer<typeof channelSchema> => ({
-  id: row.id, name: row.name, description: row.description, author: row.author, language: row.language, category: row.category,
-  artworkItemId: row.artwork_item_id, createdAt: iso(row.created_at)!,
-});
+interface ChannelRow extends ArtworkColumns { id: string; name: string; description: string | null; author: string | null; language: string; category: string; created_at: Date }
+export async function channelView(db: Queryable, orgId: string, row: ChannelRow): Promise<z.infer<typeof channelSchema>> {
+  return {
+    id: row.id, name: row.name, description: row.description, author: row.author, language: row.language, category: row.category,
+    artworkMediaId: row.artwork_media_id, artworkItemId: row.artwork_item_id, artworkUrl: await artworkUrl(db, orgId, row), createdAt: iso(row.created_at)!,
+  };
+}
 
 export const seriesSchema = z.object({
-  id: z.uuid(), title: z.string(), description: z.string().nullable(), channelId: z.uuid(), channelName: z.string(), artworkItemId: z.uuid().nullable(),
+  id: z.uuid(), title: z.string(), description: z.string().nullable(), channelId: z.uuid(), channelName: z.string(), ...artworkFields, artworkUrl: artworkUrlField,
   episodes: z.number().int(), createdAt: z.string(),
 }).strict();
-interface SeriesRow { id: string; title: string; description: string | null; channel_id: string; channel_name: string; artwork_item_id: string | null; episodes: number; created_at: Date }
-const seriesView = (row: SeriesRow): z.infer<typeof seriesSchema> => ({
-  id: row.id, title: row.title, description: row.description, channelId: row.channel_id, channelName: row.channel_name, artworkItemId: row.artwork_item_id,
-  episodes: row.episodes, createdAt: iso(row.created_at)!,
-});
+interface SeriesRow extends ArtworkColumns { id: string; title: string; description: string | null; channel_id: string; channel_name: string; episodes: number; created_at: Date }
+async function seriesViews(db: Queryable, orgId: string, rows: readonly SeriesRow[]): Promise<Array<z.infer<typeof seriesSchema>>> {
+  const artwork = await artworkResolver(db, orgId, rows);
+  return rows.map((row) => ({
+    id: row.id, title: row.title, description: row.description, channelId: row.channel_id, channelName: row.channel_name,
+    artworkMediaId: row.artwork_media_id, artworkItemId: row.artwork_item_id, artworkUrl: artwork.urlOf(row), episodes: row.episodes, createdAt: iso(row.created_at)!,
+  }));
+}
 
 export const songSchema = z.object({
   id: z.uuid(), songId: z.uuid().nullable().describe('The runsheet song, when it came from a plan'), title: z.string(), ccliNumber: z.string().nullable(),
@@ -47,16 +60,17 @@ export const songSchema = z.object({
 export const episodeSchema = z.object({
   id: z.uuid(), seriesId: z.uuid(), seriesTitle: z.string(), title: z.string(), speaker: z.string().nullable(), scripture: z.string().nullable(),
   date: z.string(), notes: z.string().nullable(), links: z.array(z.object({ title: z.string(), url: z.string() }).strict()),
-  artworkItemId: z.uuid().nullable(), videoItemId: z.uuid().nullable(), audioItemId: z.uuid().nullable(), planId: z.uuid().nullable(),
+  ...artworkFields, artworkUrl: artworkUrlField.describe('The public address of the artwork the podcast feed and public library show for it: its own, else its series\''),
+  videoItemId: z.uuid().nullable(), audioItemId: z.uuid().nullable(), planId: z.uuid().nullable(),
   state: z.enum(EPISODE_STATES), publishAt: z.string().nullable(), publishedAt: z.string().nullable(), songs: z.array(songSchema),
   transcriptStatus: z.enum(['none', 'requested', 'ready', 'failed']), transcriptRequestedAt: z.string().nullable(), hasTranscript: z.boolean(),
   createdAt: z.string(),
 }).strict();
 export type EpisodeView = z.infer<typeof episodeSchema>;
 
-export interface EpisodeRow {
+export interface EpisodeRow extends EpisodeArtworkColumns {
   id: string; org_id: string; series_id: string; series_title: string; channel_id: string; title: string; speaker: string | null; scripture: string | null;
-  episode_date: string; notes: string | null; links: Array<{ title: string; url: string }>; artwork_item_id: string | null; video_item_id: string | null;
+  episode_date: string; notes: string | null; links: Array<{ title: string; url: string }>; video_item_id: string | null;
   audio_item_id: string | null; plan_id: string | null; instance_id: string | null; status: 'draft' | 'published' | 'unpublished'; publish_at: Date | null;
   published_at: Date | null; has_transcript: boolean; transcript_status: 'none' | 'requested' | 'ready' | 'failed'; transcript_requested_at: Date | null; created_at: Date;
 }
@@ -66,8 +80,9 @@ export function stateOf(row: Pick<EpisodeRow, 'status' | 'publish_at'>, now = Da
   return row.status;
 }
 
-const EPISODE_SELECT = `SELECT e.id, e.org_id, e.series_id, s.title AS series_title, s.channel_id, e.title, e.speaker, e.scripture,
-  to_char(e.episode_date, 'YYYY-MM-DD') AS episode_date, e.notes, e.links, e.artwork_item_id, e.video_item_id, e.audio_item_id, e.plan_id, e.instance_id,
+export const EPISODE_SELECT = `SELECT e.id, e.org_id, e.series_id, s.title AS series_title, s.channel_id, e.title, e.speaker, e.scripture,
+  to_char(e.episode_date, 'YYYY-MM-DD') AS episode_date, e.notes, e.links, e.artwork_item_id, e.artwork_media_id,
+  s.artwork_item_id AS series_artwork_item_id, s.artwork_media_id AS series_artwork_media_id, e.video_item_id, e.audio_item_id, e.plan_id, e.instance_id,
   e.status, e.publish_at, e.published_at, (e.transcript IS NOT NULL) AS has_transcript, e.transcript_status, e.transcript_requested_at, e.created_at
   FROM mediahub_episodes e JOIN mediahub_series s ON s.org_id = e.org_id AND s.id = e.series_id`;
 
@@ -82,7 +97,8 @@ export async function episodeView(db: Queryable, row: EpisodeRow): Promise<Episo
   const songs = await songsOf(db, row.org_id, row.id);
   return {
     id: row.id, seriesId: row.series_id, seriesTitle: row.series_title, title: row.title, speaker: row.speaker, scripture: row.scripture,
-    date: row.episode_date, notes: row.notes, links: row.links, artworkItemId: row.artwork_item_id, videoItemId: row.video_item_id,
+    date: row.episode_date, notes: row.notes, links: row.links, artworkMediaId: row.artwork_media_id, artworkItemId: row.artwork_item_id,
+    artworkUrl: await artworkUrl(db, row.org_id, ...episodeArtworkChain(row)), videoItemId: row.video_item_id,
     audioItemId: row.audio_item_id, planId: row.plan_id, state: stateOf(row), publishAt: iso(row.publish_at), publishedAt: iso(row.published_at),
     songs: songs.map((song) => ({ id: song.id, songId: song.song_id, title: song.title, ccliNumber: song.ccli_number, publicDomain: song.public_domain, licence: song.licence, licenceNumber: song.licence_number })),
     transcriptStatus: row.transcript_status, transcriptRequestedAt: iso(row.transcript_requested_at), hasTranscript: row.has_transcript, createdAt: iso(row.created_at)!,
@@ -124,18 +140,19 @@ export async function loadChannel(db: Queryable, orgId: string, channelId: strin
   return row;
 }
 
-export async function updateChannel(db: Queryable, orgId: string, channelId: string, input: { description?: string | null; author?: string | null; language?: string; category?: string; artworkItemId?: string | null }) {
+export async function updateChannel(db: Queryable, orgId: string, channelId: string, input: { description?: string | null; author?: string | null; language?: string; category?: string } & ArtworkInput) {
   await loadChannel(db, orgId, channelId);
-  if (input.artworkItemId) await requireItem(db, orgId, input.artworkItemId, ['image'], 'artworkItemId');
+  const artwork = await artworkChange(db, orgId, input);
   const set = (value: unknown) => value !== undefined;
   await db.query(`UPDATE mediahub_channels SET description = CASE WHEN $3 THEN $4 ELSE description END, author = CASE WHEN $5 THEN $6 ELSE author END,
-    language = COALESCE($7, language), category = COALESCE($8, category), artwork_item_id = CASE WHEN $9 THEN $10::uuid ELSE artwork_item_id END
+    language = COALESCE($7, language), category = COALESCE($8, category), artwork_item_id = CASE WHEN $9 THEN $10::uuid ELSE artwork_item_id END,
+    artwork_media_id = CASE WHEN $9 THEN $11::uuid ELSE artwork_media_id END
     WHERE org_id = $1 AND id = $2`, [orgId, channelId, set(input.description), input.description ?? null, set(input.author), input.author ?? null,
-    input.language ?? null, input.category ?? null, set(input.artworkItemId), input.artworkItemId ?? null]);
-  return channelView(await loadChannel(db, orgId, channelId));
+    input.language ?? null, input.category ?? null, set(artwork), artwork?.artwork_item_id ?? null, artwork?.artwork_media_id ?? null]);
+  return channelView(db, orgId, await loadChannel(db, orgId, channelId));
 }
 
-const SERIES_SELECT = `SELECT s.id, s.title, s.description, s.channel_id, c.name AS channel_name, s.artwork_item_id, s.created_at,
+const SERIES_SELECT = `SELECT s.id, s.title, s.description, s.channel_id, c.name AS channel_name, s.artwork_item_id, s.artwork_media_id, s.created_at,
   (SELECT count(*)::int FROM mediahub_episodes e WHERE e.org_id = s.org_id AND e.series_id = s.id) AS episodes
   FROM mediahub_series s JOIN mediahub_channels c ON c.org_id = s.org_id AND c.id = s.channel_id`;
 
@@ -150,24 +167,54 @@ async function requireItem(db: Queryable, orgId: string, itemId: string, kinds: 
   }
 }
 
-export async function createSeries(db: Queryable, orgId: string, input: { title: string; description?: string; channel?: string; artworkItemId?: string }) {
+/** Artwork as a tool or route gives it: a Media Library image (artworkMediaId) or, the older way, a Media Hub image item (artworkItemId). */
+export interface ArtworkInput { artworkMediaId?: string | null; artworkItemId?: string | null }
+
+/**
+ * The artwork columns to write, checked; undefined when the input leaves the artwork as it is. One
+ * way at a time: a new artwork of either kind replaces the other, and either given as null removes it.
+ */
+async function artworkChange(db: Queryable, orgId: string, input: ArtworkInput): Promise<ArtworkColumns | undefined> {
+  const { artworkMediaId, artworkItemId } = input;
+  if (artworkMediaId !== undefined && artworkItemId !== undefined) {
+    throw new StewardError('validation_failed', 'Give artworkMediaId or artworkItemId, not both', {
+      issues: [{ path: 'artworkItemId', message: 'not together with artworkMediaId' }], hint: 'Artwork comes from the Media Library: give artworkMediaId alone.',
+    });
+  }
+  if (artworkMediaId) {
+    await requireLibraryImage(db, orgId, artworkMediaId, 'artworkMediaId');
+    return { artwork_media_id: artworkMediaId, artwork_item_id: null };
+  }
+  if (artworkItemId) {
+    await requireItem(db, orgId, artworkItemId, ['image'], 'artworkItemId');
+    return { artwork_media_id: null, artwork_item_id: artworkItemId };
+  }
+  return artworkMediaId === null || artworkItemId === null ? { artwork_media_id: null, artwork_item_id: null } : undefined;
+}
+
+export async function createSeries(db: Queryable, orgId: string, input: { title: string; description?: string; channel?: string; artworkMediaId?: string; artworkItemId?: string }) {
+  // Checked before the channel is made, so a refused call makes no channel either.
+  const artwork = await artworkChange(db, orgId, input);
   const channel = await channelNamed(db, orgId, input.channel ?? DEFAULT_CHANNEL, true);
-  if (input.artworkItemId) await requireItem(db, orgId, input.artworkItemId, ['image'], 'artworkItemId');
   const id = randomUUID();
-  const inserted = await db.query(`INSERT INTO mediahub_series (id, org_id, channel_id, title, description, artwork_item_id) VALUES ($1, $2, $3, $4, $5, $6)
-    ON CONFLICT DO NOTHING`, [id, orgId, channel.id, input.title, input.description ?? null, input.artworkItemId ?? null]);
+  const inserted = await db.query(`INSERT INTO mediahub_series (id, org_id, channel_id, title, description, artwork_item_id, artwork_media_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    ON CONFLICT DO NOTHING`, [id, orgId, channel.id, input.title, input.description ?? null, artwork?.artwork_item_id ?? null, artwork?.artwork_media_id ?? null]);
   if ((inserted.rowCount ?? 0) === 0) {
     throw new StewardError('conflict', `A series called "${input.title}" already exists`, { hint: 'mediahub_list_series lists the series; add episodes to that one.', details: { reason: 'series_exists' } });
   }
-  // A channel's first series gives it its artwork when it has none.
-  if (input.artworkItemId) await db.query('UPDATE mediahub_channels SET artwork_item_id = $3 WHERE org_id = $1 AND id = $2 AND artwork_item_id IS NULL', [orgId, channel.id, input.artworkItemId]);
-  return { series: seriesView((await queryOne<SeriesRow>(db, `${SERIES_SELECT} WHERE s.org_id = $1 AND s.id = $2`, [orgId, id]))!), channel: channelView((await loadChannel(db, orgId, channel.id))) };
+  // A channel's first series with artwork gives the channel its artwork when it has none.
+  if (artwork) {
+    await db.query(`UPDATE mediahub_channels SET artwork_item_id = $3, artwork_media_id = $4 WHERE org_id = $1 AND id = $2 AND artwork_item_id IS NULL AND artwork_media_id IS NULL`,
+      [orgId, channel.id, artwork.artwork_item_id, artwork.artwork_media_id]);
+  }
+  const [series] = await seriesViews(db, orgId, [(await queryOne<SeriesRow>(db, `${SERIES_SELECT} WHERE s.org_id = $1 AND s.id = $2`, [orgId, id]))!]);
+  return { series: series!, channel: await channelView(db, orgId, await loadChannel(db, orgId, channel.id)) };
 }
 
 export async function listSeries(db: Queryable, orgId: string, input: { limit: number; cursor?: string }) {
   const page = await listPage<{ id: string; created_at: Date }>(db, { table: 'mediahub_series', orgId, limit: input.limit, cursor: input.cursor, includeDeleted: true });
   const rows = page.rows.length === 0 ? [] : await queryRows<SeriesRow>(db, `${SERIES_SELECT} WHERE s.org_id = $1 AND s.id = ANY($2::uuid[]) ORDER BY s.created_at DESC, s.id DESC`, [orgId, page.rows.map((r) => r.id)]);
-  return { series: rows.map(seriesView), nextCursor: page.nextCursor };
+  return { series: await seriesViews(db, orgId, rows), nextCursor: page.nextCursor };
 }
 
 async function loadSeries(db: Queryable, orgId: string, seriesId: string): Promise<SeriesRow> {
@@ -181,11 +228,10 @@ async function loadSeries(db: Queryable, orgId: string, seriesId: string): Promi
 export interface SongInput { title: string; ccliNumber?: string | null; publicDomain?: boolean; licence?: (typeof SONG_LICENCES)[number]; licenceNumber?: string }
 export interface EpisodeInput {
   seriesId: string; planId?: string; title?: string; speaker?: string; scripture?: string; date?: string; notes?: string;
-  links?: Array<{ title: string; url: string }>; artworkItemId?: string; videoItemId?: string; audioItemId?: string; songs?: SongInput[];
+  links?: Array<{ title: string; url: string }>; artworkMediaId?: string; artworkItemId?: string; videoItemId?: string; audioItemId?: string; songs?: SongInput[];
 }
 
-async function checkMedia(db: Queryable, orgId: string, input: { artworkItemId?: string | null; videoItemId?: string | null; audioItemId?: string | null }): Promise<void> {
-  if (input.artworkItemId) await requireItem(db, orgId, input.artworkItemId, ['image'], 'artworkItemId');
+async function checkMedia(db: Queryable, orgId: string, input: { videoItemId?: string | null; audioItemId?: string | null }): Promise<void> {
   if (input.videoItemId) await requireItem(db, orgId, input.videoItemId, ['video'], 'videoItemId');
   if (input.audioItemId) await requireItem(db, orgId, input.audioItemId, ['audio'], 'audioItemId');
 }
@@ -213,12 +259,13 @@ export async function createEpisode(db: Queryable, orgId: string, input: Episode
   const date = input.date ?? plan?.date;
   if (!date) throw new StewardError('validation_failed', 'Give the episode a date, or a plan to take it from', { issues: [{ path: 'date', message: 'required without planId' }] });
   await checkMedia(db, orgId, input);
+  const artwork = await artworkChange(db, orgId, input);
   const id = randomUUID();
   const instanceId = options.instanceId ?? plan?.instanceId ?? null;
-  const inserted = await db.query(`INSERT INTO mediahub_episodes (id, org_id, series_id, title, speaker, scripture, episode_date, notes, links, artwork_item_id, video_item_id, audio_item_id, plan_id, instance_id)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`,
+  const inserted = await db.query(`INSERT INTO mediahub_episodes (id, org_id, series_id, title, speaker, scripture, episode_date, notes, links, artwork_item_id, artwork_media_id,
+    video_item_id, audio_item_id, plan_id, instance_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
   [id, orgId, input.seriesId, title.slice(0, 200), input.speaker ?? plan?.speaker ?? null, input.scripture ?? plan?.scripture ?? null, date, input.notes ?? null,
-    JSON.stringify(input.links ?? []), input.artworkItemId ?? null, input.videoItemId ?? null, input.audioItemId ?? null, plan?.id ?? null, instanceId]);
+    JSON.stringify(input.links ?? []), artwork?.artwork_item_id ?? null, artwork?.artwork_media_id ?? null, input.videoItemId ?? null, input.audioItemId ?? null, plan?.id ?? null, instanceId]);
   if ((inserted.rowCount ?? 0) === 0) {
     throw new StewardError('conflict', 'That service plan already has an episode', { hint: 'mediahub_search finds it; update it instead.', details: { reason: 'episode_exists' } });
   }
@@ -228,7 +275,7 @@ export async function createEpisode(db: Queryable, orgId: string, input: Episode
 
 export interface EpisodeUpdate {
   title?: string; speaker?: string | null; scripture?: string | null; date?: string; notes?: string | null; links?: Array<{ title: string; url: string }>;
-  seriesId?: string; artworkItemId?: string | null; videoItemId?: string | null; audioItemId?: string | null;
+  seriesId?: string; artworkMediaId?: string | null; artworkItemId?: string | null; videoItemId?: string | null; audioItemId?: string | null;
   songLicences?: Array<{ songId: string; licence: (typeof SONG_LICENCES)[number] | null; licenceNumber?: string | null }>; addSongs?: SongInput[];
 }
 
@@ -236,15 +283,17 @@ export async function updateEpisode(db: Queryable, orgId: string, episodeId: str
   const row = await loadEpisode(db, orgId, episodeId, true);
   if (input.seriesId) await loadSeries(db, orgId, input.seriesId);
   await checkMedia(db, orgId, input);
+  const artwork = await artworkChange(db, orgId, input);
   const set = (value: unknown) => value !== undefined;
   await db.query(`UPDATE mediahub_episodes SET title = COALESCE($3, title), speaker = CASE WHEN $4 THEN $5 ELSE speaker END,
     scripture = CASE WHEN $6 THEN $7 ELSE scripture END, episode_date = COALESCE($8::date, episode_date), notes = CASE WHEN $9 THEN $10 ELSE notes END,
     links = COALESCE($11::jsonb, links), series_id = COALESCE($12::uuid, series_id), artwork_item_id = CASE WHEN $13 THEN $14::uuid ELSE artwork_item_id END,
+    artwork_media_id = CASE WHEN $13 THEN $19::uuid ELSE artwork_media_id END,
     video_item_id = CASE WHEN $15 THEN $16::uuid ELSE video_item_id END, audio_item_id = CASE WHEN $17 THEN $18::uuid ELSE audio_item_id END, updated_at = now()
     WHERE org_id = $1 AND id = $2`,
   [orgId, episodeId, input.title ?? null, set(input.speaker), input.speaker ?? null, set(input.scripture), input.scripture ?? null, input.date ?? null,
-    set(input.notes), input.notes ?? null, input.links ? JSON.stringify(input.links) : null, input.seriesId ?? null, set(input.artworkItemId), input.artworkItemId ?? null,
-    set(input.videoItemId), input.videoItemId ?? null, set(input.audioItemId), input.audioItemId ?? null]);
+    set(input.notes), input.notes ?? null, input.links ? JSON.stringify(input.links) : null, input.seriesId ?? null, set(artwork), artwork?.artwork_item_id ?? null,
+    set(input.videoItemId), input.videoItemId ?? null, set(input.audioItemId), input.audioItemId ?? null, artwork?.artwork_media_id ?? null]);
   for (const change of input.songLicences ?? []) {
     const updated = await db.query(`UPDATE mediahub_episode_songs SET licence = $4, licence_number = CASE WHEN $5 THEN $6 ELSE licence_number END
       WHERE org_id = $1 AND episode_id = $2 AND id = $3`, [orgId, episodeId, change.songId, change.licence, change.licenceNumber !== undefined, change.licenceNumber ?? null]);

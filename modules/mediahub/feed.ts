@@ -1,5 +1,6 @@
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { getOrgSettings, publicOrigin } from '../platform/api';
+import { artworkResolver, episodeArtworkChain, type ArtworkColumns, type EpisodeArtworkColumns } from './artwork';
 
 /**
  * A channel's podcast feed: RSS 2.0 with the iTunes tags podcast directories require (author,
@@ -16,7 +17,6 @@ export function xmlEscape(value: string): string {
 
 export const feedUrlOf = (orgId: string, channelId: string) => `${publicOrigin()}/mediahub/feeds/${orgId}/${channelId}.xml`;
 export const playUrlOf = (orgId: string, episodeId: string, media: 'audio' | 'video', via: 'feed' | 'web') => `${publicOrigin()}/mediahub/play/${orgId}/${episodeId}/${media}?via=${via}`;
-export const artworkUrlOf = (orgId: string, itemId: string, extension: string) => `${publicOrigin()}/mediahub/artwork/${orgId}/${itemId}.${extension}`;
 
 function duration(ms: number | null): string | null {
   if (ms === null) return null;
@@ -27,30 +27,29 @@ function duration(ms: number | null): string | null {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }
 
-interface FeedEpisode {
+interface FeedEpisode extends EpisodeArtworkColumns {
   id: string; title: string; speaker: string | null; scripture: string | null; notes: string | null; series_title: string; publish_at: Date;
-  media: 'audio' | 'video'; mime_type: string; size_bytes: string; duration_ms: number | null; artwork_id: string | null; artwork_ext: string | null;
+  media: 'audio' | 'video'; mime_type: string; size_bytes: string; duration_ms: number | null;
 }
 
 export async function buildFeed(db: Queryable, orgId: string, channelId: string): Promise<string | null> {
-  const found = await queryOne<{ id: string; name: string; description: string | null; author: string | null; language: string; category: string; artwork_id: string | null; artwork_ext: string | null }>(db, `
-    SELECT c.id, c.name, c.description, c.author, c.language, c.category, a.id AS artwork_id, a.extension AS artwork_ext
-    FROM mediahub_channels c
-    LEFT JOIN mediahub_items a ON a.org_id = c.org_id AND a.id = c.artwork_item_id AND a.status = 'ready'
-    WHERE c.org_id = $1 AND c.id = $2`, [orgId, channelId]);
+  const found = await queryOne<ArtworkColumns & { id: string; name: string; description: string | null; author: string | null; language: string; category: string }>(db, `
+    SELECT c.id, c.name, c.description, c.author, c.language, c.category, c.artwork_media_id, c.artwork_item_id
+    FROM mediahub_channels c WHERE c.org_id = $1 AND c.id = $2`, [orgId, channelId]);
   if (!found) return null;
   const channel = { ...found, org_name: (await getOrgSettings(db, orgId)).name };
   const episodes = await queryRows<FeedEpisode>(db, `
     SELECT e.id, e.title, e.speaker, e.scripture, e.notes, s.title AS series_title, e.publish_at,
       CASE WHEN au.id IS NOT NULL THEN 'audio' ELSE 'video' END AS media,
       COALESCE(au.mime_type, v.mime_type) AS mime_type, COALESCE(au.size_bytes, v.size_bytes)::text AS size_bytes, COALESCE(au.duration_ms, v.duration_ms) AS duration_ms,
-      art.id AS artwork_id, art.extension AS artwork_ext
+      e.artwork_media_id, e.artwork_item_id, s.artwork_media_id AS series_artwork_media_id, s.artwork_item_id AS series_artwork_item_id
     FROM mediahub_episodes e JOIN mediahub_series s ON s.org_id = e.org_id AND s.id = e.series_id
     LEFT JOIN mediahub_items au ON au.org_id = e.org_id AND au.id = e.audio_item_id AND au.status = 'ready'
     LEFT JOIN mediahub_items v ON v.org_id = e.org_id AND v.id = e.video_item_id AND v.status = 'ready'
-    LEFT JOIN mediahub_items art ON art.org_id = e.org_id AND art.id = COALESCE(e.artwork_item_id, s.artwork_item_id) AND art.status = 'ready'
     WHERE e.org_id = $1 AND s.channel_id = $2 AND e.status = 'published' AND e.publish_at <= now() AND (au.id IS NOT NULL OR v.id IS NOT NULL)
     ORDER BY e.publish_at DESC LIMIT 300`, [orgId, channelId]);
+  // Every artwork the feed names, looked up at once (Media Library files through the platform's api.ts).
+  const artwork = await artworkResolver(db, orgId, [channel, ...episodes.flatMap(episodeArtworkChain)]);
   const author = channel.author ?? channel.org_name;
   const description = channel.description ?? `${channel.name} from ${channel.org_name}`;
   const self = feedUrlOf(orgId, channelId);
@@ -70,11 +69,12 @@ export async function buildFeed(db: Queryable, orgId: string, channelId: string)
     '<itunes:type>episodic</itunes:type>',
     `<itunes:owner><itunes:name>${xmlEscape(author)}</itunes:name></itunes:owner>`,
   ];
-  if (channel.artwork_id) {
-    const art = artworkUrlOf(orgId, channel.artwork_id, channel.artwork_ext!);
-    lines.push(`<itunes:image href="${xmlEscape(art)}"/>`, `<image><url>${xmlEscape(art)}</url><title>${xmlEscape(channel.name)}</title><link>${xmlEscape(publicOrigin())}</link></image>`);
+  const channelArt = artwork.urlOf(channel);
+  if (channelArt) {
+    lines.push(`<itunes:image href="${xmlEscape(channelArt)}"/>`, `<image><url>${xmlEscape(channelArt)}</url><title>${xmlEscape(channel.name)}</title><link>${xmlEscape(publicOrigin())}</link></image>`);
   }
   for (const episode of episodes) {
+    const art = artwork.urlOf(...episodeArtworkChain(episode));
     const summary = [episode.speaker, episode.scripture, episode.series_title].filter(Boolean).join(' · ');
     const body = [summary, episode.notes].filter(Boolean).join('\n\n') || episode.title;
     lines.push('<item>',
@@ -85,7 +85,7 @@ export async function buildFeed(db: Queryable, orgId: string, channelId: string)
       `<enclosure url="${xmlEscape(playUrlOf(orgId, episode.id, episode.media, 'feed'))}" length="${Number(episode.size_bytes)}" type="${xmlEscape(episode.mime_type)}"/>`,
       ...(episode.speaker ? [`<itunes:author>${xmlEscape(episode.speaker)}</itunes:author>`] : []),
       ...(duration(episode.duration_ms) ? [`<itunes:duration>${duration(episode.duration_ms)}</itunes:duration>`] : []),
-      ...(episode.artwork_id ? [`<itunes:image href="${xmlEscape(artworkUrlOf(orgId, episode.artwork_id, episode.artwork_ext!))}"/>`] : []),
+      ...(art ? [`<itunes:image href="${xmlEscape(art)}"/>`] : []),
       '<itunes:explicit>false</itunes:explicit>',
       '<itunes:episodeType>full</itunes:episodeType>',
       '</item>');

@@ -5,6 +5,7 @@ import { createMediahubActivities } from './activities/processing';
 import { countItems, storageMib } from './items';
 import { mediahubMigration } from './migrations/2026.11.28T11.00.00.mediahub';
 import { mediahubArchivedObjectsMigration } from './migrations/2026.11.29T14.00.01.mediahub-archived-objects';
+import { mediahubLibraryArtworkMigration } from './migrations/2026.12.01T13.00.00.mediahub-library-artwork';
 import { mediahubModels } from './models';
 import { mediahubRoutes } from './routes';
 import { mediahubTools } from './tools';
@@ -28,7 +29,7 @@ export default defineModule({
   description: 'Sermon recordings and media: uploads and processing, series and episodes from service plans, publishing to a podcast feed, transcripts, search and listening figures.',
   tools: mediahubTools,
   models: [...mediahubModels],
-  migrations: [mediahubMigration, mediahubArchivedObjectsMigration],
+  migrations: [mediahubMigration, mediahubArchivedObjectsMigration, mediahubLibraryArtworkMigration],
   scopes: ['mediahub:read', 'mediahub:write'],
   uses: ['platform', 'runsheet', 'audit'],
   routes: mediahubRoutes,

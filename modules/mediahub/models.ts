@@ -36,20 +36,21 @@ MediaHubItem.init({
 export class MediaHubChannel extends Model<InferAttributes<MediaHubChannel>, InferCreationAttributes<MediaHubChannel>> {
   declare id: string; declare orgId: string; declare name: string; declare description: CreationOptional<string | null>;
   declare author: CreationOptional<string | null>; declare language: CreationOptional<string>; declare category: CreationOptional<string>;
-  declare artworkItemId: CreationOptional<string | null>; declare createdAt: CreationOptional<Date>;
+  declare artworkItemId: CreationOptional<string | null>; declare artworkMediaId: CreationOptional<string | null>; declare createdAt: CreationOptional<Date>;
 }
 MediaHubChannel.init({
   id, orgId: uuid(), name: text(), description: text(true), author: text(true), language: withDefault({ type: DataTypes.TEXT }),
-  category: withDefault({ type: DataTypes.TEXT }), artworkItemId: uuid(true), createdAt: stamp(),
+  category: withDefault({ type: DataTypes.TEXT }), artworkItemId: uuid(true), artworkMediaId: uuid(true), createdAt: stamp(),
 }, { sequelize, tableName: 'mediahub_channels', timestamps: false, underscored: true });
 
 /** `mediahub_series`: a sermon series in a channel. */
 export class MediaHubSeries extends Model<InferAttributes<MediaHubSeries>, InferCreationAttributes<MediaHubSeries>> {
   declare id: string; declare orgId: string; declare channelId: string; declare title: string;
-  declare description: CreationOptional<string | null>; declare artworkItemId: CreationOptional<string | null>; declare createdAt: CreationOptional<Date>;
+  declare description: CreationOptional<string | null>; declare artworkItemId: CreationOptional<string | null>;
+  declare artworkMediaId: CreationOptional<string | null>; declare createdAt: CreationOptional<Date>;
 }
 MediaHubSeries.init({
-  id, orgId: uuid(), channelId: uuid(), title: text(), description: text(true), artworkItemId: uuid(true), createdAt: stamp(),
+  id, orgId: uuid(), channelId: uuid(), title: text(), description: text(true), artworkItemId: uuid(true), artworkMediaId: uuid(true), createdAt: stamp(),
 }, { sequelize, tableName: 'mediahub_series', timestamps: false, underscored: true });
 
 /** `mediahub_episodes`: one sermon episode. */
@@ -57,6 +58,7 @@ export class MediaHubEpisode extends Model<InferAttributes<MediaHubEpisode>, Inf
   declare id: string; declare orgId: string; declare seriesId: string; declare title: string; declare speaker: CreationOptional<string | null>;
   declare scripture: CreationOptional<string | null>; declare episodeDate: string; declare notes: CreationOptional<string | null>;
   declare links: CreationOptional<Array<{ title: string; url: string }>>; declare artworkItemId: CreationOptional<string | null>;
+  declare artworkMediaId: CreationOptional<string | null>;
   declare videoItemId: CreationOptional<string | null>; declare audioItemId: CreationOptional<string | null>;
   declare planId: CreationOptional<string | null>; declare instanceId: CreationOptional<string | null>; declare status: CreationOptional<string>;
   declare publishAt: CreationOptional<Date | null>; declare publishedAt: CreationOptional<Date | null>;
@@ -66,7 +68,7 @@ export class MediaHubEpisode extends Model<InferAttributes<MediaHubEpisode>, Inf
 MediaHubEpisode.init({
   id, orgId: uuid(), seriesId: uuid(), title: text(), speaker: text(true), scripture: text(true),
   episodeDate: { type: DataTypes.DATEONLY, allowNull: false }, notes: text(true), links: withDefault({ type: DataTypes.JSONB }),
-  artworkItemId: uuid(true), videoItemId: uuid(true), audioItemId: uuid(true), planId: uuid(true), instanceId: uuid(true),
+  artworkItemId: uuid(true), artworkMediaId: uuid(true), videoItemId: uuid(true), audioItemId: uuid(true), planId: uuid(true), instanceId: uuid(true),
   status: withDefault({ type: DataTypes.TEXT }), publishAt: date(true), publishedAt: date(true), transcript: text(true),
   transcriptStatus: withDefault({ type: DataTypes.TEXT }), transcriptRequestedAt: date(true), createdAt: stamp(), updatedAt: stamp(),
 }, { sequelize, tableName: 'mediahub_episodes', timestamps: false, underscored: true });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { queryRows } from '../../db/pool';
 import { routesFor } from '../routes';
 import { mediaStorage } from '../platform/api';
-import { channelSchema, channelView, episodeSchema, episodeView, loadChannel, updateChannel, type EpisodeRow } from './episodes';
+import { channelSchema, channelView, EPISODE_SELECT, episodeSchema, episodeView, loadChannel, updateChannel, type EpisodeRow } from './episodes';
 import { feedUrlOf } from './feed';
 import { loadItem } from './items';
 import { StewardError } from '../../core/errors';
@@ -21,17 +21,20 @@ export const mediahubRoutes = [
     summary: 'Podcast channels with their feed settings and public feed URL',
     response: z.object({ channels: z.array(channelWithFeed) }).strict(),
     run: async (ctx) => {
-      const rows = await queryRows<Parameters<typeof channelView>[0]>(ctx.db, 'SELECT * FROM mediahub_channels WHERE org_id = $1 ORDER BY created_at, id', [ctx.org.id]);
-      return { channels: rows.map((row) => ({ ...channelView(row), feedUrl: feedUrlOf(ctx.org.id, row.id) })) };
+      const rows = await queryRows<Parameters<typeof channelView>[2]>(ctx.db, 'SELECT * FROM mediahub_channels WHERE org_id = $1 ORDER BY created_at, id', [ctx.org.id]);
+      const channels = [];
+      for (const row of rows) channels.push({ ...(await channelView(ctx.db, ctx.org.id, row)), feedUrl: feedUrlOf(ctx.org.id, row.id) });
+      return { channels };
     },
   }),
   routes.patch('channels/{channelId}', {
-    summary: 'Change a podcast channel\'s feed settings: description, author, language, category, artwork (an image item)',
+    summary: 'Change a podcast channel\'s feed settings: description, author, language, category, artwork (a public Media Library image; or, the older way, a Media Hub image item)',
     params: z.object({ channelId: z.uuid() }).strict(),
     body: z.object({
       description: z.string().trim().max(4000).nullable().optional(), author: z.string().trim().min(1).max(200).nullable().optional(),
       language: z.string().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/).max(5).optional(), category: z.string().trim().min(1).max(100).optional(),
-      artworkItemId: z.uuid().nullable().optional(),
+      artworkMediaId: z.uuid().nullable().optional().describe('A public Media Library image; null removes the artwork'),
+      artworkItemId: z.uuid().nullable().optional().describe('Instead of artworkMediaId: a Media Hub image item (the older way)'),
     }).strict(),
     response: z.object({ channel: channelWithFeed }).strict(),
     run: async (ctx, { params, body }) => {
@@ -47,10 +50,7 @@ export const mediahubRoutes = [
     }).strict(),
     response: z.object({ episodes: z.array(episodeSchema) }).strict(),
     run: async (ctx, { query }) => {
-      const rows = await queryRows<EpisodeRow>(ctx.db, `SELECT e.id, e.org_id, e.series_id, s.title AS series_title, s.channel_id, e.title, e.speaker, e.scripture,
-        to_char(e.episode_date, 'YYYY-MM-DD') AS episode_date, e.notes, e.links, e.artwork_item_id, e.video_item_id, e.audio_item_id, e.plan_id, e.instance_id,
-        e.status, e.publish_at, e.published_at, (e.transcript IS NOT NULL) AS has_transcript, e.transcript_status, e.transcript_requested_at, e.created_at
-        FROM mediahub_episodes e JOIN mediahub_series s ON s.org_id = e.org_id AND s.id = e.series_id
+      const rows = await queryRows<EpisodeRow>(ctx.db, `${EPISODE_SELECT}
         WHERE e.org_id = $1 AND ($2::uuid IS NULL OR e.series_id = $2)
           AND ($3::text IS NULL OR CASE WHEN e.status = 'published' AND e.publish_at > now() THEN 'scheduled' ELSE e.status END = $3)
         ORDER BY e.episode_date DESC, e.id LIMIT $4`, [ctx.org.id, query.seriesId ?? null, query.state ?? null, query.limit]);
@@ -62,7 +62,7 @@ export const mediahubRoutes = [
     params: z.object({ channelId: z.uuid() }).strict(),
     response: z.object({ channel: channelWithFeed }).strict(),
     run: async (ctx, { params }) => {
-      const channel = channelView(await loadChannel(ctx.db, ctx.org.id, params.channelId));
+      const channel = await channelView(ctx.db, ctx.org.id, await loadChannel(ctx.db, ctx.org.id, params.channelId));
       return { channel: { ...channel, feedUrl: feedUrlOf(ctx.org.id, channel.id) } };
     },
   }),

@@ -14,6 +14,9 @@ const tools = toolsFor('mediahub', { read: 'mediahub:read', write: 'mediahub:wri
 
 const itemId = z.uuid().describe('A media item id (mediahub_list_items)');
 const episodeId = z.uuid().describe('An episode id');
+// Artwork comes from the platform's Media Library; a Media Hub image item is still taken, the older way.
+const artworkMediaId = z.uuid().describe('Artwork: a public image in the Media Library (platform_list_media_library_files; upload with platform_begin_media_library_upload)');
+const artworkItemId = z.uuid().describe('Instead of artworkMediaId, the older way: a Media Hub image item');
 const title = z.string().trim().min(1).max(200);
 const actionSummary = z.string().trim().max(500).optional().describe('Plain-English summary shown to the approver');
 const ccliNumber = z.string().trim().regex(/^[0-9]{1,10}$/, 'digits only').max(10);
@@ -28,7 +31,7 @@ const songInput = z.object({
 
 const beginUploadTool = tools.write('begin_upload', {
   title: 'Begin a media upload',
-  description: 'Starts uploading a sermon or service recording (video or audio), or an episode\'s artwork, notes or slides, to Media Hub: answers a presigned URL to PUT the file to (never send file bytes as arguments), then call mediahub_complete_upload. Counts toward the plan\'s Media Hub items and storage. Photos and graphics for general use belong in the Media Library (platform_begin_media_library_upload).',
+  description: 'Starts uploading a sermon or service recording (video or audio), or an episode\'s notes or slides, to Media Hub: answers a presigned URL to PUT the file to (never send file bytes as arguments), then call mediahub_complete_upload. Counts toward the plan\'s Media Hub items and storage. Episode and series artwork, photos and graphics belong in the Media Library (platform_begin_media_library_upload; then artworkMediaId).',
   keywords: ['upload sermon', 'upload video', 'upload audio', 'upload recording', 'presigned url', 'podcast audio upload', 'mp4', 'mp3', 'wav', 'mov', 'video file', 'audio file', 'service recording', 'livestream recording', 'get the recording in'],
   examples: ['upload this week\'s sermon recording', 'I have the Sunday service video to upload', 'add the sermon mp3 to the media hub', 'upload slides for the talk', 'I\'ve got the mp4 of the service, how do I get it in', 'put the video of this morning on the system', 'I need to send the Remembrance service recording up', 'upload a recording', 'Josh filmed the baptism service and wants it on the sermon podcast, how do we start?', 'I need to get episode artwork into the media hub'],
   meter: { feature: 'mediahub_items', units: 1 },
@@ -112,12 +115,12 @@ const listSeriesTool = tools.read('list_series', {
 
 const createSeriesTool = tools.write('create_series', {
   title: 'Create a sermon series',
-  description: `Creates a sermon series in a podcast channel (default "${DEFAULT_CHANNEL}", made with its first series), optionally with artwork (an image item).`,
+  description: `Creates a sermon series in a podcast channel (default "${DEFAULT_CHANNEL}", made with its first series), optionally with artwork: a public Media Library image (artworkMediaId), which the channel takes too if it has none.`,
   keywords: ['new sermon series', 'start series', 'preaching series'],
   examples: ['start a new sermon series on Romans', 'create a series called Advent Hope', 'set up a series for the summer talks', 'new teaching series: The Lord\'s Prayer, six weeks', 'make a Lent series with the purple artwork', 'add a Youth Talks series on its own podcast channel', 'we\'re starting a series on Acts in September', 'new series: Philippians', "Mark's starting six weeks on the Psalms in January, set the series up", 'I need a series for the youth talks with its own artwork'],
   input: z.object({
     title, description: z.string().trim().max(4000).optional(), channel: z.string().trim().min(1).max(200).optional().describe(`The podcast channel (default "${DEFAULT_CHANNEL}")`),
-    artworkItemId: z.uuid().optional().describe('An image item for the series (and the channel, if it has none)'),
+    artworkMediaId: artworkMediaId.optional(), artworkItemId: artworkItemId.optional(),
   }),
   output: z.object({ series: seriesSchema, channel: channelSchema }).strict(),
   run: async (ctx, input) => createSeries(ctx.db, ctx.org.id, input),
@@ -131,7 +134,7 @@ const createEpisodeTool = tools.write('create_episode', {
   input: z.object({
     seriesId: z.uuid(), planId: z.uuid().optional().describe('A runsheet plan to prefill from'), title: title.optional(),
     speaker: z.string().trim().min(1).max(200).optional(), scripture: z.string().trim().min(1).max(200).optional(), date: calendarDate().optional(),
-    notes: z.string().trim().max(10_000).optional(), links: z.array(link).max(20).optional(), artworkItemId: z.uuid().optional(),
+    notes: z.string().trim().max(10_000).optional(), links: z.array(link).max(20).optional(), artworkMediaId: artworkMediaId.optional(), artworkItemId: artworkItemId.optional(),
     videoItemId: z.uuid().optional(), audioItemId: z.uuid().optional(), songs: z.array(songInput).max(50).optional().describe('Songs sung (default: the plan\'s)'),
   }),
   output: z.object({ episode: episodeSchema }).strict(),
@@ -158,13 +161,14 @@ const getEpisodeTool = tools.read('get_episode', {
 
 const updateEpisodeTool = tools.write('update_episode', {
   title: 'Update a sermon episode',
-  description: 'Changes an episode: title, speaker, scripture, date, notes and links, series, artwork, video and audio items; records a song\'s licence (songLicences, by the song\'s id in the episode) or adds songs.',
+  description: 'Changes an episode: title, speaker, scripture, date, notes and links, series, artwork (a public Media Library image: artworkMediaId), video and audio items; records a song\'s licence (songLicences, by the song\'s id in the episode) or adds songs.',
   keywords: ['edit episode', 'attach recording', 'song licence', 'streaming licence', 'CCLI'],
   examples: ['attach the processed audio to Sunday\'s episode', 'the speaker was Rev Ann Smith', 'mark Amazing Grace as public domain', 'we have a streaming licence for that song', 'the passage on Sunday\'s episode should be Luke 15:11-32', 'move that episode into the Lent series', 'add the show notes and a link to the food bank', 'change the speaker', 'the Psalm 23 episode has the wrong date, it was the 14th not the 7th', "can you attach the video to Mark's episode"],
   input: z.object({
     episodeId, title: title.optional(), speaker: z.string().trim().min(1).max(200).nullable().optional(), scripture: z.string().trim().min(1).max(200).nullable().optional(),
     date: calendarDate().optional(), notes: z.string().trim().max(10_000).nullable().optional(), links: z.array(link).max(20).optional(), seriesId: z.uuid().optional(),
-    artworkItemId: z.uuid().nullable().optional(), videoItemId: z.uuid().nullable().optional(), audioItemId: z.uuid().nullable().optional(),
+    artworkMediaId: artworkMediaId.nullable().optional().describe('Artwork: a public image in the Media Library (platform_list_media_library_files); null removes the episode\'s own artwork, so its series\' shows'),
+    artworkItemId: artworkItemId.nullable().optional(), videoItemId: z.uuid().nullable().optional(), audioItemId: z.uuid().nullable().optional(),
     songLicences: z.array(z.object({ songId: z.uuid().describe('The song\'s id in this episode'), licence: z.enum(SONG_LICENCES).nullable(), licenceNumber: z.string().trim().min(1).max(100).nullable().optional() })).max(50).optional(),
     addSongs: z.array(songInput).max(50).optional(),
   }),
@@ -227,7 +231,7 @@ const getFeedUrlTool = tools.read('get_feed_url', {
   output: z.object({ feedUrl: z.string().nullable(), channel: channelSchema.nullable() }).strict(),
   run: async (ctx, input) => {
     const channel = input.channel ? await channelNamed(ctx.db, ctx.org.id, input.channel, false) : await defaultChannel(ctx.db, ctx.org.id);
-    return channel ? { feedUrl: feedUrlOf(ctx.org.id, channel.id), channel: channelView(channel) } : { feedUrl: null, channel: null };
+    return channel ? { feedUrl: feedUrlOf(ctx.org.id, channel.id), channel: await channelView(ctx.db, ctx.org.id, channel) } : { feedUrl: null, channel: null };
   },
 });
 

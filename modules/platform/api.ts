@@ -13,5 +13,6 @@ export { currentBrandVoice } from './brand/service';
 export type { AiSettings } from './media/ai-provider';
 // Media Hub keeps its bytes in the same store as the Media Library (presigned uploads, S3 or the embedded store).
 export { mediaStorage, newKeySegment, publicOrigin, type MediaStorage } from './media/storage';
-// A Media Library file another module links to (runsheet's song files): shown by id, name, type and address.
-export { linkedMediaFile } from './media/library';
+// A Media Library file another module links to (runsheet's song files, grow's page images, Media Hub's artwork):
+// shown by id, name, type and address; one at a time or many at once.
+export { linkedMediaFile, linkedMediaFiles, type LinkedMediaFile } from './media/library';

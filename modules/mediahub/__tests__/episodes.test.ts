@@ -1,6 +1,7 @@
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { dayFromToday } from '../../../test/helpers/mcp-calls';
 import { findIntent } from '../../../core/intents';
+import { makeImage } from '../../../test/helpers/media';
 
 /**
  * Series and episodes through the HTTP bridge and the dashboard routes: validation, duplicates,
@@ -68,6 +69,18 @@ describe('mediahub series, episodes, job, routes and metrics', () => {
     expect(channels[0]).toMatchObject({ name: 'Sermons', feedUrl: expect.stringMatching(new RegExp(`/mediahub/feeds/${org.orgId}/${channels[0].id}\\.xml$`)) });
     const patched = await call('mediahub_invoke_api_write', { method: 'PATCH', path: `/api/mediahub/channels/${channels[0].id}`, body: { author: 'St Luke\'s', category: 'Christianity' }, actionSummary: 'Feed author' });
     expect(JSON.stringify(patched)).toContain('Christianity');
+    // The channel's artwork from the Media Library: shown by the file's public address; a PDF is refused and changes nothing.
+    const library = async (fileName: string, bytes: Buffer) => (await call('platform_upload_media_library_file', { fileName, base64Content: bytes.toString('base64') })).file;
+    const cover = await library('advent-cover.png', await makeImage('png', 1400, 1400));
+    const leaflet = await library('advent.pdf', Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1'));
+    const channelPath = `/api/mediahub/channels/${channels[0].id}`;
+    const withArt = await call('mediahub_invoke_api_write', { method: 'PATCH', path: channelPath, body: { artworkMediaId: cover.id }, actionSummary: 'Feed artwork' });
+    expect(withArt.result.channel).toMatchObject({ artworkMediaId: cover.id, artworkItemId: null, artworkUrl: cover.url });
+    expect(cover.url).toMatch(new RegExp(`/media/files/${org.orgId}/${cover.id}$`));
+    expect(await refused('mediahub_invoke_api_write', { method: 'PATCH', path: channelPath, body: { artworkMediaId: leaflet.id, author: 'Changed' }, actionSummary: 'Feed artwork' }))
+      .toMatchObject({ code: 'validation_failed', issues: [{ path: 'artworkMediaId' }] });
+    const after = (await call('mediahub_invoke_api_read', { method: 'GET', path: channelPath })).result.channel;
+    expect(after).toMatchObject({ author: 'St Luke\'s', artworkMediaId: cover.id, artworkUrl: cover.url });
     const drafts = await call('mediahub_invoke_api_read', { method: 'GET', path: '/api/mediahub/episodes', query: { state: 'draft' } }).then((r: any) => r.result);
     expect(drafts.episodes.length).toBe(2);
     const curated = await refused('mediahub_invoke_api_write', { method: 'POST', path: `/api/mediahub/episodes/${drafts.episodes[0].id}/publish`, body: {}, actionSummary: 'Publish' });

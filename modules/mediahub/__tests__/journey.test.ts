@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import Parser from 'rss-parser';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
-import { makeImage } from '../../../test/helpers/media';
+import { makeImage, putUpload } from '../../../test/helpers/media';
 import { dayFromToday, mcpCall as call, mcpRefusal as refusal } from '../../../test/helpers/mcp-calls';
 import { startTranscriptionSandbox, type TranscriptionSandbox } from '../../../sandbox/transcription/server';
 import { makeWav, putTo, until } from './fixtures';
@@ -200,6 +200,101 @@ describe('mediahub journey: Sunday\'s sermon from plan to podcast', () => {
     const scheduled = await call(mcp, 'platform_approve_proposal', { proposalId: again.details.proposalId });
     expect(scheduled.execution.result.episode).toMatchObject({ state: 'scheduled', publishAt });
     expect((await new Parser().parseString(await (await fetch(feedUrl)).text())).items).toHaveLength(0);
+  });
+
+  // begin → PUT to the presigned bucket URL → complete, over MCP: a file in the platform's Media Library.
+  const libraryUpload = async (client: McpClient, fileName: string, bytes: Buffer, extra: Record<string, unknown> = {}) => {
+    const begun = await call(client, 'platform_begin_media_library_upload', { fileName, fileSize: bytes.length });
+    expect(begun.uploadUrl.startsWith(`${endpoint}/${BUCKET}/`)).toBe(true);
+    expect((await putUpload(begun, bytes)).status).toBe(200);
+    return (await call(client, 'platform_complete_media_library_upload', { mediaId: begun.mediaId, sessionId: begun.sessionId, ...extra })).file;
+  };
+
+  it('takes series and episode artwork from the Media Library, shown by its public address in the episode, the feed and the library', async () => {
+    const libraryUrl = (mediaId: string) => `${harness.url}/media/files/${org.orgId}/${mediaId}`;
+    const seriesArt = await libraryUpload(mcp, 'psalms-series.png', await makeImage('png', 1400, 1400, { r: 90, g: 30, b: 120 }));
+    const episodeBytes = await makeImage('jpeg', 1400, 1400, { r: 30, g: 140, b: 60 });
+    const episodeArt = await libraryUpload(mcp, 'psalm-23.jpg', episodeBytes);
+    expect(episodeArt).toMatchObject({ mimeType: 'image/jpeg', isPublic: true, url: libraryUrl(episodeArt.id) });
+    const leaflet = await libraryUpload(mcp, 'psalms-leaflet.pdf', Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1'));
+    const privateArt = await libraryUpload(mcp, 'psalms-draft.png', await makeImage('png', 600, 600), { isPublic: false });
+    const foreignArt = await libraryUpload(otherMcp, 'their-art.png', await makeImage('png', 600, 600));
+    const hubImage = await uploadOverMcp('hub-art.png', await makeImage('png', 600, 600));
+    const audio = await uploadOverMcp('psalm-23.wav', makeWav(2));
+
+    // A series in its own channel with Media Library artwork: the new channel takes it too.
+    const { series, channel } = await call(mcp, 'mediahub_create_series', { title: 'Psalms for Summer', channel: 'Psalms Podcast', artworkMediaId: seriesArt.id });
+    expect(series).toMatchObject({ artworkMediaId: seriesArt.id, artworkItemId: null, artworkUrl: libraryUrl(seriesArt.id) });
+    expect(channel).toMatchObject({ name: 'Psalms Podcast', artworkMediaId: seriesArt.id, artworkItemId: null, artworkUrl: libraryUrl(seriesArt.id) });
+
+    // An episode with no artwork of its own shows its series'; then its own is set from the Media Library.
+    const { episode: draft } = await call(mcp, 'mediahub_create_episode', { seriesId: series.id, title: 'The Lord is my shepherd', date: dayFromToday(-1), audioItemId: audio.id });
+    expect(draft).toMatchObject({ artworkMediaId: null, artworkItemId: null, artworkUrl: libraryUrl(seriesArt.id) });
+    const { episode } = await call(mcp, 'mediahub_update_episode', { episodeId: draft.id, artworkMediaId: episodeArt.id });
+    expect(episode).toMatchObject({ artworkMediaId: episodeArt.id, artworkItemId: null, artworkUrl: libraryUrl(episodeArt.id) });
+    expect((await call(mcp, 'mediahub_get_episode', { episodeId: episode.id })).episode).toEqual(episode);
+
+    // Refused with a clear error, changing nothing: another organisation's file answers exactly as a missing one.
+    const missingId = randomUUID();
+    const foreign = await refusal(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkMediaId: foreignArt.id });
+    const missing = await refusal(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkMediaId: missingId });
+    expect(missing).toMatchObject({ code: 'not_found', message: `Media Library file ${missingId} was not found`, issues: [{ path: 'artworkMediaId' }] });
+    expect(foreign).toEqual({ ...missing, message: missing.message.replace(missingId, foreignArt.id) });
+    // A Media Hub item's id is not a Media Library file.
+    expect((await refusal(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkMediaId: hubImage.id })).code).toBe('not_found');
+    const notImage = await refusal(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkMediaId: leaflet.id });
+    expect(notImage).toMatchObject({ code: 'validation_failed', issues: [{ path: 'artworkMediaId', message: 'a application/pdf file, not an image' }] });
+    expect(notImage.message).toContain('"psalms-leaflet.pdf" is application/pdf');
+    const hidden = await refusal(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkMediaId: privateArt.id });
+    expect(hidden).toMatchObject({ code: 'validation_failed', issues: [{ path: 'artworkMediaId', message: 'a private file' }] });
+    expect(hidden.hint).toContain('isPublic');
+    const both = await refusal(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkMediaId: episodeArt.id, artworkItemId: hubImage.id });
+    expect(both).toMatchObject({ code: 'validation_failed', issues: [{ path: 'artworkItemId' }] });
+    // Other fields in a refused call are not written either.
+    expect((await refusal(mcp, 'mediahub_update_episode', { episodeId: episode.id, title: 'Changed', artworkMediaId: foreignArt.id })).code).toBe('not_found');
+    expect((await call(mcp, 'mediahub_get_episode', { episodeId: episode.id })).episode).toEqual(episode);
+    // Nor is an episode or a series (with its channel) made around refused artwork.
+    expect((await refusal(mcp, 'mediahub_create_episode', { seriesId: series.id, title: 'Psalm 121', date: dayFromToday(-1), artworkMediaId: foreignArt.id })).code).toBe('not_found');
+    expect((await refusal(mcp, 'mediahub_create_series', { title: 'Leaflets', channel: 'Leaflet Podcast', artworkMediaId: leaflet.id })).code).toBe('validation_failed');
+    expect((await refusal(mcp, 'mediahub_get_feed_url', { channel: 'Leaflet Podcast' })).code).toBe('not_found');
+    const listed = (await call(mcp, 'mediahub_list_series', {})).series;
+    expect(listed.map((s: any) => s.title)).not.toContain('Leaflets');
+    expect(listed.find((s: any) => s.id === series.id)).toMatchObject({ episodes: 1, artworkUrl: libraryUrl(seriesArt.id) });
+
+    // Published (a person approves): the feed names both artworks by their public addresses.
+    const gated = await refusal(mcp, 'mediahub_publish_episode', { episodeId: episode.id });
+    expect(gated.code).toBe('approval_required');
+    expect((await call(mcp, 'platform_approve_proposal', { proposalId: gated.details.proposalId })).execution.result.episode.state).toBe('published');
+    const { feedUrl } = await call(mcp, 'mediahub_get_feed_url', { channel: 'Psalms Podcast' });
+    const readFeed = async () => new Parser().parseString(await (await fetch(feedUrl)).text());
+    const feed = await readFeed();
+    expect(feed.itunes?.image).toBe(libraryUrl(seriesArt.id));
+    expect(feed.image?.url).toBe(libraryUrl(seriesArt.id));
+    expect(feed.items).toHaveLength(1);
+    expect(feed.items[0]!.itunes?.image).toBe(libraryUrl(episodeArt.id));
+
+    // The address serves the image itself (redirected to the bucket).
+    const fetched = await fetch(feed.items[0]!.itunes!.image!);
+    expect(fetched.status).toBe(200);
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(episodeBytes)).toBe(true);
+
+    // The public library shows it beside the episode.
+    const library = await (await fetch(`${harness.url}/mediahub/library/${org.orgId}`)).text();
+    const entry = library.slice(library.indexOf(`<li data-id="${episode.id}">`));
+    expect(entry.slice(0, entry.indexOf('</li>'))).toContain(`<img src="${libraryUrl(episodeArt.id)}"`);
+
+    // The file moved to the Media Library's trash stops showing at once: the series' artwork shows instead.
+    await call(mcp, 'platform_delete_media_library_file', { mediaId: episodeArt.id });
+    expect((await readFeed()).items[0]!.itunes?.image).toBe(libraryUrl(seriesArt.id));
+    expect((await call(mcp, 'mediahub_get_episode', { episodeId: episode.id })).episode).toMatchObject({ artworkMediaId: episodeArt.id, artworkUrl: libraryUrl(seriesArt.id) });
+
+    // The older way still works, one way at a time: a Media Hub image replaces the Media Library file, and back.
+    const older = (await call(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkItemId: hubImage.id })).episode;
+    expect(older).toMatchObject({ artworkMediaId: null, artworkItemId: hubImage.id, artworkUrl: `${harness.url}/mediahub/artwork/${org.orgId}/${hubImage.id}.png` });
+    expect((await readFeed()).items[0]!.itunes?.image).toBe(older.artworkUrl);
+    expect((await fetch(older.artworkUrl)).status).toBe(200);
+    const cleared = (await call(mcp, 'mediahub_update_episode', { episodeId: episode.id, artworkMediaId: null })).episode;
+    expect(cleared).toMatchObject({ artworkMediaId: null, artworkItemId: null, artworkUrl: libraryUrl(seriesArt.id) });
   });
 
   it('removes an archived item\'s objects from the S3 bucket after the retention period', async () => {

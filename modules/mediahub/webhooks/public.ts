@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { queryOne, withTenantTransaction } from '../../../db/pool';
 import type { ModuleWebhook, WebhookDeps } from '../../module';
 import { mediaStorage } from '../../platform/api';
+import { artworkResolver, episodeArtworkChain, type EpisodeArtworkColumns } from '../artwork';
 import { buildFeed, playUrlOf, xmlEscape } from '../feed';
 import { getOrgSettings } from '../../platform/api';
 import { queryRows } from '../../../db/pool';
@@ -13,10 +14,11 @@ import { queryRows } from '../../../db/pool';
  * - `GET /mediahub/feeds/<orgId>/<channelId>.xml`: a channel's podcast feed;
  * - `GET /mediahub/play/<orgId>/<episodeId>/<audio|video>?via=feed|web`: a published episode's
  *   file: counts one download (via=feed) or play, then redirects to a short-lived URL of it;
- * - `GET /mediahub/artwork/<orgId>/<itemId>.<ext>`: an image used as a channel's, series' or
- *   episode's artwork (no other item is reachable here).
+ * - `GET /mediahub/artwork/<orgId>/<itemId>.<ext>`: a Media Hub image item used as a channel's, series'
+ *   or episode's artwork, the older way (no other item is reachable here); artwork from the Media
+ *   Library is shown by the file's own public address, which the platform serves.
  * - `GET /mediahub/library/<orgId>`: the public episode library, a plain page of published episodes
- *   with their players (their plays counted through the play redirect).
+ *   with their artwork and players (their plays counted through the play redirect).
  * A missing, unpublished or another organisation's record answers 404 alike.
  */
 const REDIRECT_SECONDS = 600;
@@ -92,16 +94,22 @@ function mediahubRouter(deps: WebhookDeps): Router {
       const page = await withTenantTransaction(deps.pool, orgId, async (db) => {
         const org = await getOrgSettings(db, orgId).catch(() => null);
         if (!org) return null;
-        const episodes = await queryRows<{ id: string; title: string; speaker: string | null; scripture: string | null; series_title: string; episode_date: string; has_audio: boolean; has_video: boolean }>(db, `
+        const episodes = await queryRows<EpisodeArtworkColumns & { id: string; title: string; speaker: string | null; scripture: string | null; series_title: string; episode_date: string; has_audio: boolean; has_video: boolean }>(db, `
           SELECT e.id, e.title, e.speaker, e.scripture, s.title AS series_title, to_char(e.episode_date, 'YYYY-MM-DD') AS episode_date,
+            e.artwork_media_id, e.artwork_item_id, s.artwork_media_id AS series_artwork_media_id, s.artwork_item_id AS series_artwork_item_id,
             EXISTS (SELECT 1 FROM mediahub_items i WHERE i.org_id = e.org_id AND i.id = e.audio_item_id AND i.status = 'ready') AS has_audio,
             EXISTS (SELECT 1 FROM mediahub_items i WHERE i.org_id = e.org_id AND i.id = e.video_item_id AND i.status = 'ready') AS has_video
           FROM mediahub_episodes e JOIN mediahub_series s ON s.org_id = e.org_id AND s.id = e.series_id
           WHERE e.org_id = $1 AND e.status = 'published' AND e.publish_at <= now() ORDER BY e.episode_date DESC, e.id LIMIT 100`, [orgId]);
-        const items = episodes.filter((e) => e.has_audio || e.has_video).map((e) => {
+        const shown = episodes.filter((e) => e.has_audio || e.has_video);
+        const artwork = await artworkResolver(db, orgId, shown.flatMap(episodeArtworkChain));
+        const items = shown.map((e) => {
           const media = e.has_audio ? 'audio' : 'video';
           const meta = [e.speaker, e.scripture, e.series_title, e.episode_date].filter(Boolean).map((v) => xmlEscape(String(v))).join(' · ');
-          return `<li data-id="${e.id}"><h2>${xmlEscape(e.title)}</h2><p>${meta}</p><${media} controls preload="none" src="${xmlEscape(playUrlOf(orgId, e.id, media, 'web'))}"></${media}></li>`;
+          const art = artwork.urlOf(...episodeArtworkChain(e));
+          // The title beside it names the episode, so the picture is decorative (empty alt).
+          const image = art ? `<img src="${xmlEscape(art)}" alt="" width="300" style="height:auto;max-width:100%" loading="lazy">` : '';
+          return `<li data-id="${e.id}">${image}<h2>${xmlEscape(e.title)}</h2><p>${meta}</p><${media} controls preload="none" src="${xmlEscape(playUrlOf(orgId, e.id, media, 'web'))}"></${media}></li>`;
         });
         return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${xmlEscape(org.name)}: sermons</title></head>`
           + `<body><h1>${xmlEscape(org.name)}: sermons</h1>${items.length ? `<ul>${items.join('')}</ul>` : '<p>No sermons published yet.</p>'}</body></html>`;
@@ -110,7 +118,8 @@ function mediahubRouter(deps: WebhookDeps): Router {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.setHeader('cache-control', 'public, max-age=60');
       res.setHeader('x-content-type-options', 'nosniff');
-      res.setHeader('content-security-policy', "default-src 'none'; media-src *; style-src 'unsafe-inline'");
+      // Artwork loads from Steward, the Media Library's CDN or (the older way) a bucket's presigned address.
+      res.setHeader('content-security-policy', "default-src 'none'; media-src *; img-src *; style-src 'unsafe-inline'");
       res.send(page);
     } catch (error) {
       next(error);

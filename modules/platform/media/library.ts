@@ -306,10 +306,22 @@ export const mediaRetention: RetentionRule[] = [
   { name: 'media_trash', purge: (db) => purge(db, `deleted_at < now() - interval '${TRASH_DAYS} days'`) },
 ];
 
-/** What another module shows of a Media Library file it links to: a ready file of this organisation (not in the trash), or null. */
-export async function linkedMediaFile(db: Queryable, orgId: string, id: string): Promise<{ id: string; name: string; mimeType: string; sizeBytes: number; isPublic: boolean; url: string | null } | null> {
-  const row = await queryOne<FileRow>(db, `SELECT ${FILE_SELECT} WHERE f.org_id = $1 AND f.id = $2 AND f.status = 'ready' AND f.deleted_at IS NULL`, [orgId, id]);
-  if (!row) return null;
-  const file = toMediaFile(row);
-  return { id: file.id, name: file.displayName ?? file.name, mimeType: file.mimeType ?? 'application/octet-stream', sizeBytes: file.sizeBytes, isPublic: file.isPublic, url: file.url };
+/** What another module shows of a Media Library file it links to: its id, name, type, size, whether it is public, and its public address (null when private). */
+export interface LinkedMediaFile { id: string; name: string; mimeType: string; sizeBytes: number; isPublic: boolean; url: string | null }
+
+/** A Media Library file another module links to: a ready file of this organisation (not in the trash), or null. */
+export async function linkedMediaFile(db: Queryable, orgId: string, id: string): Promise<LinkedMediaFile | null> {
+  return (await linkedMediaFiles(db, orgId, [id])).get(id) ?? null;
+}
+
+/** Many linked files at once (a podcast feed's artworks), by id; ids gone, in the trash or another organisation's are absent. */
+export async function linkedMediaFiles(db: Queryable, orgId: string, ids: readonly string[]): Promise<Map<string, LinkedMediaFile>> {
+  const found = new Map<string, LinkedMediaFile>();
+  if (ids.length === 0) return found;
+  const rows = await queryRows<FileRow>(db, `SELECT ${FILE_SELECT} WHERE f.org_id = $1 AND f.id = ANY($2::uuid[]) AND f.status = 'ready' AND f.deleted_at IS NULL`, [orgId, [...new Set(ids)]]);
+  for (const row of rows) {
+    const file = toMediaFile(row);
+    found.set(file.id, { id: file.id, name: file.displayName ?? file.name, mimeType: file.mimeType ?? 'application/octet-stream', sizeBytes: file.sizeBytes, isPublic: file.isPublic, url: file.url });
+  }
+  return found;
 }
