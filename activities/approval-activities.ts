@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import {
-  DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type ProposalExecution,
+  DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type ProposalDecider, type ProposalExecution,
   type ProposalSnapshot, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { StewardError } from '../core/errors';
@@ -60,9 +60,18 @@ function createProposalActivities(deps: { pool: Pool }) {
       });
     },
 
-    /** Records the decision, then tells it to a caller waiting on the proposal (its next stage: running the action, or its end). */
-    async decideProposalRecord(orgId: string, proposalId: string, to: 'approved' | 'rejected' | 'expired', userId: string | null, reason: string | null): Promise<void> {
-      await guarded(() => decideProposal(pool, orgId, proposalId, to, userId, reason));
+    /**
+     * `decidedBy` names the credential that approved or rejected (its audit event's actor); a run
+     * scheduled before it was passed has the deciding person's id only, and an expiry has no person.
+     */
+    async decideProposalRecord(
+      orgId: string, proposalId: string, to: 'approved' | 'rejected' | 'expired', userId: string | null, reason: string | null, decidedBy?: ProposalDecider,
+    ): Promise<void> {
+      const decider: ProposalDecider = decidedBy ?? (to === 'expired' || userId === null
+        ? { kind: 'expiry' }
+        : { kind: 'credential', userId, credentialId: null, credentialKind: null, scopes: [] });
+      await guarded(() => decideProposal(pool, orgId, proposalId, to, decider, reason));
+      // Then tells it to a caller waiting on the proposal (its next stage: running the action, or its end).
       await announceCallProgress(pool, proposalDecisionKey(proposalId), decisionReport(to));
     },
 
@@ -111,9 +120,11 @@ function createAgentActivities(deps: { pool: Pool }) {
           if (autonomy === 'propose') {
             proposals.push({ proposalId, summary: action.summary });
           } else {
-            // Auto: the proposal row is the record of what the agent did; it is approved by the agent itself.
-            await decideProposal(pool, input.orgId, proposalId, 'approved', null, `Carried out automatically by the ${input.agentKey} agent (auto mode)`);
+            // Auto: the proposal row is the record of what the agent did; it is approved by the agent itself, for the owner.
             const principal = await agentPrincipal(pool, input.orgId, input.agentKey, tool.scope);
+            await decideProposal(pool, input.orgId, proposalId, 'approved', {
+              kind: 'auto', agentKey: input.agentKey, onBehalfOfUserId: principal.userId, credentialId: principal.credentialId, scopes: principal.scopes,
+            }, `Carried out automatically by the ${input.agentKey} agent (auto mode)`);
             plans.push({
               proposalId, summary: action.summary,
               plan: { tool: tool.name, module: tool.module, args: action.args, principal, policy: policyOf(tool, action.args), argsHash },

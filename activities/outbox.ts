@@ -93,20 +93,29 @@ interface RowRef {
 
 const ROW = 'org_id = $1 AND source_kind = $2 AND source_id = $3';
 const rowParams = (ref: RowRef) => [ref.orgId, ref.source.kind, ref.sourceId];
+/** An attempt giving its claim up ($4 its token, $5 the error): back to pending, or left sending with the lease ended. */
+const RETRY_FRESH_SQL = `UPDATE outbox_messages SET status = 'pending', last_error = $5, claim_token = NULL, claimed_until = NULL
+  WHERE ${ROW} AND status = 'sending' AND claim_token = $4`;
+const RETRY_UNKNOWN_SQL = `UPDATE outbox_messages SET last_error = $5, claim_token = NULL, claimed_until = now()
+  WHERE ${ROW} AND status = 'sending' AND claim_token = $4`;
 
 /**
- * What became of a message, in the audit trail: one INSERT in the transaction that recorded it, the
- * system as the actor. The action is the source's kind and the verb (`channels.message.send`); the
- * body is kept by reference only, and the address never (the source record names the recipient).
+ * What became of a message, in the audit trail: every move of its row (claimed for an attempt, back
+ * for a retry, sent, failed, held for a person, released by one) and every refusal is one INSERT in
+ * the transaction that makes it, after its other statements, so it adds no lock of its own: only the
+ * organisation's chain head, taken by that INSERT and held until the commit just after it. The
+ * system is the actor (for a release, on behalf of the person who decided). The action is the
+ * source's kind and the verb (`channels.message.send`); the body is kept by reference only, the
+ * address never (the source record names the recipient), a provider's error by a code only.
  */
-async function recordDelivery(db: Queryable, ref: RowRef, verb: 'send' | 'fail' | 'refuse' | 'hold', change: {
-  fields: Record<string, unknown>; previous?: Record<string, unknown>; outcome?: 'success' | 'failed';
+async function recordDelivery(db: Queryable, ref: RowRef, verb: 'attempt' | 'retry' | 'send' | 'fail' | 'refuse' | 'hold' | 'release', change: {
+  fields: Record<string, unknown>; previous?: Record<string, unknown>; outcome?: 'success' | 'failed'; onBehalfOfUserId?: string;
 }): Promise<void> {
   const [module, ...rest] = ref.source.kind.split('.');
   const noun = rest.join('_') || 'message';
   await recordJobChange(db, {
     orgId: ref.orgId, channel: 'job:outbox', module, noun, verb, target: { type: noun, id: ref.sourceId },
-    fields: change.fields, previous: change.previous, outcome: change.outcome,
+    fields: change.fields, previous: change.previous, outcome: change.outcome, onBehalfOfUserId: change.onBehalfOfUserId,
   });
 }
 
@@ -249,6 +258,11 @@ export function createOutbox(deps: OutboxDeps) {
         RETURNING attempts, subject, body, html`, [...rowParams(ref), token, leaseMsFor(timeoutMs), recipient.to]);
       // Unreachable while the row lock is held; kept so the claim stands on its own.
       if (!claimed) return { kind: 'busy', leaseLeftMs: 1000, attempt: outbox?.attempts ?? 0 };
+      // From no row (created and counted just now), pending, failed, or sending under a lease that ran out.
+      await recordDelivery(db, ref, 'attempt', {
+        fields: { status: 'sending', attempt: claimed.attempts, channel, ...(outbox ? {} : { units: state.draft.units ?? 1 }), ...(inFlight ? { inFlight: true } : {}) },
+        previous: { status: outbox?.status ?? null },
+      });
       return {
         kind: 'claimed', token, attempt: claimed.attempts, provider, inFlight,
         message: {
@@ -284,6 +298,24 @@ export function createOutbox(deps: OutboxDeps) {
     return { status: 'sent' };
   }
 
+  /**
+   * An attempt that failed in a way that is safe to retry gives its claim up (on the row this attempt
+   * still holds) and records the move in the same transaction; the activity's retry makes the next
+   * attempt. `fresh`: provably not taken, so back to pending. `unknown`: the provider may have taken it,
+   * so the row stays sending with its lease ended, as after a crash. The event's outcome is `failed`
+   * with a code: this attempt did not deliver, though the message may yet go.
+   */
+  async function retryLater(ref: RowRef, claimed: Extract<Claim, { kind: 'claimed' }>, text: string, handOver: 'fresh' | 'unknown'): Promise<void> {
+    await withTransaction(pool, async (db) => {
+      const moved = await db.query(handOver === 'fresh' ? RETRY_FRESH_SQL : RETRY_UNKNOWN_SQL, [...rowParams(ref), claimed.token, text]);
+      if ((moved.rowCount ?? 0) === 0) return;
+      const fields = handOver === 'fresh' ? { status: 'pending', error: 'not_delivered' } : { status: 'sending', error: 'provider_error', leaseEnded: true };
+      await recordDelivery(db, ref, 'retry', {
+        fields: { ...fields, attempt: claimed.attempt, channel: claimed.message.channel }, previous: { status: 'sending' }, outcome: 'failed',
+      });
+    });
+  }
+
   /** The provider call failed: retry it, give up for good, or leave it to a person, depending on what the failure proves. */
   async function afterFailedCall(ref: RowRef, claimed: Extract<Claim, { kind: 'claimed' }>, error: unknown): Promise<OutboxOutcome> {
     const text = error instanceof Error ? error.message : String(error);
@@ -303,16 +335,14 @@ export function createOutbox(deps: OutboxDeps) {
     }
     if (error instanceof NotDeliveredError && !claimed.inFlight) {
       // Provably not taken: the next attempt is a fresh one.
-      await pool.query(`UPDATE outbox_messages SET status = 'pending', last_error = $5, claim_token = NULL, claimed_until = NULL
-        WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
+      await retryLater(ref, claimed, text, 'fresh');
       throw error;
     }
     if (claimed.provider.idempotent) {
       // Safe to call again (the provider de-duplicates on the key), but it may already have taken the message: the row stays
       // 'sending' with its lease ended, exactly as after a crash, so the next attempt knows the hand-over may have happened.
       // So too when this attempt was finishing such a hand-over and was refused: that proves nothing about the earlier one.
-      await pool.query(`UPDATE outbox_messages SET last_error = $5, claim_token = NULL, claimed_until = now()
-        WHERE ${ROW} AND status = 'sending' AND claim_token = $4`, [...rowParams(ref), claimed.token, text]);
+      await retryLater(ref, claimed, text, 'unknown');
       throw error;
     }
     // The provider may have accepted it and cannot recognise a repeat: a person decides.
@@ -381,6 +411,7 @@ export function createOutbox(deps: OutboxDeps) {
           WHERE ${ROW} AND status = 'needs_review'`, [...rowParams(ref), userId]);
         const done = (released.rowCount ?? 0) > 0;
         if (done && state.kind === 'ready') await ref.source.released(db, orgId, sourceId);
+        if (done) await recordDelivery(db, ref, 'release', { fields: { status: 'pending' }, previous: { status: 'needs_review' }, onBehalfOfUserId: userId });
         return done;
       });
     },

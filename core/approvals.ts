@@ -127,6 +127,22 @@ export interface ProposalDecision {
   plan?: ToolPlan;
 }
 
+/**
+ * Who took a proposal out of pending, as its audit event names them: a credential that called approve
+ * or reject (a person at the dashboard, or an assistant or key acting for its holder); the proposal's
+ * own timer (expiry); or an agent in auto mode approving its own action with its credential, for the
+ * organisation's owner. Only the credential's id, kind and scopes travel, never a secret.
+ */
+export type ProposalDecider =
+  | { kind: 'credential'; userId: string; credentialId: string | null; credentialKind: string | null; scopes: readonly string[] }
+  | { kind: 'expiry' }
+  | { kind: 'auto'; agentKey: string; onBehalfOfUserId: string; credentialId: string; scopes: readonly string[] };
+
+/** The decider of a decision a principal made (approve or reject). */
+export function deciderOf(principal: Pick<Principal, 'userId' | 'credentialId' | 'credentialKind' | 'scopes'>): ProposalDecider {
+  return { kind: 'credential', userId: principal.userId, credentialId: principal.credentialId, credentialKind: principal.credentialKind, scopes: [...principal.scopes] };
+}
+
 export interface OutreachDecision {
   decision: 'approve' | 'decline' | 'cancel' | 'edit';
   principal: Principal;

@@ -1,11 +1,13 @@
 import type { RowOf } from '../modules/kit';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { PROPOSAL_STATUSES, type ProposalExecution, type ProposalStatus } from '../core/approvals';
+import { PROPOSAL_STATUSES, type ProposalDecider, type ProposalExecution, type ProposalStatus } from '../core/approvals';
 import { StewardError } from '../core/errors';
 import { fn } from 'sequelize';
-import { queryOne, queryRows, type Queryable } from '../db/pool';
+import { queryOne, queryRows, withTransaction, type Pool, type Queryable } from '../db/pool';
 import { withModels } from '../db/sequelize';
+import type { ProposalDecided } from '../modules/module';
+import { registeredModules } from '../modules/registry';
 import { argsHashOf } from '../modules/tool';
 import { Proposal as ProposalModel } from './models/proposals';
 
@@ -143,20 +145,37 @@ export async function listProposals(
   return proposals.map(proposalView);
 }
 
-/** pending → approved | rejected | expired; a decided proposal is never decided again. */
+/**
+ * pending → approved | rejected | expired; a decided proposal is never decided again. One transaction:
+ * the row's move and whatever the modules record of it (`proposalDecided`: the audit trail's event)
+ * commit together, and only the call that made the move tells them, so a retried activity that finds
+ * its decision already written records nothing more.
+ */
 export async function decideProposal(
-  db: Queryable, orgId: string, id: string, to: Exclude<ProposalStatus, 'pending'>, userId: string | null, reason: string | null,
+  pool: Pool, orgId: string, id: string, to: Exclude<ProposalStatus, 'pending'>, decidedBy: ProposalDecider, reason: string | null,
 ): Promise<Proposal> {
-  await withModels(db, async (transaction) => {
-    // Locked (FOR UPDATE), so two deciders cannot both find it pending.
-    const current = await ProposalModel.findOne({ attributes: ['status'], where: { orgId, id }, lock: true, transaction });
-    if (!current) throw new StewardError('not_found', `Proposal ${id} was not found`);
-    if (current.status !== 'pending' && current.status !== to) throw new StewardError('conflict', `Proposal is already ${current.status}`);
-    if (current.status === 'pending') {
-      await ProposalModel.update({ status: to, decidedByUserId: userId, decidedAt: fn('now'), decisionReason: reason }, { where: { orgId, id }, transaction });
-    }
+  // decided_by_user_id names the person who decided; the expiry timer and an agent in auto mode are no person.
+  const userId = decidedBy.kind === 'credential' ? decidedBy.userId : null;
+  await withTransaction(pool, async (db) => {
+    const current = await withModels(db, async (transaction) => {
+      // Locked (FOR UPDATE), so two deciders cannot both find it pending.
+      const row = await ProposalModel.findOne({ where: { orgId, id }, lock: true, transaction });
+      if (!row) throw new StewardError('not_found', `Proposal ${id} was not found`);
+      if (row.status !== 'pending' && row.status !== to) throw new StewardError('conflict', `Proposal is already ${row.status}`);
+      if (row.status === 'pending') {
+        await ProposalModel.update({ status: to, decidedByUserId: userId, decidedAt: fn('now'), decisionReason: reason }, { where: { orgId, id }, transaction });
+      }
+      return row;
+    });
+    if (current.status !== 'pending') return;
+    const decided: ProposalDecided = {
+      orgId, proposalId: id, status: to, tool: current.tool, args: current.args as Record<string, unknown>, argsHash: current.argsHash,
+      summary: current.summary, agentKey: current.agentKey, proposedByUserId: current.proposedByUserId,
+      proposedByCredentialId: current.proposedByCredentialId, reason, decidedBy,
+    };
+    for (const listener of registeredModules().flatMap((module) => (module.proposalDecided ? [module.proposalDecided] : []))) await listener(db, decided);
   });
-  return (await getProposal(db, orgId, id))!;
+  return (await getProposal(pool, orgId, id))!;
 }
 
 export async function recordProposalExecution(db: Queryable, orgId: string, id: string, execution: ProposalExecution): Promise<Proposal> {

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import type { Client } from '@temporalio/client';
 import type { OutboxPort, OutboxSource } from './outbox-source';
 import type { z } from 'zod';
-import type { AgentKey } from '../core/approvals';
+import type { AgentKey, ProposalDecider, ProposalStatus } from '../core/approvals';
 import type { MeteredFeature } from '../core/billing';
 import type { Scope } from '../core/scopes';
 import type { Pool, Queryable } from '../db/pool';
@@ -84,6 +84,13 @@ export interface ModuleDefinition {
    * cap reached, a subscription that no longer allows it). Billing fills it.
    */
   allowanceGuards?: readonly AllowanceGuard[];
+  /**
+   * Told of every proposal that leaves pending (`decideProposal`, kernel/proposals.ts: approved,
+   * rejected or expired, by a person, an agent in auto mode or the expiry timer), in the transaction
+   * that records the decision, so what it writes commits with the decision or not at all; called once
+   * per decision, never for a retry that finds it already made. Audit fills it.
+   */
+  proposalDecided?: ProposalDecidedListener;
   /** Multi-step procedures served as MCP prompts (`modules/playbooks.ts`). */
   playbooks?: readonly Playbook[];
   /** Planning for the autonomous agents this module owns (keys from core/approvals AGENTS). */
@@ -270,6 +277,26 @@ export interface AllowanceCheck {
 }
 
 export type AllowanceGuard = (db: Queryable, check: AllowanceCheck) => Promise<void>;
+
+/** A proposal that has just left pending: what `proposalDecided` hears. */
+export interface ProposalDecided {
+  orgId: string;
+  proposalId: string;
+  status: Exclude<ProposalStatus, 'pending'>;
+  /** The action proposed: its tool and arguments, pinned by their hash. */
+  tool: string;
+  args: Record<string, unknown>;
+  argsHash: string;
+  summary: string;
+  /** The proposing agent, else the person and credential whose call needed approval. */
+  agentKey: string | null;
+  proposedByUserId: string | null;
+  proposedByCredentialId: string | null;
+  reason: string | null;
+  decidedBy: ProposalDecider;
+}
+
+export type ProposalDecidedListener = (db: Queryable, decided: ProposalDecided) => Promise<void>;
 
 /** Plans every organisation is on one of (seeded by the first migration). */
 export const PLAN_CODES = ['starter', 'growth', 'enterprise'] as const;

@@ -4,7 +4,7 @@ import {
 import type { ApprovalActivities } from '../activities/approval-activities';
 import { decideProposalUpdate, proposalStateQuery } from '../core/approval-messages';
 import {
-  mayDecideProposals, type ProposalDecision, type ProposalDecisionResult,
+  deciderOf, mayDecideProposals, type ProposalDecision, type ProposalDecisionResult,
   type ProposalSnapshot, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
@@ -65,13 +65,13 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
     deciding = true;
     const userId = decision.principal.userId;
     if (decision.decision === 'reject') {
-      await records.decideProposalRecord(input.orgId, state.id, 'rejected', userId, decision.reason ?? null);
+      await records.decideProposalRecord(input.orgId, state.id, 'rejected', userId, decision.reason ?? null, deciderOf(decision.principal));
       state.status = 'rejected';
       setStatus();
       outcome = { proposalId: state.id, status: 'rejected', execution: null };
       return outcome;
     }
-    await records.decideProposalRecord(input.orgId, state.id, 'approved', userId, decision.reason ?? null);
+    await records.decideProposalRecord(input.orgId, state.id, 'approved', userId, decision.reason ?? null, deciderOf(decision.principal));
     state.status = 'approved';
     setStatus();
     // The approver's plan supplies the credential and policy; the arguments are always the ones
@@ -102,7 +102,7 @@ export async function proposalWorkflow(input: ProposalWorkflowInput): Promise<Pr
     const decidedInTime = await condition(() => deciding, remaining);
     if (!decidedInTime) {
       expiring = true;
-      await records.decideProposalRecord(input.orgId, state.id, 'expired', null, 'Not decided before it expired');
+      await records.decideProposalRecord(input.orgId, state.id, 'expired', null, 'Not decided before it expired', { kind: 'expiry' });
       state.status = 'expired';
       setStatus();
       outcome = { proposalId: state.id, status: 'expired', execution: null };

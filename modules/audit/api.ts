@@ -1,6 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { Queryable } from '../../db/pool';
-import { insertAuditEvent, outsideChangeEventOf, type OutsideChange } from './record';
+import { proposalWorkflowId } from '../../core/approvals';
+import type { ProposalDecided } from '../module';
+import { insertAuditEvent, outsideChangeEventOf, proposalDecisionEventOf, type OutsideChange } from './record';
 
 export type { OutsideChange } from './record';
 
@@ -31,4 +33,14 @@ function jobSource(): string {
  */
 export async function recordJobChange(db: Queryable, change: Omit<OutsideChange, 'actorKind' | 'source'>): Promise<void> {
   await recordOutsideChange(db, { ...change, actorKind: 'system', source: jobSource() });
+}
+
+/**
+ * A proposal's decision (kernel/proposals.ts tells the module kit's `proposalDecided` hook, in the
+ * transaction that records it): one event. A person's decision and an expiry happen in the proposal's
+ * own workflow, which names it; an agent's auto-approval happens in its run, the activity's workflow.
+ */
+export async function recordProposalDecision(db: Queryable, decided: ProposalDecided): Promise<void> {
+  const source = decided.decidedBy.kind === 'auto' ? jobSource() : proposalWorkflowId(decided.proposalId);
+  await insertAuditEvent(db, proposalDecisionEventOf(decided, source));
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { proposalActionWorkflowId } from '../../core/approvals';
+import { proposalActionWorkflowId, type ProposalDecider } from '../../core/approvals';
 import type { ToolPlan } from '../../core/tool-plan';
 import type { Queryable } from '../../db/pool';
+import type { ProposalDecided } from '../module';
 import type { AnyTool, AuditChanges } from '../tool';
 
 /**
@@ -265,6 +266,8 @@ export interface OutsideChange {
   actorKind: 'webhook' | 'system' | 'human';
   /** The person, for a human actor. */
   actorUserId?: string | null;
+  /** The person whose decision a job carried out (a held message a person released). */
+  onBehalfOfUserId?: string | null;
   channel: string;
   source: string;
   module: string;
@@ -300,7 +303,7 @@ export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
     category: categoryOf(change.noun, change.module),
     actorKind: change.actorKind,
     actorUserId: change.actorUserId ?? null,
-    onBehalfOfUserId: null,
+    onBehalfOfUserId: change.onBehalfOfUserId ?? null,
     credentialId: null,
     credentialKind: null,
     credentialHash: null,
@@ -315,5 +318,70 @@ export function outsideChangeEventOf(change: OutsideChange): AuditEventRow {
     currency: change.currency ?? null,
     units: null,
     actionSummary: null,
+  };
+}
+
+const DECISION_VERBS = { approved: 'approve', rejected: 'reject', expired: 'expire' } as const;
+
+/**
+ * Who a proposal decision's event names, and what stands in its tool column. A credential's decision
+ * is carried out by the approve or reject tool (the dashboard page calls the same tools), with the
+ * actor as a tool call would name it; the expiry timer and an agent in auto mode are the system, the
+ * latter with the agent's own credential and scopes, for the owner it acts for.
+ */
+function deciderColumns(decider: ProposalDecider, verb: string): Pick<AuditEventRow, 'tool' | 'actorKind' | 'actorUserId' | 'onBehalfOfUserId' | 'credentialId' | 'credentialKind' | 'credentialHash' | 'scopes'> {
+  switch (decider.kind) {
+    case 'credential':
+      return {
+        tool: `platform_${verb}_proposal`, actorKind: actorKindOf(decider.credentialKind), actorUserId: decider.userId,
+        onBehalfOfUserId: decider.credentialKind === 'dashboard' ? null : decider.userId,
+        credentialId: decider.credentialId, credentialKind: decider.credentialKind, credentialHash: credentialHashOf(decider.credentialId), scopes: [...decider.scopes].sort(),
+      };
+    case 'auto':
+      return {
+        tool: 'job:agent_run', actorKind: 'system', actorUserId: null, onBehalfOfUserId: decider.onBehalfOfUserId,
+        credentialId: decider.credentialId, credentialKind: 'agent', credentialHash: credentialHashOf(decider.credentialId), scopes: [...decider.scopes].sort(),
+      };
+    case 'expiry':
+      return { tool: 'job:proposal_expiry', actorKind: 'system', actorUserId: null, onBehalfOfUserId: null, credentialId: null, credentialKind: null, credentialHash: null, scopes: [] };
+  }
+}
+
+/**
+ * The event of a proposal leaving pending (`platform.proposal.approve`, `.reject`, `.expire`): who
+ * decided, the action it was about (tool, arguments' hash, the proposing agent or person and
+ * credential) and the outcome as the status it moved to. Kept as long as the action's own records
+ * would be (a refund's decision is finance). The arguments themselves stay on the proposal; the
+ * contacts they name are listed, so erasing one redacts this event too.
+ */
+export function proposalDecisionEventOf(decided: ProposalDecided, source: string): AuditEventRow {
+  const verb = DECISION_VERBS[decided.status];
+  const actionModule = decided.tool.split('_')[0] ?? 'platform';
+  const fields: Record<string, unknown> = {
+    tool: decided.tool, argsHash: decided.argsHash, agent: decided.agentKey,
+    proposedByUserId: decided.proposedByUserId, proposedByCredentialId: decided.proposedByCredentialId,
+    ...(decided.reason !== null ? { reason: decided.reason } : {}),
+  };
+  const changes: AuditChanges = { fields: { status: { before: 'pending', after: decided.status } } };
+  for (const [key, value] of Object.entries(fields)) changes.fields[key] = { after: kept(key, value) ?? null };
+  const amount = decided.args.amount;
+  return {
+    orgId: decided.orgId,
+    ...deciderColumns(decided.decidedBy, verb),
+    workflowId: source.slice(0, 255),
+    action: `platform.proposal.${verb}`,
+    operation: 'decide',
+    category: categoryOf(decided.tool, actionModule),
+    targetType: 'proposal',
+    targetId: decided.proposalId,
+    changes,
+    contactIds: contactIdsOf(decided.args),
+    outcome: 'success',
+    // approval_id marks events that carried an approval out (audit_list_agent_actions approvedOnly); a decision carries none out.
+    approvalId: null,
+    amountMinor: Number.isSafeInteger(amount) ? amount as number : null,
+    currency: Number.isSafeInteger(amount) && typeof decided.args.currency === 'string' ? decided.args.currency : null,
+    units: null,
+    actionSummary: decided.summary || null,
   };
 }

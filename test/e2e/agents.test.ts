@@ -144,6 +144,23 @@ describe('agents and pastoral automations', () => {
     const record = await harness.call(org.apiKey, 'platform_get_proposal', { proposalId: done.id });
     expect(record.proposal.execution).toMatchObject({ status: 'succeeded' });
     expect(record.proposal.decisionReason).toContain('auto mode');
+
+    // The trail: the person's rejection under their credential; the agent's own approval with the system as actor, its
+    // credential and scopes, for the owner; each once.
+    const decisions = async (proposalId: string) => (await harness.call(org.apiKey, 'audit_list_events', { targetType: 'proposal', targetId: proposalId })).events;
+    expect(await decisions(proposed[0].id)).toEqual([expect.objectContaining({
+      action: 'platform.proposal.reject', tool: 'platform_reject_proposal', actor: expect.objectContaining({ kind: 'agent', userId: org.ownerUserId, credentialKind: 'api_key' }),
+    })]);
+    const [autoApproval] = await decisions(done.id);
+    expect(await decisions(done.id)).toHaveLength(1);
+    expect(autoApproval).toMatchObject({
+      action: 'platform.proposal.approve', tool: 'job:agent_run', outcome: 'success', scopes: ['people:write'], target: { type: 'proposal', id: done.id },
+      actor: { kind: 'system', userId: null, onBehalfOfUserId: org.ownerUserId, credentialKind: 'agent', credentialId: expect.any(String) },
+    });
+    expect(autoApproval.workflowId).not.toBe(`proposal-${done.id}`);
+    // The merge it carried out names the proposal, under the same agent credential.
+    const merge = (await harness.call(org.apiKey, 'audit_list_agent_actions', { approvedOnly: true, limit: 100 })).events.filter((event: any) => event.approvalId === done.id);
+    expect(merge).toEqual([expect.objectContaining({ tool: 'people_merge_data_quality_contacts', actor: expect.objectContaining({ credentialId: autoApproval.actor.credentialId }) })]);
   });
 
   it('pastoral automations queue outreach for review on their own schedule, never sending', async () => {

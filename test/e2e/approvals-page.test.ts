@@ -152,6 +152,12 @@ describe('/dashboard/approvals in headless Chromium', () => {
     await ownerContext.close();
     const { proposal } = await harness.call(org.apiKey, 'platform_get_proposal', { proposalId });
     expect(proposal).toMatchObject({ status: 'approved', decidedByUserId: org.ownerUserId, execution: { status: 'succeeded' } });
+    // A person at the dashboard: the decision's audit event names them as a human, with their sign-in's credential.
+    const { events } = await harness.call(org.apiKey, 'audit_list_events', { targetType: 'proposal', targetId: proposalId });
+    expect(events).toEqual([expect.objectContaining({
+      action: 'platform.proposal.approve', tool: 'platform_approve_proposal',
+      actor: expect.objectContaining({ kind: 'human', userId: org.ownerUserId, onBehalfOfUserId: null, credentialKind: 'dashboard' }),
+    })]);
   });
 
   it('refuses a decision posted from another site', async () => {

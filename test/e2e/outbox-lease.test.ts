@@ -67,6 +67,16 @@ describe('outbox lease', () => {
     return (await db.pool.query('SELECT count(*)::int AS n FROM usage_events WHERE idempotency_key = $1', [`outreach-${itemId}`])).rows[0].n;
   }
 
+  /** The outbox's moves of an item in the audit trail, oldest first: the verb, the status it moved from and to, and who it was for. */
+  async function trail(itemId: string): Promise<Array<{ verb: string; from: unknown; to: unknown; outcome: string; actor: string; onBehalfOf: string | null }>> {
+    const { rows } = await db.pool.query(`SELECT action, changes, outcome, actor_kind, on_behalf_of_user_id FROM audit_events
+      WHERE org_id = $1 AND tool = 'job:outbox' AND target_type = 'outreach' AND target_id = $2 ORDER BY seq`, [orgId, itemId]);
+    return rows.map((row) => ({
+      verb: row.action.replace('people.outreach.', ''), from: row.changes?.fields?.status?.before, to: row.changes?.fields?.status?.after,
+      outcome: row.outcome, actor: row.actor_kind, onBehalfOf: row.on_behalf_of_user_id,
+    }));
+  }
+
   /** What a worker that died mid-call leaves behind: its lease runs out with the row still 'sending'. */
   async function expireLease(itemId: string): Promise<void> {
     await db.pool.query("UPDATE outbox_messages SET claimed_until = now() - interval '1 second' WHERE outreach_id = $1 AND status = 'sending'", [itemId]);
@@ -142,6 +152,16 @@ describe('outbox lease', () => {
     expect(provider.calls[1].idempotencyKey).toBe(provider.calls[0].idempotencyKey);
     expect(await outbox(itemId)).toMatchObject({ status: 'sent', attempts: 2, reviewed_by_user_id: userId });
     expect(await usage(itemId)).toBe(1);
+    // Each move once: claimed, held once its lease ran out (the dead attempt giving up later moves nothing), released for
+    // the person who decided, claimed again from pending, sent.
+    const system = { actor: 'system', onBehalfOf: null };
+    expect(await trail(itemId)).toEqual([
+      { verb: 'attempt', from: null, to: 'sending', outcome: 'success', ...system },
+      { verb: 'hold', from: 'sending', to: 'needs_review', outcome: 'failed', ...system },
+      { verb: 'release', from: 'needs_review', to: 'pending', outcome: 'success', actor: 'system', onBehalfOf: userId },
+      { verb: 'attempt', from: 'pending', to: 'sending', outcome: 'success', ...system },
+      { verb: 'send', from: 'sending', to: 'sent', outcome: 'success', ...system },
+    ]);
   });
 
   it('records the send when a call the lease had given up on still gets its answer', async () => {
@@ -188,6 +208,13 @@ describe('outbox lease', () => {
     provider.open();
     expect((await dead).status).toBe('sent');
     expect(await usage(itemId)).toBe(1);
+    // The refused attempt gave its claim up with the hand-over still open (sending, lease ended), and the next one finished it.
+    const moves = await trail(itemId);
+    expect(moves.map(({ verb, from, to }) => [verb, from, to])).toEqual([
+      ['attempt', null, 'sending'], ['attempt', 'sending', 'sending'], ['retry', 'sending', 'sending'], ['attempt', 'sending', 'sending'], ['send', 'sending', 'sent'],
+    ]);
+    const { rows } = await db.pool.query(`SELECT changes FROM audit_events WHERE org_id = $1 AND target_id = $2 AND action = 'people.outreach.retry'`, [orgId, itemId]);
+    expect(rows[0].changes.fields).toMatchObject({ error: { after: 'provider_error' }, leaseEnded: { after: true }, attempt: { after: 2 } });
   });
 
   it('parks a non-idempotent send whose outcome is unknown, and retries one that provably did not arrive', async () => {
@@ -206,6 +233,14 @@ describe('outbox lease', () => {
     definite.failWith = null;
     expect((await senderFor(definite).send(orgId, refused.itemId)).status).toBe('sent');
     expect(definite.calls).toHaveLength(2);
+    // The attempt that provably did not arrive gave its claim back to pending, recorded as a failed attempt to retry.
+    expect((await trail(refused.itemId)).map(({ verb, from, to, outcome }) => ({ verb, from, to, outcome }))).toEqual([
+      { verb: 'attempt', from: null, to: 'sending', outcome: 'success' },
+      { verb: 'retry', from: 'sending', to: 'pending', outcome: 'failed' },
+      { verb: 'attempt', from: 'pending', to: 'sending', outcome: 'success' },
+      { verb: 'send', from: 'sending', to: 'sent', outcome: 'success' },
+    ]);
+    expect((await trail(unknown.itemId)).map(({ verb }) => verb)).toEqual(['attempt', 'hold']);
   });
 
   it('re-checks consent and approval on every attempt, not only the first', async () => {

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ProposalDecisionResult } from '../../../core/approvals';
 import { APP_ROLE, withTransaction } from '../../../db/pool';
+import { actionHashOf } from '../../../kernel/proposals';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { insertContact, insertDonation, insertFund } from '../../giving/__tests__/pledges-recurring-fixtures';
@@ -257,5 +260,86 @@ describe('audit trail', () => {
     } finally {
       await readerMcp.close();
     }
+  });
+
+  describe('proposal decisions', () => {
+    let church: TestOrg;
+    let mcp: McpClient;
+    let decider: { apiKey: string; keyId: string; userId: string };
+
+    beforeAll(async () => {
+      church = await harness.createOrg({ name: 'Proposal Parish' });
+      mcp = await harness.mcpClient(church.apiKey);
+      decider = await harness.createKey(church.orgId, ['platform:read', 'platform:write', 'audit:read', 'audit:export'], 'admin');
+    });
+
+    afterAll(async () => {
+      await mcp?.close();
+    });
+
+    const eventsOf = async (proposalId: string) => (await mcpCall(mcp, 'audit_list_events', { targetType: 'proposal', targetId: proposalId, limit: 100 })).events;
+
+    it('records a proposal that expired as one system event, and the chain still verifies', async () => {
+      const proposalId = randomUUID();
+      const args = { donationId: randomUUID(), amount: 1500, reason: 'Gave twice' };
+      const handle = await harness.temporal.workflow.start('proposalWorkflow', {
+        taskQueue: harness.taskQueue,
+        workflowId: `proposal-${proposalId}`,
+        args: [{
+          orgId: church.orgId, proposalId, ttlMs: 1000,
+          create: {
+            action: { tool: 'giving_refund_donation', args, argsHash: actionHashOf('giving_refund_donation', args) },
+            summary: 'Refund £15', agent: null, proposedBy: { userId: church.ownerUserId, credentialId: null }, dedupeKey: null,
+          },
+        }],
+      });
+      expect(await handle.result() as ProposalDecisionResult).toEqual({ proposalId, status: 'expired', execution: null });
+
+      const events = await eventsOf(proposalId);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({
+        action: 'platform.proposal.expire', operation: 'decide', tool: 'job:proposal_expiry', workflowId: `proposal-${proposalId}`, outcome: 'success',
+        actor: { kind: 'system', userId: null, onBehalfOfUserId: null, credentialId: null }, target: { type: 'proposal', id: proposalId },
+        // A refund's decision is kept as long as the refund's own records would be.
+        category: 'finance', amountMinor: 1500, approvalId: null, summary: 'Refund £15',
+      });
+      const { changes } = await mcpCall(mcp, 'audit_get_event', { eventId: events[0].id });
+      expect(changes).toEqual(expect.arrayContaining([
+        { field: 'status', before: 'pending', after: 'expired' }, { field: 'tool', after: 'giving_refund_donation' },
+        { field: 'proposedByUserId', after: church.ownerUserId }, { field: 'agent', after: null },
+        { field: 'argsHash', after: actionHashOf('giving_refund_donation', args) }, { field: 'reason', after: 'Not decided before it expired' },
+      ]));
+      expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+    });
+
+    it('records a person\'s approval and rejection with their credential, once each', async () => {
+      const ask = async () => {
+        const asked = await harness.invoke(church.apiKey, 'audit_export_events', { actionPrefix: 'platform.', limit: 10 });
+        expect(asked.body.error).toMatchObject({ code: 'approval_required' });
+        return asked.body.error!.details.proposalId as string;
+      };
+      const approvedId = await ask();
+      const rejectedId = await ask();
+      expect((await harness.call(decider.apiKey, 'platform_approve_proposal', { proposalId: approvedId })).execution.status).toBe('succeeded');
+      await harness.call(decider.apiKey, 'platform_reject_proposal', { proposalId: rejectedId, reason: 'Not this week' });
+      // Deciding again is refused and records nothing more.
+      expect((await harness.invoke(decider.apiKey, 'platform_reject_proposal', { proposalId: approvedId })).body.error?.code).toBe('conflict');
+
+      const actor = { kind: 'agent', userId: decider.userId, onBehalfOfUserId: decider.userId, credentialId: decider.keyId, credentialKind: 'api_key' };
+      const approved = await eventsOf(approvedId);
+      expect(approved).toEqual([expect.objectContaining({
+        action: 'platform.proposal.approve', tool: 'platform_approve_proposal', workflowId: `proposal-${approvedId}`, actor: expect.objectContaining(actor), category: 'general',
+      })]);
+      expect(approved[0].scopes).toEqual(['audit:export', 'audit:read', 'platform:read', 'platform:write']);
+      const rejected = await eventsOf(rejectedId);
+      expect(rejected).toEqual([expect.objectContaining({ action: 'platform.proposal.reject', tool: 'platform_reject_proposal', actor: expect.objectContaining(actor) })]);
+      expect((await mcpCall(mcp, 'audit_get_event', { eventId: rejected[0].id })).changes).toEqual(expect.arrayContaining([
+        { field: 'status', before: 'pending', after: 'rejected' }, { field: 'reason', after: 'Not this week' },
+      ]));
+      // The approved export's own event names the proposal it carried out; the decision carried none out.
+      const carriedOut = (await mcpCall(mcp, 'audit_list_agent_actions', { approvedOnly: true })).events;
+      expect(carriedOut.map((event: any) => [event.action, event.approvalId])).toEqual([['audit.events.export', approvedId]]);
+      expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+    });
   });
 });

@@ -114,10 +114,16 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       expect(usage.sms).toEqual({ messages: 1, segments: 1 });
       expect(usage.allowances.messagingCredits.used).toBe(1);
 
-      // The trail, over MCP: the outbox's delivery once (the system as actor), then the provider's callback (the webhook as actor).
-      const [send] = (await mcpCall(mcp, 'audit_list_events', { targetId: messageId, actorKind: 'system' })).events;
+      // The trail, over MCP: the outbox's moves (the system as actor: claimed for attempt 1, then sent, once each), then the
+      // provider's callback (the webhook as actor).
+      const moves = (await mcpCall(mcp, 'audit_list_events', { targetId: messageId, actorKind: 'system' })).events;
+      expect(moves.map((event: any) => event.action)).toEqual(['channels.message.send', 'channels.message.attempt']);
+      const [send, attempt] = moves;
       expect(send).toMatchObject({ action: 'channels.message.send', tool: 'job:outbox', outcome: 'success', target: { type: 'message', id: messageId }, actor: { kind: 'system', userId: null } });
-      expect((await mcpCall(mcp, 'audit_list_events', { targetId: messageId, actorKind: 'system' })).events).toHaveLength(1);
+      expect(attempt).toMatchObject({ tool: 'job:outbox', outcome: 'success', target: { type: 'message', id: messageId }, actor: { kind: 'system', userId: null } });
+      const attemptEvent = await mcpCall(mcp, 'audit_get_event', { eventId: attempt.id });
+      // A new row: created, counted and claimed in one transaction.
+      expect(attemptEvent.changes).toEqual(expect.arrayContaining([{ field: 'status', before: null, after: 'sending' }, { field: 'attempt', after: 1 }, { field: 'units', after: 1 }]));
       const [statusEvent] = (await mcpCall(mcp, 'audit_list_events', { targetId: messageId, actorKind: 'webhook' })).events;
       expect(statusEvent).toMatchObject({ action: 'channels.message.deliver', tool: 'webhook:sms', outcome: 'success' });
       const history = (await mcpCall(mcp, 'audit_get_entity_history', { targetType: 'message', targetId: messageId })).entries;
@@ -244,6 +250,16 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       expect(sandboxMessagesTo(mary.phone)).toHaveLength(1);
       const usage = await harness.pool.query('SELECT units FROM usage_events WHERE org_id = $1 AND idempotency_key = $2', [org.orgId, `channel-message-${sent.message.id}`]);
       expect(usage.rows).toEqual([{ units: 1 }]);
+      // Every move of its row is in the trail, oldest first: each attempt, each retry (a 500 proves nothing was taken, so
+      // the claim goes back to pending), and the send.
+      const history = (await mcpCall(mcp, 'audit_get_entity_history', { targetType: 'message', targetId: sent.message.id })).entries;
+      expect(history.map((entry: any) => entry.action)).toEqual([
+        'channels.message.attempt', 'channels.message.retry', 'channels.message.attempt', 'channels.message.retry', 'channels.message.attempt', 'channels.message.send',
+      ]);
+      expect(history.map((entry: any) => entry.changes.find((change: any) => change.field === 'attempt')?.after)).toEqual([1, 1, 2, 2, 3, 3]);
+      expect(history[1]).toMatchObject({ outcome: 'failed' });
+      expect(history[1].changes).toEqual(expect.arrayContaining([{ field: 'status', before: 'sending', after: 'pending' }, { field: 'error', after: 'not_delivered' }]));
+      expect(history[2].changes).toEqual(expect.arrayContaining([{ field: 'status', before: 'pending', after: 'sending' }]));
     });
 
     it('a provider refusing the message for good (400) fails it with the reason, sent once and not retried', async () => {
@@ -258,7 +274,10 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       expect(sandbox.requestCount() - requestsBefore).toBe(1);
       expect(sandboxMessagesTo(abe.phone)).toHaveLength(0);
       const trail = (await mcpCall(mcp, 'audit_list_events', { targetId: sent.message.id, actorKind: 'system' })).events;
-      expect(trail).toEqual([expect.objectContaining({ action: 'channels.message.fail', outcome: 'failed', errorCode: 'provider_refused', tool: 'job:outbox' })]);
+      expect(trail).toEqual([
+        expect.objectContaining({ action: 'channels.message.fail', outcome: 'failed', errorCode: 'provider_refused', tool: 'job:outbox' }),
+        expect.objectContaining({ action: 'channels.message.attempt', outcome: 'success', tool: 'job:outbox' }),
+      ]);
     });
 
     it('from a one-way sender id, marketing without an opt-out link is refused; with one it leaves from that id', async () => {
