@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound, type RowOf } from '../kit';
-import { instancesEnded } from './extension-points';
+import { instancesEnded, instancesMoved, type InstanceMove } from './extension-points';
 import type { ScheduleInstance } from './models/schedule';
 import { DEFAULT_TIME_ZONE, expand, localToUtc, utcToLocal, type Occurrence, type Recurrence } from './recurrence';
 
@@ -169,8 +169,11 @@ export async function materialiseSeries(db: Queryable, orgId: string, series: Se
   const durationMs = series.durationMinutes * 60_000;
   let created = 0;
   let updated = 0;
+  let rekeyed = 0;
+  // What other modules hang on an instance follows it when its time changes, so the times before are kept to compare.
+  const before = await timesNotStarted(db, orgId, series.id, now);
   if (occurrences.length > 0) {
-    await rekeyByLocalDate(db, orgId, series.id, occurrences, now);
+    rekeyed = await rekeyByLocalDate(db, orgId, series.id, occurrences, now);
     // Today's earlier occurrences are added only to a day the series has nothing on yet (a new series), never after a change.
     const { rows } = await db.query<{ inserted: boolean }>(
       `INSERT INTO schedule_instances AS i (id, org_id, series_id, original_starts_at, title, starts_at, ends_at, local_date, local_start_time, time_zone, location_label, campus)
@@ -197,7 +200,30 @@ export async function materialiseSeries(db: Queryable, orgId: string, series: Se
       RETURNING id`,
     [orgId, series.id, now, to, occurrences.map((o) => o.startsAt)]);
   await instancesEnded(db, orgId, { instanceIds: removed.map((row) => row.id), cause: 'removed', now });
+  // Told after the removals, so a room a removed instance freed is free for an instance moved onto its time.
+  if (rekeyed + updated > 0) await instancesMoved(db, orgId, { moves: await movesSince(db, orgId, before), now });
   return { created, updated, removed: removed.length };
+}
+
+type InstanceTimes = InstanceMove['from'];
+
+/** The real times of a series' instances that have not started: the only ones materialisation may move. */
+async function timesNotStarted(db: Queryable, orgId: string, seriesId: string, now: Date): Promise<Map<string, InstanceTimes>> {
+  const rows = await queryRows<{ id: string; starts_at: Date; ends_at: Date }>(db,
+    'SELECT id, starts_at, ends_at FROM schedule_instances WHERE org_id = $1 AND series_id = $2 AND starts_at >= $3', [orgId, seriesId, now]);
+  return new Map(rows.map((row) => [row.id, { startsAt: row.starts_at, endsAt: row.ends_at }]));
+}
+
+/** The instances of `before` still there whose start or end is no longer what it was (removed ones have ended, not moved). */
+async function movesSince(db: Queryable, orgId: string, before: ReadonlyMap<string, InstanceTimes>): Promise<InstanceMove[]> {
+  if (before.size === 0) return [];
+  const rows = await queryRows<{ id: string; starts_at: Date; ends_at: Date }>(db,
+    'SELECT id, starts_at, ends_at FROM schedule_instances WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY starts_at, id', [orgId, [...before.keys()]]);
+  return rows.flatMap((row) => {
+    const from = before.get(row.id)!;
+    const moved = from.startsAt.getTime() !== row.starts_at.getTime() || from.endsAt.getTime() !== row.ends_at.getTime();
+    return moved ? [{ instanceId: row.id, from, to: { startsAt: row.starts_at, endsAt: row.ends_at } }] : [];
+  });
 }
 
 /**
@@ -207,8 +233,8 @@ export async function materialiseSeries(db: Queryable, orgId: string, series: Se
  * settings, volunteer rotas) and its own exceptions (a cancellation) survive "10:30 becomes 11:00".
  * An instance not moved on its own follows the new time; a moved one keeps where it was moved to.
  */
-async function rekeyByLocalDate(db: Queryable, orgId: string, seriesId: string, occurrences: Occurrence[], now: Date): Promise<void> {
-  await db.query(
+async function rekeyByLocalDate(db: Queryable, orgId: string, seriesId: string, occurrences: Occurrence[], now: Date): Promise<number> {
+  const result = await db.query(
     `WITH occurrence AS (
        SELECT * FROM unnest($3::timestamptz[], $4::date[], $5::text[]) AS o(starts_at, local_date, local_time)
      ), stale AS (
@@ -234,6 +260,7 @@ async function rekeyByLocalDate(db: Queryable, orgId: string, seriesId: string, 
        FROM pair p
       WHERE i.org_id = $1 AND i.id = p.id`,
     [orgId, seriesId, occurrences.map((o) => o.startsAt), occurrences.map((o) => o.localDate), occurrences.map((o) => o.localStartTime), now]);
+  return result.rowCount ?? 0;
 }
 
 /** Removes a series' instances that have not started yet (a deleted series), telling the modules built on them; past ones stay as the record of what happened. */
@@ -276,7 +303,8 @@ export interface InstanceChanges {
 
 /**
  * Edits one instance on its own: a new local date or time moves it (the rule's time is kept as
- * its original start), and it becomes detached so the series' later edits leave it alone.
+ * its original start), and it becomes detached so the series' later edits leave it alone. A new
+ * start or end is told to the modules built on the instance in this same transaction.
  */
 export async function editInstance(db: Queryable, orgId: string, instanceId: string, changes: InstanceChanges, now: Date): Promise<ServiceInstance> {
   const row = await instanceRow(db, orgId, instanceId, { forUpdate: true });
@@ -288,12 +316,14 @@ export async function editInstance(db: Queryable, orgId: string, instanceId: str
     throw new StewardError('validation_failed', 'The new start is in the past', { hint: 'Move the instance to a time that has not passed.', issues: [{ path: 'localDate', message: 'must be in the future' }] });
   }
   const durationMs = changes.durationMinutes !== undefined ? changes.durationMinutes * 60_000 : row.ends_at.getTime() - row.starts_at.getTime();
+  const endsAt = new Date(startsAt.getTime() + durationMs);
   const local = utcToLocal(startsAt, row.time_zone);
   await db.query(
     `UPDATE schedule_instances SET title = $3, starts_at = $4, ends_at = $5, local_date = $6, local_start_time = $7, location_label = $8, campus = $9,
        detached = true, updated_at = now() WHERE org_id = $1 AND id = $2`,
-    [orgId, instanceId, changes.title ?? row.title, startsAt, new Date(startsAt.getTime() + durationMs), local.localDate, local.localStartTime,
+    [orgId, instanceId, changes.title ?? row.title, startsAt, endsAt, local.localDate, local.localStartTime,
       changes.locationLabel !== undefined ? changes.locationLabel : row.location_label, changes.campus !== undefined ? changes.campus : row.campus]);
+  await instancesMoved(db, orgId, { moves: [{ instanceId, from: { startsAt: row.starts_at, endsAt: row.ends_at }, to: { startsAt, endsAt } }], now });
   return getInstance(db, orgId, instanceId);
 }
 

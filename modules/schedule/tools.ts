@@ -59,7 +59,7 @@ export const createSeriesTool = tools.write('create_series', {
 
 export const updateSeriesTool = tools.write('update_series', {
   title: 'Change a service series',
-  description: 'Changes a service series with a scope, as calendars do: "this" changes one instance (its title, local date or start time, length, location), "this_and_following" ends the series before the instance and continues it as a new series carrying the changes, "all" changes the whole series (rule, zone, start date or time, length, title, location). Instances that have already started are never rewritten; instances changed on their own keep their changes.',
+  description: 'Changes a service series with a scope, as calendars do: "this" changes one instance (its title, local date or start time, length, location), "this_and_following" ends the series before the instance and continues it as a new series carrying the changes, "all" changes the whole series (rule, zone, start date or time, length, title, location). Instances that have already started are never rewritten; instances changed on their own keep their changes. Room bookings linked to an instance follow its new time (held as an open conflict where the room is taken) or are released when it goes.',
   keywords: ['reschedule service', 'change service time', 'move service', 'edit recurring series', 'from now on'],
   examples: ['from next month the morning service starts at 11', 'this Sunday only, the service is in the church hall', 'rename the evening service for all weeks', 'from Easter, the 8am moves to 8:30 every week', 'the evening service is now in the hall permanently', 'change the midweek service to Thursdays from now on', 'make the family service last 75 minutes every week from now', 'from September all Sunday morning services start at 10', 'rename the 6pm service to Evensong going forward', 'change the service time', 'the new curate wants Evensong at 5 instead of 6 from October onwards, for every week', 'can we move the midweek communion to the chapel permanently?'],
   input: z.object({
@@ -116,7 +116,7 @@ export const cancelInstanceTool = tools.write('cancel_instance', {
 
 export const moveInstanceTool = tools.write('move_instance', {
   title: 'Move one service',
-  description: 'Moves one instance to another local date and/or start time in its zone (an exception: the series is unchanged; the rule\'s time is kept as its original start). Same as schedule_update_series with scope "this".',
+  description: 'Moves one instance to another local date and/or start time in its zone (an exception: the series is unchanged; the rule\'s time is kept as its original start). Room bookings linked to it move with it; one whose room is taken at the new time is held as an open conflict (spaces_list_conflicts). Same as schedule_update_series with scope "this".',
   keywords: ['reschedule one service', 'different time this week', 'exception'],
   examples: ['this Sunday the service starts at 11 instead of 10:30', 'move Easter Sunday\'s service to 6am', "push this Sunday's evening service back to 7pm", 'on Remembrance Sunday the 10:30 starts at 10:45', "move next Wednesday's prayer meeting to Thursday", "bring this year's carol service forward to 5pm", "shift this week's communion to Saturday at 9", 'the Good Friday service is at 1pm this year only', "move Sunday's service to 11", "the Remembrance parade runs late so this year's 10:30 moves to 11:15, just that week", "can we shift next Friday's Compline to Saturday?"],
   input: z.object({

@@ -1,6 +1,7 @@
 import { defineModule } from '../module';
 import { materialiseBookings, releaseCancelledInstances, releaseEndedInstances } from './conflicts';
 import { spacesTables } from './migrations/2026.11.28T03.00.00.spaces';
+import { followMovedInstances } from './instance-moves';
 import { spacesFacilities } from './migrations/2026.11.28T03.10.00.spaces-facilities';
 import { facilitiesModels, spacesModels } from './models';
 import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
@@ -42,6 +43,8 @@ export default defineModule({
     runsheetReadiness: [{ area: 'rooms', check: roomsReadiness }],
     // A cancelled or removed service instance frees its rooms in the same transaction.
     scheduleInstancesEnded: { instancesEnded: async (db, orgId, ended) => { await releaseEndedInstances(db, orgId, ended); } },
+    // A moved service instance takes its room bookings to the new time in the same transaction; a clash there is held as an open conflict.
+    scheduleInstancesMoved: { instancesMoved: async (db, orgId, moved) => { await followMovedInstances(db, orgId, moved); } },
   },
   jobs: [
     {

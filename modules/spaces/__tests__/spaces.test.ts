@@ -342,6 +342,141 @@ describe('spaces: rooms and bookings', () => {
     expect((await refusal('spaces_invoke_api_read', { path: `/api/spaces/rooms/${hallId}/week` }, other.apiKey)).code).toBe('not_found');
   });
 
+  describe('service instances that move take their room bookings with them', () => {
+    let vestryId: string;
+    let parlourId: string;
+    /** A booking's one occurrence on a local date, in any status, as spaces_list_bookings shows it over MCP. */
+    const occurrenceOn = async (bookingId: string, localDate: string) => {
+      const { occurrences } = await mcpCall(owner, 'spaces_list_bookings', { bookingId, from: localDate, days: 1, statuses: ['pending', 'approved', 'held', 'cancelled'] });
+      expect(occurrences).toHaveLength(1);
+      return occurrences[0];
+    };
+    const instant = (localDate: string, time: string) => DateTime.fromISO(`${localDate}T${time}`, { zone: ZONE }).toUTC().toISO({ suppressMilliseconds: false })!;
+
+    beforeAll(async () => {
+      vestryId = (await call('spaces_create_room', { buildingId, name: 'Vestry', capacity: 20 })).room.id;
+      parlourId = (await call('spaces_create_room', { buildingId, name: 'Parlour', capacity: 12 })).room.id;
+    });
+
+    it('moving an instance moves its booking, set-up and clear-up kept, and frees the old time (over MCP)', async () => {
+      const series = await mcpCall(owner, 'schedule_create_series', { title: 'Taizé', rrule: 'FREQ=WEEKLY;BYDAY=SA', startDate: fridayPlus(1), startTime: '18:30', durationMinutes: 60, timeZone: ZONE });
+      const instance = series.upcoming[0];
+      const booking = await mcpCall(owner, 'spaces_create_booking', { title: 'Taizé', roomId: vestryId, scheduleInstanceId: instance.id, setupMinutes: 30, teardownMinutes: 15 });
+      // Something else waits for the old time: held behind the service's booking.
+      const choir = await mcpCall(owner, 'spaces_create_booking', { title: 'Choir practice', roomId: vestryId, localDate: instance.localDate, startTime: '18:00', durationMinutes: 60, onConflict: 'hold' });
+      expect(choir.occurrencesHeld).toBe(1);
+
+      await mcpCall(owner, 'schedule_move_instance', { instanceId: instance.id, localStartTime: '20:00' });
+      expect(await occurrenceOn(booking.booking.id, instance.localDate)).toMatchObject({
+        startTime: '20:00', endTime: '21:00', status: 'approved',
+        busyFrom: instant(instance.localDate, '19:30'), busyTo: instant(instance.localDate, '21:15'),
+      });
+      // The old time is free: what waited for it goes ahead, with no job run; the new time is taken.
+      expect(await occurrenceOn(choir.booking.id, instance.localDate)).toMatchObject({ startTime: '18:00', status: 'approved' });
+      const taken = await mcpRefusal(owner, 'spaces_create_booking', { title: 'Quiz', roomId: vestryId, localDate: instance.localDate, startTime: '20:30', durationMinutes: 30 });
+      expect(taken.code).toBe('conflict');
+      expect(taken.details.conflicts[0].with).toMatchObject({ bookingId: booking.booking.id });
+
+      // The move is in the booking's trail, before and after.
+      const trail = (await mcpCall(owner, 'audit_list_events', { targetId: booking.booking.id, actionPrefix: 'spaces.booking.move' })).events;
+      expect(trail).toEqual([expect.objectContaining({ tool: 'schedule.instances_moved', outcome: 'success', actor: expect.objectContaining({ kind: 'system' }) })]);
+      const history = await mcpCall(owner, 'audit_get_entity_history', { targetType: 'booking', targetId: booking.booking.id });
+      const move = history.entries.find((entry: any) => entry.action === 'spaces.booking.move');
+      expect(move.changes).toEqual(expect.arrayContaining([
+        { field: 'startTime', before: '18:30', after: '20:00' }, { field: 'occurrenceStatus', before: 'approved', after: 'approved' }, { field: 'conflictsOpened', after: 0 },
+      ]));
+
+      // Another organisation cannot move the instance: missing to it, and the booking stays where it is.
+      expect((await refusal('schedule_move_instance', { instanceId: instance.id, localStartTime: '09:00' }, other.apiKey)).code).toBe('not_found');
+      expect(await occurrenceOn(booking.booking.id, instance.localDate)).toMatchObject({ startTime: '20:00', status: 'approved' });
+    });
+
+    it('a series time change, a length change and a restore move the linked booking too', async () => {
+      const series = await mcpCall(owner, 'schedule_create_series', { title: 'Lauds', rrule: 'FREQ=WEEKLY;BYDAY=TU', startDate: fridayPlus(1), startTime: '07:00', durationMinutes: 30, timeZone: ZONE });
+      const instance = series.upcoming[0];
+      const booking = await mcpCall(owner, 'spaces_create_booking', { title: 'Lauds', roomId: parlourId, scheduleInstanceId: instance.id });
+      // Every instance of the series follows the new time, and so does the booking (the same instance id, re-keyed).
+      await mcpCall(owner, 'schedule_update_series', { seriesId: series.series.id, scope: 'all', changes: { startTime: '07:30' } });
+      expect(await occurrenceOn(booking.booking.id, instance.localDate)).toMatchObject({ startTime: '07:30', endTime: '08:00', status: 'approved' });
+      // One instance made longer: the booking's end follows.
+      await mcpCall(owner, 'schedule_update_series', { seriesId: series.series.id, scope: 'this', instanceId: instance.id, changes: { durationMinutes: 45 } });
+      expect(await occurrenceOn(booking.booking.id, instance.localDate)).toMatchObject({ startTime: '07:30', endTime: '08:15' });
+      // Restored to the rule's time and length, the booking goes back with it.
+      await mcpCall(owner, 'schedule_move_instance', { instanceId: instance.id, localStartTime: '09:00' });
+      expect(await occurrenceOn(booking.booking.id, instance.localDate)).toMatchObject({ startTime: '09:00', endTime: '09:45' });
+      await mcpCall(owner, 'schedule_restore_instance', { instanceId: instance.id });
+      expect(await occurrenceOn(booking.booking.id, instance.localDate)).toMatchObject({ startTime: '07:30', endTime: '08:00', status: 'approved' });
+      // The booking itself carries the new time, so a later edit of it re-plans from there rather than the old one.
+      await mcpCall(owner, 'spaces_update_booking', { bookingId: booking.booking.id, changes: { title: 'Morning prayer' } });
+      const after = await occurrenceOn(booking.booking.id, instance.localDate);
+      expect(after).toMatchObject({ startTime: '07:30', endTime: '08:00', status: 'approved' });
+      const trail = (await mcpCall(owner, 'audit_list_events', { targetId: booking.booking.id, actionPrefix: 'spaces.booking.move' })).events;
+      expect(trail).toHaveLength(4);
+    });
+
+    it('a move onto a taken time holds the booking with an open conflict, never double-booking, and a person resolves it', async () => {
+      const series = await mcpCall(owner, 'schedule_create_series', { title: 'Healing service', rrule: 'FREQ=WEEKLY;BYDAY=TH', startDate: fridayPlus(2), startTime: '10:00', durationMinutes: 60, timeZone: ZONE });
+      const instance = series.upcoming[0];
+      const healing = await mcpCall(owner, 'spaces_create_booking', { title: 'Healing service', roomId: vestryId, scheduleInstanceId: instance.id });
+      const coffee = await mcpCall(owner, 'spaces_create_booking', { title: 'Coffee morning', roomId: vestryId, localDate: instance.localDate, startTime: '11:00', durationMinutes: 60 });
+
+      // The service moves regardless; its booking is not lost, and not double-booked: it waits, held, for a person.
+      const moved = await mcpCall(owner, 'schedule_move_instance', { instanceId: instance.id, localStartTime: '11:00' });
+      expect(moved.instance).toMatchObject({ localStartTime: '11:00', moved: true });
+      expect(await occurrenceOn(healing.booking.id, instance.localDate)).toMatchObject({ startTime: '11:00', status: 'held' });
+      expect(await occurrenceOn(coffee.booking.id, instance.localDate)).toMatchObject({ startTime: '11:00', status: 'approved' });
+      expect(await countRows(`SELECT count(*)::int AS n FROM spaces_occurrences WHERE room_id = $1 AND local_date = $2 AND status IN ('pending', 'approved')`, [vestryId, instance.localDate])).toBe(1);
+      const conflicts = (await mcpCall(owner, 'spaces_list_conflicts', { bookingId: healing.booking.id })).conflicts;
+      expect(conflicts).toEqual([expect.objectContaining({
+        status: 'open', booking: expect.objectContaining({ bookingId: healing.booking.id, startTime: '11:00', status: 'held' }),
+        against: expect.objectContaining({ kind: 'booking', bookingId: coffee.booking.id }),
+      })]);
+      const history = await mcpCall(owner, 'audit_get_entity_history', { targetType: 'booking', targetId: healing.booking.id });
+      expect(history.entries.find((entry: any) => entry.action === 'spaces.booking.move').changes).toEqual(expect.arrayContaining([
+        { field: 'occurrenceStatus', before: 'approved', after: 'held' }, { field: 'conflictsOpened', after: 1 },
+      ]));
+
+      // Resolved as any conflict is: the service keeps the vestry, the coffee morning gives way.
+      const resolved = await mcpCall(owner, 'spaces_resolve_conflict', { conflictId: conflicts[0].id, keep: 'booking', note: 'The service comes first' });
+      expect(resolved.conflict).toMatchObject({ status: 'resolved', resolution: 'booking_kept' });
+      expect(await occurrenceOn(healing.booking.id, instance.localDate)).toMatchObject({ startTime: '11:00', status: 'approved' });
+      expect(await occurrenceOn(coffee.booking.id, instance.localDate)).toMatchObject({ status: 'cancelled' });
+    });
+
+    it('moving back off a clash withdraws the conflict and books the new time', async () => {
+      const series = await mcpCall(owner, 'schedule_create_series', { title: 'Vespers', rrule: 'FREQ=WEEKLY;BYDAY=FR', startDate: fridayPlus(3), startTime: '17:00', durationMinutes: 30, timeZone: ZONE });
+      const instance = series.upcoming[0];
+      const vespers = await mcpCall(owner, 'spaces_create_booking', { title: 'Vespers', roomId: parlourId, scheduleInstanceId: instance.id });
+      await mcpCall(owner, 'spaces_create_blockout', { roomId: parlourId, from: `${instance.localDate}T18:00`, to: `${instance.localDate}T20:00`, timeZone: ZONE, reason: 'Carpet cleaning' });
+      await mcpCall(owner, 'schedule_move_instance', { instanceId: instance.id, localStartTime: '18:30' });
+      expect(await occurrenceOn(vespers.booking.id, instance.localDate)).toMatchObject({ startTime: '18:30', status: 'held' });
+      expect((await mcpCall(owner, 'spaces_list_conflicts', { bookingId: vespers.booking.id })).conflicts).toEqual([
+        expect.objectContaining({ against: expect.objectContaining({ kind: 'blockout', reason: 'Carpet cleaning' }) }),
+      ]);
+      await mcpCall(owner, 'schedule_move_instance', { instanceId: instance.id, localStartTime: '16:00' });
+      expect(await occurrenceOn(vespers.booking.id, instance.localDate)).toMatchObject({ startTime: '16:00', status: 'approved' });
+      expect((await mcpCall(owner, 'spaces_list_conflicts', { bookingId: vespers.booking.id })).conflicts).toEqual([]);
+      expect((await mcpCall(owner, 'spaces_list_conflicts', { bookingId: vespers.booking.id, status: 'all' })).conflicts).toEqual([
+        expect.objectContaining({ status: 'resolved', resolution: 'withdrawn' }),
+      ]);
+    });
+
+    it('a move that would leave a booked resource short is refused and changes nothing', async () => {
+      const projector = (await call('spaces_create_resource', { name: 'Projector', quantity: 1 })).resource;
+      const series = await mcpCall(owner, 'schedule_create_series', { title: 'Alpha course', rrule: 'FREQ=WEEKLY;BYDAY=WE', startDate: fridayPlus(2), startTime: '19:00', durationMinutes: 90, timeZone: ZONE });
+      const instance = series.upcoming[0];
+      const alpha = await mcpCall(owner, 'spaces_create_booking', { title: 'Alpha course', resources: [{ resourceId: projector.id, quantity: 1 }], scheduleInstanceId: instance.id });
+      await mcpCall(owner, 'spaces_create_booking', { title: 'Film night', resources: [{ resourceId: projector.id, quantity: 1 }], localDate: instance.localDate, startTime: '21:00', durationMinutes: 60 });
+
+      const refused = await mcpRefusal(owner, 'schedule_move_instance', { instanceId: instance.id, localStartTime: '20:00' });
+      expect(refused).toMatchObject({ code: 'conflict', message: expect.stringContaining('Projector'), details: { bookingId: alpha.booking.id } });
+      expect(refused.hint).toMatch(/spaces_update_booking/);
+      expect((await mcpCall(owner, 'schedule_get_instance', { instanceId: instance.id })).instance).toMatchObject({ localStartTime: '19:00', moved: false });
+      expect(await occurrenceOn(alpha.booking.id, instance.localDate)).toMatchObject({ startTime: '19:00', status: 'approved' });
+      expect((await mcpCall(owner, 'audit_list_events', { targetId: alpha.booking.id, actionPrefix: 'spaces.booking.move' })).events).toEqual([]);
+    });
+  });
+
   describe('journey over MCP: a recurring booking with a conflict resolved by a person', () => {
     it('books youth night every Friday, holds the clash with the wedding, and a person resolves it', async () => {
       const weddingDay = fridayPlus(5);
