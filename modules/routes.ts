@@ -114,9 +114,28 @@ function checkRoute(route: AnyRoute): void {
  * checks and defaults, the same answer).
  */
 export function readVia(tool: AnyTool) {
+  const inputOf = ({ params, query }: { params?: object; query?: object }) => tool.input.parse({ ...params, ...query });
   return {
     response: tool.output as z.ZodObject,
-    run: async (ctx: ToolContext, { params, query }: { params?: object; query?: object }) => tool.run(ctx, tool.input.parse({ ...params, ...query })) as Promise<never>,
+    run: async (ctx: ToolContext, request: { params?: object; query?: object }) => tool.run(ctx, inputOf(request)) as Promise<never>,
+    // A tool that calls an outside service first (a postcode lookup) does so before the bridge's transaction, as it does when called itself.
+    ...(tool.prepare ? { prepare: async (request: { params?: object; query?: object }, deps: PrepareDeps) => tool.prepare!(inputOf(request), deps) } : {}),
+  };
+}
+
+/**
+ * A write route that a curated tool does: catalogued (and in the OpenAPI document) with the tool's
+ * input as its body, less the values the path carries, and the tool's answer; the invoke bridges
+ * refuse it with use_workflow_tool naming the tool, which alone carries its approvals, follow-ups
+ * and timeline entries.
+ */
+export function curatedVia(tool: AnyTool, ...pathKeys: string[]) {
+  const input = tool.input as z.ZodObject;
+  for (const key of pathKeys) if (!(key in input.shape)) throw new Error(`${tool.name} takes no ${key} for a route path to carry`);
+  return {
+    body: (pathKeys.length > 0 ? input.omit(Object.fromEntries(pathKeys.map((key) => [key, true])) as Record<string, true> & Record<number, never>) : input) as z.ZodObject,
+    response: tool.output as z.ZodObject,
+    curatedTool: tool.name,
   };
 }
 
@@ -218,4 +237,7 @@ export function parseRouteRequest(route: AnyRoute, raw: { params: unknown; query
 export const queryValue = {
   integer: (min: number, max: number) => z.coerce.number().int().min(min).max(max),
   boolean: () => z.enum(['true', 'false']).transform((value) => value === 'true'),
+  /** Ids as one comma-separated value (`a,b,c`), each a UUID, at most `max`. */
+  uuids: (max: number) => z.string().max(37 * max).transform((value) => value.split(',').map((id) => id.trim()).filter((id) => id.length > 0))
+    .pipe(z.array(z.uuid()).min(1).max(max)),
 };

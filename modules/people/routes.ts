@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { queryValue, routesFor } from '../routes';
+import { curatedVia, queryValue, routesFor } from '../routes';
 import { GROUP_STATUSES, listGroupMembers, listGroups } from './crm-groups';
 import { listCrmGroupMembersTool, listCrmGroupsTool, updateCrmGroupTool } from './tools/crm-groups';
 import { listFamilyTool, listHouseholdTool } from './tools/family';
 import { listSegmentsTool } from './tools/segments';
 import { listFollowUpTasksTool } from './tools/welcome-desk';
+import { mergeContactsTool } from './tools/outreach';
 import { listFamily, listHousehold } from './family';
 import { deleteSegment, listSegments } from './segments';
 import { listFollowUpTasks } from './welcome-desk';
@@ -95,4 +96,5 @@ export const peopleRoutes = [
     response: updateCrmGroupTool.output,
     curatedTool: 'people_update_crm_group',
   }),
+  routes.post('contacts/merges', { summary: 'Merge a duplicate contact into the one kept (needs approval)', ...curatedVia(mergeContactsTool) }),
 ];

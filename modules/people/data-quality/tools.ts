@@ -12,12 +12,18 @@ import { CATEGORIES, CHECKS, FIXES, SPECIAL_FIXES, UNDO_DAYS } from './rules';
 const tools = toolsFor('people', { read: 'people:read', write: 'people:write' });
 const FOLLOW_UP = { kind: 'people.data_quality_job' } as const;
 
+/** The values a job and a review queue item can take; the routes' query values are these too. */
+export const JOB_KINDS = ['scan', 'apply_fix', 'undo_fix'] as const;
+export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export const QUEUE_STATUSES = ['open', 'resolved', 'dismissed'] as const;
+export const QUEUE_KINDS = ['fuzzy_pair', 'stale_fix', 'unparseable_phone'] as const;
+
 // ---------------------------------------------------------------- shapes
 
 const jobSchema = z.object({
   id: z.uuid(),
-  kind: z.enum(['scan', 'apply_fix', 'undo_fix']),
-  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  kind: z.enum(JOB_KINDS),
+  status: z.enum(JOB_STATUSES),
   progress: z.object({ done: z.number().int(), total: z.number().int(), percent: z.number().int() }).strict(),
   result: z.record(z.string(), z.unknown()).nullable(),
   error: z.string().nullable(),
@@ -381,7 +387,7 @@ export const listDataQualityJobsTool = tools.read('list_data_quality_jobs', {
   description: 'Scans, fixes and undos, newest first, with progress (done / total), status and result.',
   keywords: ['data quality jobs', 'scan progress', 'fix history'],
   examples: ['is the scan still running', 'show the data fixes we have applied', 'list recent data quality jobs', 'which fixes can still be undone', 'history of data clean-ups run this month', 'any data quality jobs that failed', 'list scans and fixes with their progress', 'which undo jobs have we run', 'data clean-up jobs', 'I ran a few fixes last week and want to see which ones can still be undone', 'are any scans or fixes still running?'],
-  input: z.object({ kind: z.enum(['scan', 'apply_fix', 'undo_fix']).optional(), status: z.enum(['queued', 'running', 'completed', 'failed']).optional(), ...pageInput }),
+  input: z.object({ kind: z.enum(JOB_KINDS).optional(), status: z.enum(JOB_STATUSES).optional(), ...pageInput }),
   output: z.object({ total: z.number().int(), jobs: z.array(jobSchema) }).strict(),
   run: async (ctx, input) => listJobs(ctx.db, ctx.org.id, input),
 });
@@ -400,7 +406,7 @@ const queueItemSchema = z.object({
   id: z.uuid(),
   kind: z.string(),
   summary: z.string(),
-  status: z.enum(['open', 'resolved', 'dismissed']),
+  status: z.enum(QUEUE_STATUSES),
   decision: z.string().nullable(),
   note: z.string().nullable(),
   contactCount: z.number().int(),
@@ -414,7 +420,7 @@ export const listDataQualityQueueTool = tools.read('list_data_quality_queue', {
   description: 'What needs a person\'s decision: likely duplicate pairs (confidence 70+), phone numbers nobody can read, and contacts a fix skipped because they changed after its preview. Open items by default; decide with people_review_data_quality_queue_item.',
   keywords: ['review queue', 'needs decision', 'data quality queue'],
   examples: ['what data problems need me to decide', 'show the data review queue', 'which possible duplicates need checking', 'what did the fix skip', 'anything waiting for review in the data clean-up', 'phone numbers nobody can read, waiting for a decision', 'open items in the data review list', 'show resolved review queue items too', 'data review queue', "I've got twenty minutes to tidy records, what's waiting for a decision", 'are there possible duplicates I need to check?'],
-  input: z.object({ status: z.enum(['open', 'resolved', 'dismissed']).default('open'), kind: z.enum(['fuzzy_pair', 'stale_fix', 'unparseable_phone']).optional(), ...pageInput }),
+  input: z.object({ status: z.enum(QUEUE_STATUSES).default('open'), kind: z.enum(QUEUE_KINDS).optional(), ...pageInput }),
   output: z.object({ total: z.number().int(), items: z.array(queueItemSchema) }).strict(),
   run: async (ctx, input) => listQueue(ctx.db, ctx.org.id, input),
 });
