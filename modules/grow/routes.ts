@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyTool } from '../tool';
-import { queryValue, readVia as readViaTool, routesFor } from '../routes';
+import { curatedVia, queryValue, readVia as readViaTool, routesFor } from '../routes';
 import { growCampaignTools } from './campaign-tools';
 import { formView, requireForm } from './forms';
 import { growTestEmailTools, listTestSends } from './test-email';
@@ -24,7 +24,7 @@ function tool(name: string): AnyTool {
 /** A read route that is the named read tool (see readVia). */
 const readVia = (name: string) => readViaTool(tool(name));
 /** A write a curated tool covers: catalogued, never run here. */
-const curated = (name: string) => ({ body: tool(name).input as z.ZodObject, response: tool(name).output as z.ZodObject, curatedTool: name });
+const curated = (name: string) => curatedVia(tool(name));
 
 const formParams = z.object({ formId: id }).strict();
 const campaignParams = z.object({ campaignId: id }).strict();
