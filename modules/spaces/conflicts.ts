@@ -9,8 +9,8 @@ import { notFound } from '../kit';
 import { getInstance, organisationTimeZone } from '../schedule/api';
 import { cancelBooking } from './bookings';
 import {
-  clashesByWindow, guardOverlap, horizonFrom, insertOccurrences, liveStatus, openConflicts, planOccurrences, reviveHeld, roomClashes, settleHeldAgainst,
-  shapeOf, withdrawConflictsOf, type BookingRow,
+  bookedResourceLines, clashesByWindow, guardOverlap, horizonFrom, insertOccurrences, liveStatus, lockInOrder, openConflicts, openShortageConflicts, planOccurrences,
+  resourceShortages, reviveHeld, roomClashes, settleHeldAgainst, shapeOf, shortagesByWindow, windowOf, withdrawConflictsOf, type BookingRow, type OccurrenceRow, type ResourceLine,
 } from './engine';
 import type { ConflictResolution } from './models';
 import { requireBuilding, requireCampus, requireResource, requireRoom } from './sites';
@@ -21,7 +21,8 @@ export interface ConflictView {
   id: string; status: 'open' | 'resolved'; resolution: ConflictResolution | null; roomId: string | null; room: string | null;
   booking: { bookingId: string; occurrenceId: string; title: string; localDate: string; startTime: string; status: string };
   against: { kind: 'booking'; bookingId: string; occurrenceId: string; title: string; localDate: string; startTime: string; status: string }
-    | { kind: 'blockout'; blockoutId: string; reason: string; startsAt: string; endsAt: string };
+    | { kind: 'blockout'; blockoutId: string; reason: string; startsAt: string; endsAt: string }
+    | { kind: 'resource'; resourceId: string; resource: string; wanted: number; available: number };
   resolvedByUserId: string | null; resolvedAt: string | null; note: string | null; createdAt: string;
 }
 
@@ -30,23 +31,30 @@ interface ConflictJoined {
   resolved_at: Date | null; note: string | null; created_at: Date; occurrence_id: string; h_booking_id: string; h_title: string; h_local_date: string; h_time: string; h_status: string;
   other_occurrence_id: string | null; o_booking_id: string | null; o_title: string | null; o_local_date: string | null; o_time: string | null; o_status: string | null;
   blockout_id: string | null; k_reason: string | null; k_starts_at: Date | null; k_ends_at: Date | null;
+  resource_id: string | null; rs_name: string | null; wanted: number | null; available: number | null;
 }
 
 const CONFLICT_SELECT = `SELECT c.id, c.status, c.resolution, c.room_id, r.name AS room, c.resolved_by_user_id, c.resolved_at, c.note, c.created_at,
     c.occurrence_id, h.booking_id AS h_booking_id, hb.title AS h_title, h.local_date AS h_local_date, h.local_start_time AS h_time, h.status AS h_status,
     c.other_occurrence_id, o.booking_id AS o_booking_id, ob.title AS o_title, o.local_date AS o_local_date, o.local_start_time AS o_time, o.status AS o_status,
-    c.blockout_id, k.reason AS k_reason, k.starts_at AS k_starts_at, k.ends_at AS k_ends_at
+    c.blockout_id, k.reason AS k_reason, k.starts_at AS k_starts_at, k.ends_at AS k_ends_at, c.resource_id, rs.name AS rs_name, c.wanted, c.available
   FROM spaces_conflicts c JOIN spaces_occurrences h ON h.id = c.occurrence_id JOIN spaces_bookings hb ON hb.id = h.booking_id
   LEFT JOIN spaces_occurrences o ON o.id = c.other_occurrence_id LEFT JOIN spaces_bookings ob ON ob.id = o.booking_id
-  LEFT JOIN spaces_blockouts k ON k.id = c.blockout_id LEFT JOIN spaces_rooms r ON r.id = c.room_id`;
+  LEFT JOIN spaces_blockouts k ON k.id = c.blockout_id LEFT JOIN spaces_resources rs ON rs.id = c.resource_id LEFT JOIN spaces_rooms r ON r.id = c.room_id`;
+
+function againstView(row: ConflictJoined): ConflictView['against'] {
+  if (row.other_occurrence_id) {
+    return { kind: 'booking', bookingId: row.o_booking_id!, occurrenceId: row.other_occurrence_id, title: row.o_title!, localDate: row.o_local_date!, startTime: row.o_time!, status: row.o_status! };
+  }
+  if (row.resource_id) return { kind: 'resource', resourceId: row.resource_id, resource: row.rs_name!, wanted: row.wanted!, available: row.available! };
+  return { kind: 'blockout', blockoutId: row.blockout_id!, reason: row.k_reason!, startsAt: row.k_starts_at!.toISOString(), endsAt: row.k_ends_at!.toISOString() };
+}
 
 function conflictView(row: ConflictJoined): ConflictView {
   return {
     id: row.id, status: row.status, resolution: row.resolution, roomId: row.room_id, room: row.room,
     booking: { bookingId: row.h_booking_id, occurrenceId: row.occurrence_id, title: row.h_title, localDate: row.h_local_date, startTime: row.h_time, status: row.h_status },
-    against: row.other_occurrence_id
-      ? { kind: 'booking', bookingId: row.o_booking_id!, occurrenceId: row.other_occurrence_id, title: row.o_title!, localDate: row.o_local_date!, startTime: row.o_time!, status: row.o_status! }
-      : { kind: 'blockout', blockoutId: row.blockout_id!, reason: row.k_reason!, startsAt: row.k_starts_at!.toISOString(), endsAt: row.k_ends_at!.toISOString() },
+    against: againstView(row),
     resolvedByUserId: row.resolved_by_user_id, resolvedAt: row.resolved_at?.toISOString() ?? null, note: row.note, createdAt: row.created_at.toISOString(),
   };
 }
@@ -80,6 +88,28 @@ async function assertMayResolve(db: Queryable, orgId: string, roomId: string | n
 }
 
 /**
+ * A resource shortage is never settled by booking over stock: "both" is refused, and keeping the
+ * held booking needs enough of the resource free now (something else was cancelled or cut down);
+ * otherwise the refusal names the shortage and nothing changes. Locks its resources (after the room).
+ */
+async function assertShortageMayGo(db: Queryable, orgId: string, conflict: ConflictJoined, keep: 'booking' | 'other' | 'both'): Promise<void> {
+  if (keep === 'both') {
+    throw new StewardError('validation_failed', `${conflict.rs_name} cannot be shared: both bookings would take more than there is`, {
+      hint: 'Keep the booking if enough is free now, or keep "other" to let the held occurrence give way.', issues: [{ path: 'keep', message: 'booking or other for a resource shortage' }],
+    });
+  }
+  if (keep !== 'booking') return;
+  const held = await queryOne<OccurrenceRow>(db, 'SELECT * FROM spaces_occurrences WHERE org_id = $1 AND id = $2', [orgId, conflict.occurrence_id]);
+  const lines = ((await bookedResourceLines(db, orgId, [held!.booking_id])).get(held!.booking_id) ?? []).filter((line) => line.resourceId === conflict.resource_id);
+  const [shortage] = await resourceShortages(db, orgId, lines, [windowOf(held!)], { occurrenceIds: [held!.id] });
+  if (!shortage) return;
+  throw new StewardError('conflict', `Only ${shortage.available} ${shortage.resource} free on ${shortage.localDate} at ${shortage.localStartTime}, and "${conflict.h_title}" needs ${shortage.wanted}; nothing was changed`, {
+    hint: 'Free some first (cancel or change another booking that uses it; spaces_list_bookings finds them), or keep "other" to let the held occurrence give way.',
+    details: { conflictId: conflict.id, shortage },
+  });
+}
+
+/**
  * Resolves an open conflict: keep the booking (what it clashed with is cancelled, or for a
  * blockout, the booking goes ahead despite it), keep the other (the held occurrence is cancelled),
  * or share the room (both go ahead; only for two bookings).
@@ -90,6 +120,7 @@ export async function resolveConflict(db: Queryable, orgId: string, principal: P
   if (conflict.status !== 'open') throw new StewardError('conflict', 'The conflict is resolved already', { hint: 'spaces_list_conflicts lists the open ones.' });
   if (conflict.room_id) await db.query('SELECT id FROM spaces_rooms WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, conflict.room_id]);
   if (input.keep === 'both' && conflict.blockout_id) throw new StewardError('validation_failed', 'A blockout cannot share the room', { hint: 'Keep the booking (it goes ahead despite the blockout) or the blockout.', issues: [{ path: 'keep', message: 'booking or other for a blockout' }] });
+  if (conflict.resource_id) await assertShortageMayGo(db, orgId, conflict, input.keep);
   const resolution: ConflictResolution = input.keep === 'booking' ? 'booking_kept' : input.keep === 'other' ? 'other_kept' : 'shared';
   await db.query(`UPDATE spaces_conflicts SET status = 'resolved', resolution = $3, resolved_by_user_id = $4, resolved_at = $5, note = $6 WHERE org_id = $1 AND id = $2`,
     [orgId, conflict.id, resolution, principal.userId, now, input.note ?? null]);
@@ -167,50 +198,94 @@ export async function createBlockout(db: Queryable, orgId: string, principal: Pi
 
 /**
  * Extends every live recurring booking's occurrences to the rolling horizon. A new occurrence is
- * checked like any booking: one that clashes is held with an open conflict, never double-booked.
- * Idempotent (occurrences are keyed on booking and original date).
+ * checked as a direct booking is: its room (other bookings, blockouts) and what it takes of
+ * countable resources. One that clashes, or would take more of a resource than is free, is held
+ * with an open conflict for a person, never booked over. Idempotent (occurrences are keyed on
+ * booking and original date, and an occurrence has one open shortage per resource at most).
  */
 export async function materialiseBookings(pool: Pool, input: { now: Date; orgId?: string }): Promise<Record<string, number>> {
   const organisations = input.orgId ? [input.orgId]
     : (await queryRows<{ org_id: string }>(pool, `SELECT DISTINCT org_id FROM spaces_bookings WHERE rrule IS NOT NULL AND status IN ('pending', 'approved') ORDER BY org_id`)).map((row) => row.org_id);
-  const totals = { organisations: 0, bookings: 0, created: 0, held: 0 };
+  const totals = { organisations: 0, bookings: 0, created: 0, held: 0, failed: 0 };
   let firstFailure: unknown = null;
   for (const orgId of organisations) {
     try {
-      await withTenantTransaction(pool, orgId, async (db) => {
-        const horizon = horizonFrom(input.now);
-        const due = await queryRows<BookingRow>(db, `SELECT * FROM spaces_bookings WHERE org_id = $1 AND rrule IS NOT NULL AND status IN ('pending', 'approved')
-          AND (materialised_until IS NULL OR materialised_until < $2) ORDER BY room_id NULLS LAST, id`, [orgId, horizon]);
-        for (const booking of due) {
-          const room = booking.room_id ? await requireRoom(db, orgId, booking.room_id, { includeArchived: true, forUpdate: true }) : null;
-          const from = booking.materialised_until && booking.materialised_until > input.now ? booking.materialised_until : input.now;
-          const windows = planOccurrences(shapeOf(booking), from, horizon).filter((w) => w.startsAt > from);
-          const clashes = room ? await roomClashes(db, orgId, room, windows, { bookingId: booking.id }) : [];
-          const byWindow = clashesByWindow(clashes);
-          const ids = await insertOccurrences(db, orgId, booking.id, room?.id ?? null, windows, windows.map((_, i) => (byWindow.has(i) ? 'held' : liveStatus(booking.status))), booking.layout);
-          await openConflicts(db, orgId, room?.id ?? null, [...byWindow.entries()].filter(([i]) => ids.has(i)).map(([i, list]) => ({ occurrenceId: ids.get(i)!, clashes: list })));
-          await db.query('UPDATE spaces_bookings SET materialised_until = $3 WHERE org_id = $1 AND id = $2', [orgId, booking.id, horizon]);
-          const held = [...byWindow.keys()].filter((i) => ids.has(i)).length;
-          // One event per booking that gained occurrences: the horizon moves every run, which alone is bookkeeping, not a change anyone asks about.
-          if (ids.size > 0) {
-            await recordJobChange(db, {
-              orgId, channel: 'job:spaces.materialise_occurrences', module: 'spaces', noun: 'booking', verb: 'materialise', target: { type: 'booking', id: booking.id },
-              fields: { materialisedUntil: horizon.toISOString(), occurrencesCreated: ids.size, occurrencesHeld: held },
-              previous: { materialisedUntil: booking.materialised_until?.toISOString() ?? null },
-            });
-          }
-          totals.bookings += 1;
-          totals.created += ids.size;
-          totals.held += held;
-        }
-      });
+      const run = await withTenantTransaction(pool, orgId, async (db) => materialiseForOrg(db, orgId, input.now));
       totals.organisations += 1;
+      totals.bookings += run.bookings;
+      totals.created += run.created;
+      totals.held += run.held;
+      totals.failed += run.failed;
+      firstFailure ??= run.firstFailure;
     } catch (error) {
       firstFailure ??= error;
     }
   }
+  // Whatever failed is retried by the next attempt; what went through is kept (and not redone: the job is idempotent).
   if (firstFailure) throw firstFailure;
   return totals;
+}
+
+interface OrgRun { bookings: number; created: number; held: number; failed: number; firstFailure: unknown }
+
+/**
+ * One organisation's run, in its transaction. The locks are taken first and in the order every
+ * booking write takes them (the due bookings, then their rooms, then their resources, each by id),
+ * so the run never deadlocks with a booking made or changed meanwhile. The booking made first is
+ * extended first, so where two series first meet on a date, the earlier one keeps what it booked.
+ * Each booking is extended under its own savepoint: one that fails is rolled back alone and the
+ * others go through.
+ */
+async function materialiseForOrg(db: Queryable, orgId: string, now: Date): Promise<OrgRun> {
+  const run: OrgRun = { bookings: 0, created: 0, held: 0, failed: 0, firstFailure: null };
+  const horizon = horizonFrom(now);
+  const due = await queryRows<BookingRow>(db, `SELECT * FROM spaces_bookings WHERE org_id = $1 AND rrule IS NOT NULL AND status IN ('pending', 'approved')
+    AND (materialised_until IS NULL OR materialised_until < $2) ORDER BY id FOR UPDATE`, [orgId, horizon]);
+  if (due.length === 0) return run;
+  const lines = await bookedResourceLines(db, orgId, due.map((booking) => booking.id));
+  await lockInOrder(db, orgId, { roomIds: due.map((booking) => booking.room_id), resourceIds: [...lines.values()].flat().map((line) => line.resourceId) });
+  const byAge = [...due].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
+  for (const booking of byAge) {
+    await db.query('SAVEPOINT spaces_materialise');
+    try {
+      const done = await materialiseBooking(db, orgId, booking, lines.get(booking.id) ?? [], now, horizon);
+      await db.query('RELEASE SAVEPOINT spaces_materialise');
+      run.bookings += 1;
+      run.created += done.created;
+      run.held += done.held;
+    } catch (error) {
+      await db.query('ROLLBACK TO SAVEPOINT spaces_materialise');
+      run.failed += 1;
+      run.firstFailure ??= error;
+    }
+  }
+  return run;
+}
+
+/** Extends one booking to the horizon: its new occurrences checked, the clashing or short ones held with their conflicts. */
+async function materialiseBooking(db: Queryable, orgId: string, booking: BookingRow, lines: readonly ResourceLine[], now: Date, horizon: Date): Promise<{ created: number; held: number }> {
+  const room = booking.room_id ? await requireRoom(db, orgId, booking.room_id, { includeArchived: true, forUpdate: true }) : null;
+  const from = booking.materialised_until && booking.materialised_until > now ? booking.materialised_until : now;
+  const windows = planOccurrences(shapeOf(booking), from, horizon).filter((w) => w.startsAt > from);
+  const clashes = clashesByWindow(room ? await roomClashes(db, orgId, room, windows, { bookingId: booking.id }) : []);
+  const shortages = await shortagesByWindow(db, orgId, lines, windows, { bookingId: booking.id });
+  const ids = await insertOccurrences(db, orgId, booking.id, room?.id ?? null, windows,
+    windows.map((_, i) => (clashes.has(i) || shortages.has(i) ? 'held' : liveStatus(booking.status))), booking.layout);
+  // Only occurrences this run created get conflicts: one there already (a rerun) keeps the ones it has.
+  const created = <T>(byWindow: Map<number, T>) => [...byWindow.entries()].filter(([i]) => ids.has(i)).map(([i, value]) => ({ occurrenceId: ids.get(i)!, value }));
+  const conflictsOpened = await openConflicts(db, orgId, room?.id ?? null, created(clashes).map(({ occurrenceId, value }) => ({ occurrenceId, clashes: value })))
+    + await openShortageConflicts(db, orgId, room?.id ?? null, created(shortages).map(({ occurrenceId, value }) => ({ occurrenceId, shortages: value })));
+  await db.query('UPDATE spaces_bookings SET materialised_until = $3 WHERE org_id = $1 AND id = $2', [orgId, booking.id, horizon]);
+  const held = new Set([...created(clashes), ...created(shortages)].map((entry) => entry.occurrenceId)).size;
+  // One event per booking that gained occurrences: the horizon moves every run, which alone is bookkeeping, not a change anyone asks about.
+  if (ids.size > 0) {
+    await recordJobChange(db, {
+      orgId, channel: 'job:spaces.materialise_occurrences', module: 'spaces', noun: 'booking', verb: 'materialise', target: { type: 'booking', id: booking.id },
+      fields: { materialisedUntil: horizon.toISOString(), occurrencesCreated: ids.size, occurrencesHeld: held, conflictsOpened },
+      previous: { materialisedUntil: booking.materialised_until?.toISOString() ?? null },
+    });
+  }
+  return { created: ids.size, held };
 }
 
 /**

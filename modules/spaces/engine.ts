@@ -14,7 +14,10 @@ import { listRooms, type RoomJoined } from './sites';
  * Concurrency: every write that can add or move a room's busy time takes that room's row lock first
  * (`FOR UPDATE`, READ COMMITTED), so checks and inserts on one room run one after another; and the
  * exclusion constraint on occurrences (see the migration) refuses an overlap in Postgres itself
- * whatever the code above it does. Resources are counted under their rows' locks.
+ * whatever the code above it does. Resources are counted under their rows' locks, after the room's.
+ * What locks many rooms and resources at once (the rolling window, reviving held occurrences) takes
+ * them all first, rooms then resources, each by id (lockInOrder), so it never waits in a cycle with
+ * a single booking's write.
  */
 
 /** How far ahead a recurring booking's occurrences are materialised (and checked). */
@@ -159,16 +162,51 @@ export async function clashCounts(db: Queryable, orgId: string, roomIds: readonl
 export interface ResourceLine { resourceId: string; quantity: number }
 export interface Shortage { resourceId: string; resource: string; localDate: string; localStartTime: string; wanted: number; available: number }
 
+/** Ids in the order Postgres sorts uuids (their text, code unit by code unit), so locks taken in code and in SQL agree. */
+export function inLockOrder(ids: Iterable<string>): string[] {
+  return [...new Set(ids)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Takes the row locks a write that adds busy time needs, in the order every such write takes them:
+ * rooms, then resources, each by id. A write that must lock several rooms and resources at once (the
+ * rolling window, releasing what a change freed) takes them all here first, so it never holds a
+ * resource while waiting for a room that a booking holding its room is about to need that resource for.
+ */
+export async function lockInOrder(db: Queryable, orgId: string, ids: { roomIds?: Iterable<string | null>; resourceIds?: Iterable<string> }): Promise<void> {
+  const roomIds = inLockOrder([...(ids.roomIds ?? [])].filter((id): id is string => id !== null));
+  const resourceIds = inLockOrder(ids.resourceIds ?? []);
+  if (roomIds.length > 0) await db.query('SELECT id FROM spaces_rooms WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE', [orgId, roomIds]);
+  if (resourceIds.length > 0) await db.query('SELECT id FROM spaces_resources WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE', [orgId, resourceIds]);
+}
+
+/** What each booking takes of resources, by booking. */
+export async function bookedResourceLines(db: Queryable, orgId: string, bookingIds: readonly string[]): Promise<Map<string, ResourceLine[]>> {
+  const byBooking = new Map<string, ResourceLine[]>();
+  if (bookingIds.length === 0) return byBooking;
+  const rows = await queryRows<{ booking_id: string; resource_id: string; quantity: number }>(db,
+    'SELECT booking_id, resource_id, quantity FROM spaces_booking_resources WHERE org_id = $1 AND booking_id = ANY($2::uuid[]) ORDER BY booking_id, resource_id', [orgId, [...bookingIds]]);
+  for (const row of rows) byBooking.set(row.booking_id, [...(byBooking.get(row.booking_id) ?? []), { resourceId: row.resource_id, quantity: row.quantity }]);
+  return byBooking;
+}
+
 /**
  * Locks each resource's row (in id order, so two bookings never wait on each other) and checks that
  * at every window the peak of what overlapping live bookings take, plus this one, stays within
  * the quantity there is; a blockout of the resource leaves none.
  */
 export async function resourceShortages(db: Queryable, orgId: string, lines: readonly ResourceLine[], windows: readonly Planned[], exclude: Exclusions = {}): Promise<Shortage[]> {
-  if (lines.length === 0 || windows.length === 0) return [];
-  const shortages: Shortage[] = [];
+  return [...(await shortagesByWindow(db, orgId, lines, windows, exclude)).values()].flat();
+}
+
+/** resourceShortages by the index of the window they fall in (windows with none are absent). */
+export async function shortagesByWindow(db: Queryable, orgId: string, lines: readonly ResourceLine[], windows: readonly Planned[], exclude: Exclusions = {}): Promise<Map<number, Shortage[]>> {
+  const shortages = new Map<number, Shortage[]>();
+  if (lines.length === 0 || windows.length === 0) return shortages;
   const [froms, tos] = windowArrays(windows);
-  for (const line of [...lines].sort((a, b) => a.resourceId.localeCompare(b.resourceId))) {
+  const byResource = new Map(lines.map((line) => [line.resourceId, line]));
+  for (const resourceId of inLockOrder(byResource.keys())) {
+    const line = byResource.get(resourceId)!;
     const resource = await queryOne<{ name: string; quantity: number }>(db, 'SELECT name, quantity FROM spaces_resources WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, line.resourceId]);
     if (!resource) continue;
     const uses = await queryRows<{ idx: number; busy_from: Date; busy_to: Date; quantity: number }>(db, `
@@ -188,11 +226,12 @@ export async function resourceShortages(db: Queryable, orgId: string, lines: rea
       const peak = blocked.has(index) ? resource.quantity : peakUse(byWindow.get(index) ?? [], window);
       const available = Math.max(0, resource.quantity - peak);
       if (line.quantity > available) {
-        shortages.push({ resourceId: line.resourceId, resource: resource.name, localDate: window.localDate, localStartTime: window.localStartTime, wanted: line.quantity, available });
+        const shortage = { resourceId: line.resourceId, resource: resource.name, localDate: window.localDate, localStartTime: window.localStartTime, wanted: line.quantity, available };
+        shortages.set(index, [...(shortages.get(index) ?? []), shortage]);
       }
     });
   }
-  return shortages;
+  return new Map([...shortages.entries()].sort(([a], [b]) => a - b));
 }
 
 /** The most taken at once inside a window, by a sweep over the overlapping uses' starts and ends. */
@@ -308,6 +347,24 @@ export async function openConflicts(db: Queryable, orgId: string, roomId: string
   return opened;
 }
 
+/**
+ * Opens one conflict per resource an occurrence held back is short of, naming what it wanted and
+ * what was free. An occurrence already has at most one open shortage per resource (a unique index),
+ * so looking again opens nothing twice. Answers how many were opened.
+ */
+export async function openShortageConflicts(db: Queryable, orgId: string, roomId: string | null, held: ReadonlyArray<{ occurrenceId: string; shortages: readonly Shortage[] }>): Promise<number> {
+  let opened = 0;
+  for (const { occurrenceId, shortages } of held) {
+    for (const shortage of shortages) {
+      const result = await db.query(`INSERT INTO spaces_conflicts (id, org_id, occurrence_id, resource_id, wanted, available, room_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (occurrence_id, resource_id) WHERE status = 'open' AND resource_id IS NOT NULL DO NOTHING`,
+      [randomUUID(), orgId, occurrenceId, shortage.resourceId, shortage.wanted, shortage.available, roomId]);
+      opened += result.rowCount ?? 0;
+    }
+  }
+  return opened;
+}
+
 /** Groups clashes by the window they hit. */
 export function clashesByWindow(clashes: readonly Clash[]): Map<number, Clash[]> {
   const byWindow = new Map<number, Clash[]>();
@@ -323,7 +380,9 @@ export function liveStatus(status: BookingStatus): OccurrenceStatus {
 /**
  * Held occurrences whose open conflicts were against `changedOccurrenceIds` (cancelled, rejected or
  * moved): a conflict whose other side is no longer live, or no longer overlaps, is withdrawn, and a
- * held occurrence left with no open conflict takes its booking's status again if its room is free.
+ * held occurrence left with no open conflict takes its booking's status again if its room is free
+ * and its resources suffice. Shortages of the resources the changed occurrences' bookings use are
+ * looked at again too (settleShortages). Answers how many held occurrences went ahead.
  */
 export async function settleHeldAgainst(db: Queryable, orgId: string, changedOccurrenceIds: readonly string[]): Promise<number> {
   if (changedOccurrenceIds.length === 0) return 0;
@@ -334,17 +393,65 @@ export async function settleHeldAgainst(db: Queryable, orgId: string, changedOcc
      WHERE c.org_id = $1 AND c.status = 'open' AND c.other_occurrence_id = ANY($2::uuid[])
        AND (o.status NOT IN ('pending', 'approved') OR o.room_id IS DISTINCT FROM h.room_id OR NOT (tstzrange(o.busy_from, o.busy_to) && tstzrange(h.busy_from, h.busy_to)))`,
   [orgId, [...changedOccurrenceIds]]);
-  if (stale.length === 0) return 0;
-  await db.query(`UPDATE spaces_conflicts SET status = 'resolved', resolution = 'withdrawn', resolved_at = now(), note = 'What it clashed with moved, was cancelled or was rejected'
-    WHERE org_id = $1 AND id = ANY($2::uuid[])`, [orgId, stale.map((row) => row.id)]);
   let revived = 0;
-  for (const occurrenceId of [...new Set(stale.map((row) => row.occurrence_id))]) {
+  if (stale.length > 0) {
+    await db.query(`UPDATE spaces_conflicts SET status = 'resolved', resolution = 'withdrawn', resolved_at = now(), note = 'What it clashed with moved, was cancelled or was rejected'
+      WHERE org_id = $1 AND id = ANY($2::uuid[])`, [orgId, stale.map((row) => row.id)]);
+    const heldIds = [...new Set(stale.map((row) => row.occurrence_id))];
+    await lockFor(db, orgId, heldIds);
+    for (const occurrenceId of heldIds) {
+      if (await reviveHeld(db, orgId, occurrenceId)) revived += 1;
+    }
+  }
+  return revived + await settleShortages(db, orgId, changedOccurrenceIds);
+}
+
+/** Takes, in order, the locks of the rooms and resources that reviving these held occurrences may need, before reviving any. */
+async function lockFor(db: Queryable, orgId: string, occurrenceIds: readonly string[]): Promise<void> {
+  const rows = await queryRows<{ room_id: string | null; resource_id: string | null }>(db, `SELECT o.room_id, br.resource_id FROM spaces_occurrences o
+    LEFT JOIN spaces_booking_resources br ON br.booking_id = o.booking_id WHERE o.org_id = $1 AND o.id = ANY($2::uuid[])`, [orgId, [...occurrenceIds]]);
+  await lockInOrder(db, orgId, { roomIds: rows.map((row) => row.room_id), resourceIds: rows.flatMap((row) => (row.resource_id ? [row.resource_id] : [])) });
+}
+
+/**
+ * A shortage has no single other side: any change to a booking using the resource may end it. So
+ * the open shortages of the resources the changed occurrences' bookings use are checked again, under
+ * the rooms' and resources' locks (taken in order first); a shortage that is over is withdrawn and its
+ * occurrence goes ahead if nothing else holds it back. Earliest first, so the first held gets first go.
+ */
+async function settleShortages(db: Queryable, orgId: string, changedOccurrenceIds: readonly string[]): Promise<number> {
+  const open = await queryRows<{ id: string; occurrence_id: string; resource_id: string; room_id: string | null; booking_id: string }>(db, `
+    SELECT c.id, c.occurrence_id, c.resource_id, h.room_id, h.booking_id FROM spaces_conflicts c JOIN spaces_occurrences h ON h.id = c.occurrence_id
+     WHERE c.org_id = $1 AND c.status = 'open' AND c.resource_id IS NOT NULL AND h.status = 'held'
+       AND c.resource_id IN (SELECT br.resource_id FROM spaces_occurrences o JOIN spaces_booking_resources br ON br.booking_id = o.booking_id WHERE o.org_id = $1 AND o.id = ANY($2::uuid[]))
+     ORDER BY h.starts_at, h.id, c.resource_id`, [orgId, [...changedOccurrenceIds]]);
+  if (open.length === 0) return 0;
+  await lockInOrder(db, orgId, { roomIds: open.map((row) => row.room_id), resourceIds: open.map((row) => row.resource_id) });
+  const lines = await bookedResourceLines(db, orgId, [...new Set(open.map((row) => row.booking_id))]);
+  let revived = 0;
+  for (const occurrenceId of [...new Set(open.map((row) => row.occurrence_id))]) {
+    const held = await queryOne<OccurrenceRow>(db, `SELECT * FROM spaces_occurrences WHERE org_id = $1 AND id = $2 AND status = 'held'`, [orgId, occurrenceId]);
+    if (!held) continue;
+    const shortOf = new Set((await resourceShortages(db, orgId, lines.get(held.booking_id) ?? [], [windowOf(held)], { occurrenceIds: [held.id] })).map((s) => s.resourceId));
+    const over = open.filter((row) => row.occurrence_id === occurrenceId && !shortOf.has(row.resource_id)).map((row) => row.id);
+    if (over.length === 0) continue;
+    await db.query(`UPDATE spaces_conflicts SET status = 'resolved', resolution = 'withdrawn', resolved_at = now(), note = 'Enough of the resource is free now'
+      WHERE org_id = $1 AND id = ANY($2::uuid[])`, [orgId, over]);
     if (await reviveHeld(db, orgId, occurrenceId)) revived += 1;
   }
   return revived;
 }
 
-/** A held occurrence with no open conflict left takes its booking's live status if its room is free now (under the room's lock). */
+/** An occurrence row's times as a planned window. */
+export function windowOf(row: Pick<OccurrenceRow, 'original_local_date' | 'local_date' | 'local_start_time' | 'starts_at' | 'ends_at' | 'busy_from' | 'busy_to'>): Planned {
+  return { originalLocalDate: row.original_local_date, localDate: row.local_date, localStartTime: row.local_start_time, startsAt: row.starts_at, endsAt: row.ends_at, busyFrom: row.busy_from, busyTo: row.busy_to };
+}
+
+/**
+ * A held occurrence with no open conflict left takes its booking's live status if its room is free
+ * now (under the room's lock) and its resources suffice (under theirs, after the room's); what still
+ * stands in its way gets an open conflict and it stays held.
+ */
 export async function reviveHeld(db: Queryable, orgId: string, occurrenceId: string): Promise<boolean> {
   const open = await queryOne<{ n: number }>(db, `SELECT count(*)::int AS n FROM spaces_conflicts WHERE org_id = $1 AND occurrence_id = $2 AND status = 'open'`, [orgId, occurrenceId]);
   if (open!.n > 0) return false;
@@ -353,14 +460,20 @@ export async function reviveHeld(db: Queryable, orgId: string, occurrenceId: str
       LEFT JOIN spaces_rooms r ON r.id = o.room_id LEFT JOIN spaces_buildings bl ON bl.id = r.building_id
      WHERE o.org_id = $1 AND o.id = $2 AND o.status = 'held'`, [orgId, occurrenceId]);
   if (!held || (held.booking_status !== 'pending' && held.booking_status !== 'approved')) return false;
+  const window = [windowOf(held)];
   if (held.room_id) {
     await db.query('SELECT id FROM spaces_rooms WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, held.room_id]);
-    const window = [{ originalLocalDate: held.original_local_date, localDate: held.local_date, localStartTime: held.local_start_time, startsAt: held.starts_at, endsAt: held.ends_at, busyFrom: held.busy_from, busyTo: held.busy_to }];
     const clashes = await roomClashes(db, orgId, { id: held.room_id, building_id: held.building_id!, campus_id: held.campus_id! }, window, { occurrenceIds: [held.id] });
     if (clashes.length > 0) {
       await openConflicts(db, orgId, held.room_id, [{ occurrenceId: held.id, clashes }]);
       return false;
     }
+  }
+  // A held occurrence takes nothing of its resources while it waits, so others may have taken them meanwhile.
+  const shortages = await resourceShortages(db, orgId, (await bookedResourceLines(db, orgId, [held.booking_id])).get(held.booking_id) ?? [], window, { occurrenceIds: [held.id] });
+  if (shortages.length > 0) {
+    await openShortageConflicts(db, orgId, held.room_id, [{ occurrenceId: held.id, shortages }]);
+    return false;
   }
   await guardOverlap(() => db.query(`UPDATE spaces_occurrences SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [orgId, occurrenceId, liveStatus(held.booking_status)]));
   return true;

@@ -3,6 +3,7 @@ import { materialiseBookings, releaseCancelledInstances, releaseEndedInstances }
 import { spacesTables } from './migrations/2026.11.28T03.00.00.spaces';
 import { followMovedInstances } from './instance-moves';
 import { spacesFacilities } from './migrations/2026.11.28T03.10.00.spaces-facilities';
+import { spacesResourceConflicts } from './migrations/2026.12.01T17.00.00.spaces-resource-conflicts';
 import { facilitiesModels, spacesModels } from './models';
 import { spacesMetrics, spacesOverview, spacesPlaybooks } from './insights';
 import { spacesRoutes } from './routes';
@@ -26,7 +27,7 @@ export default defineModule({
   description: 'Buildings, rooms and resources, bookings that never double-book, approvals, blockouts and conflicts.',
   tools: [...siteTools, ...bookingTools, ...facilitiesTools],
   models: [...spacesModels, ...facilitiesModels],
-  migrations: [spacesTables, spacesFacilities],
+  migrations: [spacesTables, spacesFacilities, spacesResourceConflicts],
   scopes: ['spaces:read', 'spaces:write'],
   routes: spacesRoutes,
   widgets: spacesWidgets,
@@ -49,7 +50,7 @@ export default defineModule({
   jobs: [
     {
       name: 'spaces.materialise_occurrences',
-      description: 'Keeps every recurring booking\'s occurrences materialised (and checked) a year ahead',
+      description: 'Keeps every recurring booking\'s occurrences materialised a year ahead, each checked for its room and resource quantities (a clash or shortage is held with an open conflict)',
       everyMs: 6 * 3_600_000,
       run: materialiseBookings,
     },

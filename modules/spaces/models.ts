@@ -182,13 +182,17 @@ Occurrence.init({
 export const CONFLICT_RESOLUTIONS = ['booking_kept', 'other_kept', 'shared', 'withdrawn'] as const;
 export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 
-/** `spaces_conflicts`: an occurrence held back by a clash, open until a person resolves it. */
+/** `spaces_conflicts`: an occurrence held back by a clash (another booking, a blockout, or a resource short), open until a person resolves it. */
 export class Conflict extends Model<InferAttributes<Conflict>, InferCreationAttributes<Conflict>> {
   declare id: string;
   declare orgId: string;
   declare occurrenceId: string;
   declare otherOccurrenceId: string | null;
   declare blockoutId: string | null;
+  /** A shortage: the resource short, what the occurrence wanted of it and what was free when found. */
+  declare resourceId: CreationOptional<string | null>;
+  declare wanted: CreationOptional<number | null>;
+  declare available: CreationOptional<number | null>;
   declare roomId: string | null;
   declare status: CreationOptional<'open' | 'resolved'>;
   declare resolution: CreationOptional<ConflictResolution | null>;
@@ -198,7 +202,7 @@ export class Conflict extends Model<InferAttributes<Conflict>, InferCreationAttr
   declare createdAt: CreationOptional<Date>;
 }
 Conflict.init({
-  id, orgId: uuid(), occurrenceId: uuid(), otherOccurrenceId: uuid(true), blockoutId: uuid(true), roomId: uuid(true),
+  id, orgId: uuid(), occurrenceId: uuid(), otherOccurrenceId: uuid(true), blockoutId: uuid(true), resourceId: uuid(true), wanted: int(true), available: int(true), roomId: uuid(true),
   status: { ...text(), defaultValue: databaseDefault() }, resolution: text(true), resolvedByUserId: uuid(true), resolvedAt: date(true), note: text(true), createdAt: stamp(),
 }, { sequelize, tableName: 'spaces_conflicts', timestamps: false });
 

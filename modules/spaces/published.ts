@@ -60,9 +60,10 @@ export async function bookingsForInstance(db: Queryable, orgId: string, instance
   const rows = await queryRows<{ booking_id: string; id: string; title: string; status: InstanceBooking['status']; room_id: string | null; room: string | null; capacity: number | null;
     layout: string | null; starts_at: Date; ends_at: Date; busy_from: Date; busy_to: Date; conflicts: Array<{ conflictId: string; against: string }> | null }>(db, `
     SELECT o.booking_id, o.id, b.title, o.status, o.room_id, r.name AS room, r.capacity, o.layout, o.starts_at, o.ends_at, o.busy_from, o.busy_to,
-      (SELECT json_agg(json_build_object('conflictId', c.id, 'against', COALESCE(ob.title, 'Blocked out: ' || k.reason)) ORDER BY c.created_at)
+      (SELECT json_agg(json_build_object('conflictId', c.id, 'against', COALESCE(ob.title, 'Blocked out: ' || k.reason,
+          'a shortage of ' || rs.name || ' (' || c.wanted || ' wanted, ' || c.available || ' free)')) ORDER BY c.created_at)
          FROM spaces_conflicts c LEFT JOIN spaces_occurrences oo ON oo.id = c.other_occurrence_id LEFT JOIN spaces_bookings ob ON ob.id = oo.booking_id
-         LEFT JOIN spaces_blockouts k ON k.id = c.blockout_id
+         LEFT JOIN spaces_blockouts k ON k.id = c.blockout_id LEFT JOIN spaces_resources rs ON rs.id = c.resource_id
         WHERE c.occurrence_id = o.id AND c.status = 'open') AS conflicts
       FROM spaces_bookings b JOIN spaces_occurrences o ON o.booking_id = b.id LEFT JOIN spaces_rooms r ON r.id = o.room_id
      WHERE b.org_id = $1 AND b.schedule_instance_id = $2 AND o.status IN ('pending', 'approved', 'held')

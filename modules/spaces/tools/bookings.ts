@@ -237,13 +237,17 @@ const conflictSchema = z.object({
   against: z.union([
     z.object({ kind: z.literal('booking'), bookingId: z.uuid(), occurrenceId: z.uuid(), title: z.string(), localDate: z.string(), startTime: z.string(), status: z.string() }).strict(),
     z.object({ kind: z.literal('blockout'), blockoutId: z.uuid(), reason: z.string(), startsAt: z.string(), endsAt: z.string() }).strict(),
+    z.object({
+      kind: z.literal('resource'), resourceId: z.uuid(), resource: z.string(), wanted: z.number().int(),
+      available: z.number().int().describe('How many were free at that time when the shortage was found'),
+    }).strict().describe('Not enough of a countable resource free at that time'),
   ]),
   resolvedByUserId: z.uuid().nullable(), resolvedAt: z.string().nullable(), note: z.string().nullable(), createdAt: z.string(),
 }).strict();
 
 export const listConflictsTool = tools.read('list_conflicts', {
   title: 'Booking conflicts',
-  description: 'Clashes waiting for a person (default open ones): an occurrence held back, or a booking a blockout falls on, and what it clashes with. Narrow by room or booking.',
+  description: 'Clashes waiting for a person (default open ones): an occurrence held back, or a booking a blockout falls on, and what it clashes with: another booking, a blockout, or a resource short at that time (the rolling window found more wanted than free). Narrow by room or booking.',
   keywords: ['conflicts', 'clashes', 'double booked', 'overlapping bookings'],
   examples: ['are there any booking clashes', 'what conflicts need sorting out', 'which youth nights clash with something', 'show the double bookings in the hall', 'what booking problems are waiting for me', 'which bookings did the hall closure affect', 'anything held back because the room was taken', 'any clashes', 'after we closed the hall for repairs, which bookings are now in conflict?', 'what double-bookings do I need to decide on'],
   input: z.object({ status: z.enum(['open', 'resolved', 'all']).default('open'), roomId: z.uuid().optional(), bookingId: z.uuid().optional(), limit: z.number().int().min(1).max(200).default(50) }),
@@ -253,7 +257,7 @@ export const listConflictsTool = tools.read('list_conflicts', {
 
 export const resolveConflictTool = tools.write('resolve_conflict', {
   title: 'Resolve a conflict',
-  description: 'A person decides a clash: keep "booking" (what it clashes with gives way, or it goes ahead despite a blockout), keep "other" (the held occurrence is cancelled), or "both" (they share the room). Only a person in the room\'s approval group (or staff, for a room without one); never an agent.',
+  description: 'A person decides a clash: keep "booking" (what it clashes with gives way, or it goes ahead despite a blockout), keep "other" (the held occurrence is cancelled), or "both" (they share the room). A resource shortage is never booked over: "booking" only once enough is free, "both" never. Only a person in the room\'s approval group (or staff, for a room without one); never an agent.',
   keywords: ['resolve conflict', 'settle clash', 'share room', 'who gets the room'],
   examples: ['let the wedding have the hall and cancel the youth night that day', 'the Scouts and the choir can share the hall', 'the blockout stands, cancel that booking', 'keep the funeral, move nothing else', 'the funeral takes priority over the toddler group', 'let the Alpha course share the hall with the choir', 'keep the held booking and drop the other one', 'Guides keep the hall', 'the funeral needs the side room, so the course gives way that day', 'both groups can use the mission hall together, settle it'],
   input: z.object({ conflictId: z.uuid(), keep: z.enum(['booking', 'other', 'both']), note: z.string().trim().min(1).max(1000).optional() }),
