@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import {
-  DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type ProposalDecider, type ProposalExecution,
+  DEFAULT_PROPOSAL_TTL_MS, isAgentKey, type AutonomyMode, type ProposalDecider, type ProposalExecution, type ProposalProposer,
   type ProposalSnapshot, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { StewardError } from '../core/errors';
@@ -30,9 +30,27 @@ async function agentPrincipal(pool: Pool, orgId: string, agentKey: string, scope
   if (!owner) throw new StewardError('not_found', 'The organisation has no owner to act for');
   return {
     orgId, userId: owner.userId, role: 'owner', scopes: [scope], intent: null,
-    credentialId: stableUuid(`agent:${orgId}:${agentKey}`),
+    credentialId: agentCredentialId(orgId, agentKey),
     credentialKind: 'agent',
   };
+}
+
+/** An agent's own credential id in an organisation: stable, so every run and its audit events name the same one. */
+function agentCredentialId(orgId: string, agentKey: string): string {
+  return stableUuid(`agent:${orgId}:${agentKey}`);
+}
+
+/**
+ * Who asked for a proposal the workflow inserts itself: the credential the API passed (its kind and
+ * scopes absent from runs started before they were), or the agent named; null when neither is known.
+ */
+function proposerOf(orgId: string, create: NonNullable<ProposalWorkflowInput['create']>): ProposalProposer | null {
+  const by = create.proposedBy;
+  if (by?.userId) {
+    return { kind: 'credential', userId: by.userId, credentialId: by.credentialId, credentialKind: by.credentialKind ?? null, scopes: [...(by.scopes ?? [])] };
+  }
+  if (create.agent) return { kind: 'agent', agentKey: create.agent, onBehalfOfUserId: null, credentialId: agentCredentialId(orgId, create.agent), scopes: [] };
+  return null;
 }
 
 /** Proposal records, read and written by the proposal workflow. */
@@ -47,7 +65,7 @@ function createProposalActivities(deps: { pool: Pool }) {
             id: input.proposalId, orgId: input.orgId, tool: input.create.action.tool, args: input.create.action.args,
             argsHash: input.create.action.argsHash, summary: input.create.summary, agentKey: input.create.agent,
             proposedByUserId: input.create.proposedBy?.userId ?? null, proposedByCredentialId: input.create.proposedBy?.credentialId ?? null,
-            dedupeKey: input.create.dedupeKey, sourceRun: null, expiresAt: new Date(Date.now() + (input.ttlMs ?? DEFAULT_PROPOSAL_TTL_MS)),
+            proposer: proposerOf(input.orgId, input.create), dedupeKey: input.create.dedupeKey, sourceRun: null, expiresAt: new Date(Date.now() + (input.ttlMs ?? DEFAULT_PROPOSAL_TTL_MS)),
           });
           if (!inserted) return null;
         }
@@ -106,6 +124,8 @@ function createAgentActivities(deps: { pool: Pool }) {
         const actions = await planAgentActions(pool, org, input.agentKey);
         const proposals: Array<{ proposalId: string; summary: string }> = [];
         const plans: Array<{ plan: ToolPlan; summary: string; proposalId: string }> = [];
+        // The agent proposes for the organisation's owner (as it acts for them in auto mode), with its own credential.
+        const ownerUserId = actions.length > 0 ? (await findOwner(pool, input.orgId))?.userId ?? null : null;
         for (const action of actions) {
           const tool = findTool(action.tool);
           if (!tool) continue;
@@ -114,6 +134,7 @@ function createAgentActivities(deps: { pool: Pool }) {
           const inserted = await insertProposal(pool, {
             id: proposalId, orgId: input.orgId, tool: action.tool, args: action.args, argsHash, summary: action.summary,
             agentKey: input.agentKey, proposedByUserId: null, proposedByCredentialId: null, dedupeKey: action.dedupeKey,
+            proposer: { kind: 'agent', agentKey: input.agentKey, onBehalfOfUserId: ownerUserId, credentialId: agentCredentialId(input.orgId, input.agentKey), scopes: [tool.scope] },
             sourceRun: input.runId, expiresAt: new Date(Date.now() + ttlMs),
           });
           if (!inserted) continue;

@@ -3,7 +3,7 @@ import {
   WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle,
 } from '@temporalio/client';
 import {
-  DEFAULT_PROPOSAL_TTL_MS, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalActionWorkflowId, proposalWorkflowId,
+  DEFAULT_PROPOSAL_TTL_MS, credentialActorOf, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalActionWorkflowId, proposalWorkflowId,
   type OutreachDecision, type ProposalDecision, type ProposalDecisionResult, type ProposalWorkflowInput,
 } from '../core/approvals';
 import { decideProposalUpdate, outreachDecisionUpdate } from '../core/approval-messages';
@@ -242,7 +242,7 @@ export class ApprovalCaller {
         action: { tool: plan.tool, args, argsHash: actionHashOf(plan.tool, args) },
         summary: typeof args.actionSummary === 'string' && args.actionSummary ? args.actionSummary : `${tool.title}: ${JSON.stringify(args).slice(0, 300)}`,
         agent: null,
-        proposedBy: { userId: principal.userId, credentialId: principal.credentialId },
+        proposedBy: { userId: principal.userId, credentialId: principal.credentialId, credentialKind: principal.credentialKind, scopes: [...principal.scopes] },
         dedupeKey: null,
       },
     };
@@ -250,7 +250,7 @@ export class ApprovalCaller {
     await insertProposal(this.pool, {
       id: proposalId, orgId: principal.orgId, tool: tool.name, args, argsHash: input.create!.action.argsHash, summary: input.create!.summary,
       agentKey: null, proposedByUserId: principal.userId, proposedByCredentialId: principal.credentialId, dedupeKey: null, sourceRun: null,
-      expiresAt: new Date(Date.now() + DEFAULT_PROPOSAL_TTL_MS),
+      proposer: { kind: 'credential', ...credentialActorOf(principal) }, expiresAt: new Date(Date.now() + DEFAULT_PROPOSAL_TTL_MS),
     });
     const row = await getProposalRow(this.pool, principal.orgId, proposalId);
     if (!row || row.args_hash !== input.create!.action.argsHash || row.tool !== tool.name) {

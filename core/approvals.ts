@@ -134,14 +134,40 @@ export interface ProposalDecision {
  * organisation's owner. Only the credential's id, kind and scopes travel, never a secret.
  */
 export type ProposalDecider =
-  | { kind: 'credential'; userId: string; credentialId: string | null; credentialKind: string | null; scopes: readonly string[] }
+  | ({ kind: 'credential' } & CredentialActor)
   | { kind: 'expiry' }
   | { kind: 'auto'; agentKey: string; onBehalfOfUserId: string; credentialId: string; scopes: readonly string[] };
 
+/**
+ * A person's credential as an audit event names it when the decision it made reaches its record
+ * through a workflow rather than the tool activity: the person, the credential's id, kind and scopes
+ * (never a secret). `credentialId` and `credentialKind` are null when only the person is known (a step
+ * scheduled before the credential was passed to it).
+ */
+export interface CredentialActor {
+  userId: string;
+  credentialId: string | null;
+  credentialKind: string | null;
+  scopes: readonly string[];
+}
+
+export function credentialActorOf(principal: Pick<Principal, 'userId' | 'credentialId' | 'credentialKind' | 'scopes'>): CredentialActor {
+  return { userId: principal.userId, credentialId: principal.credentialId, credentialKind: principal.credentialKind, scopes: [...principal.scopes] };
+}
+
 /** The decider of a decision a principal made (approve or reject). */
 export function deciderOf(principal: Pick<Principal, 'userId' | 'credentialId' | 'credentialKind' | 'scopes'>): ProposalDecider {
-  return { kind: 'credential', userId: principal.userId, credentialId: principal.credentialId, credentialKind: principal.credentialKind, scopes: [...principal.scopes] };
+  return { kind: 'credential', ...credentialActorOf(principal) };
 }
+
+/**
+ * Who asked for a proposal, as its creation's audit event names them: a credential whose gated call
+ * became one (a person at the dashboard, an assistant or a key acting for its holder), or an agent's
+ * run with the agent's own credential and the one scope its action needs, for the owner it acts for.
+ */
+export type ProposalProposer =
+  | ({ kind: 'credential' } & CredentialActor)
+  | { kind: 'agent'; agentKey: string; onBehalfOfUserId: string | null; credentialId: string; scopes: readonly string[] };
 
 export interface OutreachDecision {
   decision: 'approve' | 'decline' | 'cancel' | 'edit';
@@ -209,7 +235,8 @@ export interface ProposalWorkflowInput {
     action: ProposalAction;
     summary: string;
     agent: string | null;
-    proposedBy: { userId: string | null; credentialId: string | null } | null;
+    /** The proposing credential; its kind and scopes name it in the creation's audit event (absent from runs started before they were passed). */
+    proposedBy: { userId: string | null; credentialId: string | null; credentialKind?: string | null; scopes?: readonly string[] } | null;
     dedupeKey: string | null;
   };
   /** How long the proposal stays open; the row's expires_at is authoritative once created. */

@@ -1,12 +1,12 @@
 import type { RowOf } from '../modules/kit';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { PROPOSAL_STATUSES, type ProposalDecider, type ProposalExecution, type ProposalStatus } from '../core/approvals';
+import { PROPOSAL_STATUSES, type ProposalDecider, type ProposalExecution, type ProposalProposer, type ProposalStatus } from '../core/approvals';
 import { StewardError } from '../core/errors';
 import { fn } from 'sequelize';
 import { queryOne, queryRows, withTransaction, type Pool, type Queryable } from '../db/pool';
 import { withModels } from '../db/sequelize';
-import type { ProposalDecided } from '../modules/module';
+import type { ProposalCreated, ProposalDecided } from '../modules/module';
 import { registeredModules } from '../modules/registry';
 import { argsHashOf } from '../modules/tool';
 import { Proposal as ProposalModel } from './models/proposals';
@@ -75,6 +75,8 @@ export interface NewProposal {
   agentKey: string | null;
   proposedByUserId: string | null;
   proposedByCredentialId: string | null;
+  /** Who asked, as the creation's audit event names them (the credential's kind and scopes, the agent's credential); omitted, the event names what the row holds. */
+  proposer?: ProposalProposer | null;
   dedupeKey: string | null;
   sourceRun: string | null;
   expiresAt: Date;
@@ -85,19 +87,31 @@ export interface NewProposal {
  * organisation is a no-op (true). False when nothing was inserted for this
  * organisation: another open proposal has the same dedupe key, or the id
  * already belongs to another organisation (whose row is never touched).
+ * One transaction: the row and whatever the modules record of it
+ * (`proposalCreated`: the audit trail's event) commit together, and only an
+ * insert that added the row tells them, so a retry records nothing more.
  */
-export async function insertProposal(db: Queryable, input: NewProposal): Promise<boolean> {
-  // Ids are unique across organisations, so this one lookup is by id alone; only the owner's own row counts as done.
-  const existing = await withModels(db, (transaction) => ProposalModel.findOne({ attributes: ['orgId'], where: { id: input.id }, transaction }));
-  if (existing) return existing.orgId === input.orgId;
-  // DO NOTHING on the partial unique index of open dedupe keys, and its row count: SQL.
-  const result = await db.query(`
-    INSERT INTO proposals (id, org_id, agent_key, proposed_by_user_id, proposed_by_credential_id, tool, args, args_hash, summary, dedupe_key, source_run, expires_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-    ON CONFLICT (org_id, dedupe_key) WHERE status = 'pending' AND dedupe_key IS NOT NULL DO NOTHING`,
-    [input.id, input.orgId, input.agentKey, input.proposedByUserId, input.proposedByCredentialId, input.tool, JSON.stringify(input.args),
-      input.argsHash, input.summary, input.dedupeKey, input.sourceRun, input.expiresAt]);
-  return (result.rowCount ?? 0) > 0;
+export async function insertProposal(pool: Pool, input: NewProposal): Promise<boolean> {
+  return withTransaction(pool, async (db) => {
+    // Ids are unique across organisations, so this one lookup is by id alone; only the owner's own row counts as done.
+    const existing = await withModels(db, (transaction) => ProposalModel.findOne({ attributes: ['orgId'], where: { id: input.id }, transaction }));
+    if (existing) return existing.orgId === input.orgId;
+    // DO NOTHING on the partial unique index of open dedupe keys, and its row count: SQL.
+    const result = await db.query(`
+      INSERT INTO proposals (id, org_id, agent_key, proposed_by_user_id, proposed_by_credential_id, tool, args, args_hash, summary, dedupe_key, source_run, expires_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+      ON CONFLICT (org_id, dedupe_key) WHERE status = 'pending' AND dedupe_key IS NOT NULL DO NOTHING`,
+      [input.id, input.orgId, input.agentKey, input.proposedByUserId, input.proposedByCredentialId, input.tool, JSON.stringify(input.args),
+        input.argsHash, input.summary, input.dedupeKey, input.sourceRun, input.expiresAt]);
+    if ((result.rowCount ?? 0) === 0) return false;
+    const created: ProposalCreated = {
+      orgId: input.orgId, proposalId: input.id, tool: input.tool, args: input.args, argsHash: input.argsHash, summary: input.summary,
+      agentKey: input.agentKey, proposedByUserId: input.proposedByUserId, proposedByCredentialId: input.proposedByCredentialId,
+      proposer: input.proposer ?? null, sourceRun: input.sourceRun, expiresAt: input.expiresAt,
+    };
+    for (const listener of registeredModules().flatMap((module) => (module.proposalCreated ? [module.proposalCreated] : []))) await listener(db, created);
+    return true;
+  });
 }
 
 export async function getProposal(db: Queryable, orgId: string, id: string): Promise<Proposal | undefined> {

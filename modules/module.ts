@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import type { Client } from '@temporalio/client';
 import type { OutboxPort, OutboxSource } from './outbox-source';
 import type { z } from 'zod';
-import type { AgentKey, ProposalDecider, ProposalStatus } from '../core/approvals';
+import type { AgentKey, ProposalDecider, ProposalProposer, ProposalStatus } from '../core/approvals';
 import type { MeteredFeature } from '../core/billing';
 import type { Scope } from '../core/scopes';
 import type { Pool, Queryable } from '../db/pool';
@@ -91,6 +91,12 @@ export interface ModuleDefinition {
    * per decision, never for a retry that finds it already made. Audit fills it.
    */
   proposalDecided?: ProposalDecidedListener;
+  /**
+   * Told of every proposal created (`insertProposal`, kernel/proposals.ts: a gated call, an agent's
+   * run), in the transaction that inserts it; called once per proposal, never for an insert that found
+   * the row already there (a retried activity, the workflow after the API). Audit fills it.
+   */
+  proposalCreated?: ProposalCreatedListener;
   /** Multi-step procedures served as MCP prompts (`modules/playbooks.ts`). */
   playbooks?: readonly Playbook[];
   /** Planning for the autonomous agents this module owns (keys from core/approvals AGENTS). */
@@ -297,6 +303,28 @@ export interface ProposalDecided {
 }
 
 export type ProposalDecidedListener = (db: Queryable, decided: ProposalDecided) => Promise<void>;
+
+/** A proposal that has just been inserted, pending: what `proposalCreated` hears. */
+export interface ProposalCreated {
+  orgId: string;
+  proposalId: string;
+  /** The action proposed: its tool and arguments, pinned by their hash. */
+  tool: string;
+  args: Record<string, unknown>;
+  argsHash: string;
+  summary: string;
+  /** The row's own record of who asked: the proposing agent, else the person and credential. */
+  agentKey: string | null;
+  proposedByUserId: string | null;
+  proposedByCredentialId: string | null;
+  /** Who asked, as the audit event names them; null when the inserting code knew no more than the row holds. */
+  proposer: ProposalProposer | null;
+  /** The agent's run that proposed it, if any. */
+  sourceRun: string | null;
+  expiresAt: Date;
+}
+
+export type ProposalCreatedListener = (db: Queryable, created: ProposalCreated) => Promise<void>;
 
 /** Plans every organisation is on one of (seeded by the first migration). */
 export const PLAN_CODES = ['starter', 'growth', 'enterprise'] as const;

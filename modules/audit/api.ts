@@ -1,10 +1,12 @@
 import { Context } from '@temporalio/activity';
 import type { Queryable } from '../../db/pool';
 import { proposalWorkflowId } from '../../core/approvals';
-import type { ProposalDecided } from '../module';
-import { insertAuditEvent, outsideChangeEventOf, proposalDecisionEventOf, type OutsideChange } from './record';
+import type { ProposalCreated, ProposalDecided } from '../module';
+import {
+  insertAuditEvent, outsideChangeEventOf, proposalCreationEventOf, proposalDecisionEventOf, workflowDecisionEventOf, type OutsideChange, type WorkflowDecision,
+} from './record';
 
-export type { OutsideChange } from './record';
+export type { OutsideChange, WorkflowDecision } from './record';
 
 /**
  * Records a change that no tool call made (a provider's webhook, one of Steward's own jobs) in the
@@ -43,4 +45,23 @@ export async function recordJobChange(db: Queryable, change: Omit<OutsideChange,
 export async function recordProposalDecision(db: Queryable, decided: ProposalDecided): Promise<void> {
   const source = decided.decidedBy.kind === 'auto' ? jobSource() : proposalWorkflowId(decided.proposalId);
   await insertAuditEvent(db, proposalDecisionEventOf(decided, source));
+}
+
+/**
+ * A proposal's creation (kernel/proposals.ts tells the module kit's `proposalCreated` hook, in the
+ * transaction that inserts it): one event. A gated call's proposal belongs to its own workflow, which
+ * the API starts just after; an agent's proposal is made in its run, the activity's workflow.
+ */
+export async function recordProposalCreation(db: Queryable, created: ProposalCreated): Promise<void> {
+  const source = created.proposer?.kind === 'agent' || (created.proposer === null && created.sourceRun !== null) ? jobSource() : proposalWorkflowId(created.proposalId);
+  await insertAuditEvent(db, proposalCreationEventOf(created, source));
+}
+
+/**
+ * A person's decision that a workflow applies rather than the tool activity (the outreach decisions),
+ * recorded in the transaction that applies it and only when it changed the record, so a retried step
+ * that finds it applied records nothing more.
+ */
+export async function recordWorkflowDecision(db: Queryable, decision: WorkflowDecision): Promise<void> {
+  await insertAuditEvent(db, workflowDecisionEventOf(decision));
 }

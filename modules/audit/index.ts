@@ -1,5 +1,5 @@
 import { defineModule } from '../module';
-import { recordProposalDecision } from './api';
+import { recordProposalCreation, recordProposalDecision } from './api';
 import { auditTrail } from './migrations/2026.11.28T07.00.00.audit-trail';
 import { auditRetention as auditRetentionMigration } from './migrations/2026.11.28T07.00.01.audit-retention';
 import { auditModels } from './models';
@@ -27,7 +27,8 @@ export default defineModule({
   // (migration 2026.11.28T07.00.00), as the application role may not update audit events.
   contactRefs: [{ table: 'audit_events', column: 'contact_ids', list: true, onMerge: 'custom', onErase: 'custom' }],
   playbooks: auditPlaybooks,
-  // Proposals live beneath every module (kernel/proposals.ts), which may not import this one: it tells this hook instead.
+  // Proposals live beneath every module (kernel/proposals.ts), which may not import this one: it tells these hooks instead.
+  proposalCreated: recordProposalCreation,
   proposalDecided: recordProposalDecision,
   uses: [],
 });

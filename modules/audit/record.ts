@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { proposalActionWorkflowId, type ProposalDecider } from '../../core/approvals';
+import { proposalActionWorkflowId, type CredentialActor, type ProposalDecider } from '../../core/approvals';
 import type { ToolPlan } from '../../core/tool-plan';
 import type { Queryable } from '../../db/pool';
-import type { ProposalDecided } from '../module';
+import type { ProposalCreated, ProposalDecided } from '../module';
 import type { AnyTool, AuditChanges } from '../tool';
 
 /**
@@ -48,7 +48,7 @@ const PASTORAL_TOOL = /pastoral|prayer|care|safeguard|life_event|visit|crisis|gr
 /** Verbs by the operation they are. */
 const OPERATIONS: Record<string, string> = {
   create: 'create', add: 'create', record: 'create', import: 'create', duplicate: 'create', invite: 'create', upsert: 'upsert',
-  update: 'update', set: 'update', adjust: 'update', edit: 'update', rename: 'update', move: 'update', merge: 'update', assign: 'update', confirm: 'update', commit: 'update', close: 'update', open: 'update', approve: 'decide', reject: 'decide', decide: 'decide',
+  update: 'update', set: 'update', adjust: 'update', edit: 'update', rename: 'update', move: 'update', merge: 'update', assign: 'update', confirm: 'update', commit: 'update', close: 'update', open: 'update', approve: 'decide', reject: 'decide', decline: 'decide', decide: 'decide',
   delete: 'delete', remove: 'delete', archive: 'delete', cancel: 'delete', revoke: 'delete', erase: 'delete', void: 'delete', restore: 'restore',
   send: 'send', broadcast: 'send', schedule: 'schedule', refund: 'refund', export: 'export', submit: 'submit',
 };
@@ -329,14 +329,10 @@ const DECISION_VERBS = { approved: 'approve', rejected: 'reject', expired: 'expi
  * actor as a tool call would name it; the expiry timer and an agent in auto mode are the system, the
  * latter with the agent's own credential and scopes, for the owner it acts for.
  */
-function deciderColumns(decider: ProposalDecider, verb: string): Pick<AuditEventRow, 'tool' | 'actorKind' | 'actorUserId' | 'onBehalfOfUserId' | 'credentialId' | 'credentialKind' | 'credentialHash' | 'scopes'> {
+function deciderColumns(decider: ProposalDecider, verb: string): ActorColumns {
   switch (decider.kind) {
     case 'credential':
-      return {
-        tool: `platform_${verb}_proposal`, actorKind: actorKindOf(decider.credentialKind), actorUserId: decider.userId,
-        onBehalfOfUserId: decider.credentialKind === 'dashboard' ? null : decider.userId,
-        credentialId: decider.credentialId, credentialKind: decider.credentialKind, credentialHash: credentialHashOf(decider.credentialId), scopes: [...decider.scopes].sort(),
-      };
+      return credentialColumns(decider, `platform_${verb}_proposal`);
     case 'auto':
       return {
         tool: 'job:agent_run', actorKind: 'system', actorUserId: null, onBehalfOfUserId: decider.onBehalfOfUserId,
@@ -345,6 +341,24 @@ function deciderColumns(decider: ProposalDecider, verb: string): Pick<AuditEvent
     case 'expiry':
       return { tool: 'job:proposal_expiry', actorKind: 'system', actorUserId: null, onBehalfOfUserId: null, credentialId: null, credentialKind: null, credentialHash: null, scopes: [] };
   }
+}
+
+/** What a proposal's events say of the action it is about: kept as long as the action's own records would be, with its amount and the contacts its arguments name. */
+function proposalActionColumns(tool: string, args: Record<string, unknown>): Pick<AuditEventRow, 'category' | 'contactIds' | 'amountMinor' | 'currency'> {
+  const actionModule = tool.split('_')[0] ?? 'platform';
+  const amount = args.amount;
+  return {
+    category: categoryOf(tool, actionModule),
+    contactIds: contactIdsOf(args),
+    amountMinor: Number.isSafeInteger(amount) ? amount as number : null,
+    currency: Number.isSafeInteger(amount) && typeof args.currency === 'string' ? args.currency : null,
+  };
+}
+
+function changesOfFields(fields: Record<string, unknown>, first: AuditChanges['fields']): AuditChanges {
+  const changes: AuditChanges = { fields: { ...first } };
+  for (const [key, value] of Object.entries(fields)) changes.fields[key] = { after: kept(key, value) ?? null };
+  return changes;
 }
 
 /**
@@ -356,32 +370,135 @@ function deciderColumns(decider: ProposalDecider, verb: string): Pick<AuditEvent
  */
 export function proposalDecisionEventOf(decided: ProposalDecided, source: string): AuditEventRow {
   const verb = DECISION_VERBS[decided.status];
-  const actionModule = decided.tool.split('_')[0] ?? 'platform';
   const fields: Record<string, unknown> = {
     tool: decided.tool, argsHash: decided.argsHash, agent: decided.agentKey,
     proposedByUserId: decided.proposedByUserId, proposedByCredentialId: decided.proposedByCredentialId,
     ...(decided.reason !== null ? { reason: decided.reason } : {}),
   };
-  const changes: AuditChanges = { fields: { status: { before: 'pending', after: decided.status } } };
-  for (const [key, value] of Object.entries(fields)) changes.fields[key] = { after: kept(key, value) ?? null };
-  const amount = decided.args.amount;
   return {
     orgId: decided.orgId,
     ...deciderColumns(decided.decidedBy, verb),
     workflowId: source.slice(0, 255),
     action: `platform.proposal.${verb}`,
     operation: 'decide',
-    category: categoryOf(decided.tool, actionModule),
+    ...proposalActionColumns(decided.tool, decided.args),
     targetType: 'proposal',
     targetId: decided.proposalId,
-    changes,
-    contactIds: contactIdsOf(decided.args),
+    changes: changesOfFields(fields, { status: { before: 'pending', after: decided.status } }),
     outcome: 'success',
     // approval_id marks events that carried an approval out (audit_list_agent_actions approvedOnly); a decision carries none out.
     approvalId: null,
-    amountMinor: Number.isSafeInteger(amount) ? amount as number : null,
-    currency: Number.isSafeInteger(amount) && typeof decided.args.currency === 'string' ? decided.args.currency : null,
     units: null,
     actionSummary: decided.summary || null,
+  };
+}
+
+type ActorColumns = Pick<AuditEventRow, 'tool' | 'actorKind' | 'actorUserId' | 'onBehalfOfUserId' | 'credentialId' | 'credentialKind' | 'credentialHash' | 'scopes'>;
+
+/** A credential acting for its holder, as a tool call by it would name them. */
+function credentialColumns(actor: CredentialActor, tool: string): ActorColumns {
+  return {
+    tool, actorKind: actorKindOf(actor.credentialKind), actorUserId: actor.userId,
+    onBehalfOfUserId: actor.credentialKind === 'dashboard' ? null : actor.userId,
+    credentialId: actor.credentialId, credentialKind: actor.credentialKind, credentialHash: credentialHashOf(actor.credentialId), scopes: [...actor.scopes].sort(),
+  };
+}
+
+/**
+ * Who a proposal's creation names. A gated call's credential, as the call itself would be named (the
+ * tool column holds the tool it called, which did not run); an agent's run, the agent with its own
+ * credential for the owner it acts for (`job:agent_run`); else what the row holds.
+ */
+function proposerColumns(created: ProposalCreated): ActorColumns {
+  const { proposer } = created;
+  if (proposer?.kind === 'credential') return credentialColumns(proposer, created.tool);
+  if (proposer?.kind === 'agent') {
+    return {
+      tool: 'job:agent_run', actorKind: 'agent', actorUserId: null, onBehalfOfUserId: proposer.onBehalfOfUserId,
+      credentialId: proposer.credentialId, credentialKind: 'agent', credentialHash: credentialHashOf(proposer.credentialId), scopes: [...proposer.scopes].sort(),
+    };
+  }
+  const known = created.agentKey !== null || created.proposedByUserId !== null;
+  return {
+    tool: created.agentKey !== null ? 'job:agent_run' : created.tool, actorKind: known ? 'agent' : 'system', actorUserId: created.proposedByUserId,
+    onBehalfOfUserId: created.proposedByUserId, credentialId: created.proposedByCredentialId, credentialKind: null,
+    credentialHash: credentialHashOf(created.proposedByCredentialId), scopes: [],
+  };
+}
+
+/**
+ * The event of a proposal created (`platform.proposal.create`): who asked (the gated call's credential
+ * or the agent), for whom, the action (tool and arguments' hash; the arguments stay on the proposal,
+ * the contacts they name are listed so erasing one redacts this event) and when it expires unless
+ * decided. Kept as long as the action's own records would be, as its decision is.
+ */
+export function proposalCreationEventOf(created: ProposalCreated, source: string): AuditEventRow {
+  const fields: Record<string, unknown> = {
+    tool: created.tool, argsHash: created.argsHash, agent: created.agentKey,
+    proposedByUserId: created.proposedByUserId, proposedByCredentialId: created.proposedByCredentialId,
+    expiresAt: created.expiresAt.toISOString(),
+  };
+  return {
+    orgId: created.orgId,
+    ...proposerColumns(created),
+    workflowId: source.slice(0, 255),
+    action: 'platform.proposal.create',
+    operation: 'create',
+    ...proposalActionColumns(created.tool, created.args),
+    targetType: 'proposal',
+    targetId: created.proposalId,
+    changes: changesOfFields(fields, { status: { after: 'pending' } }),
+    outcome: 'success',
+    approvalId: null,
+    units: null,
+    actionSummary: created.summary || null,
+  };
+}
+
+/**
+ * A decision a credential made whose tool goes to a workflow rather than the tool activity (the
+ * outreach decisions): the event its call would leave, written where the decision is applied.
+ * `fields` are the changed values after, `previous` their values before; bodies go by reference.
+ */
+export interface WorkflowDecision {
+  orgId: string;
+  /** The decision's tool (`people_approve_outreach`) and its module: the action and operation follow from them as for a call. */
+  tool: string;
+  module: string;
+  /** Null when the step that applied it was scheduled before the deciding credential was passed to it: the event names no one. */
+  actor: CredentialActor | null;
+  workflowId: string;
+  target: { type: string; id: string };
+  contactIds: readonly string[];
+  fields: Record<string, unknown>;
+  previous?: Record<string, unknown>;
+}
+
+export function workflowDecisionEventOf(decision: WorkflowDecision): AuditEventRow {
+  const fields: AuditChanges['fields'] = {};
+  for (const [key, value] of Object.entries(decision.fields)) {
+    const entry: { before?: unknown; after: unknown } = { after: kept(key, value) ?? null };
+    if (decision.previous && Object.prototype.hasOwnProperty.call(decision.previous, key)) entry.before = kept(key, decision.previous[key]) ?? null;
+    fields[key] = entry;
+  }
+  return {
+    orgId: decision.orgId,
+    ...(decision.actor ? credentialColumns(decision.actor, decision.tool) : {
+      tool: decision.tool, actorKind: actorKindOf(null), actorUserId: null, onBehalfOfUserId: null, credentialId: null, credentialKind: null, credentialHash: null, scopes: [],
+    }),
+    workflowId: decision.workflowId.slice(0, 255),
+    action: actionOf(decision.tool, decision.module),
+    operation: operationOf(decision.tool, decision.module),
+    category: categoryOf(decision.tool, decision.module),
+    targetType: decision.target.type,
+    targetId: decision.target.id,
+    changes: Object.keys(fields).length === 0 ? null : { fields },
+    contactIds: decision.contactIds.map((id) => id.toLowerCase()),
+    outcome: 'success',
+    approvalId: null,
+    amountMinor: null,
+    currency: null,
+    units: null,
+    actionSummary: null,
   };
 }

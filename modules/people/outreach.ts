@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { OUTREACH_CHANNELS, OUTREACH_STATUSES, type OutreachChannel, type OutreachStatus } from '../../core/approvals';
+import {
+  OUTREACH_CHANNELS, OUTREACH_STATUSES, outreachWorkflowId, type CredentialActor, type OutreachChannel, type OutreachStatus,
+} from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import { fn, literal } from 'sequelize';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
@@ -8,6 +10,7 @@ import type { RowOf } from '../kit';
 import { displayNameOf } from './contacts';
 import type { Contact } from './models/contacts';
 import { OutreachItem as OutreachItemModel } from './models';
+import { recordWorkflowDecision } from '../audit/api';
 import { lockOutboxStateOf } from '../platform/api';
 import { crisisHoldError, isOnCrisisHold } from './pastoral/care/crisis';
 import { requireMayApproveOutreach } from './pastoral/care/team';
@@ -175,9 +178,35 @@ async function lockItem(db: Queryable, orgId: string, id: string) {
   return row;
 }
 
-/** Edits content while pending review; every change bumps the version. */
+type OutreachDecisionTool = 'people_edit_outreach' | 'people_approve_outreach' | 'people_decline_outreach' | 'people_cancel_outreach';
+
+/**
+ * A decision on an item leaves the audit event its tool call would (the decision tools go to the item's
+ * workflow, not the tool activity): the deciding credential, the item, its contact, what changed. It is
+ * written in the transaction that applies the decision and only when that changed the row, so a retried
+ * step that finds it applied records nothing more. A body goes by reference only, as in every event; the
+ * content version is `version` (the trail keeps any field named like `content` by reference).
+ */
+async function recordOutreachDecision(
+  db: Queryable, orgId: string, id: string, contactId: string, tool: OutreachDecisionTool, actor: CredentialActor | null,
+  fields: Record<string, unknown>, previous: Record<string, unknown>,
+): Promise<void> {
+  await recordWorkflowDecision(db, {
+    orgId, tool, module: 'people', actor, workflowId: outreachWorkflowId(id), target: { type: 'outreach', id }, contactIds: [contactId], fields, previous,
+  });
+}
+
+/** The person alone, when the credential they decided with is not known (a step scheduled before it was passed, a direct call). */
+function personActor(userId: string): CredentialActor {
+  return { userId, credentialId: null, credentialKind: null, scopes: [] };
+}
+
+/**
+ * Edits content while pending review; every change bumps the version. `actor` is who edited; a step
+ * scheduled before it was passed knows no one, and its event names no one.
+ */
 export async function editOutreachContent(
-  db: Queryable, orgId: string, id: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel },
+  db: Queryable, orgId: string, id: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel }, actor?: CredentialActor,
 ): Promise<OutreachItem> {
   const row = await lockItem(db, orgId, id);
   if (row.status !== 'pending_review') {
@@ -198,11 +227,22 @@ export async function editOutreachContent(
     { channel, subject, body, contentVersion: literal('content_version + 1') },
     { where: { orgId, id }, transaction },
   ));
+  const after: Record<string, unknown> = { channel, subject, body };
+  const before: Record<string, unknown> = { channel: row.channel, subject: row.subject, body: row.body };
+  const changed = Object.keys(after).filter((key) => after[key] !== before[key]);
+  await recordOutreachDecision(db, orgId, id, row.contact_id, 'people_edit_outreach', actor ?? null,
+    { ...Object.fromEntries(changed.map((key) => [key, after[key]])), version: row.content_version + 1 },
+    { ...Object.fromEntries(changed.map((key) => [key, before[key]])), version: row.content_version });
   return (await getOutreachItem(db, orgId, id))!;
 }
 
-/** pending_review → approved, only for the version the approver saw. Re-approving an approved, unsent item retries the send. */
-export async function markOutreachApproved(db: Queryable, orgId: string, id: string, version: number, userId: string): Promise<OutreachItem> {
+/**
+ * pending_review → approved, only for the version the approver saw. Re-approving an approved, unsent item retries the send
+ * (and changes nothing here). `actor` is the credential `userId` approved with, when known.
+ */
+export async function markOutreachApproved(
+  db: Queryable, orgId: string, id: string, version: number, userId: string, actor: CredentialActor = personActor(userId),
+): Promise<OutreachItem> {
   const row = await lockItem(db, orgId, id);
   if (row.status === 'approved') return (await getOutreachItem(db, orgId, id))!;
   if (row.status !== 'pending_review') throw new StewardError('conflict', `Outreach item is already ${row.status}`);
@@ -220,6 +260,7 @@ export async function markOutreachApproved(db: Queryable, orgId: string, id: str
     { status: 'approved', approvedByUserId: userId, approvedVersion: version, approvedAt: fn('now'), sendError: null },
     { where: { orgId, id }, transaction },
   ));
+  await recordOutreachDecision(db, orgId, id, contactId, 'people_approve_outreach', actor, { status: 'approved', version }, { status: row.status });
   return (await getOutreachItem(db, orgId, id))!;
 }
 
@@ -227,11 +268,14 @@ export async function clearSendError(db: Queryable, orgId: string, id: string): 
   await withModels(db, (transaction) => OutreachItemModel.update({ sendError: null }, { where: { orgId, id }, transaction }));
 }
 
-/** declined (from pending_review) or cancelled (from pending_review or approved-but-unsent, including needs_review; not while a send attempt holds the outbox row). */
 export const OUTREACH_SOURCE_KIND = 'people.outreach';
 
+/**
+ * declined (from pending_review) or cancelled (from pending_review or approved-but-unsent, including needs_review; not while a
+ * send attempt holds the outbox row). `actor` is the credential `userId` decided with, when known.
+ */
 export async function closeOutreach(
-  db: Queryable, orgId: string, id: string, to: 'declined' | 'cancelled', userId: string, reason: string | null,
+  db: Queryable, orgId: string, id: string, to: 'declined' | 'cancelled', userId: string, reason: string | null, actor: CredentialActor = personActor(userId),
 ): Promise<OutreachItem> {
   const row = await lockItem(db, orgId, id);
   const allowed: OutreachStatus[] = to === 'declined' ? ['pending_review'] : ['pending_review', 'approved'];
@@ -245,6 +289,8 @@ export async function closeOutreach(
   if (outbox?.leased) throw new StewardError('conflict', 'The message is being sent and can no longer be cancelled');
   await db.query(`UPDATE outreach_items SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_reason = $5, updated_at = now()
     WHERE org_id = $1 AND id = $2`, [orgId, id, to, userId, reason]);
+  await recordOutreachDecision(db, orgId, id, row.contact_id, to === 'declined' ? 'people_decline_outreach' : 'people_cancel_outreach', actor,
+    { status: to, ...(reason !== null ? { reason } : {}) }, { status: row.status });
   return (await getOutreachItem(db, orgId, id))!;
 }
 

@@ -105,6 +105,19 @@ describe('agents and pastoral automations', () => {
     // Running again proposes nothing new while those are open.
     await runSchedule('pastoral_care');
     expect(await proposalsOf('pastoral_care')).toHaveLength(2);
+    // Each proposal's creation is one event, by the agent with its own credential and the one scope its action needs, for
+    // the owner, in the agent's run; the second run, which inserted nothing, recorded nothing.
+    for (const p of proposals) {
+      const { events } = await harness.call(org.apiKey, 'audit_list_events', { targetType: 'proposal', targetId: p.id });
+      expect(events).toEqual([expect.objectContaining({
+        action: 'platform.proposal.create', operation: 'create', tool: 'job:agent_run', outcome: 'success', scopes: ['people:write'], category: 'general',
+        actor: expect.objectContaining({ kind: 'agent', userId: null, onBehalfOfUserId: org.ownerUserId, credentialKind: 'agent', credentialId: expect.any(String) }),
+      })]);
+      expect(events[0].workflowId).not.toBe(`proposal-${p.id}`);
+      // It names the contact the proposed action is about (so erasing them redacts it), as the action's own event would.
+      const { rows: named } = await harness.pool.query('SELECT contact_ids FROM audit_events WHERE id = $1', [events[0].id]);
+      expect(named[0].contact_ids).toEqual([p.args.contactId]);
+    }
 
     // Approving one creates the outreach item, which waits in its own approval queue (nothing is sent).
     const olive = proposals.find((p) => p.args.contactId === ids.olive);
@@ -147,7 +160,8 @@ describe('agents and pastoral automations', () => {
 
     // The trail: the person's rejection under their credential; the agent's own approval with the system as actor, its
     // credential and scopes, for the owner; each once.
-    const decisions = async (proposalId: string) => (await harness.call(org.apiKey, 'audit_list_events', { targetType: 'proposal', targetId: proposalId })).events;
+    const eventsOf = async (proposalId: string) => (await harness.call(org.apiKey, 'audit_list_events', { targetType: 'proposal', targetId: proposalId })).events;
+    const decisions = async (proposalId: string) => (await eventsOf(proposalId)).filter((event: any) => event.action !== 'platform.proposal.create');
     expect(await decisions(proposed[0].id)).toEqual([expect.objectContaining({
       action: 'platform.proposal.reject', tool: 'platform_reject_proposal', actor: expect.objectContaining({ kind: 'agent', userId: org.ownerUserId, credentialKind: 'api_key' }),
     })]);
@@ -158,6 +172,13 @@ describe('agents and pastoral automations', () => {
       actor: { kind: 'system', userId: null, onBehalfOfUserId: org.ownerUserId, credentialKind: 'agent', credentialId: expect.any(String) },
     });
     expect(autoApproval.workflowId).not.toBe(`proposal-${done.id}`);
+    // Its creation came first, by the agent itself with the same credential, in the same run.
+    const created = (await eventsOf(done.id)).filter((event: any) => event.action === 'platform.proposal.create');
+    expect(created).toEqual([expect.objectContaining({
+      tool: 'job:agent_run', workflowId: autoApproval.workflowId, scopes: ['people:write'],
+      actor: expect.objectContaining({ kind: 'agent', onBehalfOfUserId: org.ownerUserId, credentialKind: 'agent', credentialId: autoApproval.actor.credentialId }),
+    })]);
+    expect(created[0].seq).toBeLessThan(autoApproval.seq);
     // The merge it carried out names the proposal, under the same agent credential.
     const merge = (await harness.call(org.apiKey, 'audit_list_agent_actions', { approvedOnly: true, limit: 100 })).events.filter((event: any) => event.approvalId === done.id);
     expect(merge).toEqual([expect.objectContaining({ tool: 'people_merge_data_quality_contacts', actor: expect.objectContaining({ credentialId: autoApproval.actor.credentialId }) })]);

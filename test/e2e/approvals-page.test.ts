@@ -153,7 +153,7 @@ describe('/dashboard/approvals in headless Chromium', () => {
     const { proposal } = await harness.call(org.apiKey, 'platform_get_proposal', { proposalId });
     expect(proposal).toMatchObject({ status: 'approved', decidedByUserId: org.ownerUserId, execution: { status: 'succeeded' } });
     // A person at the dashboard: the decision's audit event names them as a human, with their sign-in's credential.
-    const { events } = await harness.call(org.apiKey, 'audit_list_events', { targetType: 'proposal', targetId: proposalId });
+    const { events } = await harness.call(org.apiKey, 'audit_list_events', { targetType: 'proposal', targetId: proposalId, actionPrefix: 'platform.proposal.approve' });
     expect(events).toEqual([expect.objectContaining({
       action: 'platform.proposal.approve', tool: 'platform_approve_proposal',
       actor: expect.objectContaining({ kind: 'human', userId: org.ownerUserId, onBehalfOfUserId: null, credentialKind: 'dashboard' }),

@@ -7,6 +7,7 @@ import { actionHashOf } from '../../../kernel/proposals';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { insertContact, insertDonation, insertFund } from '../../giving/__tests__/pledges-recurring-fixtures';
+import { closeOutreach } from '../../people/outreach';
 import { purgeAuditEvents } from '../retention';
 
 /**
@@ -296,12 +297,17 @@ describe('audit trail', () => {
       expect(await handle.result() as ProposalDecisionResult).toEqual({ proposalId, status: 'expired', execution: null });
 
       const events = await eventsOf(proposalId);
-      expect(events).toHaveLength(1);
+      expect(events.map((event: any) => event.action)).toEqual(['platform.proposal.expire', 'platform.proposal.create']);
       expect(events[0]).toMatchObject({
         action: 'platform.proposal.expire', operation: 'decide', tool: 'job:proposal_expiry', workflowId: `proposal-${proposalId}`, outcome: 'success',
         actor: { kind: 'system', userId: null, onBehalfOfUserId: null, credentialId: null }, target: { type: 'proposal', id: proposalId },
         // A refund's decision is kept as long as the refund's own records would be.
         category: 'finance', amountMinor: 1500, approvalId: null, summary: 'Refund £15',
+      });
+      // The workflow inserted this one itself: its creation names the person its input named (no credential was passed).
+      expect(events[1]).toMatchObject({
+        operation: 'create', tool: 'giving_refund_donation', workflowId: `proposal-${proposalId}`, category: 'finance', amountMinor: 1500, summary: 'Refund £15',
+        actor: { kind: 'agent', userId: church.ownerUserId, onBehalfOfUserId: church.ownerUserId, credentialId: null, credentialKind: null },
       });
       const { changes } = await mcpCall(mcp, 'audit_get_event', { eventId: events[0].id });
       expect(changes).toEqual(expect.arrayContaining([
@@ -326,12 +332,16 @@ describe('audit trail', () => {
       expect((await harness.invoke(decider.apiKey, 'platform_reject_proposal', { proposalId: approvedId })).body.error?.code).toBe('conflict');
 
       const actor = { kind: 'agent', userId: decider.userId, onBehalfOfUserId: decider.userId, credentialId: decider.keyId, credentialKind: 'api_key' };
-      const approved = await eventsOf(approvedId);
+      // Each proposal's events: its creation, then its decision.
+      expect((await eventsOf(approvedId)).map((event: any) => event.action)).toEqual(['platform.proposal.approve', 'platform.proposal.create']);
+      expect((await eventsOf(rejectedId)).map((event: any) => event.action)).toEqual(['platform.proposal.reject', 'platform.proposal.create']);
+      const decisionsOf = async (proposalId: string) => (await eventsOf(proposalId)).filter((event: any) => event.operation === 'decide');
+      const approved = await decisionsOf(approvedId);
       expect(approved).toEqual([expect.objectContaining({
         action: 'platform.proposal.approve', tool: 'platform_approve_proposal', workflowId: `proposal-${approvedId}`, actor: expect.objectContaining(actor), category: 'general',
       })]);
       expect(approved[0].scopes).toEqual(['audit:export', 'audit:read', 'platform:read', 'platform:write']);
-      const rejected = await eventsOf(rejectedId);
+      const rejected = await decisionsOf(rejectedId);
       expect(rejected).toEqual([expect.objectContaining({ action: 'platform.proposal.reject', tool: 'platform_reject_proposal', actor: expect.objectContaining(actor) })]);
       expect((await mcpCall(mcp, 'audit_get_event', { eventId: rejected[0].id })).changes).toEqual(expect.arrayContaining([
         { field: 'status', before: 'pending', after: 'rejected' }, { field: 'reason', after: 'Not this week' },
@@ -339,6 +349,140 @@ describe('audit trail', () => {
       // The approved export's own event names the proposal it carried out; the decision carried none out.
       const carriedOut = (await mcpCall(mcp, 'audit_list_agent_actions', { approvedOnly: true })).events;
       expect(carriedOut.map((event: any) => [event.action, event.approvalId])).toEqual([['audit.events.export', approvedId]]);
+      expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+    });
+
+    it('records a gated call becoming a proposal once, with the calling credential, however often the call is repeated', async () => {
+      const proposer = await harness.createKey(church.orgId, ['audit:read', 'audit:export'], 'admin');
+      const proposerMcp = await harness.mcpClient(proposer.apiKey);
+      try {
+        const args = { actionPrefix: 'people.', limit: 5 };
+        const refusal = await mcpRefusal(proposerMcp, 'audit_export_events', args, { approvalWaitMs: 300 });
+        expect(refusal.code).toBe('approval_required');
+        const proposalId = refusal.details.proposalId as string;
+        const events = await eventsOf(proposalId);
+        expect(events).toEqual([expect.objectContaining({
+          action: 'platform.proposal.create', operation: 'create', tool: 'audit_export_events', workflowId: `proposal-${proposalId}`, outcome: 'success',
+          actor: expect.objectContaining({ kind: 'agent', userId: proposer.userId, onBehalfOfUserId: proposer.userId, credentialId: proposer.keyId, credentialKind: 'api_key' }),
+          scopes: ['audit:export', 'audit:read'], target: { type: 'proposal', id: proposalId }, approvalId: null, category: 'general',
+        })]);
+        const { proposal } = await harness.call(decider.apiKey, 'platform_get_proposal', { proposalId });
+        expect(events[0].summary).toBe(proposal.summary);
+        const { changes } = await mcpCall(mcp, 'audit_get_event', { eventId: events[0].id });
+        expect(changes).toEqual(expect.arrayContaining([
+          { field: 'status', after: 'pending' }, { field: 'tool', after: 'audit_export_events' },
+          { field: 'argsHash', after: actionHashOf('audit_export_events', proposal.action.arguments) },
+          { field: 'proposedByUserId', after: proposer.userId }, { field: 'proposedByCredentialId', after: proposer.keyId },
+          { field: 'agent', after: null }, { field: 'expiresAt', after: proposal.expiresAt },
+        ]));
+
+        // The same call with one idempotency key, twice over the bridge: one proposal, one creation.
+        const again = async () => (await harness.invoke(proposer.apiKey, 'audit_export_events', args, { 'Idempotency-Key': `export-${proposalId}` })).body.error!.details.proposalId as string;
+        const keyed = await again();
+        expect(await again()).toBe(keyed);
+        expect((await eventsOf(keyed)).map((event: any) => event.action)).toEqual(['platform.proposal.create']);
+
+        await harness.call(decider.apiKey, 'platform_reject_proposal', { proposalId });
+        await harness.call(decider.apiKey, 'platform_reject_proposal', { proposalId: keyed });
+        expect((await eventsOf(proposalId)).map((event: any) => event.action)).toEqual(['platform.proposal.reject', 'platform.proposal.create']);
+        expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+      } finally {
+        await proposerMcp.close();
+      }
+    });
+  });
+
+  describe('outreach decisions', () => {
+    let parish: TestOrg;
+    let mcp: McpClient;
+    let editor: { apiKey: string; keyId: string; userId: string };
+    let approver: { apiKey: string; keyId: string; userId: string };
+    let editorMcp: McpClient;
+    let approverMcp: McpClient;
+
+    beforeAll(async () => {
+      parish = await harness.createOrg({ name: 'Outreach Parish' });
+      mcp = await harness.mcpClient(parish.apiKey);
+      editor = await harness.createKey(parish.orgId, ['people:read', 'people:write'], 'staff');
+      approver = await harness.createKey(parish.orgId, ['people:read', 'people:write', 'audit:read'], 'admin');
+      editorMcp = await harness.mcpClient(editor.apiKey);
+      approverMcp = await harness.mcpClient(approver.apiKey);
+    });
+
+    afterAll(async () => {
+      await mcp?.close();
+      await editorMcp?.close();
+      await approverMcp?.close();
+    });
+
+    /** The decisions' events on an item (its outbox moves, job:outbox, are the outbox's), newest first. */
+    const decisionsOf = async (outreachId: string) => (await mcpCall(mcp, 'audit_list_events', { targetType: 'outreach', targetId: outreachId, limit: 100 }))
+      .events.filter((event: any) => event.tool !== 'job:outbox');
+    const actorOf = (key: { keyId: string; userId: string }) => expect.objectContaining({
+      kind: 'agent', userId: key.userId, onBehalfOfUserId: key.userId, credentialId: key.keyId, credentialKind: 'api_key',
+    });
+
+    it('records each edit, approval, decline and cancel once, by the deciding credential, naming the item and its contact', async () => {
+      const { contact } = await mcpCall(mcp, 'people_create_contact', { firstName: 'Olwen', lastName: 'Outreach', email: 'olwen@example.org' });
+      const queue = async () => (await mcpCall(mcp, 'people_create_outreach', { contactId: contact.id, channel: 'email', subject: 'Thinking of you', body: 'Hello Olwen, first draft' })).item;
+      const first = await queue();
+      const second = await queue();
+      const third = await queue();
+
+      // Edit: the changed fields with their previous values; the body by reference only, never its words.
+      const newBody = 'Hello Olwen, we are holding you in our prayers this week';
+      expect((await mcpCall(editorMcp, 'people_edit_outreach', { outreachId: first.id, body: newBody })).item.contentVersion).toBe(2);
+      // The same content again changes nothing, and records nothing.
+      expect((await mcpCall(editorMcp, 'people_edit_outreach', { outreachId: first.id, body: newBody })).item.contentVersion).toBe(2);
+      const edits = await decisionsOf(first.id);
+      expect(edits).toEqual([expect.objectContaining({
+        action: 'people.outreach.edit', operation: 'update', tool: 'people_edit_outreach', workflowId: `outreach-${first.id}`, outcome: 'success',
+        actor: actorOf(editor), scopes: ['people:read', 'people:write'], target: { type: 'outreach', id: first.id },
+      })]);
+      const edit = await mcpCall(mcp, 'audit_get_event', { eventId: edits[0].id });
+      expect(edit.changes.map((change: any) => change.field).sort()).toEqual(['body', 'version']);
+      expect(edit.changes).toEqual(expect.arrayContaining([{ field: 'version', before: 1, after: 2 }]));
+      expect(edit.changes.find((change: any) => change.field === 'body')).toEqual({ field: 'body', before: { ref: expect.stringMatching(/^sha256:/) }, after: { ref: expect.stringMatching(/^sha256:/) } });
+      expect(JSON.stringify(edit)).not.toContain('holding you');
+      expect(JSON.stringify(edit)).not.toContain('first draft');
+
+      // Approve (by another credential), decline with a reason, cancel.
+      await mcpCall(approverMcp, 'people_approve_outreach', { outreachId: first.id, contentVersion: 2 });
+      await mcpCall(approverMcp, 'people_decline_outreach', { outreachId: second.id, reason: 'Not the right moment' });
+      await mcpCall(editorMcp, 'people_cancel_outreach', { outreachId: third.id });
+      // Deciding again is refused by the item's workflow and records nothing more.
+      expect((await mcpRefusal(approverMcp, 'people_decline_outreach', { outreachId: second.id })).code).toBe('conflict');
+      expect((await mcpRefusal(editorMcp, 'people_cancel_outreach', { outreachId: third.id })).code).toBe('conflict');
+
+      const approvals = await decisionsOf(first.id);
+      expect(approvals.map((event: any) => event.action)).toEqual(['people.outreach.approve', 'people.outreach.edit']);
+      expect(approvals[0]).toMatchObject({ operation: 'decide', tool: 'people_approve_outreach', workflowId: `outreach-${first.id}`, actor: actorOf(approver), scopes: ['audit:read', 'people:read', 'people:write'] });
+      expect((await mcpCall(mcp, 'audit_get_event', { eventId: approvals[0].id })).changes).toEqual(expect.arrayContaining([
+        { field: 'status', before: 'pending_review', after: 'approved' }, { field: 'version', after: 2 },
+      ]));
+      const declines = await decisionsOf(second.id);
+      expect(declines).toEqual([expect.objectContaining({ action: 'people.outreach.decline', operation: 'decide', tool: 'people_decline_outreach', actor: actorOf(approver) })]);
+      expect((await mcpCall(mcp, 'audit_get_event', { eventId: declines[0].id })).changes).toEqual(expect.arrayContaining([
+        { field: 'status', before: 'pending_review', after: 'declined' }, { field: 'reason', after: 'Not the right moment' },
+      ]));
+      const cancels = await decisionsOf(third.id);
+      expect(cancels).toEqual([expect.objectContaining({ action: 'people.outreach.cancel', tool: 'people_cancel_outreach', actor: actorOf(editor) })]);
+      expect((await mcpCall(mcp, 'audit_get_event', { eventId: cancels[0].id })).changes).toEqual(expect.arrayContaining([{ field: 'status', before: 'pending_review', after: 'cancelled' }]));
+
+      // A retried step (the activity again, after its transaction committed) finds its decision applied and records nothing more.
+      const decisionCount = async () => Number((await harness.pool.query(
+        "SELECT count(*) FROM audit_events WHERE org_id = $1 AND target_type = 'outreach' AND tool <> 'job:outbox'", [parish.orgId])).rows[0].count);
+      expect(await decisionCount()).toBe(4);
+      await withTransaction(harness.pool, (db) => closeOutreach(db, parish.orgId, third.id, 'cancelled', editor.userId, null));
+      await withTransaction(harness.pool, (db) => closeOutreach(db, parish.orgId, second.id, 'declined', approver.userId, 'Not the right moment'));
+      expect(await decisionCount()).toBe(4);
+      expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+
+      // They name the contact: erasing Olwen redacts every one of them and keeps the fact.
+      await mcpCall(mcp, 'people_delete_contact', { contactId: contact.id, permanent: true });
+      const kept = [...await decisionsOf(first.id), ...await decisionsOf(second.id), ...await decisionsOf(third.id)];
+      expect(kept).toHaveLength(4);
+      expect(kept.every((event: any) => event.redacted)).toBe(true);
       expect(await mcpCall(mcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
     });
   });

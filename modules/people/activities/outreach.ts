@@ -1,4 +1,4 @@
-import type { OutreachChannel, OutreachState } from '../../../core/approvals';
+import type { CredentialActor, OutreachChannel, OutreachState } from '../../../core/approvals';
 import { withTransaction } from '../../../db/pool';
 import { guarded, withHeartbeat } from '../../activity-kit';
 import type { ActivityDeps } from '../../module';
@@ -36,23 +36,28 @@ export function createOutreachActivities(deps: ActivityDeps) {
       });
     },
 
-    async editOutreachRecord(orgId: string, itemId: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel }): Promise<OutreachStep> {
+    // `decidedBy` (each decision's credential, its audit event's actor) is optional: a step scheduled before it was passed has none.
+    async editOutreachRecord(
+      orgId: string, itemId: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel }, decidedBy?: CredentialActor,
+    ): Promise<OutreachStep> {
       return guarded(async () => {
-        const item = await withTransaction(pool, (db) => editOutreachContent(db, orgId, itemId, changes));
+        const item = await withTransaction(pool, (db) => editOutreachContent(db, orgId, itemId, changes, decidedBy));
         return { item, state: outreachStateOf(item, orgId) };
       });
     },
 
-    async approveOutreachRecord(orgId: string, itemId: string, version: number, userId: string): Promise<OutreachStep> {
+    async approveOutreachRecord(orgId: string, itemId: string, version: number, userId: string, decidedBy?: CredentialActor): Promise<OutreachStep> {
       return guarded(async () => {
-        const item = await withTransaction(pool, (db) => markOutreachApproved(db, orgId, itemId, version, userId));
+        const item = await withTransaction(pool, (db) => markOutreachApproved(db, orgId, itemId, version, userId, decidedBy));
         return { item, state: outreachStateOf(item, orgId) };
       });
     },
 
-    async closeOutreachRecord(orgId: string, itemId: string, to: 'declined' | 'cancelled', userId: string, reason: string | null): Promise<OutreachStep> {
+    async closeOutreachRecord(
+      orgId: string, itemId: string, to: 'declined' | 'cancelled', userId: string, reason: string | null, decidedBy?: CredentialActor,
+    ): Promise<OutreachStep> {
       return guarded(async () => {
-        const item = await withTransaction(pool, (db) => closeOutreach(db, orgId, itemId, to, userId, reason));
+        const item = await withTransaction(pool, (db) => closeOutreach(db, orgId, itemId, to, userId, reason, decidedBy));
         return { item, state: outreachStateOf(item, orgId) };
       });
     },

@@ -4,7 +4,7 @@ import {
 import type { OutreachActivities, OutreachStep, SendOutcome } from '../activities/outreach';
 import { outreachDecisionUpdate, outreachStateQuery } from '../../../core/approval-messages';
 import {
-  SEND_NEEDS_REVIEW, mayDecideOutreach, type OutreachDecision, type OutreachItemRecord, type OutreachState,
+  SEND_NEEDS_REVIEW, credentialActorOf, mayDecideOutreach, type OutreachDecision, type OutreachItemRecord, type OutreachState,
   type OutreachWorkflowInput,
 } from '../../../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../../../core/search-attributes';
@@ -63,12 +63,14 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
     busy = true;
     try {
       const userId = decision.principal.userId;
+      // The deciding credential, for the decision's audit event.
+      const decidedBy = credentialActorOf(decision.principal);
       if (decision.decision === 'edit') {
-        apply(await records.editOutreachRecord(input.orgId, input.itemId, decision.changes ?? {}));
+        apply(await records.editOutreachRecord(input.orgId, input.itemId, decision.changes ?? {}, decidedBy));
         return item;
       }
       if (decision.decision === 'approve') {
-        if (state.status === 'pending_review') apply(await records.approveOutreachRecord(input.orgId, input.itemId, decision.contentVersion!, userId));
+        if (state.status === 'pending_review') apply(await records.approveOutreachRecord(input.orgId, input.itemId, decision.contentVersion!, userId, decidedBy));
         // Approving an item in needs_review is the person's decision to send it again, although it may have arrived.
         else if (state.sendError?.code === SEND_NEEDS_REVIEW) apply(await records.releaseOutreachForResend(input.orgId, input.itemId, userId));
         const ticket = ++sendsRequested;
@@ -77,7 +79,7 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
         await condition(() => sendsDone >= ticket || TERMINAL.has(state.status));
         return item;
       }
-      apply(await records.closeOutreachRecord(input.orgId, input.itemId, decision.decision === 'decline' ? 'declined' : 'cancelled', userId, decision.reason ?? null));
+      apply(await records.closeOutreachRecord(input.orgId, input.itemId, decision.decision === 'decline' ? 'declined' : 'cancelled', userId, decision.reason ?? null, decidedBy));
       return item;
     } finally {
       busy = false;
