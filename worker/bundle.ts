@@ -92,9 +92,22 @@ function newestSourceMtime(dir: string): number {
   return newest;
 }
 
+/**
+ * The bundle's own modules, loaded once per workflow sandbox and shared by every run in it. Without
+ * this the sandbox evaluates the entry and every module it imports (some sixty of the kernel's and
+ * the modules' workflow files) afresh for each workflow run, which was most of what a tool call cost
+ * on the workflow thread beyond the floor's one-file bundle (bench/README.md). Sharing is safe only
+ * for modules that keep no state of a run at module scope: test/unit/workflow-preload.test.ts holds
+ * every bundled file of ours to that.
+ */
+export function preloadedModules(entryPath: string): string[] {
+  return [entryPath];
+}
+
 /** Builds the workflow bundle once, from the registry's modules; workers then load it instead of bundling at start. */
 export async function buildWorkflowBundle(outPath = DEFAULT_BUNDLE_PATH, modules: readonly ModuleDefinition[] = MODULES): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: writeWorkflowEntry(outPath, modules), logger: quietLogger });
+  const entry = writeWorkflowEntry(outPath, modules);
+  const { code } = await bundleWorkflowCode({ workflowsPath: entry, preloadModules: preloadedModules(entry), logger: quietLogger });
   writeFileAtomically(outPath, code);
   return outPath;
 }
@@ -119,12 +132,13 @@ export function writeFileAtomically(file: string, contents: string): void {
 /**
  * The prebuilt bundle, rebuilt only when workflow code may have changed since: the kernel's
  * workflows or core/, any module's workflows folder (workflow code imports nothing else at run
- * time, as the boundary lint keeps it), or the registry.
+ * time, as the boundary lint keeps it), the registry, or this file.
  */
 export async function ensureWorkflowBundle(outPath = DEFAULT_BUNDLE_PATH, modules: readonly ModuleDefinition[] = MODULES): Promise<string> {
   const built = fs.existsSync(outPath) ? fs.statSync(outPath).mtimeMs : 0;
   const folders = [KERNEL_WORKFLOWS, path.join(PROJECT_ROOT, 'core'), ...modules.flatMap((module) => (module.workflows ? [path.dirname(module.workflows)] : []))];
-  const sources = Math.max(...folders.map(newestSourceMtime), fs.statSync(path.join(PROJECT_ROOT, 'modules', 'index.ts')).mtimeMs);
+  // This file too: how the bundle is built (its preloaded modules) is part of what it is.
+  const sources = Math.max(...folders.map(newestSourceMtime), ...[path.join(PROJECT_ROOT, 'modules', 'index.ts'), __filename].map((file) => fs.statSync(file).mtimeMs));
   if (built > sources) return outPath;
   return buildWorkflowBundle(outPath, modules);
 }

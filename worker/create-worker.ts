@@ -3,7 +3,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 import { createActivities, type Activities } from '../activities';
 import type { Pool } from '../db/pool';
-import { DEFAULT_BUNDLE_PATH, writeWorkflowEntry } from './bundle';
+import { DEFAULT_BUNDLE_PATH, preloadedModules, writeWorkflowEntry } from './bundle';
 import { stewardDataConverter } from '../temporal/client';
 
 export interface StewardWorkerOptions {
@@ -53,15 +53,19 @@ export function workflowThreads(): number {
   return threads;
 }
 
+function entrySource(entry: string): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
+  return { workflowsPath: entry, bundlerOptions: { preloadModules: preloadedModules(entry) } };
+}
+
 export async function createStewardWorker(options: StewardWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: options.address });
   const base = createActivities({ pool: options.pool });
   const activities = options.wrapActivities ? options.wrapActivities(base) : base;
   const bundlePath = options.bundlePath ?? DEFAULT_BUNDLE_PATH;
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = fs.existsSync(bundlePath)
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> = fs.existsSync(bundlePath)
     ? { workflowBundle: { codePath: bundlePath } }
-    // No prebuilt bundle: the worker bundles the entry generated from the registry itself (slower to start).
-    : { workflowsPath: writeWorkflowEntry(bundlePath) };
+    // No prebuilt bundle: the worker bundles the entry generated from the registry itself (slower to start), preloaded as a prebuilt one is.
+    : entrySource(writeWorkflowEntry(bundlePath));
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,

@@ -148,6 +148,34 @@ describe('contacts: postcodes, custom fields, bulk rules and usage rules', () =>
     expect(none.birthdays.map((b: any) => b.contactId)).toEqual([now.contact.id]);
   });
 
+  it('reads a contact back exactly as written, by id and in a search (dates as days, tags, custom fields, consent, times)', async () => {
+    await harness.call(org.apiKey, 'people_create_custom_field_definition', { key: 'shoeSize', label: 'Shoe size', type: 'number' });
+    const written = {
+      prefix: 'Rev', firstName: 'Readback', lastName: 'Exactly', preferredName: 'Rex', email: 'readback@example.org', phone: '+44 7700 900123',
+      dateOfBirth: '10/12/1985', gender: 'other', addressLine1: '1 Chapel Row', addressLine2: 'Flat 2', addressCity: 'Bath', addressCounty: 'Somerset',
+      addressPostcode: 'BA1 1AA', addressCountry: 'GB', membershipStatus: 'member', whatsappConsent: true, baptismDate: '01/02/2001',
+      membershipDate: '2003-04-05', customFields: { shoeSize: 9 },
+    };
+    const created = (await harness.call(org.apiKey, 'people_create_contact', written)).contact;
+    await harness.call(org.apiKey, 'people_add_contact_tags', { contactId: created.id, tags: ['Zeta Choir', 'Alpha Team'] });
+    const { rows: [row] } = await harness.pool.query('SELECT created_at, updated_at FROM contacts WHERE id = $1', [created.id]);
+    const expected = {
+      id: created.id, displayName: 'Rex Exactly', prefix: 'Rev', firstName: 'Readback', lastName: 'Exactly', preferredName: 'Rex',
+      email: 'readback@example.org', phone: '+44 7700 900123', dateOfBirth: '1985-12-10', gender: 'other',
+      addressLine1: '1 Chapel Row', addressLine2: 'Flat 2', addressCity: 'Bath', addressCounty: 'Somerset', addressPostcode: 'BA1 1AA', addressCountry: 'GB',
+      membershipStatus: 'member', familyId: null, whatsappConsent: true, baptismDate: '2001-02-01', membershipDate: '2003-04-05', anniversaryDate: null,
+      customFields: { shoeSize: 9 }, tags: ['Alpha Team', 'Zeta Choir'],
+      createdAt: (row.created_at as Date).toISOString(), updatedAt: (row.updated_at as Date).toISOString(),
+    };
+    const byId = (await harness.call(org.apiKey, 'people_get_contact', { contactId: created.id })).contact;
+    expect(byId).toEqual({ ...expected, status: expect.any(String) });
+    const { rows: [{ status }] } = await harness.pool.query('SELECT status FROM contacts WHERE id = $1', [created.id]);
+    expect(byId.status).toBe(status);
+    const inSearch = (await harness.call(org.apiKey, 'people_search_contacts', { query: 'Readback Exactly' })).contacts.find((c: { id: string }) => c.id === created.id);
+    expect(inSearch).toBeDefined();
+    for (const [key, value] of Object.entries(inSearch)) expect([key, value]).toEqual([key, byId[key]]);
+  });
+
   it('enforces the usage rules: names not ids in notes, duplicates reported on create', async () => {
     const first = await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Dupe', lastName: 'Person', email: 'dupe@example.org' });
     const withId = await harness.invoke(org.apiKey, 'people_add_note', { contactId: first.contact.id, content: `Spoke with ${first.contact.id} today` });
