@@ -6,7 +6,7 @@ import { notFound } from '../kit';
 import { hasCurrentSafeguardingCheck, listHousehold, requireContact } from '../people/api';
 import { PER_TIME_KEY, assertTimeFitsNeed, iso, planState, requireEditablePlan, requirePlan, requirePosition, type PlanRow, type PositionRow } from './common';
 import { substitutionWorkflowId } from './workflows/substitution';
-import { conflictsOf, HARD_CONFLICTS, rankCandidates, type CandidateFacts, type Conflict } from './ranking';
+import { choosePlaces, conflictsOf, HARD_CONFLICTS, type CandidateFacts, type Conflict, type TimeWindows } from './ranking';
 
 // ---------------------------------------------------------------- facts
 
@@ -43,18 +43,11 @@ export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, p
     .map((row) => [row.contact_id, row]));
   for (const contactId of ids) {
     const preference = preferences.get(contactId);
-    let householdOnPlan = 0;
-    let householdElsewhereThatDay = 0;
     let household: string[] = [];
+    let householdPlaces = { atOnce: 0, otherTimes: 0 };
     if (preference?.household_rule) {
       household = (await listHousehold(db, orgId, contactId)).members.map((member) => member.contactId).filter((id) => id !== contactId);
-      if (household.length > 0) {
-        const rows = await queryRows<{ same: boolean; n: number }>(db, `SELECT (pp.plan_id = $2) AS same, count(*)::int AS n FROM runsheet_plan_people pp
-          JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
-          WHERE pp.org_id = $1 AND pp.contact_id = ANY($3::uuid[]) AND pp.status <> 'declined' AND p.plan_date = $4::date GROUP BY 1`, [orgId, plan.id, household, plan.plan_date]);
-        householdOnPlan = rows.find((row) => row.same)?.n ?? 0;
-        householdElsewhereThatDay = rows.find((row) => !row.same)?.n ?? 0;
-      }
+      if (household.length > 0) householdPlaces = await householdPlacesThatDay(db, orgId, plan, household, planTimeId);
     }
     facts.set(contactId, {
       contactId,
@@ -64,14 +57,33 @@ export async function gatherFacts(db: Queryable, orgId: string, plan: PlanRow, p
       servedThisMonth: monthCounts.get(contactId) ?? 0,
       maxPerMonth: preference?.max_per_month ?? null,
       householdRule: preference?.household_rule ?? null,
-      householdOnPlan,
-      householdElsewhereThatDay,
+      householdAtOnce: householdPlaces.atOnce,
+      householdOtherTimesThatDay: householdPlaces.otherTimes,
       lastServedAt: last.get(contactId) ?? null,
       placesOnPlan: onPlan.get(contactId) ?? 0,
       householdIds: household,
     });
   }
   return facts;
+}
+
+/**
+ * The household's places (not declined) at a time overlapping the one being filled (planTimeId, or
+ * every time of the plan when null), on any plan, and those that day at other times: overlap is
+ * judged as for "already serving", a place on a whole plan being at every one of its times. Only
+ * plans within 16 days are read: a time lies within 7 days of its plan's date and lasts at most a day,
+ * so no plan further off can overlap (and their history need not be scanned).
+ */
+async function householdPlacesThatDay(db: Queryable, orgId: string, plan: PlanRow, household: readonly string[], planTimeId: string | null): Promise<{ atOnce: number; otherTimes: number }> {
+  const row = await queryOne<{ at_once: number; other_times: number }>(db, `SELECT count(*) FILTER (WHERE placed.at_once)::int AS at_once,
+      count(*) FILTER (WHERE NOT placed.at_once AND placed.that_day)::int AS other_times
+    FROM (SELECT p.plan_date = $4::date AS that_day, EXISTS (SELECT 1 FROM runsheet_plan_times t
+        JOIN runsheet_plan_times mine ON mine.org_id = t.org_id AND mine.plan_id = $2 AND ($5::uuid IS NULL OR mine.id = $5) AND t.starts_at < mine.ends_at AND mine.starts_at < t.ends_at
+        WHERE t.org_id = pp.org_id AND t.plan_id = pp.plan_id AND (pp.plan_time_id IS NULL OR t.id = pp.plan_time_id)) AS at_once
+      FROM runsheet_plan_people pp JOIN runsheet_plans p ON p.id = pp.plan_id AND p.org_id = pp.org_id
+      WHERE pp.org_id = $1 AND pp.contact_id = ANY($3::uuid[]) AND pp.status <> 'declined'
+        AND p.plan_date BETWEEN $4::date - 16 AND $4::date + 16) placed`, [orgId, plan.id, [...household], plan.plan_date, planTimeId]);
+  return { atOnce: row?.at_once ?? 0, otherTimes: row?.other_times ?? 0 };
 }
 
 /** Position members who are live contacts, not already on this plan in this position at this time (in any state). */
@@ -290,36 +302,9 @@ export interface AutofillNeed { positionId: string; planTimeId: string | null; o
 export interface AutofillPick { positionId: string; planTimeId: string | null; contactId: string }
 export interface AutofillUnfilled { positionId: string; planTimeId: string | null; open: number; reason: string }
 
-type TimeWindows = Map<string, { startsAt: Date; endsAt: Date }>;
-
 async function planTimeWindows(db: Queryable, orgId: string, planId: string): Promise<TimeWindows> {
   const rows = await queryRows<{ id: string; starts_at: Date; ends_at: Date }>(db, 'SELECT id, starts_at, ends_at FROM runsheet_plan_times WHERE org_id = $1 AND plan_id = $2', [orgId, planId]);
   return new Map(rows.map((row) => [row.id, { startsAt: row.starts_at, endsAt: row.ends_at }]));
-}
-
-/** Whether two places on one plan are at once: a place on the whole plan is at every one of its times, as gatherFacts has it. */
-function sameTime(times: TimeWindows, a: string | null, b: string | null): boolean {
-  if (a === null || b === null || a === b) return true;
-  const x = times.get(a);
-  const y = times.get(b);
-  return !x || !y || (x.startsAt < y.endsAt && y.startsAt < x.endsAt);
-}
-
-/**
- * A candidate's facts with this run's earlier picks added (they are not in the database yet): a pick
- * at an overlapping time makes them already serving, every pick is a place on the plan, and a
- * household member's pick counts toward their household rule. The monthly maximum counts a plan once,
- * however many of its times they serve, so picks on this plan never add to it.
- */
-function withRunPicks(facts: CandidateFacts, picks: readonly AutofillPick[], planTimeId: string | null, times: TimeWindows): CandidateFacts {
-  const mine = picks.filter((pick) => pick.contactId === facts.contactId);
-  const household = new Set(facts.householdIds ?? []);
-  return {
-    ...facts,
-    servingElsewhere: facts.servingElsewhere + mine.filter((pick) => sameTime(times, pick.planTimeId, planTimeId)).length,
-    placesOnPlan: (facts.placesOnPlan ?? 0) + mine.length,
-    householdOnPlan: facts.householdOnPlan + picks.filter((pick) => household.has(pick.contactId)).length,
-  };
 }
 
 /**
@@ -327,7 +312,7 @@ function withRunPicks(facts: CandidateFacts, picks: readonly AutofillPick[], pla
  * agent proposes from the same answer). One place at a time: the eligible team members ranked with
  * the run's earlier picks taken into account, so a person may fill the 9:00 and the 11:00 (never two
  * places at once), a plan's places go round before anyone gets a second, and household rules see
- * who the run has already chosen.
+ * who the run has already chosen and at which time (choosePlaces in ranking.ts).
  */
 export async function chooseAutofill(db: Queryable, orgId: string, plan: PlanRow, needs: readonly AutofillNeed[]): Promise<{ picks: AutofillPick[]; unfilled: AutofillUnfilled[] }> {
   const times = await planTimeWindows(db, orgId, plan.id);
@@ -338,16 +323,11 @@ export async function chooseAutofill(db: Queryable, orgId: string, plan: PlanRow
     const position = await requirePosition(db, orgId, need.positionId);
     const pool = await poolFor(db, orgId, plan.id, need.positionId, [], need.planTimeId);
     const facts = [...(await gatherFacts(db, orgId, plan, position, pool, need.planTimeId)).values()];
-    const chosen = new Set<string>();
-    while (chosen.size < need.open) {
-      const [best] = rankCandidates(facts.filter((candidate) => !chosen.has(candidate.contactId)).map((candidate) => withRunPicks(candidate, picks, need.planTimeId, times)));
-      if (!best) break;
-      chosen.add(best.contactId);
-      picks.push({ positionId: need.positionId, planTimeId: need.planTimeId, contactId: best.contactId });
-    }
-    const open = need.open - chosen.size;
+    const chosen = choosePlaces(facts, need.open, picks, need.planTimeId, times);
+    picks.push(...chosen.map((contactId) => ({ positionId: need.positionId, planTimeId: need.planTimeId, contactId })));
+    const open = need.open - chosen.length;
     if (open > 0) {
-      unfilled.push({ positionId: need.positionId, planTimeId: need.planTimeId, open, reason: pool.length === 0 ? 'no free team members for this position' : `only ${chosen.size} eligible team member(s) were free` });
+      unfilled.push({ positionId: need.positionId, planTimeId: need.planTimeId, open, reason: pool.length === 0 ? 'no free team members for this position' : `only ${chosen.length} eligible team member(s) were free` });
     }
   }
   return { picks, unfilled };
@@ -356,7 +336,7 @@ export async function chooseAutofill(db: Queryable, orgId: string, plan: PlanRow
 /**
  * Fills every open place of the plan's needed positions, time by time, from each position's team
  * members: eligible people only (cleared, not blocked out, not serving at that time, under their
- * monthly maximum, household rule), fewest places on the plan then least recently served first. A
+ * monthly maximum, household rule at that time), fewest places on the plan then least recently served first. A
  * person may fill places at different times of one plan (the 9:00 and the 11:00), which count once
  * toward their monthly maximum. Every row it adds carries the run's id, which runsheet_undo_autofill takes.
  */
