@@ -122,6 +122,39 @@ function answerOfDecision(result: ProposalDecisionResult): ProposalDecisionResul
   });
 }
 
+/** The proposal a gated call with an idempotency key opens, and finds again when the key is used again. */
+export function gatedProposalIdOf(orgId: string, toolName: string, idempotencyKey: string): string {
+  return stableUuid(`${orgId}:${toolName}:${idempotencyKey}`);
+}
+
+/** How a gated call's caller follows its proposal: the tool that shows its decision and, once run, its outcome. */
+function checkOf(proposalId: string) {
+  return { tool: 'platform_get_proposal', arguments: { proposalId } };
+}
+
+/** The answer of a gated call whose proposal no one has decided yet. */
+function pendingAnswer(tool: AnyTool, proposalId: string): StewardError {
+  return new StewardError('approval_required', `${tool.name} needs approval by an owner or admin; proposal ${proposalId} is pending`, {
+    details: { proposalId, workflowId: proposalWorkflowId(proposalId), status: 'pending', check: checkOf(proposalId), approveAt: '/dashboard/approvals' },
+    hint: `Tell the user it awaits approval. Check with platform_get_proposal {"proposalId":"${proposalId}"}; an owner or admin decides with platform_approve_proposal / platform_reject_proposal or at /dashboard/approvals.`,
+  });
+}
+
+/**
+ * The answer of a gated call whose proposal was approved but whose action was still running when the
+ * wait ended: still approval_required (no result to give yet), but with the approval in its status, so
+ * the caller neither asks for approval again nor repeats the call, and follows the proposal instead.
+ */
+function runningAnswer(orgId: string, tool: AnyTool, proposalId: string): StewardError {
+  return new StewardError('approval_required', `${tool.name} was approved (proposal ${proposalId}) and is still running; its outcome is not known yet`, {
+    details: {
+      proposalId, workflowId: proposalWorkflowId(proposalId), status: 'approved',
+      execution: { status: 'running', workflowId: proposalActionWorkflowId(orgId, proposalId) }, check: checkOf(proposalId),
+    },
+    hint: `Tell the user it was approved and is being carried out; do not call it again. platform_get_proposal {"proposalId":"${proposalId}"} shows its outcome (execution) once it has run.`,
+  });
+}
+
 /** The StewardError an update was refused or failed with (from its validator or handler), if it carries one. */
 function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
   const body = stewardErrorBodyOf(error);
@@ -231,9 +264,7 @@ export class ApprovalCaller {
     await assertNamedContactsExist(this.pool, principal.orgId, args);
     // One proposal per key in the organisation, as one call per key for plain tool calls: the key
     // belongs to the credential that first used it, so another credential's use is a conflict below.
-    const proposalId = options.idempotencyKey
-      ? stableUuid(`${principal.orgId}:${tool.name}:${options.idempotencyKey}`)
-      : randomUUID();
+    const proposalId = options.idempotencyKey ? gatedProposalIdOf(principal.orgId, tool.name, options.idempotencyKey) : randomUUID();
     const input: ProposalWorkflowInput = {
       orgId: principal.orgId,
       proposalId,
@@ -263,7 +294,7 @@ export class ApprovalCaller {
     const hearing = await this.hearStages(principal.orgId, tool, proposalId, options);
     try {
       const handle = await this.ensureProposalWorkflow(principal.orgId, proposalId, input);
-      return await this.awaitProposal(tool, proposalId, handle, options, hearing?.stages);
+      return await this.awaitProposal(principal.orgId, tool, proposalId, handle, options, hearing?.stages);
     } finally {
       hearing?.stop();
     }
@@ -287,30 +318,36 @@ export class ApprovalCaller {
     return handle;
   }
 
-  private async awaitProposal(tool: AnyTool, proposalId: string, handle: WorkflowHandle, options: ApprovalWaitOptions, stages?: ProposalStages): Promise<unknown> {
+  private async awaitProposal(
+    orgId: string, tool: AnyTool, proposalId: string, handle: WorkflowHandle, options: ApprovalWaitOptions, stages?: ProposalStages,
+  ): Promise<unknown> {
     // Once a decision is heard the stages say what happens; "waiting for a person" would no longer be true.
     const waitOptions = stages ? { ...options, onProgress: (p: ApprovalProgress) => (stages.waiting ? options.onProgress?.(p) : undefined) } : options;
-    const outcome = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => handle.result() as Promise<ProposalDecisionResult>), waitOptions,
+    const waited = await waitWithProgress((signal) => this.client.withAbortSignal(signal, () => handle.result() as Promise<ProposalDecisionResult>), waitOptions,
       `Waiting for an owner or admin to approve ${tool.name} (proposal ${proposalId})`);
-    if (outcome === 'timeout') {
-      throw new StewardError('approval_required', `${tool.name} needs approval by an owner or admin; proposal ${proposalId} is pending`, {
-        details: {
-          proposalId, workflowId: proposalWorkflowId(proposalId), status: 'pending',
-          check: { tool: 'platform_get_proposal', arguments: { proposalId } }, approveAt: '/dashboard/approvals',
-        },
-        hint: `Tell the user it awaits approval. Check with platform_get_proposal {"proposalId":"${proposalId}"}; an owner or admin decides with platform_approve_proposal / platform_reject_proposal or at /dashboard/approvals.`,
-      });
-    }
+    // The budget ran out: the answer is where the proposal stands now, which a person may have changed during the wait.
+    const outcome = waited === 'timeout' ? await this.proposalNow(orgId, proposalId) : waited;
+    if (outcome.status === 'pending') throw pendingAnswer(tool, proposalId);
+    if (outcome.status === 'approved' && !outcome.execution) throw runningAnswer(orgId, tool, proposalId);
     await stages?.finish(outcome);
     return this.resultOfDecision(outcome);
   }
 
+  /** The proposal's recorded decision and execution, as platform_get_proposal shows them. */
+  private async proposalNow(orgId: string, proposalId: string): Promise<ProposalDecisionResult> {
+    const row = await getProposalRow(this.pool, orgId, proposalId);
+    if (!row) throw new Error(`Proposal ${proposalId} has no record`);
+    return { proposalId, status: row.status, execution: row.execution };
+  }
+
   private resultOfDecision(outcome: ProposalDecisionResult): unknown {
-    if (outcome.status === 'approved' && outcome.execution?.status === 'succeeded') return outcome.execution.result;
-    if (outcome.status === 'approved' && outcome.execution?.error) {
-      const body = outcome.execution.error;
+    const execution = outcome.execution;
+    if (outcome.status === 'approved' && execution?.status === 'succeeded') return execution.result;
+    if (outcome.status === 'approved' && execution?.status === 'failed') {
+      const body = execution.error ?? { code: 'internal_error', message: 'The approved action failed' };
       throw new StewardError(isErrorCode(body.code) ? body.code : 'internal_error', body.message, {
-        ...(body.hint ? { hint: body.hint } : {}), details: { proposalId: outcome.proposalId, workflowId: outcome.execution.workflowId },
+        hint: body.hint ?? 'platform_get_proposal shows the proposal and how its action failed.',
+        details: { proposalId: outcome.proposalId, workflowId: execution.workflowId, status: 'approved', execution: { status: 'failed', workflowId: execution.workflowId } },
       });
     }
     throw new StewardError('forbidden', `The proposal was ${outcome.status}; the action was not carried out`, {

@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, GetPromptRequestSchema, GetTaskPayloadRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalWaitOptions } from '../approvals';
+import { gatedProposalIdOf, type ApprovalWaitOptions } from '../approvals';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
 import { approvalTaskStore, boundedTaskResult, taskIdFor } from './tasks';
@@ -141,6 +141,16 @@ function withTaskSupport(tools: Tool[]): Tool[] {
 }
 
 /**
+ * The proposal a gated call finds again with a key used before: an answer at once that is no
+ * approval_required (the proposal was decided, and its action run) still has a task to follow.
+ */
+function replayedProposalOf(principal: Principal, name: string, key: string | undefined): { proposalId: string } | undefined {
+  const tool = findTool(name);
+  if (!key || tool?.approval?.kind !== 'gated') return undefined;
+  return { proposalId: gatedProposalIdOf(principal.orgId, name, key) };
+}
+
+/**
  * tools/call with `task`: the call creates the proposal or outreach item and
  * answers at once with a task whose id is the approval workflow's id; the
  * client polls tasks/get and fetches tasks/result once a person has decided.
@@ -158,9 +168,13 @@ async function callAsTask(caller: ToolCaller, store: TaskStore | undefined, prin
   try {
     const taskArgs = taskSpec.argsForTask ? taskSpec.argsForTask(args as Record<string, unknown>) : args;
     const result = await caller.call(principal, name, taskArgs, { idempotencyKey: key, approvalWaitMs: 0 });
-    details = taskSpec.pendingOf?.(result);
+    details = taskSpec.pendingOf?.(result) ?? replayedProposalOf(principal, name, key);
   } catch (error) {
-    if (!(error instanceof StewardError) || error.code !== 'approval_required') throw taskCallError(error);
+    if (!(error instanceof StewardError)) throw taskCallError(error);
+    // A key used again may find its proposal already decided: the call then answers the outcome, which its task holds too.
+    const replayed = replayedProposalOf(principal, name, key);
+    const decidedBefore = replayed !== undefined && error.details?.proposalId === replayed.proposalId;
+    if (error.code !== 'approval_required' && !decidedBefore) throw taskCallError(error);
     details = error.details;
   }
   const taskId = taskIdFor(details);

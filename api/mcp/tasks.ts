@@ -35,6 +35,8 @@ export function taskIdFor(details: Record<string, unknown> | undefined): string 
 interface TaskView {
   task: Task;
   result?: CallToolResult;
+  /** For a task not ended yet: where its approval stands, as the call's own approval_required answer says it. */
+  standing?: Record<string, unknown>;
 }
 
 function toolResult(value: unknown): CallToolResult {
@@ -53,11 +55,12 @@ async function view(pool: Pool, principal: Principal, taskId: string): Promise<T
     const proposal = await getVisibleProposal(pool, principal.orgId, id, permittedToolNames(principal));
     if (!proposal) return null;
     const base = { taskId, ttl: null, createdAt: proposal.createdAt, lastUpdatedAt: proposal.decidedAt ?? proposal.createdAt, pollInterval: TASK_POLL_INTERVAL_MS };
-    if (proposal.status === 'pending') return { task: { ...base, status: 'working', statusMessage: `Waiting for an owner or admin to approve: ${proposal.summary}` } };
+    const standing = { proposalId: id, proposalStatus: proposal.status, check: { tool: 'platform_get_proposal', arguments: { proposalId: id } } };
+    if (proposal.status === 'pending') return { task: { ...base, status: 'working', statusMessage: `Waiting for an owner or admin to approve: ${proposal.summary}` }, standing };
     if (proposal.status === 'approved' && proposal.execution?.status === 'succeeded') {
       return { task: { ...base, status: 'completed', statusMessage: 'Approved and carried out' }, result: toolResult(proposal.execution.result) };
     }
-    if (proposal.status === 'approved' && !proposal.execution) return { task: { ...base, status: 'working', statusMessage: 'Approved; being carried out' } };
+    if (proposal.status === 'approved' && !proposal.execution) return { task: { ...base, status: 'working', statusMessage: 'Approved; being carried out' }, standing };
     const error = proposal.execution?.error
       ?? { code: 'forbidden', message: `The proposal was ${proposal.status}; the action was not carried out`, details: { proposalId: id, status: proposal.status } };
     return { task: { ...base, status: 'failed', statusMessage: error.message }, result: toolError(error) };
@@ -114,12 +117,16 @@ function relatedTo(result: CallToolResult, taskId: string): CallToolResult {
   return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
 }
 
-/** What tasks/result answers for a task a person has not decided yet: approval_required with where it stands, as a plain call answers. */
-function stillWaiting(task: Task): CallToolResult {
+/**
+ * What tasks/result answers for a task not ended yet: approval_required with where it stands, as a
+ * plain call answers: `status` is the task's, and for a proposal `proposalStatus` tells one still
+ * waiting for a person (pending) from one approved whose action is running (approved).
+ */
+function stillWaiting({ task, standing }: TaskView): CallToolResult {
   return relatedTo(toolError({
     code: 'approval_required', message: task.statusMessage ?? 'Waiting for a person',
     hint: 'Poll tasks/get, and ask tasks/result again once the task is completed or failed.',
-    details: { taskId: task.taskId, status: task.status, pollInterval: task.pollInterval },
+    details: { taskId: task.taskId, status: task.status, pollInterval: task.pollInterval, ...standing },
   }), task.taskId);
 }
 
@@ -135,7 +142,7 @@ export async function boundedTaskResult(pool: Pool, principal: Principal, taskId
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     if (found.result) return relatedTo(found.result, taskId);
     const left = deadline - Date.now();
-    if (left <= 0 || signal?.aborted) return stillWaiting(found.task);
+    if (left <= 0 || signal?.aborted) return stillWaiting(found);
     await sleep(Math.min(left, found.task.pollInterval ?? TASK_POLL_INTERVAL_MS));
   }
 }
