@@ -62,10 +62,12 @@ interface Prepared {
  * so none is held while waiting on the network. Only tools with a `prepare` step read
  * the organisation here; every other tool reads it inside its transaction.
  */
-async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: ToolInput): Promise<Prepared | undefined> {
+async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: ToolInput, workflowId: string): Promise<Prepared | undefined> {
   if (!tool.prepare) return undefined;
+  // A write retried after its commit (a lost acknowledgement) returns its stored result: its outside work is not done again.
+  if (tool.effect !== 'read' && await queryOne(pool, 'SELECT 1 FROM tool_call_results WHERE workflow_id = $1', [workflowId])) return undefined;
   const org = await getOrgSettings(pool, plan.principal.orgId);
-  return { org, value: await tool.prepare(input, { db: pool, org, principal: plan.principal }) };
+  return { org, value: await tool.prepare(input, { db: pool, org, principal: plan.principal, workflowId }) };
 }
 
 type ToolInput = Parameters<AnyTool['run']>[1];
@@ -167,7 +169,7 @@ export function createToolActivities(deps: { pool: Pool }) {
       const tool = toolOf(plan);
       // The API parsed the arguments; parsing once more here applies defaults and guards against a stale or altered plan.
       const input = tool.input.parse(plan.args);
-      const prepared = await prepareCall(pool, plan, tool, input);
+      const prepared = await prepareCall(pool, plan, tool, input, workflowId);
       if (tool.effect === 'read') {
         // One snapshot for every query of the read, and a read tool cannot write even by mistake;
         // as the application role, under row-level security for the caller's organisation.

@@ -176,7 +176,11 @@ export interface ToolTask {
 export type AnyTool = ToolDefinition<AnyObjectSchema, AnyObjectSchema>;
 
 /** What a tool's `prepare` step is given: the pool (no transaction), the organisation and the caller (a bridge checks a route's scope before any outside call). */
-export interface PrepareDeps { db: Queryable; org: OrgSettings; principal: Principal }
+export interface PrepareDeps {
+  db: Queryable; org: OrgSettings; principal: Principal;
+  /** The call's workflow id, the same on every attempt: a key for outside work a retried attempt must not repeat. */
+  workflowId?: string;
+}
 
 /**
  * Declares a tool. Every object in its input is made strict here (strictInput), so a misspelt or

@@ -4,7 +4,7 @@ import { recordJobChange } from '../audit/api';
 import { ALLOWANCE_REFUSALS, assertAllowance, lockFeature } from '../../kernel/billing';
 import { episodeForInstance } from '../mediahub/api';
 import { listInstances } from '../schedule/api';
-import { STREAM_FEATURE, scheduleStream } from './streams';
+import { STREAM_FEATURE, provisionOutside, scheduleStream, streamRow } from './streams';
 
 /**
  * Streams made ahead of a schedule's services, for organisations that turn it on: each scheduled
@@ -102,8 +102,13 @@ export async function createStreamsAhead(pool: Pool, input: { now: Date; orgId?:
       else if (made.outcome === 'exists') run.counts.exists += 1;
       else run.counts.overAllowance += 1;
     }
-    const waiting = await withTenantTransaction(pool, org.org_id, (db) => queryRows<{ id: string }>(db,
-      "SELECT id FROM live_streams WHERE org_id = $1 AND auto_created AND status IN ('created', 'ready') ORDER BY scheduled_start LIMIT 500", [org.org_id]), { readOnly: true });
+    const waiting = await withTenantTransaction(pool, org.org_id, (db) => queryRows<{ id: string; status: string }>(db,
+      "SELECT id, status FROM live_streams WHERE org_id = $1 AND auto_created AND status IN ('created', 'ready') ORDER BY scheduled_start LIMIT 500", [org.org_id]), { readOnly: true });
+    // Each new stream's broadcast is made at the provider after its transaction committed, with nothing
+    // locked; one a failed run left without a broadcast is provisioned on the next run.
+    for (const stream of waiting.filter((row) => row.status === 'created')) {
+      await provisionOutside(pool, org.org_id, await streamRow(pool, org.org_id, stream.id));
+    }
     run.timers.push(...waiting.map((row) => ({ orgId: org.org_id, streamId: row.id })));
   }
   return run;

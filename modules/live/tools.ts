@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { toolsFor } from '../kit';
 import { getLiveSettings, updateLiveSettings } from './ahead';
 import { listPrayerRequests, recordOnlineAttendance, requirePastoralScope, viewerStats } from './stats';
-import { endStream, listStreams, scheduleStream, startNeedsApproval, startStream, streamStatus, updateStream } from './streams';
+import type { Pool } from '../../db/pool';
+import {
+  endStream, listStreams, prepareEnd, prepareSchedule, prepareStart, prepareStatus, prepareUpdate, scheduleStream, startNeedsApproval, startStream, streamStatus, updateStream,
+  type MadeBroadcast, type PreparedStart,
+} from './streams';
 import { closePoll, createPoll, listChat, moderateChat, pollResults, streamPolls } from './viewers';
 
 const tools = toolsFor('live', { read: 'live:read', write: 'live:write' });
@@ -74,7 +78,9 @@ const scheduleStreamTool = tools.write('schedule_stream', {
   }),
   output: z.object({ stream: streamSchema }).strict(),
   followUp: { kind: 'live.stream_timer' },
-  run: async (ctx, input) => ({ stream: await scheduleStream(ctx.db, ctx.org.id, input) }),
+  // The provider's broadcast is made here, before the transaction, so no row is locked while it is.
+  prepare: async (input, deps) => prepareSchedule(deps.db, deps.org.id, input, deps.workflowId),
+  run: async (ctx, input) => ({ stream: await scheduleStream(ctx.db, ctx.org.id, input, { made: ctx.prepared as MadeBroadcast | null }) }),
 });
 
 const updateStreamTool = tools.write('update_stream', {
@@ -88,6 +94,7 @@ const updateStreamTool = tools.write('update_stream', {
   }),
   output: z.object({ stream: streamSchema }).strict(),
   followUp: { kind: 'live.stream_changed' },
+  prepare: async (input, deps) => prepareUpdate(deps.db, deps.org.id, input.streamId, input),
   run: async (ctx, input) => ({ stream: await updateStream(ctx.db, ctx.org.id, input.streamId, input) }),
 });
 
@@ -98,7 +105,8 @@ const getStatusTool = tools.read('get_stream_status', {
   examples: ['are we live yet', 'is the encoder sending to YouTube', 'can we go live now', 'what state is the stream in', 'is OBS connected to the stream yet', 'why won\'t it let us go live', 'is the chat open on Sunday\'s stream', 'stream status', 'Josh has OBS running, is YouTube getting the signal?', 'is chat live on the confirmation stream'],
   input: z.object({ streamId }),
   output: statusSchema,
-  run: async (ctx, input) => streamStatus(ctx.db, ctx.org.id, input.streamId),
+  prepare: async (input, deps) => prepareStatus(deps.db, deps.org.id, input.streamId),
+  run: async (ctx, input) => streamStatus(ctx.db, ctx.org.id, input.streamId, (ctx.prepared as Awaited<ReturnType<typeof prepareStatus>>).provider),
 });
 
 const startStreamTool = tools.write('start_stream', {
@@ -114,7 +122,9 @@ const startStreamTool = tools.write('start_stream', {
   }),
   output: statusSchema,
   followUp: { kind: 'live.stream_timer' },
-  run: async (ctx, input) => startStream(ctx.db, ctx.org.id, input),
+  // The provider goes live here, before the transaction; the run marks it live under the row's lock. deps.db is the pool (PrepareDeps).
+  prepare: async (input, deps) => prepareStart(deps.db as Pool, deps.org.id, input, deps.workflowId),
+  run: async (ctx, input) => startStream(ctx.db, ctx.org.id, input, (ctx.prepared ?? null) as PreparedStart | null),
 });
 
 const endStreamTool = tools.write('end_stream', {
@@ -125,6 +135,7 @@ const endStreamTool = tools.write('end_stream', {
   input: z.object({ streamId }),
   output: z.object({ stream: streamSchema }).strict(),
   followUp: { kind: 'live.stream_changed' },
+  prepare: async (input, deps) => prepareEnd(deps.db, deps.org.id, input.streamId),
   run: async (ctx, input) => ({ stream: await endStream(ctx.db, ctx.org.id, input.streamId) }),
 });
 

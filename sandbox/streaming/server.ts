@@ -48,8 +48,15 @@ export interface StreamingSandbox {
   broadcasts(): SandboxBroadcast[];
   /** The encoder starts (true) or stops (false) sending to a stream. */
   setIngest(streamId: string, active: boolean): void;
+  /**
+   * For tests: a hook run before each API request is answered (e.g. `liveBroadcasts/transition`);
+   * it may wait (a slow provider) or return a refusal to answer instead. null removes it.
+   */
+  intercept(hook: SandboxHook | null): void;
   close(): Promise<void>;
 }
+
+export type SandboxHook = (request: { method: string; resource: string }) => Promise<{ status: number; reason: string; message: string } | void>;
 
 export interface StreamingSandboxConfig { port?: number; host?: string; apiKey: string }
 
@@ -82,6 +89,7 @@ export async function startStreamingSandbox(config: StreamingSandboxConfig): Pro
   const streams = new Map<string, SandboxStream>();
   const now = () => new Date().toISOString();
   const id = () => randomBytes(8).toString('base64url');
+  let hook: SandboxHook | null = null;
 
   function transition(res: http.ServerResponse, broadcastId: string, to: string): void {
     const broadcast = broadcasts.get(broadcastId);
@@ -116,6 +124,8 @@ export async function startStreamingSandbox(config: StreamingSandboxConfig): Pro
       if (!path.startsWith('/youtube/v3/')) return refuse(res, 404, 'notFound', 'Not found');
       if (req.headers.authorization !== `Bearer ${config.apiKey}`) return refuse(res, 401, 'authError', 'Invalid credentials');
       const resource = path.slice('/youtube/v3/'.length);
+      const refusal = hook ? await hook({ method: req.method ?? 'GET', resource }) : undefined;
+      if (refusal) return refuse(res, refusal.status, refusal.reason, refusal.message);
       if (req.method === 'POST' && resource === 'liveBroadcasts') {
         const body = await readJson(req);
         const title = String(body?.snippet?.title ?? '').slice(0, 100);
@@ -188,6 +198,7 @@ export async function startStreamingSandbox(config: StreamingSandboxConfig): Pro
     env: () => ({ STREAMING_API_URL: url, STREAMING_API_KEY: config.apiKey }),
     broadcasts: () => [...broadcasts.values()],
     setIngest,
+    intercept: (next) => { hook = next; },
     close: () => new Promise<void>((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
   };
 }

@@ -11,7 +11,8 @@ export function createLiveActivities(deps: ActivityDeps) {
       return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => streamDeadline(db, orgId, streamId), { readOnly: true }));
     },
     async liveAutoComplete(orgId: string, streamId: string): Promise<{ outcome: 'completed' | 'finished' | 'not_due'; dueAt: string }> {
-      return guarded(() => withTenantTransaction(deps.pool, orgId, (db) => autoComplete(db, orgId, streamId)));
+      // Its own transactions: the provider is completed before the row is locked.
+      return guarded(() => autoComplete(deps.pool, orgId, streamId));
     },
     /** Streams for the services ahead, for organisations with the setting on; each run is idempotent (one stream per instance, ever). */
     async liveCreateStreamsAhead(input: { now: string; orgId?: string }): Promise<AheadRun> {
