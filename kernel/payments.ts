@@ -92,8 +92,12 @@ export interface PaymentProvider {
 
 export interface SubscriptionPriceInput {
   subscriptionId: string;
-  /** The product the price belongs to (Stripe's price_data.product). */
-  productId: string;
+  /**
+   * The product the new price belongs to (Stripe's price_data.product); by default the subscription's
+   * current product, since a provider account knows only the products it made (a checkout's inline
+   * product gets an id like prod_…): a plan change is a new price on the same product.
+   */
+  productId?: string;
   currency: string;
   /** Per month, in minor units. */
   unitAmountMinor: number;
@@ -192,7 +196,7 @@ export function sessionExpiry(wanted: Date, now = Date.now()): number {
 interface StripeSubscription {
   id: string;
   status: string;
-  items?: { data?: Array<{ id: string; price?: { unit_amount?: number; currency?: string } }> };
+  items?: { data?: Array<{ id: string; price?: { unit_amount?: number; currency?: string; product?: string } }> };
 }
 
 /** The Stripe Checkout API (or the sandbox that speaks it). */
@@ -261,8 +265,10 @@ export class StripeCheckoutProvider implements PaymentProvider {
     const current = await this.request<StripeSubscription>('GET', path);
     const item = current.items?.data?.[0];
     if (!item) throw new PaymentRefusedError(`The payment provider's subscription ${input.subscriptionId} has no item to change`, 400);
+    const product = input.productId ?? item.price?.product;
+    if (!product) throw new PaymentRefusedError(`The payment provider's subscription ${input.subscriptionId} names no product for the new price`, 400);
     const body = formEncode({
-      items: [{ id: item.id, price_data: { currency: input.currency.toLowerCase(), product: input.productId, unit_amount: input.unitAmountMinor, recurring: { interval: 'month' } } }],
+      items: [{ id: item.id, price_data: { currency: input.currency.toLowerCase(), product, unit_amount: input.unitAmountMinor, recurring: { interval: 'month' } } }],
       proration_behavior: 'none', metadata: input.metadata ?? {},
     });
     const updated = await this.request<StripeSubscription>('POST', path, body, input.idempotencyKey);

@@ -399,8 +399,8 @@ export async function applyInvoiceEvent(db: Queryable, orgId: string, type: stri
 // ---------------------------------------------------------------- approved changes
 
 /**
- * The provider's subscription moves to the plan's price (no proration: the new price applies from the
- * next period, as the preview says), inside the change's transaction: a refusal changes nothing here,
+ * The provider's subscription moves to the plan's price, a new price on the subscription's own product
+ * (no proration: the new price applies from the next period, as the preview says), inside the change's transaction: a refusal changes nothing here,
  * and a retry of the same change (its workflow) repeats the same request under the same key.
  */
 async function moveProviderSubscription(db: Queryable, orgId: string, workflowId: string, subscriptionId: string, planCode: string): Promise<void> {
@@ -411,7 +411,7 @@ async function moveProviderSubscription(db: Queryable, orgId: string, workflowId
   }
   try {
     await provider.updateSubscriptionPrice({
-      subscriptionId, productId: `steward-plan-${plan.code}`, currency: plan.currency, unitAmountMinor: plan.priceMinor,
+      subscriptionId, currency: plan.currency, unitAmountMinor: plan.priceMinor,
       idempotencyKey: `billing-change-plan-${stableUuid(`${workflowId}:billing-change-plan:${orgId}:${plan.code}`)}`,
       metadata: { steward_module: 'billing', org_id: orgId, plan_code: plan.code },
     });

@@ -40,6 +40,13 @@ describe('payments: subscription price change (sandbox, Stripe-shaped)', () => {
     expect(stored.metadata).toEqual({ plan_code: 'enterprise' });
   });
 
+  it('puts the new price on the subscription\'s own product unless told another', async () => {
+    const made = sandbox.createSubscription({ customer: 'cus_3', currency: 'gbp', unitAmountMinor: 4900, product: 'prod_Existing' });
+    await provider.updateSubscriptionPrice({ subscriptionId: made.id, currency: 'GBP', unitAmountMinor: 19900, idempotencyKey: 'change-own-product' });
+    const stored = sandbox.subscriptions().find((subscription) => subscription.id === made.id)!;
+    expect(stored.items.data[0].price).toMatchObject({ unit_amount: 19900, product: 'prod_Existing' });
+  });
+
   it('refuses an unknown subscription or item, a bad price or proration, and a canceled subscription', async () => {
     await expect(provider.updateSubscriptionPrice({ subscriptionId: 'sub_missing', productId: 'p', currency: 'gbp', unitAmountMinor: 100, idempotencyKey: 'k-missing' }))
       .rejects.toMatchObject({ status: 404, message: expect.stringContaining("No such subscription: 'sub_missing'") });

@@ -214,7 +214,7 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     expect(await planOf(org.orgId)).toBe('growth');
     expect((await status()).subscription.planCode).toBe('growth');
 
-    sandbox.createSubscription({ id: 'sub_test_1', customer: 'cus_test_1', currency: 'gbp', unitAmountMinor: 4900, product: 'steward-plan-growth', metadata: { ...meta(), plan_code: 'growth' } });
+    sandbox.createSubscription({ id: 'sub_test_1', customer: 'cus_test_1', currency: 'gbp', unitAmountMinor: 4900, product: 'prod_StewardSubscription', metadata: { ...meta(), plan_code: 'growth' } });
     const gated = await refusal('billing_change_plan', { planCode: 'enterprise' });
     expect(gated.code).toBe('approval_required');
     expect(await planOf(org.orgId)).toBe('growth');
@@ -223,10 +223,11 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     const changed = await approve(gated.details.proposalId);
     expect(changed.execution.result.subscription.planCode).toBe('enterprise');
     expect(await planOf(org.orgId)).toBe('enterprise');
-    // The provider's subscription moved to the enterprise price, its item replaced (not a second one added), without proration.
+    // The provider's subscription moved to the enterprise price, its item replaced (not a second one added), without proration,
+    // on the product the account already has (the provider knows no product Steward made up).
     expect(sandbox.subscriptionUpdates()).toEqual([{
       subscription: 'sub_test_1', proration_behavior: 'none', idempotency_key: expect.stringMatching(/^billing-change-plan-/),
-      price: expect.objectContaining({ currency: 'gbp', unit_amount: 19900, product: 'steward-plan-enterprise', recurring: { interval: 'month' } }),
+      price: expect.objectContaining({ currency: 'gbp', unit_amount: 19900, product: 'prod_StewardSubscription', recurring: { interval: 'month' } }),
     }]);
     const atProvider = sandbox.subscriptions().find((subscription) => subscription.id === 'sub_test_1')!;
     expect(atProvider.items.data).toHaveLength(1);
