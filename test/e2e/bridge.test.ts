@@ -114,9 +114,15 @@ describe('function-calling bridge (/api/agent)', () => {
       const fetched = await harness.call(org.apiKey, 'people_get_contact', { contactId: contact.id });
       expect(fetched.contact).toEqual(contact);
 
+      // The postcode's town comes from the lookup cache (shared by every suite on this database, so set here
+      // rather than left to whichever suite ran first; no outside service is reached in tests).
+      await harness.pool.query(`INSERT INTO postcode_cache (postcode, result) VALUES
+        ('SW1A 1AA', '{"postcode":"SW1A 1AA","city":"Westminster","county":"London","country":"England"}')
+        ON CONFLICT (postcode) DO UPDATE SET result = EXCLUDED.result, fetched_at = now()`);
       const updated = await harness.call(org.apiKey, 'people_update_contact', { contactId: contact.id, preferredName: 'Countess', addressPostcode: 'SW1A 1AA' });
-      expect(updated.changedFields.sort()).toEqual(['addressPostcode', 'preferredName']);
-      expect(updated.contact).toMatchObject({ preferredName: 'Countess', addressPostcode: 'SW1A 1AA', email: 'ada@example.org', dateOfBirth: '1985-12-10', membershipStatus: 'member' });
+      expect(updated.changedFields.sort()).toEqual(['addressCity', 'addressCountry', 'addressCounty', 'addressPostcode', 'preferredName']);
+      expect(updated.addressDerivation).toEqual({ derived: true });
+      expect(updated.contact).toMatchObject({ preferredName: 'Countess', addressPostcode: 'SW1A 1AA', addressCity: 'Westminster', email: 'ada@example.org', dateOfBirth: '1985-12-10', membershipStatus: 'member' });
 
       const listed = await harness.call(org.apiKey, 'people_list_contacts', { membershipStatus: 'member' });
       expect(listed.total).toBe(1);
