@@ -65,21 +65,12 @@ function proposalView(proposal: ProposalModel): Proposal {
   };
 }
 
-export interface NewProposal {
+/** A proposal to insert: what its creation's hook hears, under the row's own id, and its dedupe key. */
+export interface NewProposal extends Omit<ProposalCreated, 'proposalId' | 'proposer'> {
   id: string;
-  orgId: string;
-  tool: string;
-  args: Record<string, unknown>;
-  argsHash: string;
-  summary: string;
-  agentKey: string | null;
-  proposedByUserId: string | null;
-  proposedByCredentialId: string | null;
   /** Who asked, as the creation's audit event names them (the credential's kind and scopes, the agent's credential); omitted, the event names what the row holds. */
   proposer?: ProposalProposer | null;
   dedupeKey: string | null;
-  sourceRun: string | null;
-  expiresAt: Date;
 }
 
 /**
@@ -104,11 +95,8 @@ export async function insertProposal(pool: Pool, input: NewProposal): Promise<bo
       [input.id, input.orgId, input.agentKey, input.proposedByUserId, input.proposedByCredentialId, input.tool, JSON.stringify(input.args),
         input.argsHash, input.summary, input.dedupeKey, input.sourceRun, input.expiresAt]);
     if ((result.rowCount ?? 0) === 0) return false;
-    const created: ProposalCreated = {
-      orgId: input.orgId, proposalId: input.id, tool: input.tool, args: input.args, argsHash: input.argsHash, summary: input.summary,
-      agentKey: input.agentKey, proposedByUserId: input.proposedByUserId, proposedByCredentialId: input.proposedByCredentialId,
-      proposer: input.proposer ?? null, sourceRun: input.sourceRun, expiresAt: input.expiresAt,
-    };
+    const { id, dedupeKey: _dedupeKey, proposer, ...recorded } = input;
+    const created: ProposalCreated = { ...recorded, proposalId: id, proposer: proposer ?? null };
     for (const listener of registeredModules().flatMap((module) => (module.proposalCreated ? [module.proposalCreated] : []))) await listener(db, created);
     return true;
   });

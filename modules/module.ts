@@ -284,20 +284,24 @@ export interface AllowanceCheck {
 
 export type AllowanceGuard = (db: Queryable, check: AllowanceCheck) => Promise<void>;
 
-/** A proposal that has just left pending: what `proposalDecided` hears. */
-export interface ProposalDecided {
+/** The proposed action and who asked for it, as the proposals row keeps them: what both proposal hooks hear. */
+export interface ProposedAction {
   orgId: string;
   proposalId: string;
-  status: Exclude<ProposalStatus, 'pending'>;
   /** The action proposed: its tool and arguments, pinned by their hash. */
   tool: string;
   args: Record<string, unknown>;
   argsHash: string;
   summary: string;
-  /** The proposing agent, else the person and credential whose call needed approval. */
+  /** The row's own record of who asked: the proposing agent, else the person and credential whose call needed approval. */
   agentKey: string | null;
   proposedByUserId: string | null;
   proposedByCredentialId: string | null;
+}
+
+/** A proposal that has just left pending: what `proposalDecided` hears. */
+export interface ProposalDecided extends ProposedAction {
+  status: Exclude<ProposalStatus, 'pending'>;
   reason: string | null;
   decidedBy: ProposalDecider;
 }
@@ -305,18 +309,7 @@ export interface ProposalDecided {
 export type ProposalDecidedListener = (db: Queryable, decided: ProposalDecided) => Promise<void>;
 
 /** A proposal that has just been inserted, pending: what `proposalCreated` hears. */
-export interface ProposalCreated {
-  orgId: string;
-  proposalId: string;
-  /** The action proposed: its tool and arguments, pinned by their hash. */
-  tool: string;
-  args: Record<string, unknown>;
-  argsHash: string;
-  summary: string;
-  /** The row's own record of who asked: the proposing agent, else the person and credential. */
-  agentKey: string | null;
-  proposedByUserId: string | null;
-  proposedByCredentialId: string | null;
+export interface ProposalCreated extends ProposedAction {
   /** Who asked, as the audit event names them; null when the inserting code knew no more than the row holds. */
   proposer: ProposalProposer | null;
   /** The agent's run that proposed it, if any. */

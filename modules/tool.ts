@@ -231,6 +231,12 @@ function canonical(value: unknown): string {
 }
 
 /** sha-256 of a tool name and its canonical arguments: tells a replayed request, or an unchanged proposal action, from a different one. */
+/** A description's first sentence (through its first full stop followed by a space or the end): a tool's one-line summary. */
+export function firstSentence(text: string): string {
+  const end = text.search(/\.(\s|$)/);
+  return end === -1 ? text : text.slice(0, end + 1);
+}
+
 export function argsHashOf(tool: string, args: unknown): string {
   return createHash('sha256').update(`${tool}\n${canonical(args)}`).digest('hex');
 }

@@ -13,11 +13,13 @@ const BATCH = 256;
 async function main() {
   const stored = readPhrasingVectors();
   const texts = [...new Set(allTools().flatMap(meaningPhrasingsOf))];
-  const missing = texts.filter((text) => !stored.has(phrasingKey(text)));
   const next = new Map<string, StoredVector>();
+  const missing: string[] = [];
   for (const text of texts) {
-    const vector = stored.get(phrasingKey(text));
-    if (vector) next.set(phrasingKey(text), vector);
+    const key = phrasingKey(text);
+    const vector = stored.get(key);
+    if (vector) next.set(key, vector);
+    else missing.push(text);
   }
   for (let start = 0; start < missing.length; start += BATCH) {
     const batch = missing.slice(start, start + BATCH);

@@ -5,6 +5,7 @@ import { PLAN_CODES } from '../../modules/module';
 import { registeredModules } from '../../modules/registry';
 import { API_KEY_PREFIX } from '../../core/principal';
 import { routeKey } from '../../modules/routes';
+import { firstSentence } from '../../modules/tool';
 import { catalogueCounts, manifestEntryOf } from '../../modules/surfaces';
 import { WIDGET_MIME_TYPE, widgetUri } from '../../modules/widget';
 
@@ -92,11 +93,6 @@ export function llmsFullTxt(base: string): string {
   for (const playbook of allPlaybooks()) lines.push(`- ${playbook.name}: ${playbook.description} Tools: ${playbook.tools.join(', ')}.`);
   lines.push('');
   return lines.join('\n');
-}
-
-function firstSentence(text: string): string {
-  const end = text.search(/\.(\s|$)/);
-  return end === -1 ? text : text.slice(0, end + 1);
 }
 
 /** An agent card: who this is, where to call it, how to authenticate, which protocols it speaks. */

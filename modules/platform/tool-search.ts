@@ -1,5 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
-import type { AnyTool } from '../tool';
+import { firstSentence, type AnyTool } from '../tool';
 import { analyseQuery, operationOfName, processTerm, stem, tokenize, type AnalysedQuery } from './search-language';
 import { bundledPhrasingVectors, phrasingKey, similarity, type PhrasingVectors, type StoredVector } from './phrasing-vectors';
 
@@ -147,7 +147,7 @@ function phrasingsOf(tool: AnyTool): PhrasingDocument[] {
  * sentence. Their vectors are computed ahead of time (phrasing-vectors.ts, `npm run schemas:write`).
  */
 export function meaningPhrasingsOf(tool: AnyTool): string[] {
-  return [tool.title, ...(tool.examples ?? []), tool.description.split(/(?<=\.)\s/)[0]];
+  return [tool.title, ...(tool.examples ?? []), firstSentence(tool.description)];
 }
 
 // Words and meaning are fused by their ranks (reciprocal rank fusion): a tool scores 1 / (K + its rank by
