@@ -4,13 +4,13 @@ import { StewardError } from '../core/errors';
 import { MAX_RESULT_BYTES, jsonFits } from '../core/payload-limits';
 import { isProposalActionWorkflowId } from '../core/approvals';
 import { TOOL_CALL_RETRY, type ToolPlan } from '../core/tool-plan';
-import { queryOne, withTenantTransaction, type Pool, type Queryable } from '../db/pool';
+import { queryOne, withTenantTransaction, withTenantTransactionReading, type Pool, type PoolClient, type Queryable } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
 import { catalogue, findTool } from '../modules/catalogue';
 import { assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
-import { getOrgSettings } from '../modules/platform/orgs';
+import { ORG_SETTINGS_READ, getOrgSettings, orgSettingsOf } from '../modules/platform/orgs';
 import { syncTimelineEntries } from '../modules/people/timeline';
-import type { AnyTool, ToolContext } from '../modules/tool';
+import type { AnyTool, OrgSettings, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { offerCallProgress, progressReporter } from '../temporal/call-progress';
 import { relayCallProgress } from '../temporal/call-progress-relay';
@@ -72,9 +72,18 @@ async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: Too
 
 type ToolInput = Parameters<AnyTool['run']>[1];
 
+type OrgRow = Parameters<typeof orgSettingsOf>[0];
+
+/**
+ * A tool call's transaction: the statement that makes it the caller organisation's also reads that
+ * organisation's settings (ORG_SETTINGS_READ), so a call opens with as many round trips as any tenant transaction.
+ */
+function withCallTransaction<T>(pool: Pool, plan: ToolPlan, work: (db: PoolClient, org: OrgSettings) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
+  return withTenantTransactionReading<OrgRow, T>(pool, plan.principal.orgId, ORG_SETTINGS_READ, (db, _transaction, row) => work(db, orgSettingsOf(row)), options);
+}
+
 /** Runs the tool on the transaction's connection; parses its output once (it is stored and returned as it is). */
-async function runInside(pool: Pool, db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, prepared: Prepared | undefined) {
-  const org = prepared?.org ?? await getOrgSettings(db, plan.principal.orgId);
+async function runInside(pool: Pool, db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, org: OrgSettings, prepared: Prepared | undefined) {
   const ctx: ToolContext = {
     db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value, catalogue: catalogue(), progress: callProgressOf(pool, workflowId),
   };
@@ -173,13 +182,13 @@ export function createToolActivities(deps: { pool: Pool }) {
       if (tool.effect === 'read') {
         // One snapshot for every query of the read, and a read tool cannot write even by mistake;
         // as the application role, under row-level security for the caller's organisation.
-        const read = await withTenantTransaction(pool, plan.principal.orgId, (db) => runInside(pool, db, plan, tool, workflowId, input, prepared), { readOnly: true });
+        const read = await withCallTransaction(pool, plan, (db, org) => runInside(pool, db, plan, tool, workflowId, input, prepared?.org ?? org, prepared), { readOnly: true });
         // A read that showed restricted records (ToolAudit.access) leaves an access event; every other read writes nothing.
         const access = tool.audit?.access?.(input, read);
         if (access) await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, accessEventOf(plan, tool, workflowId, access)));
         return read;
       }
-      return withTenantTransaction(pool, plan.principal.orgId, async (db) => {
+      return withCallTransaction(pool, plan, async (db, org) => {
         const done = await queryOne<{ result: unknown }>(db, 'SELECT result FROM tool_call_results WHERE workflow_id = $1', [workflowId]);
         if (done) return done.result;
         // The one allowance check: under the lock, so concurrent calls cannot both take the last unit.
@@ -192,7 +201,7 @@ export function createToolActivities(deps: { pool: Pool }) {
         await assertGateStillLifted(db, plan, tool, workflowId, input);
         // Previous values, only for a tool that declares how to read them (ToolAudit.before).
         const before = tool.audit?.before ? await tool.audit.before(db, plan.principal.orgId, input) : null;
-        const result = await runInside(pool, db, plan, tool, workflowId, input, prepared);
+        const result = await runInside(pool, db, plan, tool, workflowId, input, prepared?.org ?? org, prepared);
         // In the same transaction: the record and its timeline entry appear together or not at all.
         if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
         await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [

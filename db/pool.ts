@@ -32,7 +32,7 @@ export async function withTransaction<T>(
   work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
   options: { readOnly?: boolean } = {},
 ): Promise<T> {
-  return inTransaction(pool, options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN', undefined, work);
+  return inTransaction(pool, beginOf(options), undefined, (client, transaction) => work(client, transaction));
 }
 
 /** The role tool transactions run as: row-level security applies to it, and it cannot turn it off (see the row-level-security migrations). */
@@ -50,26 +50,56 @@ export async function withTenantTransaction<T>(
   work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
   options: { readOnly?: boolean } = {},
 ): Promise<T> {
-  return inTransaction(pool, options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN', orgId, work);
+  return inTransaction(pool, beginOf(options), { orgId }, (client, transaction) => work(client, transaction));
+}
+
+/**
+ * As withTenantTransaction, and `firstRead` (one scalar subquery, in which `$2` is the organisation's
+ * id) is read by the statement that sets the tenant and handed to `work`: a value every call needs
+ * (its organisation's settings) comes in the transaction's snapshot without a round trip of its own.
+ * The statement is planned and its rights checked before the role changes, so row-level security
+ * does not narrow the subquery: it must name its rows itself (by `$2`).
+ */
+export async function withTenantTransactionReading<V, T>(
+  pool: pg.Pool,
+  orgId: string,
+  firstRead: string,
+  work: (client: pg.PoolClient, transaction: Transaction, value: V | null) => Promise<T>,
+  options: { readOnly?: boolean } = {},
+): Promise<T> {
+  return inTransaction(pool, beginOf(options), { orgId, firstRead }, (client, transaction, value) => work(client, transaction, value as V | null));
+}
+
+function beginOf(options: { readOnly?: boolean }): string {
+  return options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN';
+}
+
+interface Tenant {
+  orgId: string;
+  firstRead?: string;
+}
+
+/** Becomes the application role for `orgId` (one round trip; set_config(..., true) is SET LOCAL, and 'role' is the setting SET ROLE changes). */
+async function enterTenant(client: pg.PoolClient, tenant: Tenant): Promise<unknown> {
+  const read = tenant.firstRead ? `, (${tenant.firstRead}) AS first_read` : '';
+  const { rows } = await client.query(`SELECT set_config('role', $1, true), set_config('steward.org_id', $2, true)${read}`, [APP_ROLE, tenant.orgId]);
+  return tenant.firstRead ? rows[0]?.first_read ?? null : undefined;
 }
 
 async function inTransaction<T>(
   pool: pg.Pool,
   begin: string,
-  orgId: string | undefined,
-  work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
+  tenant: Tenant | undefined,
+  work: (client: pg.PoolClient, transaction: Transaction, firstRead: unknown) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query(begin);
-    if (orgId !== undefined) {
-      // One round trip; set_config(..., true) is SET LOCAL, and 'role' is the setting SET ROLE changes.
-      await client.query("SELECT set_config('role', $1, true), set_config('steward.org_id', $2, true)", [APP_ROLE, orgId]);
-    }
+    const firstRead = tenant ? await enterTenant(client, tenant) : undefined;
     const transaction = bindConnection(client);
     let result: T;
     try {
-      result = await work(client, transaction);
+      result = await work(client, transaction, firstRead);
       await client.query('COMMIT');
       unbindConnection(client, 'commit');
     } finally {

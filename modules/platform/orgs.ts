@@ -26,13 +26,25 @@ export async function createOrganisation(db: Queryable, input: { name: string; c
 }
 
 /**
- * Read at the start of every tool call, so as one plain statement: through the Organisation model
- * (findOne and a model instance) the same read cost about 0.3 ms more CPU per call (bench/README.md).
+ * The organisation's settings as one JSON value, for withTenantTransactionReading (`$2` is its id):
+ * every tool call reads them in the statement that opens its transaction.
  */
-export async function getOrgSettings(db: Queryable, orgId: string): Promise<OrgSettings> {
-  const org = await queryOne<{ id: string; name: string; country: string; date_format: OrgSettings['dateFormat']; plan_code: string }>(db,
-    'SELECT id, name, country, date_format, plan_code FROM organisations WHERE id = $1', [orgId]);
+export const ORG_SETTINGS_READ = `SELECT json_build_object('id', id, 'name', name, 'country', country, 'date_format', date_format, 'plan_code', plan_code)
+  FROM organisations WHERE id = $2::uuid`;
+
+interface OrgRow { id: string; name: string; country: string; date_format: OrgSettings['dateFormat']; plan_code: string }
+
+/** The settings of a row read by getOrgSettings or ORG_SETTINGS_READ; not_found when there was none. */
+export function orgSettingsOf(org: OrgRow | null | undefined): OrgSettings {
   if (!org) throw new StewardError('not_found', 'Organisation was not found');
   // date_format holds only the three formats (a CHECK constraint).
   return { id: org.id, name: org.name, country: org.country, dateFormat: org.date_format, planCode: org.plan_code };
+}
+
+/**
+ * One plain statement (through the Organisation model, findOne and a model instance cost about 0.3 ms
+ * more CPU per read: bench/README.md). A tool call's own transaction reads them by ORG_SETTINGS_READ.
+ */
+export async function getOrgSettings(db: Queryable, orgId: string): Promise<OrgSettings> {
+  return orgSettingsOf(await queryOne<OrgRow>(db, 'SELECT id, name, country, date_format, plan_code FROM organisations WHERE id = $1', [orgId]));
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createPool, queryRows, withTenantTransaction, withTransaction, type Pool } from '../../db/pool';
+import { createPool, queryRows, withTenantTransaction, withTenantTransactionReading, withTransaction, type Pool } from '../../db/pool';
+import { ORG_SETTINGS_READ, orgSettingsOf } from '../../modules/platform/orgs';
 import { MissingTransactionError } from '../../db/sequelize';
 import { Contact, Note } from '../../modules/people/models';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -86,6 +87,19 @@ describe('row-level security', () => {
     })).rejects.toMatchObject({ code: '42501' });
     await expect(asApp('SELECT * FROM steward_migrations')).rejects.toMatchObject({ code: '42501' });
     await expect(asApp('SELECT * FROM oauth_sessions')).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it("reads its organisation's settings in the statement that makes it that organisation's, then runs as the application role", async () => {
+    const seen = await withTenantTransactionReading<Parameters<typeof orgSettingsOf>[0], unknown>(single, orgA, ORG_SETTINGS_READ, async (client, _transaction, row) => ({
+      org: orgSettingsOf(row).name,
+      role: (await client.query<{ current_user: string }>('SELECT current_user')).rows[0].current_user,
+      otherOrgsContacts: (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts WHERE org_id <> $1', [orgA])).rows[0].n,
+    }), { readOnly: true });
+    expect(seen).toEqual({ org: 'Church Alice', role: 'steward_app', otherOrgsContacts: 0 });
+    // An organisation that is not there reads as null, and the call's transaction answers not_found.
+    const missing = await withTenantTransactionReading(single, randomUUID(), ORG_SETTINGS_READ, async (_client, _transaction, row) => row, { readOnly: true });
+    expect(missing).toBeNull();
+    expect(() => orgSettingsOf(null)).toThrow(expect.objectContaining({ code: 'not_found' }));
   });
 
   it('the owner role used outside tool calls is not filtered', async () => {
