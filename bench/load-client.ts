@@ -10,10 +10,11 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { measureThroughput, type ThroughputResult } from './stats';
 
-export type RemotePath = 'mcp' | 'bridge';
+/** `floor-http`: the floor behind a bare HTTP endpoint (bench/floor/http.ts), what HTTP alone adds to it. */
+export type RemotePath = 'mcp' | 'bridge' | 'floor-http';
 export const READ_TOOL = 'people_get_contact';
 
-interface Target { url: string; apiKey: string; contactId: string }
+interface Target { url: string; apiKey: string; contactId: string; orgId: string; floorUrl: string }
 
 type Request =
   | { op: 'init'; target: Target; clients: number }
@@ -30,6 +31,13 @@ export async function invokeBridge(url: string, apiKey: string, tool: string, ar
   const body = (await response.json()) as { ok: boolean; result?: unknown; error?: unknown };
   if (!body.ok) throw new Error(`${tool} via /api/agent/invoke failed (${response.status}): ${JSON.stringify(body.error)}`);
   return body.result;
+}
+
+/** One call of the floor behind plain HTTP: a JSON request and a JSON answer, as the bridge's, and nothing else. */
+async function callFloorOverHttp(floorUrl: string, orgId: string, contactId: string): Promise<void> {
+  const response = await fetch(floorUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orgId, contactId }) });
+  const body = (await response.json()) as { id?: string } | null;
+  if (body?.id !== contactId) throw new Error(`floor over HTTP: expected contact ${contactId}, got ${JSON.stringify(body).slice(0, 200)} (${response.status})`);
 }
 
 async function mcpClient(url: string, apiKey: string): Promise<McpClient> {
@@ -61,7 +69,8 @@ function serve(): void {
   let clients: McpClient[] = [];
   const callerFor = (path: RemotePath, tool: string, args: unknown, index: number) => {
     if (!target) throw new Error('load client: not initialised');
-    const { url, apiKey, contactId } = target;
+    const { url, apiKey, contactId, orgId, floorUrl } = target;
+    if (path === 'floor-http') return () => callFloorOverHttp(floorUrl, orgId, contactId);
     const check = checkerFor(tool, contactId);
     if (path === 'bridge') return async () => check(await invokeBridge(url, apiKey, tool, args));
     const client = clients[index];

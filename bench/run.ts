@@ -55,6 +55,7 @@ import { prepareWorker } from '../worker/prepare-worker';
 import { workerTuning, workflowThreads } from '../worker/create-worker';
 import { cpuPerCall, cpuSnapshot, processTree, type CpuPerCall, type CpuSource } from './cpu';
 import { createFloorActivities } from './floor/activities';
+import { serveFloorOverHttp } from './floor/http';
 import { checkerFor, invokeBridge, READ_TOOL, startLoadClient } from './load-client';
 import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
 import { measureInterleaved, measureSequential, measureThroughput, type LatencySummary, type ThroughputResult } from './stats';
@@ -63,11 +64,14 @@ import { createTemporalClient } from '../temporal/client';
 type Backend = 'embedded' | 'external';
 /** patched: the SDK as npm install leaves it (patches/); unpatched: STEWARD_WORKFLOW_WATCHDOG=on, the SDK's own behaviour. */
 type SdkMode = 'patched' | 'unpatched';
-type CallPath = 'mcp' | 'bridge' | 'floor';
+type CallPath = 'mcp' | 'bridge' | 'floor' | 'floor-http';
 const SEARCH_TOOL = 'platform_search_tools';
 const KNOWN_TOOLS = [READ_TOOL, SEARCH_TOOL];
 /** The floor's row in the table: bench/floor/, the same read as READ_TOOL without Steward around it. */
 const FLOOR_TOOL = 'floor (workflow + local activity read)';
+/** The floor behind a bare HTTP endpoint (bench/floor/http.ts): what serving a call over HTTP adds, without Steward. */
+const FLOOR_HTTP_TOOL = 'floor over bare HTTP';
+const isFloorTool = (tool: string) => tool === FLOOR_TOOL || tool === FLOOR_HTTP_TOOL;
 const FLOOR_TASK_QUEUE = 'steward-bench-floor';
 const TOOL_PATHS: CallPath[] = ['mcp', 'bridge'];
 /** Calls per path, one at a time, over which CPU per call at concurrency 1 is taken. */
@@ -139,6 +143,8 @@ interface Stack {
   postgres: string;
   /** A plain client (no payload codec) on the workers' connection, so the floor's starts are eager as the API's are. */
   floorClient: TemporalClient;
+  /** The floor behind a bare HTTP endpoint in this process (bench/floor/http.ts). */
+  floorUrl: string;
   /** Processes whose CPU each cell accounts, beside this process's own threads. */
   cpuSources: CpuSource[];
   close(): Promise<void>;
@@ -257,7 +263,9 @@ async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, fl
       { name: 'Postgres', pids: () => postgresPids(pool) },
     ];
     const floorClient = new TemporalClient({ connection, namespace: 'default' });
-    return { backend, sdk, pool, url, postgres: rows[0]?.server_version ?? '?', floorClient, cpuSources, close };
+    const floorHttp = await serveFloorOverHttp((orgId, contactId) => floorRead(floorClient, orgId, contactId));
+    closers.push(() => floorHttp.close());
+    return { backend, sdk, pool, url, postgres: rows[0]?.server_version ?? '?', floorClient, floorUrl: floorHttp.url, cpuSources, close };
   } catch (error) {
     await close();
     throw error;
@@ -288,14 +296,18 @@ async function seed(stack: Stack): Promise<{ apiKey: string; principal: Principa
 }
 
 /** One floor call, started as Steward starts a tool call: eagerly, on the worker's connection. */
-async function callFloor(stack: Stack, orgId: string, contactId: string): Promise<void> {
-  const row = await stack.floorClient.workflow.execute('floorReadWorkflow', {
+function floorRead(floorClient: TemporalClient, orgId: string, contactId: string): Promise<{ id?: string } | null> {
+  return floorClient.workflow.execute('floorReadWorkflow', {
     taskQueue: FLOOR_TASK_QUEUE,
     workflowId: `bench-floor-${randomUUID()}`,
     workflowExecutionTimeout: '1 minute',
     args: [orgId, contactId],
     requestEagerStart: true,
-  }) as { id?: string } | null;
+  });
+}
+
+async function callFloor(stack: Stack, orgId: string, contactId: string): Promise<void> {
+  const row = await floorRead(stack.floorClient, orgId, contactId);
   if (row?.id !== contactId) throw new Error(`floor: expected contact ${contactId}, got ${JSON.stringify(row)}`);
 }
 
@@ -324,6 +336,8 @@ export interface Report {
   topology: string;
   backends: BackendReport[];
   targets: Record<string, { value: number; target: string; met: boolean }>;
+  /** Ratios with no target, that split the gap to the floor: against the floor behind bare HTTP. */
+  reference: Record<string, number>;
   toolSearch: SearchEvalResult | { error: string };
 }
 
@@ -344,7 +358,7 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
   }, cfg.samples, 20);
 
   const maxConcurrency = Math.max(...cfg.concurrency);
-  const client = await startLoadClient({ url: stack.url, apiKey, contactId }, maxConcurrency);
+  const client = await startLoadClient({ url: stack.url, apiKey, contactId, orgId, floorUrl: stack.floorUrl }, maxConcurrency);
   // The callers' own CPU is shown apart and left out of each call's total: an agent spends it on its own machine.
   const sources: CpuSource[] = [...stack.cpuSources, { name: CALLERS_GROUP, pids: () => [client.pid] }];
   const cells: Cell[] = [];
@@ -357,13 +371,13 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
     if (profiler) await profiler.stopInto(path.join(cfg.profileDir!, `${stack.backend}-${stack.sdk}-${profileName}.cpuprofile`));
     return cpu;
   };
-  const profileNameOf = (tool: string, callPath: CallPath, concurrency: number) => (tool === READ_TOOL && callPath !== 'bridge' ? `${callPath}-c${concurrency}` : undefined);
+  const profileNameOf = (tool: string, callPath: CallPath, concurrency: number) => (tool === READ_TOOL && (callPath === 'mcp' || callPath === 'floor') ? `${callPath}-c${concurrency}` : undefined);
   try {
     for (const tool of cfg.tools) {
       const args = argsOf(tool);
       // The floor does the read's database work, so it stands beside the read only.
-      const paths: CallPath[] = tool === READ_TOOL ? ['floor', ...TOOL_PATHS] : TOOL_PATHS;
-      const toolOf = (callPath: CallPath) => (callPath === 'floor' ? FLOOR_TOOL : tool);
+      const paths: CallPath[] = tool === READ_TOOL ? ['floor', 'floor-http', ...TOOL_PATHS] : TOOL_PATHS;
+      const toolOf = (callPath: CallPath) => (callPath === 'floor' ? FLOOR_TOOL : callPath === 'floor-http' ? FLOOR_HTTP_TOOL : tool);
       /** One call one at a time: the floor here (it is the API's own work), a tool through the callers' process. */
       const once = (callPath: CallPath): (() => Promise<void | number>) => (callPath === 'floor' ? floor : () => client.call(callPath, tool, args, 0));
       if (cfg.concurrency.includes(1)) {
@@ -411,14 +425,36 @@ const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
  * The targets, read off one backend (embedded, what a new user runs, when it ran): Steward's read
  * against the floor with the patched SDK, the floor patched against unpatched, CPU per read.
  */
-function targetsOf(backends: BackendReport[]): Report['targets'] {
+type CellFinder = (sdk: SdkMode, p: CallPath, c: number) => Cell | undefined;
+
+/** The read's and the floors' cells on one backend: embedded (what a new user runs) when it ran. */
+function readCells(backends: BackendReport[]): { cell: CellFinder; top: number } | undefined {
   const chosen = backends.find((b) => b.backend === 'embedded') ?? backends[0];
-  if (!chosen) return {};
-  const cell = (sdk: SdkMode, p: CallPath, c: number) => backends
+  if (!chosen) return undefined;
+  const cell: CellFinder = (sdk, p, c) => backends
     .find((b) => b.backend === chosen.backend && b.sdk === sdk)?.cells
-    .find((x) => x.path === p && (x.tool === READ_TOOL || x.tool === FLOOR_TOOL) && x.concurrency === c);
+    .find((x) => x.path === p && (x.tool === READ_TOOL || isFloorTool(x.tool)) && x.concurrency === c);
+  return { cell, top: Math.max(...backends.flatMap((b) => b.cells.map((c) => c.concurrency))) };
+}
+
+/** What HTTP alone costs the floor, and Steward's read against the floor behind bare HTTP (patched SDK). */
+function referenceOf(backends: BackendReport[]): Report['reference'] {
+  const cells = readCells(backends);
+  if (!cells) return {};
+  const { cell, top } = cells;
+  const out: Report['reference'] = {};
+  const [floorTop, httpTop, mcpTop] = [cell('patched', 'floor', top), cell('patched', 'floor-http', top), cell('patched', 'mcp', top)];
+  if (httpTop && floorTop) out[`httpFloorCallsPerSecondOverFloorAt${top}`] = ratio(httpTop.callsPerSecond, floorTop.callsPerSecond);
+  if (httpTop && mcpTop) out[`readMcpCallsPerSecondOverHttpFloorAt${top}`] = ratio(mcpTop.callsPerSecond, httpTop.callsPerSecond);
+  if (httpTop?.cpu && floorTop?.cpu) out[`httpCpuMsPerCallAt${top}`] = Math.round((httpTop.cpu.totalMs - floorTop.cpu.totalMs) * 100) / 100;
+  return out;
+}
+
+function targetsOf(backends: BackendReport[]): Report['targets'] {
+  const cells = readCells(backends);
+  if (!cells) return {};
+  const { cell, top } = cells;
   const out: Report['targets'] = {};
-  const top = Math.max(...backends.flatMap((b) => b.cells.map((c) => c.concurrency)));
   const [floor1, mcp1, floorTop, mcpTop] = [cell('patched', 'floor', 1), cell('patched', 'mcp', 1), cell('patched', 'floor', top), cell('patched', 'mcp', top)];
   if (floor1 && mcp1) {
     const value = ratio(mcp1.latency.p50, floor1.latency.p50);
@@ -504,6 +540,7 @@ async function main(): Promise<void> {
     topology: `as npm start: API, worker and bench clients in one Node process; one pg pool for API and worker; API client on the worker's connection (eager starts); Temporal dev server on a SQLite file; the floor's worker on the same connection, its own task queue; workflows ${workflowThreads() === 0 ? 'on the main thread' : `on ${workflowThreads()} threads per worker`}`,
     backends,
     targets: targetsOf(backends),
+    reference: referenceOf(backends),
     toolSearch,
   };
   const file = writeReport(cfg.outDir, report);
@@ -540,7 +577,7 @@ export function markdownTable(report: Report): string {
     lines.push('', 'CPU per call in ms, by process and thread (the floor and the read):', '');
     lines.push(`| Postgres | SDK | path | concurrency | ${groups.join(' | ')} | total |`, `|---|---|---|---:|${groups.map(() => '---:').join('|')}|---:|`);
     for (const c of report.backends.flatMap((b) => b.cells)) {
-      if (!c.cpu || (c.tool !== READ_TOOL && c.tool !== FLOOR_TOOL)) continue;
+      if (!c.cpu || (c.tool !== READ_TOOL && !isFloorTool(c.tool))) continue;
       lines.push(`| ${c.backend} | ${c.sdk} | ${c.path} | ${c.concurrency} | ${groups.map((g) => (c.cpu!.byGroup[g] ?? 0).toFixed(2)).join(' | ')} | ${c.cpu.totalMs.toFixed(2)} |`);
     }
   }
@@ -548,6 +585,8 @@ export function markdownTable(report: Report): string {
   if (targets.length > 0) {
     lines.push('', 'Targets (embedded when it ran, people_get_contact): ' + targets.map(([name, t]) => `${name} ${t.value} (${t.target}) ${t.met ? 'met' : 'not met'}`).join('; '));
   }
+  const reference = Object.entries(report.reference ?? {});
+  if (reference.length > 0) lines.push('For reference (no target): ' + reference.map(([name, value]) => `${name} ${value}`).join('; '));
   if (!('error' in report.toolSearch)) {
     lines.push(`platform_search_tools quality: recall@5 ${report.toolSearch.recallAt5.toFixed(4)}, MRR ${report.toolSearch.mrr.toFixed(4)} (${report.toolSearch.counted} queries)`);
   }
