@@ -57,17 +57,34 @@ interface Prepared {
   value: unknown;
 }
 
+/** What the workflow tells every attempt of its call: when the call began (its own start, from its history). */
+export interface CallTiming {
+  /** Milliseconds since the epoch. */
+  startedAt?: number;
+}
+
+/**
+ * When the call began, in whole seconds, the same on every attempt: the workflow's start as it
+ * passes it. Else (a run scheduled by older workflow code) when this activity was first scheduled,
+ * which Temporal keeps across the retries of one schedule but not across a workflow task that is
+ * replayed after a crash, when the local activity is scheduled afresh.
+ */
+function callStartedAt(timing: CallTiming): Date {
+  const ms = timing.startedAt ?? Context.current().info.scheduledTimestampMs;
+  return new Date(Math.floor(ms / 1000) * 1000);
+}
+
 /**
  * Runs `prepare` (outside services, such as a postcode lookup) before a transaction opens,
  * so none is held while waiting on the network. Only tools with a `prepare` step read
  * the organisation here; every other tool reads it inside its transaction.
  */
-async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: ToolInput, workflowId: string): Promise<Prepared | undefined> {
+async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: ToolInput, workflowId: string, timing: CallTiming): Promise<Prepared | undefined> {
   if (!tool.prepare) return undefined;
   // A write retried after its commit (a lost acknowledgement) returns its stored result: its outside work is not done again.
   if (tool.effect !== 'read' && await queryOne(pool, 'SELECT 1 FROM tool_call_results WHERE workflow_id = $1', [workflowId])) return undefined;
   const org = await getOrgSettings(pool, plan.principal.orgId);
-  return { org, value: await tool.prepare(input, { db: pool, org, principal: plan.principal, workflowId }) };
+  return { org, value: await tool.prepare(input, { db: pool, org, principal: plan.principal, workflowId, callStartedAt: callStartedAt(timing) }) };
 }
 
 type ToolInput = Parameters<AnyTool['run']>[1];
@@ -173,12 +190,12 @@ export function createToolActivities(deps: { pool: Pool }) {
   const { pool } = deps;
 
   /** One attempt of a tool call: its transaction, committed or rolled back (see runTool). */
-  function runToolOnce(plan: ToolPlan, workflowId: string): Promise<unknown> {
+  function runToolOnce(plan: ToolPlan, workflowId: string, timing: CallTiming): Promise<unknown> {
     return guarded(async () => {
       const tool = toolOf(plan);
       // The API parsed the arguments; parsing once more here applies defaults and guards against a stale or altered plan.
       const input = tool.input.parse(plan.args);
-      const prepared = await prepareCall(pool, plan, tool, input, workflowId);
+      const prepared = await prepareCall(pool, plan, tool, input, workflowId, timing);
       if (tool.effect === 'read') {
         // One snapshot for every query of the read, and a read tool cannot write even by mistake;
         // as the application role, under row-level security for the caller's organisation.
@@ -230,13 +247,14 @@ export function createToolActivities(deps: { pool: Pool }) {
      * Runs the tool. Reads run in one read-only snapshot. Writes run in one transaction that
      * checks the allowance under a per-feature lock (metered tools), runs the tool, writes its
      * care-timeline entries, and stores the result under the workflow id, so a retry after a
-     * lost acknowledgement returns the stored result instead of writing twice.
+     * lost acknowledgement returns the stored result instead of writing twice. `timing` is the
+     * workflow's word on when the call began (absent from runs scheduled by older workflow code).
      */
-    async runTool(plan: ToolPlan): Promise<unknown> {
+    async runTool(plan: ToolPlan, timing: CallTiming = {}): Promise<unknown> {
       const workflowId = currentWorkflowId();
       let result: unknown;
       try {
-        result = await runToolOnce(plan, workflowId);
+        result = await runToolOnce(plan, workflowId, timing);
       } catch (error) {
         // A caller waiting in this process turns to the workflow's own outcome (temporal/early-results.ts).
         // Recorded before the caller hears of the failure, so the trail already holds it when it does.

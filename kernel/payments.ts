@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { StewardError } from '../core/errors';
 
 /**
  * The payment-provider adapter every selling module shares (ticketing now; store and billing
@@ -38,6 +39,12 @@ export interface CheckoutSessionInput {
   successUrl: string;
   cancelUrl: string;
   expiresAt: Date;
+  /**
+   * When the checkout was first asked for (the tool call's start, the same on every attempt): the
+   * session's expiry is bounded from it rather than from the clock, so a retried attempt sends the
+   * very same parameters under its Idempotency-Key, which a provider refuses otherwise.
+   */
+  requestedAt: Date;
   customerEmail?: string | null;
 }
 
@@ -126,10 +133,20 @@ export interface PortalSession {
 
 /** The provider refused a request for good (a 4xx other than 408/429): retrying the same request will not help. */
 export class PaymentRefusedError extends Error {
-  constructor(message: string, readonly status: number) {
+  /** `type` is the provider's error type (Stripe's `error.type`, such as `idempotency_error`), when it gave one. */
+  constructor(message: string, readonly status: number, readonly type?: string) {
     super(message);
     this.name = 'PaymentRefusedError';
   }
+}
+
+/**
+ * The provider refused an Idempotency-Key already used with other parameters (Stripe's
+ * `idempotency_error`): an earlier attempt of the same call asked for something else (a price that
+ * changed in between), and the provider keeps the first answer only for the first request.
+ */
+export function isIdempotencyMismatch(error: unknown): boolean {
+  return error instanceof PaymentRefusedError && error.type === 'idempotency_error';
 }
 
 export interface PaymentsConfig {
@@ -182,13 +199,17 @@ export function sessionOf(raw: StripeSession): CheckoutSession {
 }
 
 /**
- * Stripe keeps a session open between 30 minutes and 24 hours: a seller's shorter hold (a 15-minute
- * cart) opens the session for 31 minutes and closes it itself when the hold ends
- * (expireCheckoutSession), so nobody pays after the places were given back.
+ * Stripe keeps a session open between 30 minutes and 24 hours from its request: a seller's shorter
+ * hold (a 15-minute cart) opens the session for 40 minutes and closes it itself when the hold ends
+ * (expireCheckoutSession), so nobody pays after the places were given back. Bounded from when the
+ * checkout was asked for (`requestedAt`), never the clock, so every attempt of one call sends the
+ * same `expires_at`; the 10 minutes above Stripe's 30 leave room for a retried attempt whose request
+ * is the first to reach the provider minutes later.
  */
-export function sessionExpiry(wanted: Date, now = Date.now()): number {
-  const earliest = now + 31 * 60_000;
-  const latest = now + 23 * 3_600_000 + 59 * 60_000;
+export function sessionExpiry(wanted: Date, requestedAt: Date): number {
+  const from = requestedAt.getTime();
+  const earliest = from + 40 * 60_000;
+  const latest = from + 23 * 3_600_000 + 59 * 60_000;
   return Math.floor(Math.min(latest, Math.max(earliest, wanted.getTime())) / 1000);
 }
 
@@ -213,13 +234,16 @@ export class StripeCheckoutProvider implements PaymentProvider {
     const text = await response.text();
     if (!response.ok) {
       let message = text.slice(0, 300);
+      let type: string | undefined;
       try {
-        message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+        const refusal = (JSON.parse(text) as { error?: { message?: string; type?: string } }).error;
+        message = refusal?.message ?? message;
+        type = typeof refusal?.type === 'string' ? refusal.type : undefined;
       } catch {
         // keep the text
       }
       if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
-        throw new PaymentRefusedError(`The payment provider refused the request (${response.status}): ${message}`, response.status);
+        throw new PaymentRefusedError(`The payment provider refused the request (${response.status}): ${message}`, response.status, type);
       }
       throw new Error(`The payment provider answered ${response.status}`);
     }
@@ -234,7 +258,7 @@ export class StripeCheckoutProvider implements PaymentProvider {
       : input.lineItems.map((item) => ({ price_data: { currency: input.currency.toLowerCase(), unit_amount: item.unitAmountMinor, product_data: { name: item.name.slice(0, 250) } }, quantity: item.quantity }));
     const body = formEncode({
       mode: 'payment', line_items: lineItems, metadata: input.metadata, payment_intent_data: { metadata: input.metadata },
-      success_url: input.successUrl, cancel_url: input.cancelUrl, expires_at: sessionExpiry(input.expiresAt),
+      success_url: input.successUrl, cancel_url: input.cancelUrl, expires_at: sessionExpiry(input.expiresAt, input.requestedAt),
       ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
     });
     return sessionOf(await this.request<StripeSession>('POST', '/v1/checkout/sessions', body, input.idempotencyKey));
@@ -338,10 +362,42 @@ export function sessionFromEvent(event: PaymentEvent): CheckoutSession | null {
   return sessionOf(raw as StripeSession);
 }
 
-/** A stable uuid (version 5 layout) from a name: the same workflow's retries get the same record id, so the provider's idempotency holds. */
+/**
+ * A stable uuid (version 5 layout: SHA-256 of the name, version and variant bits set) from a name
+ * such as `<workflow id>:store-order`: the same workflow's retries get the same record id, so the
+ * provider's idempotency holds.
+ */
 export function stableUuid(name: string): string {
   const hex = createHash('sha256').update(name).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The tool call a checkout is opened for, as every attempt of it sees the call (a tool's
+ * PrepareDeps): its workflow id and when it began. A selling module derives the record's id from the
+ * first (stableUuid) and the session's times from the second, so each attempt sends the provider
+ * the same request under the same Idempotency-Key and one call opens at most one session.
+ */
+export interface CheckoutCall {
+  workflowId: string;
+  startedAt: Date;
+}
+
+/**
+ * Opens a call's checkout session: a repeat of an earlier attempt's request gets that attempt's
+ * session back. An earlier attempt that asked for something else (a price changed between the
+ * attempts) is refused by the provider; the call then fails as a conflict, to be asked again (that
+ * attempt's session, never shown to anyone, closes by itself at its expiry).
+ */
+export async function openCallCheckout(provider: PaymentProvider, input: CheckoutSessionInput): Promise<CheckoutSession> {
+  try {
+    return await provider.createCheckoutSession(input);
+  } catch (error) {
+    if (!isIdempotencyMismatch(error)) throw error;
+    throw new StewardError('conflict', 'What the checkout asks for (a price or a name) changed while it was being made', {
+      hint: 'Ask again: it is priced afresh.', details: { reason: 'changed_between_attempts' },
+    });
+  }
 }
 
 /** A webhook's answer when an event cannot be taken: the HTTP status and the JSON body. */

@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import { StewardError, clipMessage, type ErrorBody } from '../core/errors';
 import { errorFields, log } from '../core/log';
 import { jsonFits } from '../core/payload-limits';
+import { TOOL_CALL_RETRY } from '../core/tool-plan';
 import { databaseErrorOf } from '../db/sequelize';
 
 /**
@@ -119,6 +120,26 @@ function currentAttempt(): number {
   } catch {
     return 1;
   }
+}
+
+/**
+ * Whether a tool call's attempt failing now with this error is its last: toFailure makes it
+ * non-retryable (a typed refusal, a bug, a unique violation seen twice), or it is the last of
+ * TOOL_CALL_RETRY's attempts. A tool's `run` undoes outside work its `prepare` did (closes a
+ * checkout session) only then: an attempt that will be tried again leaves it for the next attempt,
+ * whose `prepare` gets the same session back under the call's idempotency key. Outside an activity
+ * (a script, a test) nothing tries again, so every failure is the last.
+ */
+export function endsToolCall(error: unknown): boolean {
+  let attempt: number;
+  try {
+    attempt = Context.current().info.attempt;
+  } catch {
+    return true;
+  }
+  if (error instanceof StewardError || error instanceof ZodError || isDeterministicDatabaseError(error)) return true;
+  if (sqlstateOf(error) === UNIQUE_VIOLATION && attempt >= UNIQUE_VIOLATION_ATTEMPTS) return true;
+  return attempt >= TOOL_CALL_RETRY.maximumAttempts;
 }
 
 /** Runs an activity's work, turning what it throws into the failure the workflow should see (see toFailure). */

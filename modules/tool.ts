@@ -179,7 +179,13 @@ export type AnyTool = ToolDefinition<AnyObjectSchema, AnyObjectSchema>;
 export interface PrepareDeps {
   db: Queryable; org: OrgSettings; principal: Principal;
   /** The call's workflow id, the same on every attempt: a key for outside work a retried attempt must not repeat. */
-  workflowId?: string;
+  workflowId: string;
+  /**
+   * When the call began (its workflow's start, in whole seconds), the same on every attempt: the time
+   * to reckon outside work's parameters from (a checkout's expiry), so a retried attempt asks the
+   * provider for exactly what the first did under the same idempotency key.
+   */
+  callStartedAt: Date;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, patched, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import { TOOL_CALL_RETRY, type ToolPlan } from '../core/tool-plan';
 import type { ToolActivities } from '../activities/tool-activities';
 
@@ -30,7 +30,9 @@ export async function toolCallWorkflow(plan: ToolPlan): Promise<unknown> {
     // Only plans whose command sequence changed ask, so plain reads record no patch marker.
     const inOneStep = plan.policy.meter || plan.policy.timeline ? patched(ALLOWANCE_AND_TIMELINE_IN_RUN_TOOL) : true;
     if (!inOneStep && plan.policy.meter) await checkAllowance(plan);
-    const result = await runTool(plan);
+    // The call's start, from this workflow's history: the same for every attempt, even one scheduled
+    // again after a crashed worker's task is replayed, so outside work keyed by the call asks alike.
+    const result = await runTool(plan, { startedAt: workflowInfo().startTime.getTime() });
     if (plan.policy.meter) await recordUsage(plan);
     if (!inOneStep && plan.policy.timeline) await syncTimeline(plan, result);
     return result;

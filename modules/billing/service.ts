@@ -3,7 +3,7 @@ import { METERED_FEATURES, type MeteredFeature } from '../../core/billing';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { listPlanAllowances, planOf, setOrgPlan, usageFor, usageSummary, type FeatureUsage } from '../../kernel/billing';
-import { PaymentRefusedError, paymentProviderFromEnv, stableUuid, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
+import { PaymentRefusedError, openCallCheckout, paymentProviderFromEnv, stableUuid, type CheckoutCall, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
 import { notFound } from '../kit';
 import type { AllowanceCheck } from '../module';
 
@@ -224,8 +224,13 @@ export function requireProvider(): PaymentProvider {
 
 export interface PreparedCheckout { checkoutId: string; planCode: string; session: CheckoutSession }
 
-/** Before the call's transaction: the plan is checked and a checkout session opened at the provider for its price. */
-export async function prepareCheckout(db: Queryable, orgId: string, input: { planCode: string; returnUrl?: string }): Promise<PreparedCheckout> {
+/**
+ * Before the call's transaction: the plan is checked and a checkout session opened at the provider for
+ * its price. The checkout's id comes from the call's workflow id and the session's expiry from the
+ * call's start, so a retried attempt sends the same request under the same key and gets the first
+ * attempt's session back: one call, one session.
+ */
+export async function prepareCheckout(db: Queryable, orgId: string, input: { planCode: string; returnUrl?: string }, call: CheckoutCall): Promise<PreparedCheckout> {
   const plan = await requirePlan(db, orgId, input.planCode);
   const subscription = await getSubscription(db, orgId);
   if (plan.priceMinor === 0) {
@@ -236,13 +241,14 @@ export async function prepareCheckout(db: Queryable, orgId: string, input: { pla
   if (subscription.billed && subscription.status !== 'canceled' && subscription.planCode === plan.code) {
     throw new StewardError('conflict', `The organisation is already subscribed to ${plan.name}`, { hint: 'billing_get_plan_status shows the subscription; billing_create_portal_link manages payment.' });
   }
-  const checkoutId = randomUUID();
+  const checkoutId = stableUuid(`${call.workflowId}:billing-checkout`);
   const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
-  const session = await requireProvider().createCheckoutSession({
+  const session = await openCallCheckout(requireProvider(), {
     idempotencyKey: `billing-checkout-${checkoutId}`, currency: plan.currency, discountMinor: 0,
     lineItems: [{ name: `Steward ${plan.name} plan (monthly)`, unitAmountMinor: plan.priceMinor, quantity: 1 }],
     metadata: { steward_module: 'billing', org_id: orgId, checkout_id: checkoutId, plan_code: plan.code },
-    successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`, expiresAt: new Date(Date.now() + 23 * 3_600_000),
+    successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
+    expiresAt: new Date(call.startedAt.getTime() + 23 * 3_600_000), requestedAt: call.startedAt,
   });
   return { checkoutId, planCode: plan.code, session };
 }

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { paymentProviderFromEnv, stableUuid, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
+import { openCallCheckout, paymentProviderFromEnv, stableUuid, type CheckoutCall, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
+import { endsToolCall } from '../activity-kit';
 import { listPage, notFound } from '../kit';
 import { requireContact } from '../people/api';
 import { checkOutsideGift, recordOutsideGift } from '../giving/api';
@@ -181,22 +182,27 @@ function assertSelling(shop: ShopRow): void {
   }
 }
 
-/** Before the call's transaction: priced, plainly available, and a checkout session opened for exactly that amount (no lock held across the network). */
-export async function prepareCheckout(db: Queryable, orgId: string, input: CheckoutInput): Promise<PreparedCheckout> {
+/**
+ * Before the call's transaction: priced, plainly available, and a checkout session opened for exactly
+ * that amount (no lock held across the network). The order's id comes from the call's workflow id and
+ * its expiry from the call's start, so a retried attempt sends the provider the same request under the
+ * same key and gets the first attempt's session back: one call, one session.
+ */
+export async function prepareCheckout(db: Queryable, orgId: string, input: CheckoutInput, call: CheckoutCall): Promise<PreparedCheckout> {
   const shop = await shopRow(db, orgId, input.shopId);
   assertSelling(shop);
   const { lines, total } = await priceItems(db, orgId, shop, input.items);
   if (total === 0) throw new StewardError('validation_failed', 'A checkout link is for something that costs money', { hint: 'Give free items with store_record_cash_sale (amount 0).', issues: [{ path: 'items', message: 'total is 0' }] });
   await assertPlainlyAvailable(db, orgId, await defaultLocation(db, orgId, shop.id), lines);
   const donation = await prepareDonation(db, orgId, shop, input.donation);
-  const orderId = randomUUID();
-  const expiresAt = new Date(Date.now() + (input.ttlSeconds ?? shop.checkout_minutes * 60) * 1000);
+  const orderId = stableUuid(`${call.workflowId}:store-order`);
+  const expiresAt = new Date(call.startedAt.getTime() + (input.ttlSeconds ?? shop.checkout_minutes * 60) * 1000);
   const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
-  const session = await requireProvider().createCheckoutSession({
+  const session = await openCallCheckout(requireProvider(), {
     idempotencyKey: `store-order-${orderId}`, currency: shop.currency, discountMinor: 0,
     lineItems: [...lines.map((line) => ({ name: line.title, unitAmountMinor: line.unitPrice, quantity: line.quantity })), ...(donation ? [donation.lineItem] : [])],
     metadata: { steward_module: 'store', org_id: orgId, order_id: orderId }, successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
-    expiresAt, customerEmail: input.buyerEmail ?? null,
+    expiresAt, requestedAt: call.startedAt, customerEmail: input.buyerEmail ?? null,
   });
   return { orderId, total, session, expiresAt: expiresAt.toISOString(), donation: donation ? { amount: donation.amount, fundId: donation.fundId } : null };
 }
@@ -220,7 +226,8 @@ async function insertOrder(db: Queryable, orgId: string, userId: string | null, 
  * A checkout link: the order is written pending with its lines' prices snapshotted, and its
  * tracked units move from available to committed for as long as the checkout session lasts (a
  * Temporal timer then returns them unless the signed webhook paid it). Refused when the units are
- * not there; the session opened for it is then closed, so nobody pays for nothing.
+ * not there; the session opened for it is then closed, so nobody pays for nothing. A failure the
+ * call will try again (a lost connection) leaves the session open: the next attempt gets it back.
  */
 export async function createCheckout(db: Queryable, orgId: string, userId: string | null, input: CheckoutInput, prepared: PreparedCheckout): Promise<OrderView> {
   const shop = await shopRow(db, orgId, input.shopId);
@@ -235,7 +242,7 @@ export async function createCheckout(db: Queryable, orgId: string, userId: strin
     await commitUnits(db, orgId, prepared.orderId, locationId, lines, { to: 'committed' });
     return orderView(db, orgId, prepared.orderId);
   } catch (error) {
-    await close();
+    if (endsToolCall(error)) await close();
     throw error;
   }
 }

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
-import { paymentProviderFromEnv, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
+import { openCallCheckout, paymentProviderFromEnv, stableUuid, type CheckoutCall, type CheckoutSession, type PaymentProvider } from '../../kernel/payments';
+import { endsToolCall } from '../activity-kit';
 import { listPage, notFound } from '../kit';
 import { requireContact } from '../people/api';
 import { claimPlaces } from './capacity';
@@ -378,22 +379,25 @@ export interface PreparedOrder { orderId: string; total: number; session: Checko
 /**
  * Before the call's transaction (so no lock, the allowance's included, is held across the network):
  * the order is priced and, when it costs anything, a checkout session is opened at the provider for
- * exactly that amount. A plainly sold-out event is refused here, before any session is opened.
+ * exactly that amount. A plainly sold-out event is refused here, before any session is opened. The
+ * order's id comes from the call's workflow id and its expiry from the call's start (or the cart's),
+ * so a retried attempt sends the provider the same request under the same key and gets the first
+ * attempt's session back: one call, one session.
  */
-export async function prepareOrder(db: Queryable, orgId: string, input: CreateOrderInput): Promise<PreparedOrder> {
+export async function prepareOrder(db: Queryable, orgId: string, input: CreateOrderInput, call: CheckoutCall): Promise<PreparedOrder> {
   const basis = await orderBasis(db, orgId, input, { lockReservation: false });
   if (!basis.reservation) await claimPlaces(db, orgId, basis.event.id, wantsOf(basis.items), { lock: false });
-  const orderId = randomUUID();
+  const orderId = stableUuid(`${call.workflowId}:ticketing-order`);
   const total = basis.priced.subtotal - basis.priced.discount;
-  const expiresAt = basis.reservation?.expires_at ?? new Date(Date.now() + basis.event.reservation_minutes * 60_000);
+  const expiresAt = basis.reservation?.expires_at ?? new Date(call.startedAt.getTime() + basis.event.reservation_minutes * 60_000);
   let session: CheckoutSession | null = null;
   if (total > 0) {
     const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
-    session = await requireProvider().createCheckoutSession({
+    session = await openCallCheckout(requireProvider(), {
       idempotencyKey: `ticketing-order-${orderId}`, currency: basis.event.currency, discountMinor: basis.priced.discount,
       lineItems: basis.priced.lines.map((line) => ({ name: `${basis.event.title}: ${line.name}`, unitAmountMinor: line.unitPrice, quantity: line.quantity })),
       metadata: { steward_module: 'ticketing', org_id: orgId, order_id: orderId }, successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
-      expiresAt, customerEmail: input.buyerEmail ?? null,
+      expiresAt, requestedAt: call.startedAt, customerEmail: input.buyerEmail ?? null,
     });
   }
   return { orderId, total, session, expiresAt: expiresAt.toISOString() };
@@ -444,7 +448,8 @@ export async function createOrder(db: Queryable, orgId: string, userId: string |
     return { order, ticketsIssued: issued };
   } catch (error) {
     // The order was refused: the checkout session opened for it is closed, so nobody can pay for nothing.
-    await closeSession();
+    // Not when the call will try again (a lost connection): the next attempt gets the same session back.
+    if (endsToolCall(error)) await closeSession();
     throw error;
   }
 }

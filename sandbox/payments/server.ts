@@ -7,7 +7,8 @@ import { escapeHtml } from '../../core/html';
 /**
  * A local payment provider for development and tests, shaped like Stripe Checkout: it speaks the
  * API Steward's adapter (kernel/payments.ts) calls, keeps every session and refund in memory (one
- * per Idempotency-Key, as Stripe does), serves a checkout page a person can pay on, and sends
+ * per Idempotency-Key, as Stripe does: a repeated request gets its first answer, the key with other
+ * parameters an `idempotency_error`), serves a checkout page a person can pay on, and sends
  * Steward the signed webhooks a real provider would. Nothing leaves the machine; no card is asked for.
  *
  * Provider endpoints (Bearer secret key; form-encoded bodies):
@@ -171,7 +172,7 @@ const listOf = (value: unknown): Array<Record<string, unknown>> => (value && typ
 export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promise<PaymentsSandbox> {
   const sessions = new Map<string, SandboxSession>();
   const refunds: SandboxRefund[] = [];
-  const byKey = new Map<string, { status: number; body: unknown }>();
+  const byKey = new Map<string, { request: string; status: number; body: unknown }>();
   const state = { requests: 0, webhookBase: config.webhookBaseUrl ?? '', url: '' };
 
   const id = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
@@ -272,12 +273,27 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
     return { webhook, result: options.deliver === false ? null : await deliver(webhook) };
   }
 
-  /** One answer per Idempotency-Key, as Stripe keeps them. */
-  function idempotent(req: http.IncomingMessage, res: http.ServerResponse, work: () => { status: number; body: unknown }): void {
+  /**
+   * One answer per Idempotency-Key, as Stripe keeps them: a repeat of the same request (method, path
+   * and parameters) gets the first answer again, as it was then (marked `Idempotent-Replayed`); the
+   * same key with anything else is refused with Stripe's `idempotency_error`, and creates nothing.
+   */
+  function idempotent(req: http.IncomingMessage, res: http.ServerResponse, request: string, work: () => { status: number; body: unknown }): void {
     const key = req.headers['idempotency-key'] as string | undefined;
     const known = key ? byKey.get(key) : undefined;
-    const answer = known ?? work();
-    if (key && !known && answer.status < 500) byKey.set(key, answer);
+    if (known && known.request !== request) {
+      return json(res, 400, { error: {
+        type: 'idempotency_error',
+        message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+      } });
+    }
+    if (known) {
+      res.setHeader('idempotent-replayed', 'true');
+      return json(res, known.status, known.body);
+    }
+    const answer = work();
+    // A copy: the replay is the answer as first given, not the object as it is now (a session since paid or expired).
+    if (key && answer.status < 500) byKey.set(key, { request, status: answer.status, body: structuredClone(answer.body) });
     json(res, answer.status, answer.body);
   }
 
@@ -352,9 +368,12 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
     if (parts[0] !== 'v1') return json(res, 404, { error: { message: 'Unrecognized request URL', type: 'invalid_request_error' } });
     state.requests += 1;
     if (req.headers.authorization !== `Bearer ${config.secretKey}`) return json(res, 401, { error: { message: 'Invalid API Key provided', type: 'invalid_request_error' } });
-    const form = req.method === 'POST' ? formDecode(await readBody(req)) : {};
-    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') return idempotent(req, res, () => createSession(form));
-    if (req.method === 'POST' && url.pathname === '/v1/refunds') return idempotent(req, res, () => refund(form));
+    const raw = req.method === 'POST' ? await readBody(req) : '';
+    const form = req.method === 'POST' ? formDecode(raw) : {};
+    // What an Idempotency-Key is bound to: the method, the path and the parameters as sent.
+    const request = `${req.method} ${url.pathname}\n${raw}`;
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') return idempotent(req, res, request, () => createSession(form));
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') return idempotent(req, res, request, () => refund(form));
     if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
       if (typeof form.customer !== 'string' || !form.customer) return json(res, 400, { error: { message: 'customer is required', type: 'invalid_request_error' } });
       const portalId = id('bps');
@@ -362,14 +381,14 @@ export async function startPaymentsSandbox(config: PaymentsSandboxConfig): Promi
       portals.push(portal);
       return json(res, 200, { id: portal.id, object: 'billing_portal.session', customer: portal.customer, url: portal.url, return_url: portal.return_url });
     }
-    if (req.method === 'POST' && url.pathname === '/v1/subscriptions') return idempotent(req, res, () => createSubscriptionFromForm(form));
+    if (req.method === 'POST' && url.pathname === '/v1/subscriptions') return idempotent(req, res, request, () => createSubscriptionFromForm(form));
     if (parts[1] === 'subscriptions' && parts[2] && parts.length === 3) {
       const subscription = subscriptions.get(parts[2]);
       if (!subscription) return json(res, 404, { error: { message: `No such subscription: '${parts[2]}'`, type: 'invalid_request_error', code: 'resource_missing' } });
       if (req.method === 'GET') return json(res, 200, subscription);
       if (req.method === 'POST') {
         const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
-        return idempotent(req, res, () => updateSubscription(subscription, form, key));
+        return idempotent(req, res, request, () => updateSubscription(subscription, form, key));
       }
     }
     if (parts[1] === 'checkout' && parts[2] === 'sessions' && parts[3]) {

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { withTenantTransaction } from '../../../db/pool';
 import { assertAllowance } from '../../../kernel/billing';
 import { paymentSignature } from '../../../kernel/payments';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import { failNextInsertOnce, prepareAttempt } from '../../../test/helpers/retried-attempt';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { paymentsSandboxConfigFromEnv, startPaymentsSandbox, type PaymentsSandbox } from '../../../sandbox/payments/server';
 import { seedTaggedContacts } from '../../channels/__tests__/broadcast-seed';
@@ -274,5 +276,38 @@ describe('billing journey: upgrade, spend cap, cancel', () => {
     expect(invoiced.data).toMatchObject({ invoices: 3, open: 0, totals: [{ currency: 'GBP', due: 4900 * 3, paid: 4900 * 3 }] });
     expect(invoiced.speakToUser).toContain('3 Steward invoices');
     await call('people_create_contact', { firstName: 'Back', lastName: 'Again' });
+  });
+
+  it('opens one checkout session per call, however many attempts make it; another call opens its own', async () => {
+    const buyer = await harness.createOrg({ name: 'St Aidan' });
+    const sessions = () => sandbox.sessions().filter((s) => s.metadata.org_id === buyer.orgId);
+    // Two attempts of one call (the first died after its provider call): the same checkout id and session.
+    const one = { workflowId: `test-call-${randomUUID()}`, startedAt: new Date(Math.floor(Date.now() / 1000) * 1000) };
+    const first = await prepareAttempt(harness.pool, buyer, 'billing_create_checkout_link', { planCode: 'growth' }, one);
+    const retried = await prepareAttempt(harness.pool, buyer, 'billing_create_checkout_link', { planCode: 'growth' }, one);
+    expect(retried).toEqual(first);
+    expect(sessions().map((s) => [s.id, s.metadata.checkout_id, s.status])).toEqual([[first.session.id, first.checkoutId, 'open']]);
+    // The session runs 23 hours from the call's start, whichever attempt asked.
+    expect(sessions()[0]!.expires_at).toBe(one.startedAt.getTime() / 1000 + 23 * 3_600);
+    const other = await prepareAttempt(harness.pool, buyer, 'billing_create_checkout_link', { planCode: 'growth' }, { ...one, workflowId: `test-call-${randomUUID()}` });
+    expect(other.checkoutId).not.toBe(first.checkoutId);
+    expect(other.session.id).not.toBe(first.session.id);
+    expect(sessions()).toHaveLength(2);
+  });
+
+  it('keeps the session of an attempt that failed before its commit for the retry: one session, the checkout\'s, open', async () => {
+    // A real call whose first attempt fails before its commit: the retry records the session the first opened.
+    const buyer = await harness.createOrg({ name: 'St Chad' });
+    const sessions = () => sandbox.sessions().filter((s) => s.metadata.org_id === buyer.orgId);
+    const buyerMcp = await harness.mcpClient(buyer.apiKey);
+    const fault = await failNextInsertOnce(harness.pool, 'billing_checkouts', buyer.orgId);
+    try {
+      const { checkout } = await mcpCall(buyerMcp, 'billing_create_checkout_link', { planCode: 'enterprise' }, { approvalWaitMs: 0 });
+      expect(await fault.inserts()).toBe(2);
+      expect(sessions().map((s) => [s.metadata.checkout_id, s.metadata.plan_code, s.status, s.url])).toEqual([[checkout.id, 'enterprise', 'open', checkout.url]]);
+    } finally {
+      await fault.remove();
+      await buyerMcp.close();
+    }
   });
 });

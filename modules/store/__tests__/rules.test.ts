@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { withTenantTransaction } from '../../../db/pool';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
+import { failNextInsertOnce, prepareAttempt } from '../../../test/helpers/retried-attempt';
 import type { PaymentsSandbox } from '../../../sandbox/payments/server';
 import { expireCheckout } from '../orders';
 import { attempt, call, eventually, paymentsStack, refusal } from './stack';
@@ -170,6 +172,43 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     expect((await call(mcp, 'store_list_low_stock', { shopId })).variants.map((v: any) => v.variantId)).toContain(variantId);
     const adjustments = (await harness.pool.query('SELECT reason, delta, state FROM store_inventory_adjustments WHERE variant_id = $1 ORDER BY created_at', [variantId])).rows;
     expect(adjustments.map((a) => a.reason)).toEqual(['received', 'received', 'damaged', 'count', 'count']);
+  });
+
+  it('opens one checkout session per call, however many attempts prepare it; another call opens its own', async () => {
+    const { productId, variantId } = await product('Prayer card', 250, 10);
+    const args = { shopId, items: [{ variantId, quantity: 2 }], buyerEmail: 'retry@example.org', ttlSeconds: 600 };
+    const sessions = () => sandbox.sessions().filter((s) => s.metadata.org_id === org.orgId && s.line_items[0]?.name === 'Prayer card');
+    // Two attempts of one call (the first died after its provider call): the same order id, session and expiry.
+    const one = { workflowId: `test-call-${randomUUID()}`, startedAt: new Date(Math.floor(Date.now() / 1000) * 1000) };
+    const first = await prepareAttempt(harness.pool, org, 'store_create_checkout_link', args, one);
+    const retried = await prepareAttempt(harness.pool, org, 'store_create_checkout_link', args, one);
+    expect(retried).toEqual(first);
+    expect(first.expiresAt).toBe(new Date(one.startedAt.getTime() + 600_000).toISOString());
+    expect(sessions().map((s) => [s.id, s.metadata.order_id, s.status])).toEqual([[first.session.id, first.orderId, 'open']]);
+    // Another call with the same arguments is another order with a session of its own.
+    const other = await prepareAttempt(harness.pool, org, 'store_create_checkout_link', args, { ...one, workflowId: `test-call-${randomUUID()}` });
+    expect(other.orderId).not.toBe(first.orderId);
+    expect(other.session.id).not.toBe(first.session.id);
+    expect(sessions()).toHaveLength(2);
+    // A retried attempt priced differently (the price changed in between) is refused by the provider: a conflict, no third session.
+    await call(mcp, 'store_update_product', { productId, variants: [{ variantId, price: 300 }] });
+    await expect(prepareAttempt(harness.pool, org, 'store_create_checkout_link', args, one)).rejects.toMatchObject({ code: 'conflict', details: { reason: 'changed_between_attempts' } });
+    expect(sessions()).toHaveLength(2);
+  });
+
+  it('keeps the session of an attempt that failed before its commit for the retry: one session, the order\'s, open', async () => {
+    const { variantId } = await product('Candle', 300, 5);
+    const fault = await failNextInsertOnce(harness.pool, 'store_orders', org.orgId);
+    try {
+      const { order } = await call(mcp, 'store_create_checkout_link', { shopId, items: [{ variantId, quantity: 1 }] });
+      // The first attempt's order insert failed (retried), the second's went in.
+      expect(await fault.inserts()).toBe(2);
+      const sessions = sandbox.sessions().filter((s) => s.metadata.org_id === org.orgId && s.line_items[0]?.name === 'Candle');
+      expect(sessions.map((s) => [s.metadata.order_id, s.status, s.url])).toEqual([[order.id, 'open', order.checkoutUrl]]);
+      expect(await level(variantId)).toEqual({ available: 4, committed: 1, unavailable: 0 });
+    } finally {
+      await fault.remove();
+    }
   });
 
   it('records a cash sale at once, approval-free up to the limit, gated above it', async () => {

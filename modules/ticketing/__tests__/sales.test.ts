@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { withTenantTransaction } from '../../../db/pool';
 import { paymentSignature } from '../../../kernel/payments';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
+import { failNextInsertOnce, prepareAttempt } from '../../../test/helpers/retried-attempt';
 import type { PaymentsSandbox } from '../../../sandbox/payments/server';
 import { expireReservation } from '../waitlist';
 import { attempt, call, eventually, inDays, paymentsStack, refusal } from './stack';
@@ -120,6 +122,40 @@ describe('ticketing: capacity, payments, refunds and the door', () => {
     // The timer's change is in the trail once, with the system as its actor.
     const trail = (await call(mcp, 'audit_list_events', { targetId: reservation.id, actorKind: 'system' })).events;
     expect(trail).toEqual([expect.objectContaining({ action: 'ticketing.reservation.expire', tool: 'job:reservation_expiry', outcome: 'success' })]);
+  });
+
+  it('opens one checkout session per call, however many attempts prepare it; another call opens its own', async () => {
+    const { eventId, typeId } = await newEvent('Harvest supper', 20, 800);
+    const args = { eventId, items: [{ ticketTypeId: typeId, quantity: 2 }], buyerEmail: 'retry@example.org' };
+    const sessions = () => sandbox.sessions().filter((s) => s.metadata.org_id === org.orgId && s.line_items[0]?.name === 'Harvest supper: Adult');
+    // Two attempts of one call (the first died after its provider call): the same order id, session and expiry.
+    const one = { workflowId: `test-call-${randomUUID()}`, startedAt: new Date(Math.floor(Date.now() / 1000) * 1000) };
+    const first = await prepareAttempt(harness.pool, org, 'ticketing_create_order', args, one);
+    const retried = await prepareAttempt(harness.pool, org, 'ticketing_create_order', args, one);
+    expect(retried).toEqual(first);
+    expect(first).toMatchObject({ total: 1_600, session: { id: expect.stringMatching(/^cs_test_/) } });
+    expect(sessions().map((s) => [s.id, s.metadata.order_id, s.status])).toEqual([[first.session.id, first.orderId, 'open']]);
+    // Another call with the same arguments is another order with a session of its own.
+    const other = await prepareAttempt(harness.pool, org, 'ticketing_create_order', args, { ...one, workflowId: `test-call-${randomUUID()}` });
+    expect(other.orderId).not.toBe(first.orderId);
+    expect(other.session.id).not.toBe(first.session.id);
+    expect(sessions()).toHaveLength(2);
+  });
+
+  it('keeps the session of an attempt that failed before its commit for the retry: one session, the order\'s, open', async () => {
+    const { eventId, typeId } = await newEvent('Barn dance', 20, 900);
+    const fault = await failNextInsertOnce(harness.pool, 'ticketing_orders', org.orgId);
+    try {
+      const { order } = await call(mcp, 'ticketing_create_order', { eventId, items: [{ ticketTypeId: typeId, quantity: 1 }], buyerEmail: 'dance@example.org' });
+      // The first attempt's order insert failed (retried), the second's went in.
+      expect(await fault.inserts()).toBe(2);
+      expect(order).toMatchObject({ status: 'pending', total: 900 });
+      const sessions = sandbox.sessions().filter((s) => s.metadata.org_id === org.orgId && s.line_items[0]?.name === 'Barn dance: Adult');
+      expect(sessions.map((s) => [s.metadata.order_id, s.status, s.url])).toEqual([[order.id, 'open', order.checkoutUrl]]);
+      expect((await availabilityOf(eventId)).pools[0]).toMatchObject({ pending: 1, remaining: 19 });
+    } finally {
+      await fault.remove();
+    }
   });
 
   it('holds a promo code\'s use limit under concurrency and prices on the server', async () => {
