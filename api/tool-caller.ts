@@ -79,19 +79,22 @@ export function errorFromFailure(error: unknown): StewardError {
 }
 
 /**
- * The run's memo, shown beside it in the Temporal UI. A write made with an OAuth
- * token keeps the actionSummary the assistant showed in the person's approval
- * dialog (spec 4.2), so operators see what the person agreed to.
+ * The run's memo, shown beside it in the Temporal UI, or none: a memo is stored with the run and
+ * copied into its visibility record, which costs the Temporal server about 2 ms of CPU per call
+ * (bench/README.md), so a run carries one only where it serves:
+ * - a call made under an idempotency key keeps who made it, with which scopes and arguments, so a
+ *   replay of the key can be refused to anyone else (see existingCall); a call without a key has a
+ *   random workflow id that nobody can replay;
+ * - a write made with an OAuth token keeps the actionSummary the assistant showed in the person's
+ *   approval dialog (spec 4.2), so operators see what the person agreed to.
  */
-export function memoOf(plan: ToolPlan): Record<string, unknown> {
-  // credentialId binds an idempotency key to the credential that first used it (see existingCall).
-  // scopes let a replay be refused once the credential holds less than it did (see existingCall).
-  const memo: Record<string, unknown> = {
-    argsHash: plan.argsHash, tool: plan.tool, credentialId: plan.principal.credentialId, scopes: [...plan.principal.scopes].sort(),
-  };
+export function memoOf(plan: ToolPlan, keyed: boolean): Record<string, unknown> | undefined {
+  const memo: Record<string, unknown> = keyed
+    ? { argsHash: plan.argsHash, tool: plan.tool, credentialId: plan.principal.credentialId, scopes: [...plan.principal.scopes].sort() }
+    : {};
   const summary = plan.args.actionSummary;
   if (plan.principal.credentialKind === 'oauth' && plan.policy.effect !== 'read' && typeof summary === 'string') memo.actionSummary = summary;
-  return memo;
+  return Object.keys(memo).length > 0 ? memo : undefined;
 }
 
 /** The caller's idempotency key, refused with a clear error when it is malformed or reserved. */
@@ -263,7 +266,7 @@ export class ToolCaller {
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         workflowExecutionTimeout: '10 minutes',
         requestEagerStart: this.eagerStart,
-        memo: memoOf(plan),
+        memo: memoOf(plan, idempotencyKey !== undefined),
         typedSearchAttributes: [
           { key: SA_ORG, value: plan.principal.orgId },
           { key: SA_TOOL, value: plan.tool },

@@ -14,16 +14,24 @@ function plan(kind: Principal['credentialKind'], effect: 'read' | 'write' | 'sen
   return { tool: 'people_invoke_api_write', module: 'people', args, principal: principal(kind), policy: { effect, meter: null, timeline: false }, argsHash: 'h' };
 }
 
-describe('approval dialog: actionSummary in the workflow memo', () => {
+describe('the workflow memo: the keyed caller and the approval dialog\'s actionSummary', () => {
+  const identity = { argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'] };
+
   it('keeps the actionSummary of a write made with an OAuth token', () => {
-    expect(memoOf(plan('oauth', 'write', { actionSummary: 'Add Ada to the welcome team' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'], actionSummary: 'Add Ada to the welcome team' });
-    expect(memoOf(plan('oauth', 'send', { actionSummary: 'Text the rota' })).actionSummary).toBe('Text the rota');
+    expect(memoOf(plan('oauth', 'write', { actionSummary: 'Add Ada to the welcome team' }), true)).toEqual({ ...identity, actionSummary: 'Add Ada to the welcome team' });
+    expect(memoOf(plan('oauth', 'write', { actionSummary: 'Add Ada to the welcome team' }), false)).toEqual({ actionSummary: 'Add Ada to the welcome team' });
+    expect(memoOf(plan('oauth', 'send', { actionSummary: 'Text the rota' }), false)?.actionSummary).toBe('Text the rota');
   });
 
   it('leaves it out for reads, API keys and tools that take none', () => {
-    expect(memoOf(plan('oauth', 'read', { actionSummary: 'x' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'] });
-    expect(memoOf(plan('api_key', 'write', { actionSummary: 'x' }))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'] });
-    expect(memoOf(plan('oauth', 'write', {}))).toEqual({ argsHash: 'h', tool: 'people_invoke_api_write', credentialId: 'c', scopes: ['people:write'] });
+    expect(memoOf(plan('oauth', 'read', { actionSummary: 'x' }), true)).toEqual(identity);
+    expect(memoOf(plan('api_key', 'write', { actionSummary: 'x' }), true)).toEqual(identity);
+    expect(memoOf(plan('oauth', 'write', {}), true)).toEqual(identity);
+  });
+
+  it('keeps who made a call only under an idempotency key, the one case a replay can happen', () => {
+    expect(memoOf(plan('api_key', 'read', {}), false)).toBeUndefined();
+    expect(memoOf(plan('oauth', 'read', { actionSummary: 'x' }), false)).toBeUndefined();
   });
 });
 
