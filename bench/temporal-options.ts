@@ -7,8 +7,8 @@
  * id reuse policy and execution timeout every call sets. Reports the dev server's CPU per workflow
  * (median of the rounds) and the Node process's, and writes bench/results/<date>-temporal-options.json.
  *
- * Knobs: BENCH_ROUNDS (3), BENCH_CALLS (640 per variant and round), BENCH_VARIANTS (all),
- * BENCH_PAYLOAD_BYTES (1500), BENCH_OUT_DIR (bench/results).
+ * Knobs: BENCH_OPTIONS_ROUNDS (3), BENCH_OPTIONS_CALLS (640 per variant and round), BENCH_OPTIONS_VARIANTS (all),
+ * BENCH_OPTIONS_PAYLOAD_BYTES (1500), BENCH_OUT_DIR (bench/results).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,9 +24,9 @@ import { measureThroughput } from './stats';
 
 const TASK_QUEUE = 'steward-bench-options';
 const CONCURRENCY = 32;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CALLS = Number(process.env.BENCH_CALLS ?? 640);
-const PAYLOAD_BYTES = Number(process.env.BENCH_PAYLOAD_BYTES ?? 1500);
+const ROUNDS = Number(process.env.BENCH_OPTIONS_ROUNDS ?? 3);
+const CALLS = Number(process.env.BENCH_OPTIONS_CALLS ?? 640);
+const PAYLOAD_BYTES = Number(process.env.BENCH_OPTIONS_PAYLOAD_BYTES ?? 1500);
 
 type Extra = Partial<Pick<WorkflowStartOptions, 'typedSearchAttributes' | 'memo' | 'workflowIdReusePolicy' | 'workflowExecutionTimeout'>>;
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     const client = new Client({ connection, namespace: 'default' });
     const orgId = randomUUID();
     const all = variants(orgId);
-    const names = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split(',') : Object.keys(all);
+    const names = process.env.BENCH_OPTIONS_VARIANTS ? process.env.BENCH_OPTIONS_VARIANTS.split(',') : Object.keys(all);
     const callOf = (name: string) => async () => {
       const variant = all[name];
       const row = await client.workflow.execute('floorReadWorkflow', {
