@@ -14,10 +14,8 @@ import type { AnyTool, OrgSettings, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
 import { offerCallProgress, progressReporter } from '../temporal/call-progress';
 import { relayCallProgress } from '../temporal/call-progress-relay';
-import { guarded } from '../modules/activity-kit';
+import { finalErrorCodeOf, guarded } from '../modules/activity-kit';
 import { accessEventOf, auditEventOf, insertAuditEvent, unsuccessfulEventOf } from '../modules/audit/record';
-import { stewardErrorBodyOf } from '../core/failures';
-import { ApplicationFailure } from '@temporalio/common';
 import { errorFields, log } from '../core/log';
 import { sizeInWords } from '../core/sizes';
 
@@ -159,23 +157,12 @@ function logFailedCall(plan: ToolPlan, workflowId: string, error: unknown): void
 }
 
 /**
- * The stable code of a call's final failure, or null while it will be tried again. A typed error
- * (refused by policy, or failed by a rule of its module) is final at once; any other (a lost
- * connection, a provider that does not answer) only on the retry policy's last attempt, when the
- * caller is told `internal_error`.
- */
-function finalErrorCodeOf(failure: unknown): string | null {
-  if (failure instanceof ApplicationFailure && failure.nonRetryable) return stewardErrorBodyOf(failure)?.code ?? null;
-  return Context.current().info.attempt >= TOOL_CALL_RETRY.maximumAttempts ? 'internal_error' : null;
-}
-
-/**
  * A write whose failure is final leaves a `denied` or `failed` audit event, in a transaction of its
  * own since the call's rolled back. A failure that will be retried leaves nothing: it may yet succeed.
  */
 async function recordUnsuccessfulWrite(pool: Pool, plan: ToolPlan, workflowId: string, failure: unknown): Promise<void> {
   if (plan.policy.effect === 'read') return;
-  const errorCode = finalErrorCodeOf(failure);
+  const errorCode = finalErrorCodeOf(failure, TOOL_CALL_RETRY.maximumAttempts);
   const tool = findTool(plan.tool);
   if (!errorCode || !tool) return;
   try {

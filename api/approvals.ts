@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle,
+  ActivityFailure, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle,
 } from '@temporalio/client';
 import {
   DEFAULT_PROPOSAL_TTL_MS, credentialActorOf, mayDecideOutreach, mayDecideProposals, outreachWorkflowId, proposalActionWorkflowId, proposalWorkflowId,
@@ -13,7 +13,9 @@ import type { Principal } from '../core/principal';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import type { Pool } from '../db/pool';
 import { findTool } from '../modules/catalogue';
-import { getOutreachItem, type OutreachItem } from '../modules/people/outreach';
+import {
+  getOutreachItem, recordRefusedOutreachDecision, repeatsStandingDecision, type OutreachItem,
+} from '../modules/people/outreach';
 import { actionHashOf, getProposalRow, insertProposal, stableUuid } from '../kernel/proposals';
 import { policyOf, type AnyTool } from '../modules/tool';
 import { mayUseTool } from '../modules/tool-catalogue';
@@ -160,6 +162,22 @@ function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
   const body = stewardErrorBodyOf(error);
   return body && StewardError.fromBody(body);
 }
+
+/** Whether an update failed in one of the workflow's activities (a decision's step), rather than in its validator or handler. */
+function failedInStep(error: WorkflowUpdateFailedError): boolean {
+  const seen = new Set<unknown>();
+  for (let current: unknown = error.cause; current && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    if (current instanceof ActivityFailure) return true;
+  }
+  return false;
+}
+
+/**
+ * Refusals a decision's step met and recorded itself (modules/people/activities/outreach.ts): the API
+ * records every other refusal of an outreach decision, so each is recorded once.
+ */
+const recordedByStep = new WeakSet<StewardError>();
 
 /**
  * Tool calls that belong to the approval workflows: decisions become Temporal
@@ -357,17 +375,40 @@ export class ApprovalCaller {
 
   // ---- outreach -------------------------------------------------------------------
 
+  /**
+   * A decision on an outreach item. One refused with a stable error, after the credential passed the
+   * tool's scope at the door, leaves one `denied` or `failed` event in the caller's organisation (an
+   * item not found, another organisation's alike, a role that may not decide, a conflict with where
+   * the item stands): written here unless the decision's own step met it and wrote it already.
+   */
   private async decideOutreach(
     principal: Principal, outreachId: string, decision: OutreachDecision['decision'], args: Record<string, unknown>,
+  ): Promise<{ item: OutreachItem }> {
+    const contentVersion = typeof args.contentVersion === 'number' ? args.contentVersion : undefined;
+    try {
+      return await this.applyOutreachDecision(principal, outreachId, decision, args, contentVersion);
+    } catch (error) {
+      if (error instanceof StewardError && !recordedByStep.has(error)) {
+        await recordRefusedOutreachDecision(this.pool, {
+          orgId: principal.orgId, id: outreachId, decision, actor: credentialActorOf(principal), errorCode: error.code, contentVersion,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async applyOutreachDecision(
+    principal: Principal, outreachId: string, decision: OutreachDecision['decision'], args: Record<string, unknown>, contentVersion: number | undefined,
   ): Promise<{ item: OutreachItem }> {
     const item = await getOutreachItem(this.pool, principal.orgId, outreachId);
     if (!item) throw new StewardError('not_found', `Outreach item ${outreachId} was not found`, { hint: 'people_list_pending_outreach lists the queue.' });
     if (!mayDecideOutreach(principal)) {
       throw new StewardError('forbidden', 'Only owners, admins and staff holding people:write can decide pastoral messages', { details: { role: principal.role } });
     }
+    // The same person making the same decision again (a retried call): the item as it stands, and nothing recorded.
+    if (await repeatsStandingDecision(this.pool, principal.orgId, item, decision, principal.userId, contentVersion)) return { item };
     const payload: OutreachDecision = {
-      decision, principal,
-      contentVersion: typeof args.contentVersion === 'number' ? args.contentVersion : undefined,
+      decision, principal, contentVersion,
       reason: typeof args.reason === 'string' ? args.reason : undefined,
     };
     if (decision === 'edit') {
@@ -385,7 +426,11 @@ export class ApprovalCaller {
       if (outcome !== 'timeout') return { item: outcome };
       return { item: (await getOutreachItem(this.pool, principal.orgId, outreachId))! };
     } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) throw stewardErrorOfUpdate(error) ?? error;
+      if (error instanceof WorkflowUpdateFailedError) {
+        const refusal = stewardErrorOfUpdate(error);
+        if (refusal && failedInStep(error)) recordedByStep.add(refusal);
+        throw refusal ?? error;
+      }
       const now = await getOutreachItem(this.pool, principal.orgId, outreachId);
       if (now && ['sent', 'declined', 'cancelled'].includes(now.status)) {
         throw new StewardError('conflict', now.status === 'sent' ? 'The message has already been sent' : `The message is already ${now.status}`, {

@@ -245,6 +245,15 @@ export interface ProposalWorkflowInput {
   searchAttributes?: boolean;
 }
 
+/**
+ * How the outreach workflow retries its record steps (load, edit, approve, decline, cancel). Shared so a
+ * decision step knows its last attempt: a failure that will be tried again is not final and leaves no
+ * audit event; the last attempt's does (modules/people/activities/outreach.ts).
+ */
+export const OUTREACH_RECORD_RETRY = Object.freeze({
+  initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20,
+});
+
 export interface OutreachWorkflowInput {
   orgId: string;
   itemId: string;

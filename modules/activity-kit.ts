@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { ZodError } from 'zod';
 import { StewardError, clipMessage, type ErrorBody } from '../core/errors';
+import { stewardErrorBodyOf } from '../core/failures';
 import { errorFields, log } from '../core/log';
 import { jsonFits } from '../core/payload-limits';
 import { TOOL_CALL_RETRY } from '../core/tool-plan';
@@ -140,6 +141,17 @@ export function endsToolCall(error: unknown): boolean {
   if (error instanceof StewardError || error instanceof ZodError || isDeterministicDatabaseError(error)) return true;
   if (sqlstateOf(error) === UNIQUE_VIOLATION && attempt >= UNIQUE_VIOLATION_ATTEMPTS) return true;
   return attempt >= TOOL_CALL_RETRY.maximumAttempts;
+}
+
+/**
+ * The stable code of an activity's final failure (what `guarded` threw), or null while it will be tried
+ * again. A typed error (refused by policy, or failed by a rule of its module) is final at once; any
+ * other (a lost connection) only on the retry policy's last attempt, when the caller is told
+ * `internal_error`. What leaves an audit event for a write that did not happen.
+ */
+export function finalErrorCodeOf(failure: unknown, maximumAttempts: number): string | null {
+  if (failure instanceof ApplicationFailure && failure.nonRetryable) return stewardErrorBodyOf(failure)?.code ?? null;
+  return currentAttempt() >= maximumAttempts ? 'internal_error' : null;
 }
 
 /** Runs an activity's work, turning what it throws into the failure the workflow should see (see toFailure). */

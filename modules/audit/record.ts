@@ -472,6 +472,11 @@ export interface WorkflowDecision {
   contactIds: readonly string[];
   fields: Record<string, unknown>;
   previous?: Record<string, unknown>;
+  /**
+   * Set for a decision that was refused (the stable error code it met): the event is `denied` or
+   * `failed` as a tool call's would be, with the code as its `error` field beside what `fields` keeps.
+   */
+  errorCode?: string;
 }
 
 export function workflowDecisionEventOf(decision: WorkflowDecision): AuditEventRow {
@@ -481,6 +486,7 @@ export function workflowDecisionEventOf(decision: WorkflowDecision): AuditEventR
     if (decision.previous && Object.prototype.hasOwnProperty.call(decision.previous, key)) entry.before = kept(key, decision.previous[key]) ?? null;
     fields[key] = entry;
   }
+  if (decision.errorCode !== undefined) fields.error = { after: decision.errorCode };
   return {
     orgId: decision.orgId,
     ...(decision.actor ? credentialColumns(decision.actor, decision.tool) : {
@@ -494,7 +500,7 @@ export function workflowDecisionEventOf(decision: WorkflowDecision): AuditEventR
     targetId: decision.target.id,
     changes: Object.keys(fields).length === 0 ? null : { fields },
     contactIds: decision.contactIds.map((id) => id.toLowerCase()),
-    outcome: 'success',
+    outcome: decision.errorCode === undefined ? 'success' : outcomeOfErrorCode(decision.errorCode),
     approvalId: null,
     amountMinor: null,
     currency: null,

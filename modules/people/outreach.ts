@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import {
-  OUTREACH_CHANNELS, OUTREACH_STATUSES, outreachWorkflowId, type CredentialActor, type OutreachChannel, type OutreachStatus,
+  OUTREACH_CHANNELS, OUTREACH_STATUSES, outreachWorkflowId, type CredentialActor, type OutreachChannel, type OutreachDecision, type OutreachStatus,
 } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
 import { fn, literal } from 'sequelize';
-import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
+import { errorFields, log } from '../../core/log';
 import { withModels } from '../../db/sequelize';
 import type { RowOf } from '../kit';
 import { displayNameOf } from './contacts';
@@ -179,6 +180,66 @@ async function lockItem(db: Queryable, orgId: string, id: string) {
 }
 
 type OutreachDecisionTool = 'people_edit_outreach' | 'people_approve_outreach' | 'people_decline_outreach' | 'people_cancel_outreach';
+type OutreachDecisionKind = OutreachDecision['decision'];
+
+/** The tool a decision is made with (its audit event's tool and action). */
+function outreachDecisionTool(decision: OutreachDecisionKind): OutreachDecisionTool {
+  return `people_${decision}_outreach`;
+}
+
+/** A decision that was refused with a stable error: who tried which decision on which item, and the code. */
+export interface RefusedOutreachDecision {
+  orgId: string;
+  id: string;
+  decision: OutreachDecisionKind;
+  /** The deciding credential; null when only a step scheduled before it was passed refused it (an edit). */
+  actor: CredentialActor | null;
+  errorCode: string;
+  /** The content version the decision named (approve, or an edit's guard), if any. */
+  contentVersion?: number;
+}
+
+/**
+ * A refused decision leaves one `denied` or `failed` event, as a tool call refused inside its workflow
+ * would, in a transaction of its own (whatever the decision touched rolled back) and in the caller's
+ * organisation: the deciding credential, the item's id as target, the error code and the version it
+ * named. Nothing of the message (body, subject, channel, a reason given) and no contact: an item not
+ * found, or another organisation's, names none, and one found is not described by a refusal either.
+ * The API writes refusals made before any step ran (api/approvals.ts); a decision step writes its own
+ * (activities/outreach.ts), so each refusal is written once.
+ */
+export async function recordRefusedOutreachDecision(pool: Pool, refusal: RefusedOutreachDecision): Promise<void> {
+  const tool = outreachDecisionTool(refusal.decision);
+  try {
+    await withTenantTransaction(pool, refusal.orgId, (db) => recordWorkflowDecision(db, {
+      orgId: refusal.orgId, tool, module: 'people', actor: refusal.actor, workflowId: outreachWorkflowId(refusal.id),
+      target: { type: 'outreach', id: refusal.id }, contactIds: [],
+      fields: refusal.contentVersion !== undefined ? { version: refusal.contentVersion } : {}, errorCode: refusal.errorCode,
+    }));
+  } catch (error) {
+    // The decider's answer matters more than its trail entry: say so in the log (codes and ids only) and go on.
+    log('error', 'audit event of a refused outreach decision not written', { ...errorFields(error), tool, orgId: refusal.orgId, outreachId: refusal.id });
+  }
+}
+
+/**
+ * Whether a decision repeats one this person already made and the item still holds, so the call is
+ * answered with the item as it stands and records nothing: an approval of the version they approved
+ * (still approved with no send refused, or since sent), a decline they made, a cancel they made. Any
+ * other decision on a decided item (another person's, another decision, another version) is the
+ * workflow's to refuse as a conflict, which is recorded. Approving again an approved item whose send
+ * was refused or left for review is no repeat: it asks for the send again.
+ */
+export async function repeatsStandingDecision(
+  db: Queryable, orgId: string, item: OutreachItem, decision: OutreachDecisionKind, userId: string, contentVersion: number | undefined,
+): Promise<boolean> {
+  const approvedAsBefore = (item.status === 'sent' || (item.status === 'approved' && item.sendError === null)) && item.approvedVersion === contentVersion;
+  const holds = decision === 'approve' ? approvedAsBefore : (decision === 'decline' && item.status === 'declined') || (decision === 'cancel' && item.status === 'cancelled');
+  if (!holds) return false;
+  const row = await queryOne<{ approved_by_user_id: string | null; decided_by_user_id: string | null }>(db,
+    'SELECT approved_by_user_id, decided_by_user_id FROM outreach_items WHERE org_id = $1 AND id = $2', [orgId, item.id]);
+  return (decision === 'approve' ? row?.approved_by_user_id : row?.decided_by_user_id) === userId;
+}
 
 /**
  * A decision on an item leaves the audit event its tool call would (the decision tools go to the item's
@@ -197,7 +258,7 @@ async function recordOutreachDecision(
 }
 
 /** The person alone, when the credential they decided with is not known (a step scheduled before it was passed, a direct call). */
-function personActor(userId: string): CredentialActor {
+export function personActor(userId: string): CredentialActor {
   return { userId, credentialId: null, credentialKind: null, scopes: [] };
 }
 

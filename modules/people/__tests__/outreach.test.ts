@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import { startMessagingServer, startSmtpServer, type TestMessagingServer, type TestSmtpServer } from '../../../test/helpers/message-servers';
 
 /** Pastoral outreach: the approval state machine, exact-content approval, consent, allowance, and sends (one per approval, counted once; crash windows are in outreach-crash and outbox-lease). */
@@ -86,8 +88,10 @@ describe('pastoral outreach', () => {
     const afterSend = await harness.invoke(org.apiKey, 'people_cancel_outreach', { outreachId: item.id });
     expect(afterSend.status).toBe(409);
     expect(afterSend.body.error?.message).toContain('already been sent');
+    // The same person approving the same version again (a retried call) is told where it stands: nothing is sent again.
     const again = await harness.invoke(org.apiKey, 'people_approve_outreach', { outreachId: item.id, contentVersion: 2 });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(200);
+    expect(again.body.result.item).toMatchObject({ status: 'sent', approvedVersion: 2 });
     expect(smtp.delivered).toHaveLength(1);
     expect(await usage('email_sends')).toBe(1);
   });
@@ -205,5 +209,95 @@ describe('pastoral outreach', () => {
     expect(foreign.status).toBe(404);
     const staff = await harness.createKey(org.orgId, ['people:read', 'people:write'], 'staff');
     expect((await harness.call(staff.apiKey, 'people_decline_outreach', { outreachId: item.id })).item.status).toBe('declined');
+  });
+
+  it('leaves one denied or failed event per refused decision, by the deciding credential and naming only the item; another organisation\'s item is missing and that organisation hears nothing', async () => {
+    const church = await harness.createOrg({ name: 'Refusal Parish' });
+    const other = await harness.createOrg({ name: 'Elsewhere Chapel' });
+    const staff = await harness.createKey(church.orgId, ['people:read', 'people:write'], 'staff');
+    const volunteer = await harness.createKey(church.orgId, ['people:read', 'people:write'], 'volunteer');
+    const decider = await harness.createKey(church.orgId, ['people:read', 'people:write'], 'admin');
+    const clients = await Promise.all([church.apiKey, other.apiKey, staff.apiKey, volunteer.apiKey, decider.apiKey].map((key) => harness.mcpClient(key)));
+    const [churchMcp, otherMcp, staffMcp, volunteerMcp, deciderMcp] = clients;
+    try {
+      const body = 'Dear Rhiannon, we miss you at the Thursday group';
+      const { contact } = await mcpCall(churchMcp, 'people_create_contact', { firstName: 'Rhiannon', lastName: 'Refusal', email: 'rhiannon@example.org' });
+      const queue = async () => (await mcpCall(churchMcp, 'people_create_outreach', { contactId: contact.id, channel: 'email', subject: 'Missing you', body })).item;
+      const approved = await queue();
+      const declined = await queue();
+      const { contact: stranger } = await mcpCall(otherMcp, 'people_create_contact', { firstName: 'Stranger', lastName: 'Elsewhere', email: 'stranger@example.org' });
+      const foreign = (await mcpCall(otherMcp, 'people_create_outreach', { contactId: stranger.id, channel: 'email', subject: 'Hello', body: 'From elsewhere' })).item;
+      const otherEvents = async () => Number((await harness.pool.query('SELECT count(*) FROM audit_events WHERE org_id = $1', [other.orgId])).rows[0].count);
+      const otherBefore = await otherEvents();
+      const missing = randomUUID();
+
+      // Refused before any step ran: a volunteer never decides (denied); a version no one saw (failed); no such item, and another organisation's, alike.
+      expect((await mcpRefusal(volunteerMcp, 'people_approve_outreach', { outreachId: approved.id, contentVersion: 1 })).code).toBe('forbidden');
+      expect((await mcpRefusal(deciderMcp, 'people_approve_outreach', { outreachId: approved.id, contentVersion: 7 })).code).toBe('conflict');
+      const notFound = await mcpRefusal(deciderMcp, 'people_approve_outreach', { outreachId: missing, contentVersion: 1 });
+      const foreignRefusal = await mcpRefusal(deciderMcp, 'people_approve_outreach', { outreachId: foreign.id, contentVersion: 1 });
+      expect(foreignRefusal).toEqual({ ...notFound, message: notFound.message.replace(missing, foreign.id) });
+      expect(foreignRefusal.code).toBe('not_found');
+      // Refused by the decision's own step: content an email cannot carry (failed); the care team's rule on who approves (denied).
+      expect((await mcpRefusal(staffMcp, 'people_edit_outreach', { outreachId: approved.id, subject: null })).code).toBe('validation_failed');
+      await mcpCall(churchMcp, 'people_seed_care_team_roles', {});
+      const lead = (await mcpCall(churchMcp, 'people_list_care_team_roles', {})).roles.find((role: any) => role.name === 'Pastoral care lead');
+      await mcpCall(churchMcp, 'people_assign_care_team_member', { roleId: lead.roleId, userId: church.ownerUserId });
+      expect((await mcpRefusal(staffMcp, 'people_approve_outreach', { outreachId: approved.id, contentVersion: 1 })).code).toBe('forbidden');
+
+      // Decided, then decided again: the same person's same decision answers the item as it stands; any other is a conflict.
+      expect((await mcpCall(deciderMcp, 'people_approve_outreach', { outreachId: approved.id, contentVersion: 1 })).item.status).toBe('sent');
+      expect((await mcpCall(deciderMcp, 'people_approve_outreach', { outreachId: approved.id, contentVersion: 1 })).item).toMatchObject({ status: 'sent', approvedVersion: 1 });
+      expect(smtp.delivered.filter((mail) => mail.to.includes('rhiannon@example.org'))).toHaveLength(1);
+      expect((await mcpRefusal(churchMcp, 'people_approve_outreach', { outreachId: approved.id, contentVersion: 1 })).code).toBe('conflict');
+      expect((await mcpRefusal(deciderMcp, 'people_cancel_outreach', { outreachId: approved.id })).code).toBe('conflict');
+      expect((await mcpCall(deciderMcp, 'people_decline_outreach', { outreachId: declined.id, reason: 'She rang us' })).item.status).toBe('declined');
+      expect((await mcpCall(deciderMcp, 'people_decline_outreach', { outreachId: declined.id })).item).toMatchObject({ status: 'declined', decisionReason: 'She rang us' });
+      expect((await mcpRefusal(churchMcp, 'people_decline_outreach', { outreachId: declined.id })).code).toBe('conflict');
+      expect((await mcpRefusal(deciderMcp, 'people_approve_outreach', { outreachId: declined.id, contentVersion: 1 })).code).toBe('conflict');
+
+      const ownerKeyId = (await harness.pool.query('SELECT id FROM api_keys WHERE org_id = $1 AND user_id = $2', [church.orgId, church.ownerUserId])).rows[0].id as string;
+      const refusedOn = async (targetId: string) => (await harness.pool.query(
+        `SELECT action, tool, outcome, credential_id, target_type, workflow_id, contact_ids, changes FROM audit_events
+         WHERE org_id = $1 AND target_id = $2 AND outcome <> 'success' ORDER BY seq`, [church.orgId, targetId])).rows;
+      const event = (credentialId: string, decision: string, outcome: string, error: string, version?: number) => ({
+        action: `people.outreach.${decision}`, tool: `people_${decision}_outreach`, outcome, credential_id: credentialId, target_type: 'outreach',
+        workflow_id: expect.stringMatching(/^outreach-/), contact_ids: [],
+        changes: { fields: { error: { after: error }, ...(version !== undefined ? { version: { after: version } } : {}) } },
+      });
+      expect(await refusedOn(approved.id)).toEqual([
+        event(volunteer.keyId, 'approve', 'denied', 'forbidden', 1),
+        event(decider.keyId, 'approve', 'failed', 'conflict', 7),
+        event(staff.keyId, 'edit', 'failed', 'validation_failed'),
+        event(staff.keyId, 'approve', 'denied', 'forbidden', 1),
+        event(ownerKeyId, 'approve', 'failed', 'conflict', 1),
+        event(decider.keyId, 'cancel', 'failed', 'conflict'),
+      ]);
+      expect(await refusedOn(declined.id)).toEqual([event(ownerKeyId, 'decline', 'failed', 'conflict'), event(decider.keyId, 'approve', 'failed', 'conflict', 1)]);
+      expect(await refusedOn(missing)).toEqual([event(decider.keyId, 'approve', 'failed', 'not_found', 1)]);
+      expect(await refusedOn(foreign.id)).toEqual([event(decider.keyId, 'approve', 'failed', 'not_found', 1)]);
+      // The decisions that happened, once each: the repeats added nothing.
+      const applied = await harness.pool.query(`SELECT action, target_id FROM audit_events
+        WHERE org_id = $1 AND target_type = 'outreach' AND outcome = 'success' AND tool <> 'job:outbox' ORDER BY seq`, [church.orgId]);
+      expect(applied.rows).toEqual([{ action: 'people.outreach.approve', target_id: approved.id }, { action: 'people.outreach.decline', target_id: declined.id }]);
+
+      // As the audit tools show them: who, with which credential, the error; nothing of the message or the person.
+      const { events: denials } = await mcpCall(churchMcp, 'audit_list_events', { outcome: 'denied', limit: 100 });
+      expect(denials.map((e: any) => [e.errorCode, e.actor.credentialId, e.target.id]).sort()).toEqual(
+        [['forbidden', staff.keyId, approved.id], ['forbidden', volunteer.keyId, approved.id]].sort());
+      const { events: failures } = await mcpCall(churchMcp, 'audit_list_events', { outcome: 'failed', limit: 100 });
+      expect(failures).toHaveLength(8);
+      const shown = JSON.stringify(await Promise.all([...denials, ...failures].map((e: any) => mcpCall(churchMcp, 'audit_get_event', { eventId: e.id }))));
+      for (const personal of [body, 'Missing you', 'Rhiannon', 'rhiannon@example.org', contact.id, 'From elsewhere', 'Stranger', stranger.id]) {
+        expect(shown).not.toContain(personal);
+      }
+
+      // The other organisation's trail is untouched, and both chains verify.
+      expect(await otherEvents()).toBe(otherBefore);
+      expect(await mcpCall(churchMcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+      expect(await mcpCall(otherMcp, 'audit_verify_chain', {})).toMatchObject({ ok: true, problems: [] });
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
   });
 });

@@ -1,8 +1,10 @@
-import type { CredentialActor, OutreachChannel, OutreachState } from '../../../core/approvals';
+import { OUTREACH_RECORD_RETRY, type CredentialActor, type OutreachChannel, type OutreachState } from '../../../core/approvals';
 import { withTransaction } from '../../../db/pool';
-import { guarded, withHeartbeat } from '../../activity-kit';
+import { finalErrorCodeOf, guarded, withHeartbeat } from '../../activity-kit';
 import type { ActivityDeps } from '../../module';
-import { closeOutreach, editOutreachContent, markOutreachApproved, requireOutreachItem, type OutreachItem } from '../outreach';
+import {
+  closeOutreach, editOutreachContent, markOutreachApproved, personActor, recordRefusedOutreachDecision, requireOutreachItem, type OutreachItem, type RefusedOutreachDecision,
+} from '../outreach';
 import { recordOutreachSendError } from '../outreach-delivery';
 import { createOutreachSender, type SendOutcome } from './outreach-sender';
 
@@ -28,6 +30,22 @@ export function createOutreachActivities(deps: ActivityDeps) {
     return requireOutreachItem(pool, orgId, itemId);
   }
 
+  /**
+   * A decision's step: its failure, once final, leaves the decision's `denied` or `failed` event before
+   * the workflow (and so the decider) hears of it (a refused role, a stale version, an item no longer
+   * pending, content a channel cannot carry). The API records only what was refused before a step ran.
+   */
+  async function decisionStep(refusal: Omit<RefusedOutreachDecision, 'errorCode'>, work: () => Promise<OutreachItem>): Promise<OutreachStep> {
+    try {
+      const item = await guarded(work);
+      return { item, state: outreachStateOf(item, refusal.orgId) };
+    } catch (failure) {
+      const errorCode = finalErrorCodeOf(failure, OUTREACH_RECORD_RETRY.maximumAttempts);
+      if (errorCode) await recordRefusedOutreachDecision(pool, { ...refusal, errorCode });
+      throw failure;
+    }
+  }
+
   return {
     async loadOutreach(orgId: string, itemId: string): Promise<OutreachStep> {
       return guarded(async () => {
@@ -40,26 +58,20 @@ export function createOutreachActivities(deps: ActivityDeps) {
     async editOutreachRecord(
       orgId: string, itemId: string, changes: { subject?: string | null; body?: string; channel?: OutreachChannel }, decidedBy?: CredentialActor,
     ): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await withTransaction(pool, (db) => editOutreachContent(db, orgId, itemId, changes, decidedBy));
-        return { item, state: outreachStateOf(item, orgId) };
-      });
+      return decisionStep({ orgId, id: itemId, decision: 'edit', actor: decidedBy ?? null },
+        () => withTransaction(pool, (db) => editOutreachContent(db, orgId, itemId, changes, decidedBy)));
     },
 
     async approveOutreachRecord(orgId: string, itemId: string, version: number, userId: string, decidedBy?: CredentialActor): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await withTransaction(pool, (db) => markOutreachApproved(db, orgId, itemId, version, userId, decidedBy));
-        return { item, state: outreachStateOf(item, orgId) };
-      });
+      return decisionStep({ orgId, id: itemId, decision: 'approve', actor: decidedBy ?? personActor(userId), contentVersion: version },
+        () => withTransaction(pool, (db) => markOutreachApproved(db, orgId, itemId, version, userId, decidedBy)));
     },
 
     async closeOutreachRecord(
       orgId: string, itemId: string, to: 'declined' | 'cancelled', userId: string, reason: string | null, decidedBy?: CredentialActor,
     ): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await withTransaction(pool, (db) => closeOutreach(db, orgId, itemId, to, userId, reason, decidedBy));
-        return { item, state: outreachStateOf(item, orgId) };
-      });
+      return decisionStep({ orgId, id: itemId, decision: to === 'declined' ? 'decline' : 'cancel', actor: decidedBy ?? personActor(userId) },
+        () => withTransaction(pool, (db) => closeOutreach(db, orgId, itemId, to, userId, reason, decidedBy)));
     },
 
     async recordSendError(orgId: string, itemId: string, error: { code: string; message: string }): Promise<OutreachStep> {
@@ -69,12 +81,9 @@ export function createOutreachActivities(deps: ActivityDeps) {
       });
     },
 
-    /** A person chose to send again an item whose earlier attempt may have been delivered (sendError needs_review). */
-    async releaseOutreachForResend(orgId: string, itemId: string, userId: string): Promise<OutreachStep> {
-      return guarded(async () => {
-        const item = await sender.releaseForResend(orgId, itemId, userId);
-        return { item, state: outreachStateOf(item, orgId) };
-      });
+    /** A person chose to send again an item whose earlier attempt may have been delivered (sendError needs_review): their approval's step. */
+    async releaseOutreachForResend(orgId: string, itemId: string, userId: string, decidedBy?: CredentialActor): Promise<OutreachStep> {
+      return decisionStep({ orgId, id: itemId, decision: 'approve', actor: decidedBy ?? personActor(userId) }, () => sender.releaseForResend(orgId, itemId, userId));
     },
 
     /**

@@ -4,7 +4,7 @@ import {
 import type { OutreachActivities, OutreachStep, SendOutcome } from '../activities/outreach';
 import { outreachDecisionUpdate, outreachStateQuery } from '../../../core/approval-messages';
 import {
-  SEND_NEEDS_REVIEW, credentialActorOf, mayDecideOutreach, type OutreachDecision, type OutreachItemRecord, type OutreachState,
+  OUTREACH_RECORD_RETRY, SEND_NEEDS_REVIEW, credentialActorOf, mayDecideOutreach, type OutreachDecision, type OutreachItemRecord, type OutreachState,
   type OutreachWorkflowInput,
 } from '../../../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../../../core/search-attributes';
@@ -14,7 +14,7 @@ type OutreachItem = OutreachItemRecord;
 
 const records = proxyActivities<OutreachActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
+  retry: OUTREACH_RECORD_RETRY,
 });
 
 // The send heartbeats every second: a worker that dies mid-send is noticed within seconds and the send retried
@@ -72,7 +72,7 @@ export async function outreachWorkflow(input: OutreachWorkflowInput): Promise<Ou
       if (decision.decision === 'approve') {
         if (state.status === 'pending_review') apply(await records.approveOutreachRecord(input.orgId, input.itemId, decision.contentVersion!, userId, decidedBy));
         // Approving an item in needs_review is the person's decision to send it again, although it may have arrived.
-        else if (state.sendError?.code === SEND_NEEDS_REVIEW) apply(await records.releaseOutreachForResend(input.orgId, input.itemId, userId));
+        else if (state.sendError?.code === SEND_NEEDS_REVIEW) apply(await records.releaseOutreachForResend(input.orgId, input.itemId, userId, decidedBy));
         const ticket = ++sendsRequested;
         busy = false;
         // The decider hears how the send went (sent, or approved with the reason it could not go).
