@@ -33,7 +33,10 @@ async function main(): Promise<void> {
   // whose transaction has committed answers at once (temporal/early-results.ts).
   const temporal = createTemporalClient(connection, 'default');
   const { server, url } = await listen({ pool, temporal, taskQueue, eagerStart: true }, 0);
-  fs.writeFileSync(env('STEWARD_TEST_STACK_READY'), JSON.stringify({ url }));
+  // Written under another name and renamed: the parent polls for the file, and must never read it half written.
+  const readyFile = env('STEWARD_TEST_STACK_READY');
+  fs.writeFileSync(`${readyFile}.partial`, JSON.stringify({ url }));
+  fs.renameSync(`${readyFile}.partial`, readyFile);
 
   let stopping = false;
   const stop = async (reason: string) => {

@@ -28,13 +28,13 @@ describe('every write tool leaves an audit event', () => {
   it('the kernel has two paths only: reads read-only, every other effect writes its event in the call\'s transaction', () => {
     expect(start).toBeGreaterThan(0);
     const readBranch = body.indexOf("if (tool.effect === 'read') {");
-    const writeTx = body.indexOf('return withTenantTransaction(pool, plan.principal.orgId, async (db) => {', readBranch);
+    const writeTx = body.indexOf('return withCallTransaction(pool, plan, async (db, org) => {', readBranch);
     expect(readBranch).toBeGreaterThan(0);
     expect(writeTx).toBeGreaterThan(readBranch);
     const write = body.slice(writeTx);
     // Inside the write transaction: the only early return is the stored result of a call already committed (with its event).
     const returns = [...write.matchAll(/\breturn\b[^;]*;/g)].map((match) => match[0]);
-    expect(returns).toEqual(['return withTenantTransaction(pool, plan.principal.orgId, async (db) => {\n        const done = await queryOne<{ result: unknown }>(db, \'SELECT result FROM tool_call_results WHERE workflow_id = $1\', [workflowId]);', 'return done.result;', 'return result;'].map((text) => expect.stringContaining(text.split('\n')[0]!)) as never);
+    expect(returns).toEqual(['return withCallTransaction(pool, plan, async (db, org) => {\n        const done = await queryOne<{ result: unknown }>(db, \'SELECT result FROM tool_call_results WHERE workflow_id = $1\', [workflowId]);', 'return done.result;', 'return result;'].map((text) => expect.stringContaining(text.split('\n')[0]!)) as never);
     const run = write.indexOf('await runInside(');
     const insert = write.indexOf('await insertAuditEvent(db, auditEventOf(plan, tool, workflowId, result, before));');
     expect(run).toBeGreaterThan(0);
