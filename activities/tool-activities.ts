@@ -8,7 +8,7 @@ import { queryOne, withTenantTransaction, withTenantTransactionReading, type Poo
 import { transactionOf } from '../db/sequelize';
 import { catalogue, findTool } from '../modules/catalogue';
 import { assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
-import { ORG_SETTINGS_READ, getOrgSettings, orgSettingsOf } from '../modules/platform/orgs';
+import { ORG_SETTINGS_READ, getOrgSettings, orgSettingsOf, type OrgRow } from '../modules/platform/orgs';
 import { syncTimelineEntries } from '../modules/people/timeline';
 import type { AnyTool, OrgSettings, ToolContext } from '../modules/tool';
 import { offerEarlyResult, reportEarlyFailure } from '../temporal/early-results';
@@ -87,8 +87,6 @@ async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: Too
 
 type ToolInput = Parameters<AnyTool['run']>[1];
 
-type OrgRow = Parameters<typeof orgSettingsOf>[0];
-
 /**
  * A tool call's transaction: the statement that makes it the caller organisation's also reads that
  * organisation's settings (ORG_SETTINGS_READ), so a call opens with as many round trips as any tenant transaction.
@@ -97,8 +95,12 @@ function withCallTransaction<T>(pool: Pool, plan: ToolPlan, work: (db: PoolClien
   return withTenantTransactionReading<OrgRow, T>(pool, plan.principal.orgId, ORG_SETTINGS_READ, (db, _transaction, row) => work(db, orgSettingsOf(row)), options);
 }
 
-/** Runs the tool on the transaction's connection; parses its output once (it is stored and returned as it is). */
-async function runInside(pool: Pool, db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, org: OrgSettings, prepared: Prepared | undefined) {
+/**
+ * Runs the tool on the transaction's connection; parses its output once (it is stored and returned as
+ * it is). Its organisation is the one its `prepare` step saw, if it had one, else the transaction's.
+ */
+async function runInside(pool: Pool, db: Queryable, plan: ToolPlan, tool: AnyTool, workflowId: string, input: ToolInput, transactionOrg: OrgSettings, prepared: Prepared | undefined) {
+  const org = prepared?.org ?? transactionOrg;
   const ctx: ToolContext = {
     db, transaction: transactionOf(db), principal: plan.principal, org, workflowId, prepared: prepared?.value, catalogue: catalogue(), progress: callProgressOf(pool, workflowId),
   };
@@ -186,7 +188,7 @@ export function createToolActivities(deps: { pool: Pool }) {
       if (tool.effect === 'read') {
         // One snapshot for every query of the read, and a read tool cannot write even by mistake;
         // as the application role, under row-level security for the caller's organisation.
-        const read = await withCallTransaction(pool, plan, (db, org) => runInside(pool, db, plan, tool, workflowId, input, prepared?.org ?? org, prepared), { readOnly: true });
+        const read = await withCallTransaction(pool, plan, (db, org) => runInside(pool, db, plan, tool, workflowId, input, org, prepared), { readOnly: true });
         // A read that showed restricted records (ToolAudit.access) leaves an access event; every other read writes nothing.
         const access = tool.audit?.access?.(input, read);
         if (access) await withTenantTransaction(pool, plan.principal.orgId, (db) => insertAuditEvent(db, accessEventOf(plan, tool, workflowId, access)));
@@ -205,7 +207,7 @@ export function createToolActivities(deps: { pool: Pool }) {
         await assertGateStillLifted(db, plan, tool, workflowId, input);
         // Previous values, only for a tool that declares how to read them (ToolAudit.before).
         const before = tool.audit?.before ? await tool.audit.before(db, plan.principal.orgId, input) : null;
-        const result = await runInside(pool, db, plan, tool, workflowId, input, prepared?.org ?? org, prepared);
+        const result = await runInside(pool, db, plan, tool, workflowId, input, org, prepared);
         // In the same transaction: the record and its timeline entry appear together or not at all.
         if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
         await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [

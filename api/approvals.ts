@@ -8,7 +8,7 @@ import {
 } from '../core/approvals';
 import { decideProposalUpdate, outreachDecisionUpdate } from '../core/approval-messages';
 import { StewardError, isErrorCode } from '../core/errors';
-import { stewardErrorBodyOf } from '../core/failures';
+import { causeChainOf, stewardErrorBodyOf } from '../core/failures';
 import type { Principal } from '../core/principal';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
 import type { Pool } from '../db/pool';
@@ -165,12 +165,7 @@ function stewardErrorOfUpdate(error: unknown): StewardError | undefined {
 
 /** Whether an update failed in one of the workflow's activities (a decision's step), rather than in its validator or handler. */
 function failedInStep(error: WorkflowUpdateFailedError): boolean {
-  const seen = new Set<unknown>();
-  for (let current: unknown = error.cause; current && !seen.has(current); current = (current as { cause?: unknown }).cause) {
-    seen.add(current);
-    if (current instanceof ActivityFailure) return true;
-  }
-  return false;
+  return [...causeChainOf(error.cause)].some((cause) => cause instanceof ActivityFailure);
 }
 
 /**

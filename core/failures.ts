@@ -29,6 +29,15 @@ function isErrorBody(value: unknown): value is ErrorBody {
   return Boolean(body) && typeof body === 'object' && isErrorCode(body!.code) && typeof body!.message === 'string';
 }
 
+/** An error and its causes, outermost first; a cause that points back into the chain ends it. */
+export function* causeChainOf(error: unknown): Generator<unknown> {
+  const seen = new Set<unknown>();
+  for (let current: unknown = error; current && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    yield current;
+  }
+}
+
 /**
  * The error a failure carries, from the first ApplicationFailure in its cause
  * chain (outermost first): for a Steward error code, the body it was thrown with
@@ -36,9 +45,7 @@ function isErrorBody(value: unknown): value is ErrorBody {
  * Undefined when the chain holds no ApplicationFailure (a timeout, a termination).
  */
 export function failureBodyOf(error: unknown): { code: string; message: string; hint?: string; issues?: ErrorBody['issues']; details?: Record<string, unknown> } | undefined {
-  const seen = new Set<unknown>();
-  for (let current: unknown = error; current && !seen.has(current); current = (current as { cause?: unknown }).cause) {
-    seen.add(current);
+  for (const current of causeChainOf(error)) {
     const failure = asApplicationFailure(current);
     if (!failure) continue;
     if (isErrorCode(failure.type)) {

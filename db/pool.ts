@@ -32,7 +32,7 @@ export async function withTransaction<T>(
   work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
   options: { readOnly?: boolean } = {},
 ): Promise<T> {
-  return inTransaction(pool, beginOf(options), undefined, (client, transaction) => work(client, transaction));
+  return inTransaction(pool, beginOf(options), undefined, work);
 }
 
 /** The role tool transactions run as: row-level security applies to it, and it cannot turn it off (see the row-level-security migrations). */
@@ -50,7 +50,7 @@ export async function withTenantTransaction<T>(
   work: (client: pg.PoolClient, transaction: Transaction) => Promise<T>,
   options: { readOnly?: boolean } = {},
 ): Promise<T> {
-  return inTransaction(pool, beginOf(options), { orgId }, (client, transaction) => work(client, transaction));
+  return inTransaction(pool, beginOf(options), { orgId }, work);
 }
 
 /**

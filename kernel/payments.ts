@@ -380,7 +380,7 @@ export function stableUuid(name: string): string {
  */
 export interface CheckoutCall {
   workflowId: string;
-  startedAt: Date;
+  callStartedAt: Date;
 }
 
 /**

@@ -99,19 +99,38 @@ function sqlstateOf(error: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
-export function toFailure(error: unknown, attempt = 1): unknown {
-  if (error instanceof StewardError) return stewardFailure(boundedBody(error.toBody()));
-  if (error instanceof ZodError || isDeterministicDatabaseError(error)) {
-    // Postgres messages quote the offending value (caller data): log the SQLSTATE and constraint only.
-    log('error', 'tool activity failed deterministically', error instanceof ZodError ? { errorName: 'ZodError' } : errorFields(databaseErrorOf(error)));
-    return internalFailure();
-  }
+/**
+ * How toFailure takes an error: a typed refusal, a bug (a failed parse, a deterministic database
+ * error) and a unique violation on its last allowed attempt are final; any other database error and
+ * anything else is tried again.
+ */
+type FailureKind = 'refusal' | 'bug' | 'conflict' | 'database' | 'other';
+
+function failureKindOf(error: unknown, attempt: number): FailureKind {
+  if (error instanceof StewardError) return 'refusal';
+  if (error instanceof ZodError || isDeterministicDatabaseError(error)) return 'bug';
   const sqlstate = sqlstateOf(error);
-  if (sqlstate === UNIQUE_VIOLATION && attempt >= UNIQUE_VIOLATION_ATTEMPTS) return conflictFailure();
-  if (sqlstate) return scrubbedDatabaseError(error);
-  // Retried as it is, but never with a message long enough to swell the workflow's history or the log.
-  if (error instanceof Error && error.message.length > 2_000) error.message = clipMessage(error.message);
-  return error;
+  if (sqlstate === UNIQUE_VIOLATION && attempt >= UNIQUE_VIOLATION_ATTEMPTS) return 'conflict';
+  return sqlstate ? 'database' : 'other';
+}
+
+export function toFailure(error: unknown, attempt = 1): unknown {
+  switch (failureKindOf(error, attempt)) {
+    case 'refusal':
+      return stewardFailure(boundedBody((error as StewardError).toBody()));
+    case 'bug':
+      // Postgres messages quote the offending value (caller data): log the SQLSTATE and constraint only.
+      log('error', 'tool activity failed deterministically', error instanceof ZodError ? { errorName: 'ZodError' } : errorFields(databaseErrorOf(error)));
+      return internalFailure();
+    case 'conflict':
+      return conflictFailure();
+    case 'database':
+      return scrubbedDatabaseError(error);
+    case 'other':
+      // Retried as it is, but never with a message long enough to swell the workflow's history or the log.
+      if (error instanceof Error && error.message.length > 2_000) error.message = clipMessage(error.message);
+      return error;
+  }
 }
 
 /** The attempt of the activity running now; 1 outside an activity (a test, a script). */
@@ -138,9 +157,8 @@ export function endsToolCall(error: unknown): boolean {
   } catch {
     return true;
   }
-  if (error instanceof StewardError || error instanceof ZodError || isDeterministicDatabaseError(error)) return true;
-  if (sqlstateOf(error) === UNIQUE_VIOLATION && attempt >= UNIQUE_VIOLATION_ATTEMPTS) return true;
-  return attempt >= TOOL_CALL_RETRY.maximumAttempts;
+  const kind = failureKindOf(error, attempt);
+  return (kind !== 'database' && kind !== 'other') || attempt >= TOOL_CALL_RETRY.maximumAttempts;
 }
 
 /**

@@ -248,7 +248,7 @@ export async function prepareCheckout(db: Queryable, orgId: string, input: { pla
     lineItems: [{ name: `Steward ${plan.name} plan (monthly)`, unitAmountMinor: plan.priceMinor, quantity: 1 }],
     metadata: { steward_module: 'billing', org_id: orgId, checkout_id: checkoutId, plan_code: plan.code },
     successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
-    expiresAt: new Date(call.startedAt.getTime() + 23 * 3_600_000), requestedAt: call.startedAt,
+    expiresAt: new Date(call.callStartedAt.getTime() + 23 * 3_600_000), requestedAt: call.callStartedAt,
   });
   return { checkoutId, planCode: plan.code, session };
 }

@@ -87,7 +87,7 @@ export const createCheckoutLinkTool = tools.write('create_checkout_link', {
   examples: ['upgrade us to the growth plan', 'give me a link to pay for Steward', 'subscribe to enterprise', 'we need more SMS credits, move us up a plan', 'we want to move up to the bigger plan, how do we pay', 'send me the link to pay for Steward', 'the PCC agreed to the growth plan, let\'s pay for it', 'pay for growth', 'the committee approved enterprise, so set up the payment for it', "I'd like to subscribe to a paid plan"],
   input: z.object({ planCode, returnUrl }),
   output: z.object({ checkout: z.object({ id: z.uuid(), planCode: z.string(), amountMinor: z.number().int(), currency: z.string(), status: z.string(), url: z.string().nullable(), createdAt: z.string() }).strict(), note: z.string() }).strict(),
-  prepare: async (input, deps) => prepareCheckout(deps.db, deps.org.id, input, { workflowId: deps.workflowId, startedAt: deps.callStartedAt }),
+  prepare: async (input, deps) => prepareCheckout(deps.db, deps.org.id, input, deps),
   run: async (ctx, input) => {
     void input;
     const checkout = await recordCheckout(ctx.db, ctx.org.id, ctx.principal.userId, ctx.prepared as PreparedCheckout);

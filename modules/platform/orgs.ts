@@ -32,7 +32,8 @@ export async function createOrganisation(db: Queryable, input: { name: string; c
 export const ORG_SETTINGS_READ = `SELECT json_build_object('id', id, 'name', name, 'country', country, 'date_format', date_format, 'plan_code', plan_code)
   FROM organisations WHERE id = $2::uuid`;
 
-interface OrgRow { id: string; name: string; country: string; date_format: OrgSettings['dateFormat']; plan_code: string }
+/** An organisations row as the settings are read from it. */
+export interface OrgRow { id: string; name: string; country: string; date_format: OrgSettings['dateFormat']; plan_code: string }
 
 /** The settings of a row read by getOrgSettings or ORG_SETTINGS_READ; not_found when there was none. */
 export function orgSettingsOf(org: OrgRow | null | undefined): OrgSettings {

@@ -196,13 +196,13 @@ export async function prepareCheckout(db: Queryable, orgId: string, input: Check
   await assertPlainlyAvailable(db, orgId, await defaultLocation(db, orgId, shop.id), lines);
   const donation = await prepareDonation(db, orgId, shop, input.donation);
   const orderId = stableUuid(`${call.workflowId}:store-order`);
-  const expiresAt = new Date(call.startedAt.getTime() + (input.ttlSeconds ?? shop.checkout_minutes * 60) * 1000);
+  const expiresAt = new Date(call.callStartedAt.getTime() + (input.ttlSeconds ?? shop.checkout_minutes * 60) * 1000);
   const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
   const session = await openCallCheckout(requireProvider(), {
     idempotencyKey: `store-order-${orderId}`, currency: shop.currency, discountMinor: 0,
     lineItems: [...lines.map((line) => ({ name: line.title, unitAmountMinor: line.unitPrice, quantity: line.quantity })), ...(donation ? [donation.lineItem] : [])],
     metadata: { steward_module: 'store', org_id: orgId, order_id: orderId }, successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
-    expiresAt, requestedAt: call.startedAt, customerEmail: input.buyerEmail ?? null,
+    expiresAt, requestedAt: call.callStartedAt, customerEmail: input.buyerEmail ?? null,
   });
   return { orderId, total, session, expiresAt: expiresAt.toISOString(), donation: donation ? { amount: donation.amount, fundId: donation.fundId } : null };
 }

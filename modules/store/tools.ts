@@ -200,7 +200,7 @@ const createCheckoutLinkTool = tools.write('create_checkout_link', {
     }).strict().optional().describe('"Donate £X extra": paid with the order, recorded as a separate giving donation once paid (never a sale, never refunded by the store)'),
   }),
   output: z.object({ order: orderSchema }).strict(),
-  prepare: async (input, deps) => prepareCheckout(deps.db, deps.org.id, input, { workflowId: deps.workflowId, startedAt: deps.callStartedAt }),
+  prepare: async (input, deps) => prepareCheckout(deps.db, deps.org.id, input, deps),
   run: async (ctx, input) => ({ order: await createCheckout(ctx.db, ctx.org.id, ctx.principal.userId, input, ctx.prepared as PreparedCheckout) }),
 });
 

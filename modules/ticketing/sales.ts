@@ -389,7 +389,7 @@ export async function prepareOrder(db: Queryable, orgId: string, input: CreateOr
   if (!basis.reservation) await claimPlaces(db, orgId, basis.event.id, wantsOf(basis.items), { lock: false });
   const orderId = stableUuid(`${call.workflowId}:ticketing-order`);
   const total = basis.priced.subtotal - basis.priced.discount;
-  const expiresAt = basis.reservation?.expires_at ?? new Date(call.startedAt.getTime() + basis.event.reservation_minutes * 60_000);
+  const expiresAt = basis.reservation?.expires_at ?? new Date(call.callStartedAt.getTime() + basis.event.reservation_minutes * 60_000);
   let session: CheckoutSession | null = null;
   if (total > 0) {
     const base = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
@@ -397,7 +397,7 @@ export async function prepareOrder(db: Queryable, orgId: string, input: CreateOr
       idempotencyKey: `ticketing-order-${orderId}`, currency: basis.event.currency, discountMinor: basis.priced.discount,
       lineItems: basis.priced.lines.map((line) => ({ name: `${basis.event.title}: ${line.name}`, unitAmountMinor: line.unitPrice, quantity: line.quantity })),
       metadata: { steward_module: 'ticketing', org_id: orgId, order_id: orderId }, successUrl: input.returnUrl ?? `${base}/`, cancelUrl: input.returnUrl ?? `${base}/`,
-      expiresAt, requestedAt: call.startedAt, customerEmail: input.buyerEmail ?? null,
+      expiresAt, requestedAt: call.callStartedAt, customerEmail: input.buyerEmail ?? null,
     });
   }
   return { orderId, total, session, expiresAt: expiresAt.toISOString() };

@@ -217,7 +217,7 @@ const createOrderTool = tools.write('create_order', {
   }).refine((input) => (input.reservationId === undefined) === (input.eventId !== undefined && input.items !== undefined), { message: 'give reservationId, or eventId and items', path: ['reservationId'] }),
   output: z.object({ order: orderSchema, ticketsIssued: z.number().int() }).strict(),
   // The price and the provider's checkout session, before the call's transaction and its locks.
-  prepare: async (input, deps) => prepareOrder(deps.db, deps.org.id, input, { workflowId: deps.workflowId, startedAt: deps.callStartedAt }),
+  prepare: async (input, deps) => prepareOrder(deps.db, deps.org.id, input, deps),
   run: async (ctx, input) => createOrder(ctx.db, ctx.org.id, ctx.principal.userId, input, ctx.prepared as PreparedOrder),
 });
 
