@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { QUOTE_LIMIT, StewardError, quoteInput, type ErrorIssue } from '../core/errors';
 import { unstorableTextIssues } from '../core/input-text';
 import { MAX_ARGS_BYTES, describeBytes, jsonFits } from '../core/payload-limits';
-import { stewardErrorBodyOf } from '../core/failures';
+import { causeNamesOf, stewardErrorBodyOf } from '../core/failures';
+import { log } from '../core/log';
 import type { Principal } from '../core/principal';
 import type { Scope } from '../core/scopes';
 import { holdsPower, powerNotHeld } from '../core/intents';
@@ -72,9 +73,11 @@ function insufficientScope(tool: AnyTool): StewardError {
 }
 
 /** Finds the stable error a workflow failed with, wherever it sits in the cause chain. */
-export function errorFromFailure(error: unknown): StewardError {
+export function errorFromFailure(error: unknown, workflowId?: string): StewardError {
   const body = stewardErrorBodyOf(error);
   if (body) return StewardError.fromBody(body);
+  // Not a refusal the tool made: the log keeps where it came from (a timeout, a termination, an exhausted retry).
+  log('error', 'tool call failed without a stable error', { workflowId, causes: causeNamesOf(error) });
   return new StewardError('internal_error', 'The tool call failed unexpectedly', { hint: 'Try again; if it keeps failing, report it with platform_report_capability_gap.' });
 }
 
@@ -227,7 +230,7 @@ export class ToolCaller {
       const result = await resultOf(handle, replayed ? undefined : early);
       return args.awaitDecision === true && this.approvals ? await this.approvals.awaitOutreach(principal, result, options) : result;
     } catch (error) {
-      if (error instanceof WorkflowFailedError) throw errorFromFailure(error);
+      if (error instanceof WorkflowFailedError) throw errorFromFailure(error, workflowId);
       throw error;
     } finally {
       early?.cancel();

@@ -39,6 +39,23 @@ export function* causeChainOf(error: unknown): Generator<unknown> {
 }
 
 /**
+ * The class names along a cause chain, outermost first, each with its failure type, timeout type or
+ * numeric status where it has one ("WorkflowFailedError>ActivityFailure>TimeoutFailure:START_TO_CLOSE"):
+ * names from the code base, never a message, so the log can say where an unexpected failure came from.
+ */
+export function causeNamesOf(error: unknown): string {
+  return [...causeChainOf(error)].map(causeNameOf).join('>');
+}
+
+function causeNameOf(error: unknown): string {
+  if (!error || typeof error !== 'object') return typeof error;
+  const given = error as { name?: unknown; type?: unknown; timeoutType?: unknown; code?: unknown };
+  const name = typeof given.name === 'string' ? given.name : 'Error';
+  const kind = [given.type, given.timeoutType, given.code].find((value) => typeof value === 'string' || typeof value === 'number');
+  return kind === undefined ? name : `${name}:${String(kind)}`;
+}
+
+/**
  * The error a failure carries, from the first ApplicationFailure in its cause
  * chain (outermost first): for a Steward error code, the body it was thrown with
  * (code, message, hint, details); for any other type, that type and message.

@@ -18,7 +18,7 @@ const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error:
 const SAFE_FIELDS = new Set([
   'code', 'tool', 'orgId', 'userId', 'credentialId', 'workflowId', 'runId', 'workflowType', 'activityType',
   'taskQueue', 'attempt', 'durationMs', 'status', 'errorName', 'sqlstate', 'constraint', 'table', 'where',
-  'count', 'agents', 'automations', 'sdkComponent', 'method', 'path',
+  'count', 'agents', 'automations', 'sdkComponent', 'method', 'path', 'causes',
 ]);
 
 const MAX_VALUE_CHARS = 200;

@@ -99,6 +99,11 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
   });
 }
 
+/** The service's warning and error lines in `output`, the last 80 of them. */
+function problemLines(output: string): string {
+  return output.split('\n').filter((line) => /"level":"(warn|error)"|Error|error:/.test(line)).slice(-80).join('\n');
+}
+
 type Call = (tool: string, args: Record<string, unknown>) => Promise<any>;
 
 function bridgeCaller(apiKey: string): Call {
@@ -228,6 +233,8 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
     await load;
     await Promise.all(mcp.map((m) => m.close()));
 
+    // On a failure, the service's own warnings and errors say where it came from (the log holds no personal data).
+    if (tally.wrong.length + tally.errors.length > 0) console.error(`service log, warnings and errors:\n${problemLines(running.output())}`);
     expect(tally.calls).toBeGreaterThanOrEqual(2000);
     expect(tally.wrong).toEqual([]);
     expect(tally.errors).toEqual([]);

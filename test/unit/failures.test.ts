@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure } from '@temporalio/common';
 import { errorFromFailure } from '../../api/tool-caller';
-import { failureBodyOf, stewardErrorBodyOf } from '../../core/failures';
+import { causeNamesOf, failureBodyOf, stewardErrorBodyOf } from '../../core/failures';
+import { redirectLog } from '../../core/log';
 import { StewardError } from '../../core/errors';
 import { errorBodyOf, stewardFailure } from '../../core/failures';
 import { databaseErrorOf } from '../../db/sequelize';
@@ -46,6 +47,35 @@ describe('reading the stable error out of a Temporal failure', () => {
     expect(failureBodyOf(looped)).toBeUndefined();
     // A look-alike that is not a Temporal ApplicationFailure is not trusted.
     expect(failureBodyOf({ type: 'forbidden', message: 'x', details: [{ code: 'forbidden', message: 'x' }] })).toBeUndefined();
+  });
+});
+
+describe('an unexpected failure in the log', () => {
+  it('names each link of the chain with its type, never its message, under the call\'s workflow id', () => {
+    const timeout = new TimeoutFailure('secret message about pat@example.org', undefined, 'START_TO_CLOSE' as never);
+    const failure = new ActivityFailure('Activity failed', 'runTool', '1', RetryState.TIMEOUT, undefined, timeout);
+    expect(causeNamesOf(failure)).toBe('ActivityFailure>TimeoutFailure:START_TO_CLOSE');
+    const lines: string[] = [];
+    const restore = redirectLog((line) => lines.push(line));
+    try {
+      expect(errorFromFailure(failure, 'org-1:call-1').code).toBe('internal_error');
+    } finally {
+      restore();
+    }
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ event: 'tool call failed without a stable error', workflowId: 'org-1:call-1', causes: 'ActivityFailure>TimeoutFailure:START_TO_CLOSE' });
+    expect(lines[0]).not.toMatch(/secret|example\.org/);
+  });
+
+  it('logs nothing for a Steward refusal', () => {
+    const lines: string[] = [];
+    const restore = redirectLog((line) => lines.push(line));
+    try {
+      errorFromFailure(stewardFailure('not_found', 'Contact x was not found'));
+    } finally {
+      restore();
+    }
+    expect(lines).toEqual([]);
   });
 });
 

@@ -109,7 +109,7 @@ export const editOutreachTool = tools.write('edit_outreach', {
 
 export const approveOutreachTool = tools.send('approve_outreach', {
   title: 'Approve and send a queued message',
-  description: 'Approves a pending_review message and sends it. The user must have seen the exact content first: pass the contentVersion they saw (from people_get_outreach_item); approval fails if the content changed since. Sending is metered (email sends / messaging credits) and checked for consent; a refused send leaves the item approved but unsent with sendError set, and approving it again retries. sendError code needs_review means an earlier attempt may already have reached the recipient: approving again sends it again (they may get two copies), so only do that when the user has decided to. Needs an owner, admin or staff credential.',
+  description: 'Approves a pending_review message and sends it. The user must have seen the exact content first: pass the contentVersion they saw (from people_get_outreach_item); approval fails if the content changed since. Sending is metered (email sends / messaging credits) and checked for consent; a refused send leaves the item approved but unsent with sendError set, and approving it again retries. sendError code needs_review means an earlier attempt may already have reached the recipient: approving again sends it again (they may get two copies), so only do that when the user has decided to. Approving again the contentVersion this user already approved, once sent (or approved with no sendError), answers the message as it stands and sends nothing; another person\'s decision on a decided message is a conflict. Needs an owner, admin or staff credential.',
   keywords: ['approve message', 'send outreach', 'approve welfare'],
   examples: ['this message is fine, send it', 'approve a draft and send it', 'that looks good, send it to Jean', 'approve the text to Ken', 'yes, go ahead with the email to Mrs Patel', 'sign off the WhatsApp draft to the Browns', "I've read it, send the check-in message", 'OK the welfare message for Dennis', 'send the draft to Hilda', "I've checked the wording of Colin's message and it's fine, approve it", 'can you approve the check-in to Gwen now?'],
   input: z.object({ outreachId, contentVersion: z.number().int().min(1).max(MAX_CONTENT_VERSION).describe('The version the approver reviewed') }),
@@ -120,7 +120,7 @@ export const approveOutreachTool = tools.send('approve_outreach', {
 
 export const declineOutreachTool = tools.write('decline_outreach', {
   title: 'Decline a queued message',
-  description: 'Declines a message pending review; it is never sent.',
+  description: 'Declines a message pending review; it is never sent. Declining again a message this user declined answers it unchanged; declining a message someone else decided is a conflict.',
   keywords: ['reject message', 'decline outreach'],
   examples: ['do not send this draft', 'reject a message waiting for review', "no, don't send that to Jean", 'turn down the draft to Ken', 'knock back the pending text to the Browns', "reject this welfare message, it's not appropriate", 'decline the queued email to Mrs Patel', "that draft isn't right, refuse it", 'reject the draft to Hilda', "Colin's family have asked us not to contact him, so refuse that queued text", 'can I turn down a pastoral message so it never goes?'],
   input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }),
@@ -131,7 +131,7 @@ export const declineOutreachTool = tools.write('decline_outreach', {
 
 export const cancelOutreachTool = tools.write('cancel_outreach', {
   title: 'Cancel a message before it is sent',
-  description: 'Cancels a message that is pending review or approved but not yet sent. Refused once it has been sent.',
+  description: 'Cancels a message that is pending review or approved but not yet sent. Refused once it has been sent. Cancelling again a message this user cancelled answers it unchanged.',
   keywords: ['cancel message', 'stop outreach', 'withdraw'],
   examples: ['stop a message before it goes out', 'withdraw an approved message that has not been sent', "cancel the approved text to Ken, he's just rung us", 'pull the message to Jean before it goes', "stop the email to Dennis, he's been admitted to hospital", 'call off the WhatsApp I approved for the Browns', "halt that approved message, it hasn't gone yet", 'withdraw the check-in message to Mrs Patel', 'cancel the text to Hilda', "I approved the message to Colin but his daughter just called, stop it before it's sent", 'is it too late to withdraw the email to Gwen?'],
   input: z.object({ outreachId, reason: z.string().trim().max(500).optional() }),
