@@ -58,7 +58,7 @@ import { createFloorActivities } from './floor/activities';
 import { serveFloorOverHttp } from './floor/http';
 import { checkerFor, invokeBridge, READ_TOOL, startLoadClient } from './load-client';
 import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
-import { measureInterleaved, measureSequential, measureThroughput, type LatencySummary, type ThroughputResult } from './stats';
+import { measureInterleaved, measureSequential, measureThroughput, medianRound, rotated, type LatencySummary, type RoundSummary, type ThroughputResult } from './stats';
 import { createTemporalClient } from '../temporal/client';
 
 type Backend = 'embedded' | 'external';
@@ -86,6 +86,8 @@ interface Config {
   concurrency: number[];
   samples: number;
   callsPerWorker: number;
+  /** Rounds at each concurrency above 1: every path once a round, in a rotating order; a cell is its median round. */
+  rounds: number;
   label?: string;
   /** Overrides the dev server's SQLite pragmas (to compare settings); default: what npm start uses. */
   sqlitePragmas?: string[];
@@ -99,7 +101,7 @@ function config(): Config {
   const { values } = parseArgs({
     options: {
       backends: { type: 'string' }, concurrency: { type: 'string' }, samples: { type: 'string' },
-      'calls-per-worker': { type: 'string' }, label: { type: 'string' }, eval: { type: 'string' }, out: { type: 'string' },
+      'calls-per-worker': { type: 'string' }, rounds: { type: 'string' }, label: { type: 'string' }, eval: { type: 'string' }, out: { type: 'string' },
       'sqlite-pragmas': { type: 'string' }, sdk: { type: 'string' }, tools: { type: 'string' }, profile: { type: 'string' },
     },
   });
@@ -124,6 +126,7 @@ function config(): Config {
     concurrency: list(values.concurrency, 'BENCH_CONCURRENCY', '1,16,32').map((c) => int(c, 'concurrency')),
     samples: int(values.samples ?? process.env.BENCH_SAMPLES ?? '200', 'samples'),
     callsPerWorker: int(values['calls-per-worker'] ?? process.env.BENCH_CALLS_PER_WORKER ?? '25', 'calls-per-worker'),
+    rounds: int(values.rounds ?? process.env.BENCH_STACK_ROUNDS ?? '3', 'rounds'),
     label,
     sqlitePragmas: values['sqlite-pragmas'] ?? process.env.BENCH_SQLITE_PRAGMAS
       ? list(values['sqlite-pragmas'], 'BENCH_SQLITE_PRAGMAS', '').filter((p) => p !== 'default')
@@ -318,7 +321,10 @@ export interface Cell extends ThroughputResult {
   tool: string;
   /** CPU per call over the cell's calls (at concurrency 1: over CPU_SAMPLES_AT_ONE calls of this path alone). */
   cpu?: CpuPerCall;
+  /** Above concurrency 1: every round's calls/s and CPU per call, in the order run; the cell's other fields are the median round's. */
+  rounds?: RoundSummary[];
 }
+
 
 interface BackendReport {
   backend: Backend;
@@ -380,6 +386,19 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
       const toolOf = (callPath: CallPath) => (callPath === 'floor' ? FLOOR_TOOL : callPath === 'floor-http' ? FLOOR_HTTP_TOOL : tool);
       /** One call one at a time: the floor here (it is the API's own work), a tool through the callers' process. */
       const once = (callPath: CallPath): (() => Promise<void | number>) => (callPath === 'floor' ? floor : () => client.call(callPath, tool, args, 0));
+      /** One path at one concurrency: a warm-up, then concurrency × callsPerWorker calls with their CPU. */
+      const measureLoaded = async (callPath: CallPath, concurrency: number, profileName: string | undefined): Promise<Cell> => {
+        const measure = (n: number) => (callPath === 'floor'
+          ? measureThroughput(Array.from({ length: concurrency }, () => floor), n)
+          : client.throughput(callPath, tool, args, concurrency, n));
+        await measure(Math.max(20, concurrency * 3)); // warm-up at the same concurrency
+        let result: ThroughputResult | undefined;
+        const cpu = await cpuOf(async () => {
+          result = await measure(concurrency * cfg.callsPerWorker);
+          return result.calls;
+        }, profileName);
+        return { backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...result!, cpu };
+      };
       if (cfg.concurrency.includes(1)) {
         const sequential = Object.fromEntries(paths.map((callPath) => [callPath, once(callPath)])) as Record<CallPath, () => Promise<void | number>>;
         await measureInterleaved(sequential, 50); // warm-up, every path
@@ -395,22 +414,18 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
           log(`${label} ${callPath} ${tool} c=1 (interleaved): p50 ${result.latency.p50} ms, p95 ${result.latency.p95} ms, ${result.callsPerSecond} calls/s, ${result.errors} errors, CPU ${cpu.totalMs} ms/call`);
         }
       }
-      for (const callPath of paths) {
-        for (const concurrency of cfg.concurrency.filter((c) => c > 1)) {
-          const calls = concurrency * cfg.callsPerWorker;
-          const measure = (n: number) => (callPath === 'floor'
-            ? measureThroughput(Array.from({ length: concurrency }, () => floor), n)
-            : client.throughput(callPath, tool, args, concurrency, n));
-          await measure(Math.max(20, concurrency * 3)); // warm-up at the same concurrency
-          let result: ThroughputResult | undefined;
-          const cpu = await cpuOf(async () => {
-            result = await measure(calls);
-            return result.calls;
-          }, profileNameOf(tool, callPath, concurrency));
-          const measured = result!;
-          cells.push({ backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...measured, cpu });
-          log(`${label} ${callPath} ${tool} c=${concurrency}: p50 ${measured.latency.p50} ms, p95 ${measured.latency.p95} ms, ${measured.callsPerSecond} calls/s, ${measured.errors} errors, CPU ${cpu.totalMs} ms/call`);
+      // A shared machine's load drifts over minutes: the paths are measured in rounds, in a rotating
+      // order, and each cell is its median round, so no path is favoured by always running first.
+      for (const concurrency of cfg.concurrency.filter((c) => c > 1)) {
+        const measured = new Map<CallPath, Cell[]>(paths.map((callPath) => [callPath, []]));
+        for (let round = 0; round < cfg.rounds; round += 1) {
+          for (const callPath of rotated(paths, round)) {
+            const cell = await measureLoaded(callPath, concurrency, round === 0 ? profileNameOf(tool, callPath, concurrency) : undefined);
+            measured.get(callPath)!.push(cell);
+            log(`${label} ${callPath} ${tool} c=${concurrency} round ${round + 1}/${cfg.rounds}: p50 ${cell.latency.p50} ms, p95 ${cell.latency.p95} ms, ${cell.callsPerSecond} calls/s, ${cell.errors} errors, CPU ${cell.cpu?.totalMs} ms/call`);
+          }
         }
+        for (const callPath of paths) cells.push(medianRound(measured.get(callPath)!));
       }
     }
   } finally {
@@ -534,7 +549,7 @@ async function main(): Promise<void> {
       loadAverageAfter: loadAverage(),
     },
     config: {
-      backends: cfg.backends, sdkModes: cfg.sdkModes, tools: cfg.tools, concurrency: cfg.concurrency, samples: cfg.samples, callsPerWorker: cfg.callsPerWorker, label: cfg.label,
+      backends: cfg.backends, sdkModes: cfg.sdkModes, tools: cfg.tools, concurrency: cfg.concurrency, samples: cfg.samples, callsPerWorker: cfg.callsPerWorker, rounds: cfg.rounds, label: cfg.label,
       sqlitePragmas: cfg.sqlitePragmas ?? DEV_SERVER_SQLITE_PRAGMAS, evalFile: cfg.evalFile,
     },
     topology: `as npm start: API, worker and bench clients in one Node process; one pg pool for API and worker; API client on the worker's connection (eager starts); Temporal dev server on a SQLite file; the floor's worker on the same connection, its own task queue; workflows ${workflowThreads() === 0 ? 'on the main thread' : `on ${workflowThreads()} threads per worker`}`,

@@ -136,3 +136,29 @@ export async function measureInterleaved<K extends string>(callers: Record<K, ()
   }
   return results;
 }
+
+/** One round of a loaded cell: its calls/s and, where measured, CPU per call. */
+export interface RoundSummary {
+  callsPerSecond: number;
+  cpuMs?: number;
+}
+
+/** `paths` starting at the round's own place, so over the rounds each path goes first, last and between. */
+export function rotated<T>(paths: readonly T[], round: number): T[] {
+  const start = round % paths.length;
+  return [...paths.slice(start), ...paths.slice(0, start)];
+}
+
+/**
+ * The round with the median calls/s (the lower middle of an even count), with every round kept
+ * beside it; its errors are every round's, so a cell with an error in any round shows it.
+ */
+export function medianRound<T extends ThroughputResult & { cpu?: { totalMs: number } }>(rounds: T[]): T & { rounds: RoundSummary[] } {
+  const middle = [...rounds].sort((a, b) => a.callsPerSecond - b.callsPerSecond)[Math.floor((rounds.length - 1) / 2)];
+  return {
+    ...middle,
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    errorSamples: [...new Set(rounds.flatMap((round) => round.errorSamples))].slice(0, 5),
+    rounds: rounds.map((round) => ({ callsPerSecond: round.callsPerSecond, ...(round.cpu ? { cpuMs: round.cpu.totalMs } : {}) })),
+  };
+}
