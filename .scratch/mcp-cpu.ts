@@ -40,9 +40,9 @@ if (process.argv[2] === 'client') {
       start = process.cpuUsage();
     });
     for (let round = 0; round < 3; round++) {
-      for (const path of ['bridge', 'mcp']) {
+      for (const path of (process.env.PATHS ?? 'bridge,mcp').split(',')) {
         global.gc?.();
-        const ms = await run(path, 3000);
+        const ms = await run(path, Number(process.env.N ?? 3000));
         console.log(`round ${round} ${path}: ${ms.toFixed(3)} ms CPU per call`);
       }
     }

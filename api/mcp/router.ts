@@ -8,6 +8,7 @@ import { gatedProposalIdOf, type ApprovalWaitOptions } from '../approvals';
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
 import { approvalTaskStore, boundedTaskResult, taskIdFor } from './tasks';
+import { toolErrorResult, toolResult } from './results';
 import { proposalProgressOf } from './proposal-progress';
 import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
 import { hasScope, type Principal } from '../../core/principal';
@@ -35,17 +36,9 @@ function toolsListFor(principal: Principal, toolsets: Toolsets): Tool[] {
   return mcpToolsFor(principal, toolsets) as Tool[];
 }
 
-function successResult(result: unknown): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
-    structuredContent: result as Record<string, unknown>,
-  };
-}
-
-/** Errors travel as text JSON with isError; no structuredContent, which would have to match the output schema. */
+/** A thrown refusal or fault as a tool result (see toolErrorResult). */
 function errorResult(error: unknown): CallToolResult {
-  const body = toErrorBody(error);
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }] };
+  return toolErrorResult(toErrorBody(error));
 }
 
 /**
@@ -210,7 +203,7 @@ function buildServer(req: Request, principal: Principal, caller: ToolCaller, too
     if (request.params.task) return callAsTask(caller, taskStore, principal, request.params.name, args, idempotencyKeyOf(req, meta));
     try {
       const key = idempotencyKeyOf(req, meta);
-      return successResult(await caller.call(principal, request.params.name, args, {
+      return toolResult(await caller.call(principal, request.params.name, args, {
         idempotencyKey: key, ...approvalWaitOf(meta, extra.sendNotification, request.params.name), ...workProgressOf(meta, extra.sendNotification),
       }));
     } catch (error) {

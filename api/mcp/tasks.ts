@@ -6,6 +6,7 @@ import type { Pool } from '../../db/pool';
 import { permittedToolNames } from '../../modules/catalogue';
 import { getOutreachItem } from '../../modules/people/outreach';
 import { getVisibleProposal } from '../../kernel/proposals';
+import { toolErrorResult, toolResult } from './results';
 
 /**
  * MCP tasks (experimental in the SDK) for calls that wait on a person. The task
@@ -39,14 +40,6 @@ interface TaskView {
   standing?: Record<string, unknown>;
 }
 
-function toolResult(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
-}
-
-function toolError(body: { code: string; message: string; hint?: string; details?: Record<string, unknown> }): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }] };
-}
-
 async function view(pool: Pool, principal: Principal, taskId: string): Promise<TaskView | null> {
   const match = TASK_ID.exec(taskId);
   if (!match) return null;
@@ -63,7 +56,7 @@ async function view(pool: Pool, principal: Principal, taskId: string): Promise<T
     if (proposal.status === 'approved' && !proposal.execution) return { task: { ...base, status: 'working', statusMessage: 'Approved; being carried out' }, standing };
     const error = proposal.execution?.error
       ?? { code: 'forbidden', message: `The proposal was ${proposal.status}; the action was not carried out`, details: { proposalId: id, status: proposal.status } };
-    return { task: { ...base, status: 'failed', statusMessage: error.message }, result: toolError(error) };
+    return { task: { ...base, status: 'failed', statusMessage: error.message }, result: toolErrorResult(error) };
   }
   if (!hasScope(principal, 'people:read')) return null;
   const item = await getOutreachItem(pool, principal.orgId, id);
@@ -73,7 +66,7 @@ async function view(pool: Pool, principal: Principal, taskId: string): Promise<T
   if (item.status === 'declined' || item.status === 'cancelled') {
     return {
       task: { ...base, status: 'failed', statusMessage: `The message was ${item.status}` },
-      result: toolError({ code: 'forbidden', message: `The message was ${item.status}; it was not sent`, details: { outreachId: id, status: item.status } }),
+      result: toolErrorResult({ code: 'forbidden', message: `The message was ${item.status}; it was not sent`, details: { outreachId: id, status: item.status } }),
     };
   }
   const waiting = item.sendError ? `Approved but not sent: ${item.sendError.message}` : item.status === 'approved' ? 'Approved; sending' : 'Waiting for a person to review the message';
@@ -123,7 +116,7 @@ function relatedTo(result: CallToolResult, taskId: string): CallToolResult {
  * waiting for a person (pending) from one approved whose action is running (approved).
  */
 function stillWaiting({ task, standing }: TaskView): CallToolResult {
-  return relatedTo(toolError({
+  return relatedTo(toolErrorResult({
     code: 'approval_required', message: task.statusMessage ?? 'Waiting for a person',
     hint: 'Poll tasks/get, and ask tasks/result again once the task is completed or failed.',
     details: { taskId: task.taskId, status: task.status, pollInterval: task.pollInterval, ...standing },

@@ -40,6 +40,8 @@ describe('MCP over streamable HTTP', () => {
     const contact = (created.structuredContent as any).contact;
     expect(contact.dateOfBirth).toBe('1986-12-09');
     expect(JSON.parse((created.content as any)[0].text).contact.id).toBe(contact.id);
+    // The text copy is the structured result as compact JSON: an agent reads every character of it.
+    expect((created.content as any)[0].text).toBe(JSON.stringify(created.structuredContent));
 
     const found = await mcp.callTool({ name: 'people_search_contacts', arguments: { query: 'hopper' } });
     expect((found.structuredContent as any).contacts.map((c: any) => c.id)).toEqual([contact.id]);
