@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 /**
  * A tool's answer over MCP: the structured result, and the same as JSON text for clients that show
  * text only. The text is compact: an agent reads every character of it into its context, and
- * indentation added about a quarter to a contact's size without telling it anything.
+ * indentation made a contact's text a third longer (652 characters against 490) without telling it anything.
  */
 export function toolResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
