@@ -5,7 +5,7 @@ import { scopesAllowedForRole, type Role } from '../core/roles';
 import { ALL_SCOPES, OPERATOR_SCOPE, isScope, type Scope } from '../core/scopes';
 import { StewardError } from '../core/errors';
 import { fn } from 'sequelize';
-import { queryOne, type Queryable } from '../db/pool';
+import { namedStatement, queryNamed, type Pool, type Queryable } from '../db/pool';
 import { withModels } from '../db/sequelize';
 import { ApiKey } from './models/api-keys';
 import { Membership } from './models/memberships';
@@ -75,13 +75,17 @@ export async function createApiKey(db: Queryable, input: { orgId: string; userId
   return { id, apiKey, scopes };
 }
 
-/** The principal behind a live key, or undefined for an unknown or revoked one. The key with its membership, on every request: one join in SQL. */
-export async function principalForApiKey(db: Queryable, apiKey: string): Promise<Principal | undefined> {
-  const row = await queryOne<{ id: string; org_id: string; user_id: string; scopes: string[]; role: Role; safeguarding: boolean; operator: boolean }>(db, `
+/** The key with its membership: one join in SQL, named so Postgres plans it once per connection (it runs on every request). */
+const KEY_LOOKUP = namedStatement('api-key-lookup', `
     SELECT k.id, k.org_id, k.user_id, k.scopes, m.role, m.safeguarding,
       k.operator AND EXISTS (SELECT 1 FROM platform_admins a WHERE a.user_id = k.user_id) AS operator
     FROM api_keys k JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id
-    WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`, [hashSecret(apiKey)]);
+    WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`);
+
+/** The principal behind a live key, or undefined for an unknown or revoked one. */
+export async function principalForApiKey(pool: Pool, apiKey: string): Promise<Principal | undefined> {
+  const [row] = await queryNamed<{ id: string; org_id: string; user_id: string; scopes: string[]; role: Role; safeguarding: boolean; operator: boolean }>(
+    pool, KEY_LOOKUP, [hashSecret(apiKey)]);
   if (!row) return undefined;
   // Checked on every request, so a member who loses a role or safeguarding permission loses it on their keys at once.
   const allowed = new Set(scopesAllowedForRole(row.role, row.safeguarding));

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ALL_SCOPES } from '../../core/scopes';
 import { principalForApiKey } from '../../kernel/api-keys';
+import { createPool } from '../../db/pool';
 import { verifyPassword } from '../../kernel/passwords';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
@@ -130,14 +131,24 @@ describe('admin CLI', () => {
     expect(noScopes.stderr).toContain('--scopes');
   });
 
-  it('apikey revoke revokes the key', async () => {
+  it('apikey revoke revokes the key, at once on a connection that has the lookup prepared', async () => {
     const created = onlyJson((await admin(db, 'apikey', 'create', '--org', boot.orgId, '--scopes', 'people:read', '--json')).stdout);
     const id = created.id ?? (await db.pool.query('SELECT id FROM api_keys WHERE secret_hash = $1', [createHash('sha256').update(created.apiKey).digest('hex')])).rows[0].id;
-    expect(await principalForApiKey(db.pool, created.apiKey)).toBeDefined();
-    const run = await admin(db, 'apikey', 'revoke', '--org', boot.orgId, '--id', id, '--json');
-    expect(run.code).toBe(0);
-    expect(onlyJson(run.stdout)).toEqual({ revoked: true });
-    expect(await principalForApiKey(db.pool, created.apiKey)).toBeUndefined();
+    // One connection, as a busy server's pool reuses its sessions: the lookup is prepared there once.
+    const single = createPool(db.url, { max: 1 });
+    try {
+      expect(await principalForApiKey(single, created.apiKey)).toMatchObject({ orgId: boot.orgId, scopes: ['people:read'] });
+      expect(await principalForApiKey(single, created.apiKey)).toBeDefined();
+      const prepared = await single.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
+      expect(prepared.rows.map((row) => row.name)).toContain('steward:api-key-lookup');
+      const run = await admin(db, 'apikey', 'revoke', '--org', boot.orgId, '--id', id, '--json');
+      expect(run.code).toBe(0);
+      expect(onlyJson(run.stdout)).toEqual({ revoked: true });
+      expect(await principalForApiKey(single, created.apiKey)).toBeUndefined();
+      expect(await principalForApiKey(db.pool, created.apiKey)).toBeUndefined();
+    } finally {
+      await single.end();
+    }
   });
 
   it('an unknown command prints usage to stderr and exits non-zero', async () => {

@@ -102,6 +102,19 @@ describe('row-level security', () => {
     expect(() => orgSettingsOf(null)).toThrow(expect.objectContaining({ code: 'not_found' }));
   });
 
+  it('prepares the tenant statements once per connection, and each transaction still sees only its own organisation', async () => {
+    const contactsSeen = (org: string) => withTenantTransaction(single, org, async (client) => (await client.query<{ org_id: string }>('SELECT DISTINCT org_id FROM contacts')).rows.map((row) => row.org_id), { readOnly: true });
+    const settingsSeen = (org: string) => withTenantTransactionReading<Parameters<typeof orgSettingsOf>[0], string>(single, org, ORG_SETTINGS_READ, async (_client, _transaction, row) => orgSettingsOf(row).name, { readOnly: true });
+    for (let round = 0; round < 3; round += 1) {
+      expect(await contactsSeen(orgA)).toEqual([orgA]);
+      expect(await contactsSeen(orgB)).toEqual([orgB]);
+      expect(await settingsSeen(orgB)).toBe('Church Bob');
+      expect(await settingsSeen(orgA)).toBe('Church Alice');
+    }
+    const prepared = (await queryRows<{ name: string }>(single, 'SELECT name FROM pg_prepared_statements ORDER BY name')).map((row) => row.name);
+    expect(prepared).toEqual(expect.arrayContaining(['steward:enter-tenant', 'steward:enter-tenant-reading-1']));
+  });
+
   it('the owner role used outside tool calls is not filtered', async () => {
     const rows = await queryRows(db.pool, 'SELECT count(*)::int AS n FROM contacts');
     expect(rows).toEqual([{ n: 2 }]);
