@@ -4,7 +4,7 @@ import { StewardError } from '../core/errors';
 import { MAX_RESULT_BYTES, jsonFits } from '../core/payload-limits';
 import { isProposalActionWorkflowId } from '../core/approvals';
 import { TOOL_CALL_RETRY, type ToolPlan } from '../core/tool-plan';
-import { queryOne, withTenantTransaction, withTenantTransactionReading, type Pool, type PoolClient, type Queryable } from '../db/pool';
+import { namedStatement, queryNamed, queryOne, withTenantTransaction, withTenantTransactionReading, type Pool, type PoolClient, type Queryable } from '../db/pool';
 import { transactionOf } from '../db/sequelize';
 import { catalogue, findTool } from '../modules/catalogue';
 import { assertAllowance, lockFeature, recordUsage } from '../kernel/billing';
@@ -86,6 +86,9 @@ async function prepareCall(pool: Pool, plan: ToolPlan, tool: AnyTool, input: Too
 }
 
 type ToolInput = Parameters<AnyTool['run']>[1];
+
+/** Every write stores its result under its workflow id (a retry returns it); prepared once per connection. */
+const STORE_RESULT = namedStatement('store-tool-result', 'INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)');
 
 /**
  * A tool call's transaction: the statement that makes it the caller organisation's also reads that
@@ -210,7 +213,7 @@ export function createToolActivities(deps: { pool: Pool }) {
         const result = await runInside(pool, db, plan, tool, workflowId, input, org, prepared);
         // In the same transaction: the record and its timeline entry appear together or not at all.
         if (plan.policy.timeline && tool.timeline) await syncTimelineEntries(db, plan.principal.orgId, tool.timeline(input, result));
-        await db.query('INSERT INTO tool_call_results (workflow_id, org_id, tool, result) VALUES ($1, $2, $3, $4)', [
+        await queryNamed(db, STORE_RESULT, [
           workflowId, plan.principal.orgId, plan.tool, JSON.stringify(result),
         ]);
         // Its audit event, in the same transaction: one INSERT, linked into the organisation's chain by its trigger.

@@ -9,7 +9,8 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 
 /** Anything that can run a parameterised query: a pool or a client inside a transaction. */
 export interface Queryable {
-  query<R extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  /** A named statement comes as a config object (see namedStatement); everything else as text and values. */
+  query<R extends pg.QueryResultRow = any>(text: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
 export type Pool = pg.Pool;
@@ -97,7 +98,7 @@ export function namedStatement(name: string, text: string): NamedStatement {
 }
 
 /** Runs a named statement on a pool or a client (see namedStatement). */
-export async function queryNamed<R extends pg.QueryResultRow>(db: pg.Pool | pg.PoolClient, statement: NamedStatement, values: unknown[]): Promise<R[]> {
+export async function queryNamed<R extends pg.QueryResultRow>(db: Queryable, statement: NamedStatement, values: unknown[]): Promise<R[]> {
   return (await db.query<R>({ name: statement.name, text: statement.text, values })).rows;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { proposalActionWorkflowId, type CredentialActor, type ProposalDecider } from '../../core/approvals';
 import type { ToolPlan } from '../../core/tool-plan';
-import type { Queryable } from '../../db/pool';
+import { namedStatement, queryNamed, type Queryable } from '../../db/pool';
 import type { ProposalCreated, ProposalDecided } from '../module';
 import type { AnyTool, AuditChanges } from '../tool';
 
@@ -244,11 +244,12 @@ export function unsuccessfulEventOf(plan: ToolPlan, tool: AnyTool, workflowId: s
 const COLUMNS = ['org_id', 'tool', 'workflow_id', 'action', 'operation', 'category', 'actor_kind', 'actor_user_id', 'on_behalf_of_user_id',
   'credential_id', 'credential_kind', 'credential_hash', 'scopes', 'target_type', 'target_id', 'changes', 'contact_ids', 'outcome',
   'approval_id', 'amount_minor', 'currency', 'units', 'action_summary'] as const;
-const INSERT_SQL = `INSERT INTO audit_events (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_c, i) => `$${i + 1}`).join(', ')})`;
+/** Every write's event goes through it, so it is prepared once per connection (see namedStatement). */
+const INSERT_EVENT = namedStatement('insert-audit-event', `INSERT INTO audit_events (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_c, i) => `$${i + 1}`).join(', ')})`);
 
 /** One INSERT; the chain trigger sets seq, prev_hash, personal_digest and hash. */
 export async function insertAuditEvent(db: Queryable, row: AuditEventRow): Promise<void> {
-  await db.query(INSERT_SQL, [row.orgId, row.tool, row.workflowId, row.action, row.operation, row.category, row.actorKind, row.actorUserId,
+  await queryNamed(db, INSERT_EVENT, [row.orgId, row.tool, row.workflowId, row.action, row.operation, row.category, row.actorKind, row.actorUserId,
     row.onBehalfOfUserId, row.credentialId, row.credentialKind, row.credentialHash, row.scopes, row.targetType, row.targetId,
     row.changes === null ? null : JSON.stringify(row.changes), row.contactIds, row.outcome, row.approvalId, row.amountMinor, row.currency,
     row.units, row.actionSummary]);
