@@ -18,6 +18,8 @@ export interface StreamingProvider {
   updateBroadcast(broadcastId: string, input: { title: string; startsAt: string; endsAt: string }): Promise<void>;
   status(broadcastId: string, streamId: string | null): Promise<ProviderStatus>;
   transition(broadcastId: string, to: 'testing' | 'live' | 'complete'): Promise<{ ok: true } | { ok: false; reason: string; message: string }>;
+  /** Deletes a broadcast nobody will use and its ingest stream (one made by a provisioning that lost a race). */
+  deleteBroadcast(broadcastId: string, streamId: string | null): Promise<void>;
 }
 
 export function streamingProviderFromEnv(env: NodeJS.ProcessEnv = process.env): StreamingProvider | null {
@@ -84,6 +86,15 @@ function youtubeLike(apiUrl: string, key: string): StreamingProvider {
         health = stream.body?.items?.[0]?.status?.healthStatus?.status ?? null;
       }
       return { lifeCycleStatus: item.status.lifeCycleStatus, streamStatus, health };
+    },
+    async deleteBroadcast(broadcastId, streamId) {
+      // YouTube answers 204 No Content; one already gone (404) is as good as deleted.
+      const gone = (answer: { status: number }) => answer.status === 204 || answer.status === 200 || answer.status === 404;
+      const broadcast = await request('DELETE', `liveBroadcasts?id=${encodeURIComponent(broadcastId)}`);
+      if (!gone(broadcast)) throw failed('delete the broadcast', broadcast);
+      if (!streamId) return;
+      const stream = await request('DELETE', `liveStreams?id=${encodeURIComponent(streamId)}`);
+      if (!gone(stream)) throw failed('delete the ingest stream', stream);
     },
     async transition(broadcastId, to) {
       const answer = await request('POST', `liveBroadcasts/transition?broadcastStatus=${to}&id=${encodeURIComponent(broadcastId)}&part=status`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isProposalActionWorkflowId } from '../../core/approvals';
 import { StewardError } from '../../core/errors';
+import { errorFields, log } from '../../core/log';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { recordJobChange } from '../audit/api';
 import { assertAllowance, recordUsage } from '../../kernel/billing';
@@ -132,7 +133,20 @@ export async function provisionOutside(pool: Pool, orgId: string, row: StreamRow
   const made = await createBroadcast(provider, { title: row.title, start: row.scheduled_start, end: row.scheduled_end }, key);
   const recorded = await withTenantTransaction(pool, orgId, (db) => recordBroadcast(db, orgId, row.id, made));
   if (key) madeForCall.delete(key);
-  return recorded ?? await streamRow(pool, orgId, row.id);
+  if (recorded) return recorded;
+  const current = await streamRow(pool, orgId, row.id);
+  // Another process provisioned the stream meanwhile and its broadcast was recorded: ours would sit unused at the provider.
+  if (current.provider_broadcast_id !== made.broadcastId) await deleteUnused(provider, made);
+  return current;
+}
+
+/** Deletes a broadcast that lost the race to be recorded; a failure is logged (ids only) and the stream is answered as it stands. */
+async function deleteUnused(provider: StreamingProvider, made: MadeBroadcast): Promise<void> {
+  try {
+    await provider.deleteBroadcast(made.broadcastId, made.streamId);
+  } catch (error) {
+    log('warn', 'unused streaming broadcast not deleted', { ...errorFields(error), where: `broadcast ${made.broadcastId}` });
+  }
 }
 
 /**

@@ -19,6 +19,8 @@ import type { AddressInfo } from 'node:net';
  *   PUT  /youtube/v3/liveBroadcasts                      {id, snippet} → broadcast (title and times changed)
  *   GET  /youtube/v3/liveBroadcasts?id=                  {items: [broadcast]}
  *   GET  /youtube/v3/liveStreams?id=                     {items: [stream]}
+ *   DELETE /youtube/v3/liveBroadcasts?id=                → 204 (refused while testing or live)
+ *   DELETE /youtube/v3/liveStreams?id=                   → 204 (refused while a broadcast is bound to it)
  * Inspection and control (for people and tests; no key):
  *   GET  /sandbox/broadcasts                             every broadcast with its stream
  *   POST /sandbox/streams/{id}/ingest                    {active: true|false}: the encoder started or stopped sending
@@ -106,6 +108,21 @@ export async function startStreamingSandbox(config: StreamingSandboxConfig): Pro
     json(res, 200, broadcast);
   }
 
+  function deleteBroadcast(res: http.ServerResponse, broadcastId: string): void {
+    const broadcast = broadcasts.get(broadcastId);
+    if (!broadcast) return refuse(res, 404, 'liveBroadcastNotFound', 'Broadcast not found');
+    if (['testing', 'live'].includes(broadcast.status.lifeCycleStatus)) return refuse(res, 403, 'invalidTransition', 'A broadcast on air cannot be deleted; complete it first');
+    broadcasts.delete(broadcastId);
+    res.writeHead(204).end();
+  }
+
+  function deleteStream(res: http.ServerResponse, streamId: string): void {
+    if (!streams.has(streamId)) return refuse(res, 404, 'liveStreamNotFound', 'Stream not found');
+    if ([...broadcasts.values()].some((b) => b.contentDetails.boundStreamId === streamId)) return refuse(res, 403, 'liveStreamBound', 'A broadcast is still bound to this stream');
+    streams.delete(streamId);
+    res.writeHead(204).end();
+  }
+
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://sandbox');
@@ -179,6 +196,8 @@ export async function startStreamingSandbox(config: StreamingSandboxConfig): Pro
         const found = streams.get(url.searchParams.get('id') ?? '');
         return json(res, 200, { kind: 'youtube#liveStreamListResponse', items: found ? [found] : [] });
       }
+      if (req.method === 'DELETE' && resource === 'liveBroadcasts') return deleteBroadcast(res, url.searchParams.get('id') ?? '');
+      if (req.method === 'DELETE' && resource === 'liveStreams') return deleteStream(res, url.searchParams.get('id') ?? '');
       return refuse(res, 404, 'notFound', 'Not found');
     })().catch((error: unknown) => refuse(res, 400, 'badRequest', error instanceof Error ? error.message : 'bad request'));
   });

@@ -1,7 +1,8 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import type { StreamingSandbox } from '../../../sandbox/streaming/server';
-import { prepareSchedule } from '../streams';
+import { randomUUID } from 'node:crypto';
+import { prepareSchedule, provisionOutside, streamRow } from '../streams';
 import { call, eventually, refusal, streamingStack } from './stack';
 
 /**
@@ -74,6 +75,25 @@ describe('live: provider calls outside the database transaction', () => {
     expect(seen.filter((entry) => entry.request === 'POST liveBroadcasts')).toHaveLength(1);
     const other = await prepareSchedule(harness.pool, org.orgId, input, 'test-call-other');
     expect(other!.broadcastId).not.toBe(first!.broadcastId);
+  });
+
+  it('two provisionings of one stream at once keep one broadcast: the one not recorded is deleted at the provider', async () => {
+    // A stream made while no provider was configured (created, no broadcast); the job and a call both provision it.
+    const id = randomUUID();
+    const startsAt = new Date(Date.now() + 7_200_000);
+    await harness.pool.query(`INSERT INTO live_streams (id, org_id, title, scheduled_start, scheduled_end) VALUES ($1, $2, 'Race for the broadcast', $3, $4)`,
+      [id, org.orgId, startsAt, new Date(startsAt.getTime() + 3_600_000)]);
+    const row = await streamRow(harness.pool, org.orgId, id);
+    const [first, second] = await Promise.all([provisionOutside(harness.pool, org.orgId, row), provisionOutside(harness.pool, org.orgId, row)]);
+    expect(seen.filter((entry) => entry.request === 'POST liveBroadcasts')).toHaveLength(2);
+    expect(first.provider_broadcast_id).toBeTruthy();
+    expect(second.provider_broadcast_id).toBe(first.provider_broadcast_id);
+    expect(first.status).toBe('ready');
+    const left = sandbox.broadcasts().filter((b) => b.snippet.title === 'Race for the broadcast');
+    expect(left.map((b) => b.id)).toEqual([first.provider_broadcast_id]);
+    expect(left[0]!.contentDetails.boundStreamId).toBe(first.provider_stream_id);
+    expect(seen.map((entry) => entry.request)).toEqual(expect.arrayContaining(['DELETE liveBroadcasts', 'DELETE liveStreams']));
+    expect(seen.filter((entry) => entry.locks.length > 0)).toEqual([]);
   });
 
   it('a provider refusing to complete the stream leaves it live here, with the same error', async () => {
