@@ -67,3 +67,16 @@ export function progressReporter(send: (progress: CallProgress) => void, everyMs
     send({ done, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) });
   };
 }
+
+/**
+ * Passes on only reports further on than the last one passed (the protocols ask for progress that
+ * only ever increases; a relayed report can arrive after a later one).
+ */
+export function forwardOnly(pass: (progress: CallProgress) => void): (progress: CallProgress) => void {
+  let last = -1;
+  return (progress) => {
+    if (!(progress.done > last)) return;
+    last = progress.done;
+    pass(progress);
+  };
+}

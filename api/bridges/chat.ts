@@ -8,6 +8,7 @@ import type { ApprovalProgress } from '../approvals';
 import { statusOf, toErrorBody } from '../errors';
 import { principalOf } from '../middleware/auth';
 import type { ToolCaller } from '../tool-caller';
+import { forwardOnly, type CallProgress } from '../../temporal/call-progress';
 
 /**
  * The chat bridge (protocol label agent-chat). An agent that already holds a conversation in
@@ -15,8 +16,9 @@ import type { ToolCaller } from '../tool-caller';
  * tool calls of the last assistant turn that have no result yet, and answers with the results
  * in the same form. No model runs here. Each call's id, within its conversation, is its idempotency
  * key, so a resent conversation replays earlier outcomes instead of repeating a write. A call waiting on a
- * person waits within the caller's budget (streaming progress as server-sent events when asked)
- * and then answers approval_required with what to follow.
+ * person waits within the caller's budget and then answers approval_required with what to follow.
+ * Streamed (server-sent events, when asked), a call waiting on a person sends `progress` events and
+ * long work (an import, an export) sends `work_progress` events, each further on than the last.
  */
 
 export const MAX_CHAT_TOOL_CALLS = 16;
@@ -117,12 +119,18 @@ export function idempotencyKeyOfCall(id: string, conversation: string): string {
 
 type Outcome = { ok: true; result: unknown } | { ok: false; error: ErrorBody };
 
-async function runCall(caller: ToolCaller, req: Request, call: PendingCall, onProgress?: (progress: ApprovalProgress) => Promise<void>): Promise<Outcome> {
+/** What a streamed call reports while it runs: the wait for a person, and how far long work has come. */
+interface CallListeners {
+  onProgress: (progress: ApprovalProgress) => Promise<void>;
+  onWorkProgress: (progress: CallProgress) => void;
+}
+
+async function runCall(caller: ToolCaller, req: Request, call: PendingCall, listeners?: CallListeners): Promise<Outcome> {
   if (call.argsError) return { ok: false, error: invalid(`Arguments of ${call.name}: ${call.argsError}`, 'arguments').toBody() };
   try {
     const result = await caller.call(principalOf(req), call.name, call.args, {
       idempotencyKey: call.idempotencyKey, approvalWaitMs: chatApprovalWaitMs(),
-      ...(onProgress ? { onProgress, progressIntervalMs: Number(process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS ?? 2000) } : {}),
+      ...(listeners ? { ...listeners, progressIntervalMs: Number(process.env.STEWARD_MCP_PROGRESS_INTERVAL_MS ?? 2000) } : {}),
     });
     return { ok: true, result };
   } catch (error) {
@@ -189,8 +197,11 @@ export function chatBridgeRouter(caller: ToolCaller, auth: express.RequestHandle
     const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const outcomes: Outcome[] = [];
     for (const call of calls) {
-      outcomes.push(await runCall(caller, req, call, async (progress) => {
-        send('progress', { toolCallId: call.id, tool: call.name, message: progress.message, elapsedMs: progress.elapsedMs, budgetMs: progress.budgetMs });
+      outcomes.push(await runCall(caller, req, call, {
+        onProgress: async (progress) => {
+          send('progress', { toolCallId: call.id, tool: call.name, message: progress.message, elapsedMs: progress.elapsedMs, budgetMs: progress.budgetMs });
+        },
+        onWorkProgress: forwardOnly((progress) => send('work_progress', { toolCallId: call.id, tool: call.name, ...progress })),
       }));
       send('tool_result', { toolCallId: call.id, ok: outcomes.at(-1)!.ok });
     }

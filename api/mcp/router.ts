@@ -9,6 +9,7 @@ import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StewardError, httpStatusFor, quoteInput } from '../../core/errors';
 import { approvalTaskStore, boundedTaskResult, taskIdFor } from './tasks';
 import { toolErrorResult, toolResult } from './results';
+import { forwardOnly } from '../../temporal/call-progress';
 import { proposalProgressOf } from './proposal-progress';
 import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
 import { hasScope, type Principal } from '../../core/principal';
@@ -110,16 +111,13 @@ function approvalWaitOf(meta: Record<string, unknown> | undefined, send: (n: Ser
 function workProgressOf(meta: Record<string, unknown> | undefined, send: (n: ServerNotification) => Promise<void>): Pick<CallOptions, 'onWorkProgress'> {
   const progressToken = meta?.progressToken as string | number | undefined;
   if (progressToken === undefined) return {};
-  let last = -1;
   let queue = Promise.resolve();
   return {
-    onWorkProgress: (p) => {
-      if (!(p.done > last)) return;
-      last = p.done;
+    onWorkProgress: forwardOnly((p) => {
       const params = { progressToken, progress: p.done, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) };
       // One after another, so the client receives them in the order they were made.
       queue = queue.then(() => send({ method: 'notifications/progress', params })).catch(() => undefined);
-    },
+    }),
   };
 }
 

@@ -155,6 +155,25 @@ describe('chat bridge /api/agent/chat', () => {
     }
   });
 
+  it('a long call streamed over the chat bridge sends work_progress events, each further on, ending at the total', async () => {
+    const csv = ['First Name,Last Name,Email', ...Array.from({ length: 300 }, (_, i) => `Row${i},Streamer,row${i}@example.org`)].join('\n');
+    const streamed = await chat({
+      messages: [{ role: 'assistant', tool_calls: [{ id: 'call_import_rows', type: 'function', function: { name: 'people_import_contacts', arguments: JSON.stringify({ csv, mode: 'commit' }) } }] }],
+    }, { accept: 'text/event-stream' });
+    const events = streamed.text.trim().split('\n\n').map((chunk) => ({
+      event: /^event: (.+)$/m.exec(chunk)?.[1], data: JSON.parse(/^data: (.+)$/m.exec(chunk)?.[1] ?? 'null'),
+    }));
+    const work = events.filter((e) => e.event === 'work_progress').map((e) => e.data);
+    expect(work.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < work.length; i += 1) expect(work[i].done).toBeGreaterThan(work[i - 1].done);
+    expect(work.every((w) => w.toolCallId === 'call_import_rows' && w.tool === 'people_import_contacts' && w.total === 300)).toBe(true);
+    expect(work.at(-1)).toMatchObject({ done: 300, total: 300, message: 'Imported 300 of 300 rows' });
+    expect(events.at(-1)!.event).toBe('result');
+    expect(JSON.parse(events.at(-1)!.data.messages[0].content)).toMatchObject({ committed: true, rows: 300 });
+    const count = await harness.pool.query("SELECT count(*)::int AS n FROM contacts WHERE org_id = $1 AND last_name = 'Streamer' AND deleted_at IS NULL", [org.orgId]);
+    expect(count.rows[0].n).toBe(300);
+  });
+
   it('gives the permitted tools in OpenAI and Anthropic shapes', async () => {
     const reader = await harness.createKey(org.orgId, ['people:read']);
     const get = async (format: string) => {
