@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Transaction } from 'sequelize';
 import { bindConnection, unbindConnection } from './sequelize';
@@ -107,11 +108,16 @@ const TENANT_STATEMENT = namedStatement('enter-tenant', ENTER_TENANT);
 /** The tenant statement with each first read (constants of the code, so a handful). */
 const tenantStatementsReading = new Map<string, NamedStatement>();
 
+/**
+ * Named by a digest of its text, not by a counter: a connection refuses one name for two texts, and
+ * two copies of this module (a test's module registry beside a shared stack's) must agree on names.
+ */
 function tenantStatementFor(firstRead: string | undefined): NamedStatement {
   if (firstRead === undefined) return TENANT_STATEMENT;
   let statement = tenantStatementsReading.get(firstRead);
   if (!statement) {
-    statement = namedStatement(`enter-tenant-reading-${tenantStatementsReading.size + 1}`, `${ENTER_TENANT}, (${firstRead}) AS first_read`);
+    const digest = createHash('sha256').update(firstRead).digest('hex').slice(0, 16);
+    statement = namedStatement(`enter-tenant-reading-${digest}`, `${ENTER_TENANT}, (${firstRead}) AS first_read`);
     tenantStatementsReading.set(firstRead, statement);
   }
   return statement;
