@@ -89,6 +89,17 @@ export async function stopLeftoverDevServer(dbFile: string): Promise<number | un
   return pid;
 }
 
+/** The last lines the dev server logged (it logs errors only), to say why it stopped; empty without a log file. */
+function logTailOf(logFile: string | undefined, lines = 15): string {
+  if (!logFile) return '';
+  try {
+    const tail = fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return tail ? `; its log (${logFile}) ends:\n${tail}` : '';
+  } catch {
+    return '';
+  }
+}
+
 /** Starts `temporal server start-dev` with our search attributes and waits until it answers. */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   if (options.dbFile) {
@@ -111,7 +122,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const child = spawn(findTemporalCli(), args, { stdio: ['ignore', log, log], detached: options.ownProcessGroup ?? false });
   if (options.dbFile && child.pid) fs.writeFileSync(pidFileOf(options.dbFile), String(child.pid));
   const address = `127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with code ${code}`))));
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with code ${code}${logTailOf(options.logFile)}`))));
   await Promise.race([waitForTemporal(address, 60_000), exited]);
   return {
     address,

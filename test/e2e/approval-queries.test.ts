@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { QueryResult, QueryResultRow } from 'pg';
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool';
 import { createAutomation, generateOutreachForAutomation } from '../../modules/people/automations';
 import { closeOutreach, createOutreachItem, listOutreach, loadDeliveryContact } from '../../modules/people/outreach';
@@ -31,9 +31,10 @@ describe('organisation scoping of approval-path queries', () => {
   async function recording<T>(work: (q: Queryable) => Promise<T>): Promise<{ result: T; statements: string[] }> {
     const statements: string[] = [];
     const result = await withTransaction(db.pool, (client) => work({
-      query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
-        statements.push(text.replace(/\s+/g, ' '));
-        return client.query<R>(text, values);
+      query<R extends QueryResultRow>(text: string | QueryConfig, values?: unknown[]): Promise<QueryResult<R>> {
+        // A named statement (db/pool.ts namedStatement) comes as a config object with its text inside.
+        statements.push((typeof text === 'string' ? text : text.text).replace(/\s+/g, ' '));
+        return typeof text === 'string' ? client.query<R>(text, values) : client.query<R>(text);
       },
     }));
     return { result, statements };

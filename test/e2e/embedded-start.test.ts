@@ -67,6 +67,24 @@ async function launch(): Promise<Launch> {
   return { child, output: () => output };
 }
 
+/**
+ * `npm start` on ports free a moment ago. Other suites on this machine take ports of their own at
+ * any time, so a port taken between the check and the bind is tried once more on fresh ports;
+ * any other failure fails the test with npm start's output (which ends with the dev server's log).
+ */
+async function launchOnFreePorts(): Promise<Launch> {
+  for (let attempt = 1; ; attempt += 1) {
+    const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort(), pg: await freePort() };
+    env = launcherEnv(ports);
+    apiUrl = `http://127.0.0.1:${ports.api}`;
+    try {
+      return await launch();
+    } catch (error) {
+      if (attempt >= 2 || !/address already in use|EADDRINUSE/i.test(String(error))) throw error;
+    }
+  }
+}
+
 /** Every process whose command line names this test's data folder: the PostgreSQL server and its backends, the dev server. */
 function processesUsing(dir: string): number[] {
   const pids: number[] = [];
@@ -206,10 +224,7 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-embedded-'));
-    const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort(), pg: await freePort() };
-    env = launcherEnv(ports);
-    apiUrl = `http://127.0.0.1:${ports.api}`;
-    running = await launch();
+    running = await launchOnFreePorts();
     const boot = await admin('bootstrap', '--json', '--plan', 'growth');
     expect(boot.code).toBe(0);
     ({ apiKey, orgId } = JSON.parse(boot.stdout));
