@@ -325,7 +325,6 @@ export interface Cell extends ThroughputResult {
   rounds?: RoundSummary[];
 }
 
-
 interface BackendReport {
   backend: Backend;
   sdk: SdkMode;

@@ -56,8 +56,8 @@ export async function withTenantTransaction<T>(
 }
 
 /**
- * As withTenantTransaction, and `firstRead` (one scalar subquery written in the code, in which `$2` is the organisation's
- * id) is read by the statement that sets the tenant and handed to `work`: a value every call needs
+ * As withTenantTransaction, and `firstRead` (one scalar subquery written in the code, made once by
+ * tenantRead, in which `$2` is the organisation's id) is read by the statement that sets the tenant and handed to `work`: a value every call needs
  * (its organisation's settings) comes in the transaction's snapshot without a round trip of its own.
  * The statement is planned and its rights checked before the role changes, so row-level security
  * does not narrow the subquery: it must name its rows itself (by `$2`).
@@ -65,7 +65,7 @@ export async function withTenantTransaction<T>(
 export async function withTenantTransactionReading<V, T>(
   pool: pg.Pool,
   orgId: string,
-  firstRead: string,
+  firstRead: TenantRead,
   work: (client: pg.PoolClient, transaction: Transaction, value: V | null) => Promise<T>,
   options: { readOnly?: boolean } = {},
 ): Promise<T> {
@@ -78,7 +78,7 @@ function beginOf(options: { readOnly?: boolean }): string {
 
 interface Tenant {
   orgId: string;
-  firstRead?: string;
+  firstRead?: TenantRead;
 }
 
 /**
@@ -105,27 +105,24 @@ export async function queryNamed<R extends pg.QueryResultRow>(db: Queryable, sta
 
 const ENTER_TENANT = `SELECT set_config('role', $1, true), set_config('steward.org_id', $2, true)`;
 const TENANT_STATEMENT = namedStatement('enter-tenant', ENTER_TENANT);
-/** The tenant statement with each first read (constants of the code, so a handful). */
-const tenantStatementsReading = new Map<string, NamedStatement>();
+
+/** The tenant statement with a first read, composed and named once (see withTenantTransactionReading). */
+export interface TenantRead {
+  readonly statement: NamedStatement;
+}
 
 /**
  * Named by a digest of its text, not by a counter: a connection refuses one name for two texts, and
  * two copies of this module (a test's module registry beside a shared stack's) must agree on names.
  */
-function tenantStatementFor(firstRead: string | undefined): NamedStatement {
-  if (firstRead === undefined) return TENANT_STATEMENT;
-  let statement = tenantStatementsReading.get(firstRead);
-  if (!statement) {
-    const digest = createHash('sha256').update(firstRead).digest('hex').slice(0, 16);
-    statement = namedStatement(`enter-tenant-reading-${digest}`, `${ENTER_TENANT}, (${firstRead}) AS first_read`);
-    tenantStatementsReading.set(firstRead, statement);
-  }
-  return statement;
+export function tenantRead(firstRead: string): TenantRead {
+  const digest = createHash('sha256').update(firstRead).digest('hex').slice(0, 16);
+  return { statement: namedStatement(`enter-tenant-reading-${digest}`, `${ENTER_TENANT}, (${firstRead}) AS first_read`) };
 }
 
 /** Becomes the application role for `orgId` (one round trip; set_config(..., true) is SET LOCAL, and 'role' is the setting SET ROLE changes). */
 async function enterTenant(client: pg.PoolClient, tenant: Tenant): Promise<unknown> {
-  const rows = await queryNamed<{ first_read?: unknown }>(client, tenantStatementFor(tenant.firstRead), [APP_ROLE, tenant.orgId]);
+  const rows = await queryNamed<{ first_read?: unknown }>(client, tenant.firstRead?.statement ?? TENANT_STATEMENT, [APP_ROLE, tenant.orgId]);
   return tenant.firstRead ? rows[0]?.first_read ?? null : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
-import { queryOne, type Queryable } from '../../db/pool';
+import { queryOne, tenantRead, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
 import type { OrgSettings } from '../tool';
 import { Organisation, Plan } from './models';
@@ -29,8 +29,8 @@ export async function createOrganisation(db: Queryable, input: { name: string; c
  * The organisation's settings as one JSON value, for withTenantTransactionReading (`$2` is its id):
  * every tool call reads them in the statement that opens its transaction.
  */
-export const ORG_SETTINGS_READ = `SELECT json_build_object('id', id, 'name', name, 'country', country, 'date_format', date_format, 'plan_code', plan_code)
-  FROM organisations WHERE id = $2::uuid`;
+export const ORG_SETTINGS_READ = tenantRead(`SELECT json_build_object('id', id, 'name', name, 'country', country, 'date_format', date_format, 'plan_code', plan_code)
+  FROM organisations WHERE id = $2::uuid`);
 
 /** An organisations row as the settings are read from it. */
 export interface OrgRow { id: string; name: string; country: string; date_format: OrgSettings['dateFormat']; plan_code: string }

@@ -122,8 +122,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const child = spawn(findTemporalCli(), args, { stdio: ['ignore', log, log], detached: options.ownProcessGroup ?? false });
   if (options.dbFile && child.pid) fs.writeFileSync(pidFileOf(options.dbFile), String(child.pid));
   const address = `127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with code ${code}${logTailOf(options.logFile)}`))));
-  await Promise.race([waitForTemporal(address, 60_000), exited]);
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with code ${code}`))));
+  // Only a start that failed reads the log, to say why.
+  await Promise.race([waitForTemporal(address, 60_000), exited]).catch((error: Error) => {
+    error.message += logTailOf(options.logFile);
+    throw error;
+  });
   return {
     address,
     uiUrl: options.headless ? undefined : `http://127.0.0.1:${options.uiPort ?? 8233}`,
