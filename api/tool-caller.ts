@@ -14,6 +14,7 @@ import { workflowTypeForPlan, type ToolPlan } from '../core/tool-plan';
 import { IDEMPOTENCY_KEY_PATTERN, TOOL_TASK_QUEUE, isReservedIdempotencyKey, toolCallWorkflowId } from '../core/workflow-ids';
 import { withTenantTransaction } from '../db/pool';
 import { resultOf, waitForEarlyResult } from '../temporal/early-results';
+import { noteEagerStart } from '../temporal/eager-starts';
 import { watchCallProgress, type CallProgress } from '../temporal/call-progress';
 import type { CallProgressFeed } from '../temporal/call-progress-relay';
 import { findTool, isInvokeApiTool } from '../modules/catalogue';
@@ -277,6 +278,7 @@ export class ToolCaller {
           { key: SA_ACTOR, value: plan.principal.userId },
         ],
       });
+      if (this.eagerStart) noteEagerStart(handle.eagerlyStarted);
       return { handle, replayed: false };
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError) || idempotencyKey === undefined) throw error;

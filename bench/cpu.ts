@@ -6,6 +6,7 @@
  * two-core machine hides most of this; CPU per call is what the next decision should be made on.
  */
 import fs from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ; 100 on every Linux this runs on). */
 const TICKS_PER_SECOND = 100;
@@ -76,6 +77,27 @@ export async function cpuSnapshot(sources: readonly CpuSource[]): Promise<CpuSna
 export interface CpuPerCall {
   totalMs: number;
   byGroup: Record<string, number>;
+  /** Time the main thread spent in garbage collection pauses, per call (part of its CPU above). */
+  mainThreadGcMs?: number;
+}
+
+/**
+ * Sums this thread's garbage-collection pauses from now until `stop()` (in ms). The observer is
+ * asynchronous: `stop()` waits a turn of the event loop so the last pauses are delivered.
+ */
+export function watchGarbageCollection(): { stop(): Promise<number> } {
+  let totalMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) totalMs += entry.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      observer.disconnect();
+      return totalMs;
+    },
+  };
 }
 
 /** `notCounted`: groups shown but left out of the total (the bench's own callers). */

@@ -53,13 +53,15 @@ import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
 import { workerTuning, workflowThreads } from '../worker/create-worker';
-import { cpuPerCall, cpuSnapshot, processTree, type CpuPerCall, type CpuSource } from './cpu';
+import { cpuPerCall, cpuSnapshot, processTree, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
 import { createFloorActivities } from './floor/activities';
 import { serveFloorOverHttp } from './floor/http';
 import { checkerFor, invokeBridge, READ_TOOL, startLoadClient } from './load-client';
 import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
 import { measureInterleaved, measureSequential, measureThroughput, medianRound, rotated, type LatencySummary, type RoundSummary, type ThroughputResult } from './stats';
 import { createTemporalClient } from '../temporal/client';
+import { earlyResultGraceExpiries, earlyResultsDelivered } from '../temporal/early-results';
+import { eagerStartCounts, noteEagerStart } from '../temporal/eager-starts';
 
 type Backend = 'embedded' | 'external';
 /** patched: the SDK as npm install leaves it (patches/); unpatched: STEWARD_WORKFLOW_WATCHDOG=on, the SDK's own behaviour. */
@@ -299,14 +301,16 @@ async function seed(stack: Stack): Promise<{ apiKey: string; principal: Principa
 }
 
 /** One floor call, started as Steward starts a tool call: eagerly, on the worker's connection. */
-function floorRead(floorClient: TemporalClient, orgId: string, contactId: string): Promise<{ id?: string } | null> {
-  return floorClient.workflow.execute('floorReadWorkflow', {
+async function floorRead(floorClient: TemporalClient, orgId: string, contactId: string): Promise<{ id?: string } | null> {
+  const handle = await floorClient.workflow.start('floorReadWorkflow', {
     taskQueue: FLOOR_TASK_QUEUE,
     workflowId: `bench-floor-${randomUUID()}`,
     workflowExecutionTimeout: '1 minute',
     args: [orgId, contactId],
     requestEagerStart: true,
   });
+  noteEagerStart(handle.eagerlyStarted);
+  return handle.result();
 }
 
 async function callFloor(stack: Stack, orgId: string, contactId: string): Promise<void> {
@@ -323,6 +327,14 @@ export interface Cell extends ThroughputResult {
   cpu?: CpuPerCall;
   /** Above concurrency 1: every round's calls/s and CPU per call, in the order run; the cell's other fields are the median round's. */
   rounds?: RoundSummary[];
+  /**
+   * Over the measured calls of a tool path: how many answered from their committed transaction in this
+   * process (temporal/early-results.ts), and how many waited out the grace period and also asked the
+   * Temporal server for the workflow's result (a long poll the server spends CPU on).
+   */
+  earlyResults?: { delivered: number; askedTemporal: number };
+  /** Over the measured calls: workflow starts asked to be eager, and how many the server sent through matching instead. */
+  eagerStarts?: { requested: number; declined: number };
 }
 
 interface BackendReport {
@@ -371,8 +383,10 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
   const cpuOf = async (run: () => Promise<number>, profileName?: string): Promise<CpuPerCall> => {
     const profiler = profileName && cfg.profileDir ? await startProfiler() : undefined;
     const before = await cpuSnapshot(sources);
+    const gc = watchGarbageCollection();
     const calls = await run();
-    const cpu = cpuPerCall(before, await cpuSnapshot(sources), calls, [CALLERS_GROUP]);
+    const gcMs = await gc.stop();
+    const cpu = { ...cpuPerCall(before, await cpuSnapshot(sources), calls, [CALLERS_GROUP]), mainThreadGcMs: Math.round((gcMs / calls) * 100) / 100 };
     if (profiler) await profiler.stopInto(path.join(cfg.profileDir!, `${stack.backend}-${stack.sdk}-${profileName}.cpuprofile`));
     return cpu;
   };
@@ -392,11 +406,16 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
           : client.throughput(callPath, tool, args, concurrency, n));
         await measure(Math.max(20, concurrency * 3)); // warm-up at the same concurrency
         let result: ThroughputResult | undefined;
+        const early = earlyResultCounts();
+        const startsBefore = eagerStartCounts();
         const cpu = await cpuOf(async () => {
           result = await measure(concurrency * cfg.callsPerWorker);
           return result.calls;
         }, profileName);
-        return { backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...result!, cpu };
+        const earlyResults = callPath === 'mcp' || callPath === 'bridge' ? early.since() : undefined;
+        const startsAfter = eagerStartCounts();
+        const eagerStarts = { requested: startsAfter.requested - startsBefore.requested, declined: startsAfter.declined - startsBefore.declined };
+        return { backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...result!, cpu, earlyResults, eagerStarts };
       };
       if (cfg.concurrency.includes(1)) {
         const sequential = Object.fromEntries(paths.map((callPath) => [callPath, once(callPath)])) as Record<CallPath, () => Promise<void | number>>;
@@ -421,7 +440,9 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
           for (const callPath of rotated(paths, round)) {
             const cell = await measureLoaded(callPath, concurrency, round === 0 ? profileNameOf(tool, callPath, concurrency) : undefined);
             measured.get(callPath)!.push(cell);
-            log(`${label} ${callPath} ${tool} c=${concurrency} round ${round + 1}/${cfg.rounds}: p50 ${cell.latency.p50} ms, p95 ${cell.latency.p95} ms, ${cell.callsPerSecond} calls/s, ${cell.errors} errors, CPU ${cell.cpu?.totalMs} ms/call`);
+            const early = cell.earlyResults ? `, ${cell.earlyResults.delivered} answered early, ${cell.earlyResults.askedTemporal} asked Temporal` : '';
+            const eager = cell.eagerStarts ? `, ${cell.eagerStarts.declined} of ${cell.eagerStarts.requested} starts not eager` : '';
+            log(`${label} ${callPath} ${tool} c=${concurrency} round ${round + 1}/${cfg.rounds}: p50 ${cell.latency.p50} ms, p95 ${cell.latency.p95} ms, ${cell.callsPerSecond} calls/s, ${cell.errors} errors, CPU ${cell.cpu?.totalMs} ms/call (main-thread GC ${cell.cpu?.mainThreadGcMs})${early}${eager}`);
           }
         }
         for (const callPath of paths) cells.push(medianRound(measured.get(callPath)!));
@@ -431,6 +452,13 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
     await client.close();
   }
   return { backend: stack.backend, sdk: stack.sdk, postgres: stack.postgres, direct, cells };
+}
+
+/** The early-result counters now; `since()` gives how far each moved. */
+function earlyResultCounts(): { since(): { delivered: number; askedTemporal: number } } {
+  const delivered = earlyResultsDelivered();
+  const asked = earlyResultGraceExpiries();
+  return { since: () => ({ delivered: earlyResultsDelivered() - delivered, askedTemporal: earlyResultGraceExpiries() - asked }) };
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toolCallWorkflowId } from '../../core/workflow-ids';
+import { eagerStartCounts } from '../../temporal/eager-starts';
 import { earlyResultGraceExpiries, earlyResultWaiterCount, earlyResultsDelivered } from '../../temporal/early-results';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { mcpCall, mcpRefusal } from '../helpers/mcp-calls';
@@ -32,10 +33,13 @@ describe('a call answered when its transaction commits (API and worker in one pr
   it('a read answers early over the bridge with exactly what its workflow returns', async () => {
     const key = `early-${randomUUID()}`;
     const before = earlyResultsDelivered();
+    const startsBefore = eagerStartCounts();
     const { status, body } = await harness.invoke(org.apiKey, 'people_get_contact', { contactId }, { 'Idempotency-Key': key });
     expect(status).toBe(200);
     expect(body.result.contact.id).toBe(contactId);
     expect(earlyResultsDelivered()).toBe(before + 1);
+    // The start asked to be eager and was granted: the worker here took the first task without matching.
+    expect(eagerStartCounts()).toEqual({ requested: startsBefore.requested + 1, declined: startsBefore.declined });
     expect(await workflowResult(key)).toEqual(body.result);
   });
 
