@@ -100,15 +100,36 @@ function logTailOf(logFile: string | undefined, lines = 15): string {
   }
 }
 
+/**
+ * The dev server picks further ports of its own for its internal services when it starts. When
+ * another process takes one first, it panics at startup (seen: a nil listener in its worker
+ * service) or reports the address in use; a second try, on fresh ports, then starts.
+ */
+const TRANSIENT_START_FAILURE = /address already in use|panic:/i;
+const START_ATTEMPTS = 3;
+
 /** Starts `temporal server start-dev` with our search attributes and waits until it answers. */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   if (options.dbFile) {
     const stopped = await stopLeftoverDevServer(options.dbFile);
     if (stopped) console.warn(`Stopped a Temporal dev server left running by an earlier start (pid ${stopped}).`);
   }
-  const port = options.port ?? (await freePort());
-  if (options.port !== undefined && !(await portIsFree(port))) throw new StartupError(portInUseMessage(port, 'the Temporal dev server', 'TEMPORAL_PORT (or TEMPORAL_ADDRESS for a server of your own)'));
+  if (options.port !== undefined && !(await portIsFree(options.port))) throw new StartupError(portInUseMessage(options.port, 'the Temporal dev server', 'TEMPORAL_PORT (or TEMPORAL_ADDRESS for a server of your own)'));
   if (!options.headless && options.uiPort !== undefined && !(await portIsFree(options.uiPort))) throw new StartupError(portInUseMessage(options.uiPort, 'the Temporal UI', 'TEMPORAL_UI_PORT'));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launchDevServer(options, options.port ?? (await freePort()));
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !(error instanceof DevServerExit) || !TRANSIENT_START_FAILURE.test(error.message)) throw error;
+      console.warn(`The Temporal dev server stopped while starting (attempt ${attempt} of ${START_ATTEMPTS}); starting it again.`);
+    }
+  }
+}
+
+/** The dev server exited before it answered; the message ends with its log's last lines. */
+class DevServerExit extends Error {}
+
+async function launchDevServer(options: DevServerOptions, port: number): Promise<DevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...devServerSearchAttributeFlags()];
   if (options.dbFile) {
     args.push('--db-filename', options.dbFile);
@@ -120,14 +141,20 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.codecEndpoint && !options.headless) args.push('--ui-codec-endpoint', options.codecEndpoint);
   const log = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
   const child = spawn(findTemporalCli(), args, { stdio: ['ignore', log, log], detached: options.ownProcessGroup ?? false });
+  if (typeof log === 'number') fs.closeSync(log);
   if (options.dbFile && child.pid) fs.writeFileSync(pidFileOf(options.dbFile), String(child.pid));
   const address = `127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited with code ${code}`))));
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new DevServerExit(`temporal dev server exited with code ${code}`))));
   // Only a start that failed reads the log, to say why.
-  await Promise.race([waitForTemporal(address, 60_000), exited]).catch((error: Error) => {
-    error.message += logTailOf(options.logFile);
+  const waiting = new AbortController();
+  try {
+    await Promise.race([waitForTemporal(address, 60_000, waiting.signal), exited]);
+  } catch (error) {
+    waiting.abort(); // no more polling of a server that is gone
+    (error as Error).message += logTailOf(options.logFile);
+    await stopChild(child);
     throw error;
-  });
+  }
   return {
     address,
     uiUrl: options.headless ? undefined : `http://127.0.0.1:${options.uiPort ?? 8233}`,
@@ -139,10 +166,11 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   };
 }
 
-export async function waitForTemporal(address: string, timeoutMs: number): Promise<void> {
+/** Polls until the server answers; stops early, without answering, once `signal` aborts. */
+export async function waitForTemporal(address: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !signal?.aborted) {
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.getSystemInfo({});

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isAlive } from '../../db/ports';
-import { freePort, startDevServer, stopChild } from '../../scripts/lib/temporal-dev-server';
+import { findTemporalCli, freePort, startDevServer, stopChild } from '../../scripts/lib/temporal-dev-server';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -25,6 +25,54 @@ describe('starting after a crash', () => {
     } finally {
       await second.stop();
       if (isAlive(leftoverPid)) await stopChild(leftover.process);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  /** A stand-in CLI that logs a startup panic on its first `failures` runs and then runs the real one. */
+  const flakyCli = (dir: string, failures: number, failure = 'panic: runtime error: invalid memory address or nil pointer dereference') => {
+    const script = path.join(dir, 'temporal');
+    const runs = path.join(dir, 'runs');
+    fs.writeFileSync(script, [
+      '#!/bin/sh',
+      `echo run >> '${runs}'`,
+      `if [ "$(wc -l < '${runs}')" -le ${failures} ]; then echo '${failure}' >&2; exit 2; fi`,
+      `exec '${findTemporalCli()}' "$@"`,
+    ].join('\n'), { mode: 0o755 });
+    return { script, runs: () => fs.readFileSync(runs, 'utf8').trim().split('\n').length };
+  };
+
+  it('starts the dev server again when it stops while starting because another process took one of its ports', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-start-'));
+    const cli = flakyCli(dir, 1);
+    const saved = process.env.TEMPORAL_CLI_PATH;
+    process.env.TEMPORAL_CLI_PATH = cli.script;
+    try {
+      const server = await startDevServer({ headless: true, logFile: path.join(dir, 'temporal.log') });
+      try {
+        expect(cli.runs()).toBe(2);
+        expect(server.process.exitCode).toBeNull();
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TEMPORAL_CLI_PATH;
+      else process.env.TEMPORAL_CLI_PATH = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('gives up with the log\'s last lines when the dev server fails to start for a reason a retry cannot mend', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-start-'));
+    const cli = flakyCli(dir, 5, 'unable to open database file: no such file or directory');
+    const saved = process.env.TEMPORAL_CLI_PATH;
+    process.env.TEMPORAL_CLI_PATH = cli.script;
+    try {
+      await expect(startDevServer({ headless: true, logFile: path.join(dir, 'temporal.log') })).rejects.toThrow(/exited with code 2[\s\S]*no such file or directory/);
+      expect(cli.runs()).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env.TEMPORAL_CLI_PATH;
+      else process.env.TEMPORAL_CLI_PATH = saved;
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
