@@ -29,52 +29,48 @@ describe('starting after a crash', () => {
     }
   }, 90_000);
 
-  /** A stand-in CLI that logs a startup panic on its first `failures` runs and then runs the real one. */
-  const flakyCli = (dir: string, failures: number, failure = 'panic: runtime error: invalid memory address or nil pointer dereference') => {
+  /**
+   * Runs `check` with a stand-in CLI (TEMPORAL_CLI_PATH) that logs `failure` and exits on its first
+   * `failures` runs, then runs the real one; `runs()` says how many times it was started.
+   */
+  const withFlakyCli = async (failures: number, failure: string, check: (dir: string, runs: () => number) => Promise<void>) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-start-'));
     const script = path.join(dir, 'temporal');
-    const runs = path.join(dir, 'runs');
+    const runsFile = path.join(dir, 'runs');
     fs.writeFileSync(script, [
       '#!/bin/sh',
-      `echo run >> '${runs}'`,
-      `if [ "$(wc -l < '${runs}')" -le ${failures} ]; then echo '${failure}' >&2; exit 2; fi`,
+      `echo run >> '${runsFile}'`,
+      `if [ "$(wc -l < '${runsFile}')" -le ${failures} ]; then echo '${failure}' >&2; exit 2; fi`,
       `exec '${findTemporalCli()}' "$@"`,
     ].join('\n'), { mode: 0o755 });
-    return { script, runs: () => fs.readFileSync(runs, 'utf8').trim().split('\n').length };
+    const saved = process.env.TEMPORAL_CLI_PATH;
+    process.env.TEMPORAL_CLI_PATH = script;
+    try {
+      await check(dir, () => fs.readFileSync(runsFile, 'utf8').trim().split('\n').length);
+    } finally {
+      if (saved === undefined) delete process.env.TEMPORAL_CLI_PATH;
+      else process.env.TEMPORAL_CLI_PATH = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   };
 
   it('starts the dev server again when it stops while starting because another process took one of its ports', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-start-'));
-    const cli = flakyCli(dir, 1);
-    const saved = process.env.TEMPORAL_CLI_PATH;
-    process.env.TEMPORAL_CLI_PATH = cli.script;
-    try {
+    await withFlakyCli(1, 'panic: runtime error: invalid memory address or nil pointer dereference', async (dir, runs) => {
       const server = await startDevServer({ headless: true, logFile: path.join(dir, 'temporal.log') });
       try {
-        expect(cli.runs()).toBe(2);
+        expect(runs()).toBe(2);
         expect(server.process.exitCode).toBeNull();
       } finally {
         await server.stop();
       }
-    } finally {
-      if (saved === undefined) delete process.env.TEMPORAL_CLI_PATH;
-      else process.env.TEMPORAL_CLI_PATH = saved;
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 90_000);
 
   it('gives up with the log\'s last lines when the dev server fails to start for a reason a retry cannot mend', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-start-'));
-    const cli = flakyCli(dir, 5, 'unable to open database file: no such file or directory');
-    const saved = process.env.TEMPORAL_CLI_PATH;
-    process.env.TEMPORAL_CLI_PATH = cli.script;
-    try {
+    await withFlakyCli(5, 'unable to open database file: no such file or directory', async (dir, runs) => {
       await expect(startDevServer({ headless: true, logFile: path.join(dir, 'temporal.log') })).rejects.toThrow(/exited with code 2[\s\S]*no such file or directory/);
-      expect(cli.runs()).toBe(1);
-    } finally {
-      if (saved === undefined) delete process.env.TEMPORAL_CLI_PATH;
-      else process.env.TEMPORAL_CLI_PATH = saved;
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+      expect(runs()).toBe(1);
+    });
   }, 90_000);
 
   it('refuses to start when its port is taken, naming what holds it, and starts nothing', async () => {
