@@ -122,6 +122,11 @@ function problemLines(output: string): string {
   return output.split('\n').filter((line) => /"level":"(warn|error)"|Error|error:/.test(line)).slice(-80).join('\n');
 }
 
+/** What the launcher said while stopping (scripts/lib/shutdown.ts): the signal, and each step that overran or failed. */
+function shutdownLines(output: string): string {
+  return output.split('\n').filter((line) => /shutting down|^shutdown: /.test(line)).join('\n');
+}
+
 type Call = (tool: string, args: Record<string, unknown>) => Promise<any>;
 
 function bridgeCaller(apiKey: string): Call {
@@ -289,6 +294,8 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
     const stoppedAfterMs = Date.now() - signalledAt;
     stopLoad = true;
     await background;
+    // A slow stop names its slow step: the launcher reports every step that overran or failed.
+    if (stoppedAfterMs >= 10_000) console.error(`npm start's shutdown lines:\n${shutdownLines(running.output())}`);
     expect(processesUsing(dataDir)).toEqual([]);
     expect(groupAlive(pgid)).toBe(false);
     expect(stoppedAfterMs).toBeLessThan(10_000);
