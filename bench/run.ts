@@ -406,16 +406,14 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
           : client.throughput(callPath, tool, args, concurrency, n));
         await measure(Math.max(20, concurrency * 3)); // warm-up at the same concurrency
         let result: ThroughputResult | undefined;
-        const early = earlyResultCounts();
-        const startsBefore = eagerStartCounts();
+        const countsBefore = callCounts();
         const cpu = await cpuOf(async () => {
           result = await measure(concurrency * cfg.callsPerWorker);
           return result.calls;
         }, profileName);
-        const earlyResults = callPath === 'mcp' || callPath === 'bridge' ? early.since() : undefined;
-        const startsAfter = eagerStartCounts();
-        const eagerStarts = { requested: startsAfter.requested - startsBefore.requested, declined: startsAfter.declined - startsBefore.declined };
-        return { backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...result!, cpu, earlyResults, eagerStarts };
+        const { delivered, askedTemporal, requested, declined } = callCountsSince(countsBefore);
+        const earlyResults = callPath === 'mcp' || callPath === 'bridge' ? { delivered, askedTemporal } : undefined;
+        return { backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...result!, cpu, earlyResults, eagerStarts: { requested, declined } };
       };
       if (cfg.concurrency.includes(1)) {
         const sequential = Object.fromEntries(paths.map((callPath) => [callPath, once(callPath)])) as Record<CallPath, () => Promise<void | number>>;
@@ -454,11 +452,17 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
   return { backend: stack.backend, sdk: stack.sdk, postgres: stack.postgres, direct, cells };
 }
 
-/** The early-result counters now; `since()` gives how far each moved. */
-function earlyResultCounts(): { since(): { delivered: number; askedTemporal: number } } {
-  const delivered = earlyResultsDelivered();
-  const asked = earlyResultGraceExpiries();
-  return { since: () => ({ delivered: earlyResultsDelivered() - delivered, askedTemporal: earlyResultGraceExpiries() - asked }) };
+type CallCounts = { delivered: number; askedTemporal: number; requested: number; declined: number };
+
+/** This process's early-result and eager-start counters now. */
+function callCounts(): CallCounts {
+  return { delivered: earlyResultsDelivered(), askedTemporal: earlyResultGraceExpiries(), ...eagerStartCounts() };
+}
+
+/** How far each counter moved since `before`. */
+function callCountsSince(before: CallCounts): CallCounts {
+  const now = callCounts();
+  return { delivered: now.delivered - before.delivered, askedTemporal: now.askedTemporal - before.askedTemporal, requested: now.requested - before.requested, declined: now.declined - before.declined };
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;

@@ -57,8 +57,9 @@ export async function withTenantTransaction<T>(
 
 /**
  * As withTenantTransaction, and `firstRead` (one scalar subquery written in the code, made once by
- * tenantRead, in which `$2` is the organisation's id) is read by the statement that sets the tenant and handed to `work`: a value every call needs
- * (its organisation's settings) comes in the transaction's snapshot without a round trip of its own.
+ * tenantRead, in which `$2` is the organisation's id) is read by the statement that sets the tenant
+ * and handed to `work`: a value every call needs (its organisation's settings) comes in the
+ * transaction's snapshot without a round trip of its own.
  * The statement is planned and its rights checked before the role changes, so row-level security
  * does not narrow the subquery: it must name its rows itself (by `$2`).
  */

@@ -108,6 +108,9 @@ function logTailOf(logFile: string | undefined, lines = 15): string {
 const TRANSIENT_START_FAILURE = /address already in use|panic:/i;
 const START_ATTEMPTS = 3;
 
+/** The dev server exited before it answered; the message ends with its log's last lines. */
+class DevServerExit extends Error {}
+
 /** Starts `temporal server start-dev` with our search attributes and waits until it answers. */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   if (options.dbFile) {
@@ -126,9 +129,6 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   }
 }
 
-/** The dev server exited before it answered; the message ends with its log's last lines. */
-class DevServerExit extends Error {}
-
 async function launchDevServer(options: DevServerOptions, port: number): Promise<DevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...devServerSearchAttributeFlags()];
   if (options.dbFile) {
@@ -144,6 +144,10 @@ async function launchDevServer(options: DevServerOptions, port: number): Promise
   if (typeof log === 'number') fs.closeSync(log);
   if (options.dbFile && child.pid) fs.writeFileSync(pidFileOf(options.dbFile), String(child.pid));
   const address = `127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopChild(child);
+    if (options.dbFile) fs.rmSync(pidFileOf(options.dbFile), { force: true });
+  };
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new DevServerExit(`temporal dev server exited with code ${code}`))));
   // Only a start that failed reads the log, to say why.
   const waiting = new AbortController();
@@ -152,18 +156,10 @@ async function launchDevServer(options: DevServerOptions, port: number): Promise
   } catch (error) {
     waiting.abort(); // no more polling of a server that is gone
     (error as Error).message += logTailOf(options.logFile);
-    await stopChild(child);
+    await stop();
     throw error;
   }
-  return {
-    address,
-    uiUrl: options.headless ? undefined : `http://127.0.0.1:${options.uiPort ?? 8233}`,
-    process: child,
-    stop: async () => {
-      await stopChild(child);
-      if (options.dbFile) fs.rmSync(pidFileOf(options.dbFile), { force: true });
-    },
-  };
+  return { address, uiUrl: options.headless ? undefined : `http://127.0.0.1:${options.uiPort ?? 8233}`, process: child, stop };
 }
 
 /** Polls until the server answers; stops early, without answering, once `signal` aborts. */

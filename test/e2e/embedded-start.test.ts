@@ -117,15 +117,15 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
   });
 }
 
-/** The service's warning and error lines in `output`, the last 80 of them. */
-function problemLines(output: string): string {
-  return output.split('\n').filter((line) => /"level":"(warn|error)"|Error|error:/.test(line)).slice(-80).join('\n');
+/** The lines of `output` that match `pattern`, the last `last` of them. */
+function linesMatching(output: string, pattern: RegExp, last = 80): string {
+  return output.split('\n').filter((line) => pattern.test(line)).slice(-last).join('\n');
 }
 
-/** What the launcher said while stopping (scripts/lib/shutdown.ts): the signal, and each step that overran or failed. */
-function shutdownLines(output: string): string {
-  return output.split('\n').filter((line) => /shutting down|^shutdown: /.test(line)).join('\n');
-}
+/** The service's warning and error lines. */
+const WARNINGS_AND_ERRORS = /"level":"(warn|error)"|Error|error:/;
+/** What the launcher says while stopping (scripts/lib/shutdown.ts): the signal, and each step that overran or failed. */
+const SHUTDOWN_LINES = /shutting down|^shutdown: /;
 
 type Call = (tool: string, args: Record<string, unknown>) => Promise<any>;
 
@@ -254,7 +254,7 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
     await Promise.all(mcp.map((m) => m.close()));
 
     // On a failure, the service's own warnings and errors say where it came from (the log holds no personal data).
-    if (tally.wrong.length + tally.errors.length > 0) console.error(`service log, warnings and errors:\n${problemLines(running.output())}`);
+    if (tally.wrong.length + tally.errors.length > 0) console.error(`service log, warnings and errors:\n${linesMatching(running.output(), WARNINGS_AND_ERRORS)}`);
     expect(tally.calls).toBeGreaterThanOrEqual(2000);
     expect(tally.wrong).toEqual([]);
     expect(tally.errors).toEqual([]);
@@ -295,7 +295,7 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
     stopLoad = true;
     await background;
     // A slow stop names its slow step: the launcher reports every step that overran or failed.
-    if (stoppedAfterMs >= 10_000) console.error(`npm start's shutdown lines:\n${shutdownLines(running.output())}`);
+    if (stoppedAfterMs >= 10_000) console.error(`npm start's shutdown lines:\n${linesMatching(running.output(), SHUTDOWN_LINES)}`);
     expect(processesUsing(dataDir)).toEqual([]);
     expect(groupAlive(pgid)).toBe(false);
     expect(stoppedAfterMs).toBeLessThan(10_000);
