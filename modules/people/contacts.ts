@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { fn } from 'sequelize';
-import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { namedStatement, queryNamed, queryOne, queryRows, type Queryable } from '../../db/pool';
 import { withModels } from '../../db/sequelize';
 import type { OrgSettings } from '../tool';
 import { validateCustomFields } from './custom-fields';
@@ -25,11 +25,24 @@ const DATE_FIELDS = ['dateOfBirth', 'baptismDate', 'membershipDate', 'anniversar
 /** The fields a caller can write: the tools' contactFields, each an attribute of the Contact model under the same name. */
 export type ContactWrite = Partial<Record<keyof typeof contactFields, unknown>>;
 
-// A contact with its tag names, one statement.
+// A contact with its tag names, one statement. The columns are named rather than `c.*`: a statement
+// prepared on a pooled connection (CONTACT_BY_ID) keeps its result's shape, and a column added by a
+// later migration would otherwise fail it ("cached plan must not change result type").
 const SELECT_CONTACT = `
-  SELECT c.*, COALESCE((SELECT array_agg(t.name ORDER BY t.name) FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
-                        WHERE ct.contact_id = c.id AND t.org_id = c.org_id), '{}') AS tags
+  SELECT c.id, c.prefix, c.first_name, c.last_name, c.preferred_name, c.email, c.phone, c.date_of_birth, c.gender,
+         c.address_line1, c.address_line2, c.address_city, c.address_county, c.address_postcode, c.address_country,
+         c.status, c.membership_status, c.family_id, c.whatsapp_consent, c.baptism_date, c.membership_date,
+         c.anniversary_date, c.custom_fields, c.created_at, c.updated_at,
+         COALESCE((SELECT array_agg(t.name ORDER BY t.name) FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
+                   WHERE ct.contact_id = c.id AND t.org_id = c.org_id), '{}') AS tags
   FROM contacts c`;
+
+/**
+ * The read behind people_get_contact and every requireContact, the commonest statement a tool runs:
+ * prepared once per connection, Postgres skips parsing and planning it (its tag subquery and the
+ * row-level security policies included): 0.34 ms less of the server's CPU a read (bench/README.md).
+ */
+const CONTACT_BY_ID = namedStatement('people-contact-by-id', `${SELECT_CONTACT} WHERE c.org_id = $1 AND c.id = $2 AND c.deleted_at IS NULL`);
 
 /** A contacts row as pg reads it (DATE columns stay 'YYYY-MM-DD' strings, see db/pool.ts), with its tag names. */
 interface ContactRow {
@@ -100,7 +113,7 @@ function requireIdentity(contact: { email?: unknown; firstName?: unknown; lastNa
 }
 
 export async function getContact(db: Queryable, orgId: string, contactId: string): Promise<Contact | undefined> {
-  const [contact] = await selectContacts(db, 'WHERE c.org_id = $1 AND c.id = $2 AND c.deleted_at IS NULL', [orgId, contactId]);
+  const [contact] = await queryNamed<ContactRow>(db, CONTACT_BY_ID, [orgId, contactId]);
   return contact && contactView(contact);
 }
 
