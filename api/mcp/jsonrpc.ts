@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { MAX_ARGS_BYTES, MAX_BODY_BYTES, describeBytes } from '../../core/payload-limits';
 import {
   CallToolRequestSchema, CancelTaskRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetTaskPayloadRequestSchema,
@@ -51,7 +52,16 @@ export function mcpBodyParser(req: Request, res: Response, next: NextFunction): 
 }
 
 export function bodyErrorOf(req: Request): JsonRpcRefusal | undefined {
-  return (req as WithBodyError)[BODY_ERROR];
+  return (req as WithBodyError)[BODY_ERROR] ?? mediaTypeRefusal(req);
+}
+
+/**
+ * A body sent as anything but JSON is left unread by the JSON parser, and would otherwise be
+ * refused as a message that is no JSON-RPC object: the transport's own 415 says what to change.
+ */
+function mediaTypeRefusal(req: Request): JsonRpcRefusal | undefined {
+  if (isJsonContentType(req.headers['content-type'])) return undefined;
+  return refusal(415, null, -32000, 'Unsupported Media Type: Content-Type must be application/json');
 }
 
 /**

@@ -115,6 +115,47 @@ describe('MCP JSON-RPC error shapes', () => {
     expect(served.json.every((answer: any) => answer.error === undefined)).toBe(true);
   });
 
+  async function postWith(headers: Record<string, string>, message: unknown): Promise<{ status: number; text: string }> {
+    const response = await fetch(`${harness.url}/api/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.apiKey}`, ...headers },
+      body: JSON.stringify(message),
+    });
+    return { status: response.status, text: await response.text() };
+  }
+
+  const ping = { jsonrpc: '2.0', id: 3, method: 'ping' };
+  const fullHeaders = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' };
+
+  it('refuses a client that does not accept both JSON and event streams (406), and a body not sent as JSON (415)', async () => {
+    const notAccepting = await postWith({ ...fullHeaders, accept: 'application/json' }, ping);
+    expect(notAccepting.status).toBe(406);
+    expect(JSON.parse(notAccepting.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Not Acceptable') } });
+    const notJson = await postWith({ ...fullHeaders, 'content-type': 'text/plain' }, ping);
+    expect(notJson.status).toBe(415);
+    expect(JSON.parse(notJson.text).error).toEqual({ code: -32000, message: expect.stringContaining('Content-Type must be application/json') });
+    const withCharset = await postWith({ ...fullHeaders, 'content-type': 'application/json; charset=utf-8' }, ping);
+    expect(withCharset.status).toBe(200);
+    expect(JSON.parse(withCharset.text)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+  });
+
+  it('refuses an unsupported protocol version after initialization, and takes any version in initialize itself', async () => {
+    const refused = await postWith({ ...fullHeaders, 'mcp-protocol-version': '1999-01-01' }, ping);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).error).toEqual({ code: -32000, message: expect.stringContaining('Unsupported protocol version: 1999-01-01') });
+    const initialize = await postWith({ ...fullHeaders, 'mcp-protocol-version': '1999-01-01' }, {
+      jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    expect(initialize.status).toBe(200);
+    expect(JSON.parse(initialize.text)).toMatchObject({ id: 4, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'steward' } } });
+  });
+
+  it('answers a POST of notifications only with 202 and no body', async () => {
+    const accepted = await postWith(fullHeaders, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(accepted.status).toBe(202);
+    expect(accepted.text).toBe('');
+  });
+
   it('answers a task-mode tools/call whose call fails with a JSON-RPC error keeping the stable code', async () => {
     const { json } = await send({
       jsonrpc: '2.0', id: 9, method: 'tools/call',
