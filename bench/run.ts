@@ -24,7 +24,7 @@
  * --out / BENCH_OUT_DIR (bench/results), --sqlite-pragmas / BENCH_SQLITE_PRAGMAS (the dev
  * server's, comma-separated, e.g. journal_mode=delete,synchronous=full; `default` for SQLite's own),
  * --sdk / BENCH_SDK (patched,unpatched), --tools / BENCH_TOOLS (people_get_contact,platform_search_tools),
- * --profile / BENCH_PROFILE (a folder: main-thread CPU profiles of the read's MCP cells).
+ * --profile / BENCH_PROFILE (a folder: main-thread CPU profiles of the read's cells, every path, first round).
  * STEWARD_WORKFLOW_THREADS sets the workflow threads of both workers, as it does for npm start.
  */
 import { randomUUID } from 'node:crypto';
@@ -95,7 +95,7 @@ interface Config {
   sqlitePragmas?: string[];
   evalFile: string;
   outDir: string;
-  /** Where to write main-thread CPU profiles of the read's MCP cells (.cpuprofile, for DevTools or bench/profile-summary.ts). */
+  /** Where to write main-thread CPU profiles of the read's cells (.cpuprofile, for DevTools or bench/profile-summary.ts). */
   profileDir?: string;
 }
 
@@ -390,7 +390,8 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
     if (profiler) await profiler.stopInto(path.join(cfg.profileDir!, `${stack.backend}-${stack.sdk}-${profileName}.cpuprofile`));
     return cpu;
   };
-  const profileNameOf = (tool: string, callPath: CallPath, concurrency: number) => (tool === READ_TOOL && (callPath === 'mcp' || callPath === 'floor') ? `${callPath}-c${concurrency}` : undefined);
+  // Every path, so that what MCP adds can be told from what HTTP alone (floor-http) and the bridge add.
+  const profileNameOf = (tool: string, callPath: CallPath, concurrency: number) => (tool === READ_TOOL ? `${callPath}-c${concurrency}` : undefined);
   try {
     for (const tool of cfg.tools) {
       const args = argsOf(tool);
