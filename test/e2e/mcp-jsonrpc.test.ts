@@ -139,6 +139,11 @@ describe('MCP JSON-RPC error shapes', () => {
     expect(JSON.parse(withCharset.text)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
   });
 
+  it('asks for credentials before refusing a body not sent as JSON', async () => {
+    const response = await fetch(`${harness.url}/api/mcp`, { method: 'POST', headers: { accept: fullHeaders.accept, 'content-type': 'text/plain' }, body: JSON.stringify(ping) });
+    expect(response.status).toBe(401);
+  });
+
   it('refuses an unsupported protocol version after initialization, and takes any version in initialize itself', async () => {
     const refused = await postWith({ ...fullHeaders, 'mcp-protocol-version': '1999-01-01' }, ping);
     expect(refused.status).toBe(400);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database';
 import { getContact } from '../contacts';
+import { contactSchema } from '../schemas';
 
 /**
  * The contact read is prepared once per pooled connection. A later migration that adds a column
@@ -32,6 +33,9 @@ describe('the prepared contact read', () => {
     try {
       const before = await getContact(client, orgId, contactId);
       expect(before).toMatchObject({ id: contactId, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', tags: ['choir'] });
+      // Every field a contact has is read (a column left out of the list would read as undefined).
+      expect(Object.entries(before!).filter(([, value]) => value === undefined).map(([key]) => key)).toEqual([]);
+      expect(Object.keys(before!).sort()).toEqual(Object.keys(contactSchema.shape).sort());
       const { rows } = await client.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name = 'steward:people-contact-by-id'`);
       expect(rows).toHaveLength(1);
 
