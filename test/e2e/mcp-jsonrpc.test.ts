@@ -4,6 +4,9 @@ import { Harness, type TestOrg } from '../helpers/harness';
  * JSON-RPC error shapes on /api/mcp, sent as raw POSTs so that nothing in a
  * client library tidies a malformed message before the server sees it.
  */
+/** What a streamable HTTP client must accept. */
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
 describe('MCP JSON-RPC error shapes', () => {
   let harness: Harness;
   let org: TestOrg;
@@ -17,19 +20,21 @@ describe('MCP JSON-RPC error shapes', () => {
     await harness?.close();
   });
 
-  async function post(body: string, protocolVersion = '2025-06-18'): Promise<{ status: number; json: any }> {
+  /** A raw POST as a conforming client sends it; `headers` replace any of its headers. */
+  async function post(body: string, protocolVersion = '2025-06-18', headers: Record<string, string> = {}): Promise<{ status: number; json: any; text: string }> {
     const response = await fetch(`${harness.url}/api/mcp`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${org.apiKey}`,
-        accept: 'application/json, text/event-stream',
+        accept: ACCEPT_BOTH,
         'content-type': 'application/json',
         'mcp-protocol-version': protocolVersion,
+        ...headers,
       },
       body,
     });
     const text = await response.text();
-    return { status: response.status, json: text === '' ? undefined : JSON.parse(text) };
+    return { status: response.status, json: text === '' ? undefined : JSON.parse(text), text };
   }
 
   const send = (message: unknown, protocolVersion?: string) => post(JSON.stringify(message), protocolVersion);
@@ -43,7 +48,7 @@ describe('MCP JSON-RPC error shapes', () => {
   it('still asks for credentials before reporting a malformed body', async () => {
     const response = await fetch(`${harness.url}/api/mcp`, {
       method: 'POST',
-      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json' },
       body: '{not json',
     });
     expect(response.status).toBe(401);
@@ -115,48 +120,38 @@ describe('MCP JSON-RPC error shapes', () => {
     expect(served.json.every((answer: any) => answer.error === undefined)).toBe(true);
   });
 
-  async function postWith(headers: Record<string, string>, message: unknown): Promise<{ status: number; text: string }> {
-    const response = await fetch(`${harness.url}/api/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.apiKey}`, ...headers },
-      body: JSON.stringify(message),
-    });
-    return { status: response.status, text: await response.text() };
-  }
-
-  const ping = { jsonrpc: '2.0', id: 3, method: 'ping' };
-  const fullHeaders = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' };
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' });
 
   it('refuses a client that does not accept both JSON and event streams (406), and a body not sent as JSON (415)', async () => {
-    const notAccepting = await postWith({ ...fullHeaders, accept: 'application/json' }, ping);
+    const notAccepting = await post(ping, undefined, { accept: 'application/json' });
     expect(notAccepting.status).toBe(406);
     expect(JSON.parse(notAccepting.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Not Acceptable') } });
-    const notJson = await postWith({ ...fullHeaders, 'content-type': 'text/plain' }, ping);
+    const notJson = await post(ping, undefined, { 'content-type': 'text/plain' });
     expect(notJson.status).toBe(415);
     expect(JSON.parse(notJson.text).error).toEqual({ code: -32000, message: expect.stringContaining('Content-Type must be application/json') });
-    const withCharset = await postWith({ ...fullHeaders, 'content-type': 'application/json; charset=utf-8' }, ping);
+    const withCharset = await post(ping, undefined, { 'content-type': 'application/json; charset=utf-8' });
     expect(withCharset.status).toBe(200);
     expect(JSON.parse(withCharset.text)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
   });
 
   it('asks for credentials before refusing a body not sent as JSON', async () => {
-    const response = await fetch(`${harness.url}/api/mcp`, { method: 'POST', headers: { accept: fullHeaders.accept, 'content-type': 'text/plain' }, body: JSON.stringify(ping) });
+    const response = await fetch(`${harness.url}/api/mcp`, { method: 'POST', headers: { accept: ACCEPT_BOTH, 'content-type': 'text/plain' }, body: ping });
     expect(response.status).toBe(401);
   });
 
   it('refuses an unsupported protocol version after initialization, and takes any version in initialize itself', async () => {
-    const refused = await postWith({ ...fullHeaders, 'mcp-protocol-version': '1999-01-01' }, ping);
+    const refused = await post(ping, '1999-01-01');
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.text).error).toEqual({ code: -32000, message: expect.stringContaining('Unsupported protocol version: 1999-01-01') });
-    const initialize = await postWith({ ...fullHeaders, 'mcp-protocol-version': '1999-01-01' }, {
+    const initialize = await send({
       jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
+    }, '1999-01-01');
     expect(initialize.status).toBe(200);
     expect(JSON.parse(initialize.text)).toMatchObject({ id: 4, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'steward' } } });
   });
 
   it('answers a POST of notifications only with 202 and no body', async () => {
-    const accepted = await postWith(fullHeaders, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const accepted = await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(accepted.status).toBe(202);
     expect(accepted.text).toBe('');
   });
