@@ -23,6 +23,8 @@
  * concurrency = this × concurrency: 25), --label / BENCH_LABEL, --eval / BENCH_SEARCH_EVAL,
  * --out / BENCH_OUT_DIR (bench/results), --sqlite-pragmas / BENCH_SQLITE_PRAGMAS (the dev
  * server's, comma-separated, e.g. journal_mode=delete,synchronous=full; `default` for SQLite's own),
+ * --dev-server-config / BENCH_DEV_SERVER_CONFIG (the dev server's dynamic config, KEY=VALUE comma-separated; `default`
+ * for the CLI's own),
  * --sdk / BENCH_SDK (patched,unpatched), --tools / BENCH_TOOLS (people_get_contact,platform_search_tools),
  * --profile / BENCH_PROFILE (a folder: main-thread CPU profiles of the read's cells, every path, first round).
  * STEWARD_WORKFLOW_THREADS sets the workflow threads of both workers, as it does for npm start.
@@ -47,7 +49,7 @@ import { createApiKey, principalForApiKey } from '../kernel/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
 import type { ToolContext } from '../modules/tool';
-import { DEV_SERVER_SQLITE_PRAGMAS, freePort, startDevServer } from '../scripts/lib/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, freePort, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { createTestDatabase } from '../test/helpers/database';
 import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
@@ -56,7 +58,8 @@ import { workerTuning, workflowThreads } from '../worker/create-worker';
 import { cpuPerCall, cpuSnapshot, processTree, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
 import { createFloorActivities } from './floor/activities';
 import { serveFloorOverHttp } from './floor/http';
-import { checkerFor, invokeBridge, READ_TOOL, startLoadClient } from './load-client';
+import { checkerFor, invokeBridge, READ_TOOL, startLoadClient, type RemotePath } from './load-client';
+import { ToolCaller } from '../api/tool-caller';
 import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
 import { measureInterleaved, measureSequential, measureThroughput, medianRound, rotated, type LatencySummary, type RoundSummary, type ThroughputResult } from './stats';
 import { createTemporalClient } from '../temporal/client';
@@ -66,7 +69,8 @@ import { eagerStartCounts, noteEagerStart } from '../temporal/eager-starts';
 type Backend = 'embedded' | 'external';
 /** patched: the SDK as npm install leaves it (patches/); unpatched: STEWARD_WORKFLOW_WATCHDOG=on, the SDK's own behaviour. */
 type SdkMode = 'patched' | 'unpatched';
-type CallPath = 'mcp' | 'bridge' | 'floor' | 'floor-http';
+/** caller: Steward's durable call in process (ToolCaller.call), no HTTP and no credential lookup: what Steward adds to the floor before any surface. */
+type CallPath = 'mcp' | 'bridge' | 'floor' | 'floor-http' | 'caller';
 const SEARCH_TOOL = 'platform_search_tools';
 const KNOWN_TOOLS = [READ_TOOL, SEARCH_TOOL];
 /** The floor's row in the table: bench/floor/, the same read as READ_TOOL without Steward around it. */
@@ -93,6 +97,8 @@ interface Config {
   label?: string;
   /** Overrides the dev server's SQLite pragmas (to compare settings); default: what npm start uses. */
   sqlitePragmas?: string[];
+  /** Overrides the dev server's dynamic config (to compare settings); default: what npm start uses. */
+  devServerConfig?: string[];
   evalFile: string;
   outDir: string;
   /** Where to write main-thread CPU profiles of the read's cells (.cpuprofile, for DevTools or bench/profile-summary.ts). */
@@ -104,7 +110,7 @@ function config(): Config {
     options: {
       backends: { type: 'string' }, concurrency: { type: 'string' }, samples: { type: 'string' },
       'calls-per-worker': { type: 'string' }, rounds: { type: 'string' }, label: { type: 'string' }, eval: { type: 'string' }, out: { type: 'string' },
-      'sqlite-pragmas': { type: 'string' }, sdk: { type: 'string' }, tools: { type: 'string' }, profile: { type: 'string' },
+      'sqlite-pragmas': { type: 'string' }, 'dev-server-config': { type: 'string' }, sdk: { type: 'string' }, tools: { type: 'string' }, profile: { type: 'string' },
     },
   });
   const int = (raw: string, what: string) => {
@@ -133,6 +139,9 @@ function config(): Config {
     sqlitePragmas: values['sqlite-pragmas'] ?? process.env.BENCH_SQLITE_PRAGMAS
       ? list(values['sqlite-pragmas'], 'BENCH_SQLITE_PRAGMAS', '').filter((p) => p !== 'default')
       : undefined,
+    devServerConfig: values['dev-server-config'] ?? process.env.BENCH_DEV_SERVER_CONFIG
+      ? list(values['dev-server-config'], 'BENCH_DEV_SERVER_CONFIG', '').filter((p) => p !== 'default')
+      : undefined,
     evalFile: path.resolve(values.eval ?? process.env.BENCH_SEARCH_EVAL ?? TOOL_SEARCH_EVAL_FILE),
     outDir: path.resolve(values.out ?? process.env.BENCH_OUT_DIR ?? path.join(PROJECT_ROOT, 'bench', 'results')),
     ...(values.profile ?? process.env.BENCH_PROFILE ? { profileDir: path.resolve((values.profile ?? process.env.BENCH_PROFILE)!) } : {}),
@@ -152,6 +161,8 @@ interface Stack {
   floorUrl: string;
   /** Processes whose CPU each cell accounts, beside this process's own threads. */
   cpuSources: CpuSource[];
+  /** A tool caller as the API's (same client, eager starts), for the in-process `caller` path. */
+  caller: ToolCaller;
   close(): Promise<void>;
 }
 
@@ -207,7 +218,9 @@ async function backendPids(pool: Pool): Promise<number[]> {
   return rows.map((row) => row.pid);
 }
 
-async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, floorBundle: string, sqlitePragmas: string[] | undefined): Promise<Stack> {
+type DevServerSettings = Pick<Config, 'sqlitePragmas' | 'devServerConfig'>;
+
+async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, floorBundle: string, devServer: DevServerSettings): Promise<Stack> {
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const step of closers.reverse()) await step().catch((error) => console.error(`cleanup: ${String(error)}`));
@@ -236,7 +249,7 @@ async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, fl
 
     // As npm start runs it: a dev server persisting to a SQLite file (not in memory), same flags.
     log(`${backend}: starting a Temporal dev server on a SQLite file`);
-    const dev = await startDevServer({ headless: true, dbFile: path.join(dataDir, 'temporal.db'), sqlitePragmas });
+    const dev = await startDevServer({ headless: true, dbFile: path.join(dataDir, 'temporal.db'), sqlitePragmas: devServer.sqlitePragmas, dynamicConfig: devServer.devServerConfig });
     closers.push(() => dev.stop());
 
     const pool = createPool(databaseUrl);
@@ -270,7 +283,8 @@ async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, fl
     const floorClient = new TemporalClient({ connection, namespace: 'default' });
     const floorHttp = await serveFloorOverHttp((orgId, contactId) => floorRead(floorClient, orgId, contactId));
     closers.push(() => floorHttp.close());
-    return { backend, sdk, pool, url, postgres: rows[0]?.server_version ?? '?', floorClient, floorUrl: floorHttp.url, cpuSources, close };
+    const caller = new ToolCaller(temporal, 'steward-tools', true);
+    return { backend, sdk, pool, url, postgres: rows[0]?.server_version ?? '?', floorClient, floorUrl: floorHttp.url, cpuSources, caller, close };
   } catch (error) {
     await close();
     throw error;
@@ -380,6 +394,7 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
   const sources: CpuSource[] = [...stack.cpuSources, { name: CALLERS_GROUP, pids: () => [client.pid] }];
   const cells: Cell[] = [];
   const floor = () => callFloor(stack, orgId, contactId);
+  const inProcess = async () => checkRead(await stack.caller.call(principal, READ_TOOL, { contactId }));
   const cpuOf = async (run: () => Promise<number>, profileName?: string): Promise<CpuPerCall> => {
     const profiler = profileName && cfg.profileDir ? await startProfiler() : undefined;
     const before = await cpuSnapshot(sources);
@@ -396,15 +411,17 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
     for (const tool of cfg.tools) {
       const args = argsOf(tool);
       // The floor does the read's database work, so it stands beside the read only.
-      const paths: CallPath[] = tool === READ_TOOL ? ['floor', 'floor-http', ...TOOL_PATHS] : TOOL_PATHS;
+      const paths: CallPath[] = tool === READ_TOOL ? ['floor', 'floor-http', 'caller', ...TOOL_PATHS] : TOOL_PATHS;
       const toolOf = (callPath: CallPath) => (callPath === 'floor' ? FLOOR_TOOL : callPath === 'floor-http' ? FLOOR_HTTP_TOOL : tool);
+      const local = (callPath: CallPath) => (callPath === 'floor' ? floor : callPath === 'caller' ? inProcess : undefined);
       /** One call one at a time: the floor here (it is the API's own work), a tool through the callers' process. */
-      const once = (callPath: CallPath): (() => Promise<void | number>) => (callPath === 'floor' ? floor : () => client.call(callPath, tool, args, 0));
+      const once = (callPath: CallPath): (() => Promise<void | number>) => local(callPath) ?? (() => client.call(callPath as RemotePath, tool, args, 0));
       /** One path at one concurrency: a warm-up, then concurrency × callsPerWorker calls with their CPU. */
       const measureLoaded = async (callPath: CallPath, concurrency: number, profileName: string | undefined): Promise<Cell> => {
-        const measure = (n: number) => (callPath === 'floor'
-          ? measureThroughput(Array.from({ length: concurrency }, () => floor), n)
-          : client.throughput(callPath, tool, args, concurrency, n));
+        const inHere = local(callPath);
+        const measure = (n: number) => (inHere
+          ? measureThroughput(Array.from({ length: concurrency }, () => inHere), n)
+          : client.throughput(callPath as RemotePath, tool, args, concurrency, n));
         await measure(Math.max(20, concurrency * 3)); // warm-up at the same concurrency
         let result: ThroughputResult | undefined;
         const countsBefore = callCounts();
@@ -413,7 +430,7 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
           return result.calls;
         }, profileName);
         const { delivered, askedTemporal, requested, declined } = callCountsSince(countsBefore);
-        const earlyResults = callPath === 'mcp' || callPath === 'bridge' ? { delivered, askedTemporal } : undefined;
+        const earlyResults = callPath === 'mcp' || callPath === 'bridge' || callPath === 'caller' ? { delivered, askedTemporal } : undefined;
         return { backend: stack.backend, sdk: stack.sdk, path: callPath, tool: toolOf(callPath), ...result!, cpu, earlyResults, eagerStarts: { requested, declined } };
       };
       if (cfg.concurrency.includes(1)) {
@@ -556,7 +573,7 @@ async function main(): Promise<void> {
   try {
     for (const backend of cfg.backends) {
       for (const sdk of cfg.sdkModes) {
-        current = await startStack(backend, sdk, bundlePath, floorBundle, cfg.sqlitePragmas);
+        current = await startStack(backend, sdk, bundlePath, floorBundle, cfg);
         try {
           backends.push(await benchBackend(current, cfg));
         } finally {
@@ -582,7 +599,7 @@ async function main(): Promise<void> {
     },
     config: {
       backends: cfg.backends, sdkModes: cfg.sdkModes, tools: cfg.tools, concurrency: cfg.concurrency, samples: cfg.samples, callsPerWorker: cfg.callsPerWorker, rounds: cfg.rounds, label: cfg.label,
-      sqlitePragmas: cfg.sqlitePragmas ?? DEV_SERVER_SQLITE_PRAGMAS, evalFile: cfg.evalFile,
+      sqlitePragmas: cfg.sqlitePragmas ?? DEV_SERVER_SQLITE_PRAGMAS, devServerConfig: cfg.devServerConfig ?? DEV_SERVER_DYNAMIC_CONFIG, evalFile: cfg.evalFile,
     },
     topology: `as npm start: API, worker and bench clients in one Node process; one pg pool for API and worker; API client on the worker's connection (eager starts); Temporal dev server on a SQLite file; the floor's worker on the same connection, its own task queue; workflows ${workflowThreads() === 0 ? 'on the main thread' : `on ${workflowThreads()} threads per worker`}`,
     backends,

@@ -54,7 +54,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-options-'));
-  const dev = await startDevServer({ headless: true, dbFile: path.join(dir, 'temporal.db') });
+  const extraArgs = process.env.BENCH_DEV_SERVER_ARGS ? process.env.BENCH_DEV_SERVER_ARGS.split(' ') : undefined;
+  const dev = await startDevServer({ headless: true, dbFile: path.join(dir, 'temporal.db'), extraArgs });
   const connection = await NativeConnection.connect({ address: dev.address });
   try {
     const { code } = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'floor', 'workflows.ts'), logger: new DefaultLogger('ERROR') });

@@ -43,6 +43,8 @@ export interface DevServerOptions {
   /** `--sqlite-pragma` values for a file-backed server; default DEV_SERVER_SQLITE_PRAGMAS. */
   sqlitePragmas?: string[];
   headless?: boolean;
+  /** `--dynamic-config-value` settings; default DEV_SERVER_DYNAMIC_CONFIG, `[]` for the CLI's own. */
+  dynamicConfig?: string[];
   logFile?: string;
   /** Further `start-dev` flags, e.g. `--dynamic-config-value KEY=VALUE`. */
   extraArgs?: string[];
@@ -66,6 +68,18 @@ export interface DevServerOptions {
  * can lose the last moments of history, which is the dev server's bargain anyway.
  */
 export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
+
+/**
+ * Unless told otherwise, the dev server reads its search attributes from its database again on
+ * every read of them (a setting meant for tests that add attributes and use them at once), and it
+ * reads them for every workflow start and every visibility record, with or without custom ones.
+ * Measured (bench/temporal-options.ts), that costs the dev server about 2 ms of CPU a workflow
+ * on a bare start and 2.5-3.5 ms on a start with Steward's four attributes; cached, the four cost
+ * 0.5-1.6 ms. Cached, an attribute added while the server runs (through the operator API, not a
+ * start flag) can take up to a minute to reach all its services; Steward's own are start flags
+ * (devServerSearchAttributeFlags), usable from the first call (test/e2e/dev-server-config.test.ts).
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG = ['system.forceSearchAttributesCacheRefreshOnRead=false'];
 
 /** Where a file-backed server records its pid, so the next start can stop one a killed launcher left running. */
 const pidFileOf = (dbFile: string) => `${dbFile}.pid`;
@@ -135,6 +149,7 @@ async function launchDevServer(options: DevServerOptions, port: number): Promise
     args.push('--db-filename', options.dbFile);
     for (const pragma of options.sqlitePragmas ?? DEV_SERVER_SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
   }
+  for (const setting of options.dynamicConfig ?? DEV_SERVER_DYNAMIC_CONFIG) args.push('--dynamic-config-value', setting);
   if (options.extraArgs) args.push(...options.extraArgs);
   if (options.headless) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort ?? 8233), '--ui-disable-news-fetch');

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../../core/search-attributes';
+import { argsOf } from '../../db/ports';
+import { DEV_SERVER_DYNAMIC_CONFIG, startDevServer, type DevServer } from '../../scripts/lib/temporal-dev-server';
+
+/**
+ * The dev server npm start runs keeps its search attributes cached (DEV_SERVER_DYNAMIC_CONFIG):
+ * the launcher must pass the setting, and Steward's attributes, given as start flags, must still
+ * be accepted and filterable from the very first call on a fresh server.
+ */
+describe('the dev server as the launcher starts it', () => {
+  let dev: DevServer;
+  let connection: Connection;
+
+  beforeAll(async () => {
+    dev = await startDevServer({ headless: true });
+    connection = await Connection.connect({ address: dev.address });
+  }, 90_000);
+
+  afterAll(async () => {
+    await connection?.close();
+    await dev?.stop();
+  });
+
+  it('runs with the search-attribute cache on', () => {
+    const args = argsOf(dev.process.pid!);
+    expect(DEV_SERVER_DYNAMIC_CONFIG).toContain('system.forceSearchAttributesCacheRefreshOnRead=false');
+    for (const setting of DEV_SERVER_DYNAMIC_CONFIG) {
+      const at = args.indexOf(setting);
+      expect(at).toBeGreaterThan(0);
+      expect(args[at - 1]).toBe('--dynamic-config-value');
+    }
+  });
+
+  it('accepts a start with all four of Steward\'s search attributes at once, and finds the run by each', async () => {
+    const client = new Client({ connection });
+    const values = { org: randomUUID(), tool: `tool_${randomUUID()}`, module: `module_${randomUUID()}`, actor: randomUUID() };
+    const handle = await client.workflow.start('noWorkerRunsThis', {
+      taskQueue: `nobody-${randomUUID()}`,
+      workflowId: `dev-server-config-${randomUUID()}`,
+      typedSearchAttributes: [
+        { key: SA_ORG, value: values.org }, { key: SA_TOOL, value: values.tool }, { key: SA_MODULE, value: values.module }, { key: SA_ACTOR, value: values.actor },
+      ],
+    });
+    try {
+      const queries = [`StewardOrg = '${values.org}'`, `StewardTool = '${values.tool}'`, `StewardModule = '${values.module}'`, `StewardActor = '${values.actor}'`];
+      for (const query of queries) expect(await countEventually(client, query)).toBe(1);
+    } finally {
+      await handle.terminate();
+    }
+  });
+});
+
+/** Visibility is written after the start returns: asks again for a few seconds before answering 0. */
+async function countEventually(client: Client, query: string): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const { count } = await client.workflow.count(query);
+    if (count > 0) return count;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return 0;
+}
