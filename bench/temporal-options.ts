@@ -8,7 +8,8 @@
  * (median of the rounds) and the Node process's, and writes bench/results/<date>-temporal-options.json.
  *
  * Knobs: BENCH_OPTIONS_ROUNDS (3), BENCH_OPTIONS_CALLS (640 per variant and round), BENCH_OPTIONS_VARIANTS (all),
- * BENCH_OPTIONS_PAYLOAD_BYTES (1500), BENCH_OUT_DIR (bench/results).
+ * BENCH_OPTIONS_PAYLOAD_BYTES (1500), BENCH_OUT_DIR (bench/results), BENCH_DEV_SERVER_CONFIG (the dev
+ * server's dynamic config, comma-separated KEY=VALUE, `default` for the CLI's own: to compare settings).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -54,8 +55,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-options-'));
-  const extraArgs = process.env.BENCH_DEV_SERVER_ARGS ? process.env.BENCH_DEV_SERVER_ARGS.split(' ') : undefined;
-  const dev = await startDevServer({ headless: true, dbFile: path.join(dir, 'temporal.db'), extraArgs });
+  // As bench/run.ts: the dev server's dynamic config, `default` for the CLI's own; unset, what npm start uses.
+  const dynamicConfig = process.env.BENCH_DEV_SERVER_CONFIG?.split(',').map((s) => s.trim()).filter((s) => s && s !== 'default');
+  const dev = await startDevServer({ headless: true, dbFile: path.join(dir, 'temporal.db'), dynamicConfig });
   const connection = await NativeConnection.connect({ address: dev.address });
   try {
     const { code } = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'floor', 'workflows.ts'), logger: new DefaultLogger('ERROR') });

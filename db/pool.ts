@@ -134,6 +134,7 @@ async function inTransaction<T>(
   work: (client: pg.PoolClient, transaction: Transaction, firstRead: unknown) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  let discard: Error | undefined;
   try {
     await client.query(begin);
     const firstRead = tenant ? await enterTenant(client, tenant) : undefined;
@@ -149,10 +150,25 @@ async function inTransaction<T>(
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
+    if (isStalePlan(error)) discard = error as Error;
     throw error;
   } finally {
-    client.release();
+    // Given an error, the pool closes the connection instead of lending it again.
+    client.release(discard);
   }
+}
+
+/**
+ * Postgres refuses a statement this connection prepared once a migration changed the type of a
+ * column it returns, or dropped one (adding a column does not: named statements list their
+ * columns), and it goes on refusing it for the connection's life. That connection is closed rather
+ * than returned to the pool, so only the call that met the refusal fails, and its activity's retry
+ * runs on a fresh connection. (A statement run on the pool itself already closes its connection on
+ * any error.)
+ */
+export function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type');
 }
 
 export async function queryRows<R extends pg.QueryResultRow>(db: Queryable, text: string, values: unknown[] = []): Promise<R[]> {

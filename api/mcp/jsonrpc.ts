@@ -51,8 +51,19 @@ export function mcpBodyParser(req: Request, res: Response, next: NextFunction): 
   });
 }
 
+/**
+ * The first refusal of a POST's headers or body, in the transport's own order: what the client
+ * accepts, then what it sent, then whether the body could be read.
+ */
 export function bodyErrorOf(req: Request): JsonRpcRefusal | undefined {
-  return (req as WithBodyError)[BODY_ERROR] ?? mediaTypeRefusal(req);
+  return acceptRefusal(req) ?? mediaTypeRefusal(req) ?? (req as WithBodyError)[BODY_ERROR];
+}
+
+/** A client must accept both answers a POST may get (a JSON body, an event stream), as the transport checks: a list, so a substring test. */
+function acceptRefusal(req: Request): JsonRpcRefusal | undefined {
+  const accept = req.headers.accept;
+  if (accept?.includes('application/json') && accept.includes('text/event-stream')) return undefined;
+  return refusal(406, null, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
 }
 
 /**

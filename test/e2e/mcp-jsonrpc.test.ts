@@ -129,6 +129,12 @@ describe('MCP JSON-RPC error shapes', () => {
     const notJson = await post(ping, undefined, { 'content-type': 'text/plain' });
     expect(notJson.status).toBe(415);
     expect(JSON.parse(notJson.text).error).toEqual({ code: -32000, message: expect.stringContaining('Content-Type must be application/json') });
+    // Both wrong: the transport's order, Accept first.
+    const neither = await post(ping, undefined, { accept: 'application/json', 'content-type': 'text/plain' });
+    expect(neither.status).toBe(406);
+    // Accept is checked before the body is read, as by the transport.
+    const unreadable = await post('{"jsonrpc": "2.0",', undefined, { accept: 'text/event-stream' });
+    expect(unreadable.status).toBe(406);
     const withCharset = await post(ping, undefined, { 'content-type': 'application/json; charset=utf-8' });
     expect(withCharset.status).toBe(200);
     expect(JSON.parse(withCharset.text)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
