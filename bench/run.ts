@@ -49,7 +49,7 @@ import { createApiKey, principalForApiKey } from '../kernel/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
 import type { ToolContext } from '../modules/tool';
-import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, freePort, startDevServer } from '../scripts/lib/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, freePort, parseDynamicConfig, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { createTestDatabase } from '../test/helpers/database';
 import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
@@ -139,9 +139,7 @@ function config(): Config {
     sqlitePragmas: values['sqlite-pragmas'] ?? process.env.BENCH_SQLITE_PRAGMAS
       ? list(values['sqlite-pragmas'], 'BENCH_SQLITE_PRAGMAS', '').filter((p) => p !== 'default')
       : undefined,
-    devServerConfig: values['dev-server-config'] ?? process.env.BENCH_DEV_SERVER_CONFIG
-      ? list(values['dev-server-config'], 'BENCH_DEV_SERVER_CONFIG', '').filter((p) => p !== 'default')
-      : undefined,
+    devServerConfig: parseDynamicConfig(values['dev-server-config'] ?? process.env.BENCH_DEV_SERVER_CONFIG),
     evalFile: path.resolve(values.eval ?? process.env.BENCH_SEARCH_EVAL ?? TOOL_SEARCH_EVAL_FILE),
     outDir: path.resolve(values.out ?? process.env.BENCH_OUT_DIR ?? path.join(PROJECT_ROOT, 'bench', 'results')),
     ...(values.profile ?? process.env.BENCH_PROFILE ? { profileDir: path.resolve((values.profile ?? process.env.BENCH_PROFILE)!) } : {}),
@@ -414,7 +412,7 @@ async function benchBackend(stack: Stack, cfg: Config): Promise<BackendReport> {
       const paths: CallPath[] = tool === READ_TOOL ? ['floor', 'floor-http', 'caller', ...TOOL_PATHS] : TOOL_PATHS;
       const toolOf = (callPath: CallPath) => (callPath === 'floor' ? FLOOR_TOOL : callPath === 'floor-http' ? FLOOR_HTTP_TOOL : tool);
       const local = (callPath: CallPath) => (callPath === 'floor' ? floor : callPath === 'caller' ? inProcess : undefined);
-      /** One call one at a time: the floor here (it is the API's own work), a tool through the callers' process. */
+      /** One call one at a time: the floor and the caller here (they are the API's own work), a tool through the callers' process. */
       const once = (callPath: CallPath): (() => Promise<void | number>) => local(callPath) ?? (() => client.call(callPath as RemotePath, tool, args, 0));
       /** One path at one concurrency: a warm-up, then concurrency × callsPerWorker calls with their CPU. */
       const measureLoaded = async (callPath: CallPath, concurrency: number, profileName: string | undefined): Promise<Cell> => {

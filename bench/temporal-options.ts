@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client, type WorkflowStartOptions } from '@temporalio/client';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
-import { startDevServer } from '../scripts/lib/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, parseDynamicConfig, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { workerTuning } from '../worker/create-worker';
 import { cpuPerCall, cpuSnapshot, type CpuSource } from './cpu';
 import { measureThroughput } from './stats';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-options-'));
   // As bench/run.ts: the dev server's dynamic config, `default` for the CLI's own; unset, what npm start uses.
-  const dynamicConfig = process.env.BENCH_DEV_SERVER_CONFIG?.split(',').map((s) => s.trim()).filter((s) => s && s !== 'default');
+  const dynamicConfig = parseDynamicConfig(process.env.BENCH_DEV_SERVER_CONFIG);
   const dev = await startDevServer({ headless: true, dbFile: path.join(dir, 'temporal.db'), dynamicConfig });
   const connection = await NativeConnection.connect({ address: dev.address });
   try {
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     const outDir = process.env.BENCH_OUT_DIR ?? path.join(__dirname, 'results');
     fs.mkdirSync(outDir, { recursive: true });
     const file = path.join(outDir, `${new Date().toISOString().slice(0, 10)}-temporal-options.json`);
-    fs.writeFileSync(file, JSON.stringify({ timestamp: new Date().toISOString(), cpus: os.cpus().length, loadAverageEnd: os.loadavg(), rounds: ROUNDS, calls: CALLS, concurrency: CONCURRENCY, rows }, null, 2));
+    fs.writeFileSync(file, JSON.stringify({ timestamp: new Date().toISOString(), cpus: os.cpus().length, loadAverageEnd: os.loadavg(), rounds: ROUNDS, calls: CALLS, concurrency: CONCURRENCY, devServerConfig: dynamicConfig ?? DEV_SERVER_DYNAMIC_CONFIG, rows }, null, 2));
     console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
     worker.shutdown();
     await running;

@@ -101,8 +101,18 @@ export function namedStatement(name: string, text: string): NamedStatement {
 
 /** Runs a named statement on a pool or a client (see namedStatement). */
 export async function queryNamed<R extends pg.QueryResultRow>(db: Queryable, statement: NamedStatement, values: unknown[]): Promise<R[]> {
-  return (await db.query<R>({ name: statement.name, text: statement.text, values })).rows;
+  try {
+    return (await db.query<R>({ name: statement.name, text: statement.text, values })).rows;
+  } catch (error) {
+    // Marked here, where every named statement runs, so the connection is closed (see inTransaction)
+    // even when the caller wraps or swallows the error.
+    if (isStalePlan(error)) stalePlanClients.add(db);
+    throw error;
+  }
 }
+
+/** Connections that met a stale prepared statement (see isStalePlan); weak, so a closed one is forgotten. */
+const stalePlanClients = new WeakSet<object>();
 
 const ENTER_TENANT = `SELECT set_config('role', $1, true), set_config('steward.org_id', $2, true)`;
 const TENANT_STATEMENT = namedStatement('enter-tenant', ENTER_TENANT);
@@ -134,7 +144,6 @@ async function inTransaction<T>(
   work: (client: pg.PoolClient, transaction: Transaction, firstRead: unknown) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
-  let discard: Error | undefined;
   try {
     await client.query(begin);
     const firstRead = tenant ? await enterTenant(client, tenant) : undefined;
@@ -150,25 +159,26 @@ async function inTransaction<T>(
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
-    if (isStalePlan(error)) discard = error as Error;
     throw error;
   } finally {
     // Given an error, the pool closes the connection instead of lending it again.
-    client.release(discard);
+    client.release(stalePlanClients.has(client) ? new Error('a prepared statement of this connection went stale') : undefined);
   }
 }
 
 /**
  * Postgres refuses a statement this connection prepared once a migration changed the type of a
  * column it returns, or dropped one (adding a column does not: named statements list their
- * columns), and it goes on refusing it for the connection's life. That connection is closed rather
- * than returned to the pool, so only the call that met the refusal fails, and its activity's retry
- * runs on a fresh connection. (A statement run on the pool itself already closes its connection on
- * any error.)
+ * columns), and it goes on refusing it for the connection's life. queryNamed marks the connection
+ * that met the refusal and inTransaction closes it rather than returning it to the pool, so only the
+ * call that met it fails, and its activity's retry runs on another connection. (A statement run on
+ * the pool itself already closes its connection on any error.)
  */
 export function isStalePlan(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type');
+  const { code, routine, message } = (error ?? {}) as { code?: unknown; routine?: unknown; message?: unknown };
+  if (code !== '0A000') return false;
+  // The routine that raises it names it in any server language; the message only in English.
+  return routine === 'RevalidateCachedQuery' || (typeof message === 'string' && message.includes('cached plan must not change result type'));
 }
 
 export async function queryRows<R extends pg.QueryResultRow>(db: Queryable, text: string, values: unknown[] = []): Promise<R[]> {

@@ -46,7 +46,7 @@ export interface DevServerOptions {
   /** `--dynamic-config-value` settings; default DEV_SERVER_DYNAMIC_CONFIG, `[]` for the CLI's own. */
   dynamicConfig?: string[];
   logFile?: string;
-  /** Further `start-dev` flags, e.g. `--dynamic-config-value KEY=VALUE`. */
+  /** Further `start-dev` flags (dynamic config goes in `dynamicConfig`). */
   extraArgs?: string[];
   /**
    * The operators' codec endpoint (`<public API URL>/api/temporal-codec`) the Web UI
@@ -73,13 +73,23 @@ export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=norma
  * Unless told otherwise, the dev server reads its search attributes from its database again on
  * every read of them (a setting meant for tests that add attributes and use them at once), and it
  * reads them for every workflow start and every visibility record, with or without custom ones.
- * Measured (bench/temporal-options.ts), that costs the dev server about 2 ms of CPU a workflow
- * on a bare start and 2.5-3.5 ms on a start with Steward's four attributes; cached, the four cost
- * 0.5-1.6 ms. Cached, an attribute added while the server runs (through the operator API, not a
- * start flag) can take up to a minute to reach all its services; Steward's own are start flags
- * (devServerSearchAttributeFlags), usable from the first call (test/e2e/dev-server-config.test.ts).
+ * What the cache saves is measured in bench/README.md (bench/temporal-options.ts with
+ * BENCH_DEV_SERVER_CONFIG=default against it). Cached, an attribute added while the server runs
+ * (through the operator API, not a start flag) can take up to a minute to reach all its services;
+ * Steward's own are start flags (devServerSearchAttributeFlags), usable from the first call
+ * (test/e2e/dev-server-config.test.ts).
  */
 export const DEV_SERVER_DYNAMIC_CONFIG = ['system.forceSearchAttributesCacheRefreshOnRead=false'];
+
+/**
+ * A dynamic-config list as the benches take it to compare settings: comma-separated KEY=VALUE,
+ * `default` for the CLI's own (no setting); unset or empty, undefined (DEV_SERVER_DYNAMIC_CONFIG).
+ */
+export function parseDynamicConfig(raw: string | undefined): string[] | undefined {
+  const items = (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.length === 0) return undefined;
+  return items.filter((item) => item !== 'default');
+}
 
 /** Where a file-backed server records its pid, so the next start can stop one a killed launcher left running. */
 const pidFileOf = (dbFile: string) => `${dbFile}.pid`;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../../core/search-attributes';
 import { argsOf } from '../../db/ports';
-import { DEV_SERVER_DYNAMIC_CONFIG, startDevServer, type DevServer } from '../../scripts/lib/temporal-dev-server';
+import fs from 'node:fs';
+import { DEV_SERVER_DYNAMIC_CONFIG, findTemporalCli, parseDynamicConfig, startDevServer, type DevServer } from '../../scripts/lib/temporal-dev-server';
 
 /**
  * The dev server npm start runs keeps its search attributes cached (DEV_SERVER_DYNAMIC_CONFIG):
@@ -33,6 +34,12 @@ describe('the dev server as the launcher starts it', () => {
     }
   });
 
+  it('names settings the bundled server knows (it ignores a key it does not, so a misspelt one would do nothing)', () => {
+    const cli = fs.readFileSync(findTemporalCli());
+    for (const setting of DEV_SERVER_DYNAMIC_CONFIG) expect(cli.includes(Buffer.from(setting.split('=')[0]))).toBe(true);
+    expect(cli.includes(Buffer.from('system.forceSearchAttributesCacheRefreshOnReed'))).toBe(false);
+  });
+
   it('accepts a start with all four of Steward\'s search attributes at once, and finds the run by each', async () => {
     const client = new Client({ connection });
     const values = { org: randomUUID(), tool: `tool_${randomUUID()}`, module: `module_${randomUUID()}`, actor: randomUUID() };
@@ -61,3 +68,12 @@ async function countEventually(client: Client, query: string): Promise<number> {
   }
   return 0;
 }
+
+describe('the benches\' dynamic-config knob', () => {
+  it('reads a comma-separated list, `default` as the CLI\'s own, and nothing as npm start\'s', () => {
+    expect(parseDynamicConfig('a.b=1, c.d=true')).toEqual(['a.b=1', 'c.d=true']);
+    expect(parseDynamicConfig('default')).toEqual([]);
+    expect(parseDynamicConfig(undefined)).toBeUndefined();
+    expect(parseDynamicConfig(' ')).toBeUndefined();
+  });
+});

@@ -32,7 +32,25 @@ describe('a prepared statement whose result changed shape', () => {
     const pidBefore = await backendPid();
     await db.pool.query('ALTER TABLE stale_plan_notes ALTER COLUMN note TYPE int USING note::int');
 
-    await expect(readNote()).rejects.toMatchObject({ code: '0A000', message: expect.stringContaining('cached plan must not change result type') });
+    // The routine is how isStalePlan knows it in any server language.
+    await expect(readNote()).rejects.toMatchObject({ code: '0A000', routine: 'RevalidateCachedQuery', message: expect.stringContaining('cached plan must not change result type') });
+    expect(await backendPid()).not.toBe(pidBefore);
+    expect(await readNote()).toBe(42);
+  });
+
+  it('closes the connection even when the work catches the refusal and goes on', async () => {
+    expect(await readNote()).toBe(42);
+    const pidBefore = await backendPid();
+    await db.pool.query('ALTER TABLE stale_plan_notes ALTER COLUMN note TYPE bigint');
+    const outcome = await withTransaction(pool, async (client) => {
+      try {
+        await queryNamed(client, READ_NOTE, [1]);
+        return 'read';
+      } catch {
+        return 'swallowed';
+      }
+    });
+    expect(outcome).toBe('swallowed');
     expect(await backendPid()).not.toBe(pidBefore);
     expect(await readNote()).toBe(42);
   });
