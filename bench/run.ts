@@ -49,7 +49,7 @@ import { createApiKey, principalForApiKey } from '../kernel/api-keys';
 import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
 import { createMember } from '../modules/platform/users';
 import type { ToolContext } from '../modules/tool';
-import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, freePort, parseDynamicConfig, startDevServer } from '../scripts/lib/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, freePort, parseDevServerSettings, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { createTestDatabase } from '../test/helpers/database';
 import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
@@ -60,6 +60,7 @@ import { createFloorActivities } from './floor/activities';
 import { serveFloorOverHttp } from './floor/http';
 import { checkerFor, invokeBridge, READ_TOOL, startLoadClient, type RemotePath } from './load-client';
 import { ToolCaller } from '../api/tool-caller';
+import { TOOL_TASK_QUEUE } from '../core/workflow-ids';
 import { evaluateToolSearch, TOOL_SEARCH_EVAL_FILE, type SearchEvalResult } from './search-eval';
 import { measureInterleaved, measureSequential, measureThroughput, medianRound, rotated, type LatencySummary, type RoundSummary, type ThroughputResult } from './stats';
 import { createTemporalClient } from '../temporal/client';
@@ -136,10 +137,8 @@ function config(): Config {
     callsPerWorker: int(values['calls-per-worker'] ?? process.env.BENCH_CALLS_PER_WORKER ?? '25', 'calls-per-worker'),
     rounds: int(values.rounds ?? process.env.BENCH_STACK_ROUNDS ?? '3', 'rounds'),
     label,
-    sqlitePragmas: values['sqlite-pragmas'] ?? process.env.BENCH_SQLITE_PRAGMAS
-      ? list(values['sqlite-pragmas'], 'BENCH_SQLITE_PRAGMAS', '').filter((p) => p !== 'default')
-      : undefined,
-    devServerConfig: parseDynamicConfig(values['dev-server-config'] ?? process.env.BENCH_DEV_SERVER_CONFIG),
+    sqlitePragmas: parseDevServerSettings(values['sqlite-pragmas'] ?? process.env.BENCH_SQLITE_PRAGMAS),
+    devServerConfig: parseDevServerSettings(values['dev-server-config'] ?? process.env.BENCH_DEV_SERVER_CONFIG),
     evalFile: path.resolve(values.eval ?? process.env.BENCH_SEARCH_EVAL ?? TOOL_SEARCH_EVAL_FILE),
     outDir: path.resolve(values.out ?? process.env.BENCH_OUT_DIR ?? path.join(PROJECT_ROOT, 'bench', 'results')),
     ...(values.profile ?? process.env.BENCH_PROFILE ? { profileDir: path.resolve((values.profile ?? process.env.BENCH_PROFILE)!) } : {}),
@@ -256,7 +255,7 @@ async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, fl
     process.env.STEWARD_WORKFLOW_BUNDLE = bundlePath;
     log(`${backend}: starting the workers, SDK ${sdk}`);
     const { worker, connection, floorWorker } = await withSdkMode(sdk, async () => {
-      const prepared = await prepareWorker({ pool, address: dev.address, namespace: 'default', taskQueue: 'steward-tools' });
+      const prepared = await prepareWorker({ pool, address: dev.address, namespace: 'default', taskQueue: TOOL_TASK_QUEUE });
       return { ...prepared, floorWorker: await startFloorWorker(prepared.connection, pool, floorBundle) };
     }).finally(() => {
       if (previousBundle === undefined) delete process.env.STEWARD_WORKFLOW_BUNDLE;
@@ -271,7 +270,7 @@ async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, fl
       });
     }
     const temporal = createTemporalClient(connection, 'default');
-    const { server, url } = await listen({ pool, temporal, taskQueue: 'steward-tools', eagerStart: true }, 0);
+    const { server, url } = await listen({ pool, temporal, taskQueue: TOOL_TASK_QUEUE, eagerStart: true }, 0);
     closers.push(() => closeServer(server));
     const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
     const cpuSources: CpuSource[] = [
@@ -281,7 +280,7 @@ async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, fl
     const floorClient = new TemporalClient({ connection, namespace: 'default' });
     const floorHttp = await serveFloorOverHttp((orgId, contactId) => floorRead(floorClient, orgId, contactId));
     closers.push(() => floorHttp.close());
-    const caller = new ToolCaller(temporal, 'steward-tools', true);
+    const caller = new ToolCaller(temporal, TOOL_TASK_QUEUE, true);
     return { backend, sdk, pool, url, postgres: rows[0]?.server_version ?? '?', floorClient, floorUrl: floorHttp.url, cpuSources, caller, close };
   } catch (error) {
     await close();

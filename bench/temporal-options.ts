@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Client, type WorkflowStartOptions } from '@temporalio/client';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../core/search-attributes';
-import { DEV_SERVER_DYNAMIC_CONFIG, parseDynamicConfig, startDevServer } from '../scripts/lib/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, parseDevServerSettings, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { workerTuning } from '../worker/create-worker';
 import { cpuPerCall, cpuSnapshot, type CpuSource } from './cpu';
 import { measureThroughput } from './stats';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-options-'));
   // As bench/run.ts: the dev server's dynamic config, `default` for the CLI's own; unset, what npm start uses.
-  const dynamicConfig = parseDynamicConfig(process.env.BENCH_DEV_SERVER_CONFIG);
+  const dynamicConfig = parseDevServerSettings(process.env.BENCH_DEV_SERVER_CONFIG);
   const dev = await startDevServer({ headless: true, dbFile: path.join(dir, 'temporal.db'), dynamicConfig });
   const connection = await NativeConnection.connect({ address: dev.address });
   try {

@@ -82,10 +82,11 @@ export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=norma
 export const DEV_SERVER_DYNAMIC_CONFIG = ['system.forceSearchAttributesCacheRefreshOnRead=false'];
 
 /**
- * A dynamic-config list as the benches take it to compare settings: comma-separated KEY=VALUE,
- * `default` for the CLI's own (no setting); unset or empty, undefined (DEV_SERVER_DYNAMIC_CONFIG).
+ * A list of dev-server settings (SQLite pragmas, dynamic config) as the benches take it to compare
+ * settings: comma-separated, `default` for the CLI's own (none); unset or empty, undefined (what
+ * npm start uses: DEV_SERVER_SQLITE_PRAGMAS, DEV_SERVER_DYNAMIC_CONFIG).
  */
-export function parseDynamicConfig(raw: string | undefined): string[] | undefined {
+export function parseDevServerSettings(raw: string | undefined): string[] | undefined {
   const items = (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
   if (items.length === 0) return undefined;
   return items.filter((item) => item !== 'default');

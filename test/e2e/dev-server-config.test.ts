@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { SA_ACTOR, SA_MODULE, SA_ORG, SA_TOOL } from '../../core/search-attributes';
 import { argsOf } from '../../db/ports';
-import fs from 'node:fs';
-import { DEV_SERVER_DYNAMIC_CONFIG, findTemporalCli, parseDynamicConfig, startDevServer, type DevServer } from '../../scripts/lib/temporal-dev-server';
+import { eventually } from '../helpers/sandbox-stack';
+import { DEV_SERVER_DYNAMIC_CONFIG, findTemporalCli, parseDevServerSettings, startDevServer, type DevServer } from '../../scripts/lib/temporal-dev-server';
 
 /**
  * The dev server npm start runs keeps its search attributes cached (DEV_SERVER_DYNAMIC_CONFIG):
@@ -52,28 +53,19 @@ describe('the dev server as the launcher starts it', () => {
     });
     try {
       const queries = [`StewardOrg = '${values.org}'`, `StewardTool = '${values.tool}'`, `StewardModule = '${values.module}'`, `StewardActor = '${values.actor}'`];
-      for (const query of queries) expect(await countEventually(client, query)).toBe(1);
+      // Visibility is written after the start returns.
+      for (const query of queries) expect((await eventually(() => client.workflow.count(query), ({ count }) => count > 0, 5000, 100)).count).toBe(1);
     } finally {
       await handle.terminate();
     }
   });
 });
 
-/** Visibility is written after the start returns: asks again for a few seconds before answering 0. */
-async function countEventually(client: Client, query: string): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const { count } = await client.workflow.count(query);
-    if (count > 0) return count;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return 0;
-}
-
 describe('the benches\' dynamic-config knob', () => {
   it('reads a comma-separated list, `default` as the CLI\'s own, and nothing as npm start\'s', () => {
-    expect(parseDynamicConfig('a.b=1, c.d=true')).toEqual(['a.b=1', 'c.d=true']);
-    expect(parseDynamicConfig('default')).toEqual([]);
-    expect(parseDynamicConfig(undefined)).toBeUndefined();
-    expect(parseDynamicConfig(' ')).toBeUndefined();
+    expect(parseDevServerSettings('a.b=1, c.d=true')).toEqual(['a.b=1', 'c.d=true']);
+    expect(parseDevServerSettings('default')).toEqual([]);
+    expect(parseDevServerSettings(undefined)).toBeUndefined();
+    expect(parseDevServerSettings(' ')).toBeUndefined();
   });
 });
