@@ -12,6 +12,8 @@ import { toolErrorResult, toolResult } from './results';
 import { forwardOnly } from '../../temporal/call-progress';
 import { proposalProgressOf } from './proposal-progress';
 import { bodyErrorOf, envelopeRefusal, mcpBodyParser } from './jsonrpc';
+import { answerJsonPost } from './json-exchange';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { hasScope, type Principal } from '../../core/principal';
 import { findTool } from '../../modules/catalogue';
 import { playbookPrompt, promptsFor } from './prompts';
@@ -235,6 +237,37 @@ function asksForProgress(body: unknown): boolean {
   });
 }
 
+/** The SDK's streamable HTTP transport, for a POST whose progress is streamed as server-sent events. */
+async function answerAsEventStream(req: Request, res: Response, server: Server): Promise<void> {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+}
+
+/** Every other POST: one JSON answer (or 202 for notifications alone), through ./json-exchange.ts. */
+async function answerAsJson(req: Request & { auth?: AuthInfo }, res: Response, server: Server): Promise<void> {
+  const clientGone = new AbortController();
+  let answered = false;
+  // A client that leaves before its answer aborts what it asked for; after the answer there is nothing left to stop.
+  res.on('close', () => {
+    if (!answered) clientGone.abort();
+  });
+  const answer = await answerJsonPost(server, { body: req.body, headers: req.headers, authInfo: req.auth }, clientGone.signal);
+  answered = true;
+  if (!answer) return;
+  res.status(answer.status);
+  if (answer.body === undefined) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json');
+  res.end(answer.body);
+}
+
 /**
  * Stateless streamable HTTP: every POST gets a fresh server and transport, so
  * any API replica can answer any request and nothing is kept between them.
@@ -258,13 +291,8 @@ export function mcpRouter(caller: ToolCaller, auth: express.RequestHandler[]) {
     const server = buildServer(req, principalOf(req), caller, toolsets);
     // A plain JSON answer unless the client asked for progress, the only thing this server
     // streams during a request: the event-stream machinery costs more than the call's own HTTP work.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(req.body) });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    if (asksForProgress(req.body)) await answerAsEventStream(req, res, server);
+    else await answerAsJson(req, res, server);
   });
   const methodNotAllowed = (_req: Request, res: Response) => {
     res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; POST JSON-RPC messages' }, id: null });

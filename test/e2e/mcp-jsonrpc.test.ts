@@ -156,6 +156,31 @@ describe('MCP JSON-RPC error shapes', () => {
     expect(JSON.parse(initialize.text)).toMatchObject({ id: 4, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'steward' } } });
   });
 
+  it('answers a tools/call as one JSON body, and streams it as events only when the call asks for progress', async () => {
+    const plain = await fetch(`${harness.url}/api/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.apiKey}`, accept: ACCEPT_BOTH, 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'plain', method: 'tools/call', params: { name: 'platform_overview', arguments: {} } }),
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('application/json');
+    const answer = await plain.json() as { id: string; result: { isError?: boolean; structuredContent?: unknown } };
+    expect(answer.id).toBe('plain');
+    expect(answer.result.isError).toBeFalsy();
+    expect(answer.result.structuredContent).toBeDefined();
+
+    const streamed = await fetch(`${harness.url}/api/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.apiKey}`, accept: ACCEPT_BOTH, 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'streamed', method: 'tools/call', params: { name: 'platform_overview', arguments: {}, _meta: { progressToken: 'p1' } } }),
+    });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    const events = await streamed.text();
+    const data = events.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as { id?: string });
+    expect(data.find((message) => message.id === 'streamed')).toBeDefined();
+  });
+
   it('answers a POST of notifications only with 202 and no body', async () => {
     const accepted = await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(accepted.status).toBe(202);
