@@ -6,6 +6,8 @@
  * two-core machine hides most of this; CPU per call is what the next decision should be made on.
  */
 import fs from 'node:fs';
+import inspector from 'node:inspector';
+import path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ; 100 on every Linux this runs on). */
@@ -132,4 +134,25 @@ export function processTree(rootPid: number): number[] {
   };
   visit(rootPid);
   return out;
+}
+
+/** The V8 profiler on this (the main) thread, for the length of one measurement. */
+export async function startProfiler(): Promise<{ stopInto(file: string): Promise<void> }> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => {
+    session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 1000 });
+  await post('Profiler.start');
+  return {
+    async stopInto(file) {
+      const { profile } = await post('Profiler.stop') as { profile: unknown };
+      session.disconnect();
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      console.log(`main-thread CPU profile written to ${file}`);
+    },
+  };
 }

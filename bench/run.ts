@@ -31,7 +31,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import inspector from 'node:inspector';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,7 +54,7 @@ import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
 import { workerTuning, workflowThreads } from '../worker/create-worker';
-import { cpuPerCall, cpuSnapshot, processTree, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
+import { cpuPerCall, cpuSnapshot, processTree, startProfiler, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
 import { createFloorActivities } from './floor/activities';
 import { serveFloorOverHttp } from './floor/http';
 import { checkerFor, invokeBridge, READ_TOOL, startLoadClient, type RemotePath } from './load-client';
@@ -186,27 +185,6 @@ async function startFloorWorker(connection: NativeConnection, pool: Pool, floorB
     activities: createFloorActivities(pool),
     ...workerTuning(),
   });
-}
-
-/** The V8 profiler on this (the main) thread, for the length of one measurement. */
-async function startProfiler(): Promise<{ stopInto(file: string): Promise<void> }> {
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => {
-    session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 1000 });
-  await post('Profiler.start');
-  return {
-    async stopInto(file) {
-      const { profile } = await post('Profiler.stop') as { profile: unknown };
-      session.disconnect();
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(profile));
-      log(`main-thread CPU profile written to ${file}`);
-    },
-  };
 }
 
 /** The Postgres backends serving this database (an external server is shared; its other databases are not ours). */
