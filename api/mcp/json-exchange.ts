@@ -12,7 +12,7 @@ import type { JsonRpcRefusal } from './jsonrpc';
  * One stateless POST answered with one JSON body, as the SDK's streamable HTTP transport answers
  * it with `enableJsonResponse`, but without that transport's round trip through a Web Request,
  * a Response and their streams (converted back and forth by @hono/node-server on every POST):
- * on the API's CPU that round trip cost about as much as the rest of the MCP surface together
+ * that round trip was about a third of the API's CPU for an MCP call apart from the call itself
  * (bench/README.md, "The MCP surface apart"). The messages go to the server as the SDK's transport
  * hands them over, parsed by the SDK's own schema; the answer goes out once every request in the
  * POST has its response, in the order the requests came. A POST that asks for progress is streamed
