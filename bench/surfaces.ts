@@ -7,7 +7,8 @@
  * API's main thread is the only busy thread in the process.
  *
  * The callers run in a process of their own (bench/load-client.ts), as in the stack bench. Each
- * round measures every surface in turn; the table shows each surface's median round.
+ * round measures every surface in turn; the table shows, for each surface, the median of its
+ * rounds figure by figure.
  *
  *   npx tsx bench/surfaces.ts
  *
@@ -74,8 +75,10 @@ async function main(): Promise<void> {
   const { server, url } = await listen({ pool, temporal: {} as never, eagerStart: true }, 0);
   const postgres: CpuSource = {
     name: 'Postgres',
-    pids: async () => (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((row) => row.pid),
+    // Every backend of this database, the asking one too: it is one of the API's own pooled connections.
+    pids: async () => (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((row) => row.pid),
   };
+  // orgId and floorUrl serve only the floor's path, which this bench does not call.
   const client = await startLoadClient({ url, apiKey, contactId, orgId: '', floorUrl: url }, CONCURRENCY);
   const rounds: Round[] = [];
   try {
@@ -121,14 +124,15 @@ function report(rounds: readonly Round[]): void {
   for (const row of summary) {
     console.log(`| ${row.surface} | ${row.mainThreadCpuMsPerCall} | ${row.totalCpuMsPerCall} (${row.postgresCpuMsPerCall}) | ${row.mainThreadGcMsPerCall} | ${row.callsPerSecond.toFixed(0)} | ${row.errors} |`);
   }
-  console.log(`\nMedian of ${ROUNDS} rounds of ${CALLS} calls at concurrency ${CONCURRENCY}, the durable call answered at once.`);
+  console.log(`\nEach figure the median of ${ROUNDS} rounds of ${CALLS} calls at concurrency ${CONCURRENCY}, the durable call answered at once.`);
   const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : '';
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const file = path.join(OUT_DIR, `${new Date().toISOString().slice(0, 10)}-surfaces${label}.json`);
   fs.writeFileSync(file, JSON.stringify({
     timestamp: new Date().toISOString(), label: process.env.BENCH_LABEL ?? null,
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
-    config: { rounds: ROUNDS, calls: CALLS, concurrency: CONCURRENCY, tool: READ_TOOL }, summary, rounds,
+    // A profiled run's CPU includes the profiler's own.
+    config: { rounds: ROUNDS, calls: CALLS, concurrency: CONCURRENCY, tool: READ_TOOL, profiled: PROFILE_DIR !== undefined }, summary, rounds,
   }, null, 2));
   console.log(`Written to ${path.relative(process.cwd(), file)}`);
 }

@@ -4,15 +4,18 @@ import type { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import {
-  ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId,
+  ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonRpcRefusal } from './jsonrpc';
+import { refusal, type JsonRpcRefusal } from './jsonrpc';
+
+/** The transport's code for a refused header (JSON-RPC's range for server errors). */
+const HEADER_REFUSED = -32000;
 
 /**
  * One stateless POST answered with one JSON body, as the SDK's streamable HTTP transport answers
  * it with `enableJsonResponse`, but without that transport's round trip through a Web Request,
  * a Response and their streams (converted back and forth by @hono/node-server on every POST):
- * that round trip was about a third of the API's CPU for an MCP call apart from the call itself
+ * that round trip was a quarter to a third of the API's CPU for an MCP call apart from the call itself
  * (bench/README.md, "The MCP surface apart"). The messages go to the server as the SDK's transport
  * hands them over, parsed by the SDK's own schema; the answer goes out once every request in the
  * POST has its response, in the order the requests came. A POST that asks for progress is streamed
@@ -23,7 +26,8 @@ export class JsonExchange implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
-  private readonly requestIds: RequestId[] = [];
+  /** The POST's request ids in order, each once: a batch may repeat an id, and the SDK answers it once. */
+  private requestIds: RequestId[] = [];
   private readonly responses = new Map<RequestId, JSONRPCMessage>();
   private answer?: (responses: JSONRPCMessage[] | undefined) => void;
   private closed = false;
@@ -38,9 +42,7 @@ export class JsonExchange implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (!isResponse(message) || !this.requestIds.includes(message.id)) return;
     this.responses.set(message.id, message);
-    if (this.responses.size === new Set(this.requestIds).size) {
-      this.answer?.(this.requestIds.filter((id, index) => this.requestIds.indexOf(id) === index).map((id) => this.responses.get(id)!));
-    }
+    if (this.responses.size === this.requestIds.length) this.answer?.(this.requestIds.map((id) => this.responses.get(id)!));
   }
 
   /**
@@ -59,7 +61,7 @@ export class JsonExchange implements Transport {
    * for a POST without requests), or with undefined if the exchange was closed first.
    */
   exchange(messages: readonly JSONRPCMessage[], extra: MessageExtraInfo): Promise<JSONRPCMessage[] | undefined> {
-    for (const message of messages) if (isRequest(message)) this.requestIds.push(message.id);
+    this.requestIds = [...new Set(messages.filter(isRequest).map((message) => message.id))];
     const answered = this.requestIds.length === 0
       ? Promise.resolve([])
       : new Promise<JSONRPCMessage[] | undefined>((resolve) => {
@@ -70,18 +72,16 @@ export class JsonExchange implements Transport {
   }
 }
 
-type Response = Extract<JSONRPCMessage, { id: RequestId }> & ({ result: unknown } | { error: unknown });
+type JsonRpcResponse = Extract<JSONRPCMessage, { id: RequestId }> & ({ result: unknown } | { error: unknown });
 
-function isResponse(message: JSONRPCMessage): message is Response {
+// These two tell the kinds of an already parsed message apart by their fields: the SDK's own
+// guards (isJSONRPCRequest, ...) would parse each message with its schema once more.
+function isResponse(message: JSONRPCMessage): message is JsonRpcResponse {
   return 'id' in message && message.id !== undefined && ('result' in message || 'error' in message);
 }
 
 function isRequest(message: JSONRPCMessage): message is Extract<JSONRPCMessage, { id: RequestId; method: string }> {
   return 'method' in message && 'id' in message && message.id !== undefined;
-}
-
-function refusal(status: number, code: number, message: string): JsonRpcRefusal {
-  return { status, body: { jsonrpc: '2.0', id: null, error: { code, message } } };
 }
 
 /**
@@ -91,19 +91,19 @@ function refusal(status: number, code: number, message: string): JsonRpcRefusal 
  */
 export function exchangeMessagesOf(body: unknown, headers: IncomingHttpHeaders): { messages: JSONRPCMessage[] } | { refused: JsonRpcRefusal } {
   const raw = Array.isArray(body) ? body : [body];
-  if (raw.length > MAX_BATCH_SIZE) return { refused: refusal(400, ErrorCode.InvalidRequest, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`) };
+  if (raw.length > MAX_BATCH_SIZE) return { refused: refusal(400, null, ErrorCode.InvalidRequest, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`) };
   const messages: JSONRPCMessage[] = [];
   for (const candidate of raw) {
     const parsed = JSONRPCMessageSchema.safeParse(candidate);
-    if (!parsed.success) return { refused: refusal(400, ErrorCode.ParseError, 'Parse error: Invalid JSON-RPC message') };
+    if (!parsed.success) return { refused: refusal(400, null, ErrorCode.ParseError, 'Parse error: Invalid JSON-RPC message') };
     messages.push(parsed.data);
   }
-  // As the transport's test: by method, with or without an id.
-  const initializes = messages.some((message) => 'method' in message && message.method === 'initialize');
-  if (initializes && messages.length > 1) return { refused: refusal(400, ErrorCode.InvalidRequest, 'Invalid Request: Only one initialization request is allowed') };
+  // The transport's own test (an initialize with valid params, id or not), asked only of the rare message named so.
+  const initializes = messages.some((message) => 'method' in message && message.method === 'initialize' && isInitializeRequest(message));
+  if (initializes && messages.length > 1) return { refused: refusal(400, null, ErrorCode.InvalidRequest, 'Invalid Request: Only one initialization request is allowed') };
   const version = headers['mcp-protocol-version'];
   if (!initializes && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    return { refused: refusal(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`) };
+    return { refused: refusal(400, null, HEADER_REFUSED, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`) };
   }
   return { messages };
 }
@@ -132,8 +132,13 @@ export async function answerJsonPost(server: Pick<Protocol<never, never, never>,
   await server.connect(exchange);
   if (clientGone.aborted) return undefined;
   clientGone.addEventListener('abort', () => void exchange.close(), { once: true });
-  const responses = await exchange.exchange(checked.messages, { authInfo: post.authInfo, requestInfo: { headers: post.headers } });
-  if (responses === undefined) return undefined;
-  if (responses.length === 0) return { status: 202 };
-  return { status: 200, body: JSON.stringify(responses.length === 1 ? responses[0] : responses) };
+  try {
+    const responses = await exchange.exchange(checked.messages, { authInfo: post.authInfo, requestInfo: { headers: post.headers } });
+    if (responses === undefined) return undefined;
+    if (responses.length === 0) return { status: 202 };
+    return { status: 200, body: JSON.stringify(responses.length === 1 ? responses[0] : responses) };
+  } finally {
+    // Whatever still runs once the POST is answered (the second handler of a repeated id) has no one left to answer.
+    void exchange.close();
+  }
 }

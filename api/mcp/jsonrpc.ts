@@ -19,7 +19,7 @@ export interface JsonRpcRefusal {
 }
 
 /** `data`, when given, carries Steward's stable error (`{ error: { code } }`), as tool errors do. */
-function refusal(status: number, id: string | number | null, code: number, message: string, data?: unknown): JsonRpcRefusal {
+export function refusal(status: number, id: string | number | null, code: number, message: string, data?: unknown): JsonRpcRefusal {
   return { status, body: { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } } };
 }
 

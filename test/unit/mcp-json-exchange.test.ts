@@ -17,6 +17,9 @@ function testServer(onAbort: (reason: unknown) => void = () => undefined): Serve
   const server = new Server({ name: 'exchange-test', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (request.params.name === 'whoami') {
+      return { content: [{ type: 'text', text: JSON.stringify({ clientId: extra.authInfo?.clientId, marker: extra.requestInfo?.headers['x-marker'] }) }] };
+    }
     if (request.params.name === 'wait') {
       await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => {
         onAbort(extra.signal.reason);
@@ -67,6 +70,10 @@ const CASES: Array<{ name: string; body: unknown; headers?: IncomingHttpHeaders 
   { name: 'a response whose result is no object', body: { jsonrpc: '2.0', id: 9, result: 5 } },
   { name: 'an error response without a message', body: { jsonrpc: '2.0', id: 9, error: { code: 1 } } },
   { name: 'initialize in a batch', body: [initialize, { jsonrpc: '2.0', id: 1, method: 'ping' }], headers: { ...HEADERS, 'mcp-protocol-version': '2025-03-26' } },
+  { name: 'a batch that repeats an id', body: [call(5, { delayMs: 20 }), call(5, { delayMs: 0 })], headers: { ...HEADERS, 'mcp-protocol-version': '2025-03-26' } },
+  { name: 'a batch of a request and a response from the client', body: [call(6), { jsonrpc: '2.0', id: 99, result: {} }], headers: { ...HEADERS, 'mcp-protocol-version': '2025-03-26' } },
+  { name: 'an initialize without params, sent as a notification, under an unknown protocol version', body: { jsonrpc: '2.0', method: 'initialize' }, headers: { ...HEADERS, 'mcp-protocol-version': '1999-01-01' } },
+  { name: 'an initialize without params, as a notification in a batch', body: [{ jsonrpc: '2.0', method: 'initialize' }, { jsonrpc: '2.0', id: 1, method: 'ping' }], headers: { ...HEADERS, 'mcp-protocol-version': '2025-03-26' } },
   { name: 'an unsupported protocol version', body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { ...HEADERS, 'mcp-protocol-version': '1999-01-01' } },
   { name: 'no protocol version header', body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: { accept: HEADERS.accept, 'content-type': 'application/json' } },
 ];
@@ -81,6 +88,13 @@ describe('the JSON exchange answers as the SDK transport does', () => {
   it('answers a batch in request order (not the order the handlers finish)', async () => {
     const { body } = await viaExchange([call(1, { delayMs: 30 }), call(2, { delayMs: 0 })], { ...HEADERS, 'mcp-protocol-version': '2025-03-26' });
     expect((body as Array<{ id: number }>).map((response) => response.id)).toEqual([1, 2]);
+  });
+
+  it('hands the credential and the request headers to the handlers', async () => {
+    const authInfo = { token: 't', clientId: 'client-7', scopes: [] };
+    const answer = await answerJsonPost(testServer(), { body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami' } }, headers: { ...HEADERS, 'x-marker': 'm-1' }, authInfo }, new AbortController().signal);
+    const text = (JSON.parse(answer!.body!) as { result: { content: Array<{ text: string }> } }).result.content[0].text;
+    expect(JSON.parse(text)).toEqual({ clientId: 'client-7', marker: 'm-1' });
   });
 
   it('answers 202 with no body for notifications alone', async () => {
