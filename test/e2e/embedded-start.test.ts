@@ -100,6 +100,24 @@ function processesUsing(dir: string): number[] {
   return pids;
 }
 
+/** The processes still in a process group, as `pid command state` (Z: exited, not yet reaped by its parent). */
+function groupMembers(pgid: number): string[] {
+  const members: string[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // After the command: state, ppid, pgrp.
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid) members.push(`${entry} ${comm} ${state} (parent ${ppid})`);
+    } catch {
+      // exited while we looked
+    }
+  }
+  return members;
+}
+
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
@@ -295,7 +313,9 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
     stopLoad = true;
     await background;
     // A slow stop names its slow step: the launcher reports every step that overran or failed.
-    if (stoppedAfterMs >= 10_000) console.error(`npm start's shutdown lines:\n${linesMatching(running.output(), SHUTDOWN_LINES)}`);
+    if (stoppedAfterMs >= 10_000) {
+      console.error(`npm start's shutdown lines:\n${linesMatching(running.output(), SHUTDOWN_LINES)}\nstill in its process group: ${groupMembers(pgid).join('; ') || 'none'}`);
+    }
     expect(processesUsing(dataDir)).toEqual([]);
     expect(groupAlive(pgid)).toBe(false);
     expect(stoppedAfterMs).toBeLessThan(10_000);
