@@ -20,8 +20,23 @@ export interface CpuSource {
   pids(): number[] | Promise<number[]>;
 }
 
-/** Milliseconds of CPU (user + system) per group at one moment. */
+/**
+ * Milliseconds of CPU (user + system) at one moment, per process or thread, keyed by its group and
+ * its id (see unitKey): a cell's CPU is the sum of each one's own difference, so a process that
+ * ends during the cell (an idle pooled connection's backend) takes only its own share out, rather
+ * than making its group's total shrink.
+ */
 export type CpuSnapshot = Map<string, number>;
+
+const UNIT_SEPARATOR = '\u0000';
+
+function unitKey(group: string, id: number | string): string {
+  return `${group}${UNIT_SEPARATOR}${id}`;
+}
+
+function groupOfKey(key: string): string {
+  return key.slice(0, key.indexOf(UNIT_SEPARATOR));
+}
 
 /** utime + stime of one /proc stat line, in milliseconds; fields counted after the command's closing parenthesis. */
 function cpuMsOfStat(stat: string): number {
@@ -52,7 +67,7 @@ function ownThreadsCpuMs(into: CpuSnapshot): void {
     if (!stat) continue;
     const comm = (readOrUndefined(`${taskDir}/${tid}/comm`) ?? '?').trim();
     const group = Number(tid) === process.pid ? 'node: main thread' : `node: ${threadGroupName(comm)}`;
-    into.set(group, (into.get(group) ?? 0) + cpuMsOfStat(stat));
+    into.set(unitKey(group, tid), cpuMsOfStat(stat));
   }
 }
 
@@ -70,7 +85,7 @@ export async function cpuSnapshot(sources: readonly CpuSource[]): Promise<CpuSna
   const pidLists = await Promise.all(sources.map((source) => source.pids()));
   ownThreadsCpuMs(snapshot);
   sources.forEach((source, index) => {
-    snapshot.set(source.name, pidLists[index].reduce((sum, pid) => sum + processCpuMs(pid), 0));
+    for (const pid of pidLists[index]) snapshot.set(unitKey(source.name, pid), processCpuMs(pid));
   });
   return snapshot;
 }
@@ -104,10 +119,16 @@ export function watchGarbageCollection(): { stop(): Promise<number> } {
 
 /** `notCounted`: groups shown but left out of the total (the bench's own callers). */
 export function cpuPerCall(before: CpuSnapshot, after: CpuSnapshot, calls: number, notCounted: readonly string[] = []): CpuPerCall {
+  const usedByGroup = new Map<string, number>();
+  for (const [key, ms] of after) {
+    // A process or thread new since `before` used all its CPU within the cell.
+    const used = Math.max(0, ms - (before.get(key) ?? 0));
+    const group = groupOfKey(key);
+    usedByGroup.set(group, (usedByGroup.get(group) ?? 0) + used);
+  }
   const byGroup: Record<string, number> = {};
   let total = 0;
-  for (const [group, ms] of after) {
-    const used = Math.max(0, ms - (before.get(group) ?? 0));
+  for (const [group, used] of usedByGroup) {
     if (used === 0) continue;
     byGroup[group] = Math.round((used / calls) * 100) / 100;
     if (!notCounted.includes(group)) total += used;
