@@ -85,37 +85,35 @@ async function launchOnFreePorts(): Promise<Launch> {
   }
 }
 
-/** Every process whose command line names this test's data folder: the PostgreSQL server and its backends, the dev server. */
-function processesUsing(dir: string): number[] {
-  const pids: number[] = [];
+/** What `read` makes of each running process's /proc entry; a process that exits while we look is left out. */
+function eachProcess<T>(read: (pid: string) => T | undefined): T[] {
+  const found: T[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes(dir)) pids.push(Number(entry));
+      const value = read(entry);
+      if (value !== undefined) found.push(value);
     } catch {
       // exited while we looked
     }
   }
-  return pids;
+  return found;
 }
 
-/** The processes still in a process group, as `pid command state` (Z: exited, not yet reaped by its parent). */
+/** Every process whose command line names this test's data folder: the PostgreSQL server and its backends, the dev server. */
+function processesUsing(dir: string): number[] {
+  return eachProcess((pid) => (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir) ? Number(pid) : undefined));
+}
+
+/** The processes still in a process group, as `pid command state (parent)` (state Z: exited, not yet reaped by its parent). */
 function groupMembers(pgid: number): string[] {
-  const members: string[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      // After the command: state, ppid, pgrp.
-      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid) members.push(`${entry} ${comm} ${state} (parent ${ppid})`);
-    } catch {
-      // exited while we looked
-    }
-  }
-  return members;
+  return eachProcess((pid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    // After the command: state, ppid, pgrp.
+    const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(pgrp) === pgid ? `${pid} ${comm} ${state} (parent ${ppid})` : undefined;
+  });
 }
 
 function groupAlive(pgid: number): boolean {
