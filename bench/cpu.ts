@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import inspector from 'node:inspector';
 import path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
+import type { Pool } from '../db/pool';
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ; 100 on every Linux this runs on). */
 const TICKS_PER_SECOND = 100;
@@ -21,21 +22,17 @@ export interface CpuSource {
 }
 
 /**
- * Milliseconds of CPU (user + system) at one moment, per process or thread, keyed by its group and
- * its id (see unitKey): a cell's CPU is the sum of each one's own difference, so a process that
- * ends during the cell (an idle pooled connection's backend) takes only its own share out, rather
- * than making its group's total shrink.
+ * Milliseconds of CPU (user + system) at one moment, by group, then by process or thread id: a
+ * cell's CPU is the sum of each one's own difference, so a process that ends during the cell (an
+ * idle pooled connection's backend) takes only its own share out, rather than making its group's
+ * total shrink.
  */
-export type CpuSnapshot = Map<string, number>;
+export type CpuSnapshot = Map<string, Map<string, number>>;
 
-const UNIT_SEPARATOR = '\u0000';
-
-function unitKey(group: string, id: number | string): string {
-  return `${group}${UNIT_SEPARATOR}${id}`;
-}
-
-function groupOfKey(key: string): string {
-  return key.slice(0, key.indexOf(UNIT_SEPARATOR));
+function record(snapshot: CpuSnapshot, group: string, id: string, ms: number): void {
+  const units = snapshot.get(group) ?? new Map<string, number>();
+  units.set(id, ms);
+  snapshot.set(group, units);
 }
 
 /** utime + stime of one /proc stat line, in milliseconds; fields counted after the command's closing parenthesis. */
@@ -67,7 +64,7 @@ function ownThreadsCpuMs(into: CpuSnapshot): void {
     if (!stat) continue;
     const comm = (readOrUndefined(`${taskDir}/${tid}/comm`) ?? '?').trim();
     const group = Number(tid) === process.pid ? 'node: main thread' : `node: ${threadGroupName(comm)}`;
-    into.set(unitKey(group, tid), cpuMsOfStat(stat));
+    record(into, group, tid, cpuMsOfStat(stat));
   }
 }
 
@@ -85,7 +82,7 @@ export async function cpuSnapshot(sources: readonly CpuSource[]): Promise<CpuSna
   const pidLists = await Promise.all(sources.map((source) => source.pids()));
   ownThreadsCpuMs(snapshot);
   sources.forEach((source, index) => {
-    for (const pid of pidLists[index]) snapshot.set(unitKey(source.name, pid), processCpuMs(pid));
+    for (const pid of pidLists[index]) record(snapshot, source.name, String(pid), processCpuMs(pid));
   });
   return snapshot;
 }
@@ -119,21 +116,23 @@ export function watchGarbageCollection(): { stop(): Promise<number> } {
 
 /** `notCounted`: groups shown but left out of the total (the bench's own callers). */
 export function cpuPerCall(before: CpuSnapshot, after: CpuSnapshot, calls: number, notCounted: readonly string[] = []): CpuPerCall {
-  const usedByGroup = new Map<string, number>();
-  for (const [key, ms] of after) {
-    // A process or thread new since `before` used all its CPU within the cell.
-    const used = Math.max(0, ms - (before.get(key) ?? 0));
-    const group = groupOfKey(key);
-    usedByGroup.set(group, (usedByGroup.get(group) ?? 0) + used);
-  }
   const byGroup: Record<string, number> = {};
   let total = 0;
-  for (const [group, used] of usedByGroup) {
+  for (const [group, units] of after) {
+    let used = 0;
+    // A process or thread new since `before` used all its CPU within the cell.
+    for (const [id, ms] of units) used += Math.max(0, ms - (before.get(group)?.get(id) ?? 0));
     if (used === 0) continue;
     byGroup[group] = Math.round((used / calls) * 100) / 100;
     if (!notCounted.includes(group)) total += used;
   }
   return { totalMs: Math.round((total / Math.max(1, calls)) * 100) / 100, byGroup };
+}
+
+/** The Postgres backends serving this pool's database (an external server is shared; its other databases are not ours). */
+export async function backendPids(pool: Pick<Pool, 'query'>): Promise<number[]> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  return rows.map((row) => row.pid);
 }
 
 /** The process and every descendant (a server that forks per connection, as Postgres does). */

@@ -20,14 +20,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { listen } from '../api/server';
-import type { Principal } from '../core/principal';
-import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
-import { createPool, withTenantTransaction, withTransaction, type Pool } from '../db/pool';
+import { createPool, withTenantTransaction, type Pool } from '../db/pool';
 import { catalogue, findTool } from '../modules/catalogue';
-import { createApiKey, principalForApiKey } from '../kernel/api-keys';
-import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
-import { createMember } from '../modules/platform/users';
+import { getOrgSettings } from '../modules/platform/orgs';
 import type { ToolContext } from '../modules/tool';
 import { freePort, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { createTestDatabase } from '../test/helpers/database';
@@ -35,6 +31,7 @@ import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
 import { createTemporalClient } from '../temporal/client';
 import { recordDonationScenario } from './giving-record';
+import { createBenchOrg, type BenchOrg } from './seed';
 import { measureSequential, type LatencySummary } from './stats';
 
 export interface GivingStack {
@@ -43,11 +40,6 @@ export interface GivingStack {
   close(): Promise<void>;
 }
 
-export interface BenchOrg {
-  orgId: string;
-  apiKey: string;
-  principal: Principal;
-}
 
 export interface ScenarioResult {
   scenario: string;
@@ -107,17 +99,6 @@ async function startStack(bundlePath: string): Promise<GivingStack> {
   }
 }
 
-async function createBenchOrg(pool: Pool, name: string): Promise<BenchOrg> {
-  const { apiKey, orgId } = await withTransaction(pool, async (db) => {
-    const org = await createOrganisation(db, { name, country: 'GB' });
-    const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner', safeguarding: true });
-    const key = await createApiKey(db, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] });
-    return { apiKey: key.apiKey, orgId: org.id };
-  });
-  const principal = await principalForApiKey(pool, apiKey);
-  if (!principal) throw new Error('the bench API key did not resolve');
-  return { orgId, apiKey, principal };
-}
 
 export async function invokeBridge(url: string, apiKey: string, tool: string, args: unknown): Promise<unknown> {
   const response = await fetch(`${url}/api/agent/invoke`, {

@@ -24,13 +24,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { listen } from '../api/server';
-import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
 import { startEmbeddedPostgres } from '../db/embedded';
-import { createPool, withTransaction } from '../db/pool';
-import { createApiKey } from '../kernel/api-keys';
-import { createOrganisation } from '../modules/platform/orgs';
-import { createMember } from '../modules/platform/users';
+import { createPool } from '../db/pool';
+import { createBenchOrg } from './seed';
 import { freePort, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { createTemporalClient } from '../temporal/client';
 import { createTestDatabase } from '../test/helpers/database';
@@ -157,12 +154,7 @@ async function main(): Promise<void> {
       (server as Server).close(() => resolve());
     }));
 
-    const { apiKey, orgId } = await withTransaction(pool, async (db) => {
-      const org = await createOrganisation(db, { name: 'Bench Church', country: 'GB', planCode: 'enterprise' });
-      const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner', safeguarding: true });
-      const key = await createApiKey(db, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] });
-      return { apiKey: key.apiKey, orgId: org.id };
-    });
+    const { apiKey, orgId } = await createBenchOrg(pool, 'Bench Church', 'enterprise');
     log(`seeding ${CONTACTS} contacts`);
     await seedContacts(pool, orgId, CONTACTS);
     await pool.query('ANALYZE contacts');

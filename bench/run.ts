@@ -39,14 +39,11 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type NativeConnecti
 import { Client as TemporalClient } from '@temporalio/client';
 import { listen } from '../api/server';
 import type { Principal } from '../core/principal';
-import { ALL_SCOPES } from '../core/scopes';
 import { PROJECT_ROOT } from '../db/config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { createPool, withTransaction, type Pool } from '../db/pool';
 import { catalogue, findTool } from '../modules/catalogue';
-import { createApiKey, principalForApiKey } from '../kernel/api-keys';
-import { createOrganisation, getOrgSettings } from '../modules/platform/orgs';
-import { createMember } from '../modules/platform/users';
+import { getOrgSettings } from '../modules/platform/orgs';
 import type { ToolContext } from '../modules/tool';
 import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, freePort, parseDevServerSettings, startDevServer } from '../scripts/lib/temporal-dev-server';
 import { createTestDatabase } from '../test/helpers/database';
@@ -54,8 +51,9 @@ import { TEST_DATABASE_URL } from '../test/helpers/env';
 import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
 import { workerTuning, workflowThreads } from '../worker/create-worker';
-import { cpuPerCall, cpuSnapshot, processTree, startProfiler, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
+import { backendPids, cpuPerCall, cpuSnapshot, processTree, startProfiler, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
 import { createFloorActivities } from './floor/activities';
+import { createBenchOrg } from './seed';
 import { serveFloorOverHttp } from './floor/http';
 import { checkerFor, invokeBridge, READ_TOOL, startLoadClient, type RemotePath } from './load-client';
 import { ToolCaller } from '../api/tool-caller';
@@ -187,12 +185,6 @@ async function startFloorWorker(connection: NativeConnection, pool: Pool, floorB
   });
 }
 
-/** The Postgres backends serving this database (an external server is shared; its other databases are not ours). */
-async function backendPids(pool: Pool): Promise<number[]> {
-  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-  return rows.map((row) => row.pid);
-}
-
 type DevServerSettings = Pick<Config, 'sqlitePragmas' | 'devServerConfig'>;
 
 async function startStack(backend: Backend, sdk: SdkMode, bundlePath: string, floorBundle: string, devServer: DevServerSettings): Promise<Stack> {
@@ -274,14 +266,7 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function seed(stack: Stack): Promise<{ apiKey: string; principal: Principal; orgId: string; contactId: string }> {
-  const { apiKey, orgId } = await withTransaction(stack.pool, async (db) => {
-    const org = await createOrganisation(db, { name: 'Bench Church', country: 'GB' });
-    const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner', safeguarding: true });
-    const key = await createApiKey(db, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] });
-    return { apiKey: key.apiKey, orgId: org.id };
-  });
-  const principal = await principalForApiKey(stack.pool, apiKey);
-  if (!principal || principal.orgId !== orgId) throw new Error('seed: the new API key did not resolve to its organisation');
+  const { apiKey, orgId, principal } = await createBenchOrg(stack.pool, 'Bench Church');
   const created = await invokeBridge(stack.url, apiKey, 'people_create_contact', {
     firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', phone: '+44 7700 900001', dateOfBirth: '10/12/1985',
   });

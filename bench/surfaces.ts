@@ -20,14 +20,12 @@ import path from 'node:path';
 import os from 'node:os';
 import { listen } from '../api/server';
 import { ToolCaller } from '../api/tool-caller';
-import { ALL_SCOPES } from '../core/scopes';
-import { createPool, withTransaction, type Pool } from '../db/pool';
-import { createApiKey } from '../kernel/api-keys';
-import { createOrganisation } from '../modules/platform/orgs';
-import { createMember } from '../modules/platform/users';
+import { createPool } from '../db/pool';
 import { createTestDatabase } from '../test/helpers/database';
-import { cpuPerCall, cpuSnapshot, startProfiler, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
+import { backendPids, cpuPerCall, cpuSnapshot, startProfiler, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
 import { READ_TOOL, startLoadClient, type RemotePath } from './load-client';
+import { createBenchOrg } from './seed';
+import { percentile } from './stats';
 
 const SURFACES = (process.env.BENCH_SURFACES ?? 'mcp,bridge').split(',').filter((name): name is RemotePath => name === 'mcp' || name === 'bridge');
 const ROUNDS = Number(process.env.BENCH_SURFACES_ROUNDS ?? 5);
@@ -51,17 +49,8 @@ function cannedContact(id: string) {
   };
 }
 
-async function seedKey(pool: Pool): Promise<string> {
-  return withTransaction(pool, async (db) => {
-    const org = await createOrganisation(db, { name: 'Surfaces Church', country: 'GB' });
-    const owner = await createMember(db, { orgId: org.id, email: `owner-${org.id}@bench.local`, role: 'owner', safeguarding: true });
-    return (await createApiKey(db, { orgId: org.id, userId: owner.userId, scopes: [...ALL_SCOPES] })).apiKey;
-  });
-}
-
 function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return percentile([...values].sort((a, b) => a - b), 50);
 }
 
 async function main(): Promise<void> {
@@ -70,13 +59,13 @@ async function main(): Promise<void> {
   const contactId = '0b9c8e4e-5d0e-4a57-9b55-7d2f0f0c1a11';
   // The durable call is what this bench leaves out: every tool call answers the canned read.
   ToolCaller.prototype.call = async () => cannedContact(contactId);
-  const apiKey = await seedKey(pool);
+  const { apiKey } = await createBenchOrg(pool, 'Surfaces Church');
   // No Temporal client is used: the call never reaches one.
   const { server, url } = await listen({ pool, temporal: {} as never, eagerStart: true }, 0);
   const postgres: CpuSource = {
     name: 'Postgres',
     // Every backend of this database, the asking one too: it is one of the API's own pooled connections.
-    pids: async () => (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((row) => row.pid),
+    pids: () => backendPids(pool),
   };
   // orgId and floorUrl serve only the floor's path, which this bench does not call.
   const client = await startLoadClient({ url, apiKey, contactId, orgId: '', floorUrl: url }, CONCURRENCY);

@@ -251,13 +251,9 @@ async function answerAsEventStream(req: Request, res: Response, server: Server):
 /** Every other POST: one JSON answer (or 202 for notifications alone), through ./json-exchange.ts. */
 async function answerAsJson(req: Request & { auth?: AuthInfo }, res: Response, server: Server): Promise<void> {
   const clientGone = new AbortController();
-  let answered = false;
-  // A client that leaves before its answer aborts what it asked for; after the answer there is nothing left to stop.
-  res.on('close', () => {
-    if (!answered) clientGone.abort();
-  });
+  // A client that leaves before its answer aborts what it asked for; once answered, the exchange is closed and this does nothing.
+  res.on('close', () => clientGone.abort());
   const answer = await answerJsonPost(server, { body: req.body, headers: req.headers, authInfo: req.auth }, clientGone.signal);
-  answered = true;
   if (!answer) return;
   res.status(answer.status);
   if (answer.body === undefined) {

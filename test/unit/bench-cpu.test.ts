@@ -2,7 +2,9 @@ import { cpuPerCall, cpuSnapshot, type CpuSnapshot } from '../../bench/cpu';
 
 /** A snapshot as cpuSnapshot makes one, from [group, id, ms] rows. */
 function snapshotOf(rows: Array<[string, number, number]>): CpuSnapshot {
-  return new Map(rows.map(([group, id, ms]) => [`${group}\u0000${id}`, ms]));
+  const snapshot: CpuSnapshot = new Map();
+  for (const [group, id, ms] of rows) snapshot.set(group, (snapshot.get(group) ?? new Map()).set(String(id), ms));
+  return snapshot;
 }
 
 describe('CPU per call between two snapshots', () => {
