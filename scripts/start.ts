@@ -9,7 +9,7 @@ import { EmbeddedPostgresError, legacyDataNotice, startEmbeddedPostgres } from '
 import { DEFAULT_PORTS, StartupError, portInUseMessage, portIsFree } from '../db/ports';
 import { createPool } from '../db/pool';
 import { startDevServer } from './lib/temporal-dev-server';
-import { Shutdown } from './lib/shutdown';
+import { Shutdown, type StepOptions } from './lib/shutdown';
 import { installWorkerLogging } from '../worker/logging';
 import { createTemporalClient } from '../temporal/client';
 import { prepareWorker } from '../worker/prepare-worker';
@@ -23,6 +23,13 @@ import { startLocalStreamingSandbox } from '../sandbox/streaming/local';
  * loaded machine (at 9.5 s a CI run saw the last process gone at 10.6 s).
  */
 const SHUTDOWN_TOTAL_MS = 8_500;
+
+/**
+ * The database and the dev server depend on nothing of each other, so they stop at once; and they
+ * keep 3 s of the whole for it, so that a worker slow to drain under load cannot leave PostgreSQL
+ * no time for a clean stop (the steps before share what is left).
+ */
+const SERVERS_STOP: StepOptions = { together: 'servers', keepMs: 3000 };
 
 /**
  * `npm start`: the whole service in one command. Uses DATABASE_URL and
@@ -46,7 +53,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
     if (notice) throw new EmbeddedPostgresError(notice);
     const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? DEFAULT_PORTS.embeddedPostgres) });
     children.push(embedded);
-    shutdown.add('embedded PostgreSQL', 6000, () => embedded.stop(5500));
+    shutdown.add('embedded PostgreSQL', 6000, (deadlineMs) => embedded.stop(Math.max(0, deadlineMs - 500)), SERVERS_STOP);
     databaseUrl = embedded.databaseUrl;
   }
 
@@ -65,7 +72,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
       codecEndpoint: codecEndpointUrl(process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`),
     });
     if (dev.process.pid) children.push({ pid: dev.process.pid });
-    shutdown.add('Temporal dev server', 4000, () => dev.stop());
+    shutdown.add('Temporal dev server', 4000, () => dev.stop(), SERVERS_STOP);
     temporalAddress = dev.address;
     uiUrl = dev.uiUrl;
   }

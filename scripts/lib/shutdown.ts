@@ -1,12 +1,26 @@
 /**
  * Ordered shutdown where nothing can hang: every step has its own deadline, the whole
  * sequence has one too, and a second signal exits at once. Steps run in the reverse of
- * the order they were added (the HTTP server first, the database last).
+ * the order they were added (the HTTP server first, the database last). Steps added with
+ * the same `together` label stop at once, and a step may keep time for itself out of the
+ * whole sequence's, so that a slow drain before it cannot use up the time it needs.
  */
 export interface ShutdownStep {
   name: string;
   deadlineMs: number;
-  run: () => Promise<void>;
+  /** Given the time it has (its own deadline, or less when the sequence is running out). */
+  run: (deadlineMs: number) => Promise<void>;
+  options: StepOptions;
+}
+
+export interface StepOptions {
+  /**
+   * Steps sharing this label stop together, concurrently, where the last of them added would
+   * stop: for stops that do not depend on each other (two servers the process started).
+   */
+  together?: string;
+  /** Of the whole sequence's time, this much is kept for this step: the steps before it share what is left. */
+  keepMs?: number;
 }
 
 export interface ShutdownOptions {
@@ -29,8 +43,8 @@ export class Shutdown {
     this.exit = options.exit ?? ((code) => process.exit(code));
   }
 
-  add(name: string, deadlineMs: number, run: () => Promise<void>): void {
-    this.steps.push({ name, deadlineMs, run });
+  add(name: string, deadlineMs: number, run: (deadlineMs: number) => Promise<void>, options: StepOptions = {}): void {
+    this.steps.push({ name, deadlineMs, run, options });
   }
 
   private firstSignalAt = 0;
@@ -67,19 +81,47 @@ export class Shutdown {
   }
 
   private async runSteps(): Promise<void> {
+    const startedAt = Date.now();
     const overrun = setTimeout(() => {
       this.log(`shutdown: still running after ${this.options.totalMs} ms; stopping what is left`);
       this.options.onOverrun?.();
       this.exit(1);
     }, this.options.totalMs);
     overrun.unref();
-    for (const step of [...this.steps].reverse()) {
-      const outcome = await withDeadline(step.run(), step.deadlineMs);
-      if (outcome !== 'done') this.log(`shutdown: ${step.name} ${outcome}`);
+    const stages = stagesOf(this.steps);
+    for (const [index, stage] of stages.entries()) {
+      const kept = stages.slice(index + 1).reduce((sum, later) => sum + keptBy(later), 0);
+      const left = Math.max(0, this.options.totalMs - (Date.now() - startedAt) - kept);
+      await Promise.all(stage.map(async (step) => {
+        const deadlineMs = Math.min(step.deadlineMs, left);
+        const outcome = await withDeadline(step.run(deadlineMs), deadlineMs);
+        if (outcome !== 'done') this.log(`shutdown: ${step.name} ${outcome}`);
+      }));
     }
     clearTimeout(overrun);
   }
 }
+
+/** The steps in the order they run (newest first), those sharing a `together` label in one stage where the newest of them stands. */
+function stagesOf(steps: readonly ShutdownStep[]): ShutdownStep[][] {
+  const stages: ShutdownStep[][] = [];
+  const byLabel = new Map<string, ShutdownStep[]>();
+  for (const step of [...steps].reverse()) {
+    const label = step.options.together;
+    const joined = label === undefined ? undefined : byLabel.get(label);
+    if (joined) {
+      joined.push(step);
+      continue;
+    }
+    const stage = [step];
+    stages.push(stage);
+    if (label !== undefined) byLabel.set(label, stage);
+  }
+  return stages;
+}
+
+/** What a stage keeps for itself: its members run at once, so the most any of them keeps. */
+const keptBy = (stage: readonly ShutdownStep[]) => Math.max(0, ...stage.map((step) => step.options.keepMs ?? 0));
 
 /** 'done', 'timed out after N ms' or 'failed: …'; never throws and never waits past the deadline. */
 export async function withDeadline(work: Promise<void>, deadlineMs: number): Promise<string> {

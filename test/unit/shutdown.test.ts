@@ -62,6 +62,41 @@ describe('ordered shutdown', () => {
     expect(exits).toEqual([0]);
   });
 
+  it('stops steps sharing a together label at once, where the newest of them stands', async () => {
+    const { shutdown, log } = recorder();
+    const order: string[] = [];
+    let databaseStopping!: () => void;
+    const databaseStarted = new Promise<void>((resolve) => (databaseStopping = resolve));
+    shutdown.add('database', 500, async () => {
+      order.push('database');
+      databaseStopping();
+    }, { together: 'servers' });
+    shutdown.add('pool', 100, async () => void order.push('pool'));
+    // Run one after the other, the dev server's stop (the newer, so the first) would wait on the database's until its deadline.
+    shutdown.add('dev server', 500, async () => {
+      order.push('dev server');
+      await databaseStarted;
+    }, { together: 'servers' });
+    shutdown.add('http', 100, async () => void order.push('http'));
+    await shutdown.run();
+    expect(order).toEqual(['http', 'dev server', 'database', 'pool']);
+    expect(log).toEqual([]);
+  });
+
+  it('keeps a step\'s time out of the whole: a step before it that hangs gets only what is left', async () => {
+    const { shutdown, log } = recorder(); // 2,000 ms in all
+    let databaseGiven = 0;
+    shutdown.add('database', 1800, async (deadlineMs) => void (databaseGiven = deadlineMs), { keepMs: 1500 });
+    shutdown.add('worker', 5000, never);
+    await shutdown.run();
+    const workerLine = log.find((line) => line.startsWith('shutdown: worker timed out after'));
+    expect(Number(workerLine?.match(/after (\d+) ms/)?.[1])).toBeLessThanOrEqual(500);
+    // The worker's 5 s would have left the database nothing; it gets the time kept for it, less what the sequence has used.
+    expect(databaseGiven).toBeGreaterThan(1200);
+    expect(databaseGiven).toBeLessThanOrEqual(1500);
+    expect(log.some((line) => line.includes('database'))).toBe(false);
+  });
+
   it('withDeadline never throws and never waits past its deadline', async () => {
     await expect(withDeadline(Promise.reject(new Error('boom')), 100)).resolves.toBe('failed: boom');
     await expect(withDeadline(never(), 20)).resolves.toBe('timed out after 20 ms');
