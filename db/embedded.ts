@@ -285,7 +285,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const log = fs.openSync(logFile, 'a');
   if (runAs) fs.fchownSync(log, runAs.uid, runAs.gid);
   // Its own process group: a signal sent to the launcher's group must not stop the database
-  // before the worker has drained; the launcher stops it last.
+  // before the worker has drained; the launcher stops it at the end, with the dev server.
   const child = spawn(binaries.postgres, [
     '-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
     '-c', 'max_connections=200', '-c', 'shared_buffers=128MB',

@@ -319,13 +319,16 @@ export async function recordTracking(pool: Pool, token: string, userAgent: strin
   const named = readTrackingToken(token.replace(/\.gif$/, ''));
   if (!named) return null;
   return withTenantTransaction(pool, named.orgId, async (db) => {
+    // A recipient whose email is being handed over counts as sent: the mail server may deliver it, and
+    // its reader click, before the hand-over's own transaction marks the row handed (sendCampaignBatch).
     const recipient = await queryOne<{ variant: number | null; handed_at: Date | null; winner_variant: number | null }>(db, `SELECT r.variant, r.handed_at, c.winner_variant FROM grow_campaign_recipients r
-      JOIN grow_campaigns c ON c.id = r.campaign_id WHERE r.org_id = $1 AND r.campaign_id = $2 AND r.contact_id = $3 AND r.status = 'handed'`, [named.orgId, named.campaignId, named.contactId]);
+      JOIN grow_campaigns c ON c.id = r.campaign_id WHERE r.org_id = $1 AND r.campaign_id = $2 AND r.contact_id = $3
+        AND (r.status = 'handed' OR (r.status = 'pending' AND r.message_id IS NOT NULL))`, [named.orgId, named.campaignId, named.contactId]);
     if (!recipient) return null;
     const variant = recipient.variant ?? recipient.winner_variant ?? 0;
     if (named.link === null) {
-      // Fetched within seconds of the hand-over, or by a known proxy: a machine, not a person reading.
-      const machine = MACHINE_AGENTS.test(userAgent) || (recipient.handed_at !== null && Date.now() - recipient.handed_at.getTime() < 2000);
+      // Fetched during the hand-over or within seconds of it, or by a known proxy: a machine, not a person reading.
+      const machine = MACHINE_AGENTS.test(userAgent) || recipient.handed_at === null || Date.now() - recipient.handed_at.getTime() < 2000;
       await db.query("INSERT INTO grow_campaign_events (id, org_id, campaign_id, contact_id, variant, kind, machine) VALUES ($1, $2, $3, $4, $5, 'open', $6)",
         [randomUUID(), named.orgId, named.campaignId, named.contactId, variant, machine]);
       return { kind: 'open' as const };

@@ -44,6 +44,9 @@ export class Shutdown {
   }
 
   add(name: string, deadlineMs: number, run: (deadlineMs: number) => Promise<void>, options: StepOptions = {}): void {
+    const kept = options.keepMs ?? 0;
+    // A time kept that is not a number of milliseconds the whole can spare would silently give every step before it none.
+    if (!Number.isFinite(kept) || kept < 0 || kept >= this.options.totalMs) throw new RangeError(`${name}: keepMs must be at least 0 and less than the whole ${this.options.totalMs} ms`);
     this.steps.push({ name, deadlineMs, run, options });
   }
 

@@ -32,7 +32,8 @@ export interface DevServer {
   address: string;
   uiUrl?: string;
   process: ChildProcess;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if it is still running after `killAfterMs` (default 5 s). */
+  stop(killAfterMs?: number): Promise<void>;
 }
 
 export interface DevServerOptions {
@@ -170,8 +171,8 @@ async function launchDevServer(options: DevServerOptions, port: number): Promise
   if (typeof log === 'number') fs.closeSync(log);
   if (options.dbFile && child.pid) fs.writeFileSync(pidFileOf(options.dbFile), String(child.pid));
   const address = `127.0.0.1:${port}`;
-  const stop = async () => {
-    await stopChild(child);
+  const stop = async (killAfterMs?: number) => {
+    await stopChild(child, killAfterMs);
     if (options.dbFile) fs.rmSync(pidFileOf(options.dbFile), { force: true });
   };
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new DevServerExit(`temporal dev server exited with code ${code}`))));
@@ -206,10 +207,10 @@ export async function waitForTemporal(address: string, timeoutMs: number, signal
   throw new Error(`Temporal at ${address} did not become reachable: ${String(lastError)}`);
 }
 
-export function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess, killAfterMs = 5000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.once('exit', () => {
       clearTimeout(timer);
       resolve();

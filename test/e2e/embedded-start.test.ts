@@ -298,12 +298,18 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
     expect(children.length).toBeGreaterThanOrEqual(2); // postgres (and its backends) and the dev server
     const call = bridgeCaller(apiKey);
     let stopLoad = false;
+    let signalled = false;
+    let answeredBeforeSignal = 0;
     const background = Promise.all(Array.from({ length: 16 }, async () => {
       // A refused call (the API has closed) waits a little before the next, as a client's retry would:
       // sixteen loops spinning on refusals took a core from the very shutdown this measures.
-      while (!stopLoad) await call('people_create_contact', { firstName: 'Late', lastName: 'Caller' }).catch(() => new Promise((resolve) => setTimeout(resolve, 100)));
+      while (!stopLoad) {
+        await call('people_create_contact', { firstName: 'Late', lastName: 'Caller' })
+          .then(() => void (answeredBeforeSignal += signalled ? 0 : 1), () => new Promise((resolve) => setTimeout(resolve, 100)));
+      }
     }));
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    signalled = true;
     const signalledAt = Date.now();
     process.kill(-pgid, 'SIGTERM');
     while ((groupAlive(pgid) || processesUsing(dataDir).length > 0) && Date.now() - signalledAt < 15_000) {
@@ -319,8 +325,13 @@ describe('npm start on embedded defaults (real PostgreSQL server, dev server)', 
     expect(processesUsing(dataDir)).toEqual([]);
     expect(groupAlive(pgid)).toBe(false);
     expect(stoppedAfterMs).toBeLessThan(10_000);
-    // The database was shut down cleanly, not killed.
-    expect(fs.readFileSync(path.join(dataDir, 'postgres.log'), 'utf8')).toContain('database system is shut down');
+    // The stop came under load: calls were being answered until the signal.
+    expect(answeredBeforeSignal).toBeGreaterThan(0);
+    // The database was shut down cleanly (a fast shutdown), neither killed nor cut short by an immediate one.
+    const postgresLog = fs.readFileSync(path.join(dataDir, 'postgres.log'), 'utf8');
+    expect(postgresLog).toContain('received fast shutdown request');
+    expect(postgresLog).not.toContain('received immediate shutdown request');
+    expect(postgresLog).toContain('database system is shut down');
     console.info(`embedded shutdown under load: every process gone ${stoppedAfterMs} ms after SIGTERM`);
 
     // Started again on the same data: everything written before is there.

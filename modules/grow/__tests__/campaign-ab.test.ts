@@ -4,6 +4,7 @@ import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import type { TestSmtpServer } from '../../../test/helpers/message-servers';
 import { stewardEventSignature } from '../../channels/delivery/signatures';
+import { trackingToken } from '../campaigns';
 import { type GrowMailStack, decoded, eventually, growMailStack, subjectOf } from './mail-text';
 
 jest.setTimeout(240_000);
@@ -130,5 +131,32 @@ describe('grow: an A/B email campaign', () => {
     const delivered = await mcpCall(mcp, 'grow_get_campaign_report', { campaignId: campaign.id });
     expect(delivered.variants.map((v: any) => [v.variant, v.delivered, v.hardBounced])).toEqual([[0, 1, 0], [1, 2, 1]]);
     expect(delivered.totals).toMatchObject({ handed: 10, delivered: 3, hardBounced: 1 });
+  });
+
+  it('follows the link of an email still being handed over, and no link of an email that never went', async () => {
+    const tagId = randomUUID();
+    await harness.pool.query('INSERT INTO tags (id, org_id, name) VALUES ($1, $2, $3)', [tagId, org.orgId, 'Harvest list']);
+    const { contact } = await mcpCall(mcp, 'people_create_contact', { firstName: 'Quick', lastName: 'Reader', email: 'quick@example.org' });
+    const { campaign } = await mcpCall(mcp, 'grow_create_campaign', {
+      name: 'Harvest supper', audience: { kind: 'tag', id: tagId }, subject: 'Harvest supper', body: 'Book at https://example.org/harvest now.',
+    });
+    const link = `${harness.url}/grow/c/${trackingToken(org.orgId, campaign.id, contact.id, 0)}`;
+    const pixel = `${harness.url}/grow/o/${trackingToken(org.orgId, campaign.id, contact.id, null)}.gif`;
+    const follow = () => fetch(link, { redirect: 'manual' });
+    // Chosen, no email queued yet.
+    await harness.pool.query("INSERT INTO grow_campaign_recipients (org_id, campaign_id, contact_id, status) VALUES ($1, $2, $3, 'pending')", [org.orgId, campaign.id, contact.id]);
+    expect((await follow()).status).toBe(404);
+    // Queued and being handed over: the mail server can deliver it, and its reader click, before the row is marked handed.
+    await harness.pool.query('UPDATE grow_campaign_recipients SET message_id = $2 WHERE campaign_id = $1', [campaign.id, randomUUID()]);
+    const followed = await follow();
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get('location')).toBe('https://example.org/harvest');
+    // An open during the hand-over is a machine's (a scanner fetching as the mail arrives), as one within seconds of it is.
+    await fetch(pixel, { headers: { 'user-agent': 'Mozilla/5.0 (Person)' } });
+    const { rows: events } = await harness.pool.query<{ kind: string; machine: boolean }>('SELECT kind, machine FROM grow_campaign_events WHERE campaign_id = $1 ORDER BY kind', [campaign.id]);
+    expect(events).toEqual([{ kind: 'click', machine: false }, { kind: 'open', machine: true }]);
+    // Cancelled before it went: its links lead nowhere.
+    await harness.pool.query("UPDATE grow_campaign_recipients SET status = 'cancelled' WHERE campaign_id = $1", [campaign.id]);
+    expect((await follow()).status).toBe(404);
   });
 });
