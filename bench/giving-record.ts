@@ -12,7 +12,8 @@ import { catalogue, findTool } from '../modules/catalogue';
 import { getOrgSettings } from '../modules/platform/orgs';
 import type { ToolContext } from '../modules/tool';
 import { measureSequential } from './stats';
-import { invokeBridge, type Scenario } from './giving';
+import type { Scenario } from './giving';
+import { invokeBridge } from './load-client';
 import type { BenchOrg } from './seed';
 
 const TOOL = 'giving_record_donation';

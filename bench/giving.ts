@@ -31,6 +31,7 @@ import { ensureWorkflowBundle } from '../worker/bundle';
 import { prepareWorker } from '../worker/prepare-worker';
 import { createTemporalClient } from '../temporal/client';
 import { recordDonationScenario } from './giving-record';
+import { invokeBridge } from './load-client';
 import { createBenchOrg, type BenchOrg } from './seed';
 import { measureSequential, type LatencySummary } from './stats';
 
@@ -39,7 +40,6 @@ export interface GivingStack {
   url: string;
   close(): Promise<void>;
 }
-
 
 export interface ScenarioResult {
   scenario: string;
@@ -97,18 +97,6 @@ async function startStack(bundlePath: string): Promise<GivingStack> {
     await close();
     throw error;
   }
-}
-
-
-export async function invokeBridge(url: string, apiKey: string, tool: string, args: unknown): Promise<unknown> {
-  const response = await fetch(`${url}/api/agent/invoke`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify({ tool, arguments: args }),
-  });
-  const body = (await response.json()) as { ok: boolean; result?: unknown; error?: unknown };
-  if (!body.ok) throw new Error(`${tool} failed (${response.status}): ${JSON.stringify(body.error)}`);
-  return body.result;
 }
 
 /** Runs a tool's run() in process, in a read-only tenant snapshot: the tool's own work without the durable call around it. */

@@ -18,6 +18,11 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
+/** The middle of unsorted values (the lower middle of an even count), as percentile gives it. */
+export function median(values: readonly number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
 export function summarise(durations: readonly number[]): LatencySummary {
   const sorted = [...durations].sort((a, b) => a - b);
   const total = sorted.reduce((sum, d) => sum + d, 0);

@@ -25,7 +25,7 @@ import { createTestDatabase } from '../test/helpers/database';
 import { backendPids, cpuPerCall, cpuSnapshot, startProfiler, watchGarbageCollection, type CpuPerCall, type CpuSource } from './cpu';
 import { READ_TOOL, startLoadClient, type RemotePath } from './load-client';
 import { createBenchOrg } from './seed';
-import { percentile } from './stats';
+import { median } from './stats';
 
 const SURFACES = (process.env.BENCH_SURFACES ?? 'mcp,bridge').split(',').filter((name): name is RemotePath => name === 'mcp' || name === 'bridge');
 const ROUNDS = Number(process.env.BENCH_SURFACES_ROUNDS ?? 5);
@@ -47,10 +47,6 @@ function cannedContact(id: string) {
       consents: { email: true, sms: false, whatsapp: false }, createdAt: '2026-11-29T10:00:00.000Z', updatedAt: '2026-11-29T10:00:00.000Z', version: 1,
     },
   };
-}
-
-function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
 }
 
 async function main(): Promise<void> {

@@ -33,6 +33,7 @@ const SHUTDOWN_TOTAL_MS = 8_500;
  */
 const SERVERS_STOP: StepOptions = { together: 'servers', keepMs: 4000 };
 const REAP_MS = 500;
+const withReapTime = (stop: (deadlineMs: number) => Promise<void>) => (deadlineMs: number) => stop(Math.max(0, deadlineMs - REAP_MS));
 
 /**
  * `npm start`: the whole service in one command. Uses DATABASE_URL and
@@ -57,7 +58,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
     if (notice) throw new EmbeddedPostgresError(notice);
     const embedded = await startEmbeddedPostgres({ dataRoot: DATA_DIR, port: Number(process.env.EMBEDDED_PG_PORT ?? DEFAULT_PORTS.embeddedPostgres) });
     children.push(embedded);
-    shutdown.add('embedded PostgreSQL', 6000, (deadlineMs) => embedded.stop(Math.max(0, deadlineMs - REAP_MS)), SERVERS_STOP);
+    shutdown.add('embedded PostgreSQL', 6000, withReapTime((ms) => embedded.stop(ms)), SERVERS_STOP);
     databaseUrl = embedded.databaseUrl;
   }
 
@@ -76,7 +77,7 @@ async function main(shutdown: Shutdown, children: Array<{ pid: number }>) {
       codecEndpoint: codecEndpointUrl(process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`),
     });
     if (dev.process.pid) children.push({ pid: dev.process.pid });
-    shutdown.add('Temporal dev server', 4000, (deadlineMs) => dev.stop(Math.max(0, deadlineMs - REAP_MS)), SERVERS_STOP);
+    shutdown.add('Temporal dev server', 4000, withReapTime((ms) => dev.stop(ms)), SERVERS_STOP);
     temporalAddress = dev.address;
     uiUrl = dev.uiUrl;
   }
