@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { withTransaction } from '../../../db/pool';
 import { recordConsent } from '../audience/consent';
 import { createSender } from '../audience/senders';
 import { updateChannelSettings } from '../audience/quiet-hours';
 import { createOutbox } from '../../../activities/outbox';
+import { stewardEventSignature } from '../delivery/signatures';
 import type { MessagingSandbox } from '../../../sandbox/messaging/server';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
@@ -397,6 +399,61 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       await sandbox.emailEvent({ type: 'bounce', address: vic.email, messageId: bounced.message.id });
       expect((await sandbox.emailEvent({ type: 'delivery', address: vic.email, messageId: bounced.message.id })).status).toBe(200);
       expect((await mcpCall(mcp, 'channels_get_message', { messageId: bounced.message.id })).message).toMatchObject({ status: 'undelivered', deliveredAt: null });
+    });
+    it('an event naming the email by its Message-ID finds pastoral outreach and channel email; an unknown or malformed one changes nothing', async () => {
+      const messageIdOf = (email: string) => {
+        const mail = smtp.delivered.find((m) => m.to.includes(email));
+        return /^Message-ID:\s*(<[^>\r\n]+>)/mi.exec(mail?.raw ?? '')?.[1];
+      };
+      const sendable = async (contactId: string) => (await mcpCall(mcp, 'channels_check_sendability', { contactId, channel: 'email', purpose: 'service' })).allowed;
+
+      // Pastoral outreach is recorded as a channel message only after the provider took it, under an id the email never carried.
+      const wes = await contact(mcp, 'Wes');
+      await consent(org.orgId, wes.id, 'email', 'service');
+      const item = (await mcpCall(mcp, 'people_create_outreach', { contactId: wes.id, channel: 'email', subject: 'Thinking of you', body: 'How are you?' })).item;
+      expect((await mcpCall(mcp, 'people_approve_outreach', { outreachId: item.id, contentVersion: 1 })).item.status).toBe('sent');
+      const outreachMessageId = messageIdOf(wes.email);
+      expect(outreachMessageId).toMatch(new RegExp(`^<outreach-${item.id}@`));
+
+      const stranger = await sandbox.emailEvent({ type: 'complaint', address: wes.email, messageId: outreachMessageId!.replace(item.id, randomUUID()) });
+      expect(stranger.status).toBe(200);
+      expect(JSON.parse(stranger.body)).toEqual({ ok: true, ignored: 'unknown_message' });
+      const notAnId = await sandbox.emailEvent({ type: 'complaint', address: wes.email, messageId: 'not-a-message-id' });
+      expect(JSON.parse(notAnId.body)).toEqual({ ok: true, ignored: 'unknown_message' });
+      expect(await sendable(wes.id)).toBe(true);
+
+      const complaint = await sandbox.emailEvent({ type: 'complaint', address: wes.email, messageId: outreachMessageId });
+      expect(complaint.status).toBe(200);
+      expect(JSON.parse(complaint.body)).toEqual({ ok: true });
+      expect(await sendable(wes.id)).toBe(false);
+      const kept = await harness.pool.query(`SELECT e.kind FROM channel_email_events e JOIN channel_messages m ON m.id = e.message_id
+        WHERE m.org_id = $1 AND m.idempotency_key = $2`, [org.orgId, `outreach-${item.id}`]);
+      expect(kept.rows).toEqual([{ kind: 'complaint' }]);
+
+      // A channel email named by its Message-ID without the angle brackets.
+      const xan = await contact(mcp, 'Xan');
+      await consent(org.orgId, xan.id, 'email', 'service');
+      const sent = await mcpCall(mcp, 'channels_send_email', { contactId: xan.id, purpose: 'service', subject: 'Hello', body: 'Welcome' });
+      await messageWhen(sent.message.id, (m) => m.status === 'sent');
+      const channelMessageId = messageIdOf(xan.email)!;
+      expect(channelMessageId).toContain(sent.message.id);
+      expect((await sandbox.emailEvent({ type: 'bounce', address: xan.email, messageId: channelMessageId.slice(1, -1) })).status).toBe(200);
+      expect((await mcpCall(mcp, 'channels_get_message', { messageId: sent.message.id })).message.status).toBe('undelivered');
+      expect(await sendable(xan.id)).toBe(false);
+
+      // Signed, but not the event's shape: refused, nothing kept.
+      const yan = await contact(mcp, 'Yan');
+      await consent(org.orgId, yan.id, 'email', 'service');
+      const events = async () => (await harness.pool.query('SELECT count(*)::int AS n FROM channel_email_events WHERE org_id = $1', [org.orgId])).rows[0].n;
+      const before = await events();
+      for (const body of ['null', '[1]', JSON.stringify({ id: 'evt_number', type: 'bounce', address: yan.email, messageId: 42 }), '{not json']) {
+        const signature = stewardEventSignature(sandbox.config.emailEventsSecret, body, Math.floor(Date.now() / 1000));
+        const refused = await fetch(`${harness.url}/webhooks/channels/email/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-steward-signature': signature }, body });
+        expect(refused.status).toBe(400);
+        expect((await refused.json()).error).toMatchObject({ code: 'validation_failed' });
+      }
+      expect(await events()).toBe(before);
+      expect(await sendable(yan.id)).toBe(true);
     });
   });
 

@@ -1,11 +1,37 @@
 import { randomUUID } from 'node:crypto';
-import { queryRows, type Queryable } from '../../../db/pool';
+import { queryOne, queryRows, type Queryable } from '../../../db/pool';
+import { channelMessageKeyOf } from './source';
 
 export type EmailEventKind = 'hard_bounce' | 'soft_bounce' | 'complaint';
 
 /** Keeps one of the mail provider's bounce or complaint events against its message (the webhook has already refused a replayed event). */
 export async function recordEmailEvent(db: Queryable, orgId: string, messageId: string, kind: EmailEventKind): Promise<void> {
   await db.query('INSERT INTO channel_email_events (id, org_id, message_id, kind) VALUES ($1, $2, $3, $4)', [randomUUID(), orgId, messageId, kind]);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CHANNEL_MESSAGE_ID_LOCAL = new RegExp(`^${channelMessageKeyOf('')}([0-9a-f-]{36})@`, 'i');
+
+/**
+ * The email a mail provider's event is about, with its organisation. The event names it either by
+ * Steward's message id (as `channels_get_message` shows it) or by the email's Message-ID header,
+ * with or without its angle brackets: what a relay sees in a bounce. Every email Steward sends
+ * carries a Message-ID made from its outbox key; a channel message's holds the message id, and any
+ * other (pastoral outreach, a portal invitation, recorded as a channel message once the provider has
+ * taken it) is found by the Message-ID the provider answered with. Anything else, or a Message-ID
+ * two messages share, is no message.
+ */
+export async function findReportedEmail(db: Queryable, reported: string): Promise<{ id: string; orgId: string } | null> {
+  const bare = reported.trim().replace(/^<(.*)>$/, '$1');
+  const id = UUID.test(bare) ? bare : CHANNEL_MESSAGE_ID_LOCAL.exec(bare)?.[1];
+  if (id && UUID.test(id)) {
+    const row = await queryOne<{ org_id: string }>(db, "SELECT org_id FROM channel_messages WHERE id = $1 AND channel = 'email'", [id]);
+    return row ? { id, orgId: row.org_id } : null;
+  }
+  if (!bare.includes('@')) return null;
+  const rows = await queryRows<{ id: string; org_id: string }>(db,
+    "SELECT id, org_id FROM channel_messages WHERE provider_message_id = ANY($1::text[]) AND channel = 'email' LIMIT 2", [[bare, `<${bare}>`]]);
+  return rows.length === 1 ? { id: rows[0]!.id, orgId: rows[0]!.org_id } : null;
 }
 
 export interface MessageEmailOutcome { messageId: string; delivered: boolean; hardBounce: boolean; softBounce: boolean; complaint: boolean }
