@@ -29,7 +29,8 @@ const previewSchema = z.object({
   sample: z.object({ subject: z.string(), body: z.string() }).strict().nullable(),
 }).strict();
 const variantReport = z.object({
-  variant: z.number().int().describe('-1 for the whole campaign'), recipients: z.number().int(), handed: z.number().int().describe('Handed to the channels outbox'), skipped: z.number().int(),
+  variant: z.number().int().describe('-1 for the whole campaign'), recipients: z.number().int(), handed: z.number().int().describe('Taken by the mail provider'), skipped: z.number().int().describe('Not sent: channels would not message them (reasons under excluded)'),
+  failed: z.number().int().describe('The mail provider refused it for good (reasons under failures)'),
   openedUnique: z.number().int().describe('People who opened (machine opens left out)'), machineOpens: z.number().int().describe('Opens by mail privacy proxies and scanners'),
   clickedUnique: z.number().int(), clicksPerLink: z.array(z.object({ url: z.string(), uniqueClicks: z.number().int() }).strict()), unsubscribed: z.number().int(),
   delivered: z.number().int().describe('The mail provider reported it delivered to the recipient\'s mail server (a later hard bounce counts as the bounce)'),
@@ -133,7 +134,7 @@ const pauseTool = tools.write('pause_campaign', {
 
 const cancelTool = tools.write('cancel_campaign', {
   title: 'Cancel a campaign',
-  description: 'Cancels a campaign before it is sent: recipients not yet handed to the outbox get nothing. Emails already handed over stay sent.',
+  description: 'Cancels a campaign before it is sent: recipients whose email has not begun to go get nothing (an email queued but not begun is withdrawn from the outbox). An email whose sending has begun still goes, once, and counts as handed; one already sent stays sent.',
   keywords: ['stop campaign', 'cancel email', 'cancel mailing', 'abandon campaign'],
   examples: ['cancel the Christmas campaign', 'do not send the appeal email after all', 'scrap the Easter email campaign, we won\'t send it', 'cancel the scheduled Alpha campaign', 'don\'t send the rest of the harvest appeal', 'call off the Messy Church email before it goes', 'the scheduled campaign is wrong, stop it for good', 'cancel the summer fete email altogether', "we're not sending the Lent course mailing, cancel it", 'scrap the holiday club campaign for good', 'the event is off, cancel the Pentecost email permanently'],
   idempotent: true,
@@ -156,13 +157,14 @@ const pickTool = tools.write('pick_ab_winner', {
 
 const reportTool = tools.read('get_campaign_report', {
   title: 'Campaign report',
-  description: 'A campaign\'s numbers, computed from its recipients and tracking events: handed to the outbox, skipped by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, delivered, hard and soft bounces and complaints (from the mail provider\'s events, through channels), per A/B variant.',
+  description: 'A campaign\'s numbers, computed from its recipients and tracking events: taken by the mail provider, skipped and failed by reason, unique opens (machine opens apart), unique clicks and clicks per link, unsubscribed, delivered, hard and soft bounces and complaints (from the mail provider\'s events, through channels), per A/B variant.',
   keywords: ['open rate', 'click rate', 'campaign stats', 'email report', 'campaign results', 'email stats'],
   examples: ['how did the Christmas email do', 'which subject line won the A/B test', 'how many people clicked the link', 'open and click numbers for the Easter campaign', 'how many unsubscribed after the harvest appeal', 'which link got clicked most in the Alpha email', 'how many were skipped for no consent on the last campaign', 'results for the summer fete email', 'how many opened the Lent course mailing', 'bounces and complaints on the holiday club campaign', 'how did the Pentecost email perform'],
   input: z.object({ campaignId }),
   output: z.object({
     campaign: campaignSchema, totals: variantReport, variants: z.array(variantReport),
-    excluded: z.array(z.object({ reason: z.string(), count: z.number().int() }).strict()),
+    excluded: z.array(z.object({ reason: z.string(), count: z.number().int() }).strict()).describe('Skipped recipients by reason (no_consent, suppressed…)'),
+    failures: z.array(z.object({ reason: z.string(), count: z.number().int() }).strict()).describe('Failed recipients by reason (delivery_refused…)'),
   }).strict(),
   run: async (ctx, input) => campaignReport(ctx.db, ctx.org.id, input.campaignId),
 });

@@ -3,7 +3,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { recordJobChange } from '../audit/api';
 import { resolvePayloadKey } from '../../temporal/payload-key';
-import { checkRecipient, emailOutcomesOf, queueMessage, resolveAudience, type Audience } from '../channels/api';
+import { checkRecipient, emailOutcomesOf, queueMessage, resolveAudience, withdrawQueuedMessages, type Audience, type DispatchResult } from '../channels/api';
 import { notFound } from '../kit';
 import { escapeHtml } from '../templates/api';
 import { publicBaseUrl } from './forms';
@@ -260,11 +260,21 @@ export async function pauseCampaign(db: Queryable, orgId: string, id: string, re
   return { campaign: await campaignView(db, orgId, id), changed: true };
 }
 
+/**
+ * Cancels what has not gone: recipients not yet queued, and those whose email is queued but not yet
+ * begun (withdrawn from channels' outbox, under the lock an attempt would take). An email whose
+ * sending has begun, or that went before a crash let the row be marked, is left for the campaign's
+ * workflow to finish and mark handed, so the report never calls a sent email cancelled.
+ */
 export async function cancelCampaign(db: Queryable, orgId: string, id: string): Promise<{ campaign: CampaignView; cancelledRecipients: number }> {
   const row = await requireCampaign(db, orgId, id, true);
   if (row.status === 'cancelled') return { campaign: view(row, await variantsOf(db, orgId, id)), cancelledRecipients: 0 };
   if (row.status === 'sent') throw new StewardError('conflict', `Campaign ${id} is sent already`, { details: { reason: 'campaign_sent' } });
-  const result = await db.query("UPDATE grow_campaign_recipients SET status = 'cancelled' WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending'", [orgId, id]);
+  const queued = await queryRows<{ message_id: string }>(db,
+    "SELECT message_id FROM grow_campaign_recipients WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending' AND message_id IS NOT NULL", [orgId, id]);
+  const withdrawn = await withdrawQueuedMessages(db, orgId, queued.map((q) => q.message_id), { code: 'campaign_cancelled', message: 'The campaign was cancelled before this email went' });
+  const result = await db.query(`UPDATE grow_campaign_recipients SET status = 'cancelled'
+    WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending' AND (message_id IS NULL OR message_id = ANY($3::uuid[]))`, [orgId, id, withdrawn]);
   await db.query("UPDATE grow_campaigns SET status = 'cancelled', updated_at = now() WHERE org_id = $1 AND id = $2", [orgId, id]);
   return { campaign: await campaignView(db, orgId, id), cancelledRecipients: result.rowCount ?? 0 };
 }
@@ -373,15 +383,10 @@ export async function beginCampaign(pool: Pool, orgId: string, id: string): Prom
   });
 }
 
-export type Dispatch = (messageId: string) => Promise<{ kind: string }>;
-export interface BatchStep { state: 'running' | 'done' | 'paused' | 'cancelled'; handed: number; skipped: number }
+export type Dispatch = (messageId: string) => Promise<DispatchResult>;
+/** `waiting`: nothing more can go before `until` (quiet hours, or another attempt holding a message). */
+export interface BatchStep { state: 'running' | 'done' | 'paused' | 'cancelled' | 'waiting'; handed: number; skipped: number; until?: string }
 
-/**
- * One batch of a phase: takes the next pending recipients (row locks; a batch run again after a crash
- * finds its queued messages by their idempotency keys), checks each as channels will, queues the
- * email in channels' outbox and marks it queued; after the commit each queued message is handed to
- * the outbox (leased, counted once) and marked handed.
- */
 /**
  * Messages of one batch handed to the outbox at once: each hand-over waits on the provider (an SMTP
  * round trip), so a few in flight keep the sender busy without holding more than a few connections.
@@ -403,54 +408,108 @@ async function eachWithConcurrency<T>(items: readonly T[], limit: number, work: 
   if (failures.length > 0) throw failures[0];
 }
 
+interface QueuedMessage { contactId: string; messageId: string }
+
+/** Recipients whose email is queued but not yet marked handed: from a batch that died (or was cancelled) mid-hand-over, or one deferred or failed to retry. */
+async function queuedLeftOvers(db: Queryable, orgId: string, id: string, phase: string | null, limit: number): Promise<QueuedMessage[]> {
+  const rows = await queryRows<{ contact_id: string; message_id: string }>(db, `SELECT contact_id, message_id FROM grow_campaign_recipients
+    WHERE org_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR phase = $3) AND status = 'pending' AND message_id IS NOT NULL
+    ORDER BY contact_id LIMIT $4`, [orgId, id, phase, limit]);
+  return rows.map((r) => ({ contactId: r.contact_id, messageId: r.message_id }));
+}
+
+type Queued =
+  | { state: 'paused' }
+  | { state: 'running' | 'cancelled'; messages: QueuedMessage[]; skipped: number; more: number; quietUntil: Date | null };
+
+/** Takes the next recipients under row locks and queues their emails; stops at quiet hours, queueing nothing more until they end. */
+async function queueBatch(db: Queryable, orgId: string, id: string, phase: 'all' | 'test' | 'rest', batchSize: number): Promise<Queued> {
+  const row = await queryOne<CampaignRow>(db, 'SELECT * FROM grow_campaigns WHERE org_id = $1 AND id = $2 FOR SHARE', [orgId, id]);
+  // Cancelled: only emails whose sending had begun are left (cancelCampaign withdrew the rest); they are finished and marked.
+  if (!row || row.status === 'cancelled') return { state: 'cancelled', messages: row ? await queuedLeftOvers(db, orgId, id, null, batchSize) : [], skipped: 0, more: 0, quietUntil: null };
+  if (row.status === 'paused') return { state: 'paused' };
+  if (row.status === 'scheduled') {
+    const started = phase === 'test' ? 'testing' : 'sending';
+    await db.query('UPDATE grow_campaigns SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, started]);
+    await recordCampaignChange(db, orgId, id, 'start', { status: started }, { status: 'scheduled' });
+  }
+  // What an earlier batch left queued goes first, and alone: while the provider cannot take it, nothing more is queued behind it.
+  const leftOver = await queuedLeftOvers(db, orgId, id, phase, batchSize);
+  if (leftOver.length > 0) return { state: 'running', messages: leftOver, skipped: 0, more: 0, quietUntil: null };
+  const variants = await variantsOf(db, orgId, id);
+  const base: VariantRow = { position: 0, subject: row.subject, from_name: row.from_name, body: row.body, links: row.links };
+  const recipients = await queryRows<{ contact_id: string; variant: number | null }>(db, `SELECT contact_id, variant FROM grow_campaign_recipients
+    WHERE org_id = $1 AND campaign_id = $2 AND phase = $3 AND status = 'pending' AND message_id IS NULL ORDER BY contact_id LIMIT $4 FOR UPDATE SKIP LOCKED`, [orgId, id, phase, batchSize]);
+  const messages: QueuedMessage[] = [];
+  let skipped = 0;
+  let quietUntil: Date | null = null;
+  for (const r of recipients) {
+    const now = new Date();
+    const check = await checkRecipient(db, orgId, { contactId: r.contact_id, channel: 'email', purpose: row.purpose, now });
+    if (!check.ok) {
+      await db.query("UPDATE grow_campaign_recipients SET status = 'skipped', skip_reason = $4 WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3", [orgId, id, r.contact_id, check.reason]);
+      skipped += 1;
+      continue;
+    }
+    // Quiet hours are the organisation's, so they hold every recipient after this one too.
+    if (check.quietUntil && check.quietUntil > now) {
+      quietUntil = check.quietUntil;
+      break;
+    }
+    const position = r.variant ?? row.winner_variant ?? 0;
+    const variant = variants.find((v) => v.position === position) ?? base;
+    const email = renderEmail(orgId, id, r.contact_id, variant);
+    const message = await queueMessage(db, orgId, {
+      contactId: r.contact_id, channel: 'email', purpose: row.purpose, subject: email.subject, body: email.body, html: email.html,
+      idempotencyKey: `grow-campaign:${id}:${r.contact_id}`, usageTool: SCHEDULE_TOOL,
+    });
+    await db.query('UPDATE grow_campaign_recipients SET message_id = $4, variant = $5 WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3', [orgId, id, r.contact_id, message.messageId, position]);
+    messages.push({ contactId: r.contact_id, messageId: message.messageId });
+  }
+  return { state: 'running', messages, skipped, more: recipients.length, quietUntil };
+}
+
+/** What became of one hand-over: the row is marked only while still pending (a cancel may have withdrawn the email first). */
+type HandOver = { kind: 'handed' | 'skipped' | 'failed' } | { kind: 'later'; until: Date } | { kind: 'retry'; code: string };
+
+async function markHandOver(pool: Pool, orgId: string, id: string, message: QueuedMessage, result: DispatchResult): Promise<HandOver> {
+  if (result.kind === 'deferred') return { kind: 'later', until: result.until };
+  if (result.kind === 'retry') return { kind: 'retry', code: result.code };
+  const mark: { kind: 'handed' | 'skipped' | 'failed'; reason: string | null } = result.kind === 'sent' ? { kind: 'handed', reason: null }
+    : result.kind === 'refused' ? { kind: 'skipped', reason: result.code } : { kind: 'failed', reason: result.code };
+  await withTenantTransaction(pool, orgId, (db) => db.query(`UPDATE grow_campaign_recipients SET status = $4, skip_reason = $5, handed_at = CASE WHEN $4 = 'handed' THEN now() END
+    WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3 AND status = 'pending' AND message_id = $6`, [orgId, id, message.contactId, mark.kind, mark.reason, message.messageId]));
+  return { kind: mark.kind };
+}
+
+/**
+ * One batch of a phase: hands over first, and alone, the emails an earlier batch queued and did not
+ * finish (it died, the provider could not take them, quiet hours deferred them); otherwise takes the
+ * next pending recipients (row locks), checks each as channels will, queues the email in channels'
+ * outbox and keeps its message on the row; after the commit each queued message is handed to
+ * the outbox (leased, counted once) and marked by what the outbox did: handed once the provider took
+ * it, skipped when channels refused it at dispatch (the reason kept), failed when the provider refused
+ * it for good. One deferred (quiet hours began, another attempt holds it) stays queued and the batch
+ * says when to come back; one the provider could not take now stays queued and the batch fails once
+ * the others are marked, so its retry hands over just those again.
+ */
 export async function sendCampaignBatch(pool: Pool, orgId: string, id: string, phase: 'all' | 'test' | 'rest', batchSize: number, dispatch: Dispatch): Promise<BatchStep> {
-  const queued = await withTenantTransaction(pool, orgId, async (db) => {
-    const row = await queryOne<CampaignRow>(db, 'SELECT * FROM grow_campaigns WHERE org_id = $1 AND id = $2 FOR SHARE', [orgId, id]);
-    if (!row || row.status === 'cancelled') return { state: 'cancelled' as const };
-    if (row.status === 'paused') return { state: 'paused' as const };
-    if (row.status === 'scheduled') {
-      const started = phase === 'test' ? 'testing' : 'sending';
-      await db.query('UPDATE grow_campaigns SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, started]);
-      await recordCampaignChange(db, orgId, id, 'start', { status: started }, { status: 'scheduled' });
-    }
-    const variants = await variantsOf(db, orgId, id);
-    const base: VariantRow = { position: 0, subject: row.subject, from_name: row.from_name, body: row.body, links: row.links };
-    const recipients = await queryRows<{ contact_id: string; variant: number | null; status: string; message_id: string | null }>(db, `SELECT contact_id, variant, status, message_id FROM grow_campaign_recipients
-      WHERE org_id = $1 AND campaign_id = $2 AND phase = $3 AND status IN ('pending') ORDER BY contact_id LIMIT $4 FOR UPDATE SKIP LOCKED`, [orgId, id, phase, batchSize]);
-    const messages: Array<{ contactId: string; messageId: string }> = [];
-    let skipped = 0;
-    for (const r of recipients) {
-      const position = r.variant ?? row.winner_variant ?? 0;
-      const variant = variants.find((v) => v.position === position) ?? base;
-      const check = await checkRecipient(db, orgId, { contactId: r.contact_id, channel: 'email', purpose: row.purpose, now: new Date() });
-      if (!check.ok) {
-        await db.query("UPDATE grow_campaign_recipients SET status = 'skipped', skip_reason = $4 WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3", [orgId, id, r.contact_id, check.reason]);
-        skipped += 1;
-        continue;
-      }
-      const email = renderEmail(orgId, id, r.contact_id, variant);
-      const message = await queueMessage(db, orgId, {
-        contactId: r.contact_id, channel: 'email', purpose: row.purpose, subject: email.subject, body: email.body, html: email.html,
-        idempotencyKey: `grow-campaign:${id}:${r.contact_id}`, usageTool: SCHEDULE_TOOL,
-      });
-      await db.query("UPDATE grow_campaign_recipients SET message_id = $4, variant = $5 WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3", [orgId, id, r.contact_id, message.messageId, position]);
-      messages.push({ contactId: r.contact_id, messageId: message.messageId });
-    }
-    // Recipients queued by a batch that died before handing them over are handed now.
-    const leftOver = await queryRows<{ contact_id: string; message_id: string }>(db, `SELECT contact_id, message_id FROM grow_campaign_recipients
-      WHERE org_id = $1 AND campaign_id = $2 AND phase = $3 AND status = 'pending' AND message_id IS NOT NULL AND NOT (contact_id = ANY($4::uuid[])) LIMIT $5`,
-    [orgId, id, phase, messages.map((m) => m.contactId), batchSize]);
-    return { state: 'running' as const, messages: [...messages, ...leftOver.map((l) => ({ contactId: l.contact_id, messageId: l.message_id }))], skipped, more: recipients.length };
+  const queued = await withTenantTransaction(pool, orgId, (db) => queueBatch(db, orgId, id, phase, batchSize));
+  if (queued.state === 'paused') return { state: 'paused', handed: 0, skipped: 0 };
+  const outcomes: HandOver[] = [];
+  await eachWithConcurrency(queued.messages, HAND_OVERS_AT_ONCE, async (message) => {
+    outcomes.push(await markHandOver(pool, orgId, id, message, await dispatch(message.messageId)));
   });
-  if (queued.state !== 'running') return { state: queued.state, handed: 0, skipped: 0 };
-  const handOver = async (message: { contactId: string; messageId: string }) => {
-    await dispatch(message.messageId);
-    await withTenantTransaction(pool, orgId, (db) => db.query("UPDATE grow_campaign_recipients SET status = 'handed', handed_at = now() WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3",
-      [orgId, id, message.contactId]));
-  };
-  await eachWithConcurrency(queued.messages, HAND_OVERS_AT_ONCE, handOver);
+  const count = (kind: HandOver['kind']) => outcomes.filter((o) => o.kind === kind).length;
+  const retry = outcomes.find((o): o is Extract<HandOver, { kind: 'retry' }> => o.kind === 'retry');
+  if (retry) throw new Error(`${count('retry')} of this batch's emails could not be handed to the mail provider now (${retry.code}); the batch is tried again`);
+  const step = { handed: count('handed'), skipped: queued.skipped + count('skipped') };
+  // A cancelled campaign ends only once the emails whose sending had begun are finished.
+  const until = [queued.quietUntil, ...outcomes.map((o) => (o.kind === 'later' ? o.until : null))].filter((d): d is Date => d !== null);
+  if (until.length > 0) return { state: 'waiting', ...step, until: new Date(Math.min(...until.map((d) => d.getTime()))).toISOString() };
+  if (queued.state === 'cancelled') return { state: 'cancelled', ...step };
   const done = queued.more === 0 && queued.messages.length === 0;
-  return { state: done ? 'done' : 'running', handed: queued.messages.length, skipped: queued.skipped };
+  return { state: done ? 'done' : 'running', ...step };
 }
 
 /** After the test phase's wait: the variant with most unique clicking recipients wins (never opens); a tie keeps the first. A person's pick stands. */
@@ -493,12 +552,14 @@ async function recordCampaignChange(db: Queryable, orgId: string, id: string, ve
 // ---------------------------------------------------------------- report
 
 export interface VariantReport {
-  variant: number; recipients: number; handed: number; skipped: number; openedUnique: number; machineOpens: number; clickedUnique: number;
+  variant: number; recipients: number; handed: number; skipped: number; failed: number; openedUnique: number; machineOpens: number; clickedUnique: number;
   clicksPerLink: Array<{ url: string; uniqueClicks: number }>; unsubscribed: number; delivered: number; hardBounced: number; softBounced: number; complained: number;
 }
 
 /** Numbers computed from the recipients and events each time (nothing stored twice). Unsubscribed: handed recipients the channel would now refuse for consent or suppression. */
-export async function campaignReport(db: Queryable, orgId: string, id: string): Promise<{ campaign: CampaignView; totals: VariantReport; variants: VariantReport[]; excluded: Array<{ reason: string; count: number }> }> {
+type ReasonCount = { reason: string; count: number };
+
+export async function campaignReport(db: Queryable, orgId: string, id: string): Promise<{ campaign: CampaignView; totals: VariantReport; variants: VariantReport[]; excluded: ReasonCount[]; failures: ReasonCount[] }> {
   const row = await requireCampaign(db, orgId, id);
   const variants = await variantsOf(db, orgId, id);
   const positions = variants.length > 0 ? variants.map((v) => v.position) : [0];
@@ -522,6 +583,7 @@ export async function campaignReport(db: Queryable, orgId: string, id: string): 
     const unique = (kind: string, machine?: boolean) => new Set(es.filter((e) => e.kind === kind && (machine === undefined || e.machine === machine)).map((e) => e.contact_id)).size;
     return {
       variant: label, recipients: rs.length, handed: rs.filter((r) => r.status === 'handed').length, skipped: rs.filter((r) => r.status === 'skipped').length,
+      failed: rs.filter((r) => r.status === 'failed').length,
       openedUnique: unique('open', false), machineOpens: es.filter((e) => e.kind === 'open' && e.machine).length, clickedUnique: unique('click'),
       clicksPerLink: links.map((url, index) => ({ url, uniqueClicks: new Set(es.filter((e) => e.kind === 'click' && e.link_index === index).map((e) => e.contact_id)).size })),
       unsubscribed: rs.filter((r) => unsubscribed.has(r.contact_id)).length,
@@ -531,12 +593,16 @@ export async function campaignReport(db: Queryable, orgId: string, id: string): 
       complained: rs.filter((r) => outcomeOf(r)?.complaint).length,
     };
   };
-  const excluded = new Map<string, number>();
-  for (const r of recipients.filter((x) => x.status === 'skipped')) excluded.set(r.skip_reason ?? 'unknown', (excluded.get(r.skip_reason ?? 'unknown') ?? 0) + 1);
+  const byReason = (status: string) => {
+    const counts = new Map<string, number>();
+    for (const r of recipients.filter((x) => x.status === status)) counts.set(r.skip_reason ?? 'unknown', (counts.get(r.skip_reason ?? 'unknown') ?? 0) + 1);
+    return [...counts.entries()].map(([reason, count]) => ({ reason, count }));
+  };
   return {
     campaign: view(row, variants),
     totals: report(() => true, row.links, -1),
     variants: row.ab_variable ? positions.map((p) => report((v) => v === p, linksOfVariant(p), p)) : [],
-    excluded: [...excluded.entries()].map(([reason, count]) => ({ reason, count })),
+    excluded: byReason('skipped'),
+    failures: byReason('failed'),
   };
 }

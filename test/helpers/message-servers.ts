@@ -25,6 +25,12 @@ export interface TestSmtpServer {
    * window between the server accepting the message and the sender recording that it was sent.
    */
   aroundAcknowledgement(hooks: { before?: (mail: ReceivedMail) => void; after?: (mail: ReceivedMail) => void } | null): void;
+  /**
+   * The server answers RCPT TO for this address with `code` (a 4xx: try later; a 5xx: never), the
+   * next `times` times (every time when omitted); `refused` counts the refusals it gave.
+   */
+  refuseRecipient(address: string, code: number, times?: number): void;
+  refused: Array<{ address: string; code: number }>;
   close(): Promise<void>;
 }
 
@@ -45,10 +51,19 @@ export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Pr
   const aborted: ReceivedMail[] = [];
   const closed = new Set<string>();
   let waiters: Array<(mail: ReceivedMail) => void> = [];
+  const refusals = new Map<string, { code: number; left: number }>();
+  const refused: Array<{ address: string; code: number }> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = refusals.get(address.address.toLowerCase());
+      if (!refusal || refusal.left <= 0) return callback();
+      refusal.left -= 1;
+      refused.push({ address: address.address, code: refusal.code });
+      callback(Object.assign(new Error(refusal.code >= 500 ? 'No such mailbox' : 'Mailbox busy, try later'), { responseCode: refusal.code }));
+    },
     onClose(session) {
       closed.add(session.id);
     },
@@ -92,6 +107,10 @@ export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Pr
     aroundAcknowledgement: (hooks) => {
       ackHooks = hooks;
     },
+    refuseRecipient: (address, code, times = Number.POSITIVE_INFINITY) => {
+      refusals.set(address.toLowerCase(), { code, left: times });
+    },
+    refused,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,6 +1,6 @@
 import { SEND_NEEDS_REVIEW } from '../../../core/approvals';
 import { StewardError } from '../../../core/errors';
-import { queryOne, type Queryable } from '../../../db/pool';
+import { queryOne, queryRows, type Queryable } from '../../../db/pool';
 import { defineOutboxSource, type OutboxDraft, type OutboxProblem } from '../../outbox-source';
 import { normaliseAddress, type Channel, type Purpose } from '../audience/addresses';
 import { checkRecipient, oneWayOptOutRefusal, senderFor } from '../audience/services';
@@ -81,6 +81,19 @@ function draftOf(orgId: string, row: MessageRow, sender: { address: string | nul
 async function failMessage(db: Queryable, orgId: string, messageId: string, problem: OutboxProblem): Promise<void> {
   await db.query(`UPDATE channel_messages SET status = 'failed', error_code = $3, error_message = $4, updated_at = now()
     WHERE org_id = $1 AND id = $2 AND status IN ('queued', 'sending')`, [orgId, messageId, problem.code, problem.message.slice(0, 2000)]);
+}
+
+/**
+ * Withdraws those of these messages nothing has begun to send: still queued, with no attempt holding
+ * them (an attempt takes the row lock and moves the message to sending first, so a withdrawn message
+ * is never claimed and a claimed one is never withdrawn). They are failed with the reason; the ids
+ * withdrawn are returned. A message sending or sent is left to finish.
+ */
+export async function withdrawQueuedMessages(db: Queryable, orgId: string, messageIds: readonly string[], problem: OutboxProblem): Promise<string[]> {
+  if (messageIds.length === 0) return [];
+  const withdrawn = await queryRows<{ id: string }>(db, `UPDATE channel_messages SET status = 'failed', error_code = $3, error_message = $4, updated_at = now()
+    WHERE org_id = $1 AND id = ANY($2::uuid[]) AND status = 'queued' RETURNING id`, [orgId, [...messageIds], problem.code, problem.message.slice(0, 2000)]);
+  return withdrawn.map((row) => row.id);
 }
 
 /** Records that dispatch gave up on a message still queued or sending (see workflows/message.ts). */

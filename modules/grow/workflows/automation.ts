@@ -1,10 +1,11 @@
 import {
-  ParentClosePolicy, condition, continueAsNew, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, startChild,
+  ParentClosePolicy, continueAsNew, defineSignal, getExternalWorkflowHandle, proxyActivities, startChild,
 } from '@temporalio/workflow';
 import { ActivityFailure, ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { FollowUpPlanner } from '../../../core/tool-plan';
 import { SA_KIND, SA_ORG } from '../../../core/search-attributes';
 import type { GrowAutomationActivities } from '../activities/automations';
+import { pokeableWait } from './poke';
 
 const { growAutomationSweep, growAutomationRunsStarted, growAutomationActiveRuns, growAutomationRunFailed } = proxyActivities<GrowAutomationActivities>({
   startToCloseTimeout: '2 minutes',
@@ -39,9 +40,7 @@ export interface GrowAutomationRunInput { orgId: string; runId: string }
  * cancelled or failed after its retries.
  */
 export async function growAutomationRunWorkflow(input: GrowAutomationRunInput): Promise<{ status: string }> {
-  let poked = false;
-  setHandler(growAutomationPoke, () => { poked = true; });
-  const sleep = async (ms: number) => { poked = false; await condition(() => poked, Math.max(1, ms)); };
+  const sleep = pokeableWait(growAutomationPoke);
   for (let move = 0; ; move += 1) {
     if (move >= MOVES_PER_RUN) await continueAsNew<typeof growAutomationRunWorkflow>(input);
     let next;
@@ -66,8 +65,7 @@ export interface GrowAutomationWatchInput { orgId: string; automationId: string;
  * back from a pause it pokes the held runs so they continue at once.
  */
 export async function growAutomationWatchWorkflow(input: GrowAutomationWatchInput): Promise<{ status: string }> {
-  let poked = false;
-  setHandler(growAutomationPoke, () => { poked = true; });
+  const wait = pokeableWait(growAutomationPoke);
   let wasPaused = input.wasPaused ?? false;
   let started = 0;
   for (let sweep = 0; ; sweep += 1) {
@@ -93,8 +91,7 @@ export async function growAutomationWatchWorkflow(input: GrowAutomationWatchInpu
     }
     started += found.toStart.length;
     if (found.toStart.length > 0) await growAutomationRunsStarted({ orgId: input.orgId, runIds: found.toStart.map((r) => r.runId) });
-    poked = false;
-    await condition(() => poked, found.state === 'active' ? found.pollMs : HOUR_MS);
+    await wait(found.state === 'active' ? found.pollMs : HOUR_MS);
   }
 }
 

@@ -1,5 +1,6 @@
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { continueAsNew, defineSignal, proxyActivities } from '@temporalio/workflow';
 import type { GrowCampaignActivities } from '../activities/campaigns';
+import { pokeableWait } from './poke';
 
 const { growCampaignBegin, growCampaignSendBatch, growCampaignDecideWinner, growCampaignMark } = proxyActivities<GrowCampaignActivities>({
   startToCloseTimeout: '10 minutes',
@@ -21,13 +22,12 @@ export interface GrowCampaignInput { orgId: string; campaignId: string; batchesS
  * One campaign's sending, durably: waits for sendAt, then (A/B) sends the test phase, waits the
  * chosen time on a timer, decides the winner by clicks (a person's pick stands) and sends it to the
  * rest; otherwise sends to everyone. Paused holds it (it looks again when poked or every minute);
- * cancelled ends it. The campaign's rows hold what is done, so a restart goes on where it was.
+ * quiet hours hold it until they end; cancelled ends it once what had begun to send has gone. The
+ * campaign's rows hold what is done, so a restart goes on where it was.
  */
 export async function growCampaignWorkflow(input: GrowCampaignInput): Promise<{ status: string; batches: number }> {
-  let poked = false;
-  setHandler(growCampaignPoke, () => { poked = true; });
+  const wait = pokeableWait(growCampaignPoke);
   let batches = input.batchesSoFar ?? 0;
-  const wait = async (ms: number) => { poked = false; await condition(() => poked, Math.max(1, ms)); };
   const look = () => growCampaignBegin({ orgId: input.orgId, campaignId: input.campaignId });
 
   let begun = await look();
@@ -49,6 +49,8 @@ export async function growCampaignWorkflow(input: GrowCampaignInput): Promise<{ 
       if (step.state === 'done') return 'done';
       if (step.state === 'cancelled') return 'cancelled';
       if (step.state === 'paused') await wait(60_000);
+      // Quiet hours, or a message another attempt holds: back when they end (or when poked by a pause, resume or cancel).
+      if (step.state === 'waiting') await wait(Date.parse(step.until!) - Date.now());
     }
   };
 
