@@ -309,6 +309,7 @@ export function createOutbox(deps: OutboxDeps) {
     await withTransaction(pool, async (db) => {
       const moved = await db.query(handOver === 'fresh' ? RETRY_FRESH_SQL : RETRY_UNKNOWN_SQL, [...rowParams(ref), claimed.token, text]);
       if ((moved.rowCount ?? 0) === 0) return;
+      if (handOver === 'fresh') await ref.source.notTaken?.(db, ref.orgId, ref.sourceId);
       const fields = handOver === 'fresh' ? { status: 'pending', error: 'not_delivered' } : { status: 'sending', error: 'provider_error', leaseEnded: true };
       await recordDelivery(db, ref, 'retry', {
         fields: { ...fields, attempt: claimed.attempt, channel: claimed.message.channel }, previous: { status: 'sending' }, outcome: 'failed',

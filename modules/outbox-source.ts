@@ -96,6 +96,8 @@ export interface OutboxSource<D extends OutboxDraft = OutboxDraft> {
   metered?(db: Queryable, orgId: string, sourceId: string, units: number): Promise<void>;
   /** The provider refused the message for good (outside any transaction). */
   providerRefused?(db: Queryable, orgId: string, sourceId: string, problem: OutboxProblem): Promise<void>;
+  /** The provider provably did not take it (a 4xx, no connection): the next attempt is a fresh one. In the transaction that gives the claim up. */
+  notTaken?(db: Queryable, orgId: string, sourceId: string): Promise<void>;
   /** Records on the source why it did not go (refused, or needs a person's review). */
   undelivered(db: Queryable, orgId: string, sourceId: string, problem: OutboxProblem): Promise<void>;
   /** A person chose to send it again after a review: the source clears the problem it recorded. Called only while it is ready. */

@@ -134,7 +134,7 @@ const pauseTool = tools.write('pause_campaign', {
 
 const cancelTool = tools.write('cancel_campaign', {
   title: 'Cancel a campaign',
-  description: 'Cancels a campaign before it is sent: recipients whose email has not begun to go get nothing (an email queued but not begun is withdrawn from the outbox). An email whose sending has begun still goes, once, and counts as handed; one already sent stays sent.',
+  description: 'Cancels a campaign before it is sent: recipients whose email nothing is sending get nothing (an email queued, or waiting to be tried again, is withdrawn from the outbox). An email being sent at that moment is finished, once, and counted by what became of it; one already sent stays sent.',
   keywords: ['stop campaign', 'cancel email', 'cancel mailing', 'abandon campaign'],
   examples: ['cancel the Christmas campaign', 'do not send the appeal email after all', 'scrap the Easter email campaign, we won\'t send it', 'cancel the scheduled Alpha campaign', 'don\'t send the rest of the harvest appeal', 'call off the Messy Church email before it goes', 'the scheduled campaign is wrong, stop it for good', 'cancel the summer fete email altogether', "we're not sending the Lent course mailing, cancel it", 'scrap the holiday club campaign for good', 'the event is off, cancel the Pentecost email permanently'],
   idempotent: true,

@@ -3,7 +3,7 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { recordJobChange } from '../audit/api';
 import { resolvePayloadKey } from '../../temporal/payload-key';
-import { checkRecipient, emailOutcomesOf, queueMessage, resolveAudience, withdrawQueuedMessages, type Audience, type DispatchResult } from '../channels/api';
+import { checkRecipient, dispatchOutcomeOf, emailOutcomesOf, queueMessage, resolveAudience, withdrawQueuedMessages, type Audience, type DispatchResult } from '../channels/api';
 import { notFound } from '../kit';
 import { escapeHtml } from '../templates/api';
 import { publicBaseUrl } from './forms';
@@ -408,41 +408,53 @@ async function eachWithConcurrency<T>(items: readonly T[], limit: number, work: 
   if (failures.length > 0) throw failures[0];
 }
 
-interface QueuedMessage { contactId: string; messageId: string }
+interface QueuedMessage { contactId: string; messageId: string; attempts: number }
 
-/** Recipients whose email is queued but not yet marked handed: from a batch that died (or was cancelled) mid-hand-over, or one deferred or failed to retry. */
-async function queuedLeftOvers(db: Queryable, orgId: string, id: string, phase: string | null, limit: number): Promise<QueuedMessage[]> {
-  const rows = await queryRows<{ contact_id: string; message_id: string }>(db, `SELECT contact_id, message_id FROM grow_campaign_recipients
-    WHERE org_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR phase = $3) AND status = 'pending' AND message_id IS NOT NULL
+/**
+ * Recipients whose email is queued but not yet marked: from a batch that died (or was cancelled)
+ * mid-hand-over, or one the provider could not take yet or quiet hours deferred (`not_before`).
+ * Those due now, and when the next of the rest is due.
+ */
+async function queuedLeftOvers(db: Queryable, orgId: string, id: string, phase: string | null, limit: number): Promise<{ due: QueuedMessage[]; nextDue: Date | null }> {
+  const due = await queryRows<{ contact_id: string; message_id: string; attempts: number }>(db, `SELECT contact_id, message_id, attempts FROM grow_campaign_recipients
+    WHERE org_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR phase = $3) AND status = 'pending' AND message_id IS NOT NULL AND (not_before IS NULL OR not_before <= now())
     ORDER BY contact_id LIMIT $4`, [orgId, id, phase, limit]);
-  return rows.map((r) => ({ contactId: r.contact_id, messageId: r.message_id }));
+  const later = due.length > 0 ? null : await queryOne<{ next: Date | null }>(db, `SELECT min(not_before) AS next FROM grow_campaign_recipients
+    WHERE org_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR phase = $3) AND status = 'pending' AND message_id IS NOT NULL`, [orgId, id, phase]);
+  return { due: due.map((r) => ({ contactId: r.contact_id, messageId: r.message_id, attempts: r.attempts })), nextDue: later?.next ?? null };
 }
 
 type Queued =
   | { state: 'paused' }
-  | { state: 'running' | 'cancelled'; messages: QueuedMessage[]; skipped: number; more: number; quietUntil: Date | null };
+  | { state: 'running' | 'cancelled'; messages: QueuedMessage[]; skipped: number; more: number; until: Date | null };
 
-/** Takes the next recipients under row locks and queues their emails; stops at quiet hours, queueing nothing more until they end. */
+/**
+ * What an earlier batch left queued goes first, and alone: while the provider cannot take it yet,
+ * nothing more is queued behind it. Otherwise takes the next recipients under row locks and queues
+ * their emails, stopping at quiet hours with nothing more queued until they end.
+ */
 async function queueBatch(db: Queryable, orgId: string, id: string, phase: 'all' | 'test' | 'rest', batchSize: number): Promise<Queued> {
   const row = await queryOne<CampaignRow>(db, 'SELECT * FROM grow_campaigns WHERE org_id = $1 AND id = $2 FOR SHARE', [orgId, id]);
+  if (!row) return { state: 'cancelled', messages: [], skipped: 0, more: 0, until: null };
   // Cancelled: only emails whose sending had begun are left (cancelCampaign withdrew the rest); they are finished and marked.
-  if (!row || row.status === 'cancelled') return { state: 'cancelled', messages: row ? await queuedLeftOvers(db, orgId, id, null, batchSize) : [], skipped: 0, more: 0, quietUntil: null };
+  if (row.status === 'cancelled') {
+    const left = await queuedLeftOvers(db, orgId, id, null, batchSize);
+    return { state: 'cancelled', messages: left.due, skipped: 0, more: 0, until: left.nextDue };
+  }
   if (row.status === 'paused') return { state: 'paused' };
   if (row.status === 'scheduled') {
     const started = phase === 'test' ? 'testing' : 'sending';
     await db.query('UPDATE grow_campaigns SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, started]);
     await recordCampaignChange(db, orgId, id, 'start', { status: started }, { status: 'scheduled' });
   }
-  // What an earlier batch left queued goes first, and alone: while the provider cannot take it, nothing more is queued behind it.
-  const leftOver = await queuedLeftOvers(db, orgId, id, phase, batchSize);
-  if (leftOver.length > 0) return { state: 'running', messages: leftOver, skipped: 0, more: 0, quietUntil: null };
+  const left = await queuedLeftOvers(db, orgId, id, phase, batchSize);
+  if (left.due.length > 0 || left.nextDue) return { state: 'running', messages: left.due, skipped: 0, more: 0, until: left.nextDue };
   const variants = await variantsOf(db, orgId, id);
   const base: VariantRow = { position: 0, subject: row.subject, from_name: row.from_name, body: row.body, links: row.links };
   const recipients = await queryRows<{ contact_id: string; variant: number | null }>(db, `SELECT contact_id, variant FROM grow_campaign_recipients
     WHERE org_id = $1 AND campaign_id = $2 AND phase = $3 AND status = 'pending' AND message_id IS NULL ORDER BY contact_id LIMIT $4 FOR UPDATE SKIP LOCKED`, [orgId, id, phase, batchSize]);
   const messages: QueuedMessage[] = [];
   let skipped = 0;
-  let quietUntil: Date | null = null;
   for (const r of recipients) {
     const now = new Date();
     const check = await checkRecipient(db, orgId, { contactId: r.contact_id, channel: 'email', purpose: row.purpose, now });
@@ -452,10 +464,7 @@ async function queueBatch(db: Queryable, orgId: string, id: string, phase: 'all'
       continue;
     }
     // Quiet hours are the organisation's, so they hold every recipient after this one too.
-    if (check.quietUntil && check.quietUntil > now) {
-      quietUntil = check.quietUntil;
-      break;
-    }
+    if (check.quietUntil && check.quietUntil > now) return { state: 'running', messages, skipped, more: recipients.length, until: check.quietUntil };
     const position = r.variant ?? row.winner_variant ?? 0;
     const variant = variants.find((v) => v.position === position) ?? base;
     const email = renderEmail(orgId, id, r.contact_id, variant);
@@ -464,50 +473,46 @@ async function queueBatch(db: Queryable, orgId: string, id: string, phase: 'all'
       idempotencyKey: `grow-campaign:${id}:${r.contact_id}`, usageTool: SCHEDULE_TOOL,
     });
     await db.query('UPDATE grow_campaign_recipients SET message_id = $4, variant = $5 WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3', [orgId, id, r.contact_id, message.messageId, position]);
-    messages.push({ contactId: r.contact_id, messageId: message.messageId });
+    messages.push({ contactId: r.contact_id, messageId: message.messageId, attempts: 0 });
   }
-  return { state: 'running', messages, skipped, more: recipients.length, quietUntil };
+  return { state: 'running', messages, skipped, more: recipients.length, until: null };
 }
 
-/** What became of one hand-over: the row is marked only while still pending (a cancel may have withdrawn the email first). */
-type HandOver = { kind: 'handed' | 'skipped' | 'failed' } | { kind: 'later'; until: Date } | { kind: 'retry'; code: string };
+const RECIPIENT_STATUS = { sent: 'handed', skipped: 'skipped', failed: 'failed', deferred: 'pending' } as const;
+type HandOver = (typeof RECIPIENT_STATUS)[keyof typeof RECIPIENT_STATUS];
 
-async function markHandOver(pool: Pool, orgId: string, id: string, message: QueuedMessage, result: DispatchResult): Promise<HandOver> {
-  if (result.kind === 'deferred') return { kind: 'later', until: result.until };
-  if (result.kind === 'retry') return { kind: 'retry', code: result.code };
-  const mark: { kind: 'handed' | 'skipped' | 'failed'; reason: string | null } = result.kind === 'sent' ? { kind: 'handed', reason: null }
-    : result.kind === 'refused' ? { kind: 'skipped', reason: result.code } : { kind: 'failed', reason: result.code };
-  await withTenantTransaction(pool, orgId, (db) => db.query(`UPDATE grow_campaign_recipients SET status = $4, skip_reason = $5, handed_at = CASE WHEN $4 = 'handed' THEN now() END
-    WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3 AND status = 'pending' AND message_id = $6`, [orgId, id, message.contactId, mark.kind, mark.reason, message.messageId]));
-  return { kind: mark.kind };
+/**
+ * Marks one hand-over by channels' reading of what the outbox did (the one broadcasts use): handed,
+ * skipped or failed with the reason, or still pending until it is due again, its attempt counted.
+ * Only a row still pending with this email is marked (a cancel may have withdrawn it first).
+ */
+async function markHandOver(pool: Pool, orgId: string, id: string, message: QueuedMessage, result: DispatchResult): Promise<{ status: HandOver; notBefore: Date | null }> {
+  const outcome = dispatchOutcomeOf(result, message.attempts, new Date());
+  const status = RECIPIENT_STATUS[outcome.status];
+  await withTenantTransaction(pool, orgId, (db) => db.query(`UPDATE grow_campaign_recipients SET status = $4, skip_reason = $5, not_before = $6,
+      attempts = attempts + $7, handed_at = CASE WHEN $4 = 'handed' THEN now() END
+    WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3 AND status = 'pending' AND message_id = $8`,
+  [orgId, id, message.contactId, status, status === 'pending' ? null : outcome.reason ?? null, outcome.notBefore ?? null, outcome.attempted ? 1 : 0, message.messageId]));
+  return { status, notBefore: outcome.notBefore ?? null };
 }
 
 /**
- * One batch of a phase: hands over first, and alone, the emails an earlier batch queued and did not
- * finish (it died, the provider could not take them, quiet hours deferred them); otherwise takes the
- * next pending recipients (row locks), checks each as channels will, queues the email in channels'
- * outbox and keeps its message on the row; after the commit each queued message is handed to
- * the outbox (leased, counted once) and marked by what the outbox did: handed once the provider took
- * it, skipped when channels refused it at dispatch (the reason kept), failed when the provider refused
- * it for good. One deferred (quiet hours began, another attempt holds it) stays queued and the batch
- * says when to come back; one the provider could not take now stays queued and the batch fails once
- * the others are marked, so its retry hands over just those again.
+ * One batch of a phase (see queueBatch for what it takes): after the commit each queued email is
+ * handed to the outbox (leased, counted once) and marked by what the outbox did. The step says when
+ * to come back if anything is left waiting (quiet hours, a retry's wait); a cancelled campaign ends
+ * only once the emails whose sending had begun are finished.
  */
 export async function sendCampaignBatch(pool: Pool, orgId: string, id: string, phase: 'all' | 'test' | 'rest', batchSize: number, dispatch: Dispatch): Promise<BatchStep> {
   const queued = await withTenantTransaction(pool, orgId, (db) => queueBatch(db, orgId, id, phase, batchSize));
   if (queued.state === 'paused') return { state: 'paused', handed: 0, skipped: 0 };
-  const outcomes: HandOver[] = [];
+  const marked: Array<{ status: HandOver; notBefore: Date | null }> = [];
   await eachWithConcurrency(queued.messages, HAND_OVERS_AT_ONCE, async (message) => {
-    outcomes.push(await markHandOver(pool, orgId, id, message, await dispatch(message.messageId)));
+    marked.push(await markHandOver(pool, orgId, id, message, await dispatch(message.messageId)));
   });
-  const count = (kind: HandOver['kind']) => outcomes.filter((o) => o.kind === kind).length;
-  const retry = outcomes.find((o): o is Extract<HandOver, { kind: 'retry' }> => o.kind === 'retry');
-  if (retry) throw new Error(`${count('retry')} of this batch's emails could not be handed to the mail provider now (${retry.code}); the batch is tried again`);
-  const step = { handed: count('handed'), skipped: queued.skipped + count('skipped') };
-  // A cancelled campaign ends only once the emails whose sending had begun are finished.
-  const until = [queued.quietUntil, ...outcomes.map((o) => (o.kind === 'later' ? o.until : null))].filter((d): d is Date => d !== null);
-  if (until.length > 0) return { state: 'waiting', ...step, until: new Date(Math.min(...until.map((d) => d.getTime()))).toISOString() };
-  if (queued.state === 'cancelled') return { state: 'cancelled', ...step };
+  const step = { handed: marked.filter((m) => m.status === 'handed').length, skipped: queued.skipped + marked.filter((m) => m.status === 'skipped').length };
+  const later = [queued.until, ...marked.map((m) => m.notBefore)].filter((d): d is Date => d !== null);
+  if (later.length > 0) return { state: 'waiting', ...step, until: new Date(Math.min(...later.map((d) => d.getTime()))).toISOString() };
+  if (queued.state === 'cancelled') return { state: queued.messages.length > 0 ? 'running' : 'cancelled', ...step };
   const done = queued.more === 0 && queued.messages.length === 0;
   return { state: done ? 'done' : 'running', ...step };
 }

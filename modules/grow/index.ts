@@ -12,6 +12,7 @@ import { growMigration } from './migrations/2026.11.28T10.00.00.grow';
 import { growCampaignsMigration } from './migrations/2026.11.28T10.00.01.grow-campaigns';
 import { growAutomationsMigration } from './migrations/2026.11.29T10.00.00.grow-automations';
 import { growSubmissionActionsMigration } from './migrations/2026.11.29T11.00.00.grow-submission-actions';
+import { growCampaignAttemptsMigration } from './migrations/2026.11.29T17.00.00.grow-campaign-attempts';
 import { growMetrics } from './metrics';
 import { growAutomationModels, growCampaignModels, growModels } from './models';
 import { growPlaybooks } from './playbooks';
@@ -33,7 +34,7 @@ export default defineModule({
   description: 'Forms and landing pages people fill in, with their submissions, contacts matched or created, and page stats.',
   tools: [...growFormTools, ...growCampaignTools, ...growTestEmailTools, ...growAutomationTools],
   models: [...growModels, ...growCampaignModels, ...growAutomationModels],
-  migrations: [growMigration, growCampaignsMigration, growAutomationsMigration, growSubmissionActionsMigration],
+  migrations: [growMigration, growCampaignsMigration, growAutomationsMigration, growSubmissionActionsMigration, growCampaignAttemptsMigration],
   workflows: require.resolve('./workflows'),
   activities: [createGrowCampaignActivities, createGrowAutomationActivities],
   scopes: ['grow:read', 'grow:write'],

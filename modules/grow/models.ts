@@ -59,7 +59,7 @@ export const growCampaignModels = [
   }),
   table('grow_campaign_variants', { org_id: 'uuid', campaign_id: 'uuid!', position: 'int!', subject: 'text', from_name: 'text?', body: 'text', links: 'text[]=' }),
   table('grow_campaign_recipients', {
-    id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid', phase: 'text=', variant: 'int?', status: 'text=', skip_reason: 'text?', message_id: 'uuid?', handed_at: 'date?',
+    id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid', phase: 'text=', variant: 'int?', status: 'text=', skip_reason: 'text?', message_id: 'uuid?', handed_at: 'date?', attempts: 'int=', not_before: 'date?',
   }),
   table('grow_campaign_events', { id: 'uuid!', org_id: 'uuid', campaign_id: 'uuid', contact_id: 'uuid?', variant: 'int?', kind: 'text', link_index: 'int?', machine: 'bool=', created_at: 'date=' }),
   table('grow_campaign_test_sends', {

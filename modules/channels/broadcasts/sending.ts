@@ -160,7 +160,15 @@ async function queueFor(pool: Pool, orgId: string, broadcastId: string, broadcas
   }
 }
 
-function outcomeOf(result: DispatchResult, attempts: number, now: Date): { status: RecipientStatus; reason?: string; notBefore?: Date; attempted?: boolean } {
+/** What one dispatch makes of a recipient: sent; skipped (the person may not be messaged) or failed, with the reason; or deferred until `notBefore`. */
+export interface DispatchOutcome { status: Extract<RecipientStatus, 'sent' | 'skipped' | 'failed' | 'deferred'>; reason?: string; notBefore?: Date; attempted?: boolean }
+
+/**
+ * The one reading of a dispatch's result, for every sender that hands messages over one by one:
+ * `attempts` is how many attempts went before this one; a failure worth retrying is deferred with a
+ * doubling wait (2, 4, 8, 16 s) and fails at the MAX_DISPATCH_ATTEMPTS-th.
+ */
+export function dispatchOutcomeOf(result: DispatchResult, attempts: number, now: Date): DispatchOutcome {
   switch (result.kind) {
     case 'sent':
       return { status: 'sent', attempted: true };
@@ -201,7 +209,7 @@ export async function sendBroadcastBatch(
     const messageId = await queueFor(pool, orgId, broadcastId, broadcast, recipient);
     if (messageId) {
       const result = await options.dispatch(messageId);
-      await withTenantTransaction(pool, orgId, (db) => recordOutcome(db, orgId, broadcastId, recipient.position, outcomeOf(result, recipient.attempts, clock())));
+      await withTenantTransaction(pool, orgId, (db) => recordOutcome(db, orgId, broadcastId, recipient.position, dispatchOutcomeOf(result, recipient.attempts, clock())));
     }
     handled += 1;
     options.beat?.();

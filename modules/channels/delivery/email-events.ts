@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { queryOne, queryRows, type Queryable } from '../../../db/pool';
+import { queryRows, type Queryable } from '../../../db/pool';
 import { channelMessageKeyOf } from './source';
 
 export type EmailEventKind = 'hard_bounce' | 'soft_bounce' | 'complaint';
@@ -10,28 +10,36 @@ export async function recordEmailEvent(db: Queryable, orgId: string, messageId: 
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CHANNEL_MESSAGE_ID_LOCAL = new RegExp(`^${channelMessageKeyOf('')}([0-9a-f-]{36})@`, 'i');
+const CHANNEL_MESSAGE_ID_LOCAL = new RegExp(`^${channelMessageKeyOf('')}([0-9a-f-]{36})$`, 'i');
+/** Outbox keys of the other sources recorded as channel messages once sent (people's pastoral outreach and portal invitations): each ends in a UUID, so unique across organisations. */
+const RECORDED_SOURCE_KEY = /^(outreach|portal-invite)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface MatchRow { id: string; org_id: string; recipient_address: string | null }
+const MATCHED = 'id, org_id, recipient_address';
+
+export interface ReportedEmail { id: string; orgId: string; recipientAddress: string | null }
 
 /**
  * The email a mail provider's event is about, with its organisation. The event names it either by
  * Steward's message id (as `channels_get_message` shows it) or by the email's Message-ID header,
  * with or without its angle brackets: what a relay sees in a bounce. Every email Steward sends
- * carries a Message-ID made from its outbox key; a channel message's holds the message id, and any
- * other (pastoral outreach, a portal invitation, recorded as a channel message once the provider has
- * taken it) is found by the Message-ID the provider answered with. Anything else, or a Message-ID
- * two messages share, is no message.
+ * carries a Message-ID whose local part is its outbox key: a channel message's holds the message
+ * id; pastoral outreach and portal invitations, recorded as channel messages once the provider has
+ * taken them, keep that key on the record. A provider's own id, when it answered with one, is
+ * matched too. Anything else, or a Message-ID two messages share, is no message.
  */
-export async function findReportedEmail(db: Queryable, reported: string): Promise<{ id: string; orgId: string } | null> {
+export async function findReportedEmail(db: Queryable, reported: string): Promise<ReportedEmail | null> {
   const bare = reported.trim().replace(/^<(.*)>$/, '$1');
-  const id = UUID.test(bare) ? bare : CHANNEL_MESSAGE_ID_LOCAL.exec(bare)?.[1];
-  if (id && UUID.test(id)) {
-    const row = await queryOne<{ org_id: string }>(db, "SELECT org_id FROM channel_messages WHERE id = $1 AND channel = 'email'", [id]);
-    return row ? { id, orgId: row.org_id } : null;
-  }
-  if (!bare.includes('@')) return null;
-  const rows = await queryRows<{ id: string; org_id: string }>(db,
-    "SELECT id, org_id FROM channel_messages WHERE provider_message_id = ANY($1::text[]) AND channel = 'email' LIMIT 2", [[bare, `<${bare}>`]]);
-  return rows.length === 1 ? { id: rows[0]!.id, orgId: rows[0]!.org_id } : null;
+  const local = bare.includes('@') ? bare.slice(0, bare.lastIndexOf('@')) : bare;
+  const id = UUID.test(bare) ? bare : CHANNEL_MESSAGE_ID_LOCAL.exec(local)?.[1];
+  const rows = id && UUID.test(id)
+    ? await queryRows<MatchRow>(db, `SELECT ${MATCHED} FROM channel_messages WHERE id = $1 AND channel = 'email'`, [id])
+    : RECORDED_SOURCE_KEY.test(local)
+      ? await queryRows<MatchRow>(db, `SELECT ${MATCHED} FROM channel_messages WHERE idempotency_key = $1 AND channel = 'email' LIMIT 2`, [local])
+      : bare.includes('@')
+        ? await queryRows<MatchRow>(db, `SELECT ${MATCHED} FROM channel_messages WHERE provider_message_id = ANY($1::text[]) AND channel = 'email' LIMIT 2`, [[bare, `<${bare}>`]])
+        : [];
+  return rows.length === 1 ? { id: rows[0]!.id, orgId: rows[0]!.org_id, recipientAddress: rows[0]!.recipient_address } : null;
 }
 
 export interface MessageEmailOutcome { messageId: string; delivered: boolean; hardBounce: boolean; softBounce: boolean; complaint: boolean }

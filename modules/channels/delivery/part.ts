@@ -2,6 +2,7 @@ import type { ModulePart } from '../../module';
 import { channelMessages } from './migrations/2026.11.24T11.00.00.channel-messages';
 import { channelMessagesActualCost } from './migrations/2026.11.25T01.00.00.channel-messages-actual-cost';
 import { channelEmailEvents } from './migrations/2026.11.29T11.00.01.channels-email-events';
+import { channelMessagesEmailKeyIndex } from './migrations/2026.11.29T17.00.00.channels-email-key-index';
 import { deliveryModels } from './models/messages';
 import { channelMessageDelivery } from './source';
 import { deliveryTools } from './tools';
@@ -15,7 +16,7 @@ export const deliveryPart: ModulePart = {
   name: 'delivery',
   tools: deliveryTools,
   models: [...deliveryModels],
-  migrations: [channelMessages, channelMessagesActualCost, channelEmailEvents],
+  migrations: [channelMessages, channelMessagesActualCost, channelEmailEvents, channelMessagesEmailKeyIndex],
   outboxSources: [channelMessageDelivery],
   // A message's snapshot holds personal data (the address, a greeting with the name): erased with the contact.
   contactRefs: [{ table: 'channel_messages', column: 'contact_id', onMerge: 'move', onErase: 'delete' }],

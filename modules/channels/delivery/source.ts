@@ -170,6 +170,14 @@ export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
 
   providerRefused: failMessage,
 
+  // Not taken: queued again, as before the attempt, so nothing says it is on its way (a cancel can still withdraw it). The
+  // outbox holds its own row here, and a claim locks this row before that one: a row another attempt holds is skipped, not
+  // waited for, so the two never wait on each other (that attempt moves it to sending anyway).
+  async notTaken(db, orgId, messageId) {
+    await db.query(`UPDATE channel_messages SET status = 'queued', updated_at = now() WHERE id IN (
+      SELECT id FROM channel_messages WHERE org_id = $1 AND id = $2 AND status = 'sending' FOR UPDATE SKIP LOCKED)`, [orgId, messageId]);
+  },
+
   async released(db, orgId, messageId) {
     await db.query('UPDATE channel_messages SET error_code = NULL, error_message = NULL, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, messageId]);
   },

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { withTransaction } from '../../../db/pool';
+import { normaliseEmail } from '../audience/addresses';
 import { suppressAddress } from '../audience/services';
 import { findReportedEmail, recordEmailEvent } from '../delivery/email-events';
 import { WEBHOOK_PATHS } from '../delivery/links';
@@ -8,17 +9,31 @@ import { applyStatus, firstSighting, notConfigured, unauthorized, type RawReques
 
 const EMAIL_EVENT_MAX_AGE_S = 300;
 
-interface EmailEvent { id?: unknown; type?: unknown; bounceType?: unknown; address?: unknown; messageId?: unknown }
+const EVENT_TYPES = ['delivery', 'bounce', 'complaint'] as const;
+type EventType = typeof EVENT_TYPES[number];
 
-const nonEmptyText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+/** One provider event, checked: a bounce is hard unless it says soft. A type Steward does not keep (an open, a click) is `other`. */
+interface EmailEvent { id: string; type: EventType | 'other'; hard: boolean; address: string; messageId: string }
 
+/** Text Postgres can store and compare: non-empty, no NUL, of a sane length. */
+const usableText = (value: unknown, max: number): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max && !value.includes('\u0000');
+
+/** The event, or null when the body is not one (not JSON, not an object, a field missing or of the wrong kind). */
 function parseEvent(body: Buffer): EmailEvent | null {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as EmailEvent : null;
+    parsed = JSON.parse(body.toString('utf8'));
   } catch {
     return null;
   }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const { id, type, bounceType, address, messageId } = parsed as Record<string, unknown>;
+  if (!usableText(id, 500) || !usableText(messageId, 1000) || !usableText(address, 320) || typeof type !== 'string') return null;
+  if (bounceType !== undefined && bounceType !== 'hard' && bounceType !== 'soft') return null;
+  const email = normaliseEmail(address);
+  if (!email) return null;
+  const kept = EVENT_TYPES.includes(type as EventType) ? type as EventType : 'other';
+  return { id, type: kept, hard: kept === 'complaint' || (kept === 'bounce' && bounceType !== 'soft'), address: email, messageId };
 }
 
 /** The mail provider's delivery, bounce and complaint events, signed with `X-Steward-Signature` (EMAIL_EVENTS_SECRET, timestamp within 5 minutes). */
@@ -33,22 +48,32 @@ export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext):
       if (timestamp === null) return unauthorized(res, 'The X-Steward-Signature header is missing or does not match');
       if (Math.abs(Date.now() / 1000 - timestamp) > EMAIL_EVENT_MAX_AGE_S) return unauthorized(res, 'The signature timestamp is more than 5 minutes old');
       const event = parseEvent(body);
-      const { id: eventId, address, messageId } = event ?? {};
-      if (!event || !nonEmptyText(eventId) || !nonEmptyText(address) || !nonEmptyText(messageId)) {
-        res.status(400).json({ ok: false, error: { code: 'validation_failed', message: 'The event must be a JSON object whose id, address and messageId are non-empty strings' } });
+      if (!event) {
+        res.status(400).json({ ok: false, error: {
+          code: 'validation_failed', message: 'The event must be a JSON object with id, type, address (an email address) and messageId, each a string',
+          hint: 'bounceType, when given, is hard or soft; modules/channels/README.md describes the shape.',
+        } });
+        return;
+      }
+      // Kinds Steward keeps nothing of are acknowledged, so the provider does not send them again.
+      if (event.type === 'other') {
+        res.status(200).json({ ok: true, ignored: 'unsupported_type' });
         return;
       }
       const result = await withTransaction(pool, async (db) => {
-        if (!await firstSighting(db, 'email', eventId)) return 'replay';
-        const message = await findReportedEmail(db, messageId);
+        // Looked up first: an event for no message is not remembered, so the provider's retry can still match once it is recorded.
+        const message = await findReportedEmail(db, event.messageId);
         if (!message) return 'unknown_message';
-        const sourced = { provider: 'email' as const, eventId };
+        if (!await firstSighting(db, 'email', event.id)) return 'replay';
+        const sourced = { provider: 'email' as const, eventId: event.id };
         // Accepted by the recipient's mail server: the message moves to delivered (never back from undelivered or failed).
         if (event.type === 'delivery') return await applyStatus(db, message.orgId, message.id, 'delivered', null, null, sourced) ? 'applied' : 'status_unchanged';
-        const hard = event.type === 'complaint' || (event.type === 'bounce' && event.bounceType !== 'soft');
-        if (event.type === 'bounce' || event.type === 'complaint') await recordEmailEvent(db, message.orgId, message.id, event.type === 'complaint' ? 'complaint' : hard ? 'hard_bounce' : 'soft_bounce');
-        if (!hard) return event.type === 'bounce' ? 'soft_bounce_recorded' : 'ignored';
-        await suppressAddress(db, message.orgId, { channel: 'email', address, reason: event.type === 'complaint' ? 'complaint' : 'hard_bounce', source: 'email_events_webhook' });
+        await recordEmailEvent(db, message.orgId, message.id, event.type === 'complaint' ? 'complaint' : event.hard ? 'hard_bounce' : 'soft_bounce');
+        if (!event.hard) return 'soft_bounce_recorded';
+        // The address Steward sent to is the one suppressed; the event's own is used only for a message with none recorded.
+        await suppressAddress(db, message.orgId, {
+          channel: 'email', address: message.recipientAddress ?? event.address, reason: event.type === 'complaint' ? 'complaint' : 'hard_bounce', source: 'email_events_webhook',
+        });
         if (event.type === 'bounce') await applyStatus(db, message.orgId, message.id, 'undelivered', 'hard_bounce', null, sourced);
         return 'applied';
       });

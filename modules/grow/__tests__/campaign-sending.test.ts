@@ -91,25 +91,49 @@ describe('grow: a campaign\'s hand-over', () => {
     }
   });
 
-  it('an email the mail server cannot take now goes once it can; one it refuses for good fails that recipient only', async () => {
-    const emails = ['steady@example.org', 'busy@example.org', 'gone@example.org'];
+  const refusalsOf = (address: string) => smtp.refused.filter((r) => r.address === address).map((r) => r.code);
+  const recipientRows = async (campaignId: string) => (await harness.pool.query(`SELECT c.email, r.status, r.skip_reason, r.attempts FROM grow_campaign_recipients r
+    JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = $1 ORDER BY c.email`, [campaignId])).rows;
+
+  it('an email the mail server cannot take now goes once it can; one it refuses for good, or never takes, fails that recipient only', async () => {
+    const emails = ['steady@example.org', 'busy@example.org', 'gone@example.org', 'greylisted@example.org'];
     const { tagId } = await audience('Server', emails);
     smtp.refuseRecipient('busy@example.org', 451, 2);
     smtp.refuseRecipient('gone@example.org', 550);
+    smtp.refuseRecipient('greylisted@example.org', 451);
     const campaignId = await scheduled('Harvest appeal', tagId);
-    const done = await eventually(() => report(campaignId), (r) => r.campaign.status === 'sent');
-    expect(done.totals).toMatchObject({ recipients: 3, handed: 2, skipped: 0, failed: 1 });
-    expect(done.failures).toEqual([{ reason: 'delivery_refused', count: 1 }]);
-    expect(emails.map((email) => mailsTo(email).length)).toEqual([1, 1, 0]);
-    expect(smtp.refused.filter((r) => r.address === 'busy@example.org').map((r) => r.code)).toEqual([451, 451]);
-    // A refusal for good is not tried again.
-    expect(smtp.refused.filter((r) => r.address === 'gone@example.org').map((r) => r.code)).toEqual([550]);
-    const { rows } = await harness.pool.query('SELECT c.email, r.status, r.skip_reason FROM grow_campaign_recipients r JOIN contacts c ON c.id = r.contact_id WHERE r.campaign_id = $1 ORDER BY c.email', [campaignId]);
-    expect(rows).toEqual([
-      { email: 'busy@example.org', status: 'handed', skip_reason: null },
-      { email: 'gone@example.org', status: 'failed', skip_reason: 'delivery_refused' },
-      { email: 'steady@example.org', status: 'handed', skip_reason: null },
+    const done = await eventually(() => report(campaignId), (r) => r.campaign.status === 'sent', 120_000);
+    expect(done.totals).toMatchObject({ recipients: 4, handed: 2, skipped: 0, failed: 2 });
+    expect(done.failures).toEqual(expect.arrayContaining([{ reason: 'delivery_refused', count: 1 }, { reason: 'send_failed', count: 1 }]));
+    expect(emails.map((email) => mailsTo(email).length)).toEqual([1, 1, 0, 0]);
+    expect(refusalsOf('busy@example.org')).toEqual([451, 451]);
+    // A refusal for good is not tried again; a mailbox that never takes it is tried channels' five times, then given up.
+    expect(refusalsOf('gone@example.org')).toEqual([550]);
+    expect(refusalsOf('greylisted@example.org')).toEqual([451, 451, 451, 451, 451]);
+    expect(await recipientRows(campaignId)).toEqual([
+      { email: 'busy@example.org', status: 'handed', skip_reason: null, attempts: 3 },
+      { email: 'gone@example.org', status: 'failed', skip_reason: 'delivery_refused', attempts: 1 },
+      { email: 'greylisted@example.org', status: 'failed', skip_reason: 'send_failed', attempts: 5 },
+      { email: 'steady@example.org', status: 'handed', skip_reason: null, attempts: 1 },
     ]);
+  });
+
+  it('a cancel while an email waits to be tried again withdraws it: the server is not asked again', async () => {
+    const { tagId } = await audience('Retry', ['full@example.org']);
+    smtp.refuseRecipient('full@example.org', 451);
+    const campaignId = await scheduled('Advent calendar', tagId);
+    // Two attempts refused: the next waits 4 s, so the cancel lands between attempts, with the email queued again.
+    await eventually(() => recipientRows(campaignId), (rows) => rows[0]?.attempts >= 2);
+    const cancelled = await mcpCall(mcp, 'grow_cancel_campaign', { campaignId });
+    expect(cancelled.cancelledRecipients).toBe(1);
+    const { rows: [message] } = await harness.pool.query('SELECT m.status, m.error_code FROM channel_messages m JOIN grow_campaign_recipients r ON r.message_id = m.id WHERE r.campaign_id = $1', [campaignId]);
+    expect(message).toEqual({ status: 'failed', error_code: 'campaign_cancelled' });
+    const asked = refusalsOf('full@example.org').length;
+    // The workflow ends once nothing that had begun to send is left; the server was not asked again meanwhile.
+    const handle = harness.temporal.workflow.getHandle(`grow-campaign-${campaignId}`);
+    expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+    expect(refusalsOf('full@example.org')).toHaveLength(asked);
+    expect((await recipientRows(campaignId))[0]).toMatchObject({ status: 'cancelled' });
   });
 
   it('a cancel withdraws queued emails nothing began to send; one that went before a crash is finished as handed, and its links work', async () => {
@@ -134,8 +158,9 @@ describe('grow: a campaign\'s hand-over', () => {
     expect(cancelled).toMatchObject({ campaign: { status: 'cancelled' }, cancelledRecipients: 2 });
     expect((await mcpCall(mcp, 'channels_get_message', { messageId: queued.messageId })).message).toMatchObject({ status: 'failed', error: { code: 'campaign_cancelled' } });
     // The workflow's next batch (its retry after the crash) finds the campaign cancelled and finishes what went.
-    const step = await sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, send);
-    expect(step).toMatchObject({ state: 'cancelled', handed: 1 });
+    expect(await sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, send)).toMatchObject({ state: 'running', handed: 1 });
+    // Nothing is left: the next batch ends the campaign.
+    expect(await sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, send)).toEqual({ state: 'cancelled', handed: 0, skipped: 0 });
     const { rows } = await harness.pool.query('SELECT contact_id, status FROM grow_campaign_recipients WHERE campaign_id = $1', [campaign.id]);
     expect(Object.fromEntries(rows.map((r) => [r.contact_id, r.status]))).toEqual({ [people[0]!]: 'handed', [people[1]!]: 'cancelled', [people[2]!]: 'cancelled' });
     expect((await report(campaign.id)).totals).toMatchObject({ recipients: 3, handed: 1 });
