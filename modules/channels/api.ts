@@ -6,7 +6,7 @@ export { checkRecipient } from './audience/services';
 export { queueMessage } from './delivery/services';
 export { audienceSchema, resolveAudience, MAX_AUDIENCE, type Audience } from './broadcasts/audience';
 export { outboxDispatch } from './activities/broadcast';
-export { dispatchOutcomeOf, type DispatchOutcome, type DispatchResult } from './broadcasts/sending';
+export { dispatchOutcomeOf, settleGivenUp, type DispatchOutcome, type DispatchResult } from './broadcasts/sending';
 export { withdrawQueuedMessages } from './delivery/source';
 export { startMessageDelivery } from './delivery/start';
 export { emailOutcomesOf, type MessageEmailOutcome } from './delivery/email-events';

@@ -30,7 +30,7 @@ const previewSchema = z.object({
 }).strict();
 const variantReport = z.object({
   variant: z.number().int().describe('-1 for the whole campaign'), recipients: z.number().int(), handed: z.number().int().describe('Taken by the mail provider'), skipped: z.number().int().describe('Not sent: channels would not message them (reasons under excluded)'),
-  failed: z.number().int().describe('The mail provider refused it for good (reasons under failures)'),
+  failed: z.number().int().describe('Not sent and not to be tried again: refused by the mail provider for good, given up after repeated attempts it could not take, refused by channels for a reason other than the person (the plan\'s allowance), or waiting for a person\'s review (reasons under failures)'),
   openedUnique: z.number().int().describe('People who opened (machine opens left out)'), machineOpens: z.number().int().describe('Opens by mail privacy proxies and scanners'),
   clickedUnique: z.number().int(), clicksPerLink: z.array(z.object({ url: z.string(), uniqueClicks: z.number().int() }).strict()), unsubscribed: z.number().int(),
   delivered: z.number().int().describe('The mail provider reported it delivered to the recipient\'s mail server (a later hard bounce counts as the bounce)'),

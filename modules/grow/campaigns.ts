@@ -3,7 +3,9 @@ import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
 import { recordJobChange } from '../audit/api';
 import { resolvePayloadKey } from '../../temporal/payload-key';
-import { checkRecipient, dispatchOutcomeOf, emailOutcomesOf, queueMessage, resolveAudience, withdrawQueuedMessages, type Audience, type DispatchResult } from '../channels/api';
+import {
+  checkRecipient, dispatchOutcomeOf, emailOutcomesOf, queueMessage, resolveAudience, settleGivenUp, withdrawQueuedMessages, type Audience, type DispatchResult,
+} from '../channels/api';
 import { notFound } from '../kit';
 import { escapeHtml } from '../templates/api';
 import { publicBaseUrl } from './forms';
@@ -270,13 +272,24 @@ export async function cancelCampaign(db: Queryable, orgId: string, id: string): 
   const row = await requireCampaign(db, orgId, id, true);
   if (row.status === 'cancelled') return { campaign: view(row, await variantsOf(db, orgId, id)), cancelledRecipients: 0 };
   if (row.status === 'sent') throw new StewardError('conflict', `Campaign ${id} is sent already`, { details: { reason: 'campaign_sent' } });
+  const cancelledRecipients = await cancelUnsent(db, orgId, id);
+  await db.query("UPDATE grow_campaigns SET status = 'cancelled', updated_at = now() WHERE org_id = $1 AND id = $2", [orgId, id]);
+  return { campaign: await campaignView(db, orgId, id), cancelledRecipients };
+}
+
+/**
+ * Cancels the pending recipients of a cancelled (or cancelling) campaign that nothing is sending:
+ * those not yet queued, and those whose queued email channels withdraws (still queued, or queued
+ * again after the provider did not take it). Run by the cancel and again by each batch after it, for
+ * an email that was being sent at the cancel and came back not taken. Returns how many it cancelled.
+ */
+async function cancelUnsent(db: Queryable, orgId: string, id: string): Promise<number> {
   const queued = await queryRows<{ message_id: string }>(db,
     "SELECT message_id FROM grow_campaign_recipients WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending' AND message_id IS NOT NULL", [orgId, id]);
   const withdrawn = await withdrawQueuedMessages(db, orgId, queued.map((q) => q.message_id), { code: 'campaign_cancelled', message: 'The campaign was cancelled before this email went' });
   const result = await db.query(`UPDATE grow_campaign_recipients SET status = 'cancelled'
     WHERE org_id = $1 AND campaign_id = $2 AND status = 'pending' AND (message_id IS NULL OR message_id = ANY($3::uuid[]))`, [orgId, id, withdrawn]);
-  await db.query("UPDATE grow_campaigns SET status = 'cancelled', updated_at = now() WHERE org_id = $1 AND id = $2", [orgId, id]);
-  return { campaign: await campaignView(db, orgId, id), cancelledRecipients: result.rowCount ?? 0 };
+  return result.rowCount ?? 0;
 }
 
 /** A person picks the A/B winner (before the timer does); afterwards, or for a campaign without a test, it is refused. */
@@ -384,7 +397,7 @@ export async function beginCampaign(pool: Pool, orgId: string, id: string): Prom
 }
 
 export type Dispatch = (messageId: string) => Promise<DispatchResult>;
-/** `waiting`: nothing more can go before `until` (quiet hours, or another attempt holding a message). */
+/** `waiting`: nothing more can go before `until` (quiet hours, another attempt holding a message, or a retry's wait). */
 export interface BatchStep { state: 'running' | 'done' | 'paused' | 'cancelled' | 'waiting'; handed: number; skipped: number; until?: string }
 
 /**
@@ -416,9 +429,10 @@ interface QueuedMessage { contactId: string; messageId: string; attempts: number
  * Those due now, and when the next of the rest is due.
  */
 async function queuedLeftOvers(db: Queryable, orgId: string, id: string, phase: string | null, limit: number): Promise<{ due: QueuedMessage[]; nextDue: Date | null }> {
+  // Due by this process's clock, which set not_before, so a database clock a little behind cannot make a wait that never ends.
   const due = await queryRows<{ contact_id: string; message_id: string; attempts: number }>(db, `SELECT contact_id, message_id, attempts FROM grow_campaign_recipients
-    WHERE org_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR phase = $3) AND status = 'pending' AND message_id IS NOT NULL AND (not_before IS NULL OR not_before <= now())
-    ORDER BY contact_id LIMIT $4`, [orgId, id, phase, limit]);
+    WHERE org_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR phase = $3) AND status = 'pending' AND message_id IS NOT NULL AND (not_before IS NULL OR not_before <= $5)
+    ORDER BY contact_id LIMIT $4`, [orgId, id, phase, limit, new Date()]);
   const later = due.length > 0 ? null : await queryOne<{ next: Date | null }>(db, `SELECT min(not_before) AS next FROM grow_campaign_recipients
     WHERE org_id = $1 AND campaign_id = $2 AND ($3::text IS NULL OR phase = $3) AND status = 'pending' AND message_id IS NOT NULL`, [orgId, id, phase]);
   return { due: due.map((r) => ({ contactId: r.contact_id, messageId: r.message_id, attempts: r.attempts })), nextDue: later?.next ?? null };
@@ -436,8 +450,10 @@ type Queued =
 async function queueBatch(db: Queryable, orgId: string, id: string, phase: 'all' | 'test' | 'rest', batchSize: number): Promise<Queued> {
   const row = await queryOne<CampaignRow>(db, 'SELECT * FROM grow_campaigns WHERE org_id = $1 AND id = $2 FOR SHARE', [orgId, id]);
   if (!row) return { state: 'cancelled', messages: [], skipped: 0, more: 0, until: null };
-  // Cancelled: only emails whose sending had begun are left (cancelCampaign withdrew the rest); they are finished and marked.
+  // Cancelled: what nothing is sending is withdrawn again (an email being sent at the cancel may have come back not taken);
+  // only emails being sent are left, and they are finished and marked.
   if (row.status === 'cancelled') {
+    await cancelUnsent(db, orgId, id);
     const left = await queuedLeftOvers(db, orgId, id, null, batchSize);
     return { state: 'cancelled', messages: left.due, skipped: 0, more: 0, until: left.nextDue };
   }
@@ -489,10 +505,13 @@ type HandOver = (typeof RECIPIENT_STATUS)[keyof typeof RECIPIENT_STATUS];
 async function markHandOver(pool: Pool, orgId: string, id: string, message: QueuedMessage, result: DispatchResult): Promise<{ status: HandOver; notBefore: Date | null }> {
   const outcome = dispatchOutcomeOf(result, message.attempts, new Date());
   const status = RECIPIENT_STATUS[outcome.status];
-  await withTenantTransaction(pool, orgId, (db) => db.query(`UPDATE grow_campaign_recipients SET status = $4, skip_reason = $5, not_before = $6,
-      attempts = attempts + $7, handed_at = CASE WHEN $4 = 'handed' THEN now() END
-    WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3 AND status = 'pending' AND message_id = $8`,
-  [orgId, id, message.contactId, status, status === 'pending' ? null : outcome.reason ?? null, outcome.notBefore ?? null, outcome.attempted ? 1 : 0, message.messageId]));
+  await withTenantTransaction(pool, orgId, async (db) => {
+    await db.query(`UPDATE grow_campaign_recipients SET status = $4, skip_reason = $5, not_before = $6,
+        attempts = attempts + $7, handed_at = CASE WHEN $4 = 'handed' THEN now() END
+      WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3 AND status = 'pending' AND message_id = $8`,
+    [orgId, id, message.contactId, status, status === 'pending' ? null : outcome.reason ?? null, outcome.notBefore ?? null, outcome.attempted ? 1 : 0, message.messageId]);
+    await settleGivenUp(db, orgId, message.messageId, result, outcome);
+  });
   return { status, notBefore: outcome.notBefore ?? null };
 }
 

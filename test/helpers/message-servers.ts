@@ -31,6 +31,11 @@ export interface TestSmtpServer {
    */
   refuseRecipient(address: string, code: number, times?: number): void;
   refused: Array<{ address: string; code: number }>;
+  /**
+   * Holds every RCPT TO until `release` is called (then answers each as it would have): `arrived`
+   * resolves with the first address held, so a test can act while a message is being sent.
+   */
+  holdRecipients(): { arrived: Promise<string>; release(): void };
   close(): Promise<void>;
 }
 
@@ -53,11 +58,16 @@ export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Pr
   let waiters: Array<(mail: ReceivedMail) => void> = [];
   const refusals = new Map<string, { code: number; left: number }>();
   const refused: Array<{ address: string; code: number }> = [];
+  let hold: { arrive: (address: string) => void; released: Promise<void> } | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onRcptTo(address, _session, callback) {
+    async onRcptTo(address, _session, callback) {
+      if (hold) {
+        hold.arrive(address.address);
+        await hold.released;
+      }
       const refusal = refusals.get(address.address.toLowerCase());
       if (!refusal || refusal.left <= 0) return callback();
       refusal.left -= 1;
@@ -111,6 +121,14 @@ export async function startSmtpServer(options: { ackDelayMs?: number } = {}): Pr
       refusals.set(address.toLowerCase(), { code, left: times });
     },
     refused,
+    holdRecipients: () => {
+      let arrive!: (address: string) => void;
+      let release!: () => void;
+      const arrived = new Promise<string>((resolve) => { arrive = resolve; });
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      hold = { arrive, released };
+      return { arrived, release: () => { hold = null; release(); } };
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

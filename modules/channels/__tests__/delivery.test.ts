@@ -412,7 +412,8 @@ describe('channels delivery: single sends, providers, webhooks', () => {
       await consent(org.orgId, wes.id, 'email', 'service');
       const item = (await mcpCall(mcp, 'people_create_outreach', { contactId: wes.id, channel: 'email', subject: 'Thinking of you', body: 'How are you?' })).item;
       // An event for an email not yet recorded is not remembered: the provider's retry of it matches once the email is.
-      const early = await sandbox.emailEvent({ type: 'complaint', address: wes.email, messageId: `<outreach-${item.id}@stanne.example.org>` });
+      // The relay reports a forwarding address; the one suppressed is the address Steward sent to.
+      const early = await sandbox.emailEvent({ type: 'complaint', address: 'forwarded@example.net', messageId: `<outreach-${item.id}@stanne.example.org>` });
       expect(JSON.parse(early.body)).toEqual({ ok: true, ignored: 'unknown_message' });
       const earlyWebhook = sandbox.lastWebhook()!;
       expect((await mcpCall(mcp, 'people_approve_outreach', { outreachId: item.id, contentVersion: 1 })).item.status).toBe('sent');

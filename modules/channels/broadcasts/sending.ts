@@ -4,6 +4,7 @@ import { recordJobChange } from '../../audit/api';
 import type { RowOf } from '../../kit';
 import { checkRecipient } from '../audience/services';
 import { queueMessage } from '../delivery/services';
+import { recordDispatchFailure } from '../delivery/source';
 import type { ChannelBroadcast, ChannelBroadcastRecipient } from './models/broadcasts';
 import { OUTSTANDING, type BroadcastStatus, type RecipientStatus } from './services';
 
@@ -184,6 +185,15 @@ export function dispatchOutcomeOf(result: DispatchResult, attempts: number, now:
   }
 }
 
+/**
+ * A retry given up (dispatchOutcomeOf's failure at the last attempt) also fails the channel message,
+ * which would otherwise stay queued for good, its outbox row pending: as the message workflow does.
+ */
+export async function settleGivenUp(db: Queryable, orgId: string, messageId: string, result: DispatchResult, outcome: DispatchOutcome): Promise<void> {
+  if (result.kind !== 'retry' || outcome.status !== 'failed') return;
+  await recordDispatchFailure(db, orgId, messageId, { code: result.code, message: `Sending gave up after ${MAX_DISPATCH_ATTEMPTS} attempts the provider could not take` });
+}
+
 /** Whether the broadcast was cancelled meanwhile (checked between messages, so a cancel stops a batch part-way). */
 async function isCancelled(pool: Pool, orgId: string, broadcastId: string): Promise<boolean> {
   const row = await withTenantTransaction(pool, orgId, (db) => queryOne<{ status: string }>(db,
@@ -209,7 +219,11 @@ export async function sendBroadcastBatch(
     const messageId = await queueFor(pool, orgId, broadcastId, broadcast, recipient);
     if (messageId) {
       const result = await options.dispatch(messageId);
-      await withTenantTransaction(pool, orgId, (db) => recordOutcome(db, orgId, broadcastId, recipient.position, dispatchOutcomeOf(result, recipient.attempts, clock())));
+      const outcome = dispatchOutcomeOf(result, recipient.attempts, clock());
+      await withTenantTransaction(pool, orgId, async (db) => {
+        await recordOutcome(db, orgId, broadcastId, recipient.position, outcome);
+        await settleGivenUp(db, orgId, messageId, result, outcome);
+      });
     }
     handled += 1;
     options.beat?.();

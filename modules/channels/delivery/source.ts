@@ -130,7 +130,9 @@ export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
     const noOptOut = oneWayOptOutRefusal({ oneWay: draft.oneWaySender }, draft.purpose, draft.body);
     if (noOptOut) return { refused: { code: noOptOut.code, message: `${noOptOut.message}. ${noOptOut.hint}` } };
     if (check.quietUntil && check.quietUntil.getTime() > now.getTime()) {
-      await db.query('UPDATE channel_messages SET deferred_until = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, draft.messageId, check.quietUntil]);
+      // Deferred, nothing in flight (a hand-over whose outcome is unknown finished above): queued, even after an attempt the provider did not take.
+      await db.query(`UPDATE channel_messages SET deferred_until = $3, status = CASE WHEN status = 'sending' THEN 'queued' ELSE status END, updated_at = now()
+        WHERE org_id = $1 AND id = $2`, [orgId, draft.messageId, check.quietUntil]);
       return { deferUntil: check.quietUntil };
     }
     let to: string;
@@ -172,7 +174,7 @@ export const channelMessageDelivery = defineOutboxSource<MessageDraft>({
 
   // Not taken: queued again, as before the attempt, so nothing says it is on its way (a cancel can still withdraw it). The
   // outbox holds its own row here, and a claim locks this row before that one: a row another attempt holds is skipped, not
-  // waited for, so the two never wait on each other (that attempt moves it to sending anyway).
+  // waited for, so the two never wait on each other (that attempt leaves it sending if it sends, queued if it defers).
   async notTaken(db, orgId, messageId) {
     await db.query(`UPDATE channel_messages SET status = 'queued', updated_at = now() WHERE id IN (
       SELECT id FROM channel_messages WHERE org_id = $1 AND id = $2 AND status = 'sending' FOR UPDATE SKIP LOCKED)`, [orgId, messageId]);

@@ -15,7 +15,7 @@ type EventType = typeof EVENT_TYPES[number];
 /** One provider event, checked: a bounce is hard unless it says soft. A type Steward does not keep (an open, a click) is `other`. */
 interface EmailEvent { id: string; type: EventType | 'other'; hard: boolean; address: string; messageId: string }
 
-/** Text Postgres can store and compare: non-empty, no NUL, of a sane length. */
+/** Text Postgres can store and compare: non-empty, no NUL, at most `max` characters. */
 const usableText = (value: unknown, max: number): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max && !value.includes('\u0000');
 
 /** The event, or null when the body is not one (not JSON, not an object, a field missing or of the wrong kind). */
@@ -28,12 +28,13 @@ function parseEvent(body: Buffer): EmailEvent | null {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
   const { id, type, bounceType, address, messageId } = parsed as Record<string, unknown>;
-  if (!usableText(id, 500) || !usableText(messageId, 1000) || !usableText(address, 320) || typeof type !== 'string') return null;
-  if (bounceType !== undefined && bounceType !== 'hard' && bounceType !== 'soft') return null;
+  if (!usableText(id, 500) || typeof type !== 'string') return null;
+  if (!EVENT_TYPES.includes(type as EventType)) return { id, type: 'other', hard: false, address: '', messageId: '' };
+  if (!usableText(messageId, 1000) || !usableText(address, 320)) return null;
+  if (bounceType !== undefined && bounceType !== null && bounceType !== 'hard' && bounceType !== 'soft') return null;
   const email = normaliseEmail(address);
   if (!email) return null;
-  const kept = EVENT_TYPES.includes(type as EventType) ? type as EventType : 'other';
-  return { id, type: kept, hard: kept === 'complaint' || (kept === 'bounce' && bounceType !== 'soft'), address: email, messageId };
+  return { id, type: type as EventType, hard: type === 'complaint' || (type === 'bounce' && bounceType !== 'soft'), address: email, messageId };
 }
 
 /** The mail provider's delivery, bounce and complaint events, signed with `X-Steward-Signature` (EMAIL_EVENTS_SECRET, timestamp within 5 minutes). */

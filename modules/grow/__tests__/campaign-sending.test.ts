@@ -118,22 +118,28 @@ describe('grow: a campaign\'s hand-over', () => {
     ]);
   });
 
-  it('a cancel while an email waits to be tried again withdraws it: the server is not asked again', async () => {
+  it('a cancel while an email is being sent leaves it to that attempt; turned away, it is withdrawn and never tried again', async () => {
     const { tagId } = await audience('Retry', ['full@example.org']);
     smtp.refuseRecipient('full@example.org', 451);
-    const campaignId = await scheduled('Advent calendar', tagId);
-    // Two attempts refused: the next waits 4 s, so the cancel lands between attempts, with the email queued again.
-    await eventually(() => recipientRows(campaignId), (rows) => rows[0]?.attempts >= 2);
-    const cancelled = await mcpCall(mcp, 'grow_cancel_campaign', { campaignId });
-    expect(cancelled.cancelledRecipients).toBe(1);
-    const { rows: [message] } = await harness.pool.query('SELECT m.status, m.error_code FROM channel_messages m JOIN grow_campaign_recipients r ON r.message_id = m.id WHERE r.campaign_id = $1', [campaignId]);
-    expect(message).toEqual({ status: 'failed', error_code: 'campaign_cancelled' });
-    const asked = refusalsOf('full@example.org').length;
-    // The workflow ends once nothing that had begun to send is left; the server was not asked again meanwhile.
-    const handle = harness.temporal.workflow.getHandle(`grow-campaign-${campaignId}`);
-    expect(await handle.result()).toMatchObject({ status: 'cancelled' });
-    expect(refusalsOf('full@example.org')).toHaveLength(asked);
-    expect((await recipientRows(campaignId))[0]).toMatchObject({ status: 'cancelled' });
+    const gate = smtp.holdRecipients();
+    try {
+      const campaignId = await scheduled('Advent calendar', tagId);
+      // The server has the envelope and has not answered: the email is being sent, so the cancel leaves it to that attempt.
+      expect(await gate.arrived).toBe('full@example.org');
+      const cancelled = await mcpCall(mcp, 'grow_cancel_campaign', { campaignId });
+      expect(cancelled).toMatchObject({ campaign: { status: 'cancelled' }, cancelledRecipients: 0 });
+      gate.release();
+      // Turned away (451), it is queued again and the cancelled campaign's next batch withdraws it: the workflow ends, the server asked once.
+      const handle = harness.temporal.workflow.getHandle(`grow-campaign-${campaignId}`);
+      expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+      expect(refusalsOf('full@example.org')).toEqual([451]);
+      expect((await recipientRows(campaignId))[0]).toMatchObject({ status: 'cancelled', attempts: 1 });
+      const { rows: [message] } = await harness.pool.query(`SELECT m.status, m.error_code FROM channel_messages m
+        JOIN grow_campaign_recipients r ON r.message_id = m.id WHERE r.campaign_id = $1`, [campaignId]);
+      expect(message).toEqual({ status: 'failed', error_code: 'campaign_cancelled' });
+    } finally {
+      gate.release();
+    }
   });
 
   it('a cancel withdraws queued emails nothing began to send; one that went before a crash is finished as handed, and its links work', async () => {

@@ -1,4 +1,4 @@
-import { continueAsNew, defineSignal, proxyActivities } from '@temporalio/workflow';
+import { continueAsNew, defineSignal, patched, proxyActivities } from '@temporalio/workflow';
 import type { GrowCampaignActivities } from '../activities/campaigns';
 import { pokeableWait } from './poke';
 
@@ -13,6 +13,8 @@ export const growCampaignWorkflowId = (campaignId: string) => `grow-campaign-${c
 export const growCampaignPoke = defineSignal('growCampaignPoke');
 
 const BATCH = 200;
+/** Marks histories made since a run continued after a cancel finishes what its predecessor had begun to send. */
+const CANCELLED_CONTINUATION_DRAINS = 'grow-cancelled-continuation-drains';
 const BATCHES_PER_RUN = 200;
 const HOUR_MS = 3_600_000;
 
@@ -49,12 +51,16 @@ export async function growCampaignWorkflow(input: GrowCampaignInput): Promise<{ 
       if (step.state === 'done') return 'done';
       if (step.state === 'cancelled') return 'cancelled';
       if (step.state === 'paused') await wait(60_000);
-      // Quiet hours, or a message another attempt holds: back when they end (or when poked by a pause, resume or cancel).
+      // Quiet hours, a message another attempt holds, or a retry's wait: back when due (or when poked by a pause, resume or cancel).
       if (step.state === 'waiting') await wait(Date.parse(step.until!) - Date.now());
     }
   };
 
-  if (begun.status === 'cancelled') return { status: 'cancelled', batches };
+  if (begun.status === 'cancelled') {
+    // A run continued from one that had sent batches may hold emails being sent at the cancel: finished before it ends.
+    if (batches > 0 && patched(CANCELLED_CONTINUATION_DRAINS)) await sendPhase('all');
+    return { status: 'cancelled', batches };
+  }
   if (begun.abTest) {
     if (!begun.testSentAt) {
       if ((await sendPhase('test')) === 'cancelled') return { status: 'cancelled', batches };
