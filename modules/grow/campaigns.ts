@@ -510,7 +510,7 @@ async function markHandOver(pool: Pool, orgId: string, id: string, message: Queu
         attempts = attempts + $7, handed_at = CASE WHEN $4 = 'handed' THEN now() END
       WHERE org_id = $1 AND campaign_id = $2 AND contact_id = $3 AND status = 'pending' AND message_id = $8`,
     [orgId, id, message.contactId, status, status === 'pending' ? null : outcome.reason ?? null, outcome.notBefore ?? null, outcome.attempted ? 1 : 0, message.messageId]);
-    await settleGivenUp(db, orgId, message.messageId, result, outcome);
+    await settleGivenUp(db, orgId, message.messageId, outcome);
   });
   return { status, notBefore: outcome.notBefore ?? null };
 }

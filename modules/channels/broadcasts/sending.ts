@@ -162,7 +162,11 @@ async function queueFor(pool: Pool, orgId: string, broadcastId: string, broadcas
 }
 
 /** What one dispatch makes of a recipient: sent; skipped (the person may not be messaged) or failed, with the reason; or deferred until `notBefore`. */
-export interface DispatchOutcome { status: Extract<RecipientStatus, 'sent' | 'skipped' | 'failed' | 'deferred'>; reason?: string; notBefore?: Date; attempted?: boolean }
+export interface DispatchOutcome {
+  status: Extract<RecipientStatus, 'sent' | 'skipped' | 'failed' | 'deferred'>; reason?: string; notBefore?: Date; attempted?: boolean;
+  /** A failure worth retrying, given up at the last attempt: the message itself is failed too (settleGivenUp). */
+  givenUp?: boolean;
+}
 
 /**
  * The one reading of a dispatch's result, for every sender that hands messages over one by one:
@@ -180,7 +184,7 @@ export function dispatchOutcomeOf(result: DispatchResult, attempts: number, now:
     case 'failed':
       return { status: 'failed', reason: result.code, attempted: true };
     case 'retry':
-      if (attempts + 1 >= MAX_DISPATCH_ATTEMPTS) return { status: 'failed', reason: result.code, attempted: true };
+      if (attempts + 1 >= MAX_DISPATCH_ATTEMPTS) return { status: 'failed', reason: result.code, attempted: true, givenUp: true };
       return { status: 'deferred', reason: result.code, notBefore: new Date(now.getTime() + 2 ** (attempts + 1) * 1000), attempted: true };
   }
 }
@@ -189,9 +193,9 @@ export function dispatchOutcomeOf(result: DispatchResult, attempts: number, now:
  * A retry given up (dispatchOutcomeOf's failure at the last attempt) also fails the channel message,
  * which would otherwise stay queued for good, its outbox row pending: as the message workflow does.
  */
-export async function settleGivenUp(db: Queryable, orgId: string, messageId: string, result: DispatchResult, outcome: DispatchOutcome): Promise<void> {
-  if (result.kind !== 'retry' || outcome.status !== 'failed') return;
-  await recordDispatchFailure(db, orgId, messageId, { code: result.code, message: `Sending gave up after ${MAX_DISPATCH_ATTEMPTS} attempts the provider could not take` });
+export async function settleGivenUp(db: Queryable, orgId: string, messageId: string, outcome: DispatchOutcome): Promise<void> {
+  if (!outcome.givenUp) return;
+  await recordDispatchFailure(db, orgId, messageId, { code: outcome.reason ?? 'send_failed', message: `Sending gave up after ${MAX_DISPATCH_ATTEMPTS} attempts the provider could not take` });
 }
 
 /** Whether the broadcast was cancelled meanwhile (checked between messages, so a cancel stops a batch part-way). */
@@ -222,7 +226,7 @@ export async function sendBroadcastBatch(
       const outcome = dispatchOutcomeOf(result, recipient.attempts, clock());
       await withTenantTransaction(pool, orgId, async (db) => {
         await recordOutcome(db, orgId, broadcastId, recipient.position, outcome);
-        await settleGivenUp(db, orgId, messageId, result, outcome);
+        await settleGivenUp(db, orgId, messageId, outcome);
       });
     }
     handled += 1;

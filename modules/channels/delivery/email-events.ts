@@ -9,10 +9,14 @@ export async function recordEmailEvent(db: Queryable, orgId: string, messageId: 
   await db.query('INSERT INTO channel_email_events (id, org_id, message_id, kind) VALUES ($1, $2, $3, $4)', [randomUUID(), orgId, messageId, kind]);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CHANNEL_MESSAGE_ID_LOCAL = new RegExp(`^${channelMessageKeyOf('')}([0-9a-f-]{36})$`, 'i');
-/** Outbox keys of the other sources recorded as channel messages once sent (people's pastoral outreach and portal invitations): each ends in a UUID, so unique across organisations. */
-const RECORDED_SOURCE_KEY = /^(outreach|portal-invite)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID_PATTERN = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const MESSAGE_ID = new RegExp(`^${UUID_PATTERN}$`, 'i');
+const CHANNEL_MESSAGE_KEY = new RegExp(`^${channelMessageKeyOf('')}(${UUID_PATTERN})$`, 'i');
+/**
+ * Another outbox source's key (OutboxSource.keyOf: the record kind, then the record's id), as
+ * pastoral outreach and portal invitations use: ending in a UUID, it is unique across organisations.
+ */
+const RECORD_KEY = new RegExp(`^[a-z][a-z-]*-${UUID_PATTERN}$`, 'i');
 
 interface MatchRow { id: string; org_id: string; recipient_address: string | null }
 const MATCHED = 'id, org_id, recipient_address';
@@ -24,17 +28,17 @@ export interface ReportedEmail { id: string; orgId: string; recipientAddress: st
  * Steward's message id (as `channels_get_message` shows it) or by the email's Message-ID header,
  * with or without its angle brackets: what a relay sees in a bounce. Every email Steward sends
  * carries a Message-ID whose local part is its outbox key: a channel message's holds the message
- * id; pastoral outreach and portal invitations, recorded as channel messages once the provider has
- * taken them, keep that key on the record. A provider's own id, when it answered with one, is
+ * id; another source's (pastoral outreach, portal invitations), recorded as a channel message once
+ * the provider has taken it, is kept on that record. A provider's own id, when it answered with one, is
  * matched too. Anything else, or a Message-ID two messages share, is no message.
  */
 export async function findReportedEmail(db: Queryable, reported: string): Promise<ReportedEmail | null> {
   const bare = reported.trim().replace(/^<(.*)>$/, '$1');
   const local = bare.includes('@') ? bare.slice(0, bare.lastIndexOf('@')) : bare;
-  const id = UUID.test(bare) ? bare : CHANNEL_MESSAGE_ID_LOCAL.exec(local)?.[1];
-  const rows = id && UUID.test(id)
+  const id = MESSAGE_ID.test(bare) ? bare : CHANNEL_MESSAGE_KEY.exec(local)?.[1];
+  const rows = id
     ? await queryRows<MatchRow>(db, `SELECT ${MATCHED} FROM channel_messages WHERE id = $1 AND channel = 'email'`, [id])
-    : RECORDED_SOURCE_KEY.test(local)
+    : RECORD_KEY.test(local)
       ? await queryRows<MatchRow>(db, `SELECT ${MATCHED} FROM channel_messages WHERE idempotency_key = $1 AND channel = 'email' LIMIT 2`, [local])
       : bare.includes('@')
         ? await queryRows<MatchRow>(db, `SELECT ${MATCHED} FROM channel_messages WHERE provider_message_id = ANY($1::text[]) AND channel = 'email' LIMIT 2`, [[bare, `<${bare}>`]])

@@ -78,9 +78,16 @@ function draftOf(orgId: string, row: MessageRow, sender: { address: string | nul
   };
 }
 
+/** Fails those of these messages whose status is one of `from`, with the problem; the ids it failed. */
+async function failMessages(db: Queryable, orgId: string, messageIds: readonly string[], from: ReadonlyArray<'queued' | 'sending'>, problem: OutboxProblem): Promise<string[]> {
+  if (messageIds.length === 0) return [];
+  const failed = await queryRows<{ id: string }>(db, `UPDATE channel_messages SET status = 'failed', error_code = $4, error_message = $5, updated_at = now()
+    WHERE org_id = $1 AND id = ANY($2::uuid[]) AND status = ANY($3::text[]) RETURNING id`, [orgId, [...messageIds], [...from], problem.code, problem.message.slice(0, 2000)]);
+  return failed.map((row) => row.id);
+}
+
 async function failMessage(db: Queryable, orgId: string, messageId: string, problem: OutboxProblem): Promise<void> {
-  await db.query(`UPDATE channel_messages SET status = 'failed', error_code = $3, error_message = $4, updated_at = now()
-    WHERE org_id = $1 AND id = $2 AND status IN ('queued', 'sending')`, [orgId, messageId, problem.code, problem.message.slice(0, 2000)]);
+  await failMessages(db, orgId, [messageId], ['queued', 'sending'], problem);
 }
 
 /**
@@ -90,10 +97,7 @@ async function failMessage(db: Queryable, orgId: string, messageId: string, prob
  * withdrawn are returned. A message sending or sent is left to finish.
  */
 export async function withdrawQueuedMessages(db: Queryable, orgId: string, messageIds: readonly string[], problem: OutboxProblem): Promise<string[]> {
-  if (messageIds.length === 0) return [];
-  const withdrawn = await queryRows<{ id: string }>(db, `UPDATE channel_messages SET status = 'failed', error_code = $3, error_message = $4, updated_at = now()
-    WHERE org_id = $1 AND id = ANY($2::uuid[]) AND status = 'queued' RETURNING id`, [orgId, [...messageIds], problem.code, problem.message.slice(0, 2000)]);
-  return withdrawn.map((row) => row.id);
+  return failMessages(db, orgId, messageIds, ['queued'], problem);
 }
 
 /** Records that dispatch gave up on a message still queued or sending (see workflows/message.ts). */

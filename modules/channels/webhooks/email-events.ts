@@ -12,14 +12,17 @@ const EMAIL_EVENT_MAX_AGE_S = 300;
 const EVENT_TYPES = ['delivery', 'bounce', 'complaint'] as const;
 type EventType = typeof EVENT_TYPES[number];
 
-/** One provider event, checked: a bounce is hard unless it says soft. A type Steward does not keep (an open, a click) is `other`. */
-interface EmailEvent { id: string; type: EventType | 'other'; hard: boolean; address: string; messageId: string }
+/** One provider event, checked: a bounce is hard unless it says soft. */
+interface EmailEvent { id: string; type: EventType; hard: boolean; address: string; messageId: string }
 
 /** Text Postgres can store and compare: non-empty, no NUL, at most `max` characters. */
 const usableText = (value: unknown, max: number): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max && !value.includes('\u0000');
 
-/** The event, or null when the body is not one (not JSON, not an object, a field missing or of the wrong kind). */
-function parseEvent(body: Buffer): EmailEvent | null {
+/**
+ * The event; `unsupported` for a type Steward keeps nothing of (an open, a click); null when the body
+ * is not one (not JSON, not an object, a field missing or of the wrong kind).
+ */
+function parseEvent(body: Buffer): EmailEvent | 'unsupported' | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -29,7 +32,7 @@ function parseEvent(body: Buffer): EmailEvent | null {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
   const { id, type, bounceType, address, messageId } = parsed as Record<string, unknown>;
   if (!usableText(id, 500) || typeof type !== 'string') return null;
-  if (!EVENT_TYPES.includes(type as EventType)) return { id, type: 'other', hard: false, address: '', messageId: '' };
+  if (!EVENT_TYPES.includes(type as EventType)) return 'unsupported';
   if (!usableText(messageId, 1000) || !usableText(address, 320)) return null;
   if (bounceType !== undefined && bounceType !== null && bounceType !== 'hard' && bounceType !== 'soft') return null;
   const email = normaliseEmail(address);
@@ -57,7 +60,7 @@ export function emailEventRoutes(router: Router, { pool, raw }: WebhookContext):
         return;
       }
       // Kinds Steward keeps nothing of are acknowledged, so the provider does not send them again.
-      if (event.type === 'other') {
+      if (event === 'unsupported') {
         res.status(200).json({ ok: true, ignored: 'unsupported_type' });
         return;
       }
