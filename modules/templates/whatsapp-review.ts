@@ -100,19 +100,37 @@ export interface StatusUpdate {
  * webhook names no organisation: the provider template id (unique) finds the version. The row
  * changes at once; the review workflow is then told, so it stops polling (without a client it
  * finds the decision at its next poll, which reads the row first).
+ *
+ * `firstSighting` is the caller's replay check, run in the same transaction once the version is
+ * found: an event for a template not (yet) recorded here is not remembered, so the provider's
+ * resend of it can still match once the submission has committed, and an event is never
+ * remembered without its change.
  */
-export async function applyWhatsAppTemplateStatus(pool: Pool, update: StatusUpdate, options: { temporal?: Client } = {}): Promise<{ matched: boolean; changed: boolean; status?: WhatsAppStatus }> {
+export async function applyWhatsAppTemplateStatus(pool: Pool, update: StatusUpdate, options: { temporal?: Client; firstSighting?: (db: Queryable) => Promise<boolean> } = {}): Promise<StatusOutcome> {
   const providerStatus = String(update.status).toUpperCase() as ProviderReviewStatus;
-  if (!(providerStatus in STATUS_OF)) return { matched: false, changed: false };
+  if (!(providerStatus in STATUS_OF)) return { result: 'unsupported_status' };
   const owner = await queryOne<{ org_id: string; id: string }>(pool, 'SELECT org_id, id FROM template_versions WHERE whatsapp_template_id = $1', [update.providerTemplateId]);
-  if (!owner) return { matched: false, changed: false };
+  if (!owner) return { result: 'unknown_template' };
   const reason = update.reason && update.reason !== 'NONE' ? update.reason.slice(0, 1000) : null;
-  const result = await withTenantTransaction(pool, owner.org_id, (client) => applyStatus(client, owner.org_id, owner.id, providerStatus, reason));
-  if (result.changed && options.temporal) {
+  const outcome = await withTenantTransaction(pool, owner.org_id, async (client): Promise<StatusOutcome> => {
+    if (options.firstSighting && !(await options.firstSighting(client))) return { result: 'replay' };
+    const applied = await applyStatus(client, owner.org_id, owner.id, providerStatus, reason);
+    return { result: applied.changed ? 'changed' : 'unchanged', status: applied.status };
+  });
+  if (outcome.result === 'changed' && options.temporal) {
     await options.temporal.workflow.getHandle(whatsAppReviewWorkflowId(owner.id)).signal(whatsAppTemplateStatusSignal).catch(() => undefined);
   }
-  return { matched: true, ...result };
+  return outcome;
 }
+
+/**
+ * What a status webhook did: moved the version's mirrored review (`changed`), found it already
+ * there or past it (`unchanged`), or nothing: seen before by the caller's check (`replay`), no
+ * version here submitted as that template (`unknown_template`), or a status Steward does not mirror.
+ */
+export type StatusOutcome =
+  | { result: 'changed' | 'unchanged'; status: WhatsAppStatus }
+  | { result: 'replay' | 'unknown_template' | 'unsupported_status' };
 
 /**
  * One look at a version's review for the workflow: the row first (a webhook may have decided it),

@@ -95,6 +95,11 @@ export interface MessagingSandbox {
   setMessageStatus(id: string, status: string, options?: SandboxStatusOptions): Promise<WebhookResult>;
   inbound(input: { channel: 'sms' | 'whatsapp'; from: string; to?: string; text: string }): Promise<WebhookResult>;
   setTemplateStatus(id: string, status: string, options?: { reason?: string; webhook?: boolean }): Promise<WebhookResult | null>;
+  /**
+   * The next template created is decided at once: its status webhook is sent, and answered, before
+   * the create itself answers PENDING, as a provider's instant decision can overtake its own reply.
+   */
+  decideNextTemplate(status: string): void;
   emailEvent(input: { type: 'delivery' | 'bounce' | 'complaint'; address: string; messageId?: string; bounceType?: 'hard' | 'soft' }): Promise<WebhookResult>;
   /** The last webhook sent, exactly as sent (to replay it). */
   lastWebhook(): SentWebhook | null;
@@ -125,7 +130,7 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
   const messages: SandboxMessage[] = [];
   const byKey = new Map<string, SandboxMessage>();
   const templates = new Map<string, SandboxTemplate>();
-  const state = { requests: 0, failNext: 0, failStatus: 500, holdMs: 0, webhookBase: config.webhookBaseUrl ?? '', last: null as SentWebhook | null };
+  const state = { requests: 0, failNext: 0, failStatus: 500, holdMs: 0, webhookBase: config.webhookBaseUrl ?? '', last: null as SentWebhook | null, decideNext: null as string | null };
   let recordedWaiters: Array<(message: SandboxMessage) => void> = [];
 
   /** Tells waiters a send was recorded, then answers (after the hold, if one is set). */
@@ -220,7 +225,10 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
     if (!body.name || !body.language || !body.category) return json(res, 400, { error: { message: 'name, language and category are required', code: 100 } });
     const template: SandboxTemplate = { id: String(Date.now()) + String(templates.size).padStart(4, '0'), name: body.name, language: body.language, category: body.category, components: body.components ?? [], status: 'PENDING' };
     templates.set(template.id, template);
-    json(res, 200, { id: template.id, status: template.status, category: template.category });
+    const decided = state.decideNext;
+    state.decideNext = null;
+    if (decided) await setTemplateStatus(template.id, decided);
+    json(res, 200, { id: template.id, status: 'PENDING', category: template.category });
   }
 
   async function setMessageStatus(id: string, status: string, options: SandboxStatusOptions = {}): Promise<WebhookResult> {
@@ -363,6 +371,9 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
     setTemplateStatus,
     emailEvent,
     lastWebhook: () => state.last,
+    decideNextTemplate: (status) => {
+      state.decideNext = status;
+    },
     replay: (webhook) => post(webhook),
     close: () => new Promise((resolve) => {
       server.closeAllConnections();

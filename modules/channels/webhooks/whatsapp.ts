@@ -36,30 +36,33 @@ export function whatsappRoutes(router: Router, { pool, raw, temporal }: WebhookC
         return unauthorized(res, 'The X-Hub-Signature-256 header is missing or does not match');
       }
       const payload = JSON.parse(body.toString('utf8')) as MetaPayload;
-      let applied = 0;
-      let replays = 0;
+      const total: ChangeCounts = { applied: 0, replays: 0, unknownTemplates: 0 };
       for (const entry of payload.entry ?? []) {
         for (const change of entry.changes ?? []) {
           const outcome = await applyMetaChange(entry, change);
-          applied += outcome.applied;
-          replays += outcome.replays;
+          total.applied += outcome.applied;
+          total.replays += outcome.replays;
+          total.unknownTemplates += outcome.unknownTemplates;
         }
       }
-      res.status(200).json(applied === 0 && replays > 0 ? { ok: true, ignored: 'replay' } : { ok: true, applied });
+      res.status(200).json(answerOf(total));
     } catch (error) {
       next(error);
     }
   });
 
-  async function applyMetaChange(entry: MetaEntry, change: MetaChange): Promise<{ applied: number; replays: number }> {
-    const counts = { applied: 0, replays: 0 };
+  async function applyMetaChange(entry: MetaEntry, change: MetaChange): Promise<ChangeCounts> {
+    const counts: ChangeCounts = { applied: 0, replays: 0, unknownTemplates: 0 };
     const value = change.value ?? {};
     if (change.field === 'message_template_status_update') {
       const eventId = `template:${value.message_template_id}:${value.event}:${entry.time ?? ''}`;
-      const first = await withTransaction(pool, (db) => firstSighting(db, 'whatsapp', eventId));
-      if (!first) return { applied: 0, replays: 1 };
-      await applyWhatsAppTemplateStatus(pool, { providerTemplateId: String(value.message_template_id), status: String(value.event) as never, reason: value.reason ?? undefined, eventId }, { temporal });
-      return { applied: 1, replays: 0 };
+      const outcome = await applyWhatsAppTemplateStatus(pool, { providerTemplateId: String(value.message_template_id), status: String(value.event) as never, reason: value.reason ?? undefined, eventId }, {
+        temporal, firstSighting: (db) => firstSighting(db, 'whatsapp', eventId),
+      });
+      if (outcome.result === 'replay') counts.replays += 1;
+      else if (outcome.result === 'unknown_template') counts.unknownTemplates += 1;
+      else if (outcome.result !== 'unsupported_status') counts.applied += 1;
+      return counts;
     }
     if (change.field !== 'messages') return counts;
     for (const status of value.statuses ?? []) {
@@ -99,6 +102,21 @@ export function whatsappRoutes(router: Router, { pool, raw, temporal }: WebhookC
     }
     return counts;
   }
+}
+
+interface ChangeCounts {
+  applied: number;
+  replays: number;
+  /** Template reviews for a template no version here was submitted as (yet): not remembered, so a resend can match. */
+  unknownTemplates: number;
+}
+
+/** Nothing applied says why: every event seen before, or a template review nobody here submitted (or whose submission has not committed yet). */
+function answerOf(counts: ChangeCounts): { ok: true; applied: number } | { ok: true; ignored: 'replay' | 'unknown_template' } {
+  if (counts.applied > 0) return { ok: true, applied: counts.applied };
+  if (counts.replays > 0) return { ok: true, ignored: 'replay' };
+  if (counts.unknownTemplates > 0) return { ok: true, ignored: 'unknown_template' };
+  return { ok: true, applied: 0 };
 }
 
 interface MetaPayload {

@@ -78,7 +78,8 @@ describe('templates: WhatsApp review', () => {
     const webhook = await sandbox.setTemplateStatus(providerId, 'APPROVED');
     expect(webhook?.status).toBe(200);
     expect(await versionOf(template.id)).toMatchObject({ status: 'approved', whatsapp: { status: 'approved' } });
-    expect(await reviewResult(version.id)).toEqual({ versionId: version.id, status: 'approved', polls: 0 });
+    // The provider was asked once, at the review's first look, before the webhook decided it.
+    expect(await reviewResult(version.id)).toEqual({ versionId: version.id, status: 'approved', polls: 1 });
 
     await mcpCall(owner, 'templates_activate_version', { versionId: version.id });
     const rendered = await render(template.id);
@@ -113,7 +114,7 @@ describe('templates: WhatsApp review', () => {
     const providerId = submitted.version.whatsapp.providerTemplateId;
     await sandbox.setTemplateStatus(providerId, 'REJECTED', { reason: 'INVALID_FORMAT' });
     expect(await versionOf(template.id)).toMatchObject({ status: 'draft', whatsapp: { status: 'rejected', reason: 'INVALID_FORMAT' } });
-    expect(await reviewResult(version.id)).toMatchObject({ status: 'rejected', polls: 0 });
+    expect(await reviewResult(version.id)).toMatchObject({ status: 'rejected', polls: 1 });
     const refusal = await mcpRefusal(owner, 'templates_activate_version', { versionId: version.id });
     expect(refusal.message).toMatch(/review: rejected/);
     await sandbox.setTemplateStatus(providerId, 'PENDING');
@@ -138,5 +139,30 @@ describe('templates: WhatsApp review', () => {
     }).then((response) => response.json()) as { id: string };
     const webhook = await sandbox.setTemplateStatus(stray.id, 'APPROVED');
     expect(webhook?.status).toBe(200);
+    expect(JSON.parse(webhook!.body)).toEqual({ ok: true, ignored: 'unknown_template' });
+    // Not remembered: the same event again is still unknown, not a replay.
+    expect(JSON.parse((await sandbox.replay(sandbox.lastWebhook()!)).body)).toEqual({ ok: true, ignored: 'unknown_template' });
+  });
+
+  it('a decision that overtakes the submission is found by the review\'s first look, and its webhook matches when resent', async () => {
+    polling(10 * 60_000);
+    const { template, version } = await whatsAppTemplate();
+    // The provider approves at once: its webhook arrives while the create is still answering, before Steward has recorded the template.
+    sandbox.decideNextTemplate('APPROVED');
+    const submitted = await mcpCall(owner, 'templates_submit_whatsapp_template', { versionId: version.id });
+    const early = sandbox.lastWebhook()!;
+    expect(JSON.parse(early.body).entry[0].changes[0].value.message_template_id).toBe(Number(submitted.version.whatsapp.providerTemplateId));
+    expect(submitted.version.whatsapp.status).toBe('pending');
+
+    // With a first wait of ten minutes, only the look before it can find the decision in time.
+    let giveUp: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([reviewResult(version.id), new Promise((resolve) => { giveUp = setTimeout(() => resolve('still waiting'), 30_000); })]);
+    clearTimeout(giveUp);
+    expect(inTime).toEqual({ versionId: version.id, status: 'approved', polls: 1 });
+    expect(await versionOf(template.id)).toMatchObject({ status: 'approved', whatsapp: { status: 'approved' } });
+
+    // The early webhook matched nothing and was not remembered, so the provider's resend is taken (changing nothing now), and only then is a replay.
+    expect(JSON.parse((await sandbox.replay(early)).body)).toEqual({ ok: true, applied: 1 });
+    expect(JSON.parse((await sandbox.replay(early)).body)).toEqual({ ok: true, ignored: 'replay' });
   });
 });
