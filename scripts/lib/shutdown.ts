@@ -3,7 +3,8 @@
  * sequence has one too, and a second signal exits at once. Steps run in the reverse of
  * the order they were added (the HTTP server first, the database last). Steps added with
  * the same `together` label stop at once, and a step may keep time for itself out of the
- * whole sequence's, so that a slow drain before it cannot use up the time it needs.
+ * whole sequence's, so that a slow drain before it cannot use up the time it needs. Work begun
+ * with `begin` starts with the sequence and runs beside its steps (nothing waits for it).
  */
 export interface ShutdownStep {
   name: string;
@@ -34,6 +35,7 @@ export interface ShutdownOptions {
 
 export class Shutdown {
   private readonly steps: ShutdownStep[] = [];
+  private readonly begun: Array<{ name: string; work: () => Promise<void> }> = [];
   private started: Promise<void> | undefined;
   private readonly log: (line: string) => void;
   private readonly exit: (code: number) => void;
@@ -48,6 +50,15 @@ export class Shutdown {
     // A time kept that is not a number of milliseconds the whole can spare would silently give every step before it none.
     if (!Number.isFinite(kept) || kept < 0 || kept >= this.options.totalMs) throw new RangeError(`${name}: keepMs must be at least 0 and less than the whole ${this.options.totalMs} ms`);
     this.steps.push({ name, deadlineMs, run, options });
+  }
+
+  /**
+   * Work that starts as soon as the sequence does and runs beside its steps, which do not wait for
+   * it: preparation that makes a later step quicker (writing the database's dirty pages out while
+   * the HTTP server and the worker drain). A failure is reported, never awaited, never fatal.
+   */
+  begin(name: string, work: () => Promise<void>): void {
+    this.begun.push({ name, work });
   }
 
   private firstSignalAt = 0;
@@ -91,6 +102,12 @@ export class Shutdown {
       this.exit(1);
     }, this.options.totalMs);
     overrun.unref();
+    for (const { name, work } of this.begun) {
+      // Started now, before the first step (a throw becomes a failure like any other).
+      void withDeadline(new Promise<void>((resolve) => resolve(work())), this.options.totalMs).then((outcome) => {
+        if (outcome !== 'done') this.log(`shutdown: ${name} ${outcome}`);
+      });
+    }
     const stages = stagesOf(this.steps);
     for (const [index, stage] of stages.entries()) {
       const kept = stages.slice(index + 1).reduce((sum, later) => sum + keptBy(later), 0);

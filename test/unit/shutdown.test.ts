@@ -106,6 +106,27 @@ describe('ordered shutdown', () => {
     expect(() => shutdown.add('database', 100, async () => undefined, { keepMs: 1999 })).not.toThrow();
   });
 
+  it('starts begun work with the sequence, beside its steps, waits for none of it and reports its failure', async () => {
+    const { shutdown, log } = recorder();
+    const seen: string[] = [];
+    let finishFlush!: () => void;
+    // The first step sees the begun work already under way; the sequence ends while it is still running.
+    shutdown.add('http', 200, async () => void seen.push(`http step, flush ${seen.includes('flush started') ? 'under way' : 'not begun'}`));
+    shutdown.begin('flush', () => {
+      seen.push('flush started');
+      return new Promise<void>((resolve) => { finishFlush = resolve; });
+    });
+    shutdown.begin('broken', async () => {
+      throw new Error('no connection');
+    });
+    await shutdown.run();
+    expect(seen).toEqual(['flush started', 'http step, flush under way']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toContain('shutdown: broken failed: no connection');
+    expect(log.some((line) => line.includes('flush'))).toBe(false);
+    finishFlush();
+  });
+
   it('withDeadline never throws and never waits past its deadline', async () => {
     await expect(withDeadline(Promise.reject(new Error('boom')), 100)).resolves.toBe('failed: boom');
     await expect(withDeadline(never(), 20)).resolves.toBe('timed out after 20 ms');
