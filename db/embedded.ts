@@ -237,19 +237,36 @@ async function waitUntilAccepting(databaseUrl: string, child: ChildProcess, dead
   });
   while (Date.now() < deadline) {
     if (exited) throw new EmbeddedPostgresError(`The embedded PostgreSQL server stopped while starting:\n${tail(logFile)}`);
-    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1000 });
-    client.on('error', () => undefined);
     try {
-      await client.connect();
-      await client.query('SELECT 1');
+      await withOwnClient(databaseUrl, (client) => client.query('SELECT 1'));
       return;
     } catch {
       await sleep(100);
-    } finally {
-      await client.end().catch(() => undefined);
     }
   }
   throw new EmbeddedPostgresError(`The embedded PostgreSQL server did not accept connections in time:\n${tail(logFile)}`);
+}
+
+/**
+ * One statement's worth of work on a connection of its own, outside any pool, closed after. A
+ * connection the server ends (it is stopping) is the server's business: the client's error event is
+ * not raised, the work's own failure is.
+ */
+async function withOwnClient(databaseUrl: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The server ended the connection because it is shutting down (57P01), or the connection was gone before it could say. */
+function endedByStop(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '57P01' || (typeof message === 'string' && /Connection terminated/.test(message));
 }
 
 function tail(file: string, lines = 5): string {
@@ -310,15 +327,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     pid: child.pid!,
     exited,
     async checkpoint() {
-      const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1000 });
-      // A stop may end this connection mid-statement; that is the stop's business, not an error to raise here.
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        await client.query('CHECKPOINT');
-      } finally {
-        await client.end().catch(() => undefined);
-      }
+      // A fast shutdown ends this connection when it begins; its own checkpoint then takes over.
+      await withOwnClient(databaseUrl, (client) => client.query('CHECKPOINT')).catch((error: unknown) => {
+        if (!endedByStop(error)) throw error;
+      });
     },
     async stop(deadlineMs = 6000) {
       const end = Date.now() + deadlineMs;

@@ -144,18 +144,12 @@ function closeServer(server: Server): Promise<void> {
   return closed.finally(() => clearTimeout(cut));
 }
 
-/**
- * The children lead process groups of their own (PostgreSQL's backends are in its group), so the
- * whole group goes at once, rather than backends lingering until they notice their postmaster is gone.
- */
 function killAll(processes: Array<{ pid: number }>): void {
   for (const child of processes) {
-    for (const target of [-child.pid, child.pid]) {
-      try {
-        process.kill(target, 'SIGKILL');
-      } catch {
-        // no such group, or already gone
-      }
+    try {
+      process.kill(child.pid, 'SIGKILL');
+    } catch {
+      // already gone
     }
   }
 }

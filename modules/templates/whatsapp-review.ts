@@ -102,9 +102,10 @@ export interface StatusUpdate {
  * finds the decision at its next poll, which reads the row first).
  *
  * `firstSighting` is the caller's replay check, run in the same transaction once the version is
- * found: an event for a template not (yet) recorded here is not remembered, so the provider's
- * resend of it can still match once the submission has committed, and an event is never
- * remembered without its change.
+ * found, so an event is never remembered without its change, and one for a template not (yet)
+ * recorded here is not remembered at all: a second delivery of it, or an operator's replay, can still
+ * match once the submission has committed. (The provider does not resend an event answered 200; a
+ * decision that overtook its submission is found by the review workflow's first look.)
  */
 export async function applyWhatsAppTemplateStatus(pool: Pool, update: StatusUpdate, options: { temporal?: Client; firstSighting?: (db: Queryable) => Promise<boolean> } = {}): Promise<StatusOutcome> {
   const providerStatus = String(update.status).toUpperCase() as ProviderReviewStatus;

@@ -100,6 +100,8 @@ export interface MessagingSandbox {
    * the create itself answers PENDING, as a provider's instant decision can overtake its own reply.
    */
   decideNextTemplate(status: string): void;
+  /** What Steward answered the last webhook this sandbox sent (null if the post itself failed, or none was sent). */
+  lastWebhookAnswer(): WebhookResult | null;
   emailEvent(input: { type: 'delivery' | 'bounce' | 'complaint'; address: string; messageId?: string; bounceType?: 'hard' | 'soft' }): Promise<WebhookResult>;
   /** The last webhook sent, exactly as sent (to replay it). */
   lastWebhook(): SentWebhook | null;
@@ -130,7 +132,7 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
   const messages: SandboxMessage[] = [];
   const byKey = new Map<string, SandboxMessage>();
   const templates = new Map<string, SandboxTemplate>();
-  const state = { requests: 0, failNext: 0, failStatus: 500, holdMs: 0, webhookBase: config.webhookBaseUrl ?? '', last: null as SentWebhook | null, decideNext: null as string | null };
+  const state = { requests: 0, failNext: 0, failStatus: 500, holdMs: 0, webhookBase: config.webhookBaseUrl ?? '', last: null as SentWebhook | null, lastAnswer: null as WebhookResult | null, decideNext: null as string | null };
   let recordedWaiters: Array<(message: SandboxMessage) => void> = [];
 
   /** Tells waiters a send was recorded, then answers (after the hold, if one is set). */
@@ -144,8 +146,10 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
 
   async function post(webhook: SentWebhook): Promise<WebhookResult> {
     state.last = webhook;
+    state.lastAnswer = null;
     const response = await fetch(webhook.url, { method: 'POST', headers: webhook.headers, body: webhook.body });
-    return { status: response.status, body: await response.text() };
+    state.lastAnswer = { status: response.status, body: await response.text() };
+    return state.lastAnswer;
   }
 
   function stewardUrl(path: string): string {
@@ -227,7 +231,8 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
     templates.set(template.id, template);
     const decided = state.decideNext;
     state.decideNext = null;
-    if (decided) await setTemplateStatus(template.id, decided);
+    // A provider's webhook that fails does not fail its create.
+    if (decided) await setTemplateStatus(template.id, decided).catch(() => undefined);
     json(res, 200, { id: template.id, status: 'PENDING', category: template.category });
   }
 
@@ -371,6 +376,7 @@ export async function startMessagingSandbox(config: SandboxConfig): Promise<Mess
     setTemplateStatus,
     emailEvent,
     lastWebhook: () => state.last,
+    lastWebhookAnswer: () => state.lastAnswer,
     decideNextTemplate: (status) => {
       state.decideNext = status;
     },

@@ -10,6 +10,8 @@ import { payloadCodec } from '../../temporal/client';
 import { BUNDLE_PATH_ENV } from '../helpers/env';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { startSmtpServer } from '../helpers/message-servers';
+import { startTestMessagingSandbox } from '../helpers/messaging-sandbox';
+import { whatsAppReviewWorkflowId } from '../../modules/templates/whatsapp-review';
 
 /**
  * Replay safety. Histories of real runs (tool calls, the follow-up tool call,
@@ -20,7 +22,8 @@ import { startSmtpServer } from '../helpers/message-servers';
  *
  * Normal runs only replay. `RECORD_HISTORIES=1 npx jest test/e2e/replay.test.ts`
  * runs the scenarios against the dev server and (over)writes one fixture per
- * scenario. Keep old fixtures when workflow code changes on purpose: rename
+ * scenario; `RECORD_HISTORIES=<prefix>,…` writes only the scenarios whose names start
+ * with one of them (`RECORD_SUFFIX=.v1` names them `<scenario>.v1.json`). Keep old fixtures when workflow code changes on purpose: rename
  * them (e.g. `outreach-edit-approve-send.v1.json`) before recording new ones,
  * since workflows started under the old code may still be running.
  *
@@ -36,7 +39,9 @@ import { startSmtpServer } from '../helpers/message-servers';
  */
 
 const FIXTURES_DIR = path.join(__dirname, '..', 'fixtures', 'histories');
-const RECORD = process.env.RECORD_HISTORIES === '1';
+const RECORD = Boolean(process.env.RECORD_HISTORIES);
+const RECORD_ONLY = process.env.RECORD_HISTORIES === '1' ? [] : (process.env.RECORD_HISTORIES ?? '').split(',').filter(Boolean);
+const recordsScenario = (scenario: string) => RECORD_ONLY.length === 0 || RECORD_ONLY.some((prefix) => scenario.startsWith(prefix));
 const REQUIRED_TYPES = ['toolCallWorkflow', 'toolCallWithFollowUpWorkflow', 'outreachWorkflow', 'proposalWorkflow'];
 
 interface HistoryFixture {
@@ -71,6 +76,16 @@ function loadFixtures(): HistoryFixture[] {
   if (!fs.existsSync(FIXTURES_DIR)) return [];
   return fs.readdirSync(FIXTURES_DIR).filter((name) => name.endsWith('.json')).sort()
     .map((name) => JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf8')) as HistoryFixture);
+}
+
+/** Waits until a workflow's history shows what `reached` looks for (object form). */
+async function waitForHistory(harness: Harness, workflowId: string, reached: (events: Array<Record<string, any>>) => boolean): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const fetched = await harness.temporal.workflow.getHandle(workflowId).fetchHistory().catch(() => undefined);
+    if (fetched && reached(History.toObject(History.fromObject(fetched), AS_OBJECT).events as Array<Record<string, any>>)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${workflowId} did not reach the expected point in its history`);
 }
 
 const quietLogger = {
@@ -165,16 +180,33 @@ describe('workflow replay', () => {
       expect((await harness.call(org.apiKey, 'platform_reject_proposal', { proposalId: rejectedId, reason: 'Different people' })).status).toBe('rejected');
       recorded.push({ scenario: 'proposal-rejected', workflowId: `proposal-${rejectedId}` });
 
+      // A WhatsApp template's review, decided by the provider's signed status webhook.
+      const messaging = await startTestMessagingSandbox(harness.url);
+      try {
+        const { version } = await harness.call(org.apiKey, 'templates_create_template', {
+          name: 'Replay rota', channel: 'whatsapp', purpose: 'service', subject: 'Rota', body: 'Hello {{first_name}}, see you on Sunday.',
+        });
+        const submitted = await harness.call(org.apiKey, 'templates_submit_whatsapp_template', { versionId: version.id });
+        const reviewId = whatsAppReviewWorkflowId(version.id);
+        // Decided only once the workflow waits, after its first look.
+        await waitForHistory(harness, reviewId, (events) => events.some((event) => event.timerStartedEventAttributes));
+        expect((await messaging.setTemplateStatus(submitted.version.whatsapp.providerTemplateId, 'APPROVED'))?.status).toBe(200);
+        expect(await harness.temporal.workflow.getHandle(reviewId).result()).toMatchObject({ status: 'approved' });
+        recorded.push({ scenario: 'whatsapp-review-webhook', workflowId: reviewId });
+      } finally {
+        await messaging.close();
+      }
+
       const sdkVersion = (JSON.parse(fs.readFileSync(require.resolve('@temporalio/worker/package.json'), 'utf8')) as { version: string }).version;
       fs.mkdirSync(FIXTURES_DIR, { recursive: true });
-      for (const { scenario, workflowId } of recorded) {
+      for (const { scenario, workflowId } of recorded.filter(({ scenario }) => recordsScenario(scenario))) {
         const handle = harness.temporal.workflow.getHandle(workflowId);
         await handle.result().catch(() => undefined);
         const fetched = await handle.fetchHistory();
         const json = (await decryptPayloads(History.toObject(History.fromObject(fetched), AS_OBJECT))) as HistoryFixture['history'];
         const workflowType = json.events[0].workflowExecutionStartedEventAttributes.workflowType.name as string;
         const fixture: HistoryFixture = { scenario, workflowType, workflowId, recordedWith: `@temporalio/worker ${sdkVersion}`, history: json };
-        fs.writeFileSync(path.join(FIXTURES_DIR, `${scenario}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
+        fs.writeFileSync(path.join(FIXTURES_DIR, `${scenario}${process.env.RECORD_SUFFIX ?? ''}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
       }
     } finally {
       await harness.close();

@@ -78,7 +78,7 @@ describe('templates: WhatsApp review', () => {
     const webhook = await sandbox.setTemplateStatus(providerId, 'APPROVED');
     expect(webhook?.status).toBe(200);
     expect(await versionOf(template.id)).toMatchObject({ status: 'approved', whatsapp: { status: 'approved' } });
-    // The provider was asked once, at the review's first look, before the webhook decided it.
+    // The review's first look counts as a poll, whether it came before the webhook decided it or after.
     expect(await reviewResult(version.id)).toEqual({ versionId: version.id, status: 'approved', polls: 1 });
 
     await mcpCall(owner, 'templates_activate_version', { versionId: version.id });
@@ -152,6 +152,9 @@ describe('templates: WhatsApp review', () => {
     const submitted = await mcpCall(owner, 'templates_submit_whatsapp_template', { versionId: version.id });
     const early = sandbox.lastWebhook()!;
     expect(JSON.parse(early.body).entry[0].changes[0].value.message_template_id).toBe(Number(submitted.version.whatsapp.providerTemplateId));
+    // It did overtake the submission: it matched nothing then.
+    expect(sandbox.lastWebhookAnswer()).toMatchObject({ status: 200 });
+    expect(JSON.parse(sandbox.lastWebhookAnswer()!.body)).toEqual({ ok: true, ignored: 'unknown_template' });
     expect(submitted.version.whatsapp.status).toBe('pending');
 
     // With a first wait of ten minutes, only the look before it can find the decision in time.
@@ -161,7 +164,7 @@ describe('templates: WhatsApp review', () => {
     expect(inTime).toEqual({ versionId: version.id, status: 'approved', polls: 1 });
     expect(await versionOf(template.id)).toMatchObject({ status: 'approved', whatsapp: { status: 'approved' } });
 
-    // The early webhook matched nothing and was not remembered, so the provider's resend is taken (changing nothing now), and only then is a replay.
+    // The early webhook matched nothing and was not remembered, so a second delivery of it is taken (changing nothing now), and only then is a replay.
     expect(JSON.parse((await sandbox.replay(early)).body)).toEqual({ ok: true, applied: 1 });
     expect(JSON.parse((await sandbox.replay(early)).body)).toEqual({ ok: true, ignored: 'replay' });
   });
