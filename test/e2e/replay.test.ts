@@ -15,7 +15,8 @@ import { whatsAppReviewWorkflowId } from '../../modules/templates/whatsapp-revie
 
 /**
  * Replay safety. Histories of real runs (tool calls, the follow-up tool call,
- * pastoral outreach, agent proposals) are committed under
+ * pastoral outreach, agent proposals, a grow campaign and automation run, a
+ * WhatsApp template's review, before and after its first look) are committed under
  * test/fixtures/histories/ and replayed against the current workflow bundle:
  * a change to workflow code that would break running workflows (a command
  * added, removed or reordered without `patched()`) fails here.
@@ -42,7 +43,11 @@ const FIXTURES_DIR = path.join(__dirname, '..', 'fixtures', 'histories');
 const RECORD = Boolean(process.env.RECORD_HISTORIES);
 const RECORD_ONLY = process.env.RECORD_HISTORIES === '1' ? [] : (process.env.RECORD_HISTORIES ?? '').split(',').filter(Boolean);
 const recordsScenario = (scenario: string) => RECORD_ONLY.length === 0 || RECORD_ONLY.some((prefix) => scenario.startsWith(prefix));
-const REQUIRED_TYPES = ['toolCallWorkflow', 'toolCallWithFollowUpWorkflow', 'outreachWorkflow', 'proposalWorkflow'];
+const REQUIRED_TYPES = [
+  'toolCallWorkflow', 'toolCallWithFollowUpWorkflow', 'outreachWorkflow', 'proposalWorkflow',
+  // Long-lived (days to a month), so a change that breaks them meets running workflows.
+  'growCampaignWorkflow', 'growAutomationRunWorkflow', 'whatsAppTemplateReviewWorkflow',
+];
 
 interface HistoryFixture {
   scenario: string;
@@ -78,6 +83,46 @@ function loadFixtures(): HistoryFixture[] {
     .map((name) => JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf8')) as HistoryFixture);
 }
 
+/** A tag of one consenting reader: a campaign's audience. */
+async function readerTagged(harness: Harness, org: TestOrg, email: string): Promise<{ tagId: string; contactId: string }> {
+  const tagId = randomUUID();
+  await harness.pool.query('INSERT INTO tags (id, org_id, name) VALUES ($1, $2, $3)', [tagId, org.orgId, `Readers ${email}`]);
+  const { contact } = await harness.call(org.apiKey, 'people_create_contact', { firstName: 'Rhoda', lastName: 'Reader', email });
+  await harness.pool.query('INSERT INTO contact_tags (org_id, contact_id, tag_id) VALUES ($1, $2, $3)', [org.orgId, contact.id, tagId]);
+  await harness.call(org.apiKey, 'channels_record_consent', { contactId: contact.id, channel: 'email', purpose: 'marketing', source: 'website form', wording: 'Send me church news' });
+  return { tagId, contactId: contact.id };
+}
+
+/** Approves what a tool call was held for, as a person would. */
+async function approved(harness: Harness, org: TestOrg, tool: string, args: Record<string, unknown>): Promise<void> {
+  const response = await harness.invoke(org.apiKey, tool, args);
+  expect(response.body.error?.code).toBe('approval_required');
+  await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: response.body.error!.details.proposalId });
+}
+
+/** Runs grow's two long-lived workflows to their end: a campaign and one automation run. */
+async function growScenarios(harness: Harness, org: TestOrg): Promise<{ campaignWorkflowId: string; automationRunId: string }> {
+  const { tagId } = await readerTagged(harness, org, 'rhoda@replay.example');
+  const { campaign } = await harness.call(org.apiKey, 'grow_create_campaign', { name: 'Replay carols', audience: { kind: 'tag', id: tagId }, subject: 'Carols', body: 'Carols on Sunday: https://example.org/carols' });
+  const { previewHash } = await harness.call(org.apiKey, 'grow_preview_campaign', { campaignId: campaign.id });
+  await approved(harness, org, 'grow_schedule_campaign', { campaignId: campaign.id, previewHash });
+  const campaignWorkflowId = `grow-campaign-${campaign.id}`;
+  await harness.temporal.workflow.getHandle(campaignWorkflowId).result();
+
+  const { automation } = await harness.call(org.apiKey, 'grow_create_automation', {
+    name: 'Replay welcome', trigger: { event: 'contact_created' },
+    conditions: { match: 'all', rules: [{ field: 'email', operator: 'is_not_empty' }] },
+    steps: [{ type: 'wait', seconds: 1 }, { type: 'send_email', subject: 'Welcome', body: 'We are glad you came.' }],
+  });
+  await approved(harness, org, 'grow_activate_automation', { automationId: automation.id });
+  const { contactId } = await readerTagged(harness, org, 'wren@replay.example');
+  const automationRunId = `grow-automation-${org.orgId}-${automation.id}-${contactId}`;
+  await waitForHistory(harness, automationRunId, (events) => events.some((event) => event.workflowExecutionCompletedEventAttributes));
+  // Its watcher never ends on its own: paused, it stops reading before the stack closes.
+  await harness.call(org.apiKey, 'grow_pause_automation', { automationId: automation.id });
+  return { campaignWorkflowId, automationRunId };
+}
+
 /** Waits until a workflow's history shows what `reached` looks for (object form). */
 async function waitForHistory(harness: Harness, workflowId: string, reached: (events: Array<Record<string, any>>) => boolean): Promise<void> {
   for (let tries = 0; tries < 200; tries += 1) {
@@ -101,6 +146,8 @@ describe('workflow replay', () => {
     process.env.SMTP_HOST = '127.0.0.1';
     process.env.SMTP_PORT = String(smtp.port);
     process.env.SMTP_FROM = 'Replay Chapel <office@replay.example>';
+    // An automation's trigger is read every second, not every minute, so its run starts at once.
+    process.env.GROW_AUTOMATION_POLL_SECONDS = '1';
 
     // One item goes through a provider whose first call ends with the outcome unknown (as SMTP after a dropped connection).
     let flakyItem: string | null = null;
@@ -179,6 +226,11 @@ describe('workflow replay', () => {
       const rejectedId = await propose(...await duplicatePair('Bert'));
       expect((await harness.call(org.apiKey, 'platform_reject_proposal', { proposalId: rejectedId, reason: 'Different people' })).status).toBe('rejected');
       recorded.push({ scenario: 'proposal-rejected', workflowId: `proposal-${rejectedId}` });
+
+      // Grow: a campaign emailed to one reader, and an automation's run (a wait, then an email).
+      const { campaignWorkflowId, automationRunId } = await growScenarios(harness, org);
+      recorded.push({ scenario: 'grow-campaign-sent', workflowId: campaignWorkflowId });
+      recorded.push({ scenario: 'grow-automation-run', workflowId: automationRunId });
 
       // A WhatsApp template's review, decided by the provider's signed status webhook.
       const messaging = await startTestMessagingSandbox(harness.url);
