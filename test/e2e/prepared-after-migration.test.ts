@@ -5,9 +5,11 @@ import { mcpCall } from '../helpers/mcp-calls';
  * The contact read is a statement each pooled connection prepares once. A migration that changes
  * the type of a column it returns makes Postgres refuse it on every connection that prepared it;
  * each such connection is closed when it meets the refusal (db/pool.ts, isStalePlan), and the
- * call's activity runs again on a fresh one, so callers see their answer, not an error. (The
- * activity's retries can also outlast stale connections by luck; that the connection is closed is
- * pinned without them in test/unit/stale-prepared-plan.test.ts.)
+ * call's activity runs again on a fresh one, so callers see their answer, not an error. Without
+ * the closing, the pool lends its newest idle connection first, so a retry meets the same stale
+ * one again and a read fails with internal_error once its retries run out (three runs of three,
+ * 2026-11-29). That the connection is closed is also pinned without retries in
+ * test/unit/stale-prepared-plan.test.ts.
  */
 describe('reads after a migration changes a column the prepared contact read returns', () => {
   let harness: Harness;
