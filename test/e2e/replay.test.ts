@@ -11,6 +11,7 @@ import { BUNDLE_PATH_ENV } from '../helpers/env';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { startSmtpServer } from '../helpers/message-servers';
 import { startTestMessagingSandbox } from '../helpers/messaging-sandbox';
+import { eventually } from '../helpers/sandbox-stack';
 import { whatsAppReviewWorkflowId } from '../../modules/templates/whatsapp-review';
 
 /**
@@ -93,11 +94,16 @@ async function readerTagged(harness: Harness, org: TestOrg, email: string): Prom
   return { tagId, contactId: contact.id };
 }
 
-/** Approves what a tool call was held for, as a person would. */
-async function approved(harness: Harness, org: TestOrg, tool: string, args: Record<string, unknown>): Promise<void> {
+/** Calls a tool that waits for a person's approval; the proposal it was held for. */
+async function heldForApproval(harness: Harness, org: TestOrg, tool: string, args: Record<string, unknown>): Promise<string> {
   const response = await harness.invoke(org.apiKey, tool, args);
   expect(response.body.error?.code).toBe('approval_required');
-  await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: response.body.error!.details.proposalId });
+  return response.body.error!.details.proposalId;
+}
+
+/** Approves what a tool call was held for, as a person would. */
+async function approved(harness: Harness, org: TestOrg, tool: string, args: Record<string, unknown>): Promise<void> {
+  await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: await heldForApproval(harness, org, tool, args) });
 }
 
 /** Runs grow's two long-lived workflows to their end: a campaign and one automation run. */
@@ -117,20 +123,16 @@ async function growScenarios(harness: Harness, org: TestOrg): Promise<{ campaign
   await approved(harness, org, 'grow_activate_automation', { automationId: automation.id });
   const { contactId } = await readerTagged(harness, org, 'wren@replay.example');
   const automationRunId = `grow-automation-${org.orgId}-${automation.id}-${contactId}`;
-  await waitForHistory(harness, automationRunId, (events) => events.some((event) => event.workflowExecutionCompletedEventAttributes));
+  await eventually(() => historyEvents(harness, automationRunId), (events) => events.some((event) => event.workflowExecutionCompletedEventAttributes), 30_000, 50);
   // Its watcher never ends on its own: paused, it stops reading before the stack closes.
   await harness.call(org.apiKey, 'grow_pause_automation', { automationId: automation.id });
   return { campaignWorkflowId, automationRunId };
 }
 
-/** Waits until a workflow's history shows what `reached` looks for (object form). */
-async function waitForHistory(harness: Harness, workflowId: string, reached: (events: Array<Record<string, any>>) => boolean): Promise<void> {
-  for (let tries = 0; tries < 200; tries += 1) {
-    const fetched = await harness.temporal.workflow.getHandle(workflowId).fetchHistory().catch(() => undefined);
-    if (fetched && reached(History.toObject(History.fromObject(fetched), AS_OBJECT).events as Array<Record<string, any>>)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${workflowId} did not reach the expected point in its history`);
+/** A workflow's history so far, in object form; none while it has not started. */
+async function historyEvents(harness: Harness, workflowId: string): Promise<Array<Record<string, any>>> {
+  const fetched = await harness.temporal.workflow.getHandle(workflowId).fetchHistory().catch(() => undefined);
+  return fetched ? History.toObject(History.fromObject(fetched), AS_OBJECT).events as Array<Record<string, any>> : [];
 }
 
 const quietLogger = {
@@ -214,11 +216,7 @@ describe('workflow replay', () => {
         [a, b, org.orgId, name, `${name.toLowerCase()}@replay.example`]);
         return [a, b];
       };
-      const propose = async (keep: string, merge: string): Promise<string> => {
-        const response = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: merge, actionSummary: 'Merge the duplicate' });
-        expect(response.body.error?.code).toBe('approval_required');
-        return response.body.error!.details.proposalId;
-      };
+      const propose = (keep: string, merge: string) => heldForApproval(harness, org, 'people_merge_data_quality_contacts', { keepContactId: keep, mergeContactId: merge, actionSummary: 'Merge the duplicate' });
       const approvedId = await propose(...await duplicatePair('Anna'));
       expect((await harness.call(org.apiKey, 'platform_approve_proposal', { proposalId: approvedId })).status).toBe('approved');
       recorded.push({ scenario: 'proposal-approved', workflowId: `proposal-${approvedId}` });
@@ -241,7 +239,7 @@ describe('workflow replay', () => {
         const submitted = await harness.call(org.apiKey, 'templates_submit_whatsapp_template', { versionId: version.id });
         const reviewId = whatsAppReviewWorkflowId(version.id);
         // Decided only once the workflow waits, after its first look.
-        await waitForHistory(harness, reviewId, (events) => events.some((event) => event.timerStartedEventAttributes));
+        await eventually(() => historyEvents(harness, reviewId), (events) => events.some((event) => event.timerStartedEventAttributes), 30_000, 50);
         expect((await messaging.setTemplateStatus(submitted.version.whatsapp.providerTemplateId, 'APPROVED'))?.status).toBe(200);
         expect(await harness.temporal.workflow.getHandle(reviewId).result()).toMatchObject({ status: 'approved' });
         recorded.push({ scenario: 'whatsapp-review-webhook', workflowId: reviewId });
