@@ -308,19 +308,24 @@ export async function materialiseRollingWindow(pool: Pool, input: { now: Date; o
       const counts = await withTenantTransaction(pool, orgId, async (client) => {
         const rows = await queryRows<SeriesRow>(client, 'SELECT * FROM schedule_series WHERE org_id = $1 AND deleted_at IS NULL ORDER BY id FOR UPDATE', [orgId]);
         const orgTotals = { series: 0, created: 0, updated: 0, removed: 0 };
+        const changed: Array<{ seriesId: string; created: number; updated: number; removed: number }> = [];
         for (const row of rows) {
           const one = await materialiseSeries(client, orgId, forMaterialising(row), input.now);
-          // One event per series whose instances the window changed; a run that changed nothing records nothing.
-          if (one.created + one.updated + one.removed > 0) {
-            await recordJobChange(client, {
-              orgId, channel: 'job:schedule.materialise_instances', module: 'schedule', noun: 'series', verb: 'materialise', target: { type: 'series', id: row.id },
-              fields: { instancesCreated: one.created, instancesUpdated: one.updated, instancesRemoved: one.removed },
-            });
-          }
+          if (one.created + one.updated + one.removed > 0) changed.push({ seriesId: row.id, ...one });
           orgTotals.series += 1;
           orgTotals.created += one.created;
           orgTotals.updated += one.updated;
           orgTotals.removed += one.removed;
+        }
+        // One event per series whose instances the window changed (a run that changed nothing records
+        // nothing), all after the loop: an audit event takes the organisation's chain head until commit,
+        // and a later series' instances may reach other modules' locks (spaces' rooms), which their own
+        // writers take before their audit event; taken in the other order, the two would wait in a cycle.
+        for (const one of changed) {
+          await recordJobChange(client, {
+            orgId, channel: 'job:schedule.materialise_instances', module: 'schedule', noun: 'series', verb: 'materialise', target: { type: 'series', id: one.seriesId },
+            fields: { instancesCreated: one.created, instancesUpdated: one.updated, instancesRemoved: one.removed },
+          });
         }
         return orgTotals;
       });

@@ -3,6 +3,7 @@ import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { STAFF_ROLES } from '../../core/roles';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { holdSpacesWriteLock } from './write-lock';
 import { notFound } from '../kit';
 import { requireContact } from '../people/api';
 import { canonicalTimeZone, getInstance, organisationTimeZone, parseRecurrenceRule } from '../schedule/api';
@@ -43,7 +44,9 @@ export function occurrenceView(row: OccurrenceRow, zone: string): OccurrenceView
   };
 }
 
+/** A booking of the organisation; with forUpdate, its row lock, after the organisation's spaces lock (holdSpacesWriteLock). */
 export async function requireBooking(db: Queryable, orgId: string, bookingId: string, options: { forUpdate?: boolean } = {}): Promise<BookingRow> {
+  if (options.forUpdate) await holdSpacesWriteLock(db, orgId);
   const row = await queryOne<BookingRow>(db, `SELECT * FROM spaces_bookings WHERE org_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [orgId, bookingId]);
   if (!row) throw notFound('Booking', bookingId, 'spaces_list_bookings lists the bookings there are.');
   return row;
@@ -129,6 +132,7 @@ async function resourceLinesOf(db: Queryable, orgId: string, lines: readonly Res
  * clashing ones held, each with an open conflict for a person to resolve. Resource shortages always refuse.
  */
 export async function createBooking(db: Queryable, orgId: string, principal: Pick<Principal, 'userId'>, input: CreateBookingInput, now: Date) {
+  await holdSpacesWriteLock(db, orgId);
   if (!input.roomId && !(input.resources?.length)) throw validation('roomId', 'A booking needs a room or at least one resource', 'Name roomId, resources, or both.');
   let localDate = input.localDate;
   let startTime = input.startTime;

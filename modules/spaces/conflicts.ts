@@ -4,6 +4,7 @@ import { StewardError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { STAFF_ROLES } from '../../core/roles';
 import { queryOne, queryRows, withTenantTransaction, type Pool, type Queryable } from '../../db/pool';
+import { holdSpacesWriteLock } from './write-lock';
 import { recordJobChange } from '../audit/api';
 import { notFound } from '../kit';
 import { getInstance, organisationTimeZone } from '../schedule/api';
@@ -115,6 +116,7 @@ async function assertShortageMayGo(db: Queryable, orgId: string, conflict: Confl
  * or share the room (both go ahead; only for two bookings).
  */
 export async function resolveConflict(db: Queryable, orgId: string, principal: Principal, input: { conflictId: string; keep: 'booking' | 'other' | 'both'; note?: string }, now: Date) {
+  await holdSpacesWriteLock(db, orgId);
   const conflict = await requireConflict(db, orgId, input.conflictId);
   await assertMayResolve(db, orgId, conflict.room_id, principal);
   if (conflict.status !== 'open') throw new StewardError('conflict', 'The conflict is resolved already', { hint: 'spaces_list_conflicts lists the open ones.' });
@@ -165,6 +167,7 @@ function instantOf(value: string, zone: string, path: string): Date {
  * to decide (keep the booking, or let the blockout win). Takes every affected room's lock.
  */
 export async function createBlockout(db: Queryable, orgId: string, principal: Pick<Principal, 'userId'>, input: BlockoutInput) {
+  await holdSpacesWriteLock(db, orgId);
   const targets = [input.roomId, input.resourceId, input.buildingId, input.campusId].filter(Boolean);
   if (targets.length !== 1) throw new StewardError('validation_failed', 'Name exactly one of roomId, resourceId, buildingId or campusId', { issues: [{ path: 'roomId', message: 'exactly one target' }] });
   const zone = input.timeZone ?? await organisationTimeZone(db, orgId);
@@ -239,6 +242,7 @@ interface OrgRun { bookings: number; created: number; held: number; failed: numb
 async function materialiseForOrg(db: Queryable, orgId: string, now: Date): Promise<OrgRun> {
   const run: OrgRun = { bookings: 0, created: 0, held: 0, failed: 0, firstFailure: null };
   const horizon = horizonFrom(now);
+  await holdSpacesWriteLock(db, orgId);
   const due = await queryRows<BookingRow>(db, `SELECT * FROM spaces_bookings WHERE org_id = $1 AND rrule IS NOT NULL AND status IN ('pending', 'approved')
     AND (materialised_until IS NULL OR materialised_until < $2) ORDER BY id FOR UPDATE`, [orgId, horizon]);
   if (due.length === 0) return run;
@@ -342,12 +346,14 @@ async function releaseBooking(db: Queryable, orgId: string, booking: LinkedBooki
  */
 export async function releaseEndedInstances(db: Queryable, orgId: string, ended: { instanceIds: readonly string[]; cause: 'cancelled' | 'removed'; now: Date }): Promise<number> {
   const linked = await liveBookingsOf(db, orgId, ended.instanceIds, ended.now);
+  if (linked.length > 0) await holdSpacesWriteLock(db, orgId);
   for (const booking of linked) await releaseBooking(db, orgId, booking, ended.cause, ended.now, 'schedule.instances_ended');
   return linked.length;
 }
 
 export async function releaseForOrg(db: Queryable, orgId: string, now: Date): Promise<number> {
   const linked = await liveBookingsOf(db, orgId, null, now);
+  if (linked.length > 0) await holdSpacesWriteLock(db, orgId);
   let released = 0;
   for (const booking of linked) {
     // Cancelled, or removed with its series (not found); any other failure is thrown, never taken as a cancellation.

@@ -6,18 +6,21 @@ import { expandRecurrence, localToUtc } from '../schedule/api';
 import type { RowOf } from '../kit';
 import type { Booking, BookingStatus, Occurrence, OccurrenceStatus } from './models';
 import { listRooms, type RoomJoined } from './sites';
+import { holdSpacesWriteLock } from './write-lock';
 
 /**
  * The booking engine: a booking's occurrences planned from its rule in its zone, the clash checks
  * (rooms, blockouts, countable resources) and the materialised occurrences with their busy windows.
  *
- * Concurrency: every write that can add or move a room's busy time takes that room's row lock first
- * (`FOR UPDATE`, READ COMMITTED), so checks and inserts on one room run one after another; and the
- * exclusion constraint on occurrences (see the migration) refuses an overlap in Postgres itself
- * whatever the code above it does. Resources are counted under their rows' locks, after the room's.
- * What locks many rooms and resources at once (the rolling window, reviving held occurrences) takes
- * them all first, rooms then resources, each by id (lockInOrder), so it never waits in a cycle with
- * a single booking's write.
+ * Concurrency: every write that can lock a room, a resource or a booking first takes its
+ * organisation's spaces lock (holdSpacesWriteLock), so the spaces writes of one organisation run one
+ * after another and never wait for each other in a cycle. Row locks alone could not promise that:
+ * releasing what a change freed revives held occurrences in other rooms and takes more resources
+ * after the first ones, so a cancellation could hold a resource while waiting for a room that a new
+ * booking held while waiting for that resource. The rooms' and resources' row locks (`FOR UPDATE`,
+ * READ COMMITTED) are still taken, rooms then resources, each by id where many are taken at once
+ * (lockInOrder), and the exclusion constraint on occurrences (see the migration) refuses an overlap
+ * in Postgres itself whatever the code above it does.
  */
 
 /** How far ahead a recurring booking's occurrences are materialised (and checked). */
@@ -168,12 +171,12 @@ export function inLockOrder(ids: Iterable<string>): string[] {
 }
 
 /**
- * Takes the row locks a write that adds busy time needs, in the order every such write takes them:
- * rooms, then resources, each by id. A write that must lock several rooms and resources at once (the
- * rolling window, releasing what a change freed) takes them all here first, so it never holds a
- * resource while waiting for a room that a booking holding its room is about to need that resource for.
+ * Takes the row locks a write that adds busy time needs, rooms then resources, each by id, after the
+ * organisation's spaces lock (which the write's entry point holds already; taken here again in case
+ * a new path forgets).
  */
 export async function lockInOrder(db: Queryable, orgId: string, ids: { roomIds?: Iterable<string | null>; resourceIds?: Iterable<string> }): Promise<void> {
+  await holdSpacesWriteLock(db, orgId);
   const roomIds = inLockOrder([...(ids.roomIds ?? [])].filter((id): id is string => id !== null));
   const resourceIds = inLockOrder(ids.resourceIds ?? []);
   if (roomIds.length > 0) await db.query('SELECT id FROM spaces_rooms WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE', [orgId, roomIds]);

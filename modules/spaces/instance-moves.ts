@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { StewardError } from '../../core/errors';
 import { queryRows, type Queryable } from '../../db/pool';
+import { holdSpacesWriteLock } from './write-lock';
 import { recordJobChange } from '../audit/api';
 import { requireBooking } from './bookings';
 import {
@@ -132,7 +133,9 @@ export async function followMovedInstances(db: Queryable, orgId: string, moved: 
   if (moved.moves.length === 0) return [];
   const byInstance = new Map(moved.moves.map((move) => [move.instanceId, move]));
   const results: MovedBooking[] = [];
-  for (const linked of await linkedOccurrences(db, orgId, [...byInstance.keys()], moved.now)) {
+  const linkedToMoved = await linkedOccurrences(db, orgId, [...byInstance.keys()], moved.now);
+  if (linkedToMoved.length > 0) await holdSpacesWriteLock(db, orgId);
+  for (const linked of linkedToMoved) {
     const result = await moveOccurrence(db, orgId, linked, byInstance.get(linked.schedule_instance_id)!, moved.now);
     if (result) results.push(result);
   }

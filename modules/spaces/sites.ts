@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
+import { holdSpacesWriteLock } from './write-lock';
 import { notFound, type RowOf } from '../kit';
 import { listTeam } from '../platform/api';
 import type { Building, Campus, Resource, Room, RoomLayout } from './models';
@@ -73,9 +74,15 @@ export function roomView(row: RoomJoined): RoomView {
   };
 }
 
-/** A room of the organisation (archived ones only when asked); another organisation's id is not found. */
+/**
+ * A room of the organisation (archived ones only when asked); another organisation's id is not found.
+ * With forUpdate, its row lock, after the organisation's spaces lock (holdSpacesWriteLock).
+ */
 export async function requireRoom(db: Queryable, orgId: string, roomId: string, options: { includeArchived?: boolean; forUpdate?: boolean } = {}): Promise<RoomJoined> {
-  if (options.forUpdate) await db.query('SELECT id FROM spaces_rooms WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, roomId]);
+  if (options.forUpdate) {
+    await holdSpacesWriteLock(db, orgId);
+    await db.query('SELECT id FROM spaces_rooms WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, roomId]);
+  }
   const row = await queryOne<RoomJoined>(db, `${ROOM_SELECT} WHERE r.org_id = $1 AND r.id = $2`, [orgId, roomId]);
   if (!row || (row.archived_at && !options.includeArchived)) throw notFound('Room', roomId, 'spaces_list_rooms lists the rooms there are.');
   return row;
