@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { Harness, type TestOrg } from '../helpers/harness';
+import { triggerScheduleAfter } from '../helpers/schedule-trigger';
 
 /** Autonomous agents and pastoral automations, each on its own Temporal Schedule. */
 // Runs go through Temporal schedules; under load a test waiting on two of them needs more than the default minute.
@@ -53,7 +54,7 @@ describe('agents and pastoral automations', () => {
   /** Runs the agent through its schedule (as the interval would) and waits for the run to be recorded. */
   async function runSchedule(key: string) {
     const before = (await agentRow(key))?.last_run_at?.getTime() ?? 0;
-    await harness.temporal.schedule.getHandle(`agent-${org.orgId}-${key}`).trigger('ALLOW_ALL');
+    await triggerScheduleAfter(harness.temporal, `agent-${org.orgId}-${key}`, before);
     // A deadline rather than a count of polls: on a loaded machine (parallel suites) a run can take tens of seconds to
     // start (a CI run once missed 45 s). It bounds only how long a failure takes to report.
     for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
