@@ -175,8 +175,9 @@ export function spokenRange(from: string, to: string, today = todayUtc()): strin
   const year = from.slice(0, 4);
   if (from === `${year}-01-01` && (to === `${year}-12-31` || to === today) && to.startsWith(year)) return to === today ? `in ${year} so far` : `in ${year}`;
   const wholeMonthStart = from.endsWith('-01') && from.slice(0, 7) === to.slice(0, 7);
-  if (wholeMonthStart && to === monthEnd(from)) return `in ${MONTH.format(new Date(`${from}T00:00:00Z`))}`;
+  // Today first: on a month's last day the month is still going, though the range reaches its end.
   if (wholeMonthStart && to === today) return `in ${MONTH.format(new Date(`${from}T00:00:00Z`))} so far`;
+  if (wholeMonthStart && to === monthEnd(from)) return `in ${MONTH.format(new Date(`${from}T00:00:00Z`))}`;
   if (from === to) return `on ${spokenDate(from)}`;
   return `between ${spokenDate(from)} and ${spokenDate(to)}`;
 }

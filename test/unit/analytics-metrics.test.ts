@@ -87,8 +87,12 @@ describe('analytics metrics', () => {
   });
 
   it('speaks of ranges and money as people do', () => {
-    expect(spokenRange('2026-10-01', '2026-10-31')).toBe('in October 2026');
+    expect(spokenRange('2026-10-01', '2026-10-31', '2026-11-24')).toBe('in October 2026');
     expect(spokenRange('2026-11-01', '2026-11-24', '2026-11-24')).toBe('in November 2026 so far');
+    // On a month's (or a year's) last day it is still going.
+    expect(spokenRange('2026-11-01', '2026-11-30', '2026-11-30')).toBe('in November 2026 so far');
+    expect(spokenRange('2026-11-01', '2026-11-30', '2026-12-01')).toBe('in November 2026');
+    expect(spokenRange('2026-01-01', '2026-12-31', '2026-12-31')).toBe('in 2026 so far');
     expect(spokenRange('2026-11-03', '2026-11-03')).toBe('on 3 November 2026');
     expect(spokenRange('2025-01-01', '2025-12-31')).toBe('in 2025');
     expect(spokenRange('2026-01-01', '2026-11-24', '2026-11-24')).toBe('in 2026 so far');
