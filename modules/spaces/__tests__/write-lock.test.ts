@@ -1,4 +1,3 @@
-import type { PoolClient } from 'pg';
 import { DateTime } from 'luxon';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { eventually } from '../../../test/helpers/sandbox-stack';
@@ -26,11 +25,11 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   };
 
   /** Holds `orgId`'s spaces lock in an open transaction of the test's own until the answer's release() is called. */
-  async function holdLockOf(orgId: string): Promise<{ client: PoolClient; release: () => Promise<void> }> {
+  async function holdLockOf(orgId: string): Promise<{ release: () => Promise<void> }> {
     const client = await harness.pool.connect();
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`spaces-writes:${orgId}`]);
-    return { client, release: async () => { await client.query('COMMIT'); client.release(); } };
+    return { release: async () => { await client.query('COMMIT'); client.release(); } };
   }
 
   /** Backends of this database waiting for an advisory lock (the test's own transaction holds it, so it is never among them). */
