@@ -6,7 +6,8 @@ import { contributionsTo } from '../registry';
  * what they hang on an instance follows at once rather than on their next periodic sweep. Schedule
  * imports none of them: they fill `scheduleInstancesEnded` and `scheduleInstancesMoved` from their
  * definitions (`contributes`). Spaces releases the room bookings linked to ended instances and moves
- * those linked to moved ones.
+ * those linked to moved ones. Every schedule write that may end or move instances first calls
+ * `beforeInstancesChange`, so listeners that lock take their locks before the schedule's rows.
  */
 
 /** Instances that will not happen: cancelled (the row stays, status cancelled) or removed (the row is gone). */
@@ -47,11 +48,29 @@ export interface InstancesMovedListener {
   instancesMoved(db: Queryable, orgId: string, moved: MovedInstances): Promise<void>;
 }
 
+/**
+ * A module whose listeners above take a lock of their own (spaces takes its organisation's spaces lock
+ * to change the bookings linked to an instance) takes it here instead, first. Taken only when told,
+ * after the schedule's series and instance rows, it would close a cycle with that module's own
+ * writers, which hold it and then wait for the schedule's rows, or with a schedule write reaching it
+ * through another instance.
+ */
+export interface InstancesChangingListener {
+  /** Runs at the start of every schedule write that may end or move instances, before it locks any series or instance row. */
+  beforeInstancesChange(db: Queryable, orgId: string): Promise<void>;
+}
+
 declare module '../module' {
   interface ModuleContributions {
+    scheduleInstancesChanging?: InstancesChangingListener;
     scheduleInstancesEnded?: InstancesEndedListener;
     scheduleInstancesMoved?: InstancesMovedListener;
   }
+}
+
+/** Lets every listener take its locks before the caller locks any series or instance row. */
+export async function beforeInstancesChange(db: Queryable, orgId: string): Promise<void> {
+  for (const listener of contributionsTo('scheduleInstancesChanging')) await listener.beforeInstancesChange(db, orgId);
 }
 
 /** Tells every listener; nothing to tell for an empty list. */

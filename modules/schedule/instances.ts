@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StewardError } from '../../core/errors';
 import { queryOne, queryRows, type Queryable } from '../../db/pool';
 import { notFound, type RowOf } from '../kit';
-import { instancesEnded, instancesMoved, type InstanceMove } from './extension-points';
+import { beforeInstancesChange, instancesEnded, instancesMoved, type InstanceMove } from './extension-points';
 import type { ScheduleInstance } from './models/schedule';
 import { DEFAULT_TIME_ZONE, expand, localToUtc, utcToLocal, type Occurrence, type Recurrence } from './recurrence';
 
@@ -282,6 +282,7 @@ function assertNotStarted(row: InstanceRow, now: Date, action: string): void {
 
 /** Cancels one instance (an exception to its series); cancelling a cancelled one changes nothing. */
 export async function cancelInstance(db: Queryable, orgId: string, instanceId: string, reason: string | null, now: Date): Promise<ServiceInstance> {
+  await beforeInstancesChange(db, orgId);
   const row = await instanceRow(db, orgId, instanceId, { forUpdate: true });
   if (row.status === 'cancelled') return toInstance(row);
   assertNotStarted(row, now, 'cancelled');
@@ -307,6 +308,7 @@ export interface InstanceChanges {
  * start or end is told to the modules built on the instance in this same transaction.
  */
 export async function editInstance(db: Queryable, orgId: string, instanceId: string, changes: InstanceChanges, now: Date): Promise<ServiceInstance> {
+  await beforeInstancesChange(db, orgId);
   const row = await instanceRow(db, orgId, instanceId, { forUpdate: true });
   assertNotStarted(row, now, 'changed');
   const localDate = changes.localDate ?? row.local_date;

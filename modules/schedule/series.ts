@@ -7,6 +7,7 @@ import {
   editInstance, getInstance, insertOneOff, instanceRow, listInstances, materialiseSeries, organisationTimeZone, removeFutureInstances,
   type InstanceChanges, type MaterialiseCounts, type OneOffAt, type ServiceInstance,
 } from './instances';
+import { beforeInstancesChange } from './extension-points';
 import type { ScheduleSeries } from './models/schedule';
 import { canonicalTimeZone, describeRule, firstOccurrence, localToUtc, nextOccurrences, parseRule, ruleEndingBefore, ruleFrom, utcToLocal, type Recurrence } from './recurrence';
 
@@ -157,6 +158,7 @@ function refuseFields(changes: SeriesChanges, fields: Array<keyof SeriesChanges>
 export async function updateSeries(
   db: Queryable, orgId: string, seriesId: string, scope: UpdateScope, instanceId: string | undefined, changes: SeriesChanges, now: Date,
 ): Promise<UpdateResult> {
+  await beforeInstancesChange(db, orgId);
   const series = await seriesRow(db, orgId, seriesId, { forUpdate: true });
   if (scope === 'all') {
     refuseFields(changes, ['localDate'], scope, 'Move one instance with scope "this" (or schedule_move_instance); a series starts on startDate.');
@@ -260,6 +262,7 @@ export async function addExtraInstance(db: Queryable, orgId: string, seriesId: s
 
 /** Ends a series: it leaves the lists and its instances that have not started are removed; past ones stay. */
 export async function deleteSeries(db: Queryable, orgId: string, seriesId: string, now: Date): Promise<{ series: ServiceSeries; removedInstances: number }> {
+  await beforeInstancesChange(db, orgId);
   const row = await seriesRow(db, orgId, seriesId, { forUpdate: true });
   await db.query('UPDATE schedule_series SET deleted_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, seriesId]);
   return { series: toSeries(row), removedInstances: await removeFutureInstances(db, orgId, seriesId, now) };
@@ -267,7 +270,8 @@ export async function deleteSeries(db: Queryable, orgId: string, seriesId: strin
 
 /** Puts one instance back as its series' rule has it: no longer cancelled, moved or edited. */
 export async function restoreInstance(db: Queryable, orgId: string, instanceId: string, now: Date): Promise<ServiceInstance> {
-  // The series is locked before the instance, in the order the job and series changes lock them.
+  // Listeners' locks first, then the series before the instance: the order the job and series changes take them in.
+  await beforeInstancesChange(db, orgId);
   const series = await seriesRow(db, orgId, (await instanceRow(db, orgId, instanceId)).series_id, { forUpdate: true });
   const instance = await instanceRow(db, orgId, instanceId, { forUpdate: true });
   if (instance.original_starts_at === null) {
@@ -306,6 +310,7 @@ export async function materialiseRollingWindow(pool: Pool, input: { now: Date; o
   for (const orgId of organisations) {
     try {
       const counts = await withTenantTransaction(pool, orgId, async (client) => {
+        await beforeInstancesChange(client, orgId);
         const rows = await queryRows<SeriesRow>(client, 'SELECT * FROM schedule_series WHERE org_id = $1 AND deleted_at IS NULL ORDER BY id FOR UPDATE', [orgId]);
         const orgTotals = { series: 0, created: 0, updated: 0, removed: 0 };
         const changed: Array<{ seriesId: string; created: number; updated: number; removed: number }> = [];

@@ -14,8 +14,9 @@ import { holdSpacesWriteLock } from './write-lock';
  *
  * Concurrency: every write that can lock a room, a resource or a booking first takes its
  * organisation's spaces lock (holdSpacesWriteLock), so the spaces writes of one organisation run one
- * after another and never wait for each other in a cycle over these rows (the README names the cycles
- * with other work that remain). Row locks alone could not promise that:
+ * after another and never wait for each other in a cycle over these rows; the schedule module's writes
+ * take it before their instance rows (README, "One organisation's writes queue"). Row locks alone
+ * could not promise that:
  * releasing what a change freed revives held occurrences in other rooms and takes more resources
  * after the first ones, so a cancellation could hold a resource while waiting for a room that a new
  * booking held while waiting for that resource. The rooms' and resources' row locks (`FOR UPDATE`,

@@ -6,6 +6,7 @@ import { listTeam } from '../platform/api';
 import { requireBooking } from './bookings';
 import type { BookingCharge, Incident, INCIDENT_PRIORITIES, INCIDENT_STATUSES, UtilityBill, UtilityMeter } from './models';
 import { requireBuilding, requireRoom } from './sites';
+import { holdSpacesWriteLock } from './write-lock';
 
 // ---------------------------------------------------------------- incidents
 
@@ -50,6 +51,9 @@ export async function reportIncident(db: Queryable, orgId: string, userId: strin
 }) {
   let buildingId = input.buildingId ?? null;
   if (input.roomId) {
+    // The incident's insert holds its room's key until commit; queued behind the organisation's other
+    // spaces writes, that hold cannot close a cycle with one that locks rooms one by one (a release loop).
+    await holdSpacesWriteLock(db, orgId);
     const room = await requireRoom(db, orgId, input.roomId, { includeArchived: true });
     if (buildingId && buildingId !== room.building_id) throw new StewardError('validation_failed', 'The room is not in that building', { issues: [{ path: 'buildingId', message: 'the room\'s building, or leave it out' }] });
     buildingId = room.building_id;
@@ -191,6 +195,8 @@ function chargeView(row: ChargeRow) {
 }
 
 export async function createCharge(db: Queryable, orgId: string, input: { bookingId: string; kind: 'hire' | 'deposit' | 'other'; description: string; amountMinor: number; currency: string; dueDate: string }) {
+  // Its insert holds the booking's key until commit: queued as a report of an incident in a room is, for the same reason.
+  await holdSpacesWriteLock(db, orgId);
   const booking = await requireBooking(db, orgId, input.bookingId);
   if (booking.status === 'rejected' || booking.status === 'cancelled') throw new StewardError('conflict', `The booking is ${booking.status}`, { hint: 'Charge a live booking.' });
   const row = (await queryOne<ChargeRow>(db, `INSERT INTO spaces_booking_charges (id, org_id, booking_id, kind, description, amount_minor, currency, due_date)

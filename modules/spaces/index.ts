@@ -11,6 +11,7 @@ import { countRooms } from './sites';
 import { venueCapacity } from './venue-capacity';
 import { roomsReadiness } from './readiness';
 import { spacesWidgets } from './widgets';
+import { holdSpacesWriteLock } from './write-lock';
 import { bookingTools } from './tools/bookings';
 import { facilitiesTools } from './tools/facilities';
 import { siteTools } from './tools/sites';
@@ -42,6 +43,8 @@ export default defineModule({
     ticketingVenueCapacity: { venueCapacity },
     // Runsheet's Sunday-readiness check asks whether the service's rooms are booked and ready.
     runsheetReadiness: [{ area: 'rooms', check: roomsReadiness }],
+    // A schedule write that may end or move instances takes the spaces lock before its own rows, in the order spaces' writers take them.
+    scheduleInstancesChanging: { beforeInstancesChange: holdSpacesWriteLock },
     // A cancelled or removed service instance frees its rooms in the same transaction.
     scheduleInstancesEnded: { instancesEnded: async (db, orgId, ended) => { await releaseEndedInstances(db, orgId, ended); } },
     // A moved service instance takes its room bookings to the new time in the same transaction; a clash there is held as an open conflict.

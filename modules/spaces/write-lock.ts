@@ -8,8 +8,9 @@ const holding = new WeakSet<object>();
  * Serialises the spaces writes of one organisation: taken by every write that locks a room, a
  * resource or a booking, before it does, and held to the end of its transaction. Spaces' reads never
  * take it. One organisation's bookings come a few a minute, so queueing them costs nothing a person
- * would notice, and no order of those row locks can then make two such writes wait for each other (the
- * module's README names the cycles with other work that remain).
+ * would notice, and no order of those row locks can then make two such writes wait for each other. The
+ * schedule module's writes take it too, before their series and instance rows (spaces fills
+ * `scheduleInstancesChanging` with it), since changing an instance can reach a linked booking.
  *
  * Entry points and the row-locking helpers all ask for it, so a transaction asks several times (a
  * release loop once per booking); after the first, a transaction that holds it asks Postgres nothing.

@@ -7,7 +7,10 @@ import { eventually } from '../../../test/helpers/sandbox-stack';
  * booking, so no order of row locks can make two of them wait for each other in a cycle. Shown from
  * outside, over the bridge: while a test transaction holds the organisation's lock, a booking and a
  * cancellation wait for it holding no row (their room and booking can be locked with NOWAIT), a read
- * and another organisation's booking are answered, and both writes finish once it is let go.
+ * and another organisation's booking are answered, and both writes finish once it is let go. So do the
+ * writes that reach spaces' rows from elsewhere: the schedule module's changes to instances (through its
+ * `scheduleInstancesChanging` extension point) and its rolling window wait holding no series or instance
+ * row, and reporting an incident in a room or charging a booking wait before their inserts hold its key.
  */
 describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   let harness: Harness;
@@ -38,7 +41,7 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   )).rows[0].n;
 
   /** Whether another transaction can lock the row now (NOWAIT): nobody holds it. */
-  async function rowIsFree(table: 'spaces_rooms' | 'spaces_bookings', id: string): Promise<boolean> {
+  async function rowIsFree(table: 'spaces_rooms' | 'spaces_bookings' | 'schedule_series' | 'schedule_instances', id: string): Promise<boolean> {
     const client = await harness.pool.connect();
     try {
       await client.query('BEGIN');
@@ -62,6 +65,22 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
     const otherBuilding = (await bridge(other.apiKey, 'spaces_create_building', { name: 'Centre' })).building;
     otherRoomId = (await bridge(other.apiKey, 'spaces_create_room', { buildingId: otherBuilding.id, name: 'Hall', capacity: 80 })).room.id;
   });
+
+  /** Starts `write` while `orgId`'s lock is held, checks it queues holding none of `rows`, and gives its answer once the lock is let go. */
+  async function queuesBehindTheLock<T>(write: () => Promise<T>, rows: Array<[Parameters<typeof rowIsFree>[0], string]>): Promise<T> {
+    const held = await holdLockOf(org.orgId);
+    let running: Promise<T> | undefined;
+    try {
+      running = write();
+      // A write refused at once must fail the test, not leave it waiting for a waiter that never comes.
+      running.catch(() => undefined);
+      await eventually(advisoryWaiters, (n) => n === 1);
+      for (const [table, id] of rows) expect({ table, free: await rowIsFree(table, id) }).toEqual({ table, free: true });
+    } finally {
+      await held.release();
+    }
+    return running!;
+  }
 
   afterAll(async () => {
     await harness?.close();
@@ -100,5 +119,51 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
       await held.release();
     }
     expect((await cancelled!).booking.status).toBe('cancelled');
+  });
+
+  describe('writes that reach spaces\' rows from elsewhere', () => {
+    let seriesId: string;
+    let instanceIds: string[];
+
+    beforeAll(async () => {
+      const created = await bridge(org.apiKey, 'schedule_create_series', {
+        title: 'Morning worship', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: date, startTime: '10:30', durationMinutes: 90, timeZone: ZONE,
+      });
+      seriesId = created.series.id;
+      instanceIds = created.upcoming.map((instance: { id: string }) => instance.id);
+      expect(instanceIds.length).toBeGreaterThanOrEqual(2);
+    });
+
+    it('cancelling or moving a service instance waits for the lock before it locks the instance', async () => {
+      const cancelled = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'schedule_cancel_instance', { instanceId: instanceIds[0], reason: 'Joint service' }), [['schedule_instances', instanceIds[0]]]);
+      expect(cancelled.instance.status).toBe('cancelled');
+      const moved = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'schedule_move_instance', { instanceId: instanceIds[1], localStartTime: '11:00' }), [['schedule_instances', instanceIds[1]]]);
+      expect(moved.instance).toMatchObject({ localStartTime: '11:00', moved: true });
+    });
+
+    it('a change of the whole series waits for the lock before it locks the series', async () => {
+      const changed = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'schedule_update_series', { seriesId, scope: 'all', changes: { durationMinutes: 75 } }), [['schedule_series', seriesId]]);
+      expect(changed.series.durationMinutes).toBe(75);
+    });
+
+    it('the rolling window waits for the lock before it locks any series', async () => {
+      const counts = await queuesBehindTheLock(() => harness.runJob('schedule.materialise_instances', { orgId: org.orgId }), [['schedule_series', seriesId]]);
+      expect(counts).toMatchObject({ organisations: 1, series: 1 });
+    });
+
+    it('an incident in a room and a booking\'s charge wait for the lock before their inserts hold the room or booking', async () => {
+      const incident = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'spaces_report_incident', { title: 'Radiator leaking', priority: 'normal', roomId }), [['spaces_rooms', roomId]]);
+      expect(incident.incident).toMatchObject({ title: 'Radiator leaking', status: 'new' });
+      const booked = await bridge(org.apiKey, 'spaces_create_booking', { title: 'Wedding', roomId, localDate: date, startTime: '13:00', durationMinutes: 120 });
+      const charge = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'spaces_create_booking_charge', {
+          bookingId: booked.booking.id, kind: 'hire', description: 'Hall hire', amountMinor: 12_000, currency: 'GBP', dueDate: date,
+        }), [['spaces_bookings', booked.booking.id]]);
+      expect(charge.charge).toMatchObject({ amountMinor: 12_000, currency: 'GBP' });
+    });
   });
 });
