@@ -203,6 +203,12 @@ export interface ContactRef {
    * beside the id), cleared together with the id. Plain identifiers only.
    */
   alsoClear?: readonly string[];
+  /**
+   * What the owning module's own writers take before they lock rows of this table (spaces: its
+   * organisation's spaces lock). Merge and erasure take it before they rewrite any declared row, so
+   * rewriting the table's rows cannot close a wait cycle with those writers.
+   */
+  lockFirst?: (db: Queryable, orgId: string) => Promise<void>;
 }
 
 export interface RetentionRule {

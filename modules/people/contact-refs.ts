@@ -35,10 +35,18 @@ export function allContactRefs(modules: readonly ModuleDefinition[] = registered
   })));
 }
 
+/** Takes, once each and before any declared row is rewritten, the locks the owning modules' writers take first (ContactRef.lockFirst). */
+async function takeOwnersLocks(db: Queryable, orgId: string, refs: readonly ContactRef[]): Promise<void> {
+  const locks = new Set(refs.flatMap((ref) => (ref.lockFirst ? [ref.lockFirst] : [])));
+  for (const lock of locks) await lock(db, orgId);
+}
+
 /** Repoints rows declared 'move' from the merged contact to the kept one; rows moved, by `table.column`. */
 export async function moveDeclaredReferences(db: Queryable, orgId: string, mergeId: string, keepId: string): Promise<Record<string, number>> {
   const moved: Record<string, number> = {};
-  for (const ref of allContactRefs().filter((r) => r.onMerge === 'move')) {
+  const refs = allContactRefs().filter((r) => r.onMerge === 'move');
+  await takeOwnersLocks(db, orgId, refs);
+  for (const ref of refs) {
     const result = ref.list
       // A list that already names the kept contact only loses the merged id; otherwise it takes the kept id in its place.
       ? await db.query(`UPDATE ${ref.table} SET ${ref.column} = CASE WHEN $3::uuid = ANY(${ref.column}) THEN array_remove(${ref.column}, $2::uuid)
@@ -56,7 +64,9 @@ export async function moveDeclaredReferences(db: Queryable, orgId: string, merge
  * so it does not depend on each table's ON DELETE rule.
  */
 export async function eraseDeclaredReferences(db: Queryable, orgId: string, contactId: string): Promise<void> {
-  for (const ref of allContactRefs()) {
+  const refs = allContactRefs();
+  await takeOwnersLocks(db, orgId, refs);
+  for (const ref of refs) {
     const names = ref.list ? `$2::uuid = ANY(${ref.column})` : `${ref.column} = $2`;
     if (ref.onErase === 'delete') await db.query(`DELETE FROM ${ref.table} WHERE org_id = $1 AND ${names}`, [orgId, contactId]);
     else if (ref.onErase === 'null') {

@@ -37,7 +37,8 @@ export default defineModule({
   metrics: spacesMetrics,
   overview: spacesOverview,
   playbooks: spacesPlaybooks,
-  contactRefs: [{ table: 'spaces_bookings', column: 'hirer_contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['hirer_organisation'] }],
+  // A merge or erasure rewriting a hirer's bookings queues behind the organisation's other spaces writes, as they do.
+  contactRefs: [{ table: 'spaces_bookings', column: 'hirer_contact_id', onMerge: 'move', onErase: 'null', alsoClear: ['hirer_organisation'], lockFirst: holdSpacesWriteLock }],
   contributes: {
     // Ticketing asks how many the booked room holds before it publishes an event linked to a booking.
     ticketingVenueCapacity: { venueCapacity },

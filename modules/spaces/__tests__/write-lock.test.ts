@@ -35,10 +35,17 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
     return { release: async () => { await client.query('COMMIT'); client.release(); } };
   }
 
-  /** Backends of this database waiting for an advisory lock (the test's own transaction holds it, so it is never among them). */
-  const advisoryWaiters = async () => (await harness.pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+  /** Backends waiting for `orgId`'s spaces lock (the test's own transaction holds it, so it is never among them). */
+  const waitersFor = async (orgId: string) => (await harness.pool.query<{ n: number }>(
+    // An advisory lock's 64-bit key shows in pg_locks as classid (its high half) and objid (its low half).
+    `SELECT count(*)::int AS n FROM pg_locks
+      WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`, [`spaces-writes:${orgId}`],
   )).rows[0].n;
+  const advisoryWaiters = () => waitersFor(org.orgId);
+
+  const bookingRow = async (bookingId: string) => (await harness.pool.query<{ status: string; hirer_contact_id: string | null }>(
+    'SELECT status, hirer_contact_id FROM spaces_bookings WHERE id = $1', [bookingId])).rows[0];
 
   /** Whether another transaction can lock the row now (NOWAIT): nobody holds it. */
   async function rowIsFree(table: 'spaces_rooms' | 'spaces_bookings' | 'schedule_series' | 'schedule_instances', id: string): Promise<boolean> {
@@ -70,12 +77,14 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   async function queuesBehindTheLock<T>(write: () => Promise<T>, rows: Array<[Parameters<typeof rowIsFree>[0], string]>): Promise<T> {
     const held = await holdLockOf(org.orgId);
     let running: Promise<T> | undefined;
+    let settled = false;
     try {
       running = write();
       // A write refused at once must fail the test, not leave it waiting for a waiter that never comes.
-      running.catch(() => undefined);
+      running.then(() => { settled = true; }, () => { settled = true; });
       await eventually(advisoryWaiters, (n) => n === 1);
       for (const [table, id] of rows) expect({ table, free: await rowIsFree(table, id) }).toEqual({ table, free: true });
+      expect(settled).toBe(false);
     } finally {
       await held.release();
     }
@@ -124,46 +133,85 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   describe('writes that reach spaces\' rows from elsewhere', () => {
     let seriesId: string;
     let instanceIds: string[];
+    const instanceOf = async (instanceId: string) => (await bridge(org.apiKey, 'schedule_get_instance', { instanceId })).instance;
 
     beforeAll(async () => {
-      const created = await bridge(org.apiKey, 'schedule_create_series', {
+      seriesId = (await bridge(org.apiKey, 'schedule_create_series', {
         title: 'Morning worship', rrule: 'FREQ=WEEKLY;BYDAY=SU', startDate: date, startTime: '10:30', durationMinutes: 90, timeZone: ZONE,
-      });
-      seriesId = created.series.id;
-      instanceIds = created.upcoming.map((instance: { id: string }) => instance.id);
-      expect(instanceIds.length).toBeGreaterThanOrEqual(2);
+      })).series.id;
+      instanceIds = (await bridge(org.apiKey, 'schedule_list_upcoming_instances', { seriesId, days: 120 })).instances.map((instance: { id: string }) => instance.id);
+      expect(instanceIds.length).toBeGreaterThanOrEqual(6);
     });
 
-    it('cancelling or moving a service instance waits for the lock before it locks the instance', async () => {
+    it('cancelling an instance waits for the lock before it locks the instance or its linked booking, then releases the booking', async () => {
+      const linked = (await bridge(org.apiKey, 'spaces_create_booking', { title: 'Worship: hall', roomId, scheduleInstanceId: instanceIds[0] })).booking;
       const cancelled = await queuesBehindTheLock(
-        () => bridge(org.apiKey, 'schedule_cancel_instance', { instanceId: instanceIds[0], reason: 'Joint service' }), [['schedule_instances', instanceIds[0]]]);
+        () => bridge(org.apiKey, 'schedule_cancel_instance', { instanceId: instanceIds[0], reason: 'Joint service' }),
+        [['schedule_instances', instanceIds[0]], ['spaces_bookings', linked.id]]);
       expect(cancelled.instance.status).toBe('cancelled');
+      expect((await bookingRow(linked.id)).status).toBe('cancelled');
+    });
+
+    it('moving an instance, and restoring it, wait for the lock before they lock the series or the instance', async () => {
       const moved = await queuesBehindTheLock(
         () => bridge(org.apiKey, 'schedule_move_instance', { instanceId: instanceIds[1], localStartTime: '11:00' }), [['schedule_instances', instanceIds[1]]]);
       expect(moved.instance).toMatchObject({ localStartTime: '11:00', moved: true });
+      const restored = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'schedule_restore_instance', { instanceId: instanceIds[1] }), [['schedule_series', seriesId], ['schedule_instances', instanceIds[1]]]);
+      expect(restored.instance).toMatchObject({ localStartTime: '10:30', moved: false });
     });
 
-    it('a change of the whole series waits for the lock before it locks the series', async () => {
-      const changed = await queuesBehindTheLock(
+    it('changing one instance, the whole series, or the series from an instance on waits for the lock before it locks the series', async () => {
+      const one = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'schedule_update_series', { seriesId, scope: 'this', instanceId: instanceIds[2], changes: { title: 'Harvest' } }),
+        [['schedule_series', seriesId], ['schedule_instances', instanceIds[2]]]);
+      expect(one.instance.title).toBe('Harvest');
+      const all = await queuesBehindTheLock(
         () => bridge(org.apiKey, 'schedule_update_series', { seriesId, scope: 'all', changes: { durationMinutes: 75 } }), [['schedule_series', seriesId]]);
-      expect(changed.series.durationMinutes).toBe(75);
+      expect(all.series.durationMinutes).toBe(75);
+      const split = await queuesBehindTheLock(
+        () => bridge(org.apiKey, 'schedule_update_series', { seriesId, scope: 'this_and_following', instanceId: instanceIds[4], changes: { startTime: '11:15' } }),
+        [['schedule_series', seriesId], ['schedule_instances', instanceIds[4]]]);
+      expect(split.newSeries.startTime).toBe('11:15');
+      expect((await instanceOf(instanceIds[4])).localStartTime).toBe('11:15');
     });
 
     it('the rolling window waits for the lock before it locks any series', async () => {
       const counts = await queuesBehindTheLock(() => harness.runJob('schedule.materialise_instances', { orgId: org.orgId }), [['schedule_series', seriesId]]);
-      expect(counts).toMatchObject({ organisations: 1, series: 1 });
+      expect(counts).toMatchObject({ organisations: 1 });
+      expect(counts.series).toBeGreaterThanOrEqual(2);
     });
 
-    it('an incident in a room and a booking\'s charge wait for the lock before their inserts hold the room or booking', async () => {
-      const incident = await queuesBehindTheLock(
-        () => bridge(org.apiKey, 'spaces_report_incident', { title: 'Radiator leaking', priority: 'normal', roomId }), [['spaces_rooms', roomId]]);
-      expect(incident.incident).toMatchObject({ title: 'Radiator leaking', status: 'new' });
-      const booked = await bridge(org.apiKey, 'spaces_create_booking', { title: 'Wedding', roomId, localDate: date, startTime: '13:00', durationMinutes: 120 });
-      const charge = await queuesBehindTheLock(
-        () => bridge(org.apiKey, 'spaces_create_booking_charge', {
-          bookingId: booked.booking.id, kind: 'hire', description: 'Hall hire', amountMinor: 12_000, currency: 'GBP', dueDate: date,
-        }), [['spaces_bookings', booked.booking.id]]);
-      expect(charge.charge).toMatchObject({ amountMinor: 12_000, currency: 'GBP' });
+    it('ending a series waits for the lock before it locks the series', async () => {
+      const ended = await queuesBehindTheLock(() => bridge(org.apiKey, 'schedule_delete_series', { seriesId }), [['schedule_series', seriesId]]);
+      expect(ended.series.id).toBe(seriesId);
+      expect(ended.removedInstances).toBeGreaterThan(0);
     });
+  });
+
+  it('an incident in a room and a booking\'s charge wait for the lock before their inserts hold the room or booking', async () => {
+    const incident = await queuesBehindTheLock(
+      () => bridge(org.apiKey, 'spaces_report_incident', { title: 'Radiator leaking', priority: 'normal', roomId }), [['spaces_rooms', roomId]]);
+    expect(incident.incident).toMatchObject({ title: 'Radiator leaking', status: 'new' });
+    const booked = await bridge(org.apiKey, 'spaces_create_booking', { title: 'Wedding', roomId, localDate: date, startTime: '13:00', durationMinutes: 120 });
+    const charge = await queuesBehindTheLock(
+      () => bridge(org.apiKey, 'spaces_create_booking_charge', {
+        bookingId: booked.booking.id, kind: 'hire', description: 'Hall hire', amountMinor: 12_000, currency: 'GBP', dueDate: date,
+      }), [['spaces_bookings', booked.booking.id]]);
+    expect(charge.charge).toMatchObject({ amountMinor: 12_000, currency: 'GBP' });
+  });
+
+  it('merging a hirer\'s duplicate contact waits for the lock before it rewrites the hirer\'s booking', async () => {
+    const contact = async (email: string) => (await bridge(org.apiKey, 'people_create_contact', { firstName: 'Dana', lastName: 'Hirer', email })).contact.id as string;
+    const kept = await contact('dana@example.org');
+    const duplicate = await contact('dana.hirer@example.org');
+    const booked = (await bridge(org.apiKey, 'spaces_create_booking', {
+      title: 'Birthday party', roomId, localDate: date, startTime: '10:00', durationMinutes: 120, hirerContactId: duplicate,
+    })).booking;
+    const proposed = await harness.invoke(org.apiKey, 'people_merge_data_quality_contacts', { keepContactId: kept, mergeContactId: duplicate, actionSummary: 'Dana twice' });
+    const proposalId = proposed.body.error?.details?.proposalId as string;
+    expect(proposalId).toEqual(expect.any(String));
+    await queuesBehindTheLock(() => bridge(org.apiKey, 'platform_approve_proposal', { proposalId }), [['spaces_bookings', booked.id]]);
+    expect((await bookingRow(booked.id)).hirer_contact_id).toBe(kept);
   });
 });
