@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptions } from '@temporalio/client';
 import { agentScheduleId, automationScheduleId, type AgentRunInput, type AutomationRunInput, type AutonomyMode } from '../core/approvals';
 import { SA_KIND, SA_ORG, SA_STATUS } from '../core/search-attributes';
@@ -28,10 +29,25 @@ interface DesiredSchedule {
   kind: 'agent' | 'automation' | 'maintenance';
 }
 
+/**
+ * Where in its interval an organisation's schedule fires, in ms. Temporal places an interval's times at
+ * whole multiples of it from the Unix epoch, so every organisation's daily agent would start in the same
+ * second (00:00 UTC), and their reads and model calls with it: a burst that grows with every
+ * organisation, in which a run the scheduler reaches more than the catch-up window late is skipped. Each
+ * is shifted by whole seconds derived from its schedule id: the same on every update, spread evenly.
+ */
+export function phaseOf(scheduleId: string, everyMs: number): number {
+  const seconds = Math.floor(everyMs / 1000);
+  if (seconds <= 1) return 0;
+  return (createHash('sha256').update(scheduleId).digest().readUIntBE(0, 6) % seconds) * 1000;
+}
+
 function optionsOf(desired: DesiredSchedule, taskQueue: string): ScheduleOptions {
+  // Deployment-wide schedules are few and keep the epoch's times (a daily one at 00:00 UTC); an organisation's are spread.
+  const offset = desired.kind === 'maintenance' ? 0 : phaseOf(desired.scheduleId, desired.everyMs);
   return {
     scheduleId: desired.scheduleId,
-    spec: { intervals: [{ every: desired.everyMs }] },
+    spec: { intervals: [{ every: desired.everyMs, offset }] },
     action: {
       type: 'startWorkflow',
       workflowType: desired.workflowType,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { Harness, type TestOrg } from '../helpers/harness';
 import { triggerScheduleAfter } from '../helpers/schedule-trigger';
+import { phaseOf } from '../../activities/schedules';
 
 /** Autonomous agents and pastoral automations, each on its own Temporal Schedule. */
 // Runs go through Temporal schedules; under load a test waiting on two of them needs more than the default minute.
@@ -78,6 +79,15 @@ describe('agents and pastoral automations', () => {
     expect(schedule.state.paused).toBe(true);
     expect(schedule.policies.overlap).toBe('SKIP');
     expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'agentRunWorkflow', taskQueue: harness.taskQueue });
+    // Daily, each at its own second of the day: organisations' agents do not all start at 00:00 UTC.
+    const day = 24 * 3_600_000;
+    const offsets = await Promise.all(['pastoral_care', 'giving', 'spaces'].map(async (key) => {
+      const scheduleId = `agent-${org.orgId}-${key}`;
+      const { spec } = await harness.temporal.schedule.getHandle(scheduleId).describe();
+      expect(spec.intervals).toEqual([{ every: day, offset: phaseOf(scheduleId, day) }]);
+      return spec.intervals![0].offset;
+    }));
+    expect(new Set(offsets).size).toBe(3);
   });
 
   it('an agent that is off creates nothing when it runs', async () => {
@@ -190,7 +200,9 @@ describe('agents and pastoral automations', () => {
     const automation = created.automation;
     expect(automation).toMatchObject({ type: 'welfare_check', enabled: true, subjectTemplate: 'Thinking of you, {{firstName}}' });
     const scheduleId = `automation-${org.orgId}-${automation.id}`;
-    expect((await harness.temporal.schedule.getHandle(scheduleId).describe()).state.paused).toBe(false);
+    const described = await harness.temporal.schedule.getHandle(scheduleId).describe();
+    expect(described.state.paused).toBe(false);
+    expect(described.spec.intervals).toEqual([{ every: automation.intervalHours * 3_600_000, offset: phaseOf(scheduleId, automation.intervalHours * 3_600_000) }]);
 
     const due = await harness.call(org.apiKey, 'people_list_welfare_due_contacts', {});
     expect(due.contacts.map((c: any) => c.contactId).sort()).toEqual([ids.olive, ids.percy].sort());

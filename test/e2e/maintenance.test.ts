@@ -20,7 +20,8 @@ describe('daily maintenance', () => {
     await syncAllSchedules(harness.temporal, harness.pool, harness.taskQueue);
     const schedule = await harness.temporal.schedule.getHandle(`maintenance-${harness.taskQueue}`).describe();
     expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'maintenanceWorkflow', taskQueue: harness.taskQueue });
-    expect(schedule.spec.intervals?.[0].every).toBe(24 * 3_600_000);
+    // Deployment-wide, so it keeps the epoch's times: 00:00 UTC.
+    expect(schedule.spec.intervals).toEqual([{ every: 24 * 3_600_000, offset: 0 }]);
     expect(schedule.policies.overlap).toBe('SKIP');
     await harness.temporal.schedule.getHandle(`maintenance-${harness.taskQueue}`).delete();
   });
