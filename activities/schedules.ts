@@ -161,7 +161,6 @@ export async function syncAutomationSchedule(client: Client, db: Queryable, orgI
   return 'upserted';
 }
 
-/** At start: every organisation's agent and automation schedules, so a fresh cluster catches up with the database. */
 /** Daily housekeeping for the deployment (one per task queue, so separate deployments on one cluster keep their own). */
 export function maintenanceSchedule(taskQueue: string): DesiredSchedule {
   return {
@@ -207,6 +206,7 @@ export function moduleJobSchedule(job: ModuleJob, taskQueue: string): DesiredSch
   };
 }
 
+/** At start: every organisation's agent and automation schedules, so a fresh cluster catches up with the database. */
 export async function syncAllSchedules(client: Client, db: Queryable, taskQueue: string): Promise<{ agents: number; automations: number }> {
   const orgs = await queryRows<{ org_id: string }>(db, 'SELECT DISTINCT org_id FROM agents');
   let agents = 0;

@@ -205,8 +205,10 @@ export interface ContactRef {
   alsoClear?: readonly string[];
   /**
    * What the owning module's own writers take before they lock rows of this table (spaces: its
-   * organisation's spaces lock). Merge and erasure take it before they rewrite any declared row, so
-   * rewriting the table's rows cannot close a wait cycle with those writers.
+   * organisation's spaces lock). Merge and erasure take every such lock before they rewrite other
+   * modules' declared rows (after the contact rows and people's own), so rewriting this table cannot
+   * close a wait cycle with those writers. Sound only while the lock's holders never wait for a contact
+   * row: no foreign key to contacts among the rows they insert or change, no lock on contacts.
    */
   lockFirst?: (db: Queryable, orgId: string) => Promise<void>;
 }

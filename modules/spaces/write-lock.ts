@@ -10,7 +10,9 @@ const holding = new WeakSet<object>();
  * take it. One organisation's bookings come a few a minute, so queueing them costs nothing a person
  * would notice, and no order of those row locks can then make two such writes wait for each other. The
  * schedule module's writes take it too, before their series and instance rows (spaces fills
- * `scheduleInstancesChanging` with it), since changing an instance can reach a linked booking.
+ * `scheduleInstancesChanging` with it), since changing an instance can reach a linked booking, and so
+ * do contact merges and erasures before they rewrite a hirer's bookings (`lockFirst` on spaces'
+ * declared contact reference).
  *
  * Entry points and the row-locking helpers all ask for it, so a transaction asks several times (a
  * release loop once per booking); after the first, a transaction that holds it asks Postgres nothing.
