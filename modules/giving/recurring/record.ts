@@ -59,8 +59,17 @@ async function openBatch(db: Queryable, orgId: string, asOf: string, currency: s
   return id;
 }
 
-/** One occurrence as a donation; null when it was recorded already (the unique index said so). */
-async function insertOccurrence(db: Queryable, gift: RecurringGiftRow & { gift_aid_eligible: boolean }, batchId: string, occurrenceOn: string): Promise<string | null> {
+type JobChange = Parameters<typeof recordJobChange>[1];
+
+/**
+ * One occurrence as a donation; null when it was recorded already (the unique index said so). Its
+ * audit event is added to `events`, recorded after the whole loop: an audit event holds the
+ * organisation's chain head until commit, and each later gift's donation waits for its giver's and its
+ * fund's rows, which a person's edit may hold while it waits, at its own end, for that chain head.
+ */
+async function insertOccurrence(
+  db: Queryable, gift: RecurringGiftRow & { gift_aid_eligible: boolean }, batchId: string, occurrenceOn: string, events: JobChange[],
+): Promise<string | null> {
   const id = randomUUID();
   // The same rule as every recorded gift; the declaration is checked when a claim is made.
   const giftAidStatus = initialGiftAidStatus({ contactId: gift.contact_id, amount: minorUnits(gift.amount), isGasds: false, funds: [{ giftAidEligible: gift.gift_aid_eligible }] });
@@ -74,7 +83,7 @@ async function insertOccurrence(db: Queryable, gift: RecurringGiftRow & { gift_a
   await db.query('INSERT INTO giving_designations (org_id, donation_id, fund_id, amount) VALUES ($1, $2, $3, $4)', [gift.org_id, id, gift.fund_id, gift.amount]);
   await recordUsage(db, { orgId: gift.org_id, feature: 'donations', units: 1, idempotencyKey: `giving-recurring-${gift.id}-${occurrenceOn}`, tool: 'recurring-gifts-run' });
   // The run records the gift on the giver's standing instruction: the system is the actor, the donation its target.
-  await recordJobChange(db, {
+  events.push({
     orgId: gift.org_id, channel: 'job:giving.recurring', module: 'giving', noun: 'donation', verb: 'record', target: { type: 'donation', id },
     fields: { recurringGiftId: gift.id, occurrenceOn, fundId: gift.fund_id, method: gift.method, batchId, giftAidStatus },
     amountMinor: minorUnits(gift.amount), currency: gift.currency, contactIds: gift.contact_id ? [gift.contact_id] : [],
@@ -96,11 +105,12 @@ export async function recordDueOccurrences(db: Queryable, orgId: string, asOf: s
   let more = gifts.length > MAX_GIFTS_PER_CALL;
   let batchId: string | null = null;
   const donationIds: string[] = [];
+  const events: JobChange[] = [];
   for (const gift of gifts.slice(0, MAX_GIFTS_PER_CALL)) {
     const dates = occurrencesBetween(gift.starts_on, gift.frequency, gift.next_on!, asOf, MAX_OCCURRENCES_PER_GIFT);
     for (const date of dates) {
       batchId ??= await openBatch(db, orgId, asOf, gift.currency);
-      const donationId = await insertOccurrence(db, gift, batchId, date);
+      const donationId = await insertOccurrence(db, gift, batchId, date, events);
       if (donationId) donationIds.push(donationId);
     }
     const last = dates[dates.length - 1];
@@ -119,6 +129,7 @@ export async function recordDueOccurrences(db: Queryable, orgId: string, asOf: s
       batchId = null;
     }
   }
+  for (const event of events) await recordJobChange(db, event);
   return { orgId, asOf, recorded: donationIds.length, donationIds, batchId, resumed, more };
 }
 
