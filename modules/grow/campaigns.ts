@@ -458,11 +458,19 @@ async function queueBatch(db: Queryable, orgId: string, id: string, phase: 'all'
     return { state: 'cancelled', messages: left.due, skipped: 0, more: 0, until: left.nextDue };
   }
   if (row.status === 'paused') return { state: 'paused' };
-  if (row.status === 'scheduled') {
-    const started = phase === 'test' ? 'testing' : 'sending';
-    await db.query('UPDATE grow_campaigns SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, started]);
-    await recordCampaignChange(db, orgId, id, 'start', { status: started }, { status: 'scheduled' });
-  }
+  const started = row.status === 'scheduled' ? phase === 'test' ? 'testing' : 'sending' : null;
+  if (started) await db.query('UPDATE grow_campaigns SET status = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, started]);
+  const queued = await queueRecipients(db, orgId, row, phase, batchSize);
+  // The start's audit event comes last: it holds the organisation's audit chain head until commit, and
+  // each recipient's message waits for its contact's row, which a person's edit may hold while it waits,
+  // at its own end, for that chain head.
+  if (started) await recordCampaignChange(db, orgId, id, 'start', { status: started }, { status: 'scheduled' });
+  return queued;
+}
+
+/** A running campaign's batch: what an earlier batch left queued, else the next recipients' emails. */
+async function queueRecipients(db: Queryable, orgId: string, row: CampaignRow, phase: 'all' | 'test' | 'rest', batchSize: number): Promise<Queued> {
+  const { id } = row;
   const left = await queuedLeftOvers(db, orgId, id, phase, batchSize);
   if (left.due.length > 0 || left.nextDue) return { state: 'running', messages: left.due, skipped: 0, more: 0, until: left.nextDue };
   const variants = await variantsOf(db, orgId, id);

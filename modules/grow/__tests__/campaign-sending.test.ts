@@ -142,6 +142,41 @@ describe('grow: a campaign\'s hand-over', () => {
     }
   });
 
+  it('a first batch holds no audit chain head while it waits for a recipient\'s row, and records the start once its emails are queued', async () => {
+    const { tagId, people } = await audience('Chain', ['chain0@example.org', 'chain1@example.org']);
+    const { campaign } = await mcpCall(mcp, 'grow_create_campaign', { name: 'Harvest supper', audience: { kind: 'tag', id: tagId }, subject: 'Harvest supper', body: 'Book at https://example.org/harvest' });
+    await harness.pool.query("INSERT INTO grow_campaign_recipients (org_id, campaign_id, contact_id, status) SELECT $1, $2, unnest($3::uuid[]), 'pending'", [org.orgId, campaign.id, people]);
+    await harness.pool.query("UPDATE grow_campaigns SET status = 'scheduled' WHERE id = $1", [campaign.id]);
+    // The batch takes recipients by contact id: the second it reaches is the one a person's edit holds.
+    const second = [...people].sort()[1]!;
+    const holder = await harness.pool.connect();
+    let batch: ReturnType<typeof sendCampaignBatch> | undefined;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [second]);
+      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      batch = sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, outboxDispatch(createOutbox({ pool: harness.pool }), org.orgId));
+      batch.catch(() => undefined);
+      await eventually(async () => (await harness.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [holderPid])).rows[0]!.n, (n) => n === 1);
+      // Were the start recorded first, the batch would hold the chain head here, and the person's edit, ending with its own event, would wait for it: a cycle.
+      const probe = await harness.pool.connect();
+      try {
+        await probe.query('BEGIN');
+        await probe.query('SELECT org_id FROM audit_chain_heads WHERE org_id = $1 FOR UPDATE NOWAIT', [org.orgId]);
+      } finally {
+        await probe.query('ROLLBACK');
+        probe.release();
+      }
+    } finally {
+      await holder.query('COMMIT');
+      holder.release();
+    }
+    expect(await batch!).toMatchObject({ state: 'running', handed: 2 });
+    const { rows } = await harness.pool.query(`SELECT count(*)::int AS n FROM audit_events WHERE org_id = $1 AND target_id = $2 AND action = 'grow.campaign.start'`, [org.orgId, campaign.id]);
+    expect(rows[0].n).toBe(1);
+  });
+
   it('a cancel withdraws queued emails nothing began to send; one that went before a crash is finished as handed, and its links work', async () => {
     const emails = ['went@example.org', 'queued@example.org', 'waiting@example.org'];
     const { tagId, people } = await audience('Cancel', emails);
