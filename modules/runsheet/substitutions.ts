@@ -68,12 +68,14 @@ export async function nextOffer(db: Queryable, orgId: string, substitutionId: st
   const label = planLabel(plan, serviceType.name);
   const best = ranked[0];
   if (!best) {
-    await endSearch(db, orgId, substitutionId, 'unfilled', 'nobody_left');
+    // The notice first: its insert waits for the plan's row (a person editing the plan may hold it), and
+    // the search's end records an audit event, which holds the organisation's chain head until commit.
     const noticeMessageId = search.notify_user_id ? await queueRunsheetMessage(db, orgId, {
       kind: 'scheduler_notice', toUserId: search.notify_user_id, planId: plan.id, channel: 'email', subject: `Nobody could cover ${position.name}: ${label}`,
       body: `The substitute search for ${position.name} (${position.team_name}) at ${label} asked ${asked.length} team member(s) and nobody accepted. `
         + 'The place is still open: runsheet_get_plan shows who was asked, and runsheet_schedule_person fills it by hand.',
     }) : null;
+    await endSearch(db, orgId, substitutionId, 'unfilled', 'nobody_left');
     return { kind: 'done', status: 'unfilled', noticeMessageId };
   }
   const expiresAt = new Date(Date.now() + position.offer_expires_seconds * 1000);
