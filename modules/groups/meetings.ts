@@ -201,6 +201,10 @@ export async function recordAttendance(db: Queryable, orgId: string, viewer: Vie
       if (members.has(visitor.contactId)) throw new StewardError('validation_failed', `Contact ${visitor.contactId} is a member: name them under present`, { issues: [{ path: 'visitors', message: 'a member is not a visitor' }] });
     }
   }
+  // Two registers of one meeting at once queue here: each writes its people in the order it names them,
+  // and two orders could otherwise wait for each other in a cycle. NO KEY UPDATE leaves RSVPs (which
+  // only reference the meeting) free to go on.
+  await db.query('SELECT id FROM groups_meetings WHERE org_id = $1 AND id = $2 FOR NO KEY UPDATE', [orgId, meeting.id]);
   const upsert = async (contactId: string, present: boolean, visitor: boolean) => db.query(`INSERT INTO groups_attendance (id, org_id, meeting_id, group_id, contact_id, visitor, present, recorded_by_user_id)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
     ON CONFLICT (meeting_id, contact_id) WHERE contact_id IS NOT NULL DO UPDATE SET present = EXCLUDED.present, visitor = EXCLUDED.visitor, recorded_by_user_id = EXCLUDED.recorded_by_user_id, updated_at = now()`,

@@ -142,9 +142,15 @@ async function commitUnits(db: Queryable, orgId: string, orderId: string, locati
   }
 }
 
+/**
+ * Lines in their variants' order, the order checkouts lock inventory levels in (commitUnits), so an
+ * order released or fulfilled while another checks out never waits for it in a cycle.
+ */
+const inVariantOrder = <T extends { line: LineRow }>(items: readonly T[]): T[] => [...items].sort((a, b) => a.line.variant_id.localeCompare(b.line.variant_id));
+
 /** Committed units of an order's lines back to available (an expired or cancelled checkout, a refund with restock before fulfilment). */
 async function releaseUnits(db: Queryable, orgId: string, order: OrderRow, quantities: ReadonlyArray<{ line: LineRow; quantity: number }>, reason: string): Promise<void> {
-  for (const { line, quantity } of quantities) {
+  for (const { line, quantity } of inVariantOrder(quantities)) {
     if (!line.tracked || quantity === 0) continue;
     await db.query(`UPDATE store_inventory_levels SET available = available + $4, committed = committed - $4, updated_at = now() WHERE org_id = $1 AND variant_id = $2 AND location_id = $3`,
       [orgId, line.variant_id, order.location_id, quantity]);
@@ -379,15 +385,18 @@ export async function fulfilOrder(db: Queryable, orgId: string, userId: string |
   const open = (line: LineRow) => line.quantity - line.fulfilled_quantity - line.refunded_quantity;
   const wanted = input.lines && input.lines.length > 0 ? input.lines : lines.filter((line) => open(line) > 0).map((line) => ({ lineId: line.id, quantity: open(line) }));
   if (wanted.length === 0) throw new StewardError('conflict', `Order ${order.id} has nothing left to fulfil`, { details: { reason: 'nothing_to_fulfil' } });
-  for (const [index, item] of wanted.entries()) {
+  const picked = wanted.map((item, index) => {
     const line = lines.find((l) => l.id === item.lineId);
     if (!line) throw new StewardError('validation_failed', `Line ${item.lineId} is not a line of this order`, { issues: [{ path: `lines.${index}.lineId`, message: 'not of this order' }] });
     if (item.quantity > open(line)) throw new StewardError('validation_failed', `${line.title}: ${open(line)} left to fulfil`, { issues: [{ path: `lines.${index}.quantity`, message: `at most ${open(line)}` }] });
-    await db.query('UPDATE store_order_lines SET fulfilled_quantity = fulfilled_quantity + $3 WHERE org_id = $1 AND id = $2', [orgId, line.id, item.quantity]);
+    return { line, quantity: item.quantity };
+  });
+  for (const { line, quantity } of inVariantOrder(picked)) {
+    await db.query('UPDATE store_order_lines SET fulfilled_quantity = fulfilled_quantity + $3 WHERE org_id = $1 AND id = $2', [orgId, line.id, quantity]);
     if (line.tracked) {
       // The units leave: committed (and so on hand) goes down.
-      await db.query('UPDATE store_inventory_levels SET committed = committed - $4, updated_at = now() WHERE org_id = $1 AND variant_id = $2 AND location_id = $3', [orgId, line.variant_id, order.location_id, item.quantity]);
-      await recordInventoryChange(db, orgId, { variantId: line.variant_id, locationId: order.location_id, state: 'committed', delta: -item.quantity, reason: 'fulfilled', orderId: order.id, userId });
+      await db.query('UPDATE store_inventory_levels SET committed = committed - $4, updated_at = now() WHERE org_id = $1 AND variant_id = $2 AND location_id = $3', [orgId, line.variant_id, order.location_id, quantity]);
+      await recordInventoryChange(db, orgId, { variantId: line.variant_id, locationId: order.location_id, state: 'committed', delta: -quantity, reason: 'fulfilled', orderId: order.id, userId });
     }
   }
   await db.query('INSERT INTO store_fulfilments (id, org_id, order_id, mode, lines, tracking, created_by_user_id) VALUES ($1, $2, $3, $4, $5, $6, $7)',
@@ -451,7 +460,7 @@ export async function refundOrder(db: Queryable, orgId: string, userId: string |
     providerRefundId = refund.id;
   }
   let revoked = 0;
-  for (const { line, quantity } of plan.lines) {
+  for (const { line, quantity } of inVariantOrder(plan.lines)) {
     await db.query('UPDATE store_order_lines SET refunded_quantity = refunded_quantity + $3 WHERE org_id = $1 AND id = $2', [orgId, line.id, quantity]);
     const unfulfilled = Math.min(quantity, Math.max(0, line.quantity - line.fulfilled_quantity - line.refunded_quantity));
     if (line.tracked && order.units_held) await releaseUnits(db, orgId, order, [{ line, quantity: unfulfilled }], 'refunded');
