@@ -370,6 +370,39 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     expect(health.meetings.map((m: any) => m.present)).toEqual(present);
   });
 
+  it('two registers of one meeting queue on the meeting, so their people\'s rows are never taken in two orders at once', async () => {
+    const group = (await mcpCall(owner, 'groups_create', { name: 'Register group' })).group.id;
+    const members = await Promise.all(['Ada', 'Bea'].map((first) => contact(first, 'Register')));
+    for (const contactId of members) await mcpCall(owner, 'groups_add_member', { groupId: group, contactId });
+    const { meetings } = await mcpCall(owner, 'groups_schedule_meeting', { groupId: group, startDate: dayFromToday(-7), startTime: '19:00' });
+    const meetingId = meetings[0].id as string;
+    const holder = await harness.pool.connect();
+    let first: Promise<any> | undefined;
+    let second: Promise<any> | undefined;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM groups_meetings WHERE id = $1 FOR NO KEY UPDATE', [meetingId]);
+      // Registers waiting for the meeting's row (the second may queue behind the first rather than the holder).
+      const waiting = async () => (await harness.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+           AND query LIKE '%FROM groups_meetings WHERE%FOR NO KEY UPDATE%' AND pid <> pg_backend_pid()`)).rows[0]!.n;
+      // The same people named in opposite orders, as two leaders might.
+      first = mcpCall(owner, 'groups_record_attendance', { meetingId, present: members });
+      second = mcpCall(owner, 'groups_record_attendance', { meetingId, present: [...members].reverse() });
+      first.catch(() => undefined);
+      second.catch(() => undefined);
+      for (let i = 0; i < 100 && (await waiting()) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      // Both wait for the meeting before writing anyone: no attendance row exists yet.
+      expect(await waiting()).toBe(2);
+      expect((await harness.pool.query('SELECT count(*)::int AS n FROM groups_attendance WHERE meeting_id = $1', [meetingId])).rows[0].n).toBe(0);
+    } finally {
+      await holder.query('COMMIT');
+      holder.release();
+    }
+    for (const register of [await first!, await second!]) expect(register.records.filter((r: any) => r.present)).toHaveLength(2);
+    expect((await harness.pool.query('SELECT count(*)::int AS n FROM groups_attendance WHERE meeting_id = $1', [meetingId])).rows[0].n).toBe(2);
+  });
+
   it('messages members through channels: consent honoured, the unreachable listed with why, a repeat sends nothing twice', async () => {
     const group = (await mcpCall(owner, 'groups_create', { name: 'Book group', leaderContactId: ids.anna, leaderUserId })).group.id;
     const consenting = await contact('Cara', 'Consent');
