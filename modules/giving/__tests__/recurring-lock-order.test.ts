@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { PoolClient } from 'pg';
 import { todayUtc } from '../../metrics';
 import type { GivingRecurringRunResult } from '../workflows/recurring';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
-import { eventually } from '../../../test/helpers/sandbox-stack';
+import { chainHeadIsFree, holdLock, started, untilWaitingBehind } from '../../../test/helpers/row-locks';
 import { insertContact, insertFund } from './pledges-recurring-fixtures';
 
 /**
@@ -26,22 +25,6 @@ describe('giving recurring run: the audit chain head is taken last', () => {
     await harness?.close();
   });
 
-  /** Whether another transaction can take the organisation's chain head now (NOWAIT): nobody holds it. */
-  async function chainHeadIsFree(orgId: string): Promise<boolean> {
-    const client = await harness.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT org_id FROM audit_chain_heads WHERE org_id = $1 FOR UPDATE NOWAIT', [orgId]);
-      return true;
-    } catch (error) {
-      if ((error as { code?: string }).code === '55P03') return false;
-      throw error;
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
-  }
-
   it('waits for a giver\'s row holding no chain head, then records every gift and its event', async () => {
     const fundId = await insertFund(harness.pool, org.orgId, 'General');
     const givers = [await insertContact(harness.pool, org.orgId, 'Ruth'), await insertContact(harness.pool, org.orgId, 'Naomi')];
@@ -57,25 +40,20 @@ describe('giving recurring run: the audit chain head is taken last', () => {
     expect(order).toHaveLength(2);
     const chainSeqBefore = (await harness.pool.query<{ seq: string }>('SELECT seq FROM audit_chain_heads WHERE org_id = $1', [org.orgId])).rows[0]?.seq;
 
-    const holder: PoolClient = await harness.pool.connect();
-    let running: Promise<GivingRecurringRunResult> | undefined;
+    const held = await holdLock(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [order[1]]);
+    let run: ReturnType<typeof started<GivingRecurringRunResult>> | undefined;
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [order[1]]);
-      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-      running = harness.temporal.workflow.execute('givingRecurringWorkflow', {
+      run = started(() => harness.temporal.workflow.execute('givingRecurringWorkflow', {
         taskQueue: harness.taskQueue, workflowId: `giving-recurring-test-${randomUUID()}`, args: [{ asOf: todayUtc(), orgId: org.orgId }],
-      });
-      running.catch(() => undefined);
+      }));
       // The run has recorded the first gift and waits for the held giver's row.
-      await eventually(async () => (await harness.pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [holderPid])).rows[0].n, (n) => n === 1);
-      expect(await chainHeadIsFree(org.orgId)).toBe(true);
+      await untilWaitingBehind(harness.pool, held);
+      expect(await chainHeadIsFree(harness.pool, org.orgId)).toBe(true);
+      expect(run.settled()).toBe(false);
     } finally {
-      await holder.query('COMMIT');
-      holder.release();
+      await held.release();
     }
-    const result = await running!;
+    const result = await run!.running;
     expect(result).toMatchObject({ recorded: 2, failed: [] });
     const recorded = await harness.pool.query<{ contact_id: string }>(
       'SELECT contact_id FROM giving_donations WHERE org_id = $1 AND source = $2 ORDER BY contact_id', [org.orgId, 'recurring']);

@@ -1,6 +1,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { dayFromToday, mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
+import { holdLock } from '../../../test/helpers/row-locks';
 import { meetingDates } from '../meetings';
 
 /**
@@ -376,12 +377,10 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     for (const contactId of members) await mcpCall(owner, 'groups_add_member', { groupId: group, contactId });
     const { meetings } = await mcpCall(owner, 'groups_schedule_meeting', { groupId: group, startDate: dayFromToday(-7), startTime: '19:00' });
     const meetingId = meetings[0].id as string;
-    const holder = await harness.pool.connect();
+    const held = await holdLock(harness.pool, 'SELECT id FROM groups_meetings WHERE id = $1 FOR NO KEY UPDATE', [meetingId]);
     let first: Promise<any> | undefined;
     let second: Promise<any> | undefined;
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT id FROM groups_meetings WHERE id = $1 FOR NO KEY UPDATE', [meetingId]);
       // Registers waiting for the meeting's row (the second may queue behind the first rather than the holder).
       const waiting = async () => (await harness.pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
@@ -396,8 +395,7 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
       expect(await waiting()).toBe(2);
       expect((await harness.pool.query('SELECT count(*)::int AS n FROM groups_attendance WHERE meeting_id = $1', [meetingId])).rows[0].n).toBe(0);
     } finally {
-      await holder.query('COMMIT');
-      holder.release();
+      await held.release();
     }
     for (const register of [await first!, await second!]) expect(register.records.filter((r: any) => r.present)).toHaveLength(2);
     expect((await harness.pool.query('SELECT count(*)::int AS n FROM groups_attendance WHERE meeting_id = $1', [meetingId])).rows[0].n).toBe(2);

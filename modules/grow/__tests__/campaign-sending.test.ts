@@ -5,6 +5,7 @@ import { withTenantTransaction } from '../../../db/pool';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
 import type { TestSmtpServer } from '../../../test/helpers/message-servers';
+import { chainHeadIsFree, holdLock, started, untilWaitingBehind } from '../../../test/helpers/row-locks';
 import { outboxDispatch, queueMessage } from '../../channels/api';
 import { sendCampaignBatch, trackingToken } from '../campaigns';
 import { type GrowMailStack, eventually, growMailStack } from './mail-text';
@@ -149,30 +150,18 @@ describe('grow: a campaign\'s hand-over', () => {
     await harness.pool.query("UPDATE grow_campaigns SET status = 'scheduled' WHERE id = $1", [campaign.id]);
     // The batch takes recipients by contact id: the second it reaches is the one a person's edit holds.
     const second = [...people].sort()[1]!;
-    const holder = await harness.pool.connect();
-    let batch: ReturnType<typeof sendCampaignBatch> | undefined;
+    const held = await holdLock(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [second]);
+    let batch: ReturnType<typeof started<Awaited<ReturnType<typeof sendCampaignBatch>>>> | undefined;
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [second]);
-      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-      batch = sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, outboxDispatch(createOutbox({ pool: harness.pool }), org.orgId));
-      batch.catch(() => undefined);
-      await eventually(async () => (await harness.pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [holderPid])).rows[0]!.n, (n) => n === 1);
+      batch = started(() => sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, outboxDispatch(createOutbox({ pool: harness.pool }), org.orgId)));
+      await untilWaitingBehind(harness.pool, held);
       // Were the start recorded first, the batch would hold the chain head here, and the person's edit, ending with its own event, would wait for it: a cycle.
-      const probe = await harness.pool.connect();
-      try {
-        await probe.query('BEGIN');
-        await probe.query('SELECT org_id FROM audit_chain_heads WHERE org_id = $1 FOR UPDATE NOWAIT', [org.orgId]);
-      } finally {
-        await probe.query('ROLLBACK');
-        probe.release();
-      }
+      expect(await chainHeadIsFree(harness.pool, org.orgId)).toBe(true);
+      expect(batch.settled()).toBe(false);
     } finally {
-      await holder.query('COMMIT');
-      holder.release();
+      await held.release();
     }
-    expect(await batch!).toMatchObject({ state: 'running', handed: 2 });
+    expect(await batch!.running).toMatchObject({ state: 'running', handed: 2 });
     const { rows } = await harness.pool.query(`SELECT count(*)::int AS n FROM audit_events WHERE org_id = $1 AND target_id = $2 AND action = 'grow.campaign.start'`, [org.orgId, campaign.id]);
     expect(rows[0].n).toBe(1);
   });

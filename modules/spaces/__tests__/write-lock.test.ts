@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import { canLockNow, holdLock, started } from '../../../test/helpers/row-locks';
 import { eventually } from '../../../test/helpers/sandbox-stack';
 
 /**
@@ -28,12 +29,7 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   };
 
   /** Holds `orgId`'s spaces lock in an open transaction of the test's own until the answer's release() is called. */
-  async function holdLockOf(orgId: string): Promise<{ release: () => Promise<void> }> {
-    const client = await harness.pool.connect();
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`spaces-writes:${orgId}`]);
-    return { release: async () => { await client.query('COMMIT'); client.release(); } };
-  }
+  const holdLockOf = (orgId: string) => holdLock(harness.pool, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`spaces-writes:${orgId}`]);
 
   /** Backends waiting for `orgId`'s spaces lock (the test's own transaction holds it, so it is never among them). */
   const waitersFor = async (orgId: string) => (await harness.pool.query<{ n: number }>(
@@ -48,20 +44,8 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
     'SELECT status, hirer_contact_id FROM spaces_bookings WHERE id = $1', [bookingId])).rows[0];
 
   /** Whether another transaction can lock the row now (NOWAIT): nobody holds it. */
-  async function rowIsFree(table: 'spaces_rooms' | 'spaces_bookings' | 'schedule_series' | 'schedule_instances', id: string): Promise<boolean> {
-    const client = await harness.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(`SELECT id FROM ${table} WHERE id = $1 FOR UPDATE NOWAIT`, [id]);
-      return true;
-    } catch (error) {
-      if ((error as { code?: string }).code === '55P03') return false;
-      throw error;
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
-  }
+  const rowIsFree = (table: 'spaces_rooms' | 'spaces_bookings' | 'schedule_series' | 'schedule_instances', id: string) =>
+    canLockNow(harness.pool, `SELECT id FROM ${table} WHERE id = $1 FOR UPDATE NOWAIT`, [id]);
 
   beforeAll(async () => {
     harness = await Harness.start();
@@ -76,19 +60,16 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   /** Starts `write` while `orgId`'s lock is held, checks it queues holding none of `rows`, and gives its answer once the lock is let go. */
   async function queuesBehindTheLock<T>(write: () => Promise<T>, rows: Array<[Parameters<typeof rowIsFree>[0], string]>): Promise<T> {
     const held = await holdLockOf(org.orgId);
-    let running: Promise<T> | undefined;
-    let settled = false;
+    let write$: ReturnType<typeof started<T>> | undefined;
     try {
-      running = write();
-      // A write refused at once must fail the test, not leave it waiting for a waiter that never comes.
-      running.then(() => { settled = true; }, () => { settled = true; });
+      write$ = started(write);
       await eventually(advisoryWaiters, (n) => n === 1);
       for (const [table, id] of rows) expect({ table, free: await rowIsFree(table, id) }).toEqual({ table, free: true });
-      expect(settled).toBe(false);
+      expect(write$.settled()).toBe(false);
     } finally {
       await held.release();
     }
-    return running!;
+    return write$!.running;
   }
 
   afterAll(async () => {

@@ -3,6 +3,7 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import { withTenantTransaction } from '../../../db/pool';
 import type { Harness, TestOrg } from '../../../test/helpers/harness';
 import { failNextInsertOnce, prepareAttempt } from '../../../test/helpers/retried-attempt';
+import { canLockNow, holdLock, started, untilWaitingBehind } from '../../../test/helpers/row-locks';
 import type { PaymentsSandbox } from '../../../sandbox/payments/server';
 import { expireCheckout } from '../orders';
 import { attempt, call, eventually, paymentsStack, refusal } from './stack';
@@ -75,31 +76,18 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     const { order } = await call(mcp, 'store_create_checkout_link', { shopId, items: [{ variantId: low!.variantId, quantity: 1 }, { variantId: high!.variantId, quantity: 1 }] });
     // The lines' titles put the higher variant first, so a release in the lines' own order would take its level first.
     await harness.pool.query(`UPDATE store_order_lines SET title = CASE WHEN variant_id = $2 THEN 'A first by title' ELSE 'Z last by title' END WHERE order_id = $1`, [order.id, high!.variantId]);
-    const holder = await harness.pool.connect();
-    let cancelled: Promise<any> | undefined;
+    const held = await holdLock(harness.pool, 'SELECT variant_id FROM store_inventory_levels WHERE variant_id = $1 FOR UPDATE', [high!.variantId]);
+    let cancelled: ReturnType<typeof started<any>> | undefined;
     try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT variant_id FROM store_inventory_levels WHERE variant_id = $1 FOR UPDATE', [high!.variantId]);
-      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-      cancelled = call(mcp, 'store_cancel_order', { orderId: order.id, reason: 'Changed their mind' });
-      cancelled.catch(() => undefined);
-      await eventually(async () => (await harness.pool.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [holderPid])).rows[0]!.n, (n) => n === 1);
+      cancelled = started(() => call(mcp, 'store_cancel_order', { orderId: order.id, reason: 'Changed their mind' }));
+      await untilWaitingBehind(harness.pool, held);
       // The cancel waits for the higher variant's level holding the lower one's: it went in variant order.
-      const probe = await harness.pool.connect();
-      try {
-        await probe.query('BEGIN');
-        const taken = await probe.query('SELECT variant_id FROM store_inventory_levels WHERE variant_id = $1 FOR UPDATE SKIP LOCKED', [low!.variantId]);
-        expect(taken.rowCount).toBe(0);
-      } finally {
-        await probe.query('ROLLBACK');
-        probe.release();
-      }
+      expect(await canLockNow(harness.pool, 'SELECT variant_id FROM store_inventory_levels WHERE variant_id = $1 FOR UPDATE NOWAIT', [low!.variantId])).toBe(false);
+      expect(cancelled.settled()).toBe(false);
     } finally {
-      await holder.query('COMMIT');
-      holder.release();
+      await held.release();
     }
-    expect((await cancelled!).order.financialStatus).toBe('voided');
+    expect((await cancelled!.running).order.financialStatus).toBe('voided');
     for (const { variantId } of made) expect(await level(variantId)).toEqual({ available: 5, committed: 0, unavailable: 0 });
   });
 
