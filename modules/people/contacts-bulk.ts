@@ -1,7 +1,7 @@
 import { StewardError } from '../../core/errors';
 import { queryRows, type Queryable } from '../../db/pool';
 import type { OrgSettings } from '../tool';
-import { updateContact, type ContactWrite } from './contacts';
+import { lockContactsForUpdate, updateContact, type ContactWrite } from './contacts';
 import { bulkWhatsappOptedIn } from './extension-points';
 import type { Contact } from './schemas';
 
@@ -12,12 +12,17 @@ export async function bulkUpdateContacts(
   db: Queryable, org: OrgSettings, entries: Array<{ contactId: string } & ContactWrite>,
 ): Promise<Array<{ contact: Contact; changed: string[] }>> {
   const seen = new Set<string>();
-  const results = [];
-  for (const [index, { contactId, ...fields }] of entries.entries()) {
+  for (const [index, { contactId }] of entries.entries()) {
     if (seen.has(contactId)) {
       throw new StewardError('validation_failed', `entries[${index}]: contact ${contactId} appears twice`, { issues: [{ path: `entries.${index}.contactId`, message: 'duplicate contactId' }] });
     }
     seen.add(contactId);
+  }
+  // Every row first, in id order, as merges and suppressions take them: in the entries' own order, two
+  // writes naming the same people in different orders could each hold one and wait for the other.
+  await lockContactsForUpdate(db, org.id, [...seen]);
+  const results = [];
+  for (const [index, { contactId, ...fields }] of entries.entries()) {
     try {
       results.push(await updateContact(db, org, contactId, fields));
     } catch (error) {

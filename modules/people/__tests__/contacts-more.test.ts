@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clearPostcodeMemoryCache } from '../postcodes';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
+import { canLockNow, holdLock, started, untilWaitingBehind } from '../../../test/helpers/row-locks';
 
 /** A stand-in for the postcodes.io API: answers one postcode, 404s the rest, counts requests. */
 function fakePostcodeService() {
@@ -107,6 +108,27 @@ describe('contacts: postcodes, custom fields, bulk rules and usage rules', () =>
     expect(alpha.contact.firstName).toBeNull();
     const tooMany = await harness.invoke(org.apiKey, 'people_bulk_update_contacts', { entries: Array.from({ length: 51 }, () => ({ contactId: a, firstName: 'X' })) });
     expect(tooMany.body.error?.issues?.[0].path).toBe('entries');
+  });
+
+  it('bulk update locks its contacts in id order whatever the entries\' order, as merges do', async () => {
+    const made = [];
+    for (const email of ['order-a@example.org', 'order-b@example.org']) made.push((await harness.call(org.apiKey, 'people_create_contact', { email })).contact.id as string);
+    const [low, high] = [...made].sort();
+    const held = await holdLock(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [high]);
+    let bulk: ReturnType<typeof started<any>> | undefined;
+    try {
+      // The higher id first: in the entries' order it would wait for the held row before touching the other.
+      bulk = started(() => harness.call(org.apiKey, 'people_bulk_update_contacts', { entries: [{ contactId: high, firstName: 'High' }, { contactId: low, firstName: 'Low' }] }));
+      await untilWaitingBehind(harness.pool, held);
+      expect(await canLockNow(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE NOWAIT', [low])).toBe(false);
+      expect(bulk.settled()).toBe(false);
+    } finally {
+      await held.release();
+    }
+    expect((await bulk!.running).results.map((r: any) => r.contactId)).toEqual([high, low]);
+    for (const [contactId, firstName] of [[high, 'High'], [low, 'Low']]) {
+      expect((await harness.call(org.apiKey, 'people_get_contact', { contactId })).contact.firstName).toBe(firstName);
+    }
   });
 
   it('keeps membershipStatus apart from status, opens a Welcome Desk task for first-time visitors, and counts unsubscribes', async () => {
