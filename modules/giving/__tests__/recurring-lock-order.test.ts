@@ -28,11 +28,10 @@ describe('giving recurring run: the audit chain head is taken last', () => {
   it('waits for a giver\'s row holding no chain head, then records every gift and its event', async () => {
     const fundId = await insertFund(harness.pool, org.orgId, 'General');
     const givers = [await insertContact(harness.pool, org.orgId, 'Ruth'), await insertContact(harness.pool, org.orgId, 'Naomi')];
-    const gifts = [];
     for (const contactId of givers) {
-      gifts.push((await harness.call(org.apiKey, 'giving_create_recurring_gift', {
+      await harness.call(org.apiKey, 'giving_create_recurring_gift', {
         contactId, fundId, amount: 2500, method: 'standing_order', frequency: 'weekly', startsOn: todayUtc(),
-      })).gift);
+      });
     }
     // The run takes gifts by next date, then id: the second it reaches is the one whose giver is held.
     const order = (await harness.pool.query<{ contact_id: string }>(
@@ -41,11 +40,10 @@ describe('giving recurring run: the audit chain head is taken last', () => {
     const chainSeqBefore = (await harness.pool.query<{ seq: string }>('SELECT seq FROM audit_chain_heads WHERE org_id = $1', [org.orgId])).rows[0]?.seq;
 
     const held = await holdLock(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [order[1]]);
-    let run: ReturnType<typeof started<GivingRecurringRunResult>> | undefined;
+    const run = started(() => harness.temporal.workflow.execute('givingRecurringWorkflow', {
+      taskQueue: harness.taskQueue, workflowId: `giving-recurring-test-${randomUUID()}`, args: [{ asOf: todayUtc(), orgId: org.orgId }],
+    }) as Promise<GivingRecurringRunResult>);
     try {
-      run = started(() => harness.temporal.workflow.execute('givingRecurringWorkflow', {
-        taskQueue: harness.taskQueue, workflowId: `giving-recurring-test-${randomUUID()}`, args: [{ asOf: todayUtc(), orgId: org.orgId }],
-      }));
       // The run has recorded the first gift and waits for the held giver's row.
       await untilWaitingBehind(harness.pool, held);
       expect(await chainHeadIsFree(harness.pool, org.orgId)).toBe(true);
@@ -53,7 +51,7 @@ describe('giving recurring run: the audit chain head is taken last', () => {
     } finally {
       await held.release();
     }
-    const result = await run!.running;
+    const result = await run.running;
     expect(result).toMatchObject({ recorded: 2, failed: [] });
     const recorded = await harness.pool.query<{ contact_id: string }>(
       'SELECT contact_id FROM giving_donations WHERE org_id = $1 AND source = $2 ORDER BY contact_id', [org.orgId, 'recurring']);

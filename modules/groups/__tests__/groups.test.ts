@@ -1,7 +1,8 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
 import { dayFromToday, mcpCall, mcpRefusal } from '../../../test/helpers/mcp-calls';
-import { holdLock } from '../../../test/helpers/row-locks';
+import { holdLock, started } from '../../../test/helpers/row-locks';
+import { eventually } from '../../../test/helpers/sandbox-stack';
 import { meetingDates } from '../meetings';
 
 /**
@@ -378,26 +379,22 @@ describe('groups: small groups, enrolment, meetings and attendance', () => {
     const { meetings } = await mcpCall(owner, 'groups_schedule_meeting', { groupId: group, startDate: dayFromToday(-7), startTime: '19:00' });
     const meetingId = meetings[0].id as string;
     const held = await holdLock(harness.pool, 'SELECT id FROM groups_meetings WHERE id = $1 FOR NO KEY UPDATE', [meetingId]);
-    let first: Promise<any> | undefined;
-    let second: Promise<any> | undefined;
+    // The same people named in opposite orders, as two leaders might.
+    const first = started(() => mcpCall(owner, 'groups_record_attendance', { meetingId, present: members }));
+    const second = started(() => mcpCall(owner, 'groups_record_attendance', { meetingId, present: [...members].reverse() }));
     try {
       // Registers waiting for the meeting's row (the second may queue behind the first rather than the holder).
       const waiting = async () => (await harness.pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
            AND query LIKE '%FROM groups_meetings WHERE%FOR NO KEY UPDATE%' AND pid <> pg_backend_pid()`)).rows[0]!.n;
-      // The same people named in opposite orders, as two leaders might.
-      first = mcpCall(owner, 'groups_record_attendance', { meetingId, present: members });
-      second = mcpCall(owner, 'groups_record_attendance', { meetingId, present: [...members].reverse() });
-      first.catch(() => undefined);
-      second.catch(() => undefined);
-      for (let i = 0; i < 100 && (await waiting()) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventually(waiting, (n) => n === 2, 10_000, 100).catch(() => undefined);
       // Both wait for the meeting before writing anyone: no attendance row exists yet.
       expect(await waiting()).toBe(2);
       expect((await harness.pool.query('SELECT count(*)::int AS n FROM groups_attendance WHERE meeting_id = $1', [meetingId])).rows[0].n).toBe(0);
     } finally {
       await held.release();
     }
-    for (const register of [await first!, await second!]) expect(register.records.filter((r: any) => r.present)).toHaveLength(2);
+    for (const register of [await first.running, await second.running]) expect(register.records.filter((r: any) => r.present)).toHaveLength(2);
     expect((await harness.pool.query('SELECT count(*)::int AS n FROM groups_attendance WHERE meeting_id = $1', [meetingId])).rows[0].n).toBe(2);
   });
 

@@ -151,9 +151,8 @@ describe('grow: a campaign\'s hand-over', () => {
     // The batch takes recipients by contact id: the second it reaches is the one a person's edit holds.
     const second = [...people].sort()[1]!;
     const held = await holdLock(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [second]);
-    let batch: ReturnType<typeof started<Awaited<ReturnType<typeof sendCampaignBatch>>>> | undefined;
+    const batch = started(() => sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, outboxDispatch(createOutbox({ pool: harness.pool }), org.orgId)));
     try {
-      batch = started(() => sendCampaignBatch(harness.pool, org.orgId, campaign.id, 'all', 200, outboxDispatch(createOutbox({ pool: harness.pool }), org.orgId)));
       await untilWaitingBehind(harness.pool, held);
       // Were the start recorded first, the batch would hold the chain head here, and the person's edit, ending with its own event, would wait for it: a cycle.
       expect(await chainHeadIsFree(harness.pool, org.orgId)).toBe(true);
@@ -161,7 +160,7 @@ describe('grow: a campaign\'s hand-over', () => {
     } finally {
       await held.release();
     }
-    expect(await batch!.running).toMatchObject({ state: 'running', handed: 2 });
+    expect(await batch.running).toMatchObject({ state: 'running', handed: 2 });
     const { rows } = await harness.pool.query(`SELECT count(*)::int AS n FROM audit_events WHERE org_id = $1 AND target_id = $2 AND action = 'grow.campaign.start'`, [org.orgId, campaign.id]);
     expect(rows[0].n).toBe(1);
   });

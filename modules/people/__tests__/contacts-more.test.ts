@@ -115,17 +115,16 @@ describe('contacts: postcodes, custom fields, bulk rules and usage rules', () =>
     for (const email of ['order-a@example.org', 'order-b@example.org']) made.push((await harness.call(org.apiKey, 'people_create_contact', { email })).contact.id as string);
     const [low, high] = [...made].sort();
     const held = await holdLock(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [high]);
-    let bulk: ReturnType<typeof started<any>> | undefined;
+    // The higher id first: in the entries' order it would wait for the held row before touching the other.
+    const bulk = started(() => harness.call(org.apiKey, 'people_bulk_update_contacts', { entries: [{ contactId: high, firstName: 'High' }, { contactId: low, firstName: 'Low' }] }));
     try {
-      // The higher id first: in the entries' order it would wait for the held row before touching the other.
-      bulk = started(() => harness.call(org.apiKey, 'people_bulk_update_contacts', { entries: [{ contactId: high, firstName: 'High' }, { contactId: low, firstName: 'Low' }] }));
       await untilWaitingBehind(harness.pool, held);
       expect(await canLockNow(harness.pool, 'SELECT id FROM contacts WHERE id = $1 FOR UPDATE NOWAIT', [low])).toBe(false);
       expect(bulk.settled()).toBe(false);
     } finally {
       await held.release();
     }
-    expect((await bulk!.running).results.map((r: any) => r.contactId)).toEqual([high, low]);
+    expect((await bulk.running).results.map((r: any) => r.contactId)).toEqual([high, low]);
     for (const [contactId, firstName] of [[high, 'High'], [low, 'Low']]) {
       expect((await harness.call(org.apiKey, 'people_get_contact', { contactId })).contact.firstName).toBe(firstName);
     }

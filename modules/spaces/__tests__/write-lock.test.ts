@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { Harness, type TestOrg } from '../../../test/helpers/harness';
-import { canLockNow, holdLock, started } from '../../../test/helpers/row-locks';
+import { canLockNow, holdLock, started, waitersBehind, type HeldLock } from '../../../test/helpers/row-locks';
 import { eventually } from '../../../test/helpers/sandbox-stack';
 
 /**
@@ -31,14 +31,8 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   /** Holds `orgId`'s spaces lock in an open transaction of the test's own until the answer's release() is called. */
   const holdLockOf = (orgId: string) => holdLock(harness.pool, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`spaces-writes:${orgId}`]);
 
-  /** Backends waiting for `orgId`'s spaces lock (the test's own transaction holds it, so it is never among them). */
-  const waitersFor = async (orgId: string) => (await harness.pool.query<{ n: number }>(
-    // An advisory lock's 64-bit key shows in pg_locks as classid (its high half) and objid (its low half).
-    `SELECT count(*)::int AS n FROM pg_locks
-      WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`, [`spaces-writes:${orgId}`],
-  )).rows[0].n;
-  const advisoryWaiters = () => waitersFor(org.orgId);
+  /** Backends waiting for the organisation's spaces lock that `held` holds (it holds nothing else). */
+  const advisoryWaiters = (held: HeldLock) => () => waitersBehind(harness.pool, held.pid);
 
   const bookingRow = async (bookingId: string) => (await harness.pool.query<{ status: string; hirer_contact_id: string | null }>(
     'SELECT status, hirer_contact_id FROM spaces_bookings WHERE id = $1', [bookingId])).rows[0];
@@ -60,16 +54,15 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
   /** Starts `write` while `orgId`'s lock is held, checks it queues holding none of `rows`, and gives its answer once the lock is let go. */
   async function queuesBehindTheLock<T>(write: () => Promise<T>, rows: Array<[Parameters<typeof rowIsFree>[0], string]>): Promise<T> {
     const held = await holdLockOf(org.orgId);
-    let write$: ReturnType<typeof started<T>> | undefined;
+    const write$ = started(write);
     try {
-      write$ = started(write);
-      await eventually(advisoryWaiters, (n) => n === 1);
+      await eventually(advisoryWaiters(held), (n) => n === 1);
       for (const [table, id] of rows) expect({ table, free: await rowIsFree(table, id) }).toEqual({ table, free: true });
       expect(write$.settled()).toBe(false);
     } finally {
       await held.release();
     }
-    return write$!.running;
+    return write$.running;
   }
 
   afterAll(async () => {
@@ -81,19 +74,19 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
     let booking: Promise<any> | undefined;
     try {
       booking = bridge(org.apiKey, 'spaces_create_booking', { title: 'Choir practice', roomId, localDate: date, startTime: '19:00', durationMinutes: 90 });
-      await eventually(advisoryWaiters, (n) => n === 1);
+      await eventually(advisoryWaiters(held), (n) => n === 1);
       expect(await rowIsFree('spaces_rooms', roomId)).toBe(true);
       // Reads take no lock, and another organisation's writes queue on a lock of their own.
       expect((await bridge(org.apiKey, 'spaces_list_rooms', {})).rooms).toHaveLength(1);
       const elsewhere = await bridge(other.apiKey, 'spaces_create_booking', { title: 'Their practice', roomId: otherRoomId, localDate: date, startTime: '19:00', durationMinutes: 90 });
       expect(elsewhere.booking.status).toBe('approved');
-      expect(await advisoryWaiters()).toBe(1);
+      expect(await advisoryWaiters(held)()).toBe(1);
     } finally {
       await held.release();
     }
     const booked = await booking!;
     expect(booked.booking).toMatchObject({ title: 'Choir practice', status: 'approved' });
-    expect(await advisoryWaiters()).toBe(0);
+    expect(await advisoryWaiters(held)()).toBe(0);
   });
 
   it('a cancellation waits for the lock before it locks its booking', async () => {
@@ -102,7 +95,7 @@ describe('spaces: one organisation\'s writes queue on its spaces lock', () => {
     let cancelled: Promise<any> | undefined;
     try {
       cancelled = bridge(org.apiKey, 'spaces_cancel_booking', { bookingId: booked.booking.id, reason: 'Leaders away' });
-      await eventually(advisoryWaiters, (n) => n === 1);
+      await eventually(advisoryWaiters(held), (n) => n === 1);
       expect(await rowIsFree('spaces_bookings', booked.booking.id)).toBe(true);
       expect(await rowIsFree('spaces_rooms', roomId)).toBe(true);
     } finally {

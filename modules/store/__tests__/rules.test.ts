@@ -77,9 +77,8 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     // The lines' titles put the higher variant first, so a release in the lines' own order would take its level first.
     await harness.pool.query(`UPDATE store_order_lines SET title = CASE WHEN variant_id = $2 THEN 'A first by title' ELSE 'Z last by title' END WHERE order_id = $1`, [order.id, high!.variantId]);
     const held = await holdLock(harness.pool, 'SELECT variant_id FROM store_inventory_levels WHERE variant_id = $1 FOR UPDATE', [high!.variantId]);
-    let cancelled: ReturnType<typeof started<any>> | undefined;
+    const cancelled = started(() => call(mcp, 'store_cancel_order', { orderId: order.id, reason: 'Changed their mind' }));
     try {
-      cancelled = started(() => call(mcp, 'store_cancel_order', { orderId: order.id, reason: 'Changed their mind' }));
       await untilWaitingBehind(harness.pool, held);
       // The cancel waits for the higher variant's level holding the lower one's: it went in variant order.
       expect(await canLockNow(harness.pool, 'SELECT variant_id FROM store_inventory_levels WHERE variant_id = $1 FOR UPDATE NOWAIT', [low!.variantId])).toBe(false);
@@ -87,7 +86,7 @@ describe('store: inventory, checkouts, payments and refunds', () => {
     } finally {
       await held.release();
     }
-    expect((await cancelled!.running).order.financialStatus).toBe('voided');
+    expect((await cancelled.running).order.financialStatus).toBe('voided');
     for (const { variantId } of made) expect(await level(variantId)).toEqual({ available: 5, committed: 0, unavailable: 0 });
   });
 
